@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+/**
+ * One ESM bundle per function (build/<name>/index.mjs), minified, for the Node.js 22 Lambda
+ * runtime, with source maps. CDK deploys these folders as they are.
+ * The function list is read from the directory layout: every functions/<name>/handler.ts.
+ */
+
+export const BUILD_DIR = 'build';
+
+export function functionNames() {
+  return readdirSync('functions', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join('functions', d.name, 'handler.ts')))
+    .map((d) => d.name)
+    .sort();
+}
+
+// ESM bundles need `require` for the few CommonJS dependencies of the AWS SDK.
+const banner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
+
+export async function buildFunction(name, outRoot = BUILD_DIR) {
+  const outdir = join(outRoot, name);
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: { index: join('functions', name, 'handler.ts') },
+    outdir,
+    bundle: true,
+    minify: true,
+    sourcemap: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    // Adapters loaded with import() land in their own chunks, read only when first used.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    banner: { js: banner },
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: false,
+  });
+  writeFileSync(join(outdir, 'package.json'), '{"type":"module"}\n');
+  const chunksDir = join(outdir, 'chunks');
+  const chunkBytes = existsSync(chunksDir)
+    ? readdirSync(chunksDir)
+        .filter((f) => f.endsWith('.mjs'))
+        .reduce((sum, f) => sum + statSync(join(chunksDir, f)).size, 0)
+    : 0;
+  const bytes = statSync(join(outdir, 'index.mjs')).size;
+  return { name, bytes, totalBytes: bytes + chunkBytes, file: join(outdir, 'index.mjs') };
+}
+
+export async function buildAll(outRoot = BUILD_DIR) {
+  return Promise.all(functionNames().map((name) => buildFunction(name, outRoot)));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const results = await buildAll();
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(24)} entry ${(r.bytes / 1024).toFixed(1)} KB, with lazy chunks ${(r.totalBytes / 1024).toFixed(1)} KB`,
+    );
+  }
+}

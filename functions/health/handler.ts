@@ -1,0 +1,4 @@
+import { createHttpHandler } from '#shared/http/pipeline';
+import { healthRoutes } from './routes';
+
+export const handler = createHttpHandler(healthRoutes);

@@ -1,0 +1,150 @@
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { Persisted } from './persisted';
+import type { Drainable } from './timeline';
+
+/** Lambda's event source mapping filter, reduced to what the stack uses: equality on NewImage attributes. */
+export type StreamFilter = (record: _Record) => boolean;
+export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<unknown>;
+
+interface ShardState {
+  iterator?: string;
+  lastSequence?: string;
+  closed: boolean;
+}
+
+/**
+ * DynamoDB Streams, locally: reads DynamoDB Local's own stream API shard by shard and hands the
+ * records that pass the filter to the consumer in order. A failing batch is retried (the
+ * checkpoint does not move), as Lambda's stream mapping does; the checkpoint survives restarts.
+ */
+export class LocalStreamPoller implements Drainable {
+  private readonly streams: DynamoDBStreamsClient;
+  private streamArn?: string;
+  private readonly shards = new Map<string, ShardState>();
+  private readonly checkpoint: Persisted<{ streamArn?: string; sequences: Record<string, string> }>;
+  private consumer?: StreamConsumer;
+
+  constructor(
+    private readonly options: {
+      client: DynamoDBClient;
+      endpoint: string;
+      tableName: string;
+      filter: StreamFilter;
+      file: string | null;
+      batchSize?: number;
+      onError: (error: unknown) => void;
+    },
+  ) {
+    this.streams = new DynamoDBStreamsClient({
+      endpoint: options.endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    this.checkpoint = new Persisted(options.file, { sequences: {} });
+  }
+
+  setConsumer(consumer: StreamConsumer): void {
+    this.consumer = consumer;
+  }
+
+  private async discover(): Promise<void> {
+    if (!this.streamArn) {
+      const table = await this.options.client.send(
+        new DescribeTableCommand({ TableName: this.options.tableName }),
+      );
+      this.streamArn = table.Table?.LatestStreamArn;
+      if (!this.streamArn) throw new Error(`table ${this.options.tableName} has no stream`);
+      if (this.checkpoint.value.streamArn !== this.streamArn) {
+        this.checkpoint.value = { streamArn: this.streamArn, sequences: {} };
+        this.checkpoint.save();
+      }
+    }
+    let start: string | undefined;
+    do {
+      const out = await this.streams.send(
+        new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: start }),
+      );
+      for (const shard of out.StreamDescription?.Shards ?? []) {
+        const id = shard.ShardId as string;
+        if (this.shards.has(id)) continue;
+        this.shards.set(id, { closed: false, lastSequence: this.checkpoint.value.sequences[id] });
+      }
+      start = out.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+  }
+
+  private async iteratorFor(shardId: string, state: ShardState): Promise<string | undefined> {
+    if (state.iterator) return state.iterator;
+    const out = await this.streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: this.streamArn,
+        ShardId: shardId,
+        ...(state.lastSequence
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: state.lastSequence }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    state.iterator = out.ShardIterator;
+    return state.iterator;
+  }
+
+  /** Reads every shard up to its current end and delivers what passes the filter. */
+  async drain(): Promise<void> {
+    if (!this.consumer) return;
+    await this.discover();
+    for (const [shardId, state] of this.shards) {
+      while (!state.closed) {
+        const iterator = await this.iteratorFor(shardId, state);
+        if (!iterator) {
+          state.closed = true;
+          break;
+        }
+        const out = await this.streams.send(
+          new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? 100 }),
+        );
+        const records = out.Records ?? [];
+        const selected = records.filter(this.options.filter);
+        if (selected.length > 0) {
+          // Throws on failure: the iterator and checkpoint stay, so the batch is read again.
+          await this.consumer({ Records: selected.map(toLambdaRecord(this.streamArn as string)) });
+        }
+        const last = records.at(-1)?.dynamodb?.SequenceNumber;
+        if (last) {
+          state.lastSequence = last;
+          this.checkpoint.value.sequences[shardId] = last;
+          this.checkpoint.save();
+        }
+        state.iterator = out.NextShardIterator;
+        if (!out.NextShardIterator) state.closed = true;
+        if (records.length === 0) break;
+      }
+    }
+  }
+}
+
+/** The record as Lambda delivers it (same field names; the SDK returns AttributeValue maps already). */
+function toLambdaRecord(streamArn: string) {
+  return (record: _Record) =>
+    ({
+      eventID: record.eventID,
+      eventName: record.eventName,
+      eventVersion: record.eventVersion,
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'local',
+      eventSourceARN: streamArn,
+      dynamodb: {
+        ...record.dynamodb,
+        ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime
+          ? Math.floor(new Date(record.dynamodb.ApproximateCreationDateTime).getTime() / 1000)
+          : undefined,
+      },
+    }) as DynamoDBStreamEvent['Records'][number];
+}

@@ -1,0 +1,17 @@
+import { apiKeyRoutes } from '#functions/api-keys/routes';
+import { healthRoutes } from '#functions/health/routes';
+import type { RouteGroup } from '#shared/http/types';
+
+/**
+ * Every endpoint group, aggregated once. CDK makes one Lambda and its API routes per group, the
+ * local gateway serves from the same list, and the bench walks it.
+ */
+export const httpGroups: RouteGroup[] = [healthRoutes, apiKeyRoutes];
+
+/** Functions that API Gateway does not call: scheduled jobs, stream, bus and queue consumers. */
+export const asyncFunctions = ['jobs'] as const;
+
+export const functionNames = [...httpGroups.map((g) => g.name), ...asyncFunctions];
+
+/** Source file of a function; esbuild bundles it to build/<name>/index.mjs. */
+export const entryOf = (name: string) => `functions/${name}/handler.ts`;

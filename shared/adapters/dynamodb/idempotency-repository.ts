@@ -1,0 +1,69 @@
+import {
+  type BeginOutcome,
+  IDEMPOTENCY_TTL_SECONDS,
+  IN_PROGRESS_LEASE_SECONDS,
+  type IdempotencyRepository,
+  type StoredResponse,
+} from '#shared/domain/idempotency';
+import { keys } from './keys';
+import { ConditionFailedError, type Table } from './table';
+
+const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export function createIdempotencyRepository(table: Table): IdempotencyRepository {
+  return {
+    async begin(scope, key, fingerprint, now): Promise<BeginOutcome> {
+      try {
+        // Exactly one concurrent request wins this conditional put. An expired record (TTL
+        // deletion lags) or an abandoned lease can be taken over.
+        await table.put(
+          {
+            ...keys.idempotency(scope, key),
+            entity: 'idempotency',
+            version: 1,
+            state: 'in_progress',
+            fingerprint,
+            leaseUntil: epoch(now) + IN_PROGRESS_LEASE_SECONDS,
+            ttl: epoch(now) + IDEMPOTENCY_TTL_SECONDS,
+            createdAt: now.toISOString(),
+          },
+          {
+            ConditionExpression:
+              'attribute_not_exists(pk) OR #ttl < :now OR (#state = :running AND leaseUntil < :now)',
+            ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
+            ExpressionAttributeValues: { ':now': epoch(now), ':running': 'in_progress' },
+          },
+        );
+        return { state: 'started' };
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError) || !error.existing) throw error;
+        const existing = error.existing;
+        if (existing.state === 'completed') {
+          return {
+            state: 'completed',
+            fingerprint: String(existing.fingerprint),
+            response: existing.response as StoredResponse,
+          };
+        }
+        return { state: 'in_progress', fingerprint: String(existing.fingerprint) };
+      }
+    },
+
+    async complete(scope, key, response, now) {
+      await table.update({
+        Key: keys.idempotency(scope, key),
+        UpdateExpression: 'SET #state = :done, #response = :response, completedAt = :at',
+        ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
+        ExpressionAttributeValues: { ':done': 'completed', ':response': response, ':at': now.toISOString() },
+      });
+    },
+
+    async release(scope, key) {
+      await table.delete(keys.idempotency(scope, key), {
+        condition: '#state = :running',
+        names: { '#state': 'state' },
+        values: { ':running': 'in_progress' },
+      });
+    },
+  };
+}

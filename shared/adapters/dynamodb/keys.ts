@@ -1,0 +1,32 @@
+/**
+ * Every key of the single table is built here and nowhere else. Keys are prefixed by entity;
+ * tenant data lives under SELLER#<id>#<environment> so a test-mode item can never be read
+ * with a live tenant's keys. docs/data-model.md lists each access pattern against these.
+ */
+export type Environment = 'test' | 'live';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+const pad = (n: number, width = 12) => String(n).padStart(width, '0');
+
+export const keys = {
+  healthProbe: (): Key => ({ pk: 'SYSTEM', sk: 'HEALTH' }),
+  heartbeat: (): Key => ({ pk: 'SYSTEM', sk: 'HEARTBEAT' }),
+  counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
+  seller: (sellerId: number): Key => ({ pk: `SELLER#${sellerId}`, sk: 'PROFILE' }),
+  apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+  apiKeysOfSeller: (sellerId: number) => `SELLER#${sellerId}#APIKEYS`,
+  apiKeyPointer: (sellerId: number, id: string): Key => ({ pk: `SELLER#${sellerId}`, sk: `APIKEY#${id}` }),
+  apiKeyName: (sellerId: number, env: Environment, name: string): Key => ({
+    pk: `SELLER#${sellerId}#${env}`,
+    sk: `APIKEYNAME#${name.toLowerCase()}`,
+  }),
+  rate: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'RATE' }),
+  idempotency: (scope: string, key: string): Key => ({ pk: `IDEMP#${scope}#${key}`, sk: 'IDEMP' }),
+  tenantPartition: (sellerId: number, env: Environment) => `SELLER#${sellerId}#${env}`,
+  /** Sortable form of a numeric id inside a sort key. */
+  numeric: pad,
+};

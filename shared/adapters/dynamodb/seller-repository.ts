@@ -1,0 +1,24 @@
+import { keys } from './keys';
+import type { Table } from './table';
+
+export interface SellerRepository {
+  create(name: string, at: Date): Promise<number>;
+  exists(sellerId: number): Promise<boolean>;
+}
+
+/** Sellers sign in through Cognito; this is the record behind the numeric id in their token. */
+export function createSellerRepository(table: Table): SellerRepository {
+  return {
+    async create(name, at) {
+      const id = await table.nextId('seller');
+      await table.put(
+        { ...keys.seller(id), entity: 'seller', version: 1, id, name, createdAt: at.toISOString() },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      );
+      return id;
+    },
+    async exists(sellerId) {
+      return (await table.get(keys.seller(sellerId), { consistent: true })) !== undefined;
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  type PutCommandInput,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { AppError, ValidationError } from '#shared/errors';
+import { keys, type Key } from './keys';
+import { TABLE } from './table-definition';
+
+/** A failed condition expression, turned into a domain error by the repository that wrote it. */
+export class ConditionFailedError extends AppError {
+  /** For transactions: which items failed their condition (by index), as DynamoDB reports them. */
+  readonly failedIndexes: number[];
+  /** The item as it was, when ReturnValuesOnConditionCheckFailure asked for it. */
+  readonly existing?: Record<string, unknown>;
+  constructor(failedIndexes: number[] = [], existing?: Record<string, unknown>, cause?: unknown) {
+    super(409, 'condition_failed', 'The item changed or already exists', { cause });
+    this.failedIndexes = failedIndexes;
+    this.existing = existing;
+  }
+}
+
+export type Item = Record<string, unknown>;
+
+interface Expressions {
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Item;
+}
+
+/** One entry of a transaction; the table name is added by Table.transact. */
+export type TransactItem =
+  | { Put: { Item: Item } & Expressions }
+  | { Update: { Key: Key; UpdateExpression: string } & Expressions }
+  | { Delete: { Key: Key } & Expressions }
+  | { ConditionCheck: { Key: Key; ConditionExpression: string } & Expressions };
+
+export interface Page<T> {
+  items: T[];
+  cursor?: string;
+}
+
+export function encodeCursor(key: Record<string, unknown> | undefined): string | undefined {
+  return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;
+}
+
+export function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+  if (!cursor) return undefined;
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    // fall through to the validation error
+  }
+  throw new ValidationError(['cursor is not valid']);
+}
+
+export interface TableOptions {
+  tableName: string;
+  endpoint?: string;
+  region?: string;
+  /** Extra client settings (credentials for DynamoDB Local, request timeouts). */
+  client?: DynamoDBClient;
+}
+
+export function createDynamoClient(options: { endpoint?: string; region?: string }): DynamoDBClient {
+  return new DynamoDBClient({
+    region: options.region ?? process.env.AWS_REGION ?? 'sa-east-1',
+    endpoint: options.endpoint,
+    ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    // A dead endpoint must fail fast: the health check answers 503 within seconds, never hangs.
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+    maxAttempts: 2,
+  });
+}
+
+/**
+ * The thin layer every repository uses: one Document client, conditional writes, transactions,
+ * cursor pages and atomic counters. Only code under shared/adapters/dynamodb touches it.
+ */
+export class Table {
+  readonly name: string;
+  readonly client: DynamoDBClient;
+  readonly doc: DynamoDBDocumentClient;
+
+  constructor(options: TableOptions) {
+    this.name = options.tableName;
+    this.client = options.client ?? createDynamoClient(options);
+    this.doc = DynamoDBDocumentClient.from(this.client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+  }
+
+  async get<T = Item>(
+    key: Key,
+    options: { consistent?: boolean; signal?: AbortSignal } = {},
+  ): Promise<T | undefined> {
+    const out = await this.doc.send(
+      new GetCommand({ TableName: this.name, Key: key, ConsistentRead: options.consistent }),
+      { abortSignal: options.signal },
+    );
+    return out.Item as T | undefined;
+  }
+
+  async put(item: Item, options: Omit<PutCommandInput, 'TableName' | 'Item'> = {}): Promise<void> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.name,
+          Item: item,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          ...options,
+        }),
+      );
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async update<T = Item>(input: Omit<UpdateCommandInput, 'TableName'>): Promise<T | undefined> {
+    try {
+      const out = await this.doc.send(
+        new UpdateCommand({ TableName: this.name, ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...input }),
+      );
+      return out.Attributes as T | undefined;
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async delete(
+    key: Key,
+    options: { condition?: string; names?: Record<string, string>; values?: Item } = {},
+  ) {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.name,
+          Key: key,
+          ConditionExpression: options.condition,
+          ExpressionAttributeNames: options.names,
+          ExpressionAttributeValues: options.values,
+        }),
+      );
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  /** All-or-nothing write of up to 100 items; a failed condition names the failing items. */
+  async transact(items: TransactItem[]): Promise<void> {
+    const withTable = items.map((entry) => {
+      const [kind, body] = Object.entries(entry)[0] as [string, Record<string, unknown>];
+      return { [kind]: { TableName: this.name, ...body } };
+    });
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems: withTable as never }));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async query<T = Item>(
+    input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'> & { cursor?: string },
+  ): Promise<Page<T>> {
+    const { cursor, ...rest } = input;
+    const out = await this.doc.send(
+      new QueryCommand({ TableName: this.name, ...rest, ExclusiveStartKey: decodeCursor(cursor) }),
+    );
+    return { items: (out.Items ?? []) as T[], cursor: encodeCursor(out.LastEvaluatedKey) };
+  }
+
+  /** The next value of a named counter: one atomic UpdateItem, so two callers never get the same id. */
+  async nextId(counter: string): Promise<number> {
+    const out = await this.doc.send(
+      new UpdateCommand({
+        TableName: this.name,
+        Key: keys.counter(counter),
+        UpdateExpression: 'ADD #v :one',
+        ExpressionAttributeNames: { '#v': 'value' },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.value);
+  }
+}
+
+function translate(error: unknown): unknown {
+  if (error instanceof ConditionalCheckFailedException) {
+    const old = (error as { Item?: Record<string, never> }).Item;
+    return new ConditionFailedError([0], old ? unmarshall(old) : undefined, error);
+  }
+  if (error instanceof TransactionCanceledException) {
+    const reasons = error.CancellationReasons ?? [];
+    const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+    if (failed.length > 0) return new ConditionFailedError(failed, undefined, error);
+  }
+  return error;
+}
+
+export { TABLE };

@@ -1,0 +1,3 @@
+import type { Clock } from '#shared/domain/ports';
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,139 @@
+import { errors as joseErrors, jwtVerify } from 'jose';
+import type { Environment } from '#shared/adapters/dynamodb/keys';
+import { API_KEY_FORMAT, hashKey, sameHash } from '#shared/domain/auth/api-keys';
+import { decide, rateWindow } from '#shared/domain/auth/rate-limit';
+import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
+import type { AuthContext, AuthScheme, HttpRequest, Route } from '#shared/http/types';
+
+/** The claim of the Cognito ID token that carries the numeric seller id (a custom attribute). */
+export const SELLER_CLAIM = 'custom:seller_id';
+
+/**
+ * Schemes whose credentials are issued by later endpoint groups (portal sessions, magic links)
+ * register their verifier here. A route that declares a scheme nobody registered fails at cold
+ * start, not at request time.
+ */
+export type SchemeVerifier = (req: HttpRequest) => Promise<AuthContext>;
+const verifiers: Partial<Record<AuthScheme, SchemeVerifier>> = {};
+
+export function registerSchemeVerifier(scheme: 'portalToken' | 'magicLink', verifier: SchemeVerifier): void {
+  verifiers[scheme] = verifier;
+}
+
+export function assertSchemesAvailable(routes: Route[]): void {
+  for (const route of routes) {
+    for (const scheme of route.auth) {
+      if ((scheme === 'portalToken' || scheme === 'magicLink') && !verifiers[scheme]) {
+        throw new Error(
+          `route ${route.method} ${route.path} declares ${scheme} but no verifier is registered`,
+        );
+      }
+    }
+  }
+}
+
+function environmentHeader(req: HttpRequest): Environment {
+  const value = req.headers['x-environment'];
+  if (value === undefined || value === 'live') return 'live';
+  if (value === 'test') return 'test';
+  throw new BadRequestError('X-Environment must be one of: test, live', 'invalid_environment');
+}
+
+async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthContext; count: number }> {
+  if (!API_KEY_FORMAT.test(token)) throw new UnauthorizedError();
+  const now = req.deps.clock.now();
+  const hash = hashKey(token);
+  const found = await req.deps.repos.apiKeys.authenticate(hash, now, rateWindow(now));
+  if (!found || !sameHash(found.record.hash, hash)) throw new UnauthorizedError();
+  const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
+  if (found.record.environment !== environment) throw new UnauthorizedError();
+  return {
+    auth: {
+      scheme: 'apiKey',
+      tenant: { sellerId: found.record.sellerId, environment },
+      principal: `key:${found.record.id}`,
+      apiKeyId: found.record.id,
+    },
+    count: found.count,
+  };
+}
+
+async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') {
+  const { config, jwks } = req.deps;
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, jwks, {
+      issuer: config.jwtIssuer,
+      audience: config.jwtClientId,
+      algorithms: ['RS256'],
+      requiredClaims: ['exp', 'sub'],
+      currentDate: req.deps.clock.now(),
+    }));
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) {
+      throw new UnauthorizedError('Unauthorized', { cause: error });
+    }
+    throw error;
+  }
+  const sellerId = Number(payload[SELLER_CLAIM]);
+  if (payload.token_use !== 'id' || !Number.isSafeInteger(sellerId) || sellerId <= 0)
+    throw new UnauthorizedError();
+  const environment = environmentHeader(req);
+  const principal = `jwt:${String(payload.sub)}`;
+  const now = req.deps.clock.now();
+  const count = await req.deps.repos.rateLimits.hit(principal, now, rateWindow(now));
+  return { auth: { scheme, tenant: { sellerId, environment }, principal } satisfies AuthContext, count };
+}
+
+/**
+ * Resolves who is calling from the route's declared schemes and counts the request against the
+ * caller's rate limit. Throws 401 (with the spec's messages) or 429.
+ */
+export async function authenticate(
+  req: HttpRequest,
+  route: Route,
+): Promise<{ auth: AuthContext; headers: Record<string, string> }> {
+  const now = req.deps.clock.now();
+  const window = rateWindow(now);
+  const settle = (auth: AuthContext, count: number) => {
+    const decision = decide(count, window, now);
+    if (!decision.allowed) {
+      const error = new TooManyRequestsError(decision.retryAfterSeconds);
+      Object.assign(error.headers, decision.headers);
+      throw error;
+    }
+    return { auth, headers: decision.headers };
+  };
+
+  if (route.auth.length === 0) {
+    const principal = `ip:${req.sourceIp}`;
+    if (route.rateLimited === false) return { auth: { scheme: 'public', principal }, headers: {} };
+    return settle(
+      { scheme: 'public', principal },
+      await req.deps.repos.rateLimits.hit(principal, now, window),
+    );
+  }
+
+  for (const scheme of ['portalToken', 'magicLink'] as const) {
+    const verifier = verifiers[scheme];
+    if (route.auth.includes(scheme) && verifier) {
+      const auth = await verifier(req);
+      return settle(auth, await req.deps.repos.rateLimits.hit(auth.principal, now, window));
+    }
+  }
+
+  const acceptsKey = route.auth.includes('apiKey');
+  const jwtScheme = route.auth.includes('panel') ? 'panel' : route.auth.includes('jwt') ? 'jwt' : undefined;
+  const header = req.headers.authorization;
+  if (!header) throw new UnauthorizedError(acceptsKey ? 'API key is required' : 'Unauthorized');
+  if (!header.startsWith('Bearer ')) throw new UnauthorizedError();
+  const token = header.slice('Bearer '.length).trim();
+  if (token.startsWith('sk_')) {
+    if (!acceptsKey) throw new UnauthorizedError();
+    const { auth, count } = await viaApiKey(req, token);
+    return settle(auth, count);
+  }
+  if (!jwtScheme) throw new UnauthorizedError();
+  const { auth, count } = await viaJwt(req, token, jwtScheme);
+  return settle(auth, count);
+}

@@ -1,0 +1,93 @@
+import * as z from 'zod';
+
+/**
+ * Every environment variable the functions read. `infra/` takes the names from ENV so the
+ * stack and the code can never disagree on a spelling.
+ */
+export const ENV = {
+  tableName: 'TABLE_NAME',
+  dynamoEndpoint: 'DYNAMODB_ENDPOINT',
+  eventBusName: 'EVENT_BUS_NAME',
+  deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
+  schedulerGroup: 'SCHEDULER_GROUP',
+  schedulerRoleArn: 'SCHEDULER_ROLE_ARN',
+  jobsFunctionArn: 'JOBS_FUNCTION_ARN',
+  jwtIssuer: 'JWT_ISSUER',
+  jwtClientId: 'JWT_CLIENT_ID',
+  jwksUrl: 'JWKS_URL',
+  heartbeatIntervalSeconds: 'HEARTBEAT_INTERVAL_SECONDS',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
+  runtime: 'RUNTIME',
+  logLevel: 'LOG_LEVEL',
+} as const;
+
+const schema = z.object({
+  [ENV.tableName]: z.string().min(1),
+  [ENV.dynamoEndpoint]: z.string().url().optional(),
+  [ENV.eventBusName]: z.string().min(1).default('payment-service'),
+  [ENV.deliveryQueueUrl]: z.string().default(''),
+  [ENV.schedulerGroup]: z.string().default('payment-service'),
+  [ENV.schedulerRoleArn]: z.string().default(''),
+  [ENV.jobsFunctionArn]: z.string().default(''),
+  [ENV.jwtIssuer]: z.string().min(1),
+  [ENV.jwtClientId]: z.string().min(1),
+  [ENV.jwksUrl]: z.string().url(),
+  [ENV.heartbeatIntervalSeconds]: z.coerce.number().int().positive().default(300),
+  [ENV.publicBaseUrl]: z.string().url(),
+  [ENV.runtime]: z.enum(['aws', 'local']).default('aws'),
+  [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export interface Config {
+  tableName: string;
+  dynamoEndpoint?: string;
+  eventBusName: string;
+  deliveryQueueUrl: string;
+  schedulerGroup: string;
+  schedulerRoleArn: string;
+  jobsFunctionArn: string;
+  jwtIssuer: string;
+  jwtClientId: string;
+  jwksUrl: string;
+  heartbeatIntervalSeconds: number;
+  publicBaseUrl: string;
+  runtime: 'aws' | 'local';
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+/** Parses the environment once; a missing or malformed variable stops the cold start. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const names = result.error.issues.map((issue) => issue.path.join('.')).join(', ');
+    throw new Error(`invalid configuration: ${names}`);
+  }
+  const e = result.data;
+  return {
+    tableName: e[ENV.tableName],
+    dynamoEndpoint: e[ENV.dynamoEndpoint],
+    eventBusName: e[ENV.eventBusName],
+    deliveryQueueUrl: e[ENV.deliveryQueueUrl],
+    schedulerGroup: e[ENV.schedulerGroup],
+    schedulerRoleArn: e[ENV.schedulerRoleArn],
+    jobsFunctionArn: e[ENV.jobsFunctionArn],
+    jwtIssuer: e[ENV.jwtIssuer],
+    jwtClientId: e[ENV.jwtClientId],
+    jwksUrl: e[ENV.jwksUrl],
+    heartbeatIntervalSeconds: e[ENV.heartbeatIntervalSeconds],
+    publicBaseUrl: e[ENV.publicBaseUrl],
+    runtime: e[ENV.runtime],
+    logLevel: e[ENV.logLevel],
+  };
+}
+
+let cached: Config | undefined;
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** The local runtime sets its own configuration before it loads any handler. */
+export function setConfig(value: Config): void {
+  cached = value;
+}

@@ -1,0 +1,38 @@
+/** 100 requests per minute per principal (API key, JWT subject or client IP), fixed windows. */
+export const RATE_LIMIT = 100;
+export const RATE_WINDOW_SECONDS = 60;
+
+export interface RateWindow {
+  /** Window number since the epoch. */
+  index: number;
+  startsAt: Date;
+  resetsAt: Date;
+}
+
+export function rateWindow(now: Date): RateWindow {
+  const index = Math.floor(now.getTime() / 1000 / RATE_WINDOW_SECONDS);
+  return {
+    index,
+    startsAt: new Date(index * RATE_WINDOW_SECONDS * 1000),
+    resetsAt: new Date((index + 1) * RATE_WINDOW_SECONDS * 1000),
+  };
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  headers: Record<string, string>;
+  retryAfterSeconds: number;
+}
+
+export function decide(count: number, window: RateWindow, now: Date): RateDecision {
+  const retryAfterSeconds = Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000));
+  return {
+    allowed: count <= RATE_LIMIT,
+    retryAfterSeconds,
+    headers: {
+      'x-ratelimit-limit': String(RATE_LIMIT),
+      'x-ratelimit-remaining': String(Math.max(0, RATE_LIMIT - count)),
+      'x-ratelimit-reset': String(Math.floor(window.resetsAt.getTime() / 1000)),
+    },
+  };
+}

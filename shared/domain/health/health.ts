@@ -1,0 +1,104 @@
+import type { Clock, PaymentGateway } from '#shared/domain/ports';
+
+export type Status = 'healthy' | 'degraded' | 'unhealthy';
+
+export interface Check {
+  status: 'healthy' | 'unhealthy';
+  latencyMs?: number;
+  detail?: string;
+  [extra: string]: unknown;
+}
+
+export interface HealthReport {
+  status: Status;
+  checks: Record<string, Check>;
+  timestamp: string;
+}
+
+export interface HealthRepository {
+  /** A real read of the table. */
+  ping(signal: AbortSignal): Promise<void>;
+  readHeartbeat(): Promise<{ lastRunAt: Date; runs: number } | null>;
+  writeHeartbeat(at: Date): Promise<void>;
+}
+
+/** The database check gives up after this long so a dead endpoint answers 503 quickly. */
+export const DB_CHECK_TIMEOUT_MS = 2_500;
+
+export async function checkDatabase(deps: { health: HealthRepository; clock: Clock }): Promise<Check> {
+  const started = Date.now();
+  try {
+    await deps.health.ping(AbortSignal.timeout(DB_CHECK_TIMEOUT_MS));
+    return { status: 'healthy', latencyMs: Date.now() - started };
+  } catch (error) {
+    return { status: 'unhealthy', latencyMs: Date.now() - started, detail: describe(error) };
+  }
+}
+
+/** Stale after two heartbeat intervals without a run. */
+export async function checkCron(deps: {
+  health: HealthRepository;
+  clock: Clock;
+  intervalSeconds: number;
+}): Promise<Check> {
+  try {
+    const beat = await deps.health.readHeartbeat();
+    if (!beat)
+      return { status: 'unhealthy', detail: 'no heartbeat recorded', intervalSeconds: deps.intervalSeconds };
+    const ageSeconds = Math.floor((deps.clock.now().getTime() - beat.lastRunAt.getTime()) / 1000);
+    const stale = ageSeconds > 2 * deps.intervalSeconds;
+    return {
+      status: stale ? 'unhealthy' : 'healthy',
+      lastRunAt: beat.lastRunAt.toISOString(),
+      ageSeconds,
+      intervalSeconds: deps.intervalSeconds,
+      ...(stale ? { detail: `no heartbeat for ${ageSeconds}s (limit ${2 * deps.intervalSeconds}s)` } : {}),
+    };
+  } catch (error) {
+    return { status: 'unhealthy', detail: describe(error) };
+  }
+}
+
+export async function checkGateway(deps: { gateway: PaymentGateway }): Promise<Check> {
+  try {
+    const result = await deps.gateway.health();
+    return {
+      status: result.status,
+      provider: result.provider,
+      latencyMs: result.latencyMs,
+      detail: result.detail,
+    };
+  } catch (error) {
+    return { status: 'unhealthy', provider: deps.gateway.provider, detail: describe(error) };
+  }
+}
+
+/** Database down: unhealthy (nothing works). Cron or gateway down: degraded (reads still work). */
+export function overallStatus(checks: Record<string, Check>): Status {
+  if (checks.database?.status === 'unhealthy') return 'unhealthy';
+  return Object.values(checks).some((c) => c.status === 'unhealthy') ? 'degraded' : 'healthy';
+}
+
+export function report(
+  checks: Record<string, Check>,
+  now: Date,
+  status = overallStatus(checks),
+): HealthReport {
+  return { status, checks, timestamp: now.toISOString() };
+}
+
+/** Health answers name the failing dependency but never echo internals such as hosts or stacks. */
+function describe(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return 'timed out';
+  return error instanceof Error ? error.name : 'error';
+}
+
+export async function recordHeartbeat(deps: {
+  health: HealthRepository;
+  clock: Clock;
+}): Promise<{ at: string }> {
+  const at = deps.clock.now();
+  await deps.health.writeHeartbeat(at);
+  return { at: at.toISOString() };
+}

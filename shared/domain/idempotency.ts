@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
+
+/** Keys are kept 24 hours (spec Limits). */
+export const IDEMPOTENCY_TTL_SECONDS = 86_400;
+/** An in-progress record older than this belongs to a request that died (Lambda timeout is 30 s). */
+export const IN_PROGRESS_LEASE_SECONDS = 60;
+export const MAX_KEY_LENGTH = 255;
+
+export interface StoredResponse {
+  statusCode: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export type BeginOutcome =
+  | { state: 'started' }
+  | { state: 'completed'; fingerprint: string; response: StoredResponse }
+  | { state: 'in_progress'; fingerprint: string };
+
+export interface IdempotencyRepository {
+  /** Claims the key (conditional write), or reports what is stored under it. */
+  begin(scope: string, key: string, fingerprint: string, now: Date): Promise<BeginOutcome>;
+  complete(scope: string, key: string, response: StoredResponse, now: Date): Promise<void>;
+  release(scope: string, key: string): Promise<void>;
+}
+
+/** Canonical JSON (sorted keys) so that the same body with other whitespace or key order matches. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function fingerprintOf(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
+}
+
+export function validateKey(key: string): void {
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ValidationError([`X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`]);
+  }
+}
+
+/** The statuses of the IETF Idempotency-Key draft: 422 for another payload, 409 while the first runs. */
+export function resolveExisting(outcome: BeginOutcome, fingerprint: string): StoredResponse | null {
+  if (outcome.state === 'started') return null;
+  if (outcome.fingerprint !== fingerprint) {
+    throw new UnprocessableError(
+      'X-Idempotency-Key was already used with other parameters; use a new key for a different request',
+      'idempotency_key_reused',
+    );
+  }
+  if (outcome.state === 'in_progress') {
+    throw new ConflictError(
+      'A request with this X-Idempotency-Key is still being processed; retry later',
+      'idempotency_in_progress',
+    );
+  }
+  return outcome.response;
+}
+
+/**
+ * Which outcomes pin the key. 5xx never does (the client must be able to retry); neither does a
+ * validation failure, which happens before the operation runs (as Stripe does). Other answers,
+ * successes and business refusals alike, are replayed.
+ */
+export function pinsKey(statusCode: number, code?: string): boolean {
+  return statusCode < 500 && code !== 'validation_failed' && code !== 'malformed_json';
+}

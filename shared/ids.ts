@@ -1,0 +1,22 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Ids } from '#shared/domain/ports';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Unbiased base62 from a CSPRNG: bytes >= 248 are rejected so every symbol is equally likely. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export const cryptoIds: Ids = {
+  uuid: () => randomUUID(),
+  prefixed: (prefix, length = 24) => `${prefix}_${randomBase62(length)}`,
+};
+
+export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

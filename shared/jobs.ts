@@ -1,0 +1,23 @@
+import type { ScheduledJob } from '#shared/domain/ports';
+import type { Deps } from '#shared/platform/deps';
+import { recordHeartbeat } from '#shared/domain/health/health';
+import { logger } from '#shared/logger';
+
+export type JobHandler = (deps: Deps, job: ScheduledJob) => Promise<unknown>;
+
+/** Scheduled work, dispatched by name. Later issues add due-date, expiry and issuance jobs here. */
+export const jobHandlers: Record<string, JobHandler> = {
+  heartbeat: (deps) => recordHeartbeat({ health: deps.repos.health, clock: deps.clock }),
+};
+
+export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };
+
+export async function runJob(deps: Deps, job: ScheduledJob): Promise<unknown> {
+  const handler = jobHandlers[job.job];
+  if (!handler) {
+    // An unknown job can never succeed: log it and return so the scheduler does not retry it 185 times.
+    logger.error('unknown job', { job: job.job, id: job.id });
+    return { skipped: true };
+  }
+  return handler(deps, job);
+}

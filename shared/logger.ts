@@ -1,0 +1,66 @@
+/**
+ * Structured JSON logs. Callers pass context objects; keys that could carry a secret are
+ * replaced before anything is written, so a careless `log.info({ headers })` cannot leak a key.
+ */
+const SECRET_KEY = /authorization|secret|password|token|api[-_]?key|card|cvv|number$|^key$/i;
+const SECRET_VALUE = /\b(sk_(test|live)_[A-Za-z0-9]+|whsec_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[depth]';
+  if (typeof value === 'string') return value.replace(SECRET_VALUE, '[redacted]');
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value instanceof Error) {
+    return {
+      name: value.name,
+      message: redact(value.message),
+      stack: value.stack,
+      cause: redact(value.cause, depth + 1),
+    };
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+export interface Logger {
+  debug(message: string, context?: Record<string, unknown>): void;
+  info(message: string, context?: Record<string, unknown>): void;
+  warn(message: string, context?: Record<string, unknown>): void;
+  error(message: string, context?: Record<string, unknown>): void;
+  child(context: Record<string, unknown>): Logger;
+}
+
+export type LogSink = (line: string) => void;
+
+let sink: LogSink = (line) => process.stdout.write(`${line}\n`);
+let threshold: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info';
+
+/** The local runtime and tests redirect or silence logs here. */
+export function configureLogs(options: { sink?: LogSink; level?: LogLevel }): void {
+  if (options.sink) sink = options.sink;
+  if (options.level) threshold = options.level;
+}
+
+export function createLogger(base: Record<string, unknown> = {}): Logger {
+  const write = (level: LogLevel, message: string, context?: Record<string, unknown>) => {
+    if (ORDER[level] < ORDER[threshold]) return;
+    const entry = { level, time: new Date().toISOString(), message, ...base, ...(context ?? {}) };
+    sink(JSON.stringify(redact(entry)));
+  };
+  return {
+    debug: (m, c) => write('debug', m, c),
+    info: (m, c) => write('info', m, c),
+    warn: (m, c) => write('warn', m, c),
+    error: (m, c) => write('error', m, c),
+    child: (context) => createLogger({ ...base, ...context }),
+  };
+}
+
+export const logger = createLogger({ service: 'payment-service' });

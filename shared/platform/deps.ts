@@ -1,0 +1,92 @@
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
+import { systemClock } from '#shared/adapters/system/clock';
+import { type Config, config } from '#shared/config';
+import type { Clock, EventBus, Ids, PaymentGateway, Queue, Scheduler } from '#shared/domain/ports';
+import { cryptoIds } from '#shared/ids';
+
+/** What a function needs, built once per container (AWS) or once per process (local runtime). */
+export interface Deps {
+  config: Config;
+  clock: Clock;
+  ids: Ids;
+  table: Table;
+  repos: Repositories;
+  scheduler: Scheduler;
+  queue: Queue;
+  bus: EventBus;
+  gateway: PaymentGateway;
+  /** Key lookup for dashboard JWTs: the Cognito JWKS in AWS, the local issuer's locally. */
+  jwks: JWTVerifyGetKey;
+}
+
+let current: Deps | undefined;
+
+/**
+ * Scheduler, queue and bus clients load on first use (dynamic import, split into their own chunk
+ * by esbuild), so a function that never schedules or publishes does not pay their cold start.
+ */
+function lazy<T extends object>(load: () => Promise<T>): T {
+  let instance: Promise<T> | undefined;
+  return new Proxy({} as T, {
+    get: (_target, method: string) => {
+      return async (...args: unknown[]) => {
+        instance ??= load();
+        const target = (await instance) as Record<string, (...a: unknown[]) => unknown>;
+        return target[method](...args);
+      };
+    },
+  });
+}
+
+function awsDeps(): Deps {
+  const cfg = config();
+  const table = new Table({ tableName: cfg.tableName, endpoint: cfg.dynamoEndpoint });
+  return {
+    config: cfg,
+    clock: systemClock,
+    ids: cryptoIds,
+    table,
+    repos: createRepositories(table),
+    scheduler: lazy<Scheduler>(async () => {
+      const [{ SchedulerClient }, { EventBridgeScheduler }] = await Promise.all([
+        import('@aws-sdk/client-scheduler'),
+        import('#shared/adapters/scheduler/eventbridge-scheduler'),
+      ]);
+      return new EventBridgeScheduler({
+        client: new SchedulerClient({}),
+        groupName: cfg.schedulerGroup,
+        targetArn: cfg.jobsFunctionArn,
+        roleArn: cfg.schedulerRoleArn,
+      });
+    }),
+    queue: lazy<Queue>(async () => {
+      const [{ SQSClient }, { SqsQueue }] = await Promise.all([
+        import('@aws-sdk/client-sqs'),
+        import('#shared/adapters/sqs/sqs-queue'),
+      ]);
+      return new SqsQueue(new SQSClient({}), cfg.deliveryQueueUrl);
+    }),
+    bus: lazy<EventBus>(async () => {
+      const [{ EventBridgeClient }, { EventBridgeBus }] = await Promise.all([
+        import('@aws-sdk/client-eventbridge'),
+        import('#shared/adapters/eventbridge/event-bus'),
+      ]);
+      return new EventBridgeBus(new EventBridgeClient({}), cfg.eventBusName);
+    }),
+    gateway: new SandboxGateway(systemClock),
+    jwks: createRemoteJWKSet(new URL(cfg.jwksUrl)),
+  };
+}
+
+export function getDeps(): Deps {
+  current ??= awsDeps();
+  return current;
+}
+
+/** The local runtime (and the bench) provide their own adapters before any handler runs. */
+export function provideDeps(deps: Deps): void {
+  current = deps;
+}
