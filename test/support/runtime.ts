@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../../infra/local/runtime';
+import { configureLogs } from '../../shared/logger';
+
+/** Captured log lines of the runtime under test (for the "no secrets in logs" checks). */
+export const logLines: string[] = [];
+
+/**
+ * A local runtime on a random port, on the shared DynamoDB Local with a table of its own,
+ * nothing written to disk. Tests talk to it over HTTP only.
+ */
+export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  configureLogs({ level: 'info', sink: (line) => logLines.push(line) });
+  return startRuntime({
+    port: 0,
+    dataDir: null,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `t-${randomUUID()}`,
+    tickMs: 50,
+    ...options,
+  });
+}
+
+export interface Call {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+/** A small HTTP client bound to a runtime. */
+export function client(baseUrl: string) {
+  const call = async (
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  ): Promise<Call> => {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return {
+    call,
+    get: (path: string, options?: Parameters<typeof call>[2]) => call('GET', path, options),
+    post: (path: string, body?: unknown, options?: Parameters<typeof call>[2]) => call('POST', path, { ...options, body }),
+    patch: (path: string, body?: unknown, options?: Parameters<typeof call>[2]) => call('PATCH', path, { ...options, body }),
+    del: (path: string, options?: Parameters<typeof call>[2]) => call('DELETE', path, options),
+  };
+}
