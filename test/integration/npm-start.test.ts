@@ -1,0 +1,77 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/dynamodb-local';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'ps-start-'));
+let child: ChildProcess | undefined;
+afterAll(() => {
+  child?.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function javaPids(): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', dataDir], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function waitForReady(proc: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 90_000);
+    proc.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.includes('ready'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+it('npm start serves the API, writes dev credentials, and SIGTERM leaves no java process behind', async () => {
+  const port = await freePort();
+  child = spawn('npm', ['start', '--silent'], {
+    env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const line = await waitForReady(child);
+  expect(line).toContain(`http://127.0.0.1:${port}`);
+
+  const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+  expect(health.status).toBe(200);
+
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
+  expect(credentials).toMatchObject({ baseUrl: `http://127.0.0.1:${port}`, sellerId: expect.any(Number) });
+  expect(credentials.apiKey).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
+  const keys = await fetch(`http://127.0.0.1:${port}/api/api-keys`, {
+    headers: { authorization: `Bearer ${credentials.dashboardToken}` },
+  });
+  expect(keys.status).toBe(200);
+
+  // dev-token signs with the keys of the same data folder; the running server accepts it.
+  const token = execFileSync('npm', ['run', '--silent', 'dev-token', '--', '42'], {
+    env: { ...process.env, LOCAL_DATA_DIR: dataDir },
+    encoding: 'utf8',
+  }).trim();
+  const asOther = await fetch(`http://127.0.0.1:${port}/api/api-keys`, { headers: { authorization: `Bearer ${token}` } });
+  expect(asOther.status).toBe(200);
+  expect((await asOther.json()).data).toEqual([]);
+
+  expect(javaPids().length).toBeGreaterThan(0);
+  // A terminal's Ctrl-C or a supervisor's stop reaches the whole process group.
+  const exited = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
+  process.kill(-(child.pid as number), 'SIGTERM');
+  await exited;
+  await new Promise((r) => setTimeout(r, 500));
+  expect(javaPids()).toEqual([]);
+  expect(existsSync(join(dataDir, 'dynamodb'))).toBe(true);
+});
