@@ -1,15 +1,17 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
 import { healthRoutes } from '#functions/health/routes';
+import { testHelperRoutes } from '#functions/test-helpers/routes';
+import { webhookEndpointRoutes } from '#functions/webhook-endpoints/routes';
 import type { RouteGroup } from '#shared/http/types';
 
 /**
  * Every endpoint group, aggregated once. CDK makes one Lambda and its API routes per group, the
  * local gateway serves from the same list, and the bench walks it.
  */
-export const httpGroups: RouteGroup[] = [healthRoutes, apiKeyRoutes];
+export const httpGroups: RouteGroup[] = [healthRoutes, apiKeyRoutes, webhookEndpointRoutes, testHelperRoutes];
 
 /** Functions that API Gateway does not call: scheduled jobs, stream, bus and queue consumers. */
-export const asyncFunctions = ['jobs'] as const;
+export const asyncFunctions = ['jobs', 'outbox-publisher', 'webhook-fanout', 'webhook-delivery'] as const;
 
 export const functionNames = [...httpGroups.map((g) => g.name), ...asyncFunctions];
 

@@ -13,7 +13,9 @@ import { createApiKey } from '#shared/domain/auth/api-keys';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
-import { type Deps, provideDeps } from '#shared/platform/deps';
+import { fetchSender } from '#shared/adapters/http/webhook-sender';
+import { EVENT_SOURCE } from '#shared/domain/events/events';
+import { type Deps, dnsResolver, provideDeps } from '#shared/platform/deps';
 import { cryptoIds } from '#shared/ids';
 import { entryOf, httpGroups } from '#infra/routes';
 import { TestClock } from './clock';
@@ -76,6 +78,8 @@ export interface Runtime {
   deps: Deps;
   dynamo: DynamoLocal | null;
   roundTrips: RoundTrips;
+  /** Counters the functions emitted (EMF metrics in AWS). */
+  metrics: Record<string, number>;
   devCredentials: DevCredentials | null;
   stop(): Promise<void>;
 }
@@ -204,6 +208,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   setConfig(config);
 
   const table = new Table({ tableName, endpoint });
+  const metrics: Record<string, number> = {};
   const roundTrips: RoundTrips = { total: 0, byCommand: {} };
   // Counts every DynamoDB request the handlers make (the bench's round-trip figures).
   table.client.middlewareStack.add(
@@ -216,10 +221,12 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     { step: 'initialize', name: 'localRoundTripCounter' },
   );
 
-  const runJobHandler = async (payload: ScheduledJob) => {
-    const module = await import(pathToFileURL(resolve(entryOf('jobs'))).href);
-    return module.handler(payload, lambdaContext('jobs', cryptoIds.uuid()));
+  // Async functions run the same handler modules Lambda runs, invoked with the same event shapes.
+  const invoke = async (name: string, event: unknown) => {
+    const module = await import(pathToFileURL(resolve(entryOf(name))).href);
+    return module.handler(event, lambdaContext(name, cryptoIds.uuid()));
   };
+  const runJobHandler = (payload: ScheduledJob) => invoke('jobs', payload);
   const scheduler = new LocalScheduler(clock, runJobHandler, file('scheduler.json'));
   const deliveryDlq = new LocalQueue({ name: 'webhook-delivery-dlq', clock, file: file('queue-dlq.json') });
   const deliveryQueue = new LocalQueue({
@@ -253,8 +260,14 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     bus,
     gateway: new SandboxGateway(clock),
     jwks: createRemoteJWKSet(new URL(config.jwksUrl)),
+    sender: fetchSender,
+    urlPolicy: { allowLocalHttp: true, resolve: dnsResolver },
+    metrics: { count: (name, value = 1) => (metrics[name] = (metrics[name] ?? 0) + value) },
   };
   provideDeps(deps);
+  streams.setConsumer((event) => invoke('outbox-publisher', event));
+  bus.addRule('webhook-fanout', { source: [EVENT_SOURCE] }, (event) => invoke('webhook-fanout', event));
+  deliveryQueue.setConsumer((event) => invoke('webhook-delivery', event));
 
   timeline = new Timeline(clock, [scheduler, bus, deliveryQueue], [streams], onError);
   // The rate() heartbeat: once now, then every interval of the (test) clock.
@@ -285,6 +298,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     deps,
     dynamo,
     roundTrips,
+    metrics,
     devCredentials,
     async stop() {
       if (stopped) return;

@@ -1,4 +1,4 @@
-import type { Environment } from '#shared/adapters/dynamodb/keys';
+import type { Tenant } from '#shared/domain/tenant';
 import type { Deps } from '#shared/platform/deps';
 import type { Logger } from '#shared/logger';
 
@@ -10,10 +10,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type AuthScheme = 'apiKey' | 'jwt' | 'panel' | 'portalToken' | 'magicLink';
 
-export interface Tenant {
-  sellerId: number;
-  environment: Environment;
-}
+export type { Tenant };
 
 export interface AuthContext {
   scheme: AuthScheme | 'public';

@@ -4,7 +4,12 @@ import { Table } from '#shared/adapters/dynamodb/table';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
 import { systemClock } from '#shared/adapters/system/clock';
 import { type Config, config } from '#shared/config';
+import { lookup } from 'node:dns/promises';
+import { fetchSender } from '#shared/adapters/http/webhook-sender';
+import { createEmfMetrics } from '#shared/adapters/metrics/emf';
 import type { Clock, EventBus, Ids, PaymentGateway, Queue, Scheduler } from '#shared/domain/ports';
+import type { Metrics, WebhookSender } from '#shared/domain/webhooks/deliveries';
+import type { UrlPolicy } from '#shared/domain/webhooks/url-policy';
 import { cryptoIds } from '#shared/ids';
 
 /** What a function needs, built once per container (AWS) or once per process (local runtime). */
@@ -20,7 +25,12 @@ export interface Deps {
   gateway: PaymentGateway;
   /** Key lookup for dashboard JWTs: the Cognito JWKS in AWS, the local issuer's locally. */
   jwks: JWTVerifyGetKey;
+  sender: WebhookSender;
+  urlPolicy: UrlPolicy;
+  metrics: Metrics;
 }
+
+export const dnsResolver = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
 
 let current: Deps | undefined;
 
@@ -78,6 +88,9 @@ function awsDeps(): Deps {
     }),
     gateway: new SandboxGateway(systemClock),
     jwks: createRemoteJWKSet(new URL(cfg.jwksUrl)),
+    sender: fetchSender,
+    urlPolicy: { allowLocalHttp: false, resolve: dnsResolver },
+    metrics: createEmfMetrics(),
   };
 }
 

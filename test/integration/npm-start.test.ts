@@ -64,7 +64,7 @@ it('npm start serves the API, writes dev credentials, and SIGTERM leaves no java
   }).trim();
   const asOther = await fetch(`http://127.0.0.1:${port}/api/api-keys`, { headers: { authorization: `Bearer ${token}` } });
   expect(asOther.status).toBe(200);
-  expect((await asOther.json()).data).toEqual([]);
+  expect(((await asOther.json()) as { data: unknown[] }).data).toEqual([]);
 
   expect(javaPids().length).toBeGreaterThan(0);
   // A terminal's Ctrl-C or a supervisor's stop reaches the whole process group.

@@ -3,7 +3,9 @@
  * tenant data lives under SELLER#<id>#<environment> so a test-mode item can never be read
  * with a live tenant's keys. docs/data-model.md lists each access pattern against these.
  */
-export type Environment = 'test' | 'live';
+import type { Environment, Tenant } from '#shared/domain/tenant';
+
+export type { Environment };
 
 export interface Key {
   pk: string;
@@ -27,6 +29,12 @@ export const keys = {
   rate: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'RATE' }),
   idempotency: (scope: string, key: string): Key => ({ pk: `IDEMP#${scope}#${key}`, sk: 'IDEMP' }),
   tenantPartition: (sellerId: number, env: Environment) => `SELLER#${sellerId}#${env}`,
+  tenant: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}`,
+  webhookEndpoint: (t: Tenant, id: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `WEBHOOK#${id}` }),
+  webhookEndpointPrefix: 'WEBHOOK#',
+  webhookDelivery: (t: Tenant, id: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `WHDELIVERY#${id}` }),
+  deliveriesOfEndpoint: (endpointId: string) => `WHENDPOINT#${endpointId}`,
+  outboxEvent: (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
 };

@@ -1,9 +1,12 @@
 import { createApiKeyRepository } from './api-key-repository';
+import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
 import { createIdempotencyRepository } from './idempotency-repository';
 import { createRateLimitRepository } from './rate-limit-repository';
 import { createSellerRepository } from './seller-repository';
+import { createEventOutbox } from './outbox';
 import type { Table } from './table';
+import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
 
 /** Every repository, built once per container from the one table. */
 export function createRepositories(table: Table) {
@@ -13,6 +16,9 @@ export function createRepositories(table: Table) {
     rateLimits: createRateLimitRepository(table),
     idempotency: createIdempotencyRepository(table),
     sellers: createSellerRepository(table),
+    outbox: createEventOutbox(table),
+    webhookEndpoints: createWebhookEndpointRepository(table),
+    deliveries: createDeliveryRepository(table),
   };
 }
 

@@ -1,0 +1,131 @@
+import * as z from 'zod';
+
+/**
+ * Every outbound webhook event of the spec's Events table. Payloads the spec shows are followed
+ * field by field; the others carry the resource as the API returns it (an object with its id and
+ * updatedAt, so receivers can drop stale deliveries). pix_automatic charges reuse these events
+ * with `paymentMethod: 'pix_automatic'`.
+ */
+export const PAYMENT_METHODS_IN_EVENTS = ['pix', 'boleto', 'card', 'pix_automatic'] as const;
+
+const resource = z.looseObject({ id: z.union([z.string(), z.number()]), updatedAt: z.string().optional() });
+
+const productCreated = z.object({
+  id: z.number(),
+  name: z.string(),
+  value: z.number(),
+  uuid: z.string(),
+  sellerId: z.number(),
+});
+
+const paymentSucceeded = z.looseObject({
+  id: z.number(),
+  productId: z.number(),
+  productName: z.string(),
+  value: z.number(),
+  paymentMethod: z.enum(PAYMENT_METHODS_IN_EVENTS),
+  customer: z.object({ name: z.string(), email: z.string(), document: z.string() }),
+  paidAt: z.string(),
+});
+
+const paymentFailed = resource.extend({ failureCode: z.string() });
+
+const sessionCompleted = z.object({
+  id: z.string(),
+  status: z.literal('complete'),
+  product_id: z.number(),
+  transaction_id: z.number(),
+  customer_email: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  client_reference_id: z.string().nullable(),
+  completed_at: z.string(),
+});
+
+const sessionExpired = z.object({
+  id: z.string(),
+  status: z.literal('expired'),
+  product_id: z.number(),
+  metadata: z.record(z.string(), z.unknown()),
+  client_reference_id: z.string().nullable(),
+  expires_at: z.string(),
+});
+
+const scheduledChargePaid = resource.extend({ seriesId: z.string().nullable(), cycleNumber: z.number().nullable() });
+const cycleFailed = resource.extend({
+  failureCode: z.string(),
+  failureReason: z.string(),
+  gatewayFailureCode: z.string().nullable(),
+});
+
+export interface EventDefinition {
+  name: string;
+  group: string;
+  /** The service release that introduced the event. */
+  since: string;
+  /** Still delivered to endpoints that subscribed before 0.8.0; cannot be added to an endpoint now. */
+  legacy?: boolean;
+  schema: z.ZodType;
+  description: string;
+}
+
+const INITIAL = '0.1.0';
+const def = (name: string, group: string, description: string, schema: z.ZodType = resource, since = INITIAL) => ({
+  name,
+  group,
+  description,
+  schema,
+  since,
+});
+
+export const EVENT_CATALOG: readonly EventDefinition[] = [
+  def('product.created', 'product', 'A product was created', productCreated),
+  def('product.updated', 'product', 'A product changed'),
+  def('product.deleted', 'product', 'A product was deactivated'),
+  def('transaction.created', 'transaction', 'A transaction was created'),
+  def('transaction.updated', 'transaction', 'A transaction changed status'),
+  def('transaction.payment.succeeded', 'transaction', 'A payment was confirmed', paymentSucceeded),
+  def('transaction.payment.failed', 'transaction', 'A payment was refused or failed', paymentFailed, '0.8.0'),
+  def('transaction.canceled', 'transaction', 'Canceled by seller, contract or operator', resource, '0.8.0'),
+  def('transaction.chargeback', 'transaction', 'A chargeback was opened', resource, '0.8.0'),
+  def('transaction.refunded', 'transaction', 'A transaction was refunded, in whole or in part'),
+  {
+    ...def('transaction.failed', 'transaction', 'Legacy: use transaction.payment.failed', paymentFailed),
+    legacy: true,
+  },
+  def('scheduled_charge.created', 'scheduled_charge', 'A scheduled charge was created'),
+  def('scheduled_charge.updated', 'scheduled_charge', 'A scheduled charge changed'),
+  def('scheduled_charge.canceled', 'scheduled_charge', 'A one-time scheduled charge was canceled'),
+  def('scheduled_charge.paid', 'scheduled_charge', 'A charge or cycle was paid', scheduledChargePaid),
+  def('scheduled_charge.overdue', 'scheduled_charge', 'A charge became overdue'),
+  def('scheduled_charge.cycle_failed', 'scheduled_charge', 'Card retries of a cycle were exhausted', cycleFailed),
+  def('scheduled_charge.recurrence_canceled', 'scheduled_charge', 'A recurrence was canceled'),
+  def('scheduled_charge.cancel_at_period_end_set', 'scheduled_charge', 'Cancellation at period end was set'),
+  def('scheduled_charge.cancel_at_period_end_cleared', 'scheduled_charge', 'Cancellation at period end was cleared'),
+  def('scheduled_charge.payment_method_attached', 'scheduled_charge', 'A card was saved in cycle 1'),
+  def('scheduled_charge.payment_method_changed', 'scheduled_charge', 'The saved payment method changed'),
+  def('scheduled_charge.payment_method_cleared', 'scheduled_charge', 'The saved payment method was removed'),
+  def('scheduled_charge.postponed', 'scheduled_charge', 'The due date was postponed'),
+  def('customer.trial_started', 'customer', 'A trial started'),
+  def('customer.trial_converted', 'customer', 'A trial became paid'),
+  def('customer.trial_lapsed', 'customer', 'A trial ended unpaid'),
+  def('payment_method.expiring_soon', 'payment_method', 'A card expires in 30, 14 or 7 days'),
+  def('payment_method.expired', 'payment_method', 'A card expired'),
+  def('subscription.created', 'subscription', 'A subscription was created'),
+  def('subscription.activated', 'subscription', 'A subscription became active'),
+  def('subscription.paused', 'subscription', 'A subscription was paused'),
+  def('subscription.cancelled', 'subscription', 'A subscription was cancelled'),
+  def('subscription.renewed', 'subscription', 'A subscription renewed'),
+  def('checkout.session.completed', 'checkout', 'A checkout session was paid', sessionCompleted),
+  def('checkout.session.expired', 'checkout', 'A checkout session expired', sessionExpired),
+];
+
+export const EVENTS_BY_NAME: ReadonlyMap<string, EventDefinition> = new Map(EVENT_CATALOG.map((e) => [e.name, e]));
+
+export const LEGACY_EVENTS = EVENT_CATALOG.filter((e) => e.legacy).map((e) => e.name);
+
+/** The events a `['*']` subscription receives: everything but the legacy ones. */
+export const WILDCARD_EVENTS = EVENT_CATALOG.filter((e) => !e.legacy).map((e) => e.name);
+
+export function isKnownEvent(name: string): boolean {
+  return EVENTS_BY_NAME.has(name);
+}

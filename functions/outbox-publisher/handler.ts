@@ -1,0 +1,15 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { publishOutbox } from '#shared/domain/events/publish';
+import { getDeps } from '#shared/platform/deps';
+
+/**
+ * Consumer of the table's stream, filtered to outbox items by the event source mapping. A thrown
+ * error makes Lambda retry the batch, so an event is published at least once.
+ */
+export const handler = async (event: DynamoDBStreamEvent) => {
+  const items = event.Records.flatMap((r) =>
+    r.eventName === 'INSERT' && r.dynamodb?.NewImage ? [unmarshall(r.dynamodb.NewImage as never)] : [],
+  );
+  return publishOutbox({ bus: getDeps().bus }, items);
+};

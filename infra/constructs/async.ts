@@ -1,0 +1,101 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnSchedule, ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { DELIVERY_TIMEOUT_MS } from '#shared/domain/webhooks/deliveries';
+import { HEARTBEAT_JOB } from '#shared/jobs';
+
+/**
+ * How often the heartbeat runs. The schedule's rate() and the functions' HEARTBEAT_INTERVAL_SECONDS
+ * both come from here, so /api/health/cron judges staleness against the real cadence.
+ */
+export const HEARTBEAT_INTERVAL = Duration.minutes(5);
+
+/**
+ * The webhook delivery function's timeout: one seller request (DELIVERY_TIMEOUT_MS) plus the same
+ * again for DNS, the SSRF check and the table writes around it. The queue's visibility timeout is
+ * derived from it.
+ */
+export const DELIVERY_FUNCTION_TIMEOUT = Duration.seconds((2 * DELIVERY_TIMEOUT_MS) / 1000);
+
+/** A delivery that fails this many receives lands in the DLQ (and raises the DLQ alarm). */
+export const DELIVERY_MAX_RECEIVES = 5;
+
+/**
+ * The asynchronous side of the system: the event bus, the webhook delivery queue and its DLQ, and
+ * the Scheduler group plus the role Scheduler assumes to invoke the jobs function.
+ */
+export class AsyncInfra extends Construct {
+  readonly bus: EventBus;
+  readonly deliveryQueue: Queue;
+  readonly deliveryDlq: Queue;
+  readonly scheduleGroup: ScheduleGroup;
+  readonly schedulerRole: Role;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    this.bus = new EventBus(this, 'Bus');
+
+    this.deliveryDlq = new Queue(this, 'DeliveryDlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // The longest a failed delivery can wait for someone to look at it and redrive it.
+      retentionPeriod: Duration.days(14),
+    });
+    this.deliveryQueue = new Queue(this, 'DeliveryQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's rule for Lambda event sources: at least six times the consumer's timeout, so a batch
+      // is never redelivered while its first attempt is still running.
+      visibilityTimeout: Duration.seconds(DELIVERY_FUNCTION_TIMEOUT.toSeconds() * 6),
+      deadLetterQueue: { queue: this.deliveryDlq, maxReceiveCount: DELIVERY_MAX_RECEIVES },
+    });
+
+    this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup');
+
+    this.schedulerRole = new Role(this, 'SchedulerRole', {
+      description: 'Assumed by EventBridge Scheduler to invoke the jobs function',
+      // Confused-deputy guard: only schedules of this account's group may use the role.
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          StringEquals: {
+            'aws:SourceAccount': stack.account,
+            'aws:SourceArn': this.scheduleGroup.scheduleGroupArn,
+          },
+        },
+      }),
+    });
+  }
+
+  /**
+   * Lets the scheduler role invoke exactly the jobs function and adds the rate() heartbeat. The
+   * one-time at() schedules are created at run time in the same group, with the same role.
+   */
+  targetJobs(jobs: IFunction): CfnSchedule {
+    this.schedulerRole.addToPolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [jobs.functionArn] }),
+    );
+    const minutes = HEARTBEAT_INTERVAL.toMinutes();
+    const heartbeat = new CfnSchedule(this, 'Heartbeat', {
+      description: 'Records that scheduled work runs (/api/health/cron) and sweeps missed jobs',
+      groupName: this.scheduleGroup.scheduleGroupName,
+      scheduleExpression: `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`,
+      flexibleTimeWindow: { mode: 'OFF' },
+      target: {
+        arn: jobs.functionArn,
+        roleArn: this.schedulerRole.roleArn,
+        input: JSON.stringify(HEARTBEAT_JOB),
+        // A retry older than the next tick is worthless: the next tick does the same work.
+        retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: HEARTBEAT_INTERVAL.toSeconds() },
+      },
+    });
+    // The first tick must not fire before the role may invoke the function.
+    heartbeat.node.addDependency(this.schedulerRole);
+    return heartbeat;
+  }
+}

@@ -1,0 +1,137 @@
+import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { BUILD_DIR } from '../../esbuild.config.mjs';
+import { DELIVERY_FUNCTION_TIMEOUT } from './async';
+import { type FunctionNeeds, TABLE_ACCESS } from './permissions';
+
+/** Per-function settings that differ from the defaults below; everything else is uniform. */
+const TIMEOUTS: Record<string, Duration> = {
+  // Sweeps of due charges and expiring sessions page through a GSI; give them room.
+  jobs: Duration.seconds(60),
+  'webhook-delivery': DELIVERY_FUNCTION_TIMEOUT,
+};
+// API Gateway HTTP APIs give up on an integration after 30 s anyway.
+const DEFAULT_TIMEOUT = Duration.seconds(30);
+const MEMORY_MB = 512;
+
+export interface FunctionSpec {
+  name: string;
+  needs: FunctionNeeds;
+  /** A fixed physical name, for a function whose ARN must be known before it exists. */
+  functionName?: string;
+}
+
+/** What the functions may be granted access to. */
+export interface FunctionResources {
+  table: ITable;
+  indexArns: string[];
+  bus: IEventBus;
+  deliveryQueue: IQueue;
+}
+
+export interface FunctionsProps extends FunctionResources {
+  specs: FunctionSpec[];
+  environment: Record<string, string>;
+}
+
+type Capability = Exclude<keyof FunctionNeeds, 'table'>;
+
+/** How each declared capability becomes IAM: one grant per capability, nothing implicit. */
+const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) => void> = {
+  publishesEvents: (r, role) => r.bus.grantPutEventsTo(role),
+  enqueuesDeliveries: (r, role) => {
+    role.addToPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.deliveryQueue.queueArn] }));
+  },
+};
+
+/** `api-keys` → `ApiKeys`: construct ids that read well in the console and in logical ids. */
+export const constructIdOf = (name: string) =>
+  name.replace(/(^|-)([a-z0-9])/g, (_m, _dash, c: string) => c.toUpperCase());
+
+/**
+ * One Lambda per endpoint group and per async consumer, each running the bundle esbuild wrote to
+ * build/<name>/, with its own role (only what FUNCTION_NEEDS grants) and its own log group.
+ */
+export class Functions extends Construct {
+  readonly byName = new Map<string, LambdaFunction>();
+  readonly roles = new Map<string, Role>();
+
+  constructor(scope: Construct, id: string, props: FunctionsProps) {
+    super(scope, id);
+    for (const spec of props.specs) {
+      this.byName.set(spec.name, this.createFunction(spec, props));
+    }
+  }
+
+  get(name: string): LambdaFunction {
+    const fn = this.byName.get(name);
+    if (!fn) throw new Error(`no function named ${name}`);
+    return fn;
+  }
+
+  private createFunction(spec: FunctionSpec, props: FunctionsProps): LambdaFunction {
+    const id = constructIdOf(spec.name);
+    const logGroup = new LogGroup(this, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
+    // An explicit role instead of the default one: the default attaches the AWS managed
+    // AWSLambdaBasicExecutionRole, which may write to any log group in the account.
+    const role = new Role(this, `${id}Role`, {
+      description: `Execution role of the ${spec.name} function`,
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    });
+    this.roles.set(spec.name, role);
+    logGroup.grantWrite(role);
+    this.grantNeeds(spec.needs, props, role);
+
+    const fn = new LambdaFunction(this, id, {
+      functionName: spec.functionName,
+      description: `${spec.name} (payment service)`,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      code: Code.fromAsset(`${BUILD_DIR}/${spec.name}`),
+      handler: 'index.handler',
+      memorySize: MEMORY_MB,
+      timeout: TIMEOUTS[spec.name] ?? DEFAULT_TIMEOUT,
+      role,
+      logGroup,
+      environment: props.environment,
+    });
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 on purpose: esbuild targets node22, package.json engines and the local runtime ' +
+        'use Node 22, so tests run what Lambda runs. The runtime moves to 24 with all three together.',
+    });
+    return fn;
+  }
+
+  private grantNeeds(needs: FunctionNeeds, resources: FunctionResources, role: Role): void {
+    if (needs.table !== 'none') {
+      const access = TABLE_ACCESS[needs.table];
+      role.addToPolicy(
+        new PolicyStatement({
+          actions: [...access.actions],
+          resources: [resources.table.tableArn, ...(access.indexes ? resources.indexArns : [])],
+        }),
+      );
+    }
+    for (const capability of Object.keys(CAPABILITY_GRANTS) as Capability[]) {
+      if (needs[capability]) CAPABILITY_GRANTS[capability](resources, role);
+    }
+  }
+}
+
+/** The ARN of a function with a fixed name, known without referencing the function itself. */
+export function functionArnOf(scope: Construct, functionName: string): string {
+  return Stack.of(scope).formatArn({
+    service: 'lambda',
+    resource: 'function',
+    resourceName: functionName,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+}

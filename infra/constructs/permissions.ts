@@ -1,0 +1,70 @@
+/**
+ * What each function may do, as data. The functions construct turns a declaration into IAM
+ * statements; adding a capability to a function is a one-line change here, and a reviewer sees
+ * every function's reach in one place.
+ */
+
+/** DynamoDB access levels. No level includes Scan: the design forbids it in requests and jobs. */
+export const TABLE_ACCESS = {
+  /** Health probes: one GetItem on a fixed key, nothing else. */
+  getItem: { actions: ['dynamodb:GetItem'], indexes: false },
+  /**
+   * Everything a request or job does through the repositories: reads, queries on the GSIs,
+   * conditional writes and the TransactWriteItems/TransactGetItems they are made of (IAM
+   * authorises a transaction by its member actions, ConditionCheckItem among them).
+   */
+  readWrite: {
+    actions: [
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:Query',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    ],
+    indexes: true,
+  },
+} as const;
+
+export type TableAccess = keyof typeof TABLE_ACCESS;
+
+/**
+ * What a function calls. Reading its own trigger (stream records, queue messages) is granted by the
+ * trigger wiring in triggers.ts, not here.
+ */
+export interface FunctionNeeds {
+  table: TableAccess | 'none';
+  /** events:PutEvents on the service bus. */
+  publishesEvents?: true;
+  /** sqs:SendMessage on the webhook delivery queue (first attempts and re-delayed hops). */
+  enqueuesDeliveries?: true;
+}
+
+/**
+ * API functions authenticate (API key lookup), rate-limit (counter updates) and keep idempotency
+ * records on every request, so read/write on the table is the floor for an endpoint group.
+ */
+export const HTTP_DEFAULT_NEEDS: FunctionNeeds = { table: 'readWrite' };
+
+/**
+ * Exceptions to the HTTP default, and every async function (they have no default: each consumer
+ * states what it touches). Nothing schedules yet, so no function holds scheduler permissions; the
+ * heartbeat job only writes the table.
+ */
+export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
+  health: { table: 'getItem' },
+  jobs: { table: 'readWrite' },
+  // Reads outbox items from the stream records themselves; never touches the table.
+  'outbox-publisher': { table: 'none', publishesEvents: true },
+  'webhook-fanout': { table: 'readWrite', enqueuesDeliveries: true },
+  'webhook-delivery': { table: 'readWrite', enqueuesDeliveries: true },
+};
+
+export function needsOf(name: string, kind: 'http' | 'async'): FunctionNeeds {
+  const declared = FUNCTION_NEEDS[name];
+  if (declared) return declared;
+  if (kind === 'http') return HTTP_DEFAULT_NEEDS;
+  throw new Error(`async function ${name} has no entry in FUNCTION_NEEDS (infra/constructs/permissions.ts)`);
+}

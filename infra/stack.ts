@@ -1,0 +1,89 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { ENV } from '#shared/config';
+import { AsyncInfra, HEARTBEAT_INTERVAL } from './constructs/async';
+import { DashboardAuth } from './constructs/auth';
+import { DataStore } from './constructs/data';
+import { type FunctionSpec, Functions, functionArnOf } from './constructs/functions';
+import { Observability } from './constructs/observability';
+import { PublicApi } from './constructs/api';
+import { needsOf } from './constructs/permissions';
+import { connectTriggers } from './constructs/triggers';
+import { asyncFunctions, httpGroups } from './routes';
+
+type EnvName = (typeof ENV)[keyof typeof ENV];
+
+/**
+ * The whole payment service in one stack (design section 1): HTTP API → one Lambda per endpoint
+ * group → one DynamoDB table; Scheduler → jobs; webhook delivery queue with a DLQ; Cognito for the
+ * dashboard; alarms and a dashboard.
+ */
+export class PaymentServiceStack extends Stack {
+  readonly data: DataStore;
+  readonly auth: DashboardAuth;
+  readonly async: AsyncInfra;
+  readonly api: PublicApi;
+  readonly functions: Functions;
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+    this.data = new DataStore(this, 'Data');
+    this.auth = new DashboardAuth(this, 'Auth');
+    this.async = new AsyncInfra(this, 'Async');
+    this.api = new PublicApi(this, 'Api');
+
+    // The jobs function gets a fixed name so its ARN can be written into every function's
+    // environment, its own included, without a function referencing itself.
+    const jobsFunctionName = `${this.stackName}-jobs`;
+    const environment: Partial<Record<EnvName, string>> = {
+      [ENV.tableName]: this.data.table.tableName,
+      [ENV.eventBusName]: this.async.bus.eventBusName,
+      [ENV.deliveryQueueUrl]: this.async.deliveryQueue.queueUrl,
+      [ENV.schedulerGroup]: this.async.scheduleGroup.scheduleGroupName,
+      [ENV.schedulerRoleArn]: this.async.schedulerRole.roleArn,
+      [ENV.jobsFunctionArn]: functionArnOf(this, jobsFunctionName),
+      [ENV.jwtIssuer]: this.auth.issuer,
+      [ENV.jwtClientId]: this.auth.client.userPoolClientId,
+      [ENV.jwksUrl]: this.auth.jwksUrl,
+      [ENV.heartbeatIntervalSeconds]: String(HEARTBEAT_INTERVAL.toSeconds()),
+      [ENV.publicBaseUrl]: this.api.url,
+      [ENV.runtime]: 'aws',
+    };
+
+    const specs: FunctionSpec[] = [
+      ...httpGroups.map((g) => ({ name: g.name, needs: needsOf(g.name, 'http') })),
+      ...asyncFunctions.map((name) => ({
+        name,
+        needs: needsOf(name, 'async'),
+        functionName: name === 'jobs' ? jobsFunctionName : undefined,
+      })),
+    ];
+    this.functions = new Functions(this, 'Functions', {
+      specs,
+      environment: environment as Record<string, string>,
+      table: this.data.table,
+      indexArns: this.data.indexArns,
+      bus: this.async.bus,
+      deliveryQueue: this.async.deliveryQueue,
+    });
+
+    const functionOf = (name: string) => this.functions.get(name);
+    this.api.addGroupRoutes(httpGroups, functionOf);
+    connectTriggers({ scope: this.async, infra: this.async, table: this.data.table }, functionOf);
+    const jobs = functionOf('jobs');
+
+    this.observability = new Observability(this, 'Observability', {
+      api: this.api.httpApi,
+      functions: this.functions.byName,
+      jobs,
+      deliveryDlq: this.async.deliveryDlq,
+      scheduleGroup: this.async.scheduleGroup,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
+  }
+}

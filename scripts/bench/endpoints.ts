@@ -1,0 +1,307 @@
+import { spawnSync } from 'node:child_process';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type Runtime, startRuntime } from '#infra/local/runtime';
+import { httpGroups } from '#infra/routes';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { createApiKey } from '#shared/domain/auth/api-keys';
+import { RATE_LIMIT, RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit';
+import { routeKey } from '#shared/http/types';
+import { type BenchContext, type BenchRequest, recipes } from './recipes';
+
+export const REQUESTS = 200;
+export const WARMUP = 20;
+/** Requests per principal per rate window; the clock moves to the next window after each batch. */
+const BATCH = 90;
+if (BATCH >= RATE_LIMIT) throw new Error('the bench batch must stay under the rate limit');
+
+export interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface RoundTripStats {
+  mean: number;
+  max: number;
+  /** Authentication + rate limit: sent before the route's handler ran (idempotency items excepted). */
+  authMean: number;
+  authMax: number;
+  /** Everything else: the route's own work (and the idempotency claim, when a recipe sends a key). */
+  handlerMean: number;
+  handlerMax: number;
+  /** Mean per request, by DynamoDB command. */
+  byCommand: Record<string, number>;
+  scans: number;
+}
+
+export interface EndpointResult {
+  route: string;
+  group: string;
+  kind: 'read' | 'write';
+  recipe: boolean;
+  requests: number;
+  /** Answers with another status than the recipe expects, by status. */
+  unexpected: Record<string, number>;
+  roundTrips?: RoundTripStats;
+  latency?: Latency;
+}
+
+export interface EndpointReport {
+  endpoints: EndpointResult[];
+  rawGetItem: Latency;
+  /** runtime.roundTrips.byCommand over the whole run (handlers, jobs, set-up). */
+  allCommands: Record<string, number>;
+  scanCommands: string[];
+  /** No java process of this run's DynamoDB Local is left after the runtime stopped. */
+  dynamoLocalStopped: boolean;
+}
+
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const latencyOf = (samples: number[]): Latency => ({
+  p50Ms: percentile(samples, 50),
+  p99Ms: percentile(samples, 99),
+});
+const round = (n: number) => Math.round(n * 100) / 100;
+
+interface Traced {
+  command: string;
+  /** Sent before the route's handler ran: by the pipeline (authentication, rate limit, idempotency). */
+  beforeHandler: boolean;
+  idempotency: boolean;
+}
+
+/** Partition key of a single-item command (GetItem, PutItem, UpdateItem, DeleteItem), if any. */
+function partitionKeyOf(input: unknown): string | undefined {
+  const request = input as { Key?: { pk?: unknown }; Item?: { pk?: unknown } } | undefined;
+  const pk = request?.Key?.pk ?? request?.Item?.pk;
+  if (typeof pk === 'string') return pk;
+  const attribute = pk as { S?: unknown } | undefined;
+  return typeof attribute?.S === 'string' ? attribute.S : undefined;
+}
+
+interface Tracer {
+  /** The commands since the last call; the next request starts in the pipeline phase. */
+  take(): Traced[];
+  handlerCalls: number;
+}
+
+/**
+ * Records each command the handlers send, beside the runtime's own counter, and whether the
+ * route's handler had started: every route's handler is wrapped (the pipeline reads
+ * `route.handler` on each request), so what comes before it is authentication + rate limit.
+ */
+function traceCommands(runtime: Runtime): Tracer {
+  const idempotencyPrefix = keys.idempotency('', '').pk.replace(/#+$/, '#');
+  let log: Traced[] = [];
+  let inHandler = false;
+  const tracer: Tracer = {
+    take() {
+      const out = log;
+      log = [];
+      inHandler = false;
+      return out;
+    },
+    handlerCalls: 0,
+  };
+  for (const route of httpGroups.flatMap((g) => g.routes)) {
+    const original = route.handler;
+    route.handler = (request) => {
+      inHandler = true;
+      tracer.handlerCalls += 1;
+      return original(request);
+    };
+  }
+  runtime.deps.table.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      log.push({
+        command: String(context.commandName ?? 'unknown'),
+        beforeHandler: !inHandler,
+        idempotency: partitionKeyOf(args.input)?.startsWith(idempotencyPrefix) ?? false,
+      });
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchCommandTracer' },
+  );
+  return tracer;
+}
+
+/** Moves the test clock to just after the start of the next rate window (running due jobs). */
+async function nextRateWindow(runtime: Runtime) {
+  const windowMs = RATE_WINDOW_SECONDS * 1000;
+  const now = runtime.clock.now().getTime();
+  const target = (Math.floor(now / windowMs) + 1) * windowMs + 1000;
+  await runtime.timeline.advance((target - now) / 1000);
+}
+
+async function send(baseUrl: string, req: BenchRequest): Promise<number> {
+  const headers: Record<string, string> = {};
+  if (req.token) headers.authorization = `Bearer ${req.token}`;
+  if (req.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${baseUrl}${req.path}`, {
+    method: req.method,
+    headers,
+    body: req.body === undefined ? undefined : JSON.stringify(req.body),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function measureRoute(
+  runtime: Runtime,
+  ctx: BenchContext,
+  tracer: Tracer,
+  result: EndpointResult,
+): Promise<void> {
+  const recipe = recipes[result.route];
+  const requestOf = await recipe.prepare(ctx, WARMUP + REQUESTS);
+  const samples: number[] = [];
+  const trips: number[] = [];
+  const auth: number[] = [];
+  const byCommand: Record<string, number> = {};
+  const handlerCallsBefore = tracer.handlerCalls;
+  let inWindow = BATCH;
+  for (let i = 0; i < WARMUP + REQUESTS; i++) {
+    if (inWindow >= BATCH) {
+      await nextRateWindow(runtime);
+      inWindow = 0;
+    }
+    const req = requestOf(i);
+    tracer.take();
+    const before = runtime.roundTrips.total;
+    const started = performance.now();
+    const status = await send(runtime.baseUrl, req);
+    const ms = performance.now() - started;
+    const traced = tracer.take();
+    inWindow += 1;
+    if (i < WARMUP) continue;
+    if (status !== req.expect) result.unexpected[status] = (result.unexpected[status] ?? 0) + 1;
+    samples.push(ms);
+    trips.push(runtime.roundTrips.total - before);
+    auth.push(traced.filter((t) => t.beforeHandler && !t.idempotency).length);
+    for (const t of traced) byCommand[t.command] = (byCommand[t.command] ?? 0) + 1;
+  }
+  if (tracer.handlerCalls === handlerCallsBefore && Object.keys(result.unexpected).length === 0) {
+    throw new Error(`${result.route}: the route handler never ran, so round trips cannot be attributed`);
+  }
+  const handler = trips.map((n, i) => n - auth[i]);
+  const mean = (values: number[]) => round(values.reduce((a, b) => a + b, 0) / values.length);
+  result.requests = samples.length;
+  result.latency = latencyOf(samples);
+  result.roundTrips = {
+    mean: mean(trips),
+    max: Math.max(...trips),
+    authMean: mean(auth),
+    authMax: Math.max(...auth),
+    handlerMean: mean(handler),
+    handlerMax: Math.max(...handler),
+    byCommand: Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k, round(v / samples.length)])),
+    scans: Object.entries(byCommand)
+      .filter(([k]) => k.startsWith('Scan'))
+      .reduce((sum, [, v]) => sum + v, 0),
+  };
+}
+
+/** GetItem on the same DynamoDB Local, without HTTP, auth or handler: the floor under every endpoint. */
+async function measureRawGet(runtime: Runtime, sellerId: number): Promise<Latency> {
+  const client = new DynamoDBClient({
+    endpoint: runtime.deps.config.dynamoEndpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const doc = DynamoDBDocumentClient.from(client);
+  const command = () => new GetCommand({ TableName: runtime.deps.table.name, Key: keys.seller(sellerId) });
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < WARMUP + REQUESTS; i++) {
+      const started = performance.now();
+      await doc.send(command());
+      if (i >= WARMUP) samples.push(performance.now() - started);
+    }
+  } finally {
+    client.destroy();
+  }
+  return latencyOf(samples);
+}
+
+function contextOf(runtime: Runtime): BenchContext {
+  let sellers = 0;
+  return {
+    runtime,
+    async newSeller() {
+      const now = runtime.clock.now();
+      const sellerId = await runtime.deps.repos.sellers.create(`Bench seller ${++sellers}`, now);
+      return { sellerId, token: await runtime.issuer.sign(sellerId, { now }) };
+    },
+    async createKeys(sellerId, count) {
+      const deps = { apiKeys: runtime.deps.repos.apiKeys, clock: runtime.clock, ids: runtime.deps.ids };
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const created = await createApiKey(deps, sellerId, { name: `bench ${i}`, environment: 'test' });
+        ids.push(created.id);
+      }
+      return ids;
+    },
+  };
+}
+
+async function measureAll(runtime: Runtime): Promise<Omit<EndpointReport, 'dynamoLocalStopped'>> {
+  const tracer = traceCommands(runtime);
+  const ctx = contextOf(runtime);
+  const endpoints: EndpointResult[] = [];
+  for (const group of httpGroups) {
+    for (const route of group.routes) {
+      const key = routeKey(route);
+      const result: EndpointResult = {
+        route: key,
+        group: group.name,
+        kind: route.method === 'GET' ? 'read' : 'write',
+        recipe: key in recipes,
+        requests: 0,
+        unexpected: {},
+      };
+      if (result.recipe) await measureRoute(runtime, ctx, tracer, result);
+      endpoints.push(result);
+    }
+  }
+  const sellerId = runtime.devCredentials?.sellerId ?? (await ctx.newSeller()).sellerId;
+  const rawGetItem = await measureRawGet(runtime, sellerId);
+  const allCommands = { ...runtime.roundTrips.byCommand };
+  return {
+    endpoints,
+    rawGetItem,
+    allCommands,
+    scanCommands: Object.keys(allCommands).filter((name) => name.startsWith('Scan')),
+  };
+}
+
+/** Whether the DynamoDB Local (java) that listened on `port` is still running. */
+function dynamoLocalRunning(port: number): boolean {
+  return spawnSync('pgrep', ['-f', `DynamoDBLocal.*-port ${port}( |$)`]).status === 0;
+}
+
+/** Starts a local runtime (with its own DynamoDB Local), measures every route, stops it. */
+export async function measureEndpoints(): Promise<EndpointReport> {
+  const runtime = await startRuntime({ port: 0, dataDir: null, logLevel: 'silent', tableName: 'bench' });
+  // Interrupted: stop DynamoDB Local (java) before leaving, never leave it running.
+  const interrupted = (signal: NodeJS.Signals) => {
+    runtime.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  let report: Omit<EndpointReport, 'dynamoLocalStopped'>;
+  try {
+    // No background ticks: streams, queues and jobs run only inside timeline.advance() between
+    // batches, so every DynamoDB command between two measurement points belongs to the request.
+    await runtime.timeline.stop();
+    report = await measureAll(runtime);
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await runtime.stop();
+  }
+  const port = runtime.dynamo?.port;
+  return { ...report, dynamoLocalStopped: port === undefined || !dynamoLocalRunning(port) };
+}

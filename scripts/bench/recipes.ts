@@ -1,0 +1,68 @@
+import type { Runtime } from '#infra/local/runtime';
+
+/** One HTTP request of a measurement, and the status that means it did what it should. */
+export interface BenchRequest {
+  method: string;
+  path: string;
+  /** Sent as `Authorization: Bearer <token>` (a dashboard JWT or an API key). */
+  token?: string;
+  body?: unknown;
+  expect: number;
+}
+
+export interface BenchContext {
+  runtime: Runtime;
+  /** A seller of its own and its dashboard token: recipes share no data and no rate-limit counter. */
+  newSeller(): Promise<{ sellerId: number; token: string }>;
+  /** Creates API keys straight through the domain (no HTTP, not measured); returns their ids. */
+  createKeys(sellerId: number, count: number): Promise<string[]>;
+}
+
+/**
+ * How to exercise one route: `prepare` runs once, outside the measurement, and returns the i-th
+ * request (0 <= i < count; warm-up requests come first). The bench spaces requests so that no
+ * principal goes over the rate limit, so a recipe never has to think about it.
+ */
+export interface Recipe {
+  prepare(ctx: BenchContext, count: number): Promise<(i: number) => BenchRequest>;
+}
+
+const simpleGet = (path: string, expect = 200): Recipe => ({
+  prepare: async () => () => ({ method: 'GET', path, expect }),
+});
+
+/** Keyed by `METHOD path`, as in the route tables. A route without an entry is reported as "no recipe". */
+export const recipes: Record<string, Recipe> = {
+  'GET /api/health': simpleGet('/api/health'),
+  'GET /api/health/db': simpleGet('/api/health/db'),
+  'GET /api/health/cron': simpleGet('/api/health/cron'),
+  'GET /api/health/gateway': simpleGet('/api/health/gateway'),
+
+  'POST /api/api-keys': {
+    prepare: async (ctx) => {
+      const { token } = await ctx.newSeller();
+      return (i) => ({
+        method: 'POST',
+        path: '/api/api-keys',
+        token,
+        body: { name: `bench key ${i}`, environment: 'test' },
+        expect: 201,
+      });
+    },
+  },
+  'GET /api/api-keys': {
+    prepare: async (ctx) => {
+      // A seller with a few keys, as a dashboard would list them.
+      const { sellerId, token } = await ctx.newSeller();
+      await ctx.createKeys(sellerId, 5);
+      return () => ({ method: 'GET', path: '/api/api-keys', token, expect: 200 });
+    },
+  },
+  'DELETE /api/api-keys/{id}': {
+    prepare: async (ctx, count) => {
+      const { sellerId, token } = await ctx.newSeller();
+      const ids = await ctx.createKeys(sellerId, count);
+      return (i) => ({ method: 'DELETE', path: `/api/api-keys/${ids[i]}`, token, expect: 200 });
+    },
+  },
+};

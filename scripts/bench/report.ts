@@ -1,0 +1,244 @@
+import { COLD_RUNS, type ColdStart } from './cold-start';
+import { type EndpointReport, type EndpointResult, REQUESTS, WARMUP } from './endpoints';
+import { type BundleSize, SIZE_BUDGET_BYTES, SIZE_RATIO_BUDGET, type SizeReport } from './sizes';
+
+/** DESIGN.md section 7. */
+export const BUDGETS = {
+  authTrips: 1,
+  readTrips: 2,
+  writeTrips: 3,
+  sizeBytes: SIZE_BUDGET_BYTES,
+  ratio: SIZE_RATIO_BUDGET,
+};
+
+export interface BudgetCheck {
+  subject: string;
+  budget: string;
+  value: string;
+  pass: boolean;
+}
+
+export interface BenchResults {
+  generatedAt: string;
+  node: string;
+  sizes: SizeReport;
+  coldStarts: ColdStart[];
+  endpoints: EndpointReport;
+  budgets: BudgetCheck[];
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ms = (n: number) => n.toFixed(2);
+const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN);
+const verdict = (checks: BudgetCheck[]) => {
+  const failed = checks.filter((c) => !c.pass);
+  return failed.length === 0 ? 'PASS' : `FAIL: ${failed.map((c) => `${c.budget} (${c.value})`).join('; ')}`;
+};
+
+function sizeChecks(size: BundleSize, bare: BundleSize): BudgetCheck[] {
+  const x = ratio(size.loadBytes, bare.loadBytes);
+  return [
+    {
+      subject: `bundle ${size.name}`,
+      budget: '< 300 KB',
+      value: `${kb(size.loadBytes)} KB`,
+      pass: size.loadBytes < BUDGETS.sizeBytes,
+    },
+    {
+      subject: `bundle ${size.name}`,
+      budget: '<= 1.5x bare',
+      value: `${x.toFixed(2)}x`,
+      pass: x <= BUDGETS.ratio,
+    },
+  ];
+}
+
+function coldChecks(cold: ColdStart, bare: ColdStart): BudgetCheck[] {
+  const x = ratio(cold.medianMs, bare.medianMs);
+  return [
+    {
+      subject: `cold start ${cold.name}`,
+      budget: '<= 1.5x bare',
+      value: `${x.toFixed(2)}x`,
+      pass: x <= BUDGETS.ratio,
+    },
+  ];
+}
+
+function endpointChecks(e: EndpointResult): BudgetCheck[] {
+  const trips = e.roundTrips;
+  if (!trips) return [];
+  const limit = e.kind === 'read' ? BUDGETS.readTrips : BUDGETS.writeTrips;
+  const bad = Object.entries(e.unexpected).map(([status, n]) => `${n}x ${status}`);
+  return [
+    {
+      subject: e.route,
+      budget: 'auth+rate <= 1 trip',
+      value: `max ${trips.authMax}`,
+      pass: trips.authMax <= BUDGETS.authTrips,
+    },
+    {
+      subject: e.route,
+      budget: `${e.kind} <= ${limit} trips`,
+      value: `max ${trips.max}`,
+      pass: trips.max <= limit,
+    },
+    { subject: e.route, budget: 'no Scan', value: `${trips.scans} scans`, pass: trips.scans === 0 },
+    { subject: e.route, budget: 'expected status', value: bad.join(', ') || 'all', pass: bad.length === 0 },
+  ];
+}
+
+export function evaluateBudgets(
+  sizes: SizeReport,
+  cold: ColdStart[],
+  endpoints: EndpointReport,
+): BudgetCheck[] {
+  const bareCold = cold.find((c) => c.name === sizes.bare.name) as ColdStart;
+  return [
+    ...sizes.functions.flatMap((s) => sizeChecks(s, sizes.bare)),
+    ...cold.filter((c) => c !== bareCold).flatMap((c) => coldChecks(c, bareCold)),
+    ...endpoints.endpoints.flatMap(endpointChecks),
+    {
+      subject: 'whole run',
+      budget: 'no Scan',
+      value: endpoints.scanCommands.join(', ') || 'none',
+      pass: endpoints.scanCommands.length === 0,
+    },
+  ];
+}
+
+/** Columns separated by two spaces; `align` has one letter per column, l or r. */
+function table(header: string[], rows: string[][], align: string): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (align[i] === 'r' ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+const shortCommand = (name: string) => name.replace(/Command$/, '');
+
+function bundlesTable(r: BenchResults): string {
+  const { bare, functions } = r.sizes;
+  const row = (s: BundleSize, checks: BudgetCheck[]) => [
+    s.name,
+    kb(s.loadBytes),
+    String(s.loadFiles),
+    kb(s.totalBytes),
+    String(s.totalFiles),
+    ratio(s.loadBytes, bare.loadBytes).toFixed(2),
+    checks.length ? verdict(checks) : 'reference',
+  ];
+  return table(
+    ['function', 'load KB', 'files', 'total KB', 'files', 'x bare', 'budget (< 300 KB, <= 1.5x bare)'],
+    [row(bare, []), ...functions.map((s) => row(s, sizeChecks(s, bare)))],
+    'lrrrrrl',
+  );
+}
+
+function coldTable(r: BenchResults): string {
+  const bare = r.coldStarts.find((c) => c.name === r.sizes.bare.name) as ColdStart;
+  const rows = r.coldStarts.map((c) => [
+    c.name,
+    ms(c.medianMs),
+    ms(Math.min(...c.runsMs)),
+    ms(Math.max(...c.runsMs)),
+    ratio(c.medianMs, bare.medianMs).toFixed(2),
+    c.envNeeded.join(' ') || 'none',
+    c === bare ? 'reference' : verdict(coldChecks(c, bare)),
+  ]);
+  return table(
+    ['function', 'median ms', 'min', 'max', 'x bare', 'env needed', 'budget (<= 1.5x bare)'],
+    rows,
+    'lrrrrll',
+  );
+}
+
+function endpointsTable(r: BenchResults): string {
+  const rows = r.endpoints.endpoints.map((e) => {
+    const t = e.roundTrips;
+    if (!t || !e.latency) return [e.route, e.kind, 'no recipe', '', '', '', '', '', ''];
+    const commands = Object.entries(t.byCommand)
+      .map(([name, n]) => `${shortCommand(name)} ${n}`)
+      .join(', ');
+    return [
+      e.route,
+      e.kind,
+      `${t.mean}/${t.max}`,
+      `${t.authMean}/${t.authMax}`,
+      `${t.handlerMean}/${t.handlerMax}`,
+      commands || '-',
+      ms(e.latency.p50Ms),
+      ms(e.latency.p99Ms),
+      verdict(endpointChecks(e)),
+    ];
+  });
+  const raw = r.endpoints.rawGetItem;
+  rows.push([
+    'raw GetItem (no HTTP)',
+    'read',
+    '1/1',
+    '',
+    '',
+    'GetItem 1',
+    ms(raw.p50Ms),
+    ms(raw.p99Ms),
+    'reference',
+  ]);
+  return table(
+    [
+      'route',
+      'kind',
+      'trips avg/max',
+      'auth+rate',
+      'handler',
+      'commands per request',
+      'p50 ms',
+      'p99 ms',
+      'budget',
+    ],
+    rows,
+    'llrrrlrrl',
+  );
+}
+
+export function formatReport(r: BenchResults): string {
+  const failed = r.budgets.filter((b) => !b.pass);
+  const missing = r.endpoints.endpoints.filter((e) => !e.recipe).map((e) => e.route);
+  const sections = [
+    `npm run bench  (${r.generatedAt}, Node ${r.node})`,
+    '',
+    'Bundles: esbuild, minified. "load" = entry + chunks imported statically (what a cold start reads);',
+    '"total" adds the lazy import() chunks. x bare compares load sizes.',
+    bundlesTable(r),
+    ...(r.sizes.bare.loadBytes >= BUDGETS.sizeBytes
+      ? [
+          `Note: the bare handler alone loads ${kb(r.sizes.bare.loadBytes)} KB, over the 300 KB aim by itself.`,
+        ]
+      : []),
+    ...(r.sizes.optionsDrift ? [`WARNING options drift: ${r.sizes.optionsDrift}`] : []),
+    '',
+    `Cold module load: await import(bundle) in a fresh node process, ${COLD_RUNS} runs each.`,
+    coldTable(r),
+    '',
+    `Endpoints: ${REQUESTS} sequential requests after ${WARMUP} warm-up, fetch against the local runtime.`,
+    'Round trips per request as avg/max; auth+rate = sent before the route handler ran, handler = the rest.',
+    endpointsTable(r),
+    '',
+    `Scan commands over the whole run: ${r.endpoints.scanCommands.join(', ') || 'none'}`,
+    `DynamoDB Local stopped after the run: ${r.endpoints.dynamoLocalStopped ? 'yes' : 'NO, a java process is left'}`,
+    `Routes without a recipe: ${missing.join(', ') || 'none'}`,
+    '',
+    `Budgets: ${r.budgets.length - failed.length} pass, ${failed.length} fail`,
+    ...failed.map((b) => `  FAIL ${b.subject}: ${b.budget} (${b.value})`),
+  ];
+  return sections.join('\n');
+}
+
+export function formatJson(r: BenchResults): string {
+  return ['----- BEGIN bench.json -----', JSON.stringify(r, null, 2), '----- END bench.json -----'].join(
+    '\n',
+  );
+}

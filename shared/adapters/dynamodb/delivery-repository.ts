@@ -1,0 +1,115 @@
+import type { DeliveryRepository, WebhookDelivery } from '#shared/domain/webhooks/deliveries';
+import { keys } from './keys';
+import { ConditionFailedError, type Item, type Table } from './table';
+import { TABLE } from './table-definition';
+
+const ENTITY = 'webhook-delivery';
+/** Delivery logs are kept 30 days. */
+const RETENTION_SECONDS = 30 * 86_400;
+const { gsi1 } = TABLE.indexes;
+
+const FIELDS = [
+  'id',
+  'endpointId',
+  'eventId',
+  'eventName',
+  'body',
+  'status',
+  'scheduledAttempts',
+  'manualAttempts',
+  'lastStatusCode',
+  'lastDurationMs',
+  'lastError',
+  'lastAttemptAt',
+  'nextAttemptAt',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+function toDelivery(item: Item): WebhookDelivery {
+  const out: Record<string, unknown> = {
+    tenant: { sellerId: Number(item.sellerId), environment: item.environment },
+  };
+  for (const f of FIELDS) out[f] = item[f] ?? null;
+  return out as unknown as WebhookDelivery;
+}
+
+export function createDeliveryRepository(table: Table): DeliveryRepository {
+  return {
+    async createIfAbsent(d) {
+      const item: Item = {
+        ...keys.webhookDelivery(d.tenant, d.id),
+        [gsi1.partitionKey]: keys.deliveriesOfEndpoint(d.endpointId),
+        [gsi1.sortKey]: `${d.createdAt}#${d.id}`,
+        entity: ENTITY,
+        version: 1,
+        sellerId: d.tenant.sellerId,
+        environment: d.tenant.environment,
+        ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
+      };
+      for (const f of FIELDS) item[f] = d[f] ?? undefined;
+      try {
+        await table.put(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+        return d;
+      } catch (error) {
+        if (error instanceof ConditionFailedError && error.existing) return toDelivery(error.existing);
+        throw error;
+      }
+    },
+
+    async get(tenant, id) {
+      const item = await table.get<Item>(keys.webhookDelivery(tenant, id), { consistent: true });
+      return item ? toDelivery(item) : null;
+    },
+
+    async listByEndpoint(tenant, endpointId, page) {
+      const out = await table.query<Item>({
+        IndexName: gsi1.name,
+        KeyConditionExpression: '#pk = :pk',
+        FilterExpression: 'sellerId = :seller AND environment = :env',
+        ExpressionAttributeNames: { '#pk': gsi1.partitionKey },
+        ExpressionAttributeValues: {
+          ':pk': keys.deliveriesOfEndpoint(endpointId),
+          ':seller': tenant.sellerId,
+          ':env': tenant.environment,
+        },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        cursor: page.cursor,
+      });
+      return { items: out.items.map(toDelivery), cursor: out.cursor };
+    },
+
+    async recordAttempt(tenant, id, expected, changes) {
+      const names: Record<string, string> = { '#sa': 'scheduledAttempts', '#ma': 'manualAttempts' };
+      const values: Record<string, unknown> = {
+        ':sa': expected.scheduledAttempts,
+        ':ma': expected.manualAttempts,
+      };
+      const sets: string[] = [];
+      const removes: string[] = [];
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === undefined || field === 'tenant' || field === 'id') continue;
+        names[`#f_${field}`] = field;
+        if (value === null) removes.push(`#f_${field}`);
+        else {
+          values[`:f_${field}`] = value;
+          sets.push(`#f_${field} = :f_${field}`);
+        }
+      }
+      try {
+        await table.update({
+          Key: keys.webhookDelivery(tenant, id),
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: '#sa = :sa AND #ma = :ma',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        });
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import type { EndpointPatch, WebhookEndpoint, WebhookEndpointRepository } from '#shared/domain/webhooks/endpoints';
+import { keys } from './keys';
+import { ConditionFailedError, type Item, type Table } from './table';
+
+const ENTITY = 'webhook-endpoint';
+
+function toEndpoint(item: Item): WebhookEndpoint {
+  return {
+    id: String(item.id),
+    tenant: { sellerId: Number(item.sellerId), environment: item.environment as WebhookEndpoint['tenant']['environment'] },
+    url: String(item.url),
+    events: item.events as string[],
+    description: (item.description as string | undefined) ?? null,
+    status: item.status as WebhookEndpoint['status'],
+    secret: String(item.secret),
+    previousSecret: (item.previousSecret as WebhookEndpoint['previousSecret'] | undefined) ?? null,
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+export function createWebhookEndpointRepository(table: Table): WebhookEndpointRepository {
+  const queryPage = (tenant: WebhookEndpoint['tenant'], limit: number, cursor?: string) =>
+    table.query<Item>({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.tenant(tenant), ':prefix': keys.webhookEndpointPrefix },
+      Limit: limit,
+      cursor,
+    });
+
+  return {
+    async create(e) {
+      await table.put(
+        {
+          ...keys.webhookEndpoint(e.tenant, e.id),
+          entity: ENTITY,
+          version: 1,
+          id: e.id,
+          sellerId: e.tenant.sellerId,
+          environment: e.tenant.environment,
+          url: e.url,
+          events: e.events,
+          description: e.description ?? undefined,
+          status: e.status,
+          secret: e.secret,
+          createdAt: e.createdAt,
+          updatedAt: e.updatedAt,
+        },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      );
+    },
+
+    async get(tenant, id) {
+      const item = await table.get<Item>(keys.webhookEndpoint(tenant, id), { consistent: true });
+      return item ? toEndpoint(item) : null;
+    },
+
+    async list(tenant, page) {
+      const out = await queryPage(tenant, page.limit, page.cursor);
+      return { items: out.items.map(toEndpoint), cursor: out.cursor };
+    },
+
+    async all(tenant) {
+      const items: WebhookEndpoint[] = [];
+      let cursor: string | undefined;
+      do {
+        const out = await queryPage(tenant, 100, cursor);
+        items.push(...out.items.map(toEndpoint));
+        cursor = out.cursor;
+      } while (cursor);
+      return items;
+    },
+
+    async update(tenant, id, patch: EndpointPatch) {
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const sets: string[] = [];
+      const removes: string[] = [];
+      for (const [field, value] of Object.entries(patch)) {
+        if (value === undefined) continue;
+        names[`#${field}`] = field;
+        if (value === null) removes.push(`#${field}`);
+        else {
+          values[`:${field}`] = value;
+          sets.push(`#${field} = :${field}`);
+        }
+      }
+      try {
+        const item = await table.update<Item>({
+          Key: keys.webhookEndpoint(tenant, id),
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+            .join(' ')
+            .trim(),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+          ReturnValues: 'ALL_NEW',
+        });
+        return item ? toEndpoint(item) : null;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return null;
+        throw error;
+      }
+    },
+
+    async delete(tenant, id) {
+      try {
+        await table.delete(keys.webhookEndpoint(tenant, id), { condition: 'attribute_exists(pk)' });
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto';
+import { signatureHeader } from '#events/signing';
+import type { BusDetail } from '#shared/domain/events/events';
+import type { Clock, Queue } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError } from '#shared/errors';
+import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+import { signingSecrets, subscribes, type WebhookEndpoint, type WebhookEndpointRepository } from './endpoints';
+
+/** Waits after each failed attempt (spec Events, delivery rule 3): 1m, 5m, 30m, 2h, 8h, 16h. */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 57_600] as const;
+/** The first attempt plus six retries. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+export const DELIVERY_TIMEOUT_MS = 5_000;
+/** SQS DelaySeconds stops at 15 minutes; longer waits are reached in hops of at most this. */
+export const MAX_HOP_SECONDS = 900;
+export const USER_AGENT = 'payment-service-webhooks/1.0';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDelivery {
+  id: string;
+  tenant: Tenant;
+  endpointId: string;
+  eventId: string;
+  eventName: string;
+  /** The envelope exactly as sent (and signed) on every attempt. */
+  body: string;
+  status: DeliveryStatus;
+  /** Attempts made by the schedule (at most MAX_ATTEMPTS). */
+  scheduledAttempts: number;
+  /** Attempts asked for with resend. */
+  manualAttempts: number;
+  lastStatusCode: number | null;
+  lastDurationMs: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeliveryMessage {
+  deliveryId: string;
+  sellerId: number;
+  environment: Tenant['environment'];
+  /** The scheduled attempt this message is for (1 = first). */
+  attempt: number;
+}
+
+export interface AttemptResult {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface WebhookSender {
+  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult>;
+}
+
+export interface DeliveryRepository {
+  /** Creates the delivery unless it exists (fan-out retries): returns the stored one either way. */
+  createIfAbsent(delivery: WebhookDelivery): Promise<WebhookDelivery>;
+  get(tenant: Tenant, id: string): Promise<WebhookDelivery | null>;
+  listByEndpoint(
+    tenant: Tenant,
+    endpointId: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ items: WebhookDelivery[]; cursor?: string }>;
+  /** Writes an attempt's outcome if nobody recorded that attempt first; false when someone did. */
+  recordAttempt(
+    tenant: Tenant,
+    id: string,
+    expected: { scheduledAttempts: number; manualAttempts: number },
+    changes: Partial<WebhookDelivery>,
+  ): Promise<boolean>;
+}
+
+export interface Metrics {
+  count(name: string, value?: number): void;
+}
+
+export interface DeliveryDeps {
+  deliveries: DeliveryRepository;
+  endpoints: WebhookEndpointRepository;
+  queue: Queue;
+  clock: Clock;
+  sender: WebhookSender;
+  urlPolicy: UrlPolicy;
+  metrics: Metrics;
+}
+
+/** One delivery per (event, endpoint): a fan-out that runs twice makes the same id. */
+export function deliveryIdOf(eventId: string, endpointId: string): string {
+  return `whd_${createHash('sha256').update(`${eventId}\n${endpointId}`).digest('hex').slice(0, 24)}`;
+}
+
+const messageOf = (d: WebhookDelivery, attempt: number): string =>
+  JSON.stringify({
+    deliveryId: d.id,
+    sellerId: d.tenant.sellerId,
+    environment: d.tenant.environment,
+    attempt,
+  } satisfies DeliveryMessage);
+
+/** Finds the tenant's endpoints subscribed to the event and queues one delivery for each. */
+export async function fanOut(deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>, detail: BusDetail) {
+  const endpoints = (await deps.endpoints.all(detail.tenant)).filter((e) => subscribes(e, detail.envelope.event));
+  const now = deps.clock.now().toISOString();
+  for (const endpoint of endpoints) {
+    const delivery = await deps.deliveries.createIfAbsent({
+      id: deliveryIdOf(detail.envelope.id, endpoint.id),
+      tenant: detail.tenant,
+      endpointId: endpoint.id,
+      eventId: detail.envelope.id,
+      eventName: detail.envelope.event,
+      body: JSON.stringify(detail.envelope),
+      status: 'pending',
+      scheduledAttempts: 0,
+      manualAttempts: 0,
+      lastStatusCode: null,
+      lastDurationMs: null,
+      lastError: null,
+      lastAttemptAt: null,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    // Queued again on a fan-out retry while nothing was attempted: a crash between the write and
+    // the send must not lose the delivery, and a duplicate message is dropped by the attempt check.
+    if (delivery.status === 'pending' && delivery.scheduledAttempts === 0) {
+      await deps.queue.send({ body: messageOf(delivery, 1) });
+    }
+  }
+  return { endpoints: endpoints.length };
+}
+
+async function attempt(deps: DeliveryDeps, delivery: WebhookDelivery, endpoint: WebhookEndpoint | null) {
+  const now = deps.clock.now();
+  if (!endpoint) return { statusCode: null, durationMs: 0, error: 'endpoint was deleted' };
+  if (endpoint.status !== 'enabled') return { statusCode: null, durationMs: 0, error: 'endpoint is disabled' };
+  const problem = await checkWebhookUrl(endpoint.url, deps.urlPolicy);
+  if (problem) return { statusCode: null, durationMs: 0, error: `refused: ${problem}` };
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return deps.sender.post(
+    endpoint.url,
+    delivery.body,
+    {
+      'content-type': 'application/json',
+      'x-signature': signatureHeader(signingSecrets(endpoint, now), timestamp, delivery.body),
+      'x-event-id': delivery.eventId,
+      'x-event-type': delivery.eventName,
+      'user-agent': USER_AGENT,
+    },
+    DELIVERY_TIMEOUT_MS,
+  );
+}
+
+const succeeded = (r: AttemptResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+
+/**
+ * Handles one queue message: hops while the attempt is not due, else posts the event and records
+ * the outcome. The next attempt's message is sent before the outcome is recorded, so a crash in
+ * between repeats an attempt (same event id) instead of losing the retry.
+ */
+export async function processDeliveryMessage(deps: DeliveryDeps, message: DeliveryMessage): Promise<string> {
+  const tenant: Tenant = { sellerId: message.sellerId, environment: message.environment };
+  const delivery = await deps.deliveries.get(tenant, message.deliveryId);
+  if (!delivery || delivery.status !== 'pending') return 'dropped';
+  if (message.attempt !== delivery.scheduledAttempts + 1) return 'dropped';
+  const now = deps.clock.now();
+  const dueAt = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : now.getTime();
+  if (dueAt > now.getTime()) {
+    const wait = Math.min(MAX_HOP_SECONDS, Math.ceil((dueAt - now.getTime()) / 1000));
+    await deps.queue.send({ body: messageOf(delivery, message.attempt), delaySeconds: wait });
+    return 'hop';
+  }
+  const endpoint = await deps.endpoints.get(tenant, delivery.endpointId);
+  const result = await attempt(deps, delivery, endpoint);
+  const made = delivery.scheduledAttempts + 1;
+  const changes: Partial<WebhookDelivery> = {
+    scheduledAttempts: made,
+    lastStatusCode: result.statusCode,
+    lastDurationMs: result.durationMs,
+    lastError: result.error,
+    lastAttemptAt: now.toISOString(),
+    updatedAt: deps.clock.now().toISOString(),
+  };
+  if (succeeded(result)) {
+    Object.assign(changes, { status: 'succeeded', nextAttemptAt: null });
+  } else if (made >= MAX_ATTEMPTS || !endpoint) {
+    Object.assign(changes, { status: 'failed', nextAttemptAt: null });
+  } else {
+    // Measured from when this attempt was due, so the schedule does not drift by the time spent.
+    const next = new Date(dueAt + RETRY_DELAYS_SECONDS[made - 1] * 1000);
+    changes.nextAttemptAt = next.toISOString();
+    const wait = Math.min(MAX_HOP_SECONDS, Math.max(0, Math.ceil((next.getTime() - deps.clock.now().getTime()) / 1000)));
+    await deps.queue.send({ body: messageOf(delivery, made + 1), delaySeconds: wait });
+  }
+  const recorded = await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
+  if (recorded && changes.status === 'failed') deps.metrics.count('WebhookDeliveriesFailed');
+  return recorded ? String(changes.status ?? 'retry') : 'dropped';
+}
+
+/** A manual attempt now, with the same event id; the scheduled retries are not disturbed. */
+export async function resendDelivery(deps: DeliveryDeps, tenant: Tenant, id: string) {
+  const delivery = await deps.deliveries.get(tenant, id);
+  if (!delivery) throw new NotFoundError('Webhook delivery not found');
+  const endpoint = await deps.endpoints.get(tenant, delivery.endpointId);
+  const now = deps.clock.now();
+  const result = await attempt(deps, delivery, endpoint);
+  const changes: Partial<WebhookDelivery> = {
+    manualAttempts: delivery.manualAttempts + 1,
+    lastStatusCode: result.statusCode,
+    lastDurationMs: result.durationMs,
+    lastError: result.error,
+    lastAttemptAt: now.toISOString(),
+    updatedAt: deps.clock.now().toISOString(),
+  };
+  if (succeeded(result)) Object.assign(changes, { status: 'succeeded', nextAttemptAt: null });
+  await deps.deliveries.recordAttempt(tenant, id, delivery, changes);
+  return toDeliveryView({ ...delivery, ...changes });
+}
+
+export function toDeliveryView(d: WebhookDelivery) {
+  return {
+    id: d.id,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    event: d.eventName,
+    status: d.status,
+    attemptCount: d.scheduledAttempts + d.manualAttempts,
+    lastStatusCode: d.lastStatusCode,
+    lastDurationMs: d.lastDurationMs,
+    lastError: d.lastError,
+    lastAttemptAt: d.lastAttemptAt,
+    nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}

@@ -1,0 +1,196 @@
+import * as z from 'zod';
+import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
+import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
+import type { Clock, Ids } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { randomBase62 } from '#shared/ids';
+import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+
+/** The previous secret keeps signing for this long after a rotation. */
+export const ROTATION_OVERLAP_SECONDS = 86_400;
+export const MAX_PAGE = 100;
+
+export interface WebhookEndpoint {
+  id: string;
+  tenant: Tenant;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  secret: string;
+  previousSecret: { secret: string; expiresAt: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookEndpointView {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  environment: Tenant['environment'];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  status?: 'enabled' | 'disabled';
+  secret?: string;
+  previousSecret?: WebhookEndpoint['previousSecret'];
+  updatedAt: string;
+}
+
+export interface WebhookEndpointRepository {
+  create(endpoint: WebhookEndpoint): Promise<void>;
+  get(tenant: Tenant, id: string): Promise<WebhookEndpoint | null>;
+  list(tenant: Tenant, page: { limit: number; cursor?: string }): Promise<{ items: WebhookEndpoint[]; cursor?: string }>;
+  /** Every endpoint of the tenant (the fan-out filters them by event). */
+  all(tenant: Tenant): Promise<WebhookEndpoint[]>;
+  update(tenant: Tenant, id: string, patch: EndpointPatch): Promise<WebhookEndpoint | null>;
+  delete(tenant: Tenant, id: string): Promise<boolean>;
+}
+
+export interface EndpointDeps {
+  endpoints: WebhookEndpointRepository;
+  clock: Clock;
+  ids: Ids;
+  urlPolicy: UrlPolicy;
+}
+
+export const toView = (e: WebhookEndpoint): WebhookEndpointView => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  description: e.description,
+  status: e.status,
+  environment: e.tenant.environment,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+const newSecret = () => `whsec_${randomBase62(32)}`;
+
+const eventsField = z.array(z.string(), { error: 'events must be an array of event names' }).min(1, 'events must name at least one event');
+
+export const createEndpointSchema = z
+  .object({
+    url: z.string({ error: 'url must be a string' }).max(2048),
+    events: eventsField,
+    description: z.string().max(500).nullish(),
+  })
+  .strict();
+
+export const updateEndpointSchema = z
+  .object({
+    url: z.string().max(2048).optional(),
+    events: eventsField.optional(),
+    description: z.string().max(500).nullable().optional(),
+    status: z.enum(['enabled', 'disabled']).optional(),
+  })
+  .strict();
+
+/** Unknown names are listed; the legacy transaction.failed cannot be added to an endpoint any more. */
+export function validateEvents(events: string[]): string[] {
+  if (events.includes('*')) {
+    if (events.length > 1) throw new ValidationError(['events must be either ["*"] or a list of event names']);
+    return ['*'];
+  }
+  const unknown = events.filter((e) => !EVENTS_BY_NAME.has(e));
+  if (unknown.length > 0) throw new ValidationError([`events contains unknown event names: ${unknown.join(', ')}`]);
+  const legacy = events.filter((e) => LEGACY_EVENTS.includes(e));
+  if (legacy.length > 0) {
+    throw new BadRequestError(
+      `${legacy.join(', ')} is a legacy event and cannot be added to an endpoint; subscribe to transaction.payment.failed instead`,
+      'legacy_event',
+    );
+  }
+  return [...new Set(events)];
+}
+
+async function validateUrl(url: string, deps: EndpointDeps) {
+  const problem = await checkWebhookUrl(url, deps.urlPolicy);
+  if (problem) throw new ValidationError([problem]);
+}
+
+export function subscribes(endpoint: WebhookEndpoint, event: string): boolean {
+  if (endpoint.status !== 'enabled') return false;
+  if (endpoint.events.includes(event)) return true;
+  return endpoint.events.includes('*') && WILDCARD_EVENTS.includes(event);
+}
+
+/** The secrets that sign a delivery now: the current one, plus the previous during its overlap. */
+export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
+  const previous = endpoint.previousSecret;
+  if (previous && Date.parse(previous.expiresAt) > now.getTime()) return [endpoint.secret, previous.secret];
+  return [endpoint.secret];
+}
+
+export async function createEndpoint(deps: EndpointDeps, tenant: Tenant, input: z.output<typeof createEndpointSchema>) {
+  const events = validateEvents(input.events);
+  await validateUrl(input.url, deps);
+  const now = deps.clock.now().toISOString();
+  const endpoint: WebhookEndpoint = {
+    id: deps.ids.prefixed('we', 20),
+    tenant,
+    url: input.url,
+    events,
+    description: input.description ?? null,
+    status: 'enabled',
+    secret: newSecret(),
+    previousSecret: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.endpoints.create(endpoint);
+  return { ...toView(endpoint), secret: endpoint.secret };
+}
+
+export async function getEndpoint(deps: Pick<EndpointDeps, 'endpoints'>, tenant: Tenant, id: string) {
+  const endpoint = await deps.endpoints.get(tenant, id);
+  if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+  return endpoint;
+}
+
+export async function updateEndpoint(
+  deps: EndpointDeps,
+  tenant: Tenant,
+  id: string,
+  input: z.output<typeof updateEndpointSchema>,
+) {
+  const patch: EndpointPatch = { updatedAt: deps.clock.now().toISOString() };
+  if (input.events) patch.events = validateEvents(input.events);
+  if (input.url !== undefined) {
+    await validateUrl(input.url, deps);
+    patch.url = input.url;
+  }
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.status) patch.status = input.status;
+  const updated = await deps.endpoints.update(tenant, id, patch);
+  if (!updated) throw new NotFoundError('Webhook endpoint not found');
+  return toView(updated);
+}
+
+export async function rotateSecret(deps: EndpointDeps, tenant: Tenant, id: string) {
+  const current = await getEndpoint(deps, tenant, id);
+  const now = deps.clock.now();
+  const secret = newSecret();
+  const updated = await deps.endpoints.update(tenant, id, {
+    secret,
+    previousSecret: {
+      secret: current.secret,
+      expiresAt: new Date(now.getTime() + ROTATION_OVERLAP_SECONDS * 1000).toISOString(),
+    },
+    updatedAt: now.toISOString(),
+  });
+  if (!updated) throw new NotFoundError('Webhook endpoint not found');
+  return { ...toView(updated), secret, previousSecretExpiresAt: updated.previousSecret?.expiresAt ?? null };
+}
+
+export async function deleteEndpoint(deps: Pick<EndpointDeps, 'endpoints'>, tenant: Tenant, id: string) {
+  if (!(await deps.endpoints.delete(tenant, id))) throw new NotFoundError('Webhook endpoint not found');
+  return { id, deleted: true };
+}

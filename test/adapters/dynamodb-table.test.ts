@@ -1,0 +1,322 @@
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  ProvisionedThroughputExceededException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import fc from 'fast-check';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  ConditionFailedError,
+  decodeCursor,
+  encodeCursor,
+  Table,
+} from '../../shared/adapters/dynamodb/table';
+import { AppError, ValidationError } from '../../shared/errors';
+
+const mock = mockClient(DynamoDBDocumentClient);
+const TABLE_NAME = 'payment-service-test';
+const table = () => new Table({ tableName: TABLE_NAME, client: new DynamoDBClient({ region: 'sa-east-1' }) });
+
+const conditionFailed = (Item?: Record<string, unknown>) =>
+  new ConditionalCheckFailedException({
+    message: 'The conditional request failed',
+    $metadata: {},
+    ...(Item ? { Item: Item as never } : {}),
+  });
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+beforeEach(() => {
+  mock.reset();
+});
+
+describe('Table.put', () => {
+  it('writes to the table asking for the old item when a condition fails', async () => {
+    mock.on(PutCommand).resolves({});
+    await table().put(
+      { pk: 'SELLER#1', sk: 'PROFILE', name: 'Loja' },
+      { ConditionExpression: 'attribute_not_exists(pk)' },
+    );
+    const calls = mock.commandCalls(PutCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      Item: { pk: 'SELLER#1', sk: 'PROFILE', name: 'Loja' },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  it('turns ConditionalCheckFailedException into ConditionFailedError with the old item unmarshalled', async () => {
+    const cause = conditionFailed({ pk: { S: 'SELLER#1' }, sk: { S: 'PROFILE' }, version: { N: '3' } });
+    mock.on(PutCommand).rejects(cause);
+    const error = await caught(table().put({ pk: 'SELLER#1', sk: 'PROFILE' }));
+    expect(error).toBeInstanceOf(ConditionFailedError);
+    expect(error).toBeInstanceOf(AppError);
+    const failed = error as ConditionFailedError;
+    expect(failed.statusCode).toBe(409);
+    expect(failed.code).toBe('condition_failed');
+    expect(failed.failedIndexes).toEqual([0]);
+    expect(failed.existing).toEqual({ pk: 'SELLER#1', sk: 'PROFILE', version: 3 });
+    expect(failed.cause).toBe(cause);
+  });
+
+  it('leaves `existing` undefined when the exception carries no item', async () => {
+    mock.on(PutCommand).rejects(conditionFailed());
+    const error = (await caught(table().put({ pk: 'a', sk: 'b' }))) as ConditionFailedError;
+    expect(error).toBeInstanceOf(ConditionFailedError);
+    expect(error.existing).toBeUndefined();
+  });
+
+  it('lets any other error through unchanged', async () => {
+    const throttled = new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} });
+    mock.on(PutCommand).rejects(throttled);
+    expect(await caught(table().put({ pk: 'a', sk: 'b' }))).toBe(throttled);
+  });
+});
+
+describe('Table.update and Table.delete', () => {
+  it('updates with ALL_OLD on condition failure and returns the attributes', async () => {
+    mock.on(UpdateCommand).resolves({ Attributes: { status: 'paid' } });
+    const out = await table().update({
+      Key: { pk: 'P#1', sk: 'P' },
+      UpdateExpression: 'SET #s = :s',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': 'paid' },
+      ReturnValues: 'ALL_NEW',
+    });
+    expect(out).toEqual({ status: 'paid' });
+    expect(mock.commandCalls(UpdateCommand)[0].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      Key: { pk: 'P#1', sk: 'P' },
+      UpdateExpression: 'SET #s = :s',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': 'paid' },
+      ReturnValues: 'ALL_NEW',
+    });
+  });
+
+  it('turns a failed update condition into ConditionFailedError with the old item', async () => {
+    mock.on(UpdateCommand).rejects(conditionFailed({ status: { S: 'refunded' } }));
+    const error = (await caught(
+      table().update({ Key: { pk: 'a', sk: 'b' }, UpdateExpression: 'SET x = :x' }),
+    )) as ConditionFailedError;
+    expect(error).toBeInstanceOf(ConditionFailedError);
+    expect(error.existing).toEqual({ status: 'refunded' });
+  });
+
+  it('deletes with the given condition and turns its failure into ConditionFailedError', async () => {
+    mock.on(DeleteCommand).rejects(conditionFailed());
+    const error = await caught(
+      table().delete(
+        { pk: 'a', sk: 'b' },
+        { condition: '#s = :s', names: { '#s': 'status' }, values: { ':s': 'x' } },
+      ),
+    );
+    expect(error).toBeInstanceOf(ConditionFailedError);
+    expect(mock.commandCalls(DeleteCommand)[0].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      Key: { pk: 'a', sk: 'b' },
+      ConditionExpression: '#s = :s',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': 'x' },
+    });
+  });
+});
+
+describe('Table.get', () => {
+  it('reads one item, consistently when asked', async () => {
+    mock.on(GetCommand).resolves({ Item: { pk: 'a', sk: 'b', n: 1 } });
+    expect(await table().get({ pk: 'a', sk: 'b' }, { consistent: true })).toEqual({ pk: 'a', sk: 'b', n: 1 });
+    expect(mock.commandCalls(GetCommand)[0].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      Key: { pk: 'a', sk: 'b' },
+      ConsistentRead: true,
+    });
+  });
+
+  it('answers undefined for a missing item', async () => {
+    mock.on(GetCommand).resolves({});
+    expect(await table().get({ pk: 'a', sk: 'b' })).toBeUndefined();
+  });
+});
+
+describe('Table.transact', () => {
+  it('adds the table name to every entry', async () => {
+    mock.on(TransactWriteCommand).resolves({});
+    await table().transact([
+      { Put: { Item: { pk: 'a', sk: 'b' }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Update: {
+          Key: { pk: 'c', sk: 'd' },
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+      { Delete: { Key: { pk: 'e', sk: 'f' } } },
+      { ConditionCheck: { Key: { pk: 'g', sk: 'h' }, ConditionExpression: 'attribute_exists(pk)' } },
+    ]);
+    expect(mock.commandCalls(TransactWriteCommand)[0].args[0].input).toEqual({
+      TransactItems: [
+        {
+          Put: {
+            TableName: TABLE_NAME,
+            Item: { pk: 'a', sk: 'b' },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: TABLE_NAME,
+            Key: { pk: 'c', sk: 'd' },
+            UpdateExpression: 'ADD n :one',
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        },
+        { Delete: { TableName: TABLE_NAME, Key: { pk: 'e', sk: 'f' } } },
+        {
+          ConditionCheck: {
+            TableName: TABLE_NAME,
+            Key: { pk: 'g', sk: 'h' },
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+      ],
+    });
+  });
+
+  it('names the entries whose condition failed from CancellationReasons', async () => {
+    const cause = new TransactionCanceledException({
+      message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+      $metadata: {},
+      CancellationReasons: [
+        { Code: 'None' },
+        { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' },
+        { Code: 'None' },
+        { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' },
+      ],
+    });
+    mock.on(TransactWriteCommand).rejects(cause);
+    const error = (await caught(table().transact([]))) as ConditionFailedError;
+    expect(error).toBeInstanceOf(ConditionFailedError);
+    expect(error.failedIndexes).toEqual([1, 3]);
+    expect(error.statusCode).toBe(409);
+    expect(error.cause).toBe(cause);
+  });
+
+  it('lets a cancellation without a failed condition through unchanged', async () => {
+    const conflict = new TransactionCanceledException({
+      message: 'Transaction cancelled',
+      $metadata: {},
+      CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+    });
+    mock.on(TransactWriteCommand).rejects(conflict);
+    expect(await caught(table().transact([]))).toBe(conflict);
+  });
+});
+
+describe('Table.nextId', () => {
+  it('increments the named counter with one atomic ADD and returns the new value', async () => {
+    mock.on(UpdateCommand).resolves({ Attributes: { value: 42 } });
+    expect(await table().nextId('payments')).toBe(42);
+    const calls = mock.commandCalls(UpdateCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      Key: { pk: 'COUNTER', sk: 'payments' },
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    });
+  });
+});
+
+describe('Table.query and cursors', () => {
+  it('returns no cursor on the last page', async () => {
+    mock.on(QueryCommand).resolves({ Items: [{ pk: 'a', sk: '1' }] });
+    const page = await table().query({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'a' },
+    });
+    expect(page).toEqual({ items: [{ pk: 'a', sk: '1' }], cursor: undefined });
+    expect(mock.commandCalls(QueryCommand)[0].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'a' },
+      ExclusiveStartKey: undefined,
+    });
+  });
+
+  it('turns LastEvaluatedKey into a cursor that starts the next page there', async () => {
+    const last = { pk: 'SELLER#1#test', sk: 'PAYMENT#000000000042' };
+    mock.on(QueryCommand).resolvesOnce({ Items: [], LastEvaluatedKey: last }).resolves({ Items: [] });
+    const first = await table().query({ KeyConditionExpression: 'pk = :pk', Limit: 1 });
+    expect(first.cursor).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+$/));
+    await table().query({ KeyConditionExpression: 'pk = :pk', Limit: 1, cursor: first.cursor });
+    expect(mock.commandCalls(QueryCommand)[1].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      KeyConditionExpression: 'pk = :pk',
+      Limit: 1,
+      ExclusiveStartKey: last,
+    });
+  });
+
+  it('refuses a garbage cursor with a ValidationError before calling DynamoDB', async () => {
+    const error = await caught(
+      table().query({ KeyConditionExpression: 'pk = :pk', cursor: 'not-a-cursor!!' }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).messages).toEqual(['cursor is not valid']);
+    expect(mock.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+
+  it('round-trips any key through encodeCursor and decodeCursor (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean()), { minKeys: 1 }),
+        (key) => {
+          const cursor = encodeCursor(key) as string;
+          expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+          expect(decodeCursor(cursor)).toEqual(key);
+        },
+      ),
+    );
+  });
+
+  it('has no cursor for no key and no key for no cursor', () => {
+    expect(encodeCursor(undefined)).toBeUndefined();
+    expect(decodeCursor(undefined)).toBeUndefined();
+    expect(decodeCursor('')).toBeUndefined();
+  });
+
+  it.each([
+    ['text that is not base64url JSON', '%%%'],
+    ['base64url of a number', Buffer.from('42').toString('base64url')],
+    ['base64url of null', Buffer.from('null').toString('base64url')],
+    ['base64url of an array', Buffer.from('[1,2]').toString('base64url')],
+    ['base64url of a string', Buffer.from('"x"').toString('base64url')],
+    ['truncated JSON', Buffer.from('{"pk":"a"').toString('base64url')],
+  ])('refuses %s as a cursor', (_, cursor) => {
+    expect(() => decodeCursor(cursor)).toThrow(ValidationError);
+  });
+});

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { verifySignature } from '../../events/signing';
+import type { Runtime } from '../../infra/local/runtime';
+import { Receiver, waitFor } from '../support/receiver';
+import { client, startTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+let key: string;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  // A long heartbeat interval keeps the 50 simulated hours of the retry test quick.
+  runtime = await startTestRuntime({ heartbeatIntervalSeconds: 6 * 3600 });
+  api = client(runtime.baseUrl);
+  key = runtime.devCredentials?.apiKey as string;
+});
+afterAll(() => runtime?.stop());
+beforeEach(async () => {
+  receiver = await new Receiver().start();
+  return () => receiver.stop();
+});
+
+async function register(url = receiver.url, events: string[] = ['*'], token = key) {
+  const res = await api.post('/api/webhook-endpoints', { url, events }, { token });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; secret: string };
+}
+
+const emit = (event = 'product.updated', token = key) => api.post('/api/test-helpers/events', { event }, { token });
+
+describe('webhook endpoints', () => {
+  it('returns the secret on create only', async () => {
+    const created = await register();
+    expect(created.secret).toMatch(/^whsec_/);
+    const read = await api.get(`/api/webhook-endpoints/${created.id}`, { token: key });
+    expect(read.status).toBe(200);
+    expect(read.body.secret).toBeUndefined();
+    const listed = await api.get('/api/webhook-endpoints', { token: key });
+    expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+  });
+
+  it('refuses an http URL, a private address and the metadata address', async () => {
+    for (const url of ['http://example.com/hook', 'https://10.0.0.5/hook', 'https://169.254.169.254/latest', 'https://[::1]/x']) {
+      const res = await api.post('/api/webhook-endpoints', { url, events: ['*'] }, { token: key });
+      expect(res.status, url).toBe(400);
+    }
+  });
+
+  it('lists unknown event names in the 400', async () => {
+    const res = await api.post(
+      '/api/webhook-endpoints',
+      { url: receiver.url, events: ['product.created', 'nope.one', 'nope.two'] },
+      { token: key },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.message.join(' ')).toContain('nope.one, nope.two');
+  });
+
+  it('refuses the legacy transaction.failed and names its replacement', async () => {
+    const res = await api.post('/api/webhook-endpoints', { url: receiver.url, events: ['transaction.failed'] }, { token: key });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('transaction.payment.failed');
+  });
+});
+
+describe('delivery', () => {
+  it('delivers a signed event whose signature verifies with the endpoint secret', async () => {
+    const { secret } = await register();
+    const sent = await emit('product.updated');
+    expect(sent.status).toBe(201);
+    await waitFor(() => receiver.received.length === 1);
+    const got = receiver.received[0];
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['x-event-id']).toBe(sent.body.id);
+    expect(got.headers['x-event-type']).toBe('product.updated');
+    expect(got.headers['user-agent']).toMatch(/payment-service/);
+    expect(got.json).toEqual(sent.body);
+    expect(() =>
+      verifySignature({ header: String(got.headers['x-signature']), rawBody: got.body, secrets: secret, now: runtime.clock.now() }),
+    ).not.toThrow();
+  });
+
+  it('retries after 1m, 5m, 30m, 2h, 8h and 16h, then marks the delivery failed', async () => {
+    receiver.status = 500;
+    const { id } = await register();
+    await emit();
+    await waitFor(() => receiver.received.length === 1);
+    const first = receiver.signedAt()[0] * 1000;
+    const expected = [0, 60, 360, 2_160, 9_360, 38_160, 95_760];
+    for (let k = 1; k < expected.length; k++) {
+      // Just before the attempt is due nothing arrives; just after, exactly one more does.
+      const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
+      await api.post('/api/test-helpers/clock/advance', { seconds: (first + expected[k] * 1000 - now) / 1000 - 1 });
+      expect(receiver.received.length, `before attempt ${k + 1}`).toBe(k);
+      await api.post('/api/test-helpers/clock/advance', { seconds: 3 });
+      expect(receiver.received.length, `after attempt ${k + 1}`).toBe(k + 1);
+    }
+    const times = receiver.signedAt();
+    const offsets = times.map((t) => t - times[0]);
+    offsets.forEach((offset, i) => expect(Math.abs(offset - expected[i]), `attempt ${i + 1}`).toBeLessThanOrEqual(1));
+    await api.post('/api/test-helpers/clock/advance', { seconds: 86_400 });
+    expect(receiver.received).toHaveLength(7);
+    const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });
+    expect(log.body.data[0]).toMatchObject({ status: 'failed', attemptCount: 7, lastStatusCode: 500, nextAttemptAt: null });
+    expect(runtime.metrics.WebhookDeliveriesFailed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts an answer after 6 seconds as a failed attempt', async () => {
+    receiver.delayMs = 6_000;
+    const { id } = await register();
+    await emit();
+    await waitFor(() => receiver.received.length === 1);
+    await waitFor(() => false, 0).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 6_000));
+    const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });
+    expect(log.body.data[0]).toMatchObject({ status: 'pending', attemptCount: 1, lastStatusCode: null });
+    expect(log.body.data[0].lastError).toMatch(/5000 ms/);
+    expect(log.body.data[0].nextAttemptAt).not.toBeNull();
+  }, 20_000);
+
+  it('still delivers when publishing fails after the state change was saved', async () => {
+    const { id } = await register();
+    const put = runtime.bus.put.bind(runtime.bus);
+    let failures = 0;
+    runtime.bus.put = async (events) => {
+      if (failures++ === 0) throw new Error('simulated crash between save and publish');
+      return put(events);
+    };
+    try {
+      const sent = await emit();
+      await waitFor(() => receiver.received.length === 1);
+      expect(receiver.received[0].headers['x-event-id']).toBe(sent.body.id);
+      expect(failures).toBeGreaterThan(1);
+    } finally {
+      runtime.bus.put = put;
+    }
+    const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });
+    expect(log.body.data[0].status).toBe('succeeded');
+  });
+
+  it('never sends an event to an endpoint of another seller or of the other environment', async () => {
+    const other = await new Receiver().start();
+    const live = await new Receiver().start();
+    try {
+      const otherToken = await runtime.issuer.sign(9_999);
+      await register(other.url, ['*'], otherToken);
+      await api.post('/api/webhook-endpoints', { url: other.url, events: ['*'] }, { token: otherToken, headers: { 'x-environment': 'test' } });
+      const ownerToken = await runtime.issuer.sign(runtime.devCredentials?.sellerId as number);
+      await register(live.url, ['*'], ownerToken);
+      await register();
+      await emit();
+      await waitFor(() => receiver.received.length === 1);
+      await api.post('/api/test-helpers/clock/advance', { seconds: 5 });
+      expect(other.received).toHaveLength(0);
+      expect(live.received).toHaveLength(0);
+    } finally {
+      await other.stop();
+      await live.stop();
+    }
+  });
+
+  it('resends with the same event id and signs with both secrets during a rotation', async () => {
+    const { id, secret } = await register();
+    const sent = await emit();
+    await waitFor(() => receiver.received.length === 1);
+    const rotated = await api.post(`/api/webhook-endpoints/${id}/rotate-secret`, {}, { token: key });
+    expect(rotated.status).toBe(200);
+    const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });
+    const resend = await api.post(`/api/webhook-deliveries/${log.body.data[0].id}/resend`, {}, { token: key });
+    expect(resend.status).toBe(200);
+    expect(resend.body.attemptCount).toBe(2);
+    expect(receiver.received).toHaveLength(2);
+    const again = receiver.received[1];
+    expect(again.headers['x-event-id']).toBe(sent.body.id);
+    for (const s of [secret, rotated.body.secret]) {
+      expect(() =>
+        verifySignature({ header: String(again.headers['x-signature']), rawBody: again.body, secrets: s, now: runtime.clock.now() }),
+      ).not.toThrow();
+    }
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../../infra/local/clock';
+import { LocalQueue } from '../../../infra/local/queue';
+import { LocalScheduler } from '../../../infra/local/scheduler';
+import { type Drainable, type TimedSource, Timeline } from '../../../infra/local/timeline';
+import type { ScheduledJob } from '../../../shared/domain/ports';
+
+/** The test clock runs at wall-clock speed, so readings may trail a due time by a few ms. */
+const SLACK_MS = 1_000;
+
+function setup() {
+  const clock = new TestClock();
+  const ran: { id: string; at: number }[] = [];
+  const errors: unknown[] = [];
+  const handlers = new Map<string, (job: ScheduledJob) => Promise<void>>();
+  const scheduler = new LocalScheduler(
+    clock,
+    async (job) => {
+      ran.push({ id: job.id, at: clock.now().getTime() });
+      await handlers.get(job.id)?.(job);
+    },
+    null,
+  );
+  const queue = new LocalQueue({ name: 'jobs', clock, file: null });
+  queue.setConsumer(async (event) => {
+    ran.push({ id: event.Records[0].body, at: clock.now().getTime() });
+  });
+  const drains: number[] = [];
+  const drainable: Drainable = {
+    drain: async () => {
+      drains.push(clock.now().getTime());
+    },
+  };
+  const timeline = new Timeline(clock, [scheduler, queue], [drainable], (e) => errors.push(e));
+  return { clock, ran, errors, handlers, scheduler, queue, timeline, drains };
+}
+
+describe('Timeline.advance', () => {
+  it('runs every item that falls due, in time order, across sources', async () => {
+    const { clock, ran, scheduler, queue, timeline } = setup();
+    const start = clock.now().getTime();
+    await scheduler.scheduleAt('c', new Date(start + 20_000), { job: 'j', id: 'c' });
+    await scheduler.scheduleAt('a', new Date(start + 5_000), { job: 'j', id: 'a' });
+    await queue.send({ body: 'b', delaySeconds: 10 });
+    await timeline.advance(30);
+    expect(ran.map((r) => r.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('sets the clock to each item due time before running it', async () => {
+    const { clock, ran, scheduler, timeline } = setup();
+    const start = clock.now().getTime();
+    const hours = (h: number) => start + h * 3_600_000;
+    await scheduler.scheduleAt('a', new Date(hours(2)), { job: 'j', id: 'a' });
+    await scheduler.scheduleAt('b', new Date(hours(26)), { job: 'j', id: 'b' });
+    await timeline.advance(30 * 3_600);
+    expect(ran.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(ran[0].at).toBeGreaterThanOrEqual(hours(2));
+    expect(ran[0].at).toBeLessThan(hours(2) + SLACK_MS);
+    expect(ran[1].at).toBeGreaterThanOrEqual(hours(26));
+    expect(ran[1].at).toBeLessThan(hours(26) + SLACK_MS);
+  });
+
+  it('ends at the target time and returns it', async () => {
+    const { clock, timeline } = setup();
+    const target = clock.now().getTime() + 3_600_000;
+    const returned = (await timeline.advance(3_600)).getTime();
+    expect(returned).toBeGreaterThanOrEqual(target);
+    expect(returned).toBeLessThan(target + SLACK_MS);
+    expect(clock.now().getTime()).toBeGreaterThanOrEqual(target);
+  });
+
+  it('leaves work due after the target for later', async () => {
+    const { clock, ran, scheduler, timeline } = setup();
+    const start = clock.now().getTime();
+    await scheduler.scheduleAt('late', new Date(start + 120_000), { job: 'j', id: 'late' });
+    await timeline.advance(60);
+    expect(ran).toEqual([]);
+    expect(scheduler.pending()).toHaveLength(1);
+    await timeline.advance(60);
+    expect(ran.map((r) => r.id)).toEqual(['late']);
+  });
+
+  it('runs work that other work makes due within the window', async () => {
+    const { clock, ran, handlers, scheduler, timeline } = setup();
+    const start = clock.now().getTime();
+    handlers.set('first', async () => {
+      await scheduler.scheduleAt('second', new Date(clock.now().getTime() + 10_000), {
+        job: 'j',
+        id: 'second',
+      });
+    });
+    await scheduler.scheduleAt('first', new Date(start + 10_000), { job: 'j', id: 'first' });
+    await timeline.advance(60);
+    expect(ran.map((r) => r.id)).toEqual(['first', 'second']);
+    expect(ran[1].at).toBeGreaterThanOrEqual(start + 20_000);
+    expect(ran[1].at).toBeLessThan(start + 20_000 + SLACK_MS);
+  });
+
+  it('runs a rate() schedule once per interval', async () => {
+    const { clock, ran, scheduler, timeline } = setup();
+    const start = clock.now().getTime();
+    scheduler.every('heartbeat', 300, { job: 'heartbeat', id: 'hb' }, new Date(start + 300_000));
+    await timeline.advance(3 * 300);
+    expect(ran.map((r) => r.id)).toEqual(['hb', 'hb', 'hb']);
+    ran.forEach((r, i) => {
+      expect(r.at - (start + (i + 1) * 300_000)).toBeGreaterThanOrEqual(0);
+      expect(r.at - (start + (i + 1) * 300_000)).toBeLessThan(SLACK_MS);
+    });
+  });
+
+  it('reports a failing item to onError, retries it, and keeps going', async () => {
+    const { clock, ran, errors, handlers, scheduler, timeline } = setup();
+    const start = clock.now().getTime();
+    let failures = 1;
+    handlers.set('flaky', async () => {
+      if (failures-- > 0) throw new Error('flaky failed');
+    });
+    await scheduler.scheduleAt('flaky', new Date(start + 1_000), { job: 'j', id: 'flaky' });
+    await scheduler.scheduleAt('ok', new Date(start + 2_000), { job: 'j', id: 'ok' });
+    await timeline.advance(120);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['flaky failed']);
+    expect(ran.map((r) => r.id)).toEqual(['flaky', 'ok', 'flaky']);
+    expect(ran[2].at - ran[0].at).toBeGreaterThanOrEqual(60_000);
+    expect(scheduler.pending()).toEqual([]);
+  });
+
+  it('drains the streams before each item and at the end', async () => {
+    const { clock, drains, scheduler, timeline } = setup();
+    const start = clock.now().getTime();
+    await scheduler.scheduleAt('a', new Date(start + 5_000), { job: 'j', id: 'a' });
+    await timeline.advance(10);
+    expect(drains.length).toBeGreaterThanOrEqual(3);
+    expect(drains[drains.length - 1]).toBeGreaterThanOrEqual(start + 10_000);
+  });
+
+  it('runs advances one after the other, never interleaved', async () => {
+    const { clock, ran, scheduler, timeline } = setup();
+    const start = clock.now().getTime();
+    await scheduler.scheduleAt('a', new Date(start + 5_000), { job: 'j', id: 'a' });
+    await scheduler.scheduleAt('b', new Date(start + 15_000), { job: 'j', id: 'b' });
+    const [first, second] = await Promise.all([timeline.advance(10), timeline.advance(10)]);
+    expect(second.getTime()).toBeGreaterThanOrEqual(first.getTime() + 10_000);
+    expect(ran.map((r) => r.id)).toEqual(['a', 'b']);
+  });
+
+  it('asks only the earliest source to run at each step', async () => {
+    const clock = new TestClock();
+    const start = clock.now().getTime();
+    const order: string[] = [];
+    const source = (name: string, dueAt: number[]): TimedSource => ({
+      name,
+      nextDueAt: () => dueAt[0],
+      runNext: async (now) => {
+        if (dueAt[0] === undefined || dueAt[0] > now.getTime()) return false;
+        order.push(`${name}@${dueAt.shift()! - start}`);
+        return true;
+      },
+    });
+    const timeline = new Timeline(
+      clock,
+      [source('x', [start + 3_000, start + 9_000]), source('y', [start + 1_000, start + 6_000])],
+      [],
+      () => {},
+    );
+    await timeline.advance(10);
+    expect(order).toEqual(['y@1000', 'x@3000', 'y@6000', 'x@9000']);
+  });
+});
