@@ -7,7 +7,14 @@ const auth: AuthScheme[] = ['apiKey', 'jwt'];
 export const webhookEndpointRoutes: RouteGroup = {
   name: 'webhook-endpoints',
   routes: [
-    { method: 'POST', path: '/api/webhook-endpoints', auth, summary: 'Register a webhook endpoint', handler: create },
+    {
+      method: 'POST',
+      path: '/api/webhook-endpoints',
+      auth,
+      idempotent: true,
+      summary: 'Register a webhook endpoint',
+      handler: create,
+    },
     { method: 'GET', path: '/api/webhook-endpoints', auth, summary: 'List webhook endpoints', handler: list },
     { method: 'GET', path: '/api/webhook-endpoints/{id}', auth, summary: 'Read a webhook endpoint', handler: get },
     { method: 'PATCH', path: '/api/webhook-endpoints/{id}', auth, summary: 'Change a webhook endpoint', handler: update },
