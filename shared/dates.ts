@@ -81,6 +81,12 @@ function saoPauloOffsetMs(instant: Date): number {
 export function startOfSaoPauloDay(date: string): Date {
   const [y, m, d] = parts(date);
   const midnightAsUtc = Date.UTC(y, m - 1, d);
-  const offset = saoPauloOffsetMs(new Date(midnightAsUtc));
-  return new Date(midnightAsUtc - offset);
+  // The offset that matters is the one in force at the returned instant, which can differ from
+  // the offset at "midnight read as UTC" on a day the rules changed: look twice.
+  // On a day that began with a DST jump the midnight does not exist: the earliest candidate that
+  // falls on the date is the first instant of the day.
+  const first = midnightAsUtc - saoPauloOffsetMs(new Date(midnightAsUtc));
+  const second = midnightAsUtc - saoPauloOffsetMs(new Date(first));
+  const candidates = [first, second].sort((a, b) => a - b);
+  return new Date(candidates.find((c) => saoPauloDate(new Date(c)) === date) ?? candidates[1]);
 }

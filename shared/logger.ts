@@ -16,7 +16,8 @@ export function redact(value: unknown, depth = 0): unknown {
     return {
       name: value.name,
       message: redact(value.message),
-      stack: value.stack,
+      // The first line of a stack repeats the message, secrets included.
+      stack: redact(value.stack),
       cause: redact(value.cause, depth + 1),
     };
   }

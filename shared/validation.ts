@@ -52,7 +52,8 @@ function article(expected: string): string {
 
 /** Parses with a use case's schema; failure is a 400 with one message per invalid field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput keeps the rejected value on each issue, which tells 'missing' from 'wrong type'.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const messages = [...new Set(result.error.issues.map(describeIssue))];
   throw new ValidationError(messages);

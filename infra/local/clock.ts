@@ -18,6 +18,6 @@ export class TestClock implements Clock {
   }
 
   advance(seconds: number): void {
-    this.offsetMs += seconds * 1000;
+    if (seconds > 0) this.offsetMs += seconds * 1000;
   }
 }

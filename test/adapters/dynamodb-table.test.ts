@@ -290,10 +290,10 @@ describe('Table.query and cursors', () => {
     expect(mock.commandCalls(QueryCommand)).toHaveLength(0);
   });
 
-  it('round-trips any key through encodeCursor and decodeCursor (property)', () => {
+  it('round-trips any start key through encodeCursor and decodeCursor (property)', () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean()), { minKeys: 1 }),
+        fc.record({ pk: fc.string(), sk: fc.string(), gsi1pk: fc.string(), gsi1sk: fc.string() }, { requiredKeys: ['pk', 'sk'] }),
         (key) => {
           const cursor = encodeCursor(key) as string;
           expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -301,6 +301,12 @@ describe('Table.query and cursors', () => {
         },
       ),
     );
+  });
+
+  it('refuses a cursor that names other attributes or non-string values (tampered)', () => {
+    for (const tampered of [{ foo: 1 }, { pk: 1, sk: 'a' }, { pk: 'a', sk: 'b', extra: 'c' }]) {
+      expect(() => decodeCursor(encodeCursor(tampered))).toThrow(ValidationError);
+    }
   });
 
   it('has no cursor for no key and no key for no cursor', () => {

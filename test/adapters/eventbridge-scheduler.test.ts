@@ -92,15 +92,13 @@ describe('EventBridgeScheduler.cancel', () => {
   });
 
   it('treats a schedule that no longer exists as cancelled', async () => {
-    mock
-      .on(DeleteScheduleCommand)
-      .rejects(
-        new ResourceNotFoundException({
-          message: 'Schedule not found',
-          Message: 'Schedule not found',
-          $metadata: {},
-        }),
-      );
+    mock.on(DeleteScheduleCommand).rejects(
+      new ResourceNotFoundException({
+        message: 'Schedule not found',
+        Message: 'Schedule not found',
+        $metadata: {},
+      }),
+    );
     await expect(new EventBridgeScheduler(options).cancel('expire-pay_123')).resolves.toBeUndefined();
   });
 

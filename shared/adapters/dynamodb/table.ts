@@ -53,6 +53,12 @@ export interface Page<T> {
   cursor?: string;
 }
 
+const KEY_ATTRIBUTES = new Set<string>([
+  TABLE.partitionKey,
+  TABLE.sortKey,
+  ...Object.values(TABLE.indexes).flatMap((i) => [i.partitionKey, i.sortKey]),
+]);
+
 export function encodeCursor(key: Record<string, unknown> | undefined): string | undefined {
   return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;
 }
@@ -61,7 +67,15 @@ export function decodeCursor(cursor: string | undefined): Record<string, unknown
   if (!cursor) return undefined;
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+    // Only key attributes with string values can be a start key; anything else was tampered with.
+    if (
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.entries(value).every(([k, v]) => KEY_ATTRIBUTES.has(k) && typeof v === 'string')
+    ) {
+      return value;
+    }
   } catch {
     // fall through to the validation error
   }

@@ -61,8 +61,11 @@ export class DuplicateKeyNameError extends ConflictError {
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
+
 /** Constant-time equality of two hex digests. */
 export function sameHash(a: string, b: string): boolean {
+  if (!SHA256_HEX.test(a) || !SHA256_HEX.test(b)) return false;
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
