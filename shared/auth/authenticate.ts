@@ -2,7 +2,7 @@ import { errors as joseErrors, jwtVerify } from 'jose';
 import type { Environment } from '#shared/adapters/dynamodb/keys';
 import { API_KEY_FORMAT, hashKey, sameHash } from '#shared/domain/auth/api-keys';
 import { decide, rateWindow } from '#shared/domain/auth/rate-limit';
-import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
+import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
 import type { AuthContext, AuthScheme, HttpRequest, Route } from '#shared/http/types';
 
 /** The claim of the Cognito ID token that carries the numeric seller id (a custom attribute). */
@@ -47,6 +47,7 @@ async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthC
   if (!found || !sameHash(found.record.hash, hash)) throw new UnauthorizedError();
   const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
   if (found.record.environment !== environment) throw new UnauthorizedError();
+  if (found.record.permissions === 'read' && req.method !== 'GET') throw new ForbiddenError();
   return {
     auth: {
       scheme: 'apiKey',

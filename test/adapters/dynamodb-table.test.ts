@@ -243,11 +243,21 @@ describe('Table.nextId', () => {
     expect(calls[0].args[0].input).toEqual({
       TableName: TABLE_NAME,
       Key: { pk: 'COUNTER', sk: 'payments' },
-      UpdateExpression: 'ADD #v :one',
+      UpdateExpression: 'ADD #v :n',
       ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':n': 1 },
       ReturnValues: 'UPDATED_NEW',
     });
+  });
+
+  it('reserves a block of ids and hands them out without another round trip (hi/lo)', async () => {
+    mock.on(UpdateCommand).resolvesOnce({ Attributes: { value: 20 } }).resolvesOnce({ Attributes: { value: 40 } });
+    const t = table();
+    const ids = [];
+    for (let i = 0; i < 21; i++) ids.push(await t.nextId('customer', { block: 20 }));
+    expect(ids).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), 21]);
+    expect(mock.commandCalls(UpdateCommand)).toHaveLength(2);
+    expect(mock.commandCalls(UpdateCommand)[0].args[0].input.ExpressionAttributeValues).toEqual({ ':n': 20 });
   });
 });
 

@@ -276,3 +276,15 @@ describe('secrets', () => {
     expect(logs).not.toMatch(/sk_test_[0-9A-Za-z]{20,}/);
   });
 });
+
+describe('permissions', () => {
+  it('lets a read-only key read and answers 403 Insufficient permissions to its writes', async () => {
+    const created = await api.post('/api/api-keys', { name: `ro-${Math.random()}`, environment: 'test', permissions: 'read' }, { token: dashboard });
+    expect(created.status).toBe(201);
+    expect(created.body.permissions).toBe('read');
+    const key = created.body.key as string;
+    expect((await api.get(endpoints, { token: key })).status).toBe(200);
+    const write = await api.post(endpoints, { url: receiver.url, events: ['*'] }, { token: key });
+    expect(write).toMatchObject({ status: 403, body: { message: 'Insufficient permissions' } });
+  });
+});

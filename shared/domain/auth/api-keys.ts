@@ -17,6 +17,8 @@ export interface ApiKeyRecord {
   environment: Environment;
   name: string;
   keyPreview: string;
+  /** `read` keys may only read (GET); anything else answers 403 Insufficient permissions. */
+  permissions: KeyPermissions;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -24,11 +26,14 @@ export interface ApiKeyRecord {
   hash: string;
 }
 
+export type KeyPermissions = 'write' | 'read';
+
 export interface ApiKeyView {
   id: string;
   name: string;
   environment: Environment;
   keyPreview: string;
+  permissions: KeyPermissions;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -79,6 +84,7 @@ export const toView = (r: ApiKeyRecord): ApiKeyView => ({
   name: r.name,
   environment: r.environment,
   keyPreview: r.keyPreview,
+  permissions: r.permissions,
   createdAt: r.createdAt,
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
@@ -88,6 +94,7 @@ export const createApiKeySchema = z
   .object({
     name: z.string({ error: 'name must be a string' }).trim().min(1).max(100),
     environment: z.enum(['test', 'live'], { error: 'environment must be one of: test, live' }),
+    permissions: z.enum(['write', 'read'], { error: 'permissions must be one of: write, read' }).default('write'),
   })
   .strict();
 
@@ -100,7 +107,7 @@ export interface ApiKeyDeps {
 export async function createApiKey(
   deps: ApiKeyDeps,
   sellerId: number,
-  input: z.output<typeof createApiKeySchema>,
+  input: { name: string; environment: Environment; permissions?: KeyPermissions },
 ): Promise<ApiKeyView & { key: string }> {
   const key = `${KEY_PREFIX[input.environment]}${randomBase62(KEY_RANDOM_LENGTH)}`;
   const record: ApiKeyRecord = {
@@ -109,6 +116,7 @@ export async function createApiKey(
     environment: input.environment,
     name: input.name,
     keyPreview: previewOf(key, input.environment),
+    permissions: input.permissions ?? 'write',
     createdAt: deps.clock.now().toISOString(),
     lastUsedAt: null,
     revokedAt: null,
