@@ -120,6 +120,7 @@ describe('createApiKey', () => {
       name: 'CI',
       environment: 'test',
       keyPreview: `sk_test_…${created.key.slice(-4)}`,
+      permissions: 'write',
       createdAt: '2026-11-21T12:00:00.000Z',
       lastUsedAt: null,
       revokedAt: null,
@@ -185,11 +186,14 @@ describe('listApiKeys and revokeApiKey', () => {
 });
 
 describe('createApiKeySchema', () => {
-  it('trims the name and accepts test or live', () => {
+  it('trims the name, accepts test or live, and makes keys full-access unless asked read-only', () => {
     expect(createApiKeySchema.parse({ name: '  CI  ', environment: 'live' })).toEqual({
       name: 'CI',
       environment: 'live',
+      permissions: 'write',
     });
+    expect(createApiKeySchema.parse({ name: 'r', environment: 'test', permissions: 'read' }).permissions).toBe('read');
+    expect(createApiKeySchema.safeParse({ name: 'r', environment: 'test', permissions: 'admin' }).success).toBe(false);
   });
 
   it.each([

@@ -64,9 +64,15 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
               Item: {
                 ...keys.apiKeyPointer(record.sellerId, record.id),
                 entity: 'api-key-pointer',
+                // A copy of what the revoke answer shows, so revoking needs no second read.
+                id: record.id,
+                sellerId: record.sellerId,
                 hash: record.hash,
                 environment: record.environment,
                 name: record.name,
+                keyPreview: record.keyPreview,
+                permissions: record.permissions,
+                createdAt: record.createdAt,
               },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
@@ -135,8 +141,8 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
         if (error instanceof ConditionFailedError) return null;
         throw error;
       }
-      const item = await table.get<Item>(keys.apiKey(hash), { consistent: true });
-      return item ? toRecord(item) : null;
+      // lastUsedAt lives on the key item only; the pointer has everything else the answer shows.
+      return toRecord({ ...pointer, revokedAt: at.toISOString() });
     },
 
     async authenticate(hash, at, window) {
