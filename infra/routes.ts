@@ -1,5 +1,7 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
+import { customerRoutes } from '#functions/customers/routes';
 import { healthRoutes } from '#functions/health/routes';
+import { productRoutes } from '#functions/products/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
 import { webhookEndpointRoutes } from '#functions/webhook-endpoints/routes';
 import type { RouteGroup } from '#shared/http/types';
@@ -8,7 +10,7 @@ import type { RouteGroup } from '#shared/http/types';
  * Every endpoint group, aggregated once. CDK makes one Lambda and its API routes per group, the
  * local gateway serves from the same list, and the bench walks it.
  */
-export const httpGroups: RouteGroup[] = [healthRoutes, apiKeyRoutes, webhookEndpointRoutes, testHelperRoutes];
+export const httpGroups: RouteGroup[] = [healthRoutes, apiKeyRoutes, webhookEndpointRoutes, testHelperRoutes, productRoutes, customerRoutes];
 
 /** Functions that API Gateway does not call: scheduled jobs, stream, bus and queue consumers. */
 export const asyncFunctions = ['jobs', 'outbox-publisher', 'webhook-fanout', 'webhook-delivery'] as const;

@@ -1,12 +1,12 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
+import { PublicApi } from './constructs/api';
 import { AsyncInfra, HEARTBEAT_INTERVAL } from './constructs/async';
 import { DashboardAuth } from './constructs/auth';
 import { DataStore } from './constructs/data';
 import { type FunctionSpec, Functions, functionArnOf } from './constructs/functions';
 import { Observability } from './constructs/observability';
-import { PublicApi } from './constructs/api';
 import { needsOf } from './constructs/permissions';
 import { connectTriggers } from './constructs/triggers';
 import { asyncFunctions, httpGroups } from './routes';
@@ -71,12 +71,11 @@ export class PaymentServiceStack extends Stack {
     const functionOf = (name: string) => this.functions.get(name);
     this.api.addGroupRoutes(httpGroups, functionOf);
     connectTriggers({ scope: this.async, infra: this.async, table: this.data.table }, functionOf);
-    const jobs = functionOf('jobs');
 
     this.observability = new Observability(this, 'Observability', {
       api: this.api.httpApi,
       functions: this.functions.byName,
-      jobs,
+      jobs: functionOf('jobs'),
       deliveryDlq: this.async.deliveryDlq,
       scheduleGroup: this.async.scheduleGroup,
     });

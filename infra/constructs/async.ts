@@ -82,7 +82,7 @@ export class AsyncInfra extends Construct {
     );
     const minutes = HEARTBEAT_INTERVAL.toMinutes();
     const heartbeat = new CfnSchedule(this, 'Heartbeat', {
-      description: 'Records that scheduled work runs (/api/health/cron) and sweeps missed jobs',
+      description: 'Heartbeat: proves scheduled work runs (/api/health/cron)',
       groupName: this.scheduleGroup.scheduleGroupName,
       scheduleExpression: `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`,
       flexibleTimeWindow: { mode: 'OFF' },

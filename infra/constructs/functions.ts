@@ -46,7 +46,9 @@ type Capability = Exclude<keyof FunctionNeeds, 'table'>;
 const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) => void> = {
   publishesEvents: (r, role) => r.bus.grantPutEventsTo(role),
   enqueuesDeliveries: (r, role) => {
-    role.addToPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.deliveryQueue.queueArn] }));
+    role.addToPolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.deliveryQueue.queueArn] }),
+    );
   },
 };
 

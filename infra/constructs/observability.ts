@@ -17,6 +17,7 @@ import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#shared/adapters/metrics/emf';
 import { HEARTBEAT_INTERVAL } from './async';
 import { constructIdOf } from './functions';
+import { DELIVERY_FAILED_METRIC } from '#shared/domain/webhooks/deliveries';
 
 export interface ObservabilityProps {
   api: HttpApi;
@@ -27,8 +28,6 @@ export interface ObservabilityProps {
 }
 
 const PERIOD = Duration.minutes(5);
-/** The name shared/domain/webhooks/deliveries.ts counts under METRICS_NAMESPACE. */
-const DELIVERY_FAILED_METRIC = 'WebhookDeliveriesFailed';
 
 /**
  * The alarms the design lists (5xx, Lambda errors and throttles, DLQ depth, failed deliveries,

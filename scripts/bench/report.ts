@@ -237,8 +237,24 @@ export function formatReport(r: BenchResults): string {
   return sections.join('\n');
 }
 
+const rounded = (_key: string, value: unknown) =>
+  typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 100) / 100 : value;
+
+/** Indented down to three levels; deeper or short values stay on one line, to paste into notes. */
+function compactJson(value: unknown, depth = 0): string {
+  const flat = JSON.stringify(value, rounded) ?? 'null';
+  if (depth >= 3 || flat.length <= 120 || value === null || typeof value !== 'object') return flat;
+  const pad = '  '.repeat(depth + 1);
+  const close = '  '.repeat(depth);
+  if (Array.isArray(value)) {
+    return `[\n${value.map((v) => pad + compactJson(v, depth + 1)).join(',\n')}\n${close}]`;
+  }
+  const entries = Object.entries(value)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${pad}${JSON.stringify(k)}: ${compactJson(v, depth + 1)}`);
+  return `{\n${entries.join(',\n')}\n${close}}`;
+}
+
 export function formatJson(r: BenchResults): string {
-  return ['----- BEGIN bench.json -----', JSON.stringify(r, null, 2), '----- END bench.json -----'].join(
-    '\n',
-  );
+  return ['----- BEGIN bench.json -----', compactJson(r), '----- END bench.json -----'].join('\n');
 }

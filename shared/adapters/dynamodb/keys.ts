@@ -35,6 +35,29 @@ export const keys = {
   webhookDelivery: (t: Tenant, id: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `WHDELIVERY#${id}` }),
   deliveriesOfEndpoint: (endpointId: string) => `WHENDPOINT#${endpointId}`,
   outboxEvent: (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
+  product: (t: Tenant, id: number): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `PRODUCT#${pad(id)}` }),
+  productPrefix: 'PRODUCT#',
+  productByUuid: (uuid: string) => `PRODUCTUUID#${uuid}`,
+  productsByState: (t: Tenant, state: 'active' | 'archived') => `SELLER#${t.sellerId}#${t.environment}#PRODUCTS#${state}`,
+  productCounts: (t: Tenant): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: 'COUNT#PRODUCTS' }),
+  portalConfig: (t: Tenant, productId?: number): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: productId === undefined ? 'PORTALCFG#SELLER' : `PORTALCFG#PRODUCT#${pad(productId)}`,
+  }),
+  // Customers: the global customer is keyed by environment + document, so de-duplication is a
+  // condition on one key; each seller's profile and its search items live in the tenant partition.
+  customerGlobal: (env: Environment, document: string): Key => ({ pk: `CUSTOMER#${env}#${document}`, sk: 'GLOBAL' }),
+  customerProfile: (t: Tenant, uuid: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `CUSTOMER#${uuid}` }),
+  customersByCreation: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#CUSTOMERS`,
+  customersByName: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#CUSTNAME`,
+  customerEmailPrefix: (email: string) => `CUSTEMAIL#${email.toLowerCase()}#`,
+  customerEmail: (t: Tenant, email: string, uuid: string): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `CUSTEMAIL#${email.toLowerCase()}#${uuid}`,
+  }),
+  customerCount: (t: Tenant): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: 'CUSTOMERCOUNT' }),
+  customersOverdue: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#OVERDUE`,
+  customerOverdue: (t: Tenant, uuid: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}#OVERDUE`, sk: uuid }),
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
 };

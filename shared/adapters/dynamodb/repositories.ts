@@ -1,10 +1,13 @@
 import { createApiKeyRepository } from './api-key-repository';
+import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
 import { createIdempotencyRepository } from './idempotency-repository';
 import { createRateLimitRepository } from './rate-limit-repository';
 import { createSellerRepository } from './seller-repository';
 import { createEventOutbox } from './outbox';
+import { createPortalConfigRepository } from './portal-config-repository';
+import { createProductRepository } from './product-repository';
 import type { Table } from './table';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
 
@@ -19,6 +22,9 @@ export function createRepositories(table: Table) {
     outbox: createEventOutbox(table),
     webhookEndpoints: createWebhookEndpointRepository(table),
     deliveries: createDeliveryRepository(table),
+    customers: createCustomerRepository(table),
+    products: createProductRepository(table),
+    portalConfigs: createPortalConfigRepository(table),
   };
 }
 

@@ -15,6 +15,8 @@ export const DELIVERY_TIMEOUT_MS = 5_000;
 /** SQS DelaySeconds stops at 15 minutes; longer waits are reached in hops of at most this. */
 export const MAX_HOP_SECONDS = 900;
 export const USER_AGENT = 'payment-service-webhooks/1.0';
+/** The metric counted when a delivery fails for good; the stack's alarm watches it. */
+export const DELIVERY_FAILED_METRIC = 'WebhookDeliveriesFailed';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -198,7 +200,7 @@ export async function processDeliveryMessage(deps: DeliveryDeps, message: Delive
     await deps.queue.send({ body: messageOf(delivery, made + 1), delaySeconds: wait });
   }
   const recorded = await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
-  if (recorded && changes.status === 'failed') deps.metrics.count('WebhookDeliveriesFailed');
+  if (recorded && changes.status === 'failed') deps.metrics.count(DELIVERY_FAILED_METRIC);
   return recorded ? String(changes.status ?? 'retry') : 'dropped';
 }
 

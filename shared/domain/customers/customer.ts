@@ -1,0 +1,150 @@
+import { ConflictError } from '#shared/errors';
+import type { Environment, Tenant } from '#shared/domain/tenant';
+
+export type PersonType = 'fisica' | 'juridica';
+
+/** One per (environment, document), shared by every seller; written once, by whoever registers it first. */
+export interface GlobalCustomer {
+  id: number;
+  uuid: string;
+  environment: Environment;
+  document: string;
+  personType: PersonType;
+  name: string;
+  email: string;
+  phone: string;
+  createdAt: string;
+}
+
+export interface Address {
+  zipCode: string | null;
+  street: string | null;
+  number: string | null;
+  complement: string | null;
+  neighborhood: string | null;
+  city: string | null;
+  state: string | null;
+}
+
+export const ADDRESS_FIELDS = ['zipCode', 'street', 'number', 'complement', 'neighborhood', 'city', 'state'] as const;
+
+/**
+ * One seller's view of a global customer. It copies the global's identity (id, uuid, document,
+ * personType, e-mail) so that lists of a seller never read global items.
+ */
+export interface CustomerProfile extends Address {
+  tenant: Tenant;
+  id: number;
+  uuid: string;
+  document: string;
+  personType: PersonType;
+  name: string;
+  email: string;
+  phone: string;
+  globalEmail: string;
+  billingEmailOverride: string | null;
+  /** Overdue scheduled charges of this customer with this seller (kept by the charge work). */
+  overdueCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The fields a seller may change on its profile. */
+export type ProfilePatch = Partial<Pick<CustomerProfile, 'name' | 'email' | 'phone' | keyof Address>> & {
+  updatedAt: string;
+};
+
+export type CustomerSearch =
+  | { kind: 'all' }
+  | { kind: 'document'; document: string }
+  | { kind: 'email'; email: string }
+  | { kind: 'name'; prefix: string };
+
+export interface CustomerQuery {
+  search: CustomerSearch;
+  overdueOnly: boolean;
+  skip: number;
+  take: number;
+}
+
+export interface CustomerRepository {
+  nextId(): Promise<number>;
+  /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
+  findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
+  findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null>;
+  /** Writes a new global customer with the tenant's profile; false when another request wrote the global first. */
+  createGlobal(global: GlobalCustomer, profile: CustomerProfile): Promise<boolean>;
+  /** Links an existing global customer to the tenant; answers the tenant's profile when it already had one. */
+  addProfile(profile: CustomerProfile): Promise<CustomerProfile | null>;
+  /** Null when the profile changed since `current` was read (the caller reads again). */
+  updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile | null>;
+  setBillingEmailOverride(tenant: Tenant, uuid: string, email: string | null, at: string): Promise<CustomerProfile | null>;
+  /** `take` profiles after `skip` matches, and how many match in all (bounded, see MAX_LIST_WINDOW). */
+  list(tenant: Tenant, query: CustomerQuery): Promise<{ items: CustomerProfile[]; total: number }>;
+  /**
+   * Moves the profile's overdue-charge count by `delta` (never below 0) and keeps the overdue
+   * marker in step; the scheduled-charge work calls it. Null when the tenant has no such customer.
+   */
+  adjustOverdue(tenant: Tenant, uuid: string, delta: number): Promise<number | null>;
+}
+
+/** Deepest position a page may reach without a narrower search (page × limit). */
+export const MAX_LIST_WINDOW = 10_000;
+
+/**
+ * Concurrent writers touched the same items (a lost create race, a TransactionConflict). The use
+ * cases retry; only a request that keeps losing sees the 409.
+ */
+export class CustomerContentionError extends ConflictError {
+  constructor(options?: { cause?: unknown }) {
+    super('The customer is being changed by another request; retry', 'customer_contention', options);
+  }
+}
+
+/** Lower case, no accents, single spaces: what name-prefix search compares. */
+export function searchableName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export interface CustomerView extends Address {
+  id: number;
+  uuid: string;
+  name: string;
+  email: string;
+  phone: string;
+  document: string;
+  personType: PersonType;
+  billingEmail: string;
+  hasBillingEmailOverride: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Spec: the override, else the e-mail last used with this seller, else the global e-mail. */
+export const billingEmailOf = (p: CustomerProfile): string => p.billingEmailOverride ?? (p.email || p.globalEmail);
+
+export const toCustomerView = (p: CustomerProfile): CustomerView => ({
+  id: p.id,
+  uuid: p.uuid,
+  name: p.name,
+  email: p.email,
+  phone: p.phone,
+  document: p.document,
+  personType: p.personType,
+  zipCode: p.zipCode,
+  street: p.street,
+  number: p.number,
+  complement: p.complement,
+  neighborhood: p.neighborhood,
+  city: p.city,
+  state: p.state,
+  billingEmail: billingEmailOf(p),
+  hasBillingEmailOverride: p.billingEmailOverride !== null,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});

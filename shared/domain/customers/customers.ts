@@ -1,0 +1,154 @@
+import { NotFoundError, ValidationError } from '#shared/errors';
+import type { Clock, Ids } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import {
+  ADDRESS_FIELDS,
+  type CustomerProfile,
+  type CustomerRepository,
+  type CustomerView,
+  CustomerContentionError,
+  type GlobalCustomer,
+  type ProfilePatch,
+  toCustomerView,
+} from './customer';
+import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
+
+export interface CustomerDeps {
+  customers: CustomerRepository;
+  clock: Clock;
+  ids: Ids;
+  /** Between attempts after a lost race; tests pass a no-op. */
+  pause?: (ms: number) => Promise<void>;
+}
+
+const NOT_FOUND = 'Customer not found';
+const ATTEMPTS = 8;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Re-runs `work` after a lost race, with jittered backoff; the last loss becomes the 409. */
+async function retrying<T>(deps: CustomerDeps, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof CustomerContentionError) || attempt >= ATTEMPTS) throw error;
+      await (deps.pause ?? sleep)(Math.random() * 10 * 2 ** attempt);
+    }
+  }
+}
+
+const addressOf = (input: Partial<Record<(typeof ADDRESS_FIELDS)[number], string | null | undefined>>) =>
+  Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, input[f] ?? null])) as Pick<CustomerProfile, (typeof ADDRESS_FIELDS)[number]>;
+
+function newProfile(tenant: Tenant, global: GlobalCustomer, input: CreateCustomerInput, now: string): CustomerProfile {
+  return {
+    tenant,
+    id: global.id,
+    uuid: global.uuid,
+    document: global.document,
+    personType: global.personType,
+    globalEmail: global.email,
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    ...addressOf(input),
+    billingEmailOverride: null,
+    overdueCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The fields of `input` that differ from the profile; null when nothing changes. */
+function diff(current: CustomerProfile, input: UpdateCustomerInput, now: string): ProfilePatch | null {
+  const patch: ProfilePatch = { updatedAt: now };
+  let changed = false;
+  for (const field of ['name', 'email', 'phone', ...ADDRESS_FIELDS] as const) {
+    const value = input[field];
+    if (value === undefined || value === current[field]) continue;
+    (patch as Record<string, unknown>)[field] = value;
+    changed = true;
+  }
+  return changed ? patch : null;
+}
+
+export interface CreateCustomerResult {
+  customer: CustomerView;
+  /** False when the request updated the profile this seller already had. */
+  created: boolean;
+}
+
+/**
+ * Spec: one global customer per document; a seller registering a known document gets its own
+ * profile of it, and re-registering updates that profile (Stripe-like upsert, never a duplicate).
+ * Optional address fields a re-registration leaves out keep their stored values.
+ */
+export function createCustomer(deps: CustomerDeps, tenant: Tenant, input: CreateCustomerInput): Promise<CreateCustomerResult> {
+  return retrying(deps, async () => {
+    const now = deps.clock.now().toISOString();
+    let global = await deps.customers.findGlobal(tenant.environment, input.document);
+    if (!global) {
+      const fresh: GlobalCustomer = {
+        id: await deps.customers.nextId(),
+        uuid: deps.ids.uuid(),
+        environment: tenant.environment,
+        document: input.document,
+        personType: input.personType,
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        createdAt: now,
+      };
+      const profile = newProfile(tenant, fresh, input, now);
+      if (await deps.customers.createGlobal(fresh, profile)) return { customer: toCustomerView(profile), created: true };
+      global = await deps.customers.findGlobal(tenant.environment, input.document);
+      if (!global) throw new CustomerContentionError();
+    }
+    const profile = newProfile(tenant, global, input, now);
+    const existing = await deps.customers.addProfile(profile);
+    if (!existing) return { customer: toCustomerView(profile), created: true };
+    const patch = diff(existing, input, now);
+    if (!patch) return { customer: toCustomerView(existing), created: false };
+    const updated = await deps.customers.updateProfile(existing, patch);
+    if (!updated) throw new CustomerContentionError();
+    return { customer: toCustomerView(updated), created: false };
+  });
+}
+
+export async function getProfile(deps: Pick<CustomerDeps, 'customers'>, tenant: Tenant, uuid: string) {
+  const profile = await deps.customers.findProfile(tenant, uuid);
+  if (!profile) throw new NotFoundError(NOT_FOUND);
+  return profile;
+}
+
+/** A seller changes only its own view; the document is the customer's identity and never changes. */
+export function updateCustomer(deps: CustomerDeps, tenant: Tenant, uuid: string, input: UpdateCustomerInput): Promise<CustomerView> {
+  return retrying(deps, async () => {
+    const current = await getProfile(deps, tenant, uuid);
+    const problems: string[] = [];
+    if (input.document !== undefined && input.document !== current.document) {
+      problems.push('document cannot be changed; register a new customer for another document');
+    }
+    if (input.personType !== undefined && input.personType !== current.personType) {
+      problems.push('personType cannot be changed; it follows the document');
+    }
+    if (problems.length > 0) throw new ValidationError(problems);
+    const patch = diff(current, input, deps.clock.now().toISOString());
+    if (!patch) return toCustomerView(current);
+    const updated = await deps.customers.updateProfile(current, patch);
+    if (!updated) throw new CustomerContentionError();
+    return toCustomerView(updated);
+  });
+}
+
+/** The override is stored as given and does not follow later e-mail changes (spec). */
+export async function setBillingEmailOverride(
+  deps: Pick<CustomerDeps, 'customers' | 'clock'>,
+  tenant: Tenant,
+  uuid: string,
+  email: string | null,
+): Promise<CustomerView> {
+  const updated = await deps.customers.setBillingEmailOverride(tenant, uuid, email, deps.clock.now().toISOString());
+  if (!updated) throw new NotFoundError(NOT_FOUND);
+  return toCustomerView(updated);
+}

@@ -1,0 +1,38 @@
+import { documentKind, normalizeDocument } from '#shared/domain/documents';
+import type { Tenant } from '#shared/domain/tenant';
+import { type CustomerRepository, type CustomerSearch, searchableName, toCustomerView } from './customer';
+import type { ListCustomersInput } from './schemas';
+
+/**
+ * What a search term means, so that no search reads every customer: a valid CPF/CNPJ (masked or
+ * not) is an exact document, anything with `@` an exact e-mail, the rest a name prefix that
+ * ignores case and accents.
+ */
+export function classifySearch(term: string | undefined): CustomerSearch {
+  const value = term?.trim() ?? '';
+  if (value === '') return { kind: 'all' };
+  const document = normalizeDocument(value);
+  if (documentKind(document)) return { kind: 'document', document };
+  if (value.includes('@')) return { kind: 'email', email: value.toLowerCase() };
+  const prefix = searchableName(value);
+  return prefix === '' ? { kind: 'all' } : { kind: 'name', prefix };
+}
+
+export async function listCustomers(
+  deps: { customers: CustomerRepository },
+  tenant: Tenant,
+  input: ListCustomersInput,
+) {
+  const { items, total } = await deps.customers.list(tenant, {
+    search: classifySearch(input.search),
+    overdueOnly: input.status === 'overdue',
+    skip: (input.page - 1) * input.limit,
+    take: input.limit,
+  });
+  return {
+    data: items.map(toCustomerView),
+    count: items.length,
+    totalCount: total,
+    totalPages: Math.ceil(total / input.limit),
+  };
+}

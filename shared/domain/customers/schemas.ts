@@ -1,0 +1,113 @@
+import * as z from 'zod';
+import { documentKind, normalizeDocument, onlyDigits } from '#shared/domain/documents';
+import { MAX_LIST_WINDOW } from './customer';
+
+export const BRAZILIAN_STATES = [
+  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
+  'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+] as const;
+
+const text = (field: string, max = 200) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .min(1, `${field} must not be empty`)
+    .max(max, `${field} must be at most ${max} characters long`);
+
+// Masked input is accepted and stored digits-only, so `(11) 98765-4321` and `01310-100` work.
+const name = text('name');
+const email = z.email({ error: 'email must be a valid e-mail' }).max(254);
+const document = z
+  .string({ error: 'document must be a string' })
+  .transform(normalizeDocument)
+  .refine((v) => documentKind(v) !== null, 'document is not a valid CPF or CNPJ');
+const phone = z
+  .string({ error: 'phone must be a string' })
+  .transform(onlyDigits)
+  .refine((v) => v.length === 10 || v.length === 11, 'phone must have 10 or 11 digits');
+const personType = z.enum(['fisica', 'juridica'], { error: 'personType must be one of: fisica, juridica' });
+const zipCode = z
+  .string({ error: 'zipCode must be a string' })
+  .transform(onlyDigits)
+  .refine((v) => v.length === 8, 'zipCode must have 8 digits');
+const state = z
+  .string({ error: 'state must be a string' })
+  .transform((v) => v.trim().toUpperCase())
+  .refine((v) => (BRAZILIAN_STATES as readonly string[]).includes(v), 'state must be a Brazilian state (UF), e.g. SP');
+
+const address = {
+  zipCode: zipCode.nullish(),
+  street: text('street').nullish(),
+  number: text('number', 20).nullish(),
+  complement: text('complement').nullish(),
+  neighborhood: text('neighborhood').nullish(),
+  city: text('city').nullish(),
+  state: state.nullish(),
+};
+
+interface DocumentFields {
+  document?: string;
+  personType?: 'fisica' | 'juridica';
+}
+
+/** fisica goes with a CPF, juridica with a CNPJ; said only when both fields are valid on their own. */
+function personTypeMatchesDocument(ctx: z.core.ParsePayload<DocumentFields>) {
+  const { document: doc, personType: type } = ctx.value;
+  const failed = new Set(ctx.issues.map((i) => i.path?.[0]));
+  if (!doc || !type || failed.has('document') || failed.has('personType')) return;
+  const kind = documentKind(doc);
+  if (type === 'fisica' && kind !== 'cpf') {
+    ctx.issues.push({ code: 'custom', path: ['personType'], message: 'personType fisica requires a CPF (11 digits)', input: type });
+  }
+  if (type === 'juridica' && kind !== 'cnpj') {
+    ctx.issues.push({ code: 'custom', path: ['personType'], message: 'personType juridica requires a CNPJ (14 characters)', input: type });
+  }
+}
+
+export const createCustomerSchema = z
+  .object({ name, email, document, phone, personType, ...address })
+  .strict()
+  .check(personTypeMatchesDocument);
+
+export const updateCustomerSchema = z
+  .object({
+    name: name.optional(),
+    email: email.optional(),
+    document: document.optional(),
+    phone: phone.optional(),
+    personType: personType.optional(),
+    ...address,
+  })
+  .strict()
+  .check(personTypeMatchesDocument);
+
+export const billingEmailOverrideSchema = z
+  .object({
+    billingEmailOverride: z.union([z.email(), z.null()], {
+      error: 'billingEmailOverride must be a valid e-mail or null',
+    }),
+  })
+  .strict();
+
+export const listCustomersSchema = z
+  .object({
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    search: z.string().trim().max(200).optional(),
+    status: z.enum(['overdue'], { error: 'status must be one of: overdue' }).optional(),
+  })
+  .check((ctx) => {
+    const { page, limit } = ctx.value;
+    if (ctx.issues.length === 0 && page * limit > MAX_LIST_WINDOW) {
+      ctx.issues.push({
+        code: 'custom',
+        path: ['page'],
+        message: `page must keep page × limit within ${MAX_LIST_WINDOW}; narrow the search to reach older customers`,
+        input: page,
+      });
+    }
+  });
+
+export type CreateCustomerInput = z.output<typeof createCustomerSchema>;
+export type UpdateCustomerInput = z.output<typeof updateCustomerSchema>;
+export type ListCustomersInput = z.output<typeof listCustomersSchema>;

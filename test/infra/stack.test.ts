@@ -1,0 +1,355 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY_FUNCTION_TIMEOUT, HEARTBEAT_INTERVAL } from '#infra/constructs/async';
+import { asyncFunctions, functionNames, httpGroups } from '#infra/routes';
+import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { ENV } from '#shared/config';
+import { routeKey } from '#shared/http/types';
+import { HEARTBEAT_JOB } from '#shared/jobs';
+import { actionsOf, type Synthesized, statementsOfRole, synthesize } from './synth';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize();
+});
+afterAll(() => s?.dispose());
+
+const resourcesOf = (type: string) =>
+  Object.entries(s.template.findResources(type)) as [string, { Properties: Record<string, any> }][];
+const fnId = (name: string) => s.logicalId(s.stack.functions.get(name));
+const fnProps = (name: string) => s.template.toJSON().Resources[fnId(name)].Properties;
+const roleActions = (name: string) =>
+  actionsOf(statementsOfRole(s.template, s.logicalId(s.stack.functions.roles.get(name)!)));
+
+describe('single table', () => {
+  it('has the keys, indexes, TTL and stream of the shared table definition', () => {
+    const indexes = Object.values(TABLE.indexes);
+    s.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    s.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith(
+        [TABLE.partitionKey, TABLE.sortKey, ...indexes.flatMap((i) => [i.partitionKey, i.sortKey])].map(
+          (name) => ({ AttributeName: name, AttributeType: 'S' }),
+        ),
+      ),
+      GlobalSecondaryIndexes: indexes.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      StreamSpecification: { StreamViewType: TABLE.streamView },
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+  });
+
+  it('survives accidents: point-in-time recovery, deletion protection and a retain policy', () => {
+    s.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+    });
+  });
+});
+
+describe('functions', () => {
+  it('deploys one Node.js 22 arm64 function per endpoint group and per async function', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', httpGroups.length + asyncFunctions.length);
+    for (const name of functionNames) {
+      expect(fnProps(name)).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 512,
+      });
+    }
+  });
+
+  it('gives API functions 30 s, jobs 60 s and the delivery function a sixth of the visibility timeout', () => {
+    for (const group of httpGroups) expect(fnProps(group.name).Timeout).toBe(30);
+    expect(fnProps('jobs').Timeout).toBe(60);
+    expect(fnProps('webhook-delivery').Timeout * 6).toBeLessThanOrEqual(60);
+  });
+
+  it('sets every variable the configuration parser reads, named from ENV', () => {
+    const expected = Object.values(ENV).filter((n) => n !== ENV.dynamoEndpoint && n !== ENV.logLevel);
+    for (const name of functionNames) {
+      expect(Object.keys(fnProps(name).Environment.Variables).sort()).toEqual([...expected].sort());
+      expect(fnProps(name).Environment.Variables[ENV.runtime]).toBe('aws');
+    }
+  });
+
+  it('points JOBS_FUNCTION_ARN at the jobs function by its fixed name', () => {
+    const arn = JSON.stringify(fnProps('api-keys').Environment.Variables[ENV.jobsFunctionArn]);
+    expect(arn).toContain(`:function:${fnProps('jobs').FunctionName}`);
+  });
+
+  it('builds PUBLIC_BASE_URL from the API id, without a trailing slash', () => {
+    expect(fnProps('health').Environment.Variables[ENV.publicBaseUrl]).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          'https://',
+          { Ref: s.logicalId(s.stack.api.httpApi) },
+          '.execute-api.',
+          { Ref: 'AWS::Region' },
+          '.',
+          { Ref: 'AWS::URLSuffix' },
+        ],
+      ],
+    });
+  });
+
+  it('verifies dashboard tokens against the Cognito issuer and its JWKS', () => {
+    const pool = { Ref: s.logicalId(s.stack.auth.userPool) };
+    const issuer = [
+      'https://cognito-idp.',
+      { Ref: 'AWS::Region' },
+      '.',
+      { Ref: 'AWS::URLSuffix' },
+      '/',
+      pool,
+    ];
+    const vars = fnProps('api-keys').Environment.Variables;
+    expect(vars[ENV.jwtIssuer]).toEqual({ 'Fn::Join': ['', issuer] });
+    expect(vars[ENV.jwksUrl]).toEqual({ 'Fn::Join': ['', [...issuer, '/.well-known/jwks.json']] });
+    expect(vars[ENV.jwtClientId]).toEqual({ Ref: s.logicalId(s.stack.auth.client) });
+  });
+});
+
+describe('HTTP API', () => {
+  const allRoutes = httpGroups.flatMap((g) => g.routes.map((r) => ({ group: g.name, key: routeKey(r) })));
+
+  it('has exactly one route per route-table row', () => {
+    const keys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
+    expect(keys.sort()).toEqual(allRoutes.map((r) => r.key).sort());
+  });
+
+  it("sends every route to its own group's function", () => {
+    const integrations = Object.fromEntries(resourcesOf('AWS::ApiGatewayV2::Integration'));
+    for (const [, route] of resourcesOf('AWS::ApiGatewayV2::Route')) {
+      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref;
+      const group = allRoutes.find((r) => r.key === route.Properties.RouteKey)?.group as string;
+      expect(integrations[integrationId].Properties).toMatchObject({
+        IntegrationUri: { 'Fn::GetAtt': [fnId(group), 'Arn'] },
+        PayloadFormatVersion: '2.0',
+      });
+    }
+  });
+
+  it('has no API Gateway authorizer: the functions authenticate', () => {
+    s.template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+    for (const [, route] of resourcesOf('AWS::ApiGatewayV2::Route')) {
+      expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+  });
+
+  it('writes access logs from the auto-deployed default stage', () => {
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [s.logicalId(s.stack.api.accessLogs), 'Arn'] },
+        Format: Match.stringLikeRegexp('\\$context\\.requestId'),
+      },
+    });
+  });
+});
+
+describe('asynchronous work', () => {
+  it('redrives a delivery to the DLQ after five receives, with a 60 s visibility timeout', () => {
+    const dlq = s.logicalId(s.stack.async.deliveryDlq);
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: 60,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    expect(DELIVERY_FUNCTION_TIMEOUT.toSeconds() * 6).toBe(60);
+  });
+
+  it('refuses non-TLS requests on both queues', () => {
+    const policies = resourcesOf('AWS::SQS::QueuePolicy');
+    expect(policies).toHaveLength(2);
+    for (const [, policy] of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+
+  it('runs the heartbeat job at the interval the functions are told', () => {
+    const seconds = Number(fnProps('health').Environment.Variables[ENV.heartbeatIntervalSeconds]);
+    expect(seconds).toBe(HEARTBEAT_INTERVAL.toSeconds());
+    s.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    s.template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      GroupName: s.stack.async.scheduleGroup.scheduleGroupName,
+      ScheduleExpression: `rate(${seconds / 60} minutes)`,
+      Target: {
+        Arn: { 'Fn::GetAtt': [fnId('jobs'), 'Arn'] },
+        RoleArn: { 'Fn::GetAtt': [s.logicalId(s.stack.async.schedulerRole), 'Arn'] },
+        Input: JSON.stringify(HEARTBEAT_JOB),
+      },
+    });
+    expect(JSON.parse(JSON.stringify(HEARTBEAT_JOB))).toEqual({ job: 'heartbeat', id: 'rate' });
+  });
+
+  it('lets Scheduler assume its role only to invoke the jobs function', () => {
+    const role = s.logicalId(s.stack.async.schedulerRole);
+    s.template.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: {
+        Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
+      },
+    });
+    expect(statementsOfRole(s.template, role)).toEqual([
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::GetAtt': [fnId('jobs'), 'Arn'] } },
+    ]);
+  });
+
+  it('feeds the publisher only new outbox items from the table stream', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('outbox-publisher') },
+      EventSourceArn: { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'StreamArn'] },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT'],
+              dynamodb: { NewImage: { entity: { S: [TABLE.outboxEntity] } } },
+            }),
+          },
+        ],
+      },
+    });
+  });
+
+  it('sends every service event to the fan-out and every queued delivery to the delivery function', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: s.logicalId(s.stack.async.bus) },
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('webhook-fanout'), 'Arn'] } })],
+    });
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('webhook-delivery') },
+      EventSourceArn: { 'Fn::GetAtt': [s.logicalId(s.stack.async.deliveryQueue), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
+describe('dashboard sign-in', () => {
+  it('keeps an immutable seller_id attribute and requires MFA', () => {
+    s.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      Schema: Match.arrayWith([
+        Match.objectLike({ Name: 'seller_id', AttributeDataType: 'String', Mutable: false }),
+      ]),
+      MfaConfiguration: 'ON',
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+    });
+  });
+
+  it('has a public app client that can read the seller id but never write it', () => {
+    s.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ReadAttributes: Match.arrayWith(['custom:seller_id']),
+      WriteAttributes: Match.not(Match.arrayWith(['custom:seller_id'])),
+    });
+  });
+});
+
+describe('least privilege', () => {
+  it('lets the health function only read single items', () => {
+    expect(roleActions('health').filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:GetItem']);
+  });
+
+  it('never grants Scan, and no table access to the publisher', () => {
+    for (const name of functionNames) expect(roleActions(name)).not.toContain('dynamodb:Scan');
+    expect(
+      roleActions('outbox-publisher').filter(
+        (a) => a.startsWith('dynamodb:') && a !== 'dynamodb:ListStreams',
+      ),
+    ).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
+  });
+
+  it('grants sending, publishing and scheduling only to the functions that do it', () => {
+    const holders = (action: string) => functionNames.filter((n) => roleActions(n).includes(action));
+    expect(holders('sqs:SendMessage').sort()).toEqual(['webhook-delivery', 'webhook-fanout']);
+    expect(holders('events:PutEvents')).toEqual(['outbox-publisher']);
+    expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([]);
+    expect(holders('iam:PassRole')).toEqual([]);
+  });
+
+  it("writes logs only to the function's own log group, with no AWS managed policy", () => {
+    for (const name of functionNames) {
+      const role = s.logicalId(s.stack.functions.roles.get(name)!);
+      const logStatements = statementsOfRole(s.template, role).filter((st) =>
+        actionsOf([st]).some((a) => a.startsWith('logs:')),
+      );
+      const logGroup = s.logicalId(s.stack.functions.get(name).logGroup);
+      expect(logStatements.map((st) => st.Resource)).toEqual([{ 'Fn::GetAtt': [logGroup, 'Arn'] }]);
+    }
+    for (const [, role] of resourcesOf('AWS::IAM::Role')) {
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('observability', () => {
+  const alarms = () => resourcesOf('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+
+  it('alarms on 5xx, DLQ depth, failed deliveries and scheduler target errors', () => {
+    const metrics = alarms().map((a) => `${a.Namespace}/${a.MetricName}`);
+    expect(metrics).toEqual(
+      expect.arrayContaining([
+        'AWS/ApiGateway/5xx',
+        'AWS/SQS/ApproximateNumberOfMessagesVisible',
+        'PaymentService/WebhookDeliveriesFailed',
+        'AWS/Scheduler/TargetErrorCount',
+      ]),
+    );
+  });
+
+  it('alarms on errors and throttles of every function', () => {
+    for (const name of functionNames) {
+      for (const metric of ['Errors', 'Throttles']) {
+        expect(alarms()).toContainEqual(
+          expect.objectContaining({
+            MetricName: metric,
+            Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId(name) } }],
+          }),
+        );
+      }
+    }
+  });
+
+  it('raises heartbeat staleness when jobs ran less than once in two intervals, missing data included', () => {
+    expect(alarms()).toContainEqual(
+      expect.objectContaining({
+        MetricName: 'Invocations',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId('jobs') } }],
+        Period: HEARTBEAT_INTERVAL.toSeconds(),
+        EvaluationPeriods: 2,
+        Threshold: 1,
+        ComparisonOperator: 'LessThanThreshold',
+        TreatMissingData: 'breaching',
+      }),
+    );
+  });
+
+  it('has one dashboard', () => {
+    s.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+});
+
+describe('validation', () => {
+  it('leaves no unacknowledged cdk-nag AwsSolutions or CloudFormation validation finding', () => {
+    expect(s.findings).toEqual([]);
+  });
+});
