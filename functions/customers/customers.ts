@@ -1,4 +1,8 @@
-import { createCustomer, setBillingEmailOverride as setOverride, updateCustomer } from '#shared/domain/customers/customers';
+import {
+  createCustomer,
+  setBillingEmailOverride as setOverride,
+  updateCustomer,
+} from '#shared/domain/customers/customers';
 import { listCustomers } from '#shared/domain/customers/listing';
 import {
   billingEmailOverrideSchema,
@@ -10,7 +14,11 @@ import { tenantOf } from '#shared/http/tenant';
 import type { HttpRequest, HttpResult } from '#shared/http/types';
 import { parseInput } from '#shared/validation';
 
-const deps = (req: HttpRequest) => ({ customers: req.deps.repos.customers, clock: req.deps.clock, ids: req.deps.ids });
+const deps = (req: HttpRequest) => ({
+  customers: req.deps.repos.customers,
+  clock: req.deps.clock,
+  ids: req.deps.ids,
+});
 
 const ok = (body: unknown, statusCode = 200): HttpResult => ({ statusCode, body });
 
@@ -24,7 +32,14 @@ export const list = async (req: HttpRequest) =>
   ok(await listCustomers(deps(req), tenantOf(req), parseInput(listCustomersSchema, req.query)));
 
 export const update = async (req: HttpRequest) =>
-  ok(await updateCustomer(deps(req), tenantOf(req), req.pathParams.uuid, parseInput(updateCustomerSchema, req.body)));
+  ok(
+    await updateCustomer(
+      deps(req),
+      tenantOf(req),
+      req.pathParams.uuid,
+      parseInput(updateCustomerSchema, req.body),
+    ),
+  );
 
 export async function setBillingEmailOverride(req: HttpRequest) {
   const { billingEmailOverride } = parseInput(billingEmailOverrideSchema, req.body);

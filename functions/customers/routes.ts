@@ -15,8 +15,20 @@ export const customerRoutes: RouteGroup = {
       summary: 'Register a customer (reuses the global customer of a known document)',
       handler: create,
     },
-    { method: 'GET', path: '/api/v1/customers', auth, summary: 'List customers, newest first', handler: list },
-    { method: 'PATCH', path: '/api/v1/customers/{uuid}', auth, summary: "Change this seller's view of a customer", handler: update },
+    {
+      method: 'GET',
+      path: '/api/v1/customers',
+      auth,
+      summary: 'List customers, newest first',
+      handler: list,
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/customers/{uuid}',
+      auth,
+      summary: "Change this seller's view of a customer",
+      handler: update,
+    },
     {
       method: 'PATCH',
       path: '/api/v1/customers/{uuid}/billing-email-override',

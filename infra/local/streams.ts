@@ -130,6 +130,25 @@ export class LocalStreamPoller implements Drainable {
   }
 }
 
+/**
+ * The Streams client reads an empty map attribute (`{"M":{}}`) back as `{}`. An attribute value
+ * always has exactly one key, so an empty object can only be an empty map: put it back, as Lambda's
+ * own JSON would have it.
+ */
+export function repairImage(image: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!image) return image;
+  const fix = (value: unknown): unknown => {
+    if (!value || typeof value !== 'object') return value;
+    const v = value as Record<string, unknown>;
+    const keys = Object.keys(v);
+    if (keys.length === 0) return { M: {} };
+    if (v.M) return { M: repairImage(v.M as Record<string, unknown>) };
+    if (Array.isArray(v.L)) return { L: v.L.map(fix) };
+    return v;
+  };
+  return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, fix(v)]));
+}
+
 /** The record as Lambda delivers it (same field names; the SDK returns AttributeValue maps already). */
 function toLambdaRecord(streamArn: string) {
   return (record: _Record) =>
@@ -142,6 +161,8 @@ function toLambdaRecord(streamArn: string) {
       eventSourceARN: streamArn,
       dynamodb: {
         ...record.dynamodb,
+        NewImage: repairImage(record.dynamodb?.NewImage as Record<string, unknown> | undefined),
+        OldImage: repairImage(record.dynamodb?.OldImage as Record<string, unknown> | undefined),
         ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime
           ? Math.floor(new Date(record.dynamodb.ApproximateCreationDateTime).getTime() / 1000)
           : undefined,

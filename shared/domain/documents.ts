@@ -18,11 +18,11 @@ export function normalizeDocument(raw: string): string {
 
 export const onlyDigits = (raw: string): string => raw.replace(/\D/g, '');
 
-const valueOf = (char: string) => char.charCodeAt(0) - 48;
+const charValue = (char: string) => char.charCodeAt(0) - 48;
 
 function checkDigit(chars: string, weights: number[]): number {
   let sum = 0;
-  for (let i = 0; i < weights.length; i++) sum += valueOf(chars[i]) * weights[i];
+  for (let i = 0; i < weights.length; i++) sum += charValue(chars[i]) * weights[i];
   const r = sum % 11;
   return r < 2 ? 0 : 11 - r;
 }
@@ -51,7 +51,9 @@ export function isValidCpf(value: string): boolean {
 }
 
 export function isValidCnpj(value: string): boolean {
-  return CNPJ_FORMAT.test(value) && !allEqual(value) && cnpjCheckDigits(value.slice(0, 12)) === value.slice(12);
+  return (
+    CNPJ_FORMAT.test(value) && !allEqual(value) && cnpjCheckDigits(value.slice(0, 12)) === value.slice(12)
+  );
 }
 
 /** Which document a normalized value is, or null when it is neither a valid CPF nor a valid CNPJ. */

@@ -3,10 +3,10 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   ADDRESS_FIELDS,
+  CustomerContentionError,
   type CustomerProfile,
   type CustomerRepository,
   type CustomerSearch,
-  CustomerContentionError,
   type GlobalCustomer,
   MAX_LIST_WINDOW,
   searchableName,
@@ -50,7 +50,8 @@ function toProfile(item: Item): CustomerProfile {
   };
 }
 
-const creationOrder = (p: Pick<CustomerProfile, 'createdAt' | 'id'>) => `${p.createdAt}#${keys.numeric(p.id)}`;
+const creationOrder = (p: Pick<CustomerProfile, 'createdAt' | 'id'>) =>
+  `${p.createdAt}#${keys.numeric(p.id)}`;
 
 function profileItem(p: CustomerProfile): Item {
   const nameSearch = searchableName(p.name);
@@ -66,7 +67,8 @@ function profileItem(p: CustomerProfile): Item {
     environment: p.tenant.environment,
     nameSearch,
   };
-  for (const [field, value] of Object.entries(p)) if (field !== 'tenant' && value !== null) item[field] = value;
+  for (const [field, value] of Object.entries(p))
+    if (field !== 'tenant' && value !== null) item[field] = value;
   return item;
 }
 
@@ -75,13 +77,21 @@ const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): Tr
 });
 
 const countOne = (tenant: Tenant): TransactItem => ({
-  Update: { Key: keys.customerCount(tenant), UpdateExpression: 'ADD #v :one', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':one': 1 } },
+  Update: {
+    Key: keys.customerCount(tenant),
+    UpdateExpression: 'ADD #v :one',
+    ExpressionAttributeNames: { '#v': 'value' },
+    ExpressionAttributeValues: { ':one': 1 },
+  },
 });
 
 /** Another transaction held one of the items: the domain retries, it is not a failed condition. */
 function contended(error: unknown): boolean {
   const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons ?? [];
-  return (error as Error)?.name === 'TransactionCanceledException' && reasons.some((r) => r.Code === 'TransactionConflict');
+  return (
+    (error as Error)?.name === 'TransactionCanceledException' &&
+    reasons.some((r) => r.Code === 'TransactionConflict')
+  );
 }
 
 async function transact(table: Table, items: TransactItem[]): Promise<void> {
@@ -95,13 +105,15 @@ async function transact(table: Table, items: TransactItem[]): Promise<void> {
 
 /** The item a failed transaction condition saw (asked for with ReturnValuesOnConditionCheckFailure). */
 function itemThatFailed(error: ConditionFailedError, index: number): Item | undefined {
-  const reasons = (error.cause as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] })?.CancellationReasons;
+  const reasons = (error.cause as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] })
+    ?.CancellationReasons;
   const item = reasons?.[index]?.Item;
   return item ? unmarshall(item) : undefined;
 }
 
 export function createCustomerRepository(table: Table): CustomerRepository {
-  const getProfileItem = (tenant: Tenant, uuid: string) => table.get<Item>(keys.customerProfile(tenant, uuid), { consistent: true });
+  const getProfileItem = (tenant: Tenant, uuid: string) =>
+    table.get<Item>(keys.customerProfile(tenant, uuid), { consistent: true });
 
   /** BatchGetItem keeps a page of e-mail or overdue matches to one round trip; Table has no batch read. */
   async function profilesByUuid(tenant: Tenant, uuids: string[]): Promise<CustomerProfile[]> {
@@ -109,7 +121,9 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     for (let i = 0; i < uuids.length; i += 100) {
       let pending: Key[] = uuids.slice(i, i + 100).map((u) => keys.customerProfile(tenant, u));
       while (pending.length > 0) {
-        const out = await table.doc.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending } } }));
+        const out = await table.doc.send(
+          new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending } } }),
+        );
         for (const item of out.Responses?.[table.name] ?? []) found.set(String(item.uuid), toProfile(item));
         pending = (out.UnprocessedKeys?.[table.name]?.Keys ?? []) as Key[];
       }
@@ -133,14 +147,23 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     return items;
   }
 
-  type IndexQuery = { index: typeof gsi1 | typeof gsi2; pk: string; prefix?: string; overdueOnly: boolean; newestFirst: boolean };
+  type IndexQuery = {
+    index: typeof gsi1 | typeof gsi2;
+    pk: string;
+    prefix?: string;
+    overdueOnly: boolean;
+    newestFirst: boolean;
+  };
 
   function indexQuery(q: IndexQuery) {
     return {
       IndexName: q.index.name,
       KeyConditionExpression: q.prefix ? '#ipk = :ipk AND begins_with(#isk, :prefix)' : '#ipk = :ipk',
       FilterExpression: q.overdueOnly ? 'overdueCount > :zero' : undefined,
-      ExpressionAttributeNames: { '#ipk': q.index.partitionKey, ...(q.prefix ? { '#isk': q.index.sortKey } : {}) },
+      ExpressionAttributeNames: {
+        '#ipk': q.index.partitionKey,
+        ...(q.prefix ? { '#isk': q.index.sortKey } : {}),
+      },
       ExpressionAttributeValues: {
         ':ipk': q.pk,
         ...(q.prefix ? { ':prefix': q.prefix } : {}),
@@ -160,7 +183,9 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     let cursor: string | undefined;
     let budget = MAX_LIST_WINDOW;
     do {
-      const limit = q.overdueOnly ? Math.min(budget, Math.max(need - items.length, 100)) : need - items.length;
+      const limit = q.overdueOnly
+        ? Math.min(budget, Math.max(need - items.length, 100))
+        : need - items.length;
       const page = await table.query<Item>({ ...indexQuery(q), Limit: limit, cursor });
       items.push(...page.items);
       cursor = page.cursor;
@@ -188,7 +213,8 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     return Math.min(counted, MAX_LIST_WINDOW);
   }
 
-  const newestFirst = (a: CustomerProfile, b: CustomerProfile) => creationOrder(b).localeCompare(creationOrder(a));
+  const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
+    creationOrder(b).localeCompare(creationOrder(a));
 
   /** Searches whose matches are few by nature (one document, one e-mail), sorted and paged in memory. */
   async function exactMatches(tenant: Tenant, search: CustomerSearch): Promise<CustomerProfile[]> {
@@ -199,14 +225,20 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     }
     if (search.kind !== 'email') return [];
     const pointers = await allOf(keys.tenant(tenant), keys.customerEmailPrefix(search.email));
-    return profilesByUuid(tenant, pointers.map((p) => String(p.uuid)));
+    return profilesByUuid(
+      tenant,
+      pointers.map((p) => String(p.uuid)),
+    );
   }
 
   /** The overdue set: its markers carry the creation order, so only one page of profiles is read. */
   async function overdue(tenant: Tenant, skip: number, take: number) {
     const markers = await allOf(keys.customersOverdue(tenant));
     markers.sort((a, b) => String(b.order).localeCompare(String(a.order)));
-    const items = await profilesByUuid(tenant, markers.slice(skip, skip + take).map((m) => String(m.sk)));
+    const items = await profilesByUuid(
+      tenant,
+      markers.slice(skip, skip + take).map((m) => String(m.sk)),
+    );
     return { items, total: markers.length };
   }
 
@@ -229,7 +261,13 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         await transact(table, [
           {
             Put: {
-              Item: { ...keys.customerGlobal(environment, global.document), entity: 'customer', version: 1, environment, ...rest },
+              Item: {
+                ...keys.customerGlobal(environment, global.document),
+                entity: 'customer',
+                version: 1,
+                environment,
+                ...rest,
+              },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -312,7 +350,10 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       try {
         const item = await table.update<Item>({
           Key: keys.customerProfile(tenant, uuid),
-          UpdateExpression: email === null ? 'SET updatedAt = :at REMOVE billingEmailOverride' : 'SET updatedAt = :at, billingEmailOverride = :email',
+          UpdateExpression:
+            email === null
+              ? 'SET updatedAt = :at REMOVE billingEmailOverride'
+              : 'SET updatedAt = :at, billingEmailOverride = :email',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':at': at, ...(email === null ? {} : { ':email': email }) },
           ReturnValues: 'ALL_NEW',
@@ -327,12 +368,20 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     async list(tenant, query) {
       const { search, overdueOnly, skip, take } = query;
       if (search.kind === 'document' || search.kind === 'email') {
-        const matches = (await exactMatches(tenant, search)).filter((p) => !overdueOnly || p.overdueCount > 0);
-        matches.sort((a, b) => creationOrder(b).localeCompare(creationOrder(a)));
+        const matches = (await exactMatches(tenant, search)).filter(
+          (p) => !overdueOnly || p.overdueCount > 0,
+        );
+        matches.sort(newestFirst);
         return { items: matches.slice(skip, skip + take), total: matches.length };
       }
       if (search.kind === 'name') {
-        const q = { index: gsi2, pk: keys.customersByName(tenant), prefix: search.prefix, overdueOnly, newestFirst: false };
+        const q = {
+          index: gsi2,
+          pk: keys.customersByName(tenant),
+          prefix: search.prefix,
+          overdueOnly,
+          newestFirst: false,
+        };
         const [items, total] = await Promise.all([walk(q, skip, take), count(q)]);
         return { items: items.map(toProfile), total };
       }
@@ -359,18 +408,25 @@ export function createCustomerRepository(table: Table): CustomerRepository {
               Key: keys.customerProfile(tenant, uuid),
               UpdateExpression: 'SET overdueCount = :after',
               // Compare-and-set on the count read, so the marker flips exactly on 0→1 and 1→0.
-              ConditionExpression: before === 0 ? 'attribute_not_exists(overdueCount) OR overdueCount = :before' : 'overdueCount = :before',
+              ConditionExpression:
+                before === 0
+                  ? 'attribute_not_exists(overdueCount) OR overdueCount = :before'
+                  : 'overdueCount = :before',
               ExpressionAttributeValues: { ':after': after, ':before': before },
             },
           },
         ];
-        if (before === 0) writes.push({ Put: { Item: { ...marker, entity: 'customer-overdue', order: creationOrder(toProfile(item)) } } });
+        if (before === 0)
+          writes.push({
+            Put: { Item: { ...marker, entity: 'customer-overdue', order: creationOrder(toProfile(item)) } },
+          });
         if (after === 0) writes.push({ Delete: { Key: marker } });
         try {
           await transact(table, writes);
           return after;
         } catch (error) {
-          if (!(error instanceof ConditionFailedError || error instanceof CustomerContentionError)) throw error;
+          if (!(error instanceof ConditionFailedError || error instanceof CustomerContentionError))
+            throw error;
         }
       }
       throw new CustomerContentionError();

@@ -1,5 +1,5 @@
-import { ConflictError } from '#shared/errors';
 import type { Environment, Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 
 export type PersonType = 'fisica' | 'juridica';
 
@@ -26,7 +26,15 @@ export interface Address {
   state: string | null;
 }
 
-export const ADDRESS_FIELDS = ['zipCode', 'street', 'number', 'complement', 'neighborhood', 'city', 'state'] as const;
+export const ADDRESS_FIELDS = [
+  'zipCode',
+  'street',
+  'number',
+  'complement',
+  'neighborhood',
+  'city',
+  'state',
+] as const;
 
 /**
  * One seller's view of a global customer. It copies the global's identity (id, uuid, document,
@@ -78,7 +86,12 @@ export interface CustomerRepository {
   addProfile(profile: CustomerProfile): Promise<CustomerProfile | null>;
   /** Null when the profile changed since `current` was read (the caller reads again). */
   updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile | null>;
-  setBillingEmailOverride(tenant: Tenant, uuid: string, email: string | null, at: string): Promise<CustomerProfile | null>;
+  setBillingEmailOverride(
+    tenant: Tenant,
+    uuid: string,
+    email: string | null,
+    at: string,
+  ): Promise<CustomerProfile | null>;
   /** `take` profiles after `skip` matches, and how many match in all (bounded, see MAX_LIST_WINDOW). */
   list(tenant: Tenant, query: CustomerQuery): Promise<{ items: CustomerProfile[]; total: number }>;
   /**
@@ -126,7 +139,8 @@ export interface CustomerView extends Address {
 }
 
 /** Spec: the override, else the e-mail last used with this seller, else the global e-mail. */
-export const billingEmailOf = (p: CustomerProfile): string => p.billingEmailOverride ?? (p.email || p.globalEmail);
+export const billingEmailOf = (p: CustomerProfile): string =>
+  p.billingEmailOverride ?? (p.email || p.globalEmail);
 
 export const toCustomerView = (p: CustomerProfile): CustomerView => ({
   id: p.id,

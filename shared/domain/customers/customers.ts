@@ -1,12 +1,12 @@
-import { NotFoundError, ValidationError } from '#shared/errors';
 import type { Clock, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError, ValidationError } from '#shared/errors';
 import {
   ADDRESS_FIELDS,
+  CustomerContentionError,
   type CustomerProfile,
   type CustomerRepository,
   type CustomerView,
-  CustomerContentionError,
   type GlobalCustomer,
   type ProfilePatch,
   toCustomerView,
@@ -38,9 +38,17 @@ async function retrying<T>(deps: CustomerDeps, work: () => Promise<T>): Promise<
 }
 
 const addressOf = (input: Partial<Record<(typeof ADDRESS_FIELDS)[number], string | null | undefined>>) =>
-  Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, input[f] ?? null])) as Pick<CustomerProfile, (typeof ADDRESS_FIELDS)[number]>;
+  Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, input[f] ?? null])) as Pick<
+    CustomerProfile,
+    (typeof ADDRESS_FIELDS)[number]
+  >;
 
-function newProfile(tenant: Tenant, global: GlobalCustomer, input: CreateCustomerInput, now: string): CustomerProfile {
+function newProfile(
+  tenant: Tenant,
+  global: GlobalCustomer,
+  input: CreateCustomerInput,
+  now: string,
+): CustomerProfile {
   return {
     tenant,
     id: global.id,
@@ -83,7 +91,11 @@ export interface CreateCustomerResult {
  * profile of it, and re-registering updates that profile (Stripe-like upsert, never a duplicate).
  * Optional address fields a re-registration leaves out keep their stored values.
  */
-export function createCustomer(deps: CustomerDeps, tenant: Tenant, input: CreateCustomerInput): Promise<CreateCustomerResult> {
+export function createCustomer(
+  deps: CustomerDeps,
+  tenant: Tenant,
+  input: CreateCustomerInput,
+): Promise<CreateCustomerResult> {
   return retrying(deps, async () => {
     const now = deps.clock.now().toISOString();
     let global = await deps.customers.findGlobal(tenant.environment, input.document);
@@ -100,7 +112,8 @@ export function createCustomer(deps: CustomerDeps, tenant: Tenant, input: Create
         createdAt: now,
       };
       const profile = newProfile(tenant, fresh, input, now);
-      if (await deps.customers.createGlobal(fresh, profile)) return { customer: toCustomerView(profile), created: true };
+      if (await deps.customers.createGlobal(fresh, profile))
+        return { customer: toCustomerView(profile), created: true };
       global = await deps.customers.findGlobal(tenant.environment, input.document);
       if (!global) throw new CustomerContentionError();
     }
@@ -122,7 +135,12 @@ export async function getProfile(deps: Pick<CustomerDeps, 'customers'>, tenant: 
 }
 
 /** A seller changes only its own view; the document is the customer's identity and never changes. */
-export function updateCustomer(deps: CustomerDeps, tenant: Tenant, uuid: string, input: UpdateCustomerInput): Promise<CustomerView> {
+export function updateCustomer(
+  deps: CustomerDeps,
+  tenant: Tenant,
+  uuid: string,
+  input: UpdateCustomerInput,
+): Promise<CustomerView> {
   return retrying(deps, async () => {
     const current = await getProfile(deps, tenant, uuid);
     const problems: string[] = [];
@@ -148,7 +166,12 @@ export async function setBillingEmailOverride(
   uuid: string,
   email: string | null,
 ): Promise<CustomerView> {
-  const updated = await deps.customers.setBillingEmailOverride(tenant, uuid, email, deps.clock.now().toISOString());
+  const updated = await deps.customers.setBillingEmailOverride(
+    tenant,
+    uuid,
+    email,
+    deps.clock.now().toISOString(),
+  );
   if (!updated) throw new NotFoundError(NOT_FOUND);
   return toCustomerView(updated);
 }

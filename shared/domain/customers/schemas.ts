@@ -3,37 +3,67 @@ import { documentKind, normalizeDocument, onlyDigits } from '#shared/domain/docu
 import { MAX_LIST_WINDOW } from './customer';
 
 export const BRAZILIAN_STATES = [
-  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
-  'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
 ] as const;
 
 const text = (field: string, max = 200) =>
   z
-    .string({ error: `${field} must be a string` })
+    .string()
     .trim()
     .min(1, `${field} must not be empty`)
     .max(max, `${field} must be at most ${max} characters long`);
 
 // Masked input is accepted and stored digits-only, so `(11) 98765-4321` and `01310-100` work.
 const name = text('name');
-const email = z.email({ error: 'email must be a valid e-mail' }).max(254);
+const email = z.email().max(254);
 const document = z
-  .string({ error: 'document must be a string' })
+  .string()
   .transform(normalizeDocument)
   .refine((v) => documentKind(v) !== null, 'document is not a valid CPF or CNPJ');
 const phone = z
-  .string({ error: 'phone must be a string' })
+  .string()
   .transform(onlyDigits)
   .refine((v) => v.length === 10 || v.length === 11, 'phone must have 10 or 11 digits');
-const personType = z.enum(['fisica', 'juridica'], { error: 'personType must be one of: fisica, juridica' });
+const personType = z.enum(['fisica', 'juridica'], {
+  error: (issue) => (issue.input === undefined ? 'personType is required' : undefined),
+});
 const zipCode = z
-  .string({ error: 'zipCode must be a string' })
+  .string()
   .transform(onlyDigits)
   .refine((v) => v.length === 8, 'zipCode must have 8 digits');
 const state = z
-  .string({ error: 'state must be a string' })
+  .string()
   .transform((v) => v.trim().toUpperCase())
-  .refine((v) => (BRAZILIAN_STATES as readonly string[]).includes(v), 'state must be a Brazilian state (UF), e.g. SP');
+  .refine(
+    (v) => (BRAZILIAN_STATES as readonly string[]).includes(v),
+    'state must be a Brazilian state (UF), e.g. SP',
+  );
 
 const address = {
   zipCode: zipCode.nullish(),
@@ -57,10 +87,20 @@ function personTypeMatchesDocument(ctx: z.core.ParsePayload<DocumentFields>) {
   if (!doc || !type || failed.has('document') || failed.has('personType')) return;
   const kind = documentKind(doc);
   if (type === 'fisica' && kind !== 'cpf') {
-    ctx.issues.push({ code: 'custom', path: ['personType'], message: 'personType fisica requires a CPF (11 digits)', input: type });
+    ctx.issues.push({
+      code: 'custom',
+      path: ['personType'],
+      message: 'personType fisica requires a CPF (11 digits)',
+      input: type,
+    });
   }
   if (type === 'juridica' && kind !== 'cnpj') {
-    ctx.issues.push({ code: 'custom', path: ['personType'], message: 'personType juridica requires a CNPJ (14 characters)', input: type });
+    ctx.issues.push({
+      code: 'custom',
+      path: ['personType'],
+      message: 'personType juridica requires a CNPJ (14 characters)',
+      input: type,
+    });
   }
 }
 
@@ -83,9 +123,8 @@ export const updateCustomerSchema = z
 
 export const billingEmailOverrideSchema = z
   .object({
-    billingEmailOverride: z.union([z.email(), z.null()], {
-      error: 'billingEmailOverride must be a valid e-mail or null',
-    }),
+    // One sentence for every wrong value, including a missing one: null is how to clear it.
+    billingEmailOverride: z.email({ error: 'billingEmailOverride must be a valid e-mail or null' }).nullable(),
   })
   .strict();
 
@@ -94,7 +133,7 @@ export const listCustomersSchema = z
     page: z.coerce.number().int().min(1).default(1),
     limit: z.coerce.number().int().min(1).max(100).default(20),
     search: z.string().trim().max(200).optional(),
-    status: z.enum(['overdue'], { error: 'status must be one of: overdue' }).optional(),
+    status: z.enum(['overdue']).optional(),
   })
   .check((ctx) => {
     const { page, limit } = ctx.value;

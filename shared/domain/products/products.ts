@@ -66,7 +66,10 @@ const carneInput = z
 
 const fields = {
   name: z.string().trim().min(1, 'name must not be empty').max(200),
-  image: z.url({ protocol: /^https?$/, error: 'image must be a valid URL' }),
+  image: z.url({
+    protocol: /^https?$/,
+    error: (issue) => (issue.input === undefined ? 'image is required' : 'image must be a valid URL'),
+  }),
   value: price,
   description: z.string().max(5_000).nullish(),
   pix: z.boolean().optional(),
