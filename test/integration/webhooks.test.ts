@@ -143,10 +143,10 @@ describe('delivery', () => {
     const other = await new Receiver().start();
     const live = await new Receiver().start();
     try {
-      const otherToken = await runtime.issuer.sign(9_999);
+      const otherToken = await runtime.issuer.sign(9_999, { now: runtime.clock.now() });
       await register(other.url, ['*'], otherToken);
       await api.post('/api/webhook-endpoints', { url: other.url, events: ['*'] }, { token: otherToken, headers: { 'x-environment': 'test' } });
-      const ownerToken = await runtime.issuer.sign(runtime.devCredentials?.sellerId as number);
+      const ownerToken = await runtime.issuer.sign(runtime.devCredentials?.sellerId as number, { now: runtime.clock.now() });
       await register(live.url, ['*'], ownerToken);
       await register();
       await emit();
