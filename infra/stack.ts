@@ -1,4 +1,5 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
 import { PublicApi } from './constructs/api';
@@ -36,6 +37,17 @@ export class PaymentServiceStack extends Stack {
     // The jobs function gets a fixed name so its ARN can be written into every function's
     // environment, its own included, without a function referencing itself.
     const jobsFunctionName = `${this.stackName}-jobs`;
+    // Signs the sandbox provider's notifications and verifies them at the webhook route. Passed
+    // as a deploy-time dynamic reference, so the value is never in the template.
+    const gatewaySecret = new Secret(this, 'GatewayWebhookSecret', {
+      description: 'HMAC secret of payment provider notifications',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(gatewaySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotating it would invalidate notifications in flight; it is rotated by hand together with the provider configuration.',
+    });
     const environment: Partial<Record<EnvName, string>> = {
       [ENV.tableName]: this.data.table.tableName,
       [ENV.eventBusName]: this.async.bus.eventBusName,
@@ -49,6 +61,7 @@ export class PaymentServiceStack extends Stack {
       [ENV.heartbeatIntervalSeconds]: String(HEARTBEAT_INTERVAL.toSeconds()),
       [ENV.publicBaseUrl]: this.api.url,
       [ENV.runtime]: 'aws',
+      [ENV.gatewayWebhookSecret]: gatewaySecret.secretValue.unsafeUnwrap(),
     };
 
     const specs: FunctionSpec[] = [

@@ -19,6 +19,7 @@ export const ENV = {
   publicBaseUrl: 'PUBLIC_BASE_URL',
   runtime: 'RUNTIME',
   logLevel: 'LOG_LEVEL',
+  gatewayWebhookSecret: 'GATEWAY_WEBHOOK_SECRET',
 } as const;
 
 const schema = z.object({
@@ -36,6 +37,7 @@ const schema = z.object({
   [ENV.publicBaseUrl]: z.string().url(),
   [ENV.runtime]: z.enum(['aws', 'local']).default('aws'),
   [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  [ENV.gatewayWebhookSecret]: z.string().min(32),
 });
 
 export interface Config {
@@ -53,6 +55,8 @@ export interface Config {
   publicBaseUrl: string;
   runtime: 'aws' | 'local';
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Verifies the payment provider's notifications (and signs the sandbox's). */
+  gatewayWebhookSecret: string;
 }
 
 /** Parses the environment once; a missing or malformed variable stops the cold start. */
@@ -78,6 +82,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicBaseUrl: e[ENV.publicBaseUrl],
     runtime: e[ENV.runtime],
     logLevel: e[ENV.logLevel],
+    gatewayWebhookSecret: e[ENV.gatewayWebhookSecret],
   };
 }
 

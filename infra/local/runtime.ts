@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -7,7 +8,9 @@ import * as z from 'zod';
 import { createRepositories } from '#shared/adapters/dynamodb/repositories';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
+import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigured-provider';
 import { type Config, setConfig } from '#shared/config';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import type { ScheduledJob } from '#shared/domain/ports';
@@ -204,6 +207,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     publicBaseUrl: baseUrl,
     runtime: 'local',
     logLevel: options.logLevel ?? 'info',
+    // Notifications are signed and verified inside this one process: a fresh secret per start.
+    gatewayWebhookSecret: randomBytes(32).toString('hex'),
   };
   setConfig(config);
 
@@ -249,6 +254,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     filter: (record) => record.dynamodb?.NewImage?.entity?.S === TABLE.outboxEntity,
   });
 
+  const sandbox = new SandboxGateway({ table, clock, webhookSecret: config.gatewayWebhookSecret, publicBaseUrl: baseUrl });
   const deps: Deps = {
     config,
     clock,
@@ -258,7 +264,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     scheduler,
     queue: deliveryQueue,
     bus,
-    gateway: new SandboxGateway(clock),
+    gateway: sandbox,
+    payments: createGatewayRouter(sandbox, new UnconfiguredProvider()),
     jwks: createRemoteJWKSet(new URL(config.jwksUrl)),
     sender: fetchSender,
     urlPolicy: { allowLocalHttp: true, resolve: dnsResolver },

@@ -1,4 +1,7 @@
 import type { Runtime } from '#infra/local/runtime';
+import { customerRecipes } from './customer-recipes';
+import { productRecipes } from './product-recipes';
+import { webhookRecipes } from './webhook-recipes';
 
 /** One HTTP request of a measurement, and the status that means it did what it should. */
 export interface BenchRequest {
@@ -65,4 +68,8 @@ export const recipes: Record<string, Recipe> = {
       return (i) => ({ method: 'DELETE', path: `/api/api-keys/${ids[i]}`, token, expect: 200 });
     },
   },
+
+  ...webhookRecipes,
+  ...productRecipes,
+  ...customerRecipes,
 };

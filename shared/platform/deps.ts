@@ -1,7 +1,10 @@
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
 import { Table } from '#shared/adapters/dynamodb/table';
+import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
+import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigured-provider';
+import type { GatewayRouter } from '#shared/domain/payments/gateway';
 import { systemClock } from '#shared/adapters/system/clock';
 import { type Config, config } from '#shared/config';
 import { lookup } from 'node:dns/promises';
@@ -22,7 +25,10 @@ export interface Deps {
   scheduler: Scheduler;
   queue: Queue;
   bus: EventBus;
+  /** The gateway the health check reports (the sandbox, in process). */
   gateway: PaymentGateway;
+  /** The provider of each environment: sandbox for test, the live provider for live. */
+  payments: GatewayRouter;
   /** Key lookup for dashboard JWTs: the Cognito JWKS in AWS, the local issuer's locally. */
   jwks: JWTVerifyGetKey;
   sender: WebhookSender;
@@ -54,6 +60,12 @@ function lazy<T extends object>(load: () => Promise<T>): T {
 function awsDeps(): Deps {
   const cfg = config();
   const table = new Table({ tableName: cfg.tableName, endpoint: cfg.dynamoEndpoint });
+  const sandbox = new SandboxGateway({
+    table,
+    clock: systemClock,
+    webhookSecret: cfg.gatewayWebhookSecret,
+    publicBaseUrl: cfg.publicBaseUrl,
+  });
   return {
     config: cfg,
     clock: systemClock,
@@ -86,7 +98,8 @@ function awsDeps(): Deps {
       ]);
       return new EventBridgeBus(new EventBridgeClient({}), cfg.eventBusName);
     }),
-    gateway: new SandboxGateway(systemClock),
+    gateway: sandbox,
+    payments: createGatewayRouter(sandbox, new UnconfiguredProvider()),
     jwks: createRemoteJWKSet(new URL(cfg.jwksUrl)),
     sender: fetchSender,
     urlPolicy: { allowLocalHttp: false, resolve: dnsResolver },

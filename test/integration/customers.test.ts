@@ -219,6 +219,17 @@ describe('POST /api/v1/customers', () => {
     expect(JSON.stringify((await list(a.key, '?search=Ana B')).body)).not.toContain('anab@b.com');
   });
 
+  it('never de-duplicates by e-mail: two documents with one e-mail are two customers', async () => {
+    const { key } = await freshSeller();
+    const first = await create(key, newCpf(), { email: 'shared@example.com' });
+    const second = await create(key, newCnpj(), { email: 'shared@example.com' });
+    expect(second.id).not.toBe(first.id);
+    expect(second.uuid).not.toBe(first.uuid);
+    const found = await list(key, '?search=shared@example.com');
+    expect(found.body).toMatchObject({ count: 2, totalCount: 2 });
+    expect(found.body.data.map((c: { uuid: string }) => c.uuid)).toEqual([second.uuid, first.uuid]);
+  });
+
   it('updates the profile when the same seller registers the document again (200)', async () => {
     const { key } = await freshSeller();
     const doc = newCpf();
@@ -367,6 +378,13 @@ describe('PATCH /api/v1/customers/{uuid}', () => {
     expect(foreign.body.message).toBe('Customer not found');
     expect(missing.body.message).toBe(foreign.body.message);
     expect((await list(a.key)).body.data[0].name).toBe('Ana Souza');
+    const override = await api.patch(
+      `${path}/${created.uuid}/billing-email-override`,
+      { billingEmailOverride: 'b@b.com' },
+      { token: b.key },
+    );
+    expect(override).toMatchObject({ status: 404, body: { message: 'Customer not found' } });
+    expect((await list(a.key)).body.data[0].hasBillingEmailOverride).toBe(false);
   });
 });
 
@@ -509,6 +527,21 @@ describe('round trips', () => {
     expect(same.total).toBe(3);
     const changed = await tripsOf(() => create(b.key, doc, { name: 'Other' }, 200));
     expect(changed.total).toBe(4);
+  });
+
+  it('searches through keys and indexes: GetItems for a document, a pointer Query for an e-mail, two Queries for a name', async () => {
+    const { key } = await freshSeller();
+    const doc = newCpf();
+    await create(key, doc, { email: 'trip@example.com', name: 'Trip Name' });
+    const byDocument = await tripsOf(() => list(key, `?search=${doc}`));
+    expect(byDocument).toEqual({ total: 3, by: { UpdateItemCommand: 1, GetItemCommand: 2 } });
+    const byEmail = await tripsOf(() => list(key, '?search=trip@example.com'));
+    expect(byEmail).toEqual({
+      total: 3,
+      by: { UpdateItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 },
+    });
+    const byName = await tripsOf(() => list(key, '?search=trip'));
+    expect(byName).toEqual({ total: 3, by: { UpdateItemCommand: 1, QueryCommand: 2 } });
   });
 
   it('patches with one GetItem and one write, and lists with one Query and one GetItem', async () => {

@@ -1,18 +1,15 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
-  ADDRESS_FIELDS,
   CustomerContentionError,
   type CustomerProfile,
   type CustomerRepository,
-  type CustomerSearch,
   type GlobalCustomer,
-  MAX_LIST_WINDOW,
   searchableName,
 } from '#shared/domain/customers/customer';
 import type { Tenant } from '#shared/domain/tenant';
-import { type Key, keys } from './keys';
+import { createCustomerQueries, creationOrder, toProfile } from './customer-queries';
+import { keys } from './keys';
 import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
@@ -29,29 +26,6 @@ const toGlobal = (item: Item): GlobalCustomer => ({
   phone: String(item.phone),
   createdAt: String(item.createdAt),
 });
-
-function toProfile(item: Item): CustomerProfile {
-  const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (item[f] as string | undefined) ?? null]));
-  return {
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment as Tenant['environment'] },
-    id: Number(item.id),
-    uuid: String(item.uuid),
-    document: String(item.document),
-    personType: item.personType as CustomerProfile['personType'],
-    name: String(item.name),
-    email: String(item.email),
-    phone: String(item.phone),
-    globalEmail: String(item.globalEmail ?? ''),
-    ...(address as Pick<CustomerProfile, (typeof ADDRESS_FIELDS)[number]>),
-    billingEmailOverride: (item.billingEmailOverride as string | undefined) ?? null,
-    overdueCount: Number(item.overdueCount ?? 0),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
-}
-
-const creationOrder = (p: Pick<CustomerProfile, 'createdAt' | 'id'>) =>
-  `${p.createdAt}#${keys.numeric(p.id)}`;
 
 function profileItem(p: CustomerProfile): Item {
   const nameSearch = searchableName(p.name);
@@ -87,11 +61,10 @@ const countOne = (tenant: Tenant): TransactItem => ({
 
 /** Another transaction held one of the items: the domain retries, it is not a failed condition. */
 function contended(error: unknown): boolean {
+  const name = (error as Error)?.name;
+  if (name === 'TransactionConflictException') return true;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons ?? [];
-  return (
-    (error as Error)?.name === 'TransactionCanceledException' &&
-    reasons.some((r) => r.Code === 'TransactionConflict')
-  );
+  return name === 'TransactionCanceledException' && reasons.some((r) => r.Code === 'TransactionConflict');
 }
 
 async function transact(table: Table, items: TransactItem[]): Promise<void> {
@@ -112,137 +85,11 @@ function itemThatFailed(error: ConditionFailedError, index: number): Item | unde
 }
 
 export function createCustomerRepository(table: Table): CustomerRepository {
-  const getProfileItem = (tenant: Tenant, uuid: string) =>
-    table.get<Item>(keys.customerProfile(tenant, uuid), { consistent: true });
-
-  /** BatchGetItem keeps a page of e-mail or overdue matches to one round trip; Table has no batch read. */
-  async function profilesByUuid(tenant: Tenant, uuids: string[]): Promise<CustomerProfile[]> {
-    const found = new Map<string, CustomerProfile>();
-    for (let i = 0; i < uuids.length; i += 100) {
-      let pending: Key[] = uuids.slice(i, i + 100).map((u) => keys.customerProfile(tenant, u));
-      while (pending.length > 0) {
-        const out = await table.doc.send(
-          new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending } } }),
-        );
-        for (const item of out.Responses?.[table.name] ?? []) found.set(String(item.uuid), toProfile(item));
-        pending = (out.UnprocessedKeys?.[table.name]?.Keys ?? []) as Key[];
-      }
-    }
-    return uuids.flatMap((u) => found.get(u) ?? []);
-  }
-
-  /** Every item of a small partition (e-mail pointers, overdue markers), up to the list window. */
-  async function allOf(pk: string, prefix?: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await table.query<Item>({
-        KeyConditionExpression: prefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk, ...(prefix ? { ':prefix': prefix } : {}) },
-        cursor,
-      });
-      items.push(...page.items);
-      cursor = page.cursor;
-    } while (cursor && items.length < MAX_LIST_WINDOW);
-    return items;
-  }
-
-  type IndexQuery = {
-    index: typeof gsi1 | typeof gsi2;
-    pk: string;
-    prefix?: string;
-    overdueOnly: boolean;
-    newestFirst: boolean;
-  };
-
-  function indexQuery(q: IndexQuery) {
-    return {
-      IndexName: q.index.name,
-      KeyConditionExpression: q.prefix ? '#ipk = :ipk AND begins_with(#isk, :prefix)' : '#ipk = :ipk',
-      FilterExpression: q.overdueOnly ? 'overdueCount > :zero' : undefined,
-      ExpressionAttributeNames: {
-        '#ipk': q.index.partitionKey,
-        ...(q.prefix ? { '#isk': q.index.sortKey } : {}),
-      },
-      ExpressionAttributeValues: {
-        ':ipk': q.pk,
-        ...(q.prefix ? { ':prefix': q.prefix } : {}),
-        ...(q.overdueOnly ? { ':zero': 0 } : {}),
-      },
-      ScanIndexForward: !q.newestFirst,
-    };
-  }
-
-  /**
-   * Offset pages without a cursor: read matches in Limit-ed pages up to skip + take. The list
-   * window (page × limit ≤ MAX_LIST_WINDOW) bounds it; a filter may make a page match fewer.
-   */
-  async function walk(q: IndexQuery, skip: number, take: number): Promise<Item[]> {
-    const need = skip + take;
-    const items: Item[] = [];
-    let cursor: string | undefined;
-    let budget = MAX_LIST_WINDOW;
-    do {
-      const limit = q.overdueOnly
-        ? Math.min(budget, Math.max(need - items.length, 100))
-        : need - items.length;
-      const page = await table.query<Item>({ ...indexQuery(q), Limit: limit, cursor });
-      items.push(...page.items);
-      cursor = page.cursor;
-      budget -= limit;
-    } while (cursor && items.length < need && budget > 0);
-    return items.slice(skip, need);
-  }
-
-  /** A keys-only count of the matches, exact up to MAX_LIST_WINDOW (then capped). */
-  async function count(q: IndexQuery): Promise<number> {
-    const base = indexQuery(q);
-    let counted = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await table.query<Item>({
-        ...base,
-        ProjectionExpression: '#pk',
-        ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#pk': TABLE.partitionKey },
-        Limit: MAX_LIST_WINDOW,
-        cursor,
-      });
-      counted += page.items.length;
-      cursor = page.cursor;
-    } while (cursor && counted < MAX_LIST_WINDOW);
-    return Math.min(counted, MAX_LIST_WINDOW);
-  }
-
-  const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
-    creationOrder(b).localeCompare(creationOrder(a));
-
-  /** Searches whose matches are few by nature (one document, one e-mail), sorted and paged in memory. */
-  async function exactMatches(tenant: Tenant, search: CustomerSearch): Promise<CustomerProfile[]> {
-    if (search.kind === 'document') {
-      const global = await table.get<Item>(keys.customerGlobal(tenant.environment, search.document));
-      const item = global ? await getProfileItem(tenant, String(global.uuid)) : undefined;
-      return item ? [toProfile(item)] : [];
-    }
-    if (search.kind !== 'email') return [];
-    const pointers = await allOf(keys.tenant(tenant), keys.customerEmailPrefix(search.email));
-    return profilesByUuid(
-      tenant,
-      pointers.map((p) => String(p.uuid)),
-    );
-  }
-
-  /** The overdue set: its markers carry the creation order, so only one page of profiles is read. */
-  async function overdue(tenant: Tenant, skip: number, take: number) {
-    const markers = await allOf(keys.customersOverdue(tenant));
-    markers.sort((a, b) => String(b.order).localeCompare(String(a.order)));
-    const items = await profilesByUuid(
-      tenant,
-      markers.slice(skip, skip + take).map((m) => String(m.sk)),
-    );
-    return { items, total: markers.length };
-  }
+  const { getProfileItem, list } = createCustomerQueries(table);
 
   return {
+    list,
+
     nextId: () => table.nextId('customer', { block: 20 }),
 
     async findGlobal(environment, document) {
@@ -342,6 +189,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         return next;
       } catch (error) {
         if (error instanceof ConditionFailedError) return null;
+        if (contended(error)) throw new CustomerContentionError({ cause: error });
         throw error;
       }
     },
@@ -363,35 +211,6 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         if (error instanceof ConditionFailedError) return null;
         throw error;
       }
-    },
-
-    async list(tenant, query) {
-      const { search, overdueOnly, skip, take } = query;
-      if (search.kind === 'document' || search.kind === 'email') {
-        const matches = (await exactMatches(tenant, search)).filter(
-          (p) => !overdueOnly || p.overdueCount > 0,
-        );
-        matches.sort(newestFirst);
-        return { items: matches.slice(skip, skip + take), total: matches.length };
-      }
-      if (search.kind === 'name') {
-        const q = {
-          index: gsi2,
-          pk: keys.customersByName(tenant),
-          prefix: search.prefix,
-          overdueOnly,
-          newestFirst: false,
-        };
-        const [items, total] = await Promise.all([walk(q, skip, take), count(q)]);
-        return { items: items.map(toProfile), total };
-      }
-      if (overdueOnly) return overdue(tenant, skip, take);
-      const q = { index: gsi1, pk: keys.customersByCreation(tenant), overdueOnly: false, newestFirst: true };
-      const [items, counter] = await Promise.all([
-        walk(q, skip, take),
-        table.get<Item>(keys.customerCount(tenant), { consistent: true }),
-      ]);
-      return { items: items.map(toProfile), total: Number(counter?.value ?? 0) };
     },
 
     async adjustOverdue(tenant, uuid, delta) {

@@ -40,6 +40,17 @@ export const keys = {
   productByUuid: (uuid: string) => `PRODUCTUUID#${uuid}`,
   productsByState: (t: Tenant, state: 'active' | 'archived') => `SELLER#${t.sellerId}#${t.environment}#PRODUCTS#${state}`,
   productCounts: (t: Tenant): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: 'COUNT#PRODUCTS' }),
+  transaction: (t: Tenant, id: number): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `TXN#${pad(id)}` }),
+  transactionPrefix: 'TXN#',
+  transactionByUuid: (uuid: string) => `TXNUUID#${uuid}`,
+  transactionsByStatus: (t: Tenant, status: string) => `SELLER#${t.sellerId}#${t.environment}#TXNSTATUS#${status}`,
+  transactionByGatewayId: (provider: string, gatewayPayId: number) => `GATEWAYPAY#${provider}#${gatewayPayId}`,
+  transactionsOfProduct: (t: Tenant, productId: number) => `SELLER#${t.sellerId}#${t.environment}#TXNPRODUCT#${productId}`,
+  transactionsOfCustomer: (t: Tenant, customerId: number) =>
+    `SELLER#${t.sellerId}#${t.environment}#TXNCUSTOMER#${customerId}`,
+  transactionCounts: (t: Tenant, scope = 'ALL'): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `COUNT#TXN#${scope}` }),
+  notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
+  sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
   portalConfig: (t: Tenant, productId?: number): Key => ({
     pk: `SELLER#${t.sellerId}#${t.environment}`,
     sk: productId === undefined ? 'PORTALCFG#SELLER' : `PORTALCFG#PRODUCT#${pad(productId)}`,

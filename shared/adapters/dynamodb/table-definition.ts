@@ -12,6 +12,12 @@ export const TABLE = {
     gsi1: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     /** Work queues by status and due time (sweeps of due charges, expiring sessions); never a Scan. */
     gsi2: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    /** Lookup by a provider's id (transactions by gatewayPayId). */
+    gsi3: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    /** Second listing of one entity (transactions of a product). */
+    gsi4: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    /** Third listing of one entity (transactions of a customer, which also serves the name/e-mail search). */
+    gsi5: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   },
   /** Items the stream forwards to the outbox publisher (Lambda filter criteria on `entity`). */
   outboxEntity: 'outbox-event',

@@ -51,6 +51,8 @@ export type TransactItem =
 export interface Page<T> {
   items: T[];
   cursor?: string;
+  /** Items DynamoDB read before the filter expression (ScannedCount). */
+  scanned?: number;
 }
 
 const KEY_ATTRIBUTES = new Set<string>([
@@ -194,7 +196,7 @@ export class Table {
     const out = await this.doc.send(
       new QueryCommand({ TableName: this.name, ...rest, ExclusiveStartKey: decodeCursor(cursor) }),
     );
-    return { items: (out.Items ?? []) as T[], cursor: encodeCursor(out.LastEvaluatedKey) };
+    return { items: (out.Items ?? []) as T[], cursor: encodeCursor(out.LastEvaluatedKey), scanned: out.ScannedCount };
   }
 
   private readonly blocks = new Map<string, { next: number; last: number }>();

@@ -1,15 +1,224 @@
-import type { Clock, GatewayHealth, PaymentGateway } from '#shared/domain/ports';
+import { signatureHeader } from '#events/signing';
+import { addDays, saoPauloDate } from '#shared/dates';
+import { buildBoleto } from '#shared/domain/payments/boleto';
+import { cardBrand, last4, sandboxCardOutcome } from '#shared/domain/payments/cards';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  ChargeStatus,
+  PaymentProvider,
+} from '#shared/domain/payments/gateway';
+import { buildPixPayload } from '#shared/domain/payments/pix';
+import type { Clock, GatewayHealth } from '#shared/domain/ports';
+import { ConflictError, NotFoundError } from '#shared/errors';
+import { randomBase62 } from '#shared/ids';
+import { keys } from '../dynamodb/keys';
+import { ConditionFailedError, type Item, type Table } from '../dynamodb/table';
+
+export const SANDBOX_PROVIDER = 'sandbox';
+/** Sandbox gateway ids start high so they never look like a live provider's ids. */
+const SANDBOX_ID_BASE = 9_000_000_000;
+/** A fictitious bank code: sandbox boletos pass every check digit but belong to no bank. */
+const SANDBOX_BANK = '000';
+/** The Pix key the sandbox's BR Codes pay to (a random EVP key, owned by nobody). */
+const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
+
+export type SandboxAction = 'pay' | 'fail' | 'chargeback';
+
+export interface SandboxCharge {
+  gatewayPayId: number;
+  method: ChargeRequest['method'];
+  amount: number;
+  status: ChargeStatus;
+  refunded: number;
+  boleto: { barcode: string; formattedLine: string; dueDate: string; payerName: string; beneficiary: string } | null;
+}
+
+export interface SandboxOptions {
+  table: Table;
+  clock: Clock;
+  /** Signs the notifications the sandbox sends, as a provider signs its webhooks. */
+  webhookSecret: string;
+  /** Where notifications go: POST /api/transactions/handle-webhook of this deployment. */
+  publicBaseUrl: string;
+}
+
+const TRANSITIONS: Record<SandboxAction, { from: ChargeStatus[]; to: ChargeStatus; type: string }> = {
+  pay: { from: ['pending'], to: 'paid', type: 'charge.paid' },
+  fail: { from: ['pending'], to: 'failed', type: 'charge.failed' },
+  chargeback: { from: ['paid'], to: 'charged_back', type: 'charge.charged_back' },
+};
 
 /**
- * The sandbox payment gateway: test-environment tenants always use it and it never reaches a
- * real provider. It runs in-process, so it is reachable whenever the function runs.
+ * The sandbox payment provider: realistic artifacts (valid BR Codes, boletos that pass every
+ * FEBRABAN check, test cards), its own record of each charge, and signed notifications sent to
+ * the service's webhook route, so sandbox payments walk the same path as real ones.
  */
-export class SandboxGateway implements PaymentGateway {
-  readonly provider = 'sandbox';
-  constructor(private readonly clock: Clock) {}
+export class SandboxGateway implements PaymentProvider {
+  readonly provider = SANDBOX_PROVIDER;
+  readonly ready = true;
+  constructor(private readonly options: SandboxOptions) {}
 
   async health(): Promise<GatewayHealth> {
-    const started = this.clock.now().getTime();
-    return { status: 'healthy', provider: this.provider, latencyMs: this.clock.now().getTime() - started };
+    return { status: 'healthy', provider: this.provider, latencyMs: 0 };
+  }
+
+  private base() {
+    return this.options.publicBaseUrl.replace(/\/$/, '');
+  }
+
+  async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    const { table, clock } = this.options;
+    const gatewayPayId = SANDBOX_ID_BASE + (await table.nextId('sandbox-charge', { block: 20 }));
+    const now = clock.now();
+    const record: Item = {
+      ...keys.sandboxCharge(gatewayPayId),
+      entity: 'sandbox-charge',
+      gatewayPayId,
+      method: request.method,
+      amount: request.amountCentavos,
+      refunded: 0,
+      sellerId: request.tenant.sellerId,
+      transactionId: request.transactionId,
+      createdAt: now.toISOString(),
+    };
+    let result: ChargeResult;
+    if (request.method === 'pix') {
+      const txid = randomBase62(25);
+      const expiresAt = request.expiresAt ?? new Date(now.getTime() + 86_400_000).toISOString();
+      const qrCode = buildPixPayload({
+        key: SANDBOX_PIX_KEY,
+        amountCentavos: request.amountCentavos,
+        merchantName: `SANDBOX SELLER ${request.tenant.sellerId}`,
+        merchantCity: 'SAO PAULO',
+        txid,
+      });
+      result = { outcome: 'pending', gatewayPayId, pix: { qrCode, txid, expiresAt } };
+      record.status = 'pending';
+    } else if (request.method === 'boleto') {
+      const dueDate = request.dueDate ?? addDays(saoPauloDate(now), 3);
+      const boleto = buildBoleto({
+        bankCode: SANDBOX_BANK,
+        amountCentavos: request.amountCentavos,
+        dueDate,
+        freeField: `0000${String(gatewayPayId).padStart(17, '0')}0000`,
+      });
+      const pdfUrl = `${this.base()}/api/sandbox/boletos/${gatewayPayId}/pdf`;
+      result = { outcome: 'pending', gatewayPayId, boleto: { ...boleto, dueDate, pdfUrl } };
+      record.status = 'pending';
+      record.boleto = {
+        barcode: boleto.barcode,
+        formattedLine: boleto.formattedLine,
+        dueDate,
+        payerName: request.customer.name,
+        beneficiary: `Sandbox seller ${request.tenant.sellerId}`,
+      };
+    } else {
+      const card = request.card as NonNullable<ChargeRequest['card']>;
+      const summary = { brand: cardBrand(card.number), last4: last4(card.number) };
+      const outcome = sandboxCardOutcome({ ...card, today: saoPauloDate(now) });
+      if (outcome.outcome === 'approved') {
+        result = { outcome: 'approved', gatewayPayId, card: summary, authorizationCode: randomBase62(6).toUpperCase() };
+        record.status = 'paid';
+      } else {
+        result = {
+          outcome: outcome.outcome,
+          gatewayPayId,
+          card: summary,
+          failureCode: outcome.failureCode,
+          failureReason: outcome.failureReason,
+          gatewayFailureCode: `sandbox_${outcome.failureCode}`,
+        };
+        record.status = 'failed';
+      }
+      record.card = summary; // never the number
+    }
+    await table.put(record, { ConditionExpression: 'attribute_not_exists(pk)' });
+    return result;
+  }
+
+  async charge(gatewayPayId: number): Promise<SandboxCharge | null> {
+    const item = await this.options.table.get<Item>(keys.sandboxCharge(gatewayPayId), { consistent: true });
+    if (!item) return null;
+    return {
+      gatewayPayId,
+      method: item.method as SandboxCharge['method'],
+      amount: Number(item.amount),
+      status: item.status as ChargeStatus,
+      refunded: Number(item.refunded ?? 0),
+      boleto: (item.boleto as SandboxCharge['boleto']) ?? null,
+    };
+  }
+
+  async status(gatewayPayId: number): Promise<ChargeStatus | null> {
+    return (await this.charge(gatewayPayId))?.status ?? null;
+  }
+
+  private async move(gatewayPayId: number, from: ChargeStatus[], to: ChargeStatus): Promise<void> {
+    try {
+      await this.options.table.update({
+        Key: keys.sandboxCharge(gatewayPayId),
+        UpdateExpression: 'SET #s = :to',
+        ConditionExpression: `attribute_exists(pk) AND #s IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':to': to, ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])) },
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      const current = await this.charge(gatewayPayId);
+      if (!current) throw new NotFoundError('Sandbox charge not found');
+      throw new ConflictError(`The sandbox charge is ${current.status}; it cannot become ${to}`, 'sandbox_invalid_state');
+    }
+  }
+
+  async cancel(gatewayPayId: number): Promise<void> {
+    await this.move(gatewayPayId, ['pending'], 'canceled');
+  }
+
+  async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
+    try {
+      await this.options.table.update({
+        Key: keys.sandboxCharge(gatewayPayId),
+        UpdateExpression: 'SET refunded = refunded + :a',
+        ConditionExpression: '#s = :paid AND refunded + :a <= amount',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':a': amountCentavos, ':paid': 'paid' },
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new ConflictError('The sandbox charge cannot be refunded by that amount', 'sandbox_refund_refused');
+    }
+    return { refundId: `re_${randomBase62(20)}` };
+  }
+
+  /**
+   * A test helper's pay/fail/chargeback: moves the sandbox's own charge, then notifies the service
+   * exactly as a provider would: a signed POST to the webhook route. A canceled charge cannot be paid.
+   */
+  async simulate(gatewayPayId: number, action: SandboxAction, failureCode = 'payment_failed'): Promise<void> {
+    const rule = TRANSITIONS[action];
+    await this.move(gatewayPayId, rule.from, rule.to);
+    const charge = (await this.charge(gatewayPayId)) as SandboxCharge;
+    const now = this.options.clock.now();
+    const body = JSON.stringify({
+      id: `ntf_${randomBase62(24)}`,
+      provider: this.provider,
+      type: rule.type,
+      gatewayPayId,
+      amount: charge.amount,
+      occurredAt: now.toISOString(),
+      ...(action === 'fail' ? { failureCode, failureReason: 'The payment was not completed' } : {}),
+    });
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const res = await fetch(`${this.base()}/api/transactions/handle-webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-signature': signatureHeader([this.options.webhookSecret], timestamp, body),
+      },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw new Error(`the service refused the sandbox notification with ${res.status}: ${await res.text()}`);
   }
 }

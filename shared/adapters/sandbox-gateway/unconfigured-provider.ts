@@ -1,0 +1,25 @@
+import type { PaymentProvider } from '#shared/domain/payments/gateway';
+import type { GatewayHealth } from '#shared/domain/ports';
+import { ServiceUnavailableError } from '#shared/errors';
+
+const MESSAGE =
+  'No payment provider is configured for live payments; nothing was charged. Use a sk_test_ key for sandbox payments.';
+
+/** The live slot until a real provider is integrated: it refuses, it never pretends to charge. */
+export class UnconfiguredProvider implements PaymentProvider {
+  readonly provider = 'live-unconfigured';
+  readonly ready = false;
+
+  private refuse(): never {
+    throw new ServiceUnavailableError(MESSAGE, 'provider_not_configured');
+  }
+
+  createCharge = async () => this.refuse();
+  cancel = async () => this.refuse();
+  refund = async () => this.refuse();
+  status = async () => this.refuse();
+
+  async health(): Promise<GatewayHealth> {
+    return { status: 'unhealthy', provider: this.provider, latencyMs: 0, detail: 'no live provider configured' };
+  }
+}

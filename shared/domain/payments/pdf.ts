@@ -1,0 +1,154 @@
+/**
+ * A boleto as a real, hand-written PDF 1.4: one A4 page, the standard Helvetica font (no embedding)
+ * and the barcode as Interleaved 2 of 5 bars drawn with filled rectangles.
+ */
+import { isCalendarDate } from '#shared/dates';
+import { barcodeFromDigitableLine, formatDigitableLine, MAX_BOLETO_CENTAVOS } from './boleto';
+
+export interface BoletoPdfInput {
+  /** The formatted linha digitável (`AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE`). */
+  digitableLine: string;
+  barcode: string;
+  amountCentavos: number;
+  /** `YYYY-MM-DD`, or null for a boleto payable on presentation. */
+  dueDate: string | null;
+  payerName: string;
+  beneficiaryName: string;
+  documentNumber: string;
+}
+
+// Interleaved 2 of 5: each digit is five elements, two of them wide (1 = wide).
+const I2OF5 = ['00110', '10001', '01001', '11000', '00101', '10100', '01100', '00011', '10010', '01010'];
+// FEBRABAN: the symbol is about 103 mm long and 13 mm tall with a 1:3 narrow-to-wide ratio;
+// 405 narrow modules for 44 digits at 0.72 pt each is 103 mm.
+const NARROW = 0.72;
+const WIDE = NARROW * 3;
+const BAR_HEIGHT = 36.85;
+const PAGE_WIDTH = 595.28;
+const PAGE_HEIGHT = 841.89;
+
+export interface Bar {
+  x: number;
+  width: number;
+}
+
+/** The bars (not the spaces) of an I2of5 symbol, left to right, starting at x = 0. */
+export function interleaved2of5Bars(digits: string): Bar[] {
+  if (!/^\d*$/.test(digits) || digits.length % 2 !== 0) {
+    throw new Error('Interleaved 2 of 5 encodes an even number of digits');
+  }
+  const bars: Bar[] = [];
+  let x = 0;
+  const element = (isBar: boolean, wide: boolean) => {
+    const width = wide ? WIDE : NARROW;
+    if (isBar) bars.push({ x, width });
+    x += width;
+  };
+  // Start: narrow bar, narrow space, narrow bar, narrow space.
+  for (const isBar of [true, false, true, false]) element(isBar, false);
+  for (let i = 0; i < digits.length; i += 2) {
+    // The first digit of the pair is drawn by the bars, the second by the spaces between them.
+    const barPattern = I2OF5[Number(digits[i])];
+    const spacePattern = I2OF5[Number(digits[i + 1])];
+    for (let k = 0; k < 5; k++) {
+      element(true, barPattern[k] === '1');
+      element(false, spacePattern[k] === '1');
+    }
+  }
+  // Stop: wide bar, narrow space, narrow bar.
+  element(true, true);
+  element(false, false);
+  element(true, false);
+  return bars;
+}
+
+/** The standard fonts only cover WinAnsi; keeping to ASCII avoids any encoding question. */
+function pdfText(text: string): string {
+  const ascii = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '?');
+  return ascii.replace(/[\\()]/g, (c) => `\\${c}`);
+}
+
+/** "R$ 1.234,56", grouped from the digits of the integer, never from a float. */
+export function formatReais(centavos: number): string {
+  if (!Number.isSafeInteger(centavos) || centavos < 0) throw new Error('Amount must be integer centavos');
+  const digits = String(centavos).padStart(3, '0');
+  const whole = digits.slice(0, -2).replace(/\B(?=(\d{3})+$)/g, '.');
+  return `R$ ${whole},${digits.slice(-2)}`;
+}
+
+function brazilianDate(date: string | null): string {
+  if (date === null) return 'Contra-apresentacao';
+  if (!isCalendarDate(date)) throw new Error(`Not a calendar date: ${date}`);
+  const [y, m, d] = date.split('-');
+  return `${d}/${m}/${y}`;
+}
+
+const n = (value: number) => Number(value.toFixed(2)).toString();
+
+function contentStream(input: BoletoPdfInput): string {
+  const ops: string[] = [];
+  const text = (x: number, y: number, size: number, value: string) =>
+    ops.push(`BT /F1 ${size} Tf ${n(x)} ${n(y)} Td (${pdfText(value)}) Tj ET`);
+  const left = 40;
+  text(left, 790, 14, 'Boleto de teste (sandbox) - sem valor de pagamento');
+  text(left, 760, 12, input.digitableLine);
+  const rows: [string, string][] = [
+    ['Beneficiario', input.beneficiaryName],
+    ['Pagador', input.payerName],
+    ['Numero do documento', input.documentNumber],
+    ['Vencimento', brazilianDate(input.dueDate)],
+    ['Valor do documento', formatReais(input.amountCentavos)],
+  ];
+  rows.forEach(([label, value], i) => {
+    const y = 725 - i * 30;
+    text(left, y + 10, 7, label);
+    text(left, y, 10, value);
+  });
+  const barcodeY = 540;
+  ops.push('0 g');
+  for (const bar of interleaved2of5Bars(input.barcode)) {
+    ops.push(`${n(left + bar.x)} ${barcodeY} ${n(bar.width)} ${BAR_HEIGHT} re f`);
+  }
+  return `${ops.join('\n')}\n`;
+}
+
+function validate(input: BoletoPdfInput): void {
+  if (!/^\d{44}$/.test(input.barcode)) throw new Error('The barcode has 44 digits');
+  // The bars and the printed line must describe the same boleto, or a payer pays something else.
+  if (barcodeFromDigitableLine(input.digitableLine) !== input.barcode) {
+    throw new Error('The linha digitável does not match the barcode');
+  }
+  if (input.amountCentavos > MAX_BOLETO_CENTAVOS) throw new Error('Amount exceeds what a boleto carries');
+}
+
+export function boletoPdf(input: BoletoPdfInput): Buffer {
+  validate(input);
+  const printed = { ...input, digitableLine: formatDigitableLine(input.digitableLine.replace(/[.\s]/g, '')) };
+  const content = contentStream(printed);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` +
+      '/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`,
+    `<< /Title (Boleto ${pdfText(input.documentNumber)}) /Producer (payment-service sandbox) >>`,
+  ];
+  // A comment of high bytes right after the header tells transfer tools the file is binary.
+  let pdf = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(pdf, 'latin1'));
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xrefAt = Buffer.byteLength(pdf, 'latin1');
+  // Each xref entry is exactly 20 bytes, the EOL being space + LF.
+  const entries = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${entries}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\n`;
+  pdf += `startxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}

@@ -1,0 +1,128 @@
+import type { BoletoArtifact, CardSummary, ChargeMethod, PixArtifact } from '#shared/domain/payments/gateway';
+import type { Tenant } from '#shared/domain/tenant';
+import { centavosToReais, percentOf } from '#shared/money';
+
+export const TRANSACTION_NOT_FOUND = 'Transação não encontrada';
+
+export const STATUSES = [
+  'pendingBoleto',
+  'pendingPix',
+  'authorized',
+  'captured',
+  'payedBoleto',
+  'payedPix',
+  'denied',
+  'reversed',
+  'cancel',
+] as const;
+export type TransactionStatus = (typeof STATUSES)[number];
+
+/** Statuses meaning the payment is confirmed (spec). */
+export const PAID: readonly TransactionStatus[] = ['captured', 'payedBoleto', 'payedPix'];
+export const PENDING: readonly TransactionStatus[] = ['pendingBoleto', 'pendingPix'];
+
+export interface Refund {
+  id: string;
+  amount: number;
+  reason: string | null;
+  createdAt: string;
+}
+
+export interface Transaction {
+  id: number;
+  uuid: string;
+  tenant: Tenant;
+  provider: string;
+  gatewayPayId: number;
+  status: TransactionStatus;
+  paymentMethod: ChargeMethod;
+  /** Centavos. */
+  value: number;
+  valueSeller: number;
+  installments: number;
+  customer: { id: number; uuid: string; name: string; email: string; document: string; phone: string };
+  product: { id: number; uuid: string; name: string; value: number };
+  pix: PixArtifact | null;
+  boleto: BoletoArtifact | null;
+  card: CardSummary | null;
+  failureCode: string | null;
+  failureReason: string | null;
+  refunds: Refund[];
+  refundedAmount: number;
+  paidAt: string | null;
+  canceledAt: string | null;
+  /** Boleto due date or pix expiry; null for cards. */
+  deadline: string | null;
+  metadata: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/**
+ * Fee rule (docs/decisions.md): pix 0.99 %, boleto R$ 3.49 flat, card 3.99 % + R$ 0.39 plus
+ * 1.49 % per installment beyond the first. Computed in centavos, rounded half up, never below 0.
+ */
+export function sellerNet(method: ChargeMethod, value: number, installments: number): number {
+  let fee: number;
+  if (method === 'pix') fee = percentOf(value, 99);
+  else if (method === 'boleto') fee = 349;
+  else fee = percentOf(value, 399 + 149 * Math.max(0, installments - 1)) + 39;
+  return Math.max(0, value - fee);
+}
+
+export function toTransactionView(t: Transaction) {
+  return {
+    id: t.id,
+    uuid: t.uuid,
+    gatewayPayId: t.gatewayPayId,
+    status: t.status,
+    value: centavosToReais(t.value),
+    valueSeller: centavosToReais(t.valueSeller),
+    refundedAmount: centavosToReais(t.refundedAmount),
+    paymentMethod: t.paymentMethod,
+    installments: t.paymentMethod === 'creditcard' ? t.installments : null,
+    date: t.createdAt,
+    deadline: t.deadline,
+    customer: {
+      id: t.customer.id,
+      name: t.customer.name,
+      email: t.customer.email,
+      document: t.customer.document,
+      phone: t.customer.phone,
+    },
+    product: { id: t.product.id, name: t.product.name, value: centavosToReais(t.product.value), uuid: t.product.uuid },
+    isRecurring: false,
+    subscriptionId: null,
+    billingCycle: null,
+    pix: t.pix,
+    boleto: t.boleto,
+    card: t.card,
+    failureCode: t.failureCode,
+    failureReason: t.failureReason,
+    refunds: t.refunds.map((r) => ({ ...r, amount: centavosToReais(r.amount) })),
+    paidAt: t.paidAt,
+    canceledAt: t.canceledAt,
+    environment: t.tenant.environment,
+    metadata: t.metadata,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+/** Webhook payloads name card payments `card` (spec Events); everything else is the API view. */
+export function toEventData(t: Transaction) {
+  const view = toTransactionView(t);
+  return { ...view, paymentMethod: t.paymentMethod === 'creditcard' ? 'card' : t.paymentMethod };
+}
+
+/** The payment-confirmed payload the spec shows, plus the resource's own fields. */
+export function paymentSucceededData(t: Transaction) {
+  return {
+    ...toEventData(t),
+    productId: t.product.id,
+    productName: t.product.name,
+    customer: { name: t.customer.name, email: t.customer.email, document: t.customer.document },
+    paidAt: t.paidAt ?? t.updatedAt,
+  };
+}
