@@ -50,7 +50,10 @@ const sessionExpired = z.object({
   expires_at: z.string(),
 });
 
-const scheduledChargePaid = resource.extend({ seriesId: z.string().nullable(), cycleNumber: z.number().nullable() });
+const scheduledChargePaid = resource.extend({
+  seriesId: z.string().nullable(),
+  cycleNumber: z.number().nullable(),
+});
 const cycleFailed = resource.extend({
   failureCode: z.string(),
   failureReason: z.string(),
@@ -69,7 +72,13 @@ export interface EventDefinition {
 }
 
 const INITIAL = '0.1.0';
-const def = (name: string, group: string, description: string, schema: z.ZodType = resource, since = INITIAL) => ({
+const def = (
+  name: string,
+  group: string,
+  description: string,
+  schema: z.ZodType = resource,
+  since = INITIAL,
+) => ({
   name,
   group,
   description,
@@ -97,10 +106,19 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('scheduled_charge.canceled', 'scheduled_charge', 'A one-time scheduled charge was canceled'),
   def('scheduled_charge.paid', 'scheduled_charge', 'A charge or cycle was paid', scheduledChargePaid),
   def('scheduled_charge.overdue', 'scheduled_charge', 'A charge became overdue'),
-  def('scheduled_charge.cycle_failed', 'scheduled_charge', 'Card retries of a cycle were exhausted', cycleFailed),
+  def(
+    'scheduled_charge.cycle_failed',
+    'scheduled_charge',
+    'Card retries of a cycle were exhausted',
+    cycleFailed,
+  ),
   def('scheduled_charge.recurrence_canceled', 'scheduled_charge', 'A recurrence was canceled'),
   def('scheduled_charge.cancel_at_period_end_set', 'scheduled_charge', 'Cancellation at period end was set'),
-  def('scheduled_charge.cancel_at_period_end_cleared', 'scheduled_charge', 'Cancellation at period end was cleared'),
+  def(
+    'scheduled_charge.cancel_at_period_end_cleared',
+    'scheduled_charge',
+    'Cancellation at period end was cleared',
+  ),
   def('scheduled_charge.payment_method_attached', 'scheduled_charge', 'A card was saved in cycle 1'),
   def('scheduled_charge.payment_method_changed', 'scheduled_charge', 'The saved payment method changed'),
   def('scheduled_charge.payment_method_cleared', 'scheduled_charge', 'The saved payment method was removed'),
@@ -119,7 +137,9 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('checkout.session.expired', 'checkout', 'A checkout session expired', sessionExpired),
 ];
 
-export const EVENTS_BY_NAME: ReadonlyMap<string, EventDefinition> = new Map(EVENT_CATALOG.map((e) => [e.name, e]));
+export const EVENTS_BY_NAME: ReadonlyMap<string, EventDefinition> = new Map(
+  EVENT_CATALOG.map((e) => [e.name, e]),
+);
 
 export const LEGACY_EVENTS = EVENT_CATALOG.filter((e) => e.legacy).map((e) => e.name);
 

@@ -31,7 +31,8 @@ export function parseSignatureHeader(header: string): { timestamp: number; signa
     if (key === 't' && /^\d+$/.test(value ?? '')) timestamp = Number(value);
     if (key === 'v1' && /^[0-9a-f]{64}$/.test(value ?? '')) signatures.push(value);
   }
-  if (!Number.isFinite(timestamp)) throw new SignatureVerificationError('signature header has no valid timestamp');
+  if (!Number.isFinite(timestamp))
+    throw new SignatureVerificationError('signature header has no valid timestamp');
   if (signatures.length === 0) throw new SignatureVerificationError('signature header has no v1 signature');
   return { timestamp, signatures };
 }

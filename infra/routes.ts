@@ -10,7 +10,14 @@ import type { RouteGroup } from '#shared/http/types';
  * Every endpoint group, aggregated once. CDK makes one Lambda and its API routes per group, the
  * local gateway serves from the same list, and the bench walks it.
  */
-export const httpGroups: RouteGroup[] = [healthRoutes, apiKeyRoutes, webhookEndpointRoutes, testHelperRoutes, productRoutes, customerRoutes];
+export const httpGroups: RouteGroup[] = [
+  healthRoutes,
+  apiKeyRoutes,
+  webhookEndpointRoutes,
+  testHelperRoutes,
+  productRoutes,
+  customerRoutes,
+];
 
 /** Functions that API Gateway does not call: scheduled jobs, stream, bus and queue consumers. */
 export const asyncFunctions = ['jobs', 'outbox-publisher', 'webhook-fanout', 'webhook-delivery'] as const;

@@ -1,7 +1,7 @@
-import type { ScheduledJob } from '#shared/domain/ports';
-import type { Deps } from '#shared/platform/deps';
 import { recordHeartbeat } from '#shared/domain/health/health';
+import type { ScheduledJob } from '#shared/domain/ports';
 import { logger } from '#shared/logger';
+import type { Deps } from '#shared/platform/deps';
 
 export type JobHandler = (deps: Deps, job: ScheduledJob) => Promise<unknown>;
 

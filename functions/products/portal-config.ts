@@ -14,7 +14,8 @@ const ok = (body: unknown): HttpResult => ({ statusCode: 200, body });
 
 /** The path id is the product's UUID or its integer id (spec); archived products keep their configuration. */
 async function productId(req: HttpRequest) {
-  return (await findProduct(productDeps(req), tenantOf(req), req.pathParams.id, { includeArchived: true })).id;
+  return (await findProduct(productDeps(req), tenantOf(req), req.pathParams.id, { includeArchived: true }))
+    .id;
 }
 
 export async function getProductConfig(req: HttpRequest) {

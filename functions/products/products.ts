@@ -35,12 +35,17 @@ const includeArchived = (req: HttpRequest) => {
 
 export async function create(req: HttpRequest) {
   refuseIsActive(req.body);
-  return ok(await createProduct(productDeps(req), tenantOf(req), parseInput(createProductSchema, req.body)), 201);
+  return ok(
+    await createProduct(productDeps(req), tenantOf(req), parseInput(createProductSchema, req.body)),
+    201,
+  );
 }
 
 export async function get(req: HttpRequest) {
   const deps = productDeps(req);
-  const product = await findProduct(deps, tenantOf(req), req.pathParams.id, { includeArchived: includeArchived(req) });
+  const product = await findProduct(deps, tenantOf(req), req.pathParams.id, {
+    includeArchived: includeArchived(req),
+  });
   return ok(toView(product, deps.publicBaseUrl));
 }
 
@@ -57,7 +62,14 @@ export const list = async (req: HttpRequest) =>
 
 export async function update(req: HttpRequest) {
   refuseIsActive(req.body);
-  return ok(await updateProduct(productDeps(req), tenantOf(req), req.pathParams.id, parseInput(updateProductSchema, req.body)));
+  return ok(
+    await updateProduct(
+      productDeps(req),
+      tenantOf(req),
+      req.pathParams.id,
+      parseInput(updateProductSchema, req.body),
+    ),
+  );
 }
 
 export async function remove(req: HttpRequest) {
@@ -75,7 +87,14 @@ export async function removeByUuid(req: HttpRequest) {
   if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw new NotFoundError(PRODUCT_NOT_FOUND);
   const product = await findProduct(deps, tenant, uuid, { includeArchived: true });
   const view = await deactivateProduct(deps, tenant, product);
-  return ok({ uuid: view.uuid, name: view.name, value: view.value, isActive: view.isActive, updatedAt: view.updatedAt });
+  return ok({
+    uuid: view.uuid,
+    name: view.name,
+    value: view.value,
+    isActive: view.isActive,
+    updatedAt: view.updatedAt,
+  });
 }
 
-export const paymentLink = async (req: HttpRequest) => ok(await paymentLinkProduct(productDeps(req), req.pathParams.uuid));
+export const paymentLink = async (req: HttpRequest) =>
+  ok(await paymentLinkProduct(productDeps(req), req.pathParams.uuid));

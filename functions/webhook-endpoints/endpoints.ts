@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { resendDelivery, toDeliveryView } from '#shared/domain/webhooks/deliveries';
 import {
   createEndpoint,
   createEndpointSchema,
@@ -10,7 +11,6 @@ import {
   updateEndpoint,
   updateEndpointSchema,
 } from '#shared/domain/webhooks/endpoints';
-import { resendDelivery, toDeliveryView } from '#shared/domain/webhooks/deliveries';
 import { tenantOf } from '#shared/http/tenant';
 import type { HttpRequest, HttpResult } from '#shared/http/types';
 import { parseInput } from '#shared/validation';
@@ -46,20 +46,31 @@ export async function list(req: HttpRequest) {
   return ok({ data: out.items.map(toView), nextCursor: out.cursor ?? null });
 }
 
-export const get = async (req: HttpRequest) => ok(toView(await getEndpoint(deps(req), tenantOf(req), req.pathParams.id)));
+export const get = async (req: HttpRequest) =>
+  ok(toView(await getEndpoint(deps(req), tenantOf(req), req.pathParams.id)));
 
 export const update = async (req: HttpRequest) =>
-  ok(await updateEndpoint(deps(req), tenantOf(req), req.pathParams.id, parseInput(updateEndpointSchema, req.body)));
+  ok(
+    await updateEndpoint(
+      deps(req),
+      tenantOf(req),
+      req.pathParams.id,
+      parseInput(updateEndpointSchema, req.body),
+    ),
+  );
 
-export const remove = async (req: HttpRequest) => ok(await deleteEndpoint(deps(req), tenantOf(req), req.pathParams.id));
+export const remove = async (req: HttpRequest) =>
+  ok(await deleteEndpoint(deps(req), tenantOf(req), req.pathParams.id));
 
-export const rotate = async (req: HttpRequest) => ok(await rotateSecret(deps(req), tenantOf(req), req.pathParams.id));
+export const rotate = async (req: HttpRequest) =>
+  ok(await rotateSecret(deps(req), tenantOf(req), req.pathParams.id));
 
 export async function deliveries(req: HttpRequest) {
   const tenant = tenantOf(req);
-  const endpoint = await getEndpoint(deps(req), tenant, req.pathParams.id);
   const page = parseInput(pageQuery, req.query);
-  const out = await req.deps.repos.deliveries.listByEndpoint(tenant, endpoint.id, page);
+  const out = await req.deps.repos.deliveries.listByEndpoint(tenant, req.pathParams.id, page);
+  // The log is read first; only an empty one needs the endpoint read that tells "none yet" from 404.
+  if (out.items.length === 0 && !page.cursor) await getEndpoint(deps(req), tenant, req.pathParams.id);
   return ok({ data: out.items.map(toDeliveryView), nextCursor: out.cursor ?? null });
 }
 

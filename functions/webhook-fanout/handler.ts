@@ -7,7 +7,12 @@ import { getDeps } from '#shared/platform/deps';
 export const handler = async (event: EventBridgeEvent<string, BusDetail>) => {
   const deps = getDeps();
   return fanOut(
-    { deliveries: deps.repos.deliveries, endpoints: deps.repos.webhookEndpoints, queue: deps.queue, clock: deps.clock },
+    {
+      deliveries: deps.repos.deliveries,
+      endpoints: deps.repos.webhookEndpoints,
+      queue: deps.queue,
+      clock: deps.clock,
+    },
     event.detail,
   );
 };

@@ -15,9 +15,9 @@ import type { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#shared/adapters/metrics/emf';
+import { DELIVERY_FAILED_METRIC } from '#shared/domain/webhooks/deliveries';
 import { HEARTBEAT_INTERVAL } from './async';
 import { constructIdOf } from './functions';
-import { DELIVERY_FAILED_METRIC } from '#shared/domain/webhooks/deliveries';
 
 export interface ObservabilityProps {
   api: HttpApi;

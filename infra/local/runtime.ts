@@ -5,22 +5,22 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRemoteJWKSet } from 'jose';
 import * as z from 'zod';
+import { entryOf, httpGroups } from '#infra/routes';
 import { createRepositories } from '#shared/adapters/dynamodb/repositories';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { fetchSender } from '#shared/adapters/http/webhook-sender';
 import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
 import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigured-provider';
 import { type Config, setConfig } from '#shared/config';
 import { createApiKey } from '#shared/domain/auth/api-keys';
+import { EVENT_SOURCE } from '#shared/domain/events/events';
 import type { ScheduledJob } from '#shared/domain/ports';
+import { cryptoIds } from '#shared/ids';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
-import { fetchSender } from '#shared/adapters/http/webhook-sender';
-import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { type Deps, dnsResolver, provideDeps } from '#shared/platform/deps';
-import { cryptoIds } from '#shared/ids';
-import { entryOf, httpGroups } from '#infra/routes';
 import { TestClock } from './clock';
 import { type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
@@ -254,7 +254,12 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     filter: (record) => record.dynamodb?.NewImage?.entity?.S === TABLE.outboxEntity,
   });
 
-  const sandbox = new SandboxGateway({ table, clock, webhookSecret: config.gatewayWebhookSecret, publicBaseUrl: baseUrl });
+  const sandbox = new SandboxGateway({
+    table,
+    clock,
+    webhookSecret: config.gatewayWebhookSecret,
+    publicBaseUrl: baseUrl,
+  });
   const deps: Deps = {
     config,
     clock,

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { AppError, BadRequestError, NotFoundError, toErrorBody } from '#shared/errors';
 import { assertSchemesAvailable } from '#shared/auth/authenticate';
+import { AppError, BadRequestError, NotFoundError, toErrorBody } from '#shared/errors';
 import { authentication } from '#shared/http/auth-middleware';
 import { idempotency } from '#shared/http/idempotency-middleware';
 import { logger } from '#shared/logger';

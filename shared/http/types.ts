@@ -1,6 +1,6 @@
 import type { Tenant } from '#shared/domain/tenant';
-import type { Deps } from '#shared/platform/deps';
 import type { Logger } from '#shared/logger';
+import type { Deps } from '#shared/platform/deps';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -251,7 +251,10 @@ describe('Table.nextId', () => {
   });
 
   it('reserves a block of ids and hands them out without another round trip (hi/lo)', async () => {
-    mock.on(UpdateCommand).resolvesOnce({ Attributes: { value: 20 } }).resolvesOnce({ Attributes: { value: 40 } });
+    mock
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: { value: 20 } })
+      .resolvesOnce({ Attributes: { value: 40 } });
     const t = table();
     const ids = [];
     for (let i = 0; i < 21; i++) ids.push(await t.nextId('customer', { block: 20 }));
@@ -303,7 +306,10 @@ describe('Table.query and cursors', () => {
   it('round-trips any start key through encodeCursor and decodeCursor (property)', () => {
     fc.assert(
       fc.property(
-        fc.record({ pk: fc.string(), sk: fc.string(), gsi1pk: fc.string(), gsi1sk: fc.string() }, { requiredKeys: ['pk', 'sk'] }),
+        fc.record(
+          { pk: fc.string(), sk: fc.string(), gsi1pk: fc.string(), gsi1sk: fc.string() },
+          { requiredKeys: ['pk', 'sk'] },
+        ),
         (key) => {
           const cursor = encodeCursor(key) as string;
           expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);

@@ -56,7 +56,12 @@ describe('the 401 answers', () => {
 
   it('refuses an unknown key and a malformed key', async () => {
     const unknown = `sk_test_${'A'.repeat(40)}`;
-    for (const token of [unknown, 'sk_test_short', 'sk_prod_abcdefabcdefabcdefabcdefabcdefabcdef', 'garbage']) {
+    for (const token of [
+      unknown,
+      'sk_test_short',
+      'sk_prod_abcdefabcdefabcdefabcdefabcdefabcdef',
+      'garbage',
+    ]) {
       const res = await api.get(endpoints, { token });
       expect(res.status, token).toBe(401);
       expect(res.body.message).toBe('Unauthorized');
@@ -73,7 +78,10 @@ describe('the 401 answers', () => {
   });
 
   it('refuses expired, tampered and foreign dashboard tokens', async () => {
-    const expired = await runtime.issuer.sign(sellerId, { now: new Date(Date.now() - 86_400_000), expiresInSeconds: 60 });
+    const expired = await runtime.issuer.sign(sellerId, {
+      now: new Date(Date.now() - 86_400_000),
+      expiresInSeconds: 60,
+    });
     const [header, payload, signature] = dashboard.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, 'custom:seller_id': '2' })).toString('base64url');
@@ -112,7 +120,11 @@ describe('API keys', () => {
 
   it('answers 409 for a duplicate name in the same environment, and allows it in the other', async () => {
     await newKey('test', dashboard, 'duplicated');
-    const again = await api.post('/api/api-keys', { name: 'duplicated', environment: 'test' }, { token: dashboard });
+    const again = await api.post(
+      '/api/api-keys',
+      { name: 'duplicated', environment: 'test' },
+      { token: dashboard },
+    );
     expect(again.status).toBe(409);
     await newKey('live', dashboard, 'duplicated');
   });
@@ -120,7 +132,9 @@ describe('API keys', () => {
   it('answers 400 for a bad body, naming the fields', async () => {
     const res = await api.post('/api/api-keys', { name: '', environment: 'prod' }, { token: dashboard });
     expect(res.status).toBe(400);
-    expect(res.body.message).toEqual(expect.arrayContaining([expect.stringMatching(/^name/), expect.stringMatching(/^environment/)]));
+    expect(res.body.message).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^name/), expect.stringMatching(/^environment/)]),
+    );
   });
 
   it('records when a key was last used', async () => {
@@ -148,7 +162,9 @@ describe('tenants', () => {
     const asLive = await api.get(path, { token: live.key });
     expect(asLive.status).toBe(404);
     expect((await api.get(path, { token: dashboard })).status).toBe(404);
-    expect((await api.get(path, { token: dashboard, headers: { 'x-environment': 'test' } })).status).toBe(200);
+    expect((await api.get(path, { token: dashboard, headers: { 'x-environment': 'test' } })).status).toBe(
+      200,
+    );
     const otherSeller = await runtime.issuer.sign(sellerId + 1000);
     const foreign = await api.get(path, { token: otherSeller, headers: { 'x-environment': 'test' } });
     expect(foreign.status).toBe(404);
@@ -224,7 +240,9 @@ describe('idempotency', () => {
   it('makes one resource out of 50 concurrent identical requests', async () => {
     const { key } = await freshSellerKey();
     const headers = { 'x-idempotency-key': `idem-${Math.random()}` };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => api.post(endpoints, body(), { token: key, headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => api.post(endpoints, body(), { token: key, headers })),
+    );
     const statuses = new Set(answers.map((a) => a.status));
     expect([...statuses].every((s) => s === 201 || s === 409)).toBe(true);
     const ids = new Set(answers.filter((a) => a.status === 201).map((a) => a.body.id));
@@ -279,7 +297,11 @@ describe('secrets', () => {
 
 describe('permissions', () => {
   it('lets a read-only key read and answers 403 Insufficient permissions to its writes', async () => {
-    const created = await api.post('/api/api-keys', { name: `ro-${Math.random()}`, environment: 'test', permissions: 'read' }, { token: dashboard });
+    const created = await api.post(
+      '/api/api-keys',
+      { name: `ro-${Math.random()}`, environment: 'test', permissions: 'read' },
+      { token: dashboard },
+    );
     expect(created.status).toBe(201);
     expect(created.body.permissions).toBe('read');
     const key = created.body.key as string;

@@ -35,7 +35,9 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('the local gateway builds API Gateway payload 2.0 events', () => {
   it('lower-cases header names and joins repeated query parameters with commas', async () => {
-    const res = await fetch(`${base}/api/products/42?tag=a&tag=b&page=2`, { headers: { 'X-Custom-Header': 'V' } });
+    const res = await fetch(`${base}/api/products/42?tag=a&tag=b&page=2`, {
+      headers: { 'X-Custom-Header': 'V' },
+    });
     const event = (await res.json()) as any;
     expect(event.version).toBe('2.0');
     expect(event.routeKey).toBe('GET /api/products/{id}');
@@ -43,7 +45,11 @@ describe('the local gateway builds API Gateway payload 2.0 events', () => {
     expect(event.queryStringParameters).toEqual({ tag: 'a,b', page: '2' });
     expect(event.rawQueryString).toBe('tag=a&tag=b&page=2');
     expect(event.headers['x-custom-header']).toBe('V');
-    expect(event.requestContext.http).toMatchObject({ method: 'GET', path: '/api/products/42', sourceIp: '127.0.0.1' });
+    expect(event.requestContext.http).toMatchObject({
+      method: 'GET',
+      path: '/api/products/42',
+      sourceIp: '127.0.0.1',
+    });
   });
 
   it('prefers the route with more static segments, as API Gateway does', async () => {
@@ -53,12 +59,24 @@ describe('the local gateway builds API Gateway payload 2.0 events', () => {
 
   it('sends JSON bodies as text and binary bodies base64-encoded', async () => {
     const json: any = await (
-      await fetch(`${base}/api/files/a/b.txt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })
+      await fetch(`${base}/api/files/a/b.txt`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      })
     ).json();
-    expect(json).toMatchObject({ body: '{"a":1}', isBase64Encoded: false, pathParameters: { key: 'a/b.txt' } });
+    expect(json).toMatchObject({
+      body: '{"a":1}',
+      isBase64Encoded: false,
+      pathParameters: { key: 'a/b.txt' },
+    });
     const bytes = Buffer.from([0, 1, 2, 250]);
     const binary: any = await (
-      await fetch(`${base}/api/files/x`, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: bytes })
+      await fetch(`${base}/api/files/x`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: bytes,
+      })
     ).json();
     expect(binary.isBase64Encoded).toBe(true);
     expect(Buffer.from(binary.body, 'base64')).toEqual(bytes);

@@ -62,7 +62,9 @@ it('npm start serves the API, writes dev credentials, and SIGTERM leaves no java
     env: { ...process.env, LOCAL_DATA_DIR: dataDir },
     encoding: 'utf8',
   }).trim();
-  const asOther = await fetch(`http://127.0.0.1:${port}/api/api-keys`, { headers: { authorization: `Bearer ${token}` } });
+  const asOther = await fetch(`http://127.0.0.1:${port}/api/api-keys`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(asOther.status).toBe(200);
   expect(((await asOther.json()) as { data: unknown[] }).data).toEqual([]);
 

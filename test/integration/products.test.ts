@@ -17,7 +17,11 @@ afterAll(() => runtime?.stop());
 async function seller(permissions: 'write' | 'read' = 'write') {
   const sellerId = nextSeller++;
   const jwt = await runtime.issuer.sign(sellerId);
-  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test', permissions }, { token: jwt });
+  const res = await api.post(
+    '/api/api-keys',
+    { name: 'k', environment: 'test', permissions },
+    { token: jwt },
+  );
   return { sellerId, jwt, key: res.body.key as string };
 }
 
@@ -79,16 +83,24 @@ describe('creating products', () => {
 
   it('refuses a product with no payment method enabled', async () => {
     const { key } = await seller();
-    const res = await api.post('/api/products', { ...valid, pix: false, creditCard: false, boleto: false }, { token: key });
+    const res = await api.post(
+      '/api/products',
+      { ...valid, pix: false, creditCard: false, boleto: false },
+      { token: key },
+    );
     expect(res.status).toBe(400);
-    expect(res.body.message).toEqual(['at least one payment method (pix, creditCard, boleto) must be enabled']);
+    expect(res.body.message).toEqual([
+      'at least one payment method (pix, creditCard, boleto) must be enabled',
+    ]);
   });
 
   it('names each missing required field', async () => {
     const { key } = await seller();
     const res = await api.post('/api/products', {}, { token: key });
     expect(res.status).toBe(400);
-    expect(res.body.message).toEqual(expect.arrayContaining(['name is required', 'image is required', 'value is required']));
+    expect(res.body.message).toEqual(
+      expect.arrayContaining(['name is required', 'image is required', 'value is required']),
+    );
   });
 
   it('refuses isActive in the body', async () => {
@@ -100,11 +112,21 @@ describe('creating products', () => {
 
   it('keeps carne settings with interest factors per number of installments', async () => {
     const { key } = await seller();
-    const product = await createProduct(key, { carne: { enabled: true, maxInstallments: 6, interestFactors: { '2': 1.0349, '6': 1.1 } } });
-    expect(product.carne).toEqual({ enabled: true, maxInstallments: 6, interestFactors: { '2': 1.0349, '6': 1.1 } });
+    const product = await createProduct(key, {
+      carne: { enabled: true, maxInstallments: 6, interestFactors: { '2': 1.0349, '6': 1.1 } },
+    });
+    expect(product.carne).toEqual({
+      enabled: true,
+      maxInstallments: 6,
+      interestFactors: { '2': 1.0349, '6': 1.1 },
+    });
     const bad = await api.post('/api/products', { ...valid, carne: { maxInstallments: 13 } }, { token: key });
     expect(bad.status).toBe(400);
-    const beyond = await api.post('/api/products', { ...valid, carne: { maxInstallments: 3, interestFactors: { '4': 1.2 } } }, { token: key });
+    const beyond = await api.post(
+      '/api/products',
+      { ...valid, carne: { maxInstallments: 3, interestFactors: { '4': 1.2 } } },
+      { token: key },
+    );
     expect(beyond.status).toBe(400);
   });
 
@@ -112,7 +134,11 @@ describe('creating products', () => {
     const { key, sellerId } = await seller();
     const receiver = await new Receiver().start();
     try {
-      await api.post('/api/webhook-endpoints', { url: receiver.url, events: ['product.created'] }, { token: key });
+      await api.post(
+        '/api/webhook-endpoints',
+        { url: receiver.url, events: ['product.created'] },
+        { token: key },
+      );
       const product = await createProduct(key);
       await waitFor(() => receiver.received.length === 1);
       expect(receiver.received[0].json.event).toBe('product.created');
@@ -140,7 +166,10 @@ describe('reading and updating', () => {
     expect(foreign).toMatchObject({ status: 404, body: { message: 'Product not found' } });
     expect((await api.get(`/api/products/uuid/${product.uuid}`, { token: other.key })).status).toBe(404);
     expect((await api.get(`/api/products/${product.id}`, { token: jwt })).status).toBe(404);
-    expect((await api.get(`/api/products/${product.id}`, { token: jwt, headers: { 'x-environment': 'test' } })).status).toBe(200);
+    expect(
+      (await api.get(`/api/products/${product.id}`, { token: jwt, headers: { 'x-environment': 'test' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('updates partially and checks the price only when value is sent', async () => {
@@ -149,10 +178,12 @@ describe('reading and updating', () => {
     const changed = await api.patch(`/api/products/${product.id}`, { name: 'Novo nome' }, { token: key });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ name: 'Novo nome', value: 49.9 });
-    expect((await api.patch(`/api/products/${product.id}`, { value: 4.99 }, { token: key })).body.message).toContain(
-      'value must be at least 5',
+    expect(
+      (await api.patch(`/api/products/${product.id}`, { value: 4.99 }, { token: key })).body.message,
+    ).toContain('value must be at least 5');
+    expect((await api.patch(`/api/products/${product.id}`, { isActive: false }, { token: key })).status).toBe(
+      400,
     );
-    expect((await api.patch(`/api/products/${product.id}`, { isActive: false }, { token: key })).status).toBe(400);
 
     // A legacy product priced 3.00 (created before the minimum) keeps selling and can be edited.
     const legacy = { ...product, id: 990_000 + sellerId, uuid: crypto.randomUUID() };
@@ -200,19 +231,28 @@ describe('deactivation', () => {
     const { key } = await seller();
     const receiver = await new Receiver().start();
     try {
-      await api.post('/api/webhook-endpoints', { url: receiver.url, events: ['product.deleted'] }, { token: key });
+      await api.post(
+        '/api/webhook-endpoints',
+        { url: receiver.url, events: ['product.deleted'] },
+        { token: key },
+      );
       const product = await createProduct(key);
       expect((await api.get(`/api/payment-links/${product.uuid}`)).status).toBe(200);
       const res = await api.del(`/api/products/${product.id}`, { token: key });
       expect(res.status).toBe(200);
       expect(res.body.isActive).toBe(false);
       await waitFor(() => receiver.received.length === 1);
-      expect(receiver.received[0].json).toMatchObject({ event: 'product.deleted', data: { id: product.id, isActive: false } });
+      expect(receiver.received[0].json).toMatchObject({
+        event: 'product.deleted',
+        data: { id: product.id, isActive: false },
+      });
       expect((await api.get(`/api/products/${product.id}`, { token: key })).status).toBe(404);
       const archived = await api.get(`/api/products/${product.id}?includeArchived=true`, { token: key });
       expect(archived.body).toMatchObject({ isActive: false, name: product.name });
       expect((await api.get(`/api/payment-links/${product.uuid}`)).status).toBe(404);
-      expect((await api.patch(`/api/products/${product.id}`, { isActive: true }, { token: key })).status).toBe(400);
+      expect(
+        (await api.patch(`/api/products/${product.id}`, { isActive: true }, { token: key })).status,
+      ).toBe(400);
       const again = await api.del(`/api/products/${product.id}`, { token: key });
       expect(again.body.isActive).toBe(false);
     } finally {
@@ -228,7 +268,9 @@ describe('deactivation', () => {
     expect(Object.keys(res.body).sort()).toEqual(['isActive', 'name', 'updatedAt', 'uuid', 'value']);
     expect(res.body).toMatchObject({ uuid: product.uuid, isActive: false, value: 49.9 });
     const other = await seller();
-    expect((await api.del(`/api/v1/products/${crypto.randomUUID()}`, { token: key })).body.message).toBe('Product not found');
+    expect((await api.del(`/api/v1/products/${crypto.randomUUID()}`, { token: key })).body.message).toBe(
+      'Product not found',
+    );
     expect((await api.del(`/api/v1/products/${product.uuid}`, { token: other.key })).status).toBe(404);
   });
 
@@ -236,7 +278,11 @@ describe('deactivation', () => {
     const writer = await seller();
     const product = await createProduct(writer.key);
     const jwt = await runtime.issuer.sign(writer.sellerId);
-    const ro = await api.post('/api/api-keys', { name: 'ro', environment: 'test', permissions: 'read' }, { token: jwt });
+    const ro = await api.post(
+      '/api/api-keys',
+      { name: 'ro', environment: 'test', permissions: 'read' },
+      { token: jwt },
+    );
     const res = await api.del(`/api/v1/products/${product.uuid}`, { token: ro.body.key });
     expect(res).toMatchObject({ status: 403, body: { message: 'Insufficient permissions' } });
   });
@@ -264,11 +310,22 @@ describe('portal configuration', () => {
       allowUpdateBillingInfo: true,
       allowViewInvoices: true,
     });
-    const sellerLevel = await api.call('PUT', '/api/portal/configuration', { token: key, body: { businessName: 'Loja', primaryColor: '#000000' } });
+    const sellerLevel = await api.call('PUT', '/api/portal/configuration', {
+      token: key,
+      body: { businessName: 'Loja', primaryColor: '#000000' },
+    });
     expect(sellerLevel.status).toBe(200);
     expect((await api.get('/api/portal/configuration', { token: key })).body.businessName).toBe('Loja');
-    expect((await api.get(`${path}/effective`, { token: key })).body).toMatchObject({ source: 'seller', primaryColor: '#000000', businessName: 'Loja' });
-    const own = await api.post(`/api/products/${product.id}/portal-config`, { primaryColor: '#fff', allowCancelSubscription: false }, { token: key });
+    expect((await api.get(`${path}/effective`, { token: key })).body).toMatchObject({
+      source: 'seller',
+      primaryColor: '#000000',
+      businessName: 'Loja',
+    });
+    const own = await api.post(
+      `/api/products/${product.id}/portal-config`,
+      { primaryColor: '#fff', allowCancelSubscription: false },
+      { token: key },
+    );
     expect(own.status).toBe(200);
     expect((await api.get(`${path}/effective`, { token: key })).body).toMatchObject({
       source: 'product',
@@ -277,7 +334,11 @@ describe('portal configuration', () => {
       businessName: null,
     });
     const patched = await api.patch(path, { businessName: 'Produto' }, { token: key });
-    expect(patched.body).toMatchObject({ businessName: 'Produto', primaryColor: '#fff', allowCancelSubscription: false });
+    expect(patched.body).toMatchObject({
+      businessName: 'Produto',
+      primaryColor: '#fff',
+      allowCancelSubscription: false,
+    });
     const replaced = await api.post(path, { businessName: 'Só isto' }, { token: key });
     expect(replaced.body.primaryColor).toBeUndefined();
     expect((await api.del(path, { token: key })).status).toBe(200);
@@ -288,7 +349,11 @@ describe('portal configuration', () => {
   it('refuses a colour that is not hex and a logo that is not a URL', async () => {
     const { key } = await seller();
     const product = await createProduct(key);
-    const res = await api.post(`/api/products/${product.id}/portal-config`, { primaryColor: 'green', logoUrl: 'not a url' }, { token: key });
+    const res = await api.post(
+      `/api/products/${product.id}/portal-config`,
+      { primaryColor: 'green', logoUrl: 'not a url' },
+      { token: key },
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toHaveLength(2);
   });
@@ -297,6 +362,8 @@ describe('portal configuration', () => {
     const { key } = await seller();
     const product = await createProduct(key);
     const other = await seller();
-    expect((await api.get(`/api/products/${product.id}/portal-config`, { token: other.key })).status).toBe(404);
+    expect((await api.get(`/api/products/${product.id}/portal-config`, { token: other.key })).status).toBe(
+      404,
+    );
   });
 });

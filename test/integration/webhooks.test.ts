@@ -27,7 +27,8 @@ async function register(url = receiver.url, events: string[] = ['*'], token = ke
   return res.body as { id: string; secret: string };
 }
 
-const emit = (event = 'product.updated', token = key) => api.post('/api/test-helpers/events', { event }, { token });
+const emit = (event = 'product.updated', token = key) =>
+  api.post('/api/test-helpers/events', { event }, { token });
 
 describe('webhook endpoints', () => {
   it('returns the secret on create only', async () => {
@@ -41,7 +42,12 @@ describe('webhook endpoints', () => {
   });
 
   it('refuses an http URL, a private address and the metadata address', async () => {
-    for (const url of ['http://example.com/hook', 'https://10.0.0.5/hook', 'https://169.254.169.254/latest', 'https://[::1]/x']) {
+    for (const url of [
+      'http://example.com/hook',
+      'https://10.0.0.5/hook',
+      'https://169.254.169.254/latest',
+      'https://[::1]/x',
+    ]) {
       const res = await api.post('/api/webhook-endpoints', { url, events: ['*'] }, { token: key });
       expect(res.status, url).toBe(400);
     }
@@ -58,7 +64,11 @@ describe('webhook endpoints', () => {
   });
 
   it('refuses the legacy transaction.failed and names its replacement', async () => {
-    const res = await api.post('/api/webhook-endpoints', { url: receiver.url, events: ['transaction.failed'] }, { token: key });
+    const res = await api.post(
+      '/api/webhook-endpoints',
+      { url: receiver.url, events: ['transaction.failed'] },
+      { token: key },
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('transaction.payment.failed');
   });
@@ -77,7 +87,12 @@ describe('delivery', () => {
     expect(got.headers['user-agent']).toMatch(/payment-service/);
     expect(got.json).toEqual(sent.body);
     expect(() =>
-      verifySignature({ header: String(got.headers['x-signature']), rawBody: got.body, secrets: secret, now: runtime.clock.now() }),
+      verifySignature({
+        header: String(got.headers['x-signature']),
+        rawBody: got.body,
+        secrets: secret,
+        now: runtime.clock.now(),
+      }),
     ).not.toThrow();
   });
 
@@ -91,18 +106,27 @@ describe('delivery', () => {
     for (let k = 1; k < expected.length; k++) {
       // Just before the attempt is due nothing arrives; just after, exactly one more does.
       const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
-      await api.post('/api/test-helpers/clock/advance', { seconds: (first + expected[k] * 1000 - now) / 1000 - 1 });
+      await api.post('/api/test-helpers/clock/advance', {
+        seconds: (first + expected[k] * 1000 - now) / 1000 - 1,
+      });
       expect(receiver.received.length, `before attempt ${k + 1}`).toBe(k);
       await api.post('/api/test-helpers/clock/advance', { seconds: 3 });
       expect(receiver.received.length, `after attempt ${k + 1}`).toBe(k + 1);
     }
     const times = receiver.signedAt();
     const offsets = times.map((t) => t - times[0]);
-    offsets.forEach((offset, i) => expect(Math.abs(offset - expected[i]), `attempt ${i + 1}`).toBeLessThanOrEqual(1));
+    offsets.forEach((offset, i) =>
+      expect(Math.abs(offset - expected[i]), `attempt ${i + 1}`).toBeLessThanOrEqual(1),
+    );
     await api.post('/api/test-helpers/clock/advance', { seconds: 86_400 });
     expect(receiver.received).toHaveLength(7);
     const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });
-    expect(log.body.data[0]).toMatchObject({ status: 'failed', attemptCount: 7, lastStatusCode: 500, nextAttemptAt: null });
+    expect(log.body.data[0]).toMatchObject({
+      status: 'failed',
+      attemptCount: 7,
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+    });
     expect(runtime.metrics.WebhookDeliveriesFailed).toBeGreaterThanOrEqual(1);
   });
 
@@ -145,8 +169,14 @@ describe('delivery', () => {
     try {
       const otherToken = await runtime.issuer.sign(9_999, { now: runtime.clock.now() });
       await register(other.url, ['*'], otherToken);
-      await api.post('/api/webhook-endpoints', { url: other.url, events: ['*'] }, { token: otherToken, headers: { 'x-environment': 'test' } });
-      const ownerToken = await runtime.issuer.sign(runtime.devCredentials?.sellerId as number, { now: runtime.clock.now() });
+      await api.post(
+        '/api/webhook-endpoints',
+        { url: other.url, events: ['*'] },
+        { token: otherToken, headers: { 'x-environment': 'test' } },
+      );
+      const ownerToken = await runtime.issuer.sign(runtime.devCredentials?.sellerId as number, {
+        now: runtime.clock.now(),
+      });
       await register(live.url, ['*'], ownerToken);
       await register();
       await emit();
@@ -167,7 +197,11 @@ describe('delivery', () => {
     const rotated = await api.post(`/api/webhook-endpoints/${id}/rotate-secret`, {}, { token: key });
     expect(rotated.status).toBe(200);
     const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });
-    const resend = await api.post(`/api/webhook-deliveries/${log.body.data[0].id}/resend`, {}, { token: key });
+    const resend = await api.post(
+      `/api/webhook-deliveries/${log.body.data[0].id}/resend`,
+      {},
+      { token: key },
+    );
     expect(resend.status).toBe(200);
     expect(resend.body.attemptCount).toBe(2);
     expect(receiver.received).toHaveLength(2);
@@ -175,7 +209,12 @@ describe('delivery', () => {
     expect(again.headers['x-event-id']).toBe(sent.body.id);
     for (const s of [secret, rotated.body.secret]) {
       expect(() =>
-        verifySignature({ header: String(again.headers['x-signature']), rawBody: again.body, secrets: s, now: runtime.clock.now() }),
+        verifySignature({
+          header: String(again.headers['x-signature']),
+          rawBody: again.body,
+          secrets: s,
+          now: runtime.clock.now(),
+        }),
       ).not.toThrow();
     }
   });

@@ -54,8 +54,10 @@ export function client(baseUrl: string) {
   return {
     call,
     get: (path: string, options?: Parameters<typeof call>[2]) => call('GET', path, options),
-    post: (path: string, body?: unknown, options?: Parameters<typeof call>[2]) => call('POST', path, { ...options, body }),
-    patch: (path: string, body?: unknown, options?: Parameters<typeof call>[2]) => call('PATCH', path, { ...options, body }),
+    post: (path: string, body?: unknown, options?: Parameters<typeof call>[2]) =>
+      call('POST', path, { ...options, body }),
+    patch: (path: string, body?: unknown, options?: Parameters<typeof call>[2]) =>
+      call('PATCH', path, { ...options, body }),
     del: (path: string, options?: Parameters<typeof call>[2]) => call('DELETE', path, options),
   };
 }

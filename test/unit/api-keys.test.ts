@@ -192,8 +192,12 @@ describe('createApiKeySchema', () => {
       environment: 'live',
       permissions: 'write',
     });
-    expect(createApiKeySchema.parse({ name: 'r', environment: 'test', permissions: 'read' }).permissions).toBe('read');
-    expect(createApiKeySchema.safeParse({ name: 'r', environment: 'test', permissions: 'admin' }).success).toBe(false);
+    expect(
+      createApiKeySchema.parse({ name: 'r', environment: 'test', permissions: 'read' }).permissions,
+    ).toBe('read');
+    expect(
+      createApiKeySchema.safeParse({ name: 'r', environment: 'test', permissions: 'admin' }).success,
+    ).toBe(false);
   });
 
   it.each([

@@ -47,15 +47,22 @@ function profileItem(p: CustomerProfile): Item {
 }
 
 const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): TransactItem => ({
-  Put: { Item: { ...keys.customerEmail(p.tenant, p.email, p.uuid), entity: 'customer-email', uuid: p.uuid } },
+  Put: {
+    Item: {
+      ...keys.customerEmail(p.tenant, p.email, p.uuid),
+      entity: 'customer-email',
+      version: 1,
+      uuid: p.uuid,
+    },
+  },
 });
 
 const countOne = (tenant: Tenant): TransactItem => ({
   Update: {
     Key: keys.customerCount(tenant),
-    UpdateExpression: 'ADD #v :one',
+    UpdateExpression: 'SET entity = :entity ADD #v :one',
     ExpressionAttributeNames: { '#v': 'value' },
-    ExpressionAttributeValues: { ':one': 1 },
+    ExpressionAttributeValues: { ':one': 1, ':entity': 'customer-count' },
   },
 });
 
@@ -237,7 +244,14 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         ];
         if (before === 0)
           writes.push({
-            Put: { Item: { ...marker, entity: 'customer-overdue', order: creationOrder(toProfile(item)) } },
+            Put: {
+              Item: {
+                ...marker,
+                entity: 'customer-overdue',
+                version: 1,
+                order: creationOrder(toProfile(item)),
+              },
+            },
           });
         if (after === 0) writes.push({ Delete: { Key: marker } });
         try {

@@ -1,7 +1,9 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryRepository, WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import { keys } from './keys';
 import { ConditionFailedError, type Item, type Table } from './table';
 import { TABLE } from './table-definition';
+import { toEndpoint } from './webhook-endpoint-repository';
 
 const ENTITY = 'webhook-delivery';
 /** Delivery logs are kept 30 days. */
@@ -60,6 +62,23 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
     async get(tenant, id) {
       const item = await table.get<Item>(keys.webhookDelivery(tenant, id), { consistent: true });
       return item ? toDelivery(item) : null;
+    },
+
+    async getWithEndpoint(tenant, id, endpointId) {
+      const deliveryKey = keys.webhookDelivery(tenant, id);
+      const endpointKey = keys.webhookEndpoint(tenant, endpointId);
+      const out = await table.doc.send(
+        new BatchGetCommand({
+          RequestItems: { [table.name]: { Keys: [deliveryKey, endpointKey], ConsistentRead: true } },
+        }),
+      );
+      const items = (out.Responses?.[table.name] ?? []) as Item[];
+      const delivery = items.find((i) => i.sk === deliveryKey.sk);
+      const endpoint = items.find((i) => i.sk === endpointKey.sk);
+      return {
+        delivery: delivery ? toDelivery(delivery) : null,
+        endpoint: endpoint ? toEndpoint(endpoint) : null,
+      };
     },
 
     async listByEndpoint(tenant, endpointId, page) {

@@ -1,8 +1,8 @@
 import {
   type BeginOutcome,
   IDEMPOTENCY_TTL_SECONDS,
-  IN_PROGRESS_LEASE_SECONDS,
   type IdempotencyRepository,
+  IN_PROGRESS_LEASE_SECONDS,
   type StoredResponse,
 } from '#shared/domain/idempotency';
 import { keys } from './keys';

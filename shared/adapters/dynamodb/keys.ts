@@ -30,25 +30,49 @@ export const keys = {
   idempotency: (scope: string, key: string): Key => ({ pk: `IDEMP#${scope}#${key}`, sk: 'IDEMP' }),
   tenantPartition: (sellerId: number, env: Environment) => `SELLER#${sellerId}#${env}`,
   tenant: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}`,
-  webhookEndpoint: (t: Tenant, id: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `WEBHOOK#${id}` }),
+  webhookEndpoint: (t: Tenant, id: string): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `WEBHOOK#${id}`,
+  }),
   webhookEndpointPrefix: 'WEBHOOK#',
-  webhookDelivery: (t: Tenant, id: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `WHDELIVERY#${id}` }),
+  webhookDelivery: (t: Tenant, id: string): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `WHDELIVERY#${id}`,
+  }),
   deliveriesOfEndpoint: (endpointId: string) => `WHENDPOINT#${endpointId}`,
   outboxEvent: (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
-  product: (t: Tenant, id: number): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `PRODUCT#${pad(id)}` }),
+  product: (t: Tenant, id: number): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `PRODUCT#${pad(id)}`,
+  }),
   productPrefix: 'PRODUCT#',
   productByUuid: (uuid: string) => `PRODUCTUUID#${uuid}`,
-  productsByState: (t: Tenant, state: 'active' | 'archived') => `SELLER#${t.sellerId}#${t.environment}#PRODUCTS#${state}`,
-  productCounts: (t: Tenant): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: 'COUNT#PRODUCTS' }),
-  transaction: (t: Tenant, id: number): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `TXN#${pad(id)}` }),
+  productsByState: (t: Tenant, state: 'active' | 'archived') =>
+    `SELLER#${t.sellerId}#${t.environment}#PRODUCTS#${state}`,
+  /** Sorts after every product id in both the table and gsi2, so a newest-first page reads it first. */
+  productCounter: (t: Tenant, state: 'active' | 'archived'): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `PRODUCT#~COUNT#${state}`,
+  }),
+  counterSortKey: '~COUNT',
+  transaction: (t: Tenant, id: number): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `TXN#${pad(id)}`,
+  }),
   transactionPrefix: 'TXN#',
   transactionByUuid: (uuid: string) => `TXNUUID#${uuid}`,
-  transactionsByStatus: (t: Tenant, status: string) => `SELLER#${t.sellerId}#${t.environment}#TXNSTATUS#${status}`,
-  transactionByGatewayId: (provider: string, gatewayPayId: number) => `GATEWAYPAY#${provider}#${gatewayPayId}`,
-  transactionsOfProduct: (t: Tenant, productId: number) => `SELLER#${t.sellerId}#${t.environment}#TXNPRODUCT#${productId}`,
+  transactionsByStatus: (t: Tenant, status: string) =>
+    `SELLER#${t.sellerId}#${t.environment}#TXNSTATUS#${status}`,
+  transactionByGatewayId: (provider: string, gatewayPayId: number) =>
+    `GATEWAYPAY#${provider}#${gatewayPayId}`,
+  transactionsOfProduct: (t: Tenant, productId: number) =>
+    `SELLER#${t.sellerId}#${t.environment}#TXNPRODUCT#${productId}`,
   transactionsOfCustomer: (t: Tenant, customerId: number) =>
     `SELLER#${t.sellerId}#${t.environment}#TXNCUSTOMER#${customerId}`,
-  transactionCounts: (t: Tenant, scope = 'ALL'): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `COUNT#TXN#${scope}` }),
+  transactionCounts: (t: Tenant, scope = 'ALL'): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `COUNT#TXN#${scope}`,
+  }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
   portalConfig: (t: Tenant, productId?: number): Key => ({
@@ -57,8 +81,14 @@ export const keys = {
   }),
   // Customers: the global customer is keyed by environment + document, so de-duplication is a
   // condition on one key; each seller's profile and its search items live in the tenant partition.
-  customerGlobal: (env: Environment, document: string): Key => ({ pk: `CUSTOMER#${env}#${document}`, sk: 'GLOBAL' }),
-  customerProfile: (t: Tenant, uuid: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: `CUSTOMER#${uuid}` }),
+  customerGlobal: (env: Environment, document: string): Key => ({
+    pk: `CUSTOMER#${env}#${document}`,
+    sk: 'GLOBAL',
+  }),
+  customerProfile: (t: Tenant, uuid: string): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}`,
+    sk: `CUSTOMER#${uuid}`,
+  }),
   customersByCreation: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#CUSTOMERS`,
   customersByName: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#CUSTNAME`,
   customerEmailPrefix: (email: string) => `CUSTEMAIL#${email.toLowerCase()}#`,
@@ -68,7 +98,10 @@ export const keys = {
   }),
   customerCount: (t: Tenant): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: 'CUSTOMERCOUNT' }),
   customersOverdue: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#OVERDUE`,
-  customerOverdue: (t: Tenant, uuid: string): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}#OVERDUE`, sk: uuid }),
+  customerOverdue: (t: Tenant, uuid: string): Key => ({
+    pk: `SELLER#${t.sellerId}#${t.environment}#OVERDUE`,
+    sk: uuid,
+  }),
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
 };

@@ -27,10 +27,23 @@ function toConfig(item: Item): StoredPortalConfig {
  * Fields are top-level attributes, so both "replace" (POST/PUT: set the given fields, remove the
  * others) and "merge" (PATCH: set only the given fields) are one UpdateItem that also creates.
  */
-async function write(table: Table, tenant: Tenant, productId: number | undefined, fields: PortalFields, now: string, removeOthers: boolean) {
+async function write(
+  table: Table,
+  tenant: Tenant,
+  productId: number | undefined,
+  fields: PortalFields,
+  now: string,
+  removeOthers: boolean,
+) {
   const names: Record<string, string> = { '#e': 'entity', '#v': 'version' };
   const values: Record<string, unknown> = { ':now': now, ':pid': productId ?? null, ':e': ENTITY, ':v': 1 };
-  const sets = ['createdAt = if_not_exists(createdAt, :now)', 'updatedAt = :now', 'productId = :pid', '#e = :e', '#v = :v'];
+  const sets = [
+    'createdAt = if_not_exists(createdAt, :now)',
+    'updatedAt = :now',
+    'productId = :pid',
+    '#e = :e',
+    '#v = :v',
+  ];
   const removes: string[] = [];
   FIELD_NAMES.forEach((name, i) => {
     const value = fields[name];
@@ -64,7 +77,9 @@ export function createPortalConfigRepository(table: Table): PortalConfigReposito
       const productKey = keys.portalConfig(tenant, productId);
       const sellerKey = keys.portalConfig(tenant);
       const out = await table.doc.send(
-        new BatchGetCommand({ RequestItems: { [table.name]: { Keys: [productKey, sellerKey], ConsistentRead: true } } }),
+        new BatchGetCommand({
+          RequestItems: { [table.name]: { Keys: [productKey, sellerKey], ConsistentRead: true } },
+        }),
       );
       const items = (out.Responses?.[table.name] ?? []) as Item[];
       const product = items.find((i) => i.sk === productKey.sk);

@@ -49,7 +49,10 @@ function toProduct(item: Item): Product {
   return {
     id: Number(item.id),
     uuid: String(item.uuid),
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment as Product['tenant']['environment'] },
+    tenant: {
+      sellerId: Number(item.sellerId),
+      environment: item.environment as Product['tenant']['environment'],
+    },
     name: String(item.name),
     image: String(item.image),
     value: Number(item.value),
@@ -66,25 +69,38 @@ function toProduct(item: Item): Product {
   };
 }
 
-const countUpdate = (p: Product, active: number, archived: number): TransactItem => ({
-  Update: {
-    Key: keys.productCounts(p.tenant),
-    UpdateExpression: 'ADD active :a, archived :r SET entity = :e',
-    ExpressionAttributeValues: { ':a': active, ':r': archived, ':e': 'counter' },
-  },
-});
+const COUNTER = 'counter';
+
+/** The tab counters live among the products (see keys.productCounter): the page query reads them. */
+function countUpdates(p: Product, active: number, archived: number): TransactItem[] {
+  return (
+    [
+      ['active', active],
+      ['archived', archived],
+    ] as const
+  )
+    .filter(([, delta]) => delta !== 0)
+    .map(([state, delta]) => ({
+      Update: {
+        Key: keys.productCounter(p.tenant, state),
+        UpdateExpression: 'ADD #c :d SET entity = :e, #gpk = :gpk, #gsk = :gsk',
+        ExpressionAttributeNames: { '#c': 'count', '#gpk': gsi2.partitionKey, '#gsk': gsi2.sortKey },
+        ExpressionAttributeValues: {
+          ':d': delta,
+          ':e': COUNTER,
+          ':gpk': keys.productsByState(p.tenant, state),
+          ':gsk': keys.counterSortKey,
+        },
+      },
+    }));
+}
 
 export function createProductRepository(table: Table): ProductRepository {
-  async function counts(tenant: Product['tenant']) {
-    const item = await table.get<Item>(keys.productCounts(tenant));
-    return { active: Number(item?.active ?? 0), archived: Number(item?.archived ?? 0) };
-  }
-
   return {
     async create(product, events: DomainEvent[]) {
       await table.transact([
         { Put: { Item: toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } },
-        countUpdate(product, 1, 0),
+        ...countUpdates(product, 1, 0),
         ...events.map(outboxPut),
       ]);
     },
@@ -115,7 +131,7 @@ export function createProductRepository(table: Table): ProductRepository {
               ExpressionAttributeValues: { ':v': expectedVersion },
             },
           },
-          ...(counters ? [countUpdate(product, counters.active, counters.archived)] : []),
+          ...(counters ? countUpdates(product, counters.active, counters.archived) : []),
           ...events.map(outboxPut),
         ]);
         return true;
@@ -130,7 +146,11 @@ export function createProductRepository(table: Table): ProductRepository {
         query.tab === 'all'
           ? {
               KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-              ExpressionAttributeValues: { ':pk': keys.tenant(tenant), ':prefix': keys.productPrefix } as Item,
+              ExpressionAttributeNames: undefined as Record<string, string> | undefined,
+              ExpressionAttributeValues: {
+                ':pk': keys.tenant(tenant),
+                ':prefix': keys.productPrefix,
+              } as Item,
             }
           : {
               IndexName: gsi2.name,
@@ -138,36 +158,39 @@ export function createProductRepository(table: Table): ProductRepository {
               ExpressionAttributeNames: { '#pk': gsi2.partitionKey } as Record<string, string>,
               ExpressionAttributeValues: { ':pk': keys.productsByState(tenant, query.tab) } as Item,
             };
+      const counterSlots = query.tab === 'all' ? 2 : 1;
       const skip = (query.page - 1) * query.limit;
       const wanted = skip + query.limit;
-      const matched: Item[] = [];
-      let totalCount = 0;
+      const products: Item[] = [];
+      let counted = 0;
       let read = 0;
       let cursor: string | undefined;
-      const filter = query.search
-        ? { FilterExpression: 'contains(nameSearch, :q)', values: { ':q': searchable(query.search) } }
-        : undefined;
-      // Without a search the counter item gives the total; with one, matches are counted while reading.
+      const search = query.search ? searchable(query.search) : undefined;
       do {
         const page = await table.query<Item>({
           ...base,
-          ...(filter ? { FilterExpression: filter.FilterExpression } : {}),
-          ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ...(filter?.values ?? {}) },
+          // Counters always pass the filter: they carry the totals.
+          ...(search ? { FilterExpression: 'contains(nameSearch, :q) OR entity = :counter' } : {}),
+          ExpressionAttributeValues: {
+            ...base.ExpressionAttributeValues,
+            ...(search ? { ':q': search, ':counter': COUNTER } : {}),
+          },
           ScanIndexForward: false,
-          Limit: filter ? 500 : Math.min(500, wanted - matched.length),
+          Limit: search ? 500 : Math.min(500, wanted - products.length + (read === 0 ? counterSlots : 0)),
           cursor,
         });
-        read += page.items.length;
-        matched.push(...page.items);
+        read += page.scanned ?? page.items.length;
+        for (const item of page.items) {
+          if (item.entity === COUNTER) counted += Number(item.count ?? 0);
+          else products.push(item);
+        }
         cursor = page.cursor;
-        if (!filter && matched.length >= wanted) break;
+        if (!search && products.length >= wanted) break;
       } while (cursor && read < SEARCH_READ_LIMIT);
-      if (filter) totalCount = matched.length;
-      else {
-        const c = await counts(tenant);
-        totalCount = query.tab === 'active' ? c.active : query.tab === 'archived' ? c.archived : c.active + c.archived;
-      }
-      return { items: matched.slice(skip, wanted).map(toProduct), totalCount };
+      return {
+        items: products.slice(skip, wanted).map(toProduct),
+        totalCount: search ? products.length : counted,
+      };
     },
   };
 }

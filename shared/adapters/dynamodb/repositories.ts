@@ -3,11 +3,11 @@ import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
 import { createIdempotencyRepository } from './idempotency-repository';
-import { createRateLimitRepository } from './rate-limit-repository';
-import { createSellerRepository } from './seller-repository';
 import { createEventOutbox } from './outbox';
 import { createPortalConfigRepository } from './portal-config-repository';
 import { createProductRepository } from './product-repository';
+import { createRateLimitRepository } from './rate-limit-repository';
+import { createSellerRepository } from './seller-repository';
 import type { Table } from './table';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
 

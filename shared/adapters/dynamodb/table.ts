@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { AppError, ValidationError } from '#shared/errors';
-import { keys, type Key } from './keys';
+import { type Key, keys } from './keys';
 import { TABLE } from './table-definition';
 
 /** A failed condition expression, turned into a domain error by the repository that wrote it. */
@@ -196,7 +196,11 @@ export class Table {
     const out = await this.doc.send(
       new QueryCommand({ TableName: this.name, ...rest, ExclusiveStartKey: decodeCursor(cursor) }),
     );
-    return { items: (out.Items ?? []) as T[], cursor: encodeCursor(out.LastEvaluatedKey), scanned: out.ScannedCount };
+    return {
+      items: (out.Items ?? []) as T[],
+      cursor: encodeCursor(out.LastEvaluatedKey),
+      scanned: out.ScannedCount,
+    };
   }
 
   private readonly blocks = new Map<string, { next: number; last: number }>();

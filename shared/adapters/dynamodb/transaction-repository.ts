@@ -1,6 +1,11 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
-import type { SaveOutcome, TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/transactions/repository';
+import type {
+  SaveOutcome,
+  TransactionPage,
+  TransactionQuery,
+  TransactionRepository,
+} from '#shared/domain/transactions/repository';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
@@ -14,9 +19,31 @@ const NOTIFICATION_TTL_SECONDS = 30 * 86_400;
 const pad = keys.numeric;
 
 const DATA_FIELDS = [
-  'id', 'uuid', 'provider', 'gatewayPayId', 'status', 'paymentMethod', 'value', 'valueSeller', 'installments',
-  'customer', 'product', 'pix', 'boleto', 'card', 'failureCode', 'failureReason', 'refunds', 'refundedAmount',
-  'paidAt', 'canceledAt', 'deadline', 'metadata', 'createdAt', 'updatedAt', 'version',
+  'id',
+  'uuid',
+  'provider',
+  'gatewayPayId',
+  'status',
+  'paymentMethod',
+  'value',
+  'valueSeller',
+  'installments',
+  'customer',
+  'product',
+  'pix',
+  'boleto',
+  'card',
+  'failureCode',
+  'failureReason',
+  'refunds',
+  'refundedAmount',
+  'paidAt',
+  'canceledAt',
+  'deadline',
+  'metadata',
+  'createdAt',
+  'updatedAt',
+  'version',
 ] as const;
 
 function toItem(t: Transaction): Item {
@@ -109,7 +136,9 @@ export function createTransactionRepository(table: Table): TransactionRepository
             ExpressionAttributeValues: { ':v': previous.version },
           },
         },
-        ...(statusMoved ? [...counterUpdates(previous, -1, 'status'), ...counterUpdates(next, 1, 'status')] : []),
+        ...(statusMoved
+          ? [...counterUpdates(previous, -1, 'status'), ...counterUpdates(next, 1, 'status')]
+          : []),
         ...events.map(outboxPut),
       ];
       if (notification) {
@@ -150,17 +179,29 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
   const names: Record<string, string> = {};
   let source: { IndexName?: string; key: string; value: string; prefix?: string };
   let counter: { scope: string; attribute: string } | null = null;
-  const used = [q.status, q.paymentMethod, q.productId, q.customerIds, q.createdBefore].filter((v) => v !== undefined).length;
+  const used = [q.status, q.paymentMethod, q.productId, q.customerIds, q.createdBefore].filter(
+    (v) => v !== undefined,
+  ).length;
 
   if (q.productId !== undefined) {
-    source = { IndexName: gsi4.name, key: gsi4.partitionKey, value: keys.transactionsOfProduct(tenant, q.productId) };
+    source = {
+      IndexName: gsi4.name,
+      key: gsi4.partitionKey,
+      value: keys.transactionsOfProduct(tenant, q.productId),
+    };
     counter = { scope: `PRODUCT#${q.productId}`, attribute: 'count' };
   } else if (q.status !== undefined) {
-    source = { IndexName: gsi2.name, key: gsi2.partitionKey, value: keys.transactionsByStatus(tenant, q.status) };
+    source = {
+      IndexName: gsi2.name,
+      key: gsi2.partitionKey,
+      value: keys.transactionsByStatus(tenant, q.status),
+    };
     counter = { scope: 'STATUS', attribute: q.status };
   } else {
     source = { key: 'pk', value: keys.tenant(tenant), prefix: keys.transactionPrefix };
-    counter = q.paymentMethod ? { scope: 'METHOD', attribute: q.paymentMethod } : { scope: 'ALL', attribute: 'count' };
+    counter = q.paymentMethod
+      ? { scope: 'METHOD', attribute: q.paymentMethod }
+      : { scope: 'ALL', attribute: 'count' };
   }
   if (q.status !== undefined && source.IndexName !== gsi2.name) {
     filters.push('#status = :status');
@@ -179,7 +220,11 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
 
   const sources =
     q.customerIds !== undefined
-      ? q.customerIds.map((id) => ({ IndexName: gsi5.name, key: gsi5.partitionKey, value: keys.transactionsOfCustomer(tenant, id) }))
+      ? q.customerIds.map((id) => ({
+          IndexName: gsi5.name,
+          key: gsi5.partitionKey,
+          value: keys.transactionsOfCustomer(tenant, id),
+        }))
       : [source];
   const skip = q.cursor ? 0 : (q.page - 1) * q.limit;
   const wanted = skip + q.limit;
@@ -192,9 +237,14 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     do {
       const page = await table.query<Item>({
         IndexName: s.IndexName,
-        KeyConditionExpression: 'prefix' in s && s.prefix ? '#k = :k AND begins_with(sk, :prefix)' : '#k = :k',
+        KeyConditionExpression:
+          'prefix' in s && s.prefix ? '#k = :k AND begins_with(sk, :prefix)' : '#k = :k',
         ExpressionAttributeNames: { '#k': s.key, ...names },
-        ExpressionAttributeValues: { ':k': s.value, ...('prefix' in s && s.prefix ? { ':prefix': s.prefix } : {}), ...values },
+        ExpressionAttributeValues: {
+          ':k': s.value,
+          ...('prefix' in s && s.prefix ? { ':prefix': s.prefix } : {}),
+          ...values,
+        },
         ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
         ScanIndexForward: false,
         Limit: countAll ? 500 : Math.max(1, Math.min(500, wanted - matched.length)),

@@ -1,13 +1,20 @@
-import type { EndpointPatch, WebhookEndpoint, WebhookEndpointRepository } from '#shared/domain/webhooks/endpoints';
+import type {
+  EndpointPatch,
+  WebhookEndpoint,
+  WebhookEndpointRepository,
+} from '#shared/domain/webhooks/endpoints';
 import { keys } from './keys';
 import { ConditionFailedError, type Item, type Table } from './table';
 
 const ENTITY = 'webhook-endpoint';
 
-function toEndpoint(item: Item): WebhookEndpoint {
+export function toEndpoint(item: Item): WebhookEndpoint {
   return {
     id: String(item.id),
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment as WebhookEndpoint['tenant']['environment'] },
+    tenant: {
+      sellerId: Number(item.sellerId),
+      environment: item.environment as WebhookEndpoint['tenant']['environment'],
+    },
     url: String(item.url),
     events: item.events as string[],
     description: (item.description as string | undefined) ?? null,
@@ -88,7 +95,10 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
       try {
         const item = await table.update<Item>({
           Key: keys.webhookEndpoint(tenant, id),
-          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+          UpdateExpression: [
+            sets.length ? `SET ${sets.join(', ')}` : '',
+            removes.length ? `REMOVE ${removes.join(', ')}` : '',
+          ]
             .join(' ')
             .trim(),
           ConditionExpression: 'attribute_exists(pk)',

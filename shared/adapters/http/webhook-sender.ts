@@ -19,7 +19,8 @@ export const fetchSender: WebhookSender = {
       return { statusCode: res.status, durationMs: Math.round(performance.now() - started), error: null };
     } catch (error) {
       const name = error instanceof Error ? error.name : 'Error';
-      const reason = name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `connection failed (${name})`;
+      const reason =
+        name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `connection failed (${name})`;
       return { statusCode: null, durationMs: Math.round(performance.now() - started), error: reason };
     }
   },

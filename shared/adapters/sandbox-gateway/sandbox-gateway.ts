@@ -31,7 +31,13 @@ export interface SandboxCharge {
   amount: number;
   status: ChargeStatus;
   refunded: number;
-  boleto: { barcode: string; formattedLine: string; dueDate: string; payerName: string; beneficiary: string } | null;
+  boleto: {
+    barcode: string;
+    formattedLine: string;
+    dueDate: string;
+    payerName: string;
+    beneficiary: string;
+  } | null;
 }
 
 export interface SandboxOptions {
@@ -118,7 +124,12 @@ export class SandboxGateway implements PaymentProvider {
       const summary = { brand: cardBrand(card.number), last4: last4(card.number) };
       const outcome = sandboxCardOutcome({ ...card, today: saoPauloDate(now) });
       if (outcome.outcome === 'approved') {
-        result = { outcome: 'approved', gatewayPayId, card: summary, authorizationCode: randomBase62(6).toUpperCase() };
+        result = {
+          outcome: 'approved',
+          gatewayPayId,
+          card: summary,
+          authorizationCode: randomBase62(6).toUpperCase(),
+        };
         record.status = 'paid';
       } else {
         result = {
@@ -167,7 +178,10 @@ export class SandboxGateway implements PaymentProvider {
       if (!(error instanceof ConditionFailedError)) throw error;
       const current = await this.charge(gatewayPayId);
       if (!current) throw new NotFoundError('Sandbox charge not found');
-      throw new ConflictError(`The sandbox charge is ${current.status}; it cannot become ${to}`, 'sandbox_invalid_state');
+      throw new ConflictError(
+        `The sandbox charge is ${current.status}; it cannot become ${to}`,
+        'sandbox_invalid_state',
+      );
     }
   }
 
@@ -186,7 +200,10 @@ export class SandboxGateway implements PaymentProvider {
       });
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
-      throw new ConflictError('The sandbox charge cannot be refunded by that amount', 'sandbox_refund_refused');
+      throw new ConflictError(
+        'The sandbox charge cannot be refunded by that amount',
+        'sandbox_refund_refused',
+      );
     }
     return { refundId: `re_${randomBase62(20)}` };
   }
@@ -219,6 +236,7 @@ export class SandboxGateway implements PaymentProvider {
       body,
       signal: AbortSignal.timeout(10_000),
     });
-    if (!res.ok) throw new Error(`the service refused the sandbox notification with ${res.status}: ${await res.text()}`);
+    if (!res.ok)
+      throw new Error(`the service refused the sandbox notification with ${res.status}: ${await res.text()}`);
   }
 }

@@ -20,6 +20,11 @@ export class UnconfiguredProvider implements PaymentProvider {
   status = async () => this.refuse();
 
   async health(): Promise<GatewayHealth> {
-    return { status: 'unhealthy', provider: this.provider, latencyMs: 0, detail: 'no live provider configured' };
+    return {
+      status: 'unhealthy',
+      provider: this.provider,
+      latencyMs: 0,
+      detail: 'no live provider configured',
+    };
   }
 }

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import type { Environment } from '#shared/adapters/dynamodb/keys';
-import { ConflictError, NotFoundError } from '#shared/errors';
 import type { Clock, Ids } from '#shared/domain/ports';
+import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import type { RateWindow } from './rate-limit';
 
@@ -94,7 +94,9 @@ export const createApiKeySchema = z
   .object({
     name: z.string({ error: 'name must be a string' }).trim().min(1).max(100),
     environment: z.enum(['test', 'live'], { error: 'environment must be one of: test, live' }),
-    permissions: z.enum(['write', 'read'], { error: 'permissions must be one of: write, read' }).default('write'),
+    permissions: z
+      .enum(['write', 'read'], { error: 'permissions must be one of: write, read' })
+      .default('write'),
   })
   .strict();
 

@@ -124,7 +124,9 @@ export const updateCustomerSchema = z
 export const billingEmailOverrideSchema = z
   .object({
     // One sentence for every wrong value, including a missing one: null is how to clear it.
-    billingEmailOverride: z.email({ error: 'billingEmailOverride must be a valid e-mail or null' }).nullable(),
+    billingEmailOverride: z
+      .email({ error: 'billingEmailOverride must be a valid e-mail or null' })
+      .nullable(),
   })
   .strict();
 

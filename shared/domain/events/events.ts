@@ -1,5 +1,5 @@
-import { EVENT_ID_PREFIX, type EventEnvelope } from '#events/envelope';
 import { EVENTS_BY_NAME } from '#events/catalog';
+import { EVENT_ID_PREFIX, type EventEnvelope } from '#events/envelope';
 import type { Clock, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 
@@ -13,11 +13,17 @@ export interface DomainEvent {
  * Builds an event after checking its payload against the catalog. A mismatch is a programming
  * error (the use case built the wrong payload), so it throws a plain Error, not a 4xx.
  */
-export function newEvent(deps: { ids: Ids; clock: Clock }, tenant: Tenant, name: string, data: unknown): DomainEvent {
+export function newEvent(
+  deps: { ids: Ids; clock: Clock },
+  tenant: Tenant,
+  name: string,
+  data: unknown,
+): DomainEvent {
   const definition = EVENTS_BY_NAME.get(name);
   if (!definition) throw new Error(`unknown event ${name}`);
   const parsed = definition.schema.safeParse(data);
-  if (!parsed.success) throw new Error(`payload of ${name} does not match its schema: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`payload of ${name} does not match its schema: ${parsed.error.message}`);
   return {
     tenant,
     envelope: {

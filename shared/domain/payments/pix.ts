@@ -38,7 +38,6 @@ export interface PixPayloadFields {
 
 const GUI = 'br.gov.bcb.pix';
 const TXID = /^(?:[A-Za-z0-9]{1,25}|\*\*\*)$/;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // "9999999999.99" is the longest amount that fits the 13 characters of field 54.
 const MAX_PIX_CENTAVOS = 999_999_999_999;
 
@@ -89,18 +88,13 @@ function merchantAccount(input: PixPayloadInput): string {
     throw new Error('A Pix payload needs exactly one of key (static) or locationUrl (dynamic)');
   }
   if (input.key !== undefined) {
-    if (input.key === '' || input.key.length > 77 || !PRINTABLE_ASCII.test(input.key)) {
+    if (!/^[\x20-\x7e]{1,77}$/.test(input.key)) {
       throw new Error('Pix key must be 1–77 printable ASCII characters');
     }
     return tlv('26', gui + tlv('01', input.key));
   }
   const location = (input.locationUrl ?? '').replace(/^https:\/\//i, '');
-  if (
-    location === '' ||
-    location.length > 77 ||
-    !/^[\x21-\x7e]+$/.test(location) ||
-    location.includes('://')
-  ) {
+  if (!/^[\x21-\x7e]{1,77}$/.test(location) || location.includes('://')) {
     throw new Error('Pix location must be an https URL of at most 77 characters without the scheme');
   }
   return tlv('26', gui + tlv('25', location));

@@ -25,13 +25,19 @@ export const PORTAL_DEFAULTS = {
 export type PortalSettings = typeof PORTAL_DEFAULTS;
 export type PortalFields = Partial<PortalSettings>;
 
-const text = (field: string, max: number) => z.string({ error: `${field} must be a string` }).max(max).nullable();
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(max)
+    .nullable();
 
 export const portalConfigSchema = z
   .object({
     businessName: text('businessName', 200),
     logoUrl: z.url({ protocol: /^https?$/, error: 'logoUrl must be a valid URL' }).nullable(),
-    primaryColor: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'primaryColor must be a hex colour like #257264'),
+    primaryColor: z
+      .string()
+      .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'primaryColor must be a hex colour like #257264'),
     allowCancelSubscription: z.boolean(),
     allowUpdatePaymentMethod: z.boolean(),
     allowUpdateBillingInfo: z.boolean(),
@@ -58,17 +64,35 @@ export interface StoredPortalConfig {
 export interface PortalConfigRepository {
   get(tenant: Tenant, productId?: number): Promise<StoredPortalConfig | null>;
   /** Both configurations of a product in one read (product-level, seller-level). */
-  getBoth(tenant: Tenant, productId: number): Promise<{ product: StoredPortalConfig | null; seller: StoredPortalConfig | null }>;
+  getBoth(
+    tenant: Tenant,
+    productId: number,
+  ): Promise<{ product: StoredPortalConfig | null; seller: StoredPortalConfig | null }>;
   /** Replaces the whole configuration (POST, PUT). */
-  replace(tenant: Tenant, productId: number | undefined, fields: PortalFields, now: string): Promise<StoredPortalConfig>;
+  replace(
+    tenant: Tenant,
+    productId: number | undefined,
+    fields: PortalFields,
+    now: string,
+  ): Promise<StoredPortalConfig>;
   /** Writes only the fields given, creating the configuration when there is none (PATCH). */
-  merge(tenant: Tenant, productId: number | undefined, fields: PortalFields, now: string): Promise<StoredPortalConfig>;
+  merge(
+    tenant: Tenant,
+    productId: number | undefined,
+    fields: PortalFields,
+    now: string,
+  ): Promise<StoredPortalConfig>;
   delete(tenant: Tenant, productId?: number): Promise<boolean>;
 }
 
 export function toConfigView(config: StoredPortalConfig | null) {
   if (!config) return null;
-  return { productId: config.productId, ...config.fields, createdAt: config.createdAt, updatedAt: config.updatedAt };
+  return {
+    productId: config.productId,
+    ...config.fields,
+    createdAt: config.createdAt,
+    updatedAt: config.updatedAt,
+  };
 }
 
 /**

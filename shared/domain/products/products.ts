@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { newEvent, type DomainEvent } from '#shared/domain/events/events';
+import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
@@ -43,7 +43,10 @@ export interface Product {
 
 const price = z
   .number()
-  .refine((v) => reaisToCentavos(v) !== null, 'value must be a non-negative amount with at most 2 decimal places')
+  .refine(
+    (v) => reaisToCentavos(v) !== null,
+    'value must be a non-negative amount with at most 2 decimal places',
+  )
   .transform((v) => reaisToCentavos(v) as number)
   .refine((c) => c === 0 || c >= MIN_PRICE_CENTAVOS, 'value must be at least 5');
 
@@ -79,7 +82,9 @@ const fields = {
   carne: carneInput.optional(),
 };
 
-export const createProductSchema = z.object({ ...fields, installments: fields.installments.optional() }).strict();
+export const createProductSchema = z
+  .object({ ...fields, installments: fields.installments.optional() })
+  .strict();
 export const updateProductSchema = z
   .object({
     name: fields.name.optional(),
@@ -97,11 +102,16 @@ export const updateProductSchema = z
 /** isActive is read only: a body that sends it is refused with its own sentence, before the schema. */
 export function refuseIsActive(body: unknown): void {
   if (body && typeof body === 'object' && 'isActive' in body) {
-    throw new ValidationError(['isActive cannot be changed; deactivate a product with DELETE (there is no reactivation)']);
+    throw new ValidationError([
+      'isActive cannot be changed; deactivate a product with DELETE (there is no reactivation)',
+    ]);
   }
 }
 
-function mergeCarne(current: CarneSettings | undefined, input: z.output<typeof carneInput> | undefined): CarneSettings {
+function mergeCarne(
+  current: CarneSettings | undefined,
+  input: z.output<typeof carneInput> | undefined,
+): CarneSettings {
   const merged: CarneSettings = {
     enabled: input?.enabled ?? current?.enabled ?? false,
     maxInstallments: input?.maxInstallments ?? current?.maxInstallments ?? 12,
@@ -109,7 +119,9 @@ function mergeCarne(current: CarneSettings | undefined, input: z.output<typeof c
   };
   const beyond = Object.keys(merged.interestFactors).filter((n) => Number(n) > merged.maxInstallments);
   if (beyond.length > 0) {
-    throw new ValidationError([`carne.interestFactors has factors beyond carne.maxInstallments: ${beyond.join(', ')}`]);
+    throw new ValidationError([
+      `carne.interestFactors has factors beyond carne.maxInstallments: ${beyond.join(', ')}`,
+    ]);
   }
   return merged;
 }
@@ -126,7 +138,12 @@ export interface ProductRepository {
   /** Any tenant's product by uuid (the public payment link and the checkout need this). */
   findByUuid(uuid: string): Promise<Product | null>;
   /** Replaces the product if its version is still `expectedVersion`; false when it changed. */
-  save(product: Product, expectedVersion: number, events: DomainEvent[], counters?: { active: number; archived: number }): Promise<boolean>;
+  save(
+    product: Product,
+    expectedVersion: number,
+    events: DomainEvent[],
+    counters?: { active: number; archived: number },
+  ): Promise<boolean>;
   list(
     tenant: Tenant,
     query: { tab: ProductTab; search?: string; page: number; limit: number },
@@ -144,7 +161,8 @@ export interface ProductDeps {
   nextId: () => Promise<number>;
 }
 
-export const paymentLinkOf = (baseUrl: string, uuid: string) => `${baseUrl.replace(/\/$/, '')}/api/payment-links/${uuid}`;
+export const paymentLinkOf = (baseUrl: string, uuid: string) =>
+  `${baseUrl.replace(/\/$/, '')}/api/payment-links/${uuid}`;
 
 export function toView(p: Product, baseUrl: string) {
   return {
@@ -176,7 +194,11 @@ export function toView(p: Product, baseUrl: string) {
 
 export type ProductView = ReturnType<typeof toView>;
 
-export async function createProduct(deps: ProductDeps, tenant: Tenant, input: z.output<typeof createProductSchema>) {
+export async function createProduct(
+  deps: ProductDeps,
+  tenant: Tenant,
+  input: z.output<typeof createProductSchema>,
+) {
   const now = deps.clock.now().toISOString();
   const product: Product = {
     id: await deps.nextId(),
@@ -252,21 +274,38 @@ export async function updateProduct(
   };
   assertSellable(next);
   const view = toView(next, deps.publicBaseUrl);
-  const saved = await deps.products.save(next, current.version, [newEvent(deps, tenant, 'product.updated', view)]);
-  if (!saved) throw new BadRequestError('The product changed while it was being updated; retry', 'concurrent_update');
+  const saved = await deps.products.save(next, current.version, [
+    newEvent(deps, tenant, 'product.updated', view),
+  ]);
+  if (!saved)
+    throw new BadRequestError('The product changed while it was being updated; retry', 'concurrent_update');
   return view;
 }
 
 /** Deactivation is final: there is no way back (spec). A second DELETE answers the same product. */
 export async function deactivateProduct(deps: ProductDeps, tenant: Tenant, product: Product) {
   if (!product.isActive) return toView(product, deps.publicBaseUrl);
-  const next: Product = { ...product, isActive: false, updatedAt: deps.clock.now().toISOString(), version: product.version + 1 };
+  const next: Product = {
+    ...product,
+    isActive: false,
+    updatedAt: deps.clock.now().toISOString(),
+    version: product.version + 1,
+  };
   const view = toView(next, deps.publicBaseUrl);
-  const saved = await deps.products.save(next, product.version, [newEvent(deps, tenant, 'product.deleted', view)], {
-    active: -1,
-    archived: 1,
-  });
-  if (!saved) throw new BadRequestError('The product changed while it was being deactivated; retry', 'concurrent_update');
+  const saved = await deps.products.save(
+    next,
+    product.version,
+    [newEvent(deps, tenant, 'product.deleted', view)],
+    {
+      active: -1,
+      archived: 1,
+    },
+  );
+  if (!saved)
+    throw new BadRequestError(
+      'The product changed while it was being deactivated; retry',
+      'concurrent_update',
+    );
   return view;
 }
 
@@ -277,8 +316,13 @@ export const listQuerySchema = z.object({
   tab: z.enum(['active', 'archived', 'all']).default('active'),
 });
 
-export async function listProducts(deps: ProductDeps, tenant: Tenant, query: z.output<typeof listQuerySchema>) {
-  if (query.page * query.limit > 10_000) throw new ValidationError(['page * limit must be at most 10000; narrow the search']);
+export async function listProducts(
+  deps: ProductDeps,
+  tenant: Tenant,
+  query: z.output<typeof listQuerySchema>,
+) {
+  if (query.page * query.limit > 10_000)
+    throw new ValidationError(['page * limit must be at most 10000; narrow the search']);
   const { items, totalCount } = await deps.products.list(tenant, query);
   return {
     data: items.map((p) => toView(p, deps.publicBaseUrl)),
@@ -294,7 +338,10 @@ export async function paymentLinkProduct(deps: Pick<ProductDeps, 'products'>, uu
   const product = /^[0-9a-f-]{36}$/i.test(uuid) ? await deps.products.findByUuid(uuid.toLowerCase()) : null;
   if (!product || !product.isActive) throw new NotFoundError(PRODUCT_NOT_FOUND);
   if (product.value === 0) {
-    throw new BadRequestError('This product has no price and does not sell through its payment link', 'product_not_for_sale');
+    throw new BadRequestError(
+      'This product has no price and does not sell through its payment link',
+      'product_not_for_sale',
+    );
   }
   return {
     uuid: product.uuid,

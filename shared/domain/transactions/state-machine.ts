@@ -25,9 +25,21 @@ export const RULES: Record<Trigger, Rule> = {
     to: () => 'denied',
     events: () => ['transaction.updated', 'transaction.payment.failed', 'transaction.failed'],
   },
-  cancel: { from: PENDING, to: () => 'cancel', events: () => ['transaction.updated', 'transaction.canceled'] },
-  expire: { from: ['pendingPix'], to: () => 'cancel', events: () => ['transaction.updated', 'transaction.canceled'] },
-  chargeback: { from: PAID, to: () => 'reversed', events: () => ['transaction.updated', 'transaction.chargeback'] },
+  cancel: {
+    from: PENDING,
+    to: () => 'cancel',
+    events: () => ['transaction.updated', 'transaction.canceled'],
+  },
+  expire: {
+    from: ['pendingPix'],
+    to: () => 'cancel',
+    events: () => ['transaction.updated', 'transaction.canceled'],
+  },
+  chargeback: {
+    from: PAID,
+    to: () => 'reversed',
+    events: () => ['transaction.updated', 'transaction.chargeback'],
+  },
   refund: {
     from: PAID,
     to: (t, full) => (full ? 'reversed' : t.status),
@@ -42,13 +54,25 @@ export function canApply(trigger: Trigger, status: TransactionStatus): boolean {
 /** The refusal a caller sees for a trigger that does not apply to the current status. */
 export function refusal(trigger: Trigger, t: Transaction): Error {
   if ((trigger === 'cancel' || trigger === 'expire') && PAID.includes(t.status)) {
-    return new BadRequestError('Paid transactions cannot be canceled; refund them instead', 'transaction_paid');
+    return new BadRequestError(
+      'Paid transactions cannot be canceled; refund them instead',
+      'transaction_paid',
+    );
   }
   if (trigger === 'refund' && !PAID.includes(t.status)) {
-    return new BadRequestError(`Only paid transactions can be refunded (status is ${t.status})`, 'transaction_not_paid');
+    return new BadRequestError(
+      `Only paid transactions can be refunded (status is ${t.status})`,
+      'transaction_not_paid',
+    );
   }
   if (trigger === 'cancel') {
-    return new BadRequestError(`Only pending transactions can be canceled (status is ${t.status})`, 'transaction_not_pending');
+    return new BadRequestError(
+      `Only pending transactions can be canceled (status is ${t.status})`,
+      'transaction_not_pending',
+    );
   }
-  return new ConflictError(`A ${t.status} transaction cannot be ${trigger === 'pay' ? 'paid' : `${trigger}ed`}`, 'invalid_transition');
+  return new ConflictError(
+    `A ${t.status} transaction cannot be ${trigger === 'pay' ? 'paid' : `${trigger}ed`}`,
+    'invalid_transition',
+  );
 }

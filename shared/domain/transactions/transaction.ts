@@ -91,7 +91,12 @@ export function toTransactionView(t: Transaction) {
       document: t.customer.document,
       phone: t.customer.phone,
     },
-    product: { id: t.product.id, name: t.product.name, value: centavosToReais(t.product.value), uuid: t.product.uuid },
+    product: {
+      id: t.product.id,
+      name: t.product.name,
+      value: centavosToReais(t.product.value),
+      uuid: t.product.uuid,
+    },
     isRecurring: false,
     subscriptionId: null,
     billingCycle: null,

@@ -4,8 +4,13 @@ import type { BusDetail } from '#shared/domain/events/events';
 import type { Clock, Queue } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
+import {
+  signingSecrets,
+  subscribes,
+  type WebhookEndpoint,
+  type WebhookEndpointRepository,
+} from './endpoints';
 import { checkWebhookUrl, type UrlPolicy } from './url-policy';
-import { signingSecrets, subscribes, type WebhookEndpoint, type WebhookEndpointRepository } from './endpoints';
 
 /** Waits after each failed attempt (spec Events, delivery rule 3): 1m, 5m, 30m, 2h, 8h, 16h. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 57_600] as const;
@@ -64,6 +69,12 @@ export interface DeliveryRepository {
   /** Creates the delivery unless it exists (fan-out retries): returns the stored one either way. */
   createIfAbsent(delivery: WebhookDelivery): Promise<WebhookDelivery>;
   get(tenant: Tenant, id: string): Promise<WebhookDelivery | null>;
+  /** The delivery and its endpoint in one read. */
+  getWithEndpoint(
+    tenant: Tenant,
+    id: string,
+    endpointId: string,
+  ): Promise<{ delivery: WebhookDelivery | null; endpoint: WebhookEndpoint | null }>;
   listByEndpoint(
     tenant: Tenant,
     endpointId: string,
@@ -92,9 +103,19 @@ export interface DeliveryDeps {
   metrics: Metrics;
 }
 
-/** One delivery per (event, endpoint): a fan-out that runs twice makes the same id. */
+/**
+ * One delivery per (event, endpoint): a fan-out that runs twice makes the same id. The id carries
+ * its endpoint's id, so a resend reads the delivery and its endpoint in one batch.
+ */
 export function deliveryIdOf(eventId: string, endpointId: string): string {
-  return `whd_${createHash('sha256').update(`${eventId}\n${endpointId}`).digest('hex').slice(0, 24)}`;
+  const hash = createHash('sha256').update(`${eventId}\n${endpointId}`).digest('hex').slice(0, 16);
+  return `whd_${endpointId.replace(/^we_/, '')}_${hash}`;
+}
+
+/** The endpoint id inside a delivery id, or null for a malformed id. */
+export function endpointIdOf(deliveryId: string): string | null {
+  const m = /^whd_([0-9A-Za-z]+)_[0-9a-f]{16}$/.exec(deliveryId);
+  return m ? `we_${m[1]}` : null;
 }
 
 const messageOf = (d: WebhookDelivery, attempt: number): string =>
@@ -106,8 +127,13 @@ const messageOf = (d: WebhookDelivery, attempt: number): string =>
   } satisfies DeliveryMessage);
 
 /** Finds the tenant's endpoints subscribed to the event and queues one delivery for each. */
-export async function fanOut(deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>, detail: BusDetail) {
-  const endpoints = (await deps.endpoints.all(detail.tenant)).filter((e) => subscribes(e, detail.envelope.event));
+export async function fanOut(
+  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
+  detail: BusDetail,
+) {
+  const endpoints = (await deps.endpoints.all(detail.tenant)).filter((e) =>
+    subscribes(e, detail.envelope.event),
+  );
   const now = deps.clock.now().toISOString();
   for (const endpoint of endpoints) {
     const delivery = await deps.deliveries.createIfAbsent({
@@ -140,7 +166,8 @@ export async function fanOut(deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | '
 async function attempt(deps: DeliveryDeps, delivery: WebhookDelivery, endpoint: WebhookEndpoint | null) {
   const now = deps.clock.now();
   if (!endpoint) return { statusCode: null, durationMs: 0, error: 'endpoint was deleted' };
-  if (endpoint.status !== 'enabled') return { statusCode: null, durationMs: 0, error: 'endpoint is disabled' };
+  if (endpoint.status !== 'enabled')
+    return { statusCode: null, durationMs: 0, error: 'endpoint is disabled' };
   const problem = await checkWebhookUrl(endpoint.url, deps.urlPolicy);
   if (problem) return { statusCode: null, durationMs: 0, error: `refused: ${problem}` };
   const timestamp = Math.floor(now.getTime() / 1000);
@@ -196,7 +223,10 @@ export async function processDeliveryMessage(deps: DeliveryDeps, message: Delive
     // Measured from when this attempt was due, so the schedule does not drift by the time spent.
     const next = new Date(dueAt + RETRY_DELAYS_SECONDS[made - 1] * 1000);
     changes.nextAttemptAt = next.toISOString();
-    const wait = Math.min(MAX_HOP_SECONDS, Math.max(0, Math.ceil((next.getTime() - deps.clock.now().getTime()) / 1000)));
+    const wait = Math.min(
+      MAX_HOP_SECONDS,
+      Math.max(0, Math.ceil((next.getTime() - deps.clock.now().getTime()) / 1000)),
+    );
     await deps.queue.send({ body: messageOf(delivery, made + 1), delaySeconds: wait });
   }
   const recorded = await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
@@ -206,9 +236,10 @@ export async function processDeliveryMessage(deps: DeliveryDeps, message: Delive
 
 /** A manual attempt now, with the same event id; the scheduled retries are not disturbed. */
 export async function resendDelivery(deps: DeliveryDeps, tenant: Tenant, id: string) {
-  const delivery = await deps.deliveries.get(tenant, id);
-  if (!delivery) throw new NotFoundError('Webhook delivery not found');
-  const endpoint = await deps.endpoints.get(tenant, delivery.endpointId);
+  const endpointId = endpointIdOf(id);
+  const found = endpointId ? await deps.deliveries.getWithEndpoint(tenant, id, endpointId) : null;
+  if (!found?.delivery) throw new NotFoundError('Webhook delivery not found');
+  const { delivery, endpoint } = found;
   const now = deps.clock.now();
   const result = await attempt(deps, delivery, endpoint);
   const changes: Partial<WebhookDelivery> = {

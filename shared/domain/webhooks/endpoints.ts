@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
-import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import type { Clock, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { checkWebhookUrl, type UrlPolicy } from './url-policy';
 
@@ -47,7 +47,10 @@ export interface EndpointPatch {
 export interface WebhookEndpointRepository {
   create(endpoint: WebhookEndpoint): Promise<void>;
   get(tenant: Tenant, id: string): Promise<WebhookEndpoint | null>;
-  list(tenant: Tenant, page: { limit: number; cursor?: string }): Promise<{ items: WebhookEndpoint[]; cursor?: string }>;
+  list(
+    tenant: Tenant,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ items: WebhookEndpoint[]; cursor?: string }>;
   /** Every endpoint of the tenant (the fan-out filters them by event). */
   all(tenant: Tenant): Promise<WebhookEndpoint[]>;
   update(tenant: Tenant, id: string, patch: EndpointPatch): Promise<WebhookEndpoint | null>;
@@ -74,7 +77,9 @@ export const toView = (e: WebhookEndpoint): WebhookEndpointView => ({
 
 const newSecret = () => `whsec_${randomBase62(32)}`;
 
-const eventsField = z.array(z.string(), { error: 'events must be an array of event names' }).min(1, 'events must name at least one event');
+const eventsField = z
+  .array(z.string(), { error: 'events must be an array of event names' })
+  .min(1, 'events must name at least one event');
 
 export const createEndpointSchema = z
   .object({
@@ -96,11 +101,13 @@ export const updateEndpointSchema = z
 /** Unknown names are listed; the legacy transaction.failed cannot be added to an endpoint any more. */
 export function validateEvents(events: string[]): string[] {
   if (events.includes('*')) {
-    if (events.length > 1) throw new ValidationError(['events must be either ["*"] or a list of event names']);
+    if (events.length > 1)
+      throw new ValidationError(['events must be either ["*"] or a list of event names']);
     return ['*'];
   }
   const unknown = events.filter((e) => !EVENTS_BY_NAME.has(e));
-  if (unknown.length > 0) throw new ValidationError([`events contains unknown event names: ${unknown.join(', ')}`]);
+  if (unknown.length > 0)
+    throw new ValidationError([`events contains unknown event names: ${unknown.join(', ')}`]);
   const legacy = events.filter((e) => LEGACY_EVENTS.includes(e));
   if (legacy.length > 0) {
     throw new BadRequestError(
@@ -129,7 +136,11 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   return [endpoint.secret];
 }
 
-export async function createEndpoint(deps: EndpointDeps, tenant: Tenant, input: z.output<typeof createEndpointSchema>) {
+export async function createEndpoint(
+  deps: EndpointDeps,
+  tenant: Tenant,
+  input: z.output<typeof createEndpointSchema>,
+) {
   const events = validateEvents(input.events);
   await validateUrl(input.url, deps);
   const now = deps.clock.now().toISOString();

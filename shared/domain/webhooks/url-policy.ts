@@ -64,7 +64,11 @@ export async function checkWebhookUrl(raw: string, policy: UrlPolicy): Promise<s
   }
   if (url.username || url.password) return 'url must not contain credentials';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (policy.allowLocalHttp && LOCAL_HOSTS.has(host) && (url.protocol === 'http:' || url.protocol === 'https:')) {
+  if (
+    policy.allowLocalHttp &&
+    LOCAL_HOSTS.has(host) &&
+    (url.protocol === 'http:' || url.protocol === 'https:')
+  ) {
     return null;
   }
   if (url.protocol !== 'https:') return 'url must use HTTPS';
@@ -78,6 +82,7 @@ export async function checkWebhookUrl(raw: string, policy: UrlPolicy): Promise<s
     }
   }
   if (addresses.length === 0) return `url host ${host} could not be resolved`;
-  if (addresses.some(isBlockedAddress)) return 'url must not point to a private, loopback, link-local or metadata address';
+  if (addresses.some(isBlockedAddress))
+    return 'url must not point to a private, loopback, link-local or metadata address';
   return null;
 }
