@@ -38,7 +38,7 @@ export class LocalEventBus implements EventBus, TimedSource {
 
   constructor(
     private readonly clock: Clock,
-    private readonly busName: string,
+    readonly busName: string,
     file: string | null,
   ) {
     this.state = new Persisted(file, { pending: [], failed: [] });

@@ -13,7 +13,8 @@ export interface LocalMessage {
   receiveCount: number;
 }
 
-export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | undefined | void>;
+/** What Lambda would call: it may answer a partial batch response, or nothing. */
+export type QueueConsumer = (event: SQSEvent) => Promise<unknown>;
 
 export interface LocalQueueOptions {
   name: string;
@@ -91,7 +92,7 @@ export class LocalQueue implements Queue, TimedSource {
     this.state.save();
     let failed = false;
     try {
-      const result = await this.consumer(this.eventOf(message));
+      const result = (await this.consumer(this.eventOf(message))) as SQSBatchResponse | undefined;
       failed = (result?.batchItemFailures ?? []).some((f) => f.itemIdentifier === message.messageId);
     } catch {
       failed = true;

@@ -32,7 +32,8 @@ export class LocalScheduler implements Scheduler, TimedSource {
   private readonly state: Persisted<{ entries: Entry[]; deadLetters: Entry[] }>;
 
   constructor(
-    private readonly clock: Clock,
+    /** Kept for symmetry with the other local services; due times come from the timeline. */
+    readonly clock: Clock,
     private readonly target: (payload: ScheduledJob) => Promise<unknown>,
     file: string | null,
   ) {

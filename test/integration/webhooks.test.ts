@@ -115,9 +115,9 @@ describe('delivery', () => {
     }
     const times = receiver.signedAt();
     const offsets = times.map((t) => t - times[0]);
-    offsets.forEach((offset, i) =>
-      expect(Math.abs(offset - expected[i]), `attempt ${i + 1}`).toBeLessThanOrEqual(1),
-    );
+    for (const [i, offset] of offsets.entries()) {
+      expect(Math.abs(offset - expected[i]), `attempt ${i + 1}`).toBeLessThanOrEqual(1);
+    }
     await api.post('/api/test-helpers/clock/advance', { seconds: 86_400 });
     expect(receiver.received).toHaveLength(7);
     const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });

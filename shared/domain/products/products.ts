@@ -336,7 +336,7 @@ export async function listProducts(
 /** What the buyer's checkout reads through the payment link; inactive or priceless products do not sell. */
 export async function paymentLinkProduct(deps: Pick<ProductDeps, 'products'>, uuid: string) {
   const product = /^[0-9a-f-]{36}$/i.test(uuid) ? await deps.products.findByUuid(uuid.toLowerCase()) : null;
-  if (!product || !product.isActive) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  if (!product?.isActive) throw new NotFoundError(PRODUCT_NOT_FOUND);
   if (product.value === 0) {
     throw new BadRequestError(
       'This product has no price and does not sell through its payment link',

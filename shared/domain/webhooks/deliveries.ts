@@ -195,7 +195,7 @@ const succeeded = (r: AttemptResult) => r.statusCode !== null && r.statusCode >=
 export async function processDeliveryMessage(deps: DeliveryDeps, message: DeliveryMessage): Promise<string> {
   const tenant: Tenant = { sellerId: message.sellerId, environment: message.environment };
   const delivery = await deps.deliveries.get(tenant, message.deliveryId);
-  if (!delivery || delivery.status !== 'pending') return 'dropped';
+  if (delivery?.status !== 'pending') return 'dropped';
   if (message.attempt !== delivery.scheduledAttempts + 1) return 'dropped';
   const now = deps.clock.now();
   const dueAt = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : now.getTime();
