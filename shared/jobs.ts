@@ -1,4 +1,6 @@
 import { recordHeartbeat } from '#shared/domain/health/health';
+import { EXPIRY_JOB } from '#shared/domain/transactions/create';
+import { expirePix } from '#shared/domain/transactions/notifications';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { logger } from '#shared/logger';
 import type { Deps } from '#shared/platform/deps';
@@ -8,6 +10,11 @@ export type JobHandler = (deps: Deps, job: ScheduledJob) => Promise<unknown>;
 /** Scheduled work, dispatched by name. Later issues add due-date, expiry and issuance jobs here. */
 export const jobHandlers: Record<string, JobHandler> = {
   heartbeat: (deps) => recordHeartbeat({ health: deps.repos.health, clock: deps.clock }),
+  [EXPIRY_JOB]: (deps, job) =>
+    expirePix(
+      { transactions: deps.repos.transactions, clock: deps.clock, ids: deps.ids, payments: deps.payments },
+      job.id,
+    ),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

@@ -63,8 +63,7 @@ export const keys = {
   transactionByUuid: (uuid: string) => `TXNUUID#${uuid}`,
   transactionsByStatus: (t: Tenant, status: string) =>
     `SELLER#${t.sellerId}#${t.environment}#TXNSTATUS#${status}`,
-  transactionByGatewayId: (provider: string, gatewayPayId: number) =>
-    `GATEWAYPAY#${provider}#${gatewayPayId}`,
+  transactionByGatewayId: (gatewayPayId: number) => `GATEWAYPAY#${gatewayPayId}`,
   transactionsOfProduct: (t: Tenant, productId: number) =>
     `SELLER#${t.sellerId}#${t.environment}#TXNPRODUCT#${productId}`,
   transactionsOfCustomer: (t: Tenant, customerId: number) =>

@@ -6,6 +6,7 @@ import { createIdempotencyRepository } from './idempotency-repository';
 import { createEventOutbox } from './outbox';
 import { createPortalConfigRepository } from './portal-config-repository';
 import { createProductRepository } from './product-repository';
+import { createTransactionRepository } from './transaction-repository';
 import { createRateLimitRepository } from './rate-limit-repository';
 import { createSellerRepository } from './seller-repository';
 import type { Table } from './table';
@@ -24,6 +25,7 @@ export function createRepositories(table: Table) {
     deliveries: createDeliveryRepository(table),
     customers: createCustomerRepository(table),
     products: createProductRepository(table),
+    transactions: createTransactionRepository(table),
     portalConfigs: createPortalConfigRepository(table),
   };
 }

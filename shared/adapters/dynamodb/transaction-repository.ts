@@ -53,8 +53,8 @@ function toItem(t: Transaction): Item {
     [gsi1.sortKey]: 'TXN',
     [gsi2.partitionKey]: keys.transactionsByStatus(t.tenant, t.status),
     [gsi2.sortKey]: pad(t.id),
-    [gsi3.partitionKey]: keys.transactionByGatewayId(t.provider, t.gatewayPayId),
-    [gsi3.sortKey]: 'TXN',
+    [gsi3.partitionKey]: keys.transactionByGatewayId(t.gatewayPayId),
+    [gsi3.sortKey]: `${t.provider}#${t.tenant.sellerId}#${t.tenant.environment}`,
     [gsi4.partitionKey]: keys.transactionsOfProduct(t.tenant, t.product.id),
     [gsi4.sortKey]: pad(t.id),
     [gsi5.partitionKey]: keys.transactionsOfCustomer(t.tenant, t.customer.id),
@@ -124,7 +124,16 @@ export function createTransactionRepository(table: Table): TransactionRepository
     },
 
     findByUuid: (uuid) => byIndex(gsi1, keys.transactionByUuid(uuid)),
-    findByGatewayPayId: (provider, id) => byIndex(gsi3, keys.transactionByGatewayId(provider, id)),
+    async findByGatewayPayId(gatewayPayId) {
+      const out = await table.query<Item>({
+        IndexName: gsi3.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': gsi3.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.transactionByGatewayId(gatewayPayId) },
+        Limit: 25,
+      });
+      return out.items.map(toTransaction);
+    },
 
     async save(next, previous, events, notification): Promise<SaveOutcome> {
       const statusMoved = next.status !== previous.status;

@@ -1,9 +1,7 @@
-import type { PaymentProvider } from '#shared/domain/payments/gateway';
+import { PROVIDER_NOT_CONFIGURED, type PaymentProvider } from '#shared/domain/payments/gateway';
 import type { GatewayHealth } from '#shared/domain/ports';
 import { ServiceUnavailableError } from '#shared/errors';
 
-const MESSAGE =
-  'No payment provider is configured for live payments; nothing was charged. Use a sk_test_ key for sandbox payments.';
 
 /** The live slot until a real provider is integrated: it refuses, it never pretends to charge. */
 export class UnconfiguredProvider implements PaymentProvider {
@@ -11,7 +9,7 @@ export class UnconfiguredProvider implements PaymentProvider {
   readonly ready = false;
 
   private refuse(): never {
-    throw new ServiceUnavailableError(MESSAGE, 'provider_not_configured');
+    throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   }
 
   createCharge = async () => this.refuse();

@@ -75,6 +75,9 @@ export interface PaymentProvider {
   health(): Promise<GatewayHealth>;
 }
 
+export const PROVIDER_NOT_CONFIGURED =
+  'No payment provider is configured for live payments; nothing was charged. Use a sk_test_ key for sandbox payments.';
+
 /** Chooses the provider of a tenant: sandbox for test, the live provider for live. */
 export interface GatewayRouter {
   forEnvironment(environment: Tenant['environment']): PaymentProvider;

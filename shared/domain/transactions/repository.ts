@@ -29,8 +29,8 @@ export interface TransactionRepository {
   create(t: Transaction, events: DomainEvent[]): Promise<void>;
   get(tenant: Tenant, id: number): Promise<Transaction | null>;
   findByUuid(uuid: string): Promise<Transaction | null>;
-  /** Any tenant's transaction: callers compare the tenant (the public status route does not). */
-  findByGatewayPayId(provider: string, gatewayPayId: number): Promise<Transaction | null>;
+  /** Every tenant's and provider's transactions with this provider id: callers pick theirs. */
+  findByGatewayPayId(gatewayPayId: number): Promise<Transaction[]>;
   /**
    * Writes `next` if the stored version is still `expectedVersion`, with its events and, for a
    * provider notification, a marker that makes a repeat of the same notification a no-op.

@@ -1,0 +1,229 @@
+import * as z from 'zod';
+import { addDays, daysBetween, isCalendarDate, saoPauloDate } from '#shared/dates';
+import { createCustomer, type CustomerDeps } from '#shared/domain/customers/customers';
+import { createCustomerSchema } from '#shared/domain/customers/schemas';
+import { documentKind, normalizeDocument } from '#shared/domain/documents';
+import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { luhnValid } from '#shared/domain/payments/cards';
+import {
+  type ChargeResult,
+  type GatewayRouter,
+  PROVIDER_NOT_CONFIGURED,
+} from '#shared/domain/payments/gateway';
+import type { Clock, Ids, Scheduler } from '#shared/domain/ports';
+import type { Product, ProductRepository } from '#shared/domain/products/products';
+import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import { describeIssue } from '#shared/validation';
+import type { TransactionRepository } from './repository';
+import {
+  paymentSucceededData,
+  sellerNet,
+  type Transaction,
+  toEventData,
+  toTransactionView,
+} from './transaction';
+
+/** Pix charges stop being payable after this, unless the request asks otherwise (Stripe: 10 s to 14 days). */
+export const DEFAULT_PIX_EXPIRY_SECONDS = 86_400;
+export const DEFAULT_BOLETO_DAYS = 3;
+export const EXPIRY_JOB = 'transaction-expiry';
+
+export const createTransactionSchema = z
+  .object({
+    productId: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'productId must be the product uuid'),
+    paymentMethod: z.enum(['pix', 'boleto', 'creditcard']),
+    customer: z.record(z.string(), z.unknown()),
+    installments: z.number().int().min(1).max(12).optional(),
+    card: z
+      .object({
+        number: z.string().regex(/^\d{12,19}$/, 'card.number must be 12 to 19 digits'),
+        holderName: z.string().trim().min(1).max(100),
+        expiryMonth: z.number().int().min(1).max(12),
+        expiryYear: z.number().int().min(2000).max(2100),
+        cvv: z.string().regex(/^\d{3,4}$/, 'card.cvv must be 3 or 4 digits'),
+      })
+      .strict()
+      .optional(),
+    boletoDueDate: z.string().optional(),
+    pixExpiresInSeconds: z
+      .number()
+      .int()
+      .min(10)
+      .max(14 * 86_400)
+      .optional(),
+    metadata: z.record(z.string().max(40), z.string().max(500)).optional(),
+  })
+  .strict();
+
+export type CreateTransactionInput = z.output<typeof createTransactionSchema>;
+
+export interface CreateDeps {
+  products: ProductRepository;
+  transactions: TransactionRepository;
+  customers: CustomerDeps['customers'];
+  payments: GatewayRouter;
+  scheduler: Scheduler;
+  clock: Clock;
+  ids: Ids;
+  onScheduleError?: (error: unknown) => void;
+}
+
+/** The buyer, validated exactly as POST /api/v1/customers validates, with messages under `customer.`. */
+function parseBuyer(raw: Record<string, unknown>) {
+  const document = typeof raw.document === 'string' ? normalizeDocument(raw.document) : '';
+  const personType = documentKind(document) === 'cnpj' ? 'juridica' : 'fisica';
+  const result = createCustomerSchema.safeParse({ ...raw, personType }, { reportInput: true });
+  if (result.success) return result.data;
+  throw new ValidationError([
+    ...new Set(result.error.issues.map((i) => describeIssue({ ...i, path: ['customer', ...i.path] }))),
+  ]);
+}
+
+/** Rules that need the product: methods it accepts, installments it allows, a price to sell. */
+function checkAgainstProduct(product: Product | null, input: CreateTransactionInput): Product {
+  if (!product || !product.isActive) throw new NotFoundError('Product not found');
+  if (product.value === 0) {
+    throw new BadRequestError('This product has no price and cannot be sold', 'product_not_for_sale');
+  }
+  const accepted = { pix: product.pix, boleto: product.boleto, creditcard: product.creditCard }[
+    input.paymentMethod
+  ];
+  if (!accepted)
+    throw new BadRequestError(`This product does not accept ${input.paymentMethod}`, 'method_not_accepted');
+  if (input.paymentMethod === 'creditcard') {
+    if (!input.card) throw new ValidationError(['card is required for creditcard payments']);
+    if (!luhnValid(input.card.number)) throw new ValidationError(['card.number is not a valid card number']);
+    const installments = input.installments ?? 1;
+    if (installments > product.installments) {
+      throw new ValidationError([`installments must be at most ${product.installments} for this product`]);
+    }
+  } else {
+    if (input.card) throw new ValidationError([`card must not be sent for ${input.paymentMethod} payments`]);
+    if (input.installments !== undefined && input.installments !== 1) {
+      throw new ValidationError(['installments apply to creditcard payments only']);
+    }
+  }
+  return product;
+}
+
+function boletoDueDate(input: CreateTransactionInput, today: string): string | undefined {
+  if (input.paymentMethod !== 'boleto') return undefined;
+  if (input.boletoDueDate === undefined) return addDays(today, DEFAULT_BOLETO_DAYS);
+  if (!isCalendarDate(input.boletoDueDate))
+    throw new ValidationError(['boletoDueDate must be a date YYYY-MM-DD']);
+  const days = daysBetween(today, input.boletoDueDate);
+  if (days < 0 || days > 180)
+    throw new ValidationError(['boletoDueDate must be from today to 180 days ahead']);
+  return input.boletoDueDate;
+}
+
+function eventsOf(deps: CreateDeps, t: Transaction): DomainEvent[] {
+  const event = (name: string, data: unknown) => newEvent(deps, t.tenant, name, data);
+  const events = [event('transaction.created', toEventData(t))];
+  if (t.status === 'captured') events.push(event('transaction.payment.succeeded', paymentSucceededData(t)));
+  if (t.status === 'denied') {
+    const failed = { ...toEventData(t), failureCode: t.failureCode as string };
+    events.push(event('transaction.payment.failed', failed), event('transaction.failed', failed));
+  }
+  return events;
+}
+
+function statusOf(result: ChargeResult, method: Transaction['paymentMethod']): Transaction['status'] {
+  if (result.outcome === 'pending') return method === 'pix' ? 'pendingPix' : 'pendingBoleto';
+  return result.outcome === 'approved' ? 'captured' : 'denied';
+}
+
+/**
+ * The buyer's checkout creates a transaction. Order matters for "no partial write": everything
+ * that can be refused is checked first; then the buyer becomes the seller's customer (an
+ * idempotent upsert); then the provider charges; then the transaction and its events are written
+ * in one transaction. A failed final write of an approved card is compensated by a refund.
+ */
+export async function createTransaction(deps: CreateDeps, input: CreateTransactionInput) {
+  const buyer = parseBuyer(input.customer);
+  const product = checkAgainstProduct(await deps.products.findByUuid(input.productId.toLowerCase()), input);
+  const tenant = product.tenant;
+  const provider = deps.payments.forEnvironment(tenant.environment);
+  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  const now = deps.clock.now();
+  const today = saoPauloDate(now);
+  const dueDate = boletoDueDate(input, today);
+  const expiresAt =
+    input.paymentMethod === 'pix'
+      ? new Date(
+          now.getTime() + (input.pixExpiresInSeconds ?? DEFAULT_PIX_EXPIRY_SECONDS) * 1000,
+        ).toISOString()
+      : undefined;
+  const { customer } = await createCustomer(
+    { customers: deps.customers, clock: deps.clock, ids: deps.ids },
+    tenant,
+    buyer,
+  );
+  const id = await deps.transactions.nextId();
+  const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
+  const result = await provider.createCharge({
+    tenant,
+    transactionId: id,
+    method: input.paymentMethod,
+    amountCentavos: product.value,
+    installments,
+    description: product.name,
+    customer: { name: customer.name, document: customer.document, email: customer.email },
+    card: input.card,
+    dueDate,
+    expiresAt,
+  });
+  const status = statusOf(result, input.paymentMethod);
+  const at = now.toISOString();
+  const t: Transaction = {
+    id,
+    uuid: deps.ids.uuid(),
+    tenant,
+    provider: provider.provider,
+    gatewayPayId: result.gatewayPayId,
+    status,
+    paymentMethod: input.paymentMethod,
+    value: product.value,
+    valueSeller: sellerNet(input.paymentMethod, product.value, installments),
+    installments,
+    customer: {
+      id: customer.id,
+      uuid: customer.uuid,
+      name: customer.name,
+      email: customer.email,
+      document: customer.document,
+      phone: customer.phone,
+    },
+    product: { id: product.id, uuid: product.uuid, name: product.name, value: product.value },
+    pix: result.outcome === 'pending' ? (result.pix ?? null) : null,
+    boleto: result.outcome === 'pending' ? (result.boleto ?? null) : null,
+    card: result.outcome === 'pending' ? null : result.card,
+    failureCode: result.outcome === 'declined' || result.outcome === 'error' ? result.failureCode : null,
+    failureReason: result.outcome === 'declined' || result.outcome === 'error' ? result.failureReason : null,
+    refunds: [],
+    refundedAmount: 0,
+    paidAt: status === 'captured' ? at : null,
+    canceledAt: null,
+    deadline: expiresAt ?? dueDate ?? null,
+    metadata: input.metadata ?? {},
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  try {
+    await deps.transactions.create(t, eventsOf(deps, t));
+  } catch (error) {
+    if (status === 'captured') await provider.refund(result.gatewayPayId, t.value).catch(() => undefined);
+    throw error;
+  }
+  if (t.status === 'pendingPix' && expiresAt) {
+    // The charge is saved; a failure to schedule its expiry must not turn a sale into a 500.
+    await deps.scheduler
+      .scheduleAt(`txn-expiry-${tenant.environment}-${t.id}`, new Date(expiresAt), {
+        job: EXPIRY_JOB,
+        id: `${tenant.sellerId}:${tenant.environment}:${t.id}`,
+      })
+      .catch((error) => deps.onScheduleError?.(error));
+  }
+  return toTransactionView(t);
+}

@@ -1,0 +1,133 @@
+import * as z from 'zod';
+import type { GatewayRouter } from '#shared/domain/payments/gateway';
+import type { Tenant } from '#shared/domain/tenant';
+import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
+import { reaisToCentavos } from '#shared/money';
+import type { TransactionQuery, TransactionRepository } from './repository';
+import { canApply, refusal } from './state-machine';
+import { STATUSES, type Transaction, TRANSACTION_NOT_FOUND, toTransactionView } from './transaction';
+import { type TransitionDeps, transition } from './transitions';
+
+export interface ManageDeps extends TransitionDeps {
+  transactions: TransactionRepository;
+  payments: GatewayRouter;
+}
+
+const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
+
+export async function getTransaction(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, id: string) {
+  const t = /^\d{1,15}$/.test(id) ? await deps.transactions.get(tenant, Number(id)) : null;
+  if (!t) throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  return t;
+}
+
+/**
+ * Cancels an unpaid transaction found by the provider's id (panel route) or by uuid (charges
+ * API). Another tenant's transaction answers exactly like a missing one.
+ */
+export async function cancelTransaction(deps: ManageDeps, tenant: Tenant, t: Transaction | null) {
+  if (!t || !sameTenant(t.tenant, tenant)) throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  const provider = deps.payments.forEnvironment(tenant.environment);
+  if (t.provider !== provider.provider) {
+    throw new BadRequestError(
+      `This transaction was processed by another payment provider (${t.provider}); cancel it at that provider`,
+      'other_provider',
+    );
+  }
+  // Refused before the provider is asked (paid ones: "refund it instead").
+  if (!canApply('cancel', t.status)) throw refusal('cancel', t);
+  await provider.cancel(t.gatewayPayId);
+  return transition(deps, t, 'cancel');
+}
+
+/** The tenant's transaction with this provider id, whichever provider processed it. */
+export async function findByGatewayPayId(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, raw: string) {
+  if (!/^\d{1,15}$/.test(raw)) return null;
+  const found = await deps.transactions.findByGatewayPayId(Number(raw));
+  return found.find((t) => sameTenant(t.tenant, tenant)) ?? null;
+}
+
+export const refundSchema = z
+  .object({
+    amount: z.number().positive('amount must be greater than 0').optional(),
+    reason: z.string().trim().max(500).optional(),
+  })
+  .strict();
+
+/** Total or partial, exact in centavos, never above what remains; nothing left means reversed. */
+export async function refundTransaction(deps: ManageDeps, t: Transaction, input: z.output<typeof refundSchema>) {
+  const remaining = t.value - t.refundedAmount;
+  let amount = remaining;
+  if (input.amount !== undefined) {
+    const centavos = reaisToCentavos(input.amount);
+    if (centavos === null || centavos === 0) throw new ValidationError(['amount must be a positive amount with at most 2 decimal places']);
+    amount = centavos;
+  }
+  if (!canApply('refund', t.status)) throw refusal('refund', t);
+  if (amount > remaining) {
+    throw new BadRequestError(
+      `amount exceeds what can still be refunded (${(remaining / 100).toFixed(2)})`,
+      'refund_exceeds_remaining',
+    );
+  }
+  const provider = deps.payments.byName(t.provider) ?? deps.payments.forEnvironment(t.tenant.environment);
+  // The refund is recorded first (version-checked), so two concurrent refunds cannot both pass the
+  // "never above what remains" rule; the provider is asked after, and a refusal undoes the record.
+  const refund = { id: deps.ids.prefixed('re', 20), amount, reason: input.reason ?? null, createdAt: deps.clock.now().toISOString() };
+  const saved = await transition(deps, t, 'refund', { refund });
+  try {
+    await provider.refund(t.gatewayPayId, amount);
+  } catch (error) {
+    const current = saved.transaction;
+    const undone = {
+      ...current,
+      status: t.status,
+      refunds: t.refunds,
+      refundedAmount: t.refundedAmount,
+      updatedAt: deps.clock.now().toISOString(),
+      version: current.version + 1,
+    };
+    await deps.transactions.save(undone, current, []);
+    throw error;
+  }
+  return toTransactionView(saved.transaction);
+}
+
+export const listSchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  status: z.enum(STATUSES).optional(),
+  search: z.string().trim().min(1).max(100).optional(),
+  paymentMethod: z.enum(['pix', 'boleto', 'creditcard']).optional(),
+  productId: z.coerce.number().int().positive().optional(),
+  customerId: z.coerce.number().int().positive().optional(),
+});
+
+export async function listTransactions(
+  deps: Pick<ManageDeps, 'transactions'>,
+  tenant: Tenant,
+  input: z.output<typeof listSchema>,
+  searchCustomers: (term: string) => Promise<number[]>,
+) {
+  if (input.page * input.limit > 10_000) throw new ValidationError(['page * limit must be at most 10000; narrow the filters']);
+  const query: TransactionQuery = {
+    page: input.page,
+    limit: input.limit,
+    status: input.status,
+    paymentMethod: input.paymentMethod,
+    productId: input.productId,
+  };
+  if (input.customerId !== undefined) query.customerIds = [input.customerId];
+  if (input.search !== undefined) {
+    const ids = await searchCustomers(input.search);
+    query.customerIds = query.customerIds ? query.customerIds.filter((id) => ids.includes(id)) : ids;
+  }
+  if (query.customerIds && query.customerIds.length === 0) return { data: [], count: 0, page: input.page, totalPages: 0 };
+  const page = await deps.transactions.list(tenant, query);
+  return {
+    data: page.items.map(toTransactionView),
+    count: page.items.length,
+    page: input.page,
+    totalPages: Math.ceil(page.totalCount / input.limit),
+  };
+}

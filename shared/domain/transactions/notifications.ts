@@ -1,0 +1,87 @@
+import * as z from 'zod';
+import { SignatureVerificationError, verifySignature } from '#events/signing';
+import type { GatewayRouter } from '#shared/domain/payments/gateway';
+import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { describeIssue } from '#shared/validation';
+import { canApply, type Trigger } from './state-machine';
+import { TRANSACTION_NOT_FOUND, type Transaction } from './transaction';
+import { type TransitionDeps, transition } from './transitions';
+
+/** What a provider tells us about a charge, signed with the shared webhook secret. */
+export const notificationSchema = z.object({
+  id: z.string().min(1).max(100),
+  provider: z.string().min(1).max(50),
+  type: z.enum(['charge.paid', 'charge.failed', 'charge.charged_back', 'charge.canceled']),
+  gatewayPayId: z.number().int().positive(),
+  amount: z.number().int().nonnegative().optional(),
+  occurredAt: z.string(),
+  failureCode: z.string().max(100).optional(),
+  failureReason: z.string().max(500).optional(),
+});
+
+const TRIGGERS: Record<z.output<typeof notificationSchema>['type'], Trigger> = {
+  'charge.paid': 'pay',
+  'charge.failed': 'fail',
+  'charge.charged_back': 'chargeback',
+  'charge.canceled': 'cancel',
+};
+
+export interface NotificationDeps extends TransitionDeps {
+  payments: GatewayRouter;
+  webhookSecret: string;
+}
+
+/**
+ * POST /api/transactions/handle-webhook. Nobody may mark a payment paid by posting JSON: the
+ * signature is checked before anything is read. Each notification id is applied once; a trigger
+ * that does not fit the current status (late, out of order, paid after cancel) changes nothing.
+ */
+export async function handleNotification(deps: NotificationDeps, rawBody: string, signature: string | undefined) {
+  try {
+    verifySignature({ header: signature, rawBody, secrets: deps.webhookSecret, now: deps.clock.now() });
+  } catch (error) {
+    if (error instanceof SignatureVerificationError) throw new UnauthorizedError('Invalid notification signature', { cause: error });
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    throw new ValidationError(['body must be JSON']);
+  }
+  const parsed = notificationSchema.safeParse(json, { reportInput: true });
+  if (!parsed.success) throw new ValidationError(parsed.error.issues.map(describeIssue));
+  const n = parsed.data;
+  if (!deps.payments.byName(n.provider)) throw new ValidationError([`provider ${n.provider} is unknown`]);
+  const candidates = await deps.transactions.findByGatewayPayId(n.gatewayPayId);
+  const t: Transaction | undefined = candidates.find((c) => c.provider === n.provider);
+  if (!t) throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  const trigger = TRIGGERS[n.type];
+  if (!canApply(trigger, t.status)) {
+    return { received: true, applied: false, transactionId: t.id, status: t.status, reason: `not applicable to ${t.status}` };
+  }
+  const { transaction, outcome } = await transition(deps, t, trigger, {
+    failureCode: n.failureCode,
+    failureReason: n.failureReason,
+    notification: { provider: n.provider, id: n.id },
+  });
+  return {
+    received: true,
+    applied: outcome === 'saved',
+    duplicate: outcome === 'duplicate-notification',
+    transactionId: transaction.id,
+    status: transaction.status,
+  };
+}
+
+/** Job: a pix charge whose expiry came while it was still unpaid stops being payable. */
+export async function expirePix(deps: TransitionDeps & { payments: GatewayRouter }, jobId: string) {
+  const [sellerId, environment, id] = jobId.split(':');
+  if (environment !== 'test' && environment !== 'live') return { skipped: 'bad id' };
+  const tenant = { sellerId: Number(sellerId), environment } as const;
+  const t = await deps.transactions.get(tenant, Number(id));
+  if (!t || !canApply('expire', t.status)) return { skipped: t?.status ?? 'missing' };
+  await deps.payments.forEnvironment(environment).cancel(t.gatewayPayId);
+  const { transaction } = await transition(deps, t, 'expire');
+  return { expired: transaction.id };
+}

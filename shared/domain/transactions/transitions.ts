@@ -1,0 +1,70 @@
+import { newEvent } from '#shared/domain/events/events';
+import type { Clock, Ids } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
+import type { TransactionRepository } from './repository';
+import { canApply, refusal, RULES, type Trigger } from './state-machine';
+import { paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
+
+export interface TransitionDeps {
+  transactions: TransactionRepository;
+  clock: Clock;
+  ids: Ids;
+}
+
+export interface TransitionDetails {
+  failureCode?: string;
+  failureReason?: string;
+  refund?: Refund;
+  notification?: { provider: string; id: string };
+}
+
+/** The transaction after a trigger, before it is saved. */
+export function applyTrigger(t: Transaction, trigger: Trigger, at: string, details: TransitionDetails = {}): Transaction {
+  const refunded = t.refundedAmount + (details.refund?.amount ?? 0);
+  const full = trigger === 'refund' && refunded >= t.value;
+  const next: Transaction = {
+    ...t,
+    status: RULES[trigger].to(t, full),
+    updatedAt: at,
+    version: t.version + 1,
+  };
+  if (trigger === 'pay') next.paidAt = at;
+  if (trigger === 'cancel' || trigger === 'expire') next.canceledAt = at;
+  if (trigger === 'fail') {
+    next.failureCode = details.failureCode ?? 'payment_failed';
+    next.failureReason = details.failureReason ?? 'The payment was not completed';
+  }
+  if (trigger === 'chargeback') next.failureCode = 'chargeback';
+  if (details.refund) {
+    next.refunds = [...t.refunds, details.refund];
+    next.refundedAmount = refunded;
+  }
+  return next;
+}
+
+function eventsFor(deps: TransitionDeps, trigger: Trigger, next: Transaction) {
+  return RULES[trigger].events(next, next.status === 'reversed').map((name) => {
+    if (name === 'transaction.payment.succeeded') return newEvent(deps, next.tenant, name, paymentSucceededData(next));
+    if (name === 'transaction.payment.failed' || name === 'transaction.failed') {
+      return newEvent(deps, next.tenant, name, { ...toEventData(next), failureCode: next.failureCode as string });
+    }
+    return newEvent(deps, next.tenant, name, toEventData(next));
+  });
+}
+
+/**
+ * Applies a trigger with an optimistic write (version check) in one transaction with its events.
+ * Refused triggers throw (see refusal); a concurrent change is a 409 the caller may retry.
+ */
+export async function transition(
+  deps: TransitionDeps,
+  t: Transaction,
+  trigger: Trigger,
+  details: TransitionDetails = {},
+): Promise<{ transaction: Transaction; outcome: 'saved' | 'duplicate-notification' }> {
+  if (!canApply(trigger, t.status)) throw refusal(trigger, t);
+  const next = applyTrigger(t, trigger, deps.clock.now().toISOString(), details);
+  const outcome = await deps.transactions.save(next, t, eventsFor(deps, trigger, next), details.notification);
+  if (outcome === 'changed') throw new ConflictError('The transaction changed at the same time; retry', 'concurrent_update');
+  return { transaction: outcome === 'saved' ? next : t, outcome };
+}
