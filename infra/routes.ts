@@ -3,6 +3,7 @@ import { customerRoutes } from '#functions/customers/routes';
 import { healthRoutes } from '#functions/health/routes';
 import { productRoutes } from '#functions/products/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
+import { transactionRoutes } from '#functions/transactions/routes';
 import { webhookEndpointRoutes } from '#functions/webhook-endpoints/routes';
 import type { RouteGroup } from '#shared/http/types';
 
@@ -16,6 +17,7 @@ export const httpGroups: RouteGroup[] = [
   webhookEndpointRoutes,
   testHelperRoutes,
   productRoutes,
+  transactionRoutes,
   customerRoutes,
 ];
 

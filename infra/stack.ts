@@ -79,6 +79,8 @@ export class PaymentServiceStack extends Stack {
       indexArns: this.data.indexArns,
       bus: this.async.bus,
       deliveryQueue: this.async.deliveryQueue,
+      scheduleGroupName: this.async.scheduleGroup.scheduleGroupName,
+      schedulerRole: this.async.schedulerRole,
     });
 
     const functionOf = (name: string) => this.functions.get(name);

@@ -1,7 +1,7 @@
 import { recordHeartbeat } from '#shared/domain/health/health';
+import type { ScheduledJob } from '#shared/domain/ports';
 import { EXPIRY_JOB } from '#shared/domain/transactions/create';
 import { expirePix } from '#shared/domain/transactions/notifications';
-import type { ScheduledJob } from '#shared/domain/ports';
 import { logger } from '#shared/logger';
 import type { Deps } from '#shared/platform/deps';
 

@@ -1,6 +1,7 @@
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -33,6 +34,8 @@ export interface FunctionResources {
   indexArns: string[];
   bus: IEventBus;
   deliveryQueue: IQueue;
+  scheduleGroupName: string;
+  schedulerRole: IRole;
 }
 
 export interface FunctionsProps extends FunctionResources {
@@ -45,6 +48,27 @@ type Capability = Exclude<keyof FunctionNeeds, 'table'>;
 /** How each declared capability becomes IAM: one grant per capability, nothing implicit. */
 const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) => void> = {
   publishesEvents: (r, role) => r.bus.grantPutEventsTo(role),
+  schedulesJobs: (r, role) => {
+    const stack = Stack.of(role);
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'],
+        resources: [
+          stack.formatArn({
+            service: 'scheduler',
+            resource: 'schedule',
+            resourceName: `${r.scheduleGroupName}/*`,
+          }),
+        ],
+      }),
+    );
+    r.schedulerRole.grantPassRole(role);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${r.scheduleGroupName}/*]`,
+      reason:
+        'Schedule names are made per transaction at run time (one pix expiry each); the wildcard is limited to the service schedule group.',
+    });
+  },
   enqueuesDeliveries: (r, role) => {
     role.addToPolicy(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.deliveryQueue.queueArn] }),

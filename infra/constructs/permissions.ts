@@ -40,6 +40,8 @@ export interface FunctionNeeds {
   publishesEvents?: true;
   /** sqs:SendMessage on the webhook delivery queue (first attempts and re-delayed hops). */
   enqueuesDeliveries?: true;
+  /** Creates and deletes one-time schedules in the service's group, passing the scheduler role. */
+  schedulesJobs?: true;
 }
 
 /**
@@ -50,11 +52,12 @@ export const HTTP_DEFAULT_NEEDS: FunctionNeeds = { table: 'readWrite' };
 
 /**
  * Exceptions to the HTTP default, and every async function (they have no default: each consumer
- * states what it touches). Nothing schedules yet, so no function holds scheduler permissions; the
+ * states what it touches). Only the transactions group schedules (a pix charge's expiry); the
  * heartbeat job only writes the table.
  */
 export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   health: { table: 'getItem' },
+  transactions: { table: 'readWrite', schedulesJobs: true },
   jobs: { table: 'readWrite' },
   // Reads outbox items from the stream records themselves; never touches the table.
   'outbox-publisher': { table: 'none', publishesEvents: true },

@@ -282,8 +282,10 @@ describe('least privilege', () => {
     const holders = (action: string) => functionNames.filter((n) => roleActions(n).includes(action));
     expect(holders('sqs:SendMessage').sort()).toEqual(['webhook-delivery', 'webhook-fanout']);
     expect(holders('events:PutEvents')).toEqual(['outbox-publisher']);
-    expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([]);
-    expect(holders('iam:PassRole')).toEqual([]);
+    expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
+      'transactions',
+    ]);
+    expect(holders('iam:PassRole')).toEqual(['transactions']);
   });
 
   it("writes logs only to the function's own log group, with no AWS managed policy", () => {

@@ -102,7 +102,8 @@ describe('delivery', () => {
     await emit();
     await waitFor(() => receiver.received.length === 1);
     const expected = [0, 60, 360, 2_160, 9_360, 38_160, 95_760];
-    const logOf = async () => (await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key })).body.data[0];
+    const logOf = async () =>
+      (await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key })).body.data[0];
     const createdAt = Date.parse((await logOf()).createdAt);
     for (let k = 1; k < expected.length; k++) {
       // The schedule is exact: each retry is due its step after the previous one was due.

@@ -6,10 +6,10 @@ import { createIdempotencyRepository } from './idempotency-repository';
 import { createEventOutbox } from './outbox';
 import { createPortalConfigRepository } from './portal-config-repository';
 import { createProductRepository } from './product-repository';
-import { createTransactionRepository } from './transaction-repository';
 import { createRateLimitRepository } from './rate-limit-repository';
 import { createSellerRepository } from './seller-repository';
 import type { Table } from './table';
+import { createTransactionRepository } from './transaction-repository';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
 
 /** Every repository, built once per container from the one table. */

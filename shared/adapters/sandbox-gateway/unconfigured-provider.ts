@@ -1,7 +1,6 @@
-import { PROVIDER_NOT_CONFIGURED, type PaymentProvider } from '#shared/domain/payments/gateway';
+import { type PaymentProvider, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import type { GatewayHealth } from '#shared/domain/ports';
 import { ServiceUnavailableError } from '#shared/errors';
-
 
 /** The live slot until a real provider is integrated: it refuses, it never pretends to charge. */
 export class UnconfiguredProvider implements PaymentProvider {

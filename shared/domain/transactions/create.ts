@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { addDays, daysBetween, isCalendarDate, saoPauloDate } from '#shared/dates';
-import { createCustomer, type CustomerDeps } from '#shared/domain/customers/customers';
+import { type CustomerDeps, createCustomer } from '#shared/domain/customers/customers';
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';

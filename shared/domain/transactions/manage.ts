@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors'
 import { reaisToCentavos } from '#shared/money';
 import type { TransactionQuery, TransactionRepository } from './repository';
 import { canApply, refusal } from './state-machine';
-import { STATUSES, type Transaction, TRANSACTION_NOT_FOUND, toTransactionView } from './transaction';
+import { STATUSES, TRANSACTION_NOT_FOUND, type Transaction, toTransactionView } from './transaction';
 import { type TransitionDeps, transition } from './transitions';
 
 export interface ManageDeps extends TransitionDeps {
@@ -41,7 +41,11 @@ export async function cancelTransaction(deps: ManageDeps, tenant: Tenant, t: Tra
 }
 
 /** The tenant's transaction with this provider id, whichever provider processed it. */
-export async function findByGatewayPayId(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, raw: string) {
+export async function findByGatewayPayId(
+  deps: Pick<ManageDeps, 'transactions'>,
+  tenant: Tenant,
+  raw: string,
+) {
   if (!/^\d{1,15}$/.test(raw)) return null;
   const found = await deps.transactions.findByGatewayPayId(Number(raw));
   return found.find((t) => sameTenant(t.tenant, tenant)) ?? null;
@@ -55,12 +59,17 @@ export const refundSchema = z
   .strict();
 
 /** Total or partial, exact in centavos, never above what remains; nothing left means reversed. */
-export async function refundTransaction(deps: ManageDeps, t: Transaction, input: z.output<typeof refundSchema>) {
+export async function refundTransaction(
+  deps: ManageDeps,
+  t: Transaction,
+  input: z.output<typeof refundSchema>,
+) {
   const remaining = t.value - t.refundedAmount;
   let amount = remaining;
   if (input.amount !== undefined) {
     const centavos = reaisToCentavos(input.amount);
-    if (centavos === null || centavos === 0) throw new ValidationError(['amount must be a positive amount with at most 2 decimal places']);
+    if (centavos === null || centavos === 0)
+      throw new ValidationError(['amount must be a positive amount with at most 2 decimal places']);
     amount = centavos;
   }
   if (!canApply('refund', t.status)) throw refusal('refund', t);
@@ -73,7 +82,12 @@ export async function refundTransaction(deps: ManageDeps, t: Transaction, input:
   const provider = deps.payments.byName(t.provider) ?? deps.payments.forEnvironment(t.tenant.environment);
   // The refund is recorded first (version-checked), so two concurrent refunds cannot both pass the
   // "never above what remains" rule; the provider is asked after, and a refusal undoes the record.
-  const refund = { id: deps.ids.prefixed('re', 20), amount, reason: input.reason ?? null, createdAt: deps.clock.now().toISOString() };
+  const refund = {
+    id: deps.ids.prefixed('re', 20),
+    amount,
+    reason: input.reason ?? null,
+    createdAt: deps.clock.now().toISOString(),
+  };
   const saved = await transition(deps, t, 'refund', { refund });
   try {
     await provider.refund(t.gatewayPayId, amount);
@@ -109,7 +123,8 @@ export async function listTransactions(
   input: z.output<typeof listSchema>,
   searchCustomers: (term: string) => Promise<number[]>,
 ) {
-  if (input.page * input.limit > 10_000) throw new ValidationError(['page * limit must be at most 10000; narrow the filters']);
+  if (input.page * input.limit > 10_000)
+    throw new ValidationError(['page * limit must be at most 10000; narrow the filters']);
   const query: TransactionQuery = {
     page: input.page,
     limit: input.limit,
@@ -122,7 +137,8 @@ export async function listTransactions(
     const ids = await searchCustomers(input.search);
     query.customerIds = query.customerIds ? query.customerIds.filter((id) => ids.includes(id)) : ids;
   }
-  if (query.customerIds && query.customerIds.length === 0) return { data: [], count: 0, page: input.page, totalPages: 0 };
+  if (query.customerIds && query.customerIds.length === 0)
+    return { data: [], count: 0, page: input.page, totalPages: 0 };
   const page = await deps.transactions.list(tenant, query);
   return {
     data: page.items.map(toTransactionView),

@@ -36,11 +36,16 @@ export interface NotificationDeps extends TransitionDeps {
  * signature is checked before anything is read. Each notification id is applied once; a trigger
  * that does not fit the current status (late, out of order, paid after cancel) changes nothing.
  */
-export async function handleNotification(deps: NotificationDeps, rawBody: string, signature: string | undefined) {
+export async function handleNotification(
+  deps: NotificationDeps,
+  rawBody: string,
+  signature: string | undefined,
+) {
   try {
     verifySignature({ header: signature, rawBody, secrets: deps.webhookSecret, now: deps.clock.now() });
   } catch (error) {
-    if (error instanceof SignatureVerificationError) throw new UnauthorizedError('Invalid notification signature', { cause: error });
+    if (error instanceof SignatureVerificationError)
+      throw new UnauthorizedError('Invalid notification signature', { cause: error });
     throw error;
   }
   let json: unknown;
@@ -58,7 +63,13 @@ export async function handleNotification(deps: NotificationDeps, rawBody: string
   if (!t) throw new NotFoundError(TRANSACTION_NOT_FOUND);
   const trigger = TRIGGERS[n.type];
   if (!canApply(trigger, t.status)) {
-    return { received: true, applied: false, transactionId: t.id, status: t.status, reason: `not applicable to ${t.status}` };
+    return {
+      received: true,
+      applied: false,
+      transactionId: t.id,
+      status: t.status,
+      reason: `not applicable to ${t.status}`,
+    };
   }
   const { transaction, outcome } = await transition(deps, t, trigger, {
     failureCode: n.failureCode,

@@ -2,7 +2,7 @@ import { newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
 import type { TransactionRepository } from './repository';
-import { canApply, refusal, RULES, type Trigger } from './state-machine';
+import { canApply, RULES, refusal, type Trigger } from './state-machine';
 import { paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
 
 export interface TransitionDeps {
@@ -19,7 +19,12 @@ export interface TransitionDetails {
 }
 
 /** The transaction after a trigger, before it is saved. */
-export function applyTrigger(t: Transaction, trigger: Trigger, at: string, details: TransitionDetails = {}): Transaction {
+export function applyTrigger(
+  t: Transaction,
+  trigger: Trigger,
+  at: string,
+  details: TransitionDetails = {},
+): Transaction {
   const refunded = t.refundedAmount + (details.refund?.amount ?? 0);
   const full = trigger === 'refund' && refunded >= t.value;
   const next: Transaction = {
@@ -44,9 +49,13 @@ export function applyTrigger(t: Transaction, trigger: Trigger, at: string, detai
 
 function eventsFor(deps: TransitionDeps, trigger: Trigger, next: Transaction) {
   return RULES[trigger].events(next, next.status === 'reversed').map((name) => {
-    if (name === 'transaction.payment.succeeded') return newEvent(deps, next.tenant, name, paymentSucceededData(next));
+    if (name === 'transaction.payment.succeeded')
+      return newEvent(deps, next.tenant, name, paymentSucceededData(next));
     if (name === 'transaction.payment.failed' || name === 'transaction.failed') {
-      return newEvent(deps, next.tenant, name, { ...toEventData(next), failureCode: next.failureCode as string });
+      return newEvent(deps, next.tenant, name, {
+        ...toEventData(next),
+        failureCode: next.failureCode as string,
+      });
     }
     return newEvent(deps, next.tenant, name, toEventData(next));
   });
@@ -65,6 +74,7 @@ export async function transition(
   if (!canApply(trigger, t.status)) throw refusal(trigger, t);
   const next = applyTrigger(t, trigger, deps.clock.now().toISOString(), details);
   const outcome = await deps.transactions.save(next, t, eventsFor(deps, trigger, next), details.notification);
-  if (outcome === 'changed') throw new ConflictError('The transaction changed at the same time; retry', 'concurrent_update');
+  if (outcome === 'changed')
+    throw new ConflictError('The transaction changed at the same time; retry', 'concurrent_update');
   return { transaction: outcome === 'saved' ? next : t, outcome };
 }

@@ -1,0 +1,4 @@
+import { createHttpHandler } from '#shared/http/pipeline';
+import { transactionRoutes } from './routes';
+
+export const handler = createHttpHandler(transactionRoutes);
