@@ -76,7 +76,7 @@ function toTransaction(item: Item): Transaction {
 }
 
 /** Counters behind totalPages: all, per status, per method, per product, per customer. */
-function counterUpdates(t: Transaction, delta: number, only?: 'status'): TransactItem[] {
+function counterUpdates(t: Transaction, delta: number): TransactItem[] {
   const add = (scope: string, attribute: string): TransactItem => ({
     Update: {
       Key: keys.transactionCounts(t.tenant, scope),
@@ -85,7 +85,6 @@ function counterUpdates(t: Transaction, delta: number, only?: 'status'): Transac
       ExpressionAttributeValues: { ':d': delta, ':e': 'counter' },
     },
   });
-  if (only === 'status') return [add('STATUS', t.status)];
   return [
     add('ALL', 'count'),
     add('STATUS', t.status),
@@ -93,6 +92,18 @@ function counterUpdates(t: Transaction, delta: number, only?: 'status'): Transac
     add(`PRODUCT#${t.product.id}`, 'count'),
     add(`CUSTOMER#${t.customer.id}`, 'count'),
   ];
+}
+
+/** A transaction may touch an item once: the old status's count goes down and the new one's up together. */
+function statusMove(previous: Transaction, next: Transaction): TransactItem {
+  return {
+    Update: {
+      Key: keys.transactionCounts(next.tenant, 'STATUS'),
+      UpdateExpression: 'ADD #from :minus, #to :plus',
+      ExpressionAttributeNames: { '#from': previous.status, '#to': next.status },
+      ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
+    },
+  };
 }
 
 export function createTransactionRepository(table: Table): TransactionRepository {
@@ -145,9 +156,7 @@ export function createTransactionRepository(table: Table): TransactionRepository
             ExpressionAttributeValues: { ':v': previous.version },
           },
         },
-        ...(statusMoved
-          ? [...counterUpdates(previous, -1, 'status'), ...counterUpdates(next, 1, 'status')]
-          : []),
+        ...(statusMoved ? [statusMove(previous, next)] : []),
         ...events.map(outboxPut),
       ];
       if (notification) {

@@ -190,20 +190,30 @@ export class SandboxGateway implements PaymentProvider {
   }
 
   async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
-    try {
-      await this.options.table.update({
-        Key: keys.sandboxCharge(gatewayPayId),
-        UpdateExpression: 'SET refunded = refunded + :a',
-        ConditionExpression: '#s = :paid AND refunded + :a <= amount',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':a': amountCentavos, ':paid': 'paid' },
-      });
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
+    const charge = await this.charge(gatewayPayId);
+    // Condition expressions have no arithmetic: the bound is checked here, and the write only
+    // goes through if nobody refunded in between (optimistic on the refunded total).
+    if (!charge || charge.status !== 'paid' || charge.refunded + amountCentavos > charge.amount) {
       throw new ConflictError(
         'The sandbox charge cannot be refunded by that amount',
         'sandbox_refund_refused',
       );
+    }
+    try {
+      await this.options.table.update({
+        Key: keys.sandboxCharge(gatewayPayId),
+        UpdateExpression: 'SET refunded = :total',
+        ConditionExpression: '#s = :paid AND refunded = :before',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: {
+          ':total': charge.refunded + amountCentavos,
+          ':paid': 'paid',
+          ':before': charge.refunded,
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new ConflictError('The sandbox charge changed while refunding; retry', 'sandbox_refund_refused');
     }
     return { refundId: `re_${randomBase62(20)}` };
   }
