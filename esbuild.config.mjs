@@ -21,12 +21,10 @@ export function functionNames() {
 // ESM bundles need `require` for the few CommonJS dependencies of the AWS SDK.
 const banner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
-export async function buildFunction(name, outRoot = BUILD_DIR) {
-  const outdir = join(outRoot, name);
-  rmSync(outdir, { recursive: true, force: true });
-  mkdirSync(outdir, { recursive: true });
-  await build({
-    entryPoints: { index: join('functions', name, 'handler.ts') },
+/** The esbuild options of every function bundle (the bench builds its bare handler with them too). */
+export function functionBuildOptions(entry, outdir) {
+  return {
+    entryPoints: { index: entry },
     outdir,
     bundle: true,
     minify: true,
@@ -42,7 +40,14 @@ export async function buildFunction(name, outRoot = BUILD_DIR) {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: false,
-  });
+  };
+}
+
+export async function buildFunction(name, outRoot = BUILD_DIR) {
+  const outdir = join(outRoot, name);
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  await build(functionBuildOptions(join('functions', name, 'handler.ts'), outdir));
   writeFileSync(join(outdir, 'package.json'), '{"type":"module"}\n');
   const chunksDir = join(outdir, 'chunks');
   const chunkBytes = existsSync(chunksDir)

@@ -10,7 +10,7 @@ import {
 import type { Tenant } from '#shared/domain/tenant';
 import { createCustomerQueries, creationOrder, toProfile } from './customer-queries';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { ConditionFailedError, type Item, patchExpression, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
 const { gsi1, gsi2 } = TABLE.indexes;
@@ -158,27 +158,17 @@ export function createCustomerRepository(table: Table): CustomerRepository {
 
     async updateProfile(current, patch) {
       const next: CustomerProfile = { ...current, ...patch };
-      const sets: string[] = [];
-      const removes: string[] = [];
-      const names: Record<string, string> = { '#email': 'email' };
-      const values: Item = { ':prevEmail': current.email };
       const fields: Item = { ...patch };
       if (patch.name !== undefined) {
         fields.nameSearch = searchableName(patch.name);
         fields[gsi2.sortKey] = `${fields.nameSearch}#${current.uuid}`;
       }
-      for (const [field, value] of Object.entries(fields)) {
-        if (value === undefined) continue;
-        names[`#${field}`] = field;
-        if (value === null) removes.push(`#${field}`);
-        else {
-          values[`:${field}`] = value;
-          sets.push(`#${field} = :${field}`);
-        }
-      }
+      const set = patchExpression(fields);
+      const names: Record<string, string> = { ...set.names, '#email': 'email' };
+      const values: Item = { ...set.values, ':prevEmail': current.email };
       const update = {
         Key: keys.customerProfile(current.tenant, current.uuid),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        UpdateExpression: set.expression,
         // The e-mail pointers below are derived from the e-mail read: it must still be the stored one.
         ConditionExpression: 'attribute_exists(pk) AND #email = :prevEmail',
         ExpressionAttributeNames: names,

@@ -1,7 +1,7 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryRepository, WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, type Table } from './table';
+import { ConditionFailedError, type Item, patchExpression, type Table } from './table';
 import { TABLE } from './table-definition';
 import { toEndpoint } from './webhook-endpoint-repository';
 
@@ -100,29 +100,19 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
     },
 
     async recordAttempt(tenant, id, expected, changes) {
-      const names: Record<string, string> = { '#sa': 'scheduledAttempts', '#ma': 'manualAttempts' };
-      const values: Record<string, unknown> = {
-        ':sa': expected.scheduledAttempts,
-        ':ma': expected.manualAttempts,
-      };
-      const sets: string[] = [];
-      const removes: string[] = [];
-      for (const [field, value] of Object.entries(changes)) {
-        if (value === undefined || field === 'tenant' || field === 'id') continue;
-        names[`#f_${field}`] = field;
-        if (value === null) removes.push(`#f_${field}`);
-        else {
-          values[`:f_${field}`] = value;
-          sets.push(`#f_${field} = :f_${field}`);
-        }
-      }
+      const { tenant: _tenant, id: _id, ...fields } = changes;
+      const patch = patchExpression(fields);
       try {
         await table.update({
           Key: keys.webhookDelivery(tenant, id),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          UpdateExpression: patch.expression,
           ConditionExpression: '#sa = :sa AND #ma = :ma',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ExpressionAttributeNames: { ...patch.names, '#sa': 'scheduledAttempts', '#ma': 'manualAttempts' },
+          ExpressionAttributeValues: {
+            ...patch.values,
+            ':sa': expected.scheduledAttempts,
+            ':ma': expected.manualAttempts,
+          },
         });
         return true;
       } catch (error) {

@@ -61,6 +61,33 @@ const KEY_ATTRIBUTES = new Set<string>([
   ...Object.values(TABLE.indexes).flatMap((i) => [i.partitionKey, i.sortKey]),
 ]);
 
+/**
+ * SET for the fields with a value, REMOVE for the ones set to null, skipping undefined: the
+ * partial-update expression every repository needs. Placeholders are `#<prefix>_<field>`.
+ */
+export function patchExpression(fields: Item, prefix = 'f') {
+  const names: Record<string, string> = {};
+  const values: Item = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    names[`#${prefix}_${field}`] = field;
+    if (value === null) removes.push(`#${prefix}_${field}`);
+    else {
+      values[`:${prefix}_${field}`] = value;
+      sets.push(`#${prefix}_${field} = :${prefix}_${field}`);
+    }
+  }
+  const expression = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { expression, names, values };
+}
+
 export function encodeCursor(key: Record<string, unknown> | undefined): string | undefined {
   return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;
 }

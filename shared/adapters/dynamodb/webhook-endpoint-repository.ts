@@ -4,7 +4,7 @@ import type {
   WebhookEndpointRepository,
 } from '#shared/domain/webhooks/endpoints';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, type Table } from './table';
+import { ConditionFailedError, type Item, patchExpression, type Table } from './table';
 
 const ENTITY = 'webhook-endpoint';
 
@@ -79,28 +79,11 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
     },
 
     async update(tenant, id, patch: EndpointPatch) {
-      const names: Record<string, string> = {};
-      const values: Record<string, unknown> = {};
-      const sets: string[] = [];
-      const removes: string[] = [];
-      for (const [field, value] of Object.entries(patch)) {
-        if (value === undefined) continue;
-        names[`#${field}`] = field;
-        if (value === null) removes.push(`#${field}`);
-        else {
-          values[`:${field}`] = value;
-          sets.push(`#${field} = :${field}`);
-        }
-      }
+      const { expression, names, values } = patchExpression({ ...patch });
       try {
         const item = await table.update<Item>({
           Key: keys.webhookEndpoint(tenant, id),
-          UpdateExpression: [
-            sets.length ? `SET ${sets.join(', ')}` : '',
-            removes.length ? `REMOVE ${removes.join(', ')}` : '',
-          ]
-            .join(' ')
-            .trim(),
+          UpdateExpression: expression,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
