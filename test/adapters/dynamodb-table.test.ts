@@ -20,6 +20,7 @@ import {
   ConditionFailedError,
   decodeCursor,
   encodeCursor,
+  patchExpression,
   Table,
 } from '../../shared/adapters/dynamodb/table';
 import { AppError, ValidationError } from '../../shared/errors';
@@ -340,5 +341,19 @@ describe('Table.query and cursors', () => {
     ['truncated JSON', Buffer.from('{"pk":"a"').toString('base64url')],
   ])('refuses %s as a cursor', (_, cursor) => {
     expect(() => decodeCursor(cursor)).toThrow(ValidationError);
+  });
+});
+
+describe('patchExpression', () => {
+  it('sets the fields with a value, removes the null ones and skips undefined', () => {
+    expect(patchExpression({ a: 1, b: null, c: undefined, d: 'x' })).toEqual({
+      expression: 'SET #f_a = :f_a, #f_d = :f_d REMOVE #f_b',
+      names: { '#f_a': 'a', '#f_b': 'b', '#f_d': 'd' },
+      values: { ':f_a': 1, ':f_d': 'x' },
+    });
+  });
+
+  it('writes only a REMOVE when every field is null', () => {
+    expect(patchExpression({ a: null }, 'p').expression).toBe('REMOVE #p_a');
   });
 });
