@@ -22,7 +22,7 @@ type EnvName = (typeof ENV)[keyof typeof ENV];
 export class PaymentServiceStack extends Stack {
   readonly data: DataStore;
   readonly auth: DashboardAuth;
-  readonly async: AsyncInfra;
+  readonly asyncInfra: AsyncInfra;
   readonly api: PublicApi;
   readonly functions: Functions;
   readonly observability: Observability;
@@ -31,7 +31,7 @@ export class PaymentServiceStack extends Stack {
     super(scope, id, props);
     this.data = new DataStore(this, 'Data');
     this.auth = new DashboardAuth(this, 'Auth');
-    this.async = new AsyncInfra(this, 'Async');
+    this.asyncInfra = new AsyncInfra(this, 'Async');
     this.api = new PublicApi(this, 'Api');
 
     // The jobs function gets a fixed name so its ARN can be written into every function's
@@ -50,10 +50,10 @@ export class PaymentServiceStack extends Stack {
     });
     const environment: Partial<Record<EnvName, string>> = {
       [ENV.tableName]: this.data.table.tableName,
-      [ENV.eventBusName]: this.async.bus.eventBusName,
-      [ENV.deliveryQueueUrl]: this.async.deliveryQueue.queueUrl,
-      [ENV.schedulerGroup]: this.async.scheduleGroup.scheduleGroupName,
-      [ENV.schedulerRoleArn]: this.async.schedulerRole.roleArn,
+      [ENV.eventBusName]: this.asyncInfra.bus.eventBusName,
+      [ENV.deliveryQueueUrl]: this.asyncInfra.deliveryQueue.queueUrl,
+      [ENV.schedulerGroup]: this.asyncInfra.scheduleGroup.scheduleGroupName,
+      [ENV.schedulerRoleArn]: this.asyncInfra.schedulerRole.roleArn,
       [ENV.jobsFunctionArn]: functionArnOf(this, jobsFunctionName),
       [ENV.jwtIssuer]: this.auth.issuer,
       [ENV.jwtClientId]: this.auth.client.userPoolClientId,
@@ -77,22 +77,22 @@ export class PaymentServiceStack extends Stack {
       environment: environment as Record<string, string>,
       table: this.data.table,
       indexArns: this.data.indexArns,
-      bus: this.async.bus,
-      deliveryQueue: this.async.deliveryQueue,
-      scheduleGroupName: this.async.scheduleGroup.scheduleGroupName,
-      schedulerRole: this.async.schedulerRole,
+      bus: this.asyncInfra.bus,
+      deliveryQueue: this.asyncInfra.deliveryQueue,
+      scheduleGroupName: this.asyncInfra.scheduleGroup.scheduleGroupName,
+      schedulerRole: this.asyncInfra.schedulerRole,
     });
 
     const functionOf = (name: string) => this.functions.get(name);
     this.api.addGroupRoutes(httpGroups, functionOf);
-    connectTriggers({ scope: this.async, infra: this.async, table: this.data.table }, functionOf);
+    connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
 
     this.observability = new Observability(this, 'Observability', {
       api: this.api.httpApi,
       functions: this.functions.byName,
       jobs: functionOf('jobs'),
-      deliveryDlq: this.async.deliveryDlq,
-      scheduleGroup: this.async.scheduleGroup,
+      deliveryDlq: this.asyncInfra.deliveryDlq,
+      scheduleGroup: this.asyncInfra.scheduleGroup,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });

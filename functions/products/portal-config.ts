@@ -3,7 +3,7 @@ import {
   portalConfigSchema,
   toConfigView,
 } from '#shared/domain/products/portal-config';
-import { findProduct } from '#shared/domain/products/products';
+import { findProduct, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import { NotFoundError } from '#shared/errors';
 import { tenantOf } from '#shared/http/tenant';
 import type { HttpRequest, HttpResult } from '#shared/http/types';
@@ -13,39 +13,56 @@ import { productDeps } from './products';
 const ok = (body: unknown): HttpResult => ({ statusCode: 200, body });
 
 /** The path id is the product's UUID or its integer id (spec); archived products keep their configuration. */
-async function productId(req: HttpRequest) {
-  return (await findProduct(productDeps(req), tenantOf(req), req.pathParams.id, { includeArchived: true }))
-    .id;
+const refOf = (raw: string) => (/^\d{1,15}$/.test(raw) ? { id: Number(raw) } : { uuid: raw.toLowerCase() });
+
+/** Reads the product and its configuration together (one batch or one query). */
+async function readConfig(req: HttpRequest, withSeller: boolean) {
+  const raw = req.pathParams.id;
+  if (!/^\d{1,15}$/.test(raw) && !/^[0-9a-f-]{36}$/i.test(raw)) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  const found = await req.deps.repos.portalConfigs.readForProduct(tenantOf(req), refOf(raw), withSeller);
+  if (found.productId === null) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  return found;
 }
 
-export async function getProductConfig(req: HttpRequest) {
-  return ok(toConfigView(await req.deps.repos.portalConfigs.get(tenantOf(req), await productId(req))));
+async function productOf(req: HttpRequest) {
+  return findProduct(productDeps(req), tenantOf(req), req.pathParams.id, { includeArchived: true });
+}
+
+export const getProductConfig = async (req: HttpRequest) =>
+  ok(toConfigView((await readConfig(req, false)).product));
+
+export async function effectiveProductConfig(req: HttpRequest) {
+  const { product, seller } = await readConfig(req, true);
+  return ok(effectivePortalConfig(product, seller));
 }
 
 export async function replaceProductConfig(req: HttpRequest) {
   const fields = parseInput(portalConfigSchema, req.body ?? {});
-  const id = await productId(req);
+  const product = await productOf(req);
   const now = req.deps.clock.now().toISOString();
-  return ok(toConfigView(await req.deps.repos.portalConfigs.replace(tenantOf(req), id, fields, now)));
+  return ok(
+    toConfigView(
+      await req.deps.repos.portalConfigs.replace(tenantOf(req), product.id, fields, now, product.uuid),
+    ),
+  );
 }
 
 export async function patchProductConfig(req: HttpRequest) {
   const fields = parseInput(portalConfigSchema, req.body ?? {});
-  const id = await productId(req);
+  const product = await productOf(req);
   const now = req.deps.clock.now().toISOString();
-  return ok(toConfigView(await req.deps.repos.portalConfigs.merge(tenantOf(req), id, fields, now)));
+  return ok(
+    toConfigView(
+      await req.deps.repos.portalConfigs.merge(tenantOf(req), product.id, fields, now, product.uuid),
+    ),
+  );
 }
 
 export async function deleteProductConfig(req: HttpRequest) {
-  const id = await productId(req);
-  const deleted = await req.deps.repos.portalConfigs.delete(tenantOf(req), id);
+  const product = await productOf(req);
+  const deleted = await req.deps.repos.portalConfigs.delete(tenantOf(req), product.id);
   if (!deleted) throw new NotFoundError('Portal configuration not found');
-  return ok({ productId: id, deleted: true });
-}
-
-export async function effectiveProductConfig(req: HttpRequest) {
-  const { product, seller } = await req.deps.repos.portalConfigs.getBoth(tenantOf(req), await productId(req));
-  return ok(effectivePortalConfig(product, seller));
+  return ok({ productId: product.id, deleted: true });
 }
 
 export async function getSellerConfig(req: HttpRequest) {

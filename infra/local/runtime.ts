@@ -274,7 +274,11 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     jwks: createRemoteJWKSet(new URL(config.jwksUrl)),
     sender: fetchSender,
     urlPolicy: { allowLocalHttp: true, resolve: dnsResolver },
-    metrics: { count: (name, value = 1) => (metrics[name] = (metrics[name] ?? 0) + value) },
+    metrics: {
+      count: (name, value = 1) => {
+        metrics[name] = (metrics[name] ?? 0) + value;
+      },
+    },
   };
   provideDeps(deps);
   streams.setConsumer((event) => invoke('outbox-publisher', event));

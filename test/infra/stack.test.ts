@@ -167,7 +167,7 @@ describe('HTTP API', () => {
 
 describe('asynchronous work', () => {
   it('redrives a delivery to the DLQ after five receives, with a 60 s visibility timeout', () => {
-    const dlq = s.logicalId(s.stack.async.deliveryDlq);
+    const dlq = s.logicalId(s.stack.asyncInfra.deliveryDlq);
     s.template.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: 60,
       SqsManagedSseEnabled: true,
@@ -191,11 +191,11 @@ describe('asynchronous work', () => {
     expect(seconds).toBe(HEARTBEAT_INTERVAL.toSeconds());
     s.template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
     s.template.hasResourceProperties('AWS::Scheduler::Schedule', {
-      GroupName: s.stack.async.scheduleGroup.scheduleGroupName,
+      GroupName: s.stack.asyncInfra.scheduleGroup.scheduleGroupName,
       ScheduleExpression: `rate(${seconds / 60} minutes)`,
       Target: {
         Arn: { 'Fn::GetAtt': [fnId('jobs'), 'Arn'] },
-        RoleArn: { 'Fn::GetAtt': [s.logicalId(s.stack.async.schedulerRole), 'Arn'] },
+        RoleArn: { 'Fn::GetAtt': [s.logicalId(s.stack.asyncInfra.schedulerRole), 'Arn'] },
         Input: JSON.stringify(HEARTBEAT_JOB),
       },
     });
@@ -203,7 +203,7 @@ describe('asynchronous work', () => {
   });
 
   it('lets Scheduler assume its role only to invoke the jobs function', () => {
-    const role = s.logicalId(s.stack.async.schedulerRole);
+    const role = s.logicalId(s.stack.asyncInfra.schedulerRole);
     s.template.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: {
         Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
@@ -233,12 +233,12 @@ describe('asynchronous work', () => {
 
   it('sends every service event to the fan-out and every queued delivery to the delivery function', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', {
-      EventBusName: { Ref: s.logicalId(s.stack.async.bus) },
+      EventBusName: { Ref: s.logicalId(s.stack.asyncInfra.bus) },
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('webhook-fanout'), 'Arn'] } })],
     });
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId('webhook-delivery') },
-      EventSourceArn: { 'Fn::GetAtt': [s.logicalId(s.stack.async.deliveryQueue), 'Arn'] },
+      EventSourceArn: { 'Fn::GetAtt': [s.logicalId(s.stack.asyncInfra.deliveryQueue), 'Arn'] },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
   });

@@ -9,7 +9,12 @@ import {
   verifySignature,
 } from '../../events/signing';
 
-const body = JSON.stringify({ id: 'evt_1', event: 'product.created', timestamp: '2026-11-21T12:00:00.000Z', data: { id: 1 } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  event: 'product.created',
+  timestamp: '2026-11-21T12:00:00.000Z',
+  data: { id: 1 },
+});
 const secret = 'whsec_test_secret';
 const t = 1_795_300_000;
 const now = new Date(t * 1000);
@@ -37,15 +42,23 @@ describe('webhook signatures', () => {
     ['no v1', `t=${t}`],
     ['a v1 that is not hex', `t=${t},v1=${'z'.repeat(64)}`],
   ])('rejects %s', (_name, header) => {
-    expect(() => verifySignature({ header, rawBody: body, secrets: secret, now })).toThrow(SignatureVerificationError);
+    expect(() => verifySignature({ header, rawBody: body, secrets: secret, now })).toThrow(
+      SignatureVerificationError,
+    );
   });
 
   it('rejects a wrong secret, a changed body and a changed timestamp', () => {
     const header = signatureHeader([secret], t, body);
-    expect(() => verifySignature({ header, rawBody: body, secrets: 'other', now })).toThrow(/no signature matches/);
-    expect(() => verifySignature({ header, rawBody: `${body} `, secrets: secret, now })).toThrow(/no signature matches/);
+    expect(() => verifySignature({ header, rawBody: body, secrets: 'other', now })).toThrow(
+      /no signature matches/,
+    );
+    expect(() => verifySignature({ header, rawBody: `${body} `, secrets: secret, now })).toThrow(
+      /no signature matches/,
+    );
     const moved = header.replace(`t=${t}`, `t=${t + 1}`);
-    expect(() => verifySignature({ header: moved, rawBody: body, secrets: secret, now })).toThrow(/no signature matches/);
+    expect(() => verifySignature({ header: moved, rawBody: body, secrets: secret, now })).toThrow(
+      /no signature matches/,
+    );
   });
 
   it('rejects a timestamp outside the 5-minute tolerance, either way, and accepts one at the edge', () => {
@@ -53,9 +66,15 @@ describe('webhook signatures', () => {
     const at = (seconds: number) => new Date((t + seconds) * 1000);
     expect(verifySignature({ header, rawBody: body, secrets: secret, now: at(300) })).toBe(t);
     expect(verifySignature({ header, rawBody: body, secrets: secret, now: at(-300) })).toBe(t);
-    expect(() => verifySignature({ header, rawBody: body, secrets: secret, now: at(301) })).toThrow(/tolerance/);
-    expect(() => verifySignature({ header, rawBody: body, secrets: secret, now: at(-301) })).toThrow(/tolerance/);
-    expect(verifySignature({ header, rawBody: body, secrets: secret, now: at(3_000), toleranceSeconds: 3_600 })).toBe(t);
+    expect(() => verifySignature({ header, rawBody: body, secrets: secret, now: at(301) })).toThrow(
+      /tolerance/,
+    );
+    expect(() => verifySignature({ header, rawBody: body, secrets: secret, now: at(-301) })).toThrow(
+      /tolerance/,
+    );
+    expect(
+      verifySignature({ header, rawBody: body, secrets: secret, now: at(3_000), toleranceSeconds: 3_600 }),
+    ).toBe(t);
   });
 
   it('accepts any of several v1 values during a rotation, and any of several secrets', () => {
@@ -64,7 +83,9 @@ describe('webhook signatures', () => {
     expect(verifySignature({ header, rawBody: body, secrets: 'old-secret', now })).toBe(t);
     expect(verifySignature({ header, rawBody: body, secrets: 'new-secret', now })).toBe(t);
     const single = signatureHeader(['old-secret'], t, body);
-    expect(verifySignature({ header: single, rawBody: body, secrets: ['new-secret', 'old-secret'], now })).toBe(t);
+    expect(
+      verifySignature({ header: single, rawBody: body, secrets: ['new-secret', 'old-secret'], now }),
+    ).toBe(t);
   });
 
   it('refuses to sign without a secret', () => {

@@ -8,8 +8,10 @@ import {
 import type { Tenant } from '#shared/domain/tenant';
 import { keys } from './keys';
 import { ConditionFailedError, type Item, type Table } from './table';
+import { TABLE } from './table-definition';
 
 const ENTITY = 'portal-config';
+const { gsi1 } = TABLE.indexes;
 const FIELD_NAMES = Object.keys(PORTAL_DEFAULTS) as (keyof PortalFields)[];
 
 function toConfig(item: Item): StoredPortalConfig {
@@ -34,6 +36,7 @@ async function write(
   fields: PortalFields,
   now: string,
   removeOthers: boolean,
+  productUuid?: string,
 ) {
   const names: Record<string, string> = { '#e': 'entity', '#v': 'version' };
   const values: Record<string, unknown> = { ':now': now, ':pid': productId ?? null, ':e': ENTITY, ':v': 1 };
@@ -45,6 +48,13 @@ async function write(
     '#v = :v',
   ];
   const removes: string[] = [];
+  if (productUuid) {
+    names['#g1pk'] = gsi1.partitionKey;
+    names['#g1sk'] = gsi1.sortKey;
+    values[':g1pk'] = keys.productByUuid(productUuid);
+    values[':g1sk'] = 'PORTALCFG';
+    sets.push('#g1pk = :g1pk', '#g1sk = :g1sk');
+  }
   FIELD_NAMES.forEach((name, i) => {
     const value = fields[name];
     if (value !== undefined) {
@@ -73,22 +83,55 @@ export function createPortalConfigRepository(table: Table): PortalConfigReposito
       return item ? toConfig(item) : null;
     },
 
-    async getBoth(tenant, productId) {
-      const productKey = keys.portalConfig(tenant, productId);
+    async readForProduct(tenant, ref, withSeller) {
       const sellerKey = keys.portalConfig(tenant);
-      const out = await table.doc.send(
-        new BatchGetCommand({
-          RequestItems: { [table.name]: { Keys: [productKey, sellerKey], ConsistentRead: true } },
-        }),
+      const isProduct = (i: Item) =>
+        i.entity === 'product' &&
+        Number(i.sellerId) === tenant.sellerId &&
+        i.environment === tenant.environment;
+      if ('id' in ref) {
+        const wanted = [
+          keys.product(tenant, ref.id),
+          keys.portalConfig(tenant, ref.id),
+          ...(withSeller ? [sellerKey] : []),
+        ];
+        const out = await table.doc.send(
+          new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted, ConsistentRead: true } } }),
+        );
+        const items = (out.Responses?.[table.name] ?? []) as Item[];
+        const product = items.find(isProduct);
+        const own = items.find((i) => i.sk === wanted[1].sk);
+        const seller = items.find((i) => i.sk === sellerKey.sk);
+        return {
+          productId: product ? Number(product.id) : null,
+          product: product && own ? toConfig(own) : null,
+          seller: seller ? toConfig(seller) : null,
+        };
+      }
+      // By uuid: the product and its configuration share a gsi1 partition (one query).
+      const out = await table.query<Item>({
+        IndexName: gsi1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': gsi1.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.productByUuid(ref.uuid) },
+      });
+      const product = out.items.find(isProduct);
+      const own = out.items.find(
+        (i) => i.entity === ENTITY && product && Number(i.productId) === Number(product.id),
       );
-      const items = (out.Responses?.[table.name] ?? []) as Item[];
-      const product = items.find((i) => i.sk === productKey.sk);
-      const seller = items.find((i) => i.sk === sellerKey.sk);
-      return { product: product ? toConfig(product) : null, seller: seller ? toConfig(seller) : null };
+      const seller =
+        product && withSeller ? await table.get<Item>(sellerKey, { consistent: true }) : undefined;
+      return {
+        productId: product ? Number(product.id) : null,
+        product: own ? toConfig(own) : null,
+        seller: seller ? toConfig(seller) : null,
+      };
     },
 
-    replace: (tenant, productId, fields, now) => write(table, tenant, productId, fields, now, true),
-    merge: (tenant, productId, fields, now) => write(table, tenant, productId, fields, now, false),
+    replace: (tenant, productId, fields, now, uuid) =>
+      write(table, tenant, productId, fields, now, true, uuid),
+    merge: (tenant, productId, fields, now, uuid) =>
+      write(table, tenant, productId, fields, now, false, uuid),
 
     async delete(tenant, productId) {
       try {

@@ -113,9 +113,10 @@ export function createProductRepository(table: Table): ProductRepository {
     async findByUuid(uuid) {
       const out = await table.query<Item>({
         IndexName: gsi1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': gsi1.partitionKey },
-        ExpressionAttributeValues: { ':pk': keys.productByUuid(uuid) },
+        // The product's portal configuration shares this partition (read together by the portal).
+        KeyConditionExpression: '#pk = :pk AND #sk = :sk',
+        ExpressionAttributeNames: { '#pk': gsi1.partitionKey, '#sk': gsi1.sortKey },
+        ExpressionAttributeValues: { ':pk': keys.productByUuid(uuid), ':sk': 'PRODUCT' },
         Limit: 1,
       });
       return out.items[0] ? toProduct(out.items[0]) : null;

@@ -63,17 +63,27 @@ export interface StoredPortalConfig {
 
 export interface PortalConfigRepository {
   get(tenant: Tenant, productId?: number): Promise<StoredPortalConfig | null>;
-  /** Both configurations of a product in one read (product-level, seller-level). */
-  getBoth(
+  /**
+   * A product (by id or uuid) with its own configuration and, on request, the seller's, in as few
+   * reads as the keys allow. `productId` is null when the tenant has no such product.
+   */
+  readForProduct(
     tenant: Tenant,
-    productId: number,
-  ): Promise<{ product: StoredPortalConfig | null; seller: StoredPortalConfig | null }>;
+    ref: { id: number } | { uuid: string },
+    withSeller: boolean,
+  ): Promise<{
+    productId: number | null;
+    product: StoredPortalConfig | null;
+    seller: StoredPortalConfig | null;
+  }>;
   /** Replaces the whole configuration (POST, PUT). */
   replace(
     tenant: Tenant,
     productId: number | undefined,
     fields: PortalFields,
     now: string,
+    /** Indexes a product's configuration next to the product, so a read by uuid finds both. */
+    productUuid?: string,
   ): Promise<StoredPortalConfig>;
   /** Writes only the fields given, creating the configuration when there is none (PATCH). */
   merge(
@@ -81,6 +91,8 @@ export interface PortalConfigRepository {
     productId: number | undefined,
     fields: PortalFields,
     now: string,
+    /** Indexes a product's configuration next to the product, so a read by uuid finds both. */
+    productUuid?: string,
   ): Promise<StoredPortalConfig>;
   delete(tenant: Tenant, productId?: number): Promise<boolean>;
 }
