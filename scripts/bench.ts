@@ -3,6 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureColdStarts } from './bench/cold-start';
 import { measureEndpoints } from './bench/endpoints';
+import { formatEventThroughput, measureEventThroughput } from './bench/event-throughput';
+import { formatListingCost, measureListingCost } from './bench/listing-cost';
 import { type BenchResults, evaluateBudgets, formatJson, formatReport } from './bench/report';
 import { BENCH_BUILD_DIR, measureSizes } from './bench/sizes';
 
@@ -19,6 +21,10 @@ log('timing cold module loads');
 const coldStarts = measureColdStarts([sizes.bare, ...sizes.functions]);
 log('starting the local runtime (DynamoDB Local) and measuring endpoints');
 const endpoints = await measureEndpoints();
+log('seeding 10,000 transactions of one seller and measuring the list filters');
+const listingCost = await measureListingCost();
+log('measuring webhook delivery throughput against a local receiver');
+const eventThroughput = await measureEventThroughput();
 
 const results: BenchResults = {
   generatedAt: new Date().toISOString(),
@@ -29,11 +35,18 @@ const results: BenchResults = {
   budgets: evaluateBudgets(sizes, coldStarts, endpoints),
 };
 mkdirSync(BENCH_BUILD_DIR, { recursive: true });
-writeFileSync(join(BENCH_BUILD_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(
+  join(BENCH_BUILD_DIR, 'results.json'),
+  `${JSON.stringify({ ...results, listingCost, eventThroughput }, null, 2)}\n`,
+);
 console.log(formatReport(results));
 console.log('');
+console.log(formatListingCost(listingCost));
+console.log('');
+console.log(formatEventThroughput(eventThroughput));
+console.log('');
 console.log(formatJson(results));
-if (!endpoints.dynamoLocalStopped) {
+if (!endpoints.dynamoLocalStopped || !listingCost.dynamoLocalStopped) {
   log('DynamoDB Local is still running after the runtime stopped');
   process.exitCode = 1;
 }

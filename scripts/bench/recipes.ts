@@ -1,6 +1,7 @@
 import type { Runtime } from '#infra/local/runtime';
 import { customerRecipes } from './customer-recipes';
 import { productRecipes } from './product-recipes';
+import { transactionRecipes } from './transaction-recipes';
 import { webhookRecipes } from './webhook-recipes';
 
 /** One HTTP request of a measurement, and the status that means it did what it should. */
@@ -72,4 +73,5 @@ export const recipes: Record<string, Recipe> = {
   ...webhookRecipes,
   ...productRecipes,
   ...customerRecipes,
+  ...transactionRecipes,
 };
