@@ -8,7 +8,19 @@ import { freePort } from '../../infra/local/dynamodb-local';
 const dataDir = mkdtempSync(join(tmpdir(), 'ps-start-'));
 let child: ChildProcess | undefined;
 afterAll(() => {
-  child?.kill('SIGKILL');
+  // Even when the test failed half-way: no npm, node or java of this test outlives it.
+  try {
+    if (child?.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  for (const pid of javaPids()) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   rmSync(dataDir, { recursive: true, force: true });
 });
 
