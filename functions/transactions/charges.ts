@@ -29,6 +29,7 @@ export async function listCharges(req: HttpRequest) {
     paymentMethod: q.paymentMethod,
     createdBefore: q.createdBefore ? new Date(q.createdBefore).toISOString() : undefined,
     cursor: q.cursor,
+    countTotal: false,
   });
   return {
     statusCode: 200,

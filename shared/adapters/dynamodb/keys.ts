@@ -68,9 +68,10 @@ export const keys = {
     `SELLER#${t.sellerId}#${t.environment}#TXNPRODUCT#${productId}`,
   transactionsOfCustomer: (t: Tenant, customerId: number) =>
     `SELLER#${t.sellerId}#${t.environment}#TXNCUSTOMER#${customerId}`,
-  transactionCounts: (t: Tenant, scope = 'ALL'): Key => ({
+  /** The seller-wide counter sorts after every transaction of the partition (see counterSortKey). */
+  transactionCounter: (t: Tenant, scope: string): Key => ({
     pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `COUNT#TXN#${scope}`,
+    sk: scope === 'ALL' ? 'TXN#~COUNT' : `COUNT#TXN#${scope}`,
   }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),

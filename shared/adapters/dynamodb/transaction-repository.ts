@@ -9,7 +9,7 @@ import type {
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { ConditionFailedError, encodeCursor, type Item, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'transaction';
@@ -75,35 +75,84 @@ function toTransaction(item: Item): Transaction {
   return out as unknown as Transaction;
 }
 
-/** Counters behind totalPages: all, per status, per method, per product, per customer. */
-function counterUpdates(t: Transaction, delta: number): TransactItem[] {
-  const add = (scope: string, attribute: string): TransactItem => ({
-    Update: {
-      Key: keys.transactionCounts(t.tenant, scope),
-      UpdateExpression: 'ADD #a :d SET entity = :e',
-      ExpressionAttributeNames: { '#a': attribute },
-      ExpressionAttributeValues: { ':d': delta, ':e': 'counter' },
-    },
-  });
+const COUNTER = 'counter';
+
+/**
+ * The counters behind totalPages live inside the partitions the lists read, sorted before every
+ * transaction (`~COUNT` > digits), so a newest-first page reads its total in the same query:
+ * the seller's one (with a count per payment method) in the table, one per status in gsi2, per
+ * product in gsi4, per customer in gsi5.
+ */
+function counterItems(
+  t: Transaction,
+): { key: { pk: string; sk: string }; index?: { pk: string; value: string; sk: string } }[] {
   return [
-    add('ALL', 'count'),
-    add('STATUS', t.status),
-    add('METHOD', t.paymentMethod),
-    add(`PRODUCT#${t.product.id}`, 'count'),
-    add(`CUSTOMER#${t.customer.id}`, 'count'),
+    { key: keys.transactionCounter(t.tenant, 'ALL') },
+    {
+      key: keys.transactionCounter(t.tenant, `STATUS#${t.status}`),
+      index: {
+        pk: gsi2.partitionKey,
+        value: keys.transactionsByStatus(t.tenant, t.status),
+        sk: gsi2.sortKey,
+      },
+    },
+    {
+      key: keys.transactionCounter(t.tenant, `PRODUCT#${t.product.id}`),
+      index: {
+        pk: gsi4.partitionKey,
+        value: keys.transactionsOfProduct(t.tenant, t.product.id),
+        sk: gsi4.sortKey,
+      },
+    },
+    {
+      key: keys.transactionCounter(t.tenant, `CUSTOMER#${t.customer.id}`),
+      index: {
+        pk: gsi5.partitionKey,
+        value: keys.transactionsOfCustomer(t.tenant, t.customer.id),
+        sk: gsi5.sortKey,
+      },
+    },
   ];
 }
 
-/** A transaction may touch an item once: the old status's count goes down and the new one's up together. */
-function statusMove(previous: Transaction, next: Transaction): TransactItem {
+function counterUpdate(
+  target: ReturnType<typeof counterItems>[number],
+  delta: number,
+  method?: Transaction['paymentMethod'],
+): TransactItem {
+  const names: Record<string, string> = { '#c': 'count' };
+  const values: Item = { ':d': delta, ':e': COUNTER };
+  let expression = 'ADD #c :d';
+  if (method) {
+    names['#m'] = method;
+    expression += ', #m :d';
+  }
+  expression += ' SET entity = :e';
+  if (target.index) {
+    names['#ipk'] = target.index.pk;
+    names['#isk'] = target.index.sk;
+    values[':ipk'] = target.index.value;
+    values[':isk'] = keys.counterSortKey;
+    expression += ', #ipk = :ipk, #isk = :isk';
+  }
   return {
     Update: {
-      Key: keys.transactionCounts(next.tenant, 'STATUS'),
-      UpdateExpression: 'ADD #from :minus, #to :plus',
-      ExpressionAttributeNames: { '#from': previous.status, '#to': next.status },
-      ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
+      Key: target.key,
+      UpdateExpression: expression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
     },
   };
+}
+
+function counterUpdates(t: Transaction, delta: number): TransactItem[] {
+  const [all, ...rest] = counterItems(t);
+  return [counterUpdate(all, delta, t.paymentMethod), ...rest.map((c) => counterUpdate(c, delta))];
+}
+
+/** The old status's counter goes down and the new one's up, in the same transaction as the change. */
+function statusMove(previous: Transaction, next: Transaction): TransactItem[] {
+  return [counterUpdate(counterItems(previous)[1], -1), counterUpdate(counterItems(next)[1], 1)];
 }
 
 export function createTransactionRepository(table: Table): TransactionRepository {
@@ -156,7 +205,7 @@ export function createTransactionRepository(table: Table): TransactionRepository
             ExpressionAttributeValues: { ':v': previous.version },
           },
         },
-        ...(statusMoved ? [statusMove(previous, next)] : []),
+        ...(statusMoved ? statusMove(previous, next) : []),
         ...events.map(outboxPut),
       ];
       if (notification) {
@@ -186,42 +235,71 @@ export function createTransactionRepository(table: Table): TransactionRepository
   };
 }
 
+/** The ExclusiveStartKey that resumes right after `item` on the table or one of its indexes. */
+function startKeyOf(item: Item, indexName?: string): Record<string, unknown> {
+  const key: Record<string, unknown> = { pk: item.pk, sk: item.sk };
+  const index = Object.values(TABLE.indexes).find((i) => i.name === indexName);
+  if (index) {
+    key[index.partitionKey] = item[index.partitionKey];
+    key[index.sortKey] = item[index.sortKey];
+  }
+  return key;
+}
+
 /**
- * The most selective filter picks the index (customer, product, status, else the seller's
- * partition); the others become filter expressions. Totals come from the counters when one
- * filter (or none) is used, else from counting while reading.
+ * The most selective filter picks the index (product, status, customer, else the seller's
+ * partition); the others become filter expressions. The partition's counter comes first in the
+ * same query, so one filter (or none) costs one query; combined filters count while reading.
  */
 async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuery): Promise<TransactionPage> {
+  type Source = { IndexName?: string; key: string; value: string; prefix?: string; counterAttr: string };
   const filters: string[] = [];
   const values: Item = {};
   const names: Record<string, string> = {};
-  let source: { IndexName?: string; key: string; value: string; prefix?: string };
-  let counter: { scope: string; attribute: string } | null = null;
-  const used = [q.status, q.paymentMethod, q.productId, q.customerIds, q.createdBefore].filter(
-    (v) => v !== undefined,
-  ).length;
-
-  if (q.productId !== undefined) {
-    source = {
-      IndexName: gsi4.name,
-      key: gsi4.partitionKey,
-      value: keys.transactionsOfProduct(tenant, q.productId),
-    };
-    counter = { scope: `PRODUCT#${q.productId}`, attribute: 'count' };
+  let indexed: 'product' | 'status' | 'none' = 'none';
+  let sources: Source[];
+  if (q.customerIds !== undefined) {
+    sources = q.customerIds.map((id) => ({
+      IndexName: gsi5.name,
+      key: gsi5.partitionKey,
+      value: keys.transactionsOfCustomer(tenant, id),
+      counterAttr: 'count',
+    }));
+  } else if (q.productId !== undefined) {
+    indexed = 'product';
+    sources = [
+      {
+        IndexName: gsi4.name,
+        key: gsi4.partitionKey,
+        value: keys.transactionsOfProduct(tenant, q.productId),
+        counterAttr: 'count',
+      },
+    ];
   } else if (q.status !== undefined) {
-    source = {
-      IndexName: gsi2.name,
-      key: gsi2.partitionKey,
-      value: keys.transactionsByStatus(tenant, q.status),
-    };
-    counter = { scope: 'STATUS', attribute: q.status };
+    indexed = 'status';
+    sources = [
+      {
+        IndexName: gsi2.name,
+        key: gsi2.partitionKey,
+        value: keys.transactionsByStatus(tenant, q.status),
+        counterAttr: 'count',
+      },
+    ];
   } else {
-    source = { key: 'pk', value: keys.tenant(tenant), prefix: keys.transactionPrefix };
-    counter = q.paymentMethod
-      ? { scope: 'METHOD', attribute: q.paymentMethod }
-      : { scope: 'ALL', attribute: 'count' };
+    sources = [
+      {
+        key: 'pk',
+        value: keys.tenant(tenant),
+        prefix: keys.transactionPrefix,
+        counterAttr: q.paymentMethod ?? 'count',
+      },
+    ];
   }
-  if (q.status !== undefined && source.IndexName !== gsi2.name) {
+  if (q.productId !== undefined && indexed !== 'product') {
+    filters.push('product.id = :product');
+    values[':product'] = q.productId;
+  }
+  if (q.status !== undefined && indexed !== 'status') {
     filters.push('#status = :status');
     names['#status'] = 'status';
     values[':status'] = q.status;
@@ -234,54 +312,61 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     filters.push('createdAt < :before');
     values[':before'] = q.createdBefore;
   }
-  const single = used <= 1 && q.customerIds === undefined && q.createdBefore === undefined;
-
-  const sources =
-    q.customerIds !== undefined
-      ? q.customerIds.map((id) => ({
-          IndexName: gsi5.name,
-          key: gsi5.partitionKey,
-          value: keys.transactionsOfCustomer(tenant, id),
-        }))
-      : [source];
+  // The counter answers the total when the index holds exactly the filtered set (the seller's
+  // partition also counts per payment method).
+  const counterIsTotal =
+    sources.length === 1 &&
+    q.createdBefore === undefined &&
+    (filters.length === 0 || (indexed === 'none' && filters.length === 1 && q.paymentMethod !== undefined));
   const skip = q.cursor ? 0 : (q.page - 1) * q.limit;
   const wanted = skip + q.limit;
-  let matched: Item[] = [];
+  const rows: Item[] = [];
+  let counted = 0;
   let itemsRead = 0;
   let nextCursor: string | undefined;
-  const countAll = !single;
+  // Cursor pages (the charges API) carry no total, so they never read ahead to count.
+  const readAll = !counterIsTotal && q.countTotal !== false;
+  if (filters.length) values[':counter'] = COUNTER;
   for (const s of sources) {
     let cursor = sources.length === 1 ? q.cursor : undefined;
+    let first = true;
     do {
       const page = await table.query<Item>({
         IndexName: s.IndexName,
-        KeyConditionExpression:
-          'prefix' in s && s.prefix ? '#k = :k AND begins_with(sk, :prefix)' : '#k = :k',
+        KeyConditionExpression: s.prefix ? '#k = :k AND begins_with(sk, :prefix)' : '#k = :k',
         ExpressionAttributeNames: { '#k': s.key, ...names },
-        ExpressionAttributeValues: {
-          ':k': s.value,
-          ...('prefix' in s && s.prefix ? { ':prefix': s.prefix } : {}),
-          ...values,
-        },
-        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+        ExpressionAttributeValues: { ':k': s.value, ...(s.prefix ? { ':prefix': s.prefix } : {}), ...values },
+        // Counters always pass, they carry the totals.
+        ...(filters.length ? { FilterExpression: `(${filters.join(' AND ')}) OR entity = :counter` } : {}),
         ScanIndexForward: false,
-        Limit: countAll ? 500 : Math.max(1, Math.min(500, wanted - matched.length)),
+        // With a filter a page of DynamoDB shrinks after reading: read ahead instead of asking for
+        // exactly the rows still missing.
+        Limit:
+          readAll || filters.length ? 500 : Math.min(500, wanted - rows.length + (first && !cursor ? 1 : 0)),
         cursor,
       });
       itemsRead += page.scanned ?? page.items.length;
-      matched.push(...page.items);
+      for (const item of page.items) {
+        if (item.entity === COUNTER) counted += Number(item[s.counterAttr] ?? 0);
+        else rows.push(item);
+      }
       cursor = page.cursor;
-      if (!countAll && matched.length >= wanted) {
+      first = false;
+      if (!readAll && rows.length >= wanted) {
         nextCursor = cursor;
         break;
       }
     } while (cursor && itemsRead < 20_000);
   }
-  if (sources.length > 1) matched = matched.sort((a, b) => Number(b.id) - Number(a.id));
-  let totalCount = matched.length;
-  if (single && counter) {
-    const c = await table.get<Item>(keys.transactionCounts(tenant, counter.scope));
-    totalCount = Number(c?.[counter.attribute] ?? 0);
-  }
-  return { items: matched.slice(skip, wanted).map(toTransaction), totalCount, itemsRead, cursor: nextCursor };
+  const ordered = sources.length > 1 ? rows.sort((a, b) => Number(b.id) - Number(a.id)) : rows;
+  const pageRows = ordered.slice(skip, wanted);
+  // After a filtered read-ahead the store's cursor is past rows not shown: continue from the last shown.
+  if (rows.length > wanted && sources.length === 1)
+    nextCursor = encodeCursor(startKeyOf(pageRows.at(-1) as Item, sources[0].IndexName));
+  return {
+    items: pageRows.map(toTransaction),
+    totalCount: counterIsTotal ? counted : ordered.length,
+    itemsRead,
+    cursor: nextCursor,
+  };
 }

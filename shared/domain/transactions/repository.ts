@@ -12,6 +12,8 @@ export interface TransactionQuery {
   customerIds?: number[];
   createdBefore?: string;
   cursor?: string;
+  /** False for cursor pages that show no total (they never read ahead just to count). */
+  countTotal?: boolean;
 }
 
 export interface TransactionPage {
