@@ -84,6 +84,7 @@ export class SandboxGateway implements PaymentProvider {
       method: request.method,
       amount: request.amountCentavos,
       refunded: 0,
+      refundable: request.amountCentavos,
       sellerId: request.tenant.sellerId,
       transactionId: request.transactionId,
       createdAt: now.toISOString(),
@@ -190,30 +191,18 @@ export class SandboxGateway implements PaymentProvider {
   }
 
   async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
-    const charge = await this.charge(gatewayPayId);
-    // Condition expressions have no arithmetic: the bound is checked here, and the write only
-    // goes through if nobody refunded in between (optimistic on the refunded total).
-    if (!charge || charge.status !== 'paid' || charge.refunded + amountCentavos > charge.amount) {
-      throw new ConflictError(
-        'The sandbox charge cannot be refunded by that amount',
-        'sandbox_refund_refused',
-      );
-    }
     try {
+      // `refundable` counts down, so the bound is a plain comparison (conditions have no arithmetic).
       await this.options.table.update({
         Key: keys.sandboxCharge(gatewayPayId),
-        UpdateExpression: 'SET refunded = :total',
-        ConditionExpression: '#s = :paid AND refunded = :before',
+        UpdateExpression: 'SET refunded = refunded + :a, refundable = refundable - :a',
+        ConditionExpression: '#s = :paid AND refundable >= :a',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: {
-          ':total': charge.refunded + amountCentavos,
-          ':paid': 'paid',
-          ':before': charge.refunded,
-        },
+        ExpressionAttributeValues: { ':a': amountCentavos, ':paid': 'paid' },
       });
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
-      throw new ConflictError('The sandbox charge changed while refunding; retry', 'sandbox_refund_refused');
+      throw new ConflictError('The sandbox charge cannot be refunded by that amount', 'sandbox_refund_refused');
     }
     return { refundId: `re_${randomBase62(20)}` };
   }
