@@ -14,6 +14,7 @@ import { sellerNet, type Transaction, type TransactionStatus } from '#shared/dom
 import { percentile } from './endpoints';
 import { createProducts, sandbox, testApiKey } from './fixtures';
 import type { BenchContext } from './recipes';
+import { table } from './report';
 import { buyer } from './transaction-recipes';
 
 /**
@@ -434,17 +435,6 @@ export async function measureListingCost(): Promise<ListingCost> {
   const running =
     port !== undefined && spawnSync('pgrep', ['-f', `DynamoDBLocal.*-port ${port}( |$)`]).status === 0;
   return { ...result, dynamoLocalStopped: !running };
-}
-
-/** Columns separated by two spaces; `align` has one letter per column, l or r. */
-function table(header: string[], rows: string[][], align: string): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (align[i] === 'r' ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
 const mix = (counts: Record<string, number>) =>

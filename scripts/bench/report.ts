@@ -108,7 +108,7 @@ export function evaluateBudgets(
 }
 
 /** Columns separated by two spaces; `align` has one letter per column, l or r. */
-function table(header: string[], rows: string[][], align: string): string {
+export function table(header: string[], rows: string[][], align: string): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
@@ -218,7 +218,6 @@ export function formatReport(r: BenchResults): string {
           `Note: the bare handler alone loads ${kb(r.sizes.bare.loadBytes)} KB, over the 300 KB aim by itself.`,
         ]
       : []),
-    ...(r.sizes.optionsDrift ? [`WARNING options drift: ${r.sizes.optionsDrift}`] : []),
     '',
     `Cold module load: await import(bundle) in a fresh node process, ${COLD_RUNS} runs each.`,
     coldTable(r),

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
-import { buildFunction, functionNames } from '../../esbuild.config.mjs';
+import { buildFunction, functionBuildOptions, functionNames } from '../../esbuild.config.mjs';
 
 /** Bench bundles live apart from `npm run build`'s output, so the two never race. */
 export const BENCH_BUILD_DIR = join('build', 'bench');
@@ -24,7 +24,6 @@ export interface SizeReport {
   bare: BundleSize;
   functions: BundleSize[];
   /** Set when the bench's copy of the esbuild options no longer matches esbuild.config.mjs. */
-  optionsDrift?: string;
 }
 
 const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$\s{},*]*?from\s*)?["']([^"']+)["']/g;
@@ -70,45 +69,11 @@ export function measureBundle(name: string, entryFile: string): BundleSize {
   };
 }
 
-/**
- * A copy of buildFunction's esbuild options (esbuild.config.mjs does not export them), used for
- * the bare handler. checkDrift() rebuilds one function with it and compares the bytes.
- */
-function sameOptionsAsFunctions(entry: string, outdir: string): BuildOptions {
-  return {
-    entryPoints: { index: entry },
-    outdir,
-    bundle: true,
-    minify: true,
-    sourcemap: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    legalComments: 'none',
-    logLevel: 'warning',
-  };
-}
-
-async function buildWithCopy(entry: string, outdir: string): Promise<string> {
+/** The bare handler is built with exactly the options of the functions' bundles. */
+async function buildBare(entry: string, outdir: string): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
-  await build(sameOptionsAsFunctions(entry, outdir));
+  await build(functionBuildOptions(entry, outdir) as BuildOptions);
   return join(outdir, 'index.mjs');
-}
-
-async function checkDrift(reference: BundleSize, name: string): Promise<string | undefined> {
-  const entry = await buildWithCopy(
-    join('functions', name, 'handler.ts'),
-    join(BENCH_BUILD_DIR, 'check', name),
-  );
-  const copy = measureBundle(name, entry);
-  if (copy.totalBytes === reference.totalBytes && copy.loadBytes === reference.loadBytes) return undefined;
-  return `${name}: esbuild.config.mjs gives ${reference.totalBytes} B, the bench's copy ${copy.totalBytes} B`;
 }
 
 /** Builds every function and the bare handler into build/bench/ and measures what each loads. */
@@ -119,12 +84,10 @@ export async function measureSizes(): Promise<SizeReport> {
     const built = await buildFunction(name, join(BENCH_BUILD_DIR, 'functions'));
     functions.push(measureBundle(name, built.file));
   }
-  const bareEntry = await buildWithCopy(
+  const bareEntry = await buildBare(
     join('scripts', 'bench', 'bare-handler.ts'),
     join(BENCH_BUILD_DIR, 'bare'),
   );
   const bare = measureBundle(BARE_NAME, bareEntry);
-  const smallest = [...functions].sort((a, b) => a.totalBytes - b.totalBytes)[0];
-  const optionsDrift = smallest ? await checkDrift(smallest, smallest.name) : undefined;
-  return { bare, functions, optionsDrift };
+  return { bare, functions };
 }
