@@ -8,57 +8,64 @@ import * as z from 'zod';
  */
 export const PAYMENT_METHODS_IN_EVENTS = ['pix', 'boleto', 'card', 'pix_automatic'] as const;
 
-const resource = z.looseObject({ id: z.union([z.string(), z.number()]), updatedAt: z.string().optional() });
+const looseResource = () =>
+  z.looseObject({ id: z.union([z.string(), z.number()]), updatedAt: z.string().optional() });
 
-const productCreated = z.object({
-  id: z.number(),
-  name: z.string(),
-  value: z.number(),
-  uuid: z.string(),
-  sellerId: z.number(),
-});
+const productCreated = (): z.ZodType =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    value: z.number(),
+    uuid: z.string(),
+    sellerId: z.number(),
+  });
 
-const paymentSucceeded = z.looseObject({
-  id: z.number(),
-  productId: z.number(),
-  productName: z.string(),
-  value: z.number(),
-  paymentMethod: z.enum(PAYMENT_METHODS_IN_EVENTS),
-  customer: z.object({ name: z.string(), email: z.string(), document: z.string() }),
-  paidAt: z.string(),
-});
+const paymentSucceeded = (): z.ZodType =>
+  z.looseObject({
+    id: z.number(),
+    productId: z.number(),
+    productName: z.string(),
+    value: z.number(),
+    paymentMethod: z.enum(PAYMENT_METHODS_IN_EVENTS),
+    customer: z.object({ name: z.string(), email: z.string(), document: z.string() }),
+    paidAt: z.string(),
+  });
 
-const paymentFailed = resource.extend({ failureCode: z.string() });
+const paymentFailed = (): z.ZodType => looseResource().extend({ failureCode: z.string() });
 
-const sessionCompleted = z.object({
-  id: z.string(),
-  status: z.literal('complete'),
-  product_id: z.number(),
-  transaction_id: z.number(),
-  customer_email: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-  client_reference_id: z.string().nullable(),
-  completed_at: z.string(),
-});
+const sessionCompleted = (): z.ZodType =>
+  z.object({
+    id: z.string(),
+    status: z.literal('complete'),
+    product_id: z.number(),
+    transaction_id: z.number(),
+    customer_email: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    client_reference_id: z.string().nullable(),
+    completed_at: z.string(),
+  });
 
-const sessionExpired = z.object({
-  id: z.string(),
-  status: z.literal('expired'),
-  product_id: z.number(),
-  metadata: z.record(z.string(), z.unknown()),
-  client_reference_id: z.string().nullable(),
-  expires_at: z.string(),
-});
+const sessionExpired = (): z.ZodType =>
+  z.object({
+    id: z.string(),
+    status: z.literal('expired'),
+    product_id: z.number(),
+    metadata: z.record(z.string(), z.unknown()),
+    client_reference_id: z.string().nullable(),
+    expires_at: z.string(),
+  });
 
-const scheduledChargePaid = resource.extend({
-  seriesId: z.string().nullable(),
-  cycleNumber: z.number().nullable(),
-});
-const cycleFailed = resource.extend({
-  failureCode: z.string(),
-  failureReason: z.string(),
-  gatewayFailureCode: z.string().nullable(),
-});
+const scheduledChargePaid = (): z.ZodType =>
+  looseResource().extend({
+    seriesId: z.string().nullable(),
+    cycleNumber: z.number().nullable(),
+  });
+const cycleFailed = (): z.ZodType =>
+  looseResource().extend({
+    failureCode: z.string(),
+    failureReason: z.string(),
+    gatewayFailureCode: z.string().nullable(),
+  });
 
 export interface EventDefinition {
   name: string;
@@ -67,7 +74,8 @@ export interface EventDefinition {
   since: string;
   /** Still delivered to endpoints that subscribed before 0.8.0; cannot be added to an endpoint now. */
   legacy?: boolean;
-  schema: z.ZodType;
+  /** Built on first use: every function loads the catalog, few of them validate every event. */
+  readonly schema: z.ZodType;
   description: string;
 }
 
@@ -76,15 +84,21 @@ const def = (
   name: string,
   group: string,
   description: string,
-  schema: z.ZodType = resource,
+  make: () => z.ZodType = looseResource,
   since = INITIAL,
-) => ({
-  name,
-  group,
-  description,
-  schema,
-  since,
-});
+): EventDefinition => {
+  let built: z.ZodType | undefined;
+  return {
+    name,
+    group,
+    description,
+    since,
+    get schema() {
+      built ??= make();
+      return built;
+    },
+  };
+};
 
 export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('product.created', 'product', 'A product was created', productCreated),
@@ -94,13 +108,21 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('transaction.updated', 'transaction', 'A transaction changed status'),
   def('transaction.payment.succeeded', 'transaction', 'A payment was confirmed', paymentSucceeded),
   def('transaction.payment.failed', 'transaction', 'A payment was refused or failed', paymentFailed, '0.8.0'),
-  def('transaction.canceled', 'transaction', 'Canceled by seller, contract or operator', resource, '0.8.0'),
-  def('transaction.chargeback', 'transaction', 'A chargeback was opened', resource, '0.8.0'),
+  def(
+    'transaction.canceled',
+    'transaction',
+    'Canceled by seller, contract or operator',
+    looseResource,
+    '0.8.0',
+  ),
+  def('transaction.chargeback', 'transaction', 'A chargeback was opened', looseResource, '0.8.0'),
   def('transaction.refunded', 'transaction', 'A transaction was refunded, in whole or in part'),
-  {
-    ...def('transaction.failed', 'transaction', 'Legacy: use transaction.payment.failed', paymentFailed),
-    legacy: true,
-  },
+  Object.assign(
+    def('transaction.failed', 'transaction', 'Legacy: use transaction.payment.failed', paymentFailed),
+    {
+      legacy: true,
+    },
+  ),
   def('scheduled_charge.created', 'scheduled_charge', 'A scheduled charge was created'),
   def('scheduled_charge.updated', 'scheduled_charge', 'A scheduled charge changed'),
   def('scheduled_charge.canceled', 'scheduled_charge', 'A one-time scheduled charge was canceled'),

@@ -544,7 +544,7 @@ describe('round trips', () => {
     expect(byName).toEqual({ total: 3, by: { UpdateItemCommand: 1, QueryCommand: 2 } });
   });
 
-  it('patches with one GetItem and one write, and lists with one Query and one GetItem', async () => {
+  it('patches with one GetItem and one write, and lists with one Query (the count comes with the page)', async () => {
     const { key } = await freshSeller();
     const created = await create(key, newCpf());
     const patch = await tripsOf(() =>
@@ -555,6 +555,6 @@ describe('round trips', () => {
       by: { UpdateItemCommand: 1, GetItemCommand: 1, TransactWriteItemsCommand: 1 },
     });
     const listed = await tripsOf(() => list(key));
-    expect(listed).toEqual({ total: 3, by: { UpdateItemCommand: 1, QueryCommand: 1, GetItemCommand: 1 } });
+    expect(listed).toEqual({ total: 2, by: { UpdateItemCommand: 1, QueryCommand: 1 } });
   });
 });

@@ -196,12 +196,24 @@ export function createCustomerQueries(table: Table) {
         return { items: items.map(toProfile), total };
       }
       if (overdueOnly) return overdue(tenant, skip, take);
+      // The seller's count heads the newest-first partition: the first page reads it with the rows.
       const q = { index: gsi1, pk: keys.customersByCreation(tenant), overdueOnly: false, newestFirst: true };
-      const [items, counter] = await Promise.all([
-        walk(q, skip, take),
-        table.get<Item>(keys.customerCount(tenant), { consistent: true }),
-      ]);
-      return { items: items.map(toProfile), total: Number(counter?.value ?? 0) };
+      const rows: Item[] = [];
+      let total = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await table.query<Item>({
+          ...indexQuery(q),
+          Limit: skip + take - rows.length + (cursor ? 0 : 1),
+          cursor,
+        });
+        for (const item of page.items) {
+          if (item.entity === 'customer-count') total = Number(item.value ?? 0);
+          else rows.push(item);
+        }
+        cursor = page.cursor;
+      } while (cursor && rows.length < skip + take);
+      return { items: rows.slice(skip, skip + take).map(toProfile), total };
     },
   };
 }

@@ -57,12 +57,18 @@ const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): Tr
   },
 });
 
+/** The count sits at the head of the newest-first listing partition (gsi1), read with the first page. */
 const countOne = (tenant: Tenant): TransactItem => ({
   Update: {
     Key: keys.customerCount(tenant),
-    UpdateExpression: 'SET entity = :entity ADD #v :one',
-    ExpressionAttributeNames: { '#v': 'value' },
-    ExpressionAttributeValues: { ':one': 1, ':entity': 'customer-count' },
+    UpdateExpression: 'SET entity = :entity, #gpk = :gpk, #gsk = :gsk ADD #v :one',
+    ExpressionAttributeNames: { '#v': 'value', '#gpk': gsi1.partitionKey, '#gsk': gsi1.sortKey },
+    ExpressionAttributeValues: {
+      ':one': 1,
+      ':entity': 'customer-count',
+      ':gpk': keys.customersByCreation(tenant),
+      ':gsk': keys.counterSortKey,
+    },
   },
 });
 

@@ -341,8 +341,11 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
         ScanIndexForward: false,
         // With a filter a page of DynamoDB shrinks after reading: read ahead instead of asking for
         // exactly the rows still missing.
-        Limit:
-          readAll || filters.length ? 500 : Math.min(500, wanted - rows.length + (first && !cursor ? 1 : 0)),
+        Limit: readAll
+          ? 500
+          : filters.length
+            ? Math.min(500, Math.max(100, 4 * (wanted - rows.length)))
+            : Math.min(500, wanted - rows.length + (first && !cursor ? 1 : 0)),
         cursor,
       });
       itemsRead += page.scanned ?? page.items.length;

@@ -202,7 +202,10 @@ export class SandboxGateway implements PaymentProvider {
       });
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
-      throw new ConflictError('The sandbox charge cannot be refunded by that amount', 'sandbox_refund_refused');
+      throw new ConflictError(
+        'The sandbox charge cannot be refunded by that amount',
+        'sandbox_refund_refused',
+      );
     }
     return { refundId: `re_${randomBase62(20)}` };
   }
