@@ -54,7 +54,8 @@ export async function cancelCharge(req: HttpRequest) {
 export async function sandboxBoletoPdf(req: HttpRequest) {
   const raw = req.pathParams.gatewayPayId;
   const sandbox = req.deps.payments.forEnvironment('test') as SandboxGateway;
-  const charge = /^\d{1,15}$/.test(raw) ? await sandbox.charge(Number(raw)) : null;
+  const valid = /^\d{1,15}$/.test(raw) && sandbox.validPdfToken(Number(raw), req.query.token);
+  const charge = valid ? await sandbox.charge(Number(raw)) : null;
   if (!charge?.boleto) throw new NotFoundError('Boleto not found');
   const pdf = boletoPdf({
     digitableLine: charge.boleto.formattedLine,

@@ -270,7 +270,8 @@ export const transactionRecipes: Record<string, Recipe> = {
       // Public, like the checkout: the buyer opens the boleto's pdfUrl.
       const seller = await testSeller(ctx);
       const [t] = await buy(ctx, seller, 'boleto', 1);
-      return () => ({ method: 'GET', path: `/api/sandbox/boletos/${t.gatewayPayId}/pdf`, expect: 200 });
+      const link = new URL(t.boleto?.pdfUrl as string);
+      return () => ({ method: 'GET', path: `${link.pathname}${link.search}`, expect: 200 });
     },
   },
 };

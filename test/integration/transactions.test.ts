@@ -96,6 +96,10 @@ describe('creating transactions', () => {
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(bytes.subarray(0, 8).toString()).toBe('%PDF-1.4');
+    // Gateway ids are sequential: without the link's token the document is not served.
+    const guessed = res.body.boleto.pdfUrl.replace(/\?token=.*$/, '');
+    expect((await fetch(guessed)).status).toBe(404);
+    expect((await fetch(`${guessed}?token=${'0'.repeat(32)}`)).status).toBe(404);
   });
 
   it.each([

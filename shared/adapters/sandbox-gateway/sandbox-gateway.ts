@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
 import { addDays, saoPauloDate } from '#shared/dates';
 import { buildBoleto } from '#shared/domain/payments/boleto';
@@ -110,7 +111,7 @@ export class SandboxGateway implements PaymentProvider {
         dueDate,
         freeField: `0000${String(gatewayPayId).padStart(17, '0')}0000`,
       });
-      const pdfUrl = `${this.base()}/api/sandbox/boletos/${gatewayPayId}/pdf`;
+      const pdfUrl = `${this.base()}/api/sandbox/boletos/${gatewayPayId}/pdf?token=${this.pdfToken(gatewayPayId)}`;
       result = { outcome: 'pending', gatewayPayId, boleto: { ...boleto, dueDate, pdfUrl } };
       record.status = 'pending';
       record.boleto = {
@@ -147,6 +148,23 @@ export class SandboxGateway implements PaymentProvider {
     }
     await table.put(record, { ConditionExpression: 'attribute_not_exists(pk)' });
     return result;
+  }
+
+  /**
+   * Gateway ids are sequential, so the boleto link carries an HMAC of the id: only who received
+   * the link can read the payer's name on the document.
+   */
+  pdfToken(gatewayPayId: number): string {
+    return createHmac('sha256', this.options.webhookSecret)
+      .update(`boleto-pdf:${gatewayPayId}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
+
+  validPdfToken(gatewayPayId: number, token: string | undefined): boolean {
+    const expected = Buffer.from(this.pdfToken(gatewayPayId));
+    const given = Buffer.from(token ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   async charge(gatewayPayId: number): Promise<SandboxCharge | null> {
