@@ -347,6 +347,18 @@ describe('the life of a transaction', () => {
     expect(back.body).toMatchObject({ status: 'reversed', failureCode: 'chargeback' });
   });
 
+  it('expires a pix whose schedule never fired at the next heartbeat sweep', async () => {
+    const s = await seller();
+    const tx = (await buy(s.product.uuid, 'pix', { pixExpiresInSeconds: 600 })).body;
+    // Lose the one-time schedule, as if EventBridge Scheduler had failed to fire it.
+    await runtime.scheduler.cancel(`txn-expiry-test-${tx.id}`);
+    await api.post('/api/test-helpers/clock/advance', { seconds: 601 });
+    await api.post('/api/test-helpers/clock/advance', { seconds: 300 });
+    expect((await api.get(`/api/transactions/${tx.id}`, { token: s.key })).body).toMatchObject({ status: 'cancel' });
+    const pay = await api.post(`/api/test-helpers/transactions/${tx.id}/pay`, {}, { token: s.key });
+    expect(pay.status).toBe(409);
+  });
+
   it('expires an unpaid pix when its time comes', async () => {
     const s = await seller();
     const tx = (await buy(s.product.uuid, 'pix', { pixExpiresInSeconds: 600 })).body;

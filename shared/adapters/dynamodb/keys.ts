@@ -73,6 +73,12 @@ export const keys = {
     pk: `SELLER#${t.sellerId}#${t.environment}`,
     sk: scope === 'ALL' ? 'TXN#~COUNT' : `COUNT#TXN#${scope}`,
   }),
+  /** Hour buckets of pending pix expiries, swept by the heartbeat in case a schedule never fired. */
+  pixExpiryBucket: (instant: string) => `DUE#PIX#${instant.slice(0, 13)}`,
+  pixExpiry: (expiresAt: string, t: Tenant, id: number): Key => ({
+    pk: `DUE#PIX#${expiresAt.slice(0, 13)}`,
+    sk: `${expiresAt}#${t.sellerId}#${t.environment}#${id}`,
+  }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
   portalConfig: (t: Tenant, productId?: number): Key => ({

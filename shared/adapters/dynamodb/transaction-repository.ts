@@ -174,8 +174,26 @@ export function createTransactionRepository(table: Table): TransactionRepository
       await table.transact([
         { Put: { Item: toItem(t), ConditionExpression: 'attribute_not_exists(pk)' } },
         ...counterUpdates(t, 1),
+        ...pixExpiryMarker(t),
         ...events.map(outboxPut),
       ]);
+    },
+
+    async duePixExpiries(now, hoursBack) {
+      const due: string[] = [];
+      const nowIso = now.toISOString();
+      for (let h = hoursBack; h >= 0; h--) {
+        const bucket = keys.pixExpiryBucket(new Date(now.getTime() - h * 3_600_000).toISOString());
+        const out = await table.query<Item>({
+          KeyConditionExpression: 'pk = :pk AND sk <= :now',
+          ExpressionAttributeValues: { ':pk': bucket, ':now': `${nowIso}~` },
+          Limit: 100,
+        });
+        for (const item of out.items) {
+          if (String(item.expiresAt) <= nowIso) due.push(String(item.jobId));
+        }
+      }
+      return due;
     },
 
     async get(tenant, id) {
@@ -206,6 +224,9 @@ export function createTransactionRepository(table: Table): TransactionRepository
           },
         },
         ...(statusMoved ? statusMove(previous, next) : []),
+        ...(statusMoved && previous.status === 'pendingPix' && previous.pix
+          ? [{ Delete: { Key: keys.pixExpiry(previous.pix.expiresAt, previous.tenant, previous.id) } }]
+          : []),
         ...events.map(outboxPut),
       ];
       if (notification) {
@@ -233,6 +254,24 @@ export function createTransactionRepository(table: Table): TransactionRepository
 
     list: (tenant, query) => listTransactions(table, tenant, query),
   };
+}
+
+/** A pending pix is also listed by its expiry hour, so the heartbeat can expire one whose schedule failed. */
+function pixExpiryMarker(t: Transaction): TransactItem[] {
+  if (t.status !== 'pendingPix' || !t.pix) return [];
+  return [
+    {
+      Put: {
+        Item: {
+          ...keys.pixExpiry(t.pix.expiresAt, t.tenant, t.id),
+          entity: 'pix-expiry',
+          expiresAt: t.pix.expiresAt,
+          jobId: `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`,
+          ttl: Math.floor(Date.parse(t.pix.expiresAt) / 1000) + 7 * 86_400,
+        },
+      },
+    },
+  ];
 }
 
 /** The ExclusiveStartKey that resumes right after `item` on the table or one of its indexes. */

@@ -44,4 +44,6 @@ export interface TransactionRepository {
     notification?: { provider: string; id: string },
   ): Promise<SaveOutcome>;
   list(tenant: Tenant, query: TransactionQuery): Promise<TransactionPage>;
+  /** Expiry job ids of pending pix charges already due, from the last `hoursBack` hours of buckets. */
+  duePixExpiries(now: Date, hoursBack: number): Promise<string[]>;
 }
