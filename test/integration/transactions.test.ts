@@ -354,7 +354,9 @@ describe('the life of a transaction', () => {
     await runtime.scheduler.cancel(`txn-expiry-test-${tx.id}`);
     await api.post('/api/test-helpers/clock/advance', { seconds: 601 });
     await api.post('/api/test-helpers/clock/advance', { seconds: 300 });
-    expect((await api.get(`/api/transactions/${tx.id}`, { token: s.key })).body).toMatchObject({ status: 'cancel' });
+    expect((await api.get(`/api/transactions/${tx.id}`, { token: s.key })).body).toMatchObject({
+      status: 'cancel',
+    });
     const pay = await api.post(`/api/test-helpers/transactions/${tx.id}/pay`, {}, { token: s.key });
     expect(pay.status).toBe(409);
   });
