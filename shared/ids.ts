@@ -20,3 +20,8 @@ export const cryptoIds: Ids = {
 };
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** The shape of a UUID in a path or body (any version, any case): cheap to check before a lookup. */
+export const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const looksLikeUuid = (value: unknown): value is string =>
+  typeof value === 'string' && UUID_SHAPE.test(value);

@@ -11,7 +11,7 @@ import {
   updateCustomerSchema,
 } from '#shared/domain/customers/schemas';
 import { tenantOf } from '#shared/http/tenant';
-import type { HttpRequest, HttpResult } from '#shared/http/types';
+import { type HttpRequest, ok } from '#shared/http/types';
 import { parseInput } from '#shared/validation';
 
 const deps = (req: HttpRequest) => ({
@@ -19,8 +19,6 @@ const deps = (req: HttpRequest) => ({
   clock: req.deps.clock,
   ids: req.deps.ids,
 });
-
-const ok = (body: unknown, statusCode = 200): HttpResult => ({ statusCode, body });
 
 /** 201 when this seller's profile was created, 200 when a re-registration updated it. */
 export async function create(req: HttpRequest) {

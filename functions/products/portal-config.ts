@@ -6,11 +6,10 @@ import {
 import { findProduct, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import { NotFoundError } from '#shared/errors';
 import { tenantOf } from '#shared/http/tenant';
-import type { HttpRequest, HttpResult } from '#shared/http/types';
+import { type HttpRequest, ok } from '#shared/http/types';
+import { looksLikeUuid } from '#shared/ids';
 import { parseInput } from '#shared/validation';
 import { productDeps } from './products';
-
-const ok = (body: unknown): HttpResult => ({ statusCode: 200, body });
 
 /** The path id is the product's UUID or its integer id (spec); archived products keep their configuration. */
 const refOf = (raw: string) => (/^\d{1,15}$/.test(raw) ? { id: Number(raw) } : { uuid: raw.toLowerCase() });
@@ -18,7 +17,7 @@ const refOf = (raw: string) => (/^\d{1,15}$/.test(raw) ? { id: Number(raw) } : {
 /** Reads the product and its configuration together (one batch or one query). */
 async function readConfig(req: HttpRequest, withSeller: boolean) {
   const raw = req.pathParams.id;
-  if (!/^\d{1,15}$/.test(raw) && !/^[0-9a-f-]{36}$/i.test(raw)) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  if (!/^\d{1,15}$/.test(raw) && !looksLikeUuid(raw)) throw new NotFoundError(PRODUCT_NOT_FOUND);
   const found = await req.deps.repos.portalConfigs.readForProduct(tenantOf(req), refOf(raw), withSeller);
   if (found.productId === null) throw new NotFoundError(PRODUCT_NOT_FOUND);
   return found;

@@ -15,7 +15,8 @@ import {
 } from '#shared/domain/products/products';
 import { NotFoundError } from '#shared/errors';
 import { tenantOf } from '#shared/http/tenant';
-import type { HttpRequest, HttpResult } from '#shared/http/types';
+import { type HttpRequest, ok } from '#shared/http/types';
+import { looksLikeUuid } from '#shared/ids';
 import { parseInput } from '#shared/validation';
 
 export const productDeps = (req: HttpRequest) => ({
@@ -26,7 +27,6 @@ export const productDeps = (req: HttpRequest) => ({
   nextId: () => req.deps.table.nextId('product'),
 });
 
-const ok = (body: unknown, statusCode = 200): HttpResult => ({ statusCode, body });
 const archivedQuery = z.object({ includeArchived: z.enum(['true', 'false', '1', '0']).optional() });
 const includeArchived = (req: HttpRequest) => {
   const { includeArchived: flag } = parseInput(archivedQuery, req.query);
@@ -52,7 +52,7 @@ export async function get(req: HttpRequest) {
 export async function getByUuid(req: HttpRequest) {
   const deps = productDeps(req);
   const { uuid } = req.pathParams;
-  if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  if (!looksLikeUuid(uuid)) throw new NotFoundError(PRODUCT_NOT_FOUND);
   const product = await findProduct(deps, tenantOf(req), uuid, { includeArchived: includeArchived(req) });
   return ok(toView(product, deps.publicBaseUrl));
 }
@@ -84,7 +84,7 @@ export async function removeByUuid(req: HttpRequest) {
   const deps = productDeps(req);
   const tenant = tenantOf(req);
   const { uuid } = req.pathParams;
-  if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  if (!looksLikeUuid(uuid)) throw new NotFoundError(PRODUCT_NOT_FOUND);
   const product = await findProduct(deps, tenant, uuid, { includeArchived: true });
   const view = await deactivateProduct(deps, tenant, product);
   return ok({

@@ -6,6 +6,7 @@ import { STATUSES, toTransactionView } from '#shared/domain/transactions/transac
 import { NotFoundError } from '#shared/errors';
 import { tenantOf } from '#shared/http/tenant';
 import type { HttpRequest } from '#shared/http/types';
+import { looksLikeUuid } from '#shared/ids';
 import { parseInput } from '#shared/validation';
 import { manageDeps } from './transactions';
 
@@ -43,9 +44,7 @@ export async function listCharges(req: HttpRequest) {
 
 export async function cancelCharge(req: HttpRequest) {
   const { uuid } = req.pathParams;
-  const t = /^[0-9a-f-]{36}$/i.test(uuid)
-    ? await req.deps.repos.transactions.findByUuid(uuid.toLowerCase())
-    : null;
+  const t = looksLikeUuid(uuid) ? await req.deps.repos.transactions.findByUuid(uuid.toLowerCase()) : null;
   await cancelTransaction(manageDeps(req), tenantOf(req), t);
   return { statusCode: 200, body: { canceled: true } };
 }

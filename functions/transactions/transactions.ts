@@ -13,7 +13,8 @@ import { handleNotification } from '#shared/domain/transactions/notifications';
 import { TRANSACTION_NOT_FOUND, toTransactionView } from '#shared/domain/transactions/transaction';
 import { NotFoundError } from '#shared/errors';
 import { tenantOf } from '#shared/http/tenant';
-import type { HttpRequest, HttpResult } from '#shared/http/types';
+import { type HttpRequest, ok } from '#shared/http/types';
+import { looksLikeUuid } from '#shared/ids';
 import { parseInput } from '#shared/validation';
 
 export const manageDeps = (req: HttpRequest) => ({
@@ -22,8 +23,6 @@ export const manageDeps = (req: HttpRequest) => ({
   clock: req.deps.clock,
   ids: req.deps.ids,
 });
-
-const ok = (body: unknown, statusCode = 200): HttpResult => ({ statusCode, body });
 
 export async function create(req: HttpRequest) {
   const input = parseInput(createTransactionSchema, req.body);
@@ -43,10 +42,9 @@ export async function create(req: HttpRequest) {
 /** Scope of X-Idempotency-Key on the public route: the seller that owns the product. */
 export async function productOwnerScope(req: HttpRequest): Promise<string> {
   const productId = (req.body as { productId?: unknown } | undefined)?.productId;
-  const product =
-    typeof productId === 'string' && /^[0-9a-fA-F-]{36}$/.test(productId)
-      ? await req.deps.repos.products.findByUuid(productId.toLowerCase())
-      : null;
+  const product = looksLikeUuid(productId)
+    ? await req.deps.repos.products.findByUuid(productId.toLowerCase())
+    : null;
   // Without a product the request fails validation anyway; the key is scoped to the caller's IP.
   return product ? `${product.tenant.sellerId}#${product.tenant.environment}` : `ip#${req.sourceIp}`;
 }

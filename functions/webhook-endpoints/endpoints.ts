@@ -12,7 +12,7 @@ import {
   updateEndpointSchema,
 } from '#shared/domain/webhooks/endpoints';
 import { tenantOf } from '#shared/http/tenant';
-import type { HttpRequest, HttpResult } from '#shared/http/types';
+import { type HttpRequest, ok } from '#shared/http/types';
 import { parseInput } from '#shared/validation';
 
 const deps = (req: HttpRequest) => ({
@@ -34,8 +34,6 @@ const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
   cursor: z.string().optional(),
 });
-
-const ok = (body: unknown, statusCode = 200): HttpResult => ({ statusCode, body });
 
 export const create = async (req: HttpRequest) =>
   ok(await createEndpoint(deps(req), tenantOf(req), parseInput(createEndpointSchema, req.body)), 201);

@@ -5,3 +5,7 @@ export interface Tenant {
   sellerId: number;
   environment: Environment;
 }
+
+/** Same seller and same environment: anything else is another tenant's resource. */
+export const sameTenant = (a: Tenant, b: Tenant) =>
+  a.sellerId === b.sellerId && a.environment === b.environment;

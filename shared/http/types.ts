@@ -71,8 +71,5 @@ export interface RouteGroup {
 
 export const routeKey = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;
 
-export const json = (statusCode: number, body: unknown, headers?: Record<string, string>): HttpResult => ({
-  statusCode,
-  body,
-  headers,
-});
+/** A JSON answer; handlers return this and the pipeline serialises it. */
+export const ok = (body: unknown, statusCode = 200): HttpResult => ({ statusCode, body });

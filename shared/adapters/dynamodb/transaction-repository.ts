@@ -297,33 +297,20 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
   const names: Record<string, string> = {};
   let indexed: 'product' | 'status' | 'none' = 'none';
   let sources: Source[];
+  const onIndex = (index: { name: string; partitionKey: string }, value: string): Source => ({
+    IndexName: index.name,
+    key: index.partitionKey,
+    value,
+    counterAttr: 'count',
+  });
   if (q.customerIds !== undefined) {
-    sources = q.customerIds.map((id) => ({
-      IndexName: gsi5.name,
-      key: gsi5.partitionKey,
-      value: keys.transactionsOfCustomer(tenant, id),
-      counterAttr: 'count',
-    }));
+    sources = q.customerIds.map((id) => onIndex(gsi5, keys.transactionsOfCustomer(tenant, id)));
   } else if (q.productId !== undefined) {
     indexed = 'product';
-    sources = [
-      {
-        IndexName: gsi4.name,
-        key: gsi4.partitionKey,
-        value: keys.transactionsOfProduct(tenant, q.productId),
-        counterAttr: 'count',
-      },
-    ];
+    sources = [onIndex(gsi4, keys.transactionsOfProduct(tenant, q.productId))];
   } else if (q.status !== undefined) {
     indexed = 'status';
-    sources = [
-      {
-        IndexName: gsi2.name,
-        key: gsi2.partitionKey,
-        value: keys.transactionsByStatus(tenant, q.status),
-        counterAttr: 'count',
-      },
-    ];
+    sources = [onIndex(gsi2, keys.transactionsByStatus(tenant, q.status))];
   } else {
     sources = [
       {

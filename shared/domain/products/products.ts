@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids } from '#shared/domain/ports';
-import type { Tenant } from '#shared/domain/tenant';
+import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
+import { looksLikeUuid } from '#shared/ids';
 import { centavosToReais, reaisToCentavos } from '#shared/money';
 
 /** Spec Limits: the platform minimum price; 0 is allowed for products only (no price, no sale). */
@@ -240,15 +241,13 @@ export async function findProduct(
 ): Promise<Product> {
   let product: Product | null = null;
   if (/^\d{1,15}$/.test(id)) product = await deps.products.get(tenant, Number(id));
-  else if (/^[0-9a-f-]{36}$/i.test(id)) {
+  else if (looksLikeUuid(id)) {
     const found = await deps.products.findByUuid(id.toLowerCase());
     product = found && sameTenant(found.tenant, tenant) ? found : null;
   }
   if (!product || (!product.isActive && !options.includeArchived)) throw new NotFoundError(PRODUCT_NOT_FOUND);
   return product;
 }
-
-const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
 
 export async function updateProduct(
   deps: ProductDeps,
@@ -335,7 +334,7 @@ export async function listProducts(
 
 /** What the buyer's checkout reads through the payment link; inactive or priceless products do not sell. */
 export async function paymentLinkProduct(deps: Pick<ProductDeps, 'products'>, uuid: string) {
-  const product = /^[0-9a-f-]{36}$/i.test(uuid) ? await deps.products.findByUuid(uuid.toLowerCase()) : null;
+  const product = looksLikeUuid(uuid) ? await deps.products.findByUuid(uuid.toLowerCase()) : null;
   if (!product?.isActive) throw new NotFoundError(PRODUCT_NOT_FOUND);
   if (product.value === 0) {
     throw new BadRequestError(

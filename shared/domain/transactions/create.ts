@@ -13,6 +13,7 @@ import {
 import type { Clock, Ids, Scheduler } from '#shared/domain/ports';
 import type { Product, ProductRepository } from '#shared/domain/products/products';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import { UUID_SHAPE } from '#shared/ids';
 import { describeIssue } from '#shared/validation';
 import type { TransactionRepository } from './repository';
 import {
@@ -30,7 +31,7 @@ export const EXPIRY_JOB = 'transaction-expiry';
 
 export const createTransactionSchema = z
   .object({
-    productId: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'productId must be the product uuid'),
+    productId: z.string().regex(UUID_SHAPE, 'productId must be the product uuid'),
     paymentMethod: z.enum(['pix', 'boleto', 'creditcard']),
     customer: z.record(z.string(), z.unknown()),
     installments: z.number().int().min(1).max(12).optional(),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { GatewayRouter } from '#shared/domain/payments/gateway';
-import type { Tenant } from '#shared/domain/tenant';
+import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import { reaisToCentavos } from '#shared/money';
 import type { TransactionQuery, TransactionRepository } from './repository';
@@ -12,8 +12,6 @@ export interface ManageDeps extends TransitionDeps {
   transactions: TransactionRepository;
   payments: GatewayRouter;
 }
-
-const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
 
 export async function getTransaction(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, id: string) {
   const t = /^\d{1,15}$/.test(id) ? await deps.transactions.get(tenant, Number(id)) : null;
