@@ -1,0 +1,94 @@
+import { SANDBOX_CARDS } from '../../../shared/domain/payments/cards';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  ChargeStatus,
+  PaymentProvider,
+} from '../../../shared/domain/payments/gateway';
+import type { GatewayHealth } from '../../../shared/domain/ports';
+
+/** Gateway ids the fake hands out start here: the first charge is 7_000_001. */
+export const FAKE_GATEWAY_ID_BASE = 7_000_000;
+
+/**
+ * A provider that keeps its charges in memory. Pix and boleto are pending with fixed artifacts;
+ * cards follow the sandbox's scripted test numbers (any other number is declined card_declined).
+ * `failWith` makes createCharge reject; `ready: false` is an unconfigured live provider.
+ */
+export class FakePaymentProvider implements PaymentProvider {
+  readonly requests: ChargeRequest[] = [];
+  readonly refunds: { gatewayPayId: number; amountCentavos: number }[] = [];
+  readonly canceled: number[] = [];
+  failWith: Error | null = null;
+  private nextGatewayId = FAKE_GATEWAY_ID_BASE;
+
+  constructor(
+    readonly provider = 'fake',
+    readonly ready = true,
+  ) {}
+
+  async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    this.requests.push(request);
+    if (this.failWith) throw this.failWith;
+    const gatewayPayId = ++this.nextGatewayId;
+    if (request.method === 'pix') {
+      return {
+        outcome: 'pending',
+        gatewayPayId,
+        pix: {
+          qrCode: `pix-qr-${gatewayPayId}`,
+          txid: `txid${gatewayPayId}`,
+          expiresAt: request.expiresAt ?? '',
+        },
+      };
+    }
+    if (request.method === 'boleto') {
+      return {
+        outcome: 'pending',
+        gatewayPayId,
+        boleto: {
+          barcode: `barcode-${gatewayPayId}`,
+          digitableLine: `line-${gatewayPayId}`,
+          formattedLine: `formatted-${gatewayPayId}`,
+          dueDate: request.dueDate ?? '',
+          pdfUrl: `https://fake.example/boletos/${gatewayPayId}.pdf`,
+        },
+      };
+    }
+    const number = request.card?.number ?? '';
+    const card = { brand: 'visa', last4: number.slice(-4) };
+    const scripted = SANDBOX_CARDS[number] ?? {
+      outcome: 'declined' as const,
+      failureCode: 'card_declined' as const,
+      failureReason: 'The card was declined by the issuer.',
+    };
+    if (scripted.outcome === 'approved') {
+      return { outcome: 'approved', gatewayPayId, card, authorizationCode: 'AUTH01' };
+    }
+    return {
+      outcome: scripted.outcome,
+      gatewayPayId,
+      card,
+      failureCode: scripted.failureCode,
+      failureReason: scripted.failureReason,
+      gatewayFailureCode: `fake_${scripted.failureCode}`,
+    };
+  }
+
+  async cancel(gatewayPayId: number): Promise<void> {
+    this.canceled.push(gatewayPayId);
+  }
+
+  async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
+    this.refunds.push({ gatewayPayId, amountCentavos });
+    return { refundId: `re_${this.refunds.length}` };
+  }
+
+  async status(gatewayPayId: number): Promise<ChargeStatus | null> {
+    return gatewayPayId > FAKE_GATEWAY_ID_BASE && gatewayPayId <= this.nextGatewayId ? 'pending' : null;
+  }
+
+  async health(): Promise<GatewayHealth> {
+    return { status: 'healthy', provider: this.provider, latencyMs: 0 };
+  }
+}

@@ -1,0 +1,80 @@
+import type { DomainEvent } from '../../../shared/domain/events/events';
+import type { Product, ProductRepository, ProductTab } from '../../../shared/domain/products/products';
+import type { Tenant } from '../../../shared/domain/tenant';
+import { FakeOutbox } from './outbox';
+
+const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
+
+/**
+ * Products in a map, with the DynamoDB repository's outcomes: save is refused (false) unless the
+ * stored version is the expected one, and a refused save writes neither the product nor its events.
+ * `beforeSave` runs just before the version check, to stage a concurrent writer.
+ */
+export class FakeProductRepository implements ProductRepository {
+  readonly items = new Map<string, Product>();
+  readonly outbox = new FakeOutbox();
+  readonly counters = { active: 0, archived: 0 };
+  saves = 0;
+  beforeSave: (() => void) | null = null;
+
+  /** Stores a product as if it had been created earlier (no events). */
+  seed(product: Product): Product {
+    this.items.set(keyOf(product.tenant, product.id), structuredClone(product));
+    return product;
+  }
+
+  stored(tenant: Tenant, id: number): Product | undefined {
+    return this.items.get(keyOf(tenant, id));
+  }
+
+  async create(product: Product, events: DomainEvent[]): Promise<void> {
+    const key = keyOf(product.tenant, product.id);
+    if (this.items.has(key)) throw new Error(`product ${key} already exists`);
+    this.items.set(key, structuredClone(product));
+    this.counters.active++;
+    this.outbox.write(events);
+  }
+
+  async get(tenant: Tenant, id: number): Promise<Product | null> {
+    const found = this.items.get(keyOf(tenant, id));
+    return found ? structuredClone(found) : null;
+  }
+
+  async findByUuid(uuid: string): Promise<Product | null> {
+    const found = [...this.items.values()].find((p) => p.uuid === uuid);
+    return found ? structuredClone(found) : null;
+  }
+
+  async save(
+    product: Product,
+    expectedVersion: number,
+    events: DomainEvent[],
+    counters?: { active: number; archived: number },
+  ): Promise<boolean> {
+    this.beforeSave?.();
+    const key = keyOf(product.tenant, product.id);
+    const stored = this.items.get(key);
+    if (!stored || stored.version !== expectedVersion) return false;
+    this.items.set(key, structuredClone(product));
+    this.saves++;
+    if (counters) {
+      this.counters.active += counters.active;
+      this.counters.archived += counters.archived;
+    }
+    this.outbox.write(events);
+    return true;
+  }
+
+  async list(
+    tenant: Tenant,
+    query: { tab: ProductTab; search?: string; page: number; limit: number },
+  ): Promise<{ items: Product[]; totalCount: number }> {
+    const matching = [...this.items.values()]
+      .filter((p) => p.tenant.sellerId === tenant.sellerId && p.tenant.environment === tenant.environment)
+      .filter((p) => query.tab === 'all' || p.isActive === (query.tab === 'active'))
+      .filter((p) => !query.search || p.name.toLowerCase().includes(query.search.toLowerCase()))
+      .sort((a, b) => b.id - a.id);
+    const skip = (query.page - 1) * query.limit;
+    return { items: matching.slice(skip, skip + query.limit), totalCount: matching.length };
+  }
+}

@@ -1,0 +1,105 @@
+import type { DomainEvent } from '../../../shared/domain/events/events';
+import type { Tenant } from '../../../shared/domain/tenant';
+import type {
+  SaveOutcome,
+  TransactionPage,
+  TransactionQuery,
+  TransactionRepository,
+} from '../../../shared/domain/transactions/repository';
+import type { Transaction } from '../../../shared/domain/transactions/transaction';
+import { FakeOutbox } from './outbox';
+
+const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
+
+/**
+ * Transactions in a map; a transaction and its events are written together or not at all.
+ * Ids come from one counter starting after `firstId - 1`. `failCreateWith` makes create reject
+ * (the final write of a checkout failing).
+ */
+export class FakeTransactionRepository implements TransactionRepository {
+  readonly items = new Map<string, Transaction>();
+  readonly outbox = new FakeOutbox();
+  readonly notifications = new Set<string>();
+  failCreateWith: Error | null = null;
+  private lastId: number;
+
+  constructor(firstId = 1) {
+    this.lastId = firstId - 1;
+  }
+
+  all(): Transaction[] {
+    return [...this.items.values()];
+  }
+
+  async nextId(): Promise<number> {
+    return ++this.lastId;
+  }
+
+  async create(t: Transaction, events: DomainEvent[]): Promise<void> {
+    if (this.failCreateWith) throw this.failCreateWith;
+    const key = keyOf(t.tenant, t.id);
+    if (this.items.has(key)) throw new Error(`transaction ${key} already exists`);
+    this.items.set(key, structuredClone(t));
+    this.outbox.write(events);
+  }
+
+  async get(tenant: Tenant, id: number): Promise<Transaction | null> {
+    const found = this.items.get(keyOf(tenant, id));
+    return found ? structuredClone(found) : null;
+  }
+
+  async findByUuid(uuid: string): Promise<Transaction | null> {
+    const found = this.all().find((t) => t.uuid === uuid);
+    return found ? structuredClone(found) : null;
+  }
+
+  async findByGatewayPayId(gatewayPayId: number): Promise<Transaction[]> {
+    return this.all()
+      .filter((t) => t.gatewayPayId === gatewayPayId)
+      .map((t) => structuredClone(t));
+  }
+
+  async save(
+    next: Transaction,
+    previous: Transaction,
+    events: DomainEvent[],
+    notification?: { provider: string; id: string },
+  ): Promise<SaveOutcome> {
+    const marker = notification ? `${notification.provider}#${notification.id}` : null;
+    if (marker && this.notifications.has(marker)) return 'duplicate-notification';
+    const key = keyOf(next.tenant, next.id);
+    if (this.items.get(key)?.version !== previous.version) return 'changed';
+    this.items.set(key, structuredClone(next));
+    if (marker) this.notifications.add(marker);
+    this.outbox.write(events);
+    return 'saved';
+  }
+
+  async list(tenant: Tenant, query: TransactionQuery): Promise<TransactionPage> {
+    const matching = this.all()
+      .filter((t) => t.tenant.sellerId === tenant.sellerId && t.tenant.environment === tenant.environment)
+      .filter((t) => !query.status || t.status === query.status)
+      .filter((t) => !query.paymentMethod || t.paymentMethod === query.paymentMethod)
+      .filter((t) => query.productId === undefined || t.product.id === query.productId)
+      .filter((t) => !query.customerIds || query.customerIds.includes(t.customer.id))
+      .filter((t) => !query.createdBefore || t.createdAt < query.createdBefore)
+      .sort((a, b) => b.id - a.id);
+    const skip = (query.page - 1) * query.limit;
+    return {
+      items: matching.slice(skip, skip + query.limit),
+      totalCount: matching.length,
+      itemsRead: matching.length,
+    };
+  }
+
+  async duePixExpiries(now: Date, hoursBack: number): Promise<string[]> {
+    const from = now.getTime() - hoursBack * 3_600_000;
+    return this.all()
+      .filter((t) => t.status === 'pendingPix' && t.deadline !== null)
+      .filter((t) => {
+        const at = Date.parse(t.deadline as string);
+        return at <= now.getTime() && at >= from - (from % 3_600_000);
+      })
+      .map((t) => `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`);
+  }
+}
