@@ -1,7 +1,7 @@
 import { errors as joseErrors, jwtVerify } from 'jose';
-import type { Environment } from '#shared/adapters/dynamodb/keys';
 import { API_KEY_FORMAT, hashKey, sameHash } from '#shared/domain/auth/api-keys';
 import { decide, rateWindow } from '#shared/domain/auth/rate-limit';
+import type { Environment } from '#shared/domain/tenant';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
 import type { AuthContext, AuthScheme, HttpRequest, Route } from '#shared/http/types';
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
-import type { Environment } from '#shared/adapters/dynamodb/keys';
 import type { Clock, Ids } from '#shared/domain/ports';
+import type { Environment } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import type { RateWindow } from './rate-limit';
