@@ -1,5 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Ids } from '#shared/domain/ports';
+/**
+ * Pure id helpers the domain may import. The Ids port's CSPRNG implementation is an adapter
+ * (shared/adapters/system/ids.ts); this module imports nothing from the domain, so no cycle.
+ */
+import { randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -13,11 +16,6 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
-
-export const cryptoIds: Ids = {
-  uuid: () => randomUUID(),
-  prefixed: (prefix, length = 24) => `${prefix}_${randomBase62(length)}`,
-};
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

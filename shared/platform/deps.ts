@@ -8,12 +8,12 @@ import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
 import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigured-provider';
 import { systemClock } from '#shared/adapters/system/clock';
+import { cryptoIds } from '#shared/adapters/system/ids';
 import { type Config, config } from '#shared/config';
 import type { GatewayRouter } from '#shared/domain/payments/gateway';
 import type { Clock, EventBus, Ids, PaymentGateway, Queue, Scheduler } from '#shared/domain/ports';
 import type { Metrics, WebhookSender } from '#shared/domain/webhooks/deliveries';
 import type { UrlPolicy } from '#shared/domain/webhooks/url-policy';
-import { cryptoIds } from '#shared/ids';
 
 /** What a function needs, built once per container (AWS) or once per process (local runtime). */
 export interface Deps {
