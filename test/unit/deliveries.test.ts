@@ -1,0 +1,456 @@
+import { createHmac } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Tenant } from '../../shared/domain/tenant';
+import {
+  DELIVERY_FAILED_METRIC,
+  type DeliveryDeps,
+  type DeliveryMessage,
+  deliveryIdOf,
+  MAX_ATTEMPTS,
+  processDeliveryMessage,
+  RETRY_DELAYS_SECONDS,
+  USER_AGENT,
+  type WebhookDelivery,
+} from '../../shared/domain/webhooks/deliveries';
+import type { WebhookEndpoint } from '../../shared/domain/webhooks/endpoints';
+import { FakeClock } from '../support/fakes/clock';
+import { FakeDeliveryRepository } from '../support/fakes/delivery-repository';
+import { FakeMetrics } from '../support/fakes/metrics';
+import { FakeQueue } from '../support/fakes/queue';
+import { FakeUrlPolicy } from '../support/fakes/url-policy';
+import { FakeWebhookEndpointRepository } from '../support/fakes/webhook-endpoint-repository';
+import { FakeWebhookSender } from '../support/fakes/webhook-sender';
+
+const NOW = '2026-03-10T15:00:00.000Z';
+const T0 = Date.parse(NOW);
+const TENANT: Tenant = { sellerId: 7, environment: 'test' };
+const ENDPOINT_ID = 'we_Endpoint01';
+const EVENT_ID = 'evt_000000000000000000000001';
+const DELIVERY_ID = deliveryIdOf(EVENT_ID, ENDPOINT_ID);
+const URL = 'https://hooks.example.com/payments';
+const PUBLIC_ADDRESS = '93.184.216.34';
+const SECRET = 'whsec_current';
+const BODY = JSON.stringify({
+  id: EVENT_ID,
+  event: 'transaction.created',
+  timestamp: NOW,
+  data: { id: 1001, updatedAt: NOW },
+});
+
+const OK = { statusCode: 200, durationMs: 42, error: null };
+const SERVER_ERROR = { statusCode: 500, durationMs: 37, error: null };
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+
+let clock: FakeClock;
+let endpoints: FakeWebhookEndpointRepository;
+let deliveries: FakeDeliveryRepository;
+let queue: FakeQueue;
+let sender: FakeWebhookSender;
+let urlPolicy: FakeUrlPolicy;
+let metrics: FakeMetrics;
+let deps: DeliveryDeps;
+
+function endpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  return {
+    id: ENDPOINT_ID,
+    tenant: TENANT,
+    url: URL,
+    events: ['transaction.created'],
+    description: null,
+    status: 'enabled',
+    secret: SECRET,
+    previousSecret: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function delivery(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
+  return {
+    id: DELIVERY_ID,
+    tenant: TENANT,
+    endpointId: ENDPOINT_ID,
+    eventId: EVENT_ID,
+    eventName: 'transaction.created',
+    body: BODY,
+    status: 'pending',
+    scheduledAttempts: 0,
+    manualAttempts: 0,
+    lastStatusCode: null,
+    lastDurationMs: null,
+    lastError: null,
+    lastAttemptAt: null,
+    nextAttemptAt: NOW,
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...overrides,
+  };
+}
+
+const message = (attempt: number): DeliveryMessage => ({
+  deliveryId: DELIVERY_ID,
+  sellerId: TENANT.sellerId,
+  environment: TENANT.environment,
+  attempt,
+});
+
+const stored = () => deliveries.stored(TENANT, DELIVERY_ID);
+
+beforeEach(async () => {
+  clock = new FakeClock(NOW);
+  endpoints = new FakeWebhookEndpointRepository();
+  await endpoints.create(endpoint());
+  deliveries = new FakeDeliveryRepository(endpoints);
+  deliveries.seed(delivery());
+  queue = new FakeQueue();
+  sender = new FakeWebhookSender(OK);
+  urlPolicy = new FakeUrlPolicy({ 'hooks.example.com': [PUBLIC_ADDRESS] });
+  metrics = new FakeMetrics();
+  deps = { deliveries, endpoints, queue, clock, sender, urlPolicy, metrics };
+});
+
+describe('processDeliveryMessage on success', () => {
+  it('posts the stored body, signed, with the event headers and the 5 s timeout', async () => {
+    await processDeliveryMessage(deps, message(1));
+
+    const timestamp = T0 / 1000;
+    const v1 = createHmac('sha256', SECRET).update(`${timestamp}.${BODY}`).digest('hex');
+    expect(sender.requests).toEqual([
+      {
+        url: URL,
+        body: BODY,
+        headers: {
+          'content-type': 'application/json',
+          'x-signature': `t=${timestamp},v1=${v1}`,
+          'x-event-id': EVENT_ID,
+          'x-event-type': 'transaction.created',
+          'user-agent': USER_AGENT,
+        },
+        timeoutMs: 5_000,
+      },
+    ]);
+  });
+
+  it('marks the delivery succeeded with the outcome of the attempt and queues nothing', async () => {
+    const outcome = await processDeliveryMessage(deps, message(1));
+
+    expect(outcome).toBe('succeeded');
+    expect(stored()).toEqual(
+      delivery({
+        status: 'succeeded',
+        scheduledAttempts: 1,
+        lastStatusCode: 200,
+        lastDurationMs: 42,
+        lastError: null,
+        lastAttemptAt: NOW,
+        nextAttemptAt: null,
+        updatedAt: NOW,
+      }),
+    );
+    expect(queue.sent).toEqual([]);
+    expect(metrics.counts.size).toBe(0);
+  });
+
+  it('signs with both secrets while a rotated secret is in its overlap', async () => {
+    await endpoints.update(TENANT, ENDPOINT_ID, {
+      previousSecret: { secret: 'whsec_old', expiresAt: at(60) },
+      updatedAt: NOW,
+    });
+
+    await processDeliveryMessage(deps, message(1));
+
+    const timestamp = T0 / 1000;
+    const sign = (secret: string) =>
+      createHmac('sha256', secret).update(`${timestamp}.${BODY}`).digest('hex');
+    expect(sender.requests[0].headers['x-signature']).toBe(
+      `t=${timestamp},v1=${sign(SECRET)},v1=${sign('whsec_old')}`,
+    );
+  });
+});
+
+describe('processDeliveryMessage on a failed attempt', () => {
+  it('re-queues the next attempt one minute later and keeps the delivery pending', async () => {
+    sender.answer(SERVER_ERROR);
+
+    const outcome = await processDeliveryMessage(deps, message(1));
+
+    expect(outcome).toBe('retry');
+    expect(queue.messages()).toEqual([
+      {
+        body: { deliveryId: DELIVERY_ID, sellerId: 7, environment: 'test', attempt: 2 },
+        delaySeconds: 60,
+      },
+    ]);
+    expect(stored()).toEqual(
+      delivery({
+        status: 'pending',
+        scheduledAttempts: 1,
+        lastStatusCode: 500,
+        lastDurationMs: 37,
+        lastError: null,
+        lastAttemptAt: NOW,
+        nextAttemptAt: at(60),
+        updatedAt: NOW,
+      }),
+    );
+  });
+
+  it.each([
+    ['a redirect', { statusCode: 302, durationMs: 10, error: null }],
+    ['a timeout', { statusCode: null, durationMs: 5_000, error: 'timed out after 5000 ms' }],
+  ])('treats %s as a failure', async (_name, result) => {
+    sender.answer(result);
+
+    expect(await processDeliveryMessage(deps, message(1))).toBe('retry');
+    expect(stored()).toMatchObject({
+      status: 'pending',
+      lastStatusCode: result.statusCode,
+      lastError: result.error,
+    });
+  });
+
+  it('waits 1m, 5m, 30m, 2h, 8h, 16h between attempts, in SQS hops of at most 900 s', async () => {
+    expect(RETRY_DELAYS_SECONDS).toEqual([60, 300, 1_800, 7_200, 28_800, 57_600]);
+    sender.answer(SERVER_ERROR);
+    const outcomes: string[] = [];
+    let next: DeliveryMessage = message(1);
+    for (let step = 0; step < 500; step++) {
+      outcomes.push(await processDeliveryMessage(deps, next));
+      const sent = queue.sent.at(-1);
+      if (outcomes.at(-1) === 'failed' || !sent) break;
+      queue.sent.length = 0;
+      expect(sent.delaySeconds).toBeLessThanOrEqual(900);
+      clock.advanceSeconds(sent.delaySeconds ?? 0);
+      next = JSON.parse(sent.body) as DeliveryMessage;
+    }
+
+    // Attempts happen at the cumulative delays: 0, 1m, 6m, 36m, 2h36m, 10h36m, 26h36m.
+    const attemptTimes = sender.requests.map(
+      (r) => Number(/^t=(\d+),/.exec(r.headers['x-signature'])?.[1]) - T0 / 1000,
+    );
+    expect(attemptTimes).toEqual([0, 60, 360, 2_160, 9_360, 38_160, 95_760]);
+    // A wait of n seconds past 900 is reached with ceil(n / 900) - 1 hops before the attempt.
+    const hopsBetweenAttempts = outcomes
+      .join(',')
+      .split(/retry|failed/)
+      .slice(1, -1)
+      .map((run) => run.split('hop').length - 1);
+    expect(hopsBetweenAttempts).toEqual([0, 0, 1, 7, 31, 63]);
+    expect(outcomes.filter((o) => o === 'retry')).toHaveLength(6);
+    expect(outcomes.at(-1)).toBe('failed');
+  });
+
+  it('hops without posting when the message arrives before the attempt is due', async () => {
+    deliveries.seed(delivery({ scheduledAttempts: 3, nextAttemptAt: at(1_000) }));
+
+    const outcome = await processDeliveryMessage(deps, message(4));
+
+    expect(outcome).toBe('hop');
+    expect(sender.requests).toEqual([]);
+    expect(queue.messages()).toEqual([
+      {
+        body: { deliveryId: DELIVERY_ID, sellerId: 7, environment: 'test', attempt: 4 },
+        delaySeconds: 900,
+      },
+    ]);
+    expect(stored()).toEqual(delivery({ scheduledAttempts: 3, nextAttemptAt: at(1_000) }));
+  });
+
+  it('hops for the rest of the wait, rounded up to the second, when under 900 s remain', async () => {
+    deliveries.seed(delivery({ scheduledAttempts: 3, nextAttemptAt: at(99.2) }));
+
+    await processDeliveryMessage(deps, message(4));
+
+    expect(queue.sent.map((m) => m.delaySeconds)).toEqual([100]);
+  });
+
+  it('measures the next wait from when the attempt was due, not from when it ran', async () => {
+    deliveries.seed(delivery({ scheduledAttempts: 1, nextAttemptAt: at(-20) }));
+    sender.answer(SERVER_ERROR);
+
+    await processDeliveryMessage(deps, message(2));
+
+    // Due 20 s ago; the 5 minute wait ends 280 s from now.
+    expect(stored()?.nextAttemptAt).toBe(at(280));
+    expect(queue.sent.map((m) => m.delaySeconds)).toEqual([280]);
+  });
+});
+
+describe('processDeliveryMessage on the last attempt', () => {
+  beforeEach(() => {
+    sender.answer(SERVER_ERROR);
+  });
+
+  it('schedules the 16 h retry after the sixth failure (seven attempts in all, docs/decisions.md)', async () => {
+    expect(MAX_ATTEMPTS).toBe(7);
+    deliveries.seed(delivery({ scheduledAttempts: 5 }));
+
+    const outcome = await processDeliveryMessage(deps, message(6));
+
+    expect(outcome).toBe('retry');
+    expect(stored()).toMatchObject({ status: 'pending', scheduledAttempts: 6, nextAttemptAt: at(57_600) });
+    expect(queue.messages()).toEqual([
+      { body: { deliveryId: DELIVERY_ID, sellerId: 7, environment: 'test', attempt: 7 }, delaySeconds: 900 },
+    ]);
+    expect(metrics.counts.get(DELIVERY_FAILED_METRIC)).toBeUndefined();
+  });
+
+  it('marks the delivery failed after the seventh attempt, counts the metric once, queues nothing', async () => {
+    deliveries.seed(delivery({ scheduledAttempts: 6 }));
+
+    const outcome = await processDeliveryMessage(deps, message(7));
+
+    expect(outcome).toBe('failed');
+    expect(stored()).toEqual(
+      delivery({
+        status: 'failed',
+        scheduledAttempts: 7,
+        lastStatusCode: 500,
+        lastDurationMs: 37,
+        lastError: null,
+        lastAttemptAt: NOW,
+        nextAttemptAt: null,
+        updatedAt: NOW,
+      }),
+    );
+    expect(queue.sent).toEqual([]);
+    expect(DELIVERY_FAILED_METRIC).toBe('WebhookDeliveriesFailed');
+    expect([...metrics.counts]).toEqual([['WebhookDeliveriesFailed', 1]]);
+  });
+});
+
+describe('processDeliveryMessage when the endpoint changed meanwhile', () => {
+  it('fails the delivery at once when the endpoint was deleted, without posting', async () => {
+    await endpoints.delete(TENANT, ENDPOINT_ID);
+
+    const outcome = await processDeliveryMessage(deps, message(1));
+
+    expect(outcome).toBe('failed');
+    expect(sender.requests).toEqual([]);
+    expect(queue.sent).toEqual([]);
+    expect(stored()).toMatchObject({
+      status: 'failed',
+      scheduledAttempts: 1,
+      lastStatusCode: null,
+      lastDurationMs: 0,
+      lastError: 'endpoint was deleted',
+      nextAttemptAt: null,
+    });
+    expect(metrics.counts.get(DELIVERY_FAILED_METRIC)).toBe(1);
+  });
+
+  it('does not post to a disabled endpoint and keeps the retry schedule', async () => {
+    await endpoints.update(TENANT, ENDPOINT_ID, { status: 'disabled', updatedAt: NOW });
+
+    const outcome = await processDeliveryMessage(deps, message(1));
+
+    expect(outcome).toBe('retry');
+    expect(sender.requests).toEqual([]);
+    expect(stored()).toMatchObject({
+      status: 'pending',
+      scheduledAttempts: 1,
+      lastStatusCode: null,
+      lastError: 'endpoint is disabled',
+      nextAttemptAt: at(60),
+    });
+    expect(queue.sent.map((m) => m.delaySeconds)).toEqual([60]);
+  });
+
+  it.each([
+    ['a private address', '10.0.0.5'],
+    ['the cloud metadata address', '169.254.169.254'],
+    ['loopback', '127.0.0.1'],
+  ])('refuses to post when the host now resolves to %s (SSRF), and retries', async (_name, address) => {
+    urlPolicy.hosts.set('hooks.example.com', [PUBLIC_ADDRESS, address]);
+
+    const outcome = await processDeliveryMessage(deps, message(1));
+
+    expect(outcome).toBe('retry');
+    expect(urlPolicy.lookups).toEqual(['hooks.example.com']);
+    expect(sender.requests).toEqual([]);
+    expect(stored()).toMatchObject({
+      status: 'pending',
+      scheduledAttempts: 1,
+      lastStatusCode: null,
+      lastDurationMs: 0,
+      lastError: 'refused: url must not point to a private, loopback, link-local or metadata address',
+    });
+  });
+
+  it('refuses to post when the host no longer resolves', async () => {
+    urlPolicy.hosts.clear();
+
+    await processDeliveryMessage(deps, message(1));
+
+    expect(sender.requests).toEqual([]);
+    expect(stored()?.lastError).toBe('refused: url host hooks.example.com could not be resolved');
+  });
+});
+
+describe('processDeliveryMessage is idempotent', () => {
+  it('drops the same message when it arrives a second time after a success', async () => {
+    expect(await processDeliveryMessage(deps, message(1))).toBe('succeeded');
+    const after = structuredClone(stored());
+
+    expect(await processDeliveryMessage(deps, message(1))).toBe('dropped');
+
+    expect(sender.requests).toHaveLength(1);
+    expect(queue.sent).toEqual([]);
+    expect(stored()).toEqual(after);
+  });
+
+  it('drops the same message when it arrives a second time after a failure, queuing one retry only', async () => {
+    sender.answer(SERVER_ERROR);
+    expect(await processDeliveryMessage(deps, message(1))).toBe('retry');
+
+    expect(await processDeliveryMessage(deps, message(1))).toBe('dropped');
+
+    expect(sender.requests).toHaveLength(1);
+    expect(queue.messages().map((m) => m.body)).toEqual([
+      { deliveryId: DELIVERY_ID, sellerId: 7, environment: 'test', attempt: 2 },
+    ]);
+    expect(stored()?.scheduledAttempts).toBe(1);
+  });
+
+  it('records one outcome and counts the failure once when two copies race on the last attempt', async () => {
+    sender.answer(SERVER_ERROR);
+    const before = deliveries.seed(delivery({ scheduledAttempts: 6 }));
+    // Both copies read the delivery before either records its attempt.
+    const read = deliveries.get.bind(deliveries);
+    deliveries.get = async () => structuredClone(before);
+
+    const outcomes = [
+      await processDeliveryMessage(deps, message(7)),
+      await processDeliveryMessage(deps, message(7)),
+    ];
+    deliveries.get = read;
+
+    expect(outcomes).toEqual(['failed', 'dropped']);
+    expect(deliveries.recorded.map((r) => r.written)).toEqual([true, false]);
+    expect(metrics.counts.get(DELIVERY_FAILED_METRIC)).toBe(1);
+    expect(stored()?.scheduledAttempts).toBe(7);
+  });
+
+  it.each([
+    ['an attempt already made', 1, { scheduledAttempts: 2, nextAttemptAt: at(300) }],
+    ['an attempt from the future', 4, { scheduledAttempts: 1, nextAttemptAt: at(60) }],
+    ['a delivery that already succeeded', 2, { status: 'succeeded' as const, scheduledAttempts: 1 }],
+    ['a delivery that already failed', 8, { status: 'failed' as const, scheduledAttempts: 7 }],
+  ])('drops a message for %s without posting or queuing', async (_name, attempt, state) => {
+    deliveries.seed(delivery(state));
+
+    expect(await processDeliveryMessage(deps, message(attempt))).toBe('dropped');
+
+    expect(sender.requests).toEqual([]);
+    expect(queue.sent).toEqual([]);
+    expect(deliveries.recorded).toEqual([]);
+  });
+
+  it('drops a message whose delivery does not exist (another tenant, or expired)', async () => {
+    const outcome = await processDeliveryMessage(deps, { ...message(1), sellerId: 8 });
+
+    expect(outcome).toBe('dropped');
+    expect(sender.requests).toEqual([]);
+  });
+});
