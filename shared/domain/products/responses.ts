@@ -110,12 +110,10 @@ export const portalConfigResponse = z
   .meta({ id: 'PortalConfiguration', description: 'A stored customer-portal configuration' });
 
 /** GET /api/products/{id}/portal-config and GET /api/portal/configuration: null when none is stored. */
-export const portalConfigOrNullResponse = portalConfigResponse
-  .nullable()
-  .meta({
-    id: 'PortalConfigurationOrNull',
-    description: 'A stored portal configuration, or null when there is none',
-  });
+export const portalConfigOrNullResponse = portalConfigResponse.nullable().meta({
+  id: 'PortalConfigurationOrNull',
+  description: 'A stored portal configuration, or null when there is none',
+});
 
 /** GET /api/products/{id}/portal-config/effective: every field, resolved. */
 export const effectivePortalConfigResponse = z

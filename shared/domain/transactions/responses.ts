@@ -7,12 +7,10 @@ import { STATUSES, type TransactionStatus, type toTransactionView } from './tran
 const reais = (what: string) => z.number().describe(`${what}, in Reais (decimal, e.g. 49.9)`);
 const iso = () => z.string().describe('ISO 8601');
 
-export const transactionStatusResponse = z
-  .enum(STATUSES)
-  .meta({
-    id: 'TransactionStatus',
-    description: 'Where a transaction is in its life (paid: captured, payedBoleto, payedPix)',
-  });
+export const transactionStatusResponse = z.enum(STATUSES).meta({
+  id: 'TransactionStatus',
+  description: 'Where a transaction is in its life (paid: captured, payedBoleto, payedPix)',
+});
 
 export const transactionPixResponse = z
   .object({
