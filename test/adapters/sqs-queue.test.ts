@@ -33,8 +33,16 @@ describe('SqsQueue.send', () => {
     });
   });
 
-  it('caps the delay at the SQS maximum of 900 s', () => {
+  // The adapter never clamps: 900 s (the SQS maximum) goes through as is, 901 s is refused, so a
+  // caller that forgot to hop learns it instead of having its wait shortened silently.
+  it('sends the SQS maximum of 900 s as is and refuses 901 s instead of clamping it to 900', async () => {
     expect(MAX_DELAY_SECONDS).toBe(900);
+    await queue().send({ body: 'max', delaySeconds: 900 });
+    await expect(queue().send({ body: 'over', delaySeconds: 901 })).rejects.toThrow(RangeError);
+
+    expect(mock.commandCalls(SendMessageCommand).map((c) => c.args[0].input)).toEqual([
+      { QueueUrl: QUEUE_URL, MessageBody: 'max', DelaySeconds: 900 },
+    ]);
   });
 
   it.each([901, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 3_600])(
