@@ -1,0 +1,232 @@
+import type * as z from 'zod';
+import { MAX_KEY_LENGTH } from '#shared/domain/idempotency';
+import { createSchemaBook, type Json, refTo, type SchemaBook } from './openapi-schemas';
+import type { AuthScheme, RawContent, Route, RouteGroup } from './types';
+
+/**
+ * The OpenAPI 3.1 document, read from the route rows and their zod schemas (the fourth reader of
+ * the tables after CDK, the local gateway and the bench). Pure: the same rows give the same bytes,
+ * which is what lets the test compare docs/openapi.json with a fresh build.
+ */
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+const SECURITY_SCHEMES: Record<string, Json> = {
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'API key',
+    description: 'Secret API key: `sk_test_…` acts on the test environment, `sk_live_…` on live.',
+  },
+  dashboardJwt: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Dashboard: the Cognito ID token. Acts on live unless `X-Environment: test`.',
+  },
+  portalToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Customer portal session token.' },
+  magicLink: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer magic-link JWT.' },
+};
+
+/** `jwt` and `panel` present the same credential; `panel` only refuses API keys, which the route's list already says. */
+const SCHEME_NAME: Record<AuthScheme, string> = {
+  apiKey: 'apiKey',
+  jwt: 'dashboardJwt',
+  panel: 'dashboardJwt',
+  portalToken: 'portalToken',
+  magicLink: 'magicLink',
+};
+
+const ERROR_BODY: Json = {
+  type: 'object',
+  properties: {
+    statusCode: { type: 'integer' },
+    message: {
+      description: 'One sentence, or one sentence per invalid field for validation errors.',
+      oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    },
+    code: { type: 'string', description: 'Stable snake_case error code.' },
+    timestamp: { type: 'string', format: 'date-time' },
+    path: { type: 'string' },
+  },
+  required: ['statusCode', 'message', 'code', 'timestamp', 'path'],
+};
+
+const HEADER_PARAMETERS: Record<string, Json> = {
+  IdempotencyKey: {
+    name: 'X-Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h.',
+    schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x21-\\x7e]+$' },
+  },
+  Environment: {
+    name: 'X-Environment',
+    in: 'header',
+    required: false,
+    description: 'Environment a dashboard JWT acts on (API keys carry theirs in the prefix).',
+    schema: { type: 'string', enum: ['test', 'live'], default: 'live' },
+  },
+};
+
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  302: 'Found',
+  303: 'See Other',
+  400: 'Invalid request: a field failed validation, the body is not JSON, or a header is malformed.',
+  401: 'Missing or invalid credentials.',
+  403: 'Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment.',
+  404: 'Not found (a resource of another seller or environment answers the same).',
+  409: 'A request with this X-Idempotency-Key is still being processed.',
+  422: 'X-Idempotency-Key was already used with another request.',
+  429: 'Rate limit exceeded; retry after the Retry-After seconds.',
+  500: 'Internal error.',
+  503: 'Service unavailable.',
+};
+
+const isZod = (value: unknown): value is z.ZodType =>
+  typeof value === 'object' && value !== null && '_zod' in value;
+
+/** The properties of a request part as parameters; `request.path` and `request.query` must be z.object()s. */
+function parametersOf(book: SchemaBook, route: Route, place: 'path' | 'query'): Json[] {
+  const templated = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map((m) => m[1]);
+  const schema = route.request?.[place];
+  const param = (name: string, required: boolean, schema: Json) => {
+    const { description, ...rest } = schema;
+    const parameter = { name, in: place, required, ...(description ? { description } : {}) };
+    return { ...parameter, schema: book.track(rest, 'input') };
+  };
+  if (!schema) return place === 'path' ? templated.map((name) => param(name, true, { type: 'string' })) : [];
+  const json = book.resolve(book.convert(schema, 'input', `${route.operationId}_${place}`), 'input');
+  if (json.type !== 'object' || typeof json.properties !== 'object')
+    throw new Error(`${route.operationId}: request.${place} must be an object schema`);
+  const properties = json.properties as Record<string, Json>;
+  const required = new Set<string>(json.required ?? []);
+  if (place === 'query')
+    return Object.entries(properties).map(([name, s]) => param(name, required.has(name), s));
+  const extra = Object.keys(properties).filter((name) => !templated.includes(name));
+  if (extra.length)
+    throw new Error(`${route.operationId}: request.path has ${extra} that ${route.path} lacks`);
+  return templated.map((name) => param(name, true, properties[name] ?? { type: 'string' }));
+}
+
+/** The media type object of a non-JSON answer. */
+function rawMedia(raw: RawContent): Json {
+  if (/json/i.test(raw.contentType)) return { schema: { type: 'object' } };
+  if (/^text\/|javascript|xml/i.test(raw.contentType)) return { schema: { type: 'string' } };
+  return { schema: { type: 'string', format: 'binary' } };
+}
+
+function responsesOf(book: SchemaBook, route: Route): Json {
+  const answers: Record<number, Json> = {};
+  for (const [key, value] of Object.entries(route.responses)) {
+    const status = Number(key);
+    if (value === null) answers[status] = { description: REASONS[status] ?? `Status ${status}` };
+    else if (isZod(value)) {
+      const schema = book.convert(value, 'output', `${route.operationId}_${status}`);
+      const description = schema.description ?? REASONS[status] ?? `Status ${status}`;
+      answers[status] = { description, content: { 'application/json': { schema } } };
+    } else
+      answers[status] = { description: value.description, content: { [value.contentType]: rawMedia(value) } };
+  }
+  const { request, auth } = route;
+  const authenticated = auth.length > 0;
+  const dashboard = auth.includes('jwt') || auth.includes('panel');
+  const errors: [number, boolean][] = [
+    [400, Boolean(request?.body || request?.query || (request?.path && !route.notFound) || dashboard)],
+    [401, authenticated],
+    [403, Boolean(route.testOnly) || (auth.includes('apiKey') && route.method !== 'GET')],
+    [404, route.path.includes('{')],
+    [409, Boolean(route.idempotent)],
+    [422, Boolean(route.idempotent)],
+    [429, route.rateLimited !== false],
+    [500, true],
+  ];
+  for (const [status, applies] of errors) {
+    if (!applies || answers[status]) continue;
+    answers[status] = {
+      description: REASONS[status],
+      ...(status === 429
+        ? {
+            headers: {
+              'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+            },
+          }
+        : {}),
+      content: { 'application/json': { schema: refTo('ErrorBody') } },
+    };
+  }
+  return Object.fromEntries(Object.entries(answers).map(([status, answer]) => [String(status), answer]));
+}
+
+function operationOf(book: SchemaBook, group: RouteGroup, route: Route): Json {
+  const schemes = [...new Set(route.auth.map((scheme) => SCHEME_NAME[scheme]))];
+  const headers = [
+    ...(route.idempotent ? ['IdempotencyKey'] : []),
+    ...(route.auth.includes('jwt') || route.auth.includes('panel') ? ['Environment'] : []),
+  ];
+  const parameters = [
+    ...parametersOf(book, route, 'path'),
+    ...parametersOf(book, route, 'query'),
+    ...headers.map((name) => ({ $ref: `#/components/parameters/${name}` })),
+  ];
+  const body = route.request?.body;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [group.name],
+    security: schemes.map((name) => ({ [name]: [] })),
+    ...(parameters.length ? { parameters } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: body._zod.optin !== 'optional',
+            content: {
+              'application/json': { schema: book.convert(body, 'input', `${route.operationId}_body`) },
+            },
+          },
+        }
+      : {}),
+    responses: responsesOf(book, route),
+  };
+}
+
+/** The OpenAPI 3.1.0 document of every route of the groups, in their order. */
+export function buildOpenApi(groups: RouteGroup[], info: OpenApiInfo): Json {
+  const book = createSchemaBook(['ErrorBody']);
+  const paths: Record<string, Record<string, Json>> = {};
+  const operationIds = new Set<string>();
+  for (const group of groups) {
+    for (const route of group.routes) {
+      const method = route.method.toLowerCase();
+      // API Gateway's greedy `{name+}` is plain `{name}` in OpenAPI's path templates.
+      const path = route.path.replace(/\{(\w+)\+\}/g, '{$1}');
+      if (operationIds.has(route.operationId))
+        throw new Error(`operationId ${route.operationId} is used twice`);
+      if (paths[path]?.[method]) throw new Error(`${route.method} ${route.path} is declared twice`);
+      operationIds.add(route.operationId);
+      paths[path] ??= {};
+      paths[path][method] = operationOf(book, group, route);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    tags: groups.map((group) => ({ name: group.name })),
+    paths,
+    components: {
+      schemas: { ErrorBody: ERROR_BODY, ...book.finish() },
+      parameters: HEADER_PARAMETERS,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}
