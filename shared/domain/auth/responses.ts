@@ -8,9 +8,9 @@ const fields = {
   environment: z.enum(['test', 'live']),
   keyPreview: z.string().describe('The key prefix and its last four characters'),
   permissions: z.enum(['write', 'read']).describe('`read` keys may only read (GET)'),
-  createdAt: z.string().describe('ISO 8601'),
-  lastUsedAt: z.string().nullable().describe('ISO 8601; null until the key is used'),
-  revokedAt: z.string().nullable().describe('ISO 8601; null while the key is active'),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime().nullable().describe('null until the key is used'),
+  revokedAt: z.iso.datetime().nullable().describe('null while the key is active'),
 };
 
 /** GET /api/api-keys items and DELETE /api/api-keys/{id}: the key without its secret. */

@@ -26,8 +26,8 @@ export const customerResponse = z
     state: z.string().nullable(),
     billingEmail: z.string().describe('The override, else the e-mail, else the global e-mail'),
     hasBillingEmailOverride: z.boolean(),
-    createdAt: z.string().describe('ISO 8601'),
-    updatedAt: z.string().describe('ISO 8601'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
   })
   .meta({ id: 'Customer', description: 'A customer as this seller sees it' });
 

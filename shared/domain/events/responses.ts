@@ -10,7 +10,7 @@ export const eventEnvelopeResponse = z
   .object({
     id: z.string().describe('evt_…; the same on every retry and resend of the event'),
     event: z.string().describe('The event name, e.g. product.updated'),
-    timestamp: z.string().describe('ISO 8601'),
+    timestamp: z.iso.datetime(),
     data: z.record(z.string(), z.unknown()).describe("The event's payload (see the event catalog)"),
   })
   .meta({ id: 'EventEnvelope', description: 'A webhook event as every delivery of it carries it' });

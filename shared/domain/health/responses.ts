@@ -15,7 +15,7 @@ export const healthCheckResponse = z
     latencyMs: z.number().optional().describe('database and gateway checks'),
     detail: z.string().optional().describe('why the check failed (or is stale)'),
     provider: z.string().optional().describe('gateway check: the payment provider'),
-    lastRunAt: z.string().optional().describe('cron check: the last heartbeat, ISO 8601'),
+    lastRunAt: z.iso.datetime().optional().describe('cron check: the last heartbeat'),
     ageSeconds: z.number().optional().describe('cron check: seconds since the last heartbeat'),
     intervalSeconds: z.number().optional().describe('cron check: the heartbeat interval'),
   })
@@ -35,7 +35,7 @@ export const healthResponse = z
         gateway: healthCheckResponse.optional(),
       })
       .describe('The checks run, by dependency: all three on /api/health, one on each single route'),
-    timestamp: z.string().describe('ISO 8601'),
+    timestamp: z.iso.datetime(),
   })
   .meta({
     id: 'HealthReport',

@@ -5,7 +5,7 @@ import type { listProducts, ProductView, paymentLinkProduct, toView } from './pr
 
 const environment = z.enum(['test', 'live']);
 const reais = (what: string) => z.number().describe(`${what}, in Reais (decimal, e.g. 49.9)`);
-const iso = () => z.string().describe('ISO 8601');
+const iso = () => z.iso.datetime();
 
 /** Every product route that answers one product (create, read, change, deactivate). */
 export const productResponse = z

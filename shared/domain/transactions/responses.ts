@@ -5,7 +5,7 @@ import type { handleNotification } from './notifications';
 import { STATUSES, type TransactionStatus, type toTransactionView } from './transaction';
 
 const reais = (what: string) => z.number().describe(`${what}, in Reais (decimal, e.g. 49.9)`);
-const iso = () => z.string().describe('ISO 8601');
+const iso = () => z.iso.datetime();
 
 export const transactionStatusResponse = z.enum(STATUSES).meta({
   id: 'TransactionStatus',
@@ -25,7 +25,7 @@ export const transactionBoletoResponse = z
     barcode: z.string().describe('44 digits'),
     digitableLine: z.string().describe('47 digits'),
     formattedLine: z.string().describe('The digitable line with its dots and spaces'),
-    dueDate: z.string().describe('YYYY-MM-DD'),
+    dueDate: z.iso.date(),
     pdfUrl: z.string(),
   })
   .meta({ id: 'TransactionBoleto', description: 'The boleto of a boleto transaction' });
@@ -58,11 +58,11 @@ export const transactionResponse = z
     refundedAmount: reais('Refunded so far'),
     paymentMethod: z.enum(['pix', 'boleto', 'creditcard']),
     installments: z.number().int().nullable().describe('Card payments only; null otherwise'),
-    date: iso().describe('When the transaction was created, ISO 8601'),
+    date: iso().describe('When the transaction was created (the same as createdAt)'),
     deadline: z
-      .string()
+      .union([iso(), z.iso.date()])
       .nullable()
-      .describe('Pix: expiry, ISO 8601; boleto: due date, YYYY-MM-DD; card: null'),
+      .describe('Pix: when the charge expires; boleto: its due date; card: null'),
     customer: z.object({
       id: z.number().int(),
       name: z.string(),
@@ -85,8 +85,8 @@ export const transactionResponse = z
     failureCode: z.string().nullable(),
     failureReason: z.string().nullable(),
     refunds: z.array(transactionRefundResponse),
-    paidAt: z.string().nullable().describe('ISO 8601'),
-    canceledAt: z.string().nullable().describe('ISO 8601'),
+    paidAt: z.iso.datetime().nullable(),
+    canceledAt: z.iso.datetime().nullable(),
     environment: z.enum(['test', 'live']),
     metadata: z.record(z.string(), z.string()),
     createdAt: iso(),

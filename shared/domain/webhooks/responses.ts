@@ -17,8 +17,8 @@ const endpointFields = {
   description: z.string().nullable(),
   status: z.enum(['enabled', 'disabled']),
   environment: z.enum(['test', 'live']),
-  createdAt: z.string().describe('ISO 8601'),
-  updatedAt: z.string().describe('ISO 8601'),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
 };
 
 /** GET /api/webhook-endpoints/{id}, PATCH, and the items of the list: never the secret. */
@@ -36,10 +36,10 @@ export const webhookEndpointRotatedResponse = z
   .object({
     ...endpointFields,
     secret: z.string().describe('The new signing secret'),
-    previousSecretExpiresAt: z
-      .string()
+    previousSecretExpiresAt: z.iso
+      .datetime()
       .nullable()
-      .describe('ISO 8601: until then deliveries are signed with both secrets'),
+      .describe('Until then deliveries are signed with both secrets'),
   })
   .meta({
     id: 'WebhookEndpointRotated',
@@ -74,10 +74,10 @@ export const webhookDeliveryResponse = z
       .describe('HTTP status of the last attempt; null before one or when no answer came'),
     lastDurationMs: z.number().nullable(),
     lastError: z.string().nullable(),
-    lastAttemptAt: z.string().nullable().describe('ISO 8601'),
-    nextAttemptAt: z.string().nullable().describe('ISO 8601; null unless the delivery is pending'),
-    createdAt: z.string().describe('ISO 8601'),
-    updatedAt: z.string().describe('ISO 8601'),
+    lastAttemptAt: z.iso.datetime().nullable(),
+    nextAttemptAt: z.iso.datetime().nullable().describe('null unless the delivery is pending'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
   })
   .meta({ id: 'WebhookDelivery', description: 'One event sent to one endpoint, with its last attempt' });
 
