@@ -25,16 +25,45 @@ export interface IdempotencyRepository {
   release(scope: string, key: string): Promise<void>;
 }
 
-/** Canonical JSON (sorted keys) so that the same body with other whitespace or key order matches. */
+/**
+ * Canonical JSON (sorted keys) so that the same body with other whitespace or key order matches.
+ * Iterative (an explicit stack of text and values to write): bodies are bounded before they get
+ * here, but a fingerprint must never be where a deep value overflows the stack.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  const work: ({ text: string } | { value: unknown })[] = [{ value }];
+  while (work.length > 0) {
+    const next = work.pop() as (typeof work)[number];
+    if ('text' in next) {
+      out.push(next.text);
+      continue;
+    }
+    const v = next.value;
+    const parts: (typeof work)[number][] = [];
+    if (Array.isArray(v)) {
+      parts.push({ text: '[' });
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) parts.push({ text: ',' });
+        parts.push({ value: v[i] });
+      }
+      parts.push({ text: ']' });
+    } else if (v && typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>)
+        .filter(([, item]) => item !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      parts.push({ text: '{' });
+      entries.forEach(([k, item], i) => {
+        parts.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` }, { value: item });
+      });
+      parts.push({ text: '}' });
+    } else {
+      out.push(JSON.stringify(v) ?? 'null');
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 export function fingerprintOf(method: string, path: string, body: unknown): string {

@@ -16,7 +16,8 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { AppError, ValidationError } from '#shared/errors';
+import { AppError } from '#shared/errors';
+import { decodeCursor, encodeCursor } from './cursor';
 import { type Key, keys } from './keys';
 import { TABLE } from './table-definition';
 
@@ -55,12 +56,6 @@ export interface Page<T> {
   scanned?: number;
 }
 
-const KEY_ATTRIBUTES = new Set<string>([
-  TABLE.partitionKey,
-  TABLE.sortKey,
-  ...Object.values(TABLE.indexes).flatMap((i) => [i.partitionKey, i.sortKey]),
-]);
-
 /**
  * SET for the fields with a value, REMOVE for the ones set to null, skipping undefined: the
  * partial-update expression every repository needs. Placeholders are `#<prefix>_<field>`.
@@ -88,28 +83,8 @@ export function patchExpression(fields: Item, prefix = 'f') {
   return { expression, names, values };
 }
 
-export function encodeCursor(key: Record<string, unknown> | undefined): string | undefined {
-  return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : undefined;
-}
-
-export function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
-  if (!cursor) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    // Only key attributes with string values can be a start key; anything else was tampered with.
-    if (
-      value &&
-      typeof value === 'object' &&
-      !Array.isArray(value) &&
-      Object.entries(value).every(([k, v]) => KEY_ATTRIBUTES.has(k) && typeof v === 'string')
-    ) {
-      return value;
-    }
-  } catch {
-    // fall through to the validation error
-  }
-  throw new ValidationError(['cursor is not valid']);
-}
+// Cursor encoding and validation live in ./cursor; re-exported for the repositories that build cursors.
+export { decodeCursor, encodeCursor };
 
 export interface TableOptions {
   tableName: string;
@@ -221,7 +196,8 @@ export class Table {
   ): Promise<Page<T>> {
     const { cursor, ...rest } = input;
     const out = await this.doc.send(
-      new QueryCommand({ TableName: this.name, ...rest, ExclusiveStartKey: decodeCursor(cursor) }),
+      // The cursor must name a key this very query could have returned (./cursor), else 400.
+      new QueryCommand({ TableName: this.name, ...rest, ExclusiveStartKey: decodeCursor(cursor, rest) }),
     );
     return {
       items: (out.Items ?? []) as T[],
