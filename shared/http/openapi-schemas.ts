@@ -9,6 +9,16 @@ import * as z from 'zod';
 export type Json = Record<string, any>;
 export type Io = 'input' | 'output';
 
+/**
+ * zod bounds every `.int()` by ±(2^53 - 1), which says no more than `type: integer` and makes
+ * renderers show -9007199254740991 as the example id. Bounds a schema sets itself stay.
+ */
+function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: Json }) {
+  if (jsonSchema.type !== 'integer') return;
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+}
+
 export const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Every `$ref` inside a JSON Schema, rewritten in place. */
@@ -51,6 +61,7 @@ export function createSchemaBook(reserved: string[]) {
       target: 'draft-2020-12',
       io,
       unrepresentable: 'any',
+      override: dropSafeIntegerBounds,
     }) as Json;
     const local = (name: string) => (name.startsWith('__') ? `${context}_${name.slice(2)}` : name);
     const toLocal = (ref: string) =>

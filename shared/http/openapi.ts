@@ -141,7 +141,8 @@ function responsesOf(book: SchemaBook, route: Route): Json {
   const authenticated = auth.length > 0;
   const dashboard = auth.includes('jwt') || auth.includes('panel');
   const errors: [number, boolean][] = [
-    [400, Boolean(request?.body || request?.query || (request?.path && !route.notFound) || dashboard)],
+    // A path parameter that fails its schema is a 404 (it names no resource), never a 400.
+    [400, Boolean(request?.body || request?.query || route.idempotent || dashboard)],
     [401, authenticated],
     [403, Boolean(route.testOnly) || (auth.includes('apiKey') && route.method !== 'GET')],
     [404, route.path.includes('{')],
@@ -189,7 +190,7 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route): Json {
     ...(body
       ? {
           requestBody: {
-            required: body._zod.optin !== 'optional',
+            required: !route.request?.optionalBody && body._zod.optin !== 'optional',
             content: {
               'application/json': { schema: book.convert(body, 'input', `${route.operationId}_body`) },
             },

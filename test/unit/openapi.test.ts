@@ -195,7 +195,7 @@ describe('buildOpenApi', () => {
         in: 'path',
         required: true,
         description: 'Product id',
-        schema: { type: 'integer', exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        schema: { type: 'integer', exclusiveMinimum: 0 },
       },
     ]);
     expect(op('/pay/{uuid}/boleto.pdf', 'get').parameters).toEqual([
@@ -240,6 +240,18 @@ describe('buildOpenApi', () => {
     expect(schemas.Money).toEqual({ type: 'number', multipleOf: 0.01, description: 'Amount in Reais' });
     expect(schemas.MoneyInput).toBeUndefined();
     expect(schemas.ProductInput.properties.price).toEqual({ $ref: '#/components/schemas/Money' });
+  });
+
+  it('marks the body optional on routes that read an absent body as {}', () => {
+    const lenient = defineRoutes('lenient', [
+      {
+        ...shop.routes[0],
+        operationId: 'touch',
+        path: '/api/touch',
+        request: { body: NewProduct, optionalBody: true },
+      },
+    ]);
+    expect(documentOf([lenient]).paths['/api/touch'].post.requestBody.required).toBe(false);
   });
 
   it('answers empty bodies without content and raw answers with their content type', () => {
