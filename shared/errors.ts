@@ -56,10 +56,45 @@ export class NotFoundError extends AppError {
   }
 }
 
+/**
+ * Why a request lost to the stored state. Repositories throw a ConflictError with one of these for
+ * every failed condition, so a use case that has something better to do than answer 409 (reuse the
+ * customer that won, answer a repeated notification as processed) branches on the reason, never
+ * on a repository-specific return value.
+ */
+export type ConflictReason =
+  /** A uniqueness condition failed: the key, name, document or notification is already there. */
+  | 'already_exists'
+  /** An optimistic check failed: the item changed (or went away) since it was read. */
+  | 'changed'
+  /** Other requests held the same items at the same moment; trying again may succeed. */
+  | 'contended'
+  /** The resource's state refuses the operation (a state-machine refusal, a request still running). */
+  | 'invalid_state';
+
+/** The one conflict error: always 409 through the mapper; `code` is for clients, `reason` for use cases. */
 export class ConflictError extends AppError {
-  constructor(message: string, code = 'conflict', options?: { cause?: unknown }) {
-    super(409, code, message, options);
+  readonly reason: ConflictReason;
+  /** The stored state that won, when the losing write saw it (a re-registration reuses it). Never sent to clients. */
+  readonly current?: unknown;
+
+  constructor(
+    message: string,
+    code = 'conflict',
+    options: { cause?: unknown; reason?: ConflictReason; current?: unknown } = {},
+  ) {
+    super(409, code, message, { cause: options.cause });
+    this.reason = options.reason ?? 'invalid_state';
+    this.current = options.current;
   }
+}
+
+/** A ConflictError, of the given reason when one is named; `T` types what it carries as `current`. */
+export function isConflict<T = unknown>(
+  error: unknown,
+  reason?: ConflictReason,
+): error is ConflictError & { readonly current?: T } {
+  return error instanceof ConflictError && (reason === undefined || error.reason === reason);
 }
 
 export class UnprocessableError extends AppError {

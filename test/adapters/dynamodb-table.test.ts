@@ -5,6 +5,7 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -17,13 +18,15 @@ import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  alreadyExists,
   ConditionFailedError,
   decodeCursor,
   encodeCursor,
+  orConflict,
   patchExpression,
   Table,
 } from '../../shared/adapters/dynamodb/table';
-import { AppError, ValidationError } from '../../shared/errors';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 
 const mock = mockClient(DynamoDBDocumentClient);
 const TABLE_NAME = 'payment-service-test';
@@ -71,10 +74,9 @@ describe('Table.put', () => {
     mock.on(PutCommand).rejects(cause);
     const error = await caught(table().put({ pk: 'SELLER#1', sk: 'PROFILE' }));
     expect(error).toBeInstanceOf(ConditionFailedError);
-    expect(error).toBeInstanceOf(AppError);
+    // Never an AppError: an unmapped one must not reach a client as a 409 of the adapter's making.
+    expect(error).not.toBeInstanceOf(AppError);
     const failed = error as ConditionFailedError;
-    expect(failed.statusCode).toBe(409);
-    expect(failed.code).toBe('condition_failed');
     expect(failed.failedIndexes).toEqual([0]);
     expect(failed.existing).toEqual({ pk: 'SELLER#1', sk: 'PROFILE', version: 3 });
     expect(failed.cause).toBe(cause);
@@ -141,6 +143,107 @@ describe('Table.update and Table.delete', () => {
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':s': 'x' },
     });
+  });
+});
+
+describe('Table.deleteIfExists', () => {
+  it('deletes on the condition that the item exists and answers true', async () => {
+    mock.on(DeleteCommand).resolves({});
+    expect(await table().deleteIfExists({ pk: 'a', sk: 'b' })).toBe(true);
+    expect(mock.commandCalls(DeleteCommand)[0].args[0].input).toEqual({
+      TableName: TABLE_NAME,
+      Key: { pk: 'a', sk: 'b' },
+      ConditionExpression: 'attribute_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': 'pk' },
+      ExpressionAttributeValues: undefined,
+    });
+  });
+
+  it("answers false for a missing item, or throws the caller's error when given one", async () => {
+    mock.on(DeleteCommand).rejects(conditionFailed());
+    expect(await table().deleteIfExists({ pk: 'a', sk: 'b' })).toBe(false);
+    const error = await caught(
+      table().deleteIfExists({ pk: 'a', sk: 'b' }, () => new NotFoundError('Webhook endpoint not found')),
+    );
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).message).toBe('Webhook endpoint not found');
+  });
+
+  it('lets any other error through unchanged', async () => {
+    const throttled = new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} });
+    mock.on(DeleteCommand).rejects(throttled);
+    expect(await caught(table().deleteIfExists({ pk: 'a', sk: 'b' }, () => new NotFoundError()))).toBe(
+      throttled,
+    );
+  });
+});
+
+describe('orConflict', () => {
+  it('turns a failed condition into the domain error it is given, with the failure as cause', async () => {
+    const failure = new ConditionFailedError([0]);
+    const error = await caught(orConflict(Promise.reject(failure), alreadyExists('The seller')));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({
+      statusCode: 409,
+      code: 'already_exists',
+      reason: 'already_exists',
+      message: 'The seller already exists',
+      cause: failure,
+    });
+  });
+
+  it('passes results and other errors through', async () => {
+    expect(await orConflict(Promise.resolve(7), alreadyExists('x'))).toBe(7);
+    const other = new Error('network');
+    expect(await caught(orConflict(Promise.reject(other), alreadyExists('x')))).toBe(other);
+  });
+});
+
+describe('Table.batchGet', () => {
+  const key = (i: number) => ({ pk: `P#${i}`, sk: 'S' });
+
+  it('asks for the keys once each, consistently when asked, and returns what came back', async () => {
+    mock.on(BatchGetCommand).resolves({ Responses: { [TABLE_NAME]: [{ ...key(1), n: 1 }] } });
+    const items = await table().batchGet([key(1), key(2), key(1)], { consistent: true });
+    expect(items).toEqual([{ ...key(1), n: 1 }]);
+    expect(mock.commandCalls(BatchGetCommand)[0].args[0].input).toEqual({
+      RequestItems: { [TABLE_NAME]: { Keys: [key(1), key(2)], ConsistentRead: true } },
+    });
+  });
+
+  it('splits more than 100 keys into requests of at most 100', async () => {
+    mock.on(BatchGetCommand).resolves({ Responses: { [TABLE_NAME]: [] } });
+    await table().batchGet(Array.from({ length: 250 }, (_, i) => key(i)));
+    const sizes = mock
+      .commandCalls(BatchGetCommand)
+      .map((c) => c.args[0].input.RequestItems?.[TABLE_NAME].Keys?.length);
+    expect(sizes).toEqual([100, 100, 50]);
+  });
+
+  it('asks again for the keys DynamoDB left unprocessed', async () => {
+    mock
+      .on(BatchGetCommand)
+      .resolvesOnce({
+        Responses: { [TABLE_NAME]: [key(1)] },
+        UnprocessedKeys: { [TABLE_NAME]: { Keys: [key(2)] } },
+      })
+      .resolves({ Responses: { [TABLE_NAME]: [key(2)] } });
+    expect(await table().batchGet([key(1), key(2)])).toEqual([key(1), key(2)]);
+    const calls = mock.commandCalls(BatchGetCommand);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].args[0].input.RequestItems?.[TABLE_NAME].Keys).toEqual([key(2)]);
+  });
+
+  it('gives up after 5 requests that leave keys unprocessed', async () => {
+    mock.on(BatchGetCommand).resolves({ UnprocessedKeys: { [TABLE_NAME]: { Keys: [key(1)] } } });
+    const error = await caught(table().batchGet([key(1)]));
+    expect((error as Error).message).toMatch(/left 1 keys unprocessed after 5 requests/);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(5);
+  });
+
+  it('sends nothing for no keys', async () => {
+    expect(await table().batchGet([])).toEqual([]);
+    expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
   });
 });
 
@@ -219,9 +322,26 @@ describe('Table.transact', () => {
     mock.on(TransactWriteCommand).rejects(cause);
     const error = (await caught(table().transact([]))) as ConditionFailedError;
     expect(error).toBeInstanceOf(ConditionFailedError);
+    expect(error).not.toBeInstanceOf(AppError);
     expect(error.failedIndexes).toEqual([1, 3]);
-    expect(error.statusCode).toBe(409);
     expect(error.cause).toBe(cause);
+  });
+
+  it('unmarshalls the old item of each failed entry that asked for ALL_OLD', async () => {
+    mock.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: {},
+        CancellationReasons: [
+          { Code: 'ConditionalCheckFailed', Item: { pk: { S: 'a' }, n: { N: '2' } } },
+          { Code: 'ConditionalCheckFailed' },
+        ],
+      }),
+    );
+    const error = (await caught(table().transact([]))) as ConditionFailedError;
+    expect(error.itemAt(0)).toEqual({ pk: 'a', n: 2 });
+    expect(error.existing).toEqual({ pk: 'a', n: 2 });
+    expect(error.itemAt(1)).toBeUndefined();
   });
 
   it('lets a cancellation without a failed condition through unchanged', async () => {
@@ -244,9 +364,9 @@ describe('Table.nextId', () => {
     expect(calls[0].args[0].input).toEqual({
       TableName: TABLE_NAME,
       Key: { pk: 'COUNTER', sk: 'payments' },
-      UpdateExpression: 'ADD #v :n',
-      ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':n': 1 },
+      UpdateExpression: 'ADD #v :n SET #e = :e, #ver = :ver',
+      ExpressionAttributeNames: { '#v': 'value', '#e': 'entity', '#ver': 'version' },
+      ExpressionAttributeValues: { ':n': 1, ':e': 'id-counter', ':ver': 1 },
       ReturnValues: 'UPDATED_NEW',
     });
   });
@@ -261,7 +381,9 @@ describe('Table.nextId', () => {
     for (let i = 0; i < 21; i++) ids.push(await t.nextId('customer', { block: 20 }));
     expect(ids).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), 21]);
     expect(mock.commandCalls(UpdateCommand)).toHaveLength(2);
-    expect(mock.commandCalls(UpdateCommand)[0].args[0].input.ExpressionAttributeValues).toEqual({ ':n': 20 });
+    expect(mock.commandCalls(UpdateCommand)[0].args[0].input.ExpressionAttributeValues).toMatchObject({
+      ':n': 20,
+    });
   });
 });
 

@@ -49,6 +49,15 @@ describe('single table', () => {
     });
   });
 
+  it('names every index after the access patterns it serves, never gsiN', () => {
+    const names = Object.values(TABLE.indexes).map((i) => i.name);
+    expect(names).toEqual(['byUuidOrOwner', 'byStatusOrName', 'byGatewayPayId', 'byProduct', 'byCustomer']);
+    const [[, table]] = resourcesOf('AWS::DynamoDB::Table');
+    expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual(
+      names,
+    );
+  });
+
   it('survives accidents: point-in-time recovery, deletion protection and a retain policy', () => {
     s.template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',

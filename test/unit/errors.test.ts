@@ -4,6 +4,7 @@ import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
+  isConflict,
   NotFoundError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -97,6 +98,16 @@ const rows: Row[] = [
     message: 'Still running',
   },
   {
+    error: new ConflictError('The product changed at the same time; retry', 'concurrent_update', {
+      reason: 'changed',
+      current: { secret: 'stored state' },
+    }),
+    type: ConflictError,
+    statusCode: 409,
+    code: 'concurrent_update',
+    message: 'The product changed at the same time; retry',
+  },
+  {
     error: new UnprocessableError('Cannot refund'),
     type: UnprocessableError,
     statusCode: 422,
@@ -147,6 +158,18 @@ describe('error classes', () => {
     expect(new ValidationError(['a is required', 'b is required']).message).toBe(
       'a is required; b is required',
     );
+  });
+
+  it('gives every conflict a reason (invalid_state unless named) for use cases to branch on', () => {
+    expect(new ConflictError('x').reason).toBe('invalid_state');
+    const lost = new ConflictError('x', 'concurrent_update', { reason: 'changed', current: { v: 2 } });
+    expect(lost.reason).toBe('changed');
+    expect(lost.current).toEqual({ v: 2 });
+    expect(isConflict(lost)).toBe(true);
+    expect(isConflict(lost, 'changed')).toBe(true);
+    expect(isConflict(lost, 'already_exists')).toBe(false);
+    expect(isConflict(new NotFoundError(), 'changed')).toBe(false);
+    expect(isConflict(new Error('x'))).toBe(false);
   });
 
   it('keeps the cause', () => {

@@ -1,14 +1,22 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryRepository, WebhookDelivery } from '#shared/domain/webhooks/deliveries';
+import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, patchExpression, type Table } from './table';
+import {
+  alreadyExists,
+  ConditionFailedError,
+  type Item,
+  orConflict,
+  patchExpression,
+  type Table,
+} from './table';
 import { TABLE } from './table-definition';
 import { toEndpoint } from './webhook-endpoint-repository';
 
 const ENTITY = 'webhook-delivery';
 /** Delivery logs are kept 30 days. */
 const RETENTION_SECONDS = 30 * 86_400;
-const { gsi1 } = TABLE.indexes;
+/** An endpoint's deliveries, newest first. */
+const byOwner = TABLE.indexes.byUuidOrOwner;
 
 const FIELDS = [
   'id',
@@ -41,8 +49,8 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
     async createIfAbsent(d) {
       const item: Item = {
         ...keys.webhookDelivery(d.tenant, d.id),
-        [gsi1.partitionKey]: keys.deliveriesOfEndpoint(d.endpointId),
-        [gsi1.sortKey]: `${d.createdAt}#${d.id}`,
+        [byOwner.partitionKey]: keys.deliveriesOfEndpoint(d.endpointId),
+        [byOwner.sortKey]: `${d.createdAt}#${d.id}`,
         entity: ENTITY,
         version: 1,
         sellerId: d.tenant.sellerId,
@@ -54,8 +62,9 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
         await table.put(item, { ConditionExpression: 'attribute_not_exists(pk)' });
         return d;
       } catch (error) {
-        if (error instanceof ConditionFailedError && error.existing) return toDelivery(error.existing);
-        throw error;
+        if (!(error instanceof ConditionFailedError)) throw error;
+        if (error.existing) return toDelivery(error.existing);
+        throw alreadyExists('The delivery')(error);
       }
     },
 
@@ -67,12 +76,7 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
     async getWithEndpoint(tenant, id, endpointId) {
       const deliveryKey = keys.webhookDelivery(tenant, id);
       const endpointKey = keys.webhookEndpoint(tenant, endpointId);
-      const out = await table.doc.send(
-        new BatchGetCommand({
-          RequestItems: { [table.name]: { Keys: [deliveryKey, endpointKey], ConsistentRead: true } },
-        }),
-      );
-      const items = (out.Responses?.[table.name] ?? []) as Item[];
+      const items = await table.batchGet<Item>([deliveryKey, endpointKey], { consistent: true });
       const delivery = items.find((i) => i.sk === deliveryKey.sk);
       const endpoint = items.find((i) => i.sk === endpointKey.sk);
       return {
@@ -83,10 +87,10 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
 
     async listByEndpoint(tenant, endpointId, page) {
       const out = await table.query<Item>({
-        IndexName: gsi1.name,
+        IndexName: byOwner.name,
         KeyConditionExpression: '#pk = :pk',
         FilterExpression: 'sellerId = :seller AND environment = :env',
-        ExpressionAttributeNames: { '#pk': gsi1.partitionKey },
+        ExpressionAttributeNames: { '#pk': byOwner.partitionKey },
         ExpressionAttributeValues: {
           ':pk': keys.deliveriesOfEndpoint(endpointId),
           ':seller': tenant.sellerId,
@@ -102,23 +106,25 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
     async recordAttempt(tenant, id, expected, changes) {
       const { tenant: _tenant, id: _id, ...fields } = changes;
       const patch = patchExpression(fields);
-      try {
-        await table.update({
-          Key: keys.webhookDelivery(tenant, id),
-          UpdateExpression: patch.expression,
-          ConditionExpression: '#sa = :sa AND #ma = :ma',
-          ExpressionAttributeNames: { ...patch.names, '#sa': 'scheduledAttempts', '#ma': 'manualAttempts' },
-          ExpressionAttributeValues: {
-            ...patch.values,
-            ':sa': expected.scheduledAttempts,
-            ':ma': expected.manualAttempts,
-          },
-        });
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
+      const update = table.update({
+        Key: keys.webhookDelivery(tenant, id),
+        UpdateExpression: patch.expression,
+        ConditionExpression: '#sa = :sa AND #ma = :ma',
+        ExpressionAttributeNames: { ...patch.names, '#sa': 'scheduledAttempts', '#ma': 'manualAttempts' },
+        ExpressionAttributeValues: {
+          ...patch.values,
+          ':sa': expected.scheduledAttempts,
+          ':ma': expected.manualAttempts,
+        },
+      });
+      await orConflict(
+        update,
+        (cause) =>
+          new ConflictError('The attempt was already recorded', 'attempt_already_recorded', {
+            reason: 'changed',
+            cause,
+          }),
+      );
     },
   };
 }

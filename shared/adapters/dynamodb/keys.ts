@@ -1,7 +1,9 @@
 /**
- * Every key of the single table is built here and nowhere else. Keys are prefixed by entity;
- * tenant data lives under SELLER#<id>#<environment> so a test-mode item can never be read
- * with a live tenant's keys. docs/data-model.md lists each access pattern against these.
+ * Every key and index of the single table is named here and nowhere else; the table definition
+ * (CDK and DynamoDB Local) takes its attribute and index names from this module. Keys are
+ * prefixed by entity; tenant data lives under SELLER#<id>#<environment> (built by `tenant` only),
+ * so a test-mode item can never be read with a live tenant's keys. docs/data-model.md lists each
+ * access pattern against these.
  */
 import type { Environment, Tenant } from '#shared/domain/tenant';
 
@@ -12,67 +14,76 @@ export interface Key {
   sk: string;
 }
 
+/** The table's own key attributes and its TTL attribute. */
+export const ATTRIBUTES = { partitionKey: 'pk', sortKey: 'sk', ttl: 'ttl' } as const;
+
+/**
+ * The global secondary indexes, named after the access patterns they serve (ElectroDB style). The
+ * key attributes keep their generic names (gsi1pk … gsi5sk): several entities share an index, and
+ * items written before the names changed are indexed as they are, with no data migration.
+ */
+export const INDEXES = {
+  /**
+   * One entity by its uuid (product with its portal configuration, transaction), and an owner's
+   * children newest first (API keys of a seller, deliveries of an endpoint, customers of a seller).
+   */
+  byUuidOrOwner: { name: 'byUuidOrOwner', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  /** A tenant's items by status (products per tab, transactions per status) and customers by name prefix. */
+  byStatusOrName: { name: 'byStatusOrName', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  /** Transactions by the provider's payment id (provider notifications, the panel's cancel). */
+  byGatewayPayId: { name: 'byGatewayPayId', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  /** A tenant's transactions of one product, newest first. */
+  byProduct: { name: 'byProduct', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+  /** A tenant's transactions of one customer, newest first (also the customer name/e-mail filter). */
+  byCustomer: { name: 'byCustomer', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+} as const;
+
+export type IndexName = keyof typeof INDEXES;
+export type IndexDefinition = (typeof INDEXES)[IndexName];
+
 const pad = (n: number, width = 12) => String(n).padStart(width, '0');
+
+/** A seller's own partition (profile, API key pointers). */
+const seller = (sellerId: number) => `SELLER#${sellerId}`;
+/** The partition of one seller's data in one environment: every tenant key starts here. */
+const tenant = (t: Tenant) => `${seller(t.sellerId)}#${t.environment}`;
+const inTenant = (t: Tenant, sk: string): Key => ({ pk: tenant(t), sk });
 
 export const keys = {
   healthProbe: (): Key => ({ pk: 'SYSTEM', sk: 'HEALTH' }),
   heartbeat: (): Key => ({ pk: 'SYSTEM', sk: 'HEARTBEAT' }),
   counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
-  seller: (sellerId: number): Key => ({ pk: `SELLER#${sellerId}`, sk: 'PROFILE' }),
+  seller: (sellerId: number): Key => ({ pk: seller(sellerId), sk: 'PROFILE' }),
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
-  apiKeysOfSeller: (sellerId: number) => `SELLER#${sellerId}#APIKEYS`,
-  apiKeyPointer: (sellerId: number, id: string): Key => ({ pk: `SELLER#${sellerId}`, sk: `APIKEY#${id}` }),
-  apiKeyName: (sellerId: number, env: Environment, name: string): Key => ({
-    pk: `SELLER#${sellerId}#${env}`,
-    sk: `APIKEYNAME#${name.toLowerCase()}`,
-  }),
+  apiKeysOfSeller: (sellerId: number) => `${seller(sellerId)}#APIKEYS`,
+  apiKeyPointer: (sellerId: number, id: string): Key => ({ pk: seller(sellerId), sk: `APIKEY#${id}` }),
+  apiKeyName: (sellerId: number, environment: Environment, name: string): Key =>
+    inTenant({ sellerId, environment }, `APIKEYNAME#${name.toLowerCase()}`),
   rate: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'RATE' }),
   idempotency: (scope: string, key: string): Key => ({ pk: `IDEMP#${scope}#${key}`, sk: 'IDEMP' }),
-  tenantPartition: (sellerId: number, env: Environment) => `SELLER#${sellerId}#${env}`,
-  tenant: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}`,
-  webhookEndpoint: (t: Tenant, id: string): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `WEBHOOK#${id}`,
-  }),
+  tenant,
+  webhookEndpoint: (t: Tenant, id: string): Key => inTenant(t, `WEBHOOK#${id}`),
   webhookEndpointPrefix: 'WEBHOOK#',
-  webhookDelivery: (t: Tenant, id: string): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `WHDELIVERY#${id}`,
-  }),
+  webhookDelivery: (t: Tenant, id: string): Key => inTenant(t, `WHDELIVERY#${id}`),
   deliveriesOfEndpoint: (endpointId: string) => `WHENDPOINT#${endpointId}`,
   outboxEvent: (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
-  product: (t: Tenant, id: number): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `PRODUCT#${pad(id)}`,
-  }),
+  product: (t: Tenant, id: number): Key => inTenant(t, `PRODUCT#${pad(id)}`),
   productPrefix: 'PRODUCT#',
   productByUuid: (uuid: string) => `PRODUCTUUID#${uuid}`,
-  productsByState: (t: Tenant, state: 'active' | 'archived') =>
-    `SELLER#${t.sellerId}#${t.environment}#PRODUCTS#${state}`,
-  /** Sorts after every product id in both the table and gsi2, so a newest-first page reads it first. */
-  productCounter: (t: Tenant, state: 'active' | 'archived'): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `PRODUCT#~COUNT#${state}`,
-  }),
+  productsByState: (t: Tenant, state: 'active' | 'archived') => `${tenant(t)}#PRODUCTS#${state}`,
+  /** Sorts after every product id in both the table and byStatusOrName, so a newest-first page reads it first. */
+  productCounter: (t: Tenant, state: 'active' | 'archived'): Key => inTenant(t, `PRODUCT#~COUNT#${state}`),
   counterSortKey: '~COUNT',
-  transaction: (t: Tenant, id: number): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `TXN#${pad(id)}`,
-  }),
+  transaction: (t: Tenant, id: number): Key => inTenant(t, `TXN#${pad(id)}`),
   transactionPrefix: 'TXN#',
   transactionByUuid: (uuid: string) => `TXNUUID#${uuid}`,
-  transactionsByStatus: (t: Tenant, status: string) =>
-    `SELLER#${t.sellerId}#${t.environment}#TXNSTATUS#${status}`,
+  transactionsByStatus: (t: Tenant, status: string) => `${tenant(t)}#TXNSTATUS#${status}`,
   transactionByGatewayId: (gatewayPayId: number) => `GATEWAYPAY#${gatewayPayId}`,
-  transactionsOfProduct: (t: Tenant, productId: number) =>
-    `SELLER#${t.sellerId}#${t.environment}#TXNPRODUCT#${productId}`,
-  transactionsOfCustomer: (t: Tenant, customerId: number) =>
-    `SELLER#${t.sellerId}#${t.environment}#TXNCUSTOMER#${customerId}`,
+  transactionsOfProduct: (t: Tenant, productId: number) => `${tenant(t)}#TXNPRODUCT#${productId}`,
+  transactionsOfCustomer: (t: Tenant, customerId: number) => `${tenant(t)}#TXNCUSTOMER#${customerId}`,
   /** The seller-wide counter sorts after every transaction of the partition (see counterSortKey). */
-  transactionCounter: (t: Tenant, scope: string): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: scope === 'ALL' ? 'TXN#~COUNT' : `COUNT#TXN#${scope}`,
-  }),
+  transactionCounter: (t: Tenant, scope: string): Key =>
+    inTenant(t, scope === 'ALL' ? 'TXN#~COUNT' : `COUNT#TXN#${scope}`),
   /** Hour buckets of pending pix expiries, swept by the heartbeat in case a schedule never fired. */
   pixExpiryBucket: (instant: string) => `DUE#PIX#${instant.slice(0, 13)}`,
   pixExpiry: (expiresAt: string, t: Tenant, id: number): Key => ({
@@ -81,33 +92,23 @@ export const keys = {
   }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
-  portalConfig: (t: Tenant, productId?: number): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: productId === undefined ? 'PORTALCFG#SELLER' : `PORTALCFG#PRODUCT#${pad(productId)}`,
-  }),
+  portalConfig: (t: Tenant, productId?: number): Key =>
+    inTenant(t, productId === undefined ? 'PORTALCFG#SELLER' : `PORTALCFG#PRODUCT#${pad(productId)}`),
   // Customers: the global customer is keyed by environment + document, so de-duplication is a
   // condition on one key; each seller's profile and its search items live in the tenant partition.
   customerGlobal: (env: Environment, document: string): Key => ({
     pk: `CUSTOMER#${env}#${document}`,
     sk: 'GLOBAL',
   }),
-  customerProfile: (t: Tenant, uuid: string): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `CUSTOMER#${uuid}`,
-  }),
-  customersByCreation: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#CUSTOMERS`,
-  customersByName: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#CUSTNAME`,
+  customerProfile: (t: Tenant, uuid: string): Key => inTenant(t, `CUSTOMER#${uuid}`),
+  customersByCreation: (t: Tenant) => `${tenant(t)}#CUSTOMERS`,
+  customersByName: (t: Tenant) => `${tenant(t)}#CUSTNAME`,
   customerEmailPrefix: (email: string) => `CUSTEMAIL#${email.toLowerCase()}#`,
-  customerEmail: (t: Tenant, email: string, uuid: string): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}`,
-    sk: `CUSTEMAIL#${email.toLowerCase()}#${uuid}`,
-  }),
-  customerCount: (t: Tenant): Key => ({ pk: `SELLER#${t.sellerId}#${t.environment}`, sk: 'CUSTOMERCOUNT' }),
-  customersOverdue: (t: Tenant) => `SELLER#${t.sellerId}#${t.environment}#OVERDUE`,
-  customerOverdue: (t: Tenant, uuid: string): Key => ({
-    pk: `SELLER#${t.sellerId}#${t.environment}#OVERDUE`,
-    sk: uuid,
-  }),
+  customerEmail: (t: Tenant, email: string, uuid: string): Key =>
+    inTenant(t, `CUSTEMAIL#${email.toLowerCase()}#${uuid}`),
+  customerCount: (t: Tenant): Key => inTenant(t, 'CUSTOMERCOUNT'),
+  customersOverdue: (t: Tenant) => `${tenant(t)}#OVERDUE`,
+  customerOverdue: (t: Tenant, uuid: string): Key => ({ pk: `${tenant(t)}#OVERDUE`, sk: uuid }),
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
 };

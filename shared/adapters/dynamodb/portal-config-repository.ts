@@ -1,17 +1,19 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  PORTAL_CONFIG_NOT_FOUND,
   PORTAL_DEFAULTS,
   type PortalConfigRepository,
   type PortalFields,
   type StoredPortalConfig,
 } from '#shared/domain/products/portal-config';
 import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError } from '#shared/errors';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, type Table } from './table';
+import type { Item, Table } from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'portal-config';
-const { gsi1 } = TABLE.indexes;
+/** A product's configuration is indexed under the product's uuid, beside the product. */
+const byUuid = TABLE.indexes.byUuidOrOwner;
 const FIELD_NAMES = Object.keys(PORTAL_DEFAULTS) as (keyof PortalFields)[];
 
 function toConfig(item: Item): StoredPortalConfig {
@@ -49,8 +51,8 @@ async function write(
   ];
   const removes: string[] = [];
   if (productUuid) {
-    names['#g1pk'] = gsi1.partitionKey;
-    names['#g1sk'] = gsi1.sortKey;
+    names['#g1pk'] = byUuid.partitionKey;
+    names['#g1sk'] = byUuid.sortKey;
     values[':g1pk'] = keys.productByUuid(productUuid);
     values[':g1sk'] = 'PORTALCFG';
     sets.push('#g1pk = :g1pk', '#g1sk = :g1sk');
@@ -95,10 +97,7 @@ export function createPortalConfigRepository(table: Table): PortalConfigReposito
           keys.portalConfig(tenant, ref.id),
           ...(withSeller ? [sellerKey] : []),
         ];
-        const out = await table.doc.send(
-          new BatchGetCommand({ RequestItems: { [table.name]: { Keys: wanted, ConsistentRead: true } } }),
-        );
-        const items = (out.Responses?.[table.name] ?? []) as Item[];
+        const items = await table.batchGet<Item>(wanted, { consistent: true });
         const product = items.find(isProduct);
         const own = items.find((i) => i.sk === wanted[1].sk);
         const seller = items.find((i) => i.sk === sellerKey.sk);
@@ -108,11 +107,11 @@ export function createPortalConfigRepository(table: Table): PortalConfigReposito
           seller: seller ? toConfig(seller) : null,
         };
       }
-      // By uuid: the product and its configuration share a gsi1 partition (one query).
+      // By uuid: the product and its configuration share a byUuidOrOwner partition (one query).
       const out = await table.query<Item>({
-        IndexName: gsi1.name,
+        IndexName: byUuid.name,
         KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': gsi1.partitionKey },
+        ExpressionAttributeNames: { '#pk': byUuid.partitionKey },
         ExpressionAttributeValues: { ':pk': keys.productByUuid(ref.uuid) },
       });
       const product = out.items.find(isProduct);
@@ -134,13 +133,12 @@ export function createPortalConfigRepository(table: Table): PortalConfigReposito
       write(table, tenant, productId, fields, now, false, uuid),
 
     async delete(tenant, productId) {
-      try {
-        await table.delete(keys.portalConfig(tenant, productId), { condition: 'attribute_exists(pk)' });
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
+      await table.deleteIfExists(
+        keys.portalConfig(tenant, productId),
+        () => new NotFoundError(PORTAL_CONFIG_NOT_FOUND),
+      );
+      // A missing configuration threw above; `true` stays for the caller that still tests it.
+      return true;
     },
   };
 }

@@ -1,12 +1,16 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Product, ProductRepository } from '#shared/domain/products/products';
+import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { alreadyExists, type Item, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'product';
-const { gsi1, gsi2 } = TABLE.indexes;
+/** A product by uuid (its portal configuration shares the partition). */
+const byUuid = TABLE.indexes.byUuidOrOwner;
+/** A tenant's products per tab (active / archived), newest first. */
+const byState = TABLE.indexes.byStatusOrName;
 /** Product search filters the seller's catalogue; it reads at most this many items per request. */
 const SEARCH_READ_LIMIT = 5_000;
 
@@ -19,10 +23,10 @@ export const searchable = (text: string) =>
 function toItem(p: Product): Item {
   return {
     ...keys.product(p.tenant, p.id),
-    [gsi1.partitionKey]: keys.productByUuid(p.uuid),
-    [gsi1.sortKey]: 'PRODUCT',
-    [gsi2.partitionKey]: keys.productsByState(p.tenant, p.isActive ? 'active' : 'archived'),
-    [gsi2.sortKey]: keys.numeric(p.id),
+    [byUuid.partitionKey]: keys.productByUuid(p.uuid),
+    [byUuid.sortKey]: 'PRODUCT',
+    [byState.partitionKey]: keys.productsByState(p.tenant, p.isActive ? 'active' : 'archived'),
+    [byState.sortKey]: keys.numeric(p.id),
     entity: ENTITY,
     version: p.version,
     id: p.id,
@@ -83,11 +87,17 @@ function countUpdates(p: Product, active: number, archived: number): TransactIte
     .map(([state, delta]) => ({
       Update: {
         Key: keys.productCounter(p.tenant, state),
-        UpdateExpression: 'ADD #c :d SET entity = :e, #gpk = :gpk, #gsk = :gsk',
-        ExpressionAttributeNames: { '#c': 'count', '#gpk': gsi2.partitionKey, '#gsk': gsi2.sortKey },
+        UpdateExpression: 'ADD #c :d SET entity = :e, #ver = :ver, #gpk = :gpk, #gsk = :gsk',
+        ExpressionAttributeNames: {
+          '#c': 'count',
+          '#ver': 'version',
+          '#gpk': byState.partitionKey,
+          '#gsk': byState.sortKey,
+        },
         ExpressionAttributeValues: {
           ':d': delta,
           ':e': COUNTER,
+          ':ver': 1,
           ':gpk': keys.productsByState(p.tenant, state),
           ':gsk': keys.counterSortKey,
         },
@@ -98,11 +108,14 @@ function countUpdates(p: Product, active: number, archived: number): TransactIte
 export function createProductRepository(table: Table): ProductRepository {
   return {
     async create(product, events: DomainEvent[]) {
-      await table.transact([
-        { Put: { Item: toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } },
-        ...countUpdates(product, 1, 0),
-        ...events.map(outboxPut),
-      ]);
+      await orConflict(
+        table.transact([
+          { Put: { Item: toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...countUpdates(product, 1, 0),
+          ...events.map(outboxPut),
+        ]),
+        alreadyExists('The product'),
+      );
     },
 
     async get(tenant, id) {
@@ -112,10 +125,10 @@ export function createProductRepository(table: Table): ProductRepository {
 
     async findByUuid(uuid) {
       const out = await table.query<Item>({
-        IndexName: gsi1.name,
+        IndexName: byUuid.name,
         // The product's portal configuration shares this partition (read together by the portal).
         KeyConditionExpression: '#pk = :pk AND #sk = :sk',
-        ExpressionAttributeNames: { '#pk': gsi1.partitionKey, '#sk': gsi1.sortKey },
+        ExpressionAttributeNames: { '#pk': byUuid.partitionKey, '#sk': byUuid.sortKey },
         ExpressionAttributeValues: { ':pk': keys.productByUuid(uuid), ':sk': 'PRODUCT' },
         Limit: 1,
       });
@@ -123,8 +136,8 @@ export function createProductRepository(table: Table): ProductRepository {
     },
 
     async save(product, expectedVersion, events, counters) {
-      try {
-        await table.transact([
+      await orConflict(
+        table.transact([
           {
             Put: {
               Item: toItem(product),
@@ -134,12 +147,14 @@ export function createProductRepository(table: Table): ProductRepository {
           },
           ...(counters ? countUpdates(product, counters.active, counters.archived) : []),
           ...events.map(outboxPut),
-        ]);
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError && error.failedIndexes.includes(0)) return false;
-        throw error;
-      }
+        ]),
+        // Only the product's version check can fail (the outbox ids are new): someone saved first.
+        (cause) =>
+          new ConflictError('The product changed at the same time; retry', 'concurrent_update', {
+            reason: 'changed',
+            cause,
+          }),
+      );
     },
 
     async list(tenant, query) {
@@ -154,9 +169,9 @@ export function createProductRepository(table: Table): ProductRepository {
               } as Item,
             }
           : {
-              IndexName: gsi2.name,
+              IndexName: byState.name,
               KeyConditionExpression: '#pk = :pk',
-              ExpressionAttributeNames: { '#pk': gsi2.partitionKey } as Record<string, string>,
+              ExpressionAttributeNames: { '#pk': byState.partitionKey } as Record<string, string>,
               ExpressionAttributeValues: { ':pk': keys.productsByState(tenant, query.tab) } as Item,
             };
       const counterSlots = query.tab === 'all' ? 2 : 1;

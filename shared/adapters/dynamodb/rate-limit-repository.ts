@@ -16,6 +16,7 @@ export function createRateLimitRepository(table: Table): RateLimitRepository {
         key: keys.rate(principal),
         window,
         now: at,
+        set: { entity: 'rate', version: 1 },
         ttlSeconds: 3_600,
       });
       return result?.count ?? 1;

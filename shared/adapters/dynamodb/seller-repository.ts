@@ -1,5 +1,5 @@
 import { keys } from './keys';
-import type { Table } from './table';
+import { alreadyExists, orConflict, type Table } from './table';
 
 export interface SellerRepository {
   create(name: string, at: Date): Promise<number>;
@@ -11,9 +11,12 @@ export function createSellerRepository(table: Table): SellerRepository {
   return {
     async create(name, at) {
       const id = await table.nextId('seller');
-      await table.put(
-        { ...keys.seller(id), entity: 'seller', version: 1, id, name, createdAt: at.toISOString() },
-        { ConditionExpression: 'attribute_not_exists(pk)' },
+      await orConflict(
+        table.put(
+          { ...keys.seller(id), entity: 'seller', version: 1, id, name, createdAt: at.toISOString() },
+          { ConditionExpression: 'attribute_not_exists(pk)' },
+        ),
+        alreadyExists('The seller'),
       );
       return id;
     },

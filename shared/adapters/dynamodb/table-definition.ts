@@ -1,29 +1,21 @@
 /**
  * The single table, as data. The CDK stack and the local runtime's CreateTable both read it,
  * so the deployed table and DynamoDB Local always have the same keys, indexes, TTL and stream.
+ * Attribute and index names come from the key module (keys.ts), the one place that names them.
  */
+import { ATTRIBUTES, INDEXES } from './keys';
+
+export type { IndexDefinition, IndexName } from './keys';
+
 export const TABLE = {
-  partitionKey: 'pk',
-  sortKey: 'sk',
-  ttlAttribute: 'ttl',
+  partitionKey: ATTRIBUTES.partitionKey,
+  sortKey: ATTRIBUTES.sortKey,
+  ttlAttribute: ATTRIBUTES.ttl,
   streamView: 'NEW_IMAGE',
-  indexes: {
-    /** Secondary lookups of one entity by another identifier (uuid, gatewayPayId, e-mail …). */
-    gsi1: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    /** Work queues by status and due time (sweeps of due charges, expiring sessions); never a Scan. */
-    gsi2: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    /** Lookup by a provider's id (transactions by gatewayPayId). */
-    gsi3: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-    /** Second listing of one entity (transactions of a product). */
-    gsi4: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
-    /** Third listing of one entity (transactions of a customer, which also serves the name/e-mail search). */
-    gsi5: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
-  },
+  indexes: INDEXES,
   /** Items the stream forwards to the outbox publisher (Lambda filter criteria on `entity`). */
   outboxEntity: 'outbox-event',
 } as const;
-
-export type IndexName = keyof typeof TABLE.indexes;
 
 /** The CreateTable input both DynamoDB Local and tests use (CDK maps the same data to its construct). */
 export function createTableInput(tableName: string) {

@@ -4,6 +4,7 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -16,25 +17,61 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { AppError } from '#shared/errors';
+import { ConflictError } from '#shared/errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { type Key, keys } from './keys';
 import { TABLE } from './table-definition';
 
-/** A failed condition expression, turned into a domain error by the repository that wrote it. */
-export class ConditionFailedError extends AppError {
-  /** For transactions: which items failed their condition (by index), as DynamoDB reports them. */
+export type Item = Record<string, unknown>;
+
+/**
+ * A failed condition expression as the adapter sees it. It is not an AppError and never leaves
+ * shared/adapters: the repository that wrote the condition turns it into the domain's
+ * ConflictError (see orConflict) or into an answer, where the failure is one.
+ */
+export class ConditionFailedError extends Error {
+  /** Which items failed their condition (by index; a single write is index 0). */
   readonly failedIndexes: number[];
-  /** The item as it was, when ReturnValuesOnConditionCheckFailure asked for it. */
-  readonly existing?: Record<string, unknown>;
-  constructor(failedIndexes: number[] = [], existing?: Record<string, unknown>, cause?: unknown) {
-    super(409, 'condition_failed', 'The item changed or already exists', { cause });
+  private readonly items: ReadonlyMap<number, Item>;
+
+  constructor(failedIndexes: number[] = [], items: ReadonlyMap<number, Item> = new Map(), cause?: unknown) {
+    super('The conditional write failed', { cause });
+    this.name = 'ConditionFailedError';
     this.failedIndexes = failedIndexes;
-    this.existing = existing;
+    this.items = items;
+  }
+
+  /** The item of a single write as it was, when ReturnValuesOnConditionCheckFailure asked for it. */
+  get existing(): Item | undefined {
+    return this.items.get(0);
+  }
+
+  /** The item of a transaction entry as it was, when that entry asked for ALL_OLD. */
+  itemAt(index: number): Item | undefined {
+    return this.items.get(index);
   }
 }
 
-export type Item = Record<string, unknown>;
+/**
+ * Awaits a conditional write and turns its failed condition into the domain error `toError`
+ * builds (a ConflictError with its reason, or the caller's NotFound): how a repository hands a
+ * failed condition to a use case.
+ */
+export async function orConflict<T>(
+  write: Promise<T>,
+  toError: (failure: ConditionFailedError) => Error,
+): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw toError(error);
+    throw error;
+  }
+}
+
+/** For orConflict: the conflict of a create whose `attribute_not_exists` found `what` already there. */
+export const alreadyExists = (what: string) => (cause: ConditionFailedError) =>
+  new ConflictError(`${what} already exists`, 'already_exists', { reason: 'already_exists', cause });
 
 interface Expressions {
   ConditionExpression?: string;
@@ -55,6 +92,12 @@ export interface Page<T> {
   /** Items DynamoDB read before the filter expression (ScannedCount). */
   scanned?: number;
 }
+
+/** BatchGetItem takes at most 100 keys per request. */
+const BATCH_GET_LIMIT = 100;
+/** Requests per chunk before keys DynamoDB keeps leaving unprocessed become an error. */
+const BATCH_GET_ATTEMPTS = 5;
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * SET for the fields with a value, REMOVE for the ones set to null, skipping undefined: the
@@ -133,6 +176,36 @@ export class Table {
     return out.Item as T | undefined;
   }
 
+  /**
+   * The items of any number of keys (BatchGetItem, 100 keys a request), in no particular order:
+   * callers match them by key. Keys DynamoDB leaves unprocessed (throttling, the 16 MB answer cap)
+   * are asked again after a jittered pause, at most BATCH_GET_ATTEMPTS requests per 100 keys.
+   */
+  async batchGet<T = Item>(keys: Key[], options: { consistent?: boolean } = {}): Promise<T[]> {
+    // A request naming one key twice is refused whole.
+    const unique = [...new Map(keys.map((k) => [`${k.pk}\u0000${k.sk}`, k])).values()];
+    const found: T[] = [];
+    for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) {
+      let pending: Key[] = unique.slice(i, i + BATCH_GET_LIMIT);
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        if (attempt > BATCH_GET_ATTEMPTS) {
+          throw new Error(
+            `BatchGetItem left ${pending.length} keys unprocessed after ${BATCH_GET_ATTEMPTS} requests`,
+          );
+        }
+        if (attempt > 1) await pause(Math.random() * 25 * 2 ** attempt);
+        const out = await this.doc.send(
+          new BatchGetCommand({
+            RequestItems: { [this.name]: { Keys: pending, ConsistentRead: options.consistent } },
+          }),
+        );
+        found.push(...((out.Responses?.[this.name] ?? []) as T[]));
+        pending = (out.UnprocessedKeys?.[this.name]?.Keys ?? []) as Key[];
+      }
+    }
+    return found;
+  }
+
   async put(item: Item, options: Omit<PutCommandInput, 'TableName' | 'Item'> = {}): Promise<void> {
     try {
       await this.doc.send(
@@ -175,6 +248,21 @@ export class Table {
       );
     } catch (error) {
       throw translate(error);
+    }
+  }
+
+  /**
+   * Deletes the item if it is there (one conditional DeleteItem) and answers whether it was.
+   * With `missing`, an absent item throws that error instead (the caller's NotFound).
+   */
+  async deleteIfExists(key: Key, missing?: () => Error): Promise<boolean> {
+    try {
+      await this.delete(key, { condition: 'attribute_exists(#pk)', names: { '#pk': TABLE.partitionKey } });
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      if (missing) throw missing();
+      return false;
     }
   }
 
@@ -222,9 +310,9 @@ export class Table {
       new UpdateCommand({
         TableName: this.name,
         Key: keys.counter(counter),
-        UpdateExpression: 'ADD #v :n',
-        ExpressionAttributeNames: { '#v': 'value' },
-        ExpressionAttributeValues: { ':n': block },
+        UpdateExpression: 'ADD #v :n SET #e = :e, #ver = :ver',
+        ExpressionAttributeNames: { '#v': 'value', '#e': 'entity', '#ver': 'version' },
+        ExpressionAttributeValues: { ':n': block, ':e': 'id-counter', ':ver': 1 },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
@@ -234,15 +322,21 @@ export class Table {
   }
 }
 
+/** The SDK's condition failures as ConditionFailedError (old items unmarshalled); anything else unchanged. */
 function translate(error: unknown): unknown {
   if (error instanceof ConditionalCheckFailedException) {
     const old = (error as { Item?: Record<string, never> }).Item;
-    return new ConditionFailedError([0], old ? unmarshall(old) : undefined, error);
+    return new ConditionFailedError([0], new Map(old ? [[0, unmarshall(old)]] : []), error);
   }
   if (error instanceof TransactionCanceledException) {
     const reasons = error.CancellationReasons ?? [];
     const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
-    if (failed.length > 0) return new ConditionFailedError(failed, undefined, error);
+    const items = new Map<number, Item>();
+    for (const i of failed) {
+      const old = reasons[i].Item;
+      if (old) items.set(i, unmarshall(old));
+    }
+    if (failed.length > 0) return new ConditionFailedError(failed, items, error);
   }
   return error;
 }

@@ -1,19 +1,23 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
 import type {
-  SaveOutcome,
   TransactionPage,
   TransactionQuery,
   TransactionRepository,
 } from '#shared/domain/transactions/repository';
 import type { Transaction } from '#shared/domain/transactions/transaction';
+import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { ConditionFailedError, encodeCursor, type Item, type Table, type TransactItem } from './table';
+import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'transaction';
-const { gsi1, gsi2, gsi3, gsi4, gsi5 } = TABLE.indexes;
+const { byGatewayPayId, byProduct, byCustomer } = TABLE.indexes;
+/** A transaction by its uuid. */
+const byUuid = TABLE.indexes.byUuidOrOwner;
+/** A tenant's transactions of one status, newest first. */
+const byStatus = TABLE.indexes.byStatusOrName;
 /** Provider notifications are remembered 30 days to drop repeats. */
 const NOTIFICATION_TTL_SECONDS = 30 * 86_400;
 const pad = keys.numeric;
@@ -49,16 +53,16 @@ const DATA_FIELDS = [
 function toItem(t: Transaction): Item {
   const item: Item = {
     ...keys.transaction(t.tenant, t.id),
-    [gsi1.partitionKey]: keys.transactionByUuid(t.uuid),
-    [gsi1.sortKey]: 'TXN',
-    [gsi2.partitionKey]: keys.transactionsByStatus(t.tenant, t.status),
-    [gsi2.sortKey]: pad(t.id),
-    [gsi3.partitionKey]: keys.transactionByGatewayId(t.gatewayPayId),
-    [gsi3.sortKey]: `${t.provider}#${t.tenant.sellerId}#${t.tenant.environment}`,
-    [gsi4.partitionKey]: keys.transactionsOfProduct(t.tenant, t.product.id),
-    [gsi4.sortKey]: pad(t.id),
-    [gsi5.partitionKey]: keys.transactionsOfCustomer(t.tenant, t.customer.id),
-    [gsi5.sortKey]: pad(t.id),
+    [byUuid.partitionKey]: keys.transactionByUuid(t.uuid),
+    [byUuid.sortKey]: 'TXN',
+    [byStatus.partitionKey]: keys.transactionsByStatus(t.tenant, t.status),
+    [byStatus.sortKey]: pad(t.id),
+    [byGatewayPayId.partitionKey]: keys.transactionByGatewayId(t.gatewayPayId),
+    [byGatewayPayId.sortKey]: `${t.provider}#${t.tenant.sellerId}#${t.tenant.environment}`,
+    [byProduct.partitionKey]: keys.transactionsOfProduct(t.tenant, t.product.id),
+    [byProduct.sortKey]: pad(t.id),
+    [byCustomer.partitionKey]: keys.transactionsOfCustomer(t.tenant, t.customer.id),
+    [byCustomer.sortKey]: pad(t.id),
     entity: ENTITY,
     sellerId: t.tenant.sellerId,
     environment: t.tenant.environment,
@@ -80,8 +84,8 @@ const COUNTER = 'counter';
 /**
  * The counters behind totalPages live inside the partitions the lists read, sorted before every
  * transaction (`~COUNT` > digits), so a newest-first page reads its total in the same query:
- * the seller's one (with a count per payment method) in the table, one per status in gsi2, per
- * product in gsi4, per customer in gsi5.
+ * the seller's one (with a count per payment method) in the table, one per status in byStatusOrName,
+ * per product in byProduct, per customer in byCustomer.
  */
 function counterItems(
   t: Transaction,
@@ -91,25 +95,25 @@ function counterItems(
     {
       key: keys.transactionCounter(t.tenant, `STATUS#${t.status}`),
       index: {
-        pk: gsi2.partitionKey,
+        pk: byStatus.partitionKey,
         value: keys.transactionsByStatus(t.tenant, t.status),
-        sk: gsi2.sortKey,
+        sk: byStatus.sortKey,
       },
     },
     {
       key: keys.transactionCounter(t.tenant, `PRODUCT#${t.product.id}`),
       index: {
-        pk: gsi4.partitionKey,
+        pk: byProduct.partitionKey,
         value: keys.transactionsOfProduct(t.tenant, t.product.id),
-        sk: gsi4.sortKey,
+        sk: byProduct.sortKey,
       },
     },
     {
       key: keys.transactionCounter(t.tenant, `CUSTOMER#${t.customer.id}`),
       index: {
-        pk: gsi5.partitionKey,
+        pk: byCustomer.partitionKey,
         value: keys.transactionsOfCustomer(t.tenant, t.customer.id),
-        sk: gsi5.sortKey,
+        sk: byCustomer.sortKey,
       },
     },
   ];
@@ -127,7 +131,9 @@ function counterUpdate(
     names['#m'] = method;
     expression += ', #m :d';
   }
-  expression += ' SET entity = :e';
+  names['#ver'] = 'version';
+  values[':ver'] = 1;
+  expression += ' SET entity = :e, #ver = :ver';
   if (target.index) {
     names['#ipk'] = target.index.pk;
     names['#isk'] = target.index.sk;
@@ -171,12 +177,15 @@ export function createTransactionRepository(table: Table): TransactionRepository
     nextId: () => table.nextId('transaction', { block: 20 }),
 
     async create(t, events: DomainEvent[]) {
-      await table.transact([
-        { Put: { Item: toItem(t), ConditionExpression: 'attribute_not_exists(pk)' } },
-        ...counterUpdates(t, 1),
-        ...pixExpiryMarker(t),
-        ...events.map(outboxPut),
-      ]);
+      await orConflict(
+        table.transact([
+          { Put: { Item: toItem(t), ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...counterUpdates(t, 1),
+          ...pixExpiryMarker(t),
+          ...events.map(outboxPut),
+        ]),
+        alreadyExists('The transaction'),
+      );
     },
 
     async duePixExpiries(now, hoursBack) {
@@ -201,19 +210,19 @@ export function createTransactionRepository(table: Table): TransactionRepository
       return item ? toTransaction(item) : null;
     },
 
-    findByUuid: (uuid) => byIndex(gsi1, keys.transactionByUuid(uuid)),
+    findByUuid: (uuid) => byIndex(byUuid, keys.transactionByUuid(uuid)),
     async findByGatewayPayId(gatewayPayId) {
       const out = await table.query<Item>({
-        IndexName: gsi3.name,
+        IndexName: byGatewayPayId.name,
         KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': gsi3.partitionKey },
+        ExpressionAttributeNames: { '#pk': byGatewayPayId.partitionKey },
         ExpressionAttributeValues: { ':pk': keys.transactionByGatewayId(gatewayPayId) },
         Limit: 25,
       });
       return out.items.map(toTransaction);
     },
 
-    async save(next, previous, events, notification): Promise<SaveOutcome> {
+    async save(next, previous, events, notification) {
       const statusMoved = next.status !== previous.status;
       const writes: TransactItem[] = [
         {
@@ -235,6 +244,7 @@ export function createTransactionRepository(table: Table): TransactionRepository
             Item: {
               ...keys.notification(notification.provider, notification.id),
               entity: 'notification',
+              version: 1,
               transactionId: next.id,
               ttl: Math.floor(Date.parse(next.updatedAt) / 1000) + NOTIFICATION_TTL_SECONDS,
             },
@@ -242,14 +252,18 @@ export function createTransactionRepository(table: Table): TransactionRepository
           },
         });
       }
-      try {
-        await table.transact(writes);
-        return 'saved';
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        if (notification && error.failedIndexes.includes(writes.length - 1)) return 'duplicate-notification';
-        return 'changed';
-      }
+      await orConflict(table.transact(writes), (failure) =>
+        // A repeated notification wins over a version change: it was applied once already.
+        notification && failure.failedIndexes.includes(writes.length - 1)
+          ? new ConflictError('The notification was already applied', 'duplicate_notification', {
+              reason: 'already_exists',
+              cause: failure,
+            })
+          : new ConflictError('The transaction changed at the same time; retry', 'concurrent_update', {
+              reason: 'changed',
+              cause: failure,
+            }),
+      );
     },
 
     list: (tenant, query) => listTransactions(table, tenant, query),
@@ -265,6 +279,7 @@ function pixExpiryMarker(t: Transaction): TransactItem[] {
         Item: {
           ...keys.pixExpiry(t.pix.expiresAt, t.tenant, t.id),
           entity: 'pix-expiry',
+          version: 1,
           expiresAt: t.pix.expiresAt,
           jobId: `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`,
           ttl: Math.floor(Date.parse(t.pix.expiresAt) / 1000) + 7 * 86_400,
@@ -304,13 +319,13 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     counterAttr: 'count',
   });
   if (q.customerIds !== undefined) {
-    sources = q.customerIds.map((id) => onIndex(gsi5, keys.transactionsOfCustomer(tenant, id)));
+    sources = q.customerIds.map((id) => onIndex(byCustomer, keys.transactionsOfCustomer(tenant, id)));
   } else if (q.productId !== undefined) {
     indexed = 'product';
-    sources = [onIndex(gsi4, keys.transactionsOfProduct(tenant, q.productId))];
+    sources = [onIndex(byProduct, keys.transactionsOfProduct(tenant, q.productId))];
   } else if (q.status !== undefined) {
     indexed = 'status';
-    sources = [onIndex(gsi2, keys.transactionsByStatus(tenant, q.status))];
+    sources = [onIndex(byStatus, keys.transactionsByStatus(tenant, q.status))];
   } else {
     sources = [
       {

@@ -3,8 +3,17 @@ import type {
   WebhookEndpoint,
   WebhookEndpointRepository,
 } from '#shared/domain/webhooks/endpoints';
+import { WEBHOOK_ENDPOINT_NOT_FOUND } from '#shared/domain/webhooks/endpoints';
+import { NotFoundError } from '#shared/errors';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, patchExpression, type Table } from './table';
+import {
+  alreadyExists,
+  ConditionFailedError,
+  type Item,
+  orConflict,
+  patchExpression,
+  type Table,
+} from './table';
 
 const ENTITY = 'webhook-endpoint';
 
@@ -37,7 +46,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
 
   return {
     async create(e) {
-      await table.put(
+      const put = table.put(
         {
           ...keys.webhookEndpoint(e.tenant, e.id),
           entity: ENTITY,
@@ -55,6 +64,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
         },
         { ConditionExpression: 'attribute_not_exists(pk)' },
       );
+      await orConflict(put, alreadyExists('The webhook endpoint'));
     },
 
     async get(tenant, id) {
@@ -91,19 +101,17 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
         });
         return item ? toEndpoint(item) : null;
       } catch (error) {
+        // attribute_exists(pk) failed: no such endpoint, answered like a read.
         if (error instanceof ConditionFailedError) return null;
         throw error;
       }
     },
 
     async delete(tenant, id) {
-      try {
-        await table.delete(keys.webhookEndpoint(tenant, id), { condition: 'attribute_exists(pk)' });
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
+      await table.deleteIfExists(
+        keys.webhookEndpoint(tenant, id),
+        () => new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND),
+      );
     },
   };
 }
