@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatClockAdvance, measureClockAdvance } from './bench/clock-advance';
 import { measureColdStarts } from './bench/cold-start';
 import { measureEndpoints } from './bench/endpoints';
 import { formatEventThroughput, measureEventThroughput } from './bench/event-throughput';
@@ -25,6 +26,8 @@ log('seeding 10,000 transactions of one seller and measuring the list filters');
 const listingCost = await measureListingCost();
 log('measuring webhook delivery throughput against a local receiver');
 const eventThroughput = await measureEventThroughput();
+log('advancing the test clock 31 days, empty and with 1,000 due one-time jobs');
+const clockAdvance = await measureClockAdvance();
 
 const results: BenchResults = {
   generatedAt: new Date().toISOString(),
@@ -37,7 +40,7 @@ const results: BenchResults = {
 mkdirSync(BENCH_BUILD_DIR, { recursive: true });
 writeFileSync(
   join(BENCH_BUILD_DIR, 'results.json'),
-  `${JSON.stringify({ ...results, listingCost, eventThroughput }, null, 2)}\n`,
+  `${JSON.stringify({ ...results, listingCost, eventThroughput, clockAdvance }, null, 2)}\n`,
 );
 console.log(formatReport(results));
 console.log('');
@@ -45,8 +48,10 @@ console.log(formatListingCost(listingCost));
 console.log('');
 console.log(formatEventThroughput(eventThroughput));
 console.log('');
+console.log(formatClockAdvance(clockAdvance));
+console.log('');
 console.log(formatJson(results));
-if (!endpoints.dynamoLocalStopped || !listingCost.dynamoLocalStopped) {
+if (!endpoints.dynamoLocalStopped || !listingCost.dynamoLocalStopped || !clockAdvance.dynamoLocalStopped) {
   log('DynamoDB Local is still running after the runtime stopped');
   process.exitCode = 1;
 }

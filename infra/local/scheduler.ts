@@ -1,6 +1,6 @@
 import type { Clock, ScheduledJob, Scheduler } from '#shared/domain/ports';
 import { Persisted } from './persisted';
-import type { TimedSource } from './timeline';
+import type { DueOptions, TimedSource } from './timeline';
 
 interface Entry {
   name: string;
@@ -72,14 +72,21 @@ export class LocalScheduler implements Scheduler, TimedSource {
     this.state.save();
   }
 
-  nextDueAt(): number | undefined {
-    let min: number | undefined;
-    for (const e of this.state.value.entries) if (min === undefined || e.at < min) min = e.at;
+  private earliest(options: DueOptions): Entry | undefined {
+    let min: Entry | undefined;
+    for (const e of this.state.value.entries) {
+      if (options.skipPeriodic && e.everySeconds) continue;
+      if (!min || e.at < min.at) min = e;
+    }
     return min;
   }
 
-  async runNext(now: Date): Promise<boolean> {
-    const due = [...this.state.value.entries].sort((a, b) => a.at - b.at)[0];
+  nextDueAt(options: DueOptions = {}): number | undefined {
+    return this.earliest(options)?.at;
+  }
+
+  async runNext(now: Date, options: DueOptions = {}): Promise<boolean> {
+    const due = this.earliest(options);
     if (!due || due.at > now.getTime()) return false;
     const entries = this.state.value.entries;
     entries.splice(entries.indexOf(due), 1);
@@ -100,5 +107,28 @@ export class LocalScheduler implements Scheduler, TimedSource {
       throw error;
     }
     return true;
+  }
+
+  /**
+   * What an advance does with rate() schedules: each one with an occurrence due by `now` runs once
+   * (the occurrences it skipped are not made up) and is next due one interval after `now`.
+   * A failed run is not retried, as in runNext.
+   */
+  async runPeriodic(now: Date): Promise<number> {
+    const due = this.state.value.entries.filter((e) => e.everySeconds && e.at <= now.getTime());
+    if (due.length === 0) return 0;
+    for (const e of due) e.at = now.getTime() + (e.everySeconds as number) * 1000;
+    this.state.save();
+    const errors: unknown[] = [];
+    for (const e of due) {
+      try {
+        await this.target(e.payload);
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'rate() schedules failed');
+    return due.length;
   }
 }

@@ -14,6 +14,9 @@ import type { Drainable } from './timeline';
 export type StreamFilter = (record: _Record) => boolean;
 export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<unknown>;
 
+/** Upper bound on how long a shard added without a closed parent would go unnoticed. */
+const REDISCOVER_MS = 1_000;
+
 interface ShardState {
   iterator?: string;
   lastSequence?: string;
@@ -31,6 +34,8 @@ export class LocalStreamPoller implements Drainable {
   private readonly shards = new Map<string, ShardState>();
   private readonly checkpoint: Persisted<{ streamArn?: string; sequences: Record<string, string> }>;
   private consumer?: StreamConsumer;
+  /** Wall-clock ms of the last DescribeStream; 0 forces one at the next drain. */
+  private discoveredAt = 0;
 
   constructor(
     private readonly options: {
@@ -67,6 +72,7 @@ export class LocalStreamPoller implements Drainable {
         this.checkpoint.save();
       }
     }
+    this.discoveredAt = Date.now();
     let start: string | undefined;
     do {
       const out = await this.streams.send(
@@ -96,15 +102,34 @@ export class LocalStreamPoller implements Drainable {
     return state.iterator;
   }
 
+  /**
+   * A new shard only appears when an open one closes (its children take the writes), so the shard
+   * list is described again then, when no shard is open, and at most every REDISCOVER_MS otherwise.
+   * Describing it on every drain cost a round trip per step of the test clock.
+   */
+  private needsDiscovery(): boolean {
+    if (Date.now() - this.discoveredAt >= REDISCOVER_MS) return true;
+    for (const state of this.shards.values()) if (!state.closed) return false;
+    return true;
+  }
+
   /** Reads every shard up to its current end and delivers what passes the filter. */
   async drain(): Promise<void> {
     if (!this.consumer) return;
-    await this.discover();
+    if (this.needsDiscovery()) await this.discover();
+    while (await this.readShards()) await this.discover();
+  }
+
+  /** Returns whether a shard closed, so that its children are found and read in the same drain. */
+  private async readShards(): Promise<boolean> {
+    const consumer = this.consumer as StreamConsumer;
+    let closed = false;
     for (const [shardId, state] of this.shards) {
       while (!state.closed) {
         const iterator = await this.iteratorFor(shardId, state);
         if (!iterator) {
           state.closed = true;
+          closed = true;
           break;
         }
         const out = await this.streams.send(
@@ -114,7 +139,7 @@ export class LocalStreamPoller implements Drainable {
         const selected = records.filter(this.options.filter);
         if (selected.length > 0) {
           // Throws on failure: the iterator and checkpoint stay, so the batch is read again.
-          await this.consumer({ Records: selected.map(toLambdaRecord(this.streamArn as string)) });
+          await consumer({ Records: selected.map(toLambdaRecord(this.streamArn as string)) });
         }
         const last = records.at(-1)?.dynamodb?.SequenceNumber;
         if (last) {
@@ -123,10 +148,14 @@ export class LocalStreamPoller implements Drainable {
           this.checkpoint.save();
         }
         state.iterator = out.NextShardIterator;
-        if (!out.NextShardIterator) state.closed = true;
+        if (!out.NextShardIterator) {
+          state.closed = true;
+          closed = true;
+        }
         if (records.length === 0) break;
       }
     }
+    return closed;
   }
 }
 

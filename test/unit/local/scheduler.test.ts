@@ -162,3 +162,54 @@ describe('LocalScheduler rate() schedules', () => {
     expect(scheduler.deadLetters).toEqual([]);
   });
 });
+
+describe('LocalScheduler rate() schedules under an advance', () => {
+  const heartbeat: ScheduledJob = { job: 'heartbeat', id: 'cron' };
+
+  it('leaves rate() schedules out of the one-time work an advance asks for', async () => {
+    const { calls, scheduler } = setup();
+    scheduler.every('heartbeat', 300, heartbeat, new Date(T0 + 300_000));
+    await scheduler.scheduleAt('expire-pay_1', new Date(T0 + 86_400_000), job);
+    expect(scheduler.nextDueAt()).toBe(T0 + 300_000);
+    expect(scheduler.nextDueAt({ skipPeriodic: true })).toBe(T0 + 86_400_000);
+    expect(await scheduler.runNext(new Date(T0 + 86_400_000), { skipPeriodic: true })).toBe(true);
+    expect(calls.map((c) => c.payload)).toEqual([job]);
+    expect(scheduler.nextDueAt({ skipPeriodic: true })).toBeUndefined();
+    expect(scheduler.nextDueAt()).toBe(T0 + 300_000);
+  });
+
+  it('runs a rate() schedule once for all its occurrences up to now and arms it one interval later', async () => {
+    const { clock, calls, scheduler } = setup();
+    scheduler.every('heartbeat', 300, heartbeat, new Date(T0 + 300_000));
+    const target = T0 + 31 * 86_400_000;
+    clock.set(target);
+    expect(await scheduler.runPeriodic(new Date(target))).toBe(1);
+    expect(calls).toEqual([{ payload: heartbeat, at: target }]);
+    expect(scheduler.nextDueAt()).toBe(target + 300_000);
+    expect(await scheduler.runPeriodic(new Date(target + 299_999))).toBe(0);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('leaves one-time schedules and rate() schedules not yet due to their times', async () => {
+    const { calls, scheduler } = setup();
+    await scheduler.scheduleAt('expire-pay_1', new Date(T0), job);
+    scheduler.every('hourly', 3_600, { job: 'heartbeat', id: 'hourly' }, new Date(T0 + 3_600_000));
+    expect(await scheduler.runPeriodic(new Date(T0 + 60_000))).toBe(0);
+    expect(calls).toEqual([]);
+    expect(scheduler.pending().map((e) => [e.name, e.at])).toEqual([
+      ['expire-pay_1', T0],
+      ['hourly', T0 + 3_600_000],
+    ]);
+  });
+
+  it('arms a failed coalesced run for one interval later without retrying or dead-lettering it', async () => {
+    const { scheduler } = setup(async () => {
+      throw new Error('down');
+    });
+    scheduler.every('heartbeat', 300, heartbeat, new Date(T0));
+    await expect(scheduler.runPeriodic(new Date(T0 + 86_400_000))).rejects.toThrow('down');
+    expect(scheduler.nextDueAt()).toBe(T0 + 86_400_000 + 300_000);
+    expect(scheduler.pending()).toHaveLength(1);
+    expect(scheduler.deadLetters).toEqual([]);
+  });
+});

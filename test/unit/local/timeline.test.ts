@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TestClock } from '../../../infra/local/clock';
 import { LocalQueue } from '../../../infra/local/queue';
 import { LocalScheduler } from '../../../infra/local/scheduler';
@@ -96,18 +96,6 @@ describe('Timeline.advance', () => {
     expect(ran[1].at).toBeLessThan(start + 20_000 + SLACK_MS);
   });
 
-  it('runs a rate() schedule once per interval', async () => {
-    const { clock, ran, scheduler, timeline } = setup();
-    const start = clock.now().getTime();
-    scheduler.every('heartbeat', 300, { job: 'heartbeat', id: 'hb' }, new Date(start + 300_000));
-    await timeline.advance(3 * 300);
-    expect(ran.map((r) => r.id)).toEqual(['hb', 'hb', 'hb']);
-    ran.forEach((r, i) => {
-      expect(r.at - (start + (i + 1) * 300_000)).toBeGreaterThanOrEqual(0);
-      expect(r.at - (start + (i + 1) * 300_000)).toBeLessThan(SLACK_MS);
-    });
-  });
-
   it('reports a failing item to onError, retries it, and keeps going', async () => {
     const { clock, ran, errors, handlers, scheduler, timeline } = setup();
     const start = clock.now().getTime();
@@ -164,5 +152,120 @@ describe('Timeline.advance', () => {
     );
     await timeline.advance(10);
     expect(order).toEqual(['y@1000', 'x@3000', 'y@6000', 'x@9000']);
+  });
+});
+
+describe('Timeline.advance with a rate() heartbeat', () => {
+  // The wall clock stands still, so the test clock reads exactly the times the timeline sets.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse('2026-11-21T12:00:00.000Z'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const DAY = 86_400_000;
+  const INTERVAL_S = 300;
+  const heartbeat: ScheduledJob = { job: 'heartbeat', id: 'hb' };
+
+  function withHeartbeat() {
+    const s = setup();
+    const start = s.clock.now().getTime();
+    s.scheduler.every('heartbeat', INTERVAL_S, heartbeat, new Date(start + INTERVAL_S * 1000));
+    const job = (id: string, at: number) => s.scheduler.scheduleAt(id, new Date(at), { job: 'j', id });
+    return { ...s, start, job };
+  }
+
+  it('runs the heartbeat once, at the target, for a 31-day advance', async () => {
+    const { ran, start, timeline } = withHeartbeat();
+    await timeline.advance(31 * 86_400);
+    expect(ran).toEqual([{ id: 'hb', at: start + 31 * DAY }]);
+  });
+
+  it('arms the next heartbeat one interval after the target', async () => {
+    const { ran, scheduler, start, timeline } = withHeartbeat();
+    await timeline.advance(31 * 86_400);
+    const target = start + 31 * DAY;
+    expect(scheduler.nextDueAt()).toBe(target + INTERVAL_S * 1000);
+    await timeline.advance(INTERVAL_S - 1);
+    expect(ran.map((r) => r.id)).toEqual(['hb']);
+    await timeline.advance(1);
+    expect(ran).toEqual([
+      { id: 'hb', at: target },
+      { id: 'hb', at: target + INTERVAL_S * 1000 },
+    ]);
+  });
+
+  it('leaves the heartbeat alone when none of its occurrences falls inside the advance', async () => {
+    const { ran, scheduler, start, timeline } = withHeartbeat();
+    await timeline.advance(INTERVAL_S - 1);
+    expect(ran).toEqual([]);
+    expect(scheduler.nextDueAt()).toBe(start + INTERVAL_S * 1000);
+  });
+
+  it('runs one-time jobs in time order, each with the clock at its own time, then the heartbeat', async () => {
+    const { ran, start, job, queue, timeline } = withHeartbeat();
+    await job('day-20', start + 20 * DAY);
+    await job('day-2', start + 2 * DAY + 1_234);
+    await job('day-9', start + 9 * DAY);
+    await queue.send({ body: 'message', delaySeconds: 900 });
+    await job('day-31', start + 31 * DAY);
+    await timeline.advance(31 * 86_400);
+    expect(ran).toEqual([
+      { id: 'message', at: start + 900_000 },
+      { id: 'day-2', at: start + 2 * DAY + 1_234 },
+      { id: 'day-9', at: start + 9 * DAY },
+      { id: 'day-20', at: start + 20 * DAY },
+      { id: 'day-31', at: start + 31 * DAY },
+      { id: 'hb', at: start + 31 * DAY },
+    ]);
+  });
+
+  it('runs a job that another job schedules during the advance when it falls due before the target', async () => {
+    const { clock, ran, handlers, scheduler, start, job, timeline } = withHeartbeat();
+    handlers.set('renewal', async () => {
+      const now = clock.now().getTime();
+      await job('next-renewal', now + 10 * DAY);
+      await job('after-target', now + 40 * DAY);
+    });
+    await job('renewal', start + 3 * DAY);
+    await timeline.advance(31 * 86_400);
+    expect(ran).toEqual([
+      { id: 'renewal', at: start + 3 * DAY },
+      { id: 'next-renewal', at: start + 13 * DAY },
+      { id: 'hb', at: start + 31 * DAY },
+    ]);
+    expect(scheduler.pending().map((e) => e.name)).toEqual(['heartbeat', 'after-target']);
+  });
+
+  it('runs at the target the work the heartbeat makes due', async () => {
+    const { clock, ran, handlers, start, job, timeline } = withHeartbeat();
+    handlers.set('hb', async () => {
+      await job('swept', clock.now().getTime());
+    });
+    await timeline.advance(31 * 86_400);
+    expect(ran).toEqual([
+      { id: 'hb', at: start + 31 * DAY },
+      { id: 'swept', at: start + 31 * DAY },
+    ]);
+  });
+
+  it('reports a failing heartbeat and still arms its next occurrence', async () => {
+    const { errors, handlers, scheduler, start, timeline } = withHeartbeat();
+    handlers.set('hb', async () => {
+      throw new Error('sweep failed');
+    });
+    await timeline.advance(31 * 86_400);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['sweep failed']);
+    expect(scheduler.nextDueAt()).toBe(start + 31 * DAY + INTERVAL_S * 1000);
+  });
+
+  it('keeps the ticker firing the heartbeat at each of its occurrences', async () => {
+    const { clock, ran, scheduler, start, timeline } = withHeartbeat();
+    clock.advance(INTERVAL_S);
+    await timeline.tick();
+    expect(ran).toEqual([{ id: 'hb', at: start + INTERVAL_S * 1000 }]);
+    expect(scheduler.nextDueAt()).toBe(start + 2 * INTERVAL_S * 1000);
   });
 });
