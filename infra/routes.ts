@@ -21,6 +21,12 @@ export const httpGroups: RouteGroup[] = [
   customerRoutes,
 ];
 
+/**
+ * The function that answers API Gateway's `$default` route (a request no route matches), so an
+ * unknown route gets its 404 from the same error mapper as every other answer.
+ */
+export const defaultRouteGroup = healthRoutes.name;
+
 /** Functions that API Gateway does not call: scheduled jobs, stream, bus and queue consumers. */
 export const asyncFunctions = ['jobs', 'outbox-publisher', 'webhook-fanout', 'webhook-delivery'] as const;
 

@@ -3,7 +3,7 @@ import type { ScheduledJob } from '#shared/domain/ports';
 import { EXPIRY_JOB } from '#shared/domain/transactions/create';
 import { expirePix } from '#shared/domain/transactions/notifications';
 import { logger } from '#shared/logger';
-import type { Deps } from '#shared/platform/deps';
+import type { Container as Deps } from '#shared/platform/container';
 
 export type JobHandler = (deps: Deps, job: ScheduledJob) => Promise<unknown>;
 

@@ -1,18 +1,37 @@
-import type { RouteGroup } from '#shared/http/types';
-import { create, list, revoke } from './api-keys';
+import * as z from 'zod';
+import { createApiKeySchema } from '#shared/domain/auth/api-keys';
+import { apiKeyCreatedResponse, apiKeyListResponse, apiKeyResponse } from '#shared/domain/auth/responses';
+import { opaqueIdParam } from '#shared/domain/params';
+import { defineRoutes } from '#shared/http/types';
 
 /** Spec: api-keys routes accept the dashboard bearer token only. */
-export const apiKeyRoutes: RouteGroup = {
-  name: 'api-keys',
-  routes: [
-    { method: 'POST', path: '/api/api-keys', auth: ['jwt'], summary: 'Create an API key', handler: create },
-    { method: 'GET', path: '/api/api-keys', auth: ['jwt'], summary: 'List API keys', handler: list },
-    {
-      method: 'DELETE',
-      path: '/api/api-keys/{id}',
-      auth: ['jwt'],
-      summary: 'Revoke an API key',
-      handler: revoke,
-    },
-  ],
-};
+export const apiKeyRoutes = defineRoutes('api-keys', [
+  {
+    operationId: 'createApiKey',
+    method: 'POST',
+    path: '/api/api-keys',
+    auth: ['jwt'],
+    summary: 'Create an API key (the key is shown once)',
+    request: { body: createApiKeySchema },
+    responses: { 201: apiKeyCreatedResponse },
+  },
+  {
+    operationId: 'listApiKeys',
+    method: 'GET',
+    path: '/api/api-keys',
+    auth: ['jwt'],
+    summary: 'List API keys',
+    request: { query: z.object({ environment: z.enum(['test', 'live']).optional() }) },
+    responses: { 200: apiKeyListResponse },
+  },
+  {
+    operationId: 'revokeApiKey',
+    method: 'DELETE',
+    path: '/api/api-keys/{id}',
+    auth: ['jwt'],
+    summary: 'Revoke an API key',
+    request: { path: opaqueIdParam },
+    notFound: 'API key not found',
+    responses: { 200: apiKeyResponse },
+  },
+]);

@@ -1,4 +1,25 @@
+import { type HealthScope, healthReport } from '#shared/domain/health/health';
 import { createHttpHandler } from '#shared/http/pipeline';
+import { reply } from '#shared/http/types';
 import { healthRoutes } from './routes';
 
-export const handler = createHttpHandler(healthRoutes);
+export const handler = createHttpHandler(healthRoutes, (c) => {
+  const deps = {
+    health: c.repos.health,
+    clock: c.clock,
+    gateway: c.gateway,
+    intervalSeconds: c.config.heartbeatIntervalSeconds,
+  };
+  /** The overall answer fails only when unhealthy; a single check fails unless healthy. */
+  const answer = (scope: HealthScope) => async () => {
+    const report = await healthReport(deps, scope);
+    const failed = scope === 'all' ? report.status === 'unhealthy' : report.status !== 'healthy';
+    return reply(failed ? 503 : 200, report);
+  };
+  return {
+    getHealth: answer('all'),
+    getDatabaseHealth: answer('database'),
+    getCronHealth: answer('cron'),
+    getGatewayHealth: answer('gateway'),
+  };
+});

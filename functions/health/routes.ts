@@ -1,40 +1,20 @@
-import type { RouteGroup } from '#shared/http/types';
-import { allHealth, cronHealth, dbHealth, gatewayHealth } from './health';
+import { healthResponse } from '#shared/domain/health/responses';
+import { defineRoutes } from '#shared/http/types';
 
-export const healthRoutes: RouteGroup = {
-  name: 'health',
-  routes: [
-    {
-      method: 'GET',
-      path: '/api/health',
-      auth: [],
-      rateLimited: false,
-      summary: 'Overall health',
-      handler: allHealth,
-    },
-    {
-      method: 'GET',
-      path: '/api/health/db',
-      auth: [],
-      rateLimited: false,
-      summary: 'Database reachability',
-      handler: dbHealth,
-    },
-    {
-      method: 'GET',
-      path: '/api/health/cron',
-      auth: [],
-      rateLimited: false,
-      summary: 'Scheduled work heartbeat',
-      handler: cronHealth,
-    },
-    {
-      method: 'GET',
-      path: '/api/health/gateway',
-      auth: [],
-      rateLimited: false,
-      summary: 'Payment gateway',
-      handler: gatewayHealth,
-    },
-  ],
-};
+const check = <const Id extends string>(operationId: Id, path: string, summary: string) =>
+  ({
+    operationId,
+    method: 'GET',
+    path,
+    auth: [],
+    rateLimited: false,
+    summary,
+    responses: { 200: healthResponse, 503: healthResponse },
+  }) as const;
+
+export const healthRoutes = defineRoutes('health', [
+  check('getHealth', '/api/health', 'Overall health'),
+  check('getDatabaseHealth', '/api/health/db', 'Database reachability'),
+  check('getCronHealth', '/api/health/cron', 'Scheduled work heartbeat'),
+  check('getGatewayHealth', '/api/health/gateway', 'Payment gateway'),
+]);

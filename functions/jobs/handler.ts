@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { runJob } from '#shared/jobs';
-import { getDeps } from '#shared/platform/deps';
+import { getContainer } from '#shared/platform/container';
 import { parseInput } from '#shared/validation';
 
 const jobSchema = z.object({ job: z.string().min(1), id: z.string().default('') });
 
 /** Target of every EventBridge Scheduler schedule (one-time `at()` jobs and the `rate()` heartbeat). */
-export const handler = async (event: unknown) => runJob(getDeps(), parseInput(jobSchema, event));
+export const handler = async (event: unknown) => runJob(getContainer(), parseInput(jobSchema, event));

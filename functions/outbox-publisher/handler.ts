@@ -1,7 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { publishOutbox } from '#shared/domain/events/publish';
-import { getDeps } from '#shared/platform/deps';
+import { getContainer } from '#shared/platform/container';
 
 /**
  * Consumer of the table's stream, filtered to outbox items by the event source mapping. A thrown
@@ -11,5 +11,5 @@ export const handler = async (event: DynamoDBStreamEvent) => {
   const items = event.Records.flatMap((r) =>
     r.eventName === 'INSERT' && r.dynamodb?.NewImage ? [unmarshall(r.dynamodb.NewImage as never)] : [],
   );
-  return publishOutbox({ bus: getDeps().bus }, items);
+  return publishOutbox({ bus: getContainer().bus }, items);
 };

@@ -1,102 +1,161 @@
-import type { AuthScheme, RouteGroup } from '#shared/http/types';
+import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
+import { portalConfigSchema } from '#shared/domain/products/portal-config';
 import {
-  deleteProductConfig,
-  effectiveProductConfig,
-  getProductConfig,
-  getSellerConfig,
-  patchProductConfig,
-  putSellerConfig,
-  replaceProductConfig,
-} from './portal-config';
-import { create, get, getByUuid, list, paymentLink, remove, removeByUuid, update } from './products';
+  createProductSchema,
+  listQuerySchema,
+  PRODUCT_NOT_FOUND,
+  readQuerySchema,
+  updateProductSchema,
+} from '#shared/domain/products/products';
+import {
+  effectivePortalConfigResponse,
+  paymentLinkProductResponse,
+  portalConfigDeletedResponse,
+  portalConfigOrNullResponse,
+  portalConfigResponse,
+  productDeactivatedResponse,
+  productListResponse,
+  productResponse,
+} from '#shared/domain/products/responses';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Spec rule 3: product routes accept an API key or the dashboard bearer token. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const config = '/api/products/{id}/portal-config';
+/** A product route by integer id or uuid: a malformed id names no product. */
+const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
+const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
+const configBody = { path: numericOrUuidParam, body: portalConfigSchema, optionalBody: true } as const;
 
-export const productRoutes: RouteGroup = {
-  name: 'products',
-  routes: [
-    { method: 'POST', path: '/api/products', auth, summary: 'Create a product', handler: create },
-    {
-      method: 'GET',
-      path: '/api/products/seller',
-      auth,
-      summary: "List the seller's products",
-      handler: list,
-    },
-    {
-      method: 'GET',
-      path: '/api/products/uuid/{uuid}',
-      auth,
-      summary: 'Read a product by uuid',
-      handler: getByUuid,
-    },
-    { method: 'GET', path: '/api/products/{id}', auth, summary: 'Read a product', handler: get },
-    { method: 'PATCH', path: '/api/products/{id}', auth, summary: 'Change a product', handler: update },
-    { method: 'DELETE', path: '/api/products/{id}', auth, summary: 'Deactivate a product', handler: remove },
-    {
-      method: 'DELETE',
-      path: '/api/v1/products/{uuid}',
-      auth,
-      summary: 'Deactivate a product by uuid',
-      handler: removeByUuid,
-    },
-    {
-      method: 'GET',
-      path: config,
-      auth,
-      summary: "A product's own portal configuration or null",
-      handler: getProductConfig,
-    },
-    {
-      method: 'POST',
-      path: config,
-      auth,
-      summary: "Create or replace a product's portal configuration",
-      handler: replaceProductConfig,
-    },
-    {
-      method: 'PATCH',
-      path: config,
-      auth,
-      summary: "Change fields of a product's portal configuration",
-      handler: patchProductConfig,
-    },
-    {
-      method: 'DELETE',
-      path: config,
-      auth,
-      summary: "Remove a product's portal configuration",
-      handler: deleteProductConfig,
-    },
-    {
-      method: 'GET',
-      path: `${config}/effective`,
-      auth,
-      summary: 'The configuration the portal uses for this product (product, else seller, else defaults)',
-      handler: effectiveProductConfig,
-    },
-    {
-      method: 'GET',
-      path: '/api/portal/configuration',
-      auth,
-      summary: 'Seller-level portal configuration',
-      handler: getSellerConfig,
-    },
-    {
-      method: 'PUT',
-      path: '/api/portal/configuration',
-      auth,
-      summary: 'Set the seller-level portal configuration',
-      handler: putSellerConfig,
-    },
-    {
-      method: 'GET',
-      path: '/api/payment-links/{uuid}',
-      auth: [],
-      summary: "A product's public payment link",
-      handler: paymentLink,
-    },
-  ],
-};
+export const productRoutes = defineRoutes('products', [
+  {
+    operationId: 'createProduct',
+    method: 'POST',
+    path: '/api/products',
+    auth,
+    summary: 'Create a product',
+    request: { body: createProductSchema },
+    responses: { 201: productResponse },
+  },
+  {
+    operationId: 'listProducts',
+    method: 'GET',
+    path: '/api/products/seller',
+    auth,
+    summary: "List the seller's products",
+    request: { query: listQuerySchema },
+    responses: { 200: productListResponse },
+  },
+  {
+    ...byUuid,
+    operationId: 'getProductByUuid',
+    method: 'GET',
+    path: '/api/products/uuid/{uuid}',
+    summary: 'Read a product by uuid',
+    request: { path: uuidParam, query: readQuerySchema },
+    responses: { 200: productResponse },
+  },
+  {
+    ...byId,
+    operationId: 'getProduct',
+    method: 'GET',
+    path: '/api/products/{id}',
+    summary: 'Read a product',
+    request: { path: numericOrUuidParam, query: readQuerySchema },
+    responses: { 200: productResponse },
+  },
+  {
+    ...byId,
+    operationId: 'updateProduct',
+    method: 'PATCH',
+    path: '/api/products/{id}',
+    summary: 'Change a product',
+    request: { path: numericOrUuidParam, body: updateProductSchema },
+    responses: { 200: productResponse },
+  },
+  {
+    ...byId,
+    operationId: 'deactivateProduct',
+    method: 'DELETE',
+    path: '/api/products/{id}',
+    summary: 'Deactivate a product',
+    responses: { 200: productResponse },
+  },
+  {
+    ...byUuid,
+    operationId: 'deactivateProductV1',
+    method: 'DELETE',
+    path: '/api/v1/products/{uuid}',
+    summary: 'Deactivate a product by uuid',
+    responses: { 200: productDeactivatedResponse },
+  },
+  {
+    ...byId,
+    operationId: 'getProductPortalConfig',
+    method: 'GET',
+    path: config,
+    summary: "A product's own portal configuration or null",
+    responses: { 200: portalConfigOrNullResponse },
+  },
+  {
+    ...byId,
+    operationId: 'createProductPortalConfig',
+    method: 'POST',
+    path: config,
+    summary: "Create or replace a product's portal configuration",
+    request: configBody,
+    responses: { 200: portalConfigResponse },
+  },
+  {
+    ...byId,
+    operationId: 'patchProductPortalConfig',
+    method: 'PATCH',
+    path: config,
+    summary: "Change fields of a product's portal configuration",
+    request: configBody,
+    responses: { 200: portalConfigResponse },
+  },
+  {
+    ...byId,
+    operationId: 'deleteProductPortalConfig',
+    method: 'DELETE',
+    path: config,
+    summary: "Remove a product's portal configuration",
+    responses: { 200: portalConfigDeletedResponse },
+  },
+  {
+    ...byId,
+    operationId: 'getEffectivePortalConfig',
+    method: 'GET',
+    path: `${config}/effective`,
+    summary: 'The configuration the portal uses for this product (product, else seller, else defaults)',
+    responses: { 200: effectivePortalConfigResponse },
+  },
+  {
+    operationId: 'getSellerPortalConfig',
+    method: 'GET',
+    path: '/api/portal/configuration',
+    auth,
+    summary: 'Seller-level portal configuration',
+    responses: { 200: portalConfigOrNullResponse },
+  },
+  {
+    operationId: 'putSellerPortalConfig',
+    method: 'PUT',
+    path: '/api/portal/configuration',
+    auth,
+    summary: 'Set the seller-level portal configuration',
+    request: { body: portalConfigSchema, optionalBody: true },
+    responses: { 200: portalConfigResponse },
+  },
+  {
+    operationId: 'getPaymentLink',
+    method: 'GET',
+    path: '/api/payment-links/{uuid}',
+    auth: [],
+    summary: "A product's public payment link",
+    request: { path: uuidParam },
+    notFound: PRODUCT_NOT_FOUND,
+    responses: { 200: paymentLinkProductResponse },
+  },
+]);

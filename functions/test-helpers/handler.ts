@@ -1,4 +1,21 @@
+import { emitTestEvent } from '#shared/domain/events/test-events';
+import type { SandboxAction } from '#shared/domain/payments/gateway';
+import { simulateSandboxPayment } from '#shared/domain/transactions/sandbox';
 import { createHttpHandler } from '#shared/http/pipeline';
+import { reply, type Tenant } from '#shared/http/types';
 import { testHelperRoutes } from './routes';
 
-export const handler = createHttpHandler(testHelperRoutes);
+export const handler = createHttpHandler(testHelperRoutes, (c) => {
+  const deps = { transactions: c.repos.transactions, sandbox: c.sandbox };
+  const simulate =
+    (action: SandboxAction) =>
+    ({ tenant, path, body }: { tenant: Tenant; path: { id: string }; body: { failureCode?: string } }) =>
+      simulateSandboxPayment(deps, tenant, path.id, action, body);
+  return {
+    emitTestEvent: async ({ tenant, body }) =>
+      reply(201, await emitTestEvent({ outbox: c.repos.outbox, clock: c.clock, ids: c.ids }, tenant, body)),
+    payTestTransaction: simulate('pay'),
+    failTestTransaction: simulate('fail'),
+    chargebackTestTransaction: simulate('chargeback'),
+  };
+});

@@ -1,30 +1,39 @@
-import type { AuthScheme, RouteGroup } from '#shared/http/types';
-import { emitTestEvent } from './events';
-import { chargeback, fail, pay } from './transactions';
+import { eventEnvelopeResponse } from '#shared/domain/events/responses';
+import { testEventSchema } from '#shared/domain/events/test-events';
+import { numericIdParam } from '#shared/domain/params';
+import { transactionResponse } from '#shared/domain/transactions/responses';
+import { simulateSchema } from '#shared/domain/transactions/sandbox';
+import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Sandbox helpers that also exist deployed; they act on test-environment data only. */
-export const testHelperRoutes: RouteGroup = {
-  name: 'test-helpers',
-  routes: [
-    {
-      method: 'POST',
-      path: '/api/test-helpers/events',
-      auth: ['apiKey', 'jwt'],
-      summary: 'Emit a sandbox event to the registered endpoints',
-      handler: emitTestEvent,
-    },
-    ...(
-      [
-        ['pay', pay],
-        ['fail', fail],
-        ['chargeback', chargeback],
-      ] as const
-    ).map(([action, handler]) => ({
-      method: 'POST' as const,
-      path: `/api/test-helpers/transactions/{id}/${action}`,
-      auth: ['apiKey', 'jwt'] as AuthScheme[],
-      summary: `Sandbox: ${action} a test transaction through a signed provider notification`,
-      handler,
-    })),
-  ],
-};
+const auth: AuthScheme[] = ['apiKey', 'jwt'];
+
+const simulation = <const Id extends string>(operationId: Id, action: string) =>
+  ({
+    operationId,
+    method: 'POST',
+    path: `/api/test-helpers/transactions/{id}/${action}`,
+    auth,
+    testOnly: true,
+    summary: `Sandbox: ${action} a test transaction through a signed provider notification`,
+    request: { path: numericIdParam, body: simulateSchema, optionalBody: true },
+    notFound: TRANSACTION_NOT_FOUND,
+    responses: { 200: transactionResponse },
+  }) as const;
+
+export const testHelperRoutes = defineRoutes('test-helpers', [
+  {
+    operationId: 'emitTestEvent',
+    method: 'POST',
+    path: '/api/test-helpers/events',
+    auth,
+    testOnly: true,
+    summary: 'Emit a sandbox event to the registered endpoints',
+    request: { body: testEventSchema },
+    responses: { 201: eventEnvelopeResponse },
+  },
+  simulation('payTestTransaction', 'pay'),
+  simulation('failTestTransaction', 'fail'),
+  simulation('chargebackTestTransaction', 'chargeback'),
+]);

@@ -1,92 +1,120 @@
-import type { AuthScheme, RouteGroup } from '#shared/http/types';
-import { cancelCharge, listCharges, sandboxBoletoPdf } from './charges';
+import * as z from 'zod';
+import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
+import { createTransactionSchema } from '#shared/domain/transactions/create';
+import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
+import { chargesQuerySchema } from '#shared/domain/transactions/queries';
 import {
-  cancelByGatewayPayId,
-  create,
-  get,
-  list,
-  notification,
-  productOwnerScope,
-  refund,
-  status,
-} from './transactions';
+  chargeCanceledResponse,
+  chargeListResponse,
+  notificationResultResponse,
+  transactionCanceledResponse,
+  transactionListResponse,
+  transactionResponse,
+  transactionStatusResponse,
+} from '#shared/domain/transactions/responses';
+import { BOLETO_NOT_FOUND } from '#shared/domain/transactions/sandbox';
+import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
 const gateway: AuthScheme[] = ['apiKey', 'jwt'];
+const byId = { notFound: TRANSACTION_NOT_FOUND, request: { path: numericIdParam } } as const;
 
-export const transactionRoutes: RouteGroup = {
-  name: 'transactions',
-  routes: [
-    {
-      method: 'POST',
-      path: '/api/transactions',
-      auth: [],
-      idempotent: { scope: productOwnerScope },
-      summary: "The buyer's checkout creates a transaction",
-      handler: create,
-    },
-    {
-      method: 'GET',
-      path: '/api/transactions',
-      auth: gateway,
-      summary: "List the seller's transactions",
-      handler: list,
-    },
-    {
-      method: 'POST',
-      path: '/api/transactions/handle-webhook',
-      auth: [],
-      summary: 'Signed notification from the payment provider',
-      handler: notification,
-    },
-    {
-      method: 'GET',
-      path: '/api/transactions/status/{gatewayPayId}',
-      auth: [],
-      summary: 'Public status by the provider id',
-      handler: status,
-    },
-    {
-      method: 'GET',
-      path: '/api/transactions/{id}',
-      auth: gateway,
-      summary: 'Transaction detail',
-      handler: get,
-    },
-    {
-      method: 'DELETE',
-      path: '/api/transactions/{id}',
-      auth: ['panel'],
-      summary: 'Cancel an unpaid transaction by its gatewayPayId (panel only)',
-      handler: cancelByGatewayPayId,
-    },
-    {
-      method: 'POST',
-      path: '/api/transactions/{id}/refund',
-      auth: gateway,
-      summary: 'Refund in whole or in part',
-      handler: refund,
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/charges',
-      auth: ['apiKey'],
-      summary: 'Charges, cursor pages',
-      handler: listCharges,
-    },
-    {
-      method: 'DELETE',
-      path: '/api/v1/charges/{uuid}',
-      auth: ['apiKey'],
-      summary: 'Cancel an unpaid charge',
-      handler: cancelCharge,
-    },
-    {
-      method: 'GET',
-      path: '/api/sandbox/boletos/{gatewayPayId}/pdf',
-      auth: [],
-      summary: "The sandbox provider's boleto PDF",
-      handler: sandboxBoletoPdf,
-    },
-  ],
-};
+export const transactionRoutes = defineRoutes('transactions', [
+  {
+    operationId: 'createTransaction',
+    method: 'POST',
+    path: '/api/transactions',
+    auth: [],
+    idempotent: 'custom',
+    summary: "The buyer's checkout creates a transaction",
+    description: 'X-Idempotency-Key is scoped to the seller that owns the product.',
+    request: { body: createTransactionSchema },
+    responses: { 201: transactionResponse },
+  },
+  {
+    operationId: 'listTransactions',
+    method: 'GET',
+    path: '/api/transactions',
+    auth: gateway,
+    summary: "List the seller's transactions",
+    request: { query: listSchema },
+    responses: { 200: transactionListResponse },
+  },
+  {
+    operationId: 'handleProviderNotification',
+    method: 'POST',
+    path: '/api/transactions/handle-webhook',
+    auth: [],
+    summary: 'Signed notification from the payment provider',
+    description: 'Authenticated by the X-Signature header over the raw body (the provider signs it).',
+    responses: { 201: notificationResultResponse },
+  },
+  {
+    operationId: 'getTransactionStatus',
+    method: 'GET',
+    path: '/api/transactions/status/{gatewayPayId}',
+    auth: [],
+    summary: 'Public status by the provider id',
+    request: { path: gatewayPayIdParam },
+    notFound: TRANSACTION_NOT_FOUND,
+    responses: { 200: transactionStatusResponse },
+  },
+  {
+    ...byId,
+    operationId: 'getTransaction',
+    method: 'GET',
+    path: '/api/transactions/{id}',
+    auth: gateway,
+    summary: 'Transaction detail',
+    responses: { 200: transactionResponse },
+  },
+  {
+    ...byId,
+    operationId: 'cancelTransactionByGatewayPayId',
+    method: 'DELETE',
+    path: '/api/transactions/{id}',
+    auth: ['panel'],
+    summary: 'Cancel an unpaid transaction by its gatewayPayId (panel only)',
+    responses: { 200: transactionCanceledResponse },
+  },
+  {
+    ...byId,
+    operationId: 'refundTransaction',
+    method: 'POST',
+    path: '/api/transactions/{id}/refund',
+    auth: gateway,
+    summary: 'Refund in whole or in part',
+    request: { path: numericIdParam, body: refundSchema, optionalBody: true },
+    responses: { 200: transactionResponse },
+  },
+  {
+    operationId: 'listCharges',
+    method: 'GET',
+    path: '/api/v1/charges',
+    auth: ['apiKey'],
+    summary: 'Charges, cursor pages',
+    request: { query: chargesQuerySchema },
+    responses: { 200: chargeListResponse },
+  },
+  {
+    operationId: 'cancelCharge',
+    method: 'DELETE',
+    path: '/api/v1/charges/{uuid}',
+    auth: ['apiKey'],
+    summary: 'Cancel an unpaid charge',
+    request: { path: uuidParam },
+    notFound: TRANSACTION_NOT_FOUND,
+    responses: { 200: chargeCanceledResponse },
+  },
+  {
+    operationId: 'getSandboxBoletoPdf',
+    method: 'GET',
+    path: '/api/sandbox/boletos/{gatewayPayId}/pdf',
+    auth: [],
+    summary: "The sandbox provider's boleto PDF",
+    request: { path: gatewayPayIdParam, query: z.object({ token: z.string().max(128).optional() }) },
+    notFound: BOLETO_NOT_FOUND,
+    responses: { 200: { contentType: 'application/pdf', description: 'The boleto document' } },
+  },
+]);

@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { processDeliveryMessage } from '#shared/domain/webhooks/deliveries';
 import { logger } from '#shared/logger';
-import { getDeps } from '#shared/platform/deps';
+import { getContainer } from '#shared/platform/container';
 
 const messageSchema = z.object({
   deliveryId: z.string().min(1),
@@ -13,7 +13,7 @@ const messageSchema = z.object({
 
 /** Consumer of the delivery queue; a failed record returns to the queue (partial batch response). */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const deps = getDeps();
+  const deps = getContainer();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     const parsed = messageSchema.safeParse(JSON.parse(record.body));

@@ -1,62 +1,95 @@
-import type { AuthScheme, RouteGroup } from '#shared/http/types';
-import { create, deliveries, get, list, remove, resend, rotate, update } from './endpoints';
+import { opaqueIdParam } from '#shared/domain/params';
+import {
+  createEndpointSchema,
+  pageQuerySchema,
+  updateEndpointSchema,
+} from '#shared/domain/webhooks/endpoints';
+import {
+  webhookDeliveryListResponse,
+  webhookDeliveryResponse,
+  webhookEndpointCreatedResponse,
+  webhookEndpointDeletedResponse,
+  webhookEndpointListResponse,
+  webhookEndpointResponse,
+  webhookEndpointRotatedResponse,
+} from '#shared/domain/webhooks/responses';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
+const NOT_FOUND = 'Webhook endpoint not found';
+const endpointRoute = { auth, request: { path: opaqueIdParam }, notFound: NOT_FOUND } as const;
 
-export const webhookEndpointRoutes: RouteGroup = {
-  name: 'webhook-endpoints',
-  routes: [
-    {
-      method: 'POST',
-      path: '/api/webhook-endpoints',
-      auth,
-      idempotent: true,
-      summary: 'Register a webhook endpoint',
-      handler: create,
-    },
-    { method: 'GET', path: '/api/webhook-endpoints', auth, summary: 'List webhook endpoints', handler: list },
-    {
-      method: 'GET',
-      path: '/api/webhook-endpoints/{id}',
-      auth,
-      summary: 'Read a webhook endpoint',
-      handler: get,
-    },
-    {
-      method: 'PATCH',
-      path: '/api/webhook-endpoints/{id}',
-      auth,
-      summary: 'Change a webhook endpoint',
-      handler: update,
-    },
-    {
-      method: 'DELETE',
-      path: '/api/webhook-endpoints/{id}',
-      auth,
-      summary: 'Delete a webhook endpoint',
-      handler: remove,
-    },
-    {
-      method: 'POST',
-      path: '/api/webhook-endpoints/{id}/rotate-secret',
-      auth,
-      summary: 'Rotate the signing secret (the old one signs too for 24 hours)',
-      handler: rotate,
-    },
-    {
-      method: 'GET',
-      path: '/api/webhook-endpoints/{id}/deliveries',
-      auth,
-      summary: 'Delivery log of an endpoint',
-      handler: deliveries,
-    },
-    {
-      method: 'POST',
-      path: '/api/webhook-deliveries/{id}/resend',
-      auth,
-      summary: 'Attempt a delivery again now (same event id)',
-      handler: resend,
-    },
-  ],
-};
+export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
+  {
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/api/webhook-endpoints',
+    auth,
+    idempotent: true,
+    summary: 'Register a webhook endpoint (answers its signing secret once)',
+    request: { body: createEndpointSchema },
+    responses: { 201: webhookEndpointCreatedResponse },
+  },
+  {
+    operationId: 'listWebhookEndpoints',
+    method: 'GET',
+    path: '/api/webhook-endpoints',
+    auth,
+    summary: 'List webhook endpoints',
+    request: { query: pageQuerySchema },
+    responses: { 200: webhookEndpointListResponse },
+  },
+  {
+    ...endpointRoute,
+    operationId: 'getWebhookEndpoint',
+    method: 'GET',
+    path: '/api/webhook-endpoints/{id}',
+    summary: 'Read a webhook endpoint',
+    responses: { 200: webhookEndpointResponse },
+  },
+  {
+    ...endpointRoute,
+    operationId: 'updateWebhookEndpoint',
+    method: 'PATCH',
+    path: '/api/webhook-endpoints/{id}',
+    summary: 'Change a webhook endpoint',
+    request: { path: opaqueIdParam, body: updateEndpointSchema },
+    responses: { 200: webhookEndpointResponse },
+  },
+  {
+    ...endpointRoute,
+    operationId: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: '/api/webhook-endpoints/{id}',
+    summary: 'Delete a webhook endpoint',
+    responses: { 200: webhookEndpointDeletedResponse },
+  },
+  {
+    ...endpointRoute,
+    operationId: 'rotateWebhookSecret',
+    method: 'POST',
+    path: '/api/webhook-endpoints/{id}/rotate-secret',
+    summary: 'Rotate the signing secret (the old one signs too for 24 hours)',
+    responses: { 200: webhookEndpointRotatedResponse },
+  },
+  {
+    ...endpointRoute,
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/api/webhook-endpoints/{id}/deliveries',
+    summary: 'Delivery log of an endpoint',
+    request: { path: opaqueIdParam, query: pageQuerySchema },
+    responses: { 200: webhookDeliveryListResponse },
+  },
+  {
+    operationId: 'resendWebhookDelivery',
+    method: 'POST',
+    path: '/api/webhook-deliveries/{id}/resend',
+    auth,
+    summary: 'Attempt a delivery again now (same event id)',
+    request: { path: opaqueIdParam },
+    notFound: 'Webhook delivery not found',
+    responses: { 200: webhookDeliveryResponse },
+  },
+]);

@@ -52,6 +52,9 @@ export function compileRoutes(groups: RouteGroup[]): CompiledRoute[] {
   );
 }
 
+/** The route key API Gateway gives a request no route matches (the stack sends it to one function). */
+export const DEFAULT_ROUTE_KEY = '$default';
+
 /** The most specific route wins, as in API Gateway (static segments before parameters). */
 export function matchRoute(routes: CompiledRoute[], method: string, path: string) {
   let best: { route: CompiledRoute; pathParameters: Record<string, string> } | undefined;
@@ -75,7 +78,7 @@ const TEXT_TYPES = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded|xm
 export function toApiGatewayEvent(
   req: IncomingMessage,
   body: Buffer,
-  match: { route: CompiledRoute; pathParameters: Record<string, string> },
+  match: { route: CompiledRoute; pathParameters: Record<string, string> } | undefined,
   now: Date,
 ): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -93,15 +96,16 @@ export function toApiGatewayEvent(
   const isText = body.length === 0 || TEXT_TYPES.test(contentType);
   const cookies = req.headers.cookie?.split(';').map((c) => c.trim());
   const requestId = randomUUID();
+  const routeKey = match?.route.routeKey ?? DEFAULT_ROUTE_KEY;
   return {
     version: '2.0',
-    routeKey: match.route.routeKey,
+    routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     ...(cookies ? { cookies } : {}),
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(match.route.params.length ? { pathParameters: match.pathParameters } : {}),
+    ...(match?.route.params.length ? { pathParameters: match.pathParameters } : {}),
     ...(body.length ? { body: isText ? body.toString('utf8') : body.toString('base64') } : {}),
     isBase64Encoded: !isText,
     requestContext: {
@@ -117,7 +121,7 @@ export function toApiGatewayEvent(
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
-      routeKey: match.route.routeKey,
+      routeKey,
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
@@ -143,15 +147,18 @@ export function lambdaContext(functionName: string, requestId: string): Context 
   };
 }
 
+/**
+ * The body, or null when it exceeds `limit`. An oversized body is still read to its end (and
+ * dropped): leaving it unread would break the kept-alive connection for the next request.
+ */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) return null;
-    chunks.push(chunk as Buffer);
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return size > limit ? null : Buffer.concat(chunks);
 }
 
 export function sendJson(

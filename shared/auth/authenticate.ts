@@ -20,7 +20,7 @@ export function registerSchemeVerifier(scheme: 'portalToken' | 'magicLink', veri
   verifiers[scheme] = verifier;
 }
 
-export function assertSchemesAvailable(routes: Route[]): void {
+export function assertSchemesAvailable(routes: readonly Route[]): void {
   for (const route of routes) {
     for (const scheme of route.auth) {
       if ((scheme === 'portalToken' || scheme === 'magicLink') && !verifiers[scheme]) {
@@ -41,9 +41,9 @@ function environmentHeader(req: HttpRequest): Environment {
 
 async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthContext; count: number }> {
   if (!API_KEY_FORMAT.test(token)) throw new UnauthorizedError();
-  const now = req.deps.clock.now();
+  const now = req.container.clock.now();
   const hash = hashKey(token);
-  const found = await req.deps.repos.apiKeys.authenticate(hash, now, rateWindow(now));
+  const found = await req.container.repos.apiKeys.authenticate(hash, now, rateWindow(now));
   if (!found || !sameHash(found.record.hash, hash)) throw new UnauthorizedError();
   const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
   if (found.record.environment !== environment) throw new UnauthorizedError();
@@ -60,7 +60,7 @@ async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthC
 }
 
 async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') {
-  const { config, jwks } = req.deps;
+  const { config, jwks } = req.container;
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, jwks, {
@@ -68,7 +68,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
       audience: config.jwtClientId,
       algorithms: ['RS256'],
       requiredClaims: ['exp', 'sub'],
-      currentDate: req.deps.clock.now(),
+      currentDate: req.container.clock.now(),
     }));
   } catch (error) {
     if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) {
@@ -81,8 +81,8 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
     throw new UnauthorizedError();
   const environment = environmentHeader(req);
   const principal = `jwt:${String(payload.sub)}`;
-  const now = req.deps.clock.now();
-  const count = await req.deps.repos.rateLimits.hit(principal, now, rateWindow(now));
+  const now = req.container.clock.now();
+  const count = await req.container.repos.rateLimits.hit(principal, now, rateWindow(now));
   return { auth: { scheme, tenant: { sellerId, environment }, principal } satisfies AuthContext, count };
 }
 
@@ -94,7 +94,7 @@ export async function authenticate(
   req: HttpRequest,
   route: Route,
 ): Promise<{ auth: AuthContext; headers: Record<string, string> }> {
-  const now = req.deps.clock.now();
+  const now = req.container.clock.now();
   const window = rateWindow(now);
   const settle = (auth: AuthContext, count: number) => {
     const decision = decide(count, window, now);
@@ -111,7 +111,7 @@ export async function authenticate(
     if (route.rateLimited === false) return { auth: { scheme: 'public', principal }, headers: {} };
     return settle(
       { scheme: 'public', principal },
-      await req.deps.repos.rateLimits.hit(principal, now, window),
+      await req.container.repos.rateLimits.hit(principal, now, window),
     );
   }
 
@@ -119,7 +119,7 @@ export async function authenticate(
     const verifier = verifiers[scheme];
     if (route.auth.includes(scheme) && verifier) {
       const auth = await verifier(req);
-      return settle(auth, await req.deps.repos.rateLimits.hit(auth.principal, now, window));
+      return settle(auth, await req.container.repos.rateLimits.hit(auth.principal, now, window));
     }
   }
 

@@ -12,7 +12,12 @@ const claims = new WeakMap<object, Claim>();
 async function scopeOf(req: PipelineRequest): Promise<string | null> {
   const option = req.internal.route.idempotent;
   if (!option) return null;
-  if (typeof option === 'object') return option.scope(req.internal.http);
+  const { binding, http } = req.internal;
+  if (option === 'custom') {
+    if (typeof binding === 'function')
+      throw new Error(`${req.internal.route.operationId} has no idempotencyScope`);
+    return binding.idempotencyScope({ body: http.body, sourceIp: http.sourceIp });
+  }
   const tenant = req.internal.http.auth?.tenant;
   return tenant ? `${tenant.sellerId}#${tenant.environment}` : null;
 }
@@ -33,8 +38,8 @@ export function idempotency(): PipelineMiddleware {
       if (!scope) return;
       const { http } = req.internal;
       const fingerprint = fingerprintOf(http.method, http.path, http.body);
-      const repo = http.deps.repos.idempotency;
-      const outcome = await repo.begin(scope, key, fingerprint, http.deps.clock.now());
+      const repo = http.container.repos.idempotency;
+      const outcome = await repo.begin(scope, key, fingerprint, http.container.clock.now());
       const stored = resolveExisting(outcome, fingerprint);
       if (stored) {
         req.internal.replay = {
@@ -50,7 +55,7 @@ export function idempotency(): PipelineMiddleware {
       const req = request as PipelineRequest;
       const claim = claims.get(req.internal);
       if (!claim || !request.response) return;
-      const { deps } = req.internal.http;
+      const deps = req.internal.http.container;
       const { statusCode } = request.response;
       if (!pinsKey(statusCode ?? 200)) return release(req, claim);
       await deps.repos.idempotency.complete(
@@ -74,7 +79,7 @@ export function idempotency(): PipelineMiddleware {
       const code = error instanceof AppError ? error.code : undefined;
       const status = error instanceof AppError ? error.statusCode : 500;
       if (!pinsKey(status, code)) return release(req, claim);
-      const { deps, path } = req.internal.http;
+      const { container: deps, path } = req.internal.http;
       const body = toErrorBody(error, path, deps.clock.now());
       await deps.repos.idempotency.complete(
         claim.scope,
@@ -88,7 +93,7 @@ export function idempotency(): PipelineMiddleware {
 
 async function release(req: PipelineRequest, claim: Claim) {
   try {
-    await req.internal.http.deps.repos.idempotency.release(claim.scope, claim.key);
+    await req.internal.http.container.repos.idempotency.release(claim.scope, claim.key);
   } catch (error) {
     // The lease expires by itself after IN_PROGRESS_LEASE_SECONDS; never mask the real answer.
     req.internal.http.log.warn('could not release idempotency key', { error });

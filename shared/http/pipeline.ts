@@ -1,17 +1,22 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { assertSchemesAvailable } from '#shared/auth/authenticate';
-import { AppError, BadRequestError, NotFoundError, toErrorBody } from '#shared/errors';
+import { AppError, NotFoundError, toErrorBody } from '#shared/errors';
 import { authentication } from '#shared/http/auth-middleware';
 import { idempotency } from '#shared/http/idempotency-middleware';
+import { type ParsedInput, validation } from '#shared/http/validation-middleware';
+import { parseBoundedJson } from '#shared/json-bounds';
 import { logger } from '#shared/logger';
-import { getDeps } from '#shared/platform/deps';
+import { type Container, getContainer } from '#shared/platform/container';
 import {
+  type Binding,
+  type Handlers,
   type HttpMethod,
   type HttpRequest,
-  type HttpResult,
+  Reply,
   type Route,
   type RouteGroup,
+  type RouteHandler,
   routeKey,
 } from './types';
 
@@ -21,6 +26,9 @@ type Result = APIGatewayProxyStructuredResultV2;
 export interface PipelineInternal {
   http: HttpRequest;
   route: Route;
+  binding: Binding<Route>;
+  /** The request's path, query and body after the route's schemas (set by the validation middleware). */
+  input?: ParsedInput;
   started: number;
   responseHeaders: Record<string, string>;
   /** Set by the idempotency middleware when a stored answer replaces running the route. */
@@ -40,14 +48,21 @@ function headersOf(event: Event): Record<string, string | undefined> {
   return out;
 }
 
-/** Request id, route resolution, one structured log line per request. Registered first among befores. */
-function requestContext(routes: Map<string, Route>): PipelineMiddleware {
+/**
+ * Request id, route resolution, one structured log line per request. Registered first among
+ * befores. An unknown route (API Gateway's `$default`) is a 404 from the error mapper.
+ */
+function requestContext(
+  routes: Map<string, Route>,
+  bindingsOf: (c: Container) => Handlers<Route>,
+): PipelineMiddleware {
   return {
     before: (request) => {
       const req = request as PipelineRequest;
       const event = request.event;
-      const deps = getDeps();
-      const requestId = event.requestContext?.requestId ?? request.context.awsRequestId ?? deps.ids.uuid();
+      const container = getContainer();
+      const requestId =
+        event.requestContext?.requestId ?? request.context.awsRequestId ?? container.ids.uuid();
       const route = routes.get(event.routeKey);
       const method = (event.requestContext?.http?.method ?? 'GET') as HttpMethod;
       const path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
@@ -65,11 +80,12 @@ function requestContext(routes: Map<string, Route>): PipelineMiddleware {
         rawBody: '',
         requestId,
         sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
-        deps,
+        container,
         log: logger.child({ requestId, route: event.routeKey }),
       };
       if (!route) throw new NotFoundError(`Cannot ${method} ${path}`);
       req.internal.route = route;
+      req.internal.binding = (bindingsOf(container) as Record<string, Binding<Route>>)[route.operationId];
     },
     after: (request) => finish(request as PipelineRequest),
     onError: (request) => {
@@ -95,7 +111,17 @@ function finish(req: PipelineRequest) {
   });
 }
 
-/** Malformed JSON is the client's fault: 400 with a clear sentence, never a 500. */
+/**
+ * JSON and +json media types, and curl's default for `-d` (form-urlencoded), which the README's
+ * examples send: such a body is read as JSON too (docs/decisions.md, "Content types").
+ */
+const JSON_BODY_TYPES = /^application\/(?:json|[\w.+-]+\+json|x-www-form-urlencoded)$/;
+
+/**
+ * Every body is JSON, bounded (size, depth, key shape: shared/json-bounds) before any other
+ * middleware sees it. Malformed or out-of-bounds JSON is the client's fault: 400 naming the
+ * field, never a 500; a body of another type, or of no type, is 415.
+ */
 function bodyParser(): PipelineMiddleware {
   return {
     before: (request) => {
@@ -104,13 +130,11 @@ function bodyParser(): PipelineMiddleware {
       if (event.body === undefined || event.body === null || event.body === '') return;
       const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
       req.internal.http.rawBody = raw;
-      const type = req.internal.http.headers['content-type'] ?? 'application/json';
-      if (!/json/i.test(type) && raw.trim() === '') return;
-      try {
-        req.internal.http.body = JSON.parse(raw);
-      } catch (cause) {
-        throw new BadRequestError('Request body is not valid JSON', 'malformed_json', { cause });
-      }
+      const type = (req.internal.http.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const json = JSON_BODY_TYPES.test(type);
+      if (!json && raw.trim() === '') return;
+      if (!json) throw new AppError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+      req.internal.http.body = parseBoundedJson(raw);
     },
   };
 }
@@ -122,7 +146,7 @@ function errorMapper(): PipelineMiddleware {
       const req = request as PipelineRequest;
       const error = request.error;
       const path = req.internal.http?.path ?? request.event.rawPath ?? '/';
-      const body = toErrorBody(error, path, getDeps().clock.now());
+      const body = toErrorBody(error, path, getContainer().clock.now());
       const extra = error instanceof AppError ? error.headers : {};
       request.response = {
         statusCode: body.statusCode,
@@ -134,39 +158,81 @@ function errorMapper(): PipelineMiddleware {
   };
 }
 
-export function toApiResult(result: HttpResult): Result {
-  if (result.binary) {
+/** The success status a route answers when its handler returns a bare body: its lowest 2xx. */
+export function defaultStatus(route: Route): number {
+  return Math.min(...Object.keys(route.responses).map(Number));
+}
+
+/** A handler's value as API Gateway's answer: a Reply as given, anything else as JSON. */
+export function toApiResult(route: Route, value: unknown): Result {
+  const out = value instanceof Reply ? value : new Reply(defaultStatus(route), value);
+  if (out.raw) {
+    const binary = Buffer.isBuffer(out.raw.data);
     return {
-      statusCode: result.statusCode,
-      headers: { 'content-type': result.binary.contentType, ...(result.headers ?? {}) },
-      body: result.binary.data.toString('base64'),
-      isBase64Encoded: true,
+      statusCode: out.statusCode,
+      headers: { 'content-type': out.raw.contentType, ...out.headers },
+      body: binary ? (out.raw.data as Buffer).toString('base64') : (out.raw.data as string),
+      ...(binary ? { isBase64Encoded: true } : {}),
     };
   }
   return {
-    statusCode: result.statusCode,
-    headers: { 'content-type': 'application/json', ...(result.headers ?? {}) },
-    body: result.body === undefined ? '' : JSON.stringify(result.body),
+    statusCode: out.statusCode,
+    headers: { 'content-type': 'application/json', ...out.headers },
+    body: out.body === undefined ? '' : JSON.stringify(out.body),
+  };
+}
+
+const handlerOf = (binding: Binding<Route>): RouteHandler =>
+  typeof binding === 'function' ? binding : binding.handle;
+
+/** Each container binds the group's handlers once (the narrow deps of their use cases built once). */
+function cachedBindings<R extends Route>(bind: (c: Container) => Handlers<R>) {
+  const cache = new WeakMap<Container, Handlers<R>>();
+  return (container: Container) => {
+    let bound = cache.get(container);
+    if (!bound) {
+      bound = bind(container);
+      cache.set(container, bound);
+    }
+    return bound as unknown as Handlers<Route>;
   };
 }
 
 /**
  * The Lambda handler of an endpoint group. Order (style guide): request context and logging,
- * body parse, authentication and rate limit, idempotency, the route's handler, error mapper last.
+ * body parse, authentication and rate limit, idempotency, validation by the route's schemas, the
+ * route's handler, error mapper last.
  */
-export function createHttpHandler(group: RouteGroup) {
+export function createHttpHandler<R extends Route>(
+  group: RouteGroup<R>,
+  bind: (c: Container) => Handlers<R>,
+) {
   assertSchemesAvailable(group.routes);
-  const routes = new Map(group.routes.map((route) => [routeKey(route), route]));
+  const routes = new Map<string, Route>(group.routes.map((route) => [routeKey(route), route]));
   return middy<Event, Result, Error, Context>()
     .use(errorMapper())
-    .use(requestContext(routes))
+    .use(requestContext(routes, cachedBindings(bind)))
     .use(bodyParser())
     .use(authentication())
     .use(idempotency())
+    .use(validation())
     .handler(async (event) => {
       const state = states.get(event);
       if (!state) throw new Error('pipeline state missing');
       if (state.replay) return state.replay;
-      return toApiResult(await state.route.handler(state.http));
+      const { http, route, binding } = state;
+      const input = state.input as ParsedInput;
+      const value = await handlerOf(binding)({
+        ...input,
+        tenant: http.auth?.tenant as never,
+        request: {
+          headers: http.headers,
+          rawBody: http.rawBody,
+          sourceIp: http.sourceIp,
+          requestId: http.requestId,
+          log: http.log,
+        },
+      });
+      return toApiResult(route, value);
     });
 }

@@ -1,6 +1,7 @@
+import type * as z from 'zod';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Logger } from '#shared/logger';
-import type { Deps } from '#shared/platform/deps';
+import type { Container } from '#shared/platform/container';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -20,6 +21,7 @@ export interface AuthContext {
   apiKeyId?: string;
 }
 
+/** The request as the pipeline's middlewares see it (never handed to a route handler). */
 export interface HttpRequest {
   method: HttpMethod;
   path: string;
@@ -32,44 +34,128 @@ export interface HttpRequest {
   requestId: string;
   sourceIp: string;
   auth?: AuthContext;
-  deps: Deps;
+  container: Container;
   log: Logger;
 }
 
-export interface HttpResult {
-  statusCode: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Raw bytes (PDFs): sent base64-encoded through API Gateway. */
-  binary?: { contentType: string; data: Buffer };
+/** A non-JSON answer (a PDF, an HTML page, a script). */
+export interface RawContent {
+  contentType: string;
+  description: string;
 }
 
-export type RouteHandler = (request: HttpRequest) => Promise<HttpResult>;
+/**
+ * What a route may answer with success, by status. A zod schema describes a JSON body (checked
+ * against every answer in the integration tests and published in the OpenAPI document), `null`
+ * an empty body, RawContent anything else. Error answers always have the mapper's ErrorBody.
+ */
+export type RouteResponses = Record<number, z.ZodType | RawContent | null>;
 
-/** One row of a route table: data read by CDK, the local gateway and the OpenAPI generator. */
+/** One row of a route table: data read by CDK, the local gateway, the bench and the OpenAPI generator. */
 export interface Route {
+  /** Unique in the whole API; the group's handler map binds a handler under this name. */
+  operationId: string;
   method: HttpMethod;
   /** API Gateway path template, e.g. `/api/products/{id}`. */
   path: string;
-  auth: AuthScheme[];
+  auth: readonly AuthScheme[];
   summary: string;
+  description?: string;
   /**
-   * Opts into the X-Idempotency-Key middleware. `true` scopes keys to the caller's tenant; a
-   * function gives the scope itself (a public route scoped to the seller that owns the product).
+   * The pipeline validates these before the handler runs (400 naming the field, or 404 for a path
+   * parameter that cannot name a resource) and hands the handler their parsed output.
    */
-  idempotent?: boolean | { scope: (request: HttpRequest) => Promise<string> };
+  request?: {
+    path?: z.ZodType;
+    query?: z.ZodType;
+    body?: z.ZodType;
+    /** An absent body is read as `{}` (every field optional); otherwise a body is required. */
+    optionalBody?: boolean;
+  };
+  responses: RouteResponses;
+  /** The 404 message when a path parameter fails its schema (a malformed id names no resource). */
+  notFound?: string;
+  /**
+   * Opts into the X-Idempotency-Key middleware. `true` scopes keys to the caller's tenant;
+   * `'custom'` takes the scope from the bound handler's `idempotencyScope` (a public route scoped to
+   * the seller that owns the product).
+   */
+  idempotent?: boolean | 'custom';
   /** Health checks skip the per-IP limit so that they answer even when the table does not. */
   rateLimited?: false;
-  handler: RouteHandler;
+  /** The route serves sandbox data only: any other environment answers 403. */
+  testOnly?: boolean;
 }
 
-export interface RouteGroup {
+export interface RouteGroup<R extends Route = Route> {
   /** Folder under functions/ and the Lambda function's logical name. */
   name: string;
-  routes: Route[];
+  routes: readonly R[];
 }
 
 export const routeKey = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;
 
-/** A JSON answer; handlers return this and the pipeline serialises it. */
-export const ok = (body: unknown, statusCode = 200): HttpResult => ({ statusCode, body });
+/** Builds a group, keeping each row's literal types so that the handler map is checked against them. */
+export function defineRoutes<const R extends readonly Route[]>(
+  name: string,
+  routes: R,
+): RouteGroup<R[number]> {
+  return { name, routes };
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type RequestOf<R extends Route> = NonNullable<R['request']>;
+
+/** What a handler receives: the validated parts of the request and who is calling. */
+export interface HandlerInput<R extends Route = Route> {
+  body: Out<RequestOf<R>['body']>;
+  query: Out<RequestOf<R>['query']>;
+  path: Out<RequestOf<R>['path']>;
+  /** The caller's seller and environment; absent on public routes. */
+  tenant: R['auth'] extends readonly [] ? Tenant | undefined : Tenant;
+  request: RequestInfo;
+}
+
+/** Transport facts a handler may need besides the parsed input (signatures, client IP, logs). */
+export interface RequestInfo {
+  headers: Record<string, string | undefined>;
+  rawBody: string;
+  sourceIp: string;
+  requestId: string;
+  log: Logger;
+}
+
+/** A handler's answer with a status (or headers) other than the route's first response. */
+export class Reply {
+  constructor(
+    readonly statusCode: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+    /** Raw bytes or text with their content type (PDFs, pages); sent base64-encoded through API Gateway. */
+    readonly raw?: { contentType: string; data: Buffer | string },
+  ) {}
+}
+
+export const reply = (statusCode: number, body: unknown, headers?: Record<string, string>) =>
+  new Reply(statusCode, body, headers);
+
+export const rawReply = (
+  contentType: string,
+  data: Buffer | string,
+  statusCode = 200,
+  headers?: Record<string, string>,
+) => new Reply(statusCode, undefined, headers, { contentType, data });
+
+export type RouteHandler<R extends Route = Route> = (input: HandlerInput<R>) => Promise<unknown>;
+
+/** A handler plus the idempotency scope of a route marked `idempotent: 'custom'`. */
+export interface ScopedHandler<R extends Route = Route> {
+  handle: RouteHandler<R>;
+  /** Runs before validation, so it sees the raw body. */
+  idempotencyScope: (raw: { body: unknown; sourceIp: string }) => Promise<string>;
+}
+
+export type Binding<R extends Route> = RouteHandler<R> | ScopedHandler<R>;
+
+/** The handler map of a group: exactly one binding per operationId. */
+export type Handlers<R extends Route> = { [K in R['operationId']]: Binding<Extract<R, { operationId: K }>> };

@@ -12,14 +12,23 @@ export const logLines: string[] = [];
  */
 export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   configureLogs({ level: 'info', sink: (line) => logLines.push(line) });
-  return startRuntime({
+  const runtime = await startRuntime({
     port: 0,
     dataDir: null,
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: `t-${randomUUID()}`,
     tickMs: 50,
+    checkResponses: true,
     ...options,
   });
+  // Every answer a test received must match its route's response schema (or the error body).
+  const stop = runtime.stop.bind(runtime);
+  runtime.stop = async () => {
+    await stop();
+    if (runtime.responseViolations.length > 0)
+      throw new Error(`answers that do not match their schema:\n${runtime.responseViolations.join('\n')}`);
+  };
+  return runtime;
 }
 
 export interface Call {

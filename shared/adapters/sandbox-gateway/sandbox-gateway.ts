@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
 import { addDays, saoPauloDate } from '#shared/dates';
 import { buildBoleto } from '#shared/domain/payments/boleto';
@@ -8,6 +8,9 @@ import type {
   ChargeResult,
   ChargeStatus,
   PaymentProvider,
+  SandboxAction,
+  SandboxCharge,
+  SandboxOperations,
 } from '#shared/domain/payments/gateway';
 import { buildPixPayload } from '#shared/domain/payments/pix';
 import type { Clock, GatewayHealth } from '#shared/domain/ports';
@@ -17,29 +20,26 @@ import { keys } from '../dynamodb/keys';
 import { ConditionFailedError, type Item, type Table } from '../dynamodb/table';
 
 export const SANDBOX_PROVIDER = 'sandbox';
-/** Sandbox gateway ids start high so they never look like a live provider's ids. */
-const SANDBOX_ID_BASE = 9_000_000_000;
+/**
+ * Sandbox gateway ids are random 15-digit integers (the spec types gatewayPayId as a number):
+ * the public status route takes one, so a sequence would let anyone walk every sale. 9 x 10^14
+ * values keep collisions rare and every id below Number.MAX_SAFE_INTEGER; the conditional write
+ * of the charge record makes a collision a retry, never a shared id.
+ */
+const SANDBOX_ID_MIN = 100_000_000_000_000;
+const SANDBOX_ID_SPAN = 900_000_000_000_000;
+/** Draws before a run of collisions (never expected) becomes an error. */
+const SANDBOX_ID_ATTEMPTS = 5;
+
+/** A uniform id in [10^14, 10^15) from the CSPRNG (randomInt draws at most 2^48 values at once). */
+export function randomGatewayPayId(): number {
+  const leading = randomInt(SANDBOX_ID_SPAN / 100_000_000_000_000);
+  return SANDBOX_ID_MIN + leading * 100_000_000_000_000 + randomInt(100_000_000_000_000);
+}
 /** A fictitious bank code: sandbox boletos pass every check digit but belong to no bank. */
 const SANDBOX_BANK = '000';
 /** The Pix key the sandbox's BR Codes pay to (a random EVP key, owned by nobody). */
 const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
-
-export type SandboxAction = 'pay' | 'fail' | 'chargeback';
-
-export interface SandboxCharge {
-  gatewayPayId: number;
-  method: ChargeRequest['method'];
-  amount: number;
-  status: ChargeStatus;
-  refunded: number;
-  boleto: {
-    barcode: string;
-    formattedLine: string;
-    dueDate: string;
-    payerName: string;
-    beneficiary: string;
-  } | null;
-}
 
 export interface SandboxOptions {
   table: Table;
@@ -48,6 +48,8 @@ export interface SandboxOptions {
   webhookSecret: string;
   /** Where notifications go: POST /api/transactions/handle-webhook of this deployment. */
   publicBaseUrl: string;
+  /** Draws gateway ids (tests force a collision); default randomGatewayPayId. */
+  randomId?: () => number;
 }
 
 const TRANSITIONS: Record<SandboxAction, { from: ChargeStatus[]; to: ChargeStatus; type: string }> = {
@@ -61,7 +63,7 @@ const TRANSITIONS: Record<SandboxAction, { from: ChargeStatus[]; to: ChargeStatu
  * FEBRABAN check, test cards), its own record of each charge, and signed notifications sent to
  * the service's webhook route, so sandbox payments walk the same path as real ones.
  */
-export class SandboxGateway implements PaymentProvider {
+export class SandboxGateway implements PaymentProvider, SandboxOperations {
   readonly provider = SANDBOX_PROVIDER;
   readonly ready = true;
   constructor(private readonly options: SandboxOptions) {}
@@ -75,8 +77,19 @@ export class SandboxGateway implements PaymentProvider {
   }
 
   async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    const draw = this.options.randomId ?? randomGatewayPayId;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createChargeWithId(request, draw());
+      } catch (error) {
+        // The id is taken (the record's conditional write failed): draw another.
+        if (!(error instanceof ConditionFailedError) || attempt >= SANDBOX_ID_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async createChargeWithId(request: ChargeRequest, gatewayPayId: number): Promise<ChargeResult> {
     const { table, clock } = this.options;
-    const gatewayPayId = SANDBOX_ID_BASE + (await table.nextId('sandbox-charge', { block: 20 }));
     const now = clock.now();
     const record: Item = {
       ...keys.sandboxCharge(gatewayPayId),
@@ -151,8 +164,8 @@ export class SandboxGateway implements PaymentProvider {
   }
 
   /**
-   * Gateway ids are sequential, so the boleto link carries an HMAC of the id: only who received
-   * the link can read the payer's name on the document.
+   * Gateway ids are not secret (the status route and every notification carry them), so the
+   * boleto link carries an HMAC of the id: only who received the link can read the payer's name.
    */
   pdfToken(gatewayPayId: number): string {
     return createHmac('sha256', this.options.webhookSecret)

@@ -1,4 +1,7 @@
-import type { Clock, PaymentGateway } from '#shared/domain/ports';
+import type { Clock, HealthRepository, PaymentGateway } from '#shared/domain/ports';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { HealthRepository } from '#shared/domain/ports';
 
 export type Status = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -13,13 +16,6 @@ export interface HealthReport {
   status: Status;
   checks: Record<string, Check>;
   timestamp: string;
-}
-
-export interface HealthRepository {
-  /** A real read of the table. */
-  ping(signal: AbortSignal): Promise<void>;
-  readHeartbeat(): Promise<{ lastRunAt: Date; runs: number } | null>;
-  writeHeartbeat(at: Date): Promise<void>;
 }
 
 /** The database check gives up after this long so a dead endpoint answers 503 quickly. */
@@ -101,4 +97,32 @@ export async function recordHeartbeat(deps: {
   const at = deps.clock.now();
   await deps.health.writeHeartbeat(at);
   return { at: at.toISOString() };
+}
+
+export type HealthScope = 'all' | 'database' | 'cron' | 'gateway';
+
+export interface HealthDeps {
+  health: HealthRepository;
+  clock: Clock;
+  gateway: PaymentGateway;
+  intervalSeconds: number;
+}
+
+/**
+ * One health answer: every check (`all`, whose status follows overallStatus), or a single one
+ * (whose status is that check's own). The caller answers 503 when the status is not healthy
+ * enough: `unhealthy` for all, anything but `healthy` for a single check.
+ */
+export async function healthReport(deps: HealthDeps, scope: HealthScope): Promise<HealthReport> {
+  const run = {
+    database: () => checkDatabase(deps),
+    cron: () => checkCron(deps),
+    gateway: () => checkGateway(deps),
+  };
+  if (scope !== 'all') {
+    const check = await run[scope]();
+    return report({ [scope]: check }, deps.clock.now(), check.status);
+  }
+  const [database, cron, gateway] = await Promise.all([run.database(), run.cron(), run.gateway()]);
+  return report({ database, cron, gateway }, deps.clock.now());
 }

@@ -1,5 +1,7 @@
-import type { GatewayHealth } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { GatewayRouter, PaymentProvider } from '#shared/domain/ports';
 
 /**
  * The one port to a payment provider. Test-environment tenants always get the sandbox; live
@@ -63,24 +65,32 @@ export type ChargeResult =
 
 export type ChargeStatus = 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded' | 'charged_back';
 
-export interface PaymentProvider {
-  readonly provider: string;
-  /** False for a provider that is not configured: callers refuse before writing anything. */
-  readonly ready: boolean;
-  createCharge(request: ChargeRequest): Promise<ChargeResult>;
-  /** Makes a pending pix or boleto unpayable. */
-  cancel(gatewayPayId: number): Promise<void>;
-  refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }>;
-  status(gatewayPayId: number): Promise<ChargeStatus | null>;
-  health(): Promise<GatewayHealth>;
-}
-
 export const PROVIDER_NOT_CONFIGURED =
   'No payment provider is configured for live payments; nothing was charged. Use a sk_test_ key for sandbox payments.';
 
-/** Chooses the provider of a tenant: sandbox for test, the live provider for live. */
-export interface GatewayRouter {
-  forEnvironment(environment: Tenant['environment']): PaymentProvider;
-  /** The provider that signed a notification, by name. */
-  byName(provider: string): PaymentProvider | undefined;
+export type SandboxAction = 'pay' | 'fail' | 'chargeback';
+
+/** The sandbox provider's record of a charge. */
+export interface SandboxCharge {
+  gatewayPayId: number;
+  method: ChargeMethod;
+  amount: number;
+  status: ChargeStatus;
+  refunded: number;
+  boleto: {
+    barcode: string;
+    formattedLine: string;
+    dueDate: string;
+    payerName: string;
+    beneficiary: string;
+  } | null;
+}
+
+/** What only the sandbox does: serve its boleto documents and play the payer or the bank. */
+export interface SandboxOperations {
+  /** Whether the token of a boleto document link is the one the sandbox issued for it. */
+  validPdfToken(gatewayPayId: number, token: string | undefined): boolean;
+  charge(gatewayPayId: number): Promise<SandboxCharge | null>;
+  /** Pays, fails or charges back a charge and sends the signed notification a provider would. */
+  simulate(gatewayPayId: number, action: SandboxAction, failureCode?: string): Promise<void>;
 }

@@ -1,10 +1,19 @@
 import * as z from 'zod';
+import type { Clock, PortalConfigRepository, ProductRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError } from '#shared/errors';
+import { textField } from '#shared/validation';
+import { findProduct, PRODUCT_NOT_FOUND } from './products';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { PortalConfigRepository } from '#shared/domain/ports';
 
 /**
  * The customer portal's look and allowed actions, per product or per seller. The spec gives the
  * defaults of primaryColor and the four allow… flags; the rest default to off / empty.
  */
+export const PORTAL_CONFIG_NOT_FOUND = 'Portal configuration not found';
+
 export const PORTAL_DEFAULTS = {
   businessName: null as string | null,
   logoUrl: null as string | null,
@@ -25,11 +34,9 @@ export const PORTAL_DEFAULTS = {
 export type PortalSettings = typeof PORTAL_DEFAULTS;
 export type PortalFields = Partial<PortalSettings>;
 
+/** Portal texts; the custom messages keep their line breaks, the business name is one line. */
 const text = (field: string, max: number) =>
-  z
-    .string({ error: `${field} must be a string` })
-    .max(max)
-    .nullable();
+  textField(field, { max, multiline: field !== 'businessName' }).nullable();
 
 export const portalConfigSchema = z
   .object({
@@ -61,42 +68,6 @@ export interface StoredPortalConfig {
   updatedAt: string;
 }
 
-export interface PortalConfigRepository {
-  get(tenant: Tenant, productId?: number): Promise<StoredPortalConfig | null>;
-  /**
-   * A product (by id or uuid) with its own configuration and, on request, the seller's, in as few
-   * reads as the keys allow. `productId` is null when the tenant has no such product.
-   */
-  readForProduct(
-    tenant: Tenant,
-    ref: { id: number } | { uuid: string },
-    withSeller: boolean,
-  ): Promise<{
-    productId: number | null;
-    product: StoredPortalConfig | null;
-    seller: StoredPortalConfig | null;
-  }>;
-  /** Replaces the whole configuration (POST, PUT). */
-  replace(
-    tenant: Tenant,
-    productId: number | undefined,
-    fields: PortalFields,
-    now: string,
-    /** Indexes a product's configuration next to the product, so a read by uuid finds both. */
-    productUuid?: string,
-  ): Promise<StoredPortalConfig>;
-  /** Writes only the fields given, creating the configuration when there is none (PATCH). */
-  merge(
-    tenant: Tenant,
-    productId: number | undefined,
-    fields: PortalFields,
-    now: string,
-    /** Indexes a product's configuration next to the product, so a read by uuid finds both. */
-    productUuid?: string,
-  ): Promise<StoredPortalConfig>;
-  delete(tenant: Tenant, productId?: number): Promise<boolean>;
-}
-
 export function toConfigView(config: StoredPortalConfig | null) {
   if (!config) return null;
   return {
@@ -118,4 +89,68 @@ export function effectivePortalConfig(product: StoredPortalConfig | null, seller
     ...PORTAL_DEFAULTS,
     ...(chosen?.fields ?? {}),
   };
+}
+
+/** The product of a portal-configuration route, by integer id or uuid; archived products keep theirs. */
+async function productOf(deps: PortalConfigDeps, tenant: Tenant, ref: string) {
+  return findProduct(deps, tenant, ref, { includeArchived: true });
+}
+
+export interface PortalConfigDeps {
+  portalConfigs: PortalConfigRepository;
+  products: ProductRepository;
+  clock: Clock;
+}
+
+const refOf = (raw: string) => (/^\d{1,15}$/.test(raw) ? { id: Number(raw) } : { uuid: raw.toLowerCase() });
+
+/** Reads the product and its configuration together (one batch or one query). */
+async function readConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string, withSeller: boolean) {
+  const found = await deps.portalConfigs.readForProduct(tenant, refOf(ref), withSeller);
+  if (found.productId === null) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  return found;
+}
+
+/** A product's own configuration, or null when it has none. */
+export async function getProductPortalConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string) {
+  return toConfigView((await readConfig(deps, tenant, ref, false)).product);
+}
+
+/** What the portal uses for this product: its own configuration, else the seller's, else the defaults. */
+export async function effectiveProductPortalConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string) {
+  const { product, seller } = await readConfig(deps, tenant, ref, true);
+  return effectivePortalConfig(product, seller);
+}
+
+/** `replace` sets the whole configuration (POST, PUT); `merge` only the fields given (PATCH). */
+export async function writeProductPortalConfig(
+  deps: PortalConfigDeps,
+  tenant: Tenant,
+  ref: string,
+  fields: PortalFields,
+  mode: 'replace' | 'merge',
+) {
+  const product = await productOf(deps, tenant, ref);
+  const now = deps.clock.now().toISOString();
+  return toConfigView(await deps.portalConfigs[mode](tenant, product.id, fields, now, product.uuid));
+}
+
+export async function deleteProductPortalConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string) {
+  const product = await productOf(deps, tenant, ref);
+  const deleted = await deps.portalConfigs.delete(tenant, product.id);
+  if (!deleted) throw new NotFoundError('Portal configuration not found');
+  return { productId: product.id, deleted: true as const };
+}
+
+export async function getSellerPortalConfig(deps: Pick<PortalConfigDeps, 'portalConfigs'>, tenant: Tenant) {
+  return toConfigView(await deps.portalConfigs.get(tenant));
+}
+
+export async function putSellerPortalConfig(
+  deps: Pick<PortalConfigDeps, 'portalConfigs' | 'clock'>,
+  tenant: Tenant,
+  fields: PortalFields,
+) {
+  const now = deps.clock.now().toISOString();
+  return toConfigView(await deps.portalConfigs.replace(tenant, undefined, fields, now));
 }

@@ -1,10 +1,14 @@
 import * as z from 'zod';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
-import type { Clock, Ids } from '#shared/domain/ports';
+import type { Clock, Ids, ProductRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import { looksLikeUuid } from '#shared/ids';
 import { centavosToReais, reaisToCentavos } from '#shared/money';
+import { textField } from '#shared/validation';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { ProductRepository } from '#shared/domain/ports';
 
 /** Spec Limits: the platform minimum price; 0 is allowed for products only (no price, no sale). */
 export const MIN_PRICE_CENTAVOS = 500;
@@ -45,7 +49,8 @@ export interface Product {
 const price = z
   .number()
   .refine(
-    (v) => reaisToCentavos(v) !== null,
+    // JSON's -0 carries a minus sign: refused as negative rather than read as 0 (no price).
+    (v) => !Object.is(v, -0) && reaisToCentavos(v) !== null,
     'value must be a non-negative amount with at most 2 decimal places',
   )
   .transform((v) => reaisToCentavos(v) as number)
@@ -69,13 +74,13 @@ const carneInput = z
   .strict();
 
 const fields = {
-  name: z.string().trim().min(1, 'name must not be empty').max(200),
+  name: textField('name', { max: 200, trim: true }),
   image: z.url({
     protocol: /^https?$/,
     error: (issue) => (issue.input === undefined ? 'image is required' : 'image must be a valid URL'),
   }),
   value: price,
-  description: z.string().max(5_000).nullish(),
+  description: textField('description', { max: 5_000, multiline: true }).nullish(),
   pix: z.boolean().optional(),
   creditCard: z.boolean().optional(),
   boleto: z.boolean().optional(),
@@ -83,8 +88,13 @@ const fields = {
   carne: carneInput.optional(),
 };
 
+/** isActive is read only: a body that sends it is refused with its own sentence (deactivate by DELETE). */
+const readOnlyIsActive = z
+  .never({ error: 'isActive cannot be changed; deactivate a product with DELETE (there is no reactivation)' })
+  .optional();
+
 export const createProductSchema = z
-  .object({ ...fields, installments: fields.installments.optional() })
+  .object({ ...fields, installments: fields.installments.optional(), isActive: readOnlyIsActive })
   .strict();
 export const updateProductSchema = z
   .object({
@@ -97,17 +107,9 @@ export const updateProductSchema = z
     boleto: fields.boleto,
     installments: fields.installments.optional(),
     carne: carneInput.optional(),
+    isActive: readOnlyIsActive,
   })
   .strict();
-
-/** isActive is read only: a body that sends it is refused with its own sentence, before the schema. */
-export function refuseIsActive(body: unknown): void {
-  if (body && typeof body === 'object' && 'isActive' in body) {
-    throw new ValidationError([
-      'isActive cannot be changed; deactivate a product with DELETE (there is no reactivation)',
-    ]);
-  }
-}
 
 function mergeCarne(
   current: CarneSettings | undefined,
@@ -131,24 +133,6 @@ function assertSellable(p: Pick<Product, 'pix' | 'creditCard' | 'boleto'>) {
   if (!p.pix && !p.creditCard && !p.boleto) {
     throw new ValidationError(['at least one payment method (pix, creditCard, boleto) must be enabled']);
   }
-}
-
-export interface ProductRepository {
-  create(product: Product, events: DomainEvent[]): Promise<void>;
-  get(tenant: Tenant, id: number): Promise<Product | null>;
-  /** Any tenant's product by uuid (the public payment link and the checkout need this). */
-  findByUuid(uuid: string): Promise<Product | null>;
-  /** Replaces the product if its version is still `expectedVersion`; false when it changed. */
-  save(
-    product: Product,
-    expectedVersion: number,
-    events: DomainEvent[],
-    counters?: { active: number; archived: number },
-  ): Promise<boolean>;
-  list(
-    tenant: Tenant,
-    query: { tab: ProductTab; search?: string; page: number; limit: number },
-  ): Promise<{ items: Product[]; totalCount: number }>;
 }
 
 export type ProductTab = 'active' | 'archived' | 'all';
@@ -273,11 +257,8 @@ export async function updateProduct(
   };
   assertSellable(next);
   const view = toView(next, deps.publicBaseUrl);
-  const saved = await deps.products.save(next, current.version, [
-    newEvent(deps, tenant, 'product.updated', view),
-  ]);
-  if (!saved)
-    throw new BadRequestError('The product changed while it was being updated; retry', 'concurrent_update');
+  // A lost optimistic lock throws the repository's 409 concurrent_update.
+  await deps.products.save(next, current.version, [newEvent(deps, tenant, 'product.updated', view)]);
   return view;
 }
 
@@ -291,20 +272,10 @@ export async function deactivateProduct(deps: ProductDeps, tenant: Tenant, produ
     version: product.version + 1,
   };
   const view = toView(next, deps.publicBaseUrl);
-  const saved = await deps.products.save(
-    next,
-    product.version,
-    [newEvent(deps, tenant, 'product.deleted', view)],
-    {
-      active: -1,
-      archived: 1,
-    },
-  );
-  if (!saved)
-    throw new BadRequestError(
-      'The product changed while it was being deactivated; retry',
-      'concurrent_update',
-    );
+  await deps.products.save(next, product.version, [newEvent(deps, tenant, 'product.deleted', view)], {
+    active: -1,
+    archived: 1,
+  });
   return view;
 }
 
@@ -353,5 +324,39 @@ export async function paymentLinkProduct(deps: Pick<ProductDeps, 'products'>, uu
     boleto: product.boleto,
     installments: product.installments,
     environment: product.tenant.environment,
+  };
+}
+
+/** `includeArchived=true|1` shows a deactivated product too. */
+export const readQuerySchema = z.object({
+  includeArchived: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((flag) => flag === 'true' || flag === '1'),
+});
+
+export async function getProduct(
+  deps: Pick<ProductDeps, 'products' | 'publicBaseUrl'>,
+  tenant: Tenant,
+  id: string,
+  includeArchived: boolean,
+) {
+  return toView(await findProduct(deps, tenant, id, { includeArchived }), deps.publicBaseUrl);
+}
+
+/** Deactivates by integer id or uuid; a deactivated product answers as it is (no error). */
+export async function deactivateProductById(deps: ProductDeps, tenant: Tenant, id: string) {
+  return deactivateProduct(deps, tenant, await findProduct(deps, tenant, id, { includeArchived: true }));
+}
+
+/** The v1 form answers only {uuid, name, value, isActive, updatedAt} (spec). */
+export async function deactivateProductV1(deps: ProductDeps, tenant: Tenant, uuid: string) {
+  const view = await deactivateProductById(deps, tenant, uuid);
+  return {
+    uuid: view.uuid,
+    name: view.name,
+    value: view.value,
+    isActive: view.isActive,
+    updatedAt: view.updatedAt,
   };
 }

@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
 import type { BusDetail } from '#shared/domain/events/events';
-import type { Clock, Queue } from '#shared/domain/ports';
+import type {
+  Clock,
+  DeliveryRepository,
+  Metrics,
+  Queue,
+  UrlPolicy,
+  WebhookEndpointRepository,
+  WebhookSender,
+} from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError } from '#shared/errors';
-import {
-  signingSecrets,
-  subscribes,
-  type WebhookEndpoint,
-  type WebhookEndpointRepository,
-} from './endpoints';
-import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+import { isConflict, NotFoundError } from '#shared/errors';
+import { getEndpoint, signingSecrets, subscribes, type WebhookEndpoint } from './endpoints';
+import { checkWebhookUrl } from './url-policy';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { AttemptResult, DeliveryRepository, Metrics, WebhookSender } from '#shared/domain/ports';
 
 /** Waits after each failed attempt (spec Events, delivery rule 3): 1m, 5m, 30m, 2h, 8h, 16h. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 57_600] as const;
@@ -53,44 +59,6 @@ export interface DeliveryMessage {
   environment: Tenant['environment'];
   /** The scheduled attempt this message is for (1 = first). */
   attempt: number;
-}
-
-export interface AttemptResult {
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-export interface WebhookSender {
-  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult>;
-}
-
-export interface DeliveryRepository {
-  /** Creates the delivery unless it exists (fan-out retries): returns the stored one either way. */
-  createIfAbsent(delivery: WebhookDelivery): Promise<WebhookDelivery>;
-  get(tenant: Tenant, id: string): Promise<WebhookDelivery | null>;
-  /** The delivery and its endpoint in one read. */
-  getWithEndpoint(
-    tenant: Tenant,
-    id: string,
-    endpointId: string,
-  ): Promise<{ delivery: WebhookDelivery | null; endpoint: WebhookEndpoint | null }>;
-  listByEndpoint(
-    tenant: Tenant,
-    endpointId: string,
-    page: { limit: number; cursor?: string },
-  ): Promise<{ items: WebhookDelivery[]; cursor?: string }>;
-  /** Writes an attempt's outcome if nobody recorded that attempt first; false when someone did. */
-  recordAttempt(
-    tenant: Tenant,
-    id: string,
-    expected: { scheduledAttempts: number; manualAttempts: number },
-    changes: Partial<WebhookDelivery>,
-  ): Promise<boolean>;
-}
-
-export interface Metrics {
-  count(name: string, value?: number): void;
 }
 
 export interface DeliveryDeps {
@@ -229,9 +197,15 @@ export async function processDeliveryMessage(deps: DeliveryDeps, message: Delive
     );
     await deps.queue.send({ body: messageOf(delivery, made + 1), delaySeconds: wait });
   }
-  const recorded = await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
-  if (recorded && changes.status === 'failed') deps.metrics.count(DELIVERY_FAILED_METRIC);
-  return recorded ? String(changes.status ?? 'retry') : 'dropped';
+  try {
+    await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
+  } catch (error) {
+    // Someone recorded this attempt first (a redelivered message): this one is dropped.
+    if (isConflict(error, 'changed')) return 'dropped';
+    throw error;
+  }
+  if (changes.status === 'failed') deps.metrics.count(DELIVERY_FAILED_METRIC);
+  return String(changes.status ?? 'retry');
 }
 
 /** A manual attempt now, with the same event id; the scheduled retries are not disturbed. */
@@ -251,7 +225,10 @@ export async function resendDelivery(deps: DeliveryDeps, tenant: Tenant, id: str
     updatedAt: deps.clock.now().toISOString(),
   };
   if (succeeded(result)) Object.assign(changes, { status: 'succeeded', nextAttemptAt: null });
-  await deps.deliveries.recordAttempt(tenant, id, delivery, changes);
+  // A scheduled attempt recorded at the same moment keeps the record; the answer shows this attempt.
+  await deps.deliveries.recordAttempt(tenant, id, delivery, changes).catch((error: unknown) => {
+    if (!isConflict(error, 'changed')) throw error;
+  });
   return toDeliveryView({ ...delivery, ...changes });
 }
 
@@ -271,4 +248,19 @@ export function toDeliveryView(d: WebhookDelivery) {
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
   };
+}
+
+/**
+ * An endpoint's delivery log, newest first. The log is read first; only an empty first page
+ * needs the endpoint read that tells "none yet" from 404.
+ */
+export async function listDeliveries(
+  deps: Pick<DeliveryDeps, 'deliveries' | 'endpoints'>,
+  tenant: Tenant,
+  endpointId: string,
+  page: { limit: number; cursor?: string },
+) {
+  const out = await deps.deliveries.listByEndpoint(tenant, endpointId, page);
+  if (out.items.length === 0 && !page.cursor) await getEndpoint(deps, tenant, endpointId);
+  return { data: out.items.map(toDeliveryView), nextCursor: out.cursor ?? null };
 }

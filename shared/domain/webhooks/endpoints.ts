@@ -1,14 +1,19 @@
 import * as z from 'zod';
 import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
-import type { Clock, Ids } from '#shared/domain/ports';
+import type { Clock, Ids, UrlPolicy, WebhookEndpointRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
-import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+import { textField } from '#shared/validation';
+import { checkWebhookUrl } from './url-policy';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { WebhookEndpointRepository } from '#shared/domain/ports';
 
 /** The previous secret keeps signing for this long after a rotation. */
 export const ROTATION_OVERLAP_SECONDS = 86_400;
 export const MAX_PAGE = 100;
+export const WEBHOOK_ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 
 export interface WebhookEndpoint {
   id: string;
@@ -44,19 +49,6 @@ export interface EndpointPatch {
   updatedAt: string;
 }
 
-export interface WebhookEndpointRepository {
-  create(endpoint: WebhookEndpoint): Promise<void>;
-  get(tenant: Tenant, id: string): Promise<WebhookEndpoint | null>;
-  list(
-    tenant: Tenant,
-    page: { limit: number; cursor?: string },
-  ): Promise<{ items: WebhookEndpoint[]; cursor?: string }>;
-  /** Every endpoint of the tenant (the fan-out filters them by event). */
-  all(tenant: Tenant): Promise<WebhookEndpoint[]>;
-  update(tenant: Tenant, id: string, patch: EndpointPatch): Promise<WebhookEndpoint | null>;
-  delete(tenant: Tenant, id: string): Promise<boolean>;
-}
-
 export interface EndpointDeps {
   endpoints: WebhookEndpointRepository;
   clock: Clock;
@@ -81,11 +73,13 @@ const eventsField = z
   .array(z.string(), { error: 'events must be an array of event names' })
   .min(1, 'events must name at least one event');
 
+const description = textField('description', { max: 500, multiline: true });
+
 export const createEndpointSchema = z
   .object({
     url: z.string({ error: 'url must be a string' }).max(2048),
     events: eventsField,
-    description: z.string().max(500).nullish(),
+    description: description.nullish(),
   })
   .strict();
 
@@ -93,7 +87,7 @@ export const updateEndpointSchema = z
   .object({
     url: z.string().max(2048).optional(),
     events: eventsField.optional(),
-    description: z.string().max(500).nullable().optional(),
+    description: description.nullable().optional(),
     status: z.enum(['enabled', 'disabled']).optional(),
   })
   .strict();
@@ -162,7 +156,7 @@ export async function createEndpoint(
 
 export async function getEndpoint(deps: Pick<EndpointDeps, 'endpoints'>, tenant: Tenant, id: string) {
   const endpoint = await deps.endpoints.get(tenant, id);
-  if (!endpoint) throw new NotFoundError('Webhook endpoint not found');
+  if (!endpoint) throw new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND);
   return endpoint;
 }
 
@@ -181,7 +175,7 @@ export async function updateEndpoint(
   if (input.description !== undefined) patch.description = input.description;
   if (input.status) patch.status = input.status;
   const updated = await deps.endpoints.update(tenant, id, patch);
-  if (!updated) throw new NotFoundError('Webhook endpoint not found');
+  if (!updated) throw new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND);
   return toView(updated);
 }
 
@@ -197,11 +191,27 @@ export async function rotateSecret(deps: EndpointDeps, tenant: Tenant, id: strin
     },
     updatedAt: now.toISOString(),
   });
-  if (!updated) throw new NotFoundError('Webhook endpoint not found');
+  if (!updated) throw new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND);
   return { ...toView(updated), secret, previousSecretExpiresAt: updated.previousSecret?.expiresAt ?? null };
 }
 
 export async function deleteEndpoint(deps: Pick<EndpointDeps, 'endpoints'>, tenant: Tenant, id: string) {
-  if (!(await deps.endpoints.delete(tenant, id))) throw new NotFoundError('Webhook endpoint not found');
+  // A missing endpoint throws NotFoundError from the repository (a conditional delete).
+  await deps.endpoints.delete(tenant, id);
   return { id, deleted: true };
+}
+
+/** A page of endpoints: `limit` 1–100, `cursor` from the previous page's nextCursor. */
+export const pageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
+  cursor: z.string().max(2048).optional(),
+});
+
+export async function listEndpoints(
+  deps: Pick<EndpointDeps, 'endpoints'>,
+  tenant: Tenant,
+  page: z.output<typeof pageQuerySchema>,
+) {
+  const out = await deps.endpoints.list(tenant, page);
+  return { data: out.items.map(toView), nextCursor: out.cursor ?? null };
 }

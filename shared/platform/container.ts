@@ -1,0 +1,154 @@
+import { lookup } from 'node:dns/promises';
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { fetchSender } from '#shared/adapters/http/webhook-sender';
+import { createEmfMetrics } from '#shared/adapters/metrics/emf';
+import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
+import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
+import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigured-provider';
+import { systemClock } from '#shared/adapters/system/clock';
+import { cryptoIds } from '#shared/adapters/system/ids';
+import { type Config, config } from '#shared/config';
+import type { GatewayRouter, SandboxOperations } from '#shared/domain/payments/gateway';
+import type { Clock, EventBus, Ids, PaymentGateway, Queue, Scheduler } from '#shared/domain/ports';
+import type { Metrics, WebhookSender } from '#shared/domain/webhooks/deliveries';
+import type { UrlPolicy } from '#shared/domain/webhooks/url-policy';
+
+/**
+ * Every adapter a function may need, built once per container (AWS) or once per process (the
+ * local runtime). Handlers never see it: each group's handler map picks the narrow deps of the
+ * use cases it calls, and no table or adapter class is reachable from here.
+ */
+export interface Container {
+  config: Config;
+  clock: Clock;
+  ids: Ids;
+  /** Numeric ids from atomic counters (hi/lo blocks). */
+  sequences: { next(name: string): Promise<number> };
+  repos: Repositories;
+  scheduler: Scheduler;
+  queue: Queue;
+  bus: EventBus;
+  /** The gateway the health check reports (the sandbox, in process). */
+  gateway: PaymentGateway;
+  /** The provider of each environment: sandbox for test, the live provider for live. */
+  payments: GatewayRouter;
+  /** The sandbox provider's own operations (boleto documents, simulated payments). */
+  sandbox: SandboxOperations;
+  /** Key lookup for dashboard JWTs: the Cognito JWKS in AWS, the local issuer's locally. */
+  jwks: JWTVerifyGetKey;
+  sender: WebhookSender;
+  urlPolicy: UrlPolicy;
+  metrics: Metrics;
+}
+
+/** What differs between AWS and the local runtime; everything else is built the same way. */
+export interface Platform {
+  clock: Clock;
+  scheduler: Scheduler;
+  queue: Queue;
+  bus: EventBus;
+  metrics: Metrics;
+  /** The local runtime passes its own table so that it can count round trips and close the client. */
+  table?: Table;
+  /** Only the local runtime may deliver webhooks to http://127.0.0.1. */
+  allowLocalHttp: boolean;
+}
+
+export const dnsResolver = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
+
+/** The one composition function: AWS and the local runtime both build their container here. */
+export function createContainer(cfg: Config, platform: Platform): Container {
+  const table = platform.table ?? new Table({ tableName: cfg.tableName, endpoint: cfg.dynamoEndpoint });
+  const sandbox = new SandboxGateway({
+    table,
+    clock: platform.clock,
+    webhookSecret: cfg.gatewayWebhookSecret,
+    publicBaseUrl: cfg.publicBaseUrl,
+  });
+  return {
+    config: cfg,
+    clock: platform.clock,
+    ids: cryptoIds,
+    sequences: { next: (name) => table.nextId(name) },
+    repos: createRepositories(table),
+    scheduler: platform.scheduler,
+    queue: platform.queue,
+    bus: platform.bus,
+    gateway: sandbox,
+    payments: createGatewayRouter(sandbox, new UnconfiguredProvider()),
+    sandbox,
+    jwks: createRemoteJWKSet(new URL(cfg.jwksUrl)),
+    sender: fetchSender,
+    urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
+    metrics: platform.metrics,
+  };
+}
+
+/**
+ * Scheduler, queue and bus clients load on first use (dynamic import, split into their own chunk
+ * by esbuild), so a function that never schedules or publishes does not pay their cold start.
+ */
+function lazy<T extends object>(load: () => Promise<T>): T {
+  let instance: Promise<T> | undefined;
+  return new Proxy({} as T, {
+    get: (_target, method: string) => {
+      return async (...args: unknown[]) => {
+        instance ??= load();
+        const target = (await instance) as Record<string, (...a: unknown[]) => unknown>;
+        return target[method](...args);
+      };
+    },
+  });
+}
+
+function awsPlatform(cfg: Config): Platform {
+  return {
+    clock: systemClock,
+    scheduler: lazy<Scheduler>(async () => {
+      const [{ SchedulerClient }, { EventBridgeScheduler }] = await Promise.all([
+        import('@aws-sdk/client-scheduler'),
+        import('#shared/adapters/scheduler/eventbridge-scheduler'),
+      ]);
+      return new EventBridgeScheduler({
+        client: new SchedulerClient({}),
+        groupName: cfg.schedulerGroup,
+        targetArn: cfg.jobsFunctionArn,
+        roleArn: cfg.schedulerRoleArn,
+      });
+    }),
+    queue: lazy<Queue>(async () => {
+      const [{ SQSClient }, { SqsQueue }] = await Promise.all([
+        import('@aws-sdk/client-sqs'),
+        import('#shared/adapters/sqs/sqs-queue'),
+      ]);
+      return new SqsQueue(new SQSClient({}), cfg.deliveryQueueUrl);
+    }),
+    bus: lazy<EventBus>(async () => {
+      const [{ EventBridgeClient }, { EventBridgeBus }] = await Promise.all([
+        import('@aws-sdk/client-eventbridge'),
+        import('#shared/adapters/eventbridge/event-bus'),
+      ]);
+      return new EventBridgeBus(new EventBridgeClient({}), cfg.eventBusName);
+    }),
+    metrics: createEmfMetrics(),
+    allowLocalHttp: false,
+  };
+}
+
+let current: Container | undefined;
+
+/** The container of this Lambda container (built from the environment on first use). */
+export function getContainer(): Container {
+  if (!current) {
+    const cfg = config();
+    current = createContainer(cfg, awsPlatform(cfg));
+  }
+  return current;
+}
+
+/** The local runtime (and the bench) install their container before any handler runs. */
+export function useContainer(container: Container): void {
+  current = container;
+}
