@@ -7,7 +7,7 @@ import {
   updateProductSchema,
 } from '../../shared/domain/products/products';
 import type { Tenant } from '../../shared/domain/tenant';
-import { BadRequestError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { FakeClock } from '../support/fakes/clock';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakeProductRepository } from '../support/fakes/product-repository';
@@ -200,7 +200,7 @@ describe('updateProduct emits product.updated through the outbox', () => {
 });
 
 describe('updateProduct refuses', () => {
-  it('a concurrent change (lost optimistic lock) with 400 concurrent_update, writing nothing', async () => {
+  it('a concurrent change (lost optimistic lock) with the repository 409 concurrent_update, writing nothing', async () => {
     const concurrent = product({
       name: 'Changed elsewhere',
       version: 5,
@@ -213,12 +213,8 @@ describe('updateProduct refuses', () => {
 
     const error = await rejection(updateProduct(deps, SELLER, '42', body({ name: 'Mine' })));
 
-    expect(error).toBeInstanceOf(BadRequestError);
-    expect(error).toMatchObject({
-      statusCode: 400,
-      code: 'concurrent_update',
-      messages: 'The product changed while it was being updated; retry',
-    });
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ statusCode: 409, code: 'concurrent_update', reason: 'changed' });
     expect(products.stored(SELLER, 42)).toEqual(concurrent);
     expect(products.outbox.events).toEqual([]);
   });

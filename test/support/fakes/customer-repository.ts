@@ -1,19 +1,21 @@
-import type {
-  CustomerProfile,
-  CustomerQuery,
-  CustomerRepository,
-  GlobalCustomer,
-  ProfilePatch,
+import {
+  CustomerContentionError,
+  type CustomerProfile,
+  type GlobalCustomer,
+  type ProfilePatch,
 } from '../../../shared/domain/customers/customer';
+import type { CustomerQuery, CustomerRepository } from '../../../shared/domain/ports';
 import type { Environment, Tenant } from '../../../shared/domain/tenant';
+import { ConflictError } from '../../../shared/errors';
 
 const globalKey = (environment: Environment, document: string) => `${environment}#${document}`;
 const profileKey = (tenant: Tenant, uuid: string) => `${tenant.sellerId}#${tenant.environment}#${uuid}`;
 
 /**
  * Global customers and sellers' profiles in maps, with the DynamoDB repository's outcomes:
- * createGlobal is false when the document is taken, addProfile answers the existing profile,
- * updateProfile is null when the stored e-mail is no longer the one read.
+ * createGlobal throws ConflictError (reason `already_exists`) when the document is taken,
+ * addProfile throws it with the stored profile as `current`, updateProfile throws
+ * CustomerContentionError when the stored e-mail is no longer the one read.
  */
 export class FakeCustomerRepository implements CustomerRepository {
   readonly globals = new Map<string, GlobalCustomer>();
@@ -44,26 +46,33 @@ export class FakeCustomerRepository implements CustomerRepository {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
 
-  async createGlobal(global: GlobalCustomer, profile: CustomerProfile): Promise<boolean> {
+  async createGlobal(global: GlobalCustomer, profile: CustomerProfile): Promise<void> {
     const key = globalKey(global.environment, global.document);
-    if (this.globals.has(key)) return false;
+    if (this.globals.has(key)) {
+      throw new ConflictError('A customer with this document already exists', 'customer_exists', {
+        reason: 'already_exists',
+      });
+    }
     this.globals.set(key, global);
     this.profiles.set(profileKey(profile.tenant, profile.uuid), profile);
-    return true;
   }
 
-  async addProfile(profile: CustomerProfile): Promise<CustomerProfile | null> {
+  async addProfile(profile: CustomerProfile): Promise<void> {
     const key = profileKey(profile.tenant, profile.uuid);
     const existing = this.profiles.get(key);
-    if (existing) return existing;
+    if (existing) {
+      throw new ConflictError('The seller already has this customer', 'customer_exists', {
+        reason: 'already_exists',
+        current: existing,
+      });
+    }
     this.profiles.set(key, profile);
-    return null;
   }
 
-  async updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile | null> {
+  async updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile> {
     const key = profileKey(current.tenant, current.uuid);
     const stored = this.profiles.get(key);
-    if (!stored || stored.email !== current.email) return null;
+    if (!stored || stored.email !== current.email) throw new CustomerContentionError();
     const next = { ...stored, ...patch };
     this.profiles.set(key, next);
     return next;

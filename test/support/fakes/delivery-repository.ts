@@ -1,12 +1,15 @@
+import type { DeliveryRepository, WebhookEndpointRepository } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
-import type { DeliveryRepository, WebhookDelivery } from '../../../shared/domain/webhooks/deliveries';
-import type { WebhookEndpoint, WebhookEndpointRepository } from '../../../shared/domain/webhooks/endpoints';
+import type { WebhookDelivery } from '../../../shared/domain/webhooks/deliveries';
+import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoints';
+import { ConflictError } from '../../../shared/errors';
 
 const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 
 /**
  * Deliveries in a map. recordAttempt writes only if the stored attempt counters are still the
- * expected ones (false otherwise), as the DynamoDB condition does. Endpoints are read from the
+ * expected ones, as the DynamoDB condition does; otherwise it throws the repository's ConflictError
+ * (`attempt_already_recorded`, reason `changed`). Endpoints are read from the
  * endpoint repository the fake is given, as the repository's batch read does.
  */
 export class FakeDeliveryRepository implements DeliveryRepository {
@@ -66,7 +69,7 @@ export class FakeDeliveryRepository implements DeliveryRepository {
     id: string,
     expected: { scheduledAttempts: number; manualAttempts: number },
     changes: Partial<WebhookDelivery>,
-  ): Promise<boolean> {
+  ): Promise<void> {
     const key = keyOf(tenant, id);
     const stored = this.items.get(key);
     const written =
@@ -78,6 +81,10 @@ export class FakeDeliveryRepository implements DeliveryRepository {
       this.items.set(key, { ...stored, ...fields });
     }
     this.recorded.push({ id, changes, written });
-    return written;
+    if (!written) {
+      throw new ConflictError('The attempt was already recorded', 'attempt_already_recorded', {
+        reason: 'changed',
+      });
+    }
   }
 }

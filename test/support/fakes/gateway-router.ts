@@ -1,4 +1,4 @@
-import type { GatewayRouter, PaymentProvider } from '../../../shared/domain/payments/gateway';
+import type { GatewayRouter, PaymentProvider } from '../../../shared/domain/ports';
 import type { Environment } from '../../../shared/domain/tenant';
 
 /** Routes each environment to the provider a test gave it. */

@@ -1,11 +1,6 @@
 import { SANDBOX_CARDS } from '../../../shared/domain/payments/cards';
-import type {
-  ChargeRequest,
-  ChargeResult,
-  ChargeStatus,
-  PaymentProvider,
-} from '../../../shared/domain/payments/gateway';
-import type { GatewayHealth } from '../../../shared/domain/ports';
+import type { ChargeRequest, ChargeResult, ChargeStatus } from '../../../shared/domain/payments/gateway';
+import type { GatewayHealth, PaymentProvider } from '../../../shared/domain/ports';
 
 /** Gateway ids the fake hands out start here: the first charge is 7_000_001. */
 export const FAKE_GATEWAY_ID_BASE = 7_000_000;

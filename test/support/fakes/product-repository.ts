@@ -1,13 +1,16 @@
 import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { Product, ProductRepository, ProductTab } from '../../../shared/domain/products/products';
+import type { ProductRepository } from '../../../shared/domain/ports';
+import type { Product, ProductTab } from '../../../shared/domain/products/products';
 import type { Tenant } from '../../../shared/domain/tenant';
+import { ConflictError } from '../../../shared/errors';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 
 /**
- * Products in a map, with the DynamoDB repository's outcomes: save is refused (false) unless the
- * stored version is the expected one, and a refused save writes neither the product nor its events.
+ * Products in a map, with the DynamoDB repository's outcomes: save throws ConflictError
+ * (`concurrent_update`, reason `changed`) unless the stored version is the expected one, and a
+ * refused save writes neither the product nor its events.
  * `beforeSave` runs just before the version check, to stage a concurrent writer.
  */
 export class FakeProductRepository implements ProductRepository {
@@ -29,7 +32,8 @@ export class FakeProductRepository implements ProductRepository {
 
   async create(product: Product, events: DomainEvent[]): Promise<void> {
     const key = keyOf(product.tenant, product.id);
-    if (this.items.has(key)) throw new Error(`product ${key} already exists`);
+    if (this.items.has(key))
+      throw new ConflictError('The product already exists', 'already_exists', { reason: 'already_exists' });
     this.items.set(key, structuredClone(product));
     this.counters.active++;
     this.outbox.write(events);
@@ -50,11 +54,15 @@ export class FakeProductRepository implements ProductRepository {
     expectedVersion: number,
     events: DomainEvent[],
     counters?: { active: number; archived: number },
-  ): Promise<boolean> {
+  ): Promise<void> {
     this.beforeSave?.();
     const key = keyOf(product.tenant, product.id);
     const stored = this.items.get(key);
-    if (!stored || stored.version !== expectedVersion) return false;
+    if (!stored || stored.version !== expectedVersion) {
+      throw new ConflictError('The product changed at the same time; retry', 'concurrent_update', {
+        reason: 'changed',
+      });
+    }
     this.items.set(key, structuredClone(product));
     this.saves++;
     if (counters) {
@@ -62,7 +70,6 @@ export class FakeProductRepository implements ProductRepository {
       this.counters.archived += counters.archived;
     }
     this.outbox.write(events);
-    return true;
   }
 
   async list(

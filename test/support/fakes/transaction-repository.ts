@@ -1,18 +1,16 @@
 import type { DomainEvent } from '../../../shared/domain/events/events';
+import type { TransactionPage, TransactionQuery, TransactionRepository } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
-import type {
-  SaveOutcome,
-  TransactionPage,
-  TransactionQuery,
-  TransactionRepository,
-} from '../../../shared/domain/transactions/repository';
 import type { Transaction } from '../../../shared/domain/transactions/transaction';
+import { ConflictError } from '../../../shared/errors';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 
 /**
- * Transactions in a map; a transaction and its events are written together or not at all.
+ * Transactions in a map; a transaction and its events are written together or not at all. save
+ * throws the DynamoDB repository's ConflictErrors: `duplicate_notification` (reason
+ * `already_exists`) for a notification applied before, `concurrent_update` (reason `changed`).
  * Ids come from one counter starting after `firstId - 1`. `failCreateWith` makes create reject
  * (the final write of a checkout failing).
  */
@@ -38,7 +36,11 @@ export class FakeTransactionRepository implements TransactionRepository {
   async create(t: Transaction, events: DomainEvent[]): Promise<void> {
     if (this.failCreateWith) throw this.failCreateWith;
     const key = keyOf(t.tenant, t.id);
-    if (this.items.has(key)) throw new Error(`transaction ${key} already exists`);
+    if (this.items.has(key)) {
+      throw new ConflictError('The transaction already exists', 'already_exists', {
+        reason: 'already_exists',
+      });
+    }
     this.items.set(key, structuredClone(t));
     this.outbox.write(events);
   }
@@ -64,15 +66,22 @@ export class FakeTransactionRepository implements TransactionRepository {
     previous: Transaction,
     events: DomainEvent[],
     notification?: { provider: string; id: string },
-  ): Promise<SaveOutcome> {
+  ): Promise<void> {
     const marker = notification ? `${notification.provider}#${notification.id}` : null;
-    if (marker && this.notifications.has(marker)) return 'duplicate-notification';
+    if (marker && this.notifications.has(marker)) {
+      throw new ConflictError('The notification was already applied', 'duplicate_notification', {
+        reason: 'already_exists',
+      });
+    }
     const key = keyOf(next.tenant, next.id);
-    if (this.items.get(key)?.version !== previous.version) return 'changed';
+    if (this.items.get(key)?.version !== previous.version) {
+      throw new ConflictError('The transaction changed at the same time; retry', 'concurrent_update', {
+        reason: 'changed',
+      });
+    }
     this.items.set(key, structuredClone(next));
     if (marker) this.notifications.add(marker);
     this.outbox.write(events);
-    return 'saved';
   }
 
   async list(tenant: Tenant, query: TransactionQuery): Promise<TransactionPage> {

@@ -1,21 +1,27 @@
+import type { WebhookEndpointRepository } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
-import type {
-  EndpointPatch,
-  WebhookEndpoint,
-  WebhookEndpointRepository,
+import {
+  type EndpointPatch,
+  WEBHOOK_ENDPOINT_NOT_FOUND,
+  type WebhookEndpoint,
 } from '../../../shared/domain/webhooks/endpoints';
+import { ConflictError, NotFoundError } from '../../../shared/errors';
 
 const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 const ofTenant = (tenant: Tenant) => (e: WebhookEndpoint) =>
   e.tenant.sellerId === tenant.sellerId && e.tenant.environment === tenant.environment;
 
-/** Endpoints in a map, each visible to its own tenant only. */
+/** Endpoints in a map, each visible to its own tenant only; delete of a missing one is a NotFoundError. */
 export class FakeWebhookEndpointRepository implements WebhookEndpointRepository {
   readonly items = new Map<string, WebhookEndpoint>();
 
   async create(endpoint: WebhookEndpoint): Promise<void> {
     const key = keyOf(endpoint.tenant, endpoint.id);
-    if (this.items.has(key)) throw new Error(`endpoint ${key} already exists`);
+    if (this.items.has(key)) {
+      throw new ConflictError('The webhook endpoint already exists', 'already_exists', {
+        reason: 'already_exists',
+      });
+    }
     this.items.set(key, structuredClone(endpoint));
   }
 
@@ -48,7 +54,7 @@ export class FakeWebhookEndpointRepository implements WebhookEndpointRepository 
     return structuredClone(next);
   }
 
-  async delete(tenant: Tenant, id: string): Promise<boolean> {
-    return this.items.delete(keyOf(tenant, id));
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    if (!this.items.delete(keyOf(tenant, id))) throw new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND);
   }
 }

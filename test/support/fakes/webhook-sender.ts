@@ -1,4 +1,4 @@
-import type { AttemptResult, WebhookSender } from '../../../shared/domain/webhooks/deliveries';
+import type { AttemptResult, WebhookSender } from '../../../shared/domain/ports';
 
 export interface SentRequest {
   url: string;
