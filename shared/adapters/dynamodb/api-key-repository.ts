@@ -1,6 +1,5 @@
-import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
+import type { ApiKeyRecord, ApiKeyRepository } from '#shared/domain/auth/api-keys';
 import { DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
-import type { ApiKeyRepository } from '#shared/domain/ports';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
 import { ConditionFailedError, type Item, type Table } from './table';

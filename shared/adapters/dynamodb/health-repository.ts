@@ -1,4 +1,4 @@
-import type { HealthRepository } from '#shared/domain/ports';
+import type { HealthRepository } from '#shared/domain/health/health';
 import { keys } from './keys';
 import type { Table } from './table';
 

@@ -1,5 +1,4 @@
-import type { DomainEvent } from '#shared/domain/events/events';
-import type { EventOutbox } from '#shared/domain/ports';
+import type { DomainEvent, EventOutbox } from '#shared/domain/events/events';
 import { keys } from './keys';
 import type { Table, TransactItem } from './table';
 import { TABLE } from './table-definition';

@@ -1,12 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
-import type { ApiKeyRepository, Clock, Ids } from '#shared/domain/ports';
+import type { Clock, Ids } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
-
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { ApiKeyRepository } from '#shared/domain/ports';
+import { textField } from '#shared/validation';
+import type { RateWindow } from './rate-limit';
 
 export const KEY_PREFIX: Record<Environment, string> = { test: 'sk_test_', live: 'sk_live_' };
 /** 40 base62 characters: about 238 bits from a CSPRNG (the issue asks for at least 32). */
@@ -47,6 +46,16 @@ export interface AuthenticatedKey {
   count: number;
 }
 
+export interface ApiKeyRepository {
+  /** Fails with DuplicateKeyNameError when an active key of that environment has the name. */
+  create(record: ApiKeyRecord): Promise<void>;
+  list(sellerId: number, environment?: Environment): Promise<ApiKeyRecord[]>;
+  /** Returns the revoked record, or null when the seller has no such key (or it is already revoked). */
+  revoke(sellerId: number, id: string, at: Date): Promise<ApiKeyRecord | null>;
+  /** Looks the key up by hash and counts the request in one round trip; null for unknown or revoked keys. */
+  authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | null>;
+}
+
 export class DuplicateKeyNameError extends ConflictError {
   constructor(name: string, environment: Environment) {
     super(
@@ -84,7 +93,7 @@ export const toView = (r: ApiKeyRecord): ApiKeyView => ({
 
 export const createApiKeySchema = z
   .object({
-    name: z.string({ error: 'name must be a string' }).trim().min(1).max(100),
+    name: textField('name', { max: 100, trim: true }),
     environment: z.enum(['test', 'live'], { error: 'environment must be one of: test, live' }),
     permissions: z
       .enum(['write', 'read'], { error: 'permissions must be one of: write, read' })

@@ -1,7 +1,6 @@
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
-import type { CustomerRepository, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { searchableName, toCustomerView } from './customer';
+import { type CustomerRepository, type CustomerSearch, searchableName, toCustomerView } from './customer';
 import type { ListCustomersInput } from './schemas';
 
 /**

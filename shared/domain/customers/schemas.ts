@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { documentKind, normalizeDocument, onlyDigits } from '#shared/domain/documents';
+import { textField } from '#shared/validation';
 import { MAX_LIST_WINDOW } from './customer';
 
 export const BRAZILIAN_STATES = [
@@ -32,12 +33,8 @@ export const BRAZILIAN_STATES = [
   'TO',
 ] as const;
 
-const text = (field: string, max = 200) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${field} must not be empty`)
-    .max(max, `${field} must be at most ${max} characters long`);
+/** Names and address lines: one line of typed text (no NUL or control characters). */
+const text = (field: string, max = 200) => textField(field, { max, trim: true });
 
 // Masked input is accepted and stored digits-only, so `(11) 98765-4321` and `01310-100` work.
 const name = text('name');

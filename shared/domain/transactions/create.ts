@@ -5,19 +5,17 @@ import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import { luhnValid } from '#shared/domain/payments/cards';
-import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
-import type {
-  Clock,
-  GatewayRouter,
-  Ids,
-  ProductRepository,
-  Scheduler,
-  TransactionRepository,
-} from '#shared/domain/ports';
-import type { Product } from '#shared/domain/products/products';
+import {
+  type ChargeResult,
+  type GatewayRouter,
+  PROVIDER_NOT_CONFIGURED,
+} from '#shared/domain/payments/gateway';
+import type { Clock, Ids, Scheduler } from '#shared/domain/ports';
+import type { Product, ProductRepository } from '#shared/domain/products/products';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { UUID_SHAPE } from '#shared/ids';
-import { describeIssue } from '#shared/validation';
+import { describeIssue, metadataSchema, parseInput, textField } from '#shared/validation';
+import type { TransactionRepository } from './repository';
 import {
   paymentSucceededData,
   sellerNet,
@@ -40,7 +38,7 @@ export const createTransactionSchema = z
     card: z
       .object({
         number: z.string().regex(/^\d{12,19}$/, 'card.number must be 12 to 19 digits'),
-        holderName: z.string().trim().min(1).max(100),
+        holderName: textField('card.holderName', { max: 100, trim: true }),
         expiryMonth: z.number().int().min(1).max(12),
         expiryYear: z.number().int().min(2000).max(2100),
         cvv: z.string().regex(/^\d{3,4}$/, 'card.cvv must be 3 or 4 digits'),
@@ -54,7 +52,7 @@ export const createTransactionSchema = z
       .min(10)
       .max(14 * 86_400)
       .optional(),
-    metadata: z.record(z.string().max(40), z.string().max(500)).optional(),
+    metadata: metadataSchema.optional(),
   })
   .strict();
 
@@ -142,7 +140,10 @@ function statusOf(result: ChargeResult, method: Transaction['paymentMethod']): T
  * idempotent upsert); then the provider charges; then the transaction and its events are written
  * in one transaction. A failed final write of an approved card is compensated by a refund.
  */
-export async function createTransaction(deps: CreateDeps, input: CreateTransactionInput) {
+export async function createTransaction(deps: CreateDeps, request: CreateTransactionInput) {
+  // The whole request (metadata included) is checked here too, not only by the route's parse:
+  // nothing a caller sends may fail after the customer is written.
+  const input = parseInput(createTransactionSchema, request);
   const buyer = parseBuyer(input.customer);
   const product = checkAgainstProduct(await deps.products.findByUuid(input.productId.toLowerCase()), input);
   const tenant = product.tenant;
