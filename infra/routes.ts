@@ -1,5 +1,6 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
 import { customerRoutes } from '#functions/customers/routes';
+import { docsRoutes } from '#functions/docs/routes';
 import { healthRoutes } from '#functions/health/routes';
 import { productRoutes } from '#functions/products/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
@@ -19,6 +20,7 @@ export const httpGroups: RouteGroup[] = [
   productRoutes,
   transactionRoutes,
   customerRoutes,
+  docsRoutes,
 ];
 
 /**

@@ -10,7 +10,7 @@ import { type FunctionSpec, Functions, functionArnOf } from './constructs/functi
 import { Observability } from './constructs/observability';
 import { needsOf } from './constructs/permissions';
 import { connectTriggers } from './constructs/triggers';
-import { asyncFunctions, httpGroups } from './routes';
+import { asyncFunctions, defaultRouteGroup, httpGroups } from './routes';
 
 type EnvName = (typeof ENV)[keyof typeof ENV];
 
@@ -84,7 +84,7 @@ export class PaymentServiceStack extends Stack {
     });
 
     const functionOf = (name: string) => this.functions.get(name);
-    this.api.addGroupRoutes(httpGroups, functionOf);
+    this.api.addGroupRoutes(httpGroups, functionOf, defaultRouteGroup);
     connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
 
     this.observability = new Observability(this, 'Observability', {

@@ -1,6 +1,13 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, type HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  type HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -61,13 +68,24 @@ export class PublicApi extends Construct {
     });
   }
 
-  /** One API route per route-table row, each integrated with its group's function. */
-  addGroupRoutes(groups: RouteGroup[], functionOf: (name: string) => IFunction): void {
+  /**
+   * One API route per route-table row, each integrated with its group's function, and the
+   * `$default` route to `defaultGroup`'s function, so an unknown route is answered by the same
+   * error mapper (a 404 with the error body) instead of API Gateway's own `{"message":"Not Found"}`.
+   */
+  addGroupRoutes(groups: RouteGroup[], functionOf: (name: string) => IFunction, defaultGroup: string): void {
+    const integrations = new Map<string, HttpLambdaIntegration>();
     for (const group of groups) {
       const integration = new HttpLambdaIntegration(`${group.name}-integration`, functionOf(group.name));
+      integrations.set(group.name, integration);
       for (const route of group.routes) {
         this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
       }
     }
+    new HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.httpApi,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: integrations.get(defaultGroup) as HttpLambdaIntegration,
+    });
   }
 }

@@ -126,7 +126,9 @@ export function createLocalServer(options: LocalServerOptions): Server {
     const status = result.statusCode ?? 200;
     const contentType = String(result.headers?.['content-type'] ?? '');
     const name = route ? routeKey(route) : DEFAULT_ROUTE_KEY;
-    const expected = status >= 400 ? errorBodySchema : route?.responses[status];
+    // A declared status keeps its own schema (health's 503 is a report); other failures are errors.
+    const declared = route?.responses[status];
+    const expected = declared === undefined && status >= 400 ? errorBodySchema : declared;
     if (expected === undefined)
       return options.onViolation(`${name} answered ${status}, which it does not declare`);
     if (expected === null || !(expected instanceof z.ZodType)) return;

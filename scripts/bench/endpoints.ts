@@ -6,6 +6,7 @@ import { httpGroups } from '#infra/routes';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_LIMIT, RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit';
+import { pipelineProbe } from '#shared/http/pipeline';
 import { routeKey } from '#shared/http/types';
 import { type BenchContext, type BenchRequest, recipes } from './recipes';
 
@@ -106,14 +107,10 @@ function traceCommands(runtime: Runtime): Tracer {
     },
     handlerCalls: 0,
   };
-  for (const route of httpGroups.flatMap((g) => g.routes)) {
-    const original = route.handler;
-    route.handler = (request) => {
-      inHandler = true;
-      tracer.handlerCalls += 1;
-      return original(request);
-    };
-  }
+  pipelineProbe.onHandler = () => {
+    inHandler = true;
+    tracer.handlerCalls += 1;
+  };
   runtime.deps.table.client.middlewareStack.add(
     (next, context) => async (args) => {
       log.push({

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { BeginOutcome } from '#shared/domain/ports';
 import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { BeginOutcome, IdempotencyRepository } from '#shared/domain/ports';
 
 /** Keys are kept 24 hours (spec Limits). */
 export const IDEMPOTENCY_TTL_SECONDS = 86_400;
@@ -11,18 +15,6 @@ export interface StoredResponse {
   statusCode: number;
   body: string;
   headers: Record<string, string>;
-}
-
-export type BeginOutcome =
-  | { state: 'started' }
-  | { state: 'completed'; fingerprint: string; response: StoredResponse }
-  | { state: 'in_progress'; fingerprint: string };
-
-export interface IdempotencyRepository {
-  /** Claims the key (conditional write), or reports what is stored under it. */
-  begin(scope: string, key: string, fingerprint: string, now: Date): Promise<BeginOutcome>;
-  complete(scope: string, key: string, response: StoredResponse, now: Date): Promise<void>;
-  release(scope: string, key: string): Promise<void>;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { ApiKeyRecord, ApiKeyRepository } from '#shared/domain/auth/api-keys';
+import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
 import { DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
+import type { ApiKeyRepository } from '#shared/domain/ports';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
 import { ConditionFailedError, type Item, type Table } from './table';

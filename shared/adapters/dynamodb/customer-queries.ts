@@ -3,13 +3,8 @@
  * offset pages are walked with Limit, bounded by MAX_LIST_WINDOW, since the spec pages by number.
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  ADDRESS_FIELDS,
-  type CustomerProfile,
-  type CustomerQuery,
-  type CustomerSearch,
-  MAX_LIST_WINDOW,
-} from '#shared/domain/customers/customer';
+import { ADDRESS_FIELDS, type CustomerProfile, MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { type Key, keys } from './keys';
 import type { Item, Table } from './table';

@@ -3,10 +3,10 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   CustomerContentionError,
   type CustomerProfile,
-  type CustomerRepository,
   type GlobalCustomer,
   searchableName,
 } from '#shared/domain/customers/customer';
+import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { createCustomerQueries, creationOrder, toProfile } from './customer-queries';
 import { keys } from './keys';

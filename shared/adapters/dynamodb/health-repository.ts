@@ -1,4 +1,4 @@
-import type { HealthRepository } from '#shared/domain/health/health';
+import type { HealthRepository } from '#shared/domain/ports';
 import { keys } from './keys';
 import type { Table } from './table';
 

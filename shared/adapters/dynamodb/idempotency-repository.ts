@@ -1,10 +1,9 @@
 import {
-  type BeginOutcome,
   IDEMPOTENCY_TTL_SECONDS,
-  type IdempotencyRepository,
   IN_PROGRESS_LEASE_SECONDS,
   type StoredResponse,
 } from '#shared/domain/idempotency';
+import type { BeginOutcome, IdempotencyRepository } from '#shared/domain/ports';
 import { keys } from './keys';
 import { ConditionFailedError, type Table } from './table';
 

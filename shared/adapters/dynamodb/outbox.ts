@@ -1,4 +1,5 @@
-import type { DomainEvent, EventOutbox } from '#shared/domain/events/events';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { EventOutbox } from '#shared/domain/ports';
 import { keys } from './keys';
 import type { Table, TransactItem } from './table';
 import { TABLE } from './table-definition';

@@ -1,11 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
-import type { Clock, Ids } from '#shared/domain/ports';
+import type { ApiKeyRepository, Clock, Ids } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { textField } from '#shared/validation';
-import type { RateWindow } from './rate-limit';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { ApiKeyRepository } from '#shared/domain/ports';
 
 export const KEY_PREFIX: Record<Environment, string> = { test: 'sk_test_', live: 'sk_live_' };
 /** 40 base62 characters: about 238 bits from a CSPRNG (the issue asks for at least 32). */
@@ -44,16 +46,6 @@ export interface AuthenticatedKey {
   record: ApiKeyRecord;
   /** Requests counted in the current rate window, this one included. */
   count: number;
-}
-
-export interface ApiKeyRepository {
-  /** Fails with DuplicateKeyNameError when an active key of that environment has the name. */
-  create(record: ApiKeyRecord): Promise<void>;
-  list(sellerId: number, environment?: Environment): Promise<ApiKeyRecord[]>;
-  /** Returns the revoked record, or null when the seller has no such key (or it is already revoked). */
-  revoke(sellerId: number, id: string, at: Date): Promise<ApiKeyRecord | null>;
-  /** Looks the key up by hash and counts the request in one round trip; null for unknown or revoked keys. */
-  authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | null>;
 }
 
 export class DuplicateKeyNameError extends ConflictError {

@@ -1,6 +1,9 @@
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { CustomerQuery, CustomerRepository, CustomerSearch } from '#shared/domain/ports';
+
 export type PersonType = 'fisica' | 'juridica';
 
 /** One per (environment, document), shared by every seller; written once, by whoever registers it first. */
@@ -61,45 +64,6 @@ export interface CustomerProfile extends Address {
 export type ProfilePatch = Partial<Pick<CustomerProfile, 'name' | 'email' | 'phone' | keyof Address>> & {
   updatedAt: string;
 };
-
-export type CustomerSearch =
-  | { kind: 'all' }
-  | { kind: 'document'; document: string }
-  | { kind: 'email'; email: string }
-  | { kind: 'name'; prefix: string };
-
-export interface CustomerQuery {
-  search: CustomerSearch;
-  overdueOnly: boolean;
-  skip: number;
-  take: number;
-}
-
-export interface CustomerRepository {
-  nextId(): Promise<number>;
-  /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
-  findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
-  findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null>;
-  /** Writes a new global customer with the tenant's profile; false when another request wrote the global first. */
-  createGlobal(global: GlobalCustomer, profile: CustomerProfile): Promise<boolean>;
-  /** Links an existing global customer to the tenant; answers the tenant's profile when it already had one. */
-  addProfile(profile: CustomerProfile): Promise<CustomerProfile | null>;
-  /** Null when the profile changed since `current` was read (the caller reads again). */
-  updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile | null>;
-  setBillingEmailOverride(
-    tenant: Tenant,
-    uuid: string,
-    email: string | null,
-    at: string,
-  ): Promise<CustomerProfile | null>;
-  /** `take` profiles after `skip` matches, and how many match in all (bounded, see MAX_LIST_WINDOW). */
-  list(tenant: Tenant, query: CustomerQuery): Promise<{ items: CustomerProfile[]; total: number }>;
-  /**
-   * Moves the profile's overdue-charge count by `delta` (never below 0) and keeps the overdue
-   * marker in step; the scheduled-charge work calls it. Null when the tenant has no such customer.
-   */
-  adjustOverdue(tenant: Tenant, uuid: string, delta: number): Promise<number | null>;
-}
 
 /** Deepest position a page may reach without a narrower search (page × limit). */
 export const MAX_LIST_WINDOW = 10_000;

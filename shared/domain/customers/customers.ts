@@ -1,11 +1,10 @@
-import type { Clock, Ids } from '#shared/domain/ports';
+import type { Clock, CustomerRepository, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import {
   ADDRESS_FIELDS,
   CustomerContentionError,
   type CustomerProfile,
-  type CustomerRepository,
   type CustomerView,
   type GlobalCustomer,
   type ProfilePatch,

@@ -1,6 +1,7 @@
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
+import type { CustomerRepository, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { type CustomerRepository, type CustomerSearch, searchableName, toCustomerView } from './customer';
+import { searchableName, toCustomerView } from './customer';
 import type { ListCustomersInput } from './schemas';
 
 /**

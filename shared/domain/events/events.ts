@@ -3,6 +3,9 @@ import { EVENT_ID_PREFIX, type EventEnvelope } from '#events/envelope';
 import type { Clock, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { EventOutbox } from '#shared/domain/ports';
+
 /** An event a use case emits: it is written to the outbox in the same transaction as the change. */
 export interface DomainEvent {
   tenant: Tenant;
@@ -33,11 +36,6 @@ export function newEvent(
       data,
     },
   };
-}
-
-/** Writes events on their own, for changes that live outside the table (test helpers). */
-export interface EventOutbox {
-  write(events: DomainEvent[]): Promise<void>;
 }
 
 /** What the publisher puts on the bus, and the fan-out reads back. */

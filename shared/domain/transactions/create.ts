@@ -5,17 +5,19 @@ import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import { luhnValid } from '#shared/domain/payments/cards';
-import {
-  type ChargeResult,
-  type GatewayRouter,
-  PROVIDER_NOT_CONFIGURED,
-} from '#shared/domain/payments/gateway';
-import type { Clock, Ids, Scheduler } from '#shared/domain/ports';
-import type { Product, ProductRepository } from '#shared/domain/products/products';
+import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import type {
+  Clock,
+  GatewayRouter,
+  Ids,
+  ProductRepository,
+  Scheduler,
+  TransactionRepository,
+} from '#shared/domain/ports';
+import type { Product } from '#shared/domain/products/products';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { UUID_SHAPE } from '#shared/ids';
 import { describeIssue, metadataSchema, parseInput, textField } from '#shared/validation';
-import type { TransactionRepository } from './repository';
 import {
   paymentSucceededData,
   sellerNet,

@@ -1,9 +1,8 @@
 import * as z from 'zod';
-import type { GatewayRouter } from '#shared/domain/payments/gateway';
+import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import { reaisToCentavos } from '#shared/money';
-import type { TransactionQuery, TransactionRepository } from './repository';
 import { canApply, refusal } from './state-machine';
 import { STATUSES, TRANSACTION_NOT_FOUND, type Transaction, toTransactionView } from './transaction';
 import { type TransitionDeps, transition } from './transitions';

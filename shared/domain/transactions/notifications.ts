@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { SignatureVerificationError, verifySignature } from '#events/signing';
-import type { GatewayRouter } from '#shared/domain/payments/gateway';
+import type { GatewayRouter } from '#shared/domain/ports';
 import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
 import { canApply, type Trigger } from './state-machine';

@@ -1,7 +1,6 @@
 import { newEvent } from '#shared/domain/events/events';
-import type { Clock, Ids } from '#shared/domain/ports';
+import type { Clock, Ids, TransactionRepository } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
-import type { TransactionRepository } from './repository';
 import { canApply, RULES, refusal, type Trigger } from './state-machine';
 import { paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
 

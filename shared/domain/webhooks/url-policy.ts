@@ -1,4 +1,8 @@
 import { BlockList, isIP } from 'node:net';
+import type { UrlPolicy } from '#shared/domain/ports';
+
+/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
+export type { Resolver, UrlPolicy } from '#shared/domain/ports';
 
 /**
  * Where webhooks may go. HTTPS only; a host that resolves to a loopback, private, link-local,
@@ -42,14 +46,6 @@ export function isBlockedAddress(address: string): boolean {
     return blocked.check(address, 'ipv6');
   }
   return true;
-}
-
-export type Resolver = (host: string) => Promise<string[]>;
-
-export interface UrlPolicy {
-  /** True only in the local runtime. */
-  allowLocalHttp: boolean;
-  resolve: Resolver;
 }
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost']);

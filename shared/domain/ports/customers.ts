@@ -1,0 +1,47 @@
+import type { CustomerProfile, GlobalCustomer, ProfilePatch } from '#shared/domain/customers/customer';
+import type { Environment, Tenant } from '#shared/domain/tenant';
+
+export type CustomerSearch =
+  | { kind: 'all' }
+  | { kind: 'document'; document: string }
+  | { kind: 'email'; email: string }
+  | { kind: 'name'; prefix: string };
+
+export interface CustomerQuery {
+  search: CustomerSearch;
+  overdueOnly: boolean;
+  skip: number;
+  take: number;
+}
+
+export interface CustomerRepository {
+  nextId(): Promise<number>;
+  /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
+  findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
+  findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null>;
+  /**
+   * Writes a new global customer with the tenant's profile. Throws ConflictError (reason
+   * `already_exists`) when another request registered the document first.
+   */
+  createGlobal(global: GlobalCustomer, profile: CustomerProfile): Promise<void>;
+  /**
+   * Links an existing global customer to the tenant. Throws ConflictError (reason
+   * `already_exists`, `current` = the tenant's stored profile) when the tenant already has it.
+   */
+  addProfile(profile: CustomerProfile): Promise<void>;
+  /** Throws CustomerContentionError when the profile changed since `current` was read (the caller reads again). */
+  updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile>;
+  setBillingEmailOverride(
+    tenant: Tenant,
+    uuid: string,
+    email: string | null,
+    at: string,
+  ): Promise<CustomerProfile | null>;
+  /** `take` profiles after `skip` matches, and how many match in all (bounded, see MAX_LIST_WINDOW). */
+  list(tenant: Tenant, query: CustomerQuery): Promise<{ items: CustomerProfile[]; total: number }>;
+  /**
+   * Moves the profile's overdue-charge count by `delta` (never below 0) and keeps the overdue
+   * marker in step; the scheduled-charge work calls it. Null when the tenant has no such customer.
+   */
+  adjustOverdue(tenant: Tenant, uuid: string, delta: number): Promise<number | null>;
+}

@@ -1,0 +1,49 @@
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction, TransactionStatus } from '#shared/domain/transactions/transaction';
+
+export interface TransactionQuery {
+  page: number;
+  limit: number;
+  status?: TransactionStatus;
+  paymentMethod?: Transaction['paymentMethod'];
+  productId?: number;
+  /** One customer, or the customers a name/e-mail search matched. */
+  customerIds?: number[];
+  createdBefore?: string;
+  cursor?: string;
+  /** False for cursor pages that show no total (they never read ahead just to count). */
+  countTotal?: boolean;
+}
+
+export interface TransactionPage {
+  items: Transaction[];
+  totalCount: number;
+  /** Items DynamoDB read to build the page (the bench reports it per filter). */
+  itemsRead: number;
+  cursor?: string;
+}
+
+export interface TransactionRepository {
+  nextId(): Promise<number>;
+  create(t: Transaction, events: DomainEvent[]): Promise<void>;
+  get(tenant: Tenant, id: number): Promise<Transaction | null>;
+  findByUuid(uuid: string): Promise<Transaction | null>;
+  /** Every tenant's and provider's transactions with this provider id: callers pick theirs. */
+  findByGatewayPayId(gatewayPayId: number): Promise<Transaction[]>;
+  /**
+   * Writes `next` if the stored version is still `previous.version`, with its events and, for a
+   * provider notification, a marker that makes a repeat of the same notification a no-op. Throws
+   * ConflictError: reason `already_exists` (`duplicate_notification`) for a repeated notification,
+   * reason `changed` (`concurrent_update`) when the transaction changed since it was read.
+   */
+  save(
+    next: Transaction,
+    previous: Transaction,
+    events: DomainEvent[],
+    notification?: { provider: string; id: string },
+  ): Promise<void>;
+  list(tenant: Tenant, query: TransactionQuery): Promise<TransactionPage>;
+  /** Expiry job ids of pending pix charges already due, from the last `hoursBack` hours of buckets. */
+  duePixExpiries(now: Date, hoursBack: number): Promise<string[]>;
+}

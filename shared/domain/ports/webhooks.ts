@@ -1,0 +1,63 @@
+import type { Tenant } from '#shared/domain/tenant';
+import type { WebhookDelivery } from '#shared/domain/webhooks/deliveries';
+import type { EndpointPatch, WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
+
+export interface WebhookEndpointRepository {
+  create(endpoint: WebhookEndpoint): Promise<void>;
+  get(tenant: Tenant, id: string): Promise<WebhookEndpoint | null>;
+  list(
+    tenant: Tenant,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ items: WebhookEndpoint[]; cursor?: string }>;
+  /** Every endpoint of the tenant (the fan-out filters them by event). */
+  all(tenant: Tenant): Promise<WebhookEndpoint[]>;
+  update(tenant: Tenant, id: string, patch: EndpointPatch): Promise<WebhookEndpoint | null>;
+  /** Throws NotFoundError when the tenant has no such endpoint. */
+  delete(tenant: Tenant, id: string): Promise<void>;
+}
+
+export interface DeliveryRepository {
+  /** Creates the delivery unless it exists (fan-out retries): returns the stored one either way. */
+  createIfAbsent(delivery: WebhookDelivery): Promise<WebhookDelivery>;
+  get(tenant: Tenant, id: string): Promise<WebhookDelivery | null>;
+  /** The delivery and its endpoint in one read. */
+  getWithEndpoint(
+    tenant: Tenant,
+    id: string,
+    endpointId: string,
+  ): Promise<{ delivery: WebhookDelivery | null; endpoint: WebhookEndpoint | null }>;
+  listByEndpoint(
+    tenant: Tenant,
+    endpointId: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ items: WebhookDelivery[]; cursor?: string }>;
+  /**
+   * Writes an attempt's outcome if nobody recorded that attempt first; throws ConflictError
+   * (reason `changed`) when someone did.
+   */
+  recordAttempt(
+    tenant: Tenant,
+    id: string,
+    expected: { scheduledAttempts: number; manualAttempts: number },
+    changes: Partial<WebhookDelivery>,
+  ): Promise<void>;
+}
+
+export interface AttemptResult {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface WebhookSender {
+  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult>;
+}
+
+export type Resolver = (host: string) => Promise<string[]>;
+
+/** Where webhooks may go: checkWebhookUrl applies it when an endpoint is saved and before every delivery. */
+export interface UrlPolicy {
+  /** True only in the local runtime. */
+  allowLocalHttp: boolean;
+  resolve: Resolver;
+}
