@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, inject } from 'vitest';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { ensureTable } from '../../infra/local/dynamodb-local';
+
+const opened: Table[] = [];
+
+/**
+ * A new, empty table on the DynamoDB Local the global setup started (`inject('dynamoEndpoint')`),
+ * created from the same definition as the stack. Each call makes its own table, so a contract case
+ * that calls it per test starts from nothing; the clients are closed after the file.
+ */
+export async function freshTable(prefix = 'contract'): Promise<Table> {
+  const endpoint = inject('dynamoEndpoint');
+  const tableName = `${prefix}-${randomUUID()}`;
+  await ensureTable(endpoint, tableName);
+  const table = new Table({ tableName, endpoint });
+  opened.push(table);
+  return table;
+}
+
+afterAll(() => {
+  for (const table of opened.splice(0)) table.client.destroy();
+});
