@@ -82,7 +82,7 @@ export class PublicApi extends Construct {
         this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
       }
     }
-    new HttpRoute(this, 'DefaultRoute', {
+    new HttpRoute(this.httpApi, 'DefaultRoute', {
       httpApi: this.httpApi,
       routeKey: HttpRouteKey.DEFAULT,
       integration: integrations.get(defaultGroup) as HttpLambdaIntegration,

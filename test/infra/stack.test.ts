@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_FUNCTION_TIMEOUT, HEARTBEAT_INTERVAL } from '#infra/constructs/async';
-import { asyncFunctions, functionNames, httpGroups } from '#infra/routes';
+import { asyncFunctions, defaultRouteGroup, functionNames, httpGroups } from '#infra/routes';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { ENV } from '#shared/config';
 import { routeKey } from '#shared/http/types';
@@ -136,9 +136,13 @@ describe('functions', () => {
 });
 
 describe('HTTP API', () => {
-  const allRoutes = httpGroups.flatMap((g) => g.routes.map((r) => ({ group: g.name, key: routeKey(r) })));
+  const allRoutes = [
+    ...httpGroups.flatMap((g) => g.routes.map((r) => ({ group: g.name, key: routeKey(r) }))),
+    // Unknown routes reach one function too, so their 404 comes from the same error mapper.
+    { group: defaultRouteGroup, key: '$default' },
+  ];
 
-  it('has exactly one route per route-table row', () => {
+  it('has exactly one route per route-table row, plus $default', () => {
     const keys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
     expect(keys.sort()).toEqual(allRoutes.map((r) => r.key).sort());
   });
