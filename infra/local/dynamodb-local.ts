@@ -140,7 +140,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
 async function alignIndexes(client: DynamoDBClient, tableName: string, table: TableDescription) {
   const wanted = createTableInput(tableName);
   const present = new Set((table.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
-  const names = new Set(wanted.GlobalSecondaryIndexes.map((i) => i.IndexName));
+  const names = new Set<string>(wanted.GlobalSecondaryIndexes.map((i) => i.IndexName));
   const updates = [
     ...wanted.GlobalSecondaryIndexes.filter((i) => !present.has(i.IndexName)).map((i) => ({ Create: i })),
     ...[...present]

@@ -3,10 +3,12 @@ import { DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
 import type { ApiKeyRepository } from '#shared/domain/ports';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
-import { ConditionFailedError, type Item, type Table } from './table';
+import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'api-key';
+/** A seller's keys, newest first. */
+const byOwner = TABLE.indexes.byUuidOrOwner;
 
 function toRecord(item: Item): ApiKeyRecord {
   return {
@@ -26,16 +28,16 @@ function toRecord(item: Item): ApiKeyRecord {
 export function createApiKeyRepository(table: Table): ApiKeyRepository {
   return {
     async create(record) {
-      try {
-        // Key, name guard and pointer in one transaction: the name is unique per environment
-        // by condition, never by a read first.
-        await table.transact([
+      // Key, name guard and pointer in one transaction: the name is unique per environment
+      // by condition, never by a read first.
+      await orConflict(
+        table.transact([
           {
             Put: {
               Item: {
                 ...keys.apiKey(record.hash),
-                [TABLE.indexes.gsi1.partitionKey]: keys.apiKeysOfSeller(record.sellerId),
-                [TABLE.indexes.gsi1.sortKey]: `${record.createdAt}#${record.id}`,
+                [byOwner.partitionKey]: keys.apiKeysOfSeller(record.sellerId),
+                [byOwner.sortKey]: `${record.createdAt}#${record.id}`,
                 entity: ENTITY,
                 version: 1,
                 id: record.id,
@@ -55,6 +57,7 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
               Item: {
                 ...keys.apiKeyName(record.sellerId, record.environment, record.name),
                 entity: 'api-key-name',
+                version: 1,
                 id: record.id,
               },
               ConditionExpression: 'attribute_not_exists(pk)',
@@ -65,6 +68,7 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
               Item: {
                 ...keys.apiKeyPointer(record.sellerId, record.id),
                 entity: 'api-key-pointer',
+                version: 1,
                 // A copy of what the revoke answer shows, so revoking needs no second read.
                 id: record.id,
                 sellerId: record.sellerId,
@@ -78,13 +82,12 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-        ]);
-      } catch (error) {
-        if (error instanceof ConditionFailedError && error.failedIndexes.includes(1)) {
-          throw new DuplicateKeyNameError(record.name, record.environment);
-        }
-        throw error;
-      }
+        ]),
+        (failure) =>
+          failure.failedIndexes.includes(1)
+            ? new DuplicateKeyNameError(record.name, record.environment)
+            : alreadyExists('The API key')(failure),
+      );
     },
 
     async list(sellerId, environment) {
@@ -92,9 +95,9 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
       let cursor: string | undefined;
       do {
         const page = await table.query<Item>({
-          IndexName: TABLE.indexes.gsi1.name,
+          IndexName: byOwner.name,
           KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': TABLE.indexes.gsi1.partitionKey },
+          ExpressionAttributeNames: { '#pk': byOwner.partitionKey },
           ExpressionAttributeValues: { ':pk': keys.apiKeysOfSeller(sellerId) },
           ScanIndexForward: false,
           cursor,

@@ -2,15 +2,17 @@
  * The customer list's reads. Every search goes through a key or an index made for it (docs/data-model.md);
  * offset pages are walked with Limit, bounded by MAX_LIST_WINDOW, since the spec pages by number.
  */
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { ADDRESS_FIELDS, type CustomerProfile, MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { type Key, keys } from './keys';
+import { keys } from './keys';
 import type { Item, Table } from './table';
 import { TABLE } from './table-definition';
 
-const { gsi1, gsi2 } = TABLE.indexes;
+/** A seller's customers newest first (the count heads the partition). */
+const byCreation = TABLE.indexes.byUuidOrOwner;
+/** A seller's customers by name prefix. */
+const byName = TABLE.indexes.byStatusOrName;
 
 export function toProfile(item: Item): CustomerProfile {
   const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (item[f] as string | undefined) ?? null]));
@@ -32,7 +34,7 @@ export function toProfile(item: Item): CustomerProfile {
   };
 }
 
-/** The newest-first order of a seller's customers (gsi1 sort key, overdue markers). */
+/** The newest-first order of a seller's customers (byCreation sort key, overdue markers). */
 export const creationOrder = (p: Pick<CustomerProfile, 'createdAt' | 'id'>) =>
   `${p.createdAt}#${keys.numeric(p.id)}`;
 
@@ -40,19 +42,10 @@ export function createCustomerQueries(table: Table) {
   const getProfileItem = (tenant: Tenant, uuid: string) =>
     table.get<Item>(keys.customerProfile(tenant, uuid), { consistent: true });
 
-  /** BatchGetItem keeps a page of e-mail or overdue matches to one round trip; Table has no batch read. */
+  /** BatchGetItem keeps a page of e-mail or overdue matches to one round trip. */
   async function profilesByUuid(tenant: Tenant, uuids: string[]): Promise<CustomerProfile[]> {
-    const found = new Map<string, CustomerProfile>();
-    for (let i = 0; i < uuids.length; i += 100) {
-      let pending: Key[] = uuids.slice(i, i + 100).map((u) => keys.customerProfile(tenant, u));
-      while (pending.length > 0) {
-        const out = await table.doc.send(
-          new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending } } }),
-        );
-        for (const item of out.Responses?.[table.name] ?? []) found.set(String(item.uuid), toProfile(item));
-        pending = (out.UnprocessedKeys?.[table.name]?.Keys ?? []) as Key[];
-      }
-    }
+    const items = await table.batchGet<Item>(uuids.map((u) => keys.customerProfile(tenant, u)));
+    const found = new Map(items.map((item) => [String(item.uuid), toProfile(item)]));
     return uuids.flatMap((u) => found.get(u) ?? []);
   }
 
@@ -73,7 +66,7 @@ export function createCustomerQueries(table: Table) {
   }
 
   type IndexQuery = {
-    index: typeof gsi1 | typeof gsi2;
+    index: typeof byCreation | typeof byName;
     pk: string;
     prefix?: string;
     overdueOnly: boolean;
@@ -181,7 +174,7 @@ export function createCustomerQueries(table: Table) {
       }
       if (search.kind === 'name') {
         const q = {
-          index: gsi2,
+          index: byName,
           pk: keys.customersByName(tenant),
           prefix: search.prefix,
           overdueOnly,
@@ -192,7 +185,12 @@ export function createCustomerQueries(table: Table) {
       }
       if (overdueOnly) return overdue(tenant, skip, take);
       // The seller's count heads the newest-first partition: the first page reads it with the rows.
-      const q = { index: gsi1, pk: keys.customersByCreation(tenant), overdueOnly: false, newestFirst: true };
+      const q = {
+        index: byCreation,
+        pk: keys.customersByCreation(tenant),
+        overdueOnly: false,
+        newestFirst: true,
+      };
       const rows: Item[] = [];
       let total = 0;
       let cursor: string | undefined;

@@ -1,5 +1,3 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   CustomerContentionError,
   type CustomerProfile,
@@ -8,12 +6,23 @@ import {
 } from '#shared/domain/customers/customer';
 import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { createCustomerQueries, creationOrder, toProfile } from './customer-queries';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, patchExpression, type Table, type TransactItem } from './table';
+import {
+  ConditionFailedError,
+  type Item,
+  orConflict,
+  patchExpression,
+  type Table,
+  type TransactItem,
+} from './table';
 import { TABLE } from './table-definition';
 
-const { gsi1, gsi2 } = TABLE.indexes;
+/** A seller's customers newest first. */
+const byCreation = TABLE.indexes.byUuidOrOwner;
+/** A seller's customers by name prefix. */
+const byName = TABLE.indexes.byStatusOrName;
 
 const toGlobal = (item: Item): GlobalCustomer => ({
   id: Number(item.id),
@@ -31,10 +40,10 @@ function profileItem(p: CustomerProfile): Item {
   const nameSearch = searchableName(p.name);
   const item: Item = {
     ...keys.customerProfile(p.tenant, p.uuid),
-    [gsi1.partitionKey]: keys.customersByCreation(p.tenant),
-    [gsi1.sortKey]: creationOrder(p),
-    [gsi2.partitionKey]: keys.customersByName(p.tenant),
-    [gsi2.sortKey]: `${nameSearch}#${p.uuid}`,
+    [byCreation.partitionKey]: keys.customersByCreation(p.tenant),
+    [byCreation.sortKey]: creationOrder(p),
+    [byName.partitionKey]: keys.customersByName(p.tenant),
+    [byName.sortKey]: `${nameSearch}#${p.uuid}`,
     entity: 'customer-profile',
     version: 1,
     sellerId: p.tenant.sellerId,
@@ -57,12 +66,17 @@ const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): Tr
   },
 });
 
-/** The count sits at the head of the newest-first listing partition (gsi1), read with the first page. */
+/** The count sits at the head of the newest-first listing partition (byCreation), read with the first page. */
 const countOne = (tenant: Tenant): TransactItem => ({
   Update: {
     Key: keys.customerCount(tenant),
-    UpdateExpression: 'SET entity = :entity, #gpk = :gpk, #gsk = :gsk ADD #v :one',
-    ExpressionAttributeNames: { '#v': 'value', '#gpk': gsi1.partitionKey, '#gsk': gsi1.sortKey },
+    UpdateExpression: 'SET entity = :entity, #ver = :one, #gpk = :gpk, #gsk = :gsk ADD #v :one',
+    ExpressionAttributeNames: {
+      '#v': 'value',
+      '#ver': 'version',
+      '#gpk': byCreation.partitionKey,
+      '#gsk': byCreation.sortKey,
+    },
     ExpressionAttributeValues: {
       ':one': 1,
       ':entity': 'customer-count',
@@ -89,14 +103,6 @@ async function transact(table: Table, items: TransactItem[]): Promise<void> {
   }
 }
 
-/** The item a failed transaction condition saw (asked for with ReturnValuesOnConditionCheckFailure). */
-function itemThatFailed(error: ConditionFailedError, index: number): Item | undefined {
-  const reasons = (error.cause as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] })
-    ?.CancellationReasons;
-  const item = reasons?.[index]?.Item;
-  return item ? unmarshall(item) : undefined;
-}
-
 export function createCustomerRepository(table: Table): CustomerRepository {
   const { getProfileItem, list } = createCustomerQueries(table);
 
@@ -117,8 +123,8 @@ export function createCustomerRepository(table: Table): CustomerRepository {
 
     async createGlobal(global, profile) {
       const { environment, ...rest } = global;
-      try {
-        await transact(table, [
+      await orConflict(
+        transact(table, [
           {
             Put: {
               Item: {
@@ -134,12 +140,15 @@ export function createCustomerRepository(table: Table): CustomerRepository {
           { Put: { Item: profileItem(profile), ConditionExpression: 'attribute_not_exists(pk)' } },
           emailPointer(profile),
           countOne(profile.tenant),
-        ]);
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionFailedError && error.failedIndexes.includes(0)) return false;
-        throw error;
-      }
+        ]),
+        (failure) =>
+          failure.failedIndexes.includes(0)
+            ? new ConflictError('A customer with this document already exists', 'customer_exists', {
+                reason: 'already_exists',
+                cause: failure,
+              })
+            : new CustomerContentionError({ cause: failure }),
+      );
     },
 
     async addProfile(profile) {
@@ -153,12 +162,15 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       } as TransactItem;
       try {
         await transact(table, [put, emailPointer(profile), countOne(profile.tenant)]);
-        return null;
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
-        const existing = itemThatFailed(error, 0) ?? (await getProfileItem(profile.tenant, profile.uuid));
+        const existing = error.itemAt(0) ?? (await getProfileItem(profile.tenant, profile.uuid));
         if (!existing) throw new CustomerContentionError({ cause: error });
-        return toProfile(existing);
+        throw new ConflictError('The seller already has this customer', 'customer_exists', {
+          reason: 'already_exists',
+          current: toProfile(existing),
+          cause: error,
+        });
       }
     },
 
@@ -167,7 +179,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       const fields: Item = { ...patch };
       if (patch.name !== undefined) {
         fields.nameSearch = searchableName(patch.name);
-        fields[gsi2.sortKey] = `${fields.nameSearch}#${current.uuid}`;
+        fields[byName.sortKey] = `${fields.nameSearch}#${current.uuid}`;
       }
       const set = patchExpression(fields);
       const names: Record<string, string> = { ...set.names, '#email': 'email' };
@@ -191,8 +203,9 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         ]);
         return next;
       } catch (error) {
-        if (error instanceof ConditionFailedError) return null;
-        if (contended(error)) throw new CustomerContentionError({ cause: error });
+        // The profile changed (or went away) since `current` was read: the use case reads again.
+        if (error instanceof ConditionFailedError || contended(error))
+          throw new CustomerContentionError({ cause: error });
         throw error;
       }
     },

@@ -16,7 +16,8 @@ export function createHealthRepository(table: Table): HealthRepository {
     async writeHeartbeat(at) {
       await table.update({
         Key: keys.heartbeat(),
-        UpdateExpression: 'SET lastRunAt = :at, entity = :entity ADD runs :one',
+        UpdateExpression: 'SET lastRunAt = :at, entity = :entity, #ver = :one ADD runs :one',
+        ExpressionAttributeNames: { '#ver': 'version' },
         ExpressionAttributeValues: { ':at': at.toISOString(), ':entity': 'heartbeat', ':one': 1 },
       });
     },

@@ -4,8 +4,9 @@ import {
   type StoredResponse,
 } from '#shared/domain/idempotency';
 import type { BeginOutcome, IdempotencyRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
-import { ConditionFailedError, type Table } from './table';
+import { ConditionFailedError, orConflict, type Table } from './table';
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -35,8 +36,13 @@ export function createIdempotencyRepository(table: Table): IdempotencyRepository
         );
         return { state: 'started' };
       } catch (error) {
-        if (!(error instanceof ConditionFailedError) || !error.existing) throw error;
+        if (!(error instanceof ConditionFailedError)) throw error;
         const existing = error.existing;
+        if (!existing)
+          throw new ConflictError('The idempotency key is taken', 'already_exists', {
+            reason: 'already_exists',
+            cause: error,
+          });
         if (existing.state === 'completed') {
           return {
             state: 'completed',
@@ -58,11 +64,18 @@ export function createIdempotencyRepository(table: Table): IdempotencyRepository
     },
 
     async release(scope, key) {
-      await table.delete(keys.idempotency(scope, key), {
-        condition: '#state = :running',
-        names: { '#state': 'state' },
-        values: { ':running': 'in_progress' },
-      });
+      await orConflict(
+        table.delete(keys.idempotency(scope, key), {
+          condition: '#state = :running',
+          names: { '#state': 'state' },
+          values: { ':running': 'in_progress' },
+        }),
+        (cause) =>
+          new ConflictError('The idempotency key is no longer in progress', 'idempotency_not_in_progress', {
+            reason: 'changed',
+            cause,
+          }),
+      );
     },
   };
 }

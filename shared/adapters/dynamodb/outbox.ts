@@ -1,7 +1,7 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { EventOutbox } from '#shared/domain/ports';
 import { keys } from './keys';
-import type { Table, TransactItem } from './table';
+import { alreadyExists, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
 /** Outbox items stay 30 days (resends and audits), then TTL removes them. */
@@ -32,7 +32,8 @@ export function outboxPut(event: DomainEvent): TransactItem {
 export function createEventOutbox(table: Table): EventOutbox {
   return {
     async write(events) {
-      if (events.length > 0) await table.transact(events.map(outboxPut));
+      if (events.length === 0) return;
+      await orConflict(table.transact(events.map(outboxPut)), alreadyExists('The event'));
     },
   };
 }

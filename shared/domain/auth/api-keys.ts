@@ -53,6 +53,7 @@ export class DuplicateKeyNameError extends ConflictError {
     super(
       `An API key named "${name}" already exists in the ${environment} environment`,
       'duplicate_api_key_name',
+      { reason: 'already_exists' },
     );
   }
 }

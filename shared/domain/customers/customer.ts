@@ -73,8 +73,11 @@ export const MAX_LIST_WINDOW = 10_000;
  * cases retry; only a request that keeps losing sees the 409.
  */
 export class CustomerContentionError extends ConflictError {
-  constructor(options?: { cause?: unknown }) {
-    super('The customer is being changed by another request; retry', 'customer_contention', options);
+  constructor(options: { cause?: unknown } = {}) {
+    super('The customer is being changed by another request; retry', 'customer_contention', {
+      ...options,
+      reason: 'contended',
+    });
   }
 }
 

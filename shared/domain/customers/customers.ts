@@ -1,6 +1,6 @@
 import type { Clock, CustomerRepository, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError, ValidationError } from '#shared/errors';
+import { isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import {
   ADDRESS_FIELDS,
   CustomerContentionError,
@@ -111,18 +111,29 @@ export function createCustomer(
         createdAt: now,
       };
       const profile = newProfile(tenant, fresh, input, now);
-      if (await deps.customers.createGlobal(fresh, profile))
+      try {
+        await deps.customers.createGlobal(fresh, profile);
         return { customer: toCustomerView(profile), created: true };
+      } catch (error) {
+        // Another request registered the document first: this one reuses that global customer.
+        if (!isConflict(error, 'already_exists')) throw error;
+      }
       global = await deps.customers.findGlobal(tenant.environment, input.document);
       if (!global) throw new CustomerContentionError();
     }
     const profile = newProfile(tenant, global, input, now);
-    const existing = await deps.customers.addProfile(profile);
-    if (!existing) return { customer: toCustomerView(profile), created: true };
+    let existing: CustomerProfile;
+    try {
+      await deps.customers.addProfile(profile);
+      return { customer: toCustomerView(profile), created: true };
+    } catch (error) {
+      // The tenant already has this customer: registering it again answers (and refreshes) it.
+      if (!isConflict<CustomerProfile>(error, 'already_exists') || !error.current) throw error;
+      existing = error.current;
+    }
     const patch = diff(existing, input, now);
     if (!patch) return { customer: toCustomerView(existing), created: false };
     const updated = await deps.customers.updateProfile(existing, patch);
-    if (!updated) throw new CustomerContentionError();
     return { customer: toCustomerView(updated), created: false };
   });
 }
@@ -152,9 +163,7 @@ export function updateCustomer(
     if (problems.length > 0) throw new ValidationError(problems);
     const patch = diff(current, input, deps.clock.now().toISOString());
     if (!patch) return toCustomerView(current);
-    const updated = await deps.customers.updateProfile(current, patch);
-    if (!updated) throw new CustomerContentionError();
-    return toCustomerView(updated);
+    return toCustomerView(await deps.customers.updateProfile(current, patch));
   });
 }
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
-import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
+import { BadRequestError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { reaisToCentavos } from '#shared/money';
 import { canApply, refusal } from './state-machine';
 import { STATUSES, TRANSACTION_NOT_FOUND, type Transaction, toTransactionView } from './transaction';
@@ -98,7 +98,10 @@ export async function refundTransaction(
       updatedAt: deps.clock.now().toISOString(),
       version: current.version + 1,
     };
-    await deps.transactions.save(undone, current, []);
+    // A transaction changed meanwhile is not undone over that change; the provider's error is the answer.
+    await deps.transactions.save(undone, current, []).catch((undo: unknown) => {
+      if (!isConflict(undo, 'changed')) throw undo;
+    });
     throw error;
   }
   return toTransactionView(saved.transaction);

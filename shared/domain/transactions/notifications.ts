@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { SignatureVerificationError, verifySignature } from '#events/signing';
 import type { GatewayRouter } from '#shared/domain/ports';
-import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { isConflict, NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
 import { canApply, type Trigger } from './state-machine';
 import { TRANSACTION_NOT_FOUND, type Transaction } from './transaction';
@@ -71,15 +71,23 @@ export async function handleNotification(
       reason: `not applicable to ${t.status}`,
     };
   }
-  const { transaction, outcome } = await transition(deps, t, trigger, {
-    failureCode: n.failureCode,
-    failureReason: n.failureReason,
-    notification: { provider: n.provider, id: n.id },
-  });
+  let transaction = t;
+  let duplicate = false;
+  try {
+    ({ transaction } = await transition(deps, t, trigger, {
+      failureCode: n.failureCode,
+      failureReason: n.failureReason,
+      notification: { provider: n.provider, id: n.id },
+    }));
+  } catch (error) {
+    // This notification's marker exists: it was applied before, so it is answered as processed.
+    if (!isConflict(error, 'already_exists')) throw error;
+    duplicate = true;
+  }
   return {
     received: true,
-    applied: outcome === 'saved',
-    duplicate: outcome === 'duplicate-notification',
+    applied: !duplicate,
+    duplicate,
     transactionId: transaction.id,
     status: transaction.status,
   };

@@ -1,6 +1,5 @@
 import { newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids, TransactionRepository } from '#shared/domain/ports';
-import { ConflictError } from '#shared/errors';
 import { canApply, RULES, refusal, type Trigger } from './state-machine';
 import { paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
 
@@ -62,18 +61,18 @@ function eventsFor(deps: TransitionDeps, trigger: Trigger, next: Transaction) {
 
 /**
  * Applies a trigger with an optimistic write (version check) in one transaction with its events.
- * Refused triggers throw (see refusal); a concurrent change is a 409 the caller may retry.
+ * Refused triggers throw (see refusal); a concurrent change is the repository's 409
+ * concurrent_update, which the caller may retry; a repeated provider notification is its
+ * ConflictError of reason `already_exists`.
  */
 export async function transition(
   deps: TransitionDeps,
   t: Transaction,
   trigger: Trigger,
   details: TransitionDetails = {},
-): Promise<{ transaction: Transaction; outcome: 'saved' | 'duplicate-notification' }> {
+): Promise<{ transaction: Transaction }> {
   if (!canApply(trigger, t.status)) throw refusal(trigger, t);
   const next = applyTrigger(t, trigger, deps.clock.now().toISOString(), details);
-  const outcome = await deps.transactions.save(next, t, eventsFor(deps, trigger, next), details.notification);
-  if (outcome === 'changed')
-    throw new ConflictError('The transaction changed at the same time; retry', 'concurrent_update');
-  return { transaction: outcome === 'saved' ? next : t, outcome };
+  await deps.transactions.save(next, t, eventsFor(deps, trigger, next), details.notification);
+  return { transaction: next };
 }
