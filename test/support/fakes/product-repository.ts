@@ -6,6 +6,12 @@ import { ConflictError } from '../../../shared/errors';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
+/** As the DynamoDB repository compares names in a search: no accents, lower case. */
+const searchable = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 
 /**
  * Products in a map, with the DynamoDB repository's outcomes: save throws ConflictError
@@ -79,7 +85,7 @@ export class FakeProductRepository implements ProductRepository {
     const matching = [...this.items.values()]
       .filter((p) => p.tenant.sellerId === tenant.sellerId && p.tenant.environment === tenant.environment)
       .filter((p) => query.tab === 'all' || p.isActive === (query.tab === 'active'))
-      .filter((p) => !query.search || p.name.toLowerCase().includes(query.search.toLowerCase()))
+      .filter((p) => !query.search || searchable(p.name).includes(searchable(query.search)))
       .sort((a, b) => b.id - a.id);
     const skip = (query.page - 1) * query.limit;
     return { items: matching.slice(skip, skip + query.limit), totalCount: matching.length };
