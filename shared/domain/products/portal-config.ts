@@ -137,8 +137,8 @@ export async function writeProductPortalConfig(
 
 export async function deleteProductPortalConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string) {
   const product = await productOf(deps, tenant, ref);
-  const deleted = await deps.portalConfigs.delete(tenant, product.id);
-  if (!deleted) throw new NotFoundError('Portal configuration not found');
+  // A missing configuration is the repository's NotFoundError (one conditional delete).
+  await deps.portalConfigs.delete(tenant, product.id);
   return { productId: product.id, deleted: true as const };
 }
 
