@@ -93,22 +93,32 @@ export class FakeTransactionRepository implements TransactionRepository {
       .filter((t) => !query.customerIds || query.customerIds.includes(t.customer.id))
       .filter((t) => !query.createdBefore || t.createdAt < query.createdBefore)
       .sort((a, b) => b.id - a.id);
-    const skip = (query.page - 1) * query.limit;
+    // A cursor (here the last id shown) continues after that transaction, as a start key does.
+    const after = query.cursor === undefined ? null : Number(query.cursor);
+    const rest = after === null ? matching : matching.filter((t) => t.id < after);
+    const skip = after === null ? (query.page - 1) * query.limit : 0;
+    const items = rest.slice(skip, skip + query.limit);
+    const more = skip + query.limit < rest.length;
     return {
-      items: matching.slice(skip, skip + query.limit),
+      items,
       totalCount: matching.length,
       itemsRead: matching.length,
+      cursor: more ? String(items.at(-1)?.id) : undefined,
     };
   }
 
   async duePixExpiries(now: Date, hoursBack: number): Promise<string[]> {
     const from = now.getTime() - hoursBack * 3_600_000;
+    // As the DynamoDB markers: by pix.expiresAt, in expiry order (then tenant and id).
+    const marker = (t: Transaction) =>
+      `${t.pix?.expiresAt}#${t.tenant.sellerId}#${t.tenant.environment}#${t.id}`;
     return this.all()
-      .filter((t) => t.status === 'pendingPix' && t.deadline !== null)
+      .filter((t) => t.status === 'pendingPix' && t.pix !== null)
       .filter((t) => {
-        const at = Date.parse(t.deadline as string);
+        const at = Date.parse(t.pix?.expiresAt as string);
         return at <= now.getTime() && at >= from - (from % 3_600_000);
       })
+      .sort((a, b) => (marker(a) < marker(b) ? -1 : 1))
       .map((t) => `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`);
   }
 }
