@@ -10,8 +10,11 @@ function fieldName(path: PropertyKey[]): string {
 /** One readable sentence per zod issue, starting with the field it is about. */
 export function describeIssue(issue: Issue): string {
   const field = fieldName(issue.path);
-  // A schema that wrote its own sentence (starting with the field) keeps it.
+  // A schema that wrote its own sentence (starting with the field) keeps it; a nested schema's
+  // sentence names only its own key ("phone must…" inside customer), so it gets the full path.
   if (issue.message.startsWith(`${field} `)) return issue.message;
+  const key = issue.path.length > 1 ? String(issue.path[issue.path.length - 1]) : undefined;
+  if (key && issue.message.startsWith(`${key} `)) return `${field}${issue.message.slice(key.length)}`;
   switch (issue.code) {
     case 'invalid_type':
       if ((issue as { input?: unknown }).input === undefined) return `${field} is required`;

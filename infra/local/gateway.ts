@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { HttpMethod, RouteGroup } from '#shared/http/types';
+import type { HttpMethod } from '#shared/http/types';
+
+/** What the local gateway needs of a route group: names, methods and path templates. */
+export interface GatewayRouteGroup {
+  name: string;
+  routes: readonly { method: HttpMethod; path: string; [field: string]: unknown }[];
+}
 
 export type LambdaHttpHandler = (
   event: APIGatewayProxyEventV2,
@@ -19,7 +25,7 @@ interface CompiledRoute {
 }
 
 /** API Gateway path templates to matchers; `{proxy+}` takes the rest of the path. */
-export function compileRoutes(groups: RouteGroup[]): CompiledRoute[] {
+export function compileRoutes(groups: readonly GatewayRouteGroup[]): CompiledRoute[] {
   return groups.flatMap((group) =>
     group.routes.map((route) => {
       const params: string[] = [];

@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRoutes, matchRoute, readBody, sendJson, toApiGatewayEvent } from '../../infra/local/gateway';
-import type { RouteGroup } from '../../shared/http/types';
+import {
+  compileRoutes,
+  matchRoute,
+  type GatewayRouteGroup as RouteGroup,
+  readBody,
+  sendJson,
+  toApiGatewayEvent,
+} from '../../infra/local/gateway';
 
 const noop = async () => ({ statusCode: 200 });
 const groups: RouteGroup[] = [

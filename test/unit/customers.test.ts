@@ -22,7 +22,7 @@ import {
   updateCustomerSchema,
 } from '../../shared/domain/customers/schemas';
 import type { Tenant } from '../../shared/domain/tenant';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
@@ -48,22 +48,22 @@ class FakeCustomers implements CustomerRepository {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
   async createGlobal(global: GlobalCustomer, profile: CustomerProfile) {
-    if (this.globals.has(`${global.environment}#${global.document}`)) return false;
+    if (this.globals.has(`${global.environment}#${global.document}`))
+      throw new ConflictError('taken', 'customer_exists', { reason: 'already_exists' });
     this.globals.set(`${global.environment}#${global.document}`, global);
     this.profiles.set(profileKey(profile.tenant, profile.uuid), profile);
     this.writes++;
-    return true;
   }
   async addProfile(profile: CustomerProfile) {
     const existing = this.profiles.get(profileKey(profile.tenant, profile.uuid));
-    if (existing) return existing;
+    if (existing)
+      throw new ConflictError('exists', 'customer_exists', { reason: 'already_exists', current: existing });
     this.profiles.set(profileKey(profile.tenant, profile.uuid), profile);
     this.writes++;
-    return null;
   }
   async updateProfile(current: CustomerProfile, patch: ProfilePatch) {
     const stored = this.profiles.get(profileKey(current.tenant, current.uuid));
-    if (!stored || stored.email !== current.email) return null;
+    if (!stored || stored.email !== current.email) throw new CustomerContentionError();
     const next = { ...stored, ...patch };
     this.profiles.set(profileKey(current.tenant, current.uuid), next);
     this.writes++;
@@ -278,7 +278,7 @@ describe('createCustomer', () => {
     };
     customers.createGlobal = async () => {
       customers.globals.set(`test#${CPF}`, winner);
-      return false;
+      throw new ConflictError('taken', 'customer_exists', { reason: 'already_exists' });
     };
     const out = await createCustomer(deps, A, input());
     expect(out).toMatchObject({ created: true, customer: { id: 99, uuid: 'winner', name: 'Ana Souza' } });
@@ -343,7 +343,10 @@ describe('updateCustomer', () => {
     const { customer } = await createCustomer(deps, A, input());
     const update = customers.updateProfile.bind(customers);
     let calls = 0;
-    customers.updateProfile = async (current, patch) => (++calls === 1 ? null : update(current, patch));
+    customers.updateProfile = async (current, patch) => {
+      if (++calls === 1) throw new CustomerContentionError();
+      return update(current, patch);
+    };
     await expect(updateCustomer(deps, A, customer.uuid, { email: 'new@example.com' })).resolves.toMatchObject(
       {
         email: 'new@example.com',

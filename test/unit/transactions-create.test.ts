@@ -487,8 +487,7 @@ describe('createTransaction refuses', () => {
   // Known bug (shared/validation.ts describeIssue + create.ts parseBuyer): a sentence the customer
   // schema wrote for its own field ("phone must have 10 or 11 digits") does not start with
   // "customer.phone ", so the field is prefixed a second time: "customer.phone phone must have…".
-  // it.fails keeps the suite green until the fix; then it fails and must become a plain it.
-  it.fails('names the buyer field once in the sentences the customer schema writes', async () => {
+  it('names the buyer field once in the sentences the customer schema writes', async () => {
     const error = await rejection(
       createTransaction(deps, pixInput({ customer: { ...BUYER, document: '111.111.111-11', phone: '123' } })),
     );

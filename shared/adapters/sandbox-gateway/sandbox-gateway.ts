@@ -94,6 +94,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     const record: Item = {
       ...keys.sandboxCharge(gatewayPayId),
       entity: 'sandbox-charge',
+      version: 1,
       gatewayPayId,
       method: request.method,
       amount: request.amountCentavos,
