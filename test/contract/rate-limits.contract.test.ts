@@ -1,0 +1,63 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createRateLimitRepository } from '../../shared/adapters/dynamodb/rate-limit-repository';
+import { rateWindow } from '../../shared/domain/auth/rate-limit';
+import type { RateLimitRepository } from '../../shared/domain/ports';
+import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository';
+import { freshTable } from './support';
+
+/** A window boundary: 2040-01-01T00:00:00Z is a whole minute. */
+const START = Date.parse('2040-01-01T00:00:00.000Z');
+const at = (seconds: number) => new Date(START + seconds * 1000);
+
+describe.each([
+  ['in-memory fake', async (): Promise<RateLimitRepository> => new FakeRateLimitRepository()],
+  [
+    'DynamoDB Local',
+    async (): Promise<RateLimitRepository> => createRateLimitRepository(await freshTable('rate')),
+  ],
+])('RateLimitRepository contract (%s)', (_name, make) => {
+  let repo: RateLimitRepository;
+  const hit = (principal: string, seconds: number) =>
+    repo.hit(principal, at(seconds), rateWindow(at(seconds)));
+  const hits = async (principal: string, seconds: number[]) => {
+    const counts: number[] = [];
+    for (const s of seconds) counts.push(await hit(principal, s));
+    return counts;
+  };
+
+  beforeEach(async () => {
+    repo = await make();
+  });
+
+  it('counts a principal’s requests within one fixed minute, from 1', async () => {
+    expect(await hits('ip:203.0.113.7', [0, 1, 30, 59])).toEqual([1, 2, 3, 4]);
+  });
+
+  it('starts again at 1 when the next minute begins, whatever was counted before', async () => {
+    expect(await hits('ip:203.0.113.7', [58, 59, 60, 61, 120])).toEqual([1, 2, 1, 2, 1]);
+  });
+
+  it('starts at 1 after an idle gap of an even number of minutes', async () => {
+    expect(await hits('sub:seller-1', [0, 1, 2, 120, 121, 600])).toEqual([1, 2, 3, 1, 2, 1]);
+  });
+
+  it('starts at 1 after an idle gap of an odd number of minutes', async () => {
+    expect(await hits('sub:seller-1', [0, 1, 180, 181])).toEqual([1, 2, 1, 2]);
+  });
+
+  it('keeps one count per principal', async () => {
+    await hits('ip:203.0.113.7', [0, 1, 2]);
+    expect(await hit('ip:203.0.113.8', 3)).toBe(1);
+    expect(await hit('sub:203.0.113.7', 4)).toBe(1);
+    expect(await hit('ip:203.0.113.7', 5)).toBe(4);
+  });
+
+  it('keeps counting past the limit (the caller decides what 101 means)', async () => {
+    const counts = await hits(
+      'ip:198.51.100.1',
+      Array.from({ length: 101 }, (_, i) => Math.floor(i / 2)),
+    );
+    expect(counts.at(-1)).toBe(101);
+    expect(counts).toEqual(Array.from({ length: 101 }, (_, i) => i + 1));
+  });
+});
