@@ -125,7 +125,7 @@ async function walk(repo: TransactionRepository, q: Partial<TransactionQuery>) {
     const page = await repo.list(SELLER, query({ limit: 2, countTotal: false, ...q, cursor }));
     pages.push(ids(page));
     cursor = page.cursor;
-    if (pages.length > 10) throw new Error('the cursor never ends');
+    if (pages.length > 5) throw new Error('the cursor never ends');
   } while (cursor);
   return pages;
 }
@@ -400,6 +400,11 @@ describe.each([
       expect(
         seen(await repo.list(SELLER, query({ status: 'pendingBoleto', paymentMethod: 'boleto' }))),
       ).toEqual([[6, 2], 2]);
+      expect(seen(await repo.list(SELLER, query({ productId: 2, customerIds: [1] })))).toEqual([[6, 3], 2]);
+      expect(seen(await repo.list(SELLER, query({ status: 'pendingPix', customerIds: [2] })))).toEqual([
+        [5],
+        1,
+      ]);
       expect(seen(await repo.list(SELLER, query({ createdBefore: at(4) })))).toEqual([[3, 2, 1], 3]);
       expect(seen(await repo.list(SELLER, query({ createdBefore: at(6), paymentMethod: 'pix' })))).toEqual([
         [5, 4, 1],
@@ -458,6 +463,15 @@ describe.each([
         [5, 4],
         [1],
       ]);
+    });
+
+    // Bug (DynamoDB adapter, latent: no caller pages several customers by cursor today): with more
+    // than one customer the query ignores the cursor it is given (`sources.length === 1 ? q.cursor
+    // : undefined`), so every cursor answers the first page again and the walk never ends.
+    itAdapterBug('pages by cursor through the transactions of several customers', async () => {
+      const repo = await seeded();
+
+      expect(await walk(repo, { customerIds: [1, 2] })).toEqual([[6, 5], [3, 2], [1]]);
     });
 
     // Bug (DynamoDB adapter): an unfiltered list read with an exact Limit answers DynamoDB's
