@@ -4,8 +4,13 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { HttpMethod } from '#shared/http/types';
 
 /** What the local gateway needs of a route group: names, methods and path templates. */
-export interface GatewayRouteGroup {
+interface RoutedGroup {
   name: string;
+  routes: readonly { method: HttpMethod; path: string }[];
+}
+
+/** A route group as a test may write one: any other fields of a row are ignored. */
+export interface GatewayRouteGroup extends RoutedGroup {
   routes: readonly { method: HttpMethod; path: string; [field: string]: unknown }[];
 }
 
@@ -25,7 +30,7 @@ interface CompiledRoute {
 }
 
 /** API Gateway path templates to matchers; `{proxy+}` takes the rest of the path. */
-export function compileRoutes(groups: readonly GatewayRouteGroup[]): CompiledRoute[] {
+export function compileRoutes(groups: readonly RoutedGroup[]): CompiledRoute[] {
   return groups.flatMap((group) =>
     group.routes.map((route) => {
       const params: string[] = [];

@@ -18,7 +18,13 @@ export type {
   ScheduledJob,
   Scheduler,
 } from './ports/messaging';
-export type { GatewayHealth, GatewayRouter, PaymentGateway, PaymentProvider } from './ports/payments';
+export type {
+  GatewayHealth,
+  GatewayRouter,
+  PaymentGateway,
+  PaymentProvider,
+  SandboxOperations,
+} from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';
 export type { Clock, Ids, Metrics } from './ports/system';
 export type {

@@ -10,10 +10,19 @@ import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigu
 import { systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { type Config, config } from '#shared/config';
-import type { GatewayRouter, SandboxOperations } from '#shared/domain/payments/gateway';
-import type { Clock, EventBus, Ids, PaymentGateway, Queue, Scheduler } from '#shared/domain/ports';
-import type { Metrics, WebhookSender } from '#shared/domain/webhooks/deliveries';
-import type { UrlPolicy } from '#shared/domain/webhooks/url-policy';
+import type {
+  Clock,
+  EventBus,
+  GatewayRouter,
+  Ids,
+  Metrics,
+  PaymentGateway,
+  Queue,
+  SandboxOperations,
+  Scheduler,
+  UrlPolicy,
+  WebhookSender,
+} from '#shared/domain/ports';
 
 /**
  * Every adapter a function may need, built once per container (AWS) or once per process (the

@@ -1,7 +1,7 @@
 import type { Tenant } from '#shared/domain/tenant';
 
 /** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { GatewayRouter, PaymentProvider } from '#shared/domain/ports';
+export type { GatewayRouter, PaymentProvider, SandboxOperations } from '#shared/domain/ports';
 
 /**
  * The one port to a payment provider. Test-environment tenants always get the sandbox; live
@@ -84,13 +84,4 @@ export interface SandboxCharge {
     payerName: string;
     beneficiary: string;
   } | null;
-}
-
-/** What only the sandbox does: serve its boleto documents and play the payer or the bank. */
-export interface SandboxOperations {
-  /** Whether the token of a boleto document link is the one the sandbox issued for it. */
-  validPdfToken(gatewayPayId: number, token: string | undefined): boolean;
-  charge(gatewayPayId: number): Promise<SandboxCharge | null>;
-  /** Pays, fails or charges back a charge and sends the signed notification a provider would. */
-  simulate(gatewayPayId: number, action: SandboxAction, failureCode?: string): Promise<void>;
 }

@@ -1,4 +1,10 @@
-import type { ChargeRequest, ChargeResult, ChargeStatus } from '#shared/domain/payments/gateway';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  ChargeStatus,
+  SandboxAction,
+  SandboxCharge,
+} from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 
 export type GatewayHealth = {
@@ -34,4 +40,13 @@ export interface GatewayRouter {
   forEnvironment(environment: Tenant['environment']): PaymentProvider;
   /** The provider that signed a notification, by name. */
   byName(provider: string): PaymentProvider | undefined;
+}
+
+/** What only the sandbox does: serve its boleto documents and play the payer or the bank. */
+export interface SandboxOperations {
+  /** Whether the token of a boleto document link is the one the sandbox issued for it. */
+  validPdfToken(gatewayPayId: number, token: string | undefined): boolean;
+  charge(gatewayPayId: number): Promise<SandboxCharge | null>;
+  /** Pays, fails or charges back a charge and sends the signed notification a provider would. */
+  simulate(gatewayPayId: number, action: SandboxAction, failureCode?: string): Promise<void>;
 }

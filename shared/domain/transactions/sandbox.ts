@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import type { SandboxAction, SandboxOperations } from '#shared/domain/payments/gateway';
+import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { boletoPdf } from '#shared/domain/payments/pdf';
-import type { TransactionRepository } from '#shared/domain/ports';
+import type { SandboxOperations, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { getTransaction } from './manage';
