@@ -5,7 +5,7 @@ import {
   WEBHOOK_ENDPOINT_NOT_FOUND,
   type WebhookEndpoint,
 } from '../../../shared/domain/webhooks/endpoints';
-import { ConflictError, NotFoundError } from '../../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../../shared/errors';
 
 const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 const ofTenant = (tenant: Tenant) => (e: WebhookEndpoint) =>
@@ -34,11 +34,17 @@ export class FakeWebhookEndpointRepository implements WebhookEndpointRepository 
     tenant: Tenant,
     page: { limit: number; cursor?: string },
   ): Promise<{ items: WebhookEndpoint[]; cursor?: string }> {
-    const mine = [...this.items.values()].filter(ofTenant(tenant)).sort((a, b) => a.id.localeCompare(b.id));
-    const start = page.cursor ? mine.findIndex((e) => e.id === page.cursor) + 1 : 0;
-    const items = mine.slice(start, start + page.limit);
-    const more = start + page.limit < mine.length;
-    return { items, cursor: more ? items.at(-1)?.id : undefined };
+    // Id order as DynamoDB sorts keys (by code unit, so `we_Z…` before `we_a…`).
+    const mine = [...this.items.values()].filter(ofTenant(tenant)).sort((a, b) => (a.id < b.id ? -1 : 1));
+    // The cursor names the tenant and the last id shown, as a start key does; another list's is a 400.
+    const prefix = `${tenant.sellerId}#${tenant.environment}#`;
+    if (page.cursor !== undefined && !page.cursor.startsWith(prefix))
+      throw new ValidationError(['cursor is not valid']);
+    const after = page.cursor?.slice(prefix.length);
+    const rest = after === undefined ? mine : mine.filter((e) => e.id > after);
+    const items = rest.slice(0, page.limit);
+    const more = rest.length > page.limit;
+    return { items, cursor: more ? keyOf(tenant, items.at(-1)?.id as string) : undefined };
   }
 
   async all(tenant: Tenant): Promise<WebhookEndpoint[]> {
