@@ -129,6 +129,21 @@ describe.each([
       expect(await repo.list(1)).toEqual([first]);
     });
 
+    it('refuses a second key with the same id for one seller (already_exists), not for another seller', async () => {
+      const first = record(1);
+      await repo.create(first);
+      const sameId = record(2, { id: first.id });
+      expect(await conflictOf(repo.create(sameId))).toEqual({
+        type: ConflictError.name,
+        reason: 'already_exists',
+        code: 'already_exists',
+      });
+      expect(await repo.list(1)).toEqual([first]);
+      const otherSeller = record(3, { id: first.id, sellerId: 2 });
+      await repo.create(otherSeller);
+      expect(await repo.list(2)).toEqual([otherSeller]);
+    });
+
     it('frees the name once its key is revoked', async () => {
       const first = record(1, { name: 'Rotated' });
       await repo.create(first);
