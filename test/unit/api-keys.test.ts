@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   API_KEY_FORMAT,
   type ApiKeyRecord,
-  type ApiKeyRepository,
   createApiKey,
   createApiKeySchema,
   DuplicateKeyNameError,
@@ -13,7 +12,7 @@ import {
   revokeApiKey,
   sameHash,
 } from '../../shared/domain/auth/api-keys';
-import type { Clock, Ids } from '../../shared/domain/ports';
+import type { ApiKeyRepository, Clock, Ids } from '../../shared/domain/ports';
 import { NotFoundError } from '../../shared/errors';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');

@@ -5,12 +5,11 @@ import {
   checkDatabase,
   checkGateway,
   DB_CHECK_TIMEOUT_MS,
-  type HealthRepository,
   overallStatus,
   recordHeartbeat,
   report,
 } from '../../shared/domain/health/health';
-import type { Clock, PaymentGateway } from '../../shared/domain/ports';
+import type { Clock, HealthRepository, PaymentGateway } from '../../shared/domain/ports';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const clock: Clock = { now: () => NOW };

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  type BeginOutcome,
   canonicalJson,
   fingerprintOf,
   MAX_KEY_LENGTH,
@@ -10,6 +9,7 @@ import {
   type StoredResponse,
   validateKey,
 } from '../../shared/domain/idempotency';
+import type { BeginOutcome } from '../../shared/domain/ports';
 import { ConflictError, UnprocessableError, ValidationError } from '../../shared/errors';
 
 /** The same JSON value with the keys of every object in another order. */

@@ -1,4 +1,5 @@
-import type { DeliveryRepository, WebhookDelivery } from '#shared/domain/webhooks/deliveries';
+import type { DeliveryRepository } from '#shared/domain/ports';
+import type { WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import {

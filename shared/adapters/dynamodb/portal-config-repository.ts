@@ -1,7 +1,7 @@
+import type { PortalConfigRepository } from '#shared/domain/ports';
 import {
   PORTAL_CONFIG_NOT_FOUND,
   PORTAL_DEFAULTS,
-  type PortalConfigRepository,
   type PortalFields,
   type StoredPortalConfig,
 } from '#shared/domain/products/portal-config';

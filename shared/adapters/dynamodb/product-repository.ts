@@ -1,5 +1,6 @@
 import type { DomainEvent } from '#shared/domain/events/events';
-import type { Product, ProductRepository } from '#shared/domain/products/products';
+import type { ProductRepository } from '#shared/domain/ports';
+import type { Product } from '#shared/domain/products/products';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';

@@ -1,12 +1,7 @@
-import type { RateWindow } from '#shared/domain/auth/rate-limit';
+import type { RateLimitRepository } from '#shared/domain/ports';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
 import type { Table } from './table';
-
-export interface RateLimitRepository {
-  /** Counts one request of a principal (JWT subject, client IP) and returns the window's count. */
-  hit(principal: string, at: Date, window: RateWindow): Promise<number>;
-}
 
 export function createRateLimitRepository(table: Table): RateLimitRepository {
   return {

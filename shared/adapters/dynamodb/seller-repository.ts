@@ -1,10 +1,6 @@
+import type { SellerRepository } from '#shared/domain/ports';
 import { keys } from './keys';
 import { alreadyExists, orConflict, type Table } from './table';
-
-export interface SellerRepository {
-  create(name: string, at: Date): Promise<number>;
-  exists(sellerId: number): Promise<boolean>;
-}
 
 /** Sellers sign in through Cognito; this is the record behind the numeric id in their token. */
 export function createSellerRepository(table: Table): SellerRepository {

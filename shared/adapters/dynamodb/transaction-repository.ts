@@ -1,10 +1,6 @@
 import type { DomainEvent } from '#shared/domain/events/events';
+import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import type {
-  TransactionPage,
-  TransactionQuery,
-  TransactionRepository,
-} from '#shared/domain/transactions/repository';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';

@@ -1,8 +1,5 @@
-import type {
-  EndpointPatch,
-  WebhookEndpoint,
-  WebhookEndpointRepository,
-} from '#shared/domain/webhooks/endpoints';
+import type { WebhookEndpointRepository } from '#shared/domain/ports';
+import type { EndpointPatch, WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
 import { WEBHOOK_ENDPOINT_NOT_FOUND } from '#shared/domain/webhooks/endpoints';
 import { NotFoundError } from '#shared/errors';
 import { keys } from './keys';

@@ -1,4 +1,4 @@
-import type { AttemptResult, WebhookSender } from '#shared/domain/webhooks/deliveries';
+import type { AttemptResult, WebhookSender } from '#shared/domain/ports';
 
 /**
  * POSTs a delivery with fetch. Redirects are not followed (a redirect to a private address would

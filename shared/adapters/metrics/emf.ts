@@ -1,4 +1,4 @@
-import type { Metrics } from '#shared/domain/webhooks/deliveries';
+import type { Metrics } from '#shared/domain/ports';
 
 export const METRICS_NAMESPACE = 'PaymentService';
 

@@ -1,4 +1,4 @@
-import type { GatewayRouter, PaymentProvider } from '#shared/domain/payments/gateway';
+import type { GatewayRouter, PaymentProvider } from '#shared/domain/ports';
 import type { SandboxGateway } from './sandbox-gateway';
 
 /** Test tenants always get the sandbox: a sandbox key can never reach a real provider. */

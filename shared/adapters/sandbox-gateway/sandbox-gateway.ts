@@ -7,13 +7,11 @@ import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
-  PaymentProvider,
   SandboxAction,
   SandboxCharge,
-  SandboxOperations,
 } from '#shared/domain/payments/gateway';
 import { buildPixPayload } from '#shared/domain/payments/pix';
-import type { Clock, GatewayHealth } from '#shared/domain/ports';
+import type { Clock, GatewayHealth, PaymentProvider, SandboxOperations } from '#shared/domain/ports';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { keys } from '../dynamodb/keys';

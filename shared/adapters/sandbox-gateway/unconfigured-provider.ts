@@ -1,5 +1,5 @@
-import { type PaymentProvider, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
-import type { GatewayHealth } from '#shared/domain/ports';
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import type { GatewayHealth, PaymentProvider } from '#shared/domain/ports';
 import { ServiceUnavailableError } from '#shared/errors';
 
 /** The live slot until a real provider is integrated: it refuses, it never pretends to charge. */
