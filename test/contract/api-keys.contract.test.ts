@@ -144,6 +144,16 @@ describe.each([
       expect(await repo.list(2)).toEqual([otherSeller]);
     });
 
+    it('lets exactly one of concurrent creates with the same name win; the others are conflicts', async () => {
+      const attempts = [1, 2, 3, 4, 5].map((n) => record(n, { name: 'Race' }));
+      const results = await Promise.allSettled(attempts.map((k) => repo.create(k)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const losers = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      expect(losers).toHaveLength(4);
+      for (const loser of losers) expect(loser).toBeInstanceOf(ConflictError);
+      expect((await repo.list(1)).map((k) => k.name)).toEqual(['Race']);
+    });
+
     it('frees the name once its key is revoked', async () => {
       const first = record(1, { name: 'Rotated' });
       await repo.create(first);
@@ -240,6 +250,15 @@ describe.each([
       await repo.create(key);
       for (const s of [0, 1]) await auth(key.hash, s);
       expect((await auth(key.hash, 180))?.count).toBe(1);
+    });
+
+    it('counts concurrent requests of one minute exactly once each', async () => {
+      const key = record(1);
+      await repo.create(key);
+      const counts = await Promise.all(Array.from({ length: 12 }, (_, i) => auth(key.hash, i)));
+      expect(counts.map((c) => c?.count).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
     });
 
     it('counts each key on its own', async () => {

@@ -59,6 +59,11 @@ describe.each([
       });
     });
 
+    it('counts concurrent heartbeats once each', async () => {
+      await Promise.all(Array.from({ length: 5 }, () => repo.writeHeartbeat(clock.now())));
+      expect(await repo.readHeartbeat()).toEqual({ lastRunAt: new Date(START), runs: 5 });
+    });
+
     it('is not touched by a ping', async () => {
       await repo.ping(new AbortController().signal);
       expect(await repo.readHeartbeat()).toBeNull();

@@ -65,6 +65,14 @@ describe.each([
       expect(await repo.begin(SCOPE, 'order-1', OTHER, clock.now())).toEqual(expected);
     });
 
+    it('lets exactly one of concurrent first requests claim the key', async () => {
+      const outcomes = await Promise.all(
+        [FIRST, OTHER, FIRST, OTHER, FIRST].map((f) => repo.begin(SCOPE, 'order-1', f, clock.now())),
+      );
+      expect(outcomes.filter((o) => o.state === 'started')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.state === 'in_progress')).toHaveLength(4);
+    });
+
     it('keeps keys of another scope apart (another tenant can use the same key)', async () => {
       await repo.begin(SCOPE, 'order-1', FIRST, clock.now());
       await repo.complete(SCOPE, 'order-1', created, clock.now());

@@ -95,6 +95,14 @@ describe.each([
     expect(await subject.read(first.envelope.id)).toEqual(first);
   });
 
+  it('lets exactly one of concurrent writes of one event id succeed; the others are conflicts', async () => {
+    const results = await Promise.allSettled([1, 2, 3].map(() => outbox.write([event(1)])));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected')
+        expect(r.reason).toMatchObject({ name: 'ConflictError', reason: 'already_exists' });
+  });
+
   it('writes all of a batch or none: one taken id keeps the others out', async () => {
     await outbox.write([event(2)]);
     await expect(outbox.write([event(1), event(2), event(3)])).rejects.toMatchObject({

@@ -45,6 +45,16 @@ describe.each([
     expect(await hits('sub:seller-1', [0, 1, 180, 181])).toEqual([1, 2, 1, 2]);
   });
 
+  it('counts concurrent requests exactly once each, also the first ones after an idle gap', async () => {
+    const concurrent = (seconds: number) =>
+      Promise.all(Array.from({ length: 10 }, () => hit('ip:203.0.113.9', seconds))).then((c) =>
+        c.sort((a, b) => a - b),
+      );
+    const oneToTen = Array.from({ length: 10 }, (_, i) => i + 1);
+    expect(await concurrent(0)).toEqual(oneToTen);
+    expect(await concurrent(120)).toEqual(oneToTen);
+  });
+
   it('keeps one count per principal', async () => {
     await hits('ip:203.0.113.7', [0, 1, 2]);
     expect(await hit('ip:203.0.113.8', 3)).toBe(1);

@@ -63,6 +63,11 @@ describe.each([
     expect(await repo.create('Loja C', clock.now())).toBe(3);
   });
 
+  it('gives concurrent creates distinct ids', async () => {
+    const ids = await Promise.all([1, 2, 3, 4, 5].map((n) => repo.create(`Loja ${n}`, clock.now())));
+    expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('knows a created seller exists', async () => {
     const id = await repo.create('Loja A', clock.now());
     expect(await repo.exists(id)).toBe(true);
