@@ -3,6 +3,7 @@ import {
   type CustomerProfile,
   type GlobalCustomer,
   type ProfilePatch,
+  searchableName,
 } from '../../../shared/domain/customers/customer';
 import type { CustomerQuery, CustomerRepository } from '../../../shared/domain/ports';
 import type { Environment, Tenant } from '../../../shared/domain/tenant';
@@ -10,6 +11,11 @@ import { ConflictError } from '../../../shared/errors';
 
 const globalKey = (environment: Environment, document: string) => `${environment}#${document}`;
 const profileKey = (tenant: Tenant, uuid: string) => `${tenant.sellerId}#${tenant.environment}#${uuid}`;
+const creationOrder = (p: CustomerProfile) => `${p.createdAt}#${String(p.id).padStart(12, '0')}`;
+const nameOrder = (p: CustomerProfile) => `${searchableName(p.name)}#${p.uuid}`;
+const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
+  creationOrder(a) < creationOrder(b) ? 1 : -1;
+const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameOrder(b) ? -1 : 1);
 
 /**
  * Global customers and sellers' profiles in maps, with the DynamoDB repository's outcomes:
@@ -99,10 +105,13 @@ export class FakeCustomerRepository implements CustomerRepository {
       .filter((p) => !query.overdueOnly || p.overdueCount > 0)
       .filter((p) => {
         if (search.kind === 'document') return p.document === search.document;
-        if (search.kind === 'email') return p.email === search.email;
-        if (search.kind === 'name') return p.name.toLowerCase().startsWith(search.prefix);
+        // As the DynamoDB repository: e-mail pointers are lower case, names compared searchable.
+        if (search.kind === 'email') return p.email.toLowerCase() === search.email.toLowerCase();
+        if (search.kind === 'name') return searchableName(p.name).startsWith(search.prefix);
         return true;
-      });
+      })
+      // Name searches in name order, everything else newest first (creation time, then id).
+      .sort(search.kind === 'name' ? byName : newestFirst);
     return { items: matching.slice(query.skip, query.skip + query.take), total: matching.length };
   }
 
