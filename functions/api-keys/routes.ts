@@ -13,6 +13,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     auth: ['jwt'],
     summary: 'Create an API key (the key is shown once)',
     request: { body: createApiKeySchema },
+    errors: [409],
     responses: { 201: apiKeyCreatedResponse },
   },
   {

@@ -42,6 +42,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: "Change this seller's view of a customer",
     request: { path: uuidParam, body: updateCustomerSchema },
     notFound: NOT_FOUND,
+    errors: [409],
     responses: { 200: customerResponse },
   },
   {
@@ -52,6 +53,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Set or clear the billing e-mail override',
     request: { path: uuidParam, body: billingEmailOverrideSchema },
     notFound: NOT_FOUND,
+    errors: [409],
     responses: { 200: customerResponse },
   },
 ]);

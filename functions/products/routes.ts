@@ -71,6 +71,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/{id}',
     summary: 'Change a product',
     request: { path: numericOrUuidParam, body: updateProductSchema },
+    errors: [409],
     responses: { 200: productResponse },
   },
   {
@@ -156,6 +157,7 @@ export const productRoutes = defineRoutes('products', [
     summary: "A product's public payment link",
     request: { path: uuidParam },
     notFound: PRODUCT_NOT_FOUND,
+    errors: [400],
     responses: { 200: paymentLinkProductResponse },
   },
 ]);

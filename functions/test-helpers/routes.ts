@@ -19,6 +19,7 @@ const simulation = <const Id extends string>(operationId: Id, action: string) =>
     summary: `Sandbox: ${action} a test transaction through a signed provider notification`,
     request: { path: numericIdParam, body: simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
+    errors: [409],
     responses: { 200: transactionResponse },
   }) as const;
 

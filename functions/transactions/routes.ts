@@ -30,6 +30,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: "The buyer's checkout creates a transaction",
     description: 'X-Idempotency-Key is scoped to the seller that owns the product.',
     request: { body: createTransactionSchema },
+    errors: [404, 503],
     responses: { 201: transactionResponse },
   },
   {
@@ -48,6 +49,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: [],
     summary: 'Signed notification from the payment provider',
     description: 'Authenticated by the X-Signature header over the raw body (the provider signs it).',
+    errors: [400, 401, 404],
     responses: { 201: notificationResultResponse },
   },
   {
@@ -76,6 +78,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}',
     auth: ['panel'],
     summary: 'Cancel an unpaid transaction by its gatewayPayId (panel only)',
+    errors: [400, 409],
     responses: { 200: transactionCanceledResponse },
   },
   {
@@ -86,6 +89,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: gateway,
     summary: 'Refund in whole or in part',
     request: { path: numericIdParam, body: refundSchema, optionalBody: true },
+    errors: [400, 409],
     responses: { 200: transactionResponse },
   },
   {
@@ -105,6 +109,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: 'Cancel an unpaid charge',
     request: { path: uuidParam },
     notFound: TRANSACTION_NOT_FOUND,
+    errors: [400, 409],
     responses: { 200: chargeCanceledResponse },
   },
   {

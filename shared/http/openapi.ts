@@ -81,11 +81,11 @@ const REASONS: Record<number, string> = {
   204: 'No Content',
   302: 'Found',
   303: 'See Other',
-  400: 'Invalid request: a field failed validation, the body is not JSON, or a header is malformed.',
+  400: 'Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it.',
   401: 'Missing or invalid credentials.',
   403: 'Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment.',
   404: 'Not found (a resource of another seller or environment answers the same).',
-  409: 'A request with this X-Idempotency-Key is still being processed.',
+  409: 'Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed.',
   422: 'X-Idempotency-Key was already used with another request.',
   429: 'Rate limit exceeded; retry after the Retry-After seconds.',
   500: 'Internal error.',
@@ -150,6 +150,7 @@ function responsesOf(book: SchemaBook, route: Route): Json {
     [422, Boolean(route.idempotent)],
     [429, route.rateLimited !== false],
     [500, true],
+    ...(route.errors ?? []).map((status): [number, boolean] => [status, true]),
   ];
   for (const [status, applies] of errors) {
     if (!applies || answers[status]) continue;

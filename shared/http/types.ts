@@ -73,6 +73,11 @@ export interface Route {
     optionalBody?: boolean;
   };
   responses: RouteResponses;
+  /**
+   * Error statuses the use case answers beyond those the schemes and schemas imply (a business
+   * rule's 400, a bad signature's 401, a state's 409, no provider's 503); listed in the OpenAPI document.
+   */
+  errors?: readonly number[];
   /** The 404 message when a path parameter fails its schema (a malformed id names no resource). */
   notFound?: string;
   /**
