@@ -96,3 +96,23 @@ export function config(): Config {
 export function setConfig(value: Config): void {
   cached = value;
 }
+
+const LOG_LEVELS: readonly Config['logLevel'][] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+/**
+ * LOG_LEVEL alone, for the logger at module load: it must not parse (and fail on) the whole
+ * configuration before a handler runs. An unknown level logs at info; config() rejects it anyway.
+ */
+export function logConfig(env: Record<string, string | undefined> = process.env): {
+  level: Config['logLevel'];
+} {
+  const level = LOG_LEVELS.find((l) => l === env[ENV.logLevel]);
+  return { level: level ?? 'info' };
+}
+
+/**
+ * The region the Lambda runtime sets (AWS_REGION). Not in ENV: the stack never sets it. DynamoDB
+ * Local and the tests have none, and the SDK insists on one, so Sao Paulo is the fallback.
+ */
+export const awsRegion = (env: Record<string, string | undefined> = process.env): string =>
+  env.AWS_REGION ?? 'sa-east-1';

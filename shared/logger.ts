@@ -1,3 +1,5 @@
+import { logConfig } from '#shared/config';
+
 /**
  * Structured JSON logs. Callers pass context objects; keys that could carry a secret are
  * replaced before anything is written, so a careless `log.info({ headers })` cannot leak a key.
@@ -41,7 +43,7 @@ export interface Logger {
 export type LogSink = (line: string) => void;
 
 let sink: LogSink = (line) => process.stdout.write(`${line}\n`);
-let threshold: LogLevel = (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info';
+let threshold: LogLevel = logConfig().level;
 
 /** The local runtime and tests redirect or silence logs here. */
 export function configureLogs(options: { sink?: LogSink; level?: LogLevel }): void {

@@ -17,6 +17,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { awsRegion } from '#shared/config';
 import { ConflictError } from '#shared/errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { type Key, keys } from './keys';
@@ -139,7 +140,7 @@ export interface TableOptions {
 
 export function createDynamoClient(options: { endpoint?: string; region?: string }): DynamoDBClient {
   return new DynamoDBClient({
-    region: options.region ?? process.env.AWS_REGION ?? 'sa-east-1',
+    region: options.region ?? awsRegion(),
     endpoint: options.endpoint,
     ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     // A dead endpoint must fail fast: the health check answers 503 within seconds, never hangs.
