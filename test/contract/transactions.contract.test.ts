@@ -40,7 +40,7 @@ function txn(
     customer?: keyof typeof CUSTOMERS;
     product?: keyof typeof PRODUCTS;
     expiresAt?: string;
-  } & Partial<Transaction> = {},
+  } & Omit<Partial<Transaction>, 'customer' | 'product'> = {},
 ): Transaction {
   const {
     tenant = SELLER,
