@@ -3,7 +3,7 @@ import { createTransactionRepository } from '#shared/adapters/dynamodb/transacti
 import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction, TransactionStatus } from '#shared/domain/transactions/transaction';
-import { ConflictError } from '#shared/errors';
+import { ConflictError, ValidationError } from '#shared/errors';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { freshTable } from './support';
 
@@ -104,11 +104,15 @@ const moved = (t: Transaction, changes: Partial<Transaction>): Transaction => ({
   version: t.version + 1,
 });
 
-async function conflictOf(promise: Promise<unknown>): Promise<ConflictError> {
-  const error = await promise.then(
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
     () => null,
     (e: unknown) => e,
   );
+}
+
+async function conflictOf(promise: Promise<unknown>): Promise<ConflictError> {
+  const error = await failureOf(promise);
   expect(error).toBeInstanceOf(ConflictError);
   return error as ConflictError;
 }
@@ -463,6 +467,19 @@ describe.each([
         [5, 4],
         [1],
       ]);
+    });
+
+    it("refuses a cursor from another tenant's list, or one it never gave (ValidationError)", async () => {
+      const repo = await seeded();
+      await repo.create(txn(1, { tenant: OTHER_SELLER }), []);
+      const { cursor } = await repo.list(SELLER, query({ limit: 2, countTotal: false }));
+
+      const foreign = await failureOf(
+        repo.list(OTHER_SELLER, query({ limit: 2, countTotal: false, cursor })),
+      );
+      expect(foreign).toBeInstanceOf(ValidationError);
+      const made = await failureOf(repo.list(SELLER, query({ limit: 2, cursor: 'bm90LWEtY3Vyc29y' })));
+      expect(made).toBeInstanceOf(ValidationError);
     });
 
     // Bug (DynamoDB adapter, latent: no caller pages several customers by cursor today): with more

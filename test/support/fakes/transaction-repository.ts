@@ -2,7 +2,7 @@ import type { DomainEvent } from '../../../shared/domain/events/events';
 import type { TransactionPage, TransactionQuery, TransactionRepository } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import type { Transaction } from '../../../shared/domain/transactions/transaction';
-import { ConflictError } from '../../../shared/errors';
+import { ConflictError, ValidationError } from '../../../shared/errors';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
@@ -93,8 +93,12 @@ export class FakeTransactionRepository implements TransactionRepository {
       .filter((t) => !query.customerIds || query.customerIds.includes(t.customer.id))
       .filter((t) => !query.createdBefore || t.createdAt < query.createdBefore)
       .sort((a, b) => b.id - a.id);
-    // A cursor (here the last id shown) continues after that transaction, as a start key does.
-    const after = query.cursor === undefined ? null : Number(query.cursor);
+    // A cursor names the tenant and the last id shown and continues after it, as a start key does;
+    // another tenant's cursor, or text that is none, is the store's 400.
+    const prefix = `${tenant.sellerId}#${tenant.environment}#`;
+    const after = query.cursor === undefined ? null : Number(query.cursor.slice(prefix.length));
+    if (query.cursor !== undefined && (!query.cursor.startsWith(prefix) || !Number.isInteger(after)))
+      throw new ValidationError(['cursor is not valid']);
     const rest = after === null ? matching : matching.filter((t) => t.id < after);
     const skip = after === null ? (query.page - 1) * query.limit : 0;
     const items = rest.slice(skip, skip + query.limit);
@@ -103,7 +107,7 @@ export class FakeTransactionRepository implements TransactionRepository {
       items,
       totalCount: matching.length,
       itemsRead: matching.length,
-      cursor: more ? String(items.at(-1)?.id) : undefined,
+      cursor: more ? `${prefix}${items.at(-1)?.id}` : undefined,
     };
   }
 
