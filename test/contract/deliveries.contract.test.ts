@@ -5,7 +5,7 @@ import type { DeliveryRepository, WebhookEndpointRepository } from '#shared/doma
 import type { Tenant } from '#shared/domain/tenant';
 import { deliveryIdOf, type WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import type { WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
-import { ConflictError } from '#shared/errors';
+import { ConflictError, ValidationError } from '#shared/errors';
 import { FakeDeliveryRepository } from '../support/fakes/delivery-repository';
 import { FakeWebhookEndpointRepository } from '../support/fakes/webhook-endpoint-repository';
 import { freshTable } from './support';
@@ -72,11 +72,15 @@ const succeeded: Partial<WebhookDelivery> = {
   updatedAt: NOW,
 };
 
-async function conflictOf(promise: Promise<unknown>): Promise<ConflictError> {
-  const error = await promise.then(
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
     () => null,
     (e: unknown) => e,
   );
+}
+
+async function conflictOf(promise: Promise<unknown>): Promise<ConflictError> {
+  const error = await failureOf(promise);
   expect(error).toBeInstanceOf(ConflictError);
   return error as ConflictError;
 }
@@ -280,6 +284,21 @@ describe.each([
       const { deliveries } = await seeded();
 
       expect(await walk(deliveries, 2)).toEqual([[idOf(5), idOf(4)], [idOf(3), idOf(2)], [idOf(1)]]);
+    });
+
+    it("refuses a cursor from another endpoint's list, or one it never gave (ValidationError)", async () => {
+      const { deliveries } = await seeded();
+      await deliveries.createIfAbsent(delivery(7, { endpointId: OTHER_ENDPOINT }));
+      const { cursor } = await deliveries.listByEndpoint(SELLER, ENDPOINT, { limit: 2 });
+
+      const foreign = await failureOf(
+        deliveries.listByEndpoint(SELLER, OTHER_ENDPOINT, { limit: 2, cursor }),
+      );
+      expect(foreign).toBeInstanceOf(ValidationError);
+      const made = await failureOf(
+        deliveries.listByEndpoint(SELLER, ENDPOINT, { limit: 2, cursor: 'bm90LWEtY3Vyc29y' }),
+      );
+      expect(made).toBeInstanceOf(ValidationError);
     });
 
     it('answers an empty page without a cursor for an endpoint without deliveries', async () => {

@@ -2,7 +2,7 @@ import type { DeliveryRepository, WebhookEndpointRepository } from '../../../sha
 import type { Tenant } from '../../../shared/domain/tenant';
 import type { WebhookDelivery } from '../../../shared/domain/webhooks/deliveries';
 import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoints';
-import { ConflictError } from '../../../shared/errors';
+import { ConflictError, ValidationError } from '../../../shared/errors';
 
 const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 
@@ -59,6 +59,8 @@ export class FakeDeliveryRepository implements DeliveryRepository {
       .filter((d) => d.endpointId === endpointId)
       .sort((a, b) => `${b.createdAt}#${b.id}`.localeCompare(`${a.createdAt}#${a.id}`));
     const start = page.cursor ? mine.findIndex((d) => d.id === page.cursor) + 1 : 0;
+    // As the DynamoDB cursor check: a cursor that names no position in this list is a 400.
+    if (page.cursor && start === 0) throw new ValidationError(['cursor is not valid']);
     const items = mine.slice(start, start + page.limit);
     const more = start + page.limit < mine.length;
     return { items, cursor: more ? items.at(-1)?.id : undefined };
