@@ -1,0 +1,66 @@
+import { Agent, request } from 'node:http';
+
+/** A request exactly as the fuzz test means it: the path is sent as given (escapes and all). */
+export interface RawRequest {
+  method: string;
+  /** Path and query, already percent-encoded where the case wants it encoded. */
+  path: string;
+  headers: Record<string, string>;
+  /** Sent as bytes, so no content type is added unless the case sets one. */
+  body?: Buffer;
+}
+
+export interface RawAnswer {
+  status: number;
+  contentType: string;
+  text: string;
+  /** The parsed body when it is JSON, else undefined. */
+  json: unknown;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
+/**
+ * Sends one request with node:http rather than fetch: fetch adds `text/plain` to a string body,
+ * normalises the path and refuses some header values, and the cases need all three untouched.
+ * Rejects only when no answer arrived at all (a refused request, a reset before the status line).
+ */
+export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const headers: Record<string, string> = { ...req.headers };
+    if (req.body !== undefined) headers['content-length'] = String(req.body.length);
+    const outgoing = request(
+      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const contentType = String(res.headers['content-type'] ?? '');
+          let json: unknown;
+          if (contentType.includes('json')) {
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
+          }
+          resolve({ status: res.statusCode ?? 0, contentType, text, json });
+        });
+      },
+    );
+    // The server may answer (413, 431) and close before the whole body is written.
+    outgoing.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    outgoing.end(req.body);
+  });
+}
+
+export function closeRawAgent(): void {
+  agent.destroy();
+}
