@@ -111,9 +111,6 @@ describe.each([
     },
   ],
 ])('DeliveryRepository contract (%s)', (_name, dynamo, make) => {
-  /** A case the DynamoDB adapter fails today: a real bug, named in the case's comment. */
-  const itAdapterBug = dynamo ? it.fails : it;
-
   /** Every page of an endpoint's deliveries, as a client follows nextCursor. */
   async function walk(repo: DeliveryRepository, limit: number, tenant = SELLER, endpointId = ENDPOINT) {
     const pages: string[][] = [];
@@ -307,11 +304,7 @@ describe.each([
       expect(await deliveries.listByEndpoint(SELLER, ENDPOINT, { limit: 10 })).toEqual({ items: [] });
     });
 
-    // Bug (DynamoDB adapter): the page is DynamoDB's Limit-ed Query and its LastEvaluatedKey becomes
-    // the cursor even when the page is exactly full and nothing follows, so an endpoint with a
-    // multiple of `limit` deliveries shows a nextCursor on its last page (the schema says null) and
-    // the next request answers an empty page.
-    itAdapterBug('gives no cursor with the page that holds the last delivery', async () => {
+    it('gives no cursor with the page that holds the last delivery', async () => {
       const { deliveries } = await make();
       for (const n of [1, 2, 3, 4]) await deliveries.createIfAbsent(delivery(n));
 

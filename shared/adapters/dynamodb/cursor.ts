@@ -188,3 +188,14 @@ function satisfies(sortValue: string, operator: Operator, values: unknown[]): bo
       return sortValue.startsWith(first);
   }
 }
+
+/** The key DynamoDB would give as LastEvaluatedKey after `item` in a query of `indexName` (or the table). */
+export function startKeyOf(item: Item, indexName?: string): Item {
+  const key: Item = { [TABLE.partitionKey]: item[TABLE.partitionKey], [TABLE.sortKey]: item[TABLE.sortKey] };
+  const index = Object.values(TABLE.indexes).find((i) => i.name === indexName);
+  if (index) {
+    key[index.partitionKey] = item[index.partitionKey];
+    key[index.sortKey] = item[index.sortKey];
+  }
+  return key;
+}

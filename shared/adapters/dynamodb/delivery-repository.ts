@@ -87,20 +87,22 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
     },
 
     async listByEndpoint(tenant, endpointId, page) {
-      const out = await table.query<Item>({
-        IndexName: byOwner.name,
-        KeyConditionExpression: '#pk = :pk',
-        FilterExpression: 'sellerId = :seller AND environment = :env',
-        ExpressionAttributeNames: { '#pk': byOwner.partitionKey },
-        ExpressionAttributeValues: {
-          ':pk': keys.deliveriesOfEndpoint(endpointId),
-          ':seller': tenant.sellerId,
-          ':env': tenant.environment,
+      const out = await table.queryPage<Item>(
+        {
+          IndexName: byOwner.name,
+          KeyConditionExpression: '#pk = :pk',
+          FilterExpression: 'sellerId = :seller AND environment = :env',
+          ExpressionAttributeNames: { '#pk': byOwner.partitionKey },
+          ExpressionAttributeValues: {
+            ':pk': keys.deliveriesOfEndpoint(endpointId),
+            ':seller': tenant.sellerId,
+            ':env': tenant.environment,
+          },
+          ScanIndexForward: false,
+          cursor: page.cursor,
         },
-        ScanIndexForward: false,
-        Limit: page.limit,
-        cursor: page.cursor,
-      });
+        page.limit,
+      );
       return { items: out.items.map(toDelivery), cursor: out.cursor };
     },
 

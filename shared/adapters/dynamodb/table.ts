@@ -19,7 +19,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { awsRegion } from '#shared/config';
 import { ConflictError } from '#shared/errors';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor, startKeyOf } from './cursor';
 import { type Key, keys } from './keys';
 import { TABLE } from './table-definition';
 
@@ -292,6 +292,26 @@ export class Table {
       items: (out.Items ?? []) as T[],
       cursor: encodeCursor(out.LastEvaluatedKey),
       scanned: out.ScannedCount,
+    };
+  }
+
+  /**
+   * A page of at most `limit` items whose cursor is absent on the last page: it reads one item
+   * more than it shows, so a page that is exactly full does not promise a page that is empty.
+   * (With a FilterExpression, DynamoDB may still stop early and give a cursor; that page is then
+   * followed by a shorter one.)
+   */
+  async queryPage<T = Item>(
+    input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'> & { cursor?: string },
+    limit: number,
+  ): Promise<Page<T>> {
+    const page = await this.query<Item>({ ...input, Limit: limit + 1 });
+    if (page.items.length <= limit) return page as Page<T>;
+    const items = page.items.slice(0, limit);
+    return {
+      items: items as T[],
+      cursor: encodeCursor(startKeyOf(items[limit - 1], input.IndexName)),
+      scanned: page.scanned,
     };
   }
 

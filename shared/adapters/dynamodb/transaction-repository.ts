@@ -3,6 +3,7 @@ import type { TransactionPage, TransactionQuery, TransactionRepository } from '#
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
+import { startKeyOf } from './cursor';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
@@ -286,16 +287,6 @@ function pixExpiryMarker(t: Transaction): TransactItem[] {
 }
 
 /** The ExclusiveStartKey that resumes right after `item` on the table or one of its indexes. */
-function startKeyOf(item: Item, indexName?: string): Record<string, unknown> {
-  const key: Record<string, unknown> = { pk: item.pk, sk: item.sk };
-  const index = Object.values(TABLE.indexes).find((i) => i.name === indexName);
-  if (index) {
-    key[index.partitionKey] = item[index.partitionKey];
-    key[index.sortKey] = item[index.sortKey];
-  }
-  return key;
-}
-
 /**
  * The most selective filter picks the index (product, status, customer, else the seller's
  * partition); the others become filter expressions. The partition's counter comes first in the
@@ -382,7 +373,8 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
           ? 500
           : filters.length
             ? Math.min(500, Math.max(100, 4 * (wanted - rows.length)))
-            : Math.min(500, wanted - rows.length + (first && !cursor ? 1 : 0)),
+            : // One row past the page tells whether another page follows (no cursor on the last page).
+              Math.min(500, wanted + 1 - rows.length + (first && !cursor ? 1 : 0)),
         cursor,
       });
       itemsRead += page.scanned ?? page.items.length;
@@ -392,15 +384,12 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
       }
       cursor = page.cursor;
       first = false;
-      if (!readAll && rows.length >= wanted) {
-        nextCursor = cursor;
-        break;
-      }
+      if (!readAll && rows.length > wanted) break;
     } while (cursor && itemsRead < 20_000);
   }
   const ordered = sources.length > 1 ? rows.sort((a, b) => Number(b.id) - Number(a.id)) : rows;
   const pageRows = ordered.slice(skip, wanted);
-  // After a filtered read-ahead the store's cursor is past rows not shown: continue from the last shown.
+  // The next page starts after the last row shown, and exists only when a row was read past it.
   if (rows.length > wanted && sources.length === 1)
     nextCursor = encodeCursor(startKeyOf(pageRows.at(-1) as Item, sources[0].IndexName));
   return {

@@ -34,12 +34,14 @@ export function toEndpoint(item: Item): WebhookEndpoint {
 
 export function createWebhookEndpointRepository(table: Table): WebhookEndpointRepository {
   const queryPage = (tenant: WebhookEndpoint['tenant'], limit: number, cursor?: string) =>
-    table.query<Item>({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.tenant(tenant), ':prefix': keys.webhookEndpointPrefix },
-      Limit: limit,
-      cursor,
-    });
+    table.queryPage<Item>(
+      {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.tenant(tenant), ':prefix': keys.webhookEndpointPrefix },
+        cursor,
+      },
+      limit,
+    );
 
   return {
     async create(e) {
