@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import type { BeginOutcome } from '#shared/domain/ports';
 import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { BeginOutcome, IdempotencyRepository } from '#shared/domain/ports';
-
 /** Keys are kept 24 hours (spec Limits). */
 export const IDEMPOTENCY_TTL_SECONDS = 86_400;
 /** An in-progress record older than this belongs to a request that died (Lambda timeout is 30 s). */

@@ -3,8 +3,6 @@ import {
   billingEmailOf,
   CustomerContentionError,
   type CustomerProfile,
-  type CustomerQuery,
-  type CustomerRepository,
   type GlobalCustomer,
   type ProfilePatch,
   searchableName,
@@ -21,6 +19,7 @@ import {
   listCustomersSchema,
   updateCustomerSchema,
 } from '../../shared/domain/customers/schemas';
+import type { CustomerQuery, CustomerRepository } from '../../shared/domain/ports';
 import type { Tenant } from '../../shared/domain/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';

@@ -6,9 +6,6 @@ import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { textField } from '#shared/validation';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { ApiKeyRepository } from '#shared/domain/ports';
-
 export const KEY_PREFIX: Record<Environment, string> = { test: 'sk_test_', live: 'sk_live_' };
 /** 40 base62 characters: about 238 bits from a CSPRNG (the issue asks for at least 32). */
 export const KEY_RANDOM_LENGTH = 40;

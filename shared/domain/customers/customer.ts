@@ -1,9 +1,6 @@
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { CustomerQuery, CustomerRepository, CustomerSearch } from '#shared/domain/ports';
-
 export type PersonType = 'fisica' | 'juridica';
 
 /** One per (environment, document), shared by every seller; written once, by whoever registers it first. */

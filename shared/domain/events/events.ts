@@ -3,9 +3,6 @@ import { EVENT_ID_PREFIX, type EventEnvelope } from '#events/envelope';
 import type { Clock, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { EventOutbox } from '#shared/domain/ports';
-
 /** An event a use case emits: it is written to the outbox in the same transaction as the change. */
 export interface DomainEvent {
   tenant: Tenant;

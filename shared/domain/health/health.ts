@@ -1,8 +1,5 @@
 import type { Clock, HealthRepository, PaymentGateway } from '#shared/domain/ports';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { HealthRepository } from '#shared/domain/ports';
-
 export type Status = 'healthy' | 'degraded' | 'unhealthy';
 
 export interface Check {

@@ -1,8 +1,5 @@
 import type { Tenant } from '#shared/domain/tenant';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { GatewayRouter, PaymentProvider, SandboxOperations } from '#shared/domain/ports';
-
 /**
  * The one port to a payment provider. Test-environment tenants always get the sandbox; live
  * tenants get the live provider (none is configured yet: it refuses to charge, never pretends).

@@ -5,9 +5,6 @@ import { NotFoundError } from '#shared/errors';
 import { textField } from '#shared/validation';
 import { findProduct, PRODUCT_NOT_FOUND } from './products';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { PortalConfigRepository } from '#shared/domain/ports';
-
 /**
  * The customer portal's look and allowed actions, per product or per seller. The spec gives the
  * defaults of primaryColor and the four allow… flags; the rest default to off / empty.

@@ -7,9 +7,6 @@ import { looksLikeUuid } from '#shared/ids';
 import { centavosToReais, reaisToCentavos } from '#shared/money';
 import { textField } from '#shared/validation';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { ProductRepository } from '#shared/domain/ports';
-
 /** Spec Limits: the platform minimum price; 0 is allowed for products only (no price, no sale). */
 export const MIN_PRICE_CENTAVOS = 500;
 export const PRODUCT_NOT_FOUND = 'Product not found';

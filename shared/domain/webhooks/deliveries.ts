@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
 import type { BusDetail } from '#shared/domain/events/events';
 import type {
+  AttemptResult,
   Clock,
   DeliveryRepository,
   Metrics,
@@ -14,9 +15,6 @@ import type { Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError } from '#shared/errors';
 import { getEndpoint, signingSecrets, subscribes, type WebhookEndpoint } from './endpoints';
 import { checkWebhookUrl } from './url-policy';
-
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { AttemptResult, DeliveryRepository, Metrics, WebhookSender } from '#shared/domain/ports';
 
 /** Waits after each failed attempt (spec Events, delivery rule 3): 1m, 5m, 30m, 2h, 8h, 16h. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 57_600] as const;

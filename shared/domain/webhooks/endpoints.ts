@@ -7,9 +7,6 @@ import { randomBase62 } from '#shared/ids';
 import { textField } from '#shared/validation';
 import { checkWebhookUrl } from './url-policy';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { WebhookEndpointRepository } from '#shared/domain/ports';
-
 /** The previous secret keeps signing for this long after a rotation. */
 export const ROTATION_OVERLAP_SECONDS = 86_400;
 export const MAX_PAGE = 100;

@@ -1,9 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import type { UrlPolicy } from '#shared/domain/ports';
 
-/** Moved to the ports (shared/domain/ports/); re-exported until every caller imports from there. */
-export type { Resolver, UrlPolicy } from '#shared/domain/ports';
-
 /**
  * Where webhooks may go. HTTPS only; a host that resolves to a loopback, private, link-local,
  * carrier-grade NAT, multicast or cloud metadata address is refused (SSRF), when the endpoint is
