@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids, ProductRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
