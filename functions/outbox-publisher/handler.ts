@@ -1,4 +1,3 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { publishOutbox } from '#shared/domain/events/publish';
 import { getContainer } from '#shared/platform/container';
@@ -8,8 +7,6 @@ import { getContainer } from '#shared/platform/container';
  * error makes Lambda retry the batch, so an event is published at least once.
  */
 export const handler = async (event: DynamoDBStreamEvent) => {
-  const items = event.Records.flatMap((r) =>
-    r.eventName === 'INSERT' && r.dynamodb?.NewImage ? [unmarshall(r.dynamodb.NewImage as never)] : [],
-  );
-  return publishOutbox({ bus: getContainer().bus }, items);
+  const { bus, repos } = getContainer();
+  return publishOutbox({ bus }, repos.outbox.fromStream(event.Records));
 };
