@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-repository';
-import type { CustomerProfile, GlobalCustomer } from '#shared/domain/customers/customer';
+import {
+  CustomerContentionError,
+  type CustomerProfile,
+  type GlobalCustomer,
+} from '#shared/domain/customers/customer';
 import type { CustomerQuery, CustomerRepository, CustomerSearch } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
@@ -120,9 +124,6 @@ describe.each([
     async (): Promise<CustomerRepository> => createCustomerRepository(await freshTable()),
   ],
 ])('CustomerRepository contract (%s)', (_name, dynamo, make) => {
-  /** A case the DynamoDB adapter fails today: a real bug, named in the case's comment. */
-  const itAdapterBug = dynamo ? it.fails : it;
-
   describe('ids, create and read', () => {
     it('hands out increasing ids, starting at 1, never the same twice', async () => {
       const repo = await make();
@@ -324,18 +325,18 @@ describe.each([
       expect(await repo.findProfile(OTHER_SELLER, theirs.uuid)).toEqual(theirs);
     });
 
-    // Bug (DynamoDB adapter): when the patch changes the e-mail, updateProfile answers `current`
-    // with the patch applied instead of the stored profile, so a field another request changed
-    // after `current` was read (its condition checks only the e-mail) comes back with its old value.
-    itAdapterBug('answers the profile as stored when the e-mail changes', async () => {
+    it('refuses an e-mail change over a profile changed since it was read, so the caller reads again', async () => {
       const repo = await make();
       const read = await register(repo, 1);
-      await repo.updateProfile(read, { phone: '21900000000', updatedAt: at(30) });
+      const changed = await repo.updateProfile(read, { phone: '21900000000', updatedAt: at(30) });
 
-      const updated = await repo.updateProfile(read, { email: 'novo@example.com', updatedAt: NOW });
-
+      await expect(
+        repo.updateProfile(read, { email: 'novo@example.com', updatedAt: NOW }),
+      ).rejects.toBeInstanceOf(CustomerContentionError);
+      expect(await repo.findProfile(SELLER, read.uuid)).toEqual(changed);
+      const updated = await repo.updateProfile(changed, { email: 'novo@example.com', updatedAt: NOW });
       expect(updated).toEqual(await repo.findProfile(SELLER, read.uuid));
-      expect(updated.phone).toBe('21900000000');
+      expect(updated).toMatchObject({ phone: '21900000000', email: 'novo@example.com' });
     });
 
     it('sets and clears the billing e-mail override, answering the stored profile', async () => {

@@ -196,8 +196,14 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         if (current.email.toLowerCase() === next.email.toLowerCase()) {
           return toProfile((await table.update<Item>({ ...update, ReturnValues: 'ALL_NEW' })) as Item);
         }
+        // The answer is built from `current`, so nothing else of the profile may have changed either.
+        const unchanged = {
+          ...update,
+          ConditionExpression: `${update.ConditionExpression} AND updatedAt = :prevUpdatedAt`,
+          ExpressionAttributeValues: { ...values, ':prevUpdatedAt': current.updatedAt },
+        };
         await transact(table, [
-          { Update: update },
+          { Update: unchanged },
           { Delete: { Key: keys.customerEmail(current.tenant, current.email, current.uuid) } },
           emailPointer(next),
         ]);

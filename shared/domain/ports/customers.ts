@@ -29,7 +29,11 @@ export interface CustomerRepository {
    * `already_exists`, `current` = the tenant's stored profile) when the tenant already has it.
    */
   addProfile(profile: CustomerProfile): Promise<void>;
-  /** Throws CustomerContentionError when the profile changed since `current` was read (the caller reads again). */
+  /**
+   * Answers the stored profile with the patch applied. Throws CustomerContentionError (the caller
+   * reads again) when the stored e-mail is no longer `current`'s, or, for a patch that changes the
+   * e-mail, when anything changed since `current` was read (that answer is built from `current`).
+   */
   updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile>;
   setBillingEmailOverride(
     tenant: Tenant,

@@ -21,7 +21,8 @@ const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameO
  * Global customers and sellers' profiles in maps, with the DynamoDB repository's outcomes:
  * createGlobal throws ConflictError (reason `already_exists`) when the document is taken,
  * addProfile throws it with the stored profile as `current`, updateProfile throws
- * CustomerContentionError when the stored e-mail is no longer the one read.
+ * CustomerContentionError when the stored e-mail is no longer the one read, or when an e-mail
+ * change meets a profile changed since it was read.
  */
 export class FakeCustomerRepository implements CustomerRepository {
   readonly globals = new Map<string, GlobalCustomer>();
@@ -79,6 +80,9 @@ export class FakeCustomerRepository implements CustomerRepository {
     const key = profileKey(current.tenant, current.uuid);
     const stored = this.profiles.get(key);
     if (!stored || stored.email !== current.email) throw new CustomerContentionError();
+    const emailChanges =
+      patch.email !== undefined && patch.email.toLowerCase() !== current.email.toLowerCase();
+    if (emailChanges && stored.updatedAt !== current.updatedAt) throw new CustomerContentionError();
     const next = { ...stored, ...patch };
     this.profiles.set(key, next);
     return next;
