@@ -123,7 +123,7 @@ describe.each([
     true,
     async (): Promise<CustomerRepository> => createCustomerRepository(await freshTable()),
   ],
-])('CustomerRepository contract (%s)', (_name, dynamo, make) => {
+])('CustomerRepository contract (%s)', (_name, _dynamo, make) => {
   describe('ids, create and read', () => {
     it('hands out increasing ids, starting at 1, never the same twice', async () => {
       const repo = await make();
