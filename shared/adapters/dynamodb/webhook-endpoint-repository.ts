@@ -58,6 +58,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
           description: e.description ?? undefined,
           status: e.status,
           secret: e.secret,
+          previousSecret: e.previousSecret ?? undefined,
           createdAt: e.createdAt,
           updatedAt: e.updatedAt,
         },
