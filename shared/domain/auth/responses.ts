@@ -14,19 +14,25 @@ const fields = {
 };
 
 /** GET /api/api-keys items and DELETE /api/api-keys/{id}: the key without its secret. */
-export const apiKeyResponse = z
-  .object(fields)
-  .meta({ id: 'ApiKey', description: 'An API key (the secret itself is shown once, at creation)' });
+export const apiKeyResponse = z.lazy(() =>
+  z
+    .object(fields)
+    .meta({ id: 'ApiKey', description: 'An API key (the secret itself is shown once, at creation)' }),
+);
 
 /** POST /api/api-keys (201): the view plus the full key, shown this once. */
-export const apiKeyCreatedResponse = z
-  .object({ ...fields, key: z.string().describe('The full key; it is never shown again') })
-  .meta({ id: 'ApiKeyCreated', description: 'A new API key with its secret, shown this once' });
+export const apiKeyCreatedResponse = z.lazy(() =>
+  z
+    .object({ ...fields, key: z.string().describe('The full key; it is never shown again') })
+    .meta({ id: 'ApiKeyCreated', description: 'A new API key with its secret, shown this once' }),
+);
 
 /** GET /api/api-keys: every key of the seller (optionally of one environment), not paged. */
-export const apiKeyListResponse = z
-  .object({ data: z.array(apiKeyResponse) })
-  .meta({ id: 'ApiKeyList', description: "The seller's API keys" });
+export const apiKeyListResponse = z.lazy(() =>
+  z
+    .object({ data: z.array(apiKeyResponse) })
+    .meta({ id: 'ApiKeyList', description: "The seller's API keys" }),
+);
 
 type _View = Assert<Equals<z.output<typeof apiKeyResponse>, ApiKeyView>>;
 type _Revoke = Assert<Equals<z.output<typeof apiKeyResponse>, Awaited<ReturnType<typeof revokeApiKey>>>>;

@@ -8,38 +8,42 @@ import type { listCustomers } from './listing';
  * This seller's view of a customer: POST /api/v1/customers (201 created, 200 when a
  * re-registration updated the profile), PATCH, and the billing e-mail override.
  */
-export const customerResponse = z
-  .object({
-    id: z.number().int(),
-    uuid: z.string(),
-    name: z.string(),
-    email: z.string().describe('The e-mail last used with this seller'),
-    phone: z.string().describe('10 or 11 digits'),
-    document: z.string().describe('CPF or CNPJ, digits only'),
-    personType: z.enum(['fisica', 'juridica']),
-    zipCode: z.string().nullable(),
-    street: z.string().nullable(),
-    number: z.string().nullable(),
-    complement: z.string().nullable(),
-    neighborhood: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    billingEmail: z.string().describe('The override, else the e-mail, else the global e-mail'),
-    hasBillingEmailOverride: z.boolean(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: 'Customer', description: 'A customer as this seller sees it' });
+export const customerResponse = z.lazy(() =>
+  z
+    .object({
+      id: z.number().int(),
+      uuid: z.string(),
+      name: z.string(),
+      email: z.string().describe('The e-mail last used with this seller'),
+      phone: z.string().describe('10 or 11 digits'),
+      document: z.string().describe('CPF or CNPJ, digits only'),
+      personType: z.enum(['fisica', 'juridica']),
+      zipCode: z.string().nullable(),
+      street: z.string().nullable(),
+      number: z.string().nullable(),
+      complement: z.string().nullable(),
+      neighborhood: z.string().nullable(),
+      city: z.string().nullable(),
+      state: z.string().nullable(),
+      billingEmail: z.string().describe('The override, else the e-mail, else the global e-mail'),
+      hasBillingEmailOverride: z.boolean(),
+      createdAt: z.iso.datetime(),
+      updatedAt: z.iso.datetime(),
+    })
+    .meta({ id: 'Customer', description: 'A customer as this seller sees it' }),
+);
 
 /** GET /api/v1/customers: numbered pages, newest first. */
-export const customerListResponse = z
-  .object({
-    data: z.array(customerResponse),
-    count: z.number().int().describe('Customers on this page'),
-    totalCount: z.number().int().describe('Customers matching the search in all pages'),
-    totalPages: z.number().int(),
-  })
-  .meta({ id: 'CustomerList', description: 'A page of customers' });
+export const customerListResponse = z.lazy(() =>
+  z
+    .object({
+      data: z.array(customerResponse),
+      count: z.number().int().describe('Customers on this page'),
+      totalCount: z.number().int().describe('Customers matching the search in all pages'),
+      totalPages: z.number().int(),
+    })
+    .meta({ id: 'CustomerList', description: 'A page of customers' }),
+);
 
 type Out<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 

@@ -9,39 +9,43 @@ const checkStatus = z.enum(['healthy', 'unhealthy']);
  * database gives its latency, the cron its heartbeat, the gateway its provider), and `detail`
  * names what failed (never hosts or stacks).
  */
-export const healthCheckResponse = z
-  .object({
-    status: checkStatus,
-    latencyMs: z.number().optional().describe('database and gateway checks'),
-    detail: z.string().optional().describe('why the check failed (or is stale)'),
-    provider: z.string().optional().describe('gateway check: the payment provider'),
-    lastRunAt: z.iso.datetime().optional().describe('cron check: the last heartbeat'),
-    ageSeconds: z.number().optional().describe('cron check: seconds since the last heartbeat'),
-    intervalSeconds: z.number().optional().describe('cron check: the heartbeat interval'),
-  })
-  .meta({ id: 'HealthCheck', description: "One dependency's health check" });
+export const healthCheckResponse = z.lazy(() =>
+  z
+    .object({
+      status: checkStatus,
+      latencyMs: z.number().optional().describe('database and gateway checks'),
+      detail: z.string().optional().describe('why the check failed (or is stale)'),
+      provider: z.string().optional().describe('gateway check: the payment provider'),
+      lastRunAt: z.iso.datetime().optional().describe('cron check: the last heartbeat'),
+      ageSeconds: z.number().optional().describe('cron check: seconds since the last heartbeat'),
+      intervalSeconds: z.number().optional().describe('cron check: the heartbeat interval'),
+    })
+    .meta({ id: 'HealthCheck', description: "One dependency's health check" }),
+);
 
 /**
  * GET /api/health (all three checks: 200 healthy or degraded, 503 unhealthy) and
  * GET /api/health/{db,cron,gateway} (that check alone: 200 healthy, 503 unhealthy).
  */
-export const healthResponse = z
-  .object({
-    status: z.enum(['healthy', 'degraded', 'unhealthy']),
-    checks: z
-      .object({
-        database: healthCheckResponse.optional(),
-        cron: healthCheckResponse.optional(),
-        gateway: healthCheckResponse.optional(),
-      })
-      .describe('The checks run, by dependency: all three on /api/health, one on each single route'),
-    timestamp: z.iso.datetime(),
-  })
-  .meta({
-    id: 'HealthReport',
-    description:
-      'Health report: degraded when the cron or the gateway is down, unhealthy (503) when the database is',
-  });
+export const healthResponse = z.lazy(() =>
+  z
+    .object({
+      status: z.enum(['healthy', 'degraded', 'unhealthy']),
+      checks: z
+        .object({
+          database: healthCheckResponse.optional(),
+          cron: healthCheckResponse.optional(),
+          gateway: healthCheckResponse.optional(),
+        })
+        .describe('The checks run, by dependency: all three on /api/health, one on each single route'),
+      timestamp: z.iso.datetime(),
+    })
+    .meta({
+      id: 'HealthReport',
+      description:
+        'Health report: degraded when the cron or the gateway is down, unhealthy (503) when the database is',
+    }),
+);
 
 // `Check` keeps an index signature for its per-dependency fields, so equality is out of reach:
 // a check and the report must at least fit the schemas.

@@ -7,141 +7,161 @@ import { STATUSES, type TransactionStatus, type toTransactionView } from './tran
 const reais = (what: string) => z.number().describe(`${what}, in Reais (decimal, e.g. 49.9)`);
 const iso = () => z.iso.datetime();
 
-export const transactionStatusResponse = z.enum(STATUSES).meta({
-  id: 'TransactionStatus',
-  description: 'Where a transaction is in its life (paid: captured, payedBoleto, payedPix)',
-});
+export const transactionStatusResponse = z.lazy(() =>
+  z.enum(STATUSES).meta({
+    id: 'TransactionStatus',
+    description: 'Where a transaction is in its life (paid: captured, payedBoleto, payedPix)',
+  }),
+);
 
-export const transactionPixResponse = z
-  .object({
-    qrCode: z.string().describe('The BR Code (pix copia e cola)'),
-    txid: z.string(),
-    expiresAt: iso(),
-  })
-  .meta({ id: 'TransactionPix', description: 'The pix charge of a pix transaction' });
+export const transactionPixResponse = z.lazy(() =>
+  z
+    .object({
+      qrCode: z.string().describe('The BR Code (pix copia e cola)'),
+      txid: z.string(),
+      expiresAt: iso(),
+    })
+    .meta({ id: 'TransactionPix', description: 'The pix charge of a pix transaction' }),
+);
 
-export const transactionBoletoResponse = z
-  .object({
-    barcode: z.string().describe('44 digits'),
-    digitableLine: z.string().describe('47 digits'),
-    formattedLine: z.string().describe('The digitable line with its dots and spaces'),
-    dueDate: z.iso.date(),
-    pdfUrl: z.string(),
-  })
-  .meta({ id: 'TransactionBoleto', description: 'The boleto of a boleto transaction' });
+export const transactionBoletoResponse = z.lazy(() =>
+  z
+    .object({
+      barcode: z.string().describe('44 digits'),
+      digitableLine: z.string().describe('47 digits'),
+      formattedLine: z.string().describe('The digitable line with its dots and spaces'),
+      dueDate: z.iso.date(),
+      pdfUrl: z.string(),
+    })
+    .meta({ id: 'TransactionBoleto', description: 'The boleto of a boleto transaction' }),
+);
 
-export const transactionCardResponse = z
-  .object({ brand: z.string(), last4: z.string() })
-  .meta({ id: 'TransactionCard', description: 'The card of a card transaction (never its number)' });
+export const transactionCardResponse = z.lazy(() =>
+  z
+    .object({ brand: z.string(), last4: z.string() })
+    .meta({ id: 'TransactionCard', description: 'The card of a card transaction (never its number)' }),
+);
 
-export const transactionRefundResponse = z
-  .object({
-    id: z.string(),
-    amount: reais('Refunded amount'),
-    reason: z.string().nullable(),
-    createdAt: iso(),
-  })
-  .meta({ id: 'TransactionRefund', description: 'One refund, total or partial' });
+export const transactionRefundResponse = z.lazy(() =>
+  z
+    .object({
+      id: z.string(),
+      amount: reais('Refunded amount'),
+      reason: z.string().nullable(),
+      createdAt: iso(),
+    })
+    .meta({ id: 'TransactionRefund', description: 'One refund, total or partial' }),
+);
 
 /**
  * Every route that answers one transaction: create (201), read, refund, and the sandbox's
  * pay/fail/chargeback helpers.
  */
-export const transactionResponse = z
-  .object({
-    id: z.number().int(),
-    uuid: z.string(),
-    gatewayPayId: z.number().int().describe("The payment provider's id"),
-    status: transactionStatusResponse,
-    value: reais('Amount charged'),
-    valueSeller: reais("The seller's net after the fee"),
-    refundedAmount: reais('Refunded so far'),
-    paymentMethod: z.enum(['pix', 'boleto', 'creditcard']),
-    installments: z.number().int().nullable().describe('Card payments only; null otherwise'),
-    date: iso().describe('When the transaction was created (the same as createdAt)'),
-    deadline: z
-      .union([iso(), z.iso.date()])
-      .nullable()
-      .describe('Pix: when the charge expires; boleto: its due date; card: null'),
-    customer: z.object({
+export const transactionResponse = z.lazy(() =>
+  z
+    .object({
       id: z.number().int(),
-      name: z.string(),
-      email: z.string(),
-      document: z.string().describe('CPF or CNPJ, digits only'),
-      phone: z.string(),
-    }),
-    product: z.object({
-      id: z.number().int(),
-      name: z.string(),
-      value: reais('Price at the time of the sale'),
       uuid: z.string(),
-    }),
-    isRecurring: z.boolean().describe('Always false (one-time sale)'),
-    subscriptionId: z.null(),
-    billingCycle: z.null(),
-    pix: transactionPixResponse.nullable(),
-    boleto: transactionBoletoResponse.nullable(),
-    card: transactionCardResponse.nullable(),
-    failureCode: z.string().nullable(),
-    failureReason: z.string().nullable(),
-    refunds: z.array(transactionRefundResponse),
-    paidAt: z.iso.datetime().nullable(),
-    canceledAt: z.iso.datetime().nullable(),
-    environment: z.enum(['test', 'live']),
-    metadata: z.record(z.string(), z.string()),
-    createdAt: iso(),
-    updatedAt: iso(),
-  })
-  .meta({ id: 'Transaction', description: 'A sale of a product by pix, boleto or card' });
+      gatewayPayId: z.number().int().describe("The payment provider's id"),
+      status: transactionStatusResponse,
+      value: reais('Amount charged'),
+      valueSeller: reais("The seller's net after the fee"),
+      refundedAmount: reais('Refunded so far'),
+      paymentMethod: z.enum(['pix', 'boleto', 'creditcard']),
+      installments: z.number().int().nullable().describe('Card payments only; null otherwise'),
+      date: iso().describe('When the transaction was created (the same as createdAt)'),
+      deadline: z
+        .union([iso(), z.iso.date()])
+        .nullable()
+        .describe('Pix: when the charge expires; boleto: its due date; card: null'),
+      customer: z.object({
+        id: z.number().int(),
+        name: z.string(),
+        email: z.string(),
+        document: z.string().describe('CPF or CNPJ, digits only'),
+        phone: z.string(),
+      }),
+      product: z.object({
+        id: z.number().int(),
+        name: z.string(),
+        value: reais('Price at the time of the sale'),
+        uuid: z.string(),
+      }),
+      isRecurring: z.boolean().describe('Always false (one-time sale)'),
+      subscriptionId: z.null(),
+      billingCycle: z.null(),
+      pix: transactionPixResponse.nullable(),
+      boleto: transactionBoletoResponse.nullable(),
+      card: transactionCardResponse.nullable(),
+      failureCode: z.string().nullable(),
+      failureReason: z.string().nullable(),
+      refunds: z.array(transactionRefundResponse),
+      paidAt: z.iso.datetime().nullable(),
+      canceledAt: z.iso.datetime().nullable(),
+      environment: z.enum(['test', 'live']),
+      metadata: z.record(z.string(), z.string()),
+      createdAt: iso(),
+      updatedAt: iso(),
+    })
+    .meta({ id: 'Transaction', description: 'A sale of a product by pix, boleto or card' }),
+);
 
 /** GET /api/transactions: numbered pages, newest first. */
-export const transactionListResponse = z
-  .object({
-    data: z.array(transactionResponse),
-    count: z.number().int().describe('Transactions on this page'),
-    page: z.number().int(),
-    totalPages: z.number().int(),
-  })
-  .meta({ id: 'TransactionList', description: 'A page of transactions' });
+export const transactionListResponse = z.lazy(() =>
+  z
+    .object({
+      data: z.array(transactionResponse),
+      count: z.number().int().describe('Transactions on this page'),
+      page: z.number().int(),
+      totalPages: z.number().int(),
+    })
+    .meta({ id: 'TransactionList', description: 'A page of transactions' }),
+);
 
 /** GET /api/v1/charges: cursor pages, newest first, without a total. */
-export const chargeListResponse = z
-  .object({
-    data: z.array(transactionResponse),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last'),
-    hasMore: z.boolean(),
-  })
-  .meta({ id: 'ChargeList', description: 'A page of charges' });
+export const chargeListResponse = z.lazy(() =>
+  z
+    .object({
+      data: z.array(transactionResponse),
+      nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last'),
+      hasMore: z.boolean(),
+    })
+    .meta({ id: 'ChargeList', description: 'A page of charges' }),
+);
 
 /** POST /api/transactions/handle-webhook (201): what the notification did. */
-export const notificationResultResponse = z
-  .union([
-    z.object({
-      received: z.boolean().describe('Always true'),
-      applied: z.boolean().describe('Always false: the notification does not fit the current status'),
-      transactionId: z.number().int(),
-      status: transactionStatusResponse,
-      reason: z.string(),
-    }),
-    z.object({
-      received: z.boolean().describe('Always true'),
-      applied: z.boolean(),
-      duplicate: z.boolean().describe('This notification id was applied before'),
-      transactionId: z.number().int(),
-      status: transactionStatusResponse,
-    }),
-  ])
-  .meta({ id: 'NotificationResult', description: "A provider notification's outcome" });
+export const notificationResultResponse = z.lazy(() =>
+  z
+    .union([
+      z.object({
+        received: z.boolean().describe('Always true'),
+        applied: z.boolean().describe('Always false: the notification does not fit the current status'),
+        transactionId: z.number().int(),
+        status: transactionStatusResponse,
+        reason: z.string(),
+      }),
+      z.object({
+        received: z.boolean().describe('Always true'),
+        applied: z.boolean(),
+        duplicate: z.boolean().describe('This notification id was applied before'),
+        transactionId: z.number().int(),
+        status: transactionStatusResponse,
+      }),
+    ])
+    .meta({ id: 'NotificationResult', description: "A provider notification's outcome" }),
+);
 
 /** DELETE /api/transactions/{id} (panel): a bare `true`. */
-export const transactionCanceledResponse = z
-  .literal(true)
-  .meta({ id: 'TransactionCanceled', description: 'The transaction was canceled' });
+export const transactionCanceledResponse = z.lazy(() =>
+  z.literal(true).meta({ id: 'TransactionCanceled', description: 'The transaction was canceled' }),
+);
 
 /** DELETE /api/v1/charges/{uuid}. */
-export const chargeCanceledResponse = z
-  .object({ canceled: z.boolean().describe('Always true') })
-  .meta({ id: 'ChargeCanceled', description: 'The charge was canceled' });
+export const chargeCanceledResponse = z.lazy(() =>
+  z
+    .object({ canceled: z.boolean().describe('Always true') })
+    .meta({ id: 'ChargeCanceled', description: 'The charge was canceled' }),
+);
 
 type Out<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
