@@ -158,7 +158,7 @@ function errorMapper(): PipelineMiddleware {
   };
 }
 
-/** The success status a route answers when its handler returns a bare body: its lowest 2xx. */
+/** The status a route answers when its handler returns a bare body: the lowest it declares. */
 export function defaultStatus(route: Route): number {
   return Math.min(...Object.keys(route.responses).map(Number));
 }
