@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '#functions/docs/reference';
@@ -80,36 +80,33 @@ describe('GET /docs', () => {
     expect(res.body).toMatchObject({ statusCode: 404, message: 'Asset not found' });
   });
 
-  // CI installs Chromium (.ci/run) and must run this; a developer machine without it skips.
-  it.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
-    'renders the reference in Chromium with no CSP violation, console error or foreign request',
-    async () => {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-      const page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });
-      const problems: string[] = [];
-      const requested: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning')
-          problems.push(`console: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('request', (request) => requested.push(request.url()));
-      page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
-      // Violations are reported to the page, not to the console: surface them as console errors.
-      await page.addInitScript({
-        content: `document.addEventListener('securitypolicyviolation', (e) =>
+  // Chromium is a prerequisite of `npm test` (scripts/check-prerequisites.mjs); .ci/run installs it.
+  it('renders the reference in Chromium with no CSP violation, console error or foreign request', async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });
+    const problems: string[] = [];
+    const requested: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+    // Violations are reported to the page, not to the console: surface them as console errors.
+    await page.addInitScript({
+      content: `document.addEventListener('securitypolicyviolation', (e) =>
           console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-      });
+    });
 
-      const response = await page.goto(`${runtime.baseUrl}/docs`);
-      expect(response?.status()).toBe(200);
-      await page.getByText('Create a product').first().waitFor({ timeout: 20_000 });
-      await page.getByText('Payment Service API').first().waitFor();
-      await page.screenshot({ path: '/tmp/docs.png', fullPage: false });
+    const response = await page.goto(`${runtime.baseUrl}/docs`);
+    expect(response?.status()).toBe(200);
+    await page.getByText('Create a product').first().waitFor({ timeout: 20_000 });
+    await page.getByText('Payment Service API').first().waitFor();
+    await page.screenshot({ path: '/tmp/docs.png', fullPage: false });
 
-      expect(problems).toEqual([]);
-      const origin = new URL(runtime.baseUrl).origin;
-      expect(requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'))).toEqual([]);
-    },
-  );
+    expect(problems).toEqual([]);
+    const origin = new URL(runtime.baseUrl).origin;
+    expect(requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'))).toEqual([]);
+  });
 });
