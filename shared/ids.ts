@@ -23,3 +23,7 @@ export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-
 export const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const looksLikeUuid = (value: unknown): value is string =>
   typeof value === 'string' && UUID_SHAPE.test(value);
+
+/** A numeric id as a path gives it (the counters stay far below 15 digits). */
+export const NUMERIC_ID = /^\d{1,15}$/;
+export const looksLikeNumericId = (value: string): boolean => NUMERIC_ID.test(value);

@@ -1,11 +1,10 @@
 import * as z from 'zod';
-import { UUID_SHAPE } from '#shared/ids';
+import { NUMERIC_ID, UUID_SHAPE } from '#shared/ids';
 
 /**
  * Path parameter shapes. A value that fails its shape can name no resource, so the pipeline
  * answers the route's 404 before anything is read; the bound on length also keeps keys small.
  */
-const NUMERIC_ID = /^\d{1,15}$/;
 /** Prefixed random ids (`key_…`, `we_…`, `whd_…`): base62 after the prefix. */
 const OPAQUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 

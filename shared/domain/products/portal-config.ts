@@ -3,7 +3,7 @@ import type { Clock, PortalConfigRepository, ProductRepository } from '#shared/d
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { textField } from '#shared/validation';
-import { findProduct, PRODUCT_NOT_FOUND } from './products';
+import { findProduct, PRODUCT_NOT_FOUND, productRefOf } from './products';
 
 /**
  * The customer portal's look and allowed actions, per product or per seller. The spec gives the
@@ -99,11 +99,11 @@ export interface PortalConfigDeps {
   clock: Clock;
 }
 
-const refOf = (raw: string) => (/^\d{1,15}$/.test(raw) ? { id: Number(raw) } : { uuid: raw.toLowerCase() });
-
 /** Reads the product and its configuration together (one batch or one query). */
 async function readConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string, withSeller: boolean) {
-  const found = await deps.portalConfigs.readForProduct(tenant, refOf(ref), withSeller);
+  const productRef = productRefOf(ref);
+  if (!productRef) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  const found = await deps.portalConfigs.readForProduct(tenant, productRef, withSeller);
   if (found.productId === null) throw new NotFoundError(PRODUCT_NOT_FOUND);
   return found;
 }

@@ -3,7 +3,7 @@ import { newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids, ProductRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
-import { looksLikeUuid } from '#shared/ids';
+import { looksLikeNumericId, looksLikeUuid } from '#shared/ids';
 import { centavosToReais, reaisToCentavos } from '#shared/money';
 import { textField } from '#shared/validation';
 
@@ -213,6 +213,12 @@ export async function createProduct(
   return toView(product, deps.publicBaseUrl);
 }
 
+/** A product's path id: its integer id, or its uuid (accepted for convenience); null for neither. */
+export function productRefOf(raw: string): { id: number } | { uuid: string } | null {
+  if (looksLikeNumericId(raw)) return { id: Number(raw) };
+  return looksLikeUuid(raw) ? { uuid: raw.toLowerCase() } : null;
+}
+
 /** `id` as the path gives it: the numeric id, or the uuid (accepted for convenience). */
 export async function findProduct(
   deps: Pick<ProductDeps, 'products'>,
@@ -220,10 +226,11 @@ export async function findProduct(
   id: string,
   options: { includeArchived?: boolean } = {},
 ): Promise<Product> {
+  const ref = productRefOf(id);
   let product: Product | null = null;
-  if (/^\d{1,15}$/.test(id)) product = await deps.products.get(tenant, Number(id));
-  else if (looksLikeUuid(id)) {
-    const found = await deps.products.findByUuid(id.toLowerCase());
+  if (ref && 'id' in ref) product = await deps.products.get(tenant, ref.id);
+  else if (ref) {
+    const found = await deps.products.findByUuid(ref.uuid);
     product = found && sameTenant(found.tenant, tenant) ? found : null;
   }
   if (!product || (!product.isActive && !options.includeArchived)) throw new NotFoundError(PRODUCT_NOT_FOUND);

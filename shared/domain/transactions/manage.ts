@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import { looksLikeNumericId } from '#shared/ids';
 import { reaisToCentavos } from '#shared/money';
 import { canApply, refusal } from './state-machine';
 import { STATUSES, TRANSACTION_NOT_FOUND, type Transaction, toTransactionView } from './transaction';
@@ -13,7 +14,7 @@ export interface ManageDeps extends TransitionDeps {
 }
 
 export async function getTransaction(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, id: string) {
-  const t = /^\d{1,15}$/.test(id) ? await deps.transactions.get(tenant, Number(id)) : null;
+  const t = looksLikeNumericId(id) ? await deps.transactions.get(tenant, Number(id)) : null;
   if (!t) throw new NotFoundError(TRANSACTION_NOT_FOUND);
   return t;
 }
@@ -43,7 +44,7 @@ export async function findByGatewayPayId(
   tenant: Tenant,
   raw: string,
 ) {
-  if (!/^\d{1,15}$/.test(raw)) return null;
+  if (!looksLikeNumericId(raw)) return null;
   const found = await deps.transactions.findByGatewayPayId(Number(raw));
   return found.find((t) => sameTenant(t.tenant, tenant)) ?? null;
 }
