@@ -1,0 +1,5 @@
+// The style sheet as esbuild's `type: 'text'` import attribute gives it (see assets.ts).
+declare module '*/checkout.css' {
+  const text: string;
+  export default text;
+}

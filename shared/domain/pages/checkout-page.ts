@@ -1,0 +1,307 @@
+import type { CheckoutMethod, CheckoutView } from './contract';
+import { formatBrl, installmentOptions } from './format';
+import { html, type SafeHtml, safeUrl } from './html';
+
+/** The page's own files, served by the pages group (no CDN, nothing inline: see the CSP). */
+export const PAGE_ASSETS = ['checkout.js', 'checkout.css'] as const;
+export const ASSET_PATH = '/pages/assets';
+
+const METHOD_LABELS: Record<CheckoutMethod, string> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão' };
+const METHOD_ORDER: readonly CheckoutMethod[] = ['pix', 'card', 'boleto'];
+
+function layout(title: string, body: SafeHtml, withScript: boolean): string {
+  return html`<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${ASSET_PATH}/checkout.css">
+${withScript ? html`<script type="module" src="${ASSET_PATH}/checkout.js"></script>` : ''}
+</head>
+<body>
+${body}
+</body>
+</html>
+`.value;
+}
+
+function sandboxBanner(view: CheckoutView) {
+  return view.environment === 'test'
+    ? html`<p class="sandbox" role="note">Ambiente de teste: nenhuma cobrança real será feita.</p>`
+    : '';
+}
+
+function productHeader(view: CheckoutView, showPrice: boolean) {
+  const { product } = view;
+  const image = safeUrl(product.image);
+  return html`<header class="product">
+${image ? html`<img class="product-image" src="${image}" alt="" width="96" height="96">` : ''}
+<div class="product-text">
+<h1 class="product-name" id="product-name">${product.name}</h1>
+${product.description ? html`<p class="product-description">${product.description}</p>` : ''}
+${showPrice ? html`<p class="price" id="price">${formatBrl(product.value)}</p>` : ''}
+</div>
+</header>`;
+}
+
+interface FieldOptions {
+  id: string;
+  label: string;
+  value?: string | null;
+  type?: string;
+  autocomplete: string;
+  inputmode?: string;
+  placeholder?: string;
+  maxlength?: number;
+  mask?: string;
+}
+
+/**
+ * Inputs carry no `name`: a form submitted without the script (or around it) sends none of them,
+ * so card data can never end up in a URL or a form post; the script reads them by id.
+ */
+function field(o: FieldOptions) {
+  return html`<div class="field">
+<label for="${o.id}">${o.label}</label>
+<input id="${o.id}" type="${o.type ?? 'text'}" autocomplete="${o.autocomplete}"${
+    o.inputmode ? html` inputmode="${o.inputmode}"` : ''
+  }${o.placeholder ? html` placeholder="${o.placeholder}"` : ''}${
+    o.maxlength ? html` maxlength="${o.maxlength}"` : ''
+  }${o.mask ? html` data-mask="${o.mask}"` : ''} value="${o.value ?? ''}" aria-describedby="${o.id}-error">
+<p class="field-error" id="${o.id}-error" hidden></p>
+</div>`;
+}
+
+function buyerFields(view: CheckoutView) {
+  const c = view.customer;
+  return html`<fieldset class="buyer">
+<legend>Seus dados</legend>
+${field({ id: 'buyer-name', label: 'Nome completo', value: c.name, autocomplete: 'name', maxlength: 200 })}
+${field({ id: 'buyer-email', label: 'E-mail', value: c.email, type: 'email', autocomplete: 'email', maxlength: 254 })}
+${field({
+  id: 'buyer-document',
+  label: 'CPF ou CNPJ',
+  value: c.document,
+  autocomplete: 'off',
+  placeholder: '000.000.000-00',
+  maxlength: 18,
+  mask: 'document',
+})}
+${field({
+  id: 'buyer-phone',
+  label: 'Telefone',
+  value: c.phone,
+  type: 'tel',
+  autocomplete: 'tel-national',
+  inputmode: 'numeric',
+  placeholder: '(11) 91234-5678',
+  maxlength: 15,
+  mask: 'phone',
+})}
+</fieldset>`;
+}
+
+function cardPanel(view: CheckoutView, hidden: boolean) {
+  const options = installmentOptions(view.product.value, view.product.maxInstallments);
+  return html`<div class="panel" id="panel-card" role="tabpanel" aria-labelledby="tab-card"${hidden ? html` hidden` : ''}>
+${field({
+  id: 'card-number',
+  label: 'Número do cartão',
+  autocomplete: 'cc-number',
+  inputmode: 'numeric',
+  placeholder: '0000 0000 0000 0000',
+  maxlength: 23,
+  mask: 'card',
+})}
+${field({ id: 'card-holder', label: 'Nome no cartão', autocomplete: 'cc-name', maxlength: 100 })}
+<div class="row">
+${field({
+  id: 'card-expiry',
+  label: 'Validade',
+  autocomplete: 'cc-exp',
+  inputmode: 'numeric',
+  placeholder: 'MM/AA',
+  maxlength: 5,
+  mask: 'expiry',
+})}
+${field({
+  id: 'card-cvv',
+  label: 'CVV',
+  type: 'password',
+  autocomplete: 'cc-csc',
+  inputmode: 'numeric',
+  placeholder: '123',
+  maxlength: 4,
+  mask: 'cvv',
+})}
+</div>
+<div class="field">
+<label for="card-installments">Parcelas</label>
+<select id="card-installments" aria-describedby="card-installments-error">
+${options.map((o) => html`<option value="${o.count}">${o.label}</option>`)}
+</select>
+<p class="field-error" id="card-installments-error" hidden></p>
+</div>
+<label class="check"><input type="checkbox" id="card-save"> Salvar cartão para compras futuras</label>
+</div>`;
+}
+
+function paymentForm(view: CheckoutView) {
+  const methods = METHOD_ORDER.filter((m) => view.product.methods.includes(m));
+  const first = methods[0];
+  const tabs = methods.map(
+    (m) =>
+      html`<button type="button" class="tab" role="tab" id="tab-${m}" data-method="${m}" aria-controls="panel-${m}" aria-selected="${m === first ? 'true' : 'false'}" tabindex="${m === first ? '0' : '-1'}">${METHOD_LABELS[m]}</button>`,
+  );
+  const panels = methods.map((m) => {
+    if (m === 'card') return cardPanel(view, m !== first);
+    const text =
+      m === 'pix'
+        ? 'Ao continuar, mostramos o QR Code e o código Pix copia e cola. A confirmação é imediata.'
+        : 'Ao continuar, geramos o boleto com a linha digitável e o PDF. A confirmação pode levar até 3 dias úteis.';
+    return html`<div class="panel" id="panel-${m}" role="tabpanel" aria-labelledby="tab-${m}"${m !== first ? html` hidden` : ''}><p class="hint">${text}</p></div>`;
+  });
+  return html`<form id="pay-form" class="box" method="post" novalidate>
+${buyerFields(view)}
+<fieldset class="method">
+<legend>Forma de pagamento</legend>
+<div class="tabs" role="tablist" aria-label="Forma de pagamento">${tabs}</div>
+${panels}
+</fieldset>
+<div class="form-error" id="form-error" role="alert" hidden></div>
+<button type="submit" class="primary" id="pay-button">Pagar ${formatBrl(view.product.value)}</button>
+<noscript><p class="form-error">Ative o JavaScript do navegador para pagar.</p></noscript>
+</form>`;
+}
+
+/** Filled by the script from the payment's outcome (the same code for a fresh payment and a reload). */
+function resultSections() {
+  return html`<section class="box result" id="result-pix" hidden>
+<h2>Pague com Pix</h2>
+<p class="hint">Abra o app do seu banco, escolha pagar com Pix e leia o QR Code ou cole o código.</p>
+<img class="qr" id="pix-qr" alt="QR Code Pix" width="240" height="240">
+<label for="pix-code">Pix copia e cola</label>
+<textarea id="pix-code" readonly rows="4"></textarea>
+<button type="button" class="secondary" id="pix-copy" data-copy="pix-code">Copiar</button>
+<p class="waiting" id="pix-waiting" role="status"><span class="spinner" aria-hidden="true"></span>Aguardando pagamento…</p>
+<p class="hint" id="pix-expires"></p>
+<button type="button" class="link" data-action="change-method">Escolher outra forma de pagamento</button>
+</section>
+<section class="box result" id="result-boleto" hidden>
+<h2>Boleto gerado</h2>
+<label for="boleto-line">Linha digitável</label>
+<textarea id="boleto-line" readonly rows="2"></textarea>
+<button type="button" class="secondary" id="boleto-copy" data-copy="boleto-line">Copiar</button>
+<p><a class="button" id="boleto-pdf" target="_blank" rel="noopener noreferrer">Abrir boleto (PDF)</a></p>
+<p class="hint" id="boleto-due"></p>
+<p class="waiting" id="boleto-waiting" role="status"><span class="spinner" aria-hidden="true"></span>Aguardando a confirmação do pagamento…</p>
+<button type="button" class="link" data-action="change-method">Escolher outra forma de pagamento</button>
+</section>
+<section class="box result success" id="result-success" hidden>
+<h2>Pagamento confirmado!</h2>
+<p id="success-detail"></p>
+<p id="success-redirect" hidden>Redirecionando para a loja…</p>
+<p><a class="button" id="success-link" hidden>Continuar</a></p>
+</section>`;
+}
+
+function cancelLink(view: CheckoutView) {
+  const url = safeUrl(view.cancelUrl);
+  return url
+    ? html`<p class="cancel"><a id="cancel-link" href="${url}">Cancelar e voltar para a loja</a></p>`
+    : '';
+}
+
+function openPage(view: CheckoutView) {
+  const address = {
+    zipCode: view.customer.zipCode,
+    street: view.customer.street,
+    number: view.customer.number,
+    complement: view.customer.complement,
+    neighborhood: view.customer.neighborhood,
+    city: view.customer.city,
+    state: view.customer.state,
+  };
+  const prefilledAddress = Object.fromEntries(Object.entries(address).filter(([, v]) => v !== null));
+  return html`<main class="checkout" id="checkout" data-state="open" data-kind="${view.kind}" data-ref="${view.ref}" data-address="${JSON.stringify(prefilledAddress)}"${
+    view.payment ? html` data-payment="${JSON.stringify(view.payment)}"` : ''
+  }>
+${sandboxBanner(view)}
+${productHeader(view, true)}
+${paymentForm(view)}
+${resultSections()}
+${cancelLink(view)}
+${footer()}
+</main>`;
+}
+
+const footer = () => html`<footer class="footer">Pagamento processado com segurança.</footer>`;
+
+interface Notice {
+  title: string;
+  text: string;
+  link?: { href: string; label: string } | null;
+}
+
+function notice(view: CheckoutView): Notice {
+  if (view.state === 'complete') {
+    const href = safeUrl(view.successUrl);
+    return {
+      title: 'Pagamento confirmado',
+      text: 'Este pagamento já foi concluído. Não é preciso pagar de novo.',
+      link: href ? { href, label: 'Voltar para a loja' } : null,
+    };
+  }
+  if (view.state === 'expired') {
+    const href = safeUrl(view.cancelUrl);
+    return {
+      title: 'Este link de pagamento expirou',
+      text: 'O prazo para pagar terminou. Volte à loja para iniciar uma nova compra.',
+      link: href ? { href, label: 'Voltar para a loja' } : null,
+    };
+  }
+  return {
+    title: 'Produto indisponível',
+    text:
+      view.unavailableReason === 'not_for_sale'
+        ? 'Este produto não está à venda por este link.'
+        : 'Este produto não está mais disponível para compra.',
+  };
+}
+
+function closedPage(view: CheckoutView) {
+  const n = notice(view);
+  return html`<main class="checkout" id="checkout" data-state="${view.state}">
+${sandboxBanner(view)}
+${productHeader(view, view.state === 'complete')}
+<section class="box notice notice-${view.state}" id="notice" role="status">
+<h2>${n.title}</h2>
+<p>${n.text}</p>
+${n.link ? html`<p><a class="button" href="${n.link.href}">${n.link.label}</a></p>` : ''}
+</section>
+${footer()}
+</main>`;
+}
+
+/** The hosted page of a product link or a checkout session; only an open one has a form and the script. */
+export function renderCheckoutPage(view: CheckoutView): string {
+  const open = view.state === 'open';
+  const title = `${view.product.name} · Pagamento`;
+  return layout(title, open ? openPage(view) : closedPage(view), open);
+}
+
+export function renderNotFoundPage(): string {
+  return layout(
+    'Página não encontrada',
+    html`<main class="checkout" id="checkout" data-state="not-found">
+<section class="box notice" id="notice" role="status">
+<h1>Link de pagamento não encontrado</h1>
+<p>Confira o endereço recebido do vendedor. O link pode estar incompleto ou ter sido removido.</p>
+</section>
+</main>`,
+    false,
+  );
+}

@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  fieldErrors,
+  maskCardNumber,
+  maskCvv,
+  maskDocument,
+  maskExpiry,
+  maskPhone,
+  parseExpiry,
+  safeRedirect,
+} from '../../functions/pages/assets/checkout.js';
+
+describe('the page script masks', () => {
+  it.each([
+    ['', ''],
+    ['529', '529'],
+    ['5299', '529.9'],
+    ['5299822', '529.982.2'],
+    ['52998224725', '529.982.247-25'],
+    ['529.982.247-25', '529.982.247-25'],
+    // Past 11 digits the mask switches to CNPJ.
+    ['112223330', '112.223.330'],
+    ['112223330001', '11.222.333/0001'],
+    ['11222333000181', '11.222.333/0001-81'],
+    ['11.222.333/0001-81999', '11.222.333/0001-81'],
+    // A letter makes it an alphanumeric CNPJ at once.
+    ['12abc3450', '12.ABC.345/0'],
+    ['12ABC34501DE35', '12.ABC.345/01DE-35'],
+  ])('maskDocument(%j) is %j', (input, expected) => {
+    expect(maskDocument(input)).toBe(expected);
+  });
+
+  it.each([
+    ['', ''],
+    ['1', '(1'],
+    ['11', '(11'],
+    ['119', '(11) 9'],
+    ['1191234', '(11) 9123-4'],
+    ['1131234567', '(11) 3123-4567'],
+    ['11912345678', '(11) 91234-5678'],
+    ['(11) 91234-56789', '(11) 91234-5678'],
+  ])('maskPhone(%j) is %j', (input, expected) => {
+    expect(maskPhone(input)).toBe(expected);
+  });
+
+  it.each([
+    ['4111111111111111', '4111 1111 1111 1111'],
+    ['41111', '4111 1'],
+    ['4111 1111 1111 1111 999 9', '4111 1111 1111 1111 999'],
+    ['abc', ''],
+  ])('maskCardNumber(%j) is %j', (input, expected) => {
+    expect(maskCardNumber(input)).toBe(expected);
+  });
+
+  it.each([
+    ['1', '1'],
+    ['12', '12'],
+    ['123', '12/3'],
+    ['1234', '12/34'],
+    ['12/345', '12/34'],
+  ])('maskExpiry(%j) is %j', (input, expected) => {
+    expect(maskExpiry(input)).toBe(expected);
+  });
+
+  it('keeps up to four CVV digits', () => {
+    expect(maskCvv('12a34 5')).toBe('1234');
+  });
+
+  it('is idempotent and keeps every significant character of what it accepts', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), (text) => {
+        for (const mask of [maskDocument, maskPhone, maskCardNumber, maskExpiry]) {
+          expect(mask(mask(text))).toBe(mask(text));
+        }
+        const digits = text.replace(/\D/g, '');
+        expect(maskPhone(text).replace(/\D/g, '')).toBe(digits.slice(0, 11));
+        expect(maskCardNumber(text).replace(/\D/g, '')).toBe(digits.slice(0, 19));
+      }),
+    );
+  });
+});
+
+describe('parseExpiry', () => {
+  it.each([
+    ['12/34', { month: 12, year: 2034 }],
+    ['01/30', { month: 1, year: 2030 }],
+    ['13/30', null],
+    ['00/30', null],
+    ['1/30', null],
+    ['12/3', null],
+  ])('parseExpiry(%j) is %j', (input, expected) => {
+    expect(parseExpiry(input)).toEqual(expected);
+  });
+});
+
+describe('fieldErrors', () => {
+  it('maps the API field names to the inputs, in Portuguese', () => {
+    expect(
+      fieldErrors([
+        'customer.document is not a valid CPF or CNPJ',
+        'customer.phone must have 10 or 11 digits',
+        'card.number is not a valid card number',
+        'card.expiryYear must be at least 2000',
+        'card.expiryMonth must be at most 12',
+      ]),
+    ).toEqual({
+      byInput: {
+        'buyer-document': 'Informe um CPF ou CNPJ válido.',
+        'buyer-phone': 'Informe um telefone com DDD, com 10 ou 11 dígitos.',
+        'card-number': 'Confira o número do cartão.',
+        'card-expiry': 'Informe a validade no formato MM/AA.',
+      },
+      general: [],
+    });
+  });
+
+  it('says something general for an address field or an unknown message, once', () => {
+    expect(fieldErrors(['customer.zipCode must have 8 digits', 'x is wrong', 'y is wrong'])).toEqual({
+      byInput: {},
+      general: [
+        'O endereço cadastrado para esta compra é inválido. Fale com o vendedor.',
+        'Confira os dados informados e tente novamente.',
+      ],
+    });
+  });
+
+  it('accepts a single message string', () => {
+    expect(fieldErrors('customer.email must be a valid e-mail').byInput).toEqual({
+      'buyer-email': 'Informe um e-mail válido.',
+    });
+  });
+
+  it('does not take a longer field name for a shorter one', () => {
+    expect(fieldErrors(['customer.namespace is odd']).byInput).toEqual({});
+  });
+});
+
+describe('safeRedirect', () => {
+  it.each([
+    ['https://loja.example.com/ok?s=cs_1', 'https://loja.example.com/ok?s=cs_1'],
+    ['http://127.0.0.1:3000/ok', 'http://127.0.0.1:3000/ok'],
+    ['javascript:alert(1)', null],
+    ['data:text/html,x', null],
+    ['not a url', null],
+  ])('safeRedirect(%j) is %j', (input, expected) => {
+    expect(safeRedirect(input)).toBe(expected);
+  });
+});
