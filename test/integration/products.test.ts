@@ -52,7 +52,7 @@ describe('creating products', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect(product.paymentLink).toBe(`${runtime.baseUrl}/api/payment-links/${product.uuid}`);
+    expect(product.paymentLink).toBe(`${runtime.baseUrl}/pay/${product.uuid}`);
   });
 
   it.each([

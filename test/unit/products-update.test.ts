@@ -111,7 +111,7 @@ describe('updateProduct changes fields', () => {
       installments: 6,
       carne: { enabled: true, maxInstallments: 6, interestFactors: { '2': 1.02 } },
       isActive: true,
-      paymentLink: `https://pay.example.com/api/payment-links/${PRODUCT_UUID}`,
+      paymentLink: `https://pay.example.com/pay/${PRODUCT_UUID}`,
       createdAt: CREATED,
       updatedAt: NOW,
     });

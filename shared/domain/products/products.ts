@@ -143,8 +143,8 @@ export interface ProductDeps {
   nextId: () => Promise<number>;
 }
 
-export const paymentLinkOf = (baseUrl: string, uuid: string) =>
-  `${baseUrl.replace(/\/$/, '')}/api/payment-links/${uuid}`;
+/** The product's hosted payment page (functions/pages); the JSON route /api/payment-links/{uuid} stays. */
+export const paymentLinkOf = (baseUrl: string, uuid: string) => `${baseUrl.replace(/\/$/, '')}/pay/${uuid}`;
 
 export function toView(p: Product, baseUrl: string) {
   return {
