@@ -1,3 +1,4 @@
+import { addAffiliation, endAffiliation, listAffiliations } from '#shared/domain/affiliates/affiliations';
 import {
   deleteProductPortalConfig,
   effectiveProductPortalConfig,
@@ -27,6 +28,7 @@ export const handler = createHttpHandler(productRoutes, (c) => {
     nextId: () => c.sequences.next('product'),
   };
   const configDeps = { portalConfigs: c.repos.portalConfigs, products: c.repos.products, clock: c.clock };
+  const affiliateDeps = { affiliations: c.repos.affiliations, products: c.repos.products, clock: c.clock };
   return {
     createProduct: ({ tenant, body }) => createProduct(deps, tenant, body),
     listProducts: ({ tenant, query }) => listProducts(deps, tenant, query),
@@ -42,6 +44,11 @@ export const handler = createHttpHandler(productRoutes, (c) => {
       writeProductPortalConfig(configDeps, tenant, path.id, body, 'merge'),
     deleteProductPortalConfig: ({ tenant, path }) => deleteProductPortalConfig(configDeps, tenant, path.id),
     getEffectivePortalConfig: ({ tenant, path }) => effectiveProductPortalConfig(configDeps, tenant, path.id),
+    addProductAffiliate: ({ tenant, path, body }) => addAffiliation(affiliateDeps, tenant, path.id, body),
+    listProductAffiliates: ({ tenant, path, query }) =>
+      listAffiliations(affiliateDeps, tenant, path.id, query.status),
+    endProductAffiliate: ({ tenant, path }) =>
+      endAffiliation(affiliateDeps, tenant, path.id, path.affiliateId),
     getSellerPortalConfig: ({ tenant }) => getSellerPortalConfig(configDeps, tenant),
     putSellerPortalConfig: ({ tenant, body }) => putSellerPortalConfig(configDeps, tenant, body),
     getPaymentLink: ({ path }) => paymentLinkProduct(deps, path.uuid),

@@ -1,3 +1,9 @@
+import { affiliationListResponse, affiliationResponse } from '#shared/domain/affiliates/responses';
+import {
+  addAffiliationSchema,
+  affiliationPathSchema,
+  listAffiliationsQuerySchema,
+} from '#shared/domain/affiliates/schemas';
 import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
 import { portalConfigSchema } from '#shared/domain/products/portal-config';
 import {
@@ -22,6 +28,7 @@ import { type AuthScheme, defineRoutes } from '#shared/http/types';
 /** Spec rule 3: product routes accept an API key or the dashboard bearer token. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const config = '/api/products/{id}/portal-config';
+const affiliates = '/api/products/{id}/affiliates';
 /** A product route by integer id or uuid: a malformed id names no product. */
 const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
 const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
@@ -131,6 +138,38 @@ export const productRoutes = defineRoutes('products', [
     path: `${config}/effective`,
     summary: 'The configuration the portal uses for this product (product, else seller, else defaults)',
     responses: { 200: effectivePortalConfigResponse },
+  },
+  {
+    ...byId,
+    operationId: 'addProductAffiliate',
+    method: 'POST',
+    path: affiliates,
+    summary: 'Add an affiliate (a seller) to a product, with its commission',
+    description:
+      'The affiliate must be an existing seller other than the product owner. Re-adding an ended ' +
+      'affiliation starts it again with the new commission; an active one answers 409.',
+    request: { path: numericOrUuidParam, body: addAffiliationSchema },
+    errors: [400, 409],
+    idempotent: true,
+    responses: { 201: affiliationResponse },
+  },
+  {
+    ...byId,
+    operationId: 'listProductAffiliates',
+    method: 'GET',
+    path: affiliates,
+    summary: "A product's affiliations, by affiliate id",
+    request: { path: numericOrUuidParam, query: listAffiliationsQuerySchema },
+    responses: { 200: affiliationListResponse },
+  },
+  {
+    ...byId,
+    operationId: 'endProductAffiliate',
+    method: 'DELETE',
+    path: `${affiliates}/{affiliateId}`,
+    summary: 'End an affiliation (ending an ended one answers it unchanged)',
+    request: { path: affiliationPathSchema },
+    responses: { 200: affiliationResponse },
   },
   {
     operationId: 'getSellerPortalConfig',

@@ -3,6 +3,7 @@
  * shared/adapters/<service>/; the local runtime has its own implementations under infra/local/.
  * Domain code and adapters import ports only from this file.
  */
+export type { AffiliationRepository } from './ports/affiliates';
 export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
 export type { CustomerQuery, CustomerRepository, CustomerSearch } from './ports/customers';
 export type { HealthRepository } from './ports/health';

@@ -92,6 +92,10 @@ export const keys = {
   }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
+  /** A product's affiliation with one affiliate (a seller id); a product's list is one prefix query. */
+  affiliation: (t: Tenant, productId: number, affiliateId: number): Key =>
+    inTenant(t, `AFFIL#${pad(productId)}#${pad(affiliateId, 15)}`),
+  affiliationsOfProduct: (productId: number) => `AFFIL#${pad(productId)}#`,
   portalConfig: (t: Tenant, productId?: number): Key =>
     inTenant(t, productId === undefined ? 'PORTALCFG#SELLER' : `PORTALCFG#PRODUCT#${pad(productId)}`),
   // Customers: the global customer is keyed by environment + document, so de-duplication is a

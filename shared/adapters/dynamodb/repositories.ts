@@ -1,3 +1,4 @@
+import { createAffiliationRepository } from './affiliation-repository';
 import { createApiKeyRepository } from './api-key-repository';
 import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
@@ -27,6 +28,7 @@ export function createRepositories(table: Table) {
     products: createProductRepository(table),
     transactions: createTransactionRepository(table),
     portalConfigs: createPortalConfigRepository(table),
+    affiliations: createAffiliationRepository(table),
   };
 }
 

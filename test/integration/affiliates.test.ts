@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { client, startTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  api = client(runtime.baseUrl);
+});
+afterAll(() => runtime?.stop());
+
+/** A registered seller (as Cognito sign-up creates one) with its dashboard token and a sandbox key. */
+async function seller(name: string) {
+  const now = runtime.clock.now();
+  const sellerId = await runtime.deps.repos.sellers.create(name, now);
+  const jwt = await runtime.issuer.sign(sellerId, { now });
+  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  // The dashboard token reads sandbox data with `x-environment: test`.
+  return {
+    sellerId,
+    key: res.body.key as string,
+    dashboard: { token: jwt, headers: { 'x-environment': 'test' } },
+  };
+}
+
+async function product(key: string) {
+  const res = await api.post(
+    '/api/products',
+    { name: 'Curso de Violão', image: 'https://cdn.example.com/v.png', value: 100 },
+    { token: key },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number; uuid: string };
+}
+
+const affiliates = (ref: number | string) => `/api/products/${ref}/affiliates`;
+
+describe('product affiliates over HTTP', () => {
+  it('adds, lists and ends an affiliation (by id and by uuid, API key and dashboard token)', async () => {
+    const owner = await seller('Produtora');
+    const affiliate = await seller('Afiliada');
+    const other = await seller('Outra afiliada');
+    const p = await product(owner.key);
+
+    const added = await api.post(
+      affiliates(p.id),
+      { affiliateId: affiliate.sellerId, commissionPercent: 12.5 },
+      { token: owner.key },
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body).toEqual({
+      productId: p.id,
+      affiliateId: affiliate.sellerId,
+      commissionPercent: 12.5,
+      status: 'active',
+      createdAt: expect.any(String),
+      updatedAt: added.body.createdAt,
+      endedAt: null,
+    });
+    const second = await api.post(
+      affiliates(p.uuid),
+      { affiliateId: other.sellerId, commissionPercent: 0.01 },
+      owner.dashboard,
+    );
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+
+    const listed = await api.get(affiliates(p.id), { token: owner.key });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((a: { affiliateId: number }) => a.affiliateId)).toEqual([
+      affiliate.sellerId,
+      other.sellerId,
+    ]);
+
+    const ended = await api.del(`${affiliates(p.uuid)}/${other.sellerId}`, { token: owner.key });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(ended.body).toMatchObject({
+      affiliateId: other.sellerId,
+      status: 'ended',
+      commissionPercent: 0.01,
+    });
+    expect(ended.body.endedAt).toEqual(expect.any(String));
+
+    // Ending it again answers the same affiliation, unchanged.
+    const again = await api.del(`${affiliates(p.id)}/${other.sellerId}`, { token: owner.key });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(ended.body);
+
+    const active = await api.get(`${affiliates(p.uuid)}?status=active`, owner.dashboard);
+    expect(active.body).toEqual({ data: [added.body] });
+    const endedList = await api.get(`${affiliates(p.id)}?status=ended`, { token: owner.key });
+    expect(endedList.body).toEqual({ data: [ended.body] });
+  });
+
+  it('answers 409 for an affiliate already active on the product, and starts an ended one again', async () => {
+    const owner = await seller('Produtora');
+    const affiliate = await seller('Afiliada');
+    const p = await product(owner.key);
+    const body = { affiliateId: affiliate.sellerId, commissionPercent: 10 };
+    expect((await api.post(affiliates(p.id), body, { token: owner.key })).status).toBe(201);
+    const conflict = await api.post(
+      affiliates(p.id),
+      { ...body, commissionPercent: 20 },
+      { token: owner.key },
+    );
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.message).toBe('The affiliate already has an active affiliation on this product');
+
+    await api.del(`${affiliates(p.id)}/${affiliate.sellerId}`, { token: owner.key });
+    const restarted = await api.post(
+      affiliates(p.id),
+      { ...body, commissionPercent: 20 },
+      { token: owner.key },
+    );
+    expect(restarted.status).toBe(201);
+    expect(restarted.body).toMatchObject({ status: 'active', commissionPercent: 20, endedAt: null });
+  });
+
+  it("answers 404 Product not found for another seller's product, on every affiliate route", async () => {
+    const owner = await seller('Produtora');
+    const intruder = await seller('Intrusa');
+    const affiliate = await seller('Afiliada');
+    const p = await product(owner.key);
+    await api.post(
+      affiliates(p.id),
+      { affiliateId: affiliate.sellerId, commissionPercent: 10 },
+      { token: owner.key },
+    );
+
+    for (const ref of [p.id, p.uuid]) {
+      const add = await api.post(
+        affiliates(ref),
+        { affiliateId: affiliate.sellerId, commissionPercent: 10 },
+        { token: intruder.key },
+      );
+      const list = await api.get(affiliates(ref), { token: intruder.key });
+      const end = await api.del(`${affiliates(ref)}/${affiliate.sellerId}`, { token: intruder.key });
+      for (const res of [add, list, end]) {
+        expect(res.status, JSON.stringify(res.body)).toBe(404);
+        expect(res.body.message).toBe('Product not found');
+      }
+    }
+    // The owner's own production key sees another environment: the sandbox product is not there.
+    const live = await api.post('/api/api-keys', { name: 'live', environment: 'live' }, owner.dashboard);
+    expect(live.status).toBe(201);
+    const fromLive = await api.get(affiliates(p.id), { token: live.body.key });
+    expect(fromLive.status).toBe(404);
+    expect(fromLive.body.message).toBe('Product not found');
+    // The owner's affiliation is untouched.
+
+    const listed = await api.get(affiliates(p.id), { token: owner.key });
+    expect(listed.body.data).toEqual([expect.objectContaining({ status: 'active' })]);
+  });
+
+  it('answers 404 Affiliation not found for an affiliate the product does not have', async () => {
+    const owner = await seller('Produtora');
+    const p = await product(owner.key);
+    for (const raw of ['123456789', 'abc']) {
+      const res = await api.del(`${affiliates(p.id)}/${raw}`, { token: owner.key });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('Affiliation not found');
+    }
+  });
+
+  it('refuses self-affiliation, an unknown seller and a bad percent with a 400 naming the field', async () => {
+    const owner = await seller('Produtora');
+    const affiliate = await seller('Afiliada');
+    const p = await product(owner.key);
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { affiliateId: owner.sellerId, commissionPercent: 10 },
+        "affiliateId cannot be the product's own seller",
+      ],
+      [
+        { affiliateId: 987_654_321, commissionPercent: 10 },
+        'affiliateId must be the id of an existing seller',
+      ],
+      [
+        { affiliateId: affiliate.sellerId, commissionPercent: 0 },
+        'commissionPercent must be between 0.01 and 90 with at most 2 decimal places',
+      ],
+      [
+        { affiliateId: affiliate.sellerId, commissionPercent: 90.5 },
+        'commissionPercent must be between 0.01 and 90 with at most 2 decimal places',
+      ],
+      [
+        { affiliateId: affiliate.sellerId, commissionPercent: 12.345 },
+        'commissionPercent must be between 0.01 and 90 with at most 2 decimal places',
+      ],
+      [{ affiliateId: affiliate.sellerId, commissionPercent: '10' }, 'commissionPercent must be a number'],
+      [{ affiliateId: affiliate.sellerId }, 'commissionPercent is required'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await api.post(affiliates(p.id), body, { token: owner.key });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toEqual([message]);
+    }
+    // Nothing was written by the refused requests.
+    expect((await api.get(affiliates(p.id), { token: owner.key })).body).toEqual({ data: [] });
+    expect((await api.get(`${affiliates(p.id)}?status=paused`, { token: owner.key })).status).toBe(400);
+  });
+});
