@@ -67,6 +67,31 @@ const cycleFailed = (): z.ZodType =>
     gatewayFailureCode: z.string().nullable(),
   });
 
+/** A saved card as GET /api/v1/customers/{uuid}/payment-methods shows it (never its token). */
+export const paymentMethodEventData = () =>
+  z.object({
+    id: z.number(),
+    uuid: z.string(),
+    type: z.literal('card'),
+    customerId: z.number(),
+    customerUuid: z.string(),
+    brand: z.string(),
+    last4: z.string(),
+    expiryMonth: z.number(),
+    expiryYear: z.number(),
+    status: z.enum(['active', 'expired']),
+    expiresAt: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  });
+const paymentMethodExpiringSoon = (): z.ZodType =>
+  paymentMethodEventData().extend({
+    stage: z.union([z.literal(30), z.literal(14), z.literal(7)]),
+    daysUntilExpiry: z.number().int(),
+  });
+const paymentMethodExpired = (): z.ZodType =>
+  paymentMethodEventData().extend({ status: z.literal('expired') });
+
 export interface EventDefinition {
   name: string;
   group: string;
@@ -148,8 +173,13 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('customer.trial_started', 'customer', 'A trial started'),
   def('customer.trial_converted', 'customer', 'A trial became paid'),
   def('customer.trial_lapsed', 'customer', 'A trial ended unpaid'),
-  def('payment_method.expiring_soon', 'payment_method', 'A card expires in 30, 14 or 7 days'),
-  def('payment_method.expired', 'payment_method', 'A card expired'),
+  def(
+    'payment_method.expiring_soon',
+    'payment_method',
+    'A card expires in 30, 14 or 7 days',
+    paymentMethodExpiringSoon,
+  ),
+  def('payment_method.expired', 'payment_method', 'A card expired', paymentMethodExpired),
   def('subscription.created', 'subscription', 'A subscription was created'),
   def('subscription.activated', 'subscription', 'A subscription became active'),
   def('subscription.paused', 'subscription', 'A subscription was paused'),

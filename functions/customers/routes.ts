@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { customerListResponse, customerResponse } from '#shared/domain/customers/responses';
 import {
   billingEmailOverrideSchema,
@@ -5,12 +6,18 @@ import {
   listCustomersSchema,
   updateCustomerSchema,
 } from '#shared/domain/customers/schemas';
-import { uuidParam } from '#shared/domain/params';
+import { numericIdString, uuidParam, uuidString } from '#shared/domain/params';
+import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
+import {
+  paymentMethodDeletedResponse,
+  paymentMethodListResponse,
+} from '#shared/domain/payment-methods/responses';
 import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Spec: public API (API keys); the dashboard manages the same customers with its JWT. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const NOT_FOUND = 'Customer not found';
+const paymentMethodParams = z.object({ uuid: uuidString, id: numericIdString.transform(Number) });
 
 export const customerRoutes = defineRoutes('customers', [
   {
@@ -55,5 +62,28 @@ export const customerRoutes = defineRoutes('customers', [
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customerResponse },
+  },
+  {
+    operationId: 'listPaymentMethods',
+    method: 'GET',
+    path: '/api/v1/customers/{uuid}/payment-methods',
+    auth,
+    summary: "The customer's saved cards, newest first (never their tokens)",
+    request: { path: uuidParam },
+    notFound: NOT_FOUND,
+    responses: { 200: paymentMethodListResponse },
+  },
+  {
+    operationId: 'deletePaymentMethod',
+    method: 'DELETE',
+    path: '/api/v1/customers/{uuid}/payment-methods/{id}',
+    auth,
+    summary: 'Detach a saved card: it is deleted and the provider forgets its token',
+    description:
+      "404 `Customer not found` when the customer is not this seller's, `Payment method not found` when the card is not this customer's.",
+    request: { path: paymentMethodParams },
+    notFound: PAYMENT_METHOD_NOT_FOUND,
+    errors: [409],
+    responses: { 200: paymentMethodDeletedResponse },
   },
 ]);

@@ -2,16 +2,26 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
 import { addDays, saoPauloDate } from '#shared/dates';
 import { buildBoleto } from '#shared/domain/payments/boleto';
-import { cardBrand, last4, sandboxCardOutcome } from '#shared/domain/payments/cards';
+import {
+  type CardDeclineCode,
+  type CardOutcome,
+  cardBrand,
+  last4,
+  SANDBOX_CARDS,
+  sandboxCardOutcome,
+} from '#shared/domain/payments/cards';
 import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
   SandboxAction,
   SandboxCharge,
+  SavedCardChargeRequest,
+  SavedCardToken,
 } from '#shared/domain/payments/gateway';
 import { buildPixPayload } from '#shared/domain/payments/pix';
 import type { Clock, GatewayHealth, PaymentProvider, SandboxOperations } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { keys } from '../dynamodb/keys';
@@ -38,6 +48,60 @@ export function randomGatewayPayId(): number {
 const SANDBOX_BANK = '000';
 /** The Pix key the sandbox's BR Codes pay to (a random EVP key, owned by nobody). */
 const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
+
+/**
+ * Test numbers whose payment with the buyer is approved but whose saved card is declined when
+ * charged later (Stripe's 4000000000000341): how recurring-charge failures are tried in the sandbox.
+ */
+export const SAVED_CARD_LATER_DECLINES: Readonly<Record<string, CardDeclineCode>> = Object.freeze({
+  '4000000000000341': 'card_declined',
+  '4000000000009987': 'insufficient_funds',
+});
+/** The approving test card those numbers stand in for at their first payment (Visa, 3-digit CVV). */
+const APPROVING_STAND_IN = '4111111111111111';
+
+/** What a saved card's token remembers of how its number behaves; never the number or the CVV. */
+type OutcomeClass = { outcome: 'approved' } | { outcome: 'declined' | 'error'; failureCode: string };
+
+function outcomeClassOf(number: string): OutcomeClass {
+  const later = SAVED_CARD_LATER_DECLINES[number];
+  if (later) return { outcome: 'declined', failureCode: later };
+  const scripted: CardOutcome | undefined = SANDBOX_CARDS[number];
+  if (!scripted) return { outcome: 'declined', failureCode: 'card_declined' };
+  if (scripted.outcome === 'approved') return { outcome: 'approved' };
+  return { outcome: scripted.outcome, failureCode: scripted.failureCode };
+}
+
+/** A failure's sentence, as the sandbox's card outcomes word it. */
+function reasonOf(failureCode: string): string {
+  const scripted = Object.values(SANDBOX_CARDS).find(
+    (o) => o.outcome !== 'approved' && o.failureCode === failureCode,
+  );
+  return scripted && scripted.outcome !== 'approved' ? scripted.failureReason : 'The card was declined.';
+}
+
+/**
+ * The outcome of charging a saved card on `today` (Sao Paulo): past its expiry month it is declined
+ * `expired_card`, as any acquirer does; otherwise it behaves as its number did (no CVV is asked).
+ */
+export function savedCardOutcome(
+  token: { expiryMonth: number; expiryYear: number; outcomeClass: OutcomeClass },
+  today: string,
+): CardOutcome {
+  const [year, month] = today.split('-').map(Number);
+  if (token.expiryYear * 12 + token.expiryMonth < year * 12 + month) {
+    return { outcome: 'declined', failureCode: 'expired_card', failureReason: reasonOf('expired_card') };
+  }
+  const c = token.outcomeClass;
+  if (c.outcome === 'approved') return { outcome: 'approved' };
+  if (c.outcome === 'error')
+    return { outcome: 'error', failureCode: 'processing_error', failureReason: reasonOf(c.failureCode) };
+  return {
+    outcome: 'declined',
+    failureCode: c.failureCode as CardDeclineCode,
+    failureReason: reasonOf(c.failureCode),
+  };
+}
 
 export interface SandboxOptions {
   table: Table;
@@ -75,10 +139,14 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
   }
 
   async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    return this.withFreshId((gatewayPayId) => this.createChargeWithId(request, gatewayPayId));
+  }
+
+  private async withFreshId(charge: (gatewayPayId: number) => Promise<ChargeResult>): Promise<ChargeResult> {
     const draw = this.options.randomId ?? randomGatewayPayId;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.createChargeWithId(request, draw());
+        return await charge(draw());
       } catch (error) {
         // The id is taken (the record's conditional write failed): draw another.
         if (!(error instanceof ConditionFailedError) || attempt >= SANDBOX_ID_ATTEMPTS) throw error;
@@ -103,6 +171,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       createdAt: now.toISOString(),
     };
     let result: ChargeResult;
+    let tokenItem: Item | undefined;
     if (request.method === 'pix') {
       const txid = randomBase62(25);
       const expiresAt = request.expiresAt ?? new Date(now.getTime() + 86_400_000).toISOString();
@@ -136,7 +205,9 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     } else {
       const card = request.card as NonNullable<ChargeRequest['card']>;
       const summary = { brand: cardBrand(card.number), last4: last4(card.number) };
-      const outcome = sandboxCardOutcome({ ...card, today: saoPauloDate(now) });
+      // A later-decline number pays like the approving card the first time; expiry and CVV still count.
+      const number = SAVED_CARD_LATER_DECLINES[card.number] ? APPROVING_STAND_IN : card.number;
+      const outcome = sandboxCardOutcome({ ...card, number, today: saoPauloDate(now) });
       if (outcome.outcome === 'approved') {
         result = {
           outcome: 'approved',
@@ -144,6 +215,11 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
           card: summary,
           authorizationCode: randomBase62(6).toUpperCase(),
         };
+        if (request.saveCard) {
+          const saved = this.tokenize(request.tenant, card, summary);
+          result.savedCard = saved.card;
+          tokenItem = saved.item;
+        }
         record.status = 'paid';
       } else {
         result = {
@@ -158,8 +234,112 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       }
       record.card = summary; // never the number
     }
-    await table.put(record, { ConditionExpression: 'attribute_not_exists(pk)' });
+    if (tokenItem) {
+      // The charge and its token are written together: no token without its approved charge.
+      await table.transact([
+        { Put: { Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { Item: tokenItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ]);
+    } else {
+      await table.put(record, { ConditionExpression: 'attribute_not_exists(pk)' });
+    }
     return result;
+  }
+
+  /** The token record of an approved card: brand, last 4, expiry and its outcome class only. */
+  private tokenize(
+    tenant: Tenant,
+    card: NonNullable<ChargeRequest['card']>,
+    summary: { brand: string; last4: string },
+  ): { card: SavedCardToken; item: Item } {
+    const token = `tok_${randomBase62(24)}`;
+    const expiryYear = card.expiryYear < 100 ? 2000 + card.expiryYear : card.expiryYear;
+    const saved: SavedCardToken = { token, ...summary, expiryMonth: card.expiryMonth, expiryYear };
+    const item: Item = {
+      ...keys.sandboxCardToken(token),
+      entity: 'sandbox-card-token',
+      version: 1,
+      ...saved,
+      outcomeClass: outcomeClassOf(card.number),
+      sellerId: tenant.sellerId,
+      environment: tenant.environment,
+      createdAt: this.options.clock.now().toISOString(),
+    };
+    return { card: saved, item };
+  }
+
+  async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {
+    const item = await this.options.table.get<Item>(keys.sandboxCardToken(request.token), {
+      consistent: true,
+    });
+    // Another seller's token is as unknown as a missing one: tokens are scoped to their account.
+    if (
+      !item ||
+      item.sellerId !== request.tenant.sellerId ||
+      item.environment !== request.tenant.environment
+    ) {
+      throw new NotFoundError('Saved card not found');
+    }
+    const summary = { brand: String(item.brand), last4: String(item.last4) };
+    const now = this.options.clock.now();
+    const outcome = savedCardOutcome(
+      {
+        expiryMonth: Number(item.expiryMonth),
+        expiryYear: Number(item.expiryYear),
+        outcomeClass: item.outcomeClass as OutcomeClass,
+      },
+      saoPauloDate(now),
+    );
+    return this.withFreshId(async (gatewayPayId) => {
+      const result: ChargeResult =
+        outcome.outcome === 'approved'
+          ? {
+              outcome: 'approved',
+              gatewayPayId,
+              card: summary,
+              authorizationCode: randomBase62(6).toUpperCase(),
+            }
+          : {
+              outcome: outcome.outcome,
+              gatewayPayId,
+              card: summary,
+              failureCode: outcome.failureCode,
+              failureReason: outcome.failureReason,
+              gatewayFailureCode: `sandbox_${outcome.failureCode}`,
+            };
+      await this.options.table.put(
+        {
+          ...keys.sandboxCharge(gatewayPayId),
+          entity: 'sandbox-charge',
+          version: 1,
+          gatewayPayId,
+          method: 'creditcard',
+          amount: request.amountCentavos,
+          refunded: 0,
+          refundable: request.amountCentavos,
+          sellerId: request.tenant.sellerId,
+          transactionId: request.transactionId,
+          createdAt: now.toISOString(),
+          status: outcome.outcome === 'approved' ? 'paid' : 'failed',
+          card: summary,
+          savedCard: true,
+        },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      );
+      return result;
+    });
+  }
+
+  async detachSavedCard(tenant: Tenant, token: string): Promise<void> {
+    try {
+      await this.options.table.delete(keys.sandboxCardToken(token), {
+        condition: 'sellerId = :s AND environment = :e',
+        values: { ':s': tenant.sellerId, ':e': tenant.environment },
+      });
+    } catch (error) {
+      // Already gone, or another seller's: there is nothing of this tenant's to forget.
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
   }
 
   /**

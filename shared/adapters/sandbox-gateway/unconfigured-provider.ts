@@ -12,6 +12,8 @@ export class UnconfiguredProvider implements PaymentProvider {
   }
 
   createCharge = async () => this.refuse();
+  chargeSavedCard = async () => this.refuse();
+  detachSavedCard = async () => this.refuse();
   cancel = async () => this.refuse();
   refund = async () => this.refuse();
   status = async () => this.refuse();

@@ -27,6 +27,32 @@ export interface ChargeRequest {
   dueDate?: string;
   /** When a pix charge stops being payable. */
   expiresAt?: string;
+  /** Card only: tokenize the card when the charge is approved (the result carries `savedCard`). */
+  saveCard?: boolean;
+}
+
+/**
+ * A card the provider keeps for later charges without the buyer: its token (the provider's
+ * secret handle, never shown in a response) and what may be shown of the card.
+ */
+export interface SavedCardToken {
+  token: string;
+  brand: string;
+  last4: string;
+  expiryMonth: number;
+  /** Four digits. */
+  expiryYear: number;
+}
+
+/** A charge of a saved card, without the buyer present (no CVV): recurring and retried charges. */
+export interface SavedCardChargeRequest {
+  tenant: Tenant;
+  transactionId: number;
+  amountCentavos: number;
+  installments: number;
+  description: string;
+  customer: { name: string; document: string; email: string };
+  token: string;
 }
 
 export interface PixArtifact {
@@ -50,7 +76,14 @@ export interface CardSummary {
 
 export type ChargeResult =
   | { outcome: 'pending'; gatewayPayId: number; pix?: PixArtifact; boleto?: BoletoArtifact }
-  | { outcome: 'approved'; gatewayPayId: number; card: CardSummary; authorizationCode: string }
+  | {
+      outcome: 'approved';
+      gatewayPayId: number;
+      card: CardSummary;
+      authorizationCode: string;
+      /** Present only when the request asked to save the card. */
+      savedCard?: SavedCardToken;
+    }
   | {
       outcome: 'declined' | 'error';
       gatewayPayId: number;

@@ -4,6 +4,7 @@ import type {
   ChargeStatus,
   SandboxAction,
   SandboxCharge,
+  SavedCardChargeRequest,
 } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 
@@ -28,6 +29,13 @@ export interface PaymentProvider {
   /** False for a provider that is not configured: callers refuse before writing anything. */
   readonly ready: boolean;
   createCharge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Charges a card saved by an earlier approved charge (`saveCard`), without the buyer: approved,
+   * declined or error like a card charge. Throws NotFoundError for a token this tenant does not own.
+   */
+  chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult>;
+  /** Forgets a saved card at the provider; a token already gone is not an error. */
+  detachSavedCard(tenant: Tenant, token: string): Promise<void>;
   /** Makes a pending pix or boleto unpayable. */
   cancel(gatewayPayId: number): Promise<void>;
   refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }>;

@@ -1,6 +1,14 @@
 import { SANDBOX_CARDS } from '../../../shared/domain/payments/cards';
-import type { ChargeRequest, ChargeResult, ChargeStatus } from '../../../shared/domain/payments/gateway';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  ChargeStatus,
+  SavedCardChargeRequest,
+  SavedCardToken,
+} from '../../../shared/domain/payments/gateway';
 import type { GatewayHealth, PaymentProvider } from '../../../shared/domain/ports';
+import type { Tenant } from '../../../shared/domain/tenant';
+import { NotFoundError } from '../../../shared/errors';
 
 /** Gateway ids the fake hands out start here: the first charge is 7_000_001. */
 export const FAKE_GATEWAY_ID_BASE = 7_000_000;
@@ -14,6 +22,10 @@ export class FakePaymentProvider implements PaymentProvider {
   readonly requests: ChargeRequest[] = [];
   readonly refunds: { gatewayPayId: number; amountCentavos: number }[] = [];
   readonly canceled: number[] = [];
+  /** Cards saved by approved charges with `saveCard`, by token; `declineWith` scripts their later charges. */
+  readonly savedCards = new Map<string, SavedCardToken & { tenant: Tenant; declineWith?: string }>();
+  readonly savedCardCharges: SavedCardChargeRequest[] = [];
+  readonly detached: string[] = [];
   failWith: Error | null = null;
   private nextGatewayId = FAKE_GATEWAY_ID_BASE;
 
@@ -58,7 +70,15 @@ export class FakePaymentProvider implements PaymentProvider {
       failureReason: 'The card was declined by the issuer.',
     };
     if (scripted.outcome === 'approved') {
-      return { outcome: 'approved', gatewayPayId, card, authorizationCode: 'AUTH01' };
+      if (!request.saveCard) return { outcome: 'approved', gatewayPayId, card, authorizationCode: 'AUTH01' };
+      const saved: SavedCardToken = {
+        token: `tok_fake_${gatewayPayId}`,
+        ...card,
+        expiryMonth: request.card?.expiryMonth ?? 12,
+        expiryYear: request.card?.expiryYear ?? 2034,
+      };
+      this.savedCards.set(saved.token, { ...saved, tenant: request.tenant });
+      return { outcome: 'approved', gatewayPayId, card, authorizationCode: 'AUTH01', savedCard: saved };
     }
     return {
       outcome: scripted.outcome,
@@ -68,6 +88,35 @@ export class FakePaymentProvider implements PaymentProvider {
       failureReason: scripted.failureReason,
       gatewayFailureCode: `fake_${scripted.failureCode}`,
     };
+  }
+
+  /** Approves unless the saved card was given a `declineWith` code; a token of another tenant is unknown. */
+  async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {
+    this.savedCardCharges.push(request);
+    if (this.failWith) throw this.failWith;
+    const saved = this.savedCards.get(request.token);
+    if (
+      !saved ||
+      saved.tenant.sellerId !== request.tenant.sellerId ||
+      saved.tenant.environment !== request.tenant.environment
+    )
+      throw new NotFoundError('Saved card not found');
+    const gatewayPayId = ++this.nextGatewayId;
+    const card = { brand: saved.brand, last4: saved.last4 };
+    if (!saved.declineWith) return { outcome: 'approved', gatewayPayId, card, authorizationCode: 'AUTH02' };
+    return {
+      outcome: 'declined',
+      gatewayPayId,
+      card,
+      failureCode: saved.declineWith,
+      failureReason: 'The card was declined.',
+      gatewayFailureCode: `fake_${saved.declineWith}`,
+    };
+  }
+
+  async detachSavedCard(_tenant: Tenant, token: string): Promise<void> {
+    this.detached.push(token);
+    this.savedCards.delete(token);
   }
 
   async cancel(gatewayPayId: number): Promise<void> {

@@ -1,0 +1,212 @@
+import type { ExpiryStage } from '#shared/domain/payment-methods/expiry';
+import { PAYMENT_METHOD_LIST_LIMIT, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import { expiryJobId } from '#shared/domain/payment-methods/schedule';
+import type { PaymentMethodRepository } from '#shared/domain/ports';
+import type { Environment, Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
+import { keys } from './keys';
+import { outboxPut } from './outbox';
+import {
+  alreadyExists,
+  ConditionFailedError,
+  type Item,
+  orConflict,
+  type Table,
+  type TransactItem,
+} from './table';
+import { TABLE } from './table-definition';
+
+const ENTITY = 'payment-method';
+/** A customer's saved cards, newest first. */
+const byCustomer = TABLE.indexes.byUuidOrOwner;
+/** Next expiry steps by month, for the heartbeat's sweep. */
+const byDue = TABLE.indexes.byStatusOrName;
+const pad = keys.numeric;
+
+const DATA_FIELDS = [
+  'id',
+  'uuid',
+  'customer',
+  'type',
+  'brand',
+  'last4',
+  'expiryMonth',
+  'expiryYear',
+  'status',
+  'provider',
+  'token',
+  'expiryNotices',
+  'nextExpiryStepAt',
+  'expiredAt',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const;
+
+const cardGuard = (pm: PaymentMethod) =>
+  keys.paymentMethodCard(pm.tenant, {
+    customerUuid: pm.customer.uuid,
+    provider: pm.provider,
+    brand: pm.brand,
+    last4: pm.last4,
+    expiry: `${pm.expiryYear}-${String(pm.expiryMonth).padStart(2, '0')}`,
+  });
+
+function toItem(pm: PaymentMethod): Item {
+  const item: Item = {
+    ...keys.paymentMethod(pm.tenant, pm.id),
+    [byCustomer.partitionKey]: keys.paymentMethodsOfCustomer(pm.tenant, pm.customer.uuid),
+    [byCustomer.sortKey]: pad(pm.id),
+    entity: ENTITY,
+    sellerId: pm.tenant.sellerId,
+    environment: pm.tenant.environment,
+  };
+  // Only a method waiting for a step is in the sweep's index; an expired one leaves it.
+  if (pm.nextExpiryStepAt) {
+    item[byDue.partitionKey] = keys.paymentMethodExpiryBucket(pm.nextExpiryStepAt);
+    item[byDue.sortKey] = `${pm.nextExpiryStepAt}#${expiryJobId(pm.tenant, pm.id)}`;
+  }
+  for (const f of DATA_FIELDS) item[f] = pm[f] ?? null;
+  return item;
+}
+
+function toPaymentMethod(item: Item): PaymentMethod {
+  const out: Record<string, unknown> = {
+    tenant: { sellerId: Number(item.sellerId), environment: item.environment },
+  };
+  for (const f of DATA_FIELDS) out[f] = item[f] ?? null;
+  out.expiryNotices = ((item.expiryNotices as number[] | null) ?? []).map(Number) as ExpiryStage[];
+  return out as unknown as PaymentMethod;
+}
+
+const changed = (cause: ConditionFailedError) =>
+  new ConflictError('The payment method changed at the same time; retry', 'concurrent_update', {
+    reason: 'changed',
+    cause,
+  });
+
+/** The month `back` months before the month of `now` (UTC), as YYYY-MM. */
+function monthBefore(now: Date, back: number): string {
+  const index = now.getUTCFullYear() * 12 + now.getUTCMonth() - back;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+export function createPaymentMethodRepository(table: Table): PaymentMethodRepository {
+  const get = async (tenant: Tenant, id: number) => {
+    const item = await table.get<Item>(keys.paymentMethod(tenant, id), { consistent: true });
+    return item ? toPaymentMethod(item) : null;
+  };
+
+  return {
+    nextId: () => table.nextId('payment-method', { block: 20 }),
+
+    get,
+
+    async create(pm) {
+      const writes = [
+        { Put: { Item: toItem(pm), ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          Put: {
+            Item: { ...cardGuard(pm), entity: 'payment-method-card', version: 1, id: pm.id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+            // The method that holds the card comes back with the failure.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        } as TransactItem,
+      ];
+      try {
+        await table.transact(writes);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        if (!error.failedIndexes.includes(1)) throw alreadyExists('The payment method')(error);
+        const holder = error.itemAt(1);
+        const current = holder ? await get(pm.tenant, Number(holder.id)) : null;
+        // The holder was deleted between the two writes: the caller may simply try again.
+        if (!current)
+          throw new ConflictError(
+            'The card is being changed by another request; retry',
+            'concurrent_update',
+            {
+              reason: 'contended',
+              cause: error,
+            },
+          );
+        throw new ConflictError('The customer already has this card saved', 'payment_method_exists', {
+          reason: 'already_exists',
+          current,
+          cause: error,
+        });
+      }
+    },
+
+    async listByCustomer(tenant, customerUuid) {
+      const page = await table.query<Item>({
+        IndexName: byCustomer.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': byCustomer.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.paymentMethodsOfCustomer(tenant, customerUuid) },
+        ScanIndexForward: false,
+        Limit: PAYMENT_METHOD_LIST_LIMIT,
+      });
+      return page.items.map(toPaymentMethod);
+    },
+
+    async save(next, previous, events) {
+      await orConflict(
+        table.transact([
+          {
+            Put: {
+              Item: toItem(next),
+              ConditionExpression: 'attribute_exists(pk) AND version = :v',
+              ExpressionAttributeValues: { ':v': previous.version },
+            },
+          },
+          ...events.map(outboxPut),
+        ]),
+        changed,
+      );
+    },
+
+    async delete(current) {
+      await orConflict(
+        table.transact([
+          {
+            Delete: {
+              Key: keys.paymentMethod(current.tenant, current.id),
+              ConditionExpression: 'attribute_exists(pk) AND version = :v',
+              ExpressionAttributeValues: { ':v': current.version },
+            },
+          },
+          { Delete: { Key: cardGuard(current) } },
+        ]),
+        changed,
+      );
+    },
+
+    async dueExpirySteps(now, monthsBack) {
+      const due: string[] = [];
+      const nowIso = now.toISOString();
+      for (let back = monthsBack; back >= 0; back--) {
+        const out = await table.query<Item>({
+          IndexName: byDue.name,
+          KeyConditionExpression: '#pk = :pk AND #sk <= :now',
+          ExpressionAttributeNames: { '#pk': byDue.partitionKey, '#sk': byDue.sortKey },
+          ExpressionAttributeValues: {
+            ':pk': keys.paymentMethodExpiryBucket(monthBefore(now, back)),
+            ':now': `${nowIso}~`,
+          },
+          Limit: 100,
+        });
+        for (const item of out.items) {
+          if (item.entity !== ENTITY) continue;
+          const tenant: Tenant = {
+            sellerId: Number(item.sellerId),
+            environment: item.environment as Environment,
+          };
+          due.push(expiryJobId(tenant, Number(item.id)));
+        }
+      }
+      return due;
+    },
+  };
+}

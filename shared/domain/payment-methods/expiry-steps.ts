@@ -1,0 +1,86 @@
+import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import type { Clock, Ids, PaymentMethodRepository, Scheduler } from '#shared/domain/ports';
+import { isConflict } from '#shared/errors';
+import { dueExpiryStep, type ExpiryStep, nextExpiryStep } from './expiry';
+import { type PaymentMethod, toPaymentMethodView } from './payment-method';
+import { parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
+
+/** How many index months behind the current one the heartbeat looks for steps a schedule missed. */
+export const SWEEP_MONTHS_BACK = 2;
+
+export interface ExpiryStepDeps {
+  paymentMethods: PaymentMethodRepository;
+  scheduler: Scheduler;
+  clock: Clock;
+  ids: Ids;
+  onScheduleError?: (error: unknown) => void;
+  /** One method that cannot advance must not stop the sweep: reported here, retried next beat. */
+  onStepError?: (error: unknown, jobId: string) => void;
+}
+
+export type ExpiryStepOutcome =
+  | { outcome: 'expiring_soon'; stage: number }
+  | { outcome: 'expired' }
+  /** Nothing was due (already done by another run, not yet due, or the method was deleted). */
+  | { outcome: 'nothing_due' };
+
+function apply(deps: ExpiryStepDeps, pm: PaymentMethod, step: ExpiryStep, at: string) {
+  const next: PaymentMethod = { ...pm, updatedAt: at, version: pm.version + 1 };
+  let events: DomainEvent[];
+  if (step.kind === 'expire') {
+    next.status = 'expired';
+    next.expiredAt = at;
+    events = [newEvent(deps, pm.tenant, 'payment_method.expired', toPaymentMethodView(next))];
+  } else {
+    next.expiryNotices = [...pm.expiryNotices, step.stage];
+    events = [
+      newEvent(deps, pm.tenant, 'payment_method.expiring_soon', {
+        ...toPaymentMethodView(next),
+        stage: step.stage,
+        daysUntilExpiry: step.daysUntilExpiry,
+      }),
+    ];
+  }
+  next.nextExpiryStepAt = nextExpiryStep(next)?.at.toISOString() ?? null;
+  return { next, events };
+}
+
+/**
+ * Runs whatever expiry step of the method is due now: a stage's `payment_method.expiring_soon` or
+ * the expiry (`status` expired, `payment_method.expired`), each written with its event in one
+ * transaction on the version read. Firing twice, or a schedule and the sweep together, changes
+ * nothing the second time: the loser's write fails its condition, or it finds nothing due. A
+ * deleted method has nothing due. The winner schedules the next step.
+ */
+export async function runExpiryStep(deps: ExpiryStepDeps, jobId: string): Promise<ExpiryStepOutcome> {
+  const ref = parseExpiryJobId(jobId);
+  if (!ref) throw new Error(`not a payment method job id: ${jobId}`);
+  const pm = await deps.paymentMethods.get(ref.tenant, ref.id);
+  if (!pm) return { outcome: 'nothing_due' };
+  const now = deps.clock.now();
+  const step = dueExpiryStep(pm, now);
+  if (!step) return { outcome: 'nothing_due' };
+  const { next, events } = apply(deps, pm, step, now.toISOString());
+  try {
+    await deps.paymentMethods.save(next, pm, events);
+  } catch (error) {
+    if (isConflict(error, 'changed')) return { outcome: 'nothing_due' };
+    throw error;
+  }
+  await scheduleNextExpiryStep(deps, next);
+  return step.kind === 'expire' ? { outcome: 'expired' } : { outcome: 'expiring_soon', stage: step.stage };
+}
+
+/** The heartbeat's backstop of the one-time schedules: every step due by now, found by the index. */
+export async function sweepExpirySteps(deps: ExpiryStepDeps): Promise<{ due: number; advanced: number }> {
+  const due = await deps.paymentMethods.dueExpirySteps(deps.clock.now(), SWEEP_MONTHS_BACK);
+  let advanced = 0;
+  for (const jobId of due) {
+    try {
+      if ((await runExpiryStep(deps, jobId)).outcome !== 'nothing_due') advanced += 1;
+    } catch (error) {
+      deps.onStepError?.(error, jobId);
+    }
+  }
+  return { due: due.length, advanced };
+}

@@ -1,0 +1,87 @@
+import type { SavedCardToken } from '#shared/domain/payments/gateway';
+import type { Clock, GatewayRouter, Ids, PaymentMethodRepository, Scheduler } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { isConflict } from '#shared/errors';
+import { nextExpiryStep } from './expiry';
+import { type PaymentMethod, type PaymentMethodView, toPaymentMethodView } from './payment-method';
+import { scheduleNextExpiryStep } from './schedule';
+
+export interface SaveCardDeps {
+  paymentMethods: PaymentMethodRepository;
+  /** Forgets a second token of a card the customer already has saved. */
+  payments: GatewayRouter;
+  scheduler: Scheduler;
+  clock: Clock;
+  ids: Ids;
+  /** Saving never fails because a schedule or a provider clean-up did: they are reported here. */
+  onScheduleError?: (error: unknown) => void;
+}
+
+export interface SaveCardInput {
+  tenant: Tenant;
+  /** The seller's customer who paid (the transaction's customer id and uuid). */
+  customer: { id: number; uuid: string };
+  /** The provider that approved the charge and holds the token (`provider.provider`). */
+  provider: string;
+  /** `savedCard` of the approved ChargeResult. */
+  savedCard: SavedCardToken;
+}
+
+/** A saved card from a provider is trusted data: a malformed one is a programming error, not a 400. */
+function checkSavedCard(card: SavedCardToken): SavedCardToken {
+  const expiryYear = card.expiryYear < 100 ? 2000 + card.expiryYear : card.expiryYear;
+  if (!card.token || !card.brand) throw new Error('a saved card needs its token and brand');
+  if (!/^\d{4}$/.test(card.last4)) throw new Error('a saved card has 4 last digits');
+  if (!Number.isInteger(card.expiryMonth) || card.expiryMonth < 1 || card.expiryMonth > 12)
+    throw new Error('a saved card expiry month is 1 to 12');
+  if (!Number.isInteger(expiryYear) || expiryYear < 2000 || expiryYear > 2100)
+    throw new Error('a saved card expiry year is 2000 to 2100');
+  return { ...card, expiryYear };
+}
+
+/**
+ * Keeps the card an approved payment tokenized (`saveCard`) as the customer's payment method and
+ * schedules its first expiry step. The same card saved again for the same customer (same provider,
+ * brand, last 4 and expiry) answers the method already kept, so a repeated call, or a second
+ * purchase with the same card, creates nothing (and a second token is forgotten at the provider).
+ */
+export async function saveCard(deps: SaveCardDeps, input: SaveCardInput): Promise<PaymentMethodView> {
+  const card = checkSavedCard(input.savedCard);
+  const at = deps.clock.now().toISOString();
+  const pm: PaymentMethod = {
+    id: await deps.paymentMethods.nextId(),
+    uuid: deps.ids.uuid(),
+    tenant: input.tenant,
+    customer: { id: input.customer.id, uuid: input.customer.uuid },
+    type: 'card',
+    brand: card.brand,
+    last4: card.last4,
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+    status: 'active',
+    provider: input.provider,
+    token: card.token,
+    expiryNotices: [],
+    nextExpiryStepAt: null,
+    expiredAt: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  pm.nextExpiryStepAt = nextExpiryStep(pm)?.at.toISOString() ?? null;
+  try {
+    await deps.paymentMethods.create(pm);
+  } catch (error) {
+    if (!isConflict<PaymentMethod>(error, 'already_exists') || !error.current) throw error;
+    const kept = error.current;
+    if (kept.token !== card.token) {
+      await deps.payments
+        .forEnvironment(input.tenant.environment)
+        .detachSavedCard(input.tenant, card.token)
+        .catch((e) => deps.onScheduleError?.(e));
+    }
+    return toPaymentMethodView(kept);
+  }
+  await scheduleNextExpiryStep(deps, pm);
+  return toPaymentMethodView(pm);
+}
