@@ -30,7 +30,13 @@ export const httpGroups: RouteGroup[] = [
 export const defaultRouteGroup = healthRoutes.name;
 
 /** Functions that API Gateway does not call: scheduled jobs, stream, bus and queue consumers. */
-export const asyncFunctions = ['jobs', 'outbox-publisher', 'webhook-fanout', 'webhook-delivery'] as const;
+export const asyncFunctions = [
+  'jobs',
+  'outbox-publisher',
+  'webhook-fanout',
+  'webhook-delivery',
+  'notifications',
+] as const;
 
 export const functionNames = [...httpGroups.map((g) => g.name), ...asyncFunctions];
 

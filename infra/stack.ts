@@ -7,6 +7,7 @@ import { AsyncInfra, HEARTBEAT_INTERVAL } from './constructs/async';
 import { DashboardAuth } from './constructs/auth';
 import { DataStore } from './constructs/data';
 import { type FunctionSpec, Functions, functionArnOf } from './constructs/functions';
+import { MailInfra, mailDomainOf } from './constructs/mail';
 import { Observability } from './constructs/observability';
 import { needsOf } from './constructs/permissions';
 import { connectTriggers } from './constructs/triggers';
@@ -26,6 +27,7 @@ export class PaymentServiceStack extends Stack {
   readonly api: PublicApi;
   readonly functions: Functions;
   readonly observability: Observability;
+  readonly mail: MailInfra;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -33,6 +35,7 @@ export class PaymentServiceStack extends Stack {
     this.auth = new DashboardAuth(this, 'Auth');
     this.asyncInfra = new AsyncInfra(this, 'Async');
     this.api = new PublicApi(this, 'Api');
+    this.mail = new MailInfra(this, 'Mail', { domain: mailDomainOf(this) });
 
     // The jobs function gets a fixed name so its ARN can be written into every function's
     // environment, its own included, without a function referencing itself.
@@ -62,6 +65,8 @@ export class PaymentServiceStack extends Stack {
       [ENV.publicBaseUrl]: this.api.url,
       [ENV.runtime]: 'aws',
       [ENV.gatewayWebhookSecret]: gatewaySecret.secretValue.unsafeUnwrap(),
+      [ENV.mailFrom]: this.mail.fromAddress,
+      [ENV.mailConfigurationSet]: this.mail.configurationSet.configurationSetName,
     };
 
     const specs: FunctionSpec[] = [
@@ -81,6 +86,7 @@ export class PaymentServiceStack extends Stack {
       deliveryQueue: this.asyncInfra.deliveryQueue,
       scheduleGroupName: this.asyncInfra.scheduleGroup.scheduleGroupName,
       schedulerRole: this.asyncInfra.schedulerRole,
+      mail: this.mail,
     });
 
     const functionOf = (name: string) => this.functions.get(name);

@@ -20,7 +20,12 @@ export const ENV = {
   runtime: 'RUNTIME',
   logLevel: 'LOG_LEVEL',
   gatewayWebhookSecret: 'GATEWAY_WEBHOOK_SECRET',
+  mailFrom: 'MAIL_FROM',
+  mailConfigurationSet: 'MAIL_CONFIGURATION_SET',
 } as const;
+
+/** The From address when none is configured (the local runtime, which sends nothing). */
+export const DEFAULT_MAIL_FROM = 'nao-responda@pagamentos.example.com';
 
 const schema = z.object({
   [ENV.tableName]: z.string().min(1),
@@ -38,6 +43,8 @@ const schema = z.object({
   [ENV.runtime]: z.enum(['aws', 'local']).default('aws'),
   [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   [ENV.gatewayWebhookSecret]: z.string().min(32),
+  [ENV.mailFrom]: z.email().default(DEFAULT_MAIL_FROM),
+  [ENV.mailConfigurationSet]: z.string().default(''),
 });
 
 export interface Config {
@@ -57,6 +64,10 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Verifies the payment provider's notifications (and signs the sandbox's). */
   gatewayWebhookSecret: string;
+  /** The From address of every e-mail, on the stack's SES sender identity. */
+  mailFrom: string;
+  /** The SES configuration set live mail is sent through ('' sends without one). */
+  mailConfigurationSet: string;
 }
 
 /** Parses the environment once; a missing or malformed variable stops the cold start. */
@@ -83,6 +94,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     runtime: e[ENV.runtime],
     logLevel: e[ENV.logLevel],
     gatewayWebhookSecret: e[ENV.gatewayWebhookSecret],
+    mailFrom: e[ENV.mailFrom],
+    mailConfigurationSet: e[ENV.mailConfigurationSet],
   };
 }
 

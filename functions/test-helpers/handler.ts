@@ -1,4 +1,5 @@
 import { emitTestEvent } from '#shared/domain/events/test-events';
+import { getMail, listMail } from '#shared/domain/mail/mailbox';
 import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { simulateSandboxPayment } from '#shared/domain/transactions/sandbox';
 import { createHttpHandler } from '#shared/http/pipeline';
@@ -17,5 +18,7 @@ export const handler = createHttpHandler(testHelperRoutes, (c) => {
     payTestTransaction: simulate('pay'),
     failTestTransaction: simulate('fail'),
     chargebackTestTransaction: simulate('chargeback'),
+    listTestMail: ({ tenant, query }) => listMail({ mailbox: c.mailbox }, tenant, query),
+    getTestMail: ({ tenant, path }) => getMail({ mailbox: c.mailbox }, tenant, path.id),
   };
 });

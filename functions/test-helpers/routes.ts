@@ -1,5 +1,7 @@
 import { eventEnvelopeResponse } from '#shared/domain/events/responses';
 import { testEventSchema } from '#shared/domain/events/test-events';
+import { MAIL_NOT_FOUND, mailIdParam, mailQuerySchema } from '#shared/domain/mail/mailbox';
+import { mailListResponse, mailResponse } from '#shared/domain/mail/responses';
 import { numericIdParam } from '#shared/domain/params';
 import { transactionResponse } from '#shared/domain/transactions/responses';
 import { simulateSchema } from '#shared/domain/transactions/sandbox';
@@ -37,4 +39,27 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
   simulation('payTestTransaction', 'pay'),
   simulation('failTestTransaction', 'fail'),
   simulation('chargebackTestTransaction', 'chargeback'),
+  {
+    operationId: 'listTestMail',
+    method: 'GET',
+    path: '/api/test-helpers/mail',
+    auth,
+    testOnly: true,
+    summary: "Sandbox: the e-mail the seller's test activity sent (receipts…), newest first",
+    description:
+      'Test-mode mail never reaches a real inbox: it is kept here (30 days on AWS; in the data folder locally). `to` keeps the messages to one address.',
+    request: { query: mailQuerySchema },
+    responses: { 200: mailListResponse },
+  },
+  {
+    operationId: 'getTestMail',
+    method: 'GET',
+    path: '/api/test-helpers/mail/{id}',
+    auth,
+    testOnly: true,
+    summary: 'Sandbox: one e-mail message with its text and HTML parts',
+    request: { path: mailIdParam },
+    notFound: MAIL_NOT_FOUND,
+    responses: { 200: mailResponse },
+  },
 ]);

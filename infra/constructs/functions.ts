@@ -9,6 +9,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BUILD_DIR } from '../../esbuild.config.mjs';
 import { DELIVERY_FUNCTION_TIMEOUT } from './async';
+import type { MailInfra } from './mail';
 import { type FunctionNeeds, TABLE_ACCESS } from './permissions';
 
 /** Per-function settings that differ from the defaults below; everything else is uniform. */
@@ -36,6 +37,7 @@ export interface FunctionResources {
   deliveryQueue: IQueue;
   scheduleGroupName: string;
   schedulerRole: IRole;
+  mail: MailInfra;
 }
 
 export interface FunctionsProps extends FunctionResources {
@@ -69,6 +71,7 @@ const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) =
         'Schedule names are made per transaction at run time (one pix expiry each); the wildcard is limited to the service schedule group.',
     });
   },
+  sendsMail: (r, role) => r.mail.grantSend(role),
   enqueuesDeliveries: (r, role) => {
     role.addToPolicy(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.deliveryQueue.queueArn] }),

@@ -42,6 +42,8 @@ export interface FunctionNeeds {
   enqueuesDeliveries?: true;
   /** Creates and deletes one-time schedules in the service's group, passing the scheduler role. */
   schedulesJobs?: true;
+  /** ses:SendEmail from the stack's sender identity, through its configuration set. */
+  sendsMail?: true;
 }
 
 /**
@@ -63,6 +65,8 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   'outbox-publisher': { table: 'none', publishesEvents: true },
   'webhook-fanout': { table: 'readWrite', enqueuesDeliveries: true },
   'webhook-delivery': { table: 'readWrite', enqueuesDeliveries: true },
+  // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.
+  notifications: { table: 'readWrite', sendsMail: true },
 };
 
 export function needsOf(name: string, kind: 'http' | 'async'): FunctionNeeds {

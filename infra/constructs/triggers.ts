@@ -7,6 +7,7 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 import type { Construct } from 'constructs';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
+import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
 import type { asyncFunctions } from '../routes';
 import type { AsyncInfra } from './async';
 
@@ -59,6 +60,15 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
       description: 'Every service event to the webhook fan-out',
       eventBus: infra.bus,
       eventPattern: { source: [EVENT_SOURCE] },
+      targets: [new LambdaTarget(fn)],
+    });
+  },
+
+  notifications: (fn, { scope, infra }) => {
+    new Rule(scope, 'NotificationsRule', {
+      description: 'The events that e-mail someone (a confirmed payment: the buyer receipt)',
+      eventBus: infra.bus,
+      eventPattern: { source: [EVENT_SOURCE], detailType: [...NOTIFIED_EVENTS] },
       targets: [new LambdaTarget(fn)],
     });
   },

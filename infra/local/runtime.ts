@@ -9,6 +9,7 @@ import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { type Config, ENV, parseConfig, setConfig } from '#shared/config';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
+import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
@@ -20,6 +21,7 @@ import { LocalEventBus } from './event-bus';
 import { lambdaContext } from './gateway';
 import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
+import { LocalMailbox } from './mailbox';
 import { LocalQueue } from './queue';
 import { LocalScheduler } from './scheduler';
 import { LocalStreamPoller } from './streams';
@@ -60,6 +62,8 @@ export interface Runtime {
   bus: LocalEventBus;
   streams: LocalStreamPoller;
   issuer: LocalIssuer;
+  /** Every message the functions sent (`<dataDir>/mail/`, or memory). */
+  mailbox: LocalMailbox;
   /** The functions' container plus the table, for tests and the bench that seed or inspect data. */
   deps: Container & { table: Table };
   dynamo: DynamoLocal | null;
@@ -202,7 +206,10 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const roundTrips = countRoundTrips(table);
   const metrics: Record<string, number> = {};
   const bus = new LocalEventBus(clock, config.eventBusName, file('eventbridge.json'));
+  // No live mailer: locally every message, sandbox or live, is kept in the mail folder.
+  const mailbox = new LocalMailbox(file('mail'));
   const container = createContainer(config, {
+    mailbox,
     clock,
     scheduler: services.scheduler,
     queue: services.deliveryQueue,
@@ -229,6 +236,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   });
   streams.setConsumer((event) => invoke('outbox-publisher', event));
   bus.addRule('webhook-fanout', { source: [EVENT_SOURCE] }, (event) => invoke('webhook-fanout', event));
+  bus.addRule('notifications', { source: [EVENT_SOURCE], 'detail-type': [...NOTIFIED_EVENTS] }, (event) =>
+    invoke('notifications', event),
+  );
   services.deliveryQueue.setConsumer((event) => invoke('webhook-delivery', event) as never);
 
   timeline = new Timeline(clock, [services.scheduler, bus, services.deliveryQueue], [streams], onError);
@@ -255,6 +265,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     bus,
     streams,
     issuer,
+    mailbox,
     deps: { ...container, table },
     dynamo,
     roundTrips,

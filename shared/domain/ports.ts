@@ -9,6 +9,16 @@ export type { CustomerQuery, CustomerRepository, CustomerSearch } from './ports/
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
 export type {
+  Mailbox,
+  MailboxPage,
+  MailboxQuery,
+  MailboxReader,
+  MailLog,
+  MailStore,
+  MailSummary,
+  StoredMail,
+} from './ports/mail';
+export type {
   BusEvent,
   EventBus,
   EventOutbox,

@@ -10,11 +10,15 @@ import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigu
 import { systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { type Config, config } from '#shared/config';
+import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
   Clock,
   EventBus,
   GatewayRouter,
   Ids,
+  Mailbox,
+  MailboxReader,
+  Mailer,
   Metrics,
   PaymentGateway,
   Queue,
@@ -50,6 +54,10 @@ export interface Container {
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
+  /** Sends mail: a sandbox tenant's is kept in the mailbox, the rest goes to the platform's mailer. */
+  mailer: Mailer;
+  /** The kept mail the sandbox test helper reads. */
+  mailbox: MailboxReader;
 }
 
 /** What differs between AWS and the local runtime; everything else is built the same way. */
@@ -63,6 +71,10 @@ export interface Platform {
   table?: Table;
   /** Only the local runtime may deliver webhooks to http://127.0.0.1. */
   allowLocalHttp: boolean;
+  /** Sends live mail (SES on AWS). Absent: every message is kept in the mailbox (the local runtime). */
+  mailer?: Mailer;
+  /** Where kept mail goes: the table's sandbox mailbox when absent (AWS), the mail folder locally. */
+  mailbox?: Mailbox;
 }
 
 export const dnsResolver = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
@@ -70,6 +82,9 @@ export const dnsResolver = async (host: string) => (await lookup(host, { all: tr
 /** The one composition function: AWS and the local runtime both build their container here. */
 export function createContainer(cfg: Config, platform: Platform): Container {
   const table = platform.table ?? new Table({ tableName: cfg.tableName, endpoint: cfg.dynamoEndpoint });
+  const repos = createRepositories(table);
+  const mailbox = platform.mailbox ?? repos.sandboxMailbox;
+  const kept = keepingMailer({ ids: cryptoIds, clock: platform.clock, store: mailbox });
   const sandbox = new SandboxGateway({
     table,
     clock: platform.clock,
@@ -81,7 +96,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     clock: platform.clock,
     ids: cryptoIds,
     sequences: { next: (name) => table.nextId(name) },
-    repos: createRepositories(table),
+    repos,
     scheduler: platform.scheduler,
     queue: platform.queue,
     bus: platform.bus,
@@ -92,11 +107,13 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     sender: fetchSender,
     urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
     metrics: platform.metrics,
+    mailer: routeMail({ sandbox: kept, live: platform.mailer ?? kept }),
+    mailbox,
   };
 }
 
 /**
- * Scheduler, queue and bus clients load on first use (dynamic import, split into their own chunk
+ * Scheduler, queue, bus and SES clients load on first use (dynamic import, split into their own chunk
  * by esbuild), so a function that never schedules or publishes does not pay their cold start.
  */
 function lazy<T extends object>(load: () => Promise<T>): T {
@@ -140,6 +157,17 @@ function awsPlatform(cfg: Config): Platform {
         import('#shared/adapters/eventbridge/event-bus'),
       ]);
       return new EventBridgeBus(new EventBridgeClient({}), cfg.eventBusName);
+    }),
+    mailer: lazy<Mailer>(async () => {
+      const [{ SESv2Client }, { SesMailer }] = await Promise.all([
+        import('@aws-sdk/client-sesv2'),
+        import('#shared/adapters/ses/ses-mailer'),
+      ]);
+      return new SesMailer({
+        client: new SESv2Client({}),
+        from: cfg.mailFrom,
+        configurationSetName: cfg.mailConfigurationSet,
+      });
     }),
     metrics: createEmfMetrics(),
     allowLocalHttp: false,

@@ -113,6 +113,14 @@ export const keys = {
   customerCount: (t: Tenant): Key => inTenant(t, 'CUSTOMERCOUNT'),
   customersOverdue: (t: Tenant) => `${tenant(t)}#OVERDUE`,
   customerOverdue: (t: Tenant, uuid: string): Key => ({ pk: `${tenant(t)}#OVERDUE`, sk: uuid }),
+  // Sandbox mailbox (test tenants' mail on AWS): the message, and a copy without its body under
+  // the recipient for the `to` filter. Ids sort by time, so both read newest first.
+  mail: (t: Tenant, id: string): Key => inTenant(t, `MAIL#${id}`),
+  mailPrefix: 'MAIL#',
+  mailTo: (t: Tenant, to: string, id: string): Key => inTenant(t, `MAILTO#${encodeURIComponent(to)}#${id}`),
+  mailToPrefix: (to: string) => `MAILTO#${encodeURIComponent(to)}#`,
+  /** A message that must go out once (a receipt per event id): its claim, then its sent mark. */
+  mailLog: (key: string): Key => ({ pk: `MAILLOG#${key}`, sk: 'MAILLOG' }),
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
 };

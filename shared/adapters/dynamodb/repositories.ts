@@ -4,6 +4,7 @@ import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
 import { createIdempotencyRepository } from './idempotency-repository';
+import { createMailLog, createSandboxMailbox } from './mail-repository';
 import { createEventOutbox } from './outbox';
 import { createPortalConfigRepository } from './portal-config-repository';
 import { createProductRepository } from './product-repository';
@@ -28,6 +29,8 @@ export function createRepositories(table: Table) {
     products: createProductRepository(table),
     transactions: createTransactionRepository(table),
     portalConfigs: createPortalConfigRepository(table),
+    sandboxMailbox: createSandboxMailbox(table),
+    mailLog: createMailLog(table),
     affiliations: createAffiliationRepository(table),
   };
 }

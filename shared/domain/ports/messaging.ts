@@ -1,4 +1,5 @@
 import type { DomainEvent } from '#shared/domain/events/events';
+import type { Tenant } from '#shared/domain/tenant';
 
 export interface ScheduledJob {
   job: string;
@@ -39,6 +40,16 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative, when there is one (every seller-supplied text in it escaped). */
+  html?: string;
+  /**
+   * The tenant whose activity produced the message. A sandbox (`test`) tenant's mail never reaches
+   * a real inbox: it is kept in the sandbox mailbox (docs/decisions.md, "E-mail"). Absent for mail
+   * that belongs to no seller.
+   */
+  tenant?: Tenant;
+  /** What the message is (`receipt`, …): an SES tag, a field of the kept message. */
+  kind?: string;
 }
 
 export interface Mailer {

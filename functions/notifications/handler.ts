@@ -1,0 +1,23 @@
+import type { EventBridgeEvent } from 'aws-lambda';
+import type { BusDetail } from '#shared/domain/events/events';
+import { notify } from '#shared/domain/mail/receipts';
+import { logger } from '#shared/logger';
+import { getContainer } from '#shared/platform/container';
+
+/**
+ * Target of the bus rule for the events that e-mail someone (NOTIFIED_EVENTS: a confirmed payment
+ * sends the buyer a receipt). A thrown error makes the event retried; a duplicate delivery sends
+ * nothing. The log line names the event, never the recipient.
+ */
+export const handler = async (event: EventBridgeEvent<string, BusDetail>) => {
+  const c = getContainer();
+  const result = await notify(
+    { mailer: c.mailer, mailLog: c.repos.mailLog, clock: c.clock },
+    event['detail-type'],
+    event.detail,
+  );
+  const fields = { event: event['detail-type'], eventId: event.detail?.envelope?.id, ...result };
+  if (result.outcome === 'malformed') logger.error('notification not sent', fields);
+  else logger.info('notification', fields);
+  return result;
+};

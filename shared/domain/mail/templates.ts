@@ -1,0 +1,106 @@
+import { escapeHtml, formatBrl, formatSaoPauloDateTime, headerText } from './format';
+
+/**
+ * Every e-mail the service writes, in Portuguese, in one place. A template takes plain values and
+ * answers the subject, the text part and the HTML part; the HTML escapes every value it did not
+ * write itself (product names, buyer names and card brands come from sellers and buyers).
+ */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type ReceiptMethod = 'pix' | 'boleto' | 'card' | 'pix_automatic';
+
+export interface ReceiptData {
+  transactionId: number;
+  productName: string;
+  /** Centavos. */
+  amount: number;
+  method: ReceiptMethod;
+  card: { brand: string; last4: string } | null;
+  installments: number | null;
+  paidAt: Date;
+  buyerName: string;
+  /** A sandbox payment: the receipt says no real money moved. */
+  sandbox: boolean;
+}
+
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  elo: 'Elo',
+  hipercard: 'Hipercard',
+};
+
+/** `Pix`, `Boleto`, `Cartão de crédito Visa final 1111 (3 parcelas)`. */
+export function methodLabel(data: Pick<ReceiptData, 'method' | 'card' | 'installments'>): string {
+  if (data.method === 'pix') return 'Pix';
+  if (data.method === 'pix_automatic') return 'Pix Automático';
+  if (data.method === 'boleto') return 'Boleto';
+  const parts = ['Cartão de crédito'];
+  if (data.card) {
+    const brand = BRANDS[data.card.brand.toLowerCase()];
+    if (brand) parts.push(brand);
+    parts.push(`final ${data.card.last4}`);
+  }
+  const n = data.installments ?? 1;
+  parts.push(n > 1 ? `(${n} parcelas)` : '(à vista)');
+  return parts.join(' ');
+}
+
+const SANDBOX_NOTE = 'Ambiente de testes: nenhuma cobrança real foi feita.';
+
+/** The buyer's receipt for a confirmed payment. */
+export function paymentReceipt(data: ReceiptData): RenderedMail {
+  const rows: [string, string][] = [
+    ['Produto', data.productName],
+    ['Valor', formatBrl(data.amount)],
+    ['Forma de pagamento', methodLabel(data)],
+    ['Data do pagamento', formatSaoPauloDateTime(data.paidAt)],
+    ['Transação', String(data.transactionId)],
+  ];
+  const greeting = data.buyerName.trim() ? `Olá, ${data.buyerName.trim()}!` : 'Olá!';
+  const intro = 'Recebemos o seu pagamento. Este é o seu recibo.';
+  const outro = 'Guarde este e-mail como comprovante do pagamento.';
+  const subject = headerText(`${data.sandbox ? '[TESTE] ' : ''}Recibo do seu pagamento: ${data.productName}`);
+
+  const text = [
+    ...(data.sandbox ? [SANDBOX_NOTE, ''] : []),
+    greeting,
+    '',
+    intro,
+    '',
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    '',
+    outro,
+    '',
+  ].join('\n');
+
+  const cell = 'padding:6px 12px;border-bottom:1px solid #e5e5e5';
+  const html = [
+    '<!DOCTYPE html>',
+    '<html lang="pt-BR"><head><meta charset="utf-8"><title>Recibo</title></head>',
+    '<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">',
+    data.sandbox
+      ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
+      : '',
+    `<p>${escapeHtml(greeting)}</p>`,
+    `<p>${escapeHtml(intro)}</p>`,
+    '<table style="border-collapse:collapse" role="presentation">',
+    ...rows.map(
+      ([label, value]) =>
+        `<tr><th style="${cell};text-align:left;font-weight:normal;color:#666">${escapeHtml(label)}</th>` +
+        `<td style="${cell}">${escapeHtml(value)}</td></tr>`,
+    ),
+    '</table>',
+    `<p>${escapeHtml(outro)}</p>`,
+    '</body></html>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+
+  return { subject, text, html };
+}

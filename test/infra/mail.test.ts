@@ -1,0 +1,114 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAIL_DOMAIN, mailDomainOf } from '#infra/constructs/mail';
+import { functionNames } from '#infra/routes';
+import { PaymentServiceStack } from '#infra/stack';
+import { ENV } from '#shared/config';
+import { EVENT_SOURCE } from '#shared/domain/events/events';
+import { actionsOf, type Synthesized, statementsOfRole, synthesize } from './synth';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize();
+});
+afterAll(() => s?.dispose());
+
+const fnId = (name: string) => s.logicalId(s.stack.functions.get(name));
+const roleOf = (name: string) => s.logicalId(s.stack.functions.roles.get(name)!);
+const identityId = () => s.logicalId(s.stack.mail.identity);
+const configSetId = () => s.logicalId(s.stack.mail.configurationSet);
+
+describe('SES sender identity and configuration set', () => {
+  it('verifies the default sender domain with Easy DKIM, using the configuration set by default', () => {
+    s.template.resourceCountIs('AWS::SES::EmailIdentity', 1);
+    s.template.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: DEFAULT_MAIL_DOMAIN,
+      ConfigurationSetAttributes: { ConfigurationSetName: { Ref: configSetId() } },
+    });
+  });
+
+  it('requires TLS, keeps reputation metrics and suppresses bounces and complaints', () => {
+    s.template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+    s.template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+      DeliveryOptions: { TlsPolicy: 'REQUIRE' },
+      ReputationOptions: { ReputationMetricsEnabled: true },
+      SendingOptions: { SendingEnabled: true },
+      SuppressionOptions: { SuppressedReasons: ['BOUNCE', 'COMPLAINT'] },
+    });
+  });
+
+  it('outputs the three DKIM records to publish', () => {
+    const outputs = Object.keys(s.template.toJSON().Outputs).filter((k) => k.includes('DkimRecord'));
+    expect(outputs).toHaveLength(3);
+  });
+
+  it('tells every function the From address and the configuration set', () => {
+    for (const name of functionNames) {
+      const vars = s.template.toJSON().Resources[fnId(name)].Properties.Environment.Variables;
+      expect(vars[ENV.mailFrom]).toBe(`nao-responda@${DEFAULT_MAIL_DOMAIN}`);
+      expect(vars[ENV.mailConfigurationSet]).toEqual({ Ref: configSetId() });
+    }
+  });
+
+  it('takes the sender domain from the mailDomain context value, and refuses one that is not a domain', () => {
+    const app = new App({ context: { mailDomain: 'Recibos.Loja.com.br' } });
+    const template = Template.fromStack(new PaymentServiceStack(app, 'MailDomain'));
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'recibos.loja.com.br' });
+    const bad = new App({ context: { mailDomain: 'not a domain' } });
+    expect(() => mailDomainOf(bad)).toThrow(/mailDomain must be a domain name/);
+    expect(mailDomainOf(new App(), { MAIL_DOMAIN: 'mail.example.org' })).toBe('mail.example.org');
+  });
+});
+
+describe('receipts', () => {
+  it('sends confirmed payments from the service bus to the notifications function', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: { Ref: s.logicalId(s.stack.asyncInfra.bus) },
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': ['transaction.payment.succeeded'] },
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('notifications'), 'Arn'] } })],
+    });
+  });
+
+  it('lets only the notifications function send mail: from the sender address, via identity and configuration set', () => {
+    const senders = functionNames.filter((n) =>
+      actionsOf(statementsOfRole(s.template, roleOf(n))).some((a) => a.startsWith('ses:')),
+    );
+    expect(senders).toEqual(['notifications']);
+    const statement = statementsOfRole(s.template, roleOf('notifications')).find((st) =>
+      actionsOf([st]).includes('ses:SendEmail'),
+    );
+    const arn = (resource: string, ref: string) => ({
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':ses:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          `:${resource}/`,
+          { Ref: ref },
+        ],
+      ],
+    });
+    expect(statement).toEqual({
+      Action: 'ses:SendEmail',
+      Effect: 'Allow',
+      Resource: expect.arrayContaining([
+        arn('identity', identityId()),
+        arn('configuration-set', configSetId()),
+      ]),
+      Condition: { StringEquals: { 'ses:FromAddress': `nao-responda@${DEFAULT_MAIL_DOMAIN}` } },
+    });
+    expect((statement as { Resource: unknown[] }).Resource).toHaveLength(2);
+  });
+
+  it('gives the notifications function the table (its once-per-event markers) and nothing that publishes', () => {
+    const actions = actionsOf(statementsOfRole(s.template, roleOf('notifications')));
+    expect(actions).toContain('dynamodb:PutItem');
+    expect(actions).not.toContain('events:PutEvents');
+    expect(actions).not.toContain('sqs:SendMessage');
+  });
+});
