@@ -1,0 +1,342 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
+import { saveCard } from '../../shared/domain/payment-methods/save-card';
+import type { Tenant } from '../../shared/domain/tenant';
+import { Receiver, waitFor } from '../support/receiver';
+import { client, logLines, startTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+let nextSeller = 91_000;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  api = client(runtime.baseUrl);
+});
+afterAll(() => runtime?.stop());
+beforeEach(async () => {
+  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+});
+
+/** A valid CPF other than customerBody's: another global customer. */
+const OTHER_DOCUMENT = '11144477735';
+const customerBody = {
+  name: 'Maria Souza',
+  email: 'maria@example.com',
+  document: '52998224725',
+  phone: '11987654321',
+  personType: 'fisica',
+};
+
+/** A seller with a sandbox key and one customer (the same global customer unless `document` differs). */
+async function seller(document = customerBody.document) {
+  const sellerId = nextSeller++;
+  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+    .key as string;
+  const customer = (await api.post('/api/v1/customers', { ...customerBody, document }, { token: key })).body;
+  const tenant: Tenant = { sellerId, environment: 'test' };
+  return { sellerId, jwt, key, customer, tenant };
+}
+
+/** The expiry month `ahead` months after the runtime clock's month (Sao Paulo), as month and year. */
+function expiryAhead(ahead: number) {
+  const [y, m] = saoPauloDate(runtime.clock.now()).split('-').map(Number);
+  const index = y * 12 + (m - 1) + ahead;
+  return { expiryMonth: (index % 12) + 1, expiryYear: Math.floor(index / 12) };
+}
+
+/**
+ * A card saved as a payment would save it: the sandbox tokenizes an approved charge (`saveCard`),
+ * then the vault's use case keeps it, with the runtime's own adapters.
+ * TODO(lead's "transactions: saveCard"): seed through POST /api/transactions with saveCard instead.
+ */
+async function seedCard(
+  s: Awaited<ReturnType<typeof seller>>,
+  options: { number?: string; expiryMonth: number; expiryYear: number },
+) {
+  const d = runtime.deps;
+  const provider = d.payments.forEnvironment('test');
+  const charge = await provider.createCharge({
+    tenant: s.tenant,
+    transactionId: 1,
+    method: 'creditcard',
+    amountCentavos: 10_000,
+    installments: 1,
+    description: 'Curso',
+    customer: { name: customerBody.name, document: customerBody.document, email: customerBody.email },
+    card: {
+      number: options.number ?? '4111111111111111',
+      holderName: 'MARIA SOUZA',
+      expiryMonth: options.expiryMonth,
+      expiryYear: options.expiryYear,
+      cvv: '123',
+    },
+    saveCard: true,
+  });
+  if (charge.outcome !== 'approved' || !charge.savedCard)
+    throw new Error(`not approved: ${JSON.stringify(charge)}`);
+  const view = await saveCard(
+    {
+      paymentMethods: d.repos.paymentMethods,
+      payments: d.payments,
+      scheduler: d.scheduler,
+      clock: d.clock,
+      ids: d.ids,
+    },
+    {
+      tenant: s.tenant,
+      customer: { id: s.customer.id, uuid: s.customer.uuid },
+      provider: provider.provider,
+      savedCard: charge.savedCard,
+    },
+  );
+  return { ...view, token: charge.savedCard.token };
+}
+
+const listPath = (uuid: string) => `/api/v1/customers/${uuid}/payment-methods`;
+
+/** Moves the runtime clock to `at` (running everything due on the way). */
+async function advanceTo(at: Date) {
+  const seconds = Math.ceil((at.getTime() - runtime.clock.now().getTime()) / 1000);
+  if (seconds > 0) expect((await api.post('/api/test-helpers/clock/advance', { seconds })).status).toBe(200);
+}
+
+describe('listing saved cards', () => {
+  it("lists the customer's saved cards with brand, last 4 and expiry, never the token", async () => {
+    const s = await seller();
+    const first = await seedCard(s, expiryAhead(12));
+    const second = await seedCard(s, { number: '5555555555554444', ...expiryAhead(24) });
+    const res = await api.get(listPath(s.customer.uuid), { token: s.key });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual([
+      expect.objectContaining({ id: second.id, brand: 'mastercard', last4: '4444', status: 'active' }),
+      expect.objectContaining({
+        id: first.id,
+        uuid: first.uuid,
+        type: 'card',
+        customerId: s.customer.id,
+        customerUuid: s.customer.uuid,
+        brand: 'visa',
+        last4: '1111',
+        ...expiryAhead(12),
+        status: 'active',
+        expiresAt: expect.any(String),
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      }),
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain(first.token);
+    expect(logLines.join('\n')).not.toContain(first.token);
+    expect(logLines.join('\n')).not.toContain('4111111111111111');
+  });
+
+  it('answers the same to the dashboard JWT', async () => {
+    const s = await seller();
+    const card = await seedCard(s, expiryAhead(12));
+    const res = await api.get(listPath(s.customer.uuid), {
+      token: s.jwt,
+      headers: { 'x-environment': 'test' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((m: { id: number }) => m.id)).toEqual([card.id]);
+  });
+
+  it('saves the same card once for the same customer', async () => {
+    const s = await seller();
+    const first = await seedCard(s, expiryAhead(12));
+    const again = await seedCard(s, expiryAhead(12));
+    expect(again.id).toBe(first.id);
+    expect((await api.get(listPath(s.customer.uuid), { token: s.key })).body.data).toHaveLength(1);
+  });
+
+  it('answers an empty list for a customer without saved cards', async () => {
+    const s = await seller();
+    expect((await api.get(listPath(s.customer.uuid), { token: s.key })).body).toEqual({ data: [] });
+  });
+
+  it("never shows another seller's cards of a customer both sellers share", async () => {
+    const s = await seller();
+    await seedCard(s, expiryAhead(12));
+    const other = await seller();
+    expect(other.customer.uuid).toBe(s.customer.uuid); // one global customer per document
+    expect((await api.get(listPath(s.customer.uuid), { token: other.key })).body).toEqual({ data: [] });
+  });
+
+  it("answers 404 Customer not found for another seller's customer, a live key, an unknown or malformed uuid", async () => {
+    const s = await seller();
+    await seedCard(s, expiryAhead(12));
+    const other = await seller(OTHER_DOCUMENT);
+    const live = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: s.jwt }))
+      .body.key;
+    for (const [uuid, token] of [
+      [s.customer.uuid, other.key],
+      [s.customer.uuid, live],
+      ['4b0d3c4e-8a51-4d4e-9a43-4c9a3f0b2a11', s.key],
+      ['not-a-uuid', s.key],
+    ]) {
+      const res = await api.get(listPath(uuid), { token });
+      expect(res.status, uuid).toBe(404);
+      expect(res.body.message).toBe('Customer not found');
+    }
+  });
+
+  it('answers 401 without a key', async () => {
+    const s = await seller();
+    expect((await api.get(listPath(s.customer.uuid))).status).toBe(401);
+  });
+});
+
+describe('deleting a saved card', () => {
+  it('deletes the card, and the provider can no longer charge its token', async () => {
+    const s = await seller();
+    const card = await seedCard(s, expiryAhead(12));
+    const res = await api.del(`${listPath(s.customer.uuid)}/${card.id}`, { token: s.key });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ id: card.id, deleted: true });
+    expect((await api.get(listPath(s.customer.uuid), { token: s.key })).body.data).toEqual([]);
+    const again = await api.del(`${listPath(s.customer.uuid)}/${card.id}`, { token: s.key });
+    expect(again.status).toBe(404);
+    expect(again.body.message).toBe('Payment method not found');
+    await expect(
+      runtime.deps.payments.forEnvironment('test').chargeSavedCard({
+        tenant: s.tenant,
+        transactionId: 2,
+        amountCentavos: 100,
+        installments: 1,
+        description: 'x',
+        customer: { name: 'x', document: customerBody.document, email: customerBody.email },
+        token: card.token,
+      }),
+    ).rejects.toThrow('Saved card not found');
+  });
+
+  it("answers 404 for another seller's card or customer and leaves the card in place", async () => {
+    const s = await seller();
+    const card = await seedCard(s, expiryAhead(12));
+    const other = await seller(OTHER_DOCUMENT);
+    const cases: [string, string, string][] = [
+      [`${listPath(s.customer.uuid)}/${card.id}`, other.key, 'Customer not found'],
+      [`${listPath(other.customer.uuid)}/${card.id}`, other.key, 'Payment method not found'],
+      [`${listPath(s.customer.uuid)}/${card.id + 1000}`, s.key, 'Payment method not found'],
+      [`${listPath(s.customer.uuid)}/abc`, s.key, 'Payment method not found'],
+    ];
+    for (const [path, token, message] of cases) {
+      const res = await api.del(path, { token });
+      expect(res.status, path).toBe(404);
+      expect(res.body.message, path).toBe(message);
+    }
+    expect((await api.get(listPath(s.customer.uuid), { token: s.key })).body.data).toHaveLength(1);
+  });
+});
+
+describe('card expiry', () => {
+  it('warns 30, 14 and 7 days before, once each, then expires the card, all by the test clock', async () => {
+    const s = await seller();
+    const receiver = await new Receiver().start();
+    try {
+      await api.post(
+        '/api/webhook-endpoints',
+        { url: receiver.url, events: ['payment_method.expiring_soon', 'payment_method.expired'] },
+        { token: s.key },
+      );
+      const expiry = expiryAhead(2);
+      const card = await seedCard(s, expiry);
+      const expiryDay = new Date(card.expiresAt);
+      const day = (n: number) => startOfSaoPauloDay(addDays(saoPauloDate(expiryDay), -n));
+      const events = () => receiver.received.map((r) => r.json);
+
+      await advanceTo(new Date(day(30).getTime() - 3_600_000));
+      expect(events()).toEqual([]);
+
+      for (const [stage, count] of [
+        [30, 1],
+        [14, 2],
+        [7, 3],
+      ] as const) {
+        await advanceTo(new Date(day(stage).getTime() + 3_600_000));
+        await waitFor(() => events().length >= count);
+        expect(events()[count - 1]).toMatchObject({
+          event: 'payment_method.expiring_soon',
+          data: { id: card.id, status: 'active', stage, daysUntilExpiry: stage, last4: '1111', ...expiry },
+        });
+      }
+      await advanceTo(new Date(expiryDay.getTime() + 3_600_000));
+      await waitFor(() => events().length >= 4);
+      expect(events()[3]).toMatchObject({
+        event: 'payment_method.expired',
+        data: { id: card.id, status: 'expired', expiresAt: card.expiresAt },
+      });
+      const listed = (await api.get(listPath(s.customer.uuid), { token: s.key })).body.data;
+      expect(listed).toEqual([expect.objectContaining({ id: card.id, status: 'expired' })]);
+
+      // Days later (several heartbeats, the sweep included) nothing is sent again.
+      await api.post('/api/test-helpers/clock/advance', { seconds: 10 * 86_400 });
+      await api.post('/api/test-helpers/clock/advance', { seconds: 600 });
+      expect(events().map((e) => [e.event, e.data.stage ?? null])).toEqual([
+        ['payment_method.expiring_soon', 30],
+        ['payment_method.expiring_soon', 14],
+        ['payment_method.expiring_soon', 7],
+        ['payment_method.expired', null],
+      ]);
+      expect(JSON.stringify(events())).not.toContain(card.token);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('sends a warning whose schedule never fired at the next heartbeat sweep', async () => {
+    const s = await seller();
+    const receiver = await new Receiver().start();
+    try {
+      await api.post(
+        '/api/webhook-endpoints',
+        { url: receiver.url, events: ['payment_method.expiring_soon'] },
+        { token: s.key },
+      );
+      const card = await seedCard(s, expiryAhead(2));
+      const name = `pm-expiry-test-${s.sellerId}-${card.id}-30`;
+      expect(runtime.scheduler.pending().some((e) => e.name === name)).toBe(true);
+      await runtime.scheduler.cancel(name);
+      const stageDay = startOfSaoPauloDay(addDays(saoPauloDate(new Date(card.expiresAt)), -30));
+      await advanceTo(new Date(stageDay.getTime() + 3_600_000));
+      await waitFor(() => receiver.received.length >= 1);
+      expect(receiver.received[0].json).toMatchObject({
+        event: 'payment_method.expiring_soon',
+        data: { id: card.id, stage: 30 },
+      });
+      // The sweep also scheduled the next step.
+      expect(
+        runtime.scheduler.pending().some((e) => e.name === `pm-expiry-test-${s.sellerId}-${card.id}-14`),
+      ).toBe(true);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('sends nothing for a deleted card and cancels its schedule', async () => {
+    const s = await seller();
+    const receiver = await new Receiver().start();
+    try {
+      await api.post(
+        '/api/webhook-endpoints',
+        { url: receiver.url, events: ['payment_method.expiring_soon', 'payment_method.expired'] },
+        { token: s.key },
+      );
+      const card = await seedCard(s, expiryAhead(2));
+      const kept = await seedCard(s, { number: '5555555555554444', ...expiryAhead(2) });
+      expect((await api.del(`${listPath(s.customer.uuid)}/${card.id}`, { token: s.key })).status).toBe(200);
+      expect(
+        runtime.scheduler
+          .pending()
+          .some((e) => e.name.startsWith(`pm-expiry-test-${s.sellerId}-${card.id}-`)),
+      ).toBe(false);
+      await advanceTo(new Date(Date.parse(card.expiresAt) + 3_600_000));
+      await waitFor(() => receiver.received.length >= 4);
+      expect(new Set(receiver.received.map((r) => r.json.data.id))).toEqual(new Set([kept.id]));
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
