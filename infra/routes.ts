@@ -1,7 +1,9 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
+import { checkoutRoutes } from '#functions/checkout/routes';
 import { customerRoutes } from '#functions/customers/routes';
 import { docsRoutes } from '#functions/docs/routes';
 import { healthRoutes } from '#functions/health/routes';
+import { pagesRoutes } from '#functions/pages/routes';
 import { productRoutes } from '#functions/products/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
 import { transactionRoutes } from '#functions/transactions/routes';
@@ -19,8 +21,10 @@ export const httpGroups: RouteGroup[] = [
   testHelperRoutes,
   productRoutes,
   transactionRoutes,
+  checkoutRoutes,
   customerRoutes,
   docsRoutes,
+  pagesRoutes,
 ];
 
 /**

@@ -1,4 +1,12 @@
+import { SESSION_EXPIRY_JOB } from '#shared/domain/checkout/session';
+import { type CloseDeps, expireSessionJob, sweepSessionExpiries } from '#shared/domain/checkout/sessions';
 import { recordHeartbeat } from '#shared/domain/health/health';
+import {
+  type ExpiryStepDeps,
+  runExpiryStep,
+  sweepExpirySteps,
+} from '#shared/domain/payment-methods/expiry-steps';
+import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { EXPIRY_JOB } from '#shared/domain/transactions/create';
 import { type ExpirySweepDeps, sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
@@ -16,6 +24,24 @@ const expiryDeps = (deps: Deps): ExpirySweepDeps => ({
   onExpiryError: (error, id) => logger.error('could not expire a pix charge', { error, id }),
 });
 
+const cardExpiryDeps = (deps: Deps): ExpiryStepDeps => ({
+  paymentMethods: deps.repos.paymentMethods,
+  scheduler: deps.scheduler,
+  clock: deps.clock,
+  ids: deps.ids,
+  onScheduleError: (error) => logger.error('could not schedule a saved card expiry step', { error }),
+  onStepError: (error, id) => logger.error('could not run a saved card expiry step', { error, id }),
+});
+
+const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: string) => void } => ({
+  sessions: deps.repos.checkoutSessions,
+  transactions: deps.repos.transactions,
+  payments: deps.payments,
+  clock: deps.clock,
+  ids: deps.ids,
+  onExpiryError: (error, id) => logger.error('could not expire a checkout session', { error, id }),
+});
+
 /**
  * Scheduled work, dispatched by name to its use cases with their narrow deps. Later issues add
  * due-date, expiry and issuance jobs here. The heartbeat also sweeps expiries a schedule missed.
@@ -24,8 +50,12 @@ export const jobHandlers: Record<string, JobHandler> = {
   heartbeat: async (deps) => ({
     ...(await recordHeartbeat({ health: deps.repos.health, clock: deps.clock })),
     sweep: await sweepPixExpiries(expiryDeps(deps)),
+    sessionSweep: await sweepSessionExpiries(sessionDeps(deps)),
+    cardExpirySweep: await sweepExpirySteps(cardExpiryDeps(deps)),
   }),
   [EXPIRY_JOB]: (deps, job) => expirePix(expiryDeps(deps), job.id),
+  [SESSION_EXPIRY_JOB]: (deps, job) => expireSessionJob(sessionDeps(deps), job.id),
+  [PAYMENT_METHOD_EXPIRY_JOB]: (deps, job) => runExpiryStep(cardExpiryDeps(deps), job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

@@ -1,5 +1,5 @@
+import { receiveProviderNotification } from '#shared/domain/checkout/sessions';
 import { createTransaction } from '#shared/domain/transactions/create';
-import { handleNotification } from '#shared/domain/transactions/notifications';
 import {
   cancelByGatewayPayId,
   cancelChargeByUuid,
@@ -21,6 +21,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
     ...deps,
     products: c.repos.products,
     customers: c.repos.customers,
+    affiliations: c.repos.affiliations,
     scheduler: c.scheduler,
   };
   return {
@@ -36,8 +37,8 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
     handleProviderNotification: async ({ request }) =>
       reply(
         201,
-        await handleNotification(
-          { ...deps, webhookSecret: c.config.gatewayWebhookSecret },
+        await receiveProviderNotification(
+          { ...deps, sessions: c.repos.checkoutSessions, webhookSecret: c.config.gatewayWebhookSecret },
           request.rawBody,
           request.headers['x-signature'],
         ),

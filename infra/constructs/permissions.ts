@@ -60,6 +60,8 @@ export const HTTP_DEFAULT_NEEDS: FunctionNeeds = { table: 'readWrite' };
 export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   health: { table: 'getItem' },
   transactions: { table: 'readWrite', schedulesJobs: true },
+  // A session's expiry is a one-time schedule made when the session is created.
+  checkout: { table: 'readWrite', schedulesJobs: true },
   jobs: { table: 'readWrite' },
   // Reads outbox items from the stream records themselves; never touches the table.
   'outbox-publisher': { table: 'none', publishesEvents: true },

@@ -93,6 +93,7 @@ async function buyPendingPix(runtime: Runtime) {
     products: deps.repos.products,
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
+    affiliations: deps.repos.affiliations,
     payments: deps.payments,
     scheduler: deps.scheduler,
     clock: deps.clock,

@@ -78,6 +78,7 @@ export async function buy(
     products: deps.repos.products,
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
+    affiliations: deps.repos.affiliations,
     payments: deps.payments,
     scheduler: deps.scheduler,
     clock: deps.clock,

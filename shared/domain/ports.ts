@@ -5,6 +5,7 @@
  */
 export type { AffiliationRepository } from './ports/affiliates';
 export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
+export type { CheckoutSessionRepository, SessionPage, SessionQuery } from './ports/checkout';
 export type { CustomerQuery, CustomerRepository, CustomerSearch } from './ports/customers';
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
@@ -29,6 +30,7 @@ export type {
   ScheduledJob,
   Scheduler,
 } from './ports/messaging';
+export type { PaymentMethodRepository } from './ports/payment-methods';
 export type {
   GatewayHealth,
   GatewayRouter,

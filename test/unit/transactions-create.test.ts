@@ -14,6 +14,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../../shared/errors';
+import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
@@ -103,6 +104,7 @@ beforeEach(() => {
     products,
     transactions,
     customers,
+    affiliations: new FakeAffiliationRepository({ exists: async () => true }),
     payments: new FakeGatewayRouter({ test: sandbox, live }),
     scheduler,
     clock,

@@ -92,6 +92,8 @@ export const keys = {
   }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
+  /** A card the sandbox tokenized (brand, last 4, expiry, outcome class; never the number). */
+  sandboxCardToken: (token: string): Key => ({ pk: `SANDBOX#TOKEN#${token}`, sk: 'TOKEN' }),
   /** A product's affiliation with one affiliate (a seller id); a product's list is one prefix query. */
   affiliation: (t: Tenant, productId: number, affiliateId: number): Key =>
     inTenant(t, `AFFIL#${pad(productId)}#${pad(affiliateId, 15)}`),
@@ -113,6 +115,19 @@ export const keys = {
   customerCount: (t: Tenant): Key => inTenant(t, 'CUSTOMERCOUNT'),
   customersOverdue: (t: Tenant) => `${tenant(t)}#OVERDUE`,
   customerOverdue: (t: Tenant, uuid: string): Key => ({ pk: `${tenant(t)}#OVERDUE`, sk: uuid }),
+  // Checkout sessions: keyed by their id alone (the hosted page reads a session without a tenant);
+  // a tenant's lists read the indexes under its partition names.
+  checkoutSession: (id: string): Key => ({ pk: `CHECKOUT#${id}`, sk: 'SESSION' }),
+  sessionsOfTenant: (t: Tenant) => `${tenant(t)}#SESSIONS`,
+  sessionsByStatus: (t: Tenant, status: string) => `${tenant(t)}#SESSIONS#${status}`,
+  sessionsOfProduct: (t: Tenant, productId: number) => `${tenant(t)}#SESSPRODUCT#${productId}`,
+  sessionsOfEmail: (t: Tenant, email: string) => `${tenant(t)}#SESSEMAIL#${email.toLowerCase()}`,
+  /** Hour buckets of session expiries, swept by the heartbeat in case a schedule never fired. */
+  sessionExpiryBucket: (instant: string) => `DUE#CS#${instant.slice(0, 13)}`,
+  sessionExpiry: (expiresAt: string, id: string): Key => ({
+    pk: `DUE#CS#${expiresAt.slice(0, 13)}`,
+    sk: `${expiresAt}#${id}`,
+  }),
   // Sandbox mailbox (test tenants' mail on AWS): the message, and a copy without its body under
   // the recipient for the `to` filter. Ids sort by time, so both read newest first.
   mail: (t: Tenant, id: string): Key => inTenant(t, `MAIL#${id}`),
@@ -121,6 +136,21 @@ export const keys = {
   mailToPrefix: (to: string) => `MAILTO#${encodeURIComponent(to)}#`,
   /** A message that must go out once (a receipt per event id): its claim, then its sent mark. */
   mailLog: (key: string): Key => ({ pk: `MAILLOG#${key}`, sk: 'MAILLOG' }),
+  // Saved cards (payment methods): by id in the tenant partition; byUuidOrOwner lists a customer's;
+  // byStatusOrName buckets the next expiry step by month for the heartbeat's sweep.
+  paymentMethod: (t: Tenant, id: number): Key => inTenant(t, `PAYMETHOD#${pad(id)}`),
+  paymentMethodsOfCustomer: (t: Tenant, customerUuid: string) => `${tenant(t)}#PAYMETHODS#${customerUuid}`,
+  /** One per customer and card (provider, brand, last 4, expiry): a card is saved once. */
+  paymentMethodCard: (
+    t: Tenant,
+    card: { customerUuid: string; provider: string; brand: string; last4: string; expiry: string },
+  ): Key =>
+    inTenant(
+      t,
+      `PAYMETHODCARD#${card.customerUuid}#${card.provider}#${card.brand}#${card.last4}#${card.expiry}`,
+    ),
+  /** The month (YYYY-MM of the ISO instant) of a payment method's next expiry step. */
+  paymentMethodExpiryBucket: (instant: string) => `DUE#CARD#${instant.slice(0, 7)}`,
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
 };

@@ -1,11 +1,13 @@
 import { createAffiliationRepository } from './affiliation-repository';
 import { createApiKeyRepository } from './api-key-repository';
+import { createCheckoutSessionRepository } from './checkout-session-repository';
 import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
 import { createIdempotencyRepository } from './idempotency-repository';
 import { createMailLog, createSandboxMailbox } from './mail-repository';
 import { createEventOutbox } from './outbox';
+import { createPaymentMethodRepository } from './payment-method-repository';
 import { createPortalConfigRepository } from './portal-config-repository';
 import { createProductRepository } from './product-repository';
 import { createRateLimitRepository } from './rate-limit-repository';
@@ -31,7 +33,9 @@ export function createRepositories(table: Table) {
     portalConfigs: createPortalConfigRepository(table),
     sandboxMailbox: createSandboxMailbox(table),
     mailLog: createMailLog(table),
+    checkoutSessions: createCheckoutSessionRepository(table),
     affiliations: createAffiliationRepository(table),
+    paymentMethods: createPaymentMethodRepository(table),
   };
 }
 

@@ -92,6 +92,8 @@ export interface Page<T> {
   cursor?: string;
   /** Items DynamoDB read before the filter expression (ScannedCount). */
   scanned?: number;
+  /** Items that matched (Count): the answer of a `Select: 'COUNT'` query. */
+  count?: number;
 }
 
 /** BatchGetItem takes at most 100 keys per request. */
@@ -292,6 +294,7 @@ export class Table {
       items: (out.Items ?? []) as T[],
       cursor: encodeCursor(out.LastEvaluatedKey),
       scanned: out.ScannedCount,
+      count: out.Count,
     };
   }
 

@@ -1,5 +1,10 @@
 import * as z from 'zod';
 import { addDays, daysBetween, isCalendarDate, saoPauloDate } from '#shared/dates';
+import {
+  affiliateSale,
+  findActiveAffiliation,
+  requireActiveAffiliation,
+} from '#shared/domain/affiliates/index';
 import { type CustomerDeps, createCustomer } from '#shared/domain/customers/customers';
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
@@ -7,6 +12,7 @@ import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import { luhnValid } from '#shared/domain/payments/cards';
 import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import type {
+  AffiliationRepository,
   Clock,
   GatewayRouter,
   Ids,
@@ -55,14 +61,30 @@ export const createTransactionSchema = z
       .max(14 * 86_400)
       .optional(),
     metadata: metadataSchema.optional(),
+    /** The seller id of an affiliate with an active affiliation on the product. */
+    affiliateId: z.number().int().positive().optional(),
   })
   .strict();
 
 export type CreateTransactionInput = z.output<typeof createTransactionSchema>;
 
+/** What a sale made through a checkout session adds to the request. */
+export interface SaleContext {
+  checkoutSessionId?: string;
+  clientReferenceId?: string | null;
+  /**
+   * The session's affiliate: credited while the affiliation is active. One the seller ended after
+   * creating the session earns nothing, and the buyer can still pay (docs/decisions.md).
+   */
+  sessionAffiliateId?: number | null;
+  /** A pix charge of a session stops being payable no later than the session does. */
+  notAfter?: string;
+}
+
 export interface CreateDeps {
   products: ProductRepository;
   transactions: TransactionRepository;
+  affiliations: Pick<AffiliationRepository, 'get'>;
   customers: CustomerDeps['customers'];
   payments: GatewayRouter;
   scheduler: Scheduler;
@@ -120,6 +142,26 @@ function boletoDueDate(input: CreateTransactionInput, today: string): string | u
   return input.boletoDueDate;
 }
 
+/** An affiliate named by the API must be active (400 naming affiliateId); a session's may have ended. */
+async function affiliationOf(
+  deps: CreateDeps,
+  product: Product,
+  input: CreateTransactionInput,
+  context: SaleContext,
+) {
+  if (input.affiliateId !== undefined)
+    return requireActiveAffiliation(deps, product.tenant, product.id, input.affiliateId, 'affiliateId');
+  if (context.sessionAffiliateId)
+    return findActiveAffiliation(deps, product.tenant, product.id, context.sessionAffiliateId);
+  return null;
+}
+
+function pixExpiry(now: Date, input: CreateTransactionInput, context: SaleContext): string {
+  const own = now.getTime() + (input.pixExpiresInSeconds ?? DEFAULT_PIX_EXPIRY_SECONDS) * 1000;
+  const cap = context.notAfter ? Date.parse(context.notAfter) : own;
+  return new Date(Math.min(own, cap)).toISOString();
+}
+
 function eventsOf(deps: CreateDeps, t: Transaction): DomainEvent[] {
   const event = (name: string, data: unknown) => newEvent(deps, t.tenant, name, data);
   const events = [event('transaction.created', toEventData(t))];
@@ -142,7 +184,20 @@ function statusOf(result: ChargeResult, method: Transaction['paymentMethod']): T
  * idempotent upsert); then the provider charges; then the transaction and its events are written
  * in one transaction. A failed final write of an approved card is compensated by a refund.
  */
-export async function createTransaction(deps: CreateDeps, request: CreateTransactionInput) {
+export async function createTransaction(
+  deps: CreateDeps,
+  request: CreateTransactionInput,
+  context: SaleContext = {},
+) {
+  return toTransactionView(await createSale(deps, request, context));
+}
+
+/** The sale itself, for callers that go on with the stored transaction (the checkout). */
+export async function createSale(
+  deps: CreateDeps,
+  request: CreateTransactionInput,
+  context: SaleContext = {},
+): Promise<Transaction> {
   // The whole request (metadata included) is checked here too, not only by the route's parse:
   // nothing a caller sends may fail after the customer is written.
   const input = parseInput(createTransactionSchema, request);
@@ -154,12 +209,8 @@ export async function createTransaction(deps: CreateDeps, request: CreateTransac
   const now = deps.clock.now();
   const today = saoPauloDate(now);
   const dueDate = boletoDueDate(input, today);
-  const expiresAt =
-    input.paymentMethod === 'pix'
-      ? new Date(
-          now.getTime() + (input.pixExpiresInSeconds ?? DEFAULT_PIX_EXPIRY_SECONDS) * 1000,
-        ).toISOString()
-      : undefined;
+  const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;
+  const affiliation = await affiliationOf(deps, product, input, context);
   const { customer } = await createCustomer(
     { customers: deps.customers, clock: deps.clock, ids: deps.ids },
     tenant,
@@ -180,6 +231,7 @@ export async function createTransaction(deps: CreateDeps, request: CreateTransac
     expiresAt,
   });
   const status = statusOf(result, input.paymentMethod);
+  const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, product.value, installments));
   const at = now.toISOString();
   const t: Transaction = {
     id,
@@ -190,7 +242,7 @@ export async function createTransaction(deps: CreateDeps, request: CreateTransac
     status,
     paymentMethod: input.paymentMethod,
     value: product.value,
-    valueSeller: sellerNet(input.paymentMethod, product.value, installments),
+    valueSeller: split.valueSeller,
     installments,
     customer: {
       id: customer.id,
@@ -212,6 +264,9 @@ export async function createTransaction(deps: CreateDeps, request: CreateTransac
     canceledAt: null,
     deadline: expiresAt ?? dueDate ?? null,
     metadata: input.metadata ?? {},
+    checkoutSessionId: context.checkoutSessionId ?? null,
+    clientReferenceId: context.clientReferenceId ?? null,
+    affiliate: split.affiliate,
     createdAt: at,
     updatedAt: at,
     version: 1,
@@ -231,5 +286,5 @@ export async function createTransaction(deps: CreateDeps, request: CreateTransac
       })
       .catch((error) => deps.onScheduleError?.(error));
   }
-  return toTransactionView(t);
+  return t;
 }

@@ -29,6 +29,11 @@ const TRIGGERS: Record<z.output<typeof notificationSchema>['type'], Trigger> = {
 export interface NotificationDeps extends TransitionDeps {
   payments: GatewayRouter;
   webhookSecret: string;
+  /**
+   * What follows an applied notification (a checkout session completes). Also called for a repeat,
+   * with the transaction as stored: a provider retrying after a failure here heals it.
+   */
+  onApplied?: (t: Transaction) => Promise<unknown>;
 }
 
 /**
@@ -83,7 +88,9 @@ export async function handleNotification(
     // This notification's marker exists: it was applied before, so it is answered as processed.
     if (!isConflict(error, 'already_exists')) throw error;
     duplicate = true;
+    transaction = (await deps.transactions.get(t.tenant, t.id)) ?? t;
   }
+  await deps.onApplied?.(transaction);
   return {
     received: true,
     applied: !duplicate,

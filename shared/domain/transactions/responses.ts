@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { transactionAffiliateResponse } from '#shared/domain/affiliates/index';
 import type { Assert, Equals, Extends } from '#shared/domain/type-assert';
 import type { listTransactions, refundTransaction } from './manage';
 import type { handleNotification } from './notifications';
@@ -100,6 +101,9 @@ export const transactionResponse = z.lazy(() =>
       canceledAt: z.iso.datetime().nullable(),
       environment: z.enum(['test', 'live']),
       metadata: z.record(z.string(), z.string()),
+      checkoutSessionId: z.string().nullable().describe('The checkout session of the sale (cs_…), if any'),
+      clientReferenceId: z.string().nullable().describe("The checkout session's client_reference_id"),
+      affiliate: transactionAffiliateResponse.nullable(),
       createdAt: iso(),
       updatedAt: iso(),
     })

@@ -1,3 +1,4 @@
+import { type TransactionAffiliate, toTransactionAffiliateView } from '#shared/domain/affiliates/index';
 import type { BoletoArtifact, CardSummary, ChargeMethod, PixArtifact } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { centavosToReais, percentOf } from '#shared/money';
@@ -54,6 +55,12 @@ export interface Transaction {
   /** Boleto due date or pix expiry; null for cards. */
   deadline: string | null;
   metadata: Record<string, string>;
+  /** The checkout session the sale was made through (its completion follows the payment). */
+  checkoutSessionId: string | null;
+  /** The seller's own reference, from the checkout session. */
+  clientReferenceId: string | null;
+  /** The affiliate who made the sale and the commission taken from the seller's net. */
+  affiliate: TransactionAffiliate | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -110,6 +117,9 @@ export function toTransactionView(t: Transaction) {
     canceledAt: t.canceledAt,
     environment: t.tenant.environment,
     metadata: t.metadata,
+    checkoutSessionId: t.checkoutSessionId ?? null,
+    clientReferenceId: t.clientReferenceId ?? null,
+    affiliate: t.affiliate ? toTransactionAffiliateView(t.affiliate) : null,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
   };

@@ -1,0 +1,253 @@
+import type { CheckoutSession } from '#shared/domain/checkout/session';
+import type { CheckoutSessionRepository, SessionQuery } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
+import { keys } from './keys';
+import { outboxPut } from './outbox';
+import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
+import { TABLE } from './table-definition';
+
+const ENTITY = 'checkout-session';
+const { byUuidOrOwner: byTenant, byStatusOrName: byStatus, byProduct, byCustomer: byEmail } = TABLE.indexes;
+/** Expiry markers outlive their hour by a week: the sweep looks back hours, never days. */
+const MARKER_TTL_SECONDS = 7 * 86_400;
+
+const DATA_FIELDS = [
+  'id',
+  'status',
+  'productId',
+  'productUuid',
+  'priceId',
+  'customer',
+  'paymentMethods',
+  'metadata',
+  'successUrl',
+  'cancelUrl',
+  'clientReferenceId',
+  'affiliateId',
+  'transactionId',
+  'payments',
+  'expiresAt',
+  'completedAt',
+  'expiredAt',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const;
+
+/** Newest first within every list partition, and a created_at range is a key condition. */
+const sortKeyOf = (s: CheckoutSession) => `${s.createdAt}#${s.id}`;
+
+function toItem(s: CheckoutSession): Item {
+  const item: Item = {
+    ...keys.checkoutSession(s.id),
+    entity: ENTITY,
+    sellerId: s.tenant.sellerId,
+    environment: s.tenant.environment,
+    [byTenant.partitionKey]: keys.sessionsOfTenant(s.tenant),
+    [byTenant.sortKey]: sortKeyOf(s),
+    [byStatus.partitionKey]: keys.sessionsByStatus(s.tenant, s.status),
+    [byStatus.sortKey]: sortKeyOf(s),
+    [byProduct.partitionKey]: keys.sessionsOfProduct(s.tenant, s.productId),
+    [byProduct.sortKey]: sortKeyOf(s),
+  };
+  if (s.customer.email) {
+    item[byEmail.partitionKey] = keys.sessionsOfEmail(s.tenant, s.customer.email);
+    item[byEmail.sortKey] = sortKeyOf(s);
+  }
+  for (const f of DATA_FIELDS) item[f] = s[f] ?? null;
+  return item;
+}
+
+function toSession(item: Item): CheckoutSession {
+  const out: Record<string, unknown> = {
+    tenant: { sellerId: Number(item.sellerId), environment: item.environment },
+  };
+  for (const f of DATA_FIELDS) out[f] = item[f] ?? null;
+  out.payments = (item.payments as unknown[] | null) ?? [];
+  return out as unknown as CheckoutSession;
+}
+
+interface Source {
+  IndexName: string;
+  partitionKey: string;
+  sortKey: string;
+  value: string;
+}
+
+/**
+ * The most selective filter picks the index (product, then e-mail, then status, else the tenant's
+ * partition); created_at bounds are a key condition on every one of them; the other filters are
+ * filter expressions on that partition.
+ */
+function plan(tenant: CheckoutSession['tenant'], q: SessionQuery) {
+  const source: Source =
+    q.productId !== undefined
+      ? { ...idx(byProduct), value: keys.sessionsOfProduct(tenant, q.productId) }
+      : q.customerEmail !== undefined
+        ? { ...idx(byEmail), value: keys.sessionsOfEmail(tenant, q.customerEmail) }
+        : q.status !== undefined
+          ? { ...idx(byStatus), value: keys.sessionsByStatus(tenant, q.status) }
+          : { ...idx(byTenant), value: keys.sessionsOfTenant(tenant) };
+  const names: Record<string, string> = { '#pk': source.partitionKey, '#sk': source.sortKey };
+  const values: Item = {
+    ':pk': source.value,
+    ':from': q.createdFrom ?? '0',
+    ':to': `${q.createdTo ?? '9999'}~`,
+  };
+  const filters: string[] = [];
+  if (q.status !== undefined && source.IndexName !== byStatus.name) {
+    names['#status'] = 'status';
+    values[':status'] = q.status;
+    filters.push('#status = :status');
+  }
+  if (q.customerEmail !== undefined && q.productId !== undefined) {
+    names['#email'] = byEmail.partitionKey;
+    values[':email'] = keys.sessionsOfEmail(tenant, q.customerEmail);
+    filters.push('#email = :email');
+  }
+  return {
+    IndexName: source.IndexName,
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ScanIndexForward: false,
+  };
+}
+
+function idx(index: { name: string; partitionKey: string; sortKey: string }) {
+  return { IndexName: index.name, partitionKey: index.partitionKey, sortKey: index.sortKey };
+}
+
+export function createCheckoutSessionRepository(table: Table): CheckoutSessionRepository {
+  return {
+    async create(s, events) {
+      await orConflict(
+        table.transact([
+          { Put: { Item: toItem(s), ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              Item: {
+                ...keys.sessionExpiry(s.expiresAt, s.id),
+                entity: 'session-expiry',
+                version: 1,
+                sessionId: s.id,
+                expiresAt: s.expiresAt,
+                ttl: Math.floor(Date.parse(s.expiresAt) / 1000) + MARKER_TTL_SECONDS,
+              },
+            },
+          },
+          ...events.map(outboxPut),
+        ]),
+        alreadyExists('The checkout session'),
+      );
+    },
+
+    async get(id) {
+      const item = await table.get<Item>(keys.checkoutSession(id), { consistent: true });
+      return item ? toSession(item) : null;
+    },
+
+    async addPayment(id, payment, now) {
+      try {
+        const item = await table.update<Item>({
+          Key: keys.checkoutSession(id),
+          UpdateExpression:
+            'SET payments = list_append(if_not_exists(payments, :empty), :p), updatedAt = :now, version = version + :one',
+          ConditionExpression: '#status = :open AND expiresAt > :now',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':p': [payment],
+            ':empty': [],
+            ':now': now,
+            ':open': 'open',
+            ':one': 1,
+          },
+          ReturnValues: 'ALL_NEW',
+        });
+        return toSession(item ?? {});
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        throw new ConflictError('The checkout session is no longer open', 'session_not_open', {
+          reason: 'invalid_state',
+          cause: error,
+        });
+      }
+    },
+
+    async close(next, previous, events) {
+      await orConflict(
+        table.transact([
+          {
+            Put: {
+              Item: toItem(next),
+              ConditionExpression: '#status = :open AND version = :v',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':open': 'open', ':v': previous.version },
+            },
+          },
+          ...events.map(outboxPut),
+        ]),
+        (cause: ConditionFailedError) =>
+          new ConflictError('The checkout session changed; read it again', 'concurrent_update', {
+            reason: 'changed',
+            cause,
+          }),
+      );
+    },
+
+    async list(tenant, q) {
+      const input = plan(tenant, q);
+      const wanted = q.page * q.limit;
+      const matched: Item[] = [];
+      let itemsRead = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await table.query<Item>({
+          ...input,
+          Limit: Math.max(wanted - matched.length, 1) * 2,
+          cursor,
+        });
+        itemsRead += page.scanned ?? page.items.length;
+        matched.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor && matched.length < wanted);
+      // The total counts keys only, over the same key condition and filters.
+      let totalCount = 0;
+      let countCursor: string | undefined;
+      if (!cursor && q.page === 1) totalCount = matched.length;
+      else {
+        do {
+          const page = await table.query<Item>({ ...input, Select: 'COUNT', cursor: countCursor });
+          totalCount += page.count ?? 0;
+          countCursor = page.cursor;
+        } while (countCursor);
+      }
+      return {
+        items: matched.slice((q.page - 1) * q.limit, wanted).map(toSession),
+        totalCount,
+        itemsRead,
+      };
+    },
+
+    async dueExpiries(now, hoursBack) {
+      const due: string[] = [];
+      const nowIso = now.toISOString();
+      for (let h = hoursBack; h >= 0; h--) {
+        const bucket = keys.sessionExpiryBucket(new Date(now.getTime() - h * 3_600_000).toISOString());
+        let cursor: string | undefined;
+        do {
+          const out = await table.query<Item>({
+            KeyConditionExpression: 'pk = :pk AND sk <= :now',
+            ExpressionAttributeValues: { ':pk': bucket, ':now': `${nowIso}~` },
+            cursor,
+          });
+          for (const item of out.items)
+            if (String(item.expiresAt) <= nowIso) due.push(String(item.sessionId));
+          cursor = out.cursor;
+        } while (cursor);
+      }
+      return due;
+    },
+  };
+}

@@ -1,0 +1,357 @@
+import type * as z from 'zod';
+import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
+import type { CheckoutSessionRepository, ProductRepository, SandboxOperations } from '#shared/domain/ports';
+import type { Product } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
+import { type CreateDeps, createSale } from '#shared/domain/transactions/create';
+import { refundTransaction } from '#shared/domain/transactions/manage';
+import { canApply } from '#shared/domain/transactions/state-machine';
+import { PAID, PENDING, type Transaction } from '#shared/domain/transactions/transaction';
+import { transition } from '#shared/domain/transactions/transitions';
+import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import { looksLikeUuid } from '#shared/ids';
+import { centavosToReais } from '#shared/money';
+import { parseInput } from '#shared/validation';
+import { type PayCheckoutInput, payCheckoutSchema, type testPaySchema } from './schemas';
+import {
+  CHECKOUT_NOT_FOUND,
+  type CheckoutMethod,
+  type CheckoutSession,
+  SESSION_ID_PREFIX,
+  type SessionCustomer,
+  successUrlOf,
+} from './session';
+import { type CloseDeps, completeWithTransaction, findSession, getSession, methodsOf } from './sessions';
+
+export type { CheckoutMethod };
+
+export const PAYMENT_NOT_FOUND = 'Payment not found';
+
+/** What the hosted page shows after a payment attempt, and what its polling reads. */
+export interface PaymentOutcome {
+  paymentId: string;
+  status: 'pending' | 'paid' | 'declined' | 'failed' | 'canceled';
+  method: CheckoutMethod;
+  value: number;
+  installments: number;
+  pix: { qrCode: string; qrCodeImage: string; expiresAt: string } | null;
+  boleto: {
+    digitableLine: string;
+    formattedLine: string;
+    barcode: string;
+    dueDate: string;
+    pdfUrl: string;
+  } | null;
+  card: { brand: string; last4: string } | null;
+  failure: { code: string; message: string } | null;
+  redirectUrl: string | null;
+}
+
+export interface CheckoutView {
+  kind: 'product' | 'session';
+  ref: string;
+  state: 'open' | 'complete' | 'expired' | 'unavailable';
+  unavailableReason: 'inactive' | 'not_for_sale' | null;
+  environment: 'test' | 'live';
+  product: {
+    uuid: string;
+    name: string;
+    description: string | null;
+    image: string | null;
+    value: number;
+    methods: CheckoutMethod[];
+    maxInstallments: number;
+  };
+  customer: SessionCustomer;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  expiresAt: string | null;
+  payment: PaymentOutcome | null;
+}
+
+export interface CheckoutViewDeps {
+  sessions: Pick<CheckoutSessionRepository, 'get'>;
+  products: Pick<ProductRepository, 'get' | 'findByUuid'>;
+  transactions: CloseDeps['transactions'];
+  clock: CloseDeps['clock'];
+}
+
+export type PublicCheckoutDeps = CreateDeps & CloseDeps;
+
+/** Decline reasons as the buyer reads them (failure codes: shared/domain/payments/cards.ts). */
+const DECLINES_PT: Record<string, string> = {
+  card_declined: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
+  insufficient_funds: 'Saldo ou limite insuficiente. Tente outro cartão.',
+  expired_card: 'O cartão está vencido. Confira a validade ou use outro cartão.',
+  incorrect_cvc: 'O código de segurança (CVV) está incorreto.',
+  issuer_unavailable: 'Não foi possível falar com o banco emissor. Tente novamente em instantes.',
+  processing_error: 'Ocorreu um erro ao processar o cartão. Nenhum valor foi cobrado; tente novamente.',
+};
+
+interface Target {
+  session: CheckoutSession | null;
+  product: Product;
+}
+
+/** A page reference: a session id (`cs_…`) or a product's uuid (its payment link). */
+async function resolve(deps: CheckoutViewDeps, ref: string): Promise<Target> {
+  if (ref.startsWith(SESSION_ID_PREFIX)) {
+    const session = await deps.sessions.get(ref);
+    const product = session ? await deps.products.get(session.tenant, session.productId) : null;
+    if (!session || !product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
+    return { session, product };
+  }
+  const product = looksLikeUuid(ref) ? await deps.products.findByUuid(ref.toLowerCase()) : null;
+  if (!product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
+  return { session: null, product };
+}
+
+function stateOf({ session, product }: Target, now: Date): Pick<CheckoutView, 'state' | 'unavailableReason'> {
+  if (session?.status === 'complete') return { state: 'complete', unavailableReason: null };
+  if (session && (session.status === 'expired' || Date.parse(session.expiresAt) <= now.getTime()))
+    return { state: 'expired', unavailableReason: null };
+  if (!product.isActive) return { state: 'unavailable', unavailableReason: 'inactive' };
+  if (product.value === 0) return { state: 'unavailable', unavailableReason: 'not_for_sale' };
+  return { state: 'open', unavailableReason: null };
+}
+
+function methodsFor({ session, product }: Target): CheckoutMethod[] {
+  const accepted = methodsOf(product);
+  return session ? session.paymentMethods.filter((m) => accepted.includes(m)) : accepted;
+}
+
+const methodOf = (t: Transaction): CheckoutMethod =>
+  t.paymentMethod === 'creditcard' ? 'card' : t.paymentMethod;
+
+function statusOf(t: Transaction): PaymentOutcome['status'] {
+  if (PAID.includes(t.status)) return 'paid';
+  if (PENDING.includes(t.status) || t.status === 'authorized') return 'pending';
+  if (t.status === 'denied') return t.failureCode === 'processing_error' ? 'failed' : 'declined';
+  return 'canceled';
+}
+
+async function outcomeOf(t: Transaction, session: CheckoutSession | null): Promise<PaymentOutcome> {
+  const status = statusOf(t);
+  const pending = status === 'pending';
+  return {
+    paymentId: t.uuid,
+    status,
+    method: methodOf(t),
+    value: centavosToReais(t.value),
+    installments: t.installments,
+    pix:
+      pending && t.pix
+        ? { qrCode: t.pix.qrCode, qrCodeImage: await qrCodeDataUrl(t.pix.qrCode), expiresAt: t.pix.expiresAt }
+        : null,
+    boleto:
+      pending && t.boleto
+        ? {
+            digitableLine: t.boleto.digitableLine,
+            formattedLine: t.boleto.formattedLine,
+            barcode: t.boleto.barcode,
+            dueDate: t.boleto.dueDate,
+            pdfUrl: t.boleto.pdfUrl,
+          }
+        : null,
+    card: t.card ? { brand: t.card.brand, last4: t.card.last4 } : null,
+    failure:
+      status === 'declined' || status === 'failed'
+        ? {
+            code: t.failureCode ?? 'payment_failed',
+            message: DECLINES_PT[t.failureCode ?? ''] ?? 'O pagamento não foi aprovado. Tente novamente.',
+          }
+        : null,
+    redirectUrl: session && status === 'paid' ? successUrlOf(session) : null,
+  };
+}
+
+/** GET /api/public/checkout/{ref}, and what the hosted page renders. */
+export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise<CheckoutView> {
+  const target = await resolve(deps, ref);
+  const { session, product } = target;
+  const last = session?.payments.at(-1);
+  const latest = session && last ? await deps.transactions.get(session.tenant, last.transactionId) : null;
+  const customer = session?.customer;
+  return {
+    kind: session ? 'session' : 'product',
+    ref: session ? session.id : product.uuid,
+    ...stateOf(target, deps.clock.now()),
+    environment: product.tenant.environment,
+    product: {
+      uuid: product.uuid,
+      name: product.name,
+      description: product.description,
+      image: product.image || null,
+      value: centavosToReais(product.value),
+      methods: methodsFor(target),
+      maxInstallments: product.installments,
+    },
+    customer: customer ?? {
+      name: null,
+      email: null,
+      document: null,
+      phone: null,
+      zipCode: null,
+      street: null,
+      number: null,
+      complement: null,
+      neighborhood: null,
+      city: null,
+      state: null,
+    },
+    successUrl: session ? successUrlOf(session) : null,
+    cancelUrl: session?.cancelUrl ?? null,
+    expiresAt: session?.expiresAt ?? null,
+    payment: latest && session ? await outcomeOf(latest, session) : null,
+  };
+}
+
+function notOpen(state: CheckoutView['state']): ConflictError {
+  const message =
+    state === 'complete'
+      ? 'This checkout session is already complete'
+      : state === 'expired'
+        ? 'This checkout session has expired'
+        : 'This product is not for sale';
+  return new ConflictError(message, 'checkout_not_open');
+}
+
+/**
+ * A payment made after the session closed (it expired while the provider was charging): nothing
+ * stays payable and no money is kept. A pending pix or boleto is canceled, an approved card refunded.
+ */
+async function undo(deps: PublicCheckoutDeps, t: Transaction) {
+  if (canApply('cancel', t.status)) {
+    await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
+    await transition(deps, t, 'cancel');
+  } else if (PAID.includes(t.status)) {
+    await refundTransaction(deps, t, { reason: 'checkout session closed before the payment was recorded' });
+  }
+}
+
+/** POST /api/public/checkout/{ref}/pay: the hosted page's payment (and the sandbox helper's). */
+export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: PayCheckoutInput) {
+  const input = parseInput(payCheckoutSchema, body);
+  const target = await resolve(deps, ref);
+  const { state } = stateOf(target, deps.clock.now());
+  if (state !== 'open') throw notOpen(state);
+  const methods = methodsFor(target);
+  const method = input.paymentMethod as CheckoutMethod;
+  if (!methods.includes(method))
+    throw new ValidationError([`paymentMethod must be one of: ${methods.join(', ')}`]);
+  const { session, product } = target;
+  const t = await createSale(
+    deps,
+    {
+      productId: product.uuid,
+      paymentMethod: method === 'card' ? 'creditcard' : method,
+      customer: input.customer,
+      installments: input.installments,
+      // Card numbers arrive as typed (grouped by spaces); they are never stored or logged.
+      card: input.card ? { ...input.card, number: input.card.number.replace(/[\s-]/g, '') } : undefined,
+      metadata: session && Object.keys(session.metadata).length > 0 ? session.metadata : undefined,
+    },
+    session
+      ? {
+          checkoutSessionId: session.id,
+          clientReferenceId: session.clientReferenceId,
+          sessionAffiliateId: session.affiliateId,
+          notAfter: session.expiresAt,
+        }
+      : {},
+  );
+  if (!session) return outcomeOf(t, null);
+  const now = deps.clock.now().toISOString();
+  let after: CheckoutSession;
+  try {
+    after = await deps.sessions.addPayment(
+      session.id,
+      { transactionId: t.id, transactionUuid: t.uuid, method, createdAt: now },
+      now,
+    );
+  } catch (error) {
+    if (!isConflict(error, 'invalid_state')) throw error;
+    await undo(deps, t);
+    throw notOpen('expired');
+  }
+  if (PAID.includes(t.status)) after = (await completeWithTransaction(deps, t)) ?? after;
+  return outcomeOf(t, after);
+}
+
+/** GET /api/public/checkout/{ref}/payments/{paymentId}: what the page polls while a payment is pending. */
+export async function checkoutPayment(deps: CheckoutViewDeps & CloseDeps, ref: string, paymentId: string) {
+  const { session, product } = await resolve(deps, ref);
+  const t = looksLikeUuid(paymentId) ? await deps.transactions.findByUuid(paymentId.toLowerCase()) : null;
+  const belongs =
+    t &&
+    (session
+      ? session.payments.some((p) => p.transactionId === t.id) && t.checkoutSessionId === session.id
+      : t.product.uuid === product.uuid && t.checkoutSessionId === null);
+  if (!t || !belongs) throw new NotFoundError(PAYMENT_NOT_FOUND);
+  // A confirmed payment whose session has not caught up yet completes it now (idempotent).
+  const current =
+    session && PAID.includes(t.status) ? ((await completeWithTransaction(deps, t)) ?? session) : session;
+  return outcomeOf(t, current);
+}
+
+/** The session's prefill as the buyer data of a payment (fields the seller left out stay out). */
+function prefillOf(session: CheckoutSession): Record<string, string> {
+  return Object.fromEntries(Object.entries(session.customer).filter(([, v]) => v !== null)) as Record<
+    string,
+    string
+  >;
+}
+
+/** An approving sandbox test card, used when the helper's caller sends none. */
+const APPROVED_TEST_CARD = {
+  number: '4111111111111111',
+  holderName: 'CLIENTE SANDBOX',
+  expiryMonth: 12,
+  expiryYear: 2099,
+  cvv: '123',
+};
+
+/**
+ * POST /api/test-helpers/checkout/sessions/{id}/pay: walks the page's path without a browser. A
+ * card is paid as the page pays it; pix and boleto pay the page's pending payment of that method
+ * (creating one first when there is none) through the sandbox's signed notification.
+ */
+export async function payTestSession(
+  deps: PublicCheckoutDeps & { sandbox: SandboxOperations; publicBaseUrl: string },
+  tenant: Tenant,
+  id: string,
+  body: z.output<typeof testPaySchema>,
+) {
+  const session = await findSession(deps, tenant, id);
+  const method = body.paymentMethod as CheckoutMethod;
+  const customer = body.customer ?? prefillOf(session);
+  if (method === 'card') {
+    await payCheckout(deps, session.id, {
+      paymentMethod: 'card',
+      customer,
+      installments: body.installments,
+      card: body.card ?? APPROVED_TEST_CARD,
+      saveCard: body.save_card,
+    });
+  } else {
+    const pending = await pendingPaymentOf(deps, session, method);
+    const t =
+      pending ??
+      (await deps.transactions.findByUuid(
+        (
+          await payCheckout(deps, session.id, { paymentMethod: method, customer })
+        ).paymentId,
+      ));
+    if (t) await deps.sandbox.simulate(t.gatewayPayId, 'pay');
+  }
+  return getSession(deps, tenant, id);
+}
+
+async function pendingPaymentOf(deps: CloseDeps, session: CheckoutSession, method: CheckoutMethod) {
+  for (const p of [...session.payments].reverse()) {
+    if (p.method !== method) continue;
+    const t = await deps.transactions.get(session.tenant, p.transactionId);
+    if (t && PENDING.includes(t.status)) return t;
+  }
+  return null;
+}

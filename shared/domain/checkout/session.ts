@@ -1,0 +1,133 @@
+import type { Tenant } from '#shared/domain/tenant';
+
+export const SESSION_NOT_FOUND = 'Checkout session not found';
+export const SESSION_CANNOT_BE_EXPIRED = 'Session cannot be expired';
+export const CHECKOUT_NOT_FOUND = 'Checkout not found';
+export const SESSION_ID_PREFIX = 'cs_';
+/** Spec Limits: a session lives 24 hours unless `expires_at` says otherwise. */
+export const DEFAULT_LIFETIME_MS = 24 * 3_600_000;
+/** Stripe's lower bound; the upper one is ours (docs/decisions.md, "Checkout sessions"). */
+export const MIN_LIFETIME_MS = 30 * 60_000;
+export const MAX_LIFETIME_MS = 7 * 24 * 3_600_000;
+export const SESSION_EXPIRY_JOB = 'checkout-session-expiry';
+
+export type SessionStatus = 'open' | 'complete' | 'expired';
+export type CheckoutMethod = 'pix' | 'boleto' | 'card';
+export const CHECKOUT_METHODS: readonly CheckoutMethod[] = ['pix', 'boleto', 'card'];
+
+/** The buyer data a seller may prefill; each field as the customers API validates it. */
+export interface SessionCustomer {
+  name: string | null;
+  email: string | null;
+  document: string | null;
+  phone: string | null;
+  zipCode: string | null;
+  street: string | null;
+  number: string | null;
+  complement: string | null;
+  neighborhood: string | null;
+  city: string | null;
+  state: string | null;
+}
+
+/** A payment attempt made through the session, recorded before its transaction is created. */
+export interface SessionPayment {
+  transactionId: number;
+  transactionUuid: string;
+  method: CheckoutMethod;
+  createdAt: string;
+}
+
+export interface CheckoutSession {
+  id: string;
+  tenant: Tenant;
+  status: SessionStatus;
+  productId: number;
+  productUuid: string;
+  priceId: string | null;
+  customer: SessionCustomer;
+  paymentMethods: CheckoutMethod[];
+  metadata: Record<string, string>;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  clientReferenceId: string | null;
+  affiliateId: number | null;
+  transactionId: number | null;
+  payments: SessionPayment[];
+  expiresAt: string;
+  completedAt: string | null;
+  expiredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+/** The hosted page of a session. */
+export const sessionUrl = (baseUrl: string, id: string) => `${baseUrl.replace(/\/$/, '')}/checkout/${id}`;
+
+/** `{SESSION_ID}` in a success URL becomes the session's id (Stripe's `{CHECKOUT_SESSION_ID}`). */
+export const successUrlOf = (s: CheckoutSession) =>
+  s.successUrl === null ? null : s.successUrl.split('{SESSION_ID}').join(s.id);
+
+/** The session as the API answers it: the spec's fields (snake_case, as the spec names them). */
+export function toSessionView(s: CheckoutSession, baseUrl: string) {
+  return {
+    id: s.id,
+    object: 'checkout.session' as const,
+    status: s.status,
+    url: sessionUrl(baseUrl, s.id),
+    product_id: s.productId,
+    price_id: s.priceId,
+    customer_email: s.customer.email,
+    customer_name: s.customer.name,
+    customer: {
+      'customer.name': s.customer.name,
+      'customer.email': s.customer.email,
+      'customer.document': s.customer.document,
+      'customer.phone': s.customer.phone,
+      'customer.zip_code': s.customer.zipCode,
+      'customer.street': s.customer.street,
+      'customer.number': s.customer.number,
+      'customer.complement': s.customer.complement,
+      'customer.neighborhood': s.customer.neighborhood,
+      'customer.city': s.customer.city,
+      'customer.state': s.customer.state,
+    },
+    payment_methods: s.paymentMethods,
+    metadata: s.metadata,
+    success_url: s.successUrl,
+    cancel_url: s.cancelUrl,
+    client_reference_id: s.clientReferenceId,
+    affiliate_id: s.affiliateId,
+    transaction_id: s.transactionId,
+    environment: s.tenant.environment,
+    expires_at: s.expiresAt,
+    completed_at: s.completedAt,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+  };
+}
+
+export type SessionView = ReturnType<typeof toSessionView>;
+
+/** checkout.session.completed: exactly the spec's data fields. */
+export const completedData = (s: CheckoutSession) => ({
+  id: s.id,
+  status: 'complete' as const,
+  product_id: s.productId,
+  transaction_id: s.transactionId as number,
+  customer_email: s.customer.email,
+  metadata: s.metadata,
+  client_reference_id: s.clientReferenceId,
+  completed_at: s.completedAt as string,
+});
+
+/** checkout.session.expired: exactly the spec's data fields. */
+export const expiredData = (s: CheckoutSession) => ({
+  id: s.id,
+  status: 'expired' as const,
+  product_id: s.productId,
+  metadata: s.metadata,
+  client_reference_id: s.clientReferenceId,
+  expires_at: s.expiresAt,
+});

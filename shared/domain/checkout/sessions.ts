@@ -1,0 +1,360 @@
+import { requireActiveAffiliation } from '#shared/domain/affiliates/index';
+import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import type {
+  AffiliationRepository,
+  CheckoutSessionRepository,
+  Clock,
+  GatewayRouter,
+  Ids,
+  ProductRepository,
+  Scheduler,
+  TransactionRepository,
+} from '#shared/domain/ports';
+import type { Product } from '#shared/domain/products/products';
+import { sameTenant, type Tenant } from '#shared/domain/tenant';
+import { handleNotification, type NotificationDeps } from '#shared/domain/transactions/notifications';
+import { canApply } from '#shared/domain/transactions/state-machine';
+import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
+import { transition } from '#shared/domain/transactions/transitions';
+import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import {
+  type CreateSessionInput,
+  emptyCustomer,
+  type ListSessionsInput,
+  redirectUrlProblem,
+} from './schemas';
+import {
+  type CheckoutMethod,
+  type CheckoutSession,
+  completedData,
+  DEFAULT_LIFETIME_MS,
+  expiredData,
+  MAX_LIFETIME_MS,
+  MIN_LIFETIME_MS,
+  SESSION_CANNOT_BE_EXPIRED,
+  SESSION_EXPIRY_JOB,
+  SESSION_ID_PREFIX,
+  SESSION_NOT_FOUND,
+  toSessionView,
+} from './session';
+
+export interface SessionDeps {
+  sessions: CheckoutSessionRepository;
+  products: ProductRepository;
+  affiliations: Pick<AffiliationRepository, 'get'>;
+  scheduler: Scheduler;
+  clock: Clock;
+  ids: Ids;
+  publicBaseUrl: string;
+  /** Plain-HTTP redirect URLs to this machine are accepted in the local runtime only. */
+  allowLocalHttp: boolean;
+  onScheduleError?: (error: unknown) => void;
+}
+
+/** What closing a session needs: its transactions, to complete it or make them unpayable. */
+export interface CloseDeps {
+  sessions: CheckoutSessionRepository;
+  transactions: TransactionRepository;
+  payments: GatewayRouter;
+  clock: Clock;
+  ids: Ids;
+  onCancelError?: (error: unknown, transactionId: number) => void;
+}
+
+/** The methods a product sells by, under the names a session uses. */
+export function methodsOf(product: Product): CheckoutMethod[] {
+  const out: CheckoutMethod[] = [];
+  if (product.pix) out.push('pix');
+  if (product.boleto) out.push('boleto');
+  if (product.creditCard) out.push('card');
+  return out;
+}
+
+/** Every refusal that needs the product or the clock, as 400s naming the field. */
+async function checkSession(deps: SessionDeps, tenant: Tenant, input: CreateSessionInput, now: Date) {
+  const problems: string[] = [];
+  const product = await deps.products.get(tenant, input.product_id);
+  if (!product) problems.push('product_id names no product of this account');
+  else if (!product.isActive) problems.push('product_id names a deactivated product');
+  else if (product.value === 0)
+    problems.push('product_id names a product with no price (0): it cannot be sold');
+  // No subscription prices exist yet (they come with subscriptions): any price_id names nothing.
+  if (input.price_id) problems.push('price_id names no subscription price of this product');
+  const accepted = product ? methodsOf(product) : [];
+  const methods = (input.payment_methods ?? accepted) as CheckoutMethod[];
+  if (product && input.payment_methods) {
+    const refused = methods.filter((m) => !accepted.includes(m));
+    if (refused.length > 0)
+      problems.push(`payment_methods: this product does not accept ${refused.join(', ')}`);
+  }
+  for (const field of ['success_url', 'cancel_url'] as const) {
+    const url = input[field];
+    const problem = url ? redirectUrlProblem(field, url, deps.allowLocalHttp) : null;
+    if (problem) problems.push(problem);
+  }
+  let expiresAt = new Date(now.getTime() + DEFAULT_LIFETIME_MS);
+  if (input.expires_at) {
+    expiresAt = new Date(input.expires_at);
+    const lifetime = expiresAt.getTime() - now.getTime();
+    if (lifetime < MIN_LIFETIME_MS || lifetime > MAX_LIFETIME_MS)
+      problems.push('expires_at must be from 30 minutes to 7 days after now');
+  }
+  if (problems.length > 0 || !product) throw new ValidationError(problems);
+  if (input.affiliate_id) await requireActiveAffiliation(deps, tenant, product.id, input.affiliate_id);
+  return { product, methods: [...new Set(methods)], expiresAt: expiresAt.toISOString() };
+}
+
+/** POST /api/checkout/sessions. */
+export async function createSession(deps: SessionDeps, tenant: Tenant, input: CreateSessionInput) {
+  const now = deps.clock.now();
+  const { product, methods, expiresAt } = await checkSession(deps, tenant, input, now);
+  const at = now.toISOString();
+  const session: CheckoutSession = {
+    id: deps.ids.prefixed(`${SESSION_ID_PREFIX}${tenant.environment}`, 24),
+    tenant,
+    status: 'open',
+    productId: product.id,
+    productUuid: product.uuid,
+    priceId: null,
+    customer: input.customer ?? emptyCustomer(),
+    paymentMethods: methods,
+    metadata: input.metadata ?? {},
+    successUrl: input.success_url ?? null,
+    cancelUrl: input.cancel_url ?? null,
+    clientReferenceId: input.client_reference_id ?? null,
+    affiliateId: input.affiliate_id ?? null,
+    transactionId: null,
+    payments: [],
+    expiresAt,
+    completedAt: null,
+    expiredAt: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  await deps.sessions.create(session, []);
+  // The session is saved; a failed schedule is covered by the heartbeat's sweep of expiry markers.
+  await deps.scheduler
+    .scheduleAt(`cs-expiry-${session.id}`, new Date(expiresAt), { job: SESSION_EXPIRY_JOB, id: session.id })
+    .catch((error) => deps.onScheduleError?.(error));
+  return toSessionView(session, deps.publicBaseUrl);
+}
+
+/** A session of this tenant; another seller's or environment's answers exactly like a missing one. */
+export async function findSession(
+  deps: { sessions: CheckoutSessionRepository },
+  tenant: Tenant,
+  id: string,
+): Promise<CheckoutSession> {
+  const session = await deps.sessions.get(id);
+  if (!session || !sameTenant(session.tenant, tenant)) throw new NotFoundError(SESSION_NOT_FOUND);
+  return session;
+}
+
+/** GET /api/checkout/sessions/{id}. */
+export async function getSession(
+  deps: { sessions: CheckoutSessionRepository; publicBaseUrl: string },
+  tenant: Tenant,
+  id: string,
+) {
+  return { data: toSessionView(await findSession(deps, tenant, id), deps.publicBaseUrl) };
+}
+
+/** GET /api/checkout/sessions. */
+export async function listSessions(
+  deps: { sessions: CheckoutSessionRepository; publicBaseUrl: string },
+  tenant: Tenant,
+  query: ListSessionsInput,
+) {
+  if (query.created_from && query.created_to && query.created_from > query.created_to)
+    throw new ValidationError(['created_from must not be after created_to']);
+  const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
+  const page = await deps.sessions.list(tenant, {
+    status: query.status,
+    productId: query.product_id,
+    customerEmail: query.customer_email?.toLowerCase(),
+    createdFrom: iso(query.created_from),
+    createdTo: iso(query.created_to),
+    page: query.page,
+    limit: query.limit,
+  });
+  return {
+    data: page.items.map((s) => toSessionView(s, deps.publicBaseUrl)),
+    count: page.items.length,
+    totalCount: page.totalCount,
+    totalPages: Math.ceil(page.totalCount / query.limit),
+  };
+}
+
+const eventOf = (deps: { ids: Ids; clock: Clock }, s: CheckoutSession, name: string, data: unknown) =>
+  newEvent(deps, s.tenant, name, data);
+
+/**
+ * Moves an open session to complete or expired with its event. A concurrent change is read again:
+ * whoever closes it first wins, and the loser answers the session as the winner left it, so a
+ * session completes (and emits checkout.session.completed) exactly once.
+ */
+async function close(
+  deps: CloseDeps,
+  session: CheckoutSession,
+  build: (s: CheckoutSession, at: string) => { next: CheckoutSession; events: DomainEvent[] },
+): Promise<{ session: CheckoutSession; changed: boolean }> {
+  let current = session;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (current.status !== 'open') return { session: current, changed: false };
+    const { next, events } = build(current, deps.clock.now().toISOString());
+    try {
+      await deps.sessions.close(next, current, events);
+      return { session: next, changed: true };
+    } catch (error) {
+      if (!isConflict(error, 'changed')) throw error;
+      current = (await deps.sessions.get(current.id)) ?? current;
+    }
+  }
+  throw new ConflictError('The checkout session is busy; try again', 'concurrent_update', {
+    reason: 'contended',
+  });
+}
+
+function completion(deps: CloseDeps, t: Transaction) {
+  return (s: CheckoutSession, at: string) => {
+    const next: CheckoutSession = {
+      ...s,
+      status: 'complete',
+      transactionId: t.id,
+      completedAt: at,
+      updatedAt: at,
+      version: s.version + 1,
+    };
+    return { next, events: [eventOf(deps, next, 'checkout.session.completed', completedData(next))] };
+  };
+}
+
+/**
+ * A payment of the session was confirmed: the session completes with it, once. Called right after a
+ * card approval and after a provider's paid notification; the expiry job calls it too, as the
+ * backstop for a crash between the payment and the completion.
+ */
+export async function completeWithTransaction(deps: CloseDeps, t: Transaction) {
+  if (!t.checkoutSessionId || !PAID.includes(t.status)) return null;
+  const session = await deps.sessions.get(t.checkoutSessionId);
+  if (!session || !sameTenant(session.tenant, t.tenant)) return null;
+  if (!session.payments.some((p) => p.transactionId === t.id)) return null;
+  return (await close(deps, session, completion(deps, t))).session;
+}
+
+/** The session's payments as stored now (a payment whose transaction never got written is skipped). */
+async function paymentsOf(deps: CloseDeps, s: CheckoutSession): Promise<Transaction[]> {
+  const out: Transaction[] = [];
+  for (const p of s.payments) {
+    const t = await deps.transactions.get(s.tenant, p.transactionId);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+/**
+ * Expired sessions leave nothing payable: each pending pix or boleto is canceled at the provider
+ * and moved to `cancel`. Safe to repeat (a canceled one is skipped).
+ */
+async function cancelPending(deps: CloseDeps, s: CheckoutSession, transactions: Transaction[]) {
+  for (const t of transactions) {
+    if (!canApply('cancel', t.status)) continue;
+    try {
+      await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
+      await transition(deps, t, 'cancel');
+    } catch (error) {
+      deps.onCancelError?.(error, t.id);
+      if (!deps.onCancelError) throw error;
+    }
+  }
+  return s;
+}
+
+/**
+ * Expires an open session (by call or by time). A payment already confirmed completes it instead:
+ * the money came in first. Answers whether this call expired it.
+ */
+async function expire(deps: CloseDeps, session: CheckoutSession) {
+  const transactions = await paymentsOf(deps, session);
+  const paid = transactions.find((t) => PAID.includes(t.status));
+  if (paid) {
+    const done = await close(deps, session, completion(deps, paid));
+    return { session: done.session, expired: false };
+  }
+  const result = await close(deps, session, (s, at) => {
+    const next: CheckoutSession = {
+      ...s,
+      status: 'expired',
+      expiredAt: at,
+      updatedAt: at,
+      version: s.version + 1,
+    };
+    return { next, events: [eventOf(deps, next, 'checkout.session.expired', expiredData(next))] };
+  });
+  if (result.session.status === 'expired') await cancelPending(deps, result.session, transactions);
+  return { session: result.session, expired: result.changed && result.session.status === 'expired' };
+}
+
+/** POST /api/checkout/sessions/{id}/expire: only an open session; 409 otherwise (spec). */
+export async function expireSession(deps: CloseDeps & { publicBaseUrl: string }, tenant: Tenant, id: string) {
+  const session = await findSession(deps, tenant, id);
+  if (session.status !== 'open') throw new ConflictError(SESSION_CANNOT_BE_EXPIRED, 'session_not_open');
+  const { session: after, expired } = await expire(deps, session);
+  if (!expired) throw new ConflictError(SESSION_CANNOT_BE_EXPIRED, 'session_not_open');
+  return { data: toSessionView(after, deps.publicBaseUrl) };
+}
+
+/**
+ * Job: the session's time is up. Expires it if still open (or completes it with a payment that was
+ * confirmed); for an already expired session it cancels whatever is still pending, so a retry after
+ * a failed provider call finishes the work. Firing twice changes nothing more.
+ */
+export async function expireSessionJob(deps: CloseDeps, id: string) {
+  const session = await deps.sessions.get(id);
+  if (!session) return { skipped: 'missing' };
+  if (session.status === 'complete') return { skipped: 'complete' };
+  if (session.status === 'expired') {
+    await cancelPending(deps, session, await paymentsOf(deps, session));
+    return { skipped: 'expired' };
+  }
+  if (Date.parse(session.expiresAt) > deps.clock.now().getTime()) return { skipped: 'not due' };
+  const { session: after } = await expire(deps, session);
+  return { [after.status]: after.id };
+}
+
+/** How far back the heartbeat looks for session expiries a schedule missed. */
+export const SESSION_SWEEP_HOURS = 6;
+
+/** The heartbeat's backstop of the one-time expiry schedules. */
+export async function sweepSessionExpiries(
+  deps: CloseDeps & { onExpiryError?: (e: unknown, id: string) => void },
+) {
+  const due = await deps.sessions.dueExpiries(deps.clock.now(), SESSION_SWEEP_HOURS);
+  let processed = 0;
+  for (const id of due) {
+    try {
+      await expireSessionJob(deps, id);
+      processed += 1;
+    } catch (error) {
+      deps.onExpiryError?.(error, id);
+    }
+  }
+  return { due: due.length, processed };
+}
+
+/**
+ * POST /api/transactions/handle-webhook: a provider's notification moves the transaction, and a
+ * confirmed payment made through a checkout session completes the session.
+ */
+export function receiveProviderNotification(
+  deps: Omit<NotificationDeps, 'onApplied'> & CloseDeps,
+  rawBody: string,
+  signature: string | undefined,
+) {
+  return handleNotification(
+    { ...deps, onApplied: (t) => completeWithTransaction(deps, t) },
+    rawBody,
+    signature,
+  );
+}
