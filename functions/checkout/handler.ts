@@ -11,6 +11,7 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     products: c.repos.products,
     customers: c.repos.customers,
     affiliations: c.repos.affiliations,
+    paymentMethods: c.repos.paymentMethods,
     payments: c.payments,
     scheduler: c.scheduler,
     clock: c.clock,
@@ -38,7 +39,10 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
         path.id,
       ),
     getCheckoutPage: ({ path }) => checkoutView(base, path.ref),
-    payCheckout: async ({ path, body }) => reply(201, await payCheckout(base, path.ref, body)),
+    payCheckout: async ({ path, body, request }) => {
+      const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
+      return reply(201, await payCheckout({ ...base, onSaveCardError }, path.ref, body));
+    },
     getCheckoutPayment: ({ path }) => checkoutPayment(base, path.ref, path.paymentId),
     payTestCheckoutSession: ({ tenant, path, body }) =>
       payTestSession({ ...base, sandbox: c.sandbox }, tenant, path.id, body),

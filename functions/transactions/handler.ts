@@ -22,6 +22,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
     products: c.repos.products,
     customers: c.repos.customers,
     affiliations: c.repos.affiliations,
+    paymentMethods: c.repos.paymentMethods,
     scheduler: c.scheduler,
   };
   return {
@@ -30,7 +31,8 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
       handle: async ({ body, request }) => {
         const onScheduleError = (error: unknown) =>
           request.log.error('could not schedule the pix expiry', { error });
-        return reply(201, await createTransaction({ ...createDeps, onScheduleError }, body));
+        const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
+        return reply(201, await createTransaction({ ...createDeps, onScheduleError, onSaveCardError }, body));
       },
     },
     listTransactions: ({ tenant, query }) => listSellerTransactions(createDeps, tenant, query),

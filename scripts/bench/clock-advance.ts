@@ -94,6 +94,7 @@ async function buyPendingPix(runtime: Runtime) {
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
     affiliations: deps.repos.affiliations,
+    paymentMethods: deps.repos.paymentMethods,
     payments: deps.payments,
     scheduler: deps.scheduler,
     clock: deps.clock,

@@ -79,6 +79,7 @@ export async function buy(
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
     affiliations: deps.repos.affiliations,
+    paymentMethods: deps.repos.paymentMethods,
     payments: deps.payments,
     scheduler: deps.scheduler,
     clock: deps.clock,

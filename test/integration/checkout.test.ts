@@ -545,3 +545,36 @@ describe('the public page routes', () => {
     expect((await api.get('/api/transactions', { token: s.key })).body.data).toHaveLength(0);
   });
 });
+
+describe('saving the card', () => {
+  it('keeps an approved card paid with save_card as the customer payment method, never the number', async () => {
+    const s = await seller();
+    const cs = await session(s);
+    const res = await api.post(
+      `/api/test-helpers/checkout/sessions/${cs.id}/pay`,
+      { paymentMethod: 'card', card: card('5555555555554444'), save_card: true },
+      { token: s.key },
+    );
+    expect(res.body.data.status).toBe('complete');
+    const customers = await api.get('/api/v1/customers?search=52998224725', { token: s.key });
+    const uuid = customers.body.data[0].uuid;
+    const methods = await api.get(`/api/v1/customers/${uuid}/payment-methods`, { token: s.key });
+    expect(methods.status).toBe(200);
+    expect(methods.body.data).toHaveLength(1);
+    expect(methods.body.data[0]).toMatchObject({ brand: 'mastercard', last4: '4444', status: 'active' });
+    expect(JSON.stringify(methods.body)).not.toContain('5555555555554444');
+    expect(JSON.stringify(methods.body)).not.toMatch(/token/i);
+  });
+
+  it('refuses save_card for a pix payment with a 400 naming it', async () => {
+    const s = await seller();
+    const res = await api.post(`/api/transactions`, {
+      productId: s.product.uuid,
+      paymentMethod: 'pix',
+      customer: buyer,
+      saveCard: true,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toEqual(['saveCard applies to creditcard payments only']);
+  });
+});

@@ -19,6 +19,7 @@ import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { nthUuid, SequentialIds } from '../support/fakes/ids';
+import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
 import { FAKE_GATEWAY_ID_BASE, FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
@@ -105,6 +106,7 @@ beforeEach(() => {
     transactions,
     customers,
     affiliations: new FakeAffiliationRepository({ exists: async () => true }),
+    paymentMethods: new FakePaymentMethodRepository(),
     payments: new FakeGatewayRouter({ test: sandbox, live }),
     scheduler,
     clock,

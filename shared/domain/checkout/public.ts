@@ -250,6 +250,7 @@ export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: P
       // Card numbers arrive as typed (grouped by spaces); they are never stored or logged.
       card: input.card ? { ...input.card, number: input.card.number.replace(/[\s-]/g, '') } : undefined,
       metadata: session && Object.keys(session.metadata).length > 0 ? session.metadata : undefined,
+      saveCard: method === 'card' ? input.saveCard : undefined,
     },
     session
       ? {

@@ -9,6 +9,7 @@ import { type CustomerDeps, createCustomer } from '#shared/domain/customers/cust
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import type {
@@ -16,6 +17,7 @@ import type {
   Clock,
   GatewayRouter,
   Ids,
+  PaymentMethodRepository,
   ProductRepository,
   Scheduler,
   TransactionRepository,
@@ -61,6 +63,8 @@ export const createTransactionSchema = z
       .max(14 * 86_400)
       .optional(),
     metadata: metadataSchema.optional(),
+    /** Card only: keep the approved card as the customer's payment method (the vault). */
+    saveCard: z.boolean().optional(),
     /** The seller id of an affiliate with an active affiliation on the product. */
     affiliateId: z.number().int().positive().optional(),
   })
@@ -85,12 +89,15 @@ export interface CreateDeps {
   products: ProductRepository;
   transactions: TransactionRepository;
   affiliations: Pick<AffiliationRepository, 'get'>;
+  paymentMethods: PaymentMethodRepository;
   customers: CustomerDeps['customers'];
   payments: GatewayRouter;
   scheduler: Scheduler;
   clock: Clock;
   ids: Ids;
   onScheduleError?: (error: unknown) => void;
+  /** The sale stands when its card could not be kept: reported here. */
+  onSaveCardError?: (error: unknown) => void;
 }
 
 /** The buyer, validated exactly as POST /api/v1/customers validates, with messages under `customer.`. */
@@ -124,6 +131,7 @@ function checkAgainstProduct(product: Product | null, input: CreateTransactionIn
     }
   } else {
     if (input.card) throw new ValidationError([`card must not be sent for ${input.paymentMethod} payments`]);
+    if (input.saveCard) throw new ValidationError(['saveCard applies to creditcard payments only']);
     if (input.installments !== undefined && input.installments !== 1) {
       throw new ValidationError(['installments apply to creditcard payments only']);
     }
@@ -227,6 +235,7 @@ export async function createSale(
     description: product.name,
     customer: { name: customer.name, document: customer.document, email: customer.email },
     card: input.card,
+    saveCard: input.paymentMethod === 'creditcard' && input.saveCard === true,
     dueDate,
     expiresAt,
   });
@@ -276,6 +285,14 @@ export async function createSale(
   } catch (error) {
     if (status === 'captured') await provider.refund(result.gatewayPayId, t.value).catch(() => undefined);
     throw error;
+  }
+  if (result.outcome === 'approved' && result.savedCard) {
+    await saveCard(deps, {
+      tenant,
+      customer: { id: customer.id, uuid: customer.uuid },
+      provider: provider.provider,
+      savedCard: result.savedCard,
+    }).catch((error) => deps.onSaveCardError?.(error));
   }
   if (t.status === 'pendingPix' && expiresAt) {
     // The charge is saved; a failure to schedule its expiry must not turn a sale into a 500.
