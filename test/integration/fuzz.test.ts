@@ -5,6 +5,7 @@ import { REFERENCE_ASSETS } from '../../functions/docs/routes';
 import type { Runtime } from '../../infra/local/runtime';
 import { httpGroups } from '../../infra/routes';
 import { cpfCheckDigits } from '../../shared/domain/documents';
+import { PAGE_ASSETS } from '../../shared/domain/pages/checkout-page';
 import { notificationSchema } from '../../shared/domain/transactions/notifications';
 import { errorBodySchema } from '../../shared/http/error-body';
 import { type Route, routeKey } from '../../shared/http/types';
@@ -278,6 +279,7 @@ async function fixtureFor(route: Route): Promise<RouteFixture> {
     if (op === 'createApiKey') fixture.body = { name: 'fuzz', environment: 'test' };
   }
   if (group === 'docs' && params.includes('file')) real.file = [...REFERENCE_ASSETS];
+  if (group === 'pages' && params.includes('file')) real.file = [...PAGE_ASSETS];
   const productBodies: Record<string, unknown> = {
     createProduct: { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
     updateProduct: { name: 'Curso 2', value: 120 },
@@ -464,6 +466,12 @@ class WriteWatch {
   }
 }
 
+/** A status the route declares as raw content (a hosted page's HTML 404) is its answer, not an error body. */
+function declaresRawAnswer(route: Route, status: number): boolean {
+  const declared = route.responses[status];
+  return typeof declared === 'object' && declared !== null && 'contentType' in declared;
+}
+
 const routes = httpGroups.flatMap((g) => g.routes);
 const summary: string[] = [];
 
@@ -516,7 +524,7 @@ describe('every route refuses bad input with a 4xx error body and writes nothing
             answer,
             note: log.map((l) => `log: ${cut(l, 1_500)}`).join('\n'),
           });
-        } else if (answer.status >= 400 && !pdf) {
+        } else if (answer.status >= 400 && !pdf && !declaresRawAnswer(route, answer.status)) {
           const shape = errorBodySchema.safeParse(answer.json);
           const same = shape.success && shape.data.statusCode === answer.status;
           if (!same)

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import type { CheckoutView, PaymentOutcome } from '../../shared/domain/checkout/public';
 import { renderCheckoutPage, renderNotFoundPage } from '../../shared/domain/pages/checkout-page';
-import type { CheckoutView, PaymentOutcome } from '../../shared/domain/pages/contract';
 import { formatBrl, installmentOptions } from '../../shared/domain/pages/format';
 import { escapeHtml, html, safeUrl } from '../../shared/domain/pages/html';
 import { checkoutPage } from '../../shared/domain/pages/page';
@@ -13,7 +13,7 @@ const NBSP = '\u00a0';
 function view(overrides: Partial<CheckoutView> = {}): CheckoutView {
   return {
     kind: 'session',
-    ref: 'cs_abc123',
+    ref: 'cs_test_abc123',
     state: 'open',
     unavailableReason: null,
     environment: 'test',
@@ -39,7 +39,7 @@ function view(overrides: Partial<CheckoutView> = {}): CheckoutView {
       city: 'São Paulo',
       state: 'SP',
     },
-    successUrl: 'https://loja.example.com/obrigado?session=cs_abc123',
+    successUrl: 'https://loja.example.com/obrigado?session=cs_test_abc123',
     cancelUrl: 'https://loja.example.com/carrinho',
     expiresAt: '2030-01-02T03:00:00.000Z',
     payment: null,
@@ -241,7 +241,7 @@ describe('renderCheckoutPage (closed)', () => {
       'href="https://loja.example.com/carrinho"',
     );
     expect(renderCheckoutPage(view({ state: 'complete' }))).toContain(
-      'href="https://loja.example.com/obrigado?session=cs_abc123"',
+      'href="https://loja.example.com/obrigado?session=cs_test_abc123"',
     );
   });
 });
@@ -272,7 +272,8 @@ describe('checkoutPage', () => {
     ['product', 'not-a-uuid'],
     ['session', PRODUCT_UUID],
     ['session', 'cs_<script>'],
-    ['session', `cs_${'a'.repeat(65)}`],
+    ['session', `cs_${'a'.repeat(62)}`],
+    ['session', 'cs_a/b'],
   ] as const)('answers the 404 page for a %s ref %j without looking it up', async (kind, ref) => {
     const d = deps(Promise.resolve(view()));
     expect((await checkoutPage(d, kind, ref)).status).toBe(404);

@@ -286,7 +286,7 @@ function boot(root) {
       outcome.method === 'card' && outcome.card
         ? `${formatBrl(outcome.value)} no cartão final ${outcome.card.last4}` +
           (outcome.installments > 1 ? ` em ${outcome.installments}x.` : '.')
-        : `${formatBrl(outcome.value)} pagos por ${how}.`;
+        : `${formatBrl(outcome.value)} por ${how}.`;
     $('success-detail').textContent = `Recebemos seu pagamento de ${detail}`;
     const target = outcome.redirectUrl ? safeRedirect(outcome.redirectUrl) : null;
     if (target) {

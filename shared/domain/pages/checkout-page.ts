@@ -1,4 +1,4 @@
-import type { CheckoutMethod, CheckoutView } from './contract';
+import type { CheckoutMethod, CheckoutView } from '#shared/domain/checkout/public';
 import { formatBrl, installmentOptions } from './format';
 import { html, type SafeHtml, safeUrl } from './html';
 

@@ -1,7 +1,9 @@
+import type { CheckoutView } from '#shared/domain/checkout/public';
+import { SESSION_ID_PREFIX } from '#shared/domain/checkout/session';
+import { opaqueId } from '#shared/domain/params';
 import { NotFoundError } from '#shared/errors';
 import { looksLikeUuid } from '#shared/ids';
 import { renderCheckoutPage, renderNotFoundPage } from './checkout-page';
-import type { CheckoutView } from './contract';
 
 export interface PageDeps {
   /** The public checkout view of a product uuid or a `cs_` id; NotFoundError when there is none. */
@@ -16,7 +18,7 @@ export interface PageAnswer {
 /** `/pay/{uuid}` names products only and `/checkout/{id}` sessions only: a ref of the other kind is not found. */
 const SHAPES = {
   product: (ref: string) => looksLikeUuid(ref),
-  session: (ref: string) => /^cs_[A-Za-z0-9]{1,64}$/.test(ref),
+  session: (ref: string) => ref.startsWith(SESSION_ID_PREFIX) && opaqueId.safeParse(ref).success,
 } as const;
 
 const notFound = (): PageAnswer => ({ status: 404, html: renderNotFoundPage() });
