@@ -177,6 +177,9 @@ describe('createTransaction with pix', () => {
       canceledAt: null,
       environment: 'test',
       metadata: {},
+      checkoutSessionId: null,
+      clientReferenceId: null,
+      affiliate: null,
       createdAt: NOW,
       updatedAt: NOW,
     });
@@ -195,6 +198,7 @@ describe('createTransaction with pix', () => {
         description: 'Curso de violão',
         customer: { name: 'Maria Silva', document: CPF, email: 'maria@example.com' },
         card: undefined,
+        saveCard: false,
         dueDate: undefined,
         expiresAt: '2026-03-10T15:10:00.000Z',
       },
