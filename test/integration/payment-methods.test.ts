@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
-import { saveCard } from '../../shared/domain/payment-methods/save-card';
 import type { Tenant } from '../../shared/domain/tenant';
 import { Receiver, waitFor } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
@@ -36,8 +35,15 @@ async function seller(document = customerBody.document) {
   const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
     .key as string;
   const customer = (await api.post('/api/v1/customers', { ...customerBody, document }, { token: key })).body;
+  const product = (
+    await api.post(
+      '/api/products',
+      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, installments: 6 },
+      { token: key },
+    )
+  ).body;
   const tenant: Tenant = { sellerId, environment: 'test' };
-  return { sellerId, jwt, key, customer, tenant };
+  return { sellerId, jwt, key, customer, product, tenant };
 }
 
 /** The expiry month `ahead` months after the runtime clock's month (Sao Paulo), as month and year. */
@@ -47,25 +53,26 @@ function expiryAhead(ahead: number) {
   return { expiryMonth: (index % 12) + 1, expiryYear: Math.floor(index / 12) };
 }
 
+const listPath = (uuid: string) => `/api/v1/customers/${uuid}/payment-methods`;
+
 /**
- * A card saved as a payment would save it: the sandbox tokenizes an approved charge (`saveCard`),
- * then the vault's use case keeps it, with the runtime's own adapters.
- * TODO(lead's "transactions: saveCard"): seed through POST /api/transactions with saveCard instead.
+ * A card saved the way a buyer saves it: a card payment with `saveCard: true` (the customer is the
+ * seller's registered one: same document). Answers the saved method as the list shows it, and its
+ * token as the vault keeps it (to check that it never leaks and that deletion forgets it).
  */
 async function seedCard(
   s: Awaited<ReturnType<typeof seller>>,
   options: { number?: string; expiryMonth: number; expiryYear: number },
 ) {
-  const d = runtime.deps;
-  const provider = d.payments.forEnvironment('test');
-  const charge = await provider.createCharge({
-    tenant: s.tenant,
-    transactionId: 1,
-    method: 'creditcard',
-    amountCentavos: 10_000,
-    installments: 1,
-    description: 'Curso',
-    customer: { name: customerBody.name, document: customerBody.document, email: customerBody.email },
+  const paid = await api.post('/api/transactions', {
+    productId: s.product.uuid,
+    paymentMethod: 'creditcard',
+    customer: {
+      name: customerBody.name,
+      email: customerBody.email,
+      phone: customerBody.phone,
+      document: s.customer.document,
+    },
     card: {
       number: options.number ?? '4111111111111111',
       holderName: 'MARIA SOUZA',
@@ -75,27 +82,19 @@ async function seedCard(
     },
     saveCard: true,
   });
-  if (charge.outcome !== 'approved' || !charge.savedCard)
-    throw new Error(`not approved: ${JSON.stringify(charge)}`);
-  const view = await saveCard(
-    {
-      paymentMethods: d.repos.paymentMethods,
-      payments: d.payments,
-      scheduler: d.scheduler,
-      clock: d.clock,
-      ids: d.ids,
-    },
-    {
-      tenant: s.tenant,
-      customer: { id: s.customer.id, uuid: s.customer.uuid },
-      provider: provider.provider,
-      savedCard: charge.savedCard,
-    },
+  expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+  expect(paid.body.status).toBe('captured');
+  expect(JSON.stringify(paid.body)).not.toContain('tok_');
+  const listed = await api.get(listPath(s.customer.uuid), { token: s.key });
+  const last4 = (options.number ?? '4111111111111111').slice(-4);
+  const view = listed.body.data.find(
+    (m: { last4: string; expiryMonth: number; expiryYear: number }) =>
+      m.last4 === last4 && m.expiryMonth === options.expiryMonth && m.expiryYear === options.expiryYear,
   );
-  return { ...view, token: charge.savedCard.token };
+  if (!view) throw new Error(`the card was not saved: ${JSON.stringify(listed.body)}`);
+  const stored = await runtime.deps.repos.paymentMethods.get(s.tenant, view.id);
+  return { ...view, token: stored?.token as string };
 }
-
-const listPath = (uuid: string) => `/api/v1/customers/${uuid}/payment-methods`;
 
 /** Moves the runtime clock to `at` (running everything due on the way). */
 async function advanceTo(at: Date) {
