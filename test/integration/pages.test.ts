@@ -239,6 +239,7 @@ describe('hosted pages in Chromium (390 px wide)', () => {
       `3x de R$${NBSP}16,64 (total R$${NBSP}49,90)`,
     ]);
     await page.locator('#card-installments').selectOption('3');
+    await page.getByLabel('Salvar cartão para compras futuras').check();
     await noHorizontalScroll(page);
     await shot(page, 'card-form');
     await page.locator('#pay-button').click();
@@ -252,6 +253,14 @@ describe('hosted pages in Chromium (390 px wide)', () => {
     const after = await sessionStatus(s, cs.id);
     expect(after.status).toBe('complete');
     expect(after.transaction_id).toEqual(expect.any(Number));
+    // "Salvar cartão" kept the card (brand, last 4, expiry; never the number) for the buyer.
+    const sale = (await api.get('/api/transactions', { token: s.key })).body.data[0];
+    expect(sale).toMatchObject({ id: after.transaction_id, installments: 3, card: { last4: '1111' } });
+    const buyer = (await api.get('/api/v1/customers', { token: s.key })).body.data[0];
+    expect(buyer).toMatchObject({ id: sale.customer.id, email: 'maria@example.com' });
+    const saved = await api.get(`/api/v1/customers/${buyer.uuid}/payment-methods`, { token: s.key });
+    expect(saved.body.data).toEqual([expect.objectContaining({ last4: '1111', status: 'active' })]);
+    expect(JSON.stringify(saved.body)).not.toContain(APPROVED);
     expect(problems).toEqual([]);
     // The card number travelled only in the POST body: no URL and no log line carries it.
     expect(requested.filter((url) => url.includes(APPROVED))).toEqual([]);
@@ -439,7 +448,9 @@ describe('hosted pages in Chromium (390 px wide)', () => {
       (await api.post(`/api/test-helpers/transactions/${pix.id}/pay`, undefined, { token: s.key })).status,
     ).toBe(200);
     await page.locator('#result-success').waitFor({ timeout: 20_000 });
-    expect(await page.locator('#success-detail').textContent()).toBe(`Recebemos seu pagamento de R$${NBSP}49,90 por Pix.`);
+    expect(await page.locator('#success-detail').textContent()).toBe(
+      `Recebemos seu pagamento de R$${NBSP}49,90 por Pix.`,
+    );
     // A product link has no success URL: the page stays on its confirmation.
     expect(page.url()).toBe(s.product.paymentLink);
     await shot(page, 'product-link-paid');
