@@ -53,6 +53,8 @@ export interface EndpointReport {
   /** runtime.roundTrips.byCommand over the whole run (handlers, jobs, set-up). */
   allCommands: Record<string, number>;
   scanCommands: string[];
+  /** Recipes whose key names no route of the route tables (a renamed or removed route). */
+  unusedRecipes: string[];
   /** No java process of this run's DynamoDB Local is left after the runtime stopped. */
   dynamoLocalStopped: boolean;
 }
@@ -266,8 +268,10 @@ async function measureAll(runtime: Runtime): Promise<Omit<EndpointReport, 'dynam
   const sellerId = runtime.devCredentials?.sellerId ?? (await ctx.newSeller()).sellerId;
   const rawGetItem = await measureRawGet(runtime, sellerId);
   const allCommands = { ...runtime.roundTrips.byCommand };
+  const measured = new Set(endpoints.map((e) => e.route));
   return {
     endpoints,
+    unusedRecipes: Object.keys(recipes).filter((key) => !measured.has(key)),
     rawGetItem,
     allCommands,
     scanCommands: Object.keys(allCommands).filter((name) => name.startsWith('Scan')),

@@ -1,5 +1,10 @@
 import type { Runtime } from '#infra/local/runtime';
+import { affiliateRecipes } from './affiliate-recipes';
+import { checkoutRecipes } from './checkout-recipes';
 import { customerRecipes } from './customer-recipes';
+import { docsRecipes } from './docs-recipes';
+import { mailRecipes } from './mail-recipes';
+import { paymentMethodRecipes } from './payment-method-recipes';
 import { productRecipes } from './product-recipes';
 import { transactionRecipes } from './transaction-recipes';
 import { webhookRecipes } from './webhook-recipes';
@@ -74,4 +79,9 @@ export const recipes: Record<string, Recipe> = {
   ...productRecipes,
   ...customerRecipes,
   ...transactionRecipes,
+  ...checkoutRecipes,
+  ...affiliateRecipes,
+  ...paymentMethodRecipes,
+  ...mailRecipes,
+  ...docsRecipes,
 };

@@ -156,10 +156,13 @@ function coldTable(r: BenchResults): string {
   );
 }
 
+/** p50 over the raw GetItem's p50: how many bare DynamoDB reads the whole request costs in time. */
+const xRaw = (p50Ms: number, r: BenchResults) => ratio(p50Ms, r.endpoints.rawGetItem.p50Ms).toFixed(1);
+
 function endpointsTable(r: BenchResults): string {
   const rows = r.endpoints.endpoints.map((e) => {
     const t = e.roundTrips;
-    if (!t || !e.latency) return [e.route, e.kind, 'no recipe', '', '', '', '', '', ''];
+    if (!t || !e.latency) return [e.route, e.kind, 'no recipe', '', '', '', '', '', '', ''];
     const commands = Object.entries(t.byCommand)
       .map(([name, n]) => `${shortCommand(name)} ${n}`)
       .join(', ');
@@ -171,6 +174,7 @@ function endpointsTable(r: BenchResults): string {
       `${t.handlerMean}/${t.handlerMax}`,
       commands || '-',
       ms(e.latency.p50Ms),
+      xRaw(e.latency.p50Ms, r),
       ms(e.latency.p99Ms),
       verdict(endpointChecks(e)),
     ];
@@ -184,6 +188,7 @@ function endpointsTable(r: BenchResults): string {
     '',
     'GetItem 1',
     ms(raw.p50Ms),
+    '1.0',
     ms(raw.p99Ms),
     'reference',
   ]);
@@ -196,12 +201,38 @@ function endpointsTable(r: BenchResults): string {
       'handler',
       'commands per request',
       'p50 ms',
+      'x raw',
       'p99 ms',
       'budget',
     ],
     rows,
-    'llrrrlrrl',
+    'llrrrlrrrl',
   );
+}
+
+/** Issue 11's "Done when": checkout session create, get and expire beside a raw GetItem. */
+export const SESSION_ROUTES = [
+  'POST /api/checkout/sessions',
+  'GET /api/checkout/sessions/{id}',
+  'POST /api/checkout/sessions/{id}/expire',
+];
+
+function sessionsTable(r: BenchResults): string {
+  const raw = r.endpoints.rawGetItem;
+  const rows = SESSION_ROUTES.map((route) => {
+    const e = r.endpoints.endpoints.find((x) => x.route === route);
+    const t = e?.roundTrips;
+    if (!e || !t || !e.latency) return [route, e ? 'no recipe' : 'no such route', '', '', ''];
+    return [
+      route,
+      `${t.mean}/${t.max}`,
+      ms(e.latency.p50Ms),
+      xRaw(e.latency.p50Ms, r),
+      verdict(endpointChecks(e)),
+    ];
+  });
+  rows.push(['raw GetItem (no HTTP)', '1/1', ms(raw.p50Ms), '1.0', 'reference']);
+  return table(['checkout session', 'trips avg/max', 'p50 ms', 'x raw', 'budget'], rows, 'lrrrl');
 }
 
 export function formatReport(r: BenchResults): string {
@@ -224,11 +255,16 @@ export function formatReport(r: BenchResults): string {
     '',
     `Endpoints: ${REQUESTS} sequential requests after ${WARMUP} warm-up, fetch against the local runtime.`,
     'Round trips per request as avg/max; auth+rate = sent before the route handler ran, handler = the rest.',
+    'x raw = p50 / the p50 of a raw GetItem on the same DynamoDB Local (last row).',
     endpointsTable(r),
+    '',
+    'Checkout sessions (issue 11) beside a raw GetItem; x raw = p50 / raw GetItem p50:',
+    sessionsTable(r),
     '',
     `Scan commands over the whole run: ${r.endpoints.scanCommands.join(', ') || 'none'}`,
     `DynamoDB Local stopped after the run: ${r.endpoints.dynamoLocalStopped ? 'yes' : 'NO, a java process is left'}`,
     `Routes without a recipe: ${missing.join(', ') || 'none'}`,
+    `Recipes naming no route: ${r.endpoints.unusedRecipes.join(', ') || 'none'}`,
     '',
     `Budgets: ${r.budgets.length - failed.length} pass, ${failed.length} fail`,
     ...failed.map((b) => `  FAIL ${b.subject}: ${b.budget} (${b.value})`),
