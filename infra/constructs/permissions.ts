@@ -54,15 +54,16 @@ export const HTTP_DEFAULT_NEEDS: FunctionNeeds = { table: 'readWrite' };
 
 /**
  * Exceptions to the HTTP default, and every async function (they have no default: each consumer
- * states what it touches). Only the transactions group schedules (a pix charge's expiry); the
- * heartbeat job only writes the table.
+ * states what it touches). The transactions and checkout groups schedule expiries (a pix charge,
+ * a session, a saved card's first step); the jobs function schedules a card's next step.
  */
 export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   health: { table: 'getItem' },
   transactions: { table: 'readWrite', schedulesJobs: true },
   // A session's expiry is a one-time schedule made when the session is created.
   checkout: { table: 'readWrite', schedulesJobs: true },
-  jobs: { table: 'readWrite' },
+  // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself).
+  jobs: { table: 'readWrite', schedulesJobs: true },
   // Reads outbox items from the stream records themselves; never touches the table.
   'outbox-publisher': { table: 'none', publishesEvents: true },
   'webhook-fanout': { table: 'readWrite', enqueuesDeliveries: true },

@@ -297,8 +297,10 @@ describe('least privilege', () => {
     expect(holders('events:PutEvents')).toEqual(['outbox-publisher']);
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
       'transactions',
+      'checkout',
+      'jobs',
     ]);
-    expect(holders('iam:PassRole')).toEqual(['transactions']);
+    expect(holders('iam:PassRole')).toEqual(['transactions', 'checkout', 'jobs']);
   });
 
   it("writes logs only to the function's own log group, with no AWS managed policy", () => {
