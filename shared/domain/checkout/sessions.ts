@@ -166,15 +166,18 @@ export async function listSessions(
   tenant: Tenant,
   query: ListSessionsInput,
 ) {
-  if (query.created_from && query.created_to && query.created_from > query.created_to)
-    throw new ValidationError(['created_from must not be after created_to']);
+  // Compared as instants (UTC ISO text), not as sent: `12:30-03:00` is after `15:00Z`.
   const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
+  const createdFrom = iso(query.created_from);
+  const createdTo = iso(query.created_to);
+  if (createdFrom && createdTo && createdFrom > createdTo)
+    throw new ValidationError(['created_from must not be after created_to']);
   const page = await deps.sessions.list(tenant, {
     status: query.status,
     productId: query.product_id,
     customerEmail: query.customer_email?.toLowerCase(),
-    createdFrom: iso(query.created_from),
-    createdTo: iso(query.created_to),
+    createdFrom,
+    createdTo,
     page: query.page,
     limit: query.limit,
   });
