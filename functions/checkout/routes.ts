@@ -32,6 +32,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     description:
       'Expires after 24 hours by default (`expires_at` from 30 minutes to 7 days ahead). Supports X-Idempotency-Key.',
     request: { body: createSessionSchema },
+    errors: [503],
     responses: { 201: checkoutSessionResponse },
   },
   {

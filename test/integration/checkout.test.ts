@@ -187,6 +187,22 @@ describe('creating a checkout session', () => {
     expect(cs.success_url).toBe('http://127.0.0.1:9/ok?s={SESSION_ID}');
   });
 
+  it('refuses a live session with 503 while no live provider is configured', async () => {
+    const s = await seller();
+    const live = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: s.jwt }))
+      .body.key;
+    const product = (
+      await api.post(
+        '/api/products',
+        { name: 'Curso', image: 'https://x.example/i.png', value: 10 },
+        { token: live },
+      )
+    ).body;
+    const res = await api.post('/api/checkout/sessions', { product_id: product.id }, { token: live });
+    expect(res.status).toBe(503);
+    expect(res.body.message).toMatch(/^No payment provider is configured for live payments/);
+  });
+
   it('returns the original session for a repeated X-Idempotency-Key', async () => {
     const s = await seller();
     const body = { product_id: s.product.id };

@@ -1,5 +1,6 @@
 import { requireActiveAffiliation } from '#shared/domain/affiliates/index';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import type {
   AffiliationRepository,
   CheckoutSessionRepository,
@@ -16,7 +17,13 @@ import { handleNotification, type NotificationDeps } from '#shared/domain/transa
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
-import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import {
+  ConflictError,
+  isConflict,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '#shared/errors';
 import {
   type CreateSessionInput,
   emptyCustomer,
@@ -40,6 +47,8 @@ import {
 
 export interface SessionDeps {
   sessions: CheckoutSessionRepository;
+  /** A live session needs a live provider: without one nothing could ever be paid (503, as a sale). */
+  payments: GatewayRouter;
   products: ProductRepository;
   affiliations: Pick<AffiliationRepository, 'get'>;
   scheduler: Scheduler;
@@ -106,6 +115,8 @@ async function checkSession(deps: SessionDeps, tenant: Tenant, input: CreateSess
 
 /** POST /api/checkout/sessions. */
 export async function createSession(deps: SessionDeps, tenant: Tenant, input: CreateSessionInput) {
+  if (!deps.payments.forEnvironment(tenant.environment).ready)
+    throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const now = deps.clock.now();
   const { product, methods, expiresAt } = await checkSession(deps, tenant, input, now);
   const at = now.toISOString();
