@@ -15,8 +15,14 @@ const methods = (uuid: string) => `/api/v1/customers/${uuid}/payment-methods`;
 /** The i-th distinct expiry, from January 2030 on. */
 const expiryOf = (i: number) => ({ expiryMonth: (i % 12) + 1, expiryYear: 2030 + Math.floor(i / 12) });
 
-/** A sandbox seller whose one customer has `count` saved cards; answers the customer and the card ids. */
-async function customerWithCards(ctx: BenchContext, count: number) {
+/** Customers the cards are spread over: a list answers at most 100 methods of one customer. */
+const CUSTOMERS = 10;
+
+/**
+ * A sandbox seller with `count` saved cards over `customers` customers (card i belongs to buyer
+ * i % customers); answers each card as its customer's uuid and its id.
+ */
+async function customersWithCards(ctx: BenchContext, count: number, customers = CUSTOMERS) {
   const seller = await testSeller(ctx);
   const { deps } = ctx.runtime;
   const createDeps = {
@@ -33,29 +39,33 @@ async function customerWithCards(ctx: BenchContext, count: number) {
       throw error;
     },
   };
-  let customerUuid = '';
+  const owners: string[] = [];
   for (let i = 0; i < count; i++) {
     const body = {
       productId: seller.product.uuid,
       paymentMethod: 'creditcard',
-      customer: buyer(seller.sellerId, 0),
+      customer: buyer(seller.sellerId, i % customers),
       card: { ...APPROVED_CARD, ...expiryOf(i) },
       saveCard: true,
     };
-    const t = await createSale(createDeps, createTransactionSchema.parse(body));
-    customerUuid = t.customer.uuid;
+    owners.push((await createSale(createDeps, createTransactionSchema.parse(body))).customer.uuid);
   }
-  const saved = await deps.repos.paymentMethods.listByCustomer(sandbox(seller.sellerId), customerUuid);
-  if (saved.length !== count)
-    throw new Error(`bench set-up: expected ${count} saved cards, found ${saved.length}`);
-  return { key: seller.key, customerUuid, ids: saved.map((pm) => pm.id) };
+  const cards: { customerUuid: string; id: number }[] = [];
+  for (const customerUuid of new Set(owners)) {
+    const saved = await deps.repos.paymentMethods.listByCustomer(sandbox(seller.sellerId), customerUuid);
+    for (const pm of saved) cards.push({ customerUuid, id: pm.id });
+  }
+  if (cards.length !== count)
+    throw new Error(`bench set-up: expected ${count} saved cards, found ${cards.length}`);
+  return { key: seller.key, cards };
 }
 
 export const paymentMethodRecipes: Record<string, Recipe> = {
   'GET /api/v1/customers/{uuid}/payment-methods': {
     prepare: async (ctx) => {
-      // A customer with a few saved cards.
-      const { key, customerUuid } = await customerWithCards(ctx, 3);
+      // One customer with a few saved cards.
+      const { key, cards } = await customersWithCards(ctx, 3, 1);
+      const customerUuid = cards[0].customerUuid;
       return () => ({ method: 'GET', path: methods(customerUuid), token: key, expect: 200 });
     },
   },
@@ -63,10 +73,10 @@ export const paymentMethodRecipes: Record<string, Recipe> = {
     prepare: async (ctx, count) => {
       // A saved card to detach on every request (its expiry schedule is cancelled and the sandbox
       // forgets its token).
-      const { key, customerUuid, ids } = await customerWithCards(ctx, count);
+      const { key, cards } = await customersWithCards(ctx, count);
       return (i) => ({
         method: 'DELETE',
-        path: `${methods(customerUuid)}/${ids[i]}`,
+        path: `${methods(cards[i].customerUuid)}/${cards[i].id}`,
         token: key,
         expect: 200,
       });
