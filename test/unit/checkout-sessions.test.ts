@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type CheckoutView, checkoutView, payCheckout } from '../../shared/domain/checkout/public';
+import {
+  type CheckoutView,
+  checkoutPayment,
+  checkoutView,
+  PAYMENT_NOT_FOUND,
+  payCheckout,
+} from '../../shared/domain/checkout/public';
 import {
   createSessionSchema,
   listSessionsSchema,
@@ -1203,6 +1209,44 @@ describe('payCheckout', () => {
       expect(sandbox.canceled).toEqual([]);
       expect((await storedTransaction()).status).toBe('denied');
     });
+  });
+});
+
+describe('checkoutPayment (the page polling a payment)', () => {
+  it('answers the pending pix, then completes the session once the payment is paid', async () => {
+    const s = await openSession({ success_url: 'https://shop.example/ok' });
+    const { paymentId } = await pay(s.id, 'pix');
+
+    expect((await checkoutPayment(deps, s.id, paymentId)).status).toBe('pending');
+    await markPaid();
+    const paid = await checkoutPayment(deps, s.id, paymentId.toUpperCase());
+    await checkoutPayment(deps, s.id, paymentId);
+
+    expect(paid).toMatchObject({ status: 'paid', pix: null, redirectUrl: 'https://shop.example/ok' });
+    expect(await sessions.get(s.id)).toMatchObject({
+      status: 'complete',
+      transactionId: FIRST_TRANSACTION_ID,
+    });
+    expect(sessionEvents()).toEqual(['checkout.session.completed']);
+  });
+
+  it("answers 404 for another page's payment or for text that is no payment id", async () => {
+    const s = await openSession();
+    const other = await openSession();
+    const { paymentId } = await pay(s.id, 'pix');
+    const { paymentId: linkPayment } = await pay(PRODUCT_UUID, 'pix');
+
+    for (const [ref, id] of [
+      [other.id, paymentId],
+      [PRODUCT_UUID, paymentId],
+      [s.id, linkPayment],
+      [s.id, 'not-a-uuid'],
+    ]) {
+      const error = await rejection(checkoutPayment(deps, ref, id));
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect((error as NotFoundError).message).toBe(PAYMENT_NOT_FOUND);
+    }
+    expect((await checkoutPayment(deps, PRODUCT_UUID, linkPayment)).status).toBe('pending');
   });
 });
 
