@@ -209,7 +209,7 @@ describe.each([
       ['complete', completed],
       ['expired', expired],
     ] as const)(
-      'refuses a %s session with ConflictError invalid_state, changing nothing',
+      'refuses a session that is %s with ConflictError invalid_state, changing nothing',
       async (_status, close) => {
         const { repo } = await make();
         const s = session(1);
