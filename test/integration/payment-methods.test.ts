@@ -230,16 +230,30 @@ describe('deleting a saved card', () => {
   });
 });
 
+/**
+ * Runs `work` with a webhook receiver subscribed to `events` for the seller. The endpoint is deleted
+ * afterwards: a stopped receiver would otherwise keep later tests' clock advances busy with retries.
+ */
+async function withReceiver(
+  s: Awaited<ReturnType<typeof seller>>,
+  events: string[],
+  work: (receiver: Receiver) => Promise<void>,
+) {
+  const receiver = await new Receiver().start();
+  const endpoint = await api.post('/api/webhook-endpoints', { url: receiver.url, events }, { token: s.key });
+  expect(endpoint.status).toBe(201);
+  try {
+    await work(receiver);
+  } finally {
+    await api.del(`/api/webhook-endpoints/${endpoint.body.id}`, { token: s.key });
+    await receiver.stop();
+  }
+}
+
 describe('card expiry', () => {
   it('warns 30, 14 and 7 days before, once each, then expires the card, all by the test clock', async () => {
     const s = await seller();
-    const receiver = await new Receiver().start();
-    try {
-      await api.post(
-        '/api/webhook-endpoints',
-        { url: receiver.url, events: ['payment_method.expiring_soon', 'payment_method.expired'] },
-        { token: s.key },
-      );
+    await withReceiver(s, ['payment_method.expiring_soon', 'payment_method.expired'], async (receiver) => {
       const expiry = expiryAhead(2);
       const card = await seedCard(s, expiry);
       const expiryDay = new Date(card.expiresAt);
@@ -280,20 +294,12 @@ describe('card expiry', () => {
         ['payment_method.expired', null],
       ]);
       expect(JSON.stringify(events())).not.toContain(card.token);
-    } finally {
-      await receiver.stop();
-    }
+    });
   });
 
   it('sends a warning whose schedule never fired at the next heartbeat sweep', async () => {
     const s = await seller();
-    const receiver = await new Receiver().start();
-    try {
-      await api.post(
-        '/api/webhook-endpoints',
-        { url: receiver.url, events: ['payment_method.expiring_soon'] },
-        { token: s.key },
-      );
+    await withReceiver(s, ['payment_method.expiring_soon'], async (receiver) => {
       const card = await seedCard(s, expiryAhead(2));
       const name = `pm-expiry-test-${s.sellerId}-${card.id}-30`;
       expect(runtime.scheduler.pending().some((e) => e.name === name)).toBe(true);
@@ -309,20 +315,12 @@ describe('card expiry', () => {
       expect(
         runtime.scheduler.pending().some((e) => e.name === `pm-expiry-test-${s.sellerId}-${card.id}-14`),
       ).toBe(true);
-    } finally {
-      await receiver.stop();
-    }
+    });
   });
 
   it('sends nothing for a deleted card and cancels its schedule', async () => {
     const s = await seller();
-    const receiver = await new Receiver().start();
-    try {
-      await api.post(
-        '/api/webhook-endpoints',
-        { url: receiver.url, events: ['payment_method.expiring_soon', 'payment_method.expired'] },
-        { token: s.key },
-      );
+    await withReceiver(s, ['payment_method.expiring_soon', 'payment_method.expired'], async (receiver) => {
       const card = await seedCard(s, expiryAhead(2));
       const kept = await seedCard(s, { number: '5555555555554444', ...expiryAhead(2) });
       expect((await api.del(`${listPath(s.customer.uuid)}/${card.id}`, { token: s.key })).status).toBe(200);
@@ -334,8 +332,6 @@ describe('card expiry', () => {
       await advanceTo(new Date(Date.parse(card.expiresAt) + 3_600_000));
       await waitFor(() => receiver.received.length >= 4);
       expect(new Set(receiver.received.map((r) => r.json.data.id))).toEqual(new Set([kept.id]));
-    } finally {
-      await receiver.stop();
-    }
+    });
   });
 });
