@@ -5,6 +5,7 @@ import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
+import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
 const ENTITY = 'checkout-session';
 const { byUuidOrOwner: byTenant, byStatusOrName: byStatus, byProduct, byCustomer: byEmail } = TABLE.indexes;
@@ -41,8 +42,7 @@ function toItem(s: CheckoutSession): Item {
   const item: Item = {
     ...keys.checkoutSession(s.id),
     entity: ENTITY,
-    sellerId: s.tenant.sellerId,
-    environment: s.tenant.environment,
+    ...tenantAttributes(s, DATA_FIELDS),
     [byTenant.partitionKey]: keys.sessionsOfTenant(s.tenant),
     [byTenant.sortKey]: sortKeyOf(s),
     [byStatus.partitionKey]: keys.sessionsByStatus(s.tenant, s.status),
@@ -54,17 +54,12 @@ function toItem(s: CheckoutSession): Item {
     item[byEmail.partitionKey] = keys.sessionsOfEmail(s.tenant, s.customer.email);
     item[byEmail.sortKey] = sortKeyOf(s);
   }
-  for (const f of DATA_FIELDS) item[f] = s[f] ?? null;
   return item;
 }
 
 function toSession(item: Item): CheckoutSession {
-  const out: Record<string, unknown> = {
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment },
-  };
-  for (const f of DATA_FIELDS) out[f] = item[f] ?? null;
-  out.payments = (item.payments as unknown[] | null) ?? [];
-  return out as unknown as CheckoutSession;
+  const session = fromTenantAttributes<CheckoutSession>(item, DATA_FIELDS);
+  return { ...session, payments: session.payments ?? [] };
 }
 
 interface Source {

@@ -8,6 +8,7 @@ import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
+import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
 const ENTITY = 'transaction';
 const { byGatewayPayId, byProduct, byCustomer } = TABLE.indexes;
@@ -64,20 +65,12 @@ function toItem(t: Transaction): Item {
     [byCustomer.partitionKey]: keys.transactionsOfCustomer(t.tenant, t.customer.id),
     [byCustomer.sortKey]: pad(t.id),
     entity: ENTITY,
-    sellerId: t.tenant.sellerId,
-    environment: t.tenant.environment,
+    ...tenantAttributes(t, DATA_FIELDS),
   };
-  for (const f of DATA_FIELDS) item[f] = t[f] ?? null;
   return item;
 }
 
-function toTransaction(item: Item): Transaction {
-  const out: Record<string, unknown> = {
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment },
-  };
-  for (const f of DATA_FIELDS) out[f] = item[f] ?? null;
-  return out as unknown as Transaction;
-}
+const toTransaction = (item: Item) => fromTenantAttributes<Transaction>(item, DATA_FIELDS);
 
 const COUNTER = 'counter';
 

@@ -12,7 +12,7 @@ import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shar
 import { looksLikeUuid } from '#shared/ids';
 import { centavosToReais } from '#shared/money';
 import { parseInput } from '#shared/validation';
-import { type PayCheckoutInput, payCheckoutSchema, type testPaySchema } from './schemas';
+import { emptyCustomer, type PayCheckoutInput, payCheckoutSchema, type testPaySchema } from './schemas';
 import {
   CHECKOUT_NOT_FOUND,
   type CheckoutMethod,
@@ -186,19 +186,7 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
       methods: methodsFor(target),
       maxInstallments: product.installments,
     },
-    customer: customer ?? {
-      name: null,
-      email: null,
-      document: null,
-      phone: null,
-      zipCode: null,
-      street: null,
-      number: null,
-      complement: null,
-      neighborhood: null,
-      city: null,
-      state: null,
-    },
+    customer: customer ?? emptyCustomer(),
     successUrl: session ? successUrlOf(session) : null,
     cancelUrl: session?.cancelUrl ?? null,
     expiresAt: session?.expiresAt ?? null,
@@ -273,7 +261,8 @@ export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: P
   } catch (error) {
     if (!isConflict(error, 'invalid_state')) throw error;
     await undo(deps, t);
-    throw notOpen('expired');
+    const now = await deps.sessions.get(session.id);
+    throw notOpen(now?.status === 'complete' ? 'complete' : 'expired');
   }
   if (PAID.includes(t.status)) after = (await completeWithTransaction(deps, t)) ?? after;
   return outcomeOf(t, after);

@@ -1,3 +1,4 @@
+import type { Address } from '#shared/domain/customers/customer';
 import type { Tenant } from '#shared/domain/tenant';
 
 export const SESSION_NOT_FOUND = 'Checkout session not found';
@@ -16,18 +17,11 @@ export type CheckoutMethod = 'pix' | 'boleto' | 'card';
 export const CHECKOUT_METHODS: readonly CheckoutMethod[] = ['pix', 'boleto', 'card'];
 
 /** The buyer data a seller may prefill; each field as the customers API validates it. */
-export interface SessionCustomer {
+export interface SessionCustomer extends Address {
   name: string | null;
   email: string | null;
   document: string | null;
   phone: string | null;
-  zipCode: string | null;
-  street: string | null;
-  number: string | null;
-  complement: string | null;
-  neighborhood: string | null;
-  city: string | null;
-  state: string | null;
 }
 
 /** A payment attempt made through the session, recorded before its transaction is created. */
