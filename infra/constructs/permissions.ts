@@ -60,6 +60,8 @@ export const HTTP_DEFAULT_NEEDS: FunctionNeeds = { table: 'readWrite' };
 export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   health: { table: 'getItem' },
   transactions: { table: 'readWrite', schedulesJobs: true },
+  // Deleting a saved card cancels its pending expiry schedule.
+  customers: { table: 'readWrite', schedulesJobs: true },
   // A session's expiry is a one-time schedule made when the session is created.
   checkout: { table: 'readWrite', schedulesJobs: true },
   // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself).

@@ -298,9 +298,10 @@ describe('least privilege', () => {
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
       'transactions',
       'checkout',
+      'customers',
       'jobs',
     ]);
-    expect(holders('iam:PassRole')).toEqual(['transactions', 'checkout', 'jobs']);
+    expect(holders('iam:PassRole')).toEqual(['transactions', 'checkout', 'customers', 'jobs']);
   });
 
   it("writes logs only to the function's own log group, with no AWS managed policy", () => {
