@@ -15,6 +15,7 @@ import {
   type TransactItem,
 } from './table';
 import { TABLE } from './table-definition';
+import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
 const ENTITY = 'payment-method';
 /** A customer's saved cards, newest first. */
@@ -58,25 +59,19 @@ function toItem(pm: PaymentMethod): Item {
     [byCustomer.partitionKey]: keys.paymentMethodsOfCustomer(pm.tenant, pm.customer.uuid),
     [byCustomer.sortKey]: pad(pm.id),
     entity: ENTITY,
-    sellerId: pm.tenant.sellerId,
-    environment: pm.tenant.environment,
+    ...tenantAttributes(pm, DATA_FIELDS),
   };
   // Only a method waiting for a step is in the sweep's index; an expired one leaves it.
   if (pm.nextExpiryStepAt) {
     item[byDue.partitionKey] = keys.paymentMethodExpiryBucket(pm.nextExpiryStepAt);
     item[byDue.sortKey] = `${pm.nextExpiryStepAt}#${expiryJobId(pm.tenant, pm.id)}`;
   }
-  for (const f of DATA_FIELDS) item[f] = pm[f] ?? null;
   return item;
 }
 
 function toPaymentMethod(item: Item): PaymentMethod {
-  const out: Record<string, unknown> = {
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment },
-  };
-  for (const f of DATA_FIELDS) out[f] = item[f] ?? null;
-  out.expiryNotices = ((item.expiryNotices as number[] | null) ?? []).map(Number) as ExpiryStage[];
-  return out as unknown as PaymentMethod;
+  const pm = fromTenantAttributes<PaymentMethod>(item, DATA_FIELDS);
+  return { ...pm, expiryNotices: ((pm.expiryNotices as number[] | null) ?? []).map(Number) as ExpiryStage[] };
 }
 
 const changed = (cause: ConditionFailedError) =>
