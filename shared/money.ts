@@ -52,3 +52,16 @@ export function splitCentavos(total: number, parts: number): number[] {
 export function percentOf(centavos: number, basisPoints: number): number {
   return Math.floor((centavos * basisPoints + 5_000) / 10_000);
 }
+
+/**
+ * Centavos as a Brazilian reads them, `R$ 1.234,56`, grouped from the digits of the integer (never a
+ * float, and the same on every ICU version). `space` goes between `R$` and the number: HTML pages
+ * pass a no-break space so the two never wrap apart.
+ */
+export function formatBrl(centavos: number, space = ' '): string {
+  if (!Number.isSafeInteger(centavos)) throw new Error(`centavos must be an integer, got ${centavos}`);
+  const sign = centavos < 0 ? '-' : '';
+  const abs = Math.abs(centavos);
+  const reais = String(Math.trunc(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${sign}R$${space}${reais},${String(abs % 100).padStart(2, '0')}`;
+}

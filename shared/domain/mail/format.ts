@@ -1,17 +1,9 @@
 import { TIME_ZONE } from '#shared/dates';
 
-/**
- * How mail shows values to a Brazilian buyer. Amounts are formatted from integer centavos by hand
- * rather than with Intl's BRL currency style, which puts a no-break space after `R$` (a text part
- * searched for `R$ 49,90` would not find it) and differs between ICU versions.
- */
-export function formatBrl(centavos: number): string {
-  if (!Number.isSafeInteger(centavos)) throw new Error(`centavos must be an integer, got ${centavos}`);
-  const sign = centavos < 0 ? '-' : '';
-  const abs = Math.abs(centavos);
-  const reais = String(Math.trunc(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${sign}R$ ${reais},${String(abs % 100).padStart(2, '0')}`;
-}
+export { escapeHtml } from '#shared/html';
+// Amounts: the one formatter of shared/money (hand-grouped from centavos: a text part searched for
+// `R$ 49,90` finds it, whatever the ICU version). HTML escaping: the one of shared/html.
+export { formatBrl } from '#shared/money';
 
 const wallClock = new Intl.DateTimeFormat('en-US', {
   timeZone: TIME_ZONE,
@@ -27,19 +19,6 @@ const wallClock = new Intl.DateTimeFormat('en-US', {
 export function formatSaoPauloDateTime(instant: Date): string {
   const p = Object.fromEntries(wallClock.formatToParts(instant).map((x) => [x.type, x.value]));
   return `${p.day}/${p.month}/${p.year} às ${p.hour}:${p.minute} (horário de Brasília)`;
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text as HTML text or attribute content: every seller- or buyer-supplied value goes through it. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /**

@@ -1,9 +1,12 @@
-import { centavosToReais, reaisToCentavos, splitCentavos } from '#shared/money';
+import {
+  centavosToReais,
+  formatBrl as formatBrlCentavos,
+  reaisToCentavos,
+  splitCentavos,
+} from '#shared/money';
 
-const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-
-/** Reais as a buyer reads them: `R$ 49,90` (Intl pt-BR; the space is a no-break space). */
-export const formatBrl = (reais: number): string => BRL.format(reais);
+/** Reais of a view as a buyer reads them: `R$ 49,90`, with a no-break space (shared/money's formatter). */
+export const formatBrl = (reais: number): string => formatBrlCentavos(reaisToCentavos(reais) ?? 0, '\u00a0');
 
 export interface InstallmentOption {
   count: number;

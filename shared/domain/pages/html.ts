@@ -4,19 +4,9 @@
  * data) can then only ever land in a page as text.
  */
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
+import { escapeHtml } from '#shared/html';
 
-/** Text for an element's content or a quoted attribute value. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ENTITIES[c]);
-}
+export { escapeHtml };
 
 /** A fragment that is already HTML (made by `html`). */
 export class SafeHtml {

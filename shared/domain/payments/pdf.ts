@@ -3,6 +3,7 @@
  * and the barcode as Interleaved 2 of 5 bars drawn with filled rectangles.
  */
 import { isCalendarDate } from '#shared/dates';
+import { formatBrl } from '#shared/money';
 import { barcodeFromDigitableLine, formatDigitableLine, MAX_BOLETO_CENTAVOS } from './boleto';
 
 export interface BoletoPdfInput {
@@ -71,12 +72,10 @@ function pdfText(text: string): string {
   return ascii.replace(/[\\()]/g, (c) => `\\${c}`);
 }
 
-/** "R$ 1.234,56", grouped from the digits of the integer, never from a float. */
+/** "R$ 1.234,56" (shared/money's formatter); a boleto never carries a negative amount. */
 export function formatReais(centavos: number): string {
   if (!Number.isSafeInteger(centavos) || centavos < 0) throw new Error('Amount must be integer centavos');
-  const digits = String(centavos).padStart(3, '0');
-  const whole = digits.slice(0, -2).replace(/\B(?=(\d{3})+$)/g, '.');
-  return `R$ ${whole},${digits.slice(-2)}`;
+  return formatBrl(centavos);
 }
 
 function brazilianDate(date: string | null): string {
