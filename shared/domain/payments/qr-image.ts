@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { ValidationError } from '#shared/errors';
 
 /** The drawn size of the image; the quiet zone below is inside it. */
@@ -16,6 +15,9 @@ export async function qrCodeDataUrl(text: string): Promise<string> {
   if (typeof text !== 'string' || text.trim() === '') {
     throw new ValidationError('qr code text must not be empty');
   }
+  // Loaded on first use (its own chunk): only a pix payment draws a QR code, and the library's
+  // module load would otherwise be paid by every cold start of the checkout and pages functions.
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(text, {
     type: 'svg',
     errorCorrectionLevel: 'M',
