@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { Receiver, waitFor } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
+import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let receiver: Receiver;
 let nextSeller = 110_000;
 
+useTestRuntime((r, a) => {
+  runtime = r;
+  api = a;
+});
 beforeAll(async () => {
-  runtime = await startTestRuntime();
-  api = client(runtime.baseUrl);
   receiver = await new Receiver().start();
 });
-afterAll(async () => {
-  await receiver?.stop();
-  await runtime?.stop();
-});
-// Public routes count per client IP: every test starts in a fresh rate window.
-beforeEach(async () => {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
-});
+afterAll(() => receiver?.stop());
 
 const prefill = {
   'customer.name': 'Maria Souza',

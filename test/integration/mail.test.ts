@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { EVENT_SOURCE } from '../../shared/domain/events/events';
 import { Receiver, waitFor } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
+import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let nextSeller = 91_000;
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  api = client(runtime.baseUrl);
-});
-afterAll(() => runtime?.stop());
-// Public routes count per client IP: every test starts in a fresh rate window.
-beforeEach(async () => {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+useTestRuntime((r, a) => {
+  runtime = r;
+  api = a;
 });
 
 const buyer = {

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
 import type { Tenant } from '../../shared/domain/tenant';
 import { Receiver, waitFor } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
+import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let nextSeller = 91_000;
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  api = client(runtime.baseUrl);
-});
-afterAll(() => runtime?.stop());
-beforeEach(async () => {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+useTestRuntime((r, a) => {
+  runtime = r;
+  api = a;
 });
 
 /** A valid CPF other than customerBody's: another global customer. */

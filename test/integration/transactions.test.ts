@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../events/signing';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
 import { parseDigitableLine } from '../../shared/domain/payments/boleto';
 import { parsePixPayload } from '../../shared/domain/payments/pix';
 import { Receiver, waitFor } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
+import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let nextSeller = 80_000;
 
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  api = client(runtime.baseUrl);
-});
-afterAll(() => runtime?.stop());
-// Public routes count per client IP: every test starts in a fresh rate window.
-beforeEach(async () => {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+useTestRuntime((r, a) => {
+  runtime = r;
+  api = a;
 });
 
 const buyer = {

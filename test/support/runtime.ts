@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../infra/local/runtime';
 import { configureLogs } from '../../shared/logger';
 
@@ -29,6 +29,31 @@ export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Ru
       throw new Error(`answers that do not match their schema:\n${runtime.responseViolations.join('\n')}`);
   };
   return runtime;
+}
+
+/**
+ * The usual preamble of an integration test file: one runtime for the file, started before and
+ * stopped after its tests, handed to `bind` with its client; with `freshRateWindow` every test
+ * starts in a fresh per-IP rate window (public routes count per client IP).
+ */
+export function useTestRuntime(
+  bind: (runtime: Runtime, api: ReturnType<typeof client>) => void,
+  options: RuntimeOptions & { freshRateWindow?: boolean } = {},
+): void {
+  const { freshRateWindow = true, ...runtimeOptions } = options;
+  let started: Runtime | undefined;
+  let api: ReturnType<typeof client> | undefined;
+  beforeAll(async () => {
+    started = await startTestRuntime(runtimeOptions);
+    api = client(started.baseUrl);
+    bind(started, api);
+  });
+  afterAll(() => started?.stop());
+  if (freshRateWindow) {
+    beforeEach(async () => {
+      await api?.post('/api/test-helpers/clock/advance', { seconds: 61 });
+    });
+  }
 }
 
 export interface Call {
