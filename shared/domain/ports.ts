@@ -39,6 +39,14 @@ export type {
   SandboxOperations,
 } from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';
+export type {
+  PortalSessionRepository,
+  PriceRepository,
+  SubscriptionChanges,
+  SubscriptionPage,
+  SubscriptionQuery,
+  SubscriptionRepository,
+} from './ports/subscriptions';
 export type { Clock, Ids, Metrics } from './ports/system';
 export type {
   TransactionPage,

@@ -238,6 +238,7 @@ export function createHttpHandler<R extends Route>(
           sourceIp: http.sourceIp,
           requestId: http.requestId,
           log: http.log,
+          subject: http.auth?.subject,
         },
       });
       return toApiResult(route, value);

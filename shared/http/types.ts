@@ -19,6 +19,11 @@ export interface AuthContext {
   /** API key id, JWT subject or client IP: what the rate limit counts against. */
   principal: string;
   apiKeyId?: string;
+  /**
+   * What a portal token or a magic link resolved to (the portal session, the customer), handed to
+   * the handler as `request.subject`; its verifier's module owns the type.
+   */
+  subject?: unknown;
 }
 
 /** The request as the pipeline's middlewares see it (never handed to a route handler). */
@@ -128,6 +133,8 @@ export interface RequestInfo {
   sourceIp: string;
   requestId: string;
   log: Logger;
+  /** AuthContext.subject of a portalToken or magicLink route. */
+  subject?: unknown;
 }
 
 /** A handler's answer with a status (or headers) other than the route's first response. */

@@ -14,6 +14,9 @@ export class UnconfiguredProvider implements PaymentProvider {
   createCharge = async () => this.refuse();
   chargeSavedCard = async () => this.refuse();
   detachSavedCard = async () => this.refuse();
+  tokenizeCard = async () => this.refuse();
+  chargePixAutomatic = async () => this.refuse();
+  pixAuthorizationStatus = async () => this.refuse();
   cancel = async () => this.refuse();
   refund = async () => this.refuse();
   status = async () => this.refuse();

@@ -29,6 +29,12 @@ export interface ChargeRequest {
   expiresAt?: string;
   /** Card only: tokenize the card when the charge is approved (the result carries `savedCard`). */
   saveCard?: boolean;
+  /**
+   * Pix only: the QR code also carries a Pix Automático consent for recurring debits of up to
+   * `maxAmountCentavos` (the result's `pix.authorizationId`; the authorization becomes usable once the
+   * buyer pays this first charge, and the buyer may revoke it at the bank).
+   */
+  recurringConsent?: { maxAmountCentavos: number; description: string };
 }
 
 /**
@@ -53,12 +59,43 @@ export interface SavedCardChargeRequest {
   description: string;
   customer: { name: string; document: string; email: string };
   token: string;
+  /**
+   * The provider charges once per key (Stripe's Idempotency-Key): a retried renewal job sends the
+   * same key and gets the first call's result instead of a second charge.
+   */
+  idempotencyKey: string;
 }
+
+/** A card to keep without charging it (a trial, a card change in the portal): verified, then tokenized. */
+export interface TokenizeCardRequest {
+  tenant: Tenant;
+  customer: { name: string; document: string; email: string };
+  card: CardInput;
+}
+
+export type TokenizeResult =
+  | { outcome: 'approved'; savedCard: SavedCardToken }
+  | { outcome: 'declined'; failureCode: string; failureReason: string; gatewayFailureCode: string };
+
+/** A debit through a Pix Automático authorization, without the buyer (a renewal). */
+export interface PixAutomaticChargeRequest {
+  tenant: Tenant;
+  transactionId: number;
+  amountCentavos: number;
+  description: string;
+  authorizationId: string;
+  /** As SavedCardChargeRequest: one debit per key. */
+  idempotencyKey: string;
+}
+
+export type PixAuthorizationStatus = 'pending' | 'active' | 'revoked';
 
 export interface PixArtifact {
   qrCode: string;
   txid: string;
   expiresAt: string;
+  /** Present when the charge asked for a recurring consent (Pix Automático). */
+  authorizationId?: string;
 }
 
 export interface BoletoArtifact {

@@ -2,9 +2,13 @@ import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
+  PixAuthorizationStatus,
+  PixAutomaticChargeRequest,
   SandboxAction,
   SandboxCharge,
   SavedCardChargeRequest,
+  TokenizeCardRequest,
+  TokenizeResult,
 } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 
@@ -34,6 +38,15 @@ export interface PaymentProvider {
    * declined or error like a card charge. Throws NotFoundError for a token this tenant does not own.
    */
   chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult>;
+  /** Verifies and tokenizes a card without charging it (a trial start, a portal card change). */
+  tokenizeCard(request: TokenizeCardRequest): Promise<TokenizeResult>;
+  /**
+   * Debits a Pix Automático authorization: approved (paid), or declined (`authorization_revoked`,
+   * `insufficient_funds`) or error, like a saved-card charge; one debit per idempotency key.
+   */
+  chargePixAutomatic(request: PixAutomaticChargeRequest): Promise<ChargeResult>;
+  /** The authorization's state at the provider; null for one it never issued (or another tenant's). */
+  pixAuthorizationStatus(tenant: Tenant, authorizationId: string): Promise<PixAuthorizationStatus | null>;
   /** Forgets a saved card at the provider; a token already gone is not an error. */
   detachSavedCard(tenant: Tenant, token: string): Promise<void>;
   /** Makes a pending pix or boleto unpayable. */

@@ -21,6 +21,10 @@ export const transactionPixResponse = z.lazy(() =>
       qrCode: z.string().describe('The BR Code (pix copia e cola)'),
       txid: z.string(),
       expiresAt: iso(),
+      authorizationId: z
+        .string()
+        .optional()
+        .describe('The Pix Automático authorization this first payment consents to (subscriptions)'),
     })
     .meta({ id: 'TransactionPix', description: 'The pix charge of a pix transaction' }),
 );
@@ -88,9 +92,9 @@ export const transactionResponse = z.lazy(() =>
         value: reais('Price at the time of the sale'),
         uuid: z.string(),
       }),
-      isRecurring: z.boolean().describe('Always false (one-time sale)'),
-      subscriptionId: z.null(),
-      billingCycle: z.null(),
+      isRecurring: z.boolean().describe('True for a charge of a subscription'),
+      subscriptionId: z.number().int().nullable().describe('The subscription this charge belongs to'),
+      billingCycle: z.number().int().nullable().describe('The billing cycle it pays (1 = first period)'),
       pix: transactionPixResponse.nullable(),
       boleto: transactionBoletoResponse.nullable(),
       card: transactionCardResponse.nullable(),

@@ -22,6 +22,12 @@ export type TransactionStatus = (typeof STATUSES)[number];
 export const PAID: readonly TransactionStatus[] = ['captured', 'payedBoleto', 'payedPix'];
 export const PENDING: readonly TransactionStatus[] = ['pendingBoleto', 'pendingPix'];
 
+export interface TransactionRecurrence {
+  subscriptionId: number;
+  billingCycle: number;
+  method: 'card' | 'pix_automatic';
+}
+
 export interface Refund {
   id: string;
   amount: number;
@@ -61,6 +67,12 @@ export interface Transaction {
   clientReferenceId: string | null;
   /** The affiliate who made the sale and the commission taken from the seller's net. */
   affiliate: TransactionAffiliate | null;
+  /**
+   * A subscription's charge: which subscription, which billing cycle, and how it was collected
+   * (webhook payloads name a Pix Automático debit `pix_automatic`). Null for one-off sales; absent
+   * on transactions stored before subscriptions existed.
+   */
+  recurring?: TransactionRecurrence | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -104,9 +116,9 @@ export function toTransactionView(t: Transaction) {
       value: centavosToReais(t.product.value),
       uuid: t.product.uuid,
     },
-    isRecurring: false,
-    subscriptionId: null,
-    billingCycle: null,
+    isRecurring: Boolean(t.recurring),
+    subscriptionId: t.recurring?.subscriptionId ?? null,
+    billingCycle: t.recurring?.billingCycle ?? null,
     pix: t.pix,
     boleto: t.boleto,
     card: t.card,
@@ -128,7 +140,13 @@ export function toTransactionView(t: Transaction) {
 /** Webhook payloads name card payments `card` (spec Events); everything else is the API view. */
 export function toEventData(t: Transaction) {
   const view = toTransactionView(t);
-  return { ...view, paymentMethod: t.paymentMethod === 'creditcard' ? 'card' : t.paymentMethod };
+  const paymentMethod =
+    t.recurring?.method === 'pix_automatic'
+      ? 'pix_automatic'
+      : t.paymentMethod === 'creditcard'
+        ? 'card'
+        : t.paymentMethod;
+  return { ...view, paymentMethod };
 }
 
 /** The payment-confirmed payload the spec shows, plus the resource's own fields. */

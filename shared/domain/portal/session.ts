@@ -1,0 +1,23 @@
+import type { Tenant } from '#shared/domain/tenant';
+
+/** Spec Limits: a portal token is valid for 1 hour. */
+export const PORTAL_TOKEN_TTL_MS = 3_600_000;
+export const PORTAL_TOKEN_PREFIX = 'pt';
+export const INSUFFICIENT_PERMISSIONS = 'Insufficient permissions';
+
+/**
+ * A customer portal session. The token is shown once (in the creation answer and the portal URL);
+ * only its SHA-256 is stored, under which the session is found.
+ */
+export interface PortalSession {
+  /** From the `portal-session` sequence (the spec's numeric sessionId). */
+  id: number;
+  tokenHash: string;
+  tenant: Tenant;
+  customer: { id: number; uuid: string };
+  /** The product whose portal configuration applies; null = the seller's configuration. */
+  productId: number | null;
+  returnUrl: string | null;
+  expiresAt: string;
+  createdAt: string;
+}

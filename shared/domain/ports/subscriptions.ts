@@ -1,0 +1,78 @@
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { PortalSession } from '#shared/domain/portal/session';
+import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
+import type {
+  NewHistoryEntry,
+  Subscription,
+  SubscriptionHistoryEntry,
+  SubscriptionStatus,
+} from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+
+export interface PriceRepository {
+  nextId(): Promise<number>;
+  create(price: SubscriptionPrice): Promise<void>;
+  get(tenant: Tenant, id: number): Promise<SubscriptionPrice | null>;
+  findByUuid(tenant: Tenant, uuid: string): Promise<SubscriptionPrice | null>;
+  /** Every price of the product (a product has a handful), newest first, in one query. */
+  listByProduct(tenant: Tenant, productId: number): Promise<SubscriptionPrice[]>;
+  /** Writes `next` on `previous.version`; ConflictError (reason `changed`) otherwise. */
+  save(next: SubscriptionPrice, previous: SubscriptionPrice): Promise<void>;
+}
+
+/** What one state change writes together with the subscription, in one TransactWriteItems. */
+export interface SubscriptionChanges {
+  /** Outbox events (webhooks). */
+  events: DomainEvent[];
+  /** History records; the repository gives them ids and the subscription id. */
+  history: NewHistoryEntry[];
+  /** A charge's transaction (a renewal, a retry, a reactivation), written in the same transaction. */
+  transaction?: { record: Transaction; events: DomainEvent[] };
+}
+
+export interface SubscriptionQuery {
+  status?: SubscriptionStatus;
+  customerId?: number;
+  productId?: number;
+  page: number;
+  limit: number;
+}
+
+export interface SubscriptionPage {
+  items: Subscription[];
+  totalCount: number;
+  /** Items DynamoDB read to build the page (the bench reports it). */
+  itemsRead: number;
+}
+
+export interface SubscriptionRepository {
+  nextId(): Promise<number>;
+  /** Writes a new subscription with its changes; ConflictError (`already_exists`) when the id is taken. */
+  create(subscription: Subscription, changes: SubscriptionChanges): Promise<void>;
+  get(tenant: Tenant, id: number): Promise<Subscription | null>;
+  /**
+   * Writes `next` if the stored version is still `previous.version`, with its changes, in one
+   * transaction. Throws ConflictError (reason `changed`) when the subscription changed since it was
+   * read; nothing is written then.
+   */
+  save(next: Subscription, previous: Subscription, changes: SubscriptionChanges): Promise<void>;
+  list(tenant: Tenant, query: SubscriptionQuery): Promise<SubscriptionPage>;
+  /** Every subscription of one customer (the portal), newest first, at most 100. */
+  listByCustomer(tenant: Tenant, customerId: number): Promise<Subscription[]>;
+  /** The subscription's history, newest first, at most `limit` (default 100). */
+  history(tenant: Tenant, subscriptionId: number, limit?: number): Promise<SubscriptionHistoryEntry[]>;
+  /**
+   * Job ids (`<sellerId>:<environment>:<id>`) of subscriptions whose `dueAt` is by `now`, from the
+   * hour buckets of the last `hoursBack` hours (the heartbeat's backstop).
+   */
+  dueSubscriptions(now: Date, hoursBack: number): Promise<string[]>;
+}
+
+export interface PortalSessionRepository {
+  nextId(): Promise<number>;
+  /** Writes the session under its token hash, with a TTL at its expiry. */
+  create(session: PortalSession): Promise<void>;
+  /** The session of a token hash, or null (unknown, or deleted by the TTL). Callers check `expiresAt`. */
+  findByTokenHash(tokenHash: string): Promise<PortalSession | null>;
+}
