@@ -94,6 +94,19 @@ export const keys = {
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
   /** A card the sandbox tokenized (brand, last 4, expiry, outcome class; never the number). */
   sandboxCardToken: (token: string): Key => ({ pk: `SANDBOX#TOKEN#${token}`, sk: 'TOKEN' }),
+  /**
+   * An idempotency key the sandbox answered (saved-card and Pix Automático debits): the charge it
+   * made, written with that charge. Scoped to the account, as a provider scopes its keys.
+   */
+  sandboxIdempotency: (t: Tenant, key: string): Key => ({
+    pk: `SANDBOX#IDEM#${t.sellerId}#${t.environment}#${key}`,
+    sk: 'IDEM',
+  }),
+  /** A Pix Automático authorization the sandbox issued (pending, active or revoked; seller, max amount). */
+  sandboxPixAuthorization: (authorizationId: string): Key => ({
+    pk: `SANDBOX#PIXAUTH#${authorizationId}`,
+    sk: 'PIXAUTH',
+  }),
   /** A product's affiliation with one affiliate (a seller id); a product's list is one prefix query. */
   affiliation: (t: Tenant, productId: number, affiliateId: number): Key =>
     inTenant(t, `AFFIL#${pad(productId)}#${pad(affiliateId, 15)}`),
