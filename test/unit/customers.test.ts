@@ -46,6 +46,14 @@ class FakeCustomers implements CustomerRepository {
   async findProfile(tenant: Tenant, uuid: string) {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
+  async findProfileById(tenant: Tenant, id: number) {
+    return (
+      [...this.profiles.values()].find(
+        (p) =>
+          p.id === id && p.tenant.sellerId === tenant.sellerId && p.tenant.environment === tenant.environment,
+      ) ?? null
+    );
+  }
   async createGlobal(global: GlobalCustomer, profile: CustomerProfile) {
     if (this.globals.has(`${global.environment}#${global.document}`))
       throw new ConflictError('taken', 'customer_exists', { reason: 'already_exists' });

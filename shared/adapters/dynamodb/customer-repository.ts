@@ -66,6 +66,15 @@ const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): Tr
   },
 });
 
+/**
+ * The numeric id's pointer to the uuid-keyed profile, written with the profile: a strongly
+ * consistent GetItem finds a customer registered a moment ago (an index attribute would be
+ * eventually consistent). Put without condition: the profile's own condition guards the pair.
+ */
+const idPointer = (p: Pick<CustomerProfile, 'tenant' | 'id' | 'uuid'>): TransactItem => ({
+  Put: { Item: { ...keys.customerById(p.tenant, p.id), entity: 'customer-id', version: 1, uuid: p.uuid } },
+});
+
 /** The count sits at the head of the newest-first listing partition (byCreation), read with the first page. */
 const countOne = (tenant: Tenant): TransactItem => ({
   Update: {
@@ -121,6 +130,13 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       return item ? toProfile(item) : null;
     },
 
+    async findProfileById(tenant, id) {
+      const pointer = await table.get<Item>(keys.customerById(tenant, id), { consistent: true });
+      if (!pointer) return null;
+      const item = await getProfileItem(tenant, String(pointer.uuid));
+      return item ? toProfile(item) : null;
+    },
+
     async createGlobal(global, profile) {
       const { environment, ...rest } = global;
       await orConflict(
@@ -140,6 +156,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
           { Put: { Item: profileItem(profile), ConditionExpression: 'attribute_not_exists(pk)' } },
           emailPointer(profile),
           countOne(profile.tenant),
+          idPointer(profile),
         ]),
         (failure) =>
           failure.failedIndexes.includes(0)
@@ -161,7 +178,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         },
       } as TransactItem;
       try {
-        await transact(table, [put, emailPointer(profile), countOne(profile.tenant)]);
+        await transact(table, [put, emailPointer(profile), countOne(profile.tenant), idPointer(profile)]);
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
         const existing = error.itemAt(0) ?? (await getProfileItem(profile.tenant, profile.uuid));

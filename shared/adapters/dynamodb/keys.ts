@@ -164,6 +164,33 @@ export const keys = {
     ),
   /** The month (YYYY-MM of the ISO instant) of a payment method's next expiry step. */
   paymentMethodExpiryBucket: (instant: string) => `DUE#CARD#${instant.slice(0, 7)}`,
+  // Subscription prices: by id in the tenant partition; byStatusOrName lists a product's prices,
+  // byUuidOrOwner finds one by uuid (the tenant is compared).
+  price: (t: Tenant, id: number): Key => inTenant(t, `PRICE#${pad(id)}`),
+  priceByUuid: (uuid: string) => `PRICEUUID#${uuid}`,
+  pricesOfProduct: (t: Tenant, productId: number) => `${tenant(t)}#PRICES#${productId}`,
+  // Subscriptions: by id in the tenant partition, listed newest first (by id) in four index
+  // partitions (all, status, customer, product), each headed by its counter (counterSortKey).
+  subscription: (t: Tenant, id: number): Key => inTenant(t, `SUB#${pad(id)}`),
+  subscriptionsOfTenant: (t: Tenant) => `${tenant(t)}#SUBS`,
+  subscriptionsByStatus: (t: Tenant, status: string) => `${tenant(t)}#SUBSTATUS#${status}`,
+  subscriptionsOfCustomer: (t: Tenant, customerId: number) => `${tenant(t)}#SUBCUSTOMER#${customerId}`,
+  subscriptionsOfProduct: (t: Tenant, productId: number) => `${tenant(t)}#SUBPRODUCT#${productId}`,
+  /** The counter of one list partition (`ALL`, `STATUS#<s>`, `CUSTOMER#<id>`, `PRODUCT#<id>`). */
+  subscriptionCounter: (t: Tenant, scope: string): Key => inTenant(t, `COUNT#SUB#${scope}`),
+  /**
+   * A history record. The change's instant precedes the id in the sort key: ids come in blocks per
+   * container, so only the time orders records written by different containers.
+   */
+  subscriptionEvent: (t: Tenant, subscriptionId: number, createdAt: string, eventId: number): Key =>
+    inTenant(t, `SUBEVT#${pad(subscriptionId)}#${createdAt}#${pad(eventId)}`),
+  subscriptionEventsPrefix: (subscriptionId: number) => `SUBEVT#${pad(subscriptionId)}#`,
+  /** Hour buckets of subscriptions' `dueAt`, swept by the heartbeat in case a schedule never fired. */
+  subscriptionDueBucket: (instant: string) => `DUE#SUB#${instant.slice(0, 13)}`,
+  /** A customer portal session, found by the SHA-256 of its token (no tenant in the request). */
+  portalSession: (tokenHash: string): Key => ({ pk: `PORTALSESSION#${tokenHash}`, sk: 'PORTALSESSION' }),
+  /** A seller's profile by the customer's numeric id: a pointer to the uuid-keyed profile. */
+  customerById: (t: Tenant, id: number): Key => inTenant(t, `CUSTOMERID#${pad(id)}`),
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
 };

@@ -20,6 +20,11 @@ export interface CustomerRepository {
   findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
   findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null>;
   /**
+   * The tenant's profile of the customer with this numeric id (strongly consistent), or null.
+   * Profiles written before this lookup existed (local data only) are not found by id.
+   */
+  findProfileById(tenant: Tenant, id: number): Promise<CustomerProfile | null>;
+  /**
    * Writes a new global customer with the tenant's profile. Throws ConflictError (reason
    * `already_exists`) when another request registered the document first.
    */

@@ -17,7 +17,11 @@ export interface PriceRepository {
   findByUuid(tenant: Tenant, uuid: string): Promise<SubscriptionPrice | null>;
   /** Every price of the product (a product has a handful), newest first, in one query. */
   listByProduct(tenant: Tenant, productId: number): Promise<SubscriptionPrice[]>;
-  /** Writes `next` on `previous.version`; ConflictError (reason `changed`) otherwise. */
+  /**
+   * Writes `next` as given if the stored version is still `previous.version`; ConflictError (reason
+   * `changed`) otherwise. The caller sets `next.version = previous.version + 1`, as for every
+   * optimistic write here (products, transactions, payment methods).
+   */
   save(next: SubscriptionPrice, previous: SubscriptionPrice): Promise<void>;
 }
 
@@ -25,7 +29,10 @@ export interface PriceRepository {
 export interface SubscriptionChanges {
   /** Outbox events (webhooks). */
   events: DomainEvent[];
-  /** History records; the repository gives them ids and the subscription id. */
+  /**
+   * History records; the repository gives them ids (the `subscription-event` sequence), the
+   * subscription id, and `createdAt` = the written subscription's `updatedAt` (the change's instant).
+   */
   history: NewHistoryEntry[];
   /** A charge's transaction (a renewal, a retry, a reactivation), written in the same transaction. */
   transaction?: { record: Transaction; events: DomainEvent[] };
@@ -52,9 +59,11 @@ export interface SubscriptionRepository {
   create(subscription: Subscription, changes: SubscriptionChanges): Promise<void>;
   get(tenant: Tenant, id: number): Promise<Subscription | null>;
   /**
-   * Writes `next` if the stored version is still `previous.version`, with its changes, in one
-   * transaction. Throws ConflictError (reason `changed`) when the subscription changed since it was
-   * read; nothing is written then.
+   * Writes `next` as given if the stored version is still `previous.version`, with its changes, in
+   * one transaction. The caller sets `next.version = previous.version + 1` (the convention of every
+   * optimistic write here). Throws ConflictError (reason `changed`) when the subscription changed
+   * since it was read, or (reason `already_exists`) when `changes.transaction` names a transaction
+   * id already stored; nothing is written then.
    */
   save(next: Subscription, previous: Subscription, changes: SubscriptionChanges): Promise<void>;
   list(tenant: Tenant, query: SubscriptionQuery): Promise<SubscriptionPage>;

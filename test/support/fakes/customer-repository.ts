@@ -53,6 +53,14 @@ export class FakeCustomerRepository implements CustomerRepository {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
 
+  async findProfileById(tenant: Tenant, id: number): Promise<CustomerProfile | null> {
+    const found = [...this.profiles.values()].find(
+      (p) =>
+        p.id === id && p.tenant.sellerId === tenant.sellerId && p.tenant.environment === tenant.environment,
+    );
+    return found ?? null;
+  }
+
   async createGlobal(global: GlobalCustomer, profile: CustomerProfile): Promise<void> {
     const key = globalKey(global.environment, global.document);
     if (this.globals.has(key)) {
