@@ -1,0 +1,383 @@
+import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import type { ChargeResult } from '#shared/domain/payments/gateway';
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import type { PaymentProvider, SubscriptionChanges } from '#shared/domain/ports';
+import { eventsOf, statusOf } from '#shared/domain/transactions/create';
+import {
+  paymentSucceededData,
+  sellerNet,
+  type Transaction,
+  type TransactionStatus,
+} from '#shared/domain/transactions/transaction';
+import { isConflict, NotFoundError } from '#shared/errors';
+import { centavosToReais } from '#shared/money';
+import { type SubscriptionDeps, subscriptionEvent } from './deps';
+import { nextBoundary, periodEnd } from './periods';
+import { saveAndSchedule } from './schedule';
+import type { NewHistoryEntry, PendingCharge, Subscription } from './subscription';
+
+/** Why a charge is made: a subscription's first payment, its renewal, a retry, a trial's end, a reactivation. */
+export type CollectKind = 'first' | 'renewal' | 'retry' | 'trial_end' | 'reactivation';
+export type CollectOutcome = 'paid' | 'declined' | 'error';
+
+export interface CollectResult {
+  subscription: Subscription;
+  /** The charge's transaction; null when nothing reached the provider (an expired card) or the charge was abandoned. */
+  transaction: Transaction | null;
+  outcome: CollectOutcome;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Waits after the 1st, 2nd and 3rd failed attempt of a cycle, from that attempt. A decline is the
+ * issuer's answer (funds, limits): it changes over days, around paydays. An error is technical
+ * (provider or network): it usually clears within hours.
+ */
+export const RETRY_DELAYS_MS: Record<'declined' | 'error', readonly number[]> = {
+  declined: [3 * DAY_MS, 5 * DAY_MS, 7 * DAY_MS],
+  error: [HOUR_MS, 6 * HOUR_MS, 24 * HOUR_MS],
+};
+/** Attempts per billing cycle (the charge and its three retries); then the subscription is `failed`. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.declined.length + 1;
+
+/** A charge that did not reach the provider, or its answer. */
+interface Charged {
+  outcome: CollectOutcome;
+  transaction: Transaction | null;
+  failureCode: string | null;
+  failureReason: string | null;
+}
+
+const notCharged = (outcome: 'declined' | 'error', failureCode: string, failureReason: string): Charged => ({
+  outcome,
+  transaction: null,
+  failureCode,
+  failureReason,
+});
+
+/** Statuses in which an in-flight charge is still the subscription's (not abandoned by a cancel). */
+const CHARGEABLE: readonly Subscription['status'][] = ['pending', 'active', 'pending_cancellation'];
+
+/**
+ * Claims the charge before calling the provider (a conditional write): a second run of the same
+ * job finds the claim and repeats the call with the same transaction id and idempotency key, so
+ * the provider charges once. The transaction id in the key makes every claim's key new, so a cycle
+ * charged again (after a pause voided it, or a reactivation) never gets an older attempt's answer.
+ */
+async function claim(deps: SubscriptionDeps, s: Subscription): Promise<Subscription> {
+  if (s.pendingCharge && CHARGEABLE.includes(s.status)) return s;
+  const cycle = s.billingCycle + 1;
+  const attempt = s.failedPaymentCount + 1;
+  const transactionId = await deps.transactions.nextId();
+  const pendingCharge: PendingCharge = {
+    cycle,
+    attempt,
+    transactionId,
+    idempotencyKey: `sub_${s.uuid}_c${cycle}_a${attempt}_t${transactionId}`,
+    claimedAt: deps.clock.now().toISOString(),
+  };
+  const next: Subscription = { ...s, pendingCharge, version: s.version + 1 };
+  await deps.subscriptions.save(next, s, { events: [], history: [] });
+  return next;
+}
+
+function chargeRecord(
+  deps: SubscriptionDeps,
+  s: Subscription,
+  pc: PendingCharge,
+  provider: PaymentProvider,
+  result: ChargeResult,
+  at: string,
+): Transaction {
+  const method = s.collectionMethod === 'card' ? 'creditcard' : 'pix';
+  // A Pix Automático debit is a paid pix, like a pix the buyer paid; a saved card is captured.
+  const status: TransactionStatus =
+    method === 'pix' && result.outcome === 'approved' ? 'payedPix' : statusOf(result, method);
+  const failed = result.outcome === 'declined' || result.outcome === 'error';
+  const amount = s.price.unitAmount;
+  return {
+    id: pc.transactionId,
+    uuid: deps.ids.uuid(),
+    tenant: s.tenant,
+    provider: provider.provider,
+    gatewayPayId: result.gatewayPayId,
+    status,
+    paymentMethod: method,
+    value: amount,
+    valueSeller: sellerNet(method, amount, 1),
+    installments: 1,
+    // The subscription keeps no phone: the charge shows none rather than a stale one.
+    customer: { ...s.customer, phone: '' },
+    product: { ...s.price.product, value: amount },
+    pix: null,
+    boleto: null,
+    card: method === 'creditcard' && result.outcome !== 'pending' ? result.card : null,
+    failureCode: failed ? result.failureCode : null,
+    failureReason: failed ? result.failureReason : null,
+    refunds: [],
+    refundedAmount: 0,
+    paidAt: status === 'captured' || status === 'payedPix' ? at : null,
+    canceledAt: null,
+    deadline: null,
+    metadata: s.metadata,
+    checkoutSessionId: null,
+    clientReferenceId: null,
+    affiliate: null,
+    recurring: { subscriptionId: s.id, billingCycle: pc.cycle, method: s.collectionMethod },
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+}
+
+/** The same events a sale's transaction gets; eventsOf names only a captured card as succeeded. */
+function transactionEvents(deps: SubscriptionDeps, t: Transaction): DomainEvent[] {
+  const events = eventsOf(deps, t);
+  if (t.status === 'payedPix')
+    events.push(newEvent(deps, t.tenant, 'transaction.payment.succeeded', paymentSucceededData(t)));
+  return events;
+}
+
+/** Calls the provider for the claimed charge; an expired or missing card is not charged at all. */
+async function charge(deps: SubscriptionDeps, s: Subscription, pc: PendingCharge): Promise<Charged> {
+  const provider = deps.payments.forEnvironment(s.tenant.environment);
+  if (!provider.ready) return notCharged('error', 'provider_not_configured', PROVIDER_NOT_CONFIGURED);
+  const base = {
+    tenant: s.tenant,
+    transactionId: pc.transactionId,
+    amountCentavos: s.price.unitAmount,
+    description: s.price.product.name,
+    idempotencyKey: pc.idempotencyKey,
+  };
+  let result: ChargeResult;
+  try {
+    if (s.collectionMethod === 'card') {
+      const pm = s.paymentMethod ? await deps.paymentMethods.get(s.tenant, s.paymentMethod.id) : null;
+      if (!pm || pm.customer.id !== s.customer.id)
+        return notCharged('declined', 'expired_card', 'The subscription has no saved card to charge.');
+      if (pm.status === 'expired')
+        return notCharged('declined', 'expired_card', 'The saved card has expired.');
+      result = await provider.chargeSavedCard({
+        ...base,
+        installments: 1,
+        customer: { name: s.customer.name, document: s.customer.document, email: s.customer.email },
+        token: pm.token,
+      });
+    } else {
+      if (!s.pixAuthorizationId)
+        return notCharged(
+          'declined',
+          'authorization_missing',
+          'The subscription has no Pix Automático authorization.',
+        );
+      result = await provider.chargePixAutomatic({ ...base, authorizationId: s.pixAuthorizationId });
+    }
+  } catch (error) {
+    // The provider no longer knows the card or authorization: nothing was charged, and retrying
+    // the same handle cannot succeed. Anything else is left to a rerun with the same key.
+    if (!(error instanceof NotFoundError)) throw error;
+    return s.collectionMethod === 'card'
+      ? notCharged('declined', 'expired_card', 'The provider no longer keeps the saved card.')
+      : notCharged(
+          'declined',
+          'authorization_missing',
+          'The provider does not know the Pix Automático authorization.',
+        );
+  }
+  if (result.outcome === 'pending') throw new Error('a charge without the buyer cannot be pending');
+  const transaction = chargeRecord(deps, s, pc, provider, result, deps.clock.now().toISOString());
+  return result.outcome === 'approved'
+    ? { outcome: 'paid', transaction, failureCode: null, failureReason: null }
+    : {
+        outcome: result.outcome,
+        transaction,
+        failureCode: result.failureCode,
+        failureReason: result.failureReason,
+      };
+}
+
+/** The state after a paid charge. A renewal keeps the anchor's schedule; a first payment or a reactivation starts one. */
+function paidState(s: Subscription, kind: CollectKind, pc: PendingCharge, at: string): Subscription {
+  const { billingInterval: interval, intervalCount: count } = s.price;
+  const paid = { billingCycle: pc.cycle, lastPaymentAt: at, failedPaymentCount: 0 };
+  if (kind === 'first' || kind === 'reactivation') {
+    const end = periodEnd(at, interval, count, 1);
+    return {
+      ...s,
+      ...paid,
+      status: 'active',
+      billingAnchor: at,
+      currentPeriodStart: at,
+      currentPeriodEnd: end,
+      nextPaymentAt: end,
+      dueAt: end,
+      ...(kind === 'reactivation'
+        ? { cancelAt: null, cancelledAt: null, cancelAtPeriodEnd: false, cancelReason: null, pausedAt: null }
+        : {}),
+    };
+  }
+  const end = nextBoundary(s.billingAnchor, interval, count, s.currentPeriodEnd).at;
+  return {
+    ...s,
+    ...paid,
+    currentPeriodStart: s.currentPeriodEnd,
+    currentPeriodEnd: end,
+    nextPaymentAt: end,
+    dueAt: end,
+    // A cancellation at period end set while this charge was in flight ends the period just paid.
+    ...(s.status === 'pending_cancellation' ? { cancelAt: end } : {}),
+  };
+}
+
+/** The state after a failed charge: the next retry, or `failed` after the cycle's last attempt. */
+function failedState(s: Subscription, kind: CollectKind, outcome: 'declined' | 'error', now: Date) {
+  if (kind === 'reactivation') return { next: s, nextRetryAt: null };
+  const failedPaymentCount = s.failedPaymentCount + 1;
+  if (kind === 'first' || failedPaymentCount >= MAX_ATTEMPTS) {
+    const next: Subscription = {
+      ...s,
+      status: 'failed',
+      failedPaymentCount,
+      nextPaymentAt: null,
+      dueAt: null,
+    };
+    return { next, nextRetryAt: null };
+  }
+  const nextRetryAt = new Date(
+    now.getTime() + RETRY_DELAYS_MS[outcome][failedPaymentCount - 1],
+  ).toISOString();
+  const next: Subscription = { ...s, failedPaymentCount, nextPaymentAt: nextRetryAt, dueAt: nextRetryAt };
+  return { next, nextRetryAt };
+}
+
+/** The subscription after the charge's outcome, with its history, webhooks and transaction, to write in one save. */
+function applyOutcome(
+  deps: SubscriptionDeps,
+  s: Subscription,
+  kind: CollectKind,
+  charged: Charged,
+  now: Date,
+): { next: Subscription; changes: SubscriptionChanges } {
+  const at = now.toISOString();
+  const pc = s.pendingCharge as PendingCharge;
+  const base: Subscription = { ...s, pendingCharge: null, updatedAt: at, version: s.version + 1 };
+  const payment = {
+    amount: centavosToReais(s.price.unitAmount),
+    transactionId: charged.transaction?.id ?? null,
+  };
+  const history: NewHistoryEntry[] = [];
+  const webhooks: string[] = [];
+  let next: Subscription;
+  if (charged.outcome === 'paid') {
+    next = paidState(base, kind, pc, at);
+    if (kind === 'trial_end') {
+      history.push({ eventType: 'trial_ended', eventData: { trialEndsAt: s.trialEndsAt, converted: true } });
+      webhooks.push('customer.trial_converted');
+    }
+    if (kind === 'first' || kind === 'reactivation') {
+      history.push({
+        eventType: 'subscription.activated',
+        eventData: kind === 'reactivation' ? { reactivated: true } : {},
+      });
+      webhooks.push('subscription.activated');
+    }
+    history.push({
+      eventType: 'payment_success',
+      eventData: { ...payment, paidAt: at, billingCycle: next.billingCycle },
+    });
+    if ((kind === 'renewal' || kind === 'retry') && next.billingCycle >= 2)
+      webhooks.push('subscription.renewed');
+  } else {
+    const failed = failedState(base, kind, charged.outcome, now);
+    next = failed.next;
+    if (kind === 'trial_end') {
+      history.push({ eventType: 'trial_ended', eventData: { trialEndsAt: s.trialEndsAt, converted: false } });
+      webhooks.push('customer.trial_lapsed');
+    }
+    history.push({
+      eventType: 'payment_failed',
+      eventData: {
+        ...payment,
+        failureCode: charged.failureCode,
+        failureReason: charged.failureReason,
+        attempt: pc.attempt,
+        nextRetryAt: failed.nextRetryAt,
+      },
+    });
+  }
+  const transaction = charged.transaction;
+  return {
+    next,
+    changes: {
+      events: webhooks.map((name) => subscriptionEvent(deps, next, name)),
+      history,
+      ...(transaction
+        ? { transaction: { record: transaction, events: transactionEvents(deps, transaction) } }
+        : {}),
+    },
+  };
+}
+
+/** Another write since the claim (a seller's change) is applied on the fresh state, a few times at most. */
+const FINISH_TRIES = 3;
+
+/**
+ * Writes the outcome with the subscription (one save on the version read) and schedules what is
+ * due next. When the subscription changed meanwhile: a fresh state that still holds this claim gets
+ * the outcome again; one that no longer does was finished by a concurrent run (the transaction is
+ * stored) or abandoned (cancelled now): an approved charge nobody recorded is refunded, as a sale
+ * whose final write failed is.
+ */
+async function finish(
+  deps: SubscriptionDeps,
+  claimed: Subscription,
+  kind: CollectKind,
+  charged: Charged,
+): Promise<CollectResult> {
+  const pc = claimed.pendingCharge as PendingCharge;
+  const now = deps.clock.now();
+  let current = claimed;
+  for (let tries = 1; ; tries++) {
+    const { next, changes } = applyOutcome(deps, current, kind, charged, now);
+    try {
+      const subscription = await saveAndSchedule(deps, next, current, changes);
+      return { subscription, transaction: charged.transaction, outcome: charged.outcome };
+    } catch (error) {
+      if (!isConflict(error, 'changed')) throw error;
+      const fresh = await deps.subscriptions.get(claimed.tenant, claimed.id);
+      const stillOurs =
+        fresh?.pendingCharge?.idempotencyKey === pc.idempotencyKey && CHARGEABLE.includes(fresh.status);
+      if (fresh && stillOurs) {
+        if (tries >= FINISH_TRIES) throw error;
+        current = fresh;
+        continue;
+      }
+      const recorded = await deps.transactions.get(claimed.tenant, pc.transactionId);
+      if (!recorded && charged.outcome === 'paid' && charged.transaction) {
+        const provider = deps.payments.forEnvironment(claimed.tenant.environment);
+        await provider
+          .refund(charged.transaction.gatewayPayId, charged.transaction.value)
+          .catch(() => undefined);
+      }
+      return { subscription: fresh ?? current, transaction: recorded, outcome: charged.outcome };
+    }
+  }
+}
+
+/**
+ * Charges one cycle of the subscription (read just before) and writes everything the outcome
+ * changes in one save: the transaction and its events, the subscription's new period or its next
+ * retry (or `failed`), the history and the subscription webhooks; then schedules the next due
+ * time. A ConflictError (reason `changed`) from the claim means another run got there first.
+ */
+export async function collect(
+  deps: SubscriptionDeps,
+  subscription: Subscription,
+  kind: CollectKind,
+): Promise<CollectResult> {
+  const claimed = await claim(deps, subscription);
+  const charged = await charge(deps, claimed, claimed.pendingCharge as PendingCharge);
+  return finish(deps, claimed, kind, charged);
+}

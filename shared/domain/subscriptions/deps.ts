@@ -1,0 +1,37 @@
+import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import type {
+  Clock,
+  GatewayRouter,
+  Ids,
+  PaymentMethodRepository,
+  Scheduler,
+  SubscriptionRepository,
+  TransactionRepository,
+} from '#shared/domain/ports';
+import { type Subscription, toSubscriptionView } from './subscription';
+
+/** What the subscription engine (charges, due jobs) needs; the API's use cases extend it. */
+export interface SubscriptionDeps {
+  subscriptions: SubscriptionRepository;
+  /** Ids for charges, and a look at one already written (a concurrent run finished it). */
+  transactions: Pick<TransactionRepository, 'nextId' | 'get'>;
+  /** The saved card a renewal charges (its status: an expired card is never charged). */
+  paymentMethods: Pick<PaymentMethodRepository, 'get'>;
+  payments: GatewayRouter;
+  scheduler: Scheduler;
+  clock: Clock;
+  ids: Ids;
+  /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
+  onScheduleError?: (error: unknown) => void;
+  /** One subscription that cannot advance must not stop the sweep: reported here, retried next beat. */
+  onDueError?: (error: unknown, jobId: string) => void;
+}
+
+/** A subscription.* or customer.trial_* webhook: its payload is the subscription as the API shows it. */
+export function subscriptionEvent(
+  deps: { ids: Ids; clock: Clock },
+  subscription: Subscription,
+  name: string,
+): DomainEvent {
+  return newEvent(deps, subscription.tenant, name, toSubscriptionView(subscription));
+}

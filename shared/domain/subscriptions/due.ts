@@ -1,0 +1,128 @@
+import { isConflict } from '#shared/errors';
+import { type CollectKind, type CollectOutcome, collect } from './collect';
+import type { SubscriptionDeps } from './deps';
+import { nextBoundary, periodEnd } from './periods';
+import { parseDueJobId, saveAndSchedule } from './schedule';
+import type { NewHistoryEntry, Subscription } from './subscription';
+
+/** How far back the heartbeat looks for due times a schedule missed (hour buckets of the due index). */
+export const SWEEP_HOURS_BACK = 48;
+
+export type DueOutcome =
+  | { outcome: CollectOutcome; kind: CollectKind }
+  /** A cancellation at period end took effect. */
+  | { outcome: 'expired' }
+  /** Collection is paused: the period moved on, nothing was charged. */
+  | { outcome: 'skipped_paused' }
+  /** Nothing was due: not yet, already done by another run, or the subscription is gone or over. */
+  | { outcome: 'nothing_due' };
+
+const isDue = (s: Subscription, now: Date) =>
+  (s.status === 'active' || s.status === 'pending_cancellation') &&
+  s.dueAt !== null &&
+  Date.parse(s.dueAt) <= now.getTime();
+
+/** Which charge a due subscription makes: a retry while a cycle has failed attempts, a trial's end, or a renewal. */
+function kindOf(s: Subscription): CollectKind {
+  if (s.failedPaymentCount > 0) return 'retry';
+  const trialEnding =
+    s.billingCycle === 0 &&
+    s.trialEndsAt !== null &&
+    Date.parse(s.currentPeriodEnd) === Date.parse(s.trialEndsAt);
+  return trialEnding ? 'trial_end' : 'renewal';
+}
+
+/** The period-end cancellation: `canceled`, history `subscription.expired`; the webhook went out at the request. */
+async function expire(deps: SubscriptionDeps, s: Subscription, now: Date): Promise<DueOutcome> {
+  const at = now.toISOString();
+  const next: Subscription = {
+    ...s,
+    status: 'canceled',
+    cancelledAt: s.cancelledAt ?? s.cancelAt,
+    nextPaymentAt: null,
+    dueAt: null,
+    pendingCharge: null,
+    updatedAt: at,
+    version: s.version + 1,
+  };
+  const history: NewHistoryEntry[] = [
+    { eventType: 'subscription.expired', eventData: { cancelAt: s.cancelAt, reason: s.cancelReason } },
+  ];
+  await saveAndSchedule(deps, next, s, { events: [], history });
+  return { outcome: 'expired' };
+}
+
+/**
+ * Paused collection (Stripe's pause_collection `void`): the periods go on without a charge. The
+ * period moves to the one containing now (every period passed while paused is skipped at once);
+ * a cycle whose retries were under way is voided with it. A trial that ends while paused ends
+ * unconverted, without a webhook. No transaction, no webhook.
+ */
+async function skipPaused(deps: SubscriptionDeps, s: Subscription, now: Date): Promise<DueOutcome> {
+  const at = now.toISOString();
+  const { billingInterval: interval, intervalCount: count } = s.price;
+  const { n, at: end } = nextBoundary(s.billingAnchor, interval, count, at);
+  const next: Subscription = {
+    ...s,
+    currentPeriodStart: periodEnd(s.billingAnchor, interval, count, n - 1),
+    currentPeriodEnd: end,
+    nextPaymentAt: s.nextPaymentAt === null ? null : end,
+    dueAt: end,
+    failedPaymentCount: 0,
+    updatedAt: at,
+    version: s.version + 1,
+  };
+  const history: NewHistoryEntry[] =
+    kindOf(s) === 'trial_end'
+      ? [
+          {
+            eventType: 'trial_ended',
+            eventData: { trialEndsAt: s.trialEndsAt, converted: false, paused: true },
+          },
+        ]
+      : [];
+  await saveAndSchedule(deps, next, s, { events: [], history });
+  return { outcome: 'skipped_paused' };
+}
+
+/**
+ * The `subscription-due` job: re-reads the subscription and does what is due at `dueAt`, if it
+ * is by now: the period-end cancellation, a paused period's skip, or a charge (renewal, retry,
+ * trial end). A charge already claimed is finished first (the provider may have taken the money).
+ * Firing twice changes nothing the second time: the first run moved `dueAt` on, or the second
+ * loses the version race and stops.
+ */
+export async function runDueJob(deps: SubscriptionDeps, jobId: string): Promise<DueOutcome> {
+  const ref = parseDueJobId(jobId);
+  if (!ref) throw new Error(`not a subscription job id: ${jobId}`);
+  const s = await deps.subscriptions.get(ref.tenant, ref.id);
+  const now = deps.clock.now();
+  if (!s || !isDue(s, now)) return { outcome: 'nothing_due' };
+  try {
+    if (!s.pendingCharge) {
+      if (s.status === 'pending_cancellation' && s.cancelAt && Date.parse(s.cancelAt) <= now.getTime())
+        return await expire(deps, s, now);
+      if (s.pausedAt) return await skipPaused(deps, s, now);
+    }
+    const kind = kindOf(s);
+    const { outcome } = await collect(deps, s, kind);
+    return { outcome, kind };
+  } catch (error) {
+    if (isConflict(error, 'changed')) return { outcome: 'nothing_due' };
+    throw error;
+  }
+}
+
+/** The heartbeat's backstop of the one-time schedules: every subscription due by now, found by the index. */
+export async function sweepDueSubscriptions(deps: SubscriptionDeps): Promise<{ due: number; ran: number }> {
+  const due = await deps.subscriptions.dueSubscriptions(deps.clock.now(), SWEEP_HOURS_BACK);
+  let ran = 0;
+  for (const jobId of due) {
+    try {
+      if ((await runDueJob(deps, jobId)).outcome !== 'nothing_due') ran += 1;
+    } catch (error) {
+      deps.onDueError?.(error, jobId);
+    }
+  }
+  return { due: due.length, ran };
+}
