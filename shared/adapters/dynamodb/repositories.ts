@@ -9,9 +9,12 @@ import { createMailLog, createSandboxMailbox } from './mail-repository';
 import { createEventOutbox } from './outbox';
 import { createPaymentMethodRepository } from './payment-method-repository';
 import { createPortalConfigRepository } from './portal-config-repository';
+import { createPortalSessionRepository } from './portal-session-repository';
+import { createPriceRepository } from './price-repository';
 import { createProductRepository } from './product-repository';
 import { createRateLimitRepository } from './rate-limit-repository';
 import { createSellerRepository } from './seller-repository';
+import { createSubscriptionRepository } from './subscription-repository';
 import type { Table } from './table';
 import { createTransactionRepository } from './transaction-repository';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
@@ -36,6 +39,9 @@ export function createRepositories(table: Table) {
     checkoutSessions: createCheckoutSessionRepository(table),
     affiliations: createAffiliationRepository(table),
     paymentMethods: createPaymentMethodRepository(table),
+    prices: createPriceRepository(table),
+    subscriptions: createSubscriptionRepository(table),
+    portalSessions: createPortalSessionRepository(table),
   };
 }
 

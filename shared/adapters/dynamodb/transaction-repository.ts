@@ -46,6 +46,7 @@ const DATA_FIELDS = [
   'checkoutSessionId',
   'clientReferenceId',
   'affiliate',
+  'recurring',
   'createdAt',
   'updatedAt',
   'version',
@@ -70,7 +71,11 @@ function toItem(t: Transaction): Item {
   return item;
 }
 
-const toTransaction = (item: Item) => fromTenantAttributes<Transaction>(item, DATA_FIELDS);
+function toTransaction(item: Item): Transaction {
+  const { recurring, ...t } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
+  // Only a subscription's charge carries it: the others read back as they were written, without.
+  return recurring ? { ...t, recurring } : t;
+}
 
 const COUNTER = 'counter';
 
@@ -154,6 +159,20 @@ function statusMove(previous: Transaction, next: Transaction): TransactItem[] {
   return [counterUpdate(counterItems(previous)[1], -1), counterUpdate(counterItems(next)[1], 1)];
 }
 
+/**
+ * Everything a new transaction writes (the item, `attribute_not_exists`, first; its counters; a
+ * pending pix's expiry marker; its outbox items): `create` sends them alone, the subscription
+ * repository inside the subscription's own TransactWriteItems (a renewal's charge).
+ */
+export function transactionCreateWrites(t: Transaction, events: DomainEvent[]): TransactItem[] {
+  return [
+    { Put: { Item: toItem(t), ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...counterUpdates(t, 1),
+    ...pixExpiryMarker(t),
+    ...events.map(outboxPut),
+  ];
+}
+
 export function createTransactionRepository(table: Table): TransactionRepository {
   const byIndex = async (index: { name: string; partitionKey: string }, value: string) => {
     const out = await table.query<Item>({
@@ -170,15 +189,7 @@ export function createTransactionRepository(table: Table): TransactionRepository
     nextId: () => table.nextId('transaction', { block: 20 }),
 
     async create(t, events: DomainEvent[]) {
-      await orConflict(
-        table.transact([
-          { Put: { Item: toItem(t), ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...counterUpdates(t, 1),
-          ...pixExpiryMarker(t),
-          ...events.map(outboxPut),
-        ]),
-        alreadyExists('The transaction'),
-      );
+      await orConflict(table.transact(transactionCreateWrites(t, events)), alreadyExists('The transaction'));
     },
 
     async duePixExpiries(now, hoursBack) {

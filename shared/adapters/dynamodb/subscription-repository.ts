@@ -1,0 +1,242 @@
+import type { SubscriptionChanges, SubscriptionRepository } from '#shared/domain/ports';
+import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
+import type { Environment, Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
+import { keys } from './keys';
+import { outboxPut } from './outbox';
+import {
+  listSubscriptions,
+  SUBSCRIPTION_COUNTER,
+  SUBSCRIPTION_FIELDS,
+  subscriptionPartitions,
+  toSubscription,
+} from './subscription-queries';
+import {
+  alreadyExists,
+  type ConditionFailedError,
+  type Item,
+  orConflict,
+  type Table,
+  type TransactItem,
+} from './table';
+import { TABLE } from './table-definition';
+import { tenantAttributes } from './tenant-fields';
+import { transactionCreateWrites } from './transaction-repository';
+
+const ENTITY = 'subscription';
+const HISTORY_ENTITY = 'subscription-event';
+/** Subscriptions whose `dueAt` falls in one hour, for the heartbeat's sweep. */
+const byDue = TABLE.indexes.byGatewayPayId;
+/** TransactWriteItems takes at most 100 entries; a state change writes about 10 to 20. */
+const MAX_TRANSACT_ITEMS = 100;
+/** The portal lists at most this many subscriptions of a customer. */
+const CUSTOMER_LIST_LIMIT = 100;
+const HOUR_MS = 3_600_000;
+
+const jobIdOf = (s: Pick<Subscription, 'tenant' | 'id'>) =>
+  `${s.tenant.sellerId}:${s.tenant.environment}:${s.id}`;
+
+function toItem(s: Subscription): Item {
+  const item: Item = {
+    ...keys.subscription(s.tenant, s.id),
+    entity: ENTITY,
+    ...tenantAttributes(s, SUBSCRIPTION_FIELDS),
+  };
+  for (const p of subscriptionPartitions(s)) {
+    item[p.index.partitionKey] = p.value;
+    item[p.index.sortKey] = keys.numeric(s.id);
+  }
+  // Only while something is due is the subscription in the sweep's index (Put replaces the item).
+  if (s.dueAt) {
+    item[byDue.partitionKey] = keys.subscriptionDueBucket(s.dueAt);
+    item[byDue.sortKey] = `${s.dueAt}#${jobIdOf(s)}`;
+  }
+  return item;
+}
+
+function counterUpdate(s: Subscription, partition: number, delta: number): TransactItem {
+  const p = subscriptionPartitions(s)[partition];
+  return {
+    Update: {
+      Key: keys.subscriptionCounter(s.tenant, p.scope),
+      UpdateExpression: 'ADD #c :d SET entity = :e, #ver = :ver, #ipk = :ipk, #isk = :isk',
+      ExpressionAttributeNames: {
+        '#c': 'count',
+        '#ver': 'version',
+        '#ipk': p.index.partitionKey,
+        '#isk': p.index.sortKey,
+      },
+      ExpressionAttributeValues: {
+        ':d': delta,
+        ':e': SUBSCRIPTION_COUNTER,
+        ':ver': 1,
+        ':ipk': p.value,
+        ':isk': keys.counterSortKey,
+      },
+    },
+  };
+}
+
+/** Counters of the list partitions the subscription leaves go down, those it enters go up. */
+function counterMoves(previous: Subscription | null, next: Subscription): TransactItem[] {
+  const before = previous ? subscriptionPartitions(previous) : [];
+  return subscriptionPartitions(next).flatMap((p, i) => {
+    if (previous && before[i].value === p.value) return [];
+    return [...(previous ? [counterUpdate(previous, i, -1)] : []), counterUpdate(next, i, 1)];
+  });
+}
+
+function toHistoryEntry(item: Item): SubscriptionHistoryEntry {
+  return {
+    id: Number(item.id),
+    subscriptionId: Number(item.subscriptionId),
+    eventType: item.eventType as SubscriptionHistoryEntry['eventType'],
+    eventData: (item.eventData as Record<string, unknown>) ?? {},
+    createdAt: String(item.createdAt),
+  };
+}
+
+export function createSubscriptionRepository(table: Table): SubscriptionRepository {
+  /** The history items of a change; each record takes an id from the `subscription-event` sequence. */
+  async function historyPuts(s: Subscription, changes: SubscriptionChanges): Promise<TransactItem[]> {
+    const puts: TransactItem[] = [];
+    for (const h of changes.history) {
+      const id = await table.nextId('subscription-event', { block: 20 });
+      puts.push({
+        Put: {
+          Item: {
+            ...keys.subscriptionEvent(s.tenant, s.id, s.updatedAt, id),
+            entity: HISTORY_ENTITY,
+            version: 1,
+            sellerId: s.tenant.sellerId,
+            environment: s.tenant.environment,
+            id,
+            subscriptionId: s.id,
+            eventType: h.eventType,
+            eventData: h.eventData,
+            createdAt: s.updatedAt,
+          },
+        },
+      });
+    }
+    return puts;
+  }
+
+  /**
+   * The subscription's Put (index 0), its counters, history and events, and its charge's
+   * transaction with that one's counters and events, in one TransactWriteItems. A failed condition
+   * other than the subscription's is the transaction's (the outbox ids are new uuids).
+   */
+  async function write(
+    put: TransactItem,
+    previous: Subscription | null,
+    next: Subscription,
+    changes: SubscriptionChanges,
+  ) {
+    const writes: TransactItem[] = [
+      put,
+      ...counterMoves(previous, next),
+      ...(await historyPuts(next, changes)),
+      ...changes.events.map(outboxPut),
+      ...(changes.transaction
+        ? transactionCreateWrites(changes.transaction.record, changes.transaction.events)
+        : []),
+    ];
+    if (writes.length > MAX_TRANSACT_ITEMS)
+      throw new Error(
+        `A subscription change of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
+      );
+    await orConflict(table.transact(writes), (failure: ConditionFailedError) =>
+      !failure.failedIndexes.includes(0)
+        ? alreadyExists('The transaction')(failure)
+        : previous
+          ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
+              reason: 'changed',
+              cause: failure,
+            })
+          : alreadyExists('The subscription')(failure),
+    );
+  }
+
+  return {
+    nextId: () => table.nextId('subscription', { block: 20 }),
+
+    async create(subscription, changes) {
+      const put = { Put: { Item: toItem(subscription), ConditionExpression: 'attribute_not_exists(pk)' } };
+      await write(put, null, subscription, changes);
+    },
+
+    async get(tenant, id) {
+      const item = await table.get<Item>(keys.subscription(tenant, id), { consistent: true });
+      return item ? toSubscription(item) : null;
+    },
+
+    async save(next, previous, changes) {
+      const put = {
+        Put: {
+          Item: toItem(next),
+          ConditionExpression: 'attribute_exists(pk) AND version = :v',
+          ExpressionAttributeValues: { ':v': previous.version },
+        },
+      };
+      await write(put, previous, next, changes);
+    },
+
+    list: (tenant, query) => listSubscriptions(table, tenant, query),
+
+    async listByCustomer(tenant, customerId) {
+      const index = TABLE.indexes.byCustomer;
+      const page = await table.query<Item>({
+        IndexName: index.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': index.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.subscriptionsOfCustomer(tenant, customerId) },
+        ScanIndexForward: false,
+        // The partition's counter comes first.
+        Limit: CUSTOMER_LIST_LIMIT + 1,
+      });
+      return page.items
+        .filter((item) => item.entity === ENTITY)
+        .slice(0, CUSTOMER_LIST_LIMIT)
+        .map(toSubscription);
+    },
+
+    async history(tenant: Tenant, subscriptionId: number, limit = 100) {
+      const page = await table.query<Item>({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': keys.tenant(tenant),
+          ':prefix': keys.subscriptionEventsPrefix(subscriptionId),
+        },
+        ScanIndexForward: false,
+        Limit: limit,
+      });
+      return page.items.map(toHistoryEntry);
+    },
+
+    async dueSubscriptions(now, hoursBack) {
+      const due: string[] = [];
+      const nowIso = now.toISOString();
+      for (let h = hoursBack; h >= 0; h--) {
+        const bucket = keys.subscriptionDueBucket(new Date(now.getTime() - h * HOUR_MS).toISOString());
+        let cursor: string | undefined;
+        do {
+          const out = await table.query<Item>({
+            IndexName: byDue.name,
+            KeyConditionExpression: '#pk = :pk AND #sk <= :now',
+            ExpressionAttributeNames: { '#pk': byDue.partitionKey, '#sk': byDue.sortKey },
+            ExpressionAttributeValues: { ':pk': bucket, ':now': `${nowIso}~` },
+            cursor,
+          });
+          for (const item of out.items) {
+            if (String(item.dueAt) > nowIso) continue;
+            const tenant = { sellerId: Number(item.sellerId), environment: item.environment as Environment };
+            due.push(jobIdOf({ tenant, id: Number(item.id) }));
+          }
+          cursor = out.cursor;
+        } while (cursor);
+      }
+      return due;
+    },
+  };
+}
