@@ -36,6 +36,7 @@ export type {
   GatewayRouter,
   PaymentGateway,
   PaymentProvider,
+  SandboxCardBehaviour,
   SandboxOperations,
 } from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';

@@ -33,7 +33,13 @@ const cardCharge = (c: CardInput, saveCard = true, tenant = SELLER): ChargeReque
   saveCard,
 });
 
-const tokenCharge = (token: string, tenant = SELLER): SavedCardChargeRequest => ({
+let keyCount = 0;
+/** A saved-card charge; each call has a key of its own (a repeated key is the idempotency tests'). */
+const tokenCharge = (
+  token: string,
+  tenant = SELLER,
+  idempotencyKey = `key-${++keyCount}`,
+): SavedCardChargeRequest => ({
   tenant,
   transactionId: 2,
   amountCentavos: 4_990,
@@ -41,6 +47,7 @@ const tokenCharge = (token: string, tenant = SELLER): SavedCardChargeRequest => 
   description: 'Assinatura',
   customer: buyer,
   token,
+  idempotencyKey,
 });
 
 async function sandbox() {

@@ -203,6 +203,7 @@ describe('deleting a saved card', () => {
         description: 'x',
         customer: { name: 'x', document: customerBody.document, email: customerBody.email },
         token: card.token,
+        idempotencyKey: `after-delete-${card.id}`,
       }),
     ).rejects.toThrow('Saved card not found');
   });

@@ -14,18 +14,36 @@ import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
+  PixAuthorizationStatus,
+  PixAutomaticChargeRequest,
   SandboxAction,
   SandboxCharge,
   SavedCardChargeRequest,
   SavedCardToken,
+  TokenizeCardRequest,
+  TokenizeResult,
 } from '#shared/domain/payments/gateway';
 import { buildPixPayload } from '#shared/domain/payments/pix';
-import type { Clock, GatewayHealth, PaymentProvider, SandboxOperations } from '#shared/domain/ports';
+import type {
+  Clock,
+  GatewayHealth,
+  PaymentProvider,
+  SandboxCardBehaviour,
+  SandboxOperations,
+} from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { keys } from '../dynamodb/keys';
-import { ConditionFailedError, type Item, type Table } from '../dynamodb/table';
+import { ConditionFailedError, type Item, type Table, type TransactItem } from '../dynamodb/table';
+import {
+  activationOnPayment,
+  chargePixAutomatic,
+  consentAuthorization,
+  pixAuthorizationStatus,
+  setPixAuthorization,
+} from './pix-automatic';
+import { chargeRecord, replayed, writeOnce } from './records';
 
 export const SANDBOX_PROVIDER = 'sandbox';
 /**
@@ -60,8 +78,16 @@ export const SAVED_CARD_LATER_DECLINES: Readonly<Record<string, CardDeclineCode>
 /** The approving test card those numbers stand in for at their first payment (Visa, 3-digit CVV). */
 const APPROVING_STAND_IN = '4111111111111111';
 
-/** What a saved card's token remembers of how its number behaves; never the number or the CVV. */
-type OutcomeClass = { outcome: 'approved' } | { outcome: 'declined' | 'error'; failureCode: string };
+/**
+ * What a saved card's token remembers of how its number behaves (never the number or the CVV);
+ * the outcome test helper overwrites it.
+ */
+type OutcomeClass = SandboxCardBehaviour;
+
+/** How a saved card answers a charge (a failure code a test helper chose is any code). */
+export type SavedCardOutcome =
+  | { outcome: 'approved' }
+  | { outcome: 'declined' | 'error'; failureCode: string; failureReason: string };
 
 function outcomeClassOf(number: string): OutcomeClass {
   const later = SAVED_CARD_LATER_DECLINES[number];
@@ -73,11 +99,14 @@ function outcomeClassOf(number: string): OutcomeClass {
 }
 
 /** A failure's sentence, as the sandbox's card outcomes word it. */
-function reasonOf(failureCode: string): string {
+function reasonOf(failureCode: string, outcome: 'declined' | 'error' = 'declined'): string {
   const scripted = Object.values(SANDBOX_CARDS).find(
     (o) => o.outcome !== 'approved' && o.failureCode === failureCode,
   );
-  return scripted && scripted.outcome !== 'approved' ? scripted.failureReason : 'The card was declined.';
+  if (scripted && scripted.outcome !== 'approved') return scripted.failureReason;
+  return outcome === 'error'
+    ? 'An error occurred while processing the card; the payment was not completed.'
+    : 'The card was declined.';
 }
 
 /**
@@ -87,19 +116,17 @@ function reasonOf(failureCode: string): string {
 export function savedCardOutcome(
   token: { expiryMonth: number; expiryYear: number; outcomeClass: OutcomeClass },
   today: string,
-): CardOutcome {
+): SavedCardOutcome {
   const [year, month] = today.split('-').map(Number);
   if (token.expiryYear * 12 + token.expiryMonth < year * 12 + month) {
     return { outcome: 'declined', failureCode: 'expired_card', failureReason: reasonOf('expired_card') };
   }
   const c = token.outcomeClass;
   if (c.outcome === 'approved') return { outcome: 'approved' };
-  if (c.outcome === 'error')
-    return { outcome: 'error', failureCode: 'processing_error', failureReason: reasonOf(c.failureCode) };
   return {
-    outcome: 'declined',
-    failureCode: c.failureCode as CardDeclineCode,
-    failureReason: reasonOf(c.failureCode),
+    outcome: c.outcome,
+    failureCode: c.failureCode,
+    failureReason: reasonOf(c.failureCode, c.outcome),
   };
 }
 
@@ -157,21 +184,10 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
   private async createChargeWithId(request: ChargeRequest, gatewayPayId: number): Promise<ChargeResult> {
     const { table, clock } = this.options;
     const now = clock.now();
-    const record: Item = {
-      ...keys.sandboxCharge(gatewayPayId),
-      entity: 'sandbox-charge',
-      version: 1,
-      gatewayPayId,
-      method: request.method,
-      amount: request.amountCentavos,
-      refunded: 0,
-      refundable: request.amountCentavos,
-      sellerId: request.tenant.sellerId,
-      transactionId: request.transactionId,
-      createdAt: now.toISOString(),
-    };
+    const record = chargeRecord({ ...request, gatewayPayId, now });
     let result: ChargeResult;
-    let tokenItem: Item | undefined;
+    /** Written with the record, all or nothing: a card's token, a pix consent's authorization. */
+    let companion: Item | undefined;
     if (request.method === 'pix') {
       const txid = randomBase62(25);
       const expiresAt = request.expiresAt ?? new Date(now.getTime() + 86_400_000).toISOString();
@@ -184,6 +200,12 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       });
       result = { outcome: 'pending', gatewayPayId, pix: { qrCode, txid, expiresAt } };
       record.status = 'pending';
+      const consent = consentAuthorization(request, gatewayPayId, now);
+      if (consent) {
+        result.pix = { qrCode, txid, expiresAt, authorizationId: consent.authorizationId };
+        record.pixAuthorizationId = consent.authorizationId;
+        companion = consent.item;
+      }
     } else if (request.method === 'boleto') {
       const dueDate = request.dueDate ?? addDays(saoPauloDate(now), 3);
       const boleto = buildBoleto({
@@ -204,10 +226,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       };
     } else {
       const card = request.card as NonNullable<ChargeRequest['card']>;
-      const summary = { brand: cardBrand(card.number), last4: last4(card.number) };
-      // A later-decline number pays like the approving card the first time; expiry and CVV still count.
-      const number = SAVED_CARD_LATER_DECLINES[card.number] ? APPROVING_STAND_IN : card.number;
-      const outcome = sandboxCardOutcome({ ...card, number, today: saoPauloDate(now) });
+      const { summary, outcome } = this.verify(card, now);
       if (outcome.outcome === 'approved') {
         result = {
           outcome: 'approved',
@@ -218,7 +237,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         if (request.saveCard) {
           const saved = this.tokenize(request.tenant, card, summary);
           result.savedCard = saved.card;
-          tokenItem = saved.item;
+          companion = saved.item;
         }
         record.status = 'paid';
       } else {
@@ -234,16 +253,26 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       }
       record.card = summary; // never the number
     }
-    if (tokenItem) {
-      // The charge and its token are written together: no token without its approved charge.
+    if (companion) {
+      // The charge and its token (or authorization) are written together: none without the charge.
       await table.transact([
         { Put: { Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { Item: tokenItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { Item: companion, ConditionExpression: 'attribute_not_exists(pk)' } },
       ]);
     } else {
       await table.put(record, { ConditionExpression: 'attribute_not_exists(pk)' });
     }
     return result;
+  }
+
+  /**
+   * What the acquirer and issuer answer for a card with the buyer: the scripted test numbers, expiry
+   * and CVV. A later-decline number answers like the approving card it stands in for.
+   */
+  private verify(card: NonNullable<ChargeRequest['card']>, now: Date) {
+    const summary = { brand: cardBrand(card.number), last4: last4(card.number) };
+    const number = SAVED_CARD_LATER_DECLINES[card.number] ? APPROVING_STAND_IN : card.number;
+    return { summary, outcome: sandboxCardOutcome({ ...card, number, today: saoPauloDate(now) }) };
   }
 
   /** The token record of an approved card: brand, last 4, expiry and its outcome class only. */
@@ -268,20 +297,47 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     return { card: saved, item };
   }
 
-  async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {
-    const item = await this.options.table.get<Item>(keys.sandboxCardToken(request.token), {
-      consistent: true,
-    });
+  /**
+   * Verifies the card as a charge would (test numbers, expiry, CVV) and, when that approves, keeps
+   * the same token record an approved `saveCard` charge keeps; no charge record. An error card is
+   * answered as a decline (nothing to retry: no money moved).
+   */
+  async tokenizeCard(request: TokenizeCardRequest): Promise<TokenizeResult> {
+    const { summary, outcome } = this.verify(request.card, this.options.clock.now());
+    if (outcome.outcome !== 'approved') {
+      return {
+        outcome: 'declined',
+        failureCode: outcome.failureCode,
+        failureReason: outcome.failureReason,
+        gatewayFailureCode: `sandbox_${outcome.failureCode}`,
+      };
+    }
+    const saved = this.tokenize(request.tenant, request.card, summary);
+    await this.options.table.put(saved.item, { ConditionExpression: 'attribute_not_exists(pk)' });
+    return { outcome: 'approved', savedCard: saved.card };
+  }
+
+  private async tokenItem(tenant: Tenant, token: string): Promise<Item> {
+    const item = await this.options.table.get<Item>(keys.sandboxCardToken(token), { consistent: true });
     // Another seller's token is as unknown as a missing one: tokens are scoped to their account.
-    if (
-      !item ||
-      item.sellerId !== request.tenant.sellerId ||
-      item.environment !== request.tenant.environment
-    ) {
+    if (!item || item.sellerId !== tenant.sellerId || item.environment !== tenant.environment) {
       throw new NotFoundError('Saved card not found');
     }
+    return item;
+  }
+
+  /**
+   * Charges a saved card once per idempotency key: a key used before answers its first result (even
+   * after the card was detached) and writes nothing; the key is written with the charge's record.
+   */
+  async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {
+    const { table, clock } = this.options;
+    const fingerprint = `card:${request.token}:${request.amountCentavos}`;
+    const first = await replayed(table, request.tenant, request.idempotencyKey, fingerprint);
+    if (first) return first;
+    const item = await this.tokenItem(request.tenant, request.token);
     const summary = { brand: String(item.brand), last4: String(item.last4) };
-    const now = this.options.clock.now();
+    const now = clock.now();
     const outcome = savedCardOutcome(
       {
         expiryMonth: Number(item.expiryMonth),
@@ -307,27 +363,54 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
               failureReason: outcome.failureReason,
               gatewayFailureCode: `sandbox_${outcome.failureCode}`,
             };
-      await this.options.table.put(
-        {
-          ...keys.sandboxCharge(gatewayPayId),
-          entity: 'sandbox-charge',
-          version: 1,
-          gatewayPayId,
-          method: 'creditcard',
-          amount: request.amountCentavos,
-          refunded: 0,
-          refundable: request.amountCentavos,
-          sellerId: request.tenant.sellerId,
-          transactionId: request.transactionId,
-          createdAt: now.toISOString(),
-          status: outcome.outcome === 'approved' ? 'paid' : 'failed',
-          card: summary,
-          savedCard: true,
-        },
-        { ConditionExpression: 'attribute_not_exists(pk)' },
-      );
-      return result;
+      const record: Item = {
+        ...chargeRecord({ ...request, gatewayPayId, method: 'creditcard', now }),
+        status: outcome.outcome === 'approved' ? 'paid' : 'failed',
+        card: summary,
+        savedCard: true,
+      };
+      return writeOnce(table, request, fingerprint, record, result);
     });
+  }
+
+  async setSavedCardOutcome(tenant: Tenant, token: string, behaviour: SandboxCardBehaviour): Promise<void> {
+    const outcomeClass: OutcomeClass =
+      behaviour.outcome === 'approved'
+        ? { outcome: 'approved' }
+        : { outcome: behaviour.outcome, failureCode: behaviour.failureCode };
+    try {
+      await this.options.table.update({
+        Key: keys.sandboxCardToken(token),
+        UpdateExpression: 'SET outcomeClass = :c, version = version + :one',
+        ConditionExpression: 'sellerId = :s AND environment = :e',
+        ExpressionAttributeValues: {
+          ':c': outcomeClass,
+          ':one': 1,
+          ':s': tenant.sellerId,
+          ':e': tenant.environment,
+        },
+      });
+    } catch (error) {
+      // Missing (the condition fails on an absent item too) or another seller's.
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new NotFoundError('Saved card not found');
+    }
+  }
+
+  chargePixAutomatic(request: PixAutomaticChargeRequest): Promise<ChargeResult> {
+    return chargePixAutomatic(this.options, request, (charge) => this.withFreshId(charge));
+  }
+
+  pixAuthorizationStatus(tenant: Tenant, authorizationId: string): Promise<PixAuthorizationStatus | null> {
+    return pixAuthorizationStatus(this.options.table, tenant, authorizationId);
+  }
+
+  setPixAuthorization(
+    tenant: Tenant,
+    authorizationId: string,
+    action: 'approve' | 'revoke',
+  ): Promise<PixAuthorizationStatus> {
+    return setPixAuthorization(this.options, tenant, authorizationId, action);
   }
 
   async detachSavedCard(tenant: Tenant, token: string): Promise<void> {
@@ -376,23 +459,38 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     return (await this.charge(gatewayPayId))?.status ?? null;
   }
 
+  /**
+   * Moves the sandbox's charge between states. Paying a charge that carried a Pix Automático consent
+   * activates its pending authorization in the same transaction.
+   */
   private async move(gatewayPayId: number, from: ChargeStatus[], to: ChargeStatus): Promise<void> {
-    try {
-      await this.options.table.update({
-        Key: keys.sandboxCharge(gatewayPayId),
-        UpdateExpression: 'SET #s = :to',
-        ConditionExpression: `attribute_exists(pk) AND #s IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':to': to, ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])) },
-      });
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      const current = await this.charge(gatewayPayId);
-      if (!current) throw new NotFoundError('Sandbox charge not found');
-      throw new ConflictError(
-        `The sandbox charge is ${current.status}; it cannot become ${to}`,
-        'sandbox_invalid_state',
-      );
+    const { table, clock } = this.options;
+    const update = {
+      Key: keys.sandboxCharge(gatewayPayId),
+      UpdateExpression: 'SET #s = :to',
+      ConditionExpression: `attribute_exists(pk) AND #s IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':to': to, ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])) },
+    };
+    for (let attempt = 1; ; attempt++) {
+      const also: TransactItem[] =
+        to === 'paid' ? await activationOnPayment(table, gatewayPayId, clock.now()) : [];
+      try {
+        if (also.length > 0) await table.transact([{ Update: update }, ...also]);
+        else await table.update(update);
+        return;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        // Only the authorization moved meanwhile (approved or revoked by the bank): decide again.
+        if (!error.failedIndexes.includes(0) && attempt < 3) continue;
+        if (!error.failedIndexes.includes(0)) throw error;
+        const current = await this.charge(gatewayPayId);
+        if (!current) throw new NotFoundError('Sandbox charge not found');
+        throw new ConflictError(
+          `The sandbox charge is ${current.status}; it cannot become ${to}`,
+          'sandbox_invalid_state',
+        );
+      }
     }
   }
 

@@ -70,4 +70,24 @@ export interface SandboxOperations {
   charge(gatewayPayId: number): Promise<SandboxCharge | null>;
   /** Pays, fails or charges back a charge and sends the signed notification a provider would. */
   simulate(gatewayPayId: number, action: SandboxAction, failureCode?: string): Promise<void>;
+  /**
+   * How a saved card answers its later charges from now on (an expired card still declines
+   * `expired_card`). Throws NotFoundError for a token this tenant does not own.
+   */
+  setSavedCardOutcome(tenant: Tenant, token: string, behaviour: SandboxCardBehaviour): Promise<void>;
+  /**
+   * Plays the buyer's bank on a Pix Automático authorization: `approve` makes a pending one active
+   * without a payment (an active one stays active), `revoke` revokes it. Answers the status after;
+   * NotFoundError for an authorization this tenant does not own; ConflictError to approve a revoked one.
+   */
+  setPixAuthorization(
+    tenant: Tenant,
+    authorizationId: string,
+    action: 'approve' | 'revoke',
+  ): Promise<PixAuthorizationStatus>;
 }
+
+/** What a sandbox saved card does when charged: approve, or decline / error with a failure code. */
+export type SandboxCardBehaviour =
+  | { outcome: 'approved' }
+  | { outcome: 'declined' | 'error'; failureCode: string };

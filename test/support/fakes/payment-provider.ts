@@ -3,8 +3,12 @@ import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
+  PixAuthorizationStatus,
+  PixAutomaticChargeRequest,
   SavedCardChargeRequest,
   SavedCardToken,
+  TokenizeCardRequest,
+  TokenizeResult,
 } from '../../../shared/domain/payments/gateway';
 import type { GatewayHealth, PaymentProvider } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
@@ -13,10 +17,31 @@ import { NotFoundError } from '../../../shared/errors';
 /** Gateway ids the fake hands out start here: the first charge is 7_000_001. */
 export const FAKE_GATEWAY_ID_BASE = 7_000_000;
 
+/** How the next charge without the buyer (saved card, Pix Automático) ends; `throw` rejects the call. */
+export type ScriptedOutcome =
+  | 'approved'
+  | { outcome: 'declined' | 'error'; failureCode: string; failureReason?: string }
+  | { throw: Error };
+
+/** A Pix Automático authorization the fake issued with a pix charge that asked for a consent. */
+export interface FakePixAuthorization {
+  tenant: Tenant;
+  status: PixAuthorizationStatus;
+  maxAmountCentavos: number;
+  gatewayPayId: number;
+}
+
 /**
  * A provider that keeps its charges in memory. Pix and boleto are pending with fixed artifacts;
  * cards follow the sandbox's scripted test numbers (any other number is declined card_declined).
  * `failWith` makes createCharge reject; `ready: false` is an unconfigured live provider.
+ *
+ * Charges without the buyer (saved card, Pix Automático) take their outcome from the front of
+ * `savedCardOutcomes` / `pixAutomaticOutcomes` when a test queued one; otherwise a saved card
+ * approves (unless given `declineWith`) and a Pix Automático debit follows its authorization
+ * (pending or revoked: `authorization_revoked`; above the max: `amount_above_limit`). Every call is
+ * recorded with its idempotency key; a key seen before answers the first result again without
+ * taking an outcome from the queue (as a provider's idempotency keys do).
  */
 export class FakePaymentProvider implements PaymentProvider {
   readonly requests: ChargeRequest[] = [];
@@ -26,6 +51,16 @@ export class FakePaymentProvider implements PaymentProvider {
   readonly savedCards = new Map<string, SavedCardToken & { tenant: Tenant; declineWith?: string }>();
   readonly savedCardCharges: SavedCardChargeRequest[] = [];
   readonly detached: string[] = [];
+  readonly tokenizeRequests: TokenizeCardRequest[] = [];
+  readonly pixAutomaticCharges: PixAutomaticChargeRequest[] = [];
+  /** Authorizations issued by pix charges with `recurringConsent`, by id. */
+  readonly pixAuthorizations = new Map<string, FakePixAuthorization>();
+  /** Outcomes of the next saved-card charges, first in first out. */
+  readonly savedCardOutcomes: ScriptedOutcome[] = [];
+  /** Outcomes of the next Pix Automático debits, first in first out. */
+  readonly pixAutomaticOutcomes: ScriptedOutcome[] = [];
+  /** The first result of each idempotency key (saved-card and Pix Automático charges). */
+  readonly idempotentResults = new Map<string, ChargeResult>();
   failWith: Error | null = null;
   private nextGatewayId = FAKE_GATEWAY_ID_BASE;
 
@@ -39,15 +74,20 @@ export class FakePaymentProvider implements PaymentProvider {
     if (this.failWith) throw this.failWith;
     const gatewayPayId = ++this.nextGatewayId;
     if (request.method === 'pix') {
-      return {
-        outcome: 'pending',
-        gatewayPayId,
-        pix: {
-          qrCode: `pix-qr-${gatewayPayId}`,
-          txid: `txid${gatewayPayId}`,
-          expiresAt: request.expiresAt ?? '',
-        },
+      const pix = {
+        qrCode: `pix-qr-${gatewayPayId}`,
+        txid: `txid${gatewayPayId}`,
+        expiresAt: request.expiresAt ?? '',
       };
+      if (!request.recurringConsent) return { outcome: 'pending', gatewayPayId, pix };
+      const authorizationId = `pixauth_fake_${gatewayPayId}`;
+      this.pixAuthorizations.set(authorizationId, {
+        tenant: request.tenant,
+        status: 'pending',
+        maxAmountCentavos: request.recurringConsent.maxAmountCentavos,
+        gatewayPayId,
+      });
+      return { outcome: 'pending', gatewayPayId, pix: { ...pix, authorizationId } };
     }
     if (request.method === 'boleto') {
       return {
@@ -90,27 +130,113 @@ export class FakePaymentProvider implements PaymentProvider {
     };
   }
 
-  /** Approves unless the saved card was given a `declineWith` code; a token of another tenant is unknown. */
+  /**
+   * The queued outcome, else approved unless the saved card was given a `declineWith` code; a token
+   * of another tenant is unknown; a key seen before answers its first result.
+   */
   async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {
     this.savedCardCharges.push(request);
     if (this.failWith) throw this.failWith;
     const saved = this.savedCards.get(request.token);
-    if (
-      !saved ||
-      saved.tenant.sellerId !== request.tenant.sellerId ||
-      saved.tenant.environment !== request.tenant.environment
-    )
-      throw new NotFoundError('Saved card not found');
-    const gatewayPayId = ++this.nextGatewayId;
+    if (!saved || !sameTenant(saved.tenant, request.tenant)) throw new NotFoundError('Saved card not found');
     const card = { brand: saved.brand, last4: saved.last4 };
-    if (!saved.declineWith) return { outcome: 'approved', gatewayPayId, card, authorizationCode: 'AUTH02' };
+    return this.once(request.tenant, request.idempotencyKey, () => {
+      const scripted = this.savedCardOutcomes.shift();
+      if (scripted) return this.scripted(scripted, card);
+      if (!saved.declineWith) return this.approved(card);
+      return this.failed({ outcome: 'declined', failureCode: saved.declineWith }, card);
+    });
+  }
+
+  /** Tokenizes the sandbox's approving test numbers; any other number is declined like a charge. */
+  async tokenizeCard(request: TokenizeCardRequest): Promise<TokenizeResult> {
+    this.tokenizeRequests.push(request);
+    if (this.failWith) throw this.failWith;
+    const scripted = SANDBOX_CARDS[request.card.number];
+    if (scripted?.outcome !== 'approved') {
+      const failureCode = scripted?.failureCode ?? 'card_declined';
+      return {
+        outcome: 'declined',
+        failureCode,
+        failureReason: scripted?.failureReason ?? 'The card was declined by the issuer.',
+        gatewayFailureCode: `fake_${failureCode}`,
+      };
+    }
+    const savedCard: SavedCardToken = {
+      token: `tok_fake_t${this.tokenizeRequests.length}`,
+      brand: 'visa',
+      last4: request.card.number.slice(-4),
+      expiryMonth: request.card.expiryMonth,
+      expiryYear: request.card.expiryYear < 100 ? 2000 + request.card.expiryYear : request.card.expiryYear,
+    };
+    this.savedCards.set(savedCard.token, { ...savedCard, tenant: request.tenant });
+    return { outcome: 'approved', savedCard };
+  }
+
+  /** The queued outcome, else what the authorization allows; another tenant's authorization is unknown. */
+  async chargePixAutomatic(request: PixAutomaticChargeRequest): Promise<ChargeResult> {
+    this.pixAutomaticCharges.push(request);
+    if (this.failWith) throw this.failWith;
+    const authorization = this.pixAuthorizations.get(request.authorizationId);
+    if (!authorization || !sameTenant(authorization.tenant, request.tenant))
+      throw new NotFoundError('Pix authorization not found');
+    const card = { brand: 'pix', last4: '' };
+    return this.once(request.tenant, request.idempotencyKey, () => {
+      const scripted = this.pixAutomaticOutcomes.shift();
+      if (scripted) return this.scripted(scripted, card);
+      if (authorization.status !== 'active')
+        return this.failed({ outcome: 'declined', failureCode: 'authorization_revoked' }, card);
+      if (request.amountCentavos > authorization.maxAmountCentavos)
+        return this.failed({ outcome: 'declined', failureCode: 'amount_above_limit' }, card);
+      return this.approved(card);
+    });
+  }
+
+  async pixAuthorizationStatus(
+    tenant: Tenant,
+    authorizationId: string,
+  ): Promise<PixAuthorizationStatus | null> {
+    const authorization = this.pixAuthorizations.get(authorizationId);
+    return authorization && sameTenant(authorization.tenant, tenant) ? authorization.status : null;
+  }
+
+  /** What the buyer's first pix payment (or the bank) does to an authorization. */
+  setPixAuthorizationStatus(authorizationId: string, status: PixAuthorizationStatus): void {
+    const authorization = this.pixAuthorizations.get(authorizationId);
+    if (!authorization) throw new Error(`unknown fake pix authorization ${authorizationId}`);
+    authorization.status = status;
+  }
+
+  private async once(tenant: Tenant, key: string, charge: () => ChargeResult): Promise<ChargeResult> {
+    const scoped = `${tenant.sellerId}:${tenant.environment}:${key}`;
+    const first = this.idempotentResults.get(scoped);
+    if (first) return first;
+    const result = charge();
+    this.idempotentResults.set(scoped, result);
+    return result;
+  }
+
+  private scripted(outcome: ScriptedOutcome, card: { brand: string; last4: string }): ChargeResult {
+    if (outcome === 'approved') return this.approved(card);
+    if ('throw' in outcome) throw outcome.throw;
+    return this.failed(outcome, card);
+  }
+
+  private approved(card: { brand: string; last4: string }): ChargeResult {
+    return { outcome: 'approved', gatewayPayId: ++this.nextGatewayId, card, authorizationCode: 'AUTH02' };
+  }
+
+  private failed(
+    failure: { outcome: 'declined' | 'error'; failureCode: string; failureReason?: string },
+    card: { brand: string; last4: string },
+  ): ChargeResult {
     return {
-      outcome: 'declined',
-      gatewayPayId,
+      outcome: failure.outcome,
+      gatewayPayId: ++this.nextGatewayId,
       card,
-      failureCode: saved.declineWith,
-      failureReason: 'The card was declined.',
-      gatewayFailureCode: `fake_${saved.declineWith}`,
+      failureCode: failure.failureCode,
+      failureReason: failure.failureReason ?? 'The card was declined.',
+      gatewayFailureCode: `fake_${failure.failureCode}`,
     };
   }
 
@@ -135,4 +261,8 @@ export class FakePaymentProvider implements PaymentProvider {
   async health(): Promise<GatewayHealth> {
     return { status: 'healthy', provider: this.provider, latencyMs: 0 };
   }
+}
+
+function sameTenant(a: Tenant, b: Tenant): boolean {
+  return a.sellerId === b.sellerId && a.environment === b.environment;
 }

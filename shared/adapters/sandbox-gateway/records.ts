@@ -1,0 +1,90 @@
+import type { ChargeMethod, ChargeResult } from '#shared/domain/payments/gateway';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
+import { keys } from '../dynamodb/keys';
+import { ConditionFailedError, type Item, type Table } from '../dynamodb/table';
+
+/** The sandbox's own record of a charge (never a card number); callers add status and method details. */
+export function chargeRecord(charge: {
+  gatewayPayId: number;
+  method: ChargeMethod;
+  amountCentavos: number;
+  tenant: Tenant;
+  transactionId: number;
+  now: Date;
+}): Item {
+  return {
+    ...keys.sandboxCharge(charge.gatewayPayId),
+    entity: 'sandbox-charge',
+    version: 1,
+    gatewayPayId: charge.gatewayPayId,
+    method: charge.method,
+    amount: charge.amountCentavos,
+    refunded: 0,
+    refundable: charge.amountCentavos,
+    sellerId: charge.tenant.sellerId,
+    transactionId: charge.transactionId,
+    createdAt: charge.now.toISOString(),
+  };
+}
+
+/**
+ * The first answer to an idempotency key of this account, or null for a key never used. A key
+ * first used for another charge (another card or authorization, another amount) is refused, as
+ * Stripe refuses an Idempotency-Key reused with other parameters.
+ */
+export async function replayed(
+  table: Table,
+  tenant: Tenant,
+  idempotencyKey: string,
+  fingerprint: string,
+): Promise<ChargeResult | null> {
+  const item = await table.get<Item>(keys.sandboxIdempotency(tenant, idempotencyKey), { consistent: true });
+  if (!item) return null;
+  if (item.fingerprint !== fingerprint) {
+    throw new ConflictError(
+      'The idempotency key was already used for a different charge',
+      'idempotency_key_reused',
+    );
+  }
+  return item.result as ChargeResult;
+}
+
+/**
+ * Writes a charge record and the key that asked for it in one transaction, so a key never exists
+ * without its charge nor a charge twice for one key. When a concurrent call with the same key wrote
+ * first, answers that call's result (this charge is not written). A taken gateway id (the record's
+ * condition) is rethrown as the ConditionFailedError the caller draws another id on.
+ */
+export async function writeOnce(
+  table: Table,
+  request: { tenant: Tenant; idempotencyKey: string },
+  fingerprint: string,
+  record: Item,
+  result: ChargeResult,
+): Promise<ChargeResult> {
+  const { tenant, idempotencyKey } = request;
+  const keyItem: Item = {
+    ...keys.sandboxIdempotency(tenant, idempotencyKey),
+    entity: 'sandbox-idempotency-key',
+    version: 1,
+    sellerId: tenant.sellerId,
+    environment: tenant.environment,
+    fingerprint,
+    gatewayPayId: result.gatewayPayId,
+    result,
+    createdAt: record.createdAt,
+  };
+  try {
+    await table.transact([
+      { Put: { Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { Item: keyItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ]);
+    return result;
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError) || !error.failedIndexes.includes(1)) throw error;
+    const first = await replayed(table, tenant, idempotencyKey, fingerprint);
+    if (!first) throw error;
+    return first;
+  }
+}
