@@ -38,7 +38,8 @@ const sessionCompleted = (): z.ZodType =>
     id: z.string(),
     status: z.literal('complete'),
     product_id: z.number(),
-    transaction_id: z.number(),
+    // Null when the session started a subscription with a trial: nothing was charged.
+    transaction_id: z.number().nullable(),
     customer_email: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     client_reference_id: z.string().nullable(),

@@ -9,6 +9,7 @@ import { type CustomerDeps, createCustomer } from '#shared/domain/customers/cust
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
@@ -30,6 +31,7 @@ import {
   paymentSucceededData,
   sellerNet,
   type Transaction,
+  type TransactionRecurrence,
   toEventData,
   toTransactionView,
 } from './transaction';
@@ -83,6 +85,17 @@ export interface SaleContext {
   sessionAffiliateId?: number | null;
   /** A pix charge of a session stops being payable no later than the session does. */
   notAfter?: string;
+  /**
+   * What is charged instead of the product's value: a subscription price's amount. A product priced
+   * 0 sells this way (through its prices only).
+   */
+  amountCentavos?: number;
+  /** The charge is a subscription's (its first payment): stored on the transaction. */
+  recurring?: TransactionRecurrence;
+  /** Card only: keep the card whatever the buyer chose (a subscription renews on it). */
+  forceSaveCard?: boolean;
+  /** Pix only: the QR code also carries a Pix Automático consent for the renewals. */
+  recurringConsent?: { maxAmountCentavos: number; description: string };
 }
 
 export interface CreateDeps {
@@ -112,9 +125,13 @@ function parseBuyer(raw: Record<string, unknown>) {
 }
 
 /** Rules that need the product: methods it accepts, installments it allows, a price to sell. */
-function checkAgainstProduct(product: Product | null, input: CreateTransactionInput): Product {
+function checkAgainstProduct(
+  product: Product | null,
+  input: CreateTransactionInput,
+  context: SaleContext,
+): Product {
   if (!product || !product.isActive) throw new NotFoundError('Product not found');
-  if (product.value === 0) {
+  if (product.value === 0 && context.amountCentavos === undefined) {
     throw new BadRequestError('This product has no price and cannot be sold', 'product_not_for_sale');
   }
   const accepted = { pix: product.pix, boleto: product.boleto, creditcard: product.creditCard }[
@@ -170,7 +187,8 @@ function pixExpiry(now: Date, input: CreateTransactionInput, context: SaleContex
   return new Date(Math.min(own, cap)).toISOString();
 }
 
-function eventsOf(deps: CreateDeps, t: Transaction): DomainEvent[] {
+/** The events of a new transaction (a sale's, a subscription charge's). */
+export function eventsOf(deps: Pick<CreateDeps, 'ids' | 'clock'>, t: Transaction): DomainEvent[] {
   const event = (name: string, data: unknown) => newEvent(deps, t.tenant, name, data);
   const events = [event('transaction.created', toEventData(t))];
   if (t.status === 'captured') events.push(event('transaction.payment.succeeded', paymentSucceededData(t)));
@@ -181,9 +199,50 @@ function eventsOf(deps: CreateDeps, t: Transaction): DomainEvent[] {
   return events;
 }
 
-function statusOf(result: ChargeResult, method: Transaction['paymentMethod']): Transaction['status'] {
+/** A provider's answer as the new transaction's status. */
+export function statusOf(result: ChargeResult, method: Transaction['paymentMethod']): Transaction['status'] {
   if (result.outcome === 'pending') return method === 'pix' ? 'pendingPix' : 'pendingBoleto';
   return result.outcome === 'approved' ? 'captured' : 'denied';
+}
+
+/**
+ * Everything a sale can be refused for, checked before anything is written: the request (metadata
+ * included, not only by the route's parse: nothing a caller sends may fail after the customer is
+ * written), the buyer, the product and its methods, a ready provider, the dates, the affiliate.
+ */
+export async function checkSale(
+  deps: CreateDeps,
+  request: CreateTransactionInput,
+  context: SaleContext = {},
+) {
+  const input = parseInput(createTransactionSchema, request);
+  const buyer = parseBuyer(input.customer);
+  const product = checkAgainstProduct(
+    await deps.products.findByUuid(input.productId.toLowerCase()),
+    input,
+    context,
+  );
+  const provider = deps.payments.forEnvironment(product.tenant.environment);
+  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  const now = deps.clock.now();
+  const dueDate = boletoDueDate(input, saoPauloDate(now));
+  const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;
+  const affiliation = await affiliationOf(deps, product, input, context);
+  return { input, buyer, product, provider, now, dueDate, expiresAt, affiliation };
+}
+
+/** The buyer becomes the seller's customer: an idempotent upsert, by document. */
+export async function upsertBuyer(
+  deps: Pick<CreateDeps, 'customers' | 'clock' | 'ids'>,
+  tenant: Product['tenant'],
+  buyer: ReturnType<typeof parseBuyer>,
+) {
+  const { customer } = await createCustomer(
+    { customers: deps.customers, clock: deps.clock, ids: deps.ids },
+    tenant,
+    buyer,
+  );
+  return customer;
 }
 
 /**
@@ -206,41 +265,47 @@ export async function createSale(
   request: CreateTransactionInput,
   context: SaleContext = {},
 ): Promise<Transaction> {
-  // The whole request (metadata included) is checked here too, not only by the route's parse:
-  // nothing a caller sends may fail after the customer is written.
-  const input = parseInput(createTransactionSchema, request);
-  const buyer = parseBuyer(input.customer);
-  const product = checkAgainstProduct(await deps.products.findByUuid(input.productId.toLowerCase()), input);
-  const tenant = product.tenant;
-  const provider = deps.payments.forEnvironment(tenant.environment);
-  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
-  const now = deps.clock.now();
-  const today = saoPauloDate(now);
-  const dueDate = boletoDueDate(input, today);
-  const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;
-  const affiliation = await affiliationOf(deps, product, input, context);
-  const { customer } = await createCustomer(
-    { customers: deps.customers, clock: deps.clock, ids: deps.ids },
-    tenant,
-    buyer,
+  return (await createSaleKeepingCard(deps, request, context)).transaction;
+}
+
+/**
+ * The sale, and the payment method its approved card became when the card was saved (null when
+ * it was not asked for, or could not be kept: the sale stands, reported to onSaveCardError).
+ */
+export async function createSaleKeepingCard(
+  deps: CreateDeps,
+  request: CreateTransactionInput,
+  context: SaleContext = {},
+): Promise<{ transaction: Transaction; paymentMethod: PaymentMethodView | null }> {
+  const { input, buyer, product, provider, now, dueDate, expiresAt, affiliation } = await checkSale(
+    deps,
+    request,
+    context,
   );
+  const tenant = product.tenant;
+  const customer = await upsertBuyer(deps, tenant, buyer);
   const id = await deps.transactions.nextId();
   const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
+  const value = context.amountCentavos ?? product.value;
+  const card = input.paymentMethod === 'creditcard';
   const result = await provider.createCharge({
     tenant,
     transactionId: id,
     method: input.paymentMethod,
-    amountCentavos: product.value,
+    amountCentavos: value,
     installments,
     description: product.name,
     customer: { name: customer.name, document: customer.document, email: customer.email },
     card: input.card,
-    saveCard: input.paymentMethod === 'creditcard' && input.saveCard === true,
+    saveCard: card && (input.saveCard === true || context.forceSaveCard === true),
     dueDate,
     expiresAt,
+    ...(input.paymentMethod === 'pix' && context.recurringConsent
+      ? { recurringConsent: context.recurringConsent }
+      : {}),
   });
   const status = statusOf(result, input.paymentMethod);
-  const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, product.value, installments));
+  const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, value, installments));
   const at = now.toISOString();
   const t: Transaction = {
     id,
@@ -250,7 +315,7 @@ export async function createSale(
     gatewayPayId: result.gatewayPayId,
     status,
     paymentMethod: input.paymentMethod,
-    value: product.value,
+    value,
     valueSeller: split.valueSeller,
     installments,
     customer: {
@@ -276,6 +341,7 @@ export async function createSale(
     checkoutSessionId: context.checkoutSessionId ?? null,
     clientReferenceId: context.clientReferenceId ?? null,
     affiliate: split.affiliate,
+    recurring: context.recurring ?? null,
     createdAt: at,
     updatedAt: at,
     version: 1,
@@ -286,13 +352,17 @@ export async function createSale(
     if (status === 'captured') await provider.refund(result.gatewayPayId, t.value).catch(() => undefined);
     throw error;
   }
+  let paymentMethod: PaymentMethodView | null = null;
   if (result.outcome === 'approved' && result.savedCard) {
-    await saveCard(deps, {
+    paymentMethod = await saveCard(deps, {
       tenant,
       customer: { id: customer.id, uuid: customer.uuid },
       provider: provider.provider,
       savedCard: result.savedCard,
-    }).catch((error) => deps.onSaveCardError?.(error));
+    }).catch((error) => {
+      deps.onSaveCardError?.(error);
+      return null;
+    });
   }
   if (t.status === 'pendingPix' && expiresAt) {
     // The charge is saved; a failure to schedule its expiry must not turn a sale into a 500.
@@ -303,5 +373,5 @@ export async function createSale(
       })
       .catch((error) => deps.onScheduleError?.(error));
   }
-  return t;
+  return { transaction: t, paymentMethod };
 }
