@@ -11,7 +11,7 @@ export interface PageDeps {
 }
 
 export interface PageAnswer {
-  status: 200 | 404;
+  status: 200 | 401 | 404;
   html: string;
 }
 
