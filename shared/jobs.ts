@@ -8,6 +8,9 @@ import {
 } from '#shared/domain/payment-methods/expiry-steps';
 import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
+import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
+import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
+import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import { EXPIRY_JOB } from '#shared/domain/transactions/create';
 import { type ExpirySweepDeps, sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
 import { expirePix } from '#shared/domain/transactions/notifications';
@@ -42,6 +45,18 @@ const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: 
   onExpiryError: (error, id) => logger.error('could not expire a checkout session', { error, id }),
 });
 
+const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
+  subscriptions: deps.repos.subscriptions,
+  transactions: deps.repos.transactions,
+  paymentMethods: deps.repos.paymentMethods,
+  payments: deps.payments,
+  scheduler: deps.scheduler,
+  clock: deps.clock,
+  ids: deps.ids,
+  onScheduleError: (error) => logger.error('could not schedule a subscription due job', { error }),
+  onDueError: (error, id) => logger.error('could not run a subscription due job', { error, id }),
+});
+
 /**
  * Scheduled work, dispatched by name to its use cases with their narrow deps. Later issues add
  * due-date, expiry and issuance jobs here. The heartbeat also sweeps expiries a schedule missed.
@@ -52,10 +67,12 @@ export const jobHandlers: Record<string, JobHandler> = {
     sweep: await sweepPixExpiries(expiryDeps(deps)),
     sessionSweep: await sweepSessionExpiries(sessionDeps(deps)),
     cardExpirySweep: await sweepExpirySteps(cardExpiryDeps(deps)),
+    subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(deps)),
   }),
   [EXPIRY_JOB]: (deps, job) => expirePix(expiryDeps(deps), job.id),
   [SESSION_EXPIRY_JOB]: (deps, job) => expireSessionJob(sessionDeps(deps), job.id),
   [PAYMENT_METHOD_EXPIRY_JOB]: (deps, job) => runExpiryStep(cardExpiryDeps(deps), job.id),
+  [SUBSCRIPTION_DUE_JOB]: (deps, job) => runDueJob(subscriptionDeps(deps), job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };
