@@ -93,6 +93,50 @@ const paymentMethodExpiringSoon = (): z.ZodType =>
 const paymentMethodExpired = (): z.ZodType =>
   paymentMethodEventData().extend({ status: z.literal('expired') });
 
+/**
+ * A subscription as GET /api/subscriptions/{id} shows it: the payload of subscription.* and
+ * customer.trial_* (the spec shows neither; this is the resource, like Stripe's subscription events).
+ */
+export const subscriptionEventData = () =>
+  z.object({
+    id: z.number(),
+    uuid: z.string(),
+    object: z.literal('subscription'),
+    customerId: z.number(),
+    subscriptionPriceId: z.number(),
+    sellerId: z.number(),
+    paymentMethodId: z.number().nullable(),
+    status: z.enum(['pending', 'active', 'pending_cancellation', 'canceled', 'failed']),
+    collectionMethod: z.enum(['card', 'pix_automatic']),
+    currentPeriodStart: z.string(),
+    currentPeriodEnd: z.string(),
+    billingCycle: z.number().int(),
+    trialEndsAt: z.string().nullable(),
+    cancelAt: z.string().nullable(),
+    cancelledAt: z.string().nullable(),
+    cancelAtPeriodEnd: z.boolean(),
+    cancelReason: z.string().nullable(),
+    pauseCollection: z.object({ behavior: z.literal('void'), pausedAt: z.string() }).nullable(),
+    lastPaymentAt: z.string().nullable(),
+    nextPaymentAt: z.string().nullable(),
+    failedPaymentCount: z.number().int(),
+    metadata: z.record(z.string(), z.string()),
+    environment: z.enum(['test', 'live']),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    subscriptionPrice: z.object({
+      id: z.number(),
+      uuid: z.string(),
+      name: z.string(),
+      unitAmount: z.number(),
+      billingInterval: z.enum(['week', 'month', 'year']),
+      intervalCount: z.number().int(),
+      product: z.object({ id: z.number(), name: z.string() }),
+    }),
+    customer: z.object({ id: z.number(), name: z.string(), email: z.string() }),
+    paymentMethod: z.object({ id: z.number(), cardLast4: z.string(), cardBrand: z.string() }).nullable(),
+  });
+
 export interface EventDefinition {
   name: string;
   group: string;
@@ -171,9 +215,9 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('scheduled_charge.payment_method_changed', 'scheduled_charge', 'The saved payment method changed'),
   def('scheduled_charge.payment_method_cleared', 'scheduled_charge', 'The saved payment method was removed'),
   def('scheduled_charge.postponed', 'scheduled_charge', 'The due date was postponed'),
-  def('customer.trial_started', 'customer', 'A trial started'),
-  def('customer.trial_converted', 'customer', 'A trial became paid'),
-  def('customer.trial_lapsed', 'customer', 'A trial ended unpaid'),
+  def('customer.trial_started', 'customer', 'A trial started', subscriptionEventData),
+  def('customer.trial_converted', 'customer', 'A trial became paid', subscriptionEventData),
+  def('customer.trial_lapsed', 'customer', 'A trial ended unpaid', subscriptionEventData),
   def(
     'payment_method.expiring_soon',
     'payment_method',
@@ -181,11 +225,11 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
     paymentMethodExpiringSoon,
   ),
   def('payment_method.expired', 'payment_method', 'A card expired', paymentMethodExpired),
-  def('subscription.created', 'subscription', 'A subscription was created'),
-  def('subscription.activated', 'subscription', 'A subscription became active'),
-  def('subscription.paused', 'subscription', 'A subscription was paused'),
-  def('subscription.cancelled', 'subscription', 'A subscription was cancelled'),
-  def('subscription.renewed', 'subscription', 'A subscription renewed'),
+  def('subscription.created', 'subscription', 'A subscription was created', subscriptionEventData),
+  def('subscription.activated', 'subscription', 'A subscription became active', subscriptionEventData),
+  def('subscription.paused', 'subscription', 'A subscription was paused', subscriptionEventData),
+  def('subscription.cancelled', 'subscription', 'A subscription was cancelled', subscriptionEventData),
+  def('subscription.renewed', 'subscription', 'A subscription renewed', subscriptionEventData),
   def('checkout.session.completed', 'checkout', 'A checkout session was paid', sessionCompleted),
   def('checkout.session.expired', 'checkout', 'A checkout session expired', sessionExpired),
 ];

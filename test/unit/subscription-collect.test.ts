@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EVENTS_BY_NAME } from '../../events/catalog';
 import type { ChargeResult, SavedCardChargeRequest } from '../../shared/domain/payments/gateway';
 import { collect, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../shared/domain/subscriptions/collect';
 import { dueScheduleName } from '../../shared/domain/subscriptions/schedule';
+import { toSubscriptionView } from '../../shared/domain/subscriptions/subscription';
 import { sellerNet } from '../../shared/domain/transactions/transaction';
 import {
   AMOUNT,
@@ -529,5 +531,32 @@ describe('collect: charging once', () => {
     expect(subscription.status).toBe('canceled');
     expect(e.transactions.all()).toEqual([]);
     expect(e.provider.refunds).toEqual([{ gatewayPayId: expect.any(Number), amountCentavos: AMOUNT }]);
+  });
+});
+
+describe('subscription webhook payloads', () => {
+  const names = [
+    'subscription.created',
+    'subscription.activated',
+    'subscription.paused',
+    'subscription.cancelled',
+    'subscription.renewed',
+    'customer.trial_started',
+    'customer.trial_converted',
+    'customer.trial_lapsed',
+  ];
+
+  it.each(names)('%s carries the subscription as the API shows it, and nothing else', (name) => {
+    const schema = EVENTS_BY_NAME.get(name)?.schema;
+    const paused = toSubscriptionView(e.seed({ pausedAt: FEB_28, trialEndsAt: FEB_28 }));
+    const pix = toSubscriptionView(
+      e.seed({ collectionMethod: 'pix_automatic', paymentMethod: null, status: 'pending_cancellation' }),
+    );
+    expect(schema?.safeParse(paused).success).toBe(true);
+    expect(schema?.safeParse(pix).success).toBe(true);
+    const { status: _, ...withoutStatus } = paused;
+    expect(schema?.safeParse(withoutStatus).success).toBe(false);
+    expect(schema?.safeParse({ ...paused, status: 'paused' }).success).toBe(false);
+    expect(schema?.safeParse({ id: 1, updatedAt: FEB_28 }).success).toBe(false);
   });
 });
