@@ -4,6 +4,7 @@ import { customerRoutes } from '#functions/customers/routes';
 import { docsRoutes } from '#functions/docs/routes';
 import { healthRoutes } from '#functions/health/routes';
 import { pagesRoutes } from '#functions/pages/routes';
+import { portalRoutes } from '#functions/portal/routes';
 import { productRoutes } from '#functions/products/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
 import { transactionRoutes } from '#functions/transactions/routes';
@@ -25,6 +26,7 @@ export const httpGroups: RouteGroup[] = [
   customerRoutes,
   docsRoutes,
   pagesRoutes,
+  portalRoutes,
 ];
 
 /**

@@ -70,6 +70,9 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   'outbox-publisher': { table: 'none', publishesEvents: true },
   'webhook-fanout': { table: 'readWrite', enqueuesDeliveries: true },
   'webhook-delivery': { table: 'readWrite', enqueuesDeliveries: true },
+  // Portal actions schedule subscription work (a reactivation's renewal, a cancellation's end) and
+  // send the customer's cancellation and card-change e-mails themselves (SES for live tenants).
+  portal: { table: 'readWrite', schedulesJobs: true, sendsMail: true },
   // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.
   notifications: { table: 'readWrite', sendsMail: true },
 };

@@ -70,14 +70,11 @@ describe('receipts', () => {
     });
   });
 
-  it('lets only the notifications function send mail: from the sender address, via identity and configuration set', () => {
+  it('lets only the portal and notifications functions send mail: from the sender address, via identity and configuration set', () => {
     const senders = functionNames.filter((n) =>
       actionsOf(statementsOfRole(s.template, roleOf(n))).some((a) => a.startsWith('ses:')),
     );
-    expect(senders).toEqual(['notifications']);
-    const statement = statementsOfRole(s.template, roleOf('notifications')).find((st) =>
-      actionsOf([st]).includes('ses:SendEmail'),
-    );
+    expect(senders).toEqual(['portal', 'notifications']);
     const arn = (resource: string, ref: string) => ({
       'Fn::Join': [
         '',
@@ -93,16 +90,21 @@ describe('receipts', () => {
         ],
       ],
     });
-    expect(statement).toEqual({
-      Action: 'ses:SendEmail',
-      Effect: 'Allow',
-      Resource: expect.arrayContaining([
-        arn('identity', identityId()),
-        arn('configuration-set', configSetId()),
-      ]),
-      Condition: { StringEquals: { 'ses:FromAddress': `nao-responda@${DEFAULT_MAIL_DOMAIN}` } },
-    });
-    expect((statement as { Resource: unknown[] }).Resource).toHaveLength(2);
+    for (const sender of senders) {
+      const statement = statementsOfRole(s.template, roleOf(sender)).find((st) =>
+        actionsOf([st]).includes('ses:SendEmail'),
+      );
+      expect(statement).toEqual({
+        Action: 'ses:SendEmail',
+        Effect: 'Allow',
+        Resource: expect.arrayContaining([
+          arn('identity', identityId()),
+          arn('configuration-set', configSetId()),
+        ]),
+        Condition: { StringEquals: { 'ses:FromAddress': `nao-responda@${DEFAULT_MAIL_DOMAIN}` } },
+      });
+      expect((statement as { Resource: unknown[] }).Resource).toHaveLength(2);
+    }
   });
 
   it('gives the notifications function the table (its once-per-event markers) and nothing that publishes', () => {

@@ -299,9 +299,10 @@ describe('least privilege', () => {
       'transactions',
       'checkout',
       'customers',
+      'portal',
       'jobs',
     ]);
-    expect(holders('iam:PassRole')).toEqual(['transactions', 'checkout', 'customers', 'jobs']);
+    expect(holders('iam:PassRole')).toEqual(['transactions', 'checkout', 'customers', 'portal', 'jobs']);
   });
 
   it("writes logs only to the function's own log group, with no AWS managed policy", () => {

@@ -40,14 +40,18 @@ export function methodLabel(data: Pick<ReceiptData, 'method' | 'card' | 'install
   if (data.method === 'pix') return 'Pix';
   if (data.method === 'pix_automatic') return 'Pix Automático';
   if (data.method === 'boleto') return 'Boleto';
-  const parts = ['Cartão de crédito'];
-  if (data.card) {
-    const brand = BRANDS[data.card.brand.toLowerCase()];
-    if (brand) parts.push(brand);
-    parts.push(`final ${data.card.last4}`);
-  }
   const n = data.installments ?? 1;
-  parts.push(n > 1 ? `(${n} parcelas)` : '(à vista)');
+  return `${cardLabel(data.card)} ${n > 1 ? `(${n} parcelas)` : '(à vista)'}`;
+}
+
+/** `Cartão de crédito Visa final 1111` (the brand only when it is a known one). */
+export function cardLabel(card: { brand: string; last4: string } | null): string {
+  const parts = ['Cartão de crédito'];
+  if (card) {
+    const brand = BRANDS[card.brand.toLowerCase()];
+    if (brand) parts.push(brand);
+    parts.push(`final ${card.last4}`);
+  }
   return parts.join(' ');
 }
 
@@ -103,4 +107,82 @@ export function paymentReceipt(data: ReceiptData): RenderedMail {
     .join('\n');
 
   return { subject, text, html };
+}
+
+/** What the customer-portal e-mails say about the subscription and who sells it. */
+export interface PortalMailSubject {
+  customerName: string;
+  productName: string;
+  /** The subscription price's name (the plan). */
+  planName: string;
+  /** The seller's business name from the portal configuration; null: a neutral wording. */
+  businessName: string | null;
+  sandbox: boolean;
+}
+
+export interface CancellationData extends PortalMailSubject {
+  /** True: the subscription runs until `endsAt`; false: it ended at `endsAt` (now). */
+  atPeriodEnd: boolean;
+  endsAt: Date;
+  /** The seller's customCancellationMessage, shown as written (line breaks kept). */
+  customMessage: string | null;
+}
+
+export interface PaymentMethodUpdatedData extends PortalMailSubject {
+  card: { brand: string; last4: string };
+}
+
+const greetingOf = (name: string) => (name.trim() ? `Olá, ${name.trim()}!` : 'Olá!');
+const sellerOf = (businessName: string | null) => businessName?.trim() || 'o vendedor';
+
+/**
+ * One portal e-mail: paragraphs of plain text (each may hold line breaks), the same in the text
+ * part and, escaped, in the HTML part.
+ */
+function portalMail(subject: string, sandbox: boolean, paragraphs: string[]): RenderedMail {
+  const shown = paragraphs.filter((p) => p.trim() !== '');
+  const text = [...(sandbox ? [SANDBOX_NOTE, ''] : []), ...shown.flatMap((p) => [p, '']), ''].join('\n');
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="pt-BR"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">',
+    sandbox
+      ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
+      : '',
+    ...shown.map((p) => `<p>${escapeHtml(p).replace(/\r?\n/g, '<br>')}</p>`),
+    '</body></html>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return { subject: headerText(`${sandbox ? '[TESTE] ' : ''}${subject}`), text, html };
+}
+
+/** After a cancellation in the customer portal: when it ends, and the seller's own message. */
+export function subscriptionCancellation(data: CancellationData): RenderedMail {
+  const what = `sua assinatura de ${data.productName} (${data.planName})`;
+  const when = formatSaoPauloDateTime(data.endsAt);
+  return portalMail(
+    data.atPeriodEnd
+      ? `Cancelamento agendado: ${data.productName}`
+      : `Assinatura cancelada: ${data.productName}`,
+    data.sandbox,
+    [
+      greetingOf(data.customerName),
+      data.atPeriodEnd
+        ? `O cancelamento de ${what} foi agendado. Ela continua ativa até ${when} e não será renovada depois disso.`
+        : `Confirmamos o cancelamento de ${what} em ${when}. Nenhuma nova cobrança será feita.`,
+      data.customMessage ?? '',
+      `Se você não pediu este cancelamento, fale com ${sellerOf(data.businessName)}.`,
+    ],
+  );
+}
+
+/** After the customer changed the card of a subscription in the portal. */
+export function paymentMethodUpdated(data: PaymentMethodUpdatedData): RenderedMail {
+  return portalMail(`Forma de pagamento atualizada: ${data.productName}`, data.sandbox, [
+    greetingOf(data.customerName),
+    `A forma de pagamento da sua assinatura de ${data.productName} (${data.planName}) foi atualizada para: ${cardLabel(data.card)}.`,
+    'As próximas cobranças serão feitas nesse cartão.',
+    `Se você não fez esta alteração, fale com ${sellerOf(data.businessName)}.`,
+  ]);
 }

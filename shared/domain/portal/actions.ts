@@ -1,0 +1,258 @@
+import { billingEmailOf } from '#shared/domain/customers/customer';
+import { type CustomerDeps, updateCustomer } from '#shared/domain/customers/customers';
+import {
+  type CancellationData,
+  type PaymentMethodUpdatedData,
+  paymentMethodUpdated,
+  type RenderedMail,
+  subscriptionCancellation,
+} from '#shared/domain/mail/templates';
+import { CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
+import { type SaveCardDeps, saveCard } from '#shared/domain/payment-methods/save-card';
+import { luhnValid } from '#shared/domain/payments/cards';
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import type { Mailer } from '#shared/domain/ports';
+import {
+  cancelSubscription,
+  changeSubscriptionPaymentMethod,
+  pauseSubscription,
+  reactivateSubscription,
+  resumeSubscription,
+} from '#shared/domain/subscriptions/actions';
+import { getSubscription, listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
+import type { SubscriptionView } from '#shared/domain/subscriptions/subscription';
+import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import {
+  type PortalConfig,
+  type PortalReadDeps,
+  portalConfigOf,
+  requireFlag,
+  toPortalCustomer,
+  toPortalSubscription,
+} from './portal';
+import type { PortalAddCardInput, PortalCancelInput, PortalCustomerInfoInput } from './schemas';
+import type { PortalSession } from './session';
+
+type ActionDeps = Parameters<typeof cancelSubscription>[0];
+
+/**
+ * What the portal's actions need: the subscription actions' own deps (H2b's use cases, called with
+ * the session's customer as scope), the vault and the provider's tokenizer for a new card, the
+ * customers use case for billing data, and the mailer for the two e-mails.
+ */
+export type PortalActionDeps = ActionDeps &
+  PortalReadDeps &
+  SaveCardDeps &
+  CustomerDeps & {
+    mailer: Mailer;
+    /** A message that could not be sent never fails the action: it is reported here. */
+    onMailError?: (error: unknown, kind: string) => void;
+  };
+
+/** The customer's scope for the subscription use cases: another customer's subscription is a 404. */
+const scopeOf = (session: PortalSession) => ({ by: 'customer' as const, customerId: session.customer.id });
+
+/** Declines as the customer reads them on the portal page (failure codes: shared/domain/payments/cards.ts). */
+const DECLINES_PT: Record<string, string> = {
+  card_declined: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
+  insufficient_funds: 'Saldo ou limite insuficiente. Tente outro cartão.',
+  expired_card: 'O cartão está vencido. Confira a validade ou use outro cartão.',
+  incorrect_cvc: 'O código de segurança (CVV) está incorreto.',
+  issuer_unavailable: 'Não foi possível falar com o banco emissor. Tente novamente em instantes.',
+  processing_error: 'Ocorreu um erro ao processar o cartão. Nenhum valor foi cobrado; tente novamente.',
+};
+
+/**
+ * Sends one portal e-mail to the customer's billing address (the seller's override, else the
+ * profile's e-mail), kept in the sandbox mailbox for a test tenant. Any failure (the profile read,
+ * the mailer) is reported, never thrown: the action it follows has already happened.
+ */
+async function sendPortalMail(
+  deps: PortalActionDeps,
+  session: PortalSession,
+  kind: string,
+  render: (customerName: string) => RenderedMail,
+): Promise<void> {
+  try {
+    const profile = await deps.customers.findProfileById(session.tenant, session.customer.id);
+    if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+    await deps.mailer.send({
+      to: billingEmailOf(profile),
+      ...render(profile.name),
+      tenant: session.tenant,
+      kind,
+    });
+  } catch (error) {
+    deps.onMailError?.(error, kind);
+  }
+}
+
+const mailSubjectOf = (view: SubscriptionView, config: PortalConfig) => ({
+  productName: view.subscriptionPrice.product.name,
+  planName: view.subscriptionPrice.name,
+  businessName: config.businessName,
+  sandbox: view.environment === 'test',
+});
+
+/**
+ * POST /api/portal/subscriptions/{id}/cancel. `cancelAtPeriodEndOnly` turns every cancellation into
+ * one at the period's end (whatever the body asks); `requireCancelReason` makes `reason` required.
+ * The customer gets the cancellation e-mail when `sendCancellationEmail` is on.
+ */
+export async function portalCancel(
+  deps: PortalActionDeps,
+  session: PortalSession,
+  id: number,
+  input: PortalCancelInput,
+) {
+  const config = await portalConfigOf(deps, session);
+  requireFlag(config, 'allowCancelSubscription');
+  if (config.requireCancelReason && !input.reason) throw new ValidationError(['reason is required']);
+  const atPeriodEnd = config.cancelAtPeriodEndOnly || (input.atPeriodEnd ?? false);
+  const view = await cancelSubscription(deps, session.tenant, id, {
+    atPeriodEnd,
+    reason: input.reason,
+    ...scopeOf(session),
+  });
+  if (config.sendCancellationEmail) {
+    const data: Omit<CancellationData, 'customerName'> = {
+      ...mailSubjectOf(view, config),
+      atPeriodEnd: view.status === 'pending_cancellation',
+      endsAt: new Date(view.cancelAt ?? view.cancelledAt ?? view.updatedAt),
+      customMessage: config.customCancellationMessage,
+    };
+    await sendPortalMail(deps, session, 'subscription_cancellation', (customerName) =>
+      subscriptionCancellation({ ...data, customerName }),
+    );
+  }
+  return toPortalSubscription(view, config);
+}
+
+/** Pause, resume and reactivate: allowed by `allowCancelSubscription` (spec: it governs pause and resume). */
+async function stateAction(
+  deps: PortalActionDeps,
+  session: PortalSession,
+  id: number,
+  action: typeof pauseSubscription,
+) {
+  const config = await portalConfigOf(deps, session);
+  requireFlag(config, 'allowCancelSubscription');
+  return toPortalSubscription(await action(deps, session.tenant, id, scopeOf(session)), config);
+}
+
+export const portalPause = (deps: PortalActionDeps, session: PortalSession, id: number) =>
+  stateAction(deps, session, id, pauseSubscription);
+export const portalResume = (deps: PortalActionDeps, session: PortalSession, id: number) =>
+  stateAction(deps, session, id, resumeSubscription);
+/** Reactivating undoes a cancellation, so the flag that allows cancelling allows it (decisions). */
+export const portalReactivate = (deps: PortalActionDeps, session: PortalSession, id: number) =>
+  stateAction(deps, session, id, reactivateSubscription);
+
+/** Switches the subscription to the card, then sends the e-mail when `sendPaymentMethodUpdatedEmail` is on. */
+async function changeCard(
+  deps: PortalActionDeps,
+  session: PortalSession,
+  config: PortalConfig,
+  id: number,
+  paymentMethodId: number,
+) {
+  const view = await changeSubscriptionPaymentMethod(deps, session.tenant, id, {
+    paymentMethodId,
+    ...scopeOf(session),
+  });
+  const card = view.paymentMethod;
+  if (config.sendPaymentMethodUpdatedEmail && card) {
+    const data: Omit<PaymentMethodUpdatedData, 'customerName'> = {
+      ...mailSubjectOf(view, config),
+      card: { brand: card.cardBrand, last4: card.cardLast4 },
+    };
+    await sendPortalMail(deps, session, 'payment_method_updated', (customerName) =>
+      paymentMethodUpdated({ ...data, customerName }),
+    );
+  }
+  return toPortalSubscription(view, config);
+}
+
+/**
+ * POST /api/portal/subscriptions/{id}/update-payment-method: one of the customer's saved cards
+ * (another customer's, or another seller's, is 404 `Payment method not found`).
+ */
+export async function portalUpdatePaymentMethod(
+  deps: PortalActionDeps,
+  session: PortalSession,
+  id: number,
+  input: { paymentMethodId: number },
+) {
+  const config = await portalConfigOf(deps, session);
+  requireFlag(config, 'allowUpdatePaymentMethod');
+  return changeCard(deps, session, config, id, input.paymentMethodId);
+}
+
+/**
+ * POST /api/portal/subscriptions/{id}/add-card-and-update: the card goes to the provider's
+ * tokenizer (verified, not charged), is kept in the vault as the customer's payment method, and
+ * the subscription switches to it. The number and CVV are never stored, logged or answered. A
+ * declined card is a 400 whose message the page shows as is (Portuguese) and whose code is the
+ * provider's failure code; nothing is saved then.
+ */
+export async function portalAddCardAndUpdate(
+  deps: PortalActionDeps,
+  session: PortalSession,
+  id: number,
+  input: PortalAddCardInput,
+) {
+  const config = await portalConfigOf(deps, session);
+  requireFlag(config, 'allowUpdatePaymentMethod');
+  if (!luhnValid(input.cardNumber)) throw new ValidationError(['cardNumber is not a valid card number']);
+  // The subscription is the customer's before any card reaches the provider.
+  const subscription = await getSubscription(deps, session.tenant, id, { customerId: session.customer.id });
+  const provider = deps.payments.forEnvironment(session.tenant.environment);
+  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  const customer = await deps.customers.findProfileById(session.tenant, session.customer.id);
+  if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+  const result = await provider.tokenizeCard({
+    tenant: session.tenant,
+    customer: { name: customer.name, document: customer.document, email: billingEmailOf(customer) },
+    card: {
+      number: input.cardNumber,
+      holderName: input.holderName,
+      expiryMonth: input.expiryMonth,
+      expiryYear: input.expiryYear,
+      cvv: input.cvv,
+    },
+  });
+  if (result.outcome !== 'approved')
+    throw new BadRequestError(
+      DECLINES_PT[result.failureCode] ?? DECLINES_PT.card_declined,
+      result.failureCode,
+    );
+  const method = await saveCard(deps, {
+    tenant: session.tenant,
+    customer: session.customer,
+    provider: provider.provider,
+    savedCard: result.savedCard,
+  });
+  return changeCard(deps, session, config, subscription.id, method.id);
+}
+
+/** GET /api/portal/subscriptions/{id}/events: the subscription's history, when `allowViewInvoices` is on. */
+export async function portalEvents(deps: PortalActionDeps, session: PortalSession, id: number) {
+  const config = await portalConfigOf(deps, session);
+  requireFlag(config, 'allowViewInvoices');
+  return listSubscriptionEvents(deps, session.tenant, id, { customerId: session.customer.id });
+}
+
+/**
+ * PUT /api/portal/customer-info: the customer changes the seller's profile of them (name, e-mail,
+ * phone) through the customers use case, when `allowUpdateBillingInfo` is on. The document and the
+ * seller's billing e-mail override stay as they are.
+ */
+export async function portalUpdateCustomerInfo(
+  deps: PortalActionDeps,
+  session: PortalSession,
+  input: PortalCustomerInfoInput,
+) {
+  const config = await portalConfigOf(deps, session);
+  requireFlag(config, 'allowUpdateBillingInfo');
+  return toPortalCustomer(await updateCustomer(deps, session.tenant, session.customer.uuid, input));
+}
