@@ -1,37 +1,87 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatClockAdvance, measureClockAdvance } from './bench/clock-advance';
-import { measureColdStarts } from './bench/cold-start';
-import { measureEndpoints } from './bench/endpoints';
-import { formatEventThroughput, measureEventThroughput } from './bench/event-throughput';
-import { formatListingCost, measureListingCost } from './bench/listing-cost';
-import { type BenchResults, evaluateBudgets, formatJson, formatReport } from './bench/report';
-import { BENCH_BUILD_DIR, measureSizes } from './bench/sizes';
+import { httpGroups } from '#infra/routes';
+import { routeKey } from '#shared/http/types';
+import { type ClockAdvance, formatClockAdvance, measureClockAdvance } from './bench/clock-advance';
+import { type ColdStart, measureColdStarts } from './bench/cold-start';
+import { type EndpointReport, measureEndpoints } from './bench/endpoints';
+import {
+  type EventThroughput,
+  formatEventThroughput,
+  measureEventThroughput,
+} from './bench/event-throughput';
+import { benchFilter } from './bench/filter';
+import { formatListingCost, type ListingCost, measureListingCost } from './bench/listing-cost';
+import { measureRenewalJob, type RenewalJob } from './bench/renewal-job';
+import {
+  type BenchResults,
+  evaluateBudgets,
+  formatJson,
+  formatRenewalJob,
+  formatReport,
+} from './bench/report';
+import { BENCH_BUILD_DIR, measureSizes, type SizeReport } from './bench/sizes';
+import {
+  formatSubscriptionListing,
+  measureSubscriptionListing,
+  type SubscriptionListing,
+} from './bench/subscription-listing';
 
 /**
  * `npm run bench`: the budgets of DESIGN.md section 7, measured and printed. Budgets that fail are
- * reported as FAIL; the command fails only when the bench itself cannot run.
+ * reported as FAIL; the command fails only when the bench itself cannot run. `BENCH_ONLY=word,...`
+ * measures only the routes and phases the words name (scripts/bench/filter.ts).
  */
 process.chdir(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const only = benchFilter(process.env.BENCH_ONLY);
+if (!only.all) log(`BENCH_ONLY=${only.words.join(',')}: measuring only what these words name`);
 
-log('building bundles into build/bench/');
-const sizes = await measureSizes();
-log('timing cold module loads');
-const coldStarts = measureColdStarts([sizes.bare, ...sizes.functions]);
-log('starting the local runtime (DynamoDB Local) and measuring endpoints');
-const endpoints = await measureEndpoints();
-log('seeding 10,000 transactions of one seller and measuring the list filters');
-const listingCost = await measureListingCost();
-log('measuring webhook delivery throughput against a local receiver');
-const eventThroughput = await measureEventThroughput();
-log('advancing the test clock 31 days, empty and with 1,000 due one-time jobs');
-const clockAdvance = await measureClockAdvance();
+let sizes: SizeReport | undefined;
+let coldStarts: ColdStart[] | undefined;
+if (only.phase('sizes and cold starts')) {
+  log('building bundles into build/bench/');
+  sizes = await measureSizes();
+  log('timing cold module loads');
+  coldStarts = measureColdStarts([sizes.bare, ...sizes.functions]);
+}
+const anyRoute = httpGroups.some((g) => g.routes.some((r) => only.route(g.name, routeKey(r))));
+let endpoints: EndpointReport | undefined;
+if (anyRoute) {
+  log('starting the local runtime (DynamoDB Local) and measuring endpoints');
+  endpoints = await measureEndpoints(only);
+}
+let listingCost: ListingCost | undefined;
+if (only.phase('listing transactions')) {
+  log('seeding 10,000 transactions of one seller and measuring the list filters');
+  listingCost = await measureListingCost();
+}
+let subscriptionListing: SubscriptionListing | undefined;
+if (only.phase('listing subscriptions')) {
+  log('seeding subscriptions of one seller and measuring the subscription list filters');
+  subscriptionListing = await measureSubscriptionListing();
+}
+let eventThroughput: EventThroughput | undefined;
+if (only.phase('event throughput')) {
+  log('measuring webhook delivery throughput against a local receiver');
+  eventThroughput = await measureEventThroughput();
+}
+let clockAdvance: ClockAdvance | undefined;
+if (only.phase('clock advance')) {
+  log('advancing the test clock 31 days, empty and with 1,000 due one-time jobs');
+  clockAdvance = await measureClockAdvance();
+}
+let renewalJob: RenewalJob | undefined;
+if (only.phase('renewal job')) {
+  log('running subscription-due jobs: renewals by saved card, declines, double fires');
+  renewalJob = await measureRenewalJob();
+}
 
-const results: BenchResults = {
+const results: BenchResults | undefined = endpoints && {
   generatedAt: new Date().toISOString(),
   node: process.versions.node,
+  ...(only.all ? {} : { only: only.words }),
   sizes,
   coldStarts,
   endpoints,
@@ -40,18 +90,26 @@ const results: BenchResults = {
 mkdirSync(BENCH_BUILD_DIR, { recursive: true });
 writeFileSync(
   join(BENCH_BUILD_DIR, 'results.json'),
-  `${JSON.stringify({ ...results, listingCost, eventThroughput, clockAdvance }, null, 2)}\n`,
+  `${JSON.stringify(
+    { ...results, listingCost, subscriptionListing, eventThroughput, clockAdvance, renewalJob },
+    null,
+    2,
+  )}\n`,
 );
-console.log(formatReport(results));
-console.log('');
-console.log(formatListingCost(listingCost));
-console.log('');
-console.log(formatEventThroughput(eventThroughput));
-console.log('');
-console.log(formatClockAdvance(clockAdvance));
-console.log('');
-console.log(formatJson(results));
-if (!endpoints.dynamoLocalStopped || !listingCost.dynamoLocalStopped || !clockAdvance.dynamoLocalStopped) {
+const printed = [
+  results && formatReport(results),
+  listingCost && formatListingCost(listingCost),
+  subscriptionListing && formatSubscriptionListing(subscriptionListing),
+  eventThroughput && formatEventThroughput(eventThroughput),
+  clockAdvance && formatClockAdvance(clockAdvance),
+  renewalJob && formatRenewalJob(renewalJob),
+  results && formatJson(results),
+].filter((section): section is string => section !== undefined);
+console.log(printed.join('\n\n'));
+const stopped = [endpoints, listingCost, subscriptionListing, clockAdvance, renewalJob].every(
+  (phase) => phase === undefined || phase.dynamoLocalStopped,
+);
+if (!stopped) {
   log('DynamoDB Local is still running after the runtime stopped');
   process.exitCode = 1;
 }

@@ -8,6 +8,7 @@ import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_LIMIT, RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit';
 import { pipelineProbe } from '#shared/http/pipeline';
 import { routeKey } from '#shared/http/types';
+import { type BenchFilter, benchFilter } from './filter';
 import { type BenchContext, type BenchRequest, recipes } from './recipes';
 
 export const REQUESTS = 200;
@@ -246,13 +247,19 @@ function contextOf(runtime: Runtime): BenchContext {
   };
 }
 
-async function measureAll(runtime: Runtime): Promise<Omit<EndpointReport, 'dynamoLocalStopped'>> {
+async function measureAll(
+  runtime: Runtime,
+  filter: BenchFilter,
+): Promise<Omit<EndpointReport, 'dynamoLocalStopped'>> {
   const tracer = traceCommands(runtime);
   const ctx = contextOf(runtime);
   const endpoints: EndpointResult[] = [];
+  const routeKeys = new Set<string>();
   for (const group of httpGroups) {
     for (const route of group.routes) {
       const key = routeKey(route);
+      routeKeys.add(key);
+      if (!filter.route(group.name, key)) continue;
       const result: EndpointResult = {
         route: key,
         group: group.name,
@@ -268,10 +275,9 @@ async function measureAll(runtime: Runtime): Promise<Omit<EndpointReport, 'dynam
   const sellerId = runtime.devCredentials?.sellerId ?? (await ctx.newSeller()).sellerId;
   const rawGetItem = await measureRawGet(runtime, sellerId);
   const allCommands = { ...runtime.roundTrips.byCommand };
-  const measured = new Set(endpoints.map((e) => e.route));
   return {
     endpoints,
-    unusedRecipes: Object.keys(recipes).filter((key) => !measured.has(key)),
+    unusedRecipes: Object.keys(recipes).filter((key) => !routeKeys.has(key)),
     rawGetItem,
     allCommands,
     scanCommands: Object.keys(allCommands).filter((name) => name.startsWith('Scan')),
@@ -283,8 +289,10 @@ function dynamoLocalRunning(port: number): boolean {
   return spawnSync('pgrep', ['-f', `DynamoDBLocal.*-port ${port}( |$)`]).status === 0;
 }
 
-/** Starts a local runtime (with its own DynamoDB Local), measures every route, stops it. */
-export async function measureEndpoints(): Promise<EndpointReport> {
+/** Starts a local runtime (with its own DynamoDB Local), measures every route (BENCH_ONLY: those kept), stops it. */
+export async function measureEndpoints(
+  filter: BenchFilter = benchFilter(undefined),
+): Promise<EndpointReport> {
   const runtime = await startRuntime({ port: 0, dataDir: null, logLevel: 'silent', tableName: 'bench' });
   // Interrupted: stop DynamoDB Local (java) before leaving, never leave it running.
   const interrupted = (signal: NodeJS.Signals) => {
@@ -297,7 +305,7 @@ export async function measureEndpoints(): Promise<EndpointReport> {
     // No background ticks: streams, queues and jobs run only inside timeline.advance() between
     // batches, so every DynamoDB command between two measurement points belongs to the request.
     await runtime.timeline.stop();
-    report = await measureAll(runtime);
+    report = await measureAll(runtime, filter);
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);

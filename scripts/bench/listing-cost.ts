@@ -60,7 +60,7 @@ export interface ListingCost {
 }
 
 /** Deterministic, so every run seeds the same mix. */
-function random(seed: number) {
+export function random(seed: number) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -71,7 +71,7 @@ function random(seed: number) {
   };
 }
 
-function pick<T extends string>(r: number, weights: Record<T, number>): T {
+export function pick<T extends string>(r: number, weights: Record<T, number>): T {
   let left = r * Object.values<number>(weights).reduce((a, b) => a + b, 0);
   for (const [key, weight] of Object.entries(weights) as [T, number][]) {
     left -= weight;
@@ -181,7 +181,7 @@ function transactionOf(
   };
 }
 
-function contended(error: unknown): boolean {
+export function contended(error: unknown): boolean {
   const name = (error as Error)?.name;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons ?? [];
   return (
@@ -191,7 +191,7 @@ function contended(error: unknown): boolean {
 }
 
 /** Runs `work` over 0..count-1 with at most `limit` at a time. */
-async function pooled(count: number, limit: number, work: (i: number) => Promise<void>) {
+export async function pooled(count: number, limit: number, work: (i: number) => Promise<void>) {
   let next = 0;
   const worker = async () => {
     while (next < count) await work(next++);
@@ -199,7 +199,7 @@ async function pooled(count: number, limit: number, work: (i: number) => Promise
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
-function contextOf(runtime: Runtime): BenchContext {
+export function contextOf(runtime: Runtime): BenchContext {
   return {
     runtime,
     async newSeller() {
@@ -218,7 +218,7 @@ function contextOf(runtime: Runtime): BenchContext {
   };
 }
 
-async function call(runtime: Runtime, key: string, method: string, path: string, body?: unknown) {
+export async function call(runtime: Runtime, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${runtime.baseUrl}${path}`, {
     method,
     headers: {
@@ -302,7 +302,7 @@ async function seed(runtime: Runtime, tenant: Tenant, products: ProductView[], c
 }
 
 /** Moves the test clock to just after the start of the next rate window (as the endpoint runner does). */
-async function nextRateWindow(runtime: Runtime) {
+export async function nextRateWindow(runtime: Runtime) {
   const windowMs = RATE_WINDOW_SECONDS * 1000;
   const now = runtime.clock.now().getTime();
   const target = (Math.floor(now / windowMs) + 1) * windowMs + 1000;

@@ -1,5 +1,6 @@
 import { COLD_RUNS, type ColdStart } from './cold-start';
 import { type EndpointReport, type EndpointResult, REQUESTS, WARMUP } from './endpoints';
+import type { JobStats, RenewalJob } from './renewal-job';
 import { type BundleSize, SIZE_BUDGET_BYTES, SIZE_RATIO_BUDGET, type SizeReport } from './sizes';
 
 /** DESIGN.md section 7. */
@@ -21,8 +22,11 @@ export interface BudgetCheck {
 export interface BenchResults {
   generatedAt: string;
   node: string;
-  sizes: SizeReport;
-  coldStarts: ColdStart[];
+  /** BENCH_ONLY's words when the run measured only part (scripts/bench/filter.ts). */
+  only?: string[];
+  /** Absent when BENCH_ONLY left the bundles out. */
+  sizes?: SizeReport;
+  coldStarts?: ColdStart[];
   endpoints: EndpointReport;
   budgets: BudgetCheck[];
 }
@@ -89,14 +93,14 @@ function endpointChecks(e: EndpointResult): BudgetCheck[] {
 }
 
 export function evaluateBudgets(
-  sizes: SizeReport,
-  cold: ColdStart[],
+  sizes: SizeReport | undefined,
+  cold: ColdStart[] | undefined,
   endpoints: EndpointReport,
 ): BudgetCheck[] {
-  const bareCold = cold.find((c) => c.name === sizes.bare.name) as ColdStart;
+  const bareCold = sizes && cold?.find((c) => c.name === sizes.bare.name);
   return [
-    ...sizes.functions.flatMap((s) => sizeChecks(s, sizes.bare)),
-    ...cold.filter((c) => c !== bareCold).flatMap((c) => coldChecks(c, bareCold)),
+    ...(sizes?.functions.flatMap((s) => sizeChecks(s, sizes.bare)) ?? []),
+    ...(bareCold ? (cold ?? []).filter((c) => c !== bareCold).flatMap((c) => coldChecks(c, bareCold)) : []),
     ...endpoints.endpoints.flatMap(endpointChecks),
     {
       subject: 'whole run',
@@ -120,8 +124,8 @@ export function table(header: string[], rows: string[][], align: string): string
 
 const shortCommand = (name: string) => name.replace(/Command$/, '');
 
-function bundlesTable(r: BenchResults): string {
-  const { bare, functions } = r.sizes;
+function bundlesTable(sizes: SizeReport): string {
+  const { bare, functions } = sizes;
   const row = (s: BundleSize, checks: BudgetCheck[]) => [
     s.name,
     kb(s.loadBytes),
@@ -138,9 +142,9 @@ function bundlesTable(r: BenchResults): string {
   );
 }
 
-function coldTable(r: BenchResults): string {
-  const bare = r.coldStarts.find((c) => c.name === r.sizes.bare.name) as ColdStart;
-  const rows = r.coldStarts.map((c) => [
+function coldTable(sizes: SizeReport, coldStarts: ColdStart[]): string {
+  const bare = coldStarts.find((c) => c.name === sizes.bare.name) as ColdStart;
+  const rows = coldStarts.map((c) => [
     c.name,
     ms(c.medianMs),
     ms(Math.min(...c.runsMs)),
@@ -217,12 +221,33 @@ export const SESSION_ROUTES = [
   'POST /api/checkout/sessions/{id}/expire',
 ];
 
-function sessionsTable(r: BenchResults): string {
+/**
+ * Issue 12's "Done when" names the portal read; beside it the page, the subscription reads and the
+ * actions a seller and a customer take most.
+ */
+export const SUBSCRIPTION_ROUTES = [
+  'GET /api/portal',
+  'GET /portal',
+  'GET /api/portal/subscriptions/{id}/events',
+  'POST /api/portal/subscriptions/{id}/cancel',
+  'POST /api/portal/sessions',
+  'GET /api/subscriptions/{id}',
+  'GET /api/subscriptions',
+  'GET /api/subscriptions/{id}/events',
+  'POST /api/subscriptions',
+  'POST /api/subscriptions/{id}/cancel',
+];
+
+/** Routes beside a raw GetItem: trips, p50, x raw and the budget verdict. */
+function besideRawTable(r: BenchResults, routes: string[], title: string): string {
   const raw = r.endpoints.rawGetItem;
-  const rows = SESSION_ROUTES.map((route) => {
+  const rows = routes.map((route) => {
     const e = r.endpoints.endpoints.find((x) => x.route === route);
     const t = e?.roundTrips;
-    if (!e || !t || !e.latency) return [route, e ? 'no recipe' : 'no such route', '', '', ''];
+    if (!e || !t || !e.latency) {
+      const why = e ? 'no recipe' : r.only ? 'not measured (BENCH_ONLY)' : 'no such route';
+      return [route, why, '', '', ''];
+    }
     return [
       route,
       `${t.mean}/${t.max}`,
@@ -232,34 +257,41 @@ function sessionsTable(r: BenchResults): string {
     ];
   });
   rows.push(['raw GetItem (no HTTP)', '1/1', ms(raw.p50Ms), '1.0', 'reference']);
-  return table(['checkout session', 'trips avg/max', 'p50 ms', 'x raw', 'budget'], rows, 'lrrrl');
+  return table([title, 'trips avg/max', 'p50 ms', 'x raw', 'budget'], rows, 'lrrrl');
+}
+
+function bundleSections(sizes: SizeReport, coldStarts: ColdStart[]): string[] {
+  return [
+    'Bundles: esbuild, minified. "load" = entry + chunks imported statically (what a cold start reads);',
+    '"total" adds the lazy import() chunks. x bare compares load sizes.',
+    bundlesTable(sizes),
+    ...(sizes.bare.loadBytes >= BUDGETS.sizeBytes
+      ? [`Note: the bare handler alone loads ${kb(sizes.bare.loadBytes)} KB, over the 300 KB aim by itself.`]
+      : []),
+    '',
+    `Cold module load: await import(bundle) in a fresh node process, ${COLD_RUNS} runs each.`,
+    coldTable(sizes, coldStarts),
+    '',
+  ];
 }
 
 export function formatReport(r: BenchResults): string {
   const failed = r.budgets.filter((b) => !b.pass);
   const missing = r.endpoints.endpoints.filter((e) => !e.recipe).map((e) => e.route);
   const sections = [
-    `npm run bench  (${r.generatedAt}, Node ${r.node})`,
+    `npm run bench  (${r.generatedAt}, Node ${r.node})${r.only ? `  BENCH_ONLY=${r.only.join(',')}` : ''}`,
     '',
-    'Bundles: esbuild, minified. "load" = entry + chunks imported statically (what a cold start reads);',
-    '"total" adds the lazy import() chunks. x bare compares load sizes.',
-    bundlesTable(r),
-    ...(r.sizes.bare.loadBytes >= BUDGETS.sizeBytes
-      ? [
-          `Note: the bare handler alone loads ${kb(r.sizes.bare.loadBytes)} KB, over the 300 KB aim by itself.`,
-        ]
-      : []),
-    '',
-    `Cold module load: await import(bundle) in a fresh node process, ${COLD_RUNS} runs each.`,
-    coldTable(r),
-    '',
+    ...(r.sizes && r.coldStarts ? bundleSections(r.sizes, r.coldStarts) : []),
     `Endpoints: ${REQUESTS} sequential requests after ${WARMUP} warm-up, fetch against the local runtime.`,
     'Round trips per request as avg/max; auth+rate = sent before the route handler ran, handler = the rest.',
     'x raw = p50 / the p50 of a raw GetItem on the same DynamoDB Local (last row).',
     endpointsTable(r),
     '',
     'Checkout sessions (issue 11) beside a raw GetItem; x raw = p50 / raw GetItem p50:',
-    sessionsTable(r),
+    besideRawTable(r, SESSION_ROUTES, 'checkout session'),
+    '',
+    'Subscriptions and the customer portal (issue 12) beside a raw GetItem:',
+    besideRawTable(r, SUBSCRIPTION_ROUTES, 'subscriptions and portal'),
     '',
     `Scan commands over the whole run: ${r.endpoints.scanCommands.join(', ') || 'none'}`,
     `DynamoDB Local stopped after the run: ${r.endpoints.dynamoLocalStopped ? 'yes' : 'NO, a java process is left'}`,
@@ -292,4 +324,60 @@ function compactJson(value: unknown, depth = 0): string {
 
 export function formatJson(r: BenchResults): string {
   return ['----- BEGIN bench.json -----', compactJson(r), '----- END bench.json -----'].join('\n');
+}
+
+/**
+ * Issue 12's "Done when": the round trips of a renewal job. The budget is a write's (<= 3 trips of
+ * the service's own); the provider's table work is shown apart, as it is an HTTPS call in AWS.
+ */
+export function formatRenewalJob(r: RenewalJob): string {
+  const row = (label: string, s: JobStats, budget: number | null) => [
+    label,
+    String(s.runs),
+    Object.entries(s.outcomes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+    `${s.tripsMean}/${s.tripsMax}`,
+    `${s.serviceMean}/${s.serviceMax}`,
+    `${s.providerMean}/${s.providerMax}`,
+    Object.entries(s.byCommand)
+      .map(([name, n]) => `${name} ${n}`)
+      .join(', '),
+    ms(s.p50Ms),
+    ms(s.maxMs),
+    budget === null ? 'reference' : s.serviceMax <= budget ? 'PASS' : `FAIL: service <= ${budget} trips`,
+  ];
+  const rows = [
+    row('renewal paid by saved card', r.paid, null),
+    row('same job fired again', r.secondRun, 1),
+    row('renewal declined (retry scheduled)', r.declined, null),
+    row('same job twice at once (per pair)', r.concurrentPair, null),
+  ];
+  const charges =
+    r.chargeTransactions === r.expectedChargeTransactions
+      ? `${r.chargeTransactions}, as expected: no job charged twice`
+      : `${r.chargeTransactions}, expected ${r.expectedChargeTransactions}: A JOB CHARGED TWICE OR NOT AT ALL`;
+  return [
+    `Renewal job: the jobs handler run with the scheduled \`subscription-due\` payload, ${r.renewals} runs each after warm-up,`,
+    'each run alone (no background work). trips = every DynamoDB command; service = the subscription,',
+    "transaction, outbox, counters and sequences; provider = the sandbox's own SANDBOX# items (an HTTPS call in AWS).",
+    table(
+      [
+        'job run',
+        'runs',
+        'answered',
+        'trips avg/max',
+        'service',
+        'provider',
+        'commands per run',
+        'p50 ms',
+        'max ms',
+        'budget',
+      ],
+      rows,
+      'lrlrrrlrrl',
+    ),
+    `Card transactions of first payments and renewal attempts: ${charges}.`,
+    `DynamoDB Local stopped after the run: ${r.dynamoLocalStopped ? 'yes' : 'NO, a java process is left'}`,
+  ].join('\n');
 }
