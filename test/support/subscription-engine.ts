@@ -1,4 +1,5 @@
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
+import type { PixAuthorizationStatus } from '../../shared/domain/payments/gateway';
 import type { SubscriptionDeps } from '../../shared/domain/subscriptions/deps';
 import type { Subscription } from '../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../shared/domain/tenant';
@@ -140,6 +141,21 @@ export function subscriptionEngine() {
     /** Stores the subscription above with `changes` applied, and returns it. */
     seed(changes: Partial<Subscription> = {}): Subscription {
       return subscriptions.seed({ ...base, ...changes });
+    },
+    /** Stores the subscription collected by Pix Automático, its authorization in `status` at the provider. */
+    seedPixAutomatic(status: PixAuthorizationStatus): Subscription {
+      provider.pixAuthorizations.set(PIX_AUTHORIZATION, {
+        tenant: TENANT,
+        status,
+        maxAmountCentavos: 10_000,
+        gatewayPayId: 1,
+      });
+      return subscriptions.seed({
+        ...base,
+        collectionMethod: 'pix_automatic',
+        paymentMethod: null,
+        pixAuthorizationId: PIX_AUTHORIZATION,
+      });
     },
     /** The stored subscription as it is now. */
     stored(): Subscription {

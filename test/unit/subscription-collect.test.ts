@@ -13,7 +13,6 @@ import {
   PIX_AUTHORIZATION,
   type SubscriptionEngine,
   subscriptionEngine,
-  TENANT,
 } from '../support/subscription-engine';
 
 const HOUR = 3_600_000;
@@ -140,18 +139,8 @@ describe('collect: a paid renewal', () => {
   });
 
   it('debits the Pix Automático authorization and names the payment pix_automatic in the webhooks', async () => {
-    e.provider.pixAuthorizations.set(PIX_AUTHORIZATION, {
-      tenant: TENANT,
-      status: 'active',
-      maxAmountCentavos: 10_000,
-      gatewayPayId: 1,
-    });
     e.clock.set(FEB_28);
-    const s = e.seed({
-      collectionMethod: 'pix_automatic',
-      paymentMethod: null,
-      pixAuthorizationId: PIX_AUTHORIZATION,
-    });
+    const s = e.seedPixAutomatic('active');
     const { outcome, transaction } = await collect(e.deps, s, 'renewal');
 
     expect(outcome).toBe('paid');
@@ -309,18 +298,8 @@ describe('collect: failed charges and the retry schedule', () => {
   });
 
   it('declines a revoked Pix Automático authorization (authorization_revoked) and retries it', async () => {
-    e.provider.pixAuthorizations.set(PIX_AUTHORIZATION, {
-      tenant: TENANT,
-      status: 'revoked',
-      maxAmountCentavos: 10_000,
-      gatewayPayId: 1,
-    });
     e.clock.set(FEB_28);
-    const s = e.seed({
-      collectionMethod: 'pix_automatic',
-      paymentMethod: null,
-      pixAuthorizationId: PIX_AUTHORIZATION,
-    });
+    const s = e.seedPixAutomatic('revoked');
     const { subscription, transaction } = await collect(e.deps, s, 'renewal');
     expect(transaction).toMatchObject({ status: 'denied', failureCode: 'authorization_revoked' });
     expect(subscription).toMatchObject({ failedPaymentCount: 1, dueAt: plus(FEB_28, 3 * DAY) });
