@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { PAGE_ASSETS } from '#shared/domain/pages/checkout-page';
+import type { PORTAL_ASSETS } from '#shared/domain/pages/portal-page';
 
-type Asset = (typeof PAGE_ASSETS)[number];
+type Asset = (typeof PAGE_ASSETS)[number] | (typeof PORTAL_ASSETS)[number];
 
 /**
  * The page's script and style sheet. In the Lambda bundle esbuild inlines each file through the
@@ -23,5 +24,13 @@ export const ASSET_FILES: Record<Asset, { contentType: string; load: () => Promi
   'checkout.css': {
     contentType: 'text/css; charset=utf-8',
     load: text('checkout.css', () => import('./assets/checkout.css', { with: { type: 'text' } })),
+  },
+  'portal.js': {
+    contentType: 'text/javascript; charset=utf-8',
+    load: text('portal.js', () => import('./assets/portal.js', { with: { type: 'text' } })),
+  },
+  'portal.css': {
+    contentType: 'text/css; charset=utf-8',
+    load: text('portal.css', () => import('./assets/portal.css', { with: { type: 'text' } })),
   },
 };

@@ -1,4 +1,5 @@
 import type { PageAnswer } from '#shared/domain/pages/page';
+import { themeCss } from '#shared/domain/pages/portal-theme';
 import { rawReply } from '#shared/http/types';
 import { ASSET_FILES } from './assets';
 
@@ -30,6 +31,13 @@ export const pageReply = (answer: PageAnswer) =>
   rawReply('text/html; charset=utf-8', answer.html, answer.status, {
     ...SECURITY_HEADERS,
     'cache-control': 'no-store',
+  });
+
+/** A theme's text is a function of its URL: cached for a year, like a file with a hash in its name. */
+export const themeReply = (color: string) =>
+  rawReply('text/css; charset=utf-8', themeCss(color), 200, {
+    ...SECURITY_HEADERS,
+    'cache-control': 'public, max-age=31536000, immutable',
   });
 
 const loaded = new Map<string, Promise<string>>();

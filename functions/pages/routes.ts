@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { PAGE_ASSETS } from '#shared/domain/pages/checkout-page';
+import { PORTAL_ASSETS } from '#shared/domain/pages/portal-page';
+import { THEME_COLOR } from '#shared/domain/pages/portal-theme';
 import { defineRoutes } from '#shared/http/types';
 
 const page = {
@@ -41,10 +43,41 @@ export const pagesRoutes = defineRoutes('pages', [
     // Static files that never touch the table: the per-IP counter would be their only DynamoDB traffic.
     rateLimited: false,
     summary: 'Script or style sheet of the hosted payment pages',
-    request: { path: z.object({ file: z.enum(PAGE_ASSETS) }) },
+    request: { path: z.object({ file: z.enum([...PAGE_ASSETS, ...PORTAL_ASSETS]) }) },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'The script (text/javascript) or style sheet (text/css).' },
     },
+  },
+  {
+    operationId: 'getPortalPage',
+    method: 'GET',
+    path: '/portal',
+    auth: [],
+    summary: 'Hosted customer portal (the portalUrl of a portal session)',
+    description:
+      'The page checks the `token` itself, so that an unknown or expired one gets a page in Portuguese ' +
+      'rather than a JSON error; its script then calls the token routes of the portal group.',
+    // Any text reaches the use case: a missing or malformed token gets the same 401 page as an expired one.
+    request: { query: z.object({ token: z.string().optional() }) },
+    responses: {
+      200: { contentType: 'text/html', description: "The customer's portal (pt-BR)." },
+      401: {
+        contentType: 'text/html',
+        description: 'A page in Portuguese saying the link expired, with no data.',
+      },
+      404: { contentType: 'text/html', description: 'The same page when the customer no longer exists.' },
+    },
+  },
+  {
+    operationId: 'getPortalTheme',
+    method: 'GET',
+    path: '/pages/themes/{color}',
+    auth: [],
+    rateLimited: false,
+    summary: "Style sheet of a portal's primary colour (six hex digits)",
+    request: { path: z.object({ color: z.string().regex(THEME_COLOR) }) },
+    notFound: 'Theme not found',
+    responses: { 200: { contentType: 'text/css', description: 'The colour as CSS custom properties.' } },
   },
 ]);

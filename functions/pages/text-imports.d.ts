@@ -3,3 +3,8 @@ declare module '*/checkout.css' {
   const text: string;
   export default text;
 }
+
+declare module '*/portal.css' {
+  const text: string;
+  export default text;
+}

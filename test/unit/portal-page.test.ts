@@ -16,10 +16,21 @@ import {
 import {
   type PortalPageData,
   type PortalSubscription,
+  portalPage,
   renderPortalExpiredPage,
   renderPortalPage,
 } from '../../shared/domain/pages/portal-page';
 import { contrastRatio, themeColor, themeCss, themeHref } from '../../shared/domain/pages/portal-theme';
+import type { PortalSession } from '../../shared/domain/portal/session';
+import { portalTokenHash } from '../../shared/domain/portal/sessions';
+import type { Tenant } from '../../shared/domain/tenant';
+import { FakeClock } from '../support/fakes/clock';
+import { FakeCustomerRepository } from '../support/fakes/customer-repository';
+import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
+import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
+import { FakePortalSessionRepository } from '../support/fakes/portal-session-repository';
+import { FakeProductRepository } from '../support/fakes/product-repository';
+import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 
 const NBSP = '\u00a0';
 const NOW = new Date('2030-03-10T15:00:00.000Z');
@@ -420,5 +431,96 @@ describe('the portal script helpers', () => {
     expect(refusalMessage(409, { message: 'Subscription cannot be paused: it is canceled' })).toContain(
       'mudou de situação',
     );
+  });
+});
+
+describe('portalPage (GET /portal)', () => {
+  const SELLER: Tenant = { sellerId: 7, environment: 'test' };
+  const TOKEN = `pt_${'A'.repeat(43)}`;
+  const MARIA = { id: 41, uuid: '4b0d3c4e-8a51-4d4e-9a43-4c9a3f0b2a11' };
+
+  async function setup(withProfile = true) {
+    const clock = new FakeClock('2030-03-10T15:00:00.000Z');
+    const portalSessions = new FakePortalSessionRepository();
+    const customers = new FakeCustomerRepository();
+    const portalConfigs = new FakePortalConfigRepository(new FakeProductRepository());
+    const session: PortalSession = {
+      id: 1,
+      tokenHash: portalTokenHash(TOKEN),
+      tenant: SELLER,
+      customer: MARIA,
+      productId: null,
+      returnUrl: null,
+      expiresAt: '2030-03-10T16:00:00.000Z',
+      createdAt: '2030-03-10T15:00:00.000Z',
+    };
+    await portalSessions.create(session);
+    if (withProfile)
+      await customers.addProfile({
+        tenant: SELLER,
+        ...MARIA,
+        document: '52998224725',
+        personType: 'fisica',
+        globalEmail: 'maria@example.com',
+        name: 'Maria Souza',
+        email: 'maria@example.com',
+        phone: '11987654321',
+        zipCode: null,
+        street: null,
+        number: null,
+        complement: null,
+        neighborhood: null,
+        city: null,
+        state: null,
+        billingEmailOverride: null,
+        overdueCount: 0,
+        createdAt: '2030-03-10T15:00:00.000Z',
+        updatedAt: '2030-03-10T15:00:00.000Z',
+      });
+    await portalConfigs.replace(SELLER, undefined, { businessName: 'Escola Lá' }, '2030-03-10T15:00:00.000Z');
+    const deps = {
+      portalSessions,
+      customers,
+      portalConfigs,
+      subscriptions: new FakeSubscriptionRepository(),
+      paymentMethods: new FakePaymentMethodRepository(),
+      clock,
+    };
+    return { deps, clock };
+  }
+
+  it('draws the portal of a live token', async () => {
+    const { deps } = await setup();
+    const answer = await portalPage(deps, TOKEN);
+    expect(answer.status).toBe(200);
+    expect(answer.html).toContain('<p class="portal-business" id="business-name">Escola Lá</p>');
+    expect(answer.html).toContain('Olá, Maria!');
+  });
+
+  it.each([
+    ['no token', undefined],
+    ['a malformed token', '<script>'],
+    ['an unknown token', `pt_${'B'.repeat(43)}`],
+  ])('answers the expired page with 401 for %s', async (_, token) => {
+    const { deps } = await setup();
+    const answer = await portalPage(deps, token);
+    expect(answer.status).toBe(401);
+    expect(answer.html).toContain('Link expirado');
+    expect(answer.html).not.toContain('Maria');
+  });
+
+  it('answers the expired page with 401 once the hour is over', async () => {
+    const { deps, clock } = await setup();
+    clock.advanceSeconds(3600);
+    const answer = await portalPage(deps, TOKEN);
+    expect(answer.status).toBe(401);
+    expect(answer.html).not.toContain('Escola Lá');
+  });
+
+  it('answers the same page with 404 when the customer is gone', async () => {
+    const { deps } = await setup(false);
+    const answer = await portalPage(deps, TOKEN);
+    expect(answer.status).toBe(404);
+    expect(answer.html).toContain('Link expirado');
   });
 });

@@ -1,6 +1,7 @@
-import type { Clock } from '#shared/domain/ports';
+import { getPortal, type PortalReadDeps } from '#shared/domain/portal/portal';
+import { type PortalTokenDeps, verifyPortalToken } from '#shared/domain/portal/verifier';
 import type { BillingInterval } from '#shared/domain/subscriptions/price';
-import { UnauthorizedError } from '#shared/errors';
+import { NotFoundError, UnauthorizedError } from '#shared/errors';
 import { ASSET_PATH } from './checkout-page';
 import { html, type SafeHtml, safeUrl } from './html';
 import type { PageAnswer } from './page';
@@ -274,21 +275,26 @@ export function renderPortalExpiredPage(): string {
   );
 }
 
-export interface PortalPageDeps {
-  /** GET /api/portal's answer for a token; UnauthorizedError when the token is unknown or expired. */
-  portal: (token: string) => Promise<PortalPageData>;
-  clock: Clock;
-}
+export type PortalPageDeps = PortalTokenDeps & PortalReadDeps;
 
-const expired = (): PageAnswer => ({ status: 401, html: renderPortalExpiredPage() });
+/** The page of a link that opens nothing: no data, whatever the reason. */
+const closed = (status: 401 | 404): PageAnswer => ({ status, html: renderPortalExpiredPage() });
 
-/** GET /portal?token=…: the portal rendered from the same data GET /api/portal answers, or the expired page (401). */
+/**
+ * GET /portal?token=…: the portal drawn from the same data GET /api/portal answers. The page checks
+ * the token itself (a public route) so that an unknown or expired one gets the Portuguese page with
+ * 401 rather than a JSON error; a customer gone since the session was made gets it with 404.
+ */
 export async function portalPage(deps: PortalPageDeps, token: string | undefined): Promise<PageAnswer> {
-  if (!token) return expired();
-  const data = await deps.portal(token).catch((error: unknown) => {
+  const session = await verifyPortalToken(deps, token).catch((error: unknown) => {
     if (error instanceof UnauthorizedError) return null;
     throw error;
   });
-  if (!data) return expired();
+  if (!session) return closed(401);
+  const data = await getPortal(deps, session).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  if (!data) return closed(404);
   return { status: 200, html: renderPortalPage(data, deps.clock.now()) };
 }
