@@ -6,6 +6,7 @@ import { healthRoutes } from '#functions/health/routes';
 import { pagesRoutes } from '#functions/pages/routes';
 import { portalRoutes } from '#functions/portal/routes';
 import { productRoutes } from '#functions/products/routes';
+import { subscriptionRoutes } from '#functions/subscriptions/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
 import { transactionRoutes } from '#functions/transactions/routes';
 import { webhookEndpointRoutes } from '#functions/webhook-endpoints/routes';
@@ -23,6 +24,7 @@ export const httpGroups: RouteGroup[] = [
   productRoutes,
   transactionRoutes,
   checkoutRoutes,
+  subscriptionRoutes,
   customerRoutes,
   docsRoutes,
   pagesRoutes,

@@ -64,6 +64,8 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   customers: { table: 'readWrite', schedulesJobs: true },
   // A session's expiry is a one-time schedule made when the session is created.
   checkout: { table: 'readWrite', schedulesJobs: true },
+  // Every subscription change that sets a new due time (a trial end, a renewal) schedules its due job.
+  subscriptions: { table: 'readWrite', schedulesJobs: true },
   // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself).
   jobs: { table: 'readWrite', schedulesJobs: true },
   // Reads outbox items from the stream records themselves; never touches the table.

@@ -298,11 +298,19 @@ describe('least privilege', () => {
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
       'transactions',
       'checkout',
+      'subscriptions',
       'customers',
       'portal',
       'jobs',
     ]);
-    expect(holders('iam:PassRole')).toEqual(['transactions', 'checkout', 'customers', 'portal', 'jobs']);
+    expect(holders('iam:PassRole')).toEqual([
+      'transactions',
+      'checkout',
+      'subscriptions',
+      'customers',
+      'portal',
+      'jobs',
+    ]);
   });
 
   it("writes logs only to the function's own log group, with no AWS managed policy", () => {
