@@ -234,6 +234,38 @@ describe.each([
     });
   });
 
+  describe('findProfileById', () => {
+    it("finds the tenant's profile by the customer's numeric id, whether it created the customer or joined it", async () => {
+      const repo = await make();
+      const first = await register(repo, 3, { name: 'Maria Silva' });
+      const joined = profileOf(globalCustomer(3), OTHER_SELLER, { name: 'Maria S.' });
+      await repo.addProfile(joined);
+
+      expect(await repo.findProfileById(SELLER, 3)).toEqual(first);
+      expect(await repo.findProfileById(OTHER_SELLER, 3)).toEqual(joined);
+    });
+
+    it("answers null for an id the tenant has no profile of, and for another seller's or environment's customer", async () => {
+      const repo = await make();
+      await register(repo, 3);
+      await register(repo, 4, {}, OTHER_SELLER);
+
+      expect(await repo.findProfileById(SELLER, 4)).toBeNull();
+      expect(await repo.findProfileById(SELLER, 99)).toBeNull();
+      expect(await repo.findProfileById(OTHER_SELLER, 3)).toBeNull();
+      expect(await repo.findProfileById({ ...SELLER, environment: 'live' }, 3)).toBeNull();
+    });
+
+    it('answers the profile as updated, not as first written', async () => {
+      const repo = await make();
+      const p = await register(repo, 3);
+
+      const updated = await repo.updateProfile(p, { name: 'Maria Souza', updatedAt: at(9) });
+
+      expect(await repo.findProfileById(SELLER, 3)).toEqual(updated);
+    });
+  });
+
   describe('updateProfile and the billing e-mail override', () => {
     it('writes the patch and answers the stored profile', async () => {
       const repo = await make();

@@ -173,6 +173,18 @@ describe.each([
       }
     });
 
+    it("reads back a subscription charge's recurrence (subscription, billing cycle, method)", async () => {
+      const repo = await make();
+      const renewal = txn(1, {
+        method: 'creditcard',
+        recurring: { subscriptionId: 12, billingCycle: 3, method: 'card' },
+      });
+      await repo.create(renewal, []);
+
+      expect(await repo.get(SELLER, 1)).toEqual(renewal);
+      expect(await repo.findByUuid(renewal.uuid)).toEqual(renewal);
+    });
+
     it('answers null for an id or uuid nobody created', async () => {
       const repo = await make();
       await repo.create(txn(1), []);

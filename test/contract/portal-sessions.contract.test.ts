@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { createPortalSessionRepository } from '#shared/adapters/dynamodb/portal-session-repository';
+import { TABLE } from '#shared/adapters/dynamodb/table';
+import type { PortalSession } from '#shared/domain/portal/session';
+import type { PortalSessionRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
+import { FakePortalSessionRepository } from '../support/fakes/portal-session-repository';
+import { freshTable } from './support';
+
+const SELLER: Tenant = { sellerId: 7, environment: 'test' };
+const CREATED = '2026-03-10T15:00:00.000Z';
+const EXPIRES = '2026-03-10T16:00:00.000Z';
+const hashOf = (n: number) => n.toString(16).padStart(64, '0');
+
+function session(id: number, overrides: Partial<PortalSession> = {}): PortalSession {
+  return {
+    id,
+    tokenHash: hashOf(id),
+    tenant: SELLER,
+    customer: { id: 41, uuid: 'c0000000-0000-4000-8000-000000000041' },
+    productId: null,
+    returnUrl: null,
+    expiresAt: EXPIRES,
+    createdAt: CREATED,
+    ...overrides,
+  };
+}
+
+interface Subject {
+  repo: PortalSessionRepository;
+  /** The stored item's TTL (epoch seconds), where there is one. */
+  ttlOf(tokenHash: string): Promise<number | undefined>;
+}
+
+describe.each([
+  [
+    'in-memory fake',
+    async (): Promise<Subject> => ({ repo: new FakePortalSessionRepository(), ttlOf: async () => undefined }),
+  ],
+  [
+    'DynamoDB Local',
+    async (): Promise<Subject> => {
+      const table = await freshTable();
+      return {
+        repo: createPortalSessionRepository(table),
+        ttlOf: async (hash) => (await table.get(keys.portalSession(hash)))?.[TABLE.ttlAttribute] as number,
+      };
+    },
+  ],
+])('PortalSessionRepository contract (%s)', (name, make) => {
+  it('hands out increasing ids', async () => {
+    const { repo } = await make();
+    const [a, b] = [await repo.nextId(), await repo.nextId()];
+
+    expect(b).toBeGreaterThan(a);
+  });
+
+  it('finds a session by its token hash with every field, and nothing by another hash', async () => {
+    const { repo } = await make();
+    const withProduct = session(1, {
+      productId: 12,
+      returnUrl: 'https://loja.example/conta',
+      tenant: { sellerId: 8, environment: 'live' },
+    });
+    await repo.create(withProduct);
+    await repo.create(session(2));
+
+    expect(await repo.findByTokenHash(hashOf(1))).toEqual(withProduct);
+    expect(await repo.findByTokenHash(hashOf(2))).toEqual(session(2));
+    expect(await repo.findByTokenHash(hashOf(3))).toBeNull();
+  });
+
+  it('refuses a second session under the same token hash with ConflictError already_exists', async () => {
+    const { repo } = await make();
+    await repo.create(session(1));
+
+    const error = await repo.create(session(2, { tokenHash: hashOf(1) })).then(
+      () => null,
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).reason).toBe('already_exists');
+    expect(await repo.findByTokenHash(hashOf(1))).toEqual(session(1));
+  });
+
+  it('answers a session past its expiry until the TTL removes it (callers check expiresAt)', async () => {
+    const { repo } = await make();
+    await repo.create(session(1));
+
+    expect((await repo.findByTokenHash(hashOf(1)))?.expiresAt).toBe(EXPIRES);
+  });
+
+  it.runIf(name === 'DynamoDB Local')('sets the TTL a day after the expiry', async () => {
+    const { repo, ttlOf } = await make();
+    await repo.create(session(1));
+
+    expect(await ttlOf(hashOf(1))).toBe(Date.parse(EXPIRES) / 1000 + 86_400);
+  });
+});
+
+describe('FakePortalSessionRepository', () => {
+  it('drops a session once its TTL (a day past expiry) has passed, not before', async () => {
+    const repo = new FakePortalSessionRepository();
+    await repo.create(session(1));
+
+    repo.expireTtl(new Date(Date.parse(EXPIRES) + 86_399_000));
+    expect(await repo.findByTokenHash(hashOf(1))).not.toBeNull();
+    repo.expireTtl(new Date(Date.parse(EXPIRES) + 86_400_000));
+    expect(await repo.findByTokenHash(hashOf(1))).toBeNull();
+  });
+});
