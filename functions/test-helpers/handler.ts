@@ -1,6 +1,7 @@
 import { emitTestEvent } from '#shared/domain/events/test-events';
 import { getMail, listMail } from '#shared/domain/mail/mailbox';
 import type { SandboxAction } from '#shared/domain/payments/gateway';
+import { setSandboxCardOutcome, setSandboxPixAuthorization } from '#shared/domain/payments/sandbox-helpers';
 import { simulateSandboxPayment } from '#shared/domain/transactions/sandbox';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply, type Tenant } from '#shared/http/types';
@@ -18,6 +19,17 @@ export const handler = createHttpHandler(testHelperRoutes, (c) => {
     payTestTransaction: simulate('pay'),
     failTestTransaction: simulate('fail'),
     chargebackTestTransaction: simulate('chargeback'),
+    setTestPaymentMethodOutcome: ({ tenant, path, body }) =>
+      setSandboxCardOutcome(
+        { paymentMethods: c.repos.paymentMethods, sandbox: c.sandbox },
+        tenant,
+        path.id,
+        body,
+      ),
+    approveTestPixAuthorization: ({ tenant, path }) =>
+      setSandboxPixAuthorization({ sandbox: c.sandbox }, tenant, path.id, 'approve'),
+    revokeTestPixAuthorization: ({ tenant, path }) =>
+      setSandboxPixAuthorization({ sandbox: c.sandbox }, tenant, path.id, 'revoke'),
     listTestMail: ({ tenant, query }) => listMail({ mailbox: c.mailbox }, tenant, query),
     getTestMail: ({ tenant, path }) => getMail({ mailbox: c.mailbox }, tenant, path.id),
   };

@@ -2,7 +2,14 @@ import { eventEnvelopeResponse } from '#shared/domain/events/responses';
 import { testEventSchema } from '#shared/domain/events/test-events';
 import { MAIL_NOT_FOUND, mailIdParam, mailQuerySchema } from '#shared/domain/mail/mailbox';
 import { mailListResponse, mailResponse } from '#shared/domain/mail/responses';
-import { numericIdParam } from '#shared/domain/params';
+import { numericIdParam, opaqueIdParam } from '#shared/domain/params';
+import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
+import {
+  cardOutcomeSchema,
+  PIX_AUTHORIZATION_NOT_FOUND,
+  sandboxCardOutcomeResponse,
+  sandboxPixAuthorizationResponse,
+} from '#shared/domain/payments/sandbox-helpers';
 import { transactionResponse } from '#shared/domain/transactions/responses';
 import { simulateSchema } from '#shared/domain/transactions/sandbox';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
@@ -25,6 +32,23 @@ const simulation = <const Id extends string>(operationId: Id, action: string) =>
     responses: { 200: transactionResponse },
   }) as const;
 
+const pixAuthorization = <const Id extends string>(operationId: Id, action: 'approve' | 'revoke') =>
+  ({
+    operationId,
+    method: 'POST',
+    path: `/api/test-helpers/pix-authorizations/{id}/${action}`,
+    auth,
+    testOnly: true,
+    summary:
+      action === 'approve'
+        ? 'Sandbox: the bank activates a pending Pix Automático authorization without its first payment'
+        : 'Sandbox: the payer revokes a Pix Automático authorization at the bank (later debits decline authorization_revoked)',
+    request: { path: opaqueIdParam },
+    notFound: PIX_AUTHORIZATION_NOT_FOUND,
+    ...(action === 'approve' ? { errors: [409] } : {}),
+    responses: { 200: sandboxPixAuthorizationResponse },
+  }) as const;
+
 export const testHelperRoutes = defineRoutes('test-helpers', [
   {
     operationId: 'emitTestEvent',
@@ -39,6 +63,21 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
   simulation('payTestTransaction', 'pay'),
   simulation('failTestTransaction', 'fail'),
   simulation('chargebackTestTransaction', 'chargeback'),
+  {
+    operationId: 'setTestPaymentMethodOutcome',
+    method: 'POST',
+    path: '/api/test-helpers/payment-methods/{id}/outcome',
+    auth,
+    testOnly: true,
+    summary: 'Sandbox: how a saved card answers its later charges (renewals, retries) from now on',
+    description:
+      'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
+    request: { path: numericIdParam, body: cardOutcomeSchema },
+    notFound: PAYMENT_METHOD_NOT_FOUND,
+    responses: { 200: sandboxCardOutcomeResponse },
+  },
+  pixAuthorization('approveTestPixAuthorization', 'approve'),
+  pixAuthorization('revokeTestPixAuthorization', 'revoke'),
   {
     operationId: 'listTestMail',
     method: 'GET',

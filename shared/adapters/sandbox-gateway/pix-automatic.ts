@@ -4,6 +4,7 @@ import type {
   PixAuthorizationStatus,
   PixAutomaticChargeRequest,
 } from '#shared/domain/payments/gateway';
+import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/sandbox-helpers';
 import type { Clock } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
@@ -18,8 +19,6 @@ import { chargeRecord, replayed, writeOnce } from './records';
  * code), then active: the seller debits it without the buyer, up to the consented maximum, until
  * the buyer revokes it at the bank (a test helper plays the bank).
  */
-
-export const PIX_AUTHORIZATION_NOT_FOUND = 'Pix authorization not found';
 
 /** A debit's result carries a card summary by the port's type; a pix debit has no card. */
 const NO_CARD = { brand: 'pix', last4: '' };

@@ -50,6 +50,18 @@ export async function replayed(
   return item.result as ChargeResult;
 }
 
+/** Attempts of a key's write that lost a transaction conflict (a concurrent call with the same key). */
+const CONFLICT_ATTEMPTS = 3;
+
+/** DynamoDB cancels a transaction that touches an item another transaction is writing. */
+function transactionConflict(error: unknown): boolean {
+  const canceled = (error ?? {}) as { name?: string; CancellationReasons?: { Code?: string }[] };
+  return (
+    canceled.name === 'TransactionCanceledException' &&
+    (canceled.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict')
+  );
+}
+
 /**
  * Writes a charge record and the key that asked for it in one transaction, so a key never exists
  * without its charge nor a charge twice for one key. When a concurrent call with the same key wrote
@@ -75,16 +87,21 @@ export async function writeOnce(
     result,
     createdAt: record.createdAt,
   };
-  try {
-    await table.transact([
-      { Put: { Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { Item: keyItem, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
-    return result;
-  } catch (error) {
-    if (!(error instanceof ConditionFailedError) || !error.failedIndexes.includes(1)) throw error;
-    const first = await replayed(table, tenant, idempotencyKey, fingerprint);
-    if (!first) throw error;
-    return first;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await table.transact([
+        { Put: { Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { Item: keyItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ]);
+      return result;
+    } catch (error) {
+      const keyTaken = error instanceof ConditionFailedError && error.failedIndexes.includes(1);
+      const conflict = transactionConflict(error) && attempt < CONFLICT_ATTEMPTS;
+      if (!keyTaken && !conflict) throw error;
+      if (conflict) await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+      const first = await replayed(table, tenant, idempotencyKey, fingerprint);
+      if (first) return first;
+      if (keyTaken) throw error;
+    }
   }
 }

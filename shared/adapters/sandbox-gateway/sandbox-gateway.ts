@@ -2,14 +2,6 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
 import { addDays, saoPauloDate } from '#shared/dates';
 import { buildBoleto } from '#shared/domain/payments/boleto';
-import {
-  type CardDeclineCode,
-  type CardOutcome,
-  cardBrand,
-  last4,
-  SANDBOX_CARDS,
-  sandboxCardOutcome,
-} from '#shared/domain/payments/cards';
 import type {
   ChargeRequest,
   ChargeResult,
@@ -19,7 +11,6 @@ import type {
   SandboxAction,
   SandboxCharge,
   SavedCardChargeRequest,
-  SavedCardToken,
   TokenizeCardRequest,
   TokenizeResult,
 } from '#shared/domain/payments/gateway';
@@ -44,6 +35,16 @@ import {
   setPixAuthorization,
 } from './pix-automatic';
 import { chargeRecord, replayed, writeOnce } from './records';
+import {
+  type OutcomeClass,
+  savedCardOutcome,
+  setSavedCardOutcome,
+  tokenItem,
+  tokenRecord,
+  verifyCard,
+} from './saved-cards';
+
+export { SAVED_CARD_LATER_DECLINES, savedCardOutcome } from './saved-cards';
 
 export const SANDBOX_PROVIDER = 'sandbox';
 /**
@@ -66,69 +67,6 @@ export function randomGatewayPayId(): number {
 const SANDBOX_BANK = '000';
 /** The Pix key the sandbox's BR Codes pay to (a random EVP key, owned by nobody). */
 const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
-
-/**
- * Test numbers whose payment with the buyer is approved but whose saved card is declined when
- * charged later (Stripe's 4000000000000341): how recurring-charge failures are tried in the sandbox.
- */
-export const SAVED_CARD_LATER_DECLINES: Readonly<Record<string, CardDeclineCode>> = Object.freeze({
-  '4000000000000341': 'card_declined',
-  '4000000000009987': 'insufficient_funds',
-});
-/** The approving test card those numbers stand in for at their first payment (Visa, 3-digit CVV). */
-const APPROVING_STAND_IN = '4111111111111111';
-
-/**
- * What a saved card's token remembers of how its number behaves (never the number or the CVV);
- * the outcome test helper overwrites it.
- */
-type OutcomeClass = SandboxCardBehaviour;
-
-/** How a saved card answers a charge (a failure code a test helper chose is any code). */
-export type SavedCardOutcome =
-  | { outcome: 'approved' }
-  | { outcome: 'declined' | 'error'; failureCode: string; failureReason: string };
-
-function outcomeClassOf(number: string): OutcomeClass {
-  const later = SAVED_CARD_LATER_DECLINES[number];
-  if (later) return { outcome: 'declined', failureCode: later };
-  const scripted: CardOutcome | undefined = SANDBOX_CARDS[number];
-  if (!scripted) return { outcome: 'declined', failureCode: 'card_declined' };
-  if (scripted.outcome === 'approved') return { outcome: 'approved' };
-  return { outcome: scripted.outcome, failureCode: scripted.failureCode };
-}
-
-/** A failure's sentence, as the sandbox's card outcomes word it. */
-function reasonOf(failureCode: string, outcome: 'declined' | 'error' = 'declined'): string {
-  const scripted = Object.values(SANDBOX_CARDS).find(
-    (o) => o.outcome !== 'approved' && o.failureCode === failureCode,
-  );
-  if (scripted && scripted.outcome !== 'approved') return scripted.failureReason;
-  return outcome === 'error'
-    ? 'An error occurred while processing the card; the payment was not completed.'
-    : 'The card was declined.';
-}
-
-/**
- * The outcome of charging a saved card on `today` (Sao Paulo): past its expiry month it is declined
- * `expired_card`, as any acquirer does; otherwise it behaves as its number did (no CVV is asked).
- */
-export function savedCardOutcome(
-  token: { expiryMonth: number; expiryYear: number; outcomeClass: OutcomeClass },
-  today: string,
-): SavedCardOutcome {
-  const [year, month] = today.split('-').map(Number);
-  if (token.expiryYear * 12 + token.expiryMonth < year * 12 + month) {
-    return { outcome: 'declined', failureCode: 'expired_card', failureReason: reasonOf('expired_card') };
-  }
-  const c = token.outcomeClass;
-  if (c.outcome === 'approved') return { outcome: 'approved' };
-  return {
-    outcome: c.outcome,
-    failureCode: c.failureCode,
-    failureReason: reasonOf(c.failureCode, c.outcome),
-  };
-}
 
 export interface SandboxOptions {
   table: Table;
@@ -226,7 +164,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       };
     } else {
       const card = request.card as NonNullable<ChargeRequest['card']>;
-      const { summary, outcome } = this.verify(card, now);
+      const { summary, outcome } = verifyCard(card, now);
       if (outcome.outcome === 'approved') {
         result = {
           outcome: 'approved',
@@ -235,7 +173,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
           authorizationCode: randomBase62(6).toUpperCase(),
         };
         if (request.saveCard) {
-          const saved = this.tokenize(request.tenant, card, summary);
+          const saved = tokenRecord(request.tenant, card, summary, now);
           result.savedCard = saved.card;
           companion = saved.item;
         }
@@ -266,44 +204,13 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
   }
 
   /**
-   * What the acquirer and issuer answer for a card with the buyer: the scripted test numbers, expiry
-   * and CVV. A later-decline number answers like the approving card it stands in for.
-   */
-  private verify(card: NonNullable<ChargeRequest['card']>, now: Date) {
-    const summary = { brand: cardBrand(card.number), last4: last4(card.number) };
-    const number = SAVED_CARD_LATER_DECLINES[card.number] ? APPROVING_STAND_IN : card.number;
-    return { summary, outcome: sandboxCardOutcome({ ...card, number, today: saoPauloDate(now) }) };
-  }
-
-  /** The token record of an approved card: brand, last 4, expiry and its outcome class only. */
-  private tokenize(
-    tenant: Tenant,
-    card: NonNullable<ChargeRequest['card']>,
-    summary: { brand: string; last4: string },
-  ): { card: SavedCardToken; item: Item } {
-    const token = `tok_${randomBase62(24)}`;
-    const expiryYear = card.expiryYear < 100 ? 2000 + card.expiryYear : card.expiryYear;
-    const saved: SavedCardToken = { token, ...summary, expiryMonth: card.expiryMonth, expiryYear };
-    const item: Item = {
-      ...keys.sandboxCardToken(token),
-      entity: 'sandbox-card-token',
-      version: 1,
-      ...saved,
-      outcomeClass: outcomeClassOf(card.number),
-      sellerId: tenant.sellerId,
-      environment: tenant.environment,
-      createdAt: this.options.clock.now().toISOString(),
-    };
-    return { card: saved, item };
-  }
-
-  /**
    * Verifies the card as a charge would (test numbers, expiry, CVV) and, when that approves, keeps
    * the same token record an approved `saveCard` charge keeps; no charge record. An error card is
    * answered as a decline (nothing to retry: no money moved).
    */
   async tokenizeCard(request: TokenizeCardRequest): Promise<TokenizeResult> {
-    const { summary, outcome } = this.verify(request.card, this.options.clock.now());
+    const now = this.options.clock.now();
+    const { summary, outcome } = verifyCard(request.card, now);
     if (outcome.outcome !== 'approved') {
       return {
         outcome: 'declined',
@@ -312,18 +219,9 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         gatewayFailureCode: `sandbox_${outcome.failureCode}`,
       };
     }
-    const saved = this.tokenize(request.tenant, request.card, summary);
+    const saved = tokenRecord(request.tenant, request.card, summary, now);
     await this.options.table.put(saved.item, { ConditionExpression: 'attribute_not_exists(pk)' });
     return { outcome: 'approved', savedCard: saved.card };
-  }
-
-  private async tokenItem(tenant: Tenant, token: string): Promise<Item> {
-    const item = await this.options.table.get<Item>(keys.sandboxCardToken(token), { consistent: true });
-    // Another seller's token is as unknown as a missing one: tokens are scoped to their account.
-    if (!item || item.sellerId !== tenant.sellerId || item.environment !== tenant.environment) {
-      throw new NotFoundError('Saved card not found');
-    }
-    return item;
   }
 
   /**
@@ -335,7 +233,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     const fingerprint = `card:${request.token}:${request.amountCentavos}`;
     const first = await replayed(table, request.tenant, request.idempotencyKey, fingerprint);
     if (first) return first;
-    const item = await this.tokenItem(request.tenant, request.token);
+    const item = await tokenItem(table, request.tenant, request.token);
     const summary = { brand: String(item.brand), last4: String(item.last4) };
     const now = clock.now();
     const outcome = savedCardOutcome(
@@ -373,28 +271,8 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     });
   }
 
-  async setSavedCardOutcome(tenant: Tenant, token: string, behaviour: SandboxCardBehaviour): Promise<void> {
-    const outcomeClass: OutcomeClass =
-      behaviour.outcome === 'approved'
-        ? { outcome: 'approved' }
-        : { outcome: behaviour.outcome, failureCode: behaviour.failureCode };
-    try {
-      await this.options.table.update({
-        Key: keys.sandboxCardToken(token),
-        UpdateExpression: 'SET outcomeClass = :c, version = version + :one',
-        ConditionExpression: 'sellerId = :s AND environment = :e',
-        ExpressionAttributeValues: {
-          ':c': outcomeClass,
-          ':one': 1,
-          ':s': tenant.sellerId,
-          ':e': tenant.environment,
-        },
-      });
-    } catch (error) {
-      // Missing (the condition fails on an absent item too) or another seller's.
-      if (!(error instanceof ConditionFailedError)) throw error;
-      throw new NotFoundError('Saved card not found');
-    }
+  setSavedCardOutcome(tenant: Tenant, token: string, behaviour: SandboxCardBehaviour): Promise<void> {
+    return setSavedCardOutcome(this.options.table, tenant, token, behaviour);
   }
 
   chargePixAutomatic(request: PixAutomaticChargeRequest): Promise<ChargeResult> {
