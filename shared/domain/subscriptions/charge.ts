@@ -1,0 +1,145 @@
+import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import type { PaymentProvider } from '#shared/domain/ports';
+import { eventsOf, statusOf } from '#shared/domain/transactions/create';
+import {
+  paymentSucceededData,
+  sellerNet,
+  type Transaction,
+  type TransactionStatus,
+} from '#shared/domain/transactions/transaction';
+import { NotFoundError } from '#shared/errors';
+import type { SubscriptionDeps } from './deps';
+import type { PendingCharge, Subscription } from './subscription';
+
+export type CollectOutcome = 'paid' | 'declined' | 'error';
+
+/** A charge that did not reach the provider, or its answer. */
+export interface Charged {
+  outcome: CollectOutcome;
+  transaction: Transaction | null;
+  failureCode: string | null;
+  failureReason: string | null;
+}
+
+const notCharged = (outcome: 'declined' | 'error', failureCode: string, failureReason: string): Charged => ({
+  outcome,
+  transaction: null,
+  failureCode,
+  failureReason,
+});
+
+function chargeRecord(
+  deps: SubscriptionDeps,
+  s: Subscription,
+  pc: PendingCharge,
+  provider: PaymentProvider,
+  result: ChargeResult,
+  at: string,
+): Transaction {
+  const method = s.collectionMethod === 'card' ? 'creditcard' : 'pix';
+  // A Pix Automático debit is a paid pix, like a pix the buyer paid; a saved card is captured.
+  const status: TransactionStatus =
+    method === 'pix' && result.outcome === 'approved' ? 'payedPix' : statusOf(result, method);
+  const failed = result.outcome === 'declined' || result.outcome === 'error';
+  const amount = s.price.unitAmount;
+  return {
+    id: pc.transactionId,
+    uuid: deps.ids.uuid(),
+    tenant: s.tenant,
+    provider: provider.provider,
+    gatewayPayId: result.gatewayPayId,
+    status,
+    paymentMethod: method,
+    value: amount,
+    valueSeller: sellerNet(method, amount, 1),
+    installments: 1,
+    // The subscription keeps no phone: the charge shows none rather than a stale one.
+    customer: { ...s.customer, phone: '' },
+    product: { ...s.price.product, value: amount },
+    pix: null,
+    boleto: null,
+    card: method === 'creditcard' && result.outcome !== 'pending' ? result.card : null,
+    failureCode: failed ? result.failureCode : null,
+    failureReason: failed ? result.failureReason : null,
+    refunds: [],
+    refundedAmount: 0,
+    paidAt: status === 'captured' || status === 'payedPix' ? at : null,
+    canceledAt: null,
+    deadline: null,
+    metadata: s.metadata,
+    checkoutSessionId: null,
+    clientReferenceId: null,
+    affiliate: null,
+    recurring: { subscriptionId: s.id, billingCycle: pc.cycle, method: s.collectionMethod },
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+}
+
+/** The same events a sale's transaction gets; eventsOf names only a captured card as succeeded. */
+export function transactionEvents(deps: SubscriptionDeps, t: Transaction): DomainEvent[] {
+  const events = eventsOf(deps, t);
+  if (t.status === 'payedPix')
+    events.push(newEvent(deps, t.tenant, 'transaction.payment.succeeded', paymentSucceededData(t)));
+  return events;
+}
+
+/** Calls the provider for the claimed charge; an expired or missing card is not charged at all. */
+export async function charge(deps: SubscriptionDeps, s: Subscription, pc: PendingCharge): Promise<Charged> {
+  const provider = deps.payments.forEnvironment(s.tenant.environment);
+  if (!provider.ready) return notCharged('error', 'provider_not_configured', PROVIDER_NOT_CONFIGURED);
+  const base = {
+    tenant: s.tenant,
+    transactionId: pc.transactionId,
+    amountCentavos: s.price.unitAmount,
+    description: s.price.product.name,
+    idempotencyKey: pc.idempotencyKey,
+  };
+  let result: ChargeResult;
+  try {
+    if (s.collectionMethod === 'card') {
+      const pm = s.paymentMethod ? await deps.paymentMethods.get(s.tenant, s.paymentMethod.id) : null;
+      if (!pm || pm.customer.id !== s.customer.id)
+        return notCharged('declined', 'expired_card', 'The subscription has no saved card to charge.');
+      if (pm.status === 'expired')
+        return notCharged('declined', 'expired_card', 'The saved card has expired.');
+      result = await provider.chargeSavedCard({
+        ...base,
+        installments: 1,
+        customer: { name: s.customer.name, document: s.customer.document, email: s.customer.email },
+        token: pm.token,
+      });
+    } else {
+      if (!s.pixAuthorizationId)
+        return notCharged(
+          'declined',
+          'authorization_missing',
+          'The subscription has no Pix Automático authorization.',
+        );
+      result = await provider.chargePixAutomatic({ ...base, authorizationId: s.pixAuthorizationId });
+    }
+  } catch (error) {
+    // The provider no longer knows the card or authorization: nothing was charged, and retrying
+    // the same handle cannot succeed. Anything else is left to a rerun with the same key.
+    if (!(error instanceof NotFoundError)) throw error;
+    return s.collectionMethod === 'card'
+      ? notCharged('declined', 'expired_card', 'The provider no longer keeps the saved card.')
+      : notCharged(
+          'declined',
+          'authorization_missing',
+          'The provider does not know the Pix Automático authorization.',
+        );
+  }
+  if (result.outcome === 'pending') throw new Error('a charge without the buyer cannot be pending');
+  const transaction = chargeRecord(deps, s, pc, provider, result, deps.clock.now().toISOString());
+  return result.outcome === 'approved'
+    ? { outcome: 'paid', transaction, failureCode: null, failureReason: null }
+    : {
+        outcome: result.outcome,
+        transaction,
+        failureCode: result.failureCode,
+        failureReason: result.failureReason,
+      };
+}
