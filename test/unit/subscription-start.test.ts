@@ -316,6 +316,17 @@ describe('Pix Automático: pending until the first pix is paid', () => {
     expect(e.scheduler.scheduled.map((c) => c.at.toISOString())).toEqual([end]);
   });
 
+  it('starts pending without a charge when the first pix is not handed over', async () => {
+    const s = await start({
+      collectionMethod: 'pix_automatic',
+      paymentMethod: null,
+      pixAuthorizationId: 'pixauth_1',
+    });
+    expect(s).toMatchObject({ status: 'pending', dueAt: null });
+    expect(e.provider.pixAutomaticCharges).toEqual([]);
+    expect(e.webhooks()).toEqual(['subscription.created']);
+  });
+
   it('activates once: a repeated notification and a pending pix change nothing', async () => {
     await startPix();
     expect((await activateFromFirstPayment(e.deps, TENANT, 1, pix())).status).toBe('pending');

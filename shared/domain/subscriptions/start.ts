@@ -41,7 +41,8 @@ export interface StartInput {
   /**
    * The first period's payment, already made (a checkout sale, written by the caller): paid, the
    * subscription starts active; pending (a Pix Automático first pix), it starts `pending` until
-   * activateFromFirstPayment. Absent and no trial: the saved card is charged now (collect `first`).
+   * activateFromFirstPayment. Absent and no trial: a Pix Automático subscription starts `pending`
+   * too (its first pix is on its way); a card one is charged now (collect `first`).
    */
   firstPayment?: Transaction;
 }
@@ -85,7 +86,7 @@ function paidFirstPeriod(s: Subscription, paidAt: string): Subscription {
  * Starts a subscription (decisions: "Subscriptions"). With a trial: active at once, nothing
  * charged, the trial's end is the first charge (`trial_started`, webhooks subscription.created,
  * subscription.activated, customer.trial_started). With a paid first payment: active, cycle 1.
- * With a pending one (Pix Automático): `pending`. Otherwise it is written `pending` and the saved
+ * With a pending one, or none for Pix Automático: `pending`. Otherwise it is written `pending` and the saved
  * card is charged at once through the engine: paid, active; declined, `failed` (the API's 201).
  * Every write carries its history and webhooks; a set due time is scheduled.
  */
@@ -178,7 +179,8 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
   if (payment && payment.status !== 'pendingPix')
     throw new Error(`a subscription cannot start from a ${payment.status} first payment`);
   const s = await write(deps, pending, [created], ['subscription.created']);
-  if (payment) return s;
+  // A Pix Automático start waits for its first pix (activateFromFirstPayment); a card is charged now.
+  if (payment || input.collectionMethod === 'pix_automatic') return s;
   return (await collect(deps, s, 'first')).subscription;
 }
 
