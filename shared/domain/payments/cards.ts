@@ -37,6 +37,25 @@ const REASONS: Record<CardDeclineCode | 'processing_error', string> = {
   processing_error: 'An error occurred while processing the card; the payment was not completed.',
 };
 
+/**
+ * The same failures as a buyer reads them on a hosted page (checkout, portal): Portuguese, and
+ * saying what to do next. One table, so both pages word a decline alike.
+ */
+export const DECLINE_MESSAGES_PT: Readonly<Record<CardDeclineCode | 'processing_error', string>> = {
+  card_declined: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
+  insufficient_funds: 'Saldo ou limite insuficiente. Tente outro cartão.',
+  expired_card: 'O cartão está vencido. Confira a validade ou use outro cartão.',
+  incorrect_cvc: 'O código de segurança (CVV) está incorreto.',
+  issuer_unavailable: 'Não foi possível falar com o banco emissor. Tente novamente em instantes.',
+  processing_error: 'Ocorreu um erro ao processar o cartão. Nenhum valor foi cobrado; tente novamente.',
+};
+
+/** A failure code's Portuguese sentence; a code the table does not know reads as a plain decline. */
+export const declineMessagePt = (failureCode: string): string =>
+  Object.hasOwn(DECLINE_MESSAGES_PT, failureCode)
+    ? DECLINE_MESSAGES_PT[failureCode as keyof typeof DECLINE_MESSAGES_PT]
+    : DECLINE_MESSAGES_PT.card_declined;
+
 const decline = (failureCode: CardDeclineCode): CardOutcome => ({
   outcome: 'declined',
   failureCode,

@@ -9,7 +9,7 @@ import {
 } from '#shared/domain/mail/templates';
 import { CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { type SaveCardDeps, saveCard } from '#shared/domain/payment-methods/save-card';
-import { luhnValid } from '#shared/domain/payments/cards';
+import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import type { Mailer } from '#shared/domain/ports';
 import {
@@ -51,16 +51,6 @@ export type PortalActionDeps = ActionDeps &
 
 /** The customer's scope for the subscription use cases: another customer's subscription is a 404. */
 const scopeOf = (session: PortalSession) => ({ by: 'customer' as const, customerId: session.customer.id });
-
-/** Declines as the customer reads them on the portal page (failure codes: shared/domain/payments/cards.ts). */
-const DECLINES_PT: Record<string, string> = {
-  card_declined: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
-  insufficient_funds: 'Saldo ou limite insuficiente. Tente outro cartão.',
-  expired_card: 'O cartão está vencido. Confira a validade ou use outro cartão.',
-  incorrect_cvc: 'O código de segurança (CVV) está incorreto.',
-  issuer_unavailable: 'Não foi possível falar com o banco emissor. Tente novamente em instantes.',
-  processing_error: 'Ocorreu um erro ao processar o cartão. Nenhum valor foi cobrado; tente novamente.',
-};
 
 /**
  * Sends one portal e-mail to the customer's billing address (the seller's override, else the
@@ -222,10 +212,7 @@ export async function portalAddCardAndUpdate(
     },
   });
   if (result.outcome !== 'approved')
-    throw new BadRequestError(
-      DECLINES_PT[result.failureCode] ?? DECLINES_PT.card_declined,
-      result.failureCode,
-    );
+    throw new BadRequestError(declineMessagePt(result.failureCode), result.failureCode);
   const method = await saveCard(deps, {
     tenant: session.tenant,
     customer: session.customer,
