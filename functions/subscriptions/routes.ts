@@ -164,10 +164,11 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     path: `${subscription}/payment-method`,
     summary: 'Charge another saved card of the same customer from now on',
     description:
-      "404 `Payment method not found` for a card that is not the subscription customer's; 400 for " +
-      `an expired card. ${STATE_RULE}`,
+      'Any state (a canceled or failed subscription gets the card its reactivation charges); a Pix ' +
+      'Automático subscription moves to the card. 404 `Payment method not found` for a card that is not the ' +
+      "subscription customer's; 400 for an expired card.",
     request: { path: numericIdParam, body: changePaymentMethodSchema },
-    errors: [400, 409],
+    errors: [400],
     responses: { 200: subscriptionResponse },
   },
 ]);

@@ -81,10 +81,10 @@ export const listPricesQuerySchema = z
   .strict();
 
 /**
- * DELETE /api/products/{id}/prices/{priceId}: `id` as every product route; `priceId` any short
+ * DELETE /api/products/{id}/prices/{priceId}: `id` as every product route; `priceId` any
  * segment, so a malformed one answers `Price not found` once the product is known.
  */
-export const pricePathSchema = numericOrUuidParam.extend({ priceId: z.string().max(64) });
+export const pricePathSchema = numericOrUuidParam.extend({ priceId: z.string() });
 
 /** A price by its numeric id or its uuid, in a body (`priceId: 12` or `"12"` or the uuid). */
 export const priceRefField = z
