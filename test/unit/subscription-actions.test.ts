@@ -678,4 +678,11 @@ describe('reads', () => {
     expect(page).toMatchObject({ count: 1, totalCount: 3, totalPages: 2 });
     expect(page.data.map((s) => s.id)).toEqual([1]);
   });
+
+  it('refuses a page beyond the first 10000 subscriptions with 400', async () => {
+    await expect(listSubscriptions(e.deps, TENANT, { page: 101, limit: 100 })).rejects.toThrow(
+      new ValidationError(['page * limit must be at most 10000; narrow the filters']),
+    );
+    expect((await listSubscriptions(e.deps, TENANT, { page: 100, limit: 100 })).data).toEqual([]);
+  });
 });

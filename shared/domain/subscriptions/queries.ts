@@ -1,6 +1,7 @@
+import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
 import type { SubscriptionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError } from '#shared/errors';
+import { NotFoundError, ValidationError } from '#shared/errors';
 import type { ListSubscriptionsInput } from './schemas';
 import { SUBSCRIPTION_NOT_FOUND, type Subscription, toHistoryView, toSubscriptionView } from './subscription';
 
@@ -44,6 +45,9 @@ export async function listSubscriptions(
   tenant: Tenant,
   query: ListSubscriptionsInput,
 ) {
+  // Numbered pages are read from the start of the index: a deep page costs every item before it.
+  if (query.page * query.limit > MAX_LIST_WINDOW)
+    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
   const page = await deps.subscriptions.list(tenant, query);
   return {
     data: page.items.map(toSubscriptionView),
