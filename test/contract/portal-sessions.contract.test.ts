@@ -5,9 +5,8 @@ import { TABLE } from '#shared/adapters/dynamodb/table';
 import type { PortalSession } from '#shared/domain/portal/session';
 import type { PortalSessionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { ConflictError } from '#shared/errors';
 import { FakePortalSessionRepository } from '../support/fakes/portal-session-repository';
-import { freshTable } from './support';
+import { conflictOf, freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const CREATED = '2026-03-10T15:00:00.000Z';
@@ -76,13 +75,9 @@ describe.each([
     const { repo } = await make();
     await repo.create(session(1));
 
-    const error = await repo.create(session(2, { tokenHash: hashOf(1) })).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const error = await conflictOf(repo.create(session(2, { tokenHash: hashOf(1) })));
 
-    expect(error).toBeInstanceOf(ConflictError);
-    expect((error as ConflictError).reason).toBe('already_exists');
+    expect(error.reason).toBe('already_exists');
     expect(await repo.findByTokenHash(hashOf(1))).toEqual(session(1));
   });
 

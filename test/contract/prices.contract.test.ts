@@ -3,9 +3,8 @@ import { createPriceRepository } from '#shared/adapters/dynamodb/price-repositor
 import type { PriceRepository } from '#shared/domain/ports';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
-import { ConflictError } from '#shared/errors';
 import { FakePriceRepository } from '../support/fakes/price-repository';
-import { freshTable } from './support';
+import { conflictOf, freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
@@ -37,15 +36,6 @@ function price(
     version: 1,
     ...rest,
   };
-}
-
-async function conflictOf(promise: Promise<unknown>): Promise<ConflictError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConflictError);
-  return error as ConflictError;
 }
 
 describe.each([

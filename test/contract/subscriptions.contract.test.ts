@@ -13,9 +13,8 @@ import type {
 import type { NewHistoryEntry, Subscription } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import { ConflictError } from '#shared/errors';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
-import { freshTable } from './support';
+import { conflictOf, freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
@@ -136,15 +135,6 @@ function charge(id: number, s: Subscription, status: Transaction['status'] = 'ca
     updatedAt: s.updatedAt,
     version: 1,
   };
-}
-
-async function conflictOf(promise: Promise<unknown>): Promise<ConflictError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConflictError);
-  return error as ConflictError;
 }
 
 const query = (q: Partial<SubscriptionQuery> = {}): SubscriptionQuery => ({ page: 1, limit: 50, ...q });

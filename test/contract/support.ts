@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { Table } from '#shared/adapters/dynamodb/table';
+import { ConflictError } from '#shared/errors';
 import { ensureTable } from '../../infra/local/dynamodb-local';
 
 const opened: Table[] = [];
@@ -22,3 +23,13 @@ export async function freshTable(prefix = 'contract'): Promise<Table> {
 afterAll(() => {
   for (const table of opened.splice(0)) table.client.destroy();
 });
+
+/** The ConflictError a write is refused with (the case fails if it succeeds or throws anything else). */
+export async function conflictOf(promise: Promise<unknown>): Promise<ConflictError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConflictError);
+  return error as ConflictError;
+}

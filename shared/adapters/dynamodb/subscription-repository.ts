@@ -1,4 +1,5 @@
 import type { SubscriptionChanges, SubscriptionRepository } from '#shared/domain/ports';
+import { dueJobId } from '#shared/domain/subscriptions/schedule';
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
@@ -33,9 +34,6 @@ const MAX_TRANSACT_ITEMS = 100;
 const CUSTOMER_LIST_LIMIT = 100;
 const HOUR_MS = 3_600_000;
 
-const jobIdOf = (s: Pick<Subscription, 'tenant' | 'id'>) =>
-  `${s.tenant.sellerId}:${s.tenant.environment}:${s.id}`;
-
 function toItem(s: Subscription): Item {
   const item: Item = {
     ...keys.subscription(s.tenant, s.id),
@@ -49,7 +47,7 @@ function toItem(s: Subscription): Item {
   // Only while something is due is the subscription in the sweep's index (Put replaces the item).
   if (s.dueAt) {
     item[byDue.partitionKey] = keys.subscriptionDueBucket(s.dueAt);
-    item[byDue.sortKey] = `${s.dueAt}#${jobIdOf(s)}`;
+    item[byDue.sortKey] = `${s.dueAt}#${dueJobId(s.tenant, s.id)}`;
   }
   return item;
 }
@@ -231,7 +229,7 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
           for (const item of out.items) {
             if (String(item.dueAt) > nowIso) continue;
             const tenant = { sellerId: Number(item.sellerId), environment: item.environment as Environment };
-            due.push(jobIdOf({ tenant, id: Number(item.id) }));
+            due.push(dueJobId(tenant, Number(item.id)));
           }
           cursor = out.cursor;
         } while (cursor);

@@ -4,6 +4,7 @@ import type {
   SubscriptionQuery,
   SubscriptionRepository,
 } from '../../../shared/domain/ports';
+import { dueJobId } from '../../../shared/domain/subscriptions/schedule';
 import type {
   Subscription,
   SubscriptionHistoryEntry,
@@ -17,7 +18,7 @@ const HOUR_MS = 3_600_000;
 /** As FakeTransactionRepository keys its map. */
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
-const jobIdOf = (s: Subscription) => `${s.tenant.sellerId}:${s.tenant.environment}:${s.id}`;
+const jobIdOf = (s: Subscription) => dueJobId(s.tenant, s.id);
 /** The hour bucket of an instant, as the adapter's due index is partitioned. */
 const bucketOf = (iso: string) => iso.slice(0, 13);
 /** The history's sort order in the table: the change's instant, then the record id. */
