@@ -42,6 +42,11 @@ const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: 
   payments: deps.payments,
   clock: deps.clock,
   ids: deps.ids,
+  // An expired session with a price cancels the subscriptions its unpaid pix started.
+  subscriptions: deps.repos.subscriptions,
+  paymentMethods: deps.repos.paymentMethods,
+  scheduler: deps.scheduler,
+  onScheduleError: (error) => logger.error('could not schedule a subscription job', { error }),
   onExpiryError: (error, id) => logger.error('could not expire a checkout session', { error, id }),
 });
 

@@ -12,6 +12,8 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     customers: c.repos.customers,
     affiliations: c.repos.affiliations,
     paymentMethods: c.repos.paymentMethods,
+    prices: c.repos.prices,
+    subscriptions: c.repos.subscriptions,
     payments: c.payments,
     scheduler: c.scheduler,
     clock: c.clock,
@@ -41,10 +43,13 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     getCheckoutPage: ({ path }) => checkoutView(base, path.ref),
     payCheckout: async ({ path, body, request }) => {
       const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
-      return reply(201, await payCheckout({ ...base, onSaveCardError }, path.ref, body));
+      const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
+      return reply(201, await payCheckout({ ...base, onSaveCardError, onScheduleError }, path.ref, body));
     },
     getCheckoutPayment: ({ path }) => checkoutPayment(base, path.ref, path.paymentId),
-    payTestCheckoutSession: ({ tenant, path, body }) =>
-      payTestSession({ ...base, sandbox: c.sandbox }, tenant, path.id, body),
+    payTestCheckoutSession: ({ tenant, path, body, request }) => {
+      const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
+      return payTestSession({ ...base, sandbox: c.sandbox, onScheduleError }, tenant, path.id, body);
+    },
   };
 });

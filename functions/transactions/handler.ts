@@ -40,7 +40,14 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
       reply(
         201,
         await receiveProviderNotification(
-          { ...deps, sessions: c.repos.checkoutSessions, webhookSecret: c.config.gatewayWebhookSecret },
+          {
+            ...createDeps,
+            sessions: c.repos.checkoutSessions,
+            // A paid Pix Automático first payment activates its subscription.
+            subscriptions: c.repos.subscriptions,
+            webhookSecret: c.config.gatewayWebhookSecret,
+            onScheduleError: (error) => request.log.error('could not schedule a subscription job', { error }),
+          },
           request.rawBody,
           request.headers['x-signature'],
         ),

@@ -29,6 +29,7 @@ function session(n: number, overrides: Partial<CheckoutSession> = {}): CheckoutS
     productId: 1,
     productUuid: 'p0000000-0000-4000-8000-000000000001',
     priceId: null,
+    price: null,
     customer: {
       name: null,
       email: null,
@@ -49,6 +50,7 @@ function session(n: number, overrides: Partial<CheckoutSession> = {}): CheckoutS
     clientReferenceId: null,
     affiliateId: null,
     transactionId: null,
+    subscriptionId: null,
     payments: [],
     expiresAt: plusHours(at, 24),
     completedAt: null,

@@ -146,7 +146,7 @@ describe('creating a checkout session', () => {
       [{ payment_methods: ['cash'] }, /^payment_methods\.0 must be one of/],
       [{ success_url: 'http://shop.example.com/ok' }, /^success_url must use HTTPS/],
       [{ cancel_url: 'not a url' }, /^cancel_url must be a valid URL/],
-      [{ price_id: 'price_123' }, /^price_id names no subscription price/],
+      [{ price_id: 'price_123' }, /^price_id names no active subscription price/],
       [
         { expires_at: new Date(runtime.clock.now().getTime() + 10 * 60_000).toISOString() },
         /^expires_at must be from 30 minutes to 7 days/,

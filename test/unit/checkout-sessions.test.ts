@@ -42,8 +42,10 @@ import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
 import { FAKE_GATEWAY_ID_BASE, FakePaymentProvider } from '../support/fakes/payment-provider';
+import { FakePriceRepository } from '../support/fakes/price-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
+import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 
 const NOW = '2026-03-10T15:00:00.000Z';
@@ -117,6 +119,8 @@ function makeDeps() {
     affiliations,
     customers: new FakeCustomerRepository(501),
     paymentMethods: new FakePaymentMethodRepository(),
+    prices: new FakePriceRepository(),
+    subscriptions: new FakeSubscriptionRepository({ transactions }),
     payments: new FakeGatewayRouter({ test: sandbox, live: new FakePaymentProvider('live') }),
     scheduler,
     clock,
@@ -221,6 +225,7 @@ describe('createSession', () => {
       client_reference_id: null,
       affiliate_id: null,
       transaction_id: null,
+      subscription_id: null,
       environment: 'test',
       expires_at: IN_24_HOURS,
       completed_at: null,
@@ -324,9 +329,9 @@ describe('createSession', () => {
       expectNothingWritten();
     });
 
-    it('refuses any price_id while no subscription prices exist', async () => {
+    it('refuses a price_id that names no subscription price', async () => {
       expect(await messagesOf(createSession(deps, SELLER, body({ price_id: 'price_1' })))).toEqual([
-        'price_id names no subscription price of this product',
+        'price_id names no active subscription price of this product',
       ]);
       expectNothingWritten();
     });
@@ -357,7 +362,7 @@ describe('createSession', () => {
 
       expect(messages).toEqual([
         'product_id names no product of this account',
-        'price_id names no subscription price of this product',
+        'price_id names no active subscription price of this product',
         'success_url must use HTTPS',
         'cancel_url must use HTTPS',
         'expires_at must be from 30 minutes to 7 days after now',
@@ -929,6 +934,7 @@ describe('checkoutView', () => {
         methods: ['card', 'pix'],
         maxInstallments: 6,
       },
+      price: null,
       customer: { ...s.customer, name: 'Maria Silva' },
       successUrl: `https://shop.example/ok?s=${s.id}`,
       cancelUrl: 'https://shop.example/cart',
@@ -1215,7 +1221,7 @@ describe('payCheckout', () => {
 describe('checkoutPayment (the page polling a payment)', () => {
   it('answers the pending pix, then completes the session once the payment is paid', async () => {
     const s = await openSession({ success_url: 'https://shop.example/ok' });
-    const { paymentId } = await pay(s.id, 'pix');
+    const paymentId = (await pay(s.id, 'pix')).paymentId as string;
 
     expect((await checkoutPayment(deps, s.id, paymentId)).status).toBe('pending');
     await markPaid();
@@ -1233,8 +1239,8 @@ describe('checkoutPayment (the page polling a payment)', () => {
   it("answers 404 for another page's payment or for text that is no payment id", async () => {
     const s = await openSession();
     const other = await openSession();
-    const { paymentId } = await pay(s.id, 'pix');
-    const { paymentId: linkPayment } = await pay(PRODUCT_UUID, 'pix');
+    const paymentId = (await pay(s.id, 'pix')).paymentId as string;
+    const linkPayment = (await pay(PRODUCT_UUID, 'pix')).paymentId as string;
 
     for (const [ref, id] of [
       [other.id, paymentId],

@@ -26,6 +26,7 @@ function view(overrides: Partial<CheckoutView> = {}): CheckoutView {
       methods: ['pix', 'boleto', 'card'],
       maxInstallments: 3,
     },
+    price: null,
     customer: {
       name: 'Maria Souza',
       email: 'maria@example.com',
@@ -206,6 +207,7 @@ describe('renderCheckoutPage (open)', () => {
       card: null,
       failure: null,
       redirectUrl: null,
+      subscription: null,
     };
     const page = renderCheckoutPage(view({ payment }));
     expect(JSON.parse(attribute(page, 'checkout', 'data-payment') ?? '')).toEqual(payment);

@@ -1,17 +1,25 @@
 import type * as z from 'zod';
-import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
-import type { CheckoutSessionRepository, ProductRepository, SandboxOperations } from '#shared/domain/ports';
+import type {
+  CheckoutSessionRepository,
+  ProductRepository,
+  SandboxOperations,
+  SubscriptionRepository,
+} from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
-import { type CreateDeps, createSale } from '#shared/domain/transactions/create';
-import { refundTransaction } from '#shared/domain/transactions/manage';
-import { canApply } from '#shared/domain/transactions/state-machine';
-import { PAID, PENDING, type Transaction } from '#shared/domain/transactions/transaction';
-import { transition } from '#shared/domain/transactions/transitions';
-import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import {
+  type CreateDeps,
+  type CreateTransactionInput,
+  createSale,
+  type SaleContext,
+} from '#shared/domain/transactions/create';
+import { PAID, PENDING } from '#shared/domain/transactions/transaction';
+import { NotFoundError, ValidationError } from '#shared/errors';
 import { looksLikeUuid } from '#shared/ids';
 import { centavosToReais } from '#shared/money';
 import { parseInput } from '#shared/validation';
+import { recordPayment } from './attempts';
+import { notOpen, outcomeOf, type PaymentOutcome } from './outcome';
 import { emptyCustomer, type PayCheckoutInput, payCheckoutSchema, type testPaySchema } from './schemas';
 import {
   CHECKOUT_NOT_FOUND,
@@ -20,32 +28,14 @@ import {
   SESSION_ID_PREFIX,
   type SessionCustomer,
   successUrlOf,
+  toSessionPriceView,
 } from './session';
 import { type CloseDeps, completeWithTransaction, findSession, getSession, methodsOf } from './sessions';
+import { paySubscription, type SubscribeDeps } from './subscribe';
 
-export type { CheckoutMethod };
+export type { CheckoutMethod, PaymentOutcome };
 
 export const PAYMENT_NOT_FOUND = 'Payment not found';
-
-/** What the hosted page shows after a payment attempt, and what its polling reads. */
-export interface PaymentOutcome {
-  paymentId: string;
-  status: 'pending' | 'paid' | 'declined' | 'failed' | 'canceled';
-  method: CheckoutMethod;
-  value: number;
-  installments: number;
-  pix: { qrCode: string; qrCodeImage: string; expiresAt: string } | null;
-  boleto: {
-    digitableLine: string;
-    formattedLine: string;
-    barcode: string;
-    dueDate: string;
-    pdfUrl: string;
-  } | null;
-  card: { brand: string; last4: string } | null;
-  failure: { code: string; message: string } | null;
-  redirectUrl: string | null;
-}
 
 export interface CheckoutView {
   kind: 'product' | 'session';
@@ -62,6 +52,8 @@ export interface CheckoutView {
     methods: CheckoutMethod[];
     maxInstallments: number;
   };
+  /** The subscription price a session sells (the page shows it instead of the product's value). */
+  price: ReturnType<typeof toSessionPriceView> | null;
   customer: SessionCustomer;
   successUrl: string | null;
   cancelUrl: string | null;
@@ -76,17 +68,7 @@ export interface CheckoutViewDeps {
   clock: CloseDeps['clock'];
 }
 
-export type PublicCheckoutDeps = CreateDeps & CloseDeps;
-
-/** Decline reasons as the buyer reads them (failure codes: shared/domain/payments/cards.ts). */
-const DECLINES_PT: Record<string, string> = {
-  card_declined: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
-  insufficient_funds: 'Saldo ou limite insuficiente. Tente outro cartão.',
-  expired_card: 'O cartão está vencido. Confira a validade ou use outro cartão.',
-  incorrect_cvc: 'O código de segurança (CVV) está incorreto.',
-  issuer_unavailable: 'Não foi possível falar com o banco emissor. Tente novamente em instantes.',
-  processing_error: 'Ocorreu um erro ao processar o cartão. Nenhum valor foi cobrado; tente novamente.',
-};
+export type PublicCheckoutDeps = CreateDeps & CloseDeps & SubscribeDeps;
 
 interface Target {
   session: CheckoutSession | null;
@@ -111,58 +93,15 @@ function stateOf({ session, product }: Target, now: Date): Pick<CheckoutView, 's
   if (session && (session.status === 'expired' || Date.parse(session.expiresAt) <= now.getTime()))
     return { state: 'expired', unavailableReason: null };
   if (!product.isActive) return { state: 'unavailable', unavailableReason: 'inactive' };
-  if (product.value === 0) return { state: 'unavailable', unavailableReason: 'not_for_sale' };
+  // A product priced 0 sells through its subscription prices only.
+  if (product.value === 0 && !session?.price)
+    return { state: 'unavailable', unavailableReason: 'not_for_sale' };
   return { state: 'open', unavailableReason: null };
 }
 
 function methodsFor({ session, product }: Target): CheckoutMethod[] {
   const accepted = methodsOf(product);
   return session ? session.paymentMethods.filter((m) => accepted.includes(m)) : accepted;
-}
-
-const methodOf = (t: Transaction): CheckoutMethod =>
-  t.paymentMethod === 'creditcard' ? 'card' : t.paymentMethod;
-
-function statusOf(t: Transaction): PaymentOutcome['status'] {
-  if (PAID.includes(t.status)) return 'paid';
-  if (PENDING.includes(t.status) || t.status === 'authorized') return 'pending';
-  if (t.status === 'denied') return t.failureCode === 'processing_error' ? 'failed' : 'declined';
-  return 'canceled';
-}
-
-async function outcomeOf(t: Transaction, session: CheckoutSession | null): Promise<PaymentOutcome> {
-  const status = statusOf(t);
-  const pending = status === 'pending';
-  return {
-    paymentId: t.uuid,
-    status,
-    method: methodOf(t),
-    value: centavosToReais(t.value),
-    installments: t.installments,
-    pix:
-      pending && t.pix
-        ? { qrCode: t.pix.qrCode, qrCodeImage: await qrCodeDataUrl(t.pix.qrCode), expiresAt: t.pix.expiresAt }
-        : null,
-    boleto:
-      pending && t.boleto
-        ? {
-            digitableLine: t.boleto.digitableLine,
-            formattedLine: t.boleto.formattedLine,
-            barcode: t.boleto.barcode,
-            dueDate: t.boleto.dueDate,
-            pdfUrl: t.boleto.pdfUrl,
-          }
-        : null,
-    card: t.card ? { brand: t.card.brand, last4: t.card.last4 } : null,
-    failure:
-      status === 'declined' || status === 'failed'
-        ? {
-            code: t.failureCode ?? 'payment_failed',
-            message: DECLINES_PT[t.failureCode ?? ''] ?? 'O pagamento não foi aprovado. Tente novamente.',
-          }
-        : null,
-    redirectUrl: session && status === 'paid' ? successUrlOf(session) : null,
-  };
 }
 
 /** GET /api/public/checkout/{ref}, and what the hosted page renders. */
@@ -184,37 +123,16 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
       image: product.image || null,
       value: centavosToReais(product.value),
       methods: methodsFor(target),
-      maxInstallments: product.installments,
+      // A subscription is charged in one installment, at the start and at each renewal.
+      maxInstallments: session?.price ? 1 : product.installments,
     },
+    price: session?.price ? toSessionPriceView(session.price) : null,
     customer: customer ?? emptyCustomer(),
     successUrl: session ? successUrlOf(session) : null,
     cancelUrl: session?.cancelUrl ?? null,
     expiresAt: session?.expiresAt ?? null,
     payment: latest && session ? await outcomeOf(latest, session) : null,
   };
-}
-
-function notOpen(state: CheckoutView['state']): ConflictError {
-  const message =
-    state === 'complete'
-      ? 'This checkout session is already complete'
-      : state === 'expired'
-        ? 'This checkout session has expired'
-        : 'This product is not for sale';
-  return new ConflictError(message, 'checkout_not_open');
-}
-
-/**
- * A payment made after the session closed (it expired while the provider was charging): nothing
- * stays payable and no money is kept. A pending pix or boleto is canceled, an approved card refunded.
- */
-async function undo(deps: PublicCheckoutDeps, t: Transaction) {
-  if (canApply('cancel', t.status)) {
-    await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
-    await transition(deps, t, 'cancel');
-  } else if (PAID.includes(t.status)) {
-    await refundTransaction(deps, t, { reason: 'checkout session closed before the payment was recorded' });
-  }
 }
 
 /** POST /api/public/checkout/{ref}/pay: the hosted page's payment (and the sandbox helper's). */
@@ -228,48 +146,36 @@ export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: P
   if (!methods.includes(method))
     throw new ValidationError([`paymentMethod must be one of: ${methods.join(', ')}`]);
   const { session, product } = target;
-  const t = await createSale(
-    deps,
-    {
-      productId: product.uuid,
-      paymentMethod: method === 'card' ? 'creditcard' : method,
-      customer: input.customer,
-      installments: input.installments,
-      // Card numbers arrive as typed (grouped by spaces); they are never stored or logged.
-      card: input.card ? { ...input.card, number: input.card.number.replace(/[\s-]/g, '') } : undefined,
-      metadata: session && Object.keys(session.metadata).length > 0 ? session.metadata : undefined,
-      saveCard: method === 'card' ? input.saveCard : undefined,
-    },
-    session
-      ? {
-          checkoutSessionId: session.id,
-          clientReferenceId: session.clientReferenceId,
-          sessionAffiliateId: session.affiliateId,
-          notAfter: session.expiresAt,
-        }
-      : {},
-  );
-  if (!session) return outcomeOf(t, null);
-  const now = deps.clock.now().toISOString();
-  let after: CheckoutSession;
-  try {
-    after = await deps.sessions.addPayment(
-      session.id,
-      { transactionId: t.id, transactionUuid: t.uuid, method, createdAt: now },
-      now,
-    );
-  } catch (error) {
-    if (!isConflict(error, 'invalid_state')) throw error;
-    await undo(deps, t);
-    const now = await deps.sessions.get(session.id);
-    throw notOpen(now?.status === 'complete' ? 'complete' : 'expired');
-  }
+  const request: CreateTransactionInput = {
+    productId: product.uuid,
+    paymentMethod: method === 'card' ? 'creditcard' : method,
+    customer: input.customer,
+    installments: input.installments,
+    // Card numbers arrive as typed (grouped by spaces); they are never stored or logged.
+    card: input.card ? { ...input.card, number: input.card.number.replace(/[\s-]/g, '') } : undefined,
+    metadata: session && Object.keys(session.metadata).length > 0 ? session.metadata : undefined,
+    saveCard: method === 'card' ? input.saveCard : undefined,
+  };
+  if (!session) return outcomeOf(await createSale(deps, request), null);
+  const context: SaleContext = {
+    checkoutSessionId: session.id,
+    clientReferenceId: session.clientReferenceId,
+    sessionAffiliateId: session.affiliateId,
+    notAfter: session.expiresAt,
+  };
+  if (session.price) return paySubscription(deps, session, request, context);
+  const t = await createSale(deps, request, context);
+  let after = await recordPayment(deps, session, t, method);
   if (PAID.includes(t.status)) after = (await completeWithTransaction(deps, t)) ?? after;
   return outcomeOf(t, after);
 }
 
 /** GET /api/public/checkout/{ref}/payments/{paymentId}: what the page polls while a payment is pending. */
-export async function checkoutPayment(deps: CheckoutViewDeps & CloseDeps, ref: string, paymentId: string) {
+export async function checkoutPayment(
+  deps: CheckoutViewDeps & CloseDeps & { subscriptions: Pick<SubscriptionRepository, 'get'> },
+  ref: string,
+  paymentId: string,
+) {
   const { session, product } = await resolve(deps, ref);
   const t = looksLikeUuid(paymentId) ? await deps.transactions.findByUuid(paymentId.toLowerCase()) : null;
   const belongs =
@@ -281,7 +187,10 @@ export async function checkoutPayment(deps: CheckoutViewDeps & CloseDeps, ref: s
   // A confirmed payment whose session has not caught up yet completes it now (idempotent).
   const current =
     session && PAID.includes(t.status) ? ((await completeWithTransaction(deps, t)) ?? session) : session;
-  return outcomeOf(t, current);
+  const subscription = t.recurring
+    ? await deps.subscriptions.get(t.tenant, t.recurring.subscriptionId)
+    : null;
+  return outcomeOf(t, current, subscription);
 }
 
 /** The session's prefill as the buyer data of a payment (fields the seller left out stay out). */
@@ -325,13 +234,10 @@ export async function payTestSession(
     });
   } else {
     const pending = await pendingPaymentOf(deps, session, method);
-    const t =
-      pending ??
-      (await deps.transactions.findByUuid(
-        (
-          await payCheckout(deps, session.id, { paymentMethod: method, customer })
-        ).paymentId,
-      ));
+    const paymentId = pending
+      ? null
+      : (await payCheckout(deps, session.id, { paymentMethod: method, customer })).paymentId;
+    const t = pending ?? (paymentId ? await deps.transactions.findByUuid(paymentId) : null);
     if (t) await deps.sandbox.simulate(t.gatewayPayId, 'pay');
   }
   return getSession(deps, tenant, id);

@@ -1,6 +1,9 @@
 import * as z from 'zod';
+import { BILLING_INTERVALS } from '#shared/domain/subscriptions/price';
+import { SUBSCRIPTION_STATUSES } from '#shared/domain/subscriptions/subscription';
 import type { Assert, Equals } from '#shared/domain/type-assert';
-import type { CheckoutView, PaymentOutcome } from './public';
+import type { PaymentOutcome } from './outcome';
+import type { CheckoutView } from './public';
 import type { SessionView } from './session';
 import type { listSessions } from './sessions';
 
@@ -40,7 +43,16 @@ export const checkoutSessionResponse = z.lazy(() =>
       cancel_url: text(),
       client_reference_id: text(),
       affiliate_id: z.number().int().nullable(),
-      transaction_id: z.number().int().nullable().describe('Set when the session is complete'),
+      transaction_id: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Set when the session is complete; null when it started a subscription with a trial'),
+      subscription_id: z
+        .number()
+        .int()
+        .nullable()
+        .describe('The subscription a session with price_id started; set when it is complete'),
       environment: z.enum(['test', 'live']),
       expires_at: iso(),
       completed_at: iso().nullable(),
@@ -68,8 +80,17 @@ export const checkoutSessionListResponse = z.lazy(() =>
 export const paymentOutcomeResponse = z.lazy(() =>
   z
     .object({
-      paymentId: z.string().describe('The transaction uuid; poll GET …/payments/{paymentId} while pending'),
-      status: z.enum(['pending', 'paid', 'declined', 'failed', 'canceled']),
+      paymentId: z
+        .string()
+        .nullable()
+        .describe(
+          'The transaction uuid; poll GET …/payments/{paymentId} while pending. Null when nothing was charged (a trial)',
+        ),
+      status: z
+        .enum(['pending', 'paid', 'declined', 'failed', 'canceled', 'trialing'])
+        .describe(
+          '`trialing`: the card was kept and the subscription started its trial; nothing was charged',
+        ),
       method: z.enum(['pix', 'boleto', 'card']),
       value: z.number().describe('Reais'),
       installments: z.number().int(),
@@ -94,6 +115,16 @@ export const paymentOutcomeResponse = z.lazy(() =>
         .object({ code: z.string(), message: z.string().describe('For the buyer, in Portuguese') })
         .nullable(),
       redirectUrl: text().describe("The session's success URL once paid"),
+      subscription: z
+        .object({
+          status: z.enum(SUBSCRIPTION_STATUSES),
+          trialEndsAt: iso().nullable(),
+          nextPaymentAt: iso().nullable(),
+        })
+        .nullable()
+        .describe(
+          'The subscription the payment started (a session with a price), in the answers of pay and of the payment poll',
+        ),
     })
     .meta({ id: 'CheckoutPayment', description: 'A payment made on the hosted page' }),
 );
@@ -115,6 +146,16 @@ export const checkoutViewResponse = z.lazy(() =>
         methods: methods(),
         maxInstallments: z.number().int(),
       }),
+      price: z
+        .object({
+          name: z.string(),
+          unitAmount: z.number().describe('Reais, charged every intervalCount billingIntervals'),
+          billingInterval: z.enum(BILLING_INTERVALS),
+          intervalCount: z.number().int(),
+          trialDays: z.number().int(),
+        })
+        .nullable()
+        .describe('The subscription price a session sells; null for a one-off sale'),
       customer: z.object({
         name: text(),
         email: text(),

@@ -1,5 +1,7 @@
 import type { Address } from '#shared/domain/customers/customer';
+import type { BillingInterval, SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
+import { centavosToReais } from '#shared/money';
 
 export const SESSION_NOT_FOUND = 'Checkout session not found';
 export const SESSION_CANNOT_BE_EXPIRED = 'Session cannot be expired';
@@ -15,6 +17,45 @@ export const SESSION_EXPIRY_JOB = 'checkout-session-expiry';
 export type SessionStatus = 'open' | 'complete' | 'expired';
 export type CheckoutMethod = 'pix' | 'boleto' | 'card';
 export const CHECKOUT_METHODS: readonly CheckoutMethod[] = ['pix', 'boleto', 'card'];
+/**
+ * What a session with a subscription price may be paid by: a card (saved for the renewals) or pix
+ * (a Pix Automático consent for them). A boleto cannot renew without the buyer.
+ */
+export const SUBSCRIPTION_METHODS: readonly CheckoutMethod[] = ['pix', 'card'];
+
+/**
+ * The subscription price a session sells, as it was when the session was made (prices never change,
+ * they are only deactivated): what the hosted page shows without reading the price again.
+ */
+export interface SessionPrice {
+  id: number;
+  uuid: string;
+  name: string;
+  /** Centavos. */
+  unitAmount: number;
+  billingInterval: BillingInterval;
+  intervalCount: number;
+  trialDays: number;
+}
+
+export const sessionPriceOf = (p: SubscriptionPrice): SessionPrice => ({
+  id: p.id,
+  uuid: p.uuid,
+  name: p.name,
+  unitAmount: p.unitAmount,
+  billingInterval: p.billingInterval,
+  intervalCount: p.intervalCount,
+  trialDays: p.trialDays,
+});
+
+/** The price as the public page view shows it (Reais). */
+export const toSessionPriceView = (p: SessionPrice) => ({
+  name: p.name,
+  unitAmount: centavosToReais(p.unitAmount),
+  billingInterval: p.billingInterval,
+  intervalCount: p.intervalCount,
+  trialDays: p.trialDays,
+});
 
 /** The buyer data a seller may prefill; each field as the customers API validates it. */
 export interface SessionCustomer extends Address {
@@ -38,7 +79,10 @@ export interface CheckoutSession {
   status: SessionStatus;
   productId: number;
   productUuid: string;
+  /** The subscription price's numeric id as text (Stripe's `price`), whichever of id or uuid was sent. */
   priceId: string | null;
+  /** Set with `priceId`: a paid session starts a subscription at this price. */
+  price: SessionPrice | null;
   customer: SessionCustomer;
   paymentMethods: CheckoutMethod[];
   metadata: Record<string, string>;
@@ -46,7 +90,10 @@ export interface CheckoutSession {
   cancelUrl: string | null;
   clientReferenceId: string | null;
   affiliateId: number | null;
+  /** The paying transaction; null for an open session, and for a subscription started with a trial. */
   transactionId: number | null;
+  /** The subscription the session started (Stripe's `subscription`); set when it completes. */
+  subscriptionId: number | null;
   payments: SessionPayment[];
   expiresAt: string;
   completedAt: string | null;
@@ -94,6 +141,7 @@ export function toSessionView(s: CheckoutSession, baseUrl: string) {
     client_reference_id: s.clientReferenceId,
     affiliate_id: s.affiliateId,
     transaction_id: s.transactionId,
+    subscription_id: s.subscriptionId,
     environment: s.tenant.environment,
     expires_at: s.expiresAt,
     completed_at: s.completedAt,
@@ -104,12 +152,15 @@ export function toSessionView(s: CheckoutSession, baseUrl: string) {
 
 export type SessionView = ReturnType<typeof toSessionView>;
 
-/** checkout.session.completed: exactly the spec's data fields. */
+/**
+ * checkout.session.completed: exactly the spec's data fields. `transaction_id` is null for a
+ * session that started a subscription with a trial (nothing was charged).
+ */
 export const completedData = (s: CheckoutSession) => ({
   id: s.id,
   status: 'complete' as const,
   product_id: s.productId,
-  transaction_id: s.transactionId as number,
+  transaction_id: s.transactionId,
   customer_email: s.customer.email,
   metadata: s.metadata,
   client_reference_id: s.clientReferenceId,

@@ -7,11 +7,15 @@ import type {
   Clock,
   GatewayRouter,
   Ids,
+  PriceRepository,
   ProductRepository,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
+import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
+import { resolvePrice } from '#shared/domain/subscriptions/prices';
+import type { Subscription } from '#shared/domain/subscriptions/subscription';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { handleNotification, type NotificationDeps } from '#shared/domain/transactions/notifications';
 import { canApply } from '#shared/domain/transactions/state-machine';
@@ -31,6 +35,7 @@ import {
   redirectUrlProblem,
 } from './schemas';
 import {
+  CHECKOUT_METHODS,
   type CheckoutMethod,
   type CheckoutSession,
   completedData,
@@ -42,14 +47,22 @@ import {
   SESSION_EXPIRY_JOB,
   SESSION_ID_PREFIX,
   SESSION_NOT_FOUND,
+  SUBSCRIPTION_METHODS,
+  sessionPriceOf,
   toSessionView,
 } from './session';
+import {
+  dropWaitingSubscriptions,
+  type SessionSubscriptionDeps,
+  settleFirstPixPayment,
+} from './session-subscriptions';
 
 export interface SessionDeps {
   sessions: CheckoutSessionRepository;
   /** A live session needs a live provider: without one nothing could ever be paid (503, as a sale). */
   payments: GatewayRouter;
   products: ProductRepository;
+  prices: Pick<PriceRepository, 'get' | 'findByUuid'>;
   affiliations: Pick<AffiliationRepository, 'get'>;
   scheduler: Scheduler;
   clock: Clock;
@@ -60,8 +73,11 @@ export interface SessionDeps {
   onScheduleError?: (error: unknown) => void;
 }
 
-/** What closing a session needs: its transactions, to complete it or make them unpayable. */
-export interface CloseDeps {
+/**
+ * What closing a session needs: its transactions, to complete it or make them unpayable, and the
+ * subscriptions a session with a price started, to activate or let go of them.
+ */
+export interface CloseDeps extends SessionSubscriptionDeps {
   sessions: CheckoutSessionRepository;
   transactions: TransactionRepository;
   payments: GatewayRouter;
@@ -79,23 +95,56 @@ export function methodsOf(product: Product): CheckoutMethod[] {
   return out;
 }
 
-/** Every refusal that needs the product or the clock, as 400s naming the field. */
+/**
+ * The methods a session may offer, and the refusals of the ones it asks for. A session with a
+ * subscription price sells by card (saved for the renewals) and pix (Pix Automático) only, and a
+ * price with a trial by card only: nothing is charged during the trial, so the only thing the buyer
+ * leaves is a card to charge when it ends.
+ */
+function methodsFor(
+  product: Product,
+  price: SubscriptionPrice | null,
+  wanted: CheckoutMethod[] | undefined,
+  problems: string[],
+): CheckoutMethod[] {
+  const sellable = price
+    ? SUBSCRIPTION_METHODS.filter((m) => price.trialDays === 0 || m === 'card')
+    : CHECKOUT_METHODS;
+  const accepted = methodsOf(product).filter((m) => sellable.includes(m));
+  if (!wanted) {
+    if (price && accepted.length === 0)
+      problems.push(
+        price.trialDays > 0
+          ? 'price_id names a price with a trial, which needs a card, and this product does not accept cards'
+          : 'price_id: this product accepts neither card nor pix, and a subscription is paid by one of them',
+      );
+    return accepted;
+  }
+  if (price && wanted.includes('boleto'))
+    problems.push('payment_methods: a subscription is paid by card or pix, not boleto');
+  if (price && price.trialDays > 0 && wanted.includes('pix'))
+    problems.push('payment_methods: a price with a trial is paid by card only');
+  const refused = wanted.filter((m) => sellable.includes(m) && !accepted.includes(m));
+  if (refused.length > 0)
+    problems.push(`payment_methods: this product does not accept ${refused.join(', ')}`);
+  return [...new Set(wanted)];
+}
+
+/** Every refusal that needs the product, the price or the clock, as 400s naming the field. */
 async function checkSession(deps: SessionDeps, tenant: Tenant, input: CreateSessionInput, now: Date) {
   const problems: string[] = [];
   const product = await deps.products.get(tenant, input.product_id);
+  const price =
+    product && input.price_id ? await resolvePrice(deps, tenant, product.id, input.price_id) : null;
   if (!product) problems.push('product_id names no product of this account');
   else if (!product.isActive) problems.push('product_id names a deactivated product');
-  else if (product.value === 0)
+  // A product may sell only through its subscription prices (Stripe: a product with recurring
+  // prices only); its value 0 keeps it off the payment link, not out of a price session.
+  else if (product.value === 0 && !input.price_id)
     problems.push('product_id names a product with no price (0): it cannot be sold');
-  // No subscription prices exist yet (they come with subscriptions): any price_id names nothing.
-  if (input.price_id) problems.push('price_id names no subscription price of this product');
-  const accepted = product ? methodsOf(product) : [];
-  const methods = (input.payment_methods ?? accepted) as CheckoutMethod[];
-  if (product && input.payment_methods) {
-    const refused = methods.filter((m) => !accepted.includes(m));
-    if (refused.length > 0)
-      problems.push(`payment_methods: this product does not accept ${refused.join(', ')}`);
-  }
+  if (input.price_id && !price) problems.push('price_id names no active subscription price of this product');
+  const wanted = input.payment_methods as CheckoutMethod[] | undefined;
+  const methods = product ? methodsFor(product, price, wanted, problems) : (wanted ?? []);
   for (const field of ['success_url', 'cancel_url'] as const) {
     const url = input[field];
     const problem = url ? redirectUrlProblem(field, url, deps.allowLocalHttp) : null;
@@ -110,7 +159,7 @@ async function checkSession(deps: SessionDeps, tenant: Tenant, input: CreateSess
   }
   if (problems.length > 0 || !product) throw new ValidationError(problems);
   if (input.affiliate_id) await requireActiveAffiliation(deps, tenant, product.id, input.affiliate_id);
-  return { product, methods: [...new Set(methods)], expiresAt: expiresAt.toISOString() };
+  return { product, price, methods, expiresAt: expiresAt.toISOString() };
 }
 
 /** POST /api/checkout/sessions. */
@@ -118,7 +167,7 @@ export async function createSession(deps: SessionDeps, tenant: Tenant, input: Cr
   if (!deps.payments.forEnvironment(tenant.environment).ready)
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const now = deps.clock.now();
-  const { product, methods, expiresAt } = await checkSession(deps, tenant, input, now);
+  const { product, price, methods, expiresAt } = await checkSession(deps, tenant, input, now);
   const at = now.toISOString();
   const session: CheckoutSession = {
     id: deps.ids.prefixed(`${SESSION_ID_PREFIX}${tenant.environment}`, 24),
@@ -126,7 +175,8 @@ export async function createSession(deps: SessionDeps, tenant: Tenant, input: Cr
     status: 'open',
     productId: product.id,
     productUuid: product.uuid,
-    priceId: null,
+    priceId: price ? String(price.id) : null,
+    price: price ? sessionPriceOf(price) : null,
     customer: input.customer ?? emptyCustomer(),
     paymentMethods: methods,
     metadata: input.metadata ?? {},
@@ -135,6 +185,7 @@ export async function createSession(deps: SessionDeps, tenant: Tenant, input: Cr
     clientReferenceId: input.client_reference_id ?? null,
     affiliateId: input.affiliate_id ?? null,
     transactionId: null,
+    subscriptionId: null,
     payments: [],
     expiresAt,
     completedAt: null,
@@ -230,12 +281,14 @@ async function close(
   });
 }
 
-function completion(deps: CloseDeps, t: Transaction) {
+/** The session completes with its payment (null for a trial) and the subscription it started, if any. */
+function completion(deps: CloseDeps, transactionId: number | null, subscriptionId: number | null) {
   return (s: CheckoutSession, at: string) => {
     const next: CheckoutSession = {
       ...s,
       status: 'complete',
-      transactionId: t.id,
+      transactionId,
+      subscriptionId,
       completedAt: at,
       updatedAt: at,
       version: s.version + 1,
@@ -243,6 +296,9 @@ function completion(deps: CloseDeps, t: Transaction) {
     return { next, events: [eventOf(deps, next, 'checkout.session.completed', completedData(next))] };
   };
 }
+
+const completionBy = (deps: CloseDeps, t: Transaction) =>
+  completion(deps, t.id, t.recurring?.subscriptionId ?? null);
 
 /**
  * A payment of the session was confirmed: the session completes with it, once. Called right after a
@@ -254,7 +310,32 @@ export async function completeWithTransaction(deps: CloseDeps, t: Transaction) {
   const session = await deps.sessions.get(t.checkoutSessionId);
   if (!session || !sameTenant(session.tenant, t.tenant)) return null;
   if (!session.payments.some((p) => p.transactionId === t.id)) return null;
-  return (await close(deps, session, completion(deps, t))).session;
+  const { session: after, changed } = await close(deps, session, completionBy(deps, t));
+  if (changed) await letGoOfOtherPayments(deps, after);
+  return after;
+}
+
+/**
+ * A subscription started with a trial (nothing charged): the session completes with it, once.
+ * Answers the session as it is afterwards; one closed meanwhile keeps what closed it.
+ */
+export async function completeWithSubscription(
+  deps: CloseDeps,
+  session: CheckoutSession,
+  subscription: Subscription,
+) {
+  return (await close(deps, session, completion(deps, null, subscription.id))).session;
+}
+
+/**
+ * A session with a price that completed leaves nothing else payable: its other pending pix are
+ * canceled and the subscriptions they started (waiting for them) canceled too, so one session never
+ * starts two subscriptions. A one-off session keeps its old behaviour (nothing is touched).
+ */
+async function letGoOfOtherPayments(deps: CloseDeps, session: CheckoutSession) {
+  if (!session.price || session.payments.length < 2) return;
+  const others = (await paymentsOf(deps, session)).filter((t) => t.id !== session.transactionId);
+  await cancelPending(deps, session, others);
 }
 
 /** The session's payments as stored now (a payment whose transaction never got written is skipped). */
@@ -282,6 +363,7 @@ async function cancelPending(deps: CloseDeps, s: CheckoutSession, transactions: 
       if (!deps.onCancelError) throw error;
     }
   }
+  if (s.price) await dropWaitingSubscriptions(deps, s, transactions);
   return s;
 }
 
@@ -293,7 +375,7 @@ async function expire(deps: CloseDeps, session: CheckoutSession) {
   const transactions = await paymentsOf(deps, session);
   const paid = transactions.find((t) => PAID.includes(t.status));
   if (paid) {
-    const done = await close(deps, session, completion(deps, paid));
+    const done = await close(deps, session, completionBy(deps, paid));
     return { session: done.session, expired: false };
   }
   const result = await close(deps, session, (s, at) => {
@@ -357,6 +439,13 @@ export async function sweepSessionExpiries(
   return { due: due.length, processed };
 }
 
+/** The session a payment was made through, as stored now (null for a sale without one). */
+async function sessionOfPayment(deps: CloseDeps, t: Transaction) {
+  if (!t.checkoutSessionId) return null;
+  const session = await deps.sessions.get(t.checkoutSessionId);
+  return session && sameTenant(session.tenant, t.tenant) ? session : null;
+}
+
 /**
  * POST /api/transactions/handle-webhook: a provider's notification moves the transaction, and a
  * confirmed payment made through a checkout session completes the session.
@@ -366,9 +455,10 @@ export function receiveProviderNotification(
   rawBody: string,
   signature: string | undefined,
 ) {
-  return handleNotification(
-    { ...deps, onApplied: (t) => completeWithTransaction(deps, t) },
-    rawBody,
-    signature,
-  );
+  const onApplied = async (t: Transaction) => {
+    const session = await completeWithTransaction(deps, t);
+    // A Pix Automático first payment activates the subscription its session started.
+    await settleFirstPixPayment(deps, t, session ?? (await sessionOfPayment(deps, t)));
+  };
+  return handleNotification({ ...deps, onApplied }, rawBody, signature);
 }

@@ -341,7 +341,8 @@ export async function createSaleKeepingCard(
     checkoutSessionId: context.checkoutSessionId ?? null,
     clientReferenceId: context.clientReferenceId ?? null,
     affiliate: split.affiliate,
-    recurring: context.recurring ?? null,
+    // A declined first payment starts no subscription: it is nobody's charge.
+    recurring: status === 'denied' ? null : (context.recurring ?? null),
     createdAt: at,
     updatedAt: at,
     version: 1,

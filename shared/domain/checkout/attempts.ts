@@ -1,0 +1,48 @@
+import type { CheckoutSessionRepository } from '#shared/domain/ports';
+import { type ManageDeps, refundTransaction } from '#shared/domain/transactions/manage';
+import { canApply } from '#shared/domain/transactions/state-machine';
+import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
+import { transition } from '#shared/domain/transactions/transitions';
+import { isConflict } from '#shared/errors';
+import { notOpen } from './outcome';
+import type { CheckoutMethod, CheckoutSession } from './session';
+
+/**
+ * A payment that must not stand (made after its session closed, or one the session did not keep):
+ * nothing stays payable and no money is kept. A pending pix or boleto is canceled, an approved card
+ * refunded.
+ */
+export async function undoPayment(deps: ManageDeps, t: Transaction, reason: string) {
+  if (canApply('cancel', t.status)) {
+    await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
+    await transition(deps, t, 'cancel');
+  } else if (PAID.includes(t.status)) {
+    await refundTransaction(deps, t, { reason });
+  }
+}
+
+/**
+ * Records the payment on its session while the session is open. A session that closed while the
+ * provider was charging (it expired, or another payment completed it) gets nothing: the payment is
+ * undone and the answer is the page's 409.
+ */
+export async function recordPayment(
+  deps: ManageDeps & { sessions: CheckoutSessionRepository },
+  session: CheckoutSession,
+  t: Transaction,
+  method: CheckoutMethod,
+): Promise<CheckoutSession> {
+  const now = deps.clock.now().toISOString();
+  try {
+    return await deps.sessions.addPayment(
+      session.id,
+      { transactionId: t.id, transactionUuid: t.uuid, method, createdAt: now },
+      now,
+    );
+  } catch (error) {
+    if (!isConflict(error, 'invalid_state')) throw error;
+    await undoPayment(deps, t, 'checkout session closed before the payment was recorded');
+    const current = await deps.sessions.get(session.id);
+    throw notOpen(current?.status === 'complete' ? 'complete' : 'expired');
+  }
+}
