@@ -23,6 +23,8 @@ function checkoutDeps(ctx: BenchContext) {
     sessions: deps.repos.checkoutSessions,
     transactions: deps.repos.transactions,
     products: deps.repos.products,
+    prices: deps.repos.prices,
+    subscriptions: deps.repos.subscriptions,
     customers: deps.repos.customers,
     affiliations: deps.repos.affiliations,
     paymentMethods: deps.repos.paymentMethods,

@@ -5,7 +5,9 @@ import { customerRecipes } from './customer-recipes';
 import { docsRecipes } from './docs-recipes';
 import { mailRecipes } from './mail-recipes';
 import { paymentMethodRecipes } from './payment-method-recipes';
+import { portalRecipes } from './portal-recipes';
 import { productRecipes } from './product-recipes';
+import { subscriptionRecipes } from './subscription-recipes';
 import { transactionRecipes } from './transaction-recipes';
 import { webhookRecipes } from './webhook-recipes';
 
@@ -84,4 +86,6 @@ export const recipes: Record<string, Recipe> = {
   ...paymentMethodRecipes,
   ...mailRecipes,
   ...docsRecipes,
+  ...subscriptionRecipes,
+  ...portalRecipes,
 };
