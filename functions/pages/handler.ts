@@ -1,6 +1,6 @@
 import { checkoutView } from '#shared/domain/checkout/public';
 import { checkoutPage, type PageDeps } from '#shared/domain/pages/page';
-import { type PortalPageDeps, portalPage } from '#shared/domain/pages/portal-page';
+import { type PortalPageDeps, portalPage } from '#shared/domain/pages/portal';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { assetReply, pageReply, themeReply } from './respond';
 import { pagesRoutes } from './routes';
@@ -25,7 +25,7 @@ export const handler = createHttpHandler(pagesRoutes, (c) => {
     getPaymentLinkPage: async ({ path }) => pageReply(await checkoutPage(deps, 'product', path.productUuid)),
     getCheckoutSessionPage: async ({ path }) => pageReply(await checkoutPage(deps, 'session', path.id)),
     getPageAsset: ({ path }) => assetReply(path.file),
-    getPortalPage: async ({ query }) => pageReply(await portalPage(portalDeps, query.token)),
+    getPortalPage: async ({ query }) => pageReply(await portalPage(portalDeps, query)),
     getPortalTheme: async ({ path }) => themeReply(path.color),
   };
 });

@@ -58,8 +58,9 @@ export const pagesRoutes = defineRoutes('pages', [
     description:
       'The page checks the `token` itself, so that an unknown or expired one gets a page in Portuguese ' +
       'rather than a JSON error; its script then calls the token routes of the portal group.',
-    // Any text reaches the use case: a missing or malformed token gets the same 401 page as an expired one.
-    request: { query: z.object({ token: z.string().optional() }) },
+    // Any text reaches the use case: a missing or malformed token gets the same 401 page as an expired one;
+    // `updated` (the subscription an action just changed, sent by the page's script) is ignored unless an id.
+    request: { query: z.object({ token: z.string().optional(), updated: z.string().optional() }) },
     responses: {
       200: { contentType: 'text/html', description: "The customer's portal (pt-BR)." },
       401: {

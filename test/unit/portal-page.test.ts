@@ -6,6 +6,7 @@ import {
   historyLine,
   refusalMessage,
 } from '../../functions/pages/assets/portal.js';
+import { portalPage } from '../../shared/domain/pages/portal';
 import {
   cardText,
   formatSaoPauloDay,
@@ -16,13 +17,13 @@ import {
 import {
   type PortalPageData,
   type PortalSubscription,
-  portalPage,
   renderPortalExpiredPage,
   renderPortalPage,
 } from '../../shared/domain/pages/portal-page';
 import { contrastRatio, themeColor, themeCss, themeHref } from '../../shared/domain/pages/portal-theme';
 import type { PortalSession } from '../../shared/domain/portal/session';
 import { portalTokenHash } from '../../shared/domain/portal/sessions';
+import type { Subscription } from '../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../shared/domain/tenant';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
@@ -491,7 +492,7 @@ describe('portalPage (GET /portal)', () => {
 
   it('draws the portal of a live token', async () => {
     const { deps } = await setup();
-    const answer = await portalPage(deps, TOKEN);
+    const answer = await portalPage(deps, { token: TOKEN });
     expect(answer.status).toBe(200);
     expect(answer.html).toContain('<p class="portal-business" id="business-name">Escola Lá</p>');
     expect(answer.html).toContain('Olá, Maria!');
@@ -503,7 +504,7 @@ describe('portalPage (GET /portal)', () => {
     ['an unknown token', `pt_${'B'.repeat(43)}`],
   ])('answers the expired page with 401 for %s', async (_, token) => {
     const { deps } = await setup();
-    const answer = await portalPage(deps, token);
+    const answer = await portalPage(deps, { token });
     expect(answer.status).toBe(401);
     expect(answer.html).toContain('Link expirado');
     expect(answer.html).not.toContain('Maria');
@@ -512,14 +513,76 @@ describe('portalPage (GET /portal)', () => {
   it('answers the expired page with 401 once the hour is over', async () => {
     const { deps, clock } = await setup();
     clock.advanceSeconds(3600);
-    const answer = await portalPage(deps, TOKEN);
+    const answer = await portalPage(deps, { token: TOKEN });
     expect(answer.status).toBe(401);
     expect(answer.html).not.toContain('Escola Lá');
   });
 
+  it('draws the subscription an action just changed from its own consistent read, not the lagging index', async () => {
+    const { deps } = await setup();
+    const now = '2030-03-01T15:00:00.000Z';
+    const before: Subscription = {
+      id: 301,
+      uuid: '00000000-0000-4000-a000-000000000301',
+      tenant: SELLER,
+      status: 'active',
+      customer: { ...MARIA, name: 'Maria Souza', email: 'maria@example.com', document: '52998224725' },
+      price: {
+        id: 9,
+        uuid: '00000000-0000-4000-b000-000000000009',
+        name: 'Plano mensal',
+        unitAmount: 4990,
+        billingInterval: 'month',
+        intervalCount: 1,
+        trialDays: 0,
+        product: { id: 12, uuid: '00000000-0000-4000-8000-000000000012', name: 'Clube do livro' },
+      },
+      collectionMethod: 'card',
+      paymentMethod: { id: 71, cardLast4: '4071', cardBrand: 'mastercard' },
+      pixAuthorizationId: null,
+      billingAnchor: now,
+      billingCycle: 1,
+      currentPeriodStart: now,
+      currentPeriodEnd: '2030-04-01T15:00:00.000Z',
+      trialEndsAt: null,
+      cancelAt: null,
+      cancelledAt: null,
+      cancelAtPeriodEnd: false,
+      cancelReason: null,
+      pausedAt: null,
+      lastPaymentAt: now,
+      nextPaymentAt: '2030-04-01T15:00:00.000Z',
+      failedPaymentCount: 0,
+      dueAt: '2030-04-01T15:00:00.000Z',
+      pendingCharge: null,
+      checkoutSessionId: null,
+      metadata: {},
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    const store = new FakeSubscriptionRepository();
+    store.seed({ ...before, status: 'pending_cancellation', cancelAt: before.currentPeriodEnd, version: 2 });
+    // The index still answers the state before the cancellation.
+    const lagging = { get: store.get.bind(store), listByCustomer: async () => [before] };
+    const stale = await portalPage({ ...deps, subscriptions: lagging }, { token: TOKEN });
+    expect(stale.html).toContain('<span class="status status-ok" id="status-301">Ativa</span>');
+    const fresh = await portalPage({ ...deps, subscriptions: lagging }, { token: TOKEN, updated: '301' });
+    expect(fresh.html).toContain(
+      '<span class="status status-warn" id="status-301">Cancelamento agendado</span>',
+    );
+    expect(fresh.html).toContain('data-action="reactivate" data-subscription="301"');
+    // Another customer's subscription or a malformed id changes nothing.
+    store.seed({ ...before, id: 302, customer: { ...before.customer, id: 99 }, status: 'canceled' });
+    const other = await portalPage({ ...deps, subscriptions: lagging }, { token: TOKEN, updated: '302' });
+    expect(other.html).not.toContain('status-302');
+    const junk = await portalPage({ ...deps, subscriptions: lagging }, { token: TOKEN, updated: '1e3' });
+    expect(junk.html).toContain('id="status-301">Ativa</span>');
+  });
+
   it('answers the same page with 404 when the customer is gone', async () => {
     const { deps } = await setup(false);
-    const answer = await portalPage(deps, TOKEN);
+    const answer = await portalPage(deps, { token: TOKEN });
     expect(answer.status).toBe(404);
     expect(answer.html).toContain('Link expirado');
   });

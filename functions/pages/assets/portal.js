@@ -179,11 +179,17 @@ function boot(document, location) {
     (form.querySelector('[aria-invalid="true"]') ?? form.querySelector('.form-error'))?.focus?.();
   }
 
-  /** Fetches this page again and swaps its content in: the server renders the new state. */
-  async function refresh() {
+  /**
+   * Fetches this page again and swaps its content in: the server renders the new state. `updated`
+   * names the subscription just changed, which the server then reads by its key (the customer's
+   * list comes from an index that may lag the write by a moment).
+   */
+  async function refresh(updated) {
+    const url = new URL(location.href);
+    if (updated) url.searchParams.set('updated', updated);
     let response;
     try {
-      response = await fetch(location.href, { headers: { accept: 'text/html' }, cache: 'no-store' });
+      response = await fetch(url, { headers: { accept: 'text/html' }, cache: 'no-store' });
     } catch {
       return false;
     }
@@ -199,8 +205,8 @@ function boot(document, location) {
     return response.ok;
   }
 
-  async function announce(text) {
-    await refresh();
+  async function announce(text, updated) {
+    await refresh(updated);
     const message = $('portal-message');
     if (message) {
       show(message, text);
@@ -246,7 +252,7 @@ function boot(document, location) {
     show($('portal-error'), '');
     show($('portal-message'), '');
     const result = await busy(button, () => call('POST', `/subscriptions/${id}/${action}`));
-    if (result.ok) return announce(doneMessage(action, custom()));
+    if (result.ok) return announce(doneMessage(action, custom()), id);
     failed(result);
   }
 
@@ -313,7 +319,7 @@ function boot(document, location) {
     );
     if (!result.ok) return failed(result, form);
     dialog.close();
-    await announce(doneMessage('cancel', custom(), { atPeriodEnd, periodEnd: dialog.dataset.periodEnd }));
+    await announce(doneMessage('cancel', custom(), { atPeriodEnd, periodEnd: dialog.dataset.periodEnd }), id);
   }
 
   function localCardErrors(id) {
@@ -360,15 +366,28 @@ function boot(document, location) {
     if (choice === 'new') forgetCard(id);
     if (!result.ok) return failed(result, form);
     dialog.close();
-    await announce(doneMessage('card', custom()));
+    await announce(doneMessage('card', custom()), id);
+  }
+
+  /** What the browser can tell before asking the API; the API checks everything again. */
+  function localBillingErrors() {
+    const byInput = {};
+    if (!$('info-name').value.trim()) byInput['info-name'] = 'Informe seu nome completo.';
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test($('info-email').value.trim()))
+      byInput['info-email'] = 'Informe um e-mail válido.';
+    const phone = onlyDigits($('info-phone').value);
+    if (phone && phone.length !== 10 && phone.length !== 11)
+      byInput['info-phone'] = 'Informe um telefone com DDD, com 10 ou 11 dígitos.';
+    return byInput;
   }
 
   async function submitBilling(form) {
-    const body = {
-      name: $('info-name').value.trim(),
-      email: $('info-email').value.trim(),
-      phone: onlyDigits($('info-phone').value),
-    };
+    const local = localBillingErrors();
+    if (Object.keys(local).length > 0) return showErrors(form, { byInput: local, general: [] });
+    const body = { name: $('info-name').value.trim(), email: $('info-email').value.trim() };
+    // A customer without a phone may leave it empty: the profile keeps what it had.
+    const phone = onlyDigits($('info-phone').value);
+    if (phone) body.phone = phone;
     const result = await busy(form.querySelector('[data-submit]'), () => call('PUT', '/customer-info', body));
     if (!result.ok) return failed(result, form);
     await announce(doneMessage('billing', custom()));

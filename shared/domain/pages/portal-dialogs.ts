@@ -71,7 +71,7 @@ export function cardDialog(s: PortalSubscription, cards: readonly PortalCard[]) 
 <form class="dialog-form" data-form="card" data-subscription="${id}" method="dialog" novalidate>
 <h2 id="card-title-${id}">Trocar cartão</h2>
 ${s.paymentMethod ? html`<p class="hint">Cartão atual: ${cardText(s.paymentMethod.cardBrand, s.paymentMethod.cardLast4)}</p>` : ''}
-<fieldset class="card-choice"><legend>Cobrar as próximas mensalidades em</legend>
+<fieldset class="card-choice"><legend>Usar nas próximas cobranças</legend>
 ${options}
 <label class="check card-option"><input type="radio" name="card-${id}" value="new"${others.length === 0 ? html` checked` : ''}> Um novo cartão</label>
 </fieldset>

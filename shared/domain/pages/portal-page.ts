@@ -1,10 +1,6 @@
-import { getPortal, type PortalReadDeps } from '#shared/domain/portal/portal';
-import { type PortalTokenDeps, verifyPortalToken } from '#shared/domain/portal/verifier';
 import type { BillingInterval } from '#shared/domain/subscriptions/price';
-import { NotFoundError, UnauthorizedError } from '#shared/errors';
 import { ASSET_PATH } from './checkout-page';
 import { html, type SafeHtml, safeUrl } from './html';
-import type { PageAnswer } from './page';
 import { cancelDialog, cardDialog } from './portal-dialogs';
 import { cardText, formatSaoPauloDay, recurringPrice, statusLabel } from './portal-format';
 import { themeHref } from './portal-theme';
@@ -273,28 +269,4 @@ export function renderPortalExpiredPage(): string {
 </main>`,
     false,
   );
-}
-
-export type PortalPageDeps = PortalTokenDeps & PortalReadDeps;
-
-/** The page of a link that opens nothing: no data, whatever the reason. */
-const closed = (status: 401 | 404): PageAnswer => ({ status, html: renderPortalExpiredPage() });
-
-/**
- * GET /portal?token=…: the portal drawn from the same data GET /api/portal answers. The page checks
- * the token itself (a public route) so that an unknown or expired one gets the Portuguese page with
- * 401 rather than a JSON error; a customer gone since the session was made gets it with 404.
- */
-export async function portalPage(deps: PortalPageDeps, token: string | undefined): Promise<PageAnswer> {
-  const session = await verifyPortalToken(deps, token).catch((error: unknown) => {
-    if (error instanceof UnauthorizedError) return null;
-    throw error;
-  });
-  if (!session) return closed(401);
-  const data = await getPortal(deps, session).catch((error: unknown) => {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  });
-  if (!data) return closed(404);
-  return { status: 200, html: renderPortalPage(data, deps.clock.now()) };
 }
