@@ -9,6 +9,8 @@ import {
   maskPhone,
   parseExpiry,
   safeRedirect,
+  successDetail,
+  successTitle,
 } from '../../functions/pages/assets/checkout.js';
 
 describe('the page script masks', () => {
@@ -145,5 +147,51 @@ describe('safeRedirect', () => {
     ['not a url', null],
   ])('safeRedirect(%j) is %j', (input, expected) => {
     expect(safeRedirect(input)).toBe(expected);
+  });
+});
+
+describe('the page script after a subscription succeeded', () => {
+  const NBSP = '\u00a0';
+  const recurring = `R$${NBSP}49,90 por mês`;
+  const paid = {
+    status: 'paid',
+    method: 'card',
+    value: 49.9,
+    installments: 1,
+    card: { brand: 'visa', last4: '1111' },
+    subscription: { status: 'active', trialEndsAt: null, nextPaymentAt: '2026-04-10T15:00:00.000Z' },
+  };
+
+  it('says the payment and the renewals on the same card', () => {
+    expect(successTitle(paid)).toBe('Assinatura confirmada!');
+    expect(successDetail(paid, recurring)).toBe(
+      `Recebemos seu pagamento de R$${NBSP}49,90 no cartão final 1111. ` +
+        `Sua assinatura está ativa (${recurring}); renovada automaticamente no mesmo cartão.`,
+    );
+  });
+
+  it('says a pix subscription renews through Pix Automático', () => {
+    const pix = { ...paid, method: 'pix', card: null };
+    expect(successDetail(pix, recurring)).toContain('as renovações serão debitadas pelo Pix Automático.');
+  });
+
+  it('says a trial charged nothing and when the first charge is, in Sao Paulo days', () => {
+    const trial = {
+      ...paid,
+      status: 'trialing',
+      value: 0,
+      subscription: { status: 'active', trialEndsAt: '2026-03-18T02:30:00.000Z', nextPaymentAt: null },
+    };
+    expect(successTitle(trial)).toBe('Teste grátis iniciado!');
+    // 02:30 UTC on the 18th is still the 17th in Sao Paulo.
+    expect(successDetail(trial, recurring)).toBe(
+      `Nada foi cobrado agora. Seu cartão final 1111 está salvo: a assinatura (${recurring}) começa a ser cobrada em 17/03/2026.`,
+    );
+  });
+
+  it('keeps the one-off sale text when the page sells no subscription', () => {
+    expect(successDetail({ ...paid, installments: 3 }, undefined)).toBe(
+      `Recebemos seu pagamento de R$${NBSP}49,90 no cartão final 1111 em 3x.`,
+    );
   });
 });

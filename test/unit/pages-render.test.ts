@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { CheckoutView, PaymentOutcome } from '../../shared/domain/checkout/public';
-import { renderCheckoutPage, renderNotFoundPage } from '../../shared/domain/pages/checkout-page';
+import {
+  renderCheckoutPage,
+  renderNotFoundPage,
+  subscriptionPriceText,
+} from '../../shared/domain/pages/checkout-page';
 import { formatBrl, installmentOptions } from '../../shared/domain/pages/format';
 import { escapeHtml, html, safeUrl } from '../../shared/domain/pages/html';
 import { checkoutPage } from '../../shared/domain/pages/page';
@@ -222,6 +226,44 @@ describe('renderCheckoutPage (open)', () => {
     const page = renderCheckoutPage(view({ environment: 'live', cancelUrl: null, kind: 'product' }));
     expect(page).not.toContain('Ambiente de teste');
     expect(page).not.toContain('cancel-link');
+  });
+});
+
+describe('renderCheckoutPage (a subscription price)', () => {
+  const price = {
+    name: 'Mensal',
+    unitAmount: 49.9,
+    billingInterval: 'month' as const,
+    intervalCount: 1,
+    trialDays: 0,
+  };
+
+  it.each([
+    [{}, `R$${NBSP}49,90 por mês`],
+    [{ intervalCount: 3 }, `R$${NBSP}49,90 a cada 3 meses`],
+    [{ billingInterval: 'week' as const }, `R$${NBSP}49,90 por semana`],
+    [{ billingInterval: 'week' as const, intervalCount: 2 }, `R$${NBSP}49,90 a cada 2 semanas`],
+    [{ billingInterval: 'year' as const, unitAmount: 499 }, `R$${NBSP}499,00 por ano`],
+    [{ trialDays: 7 }, `7 dias grátis, depois R$${NBSP}49,90 por mês`],
+    [{ trialDays: 1 }, `1 dia grátis, depois R$${NBSP}49,90 por mês`],
+  ])('reads %j as %j', (patch, text) => {
+    expect(subscriptionPriceText({ ...price, ...patch })).toBe(text);
+  });
+
+  it('shows the recurring price, keeps the card without asking, and hands the price to the script', () => {
+    const page = renderCheckoutPage(
+      view({ price, product: { ...view().product, methods: ['pix', 'card'] } }),
+    );
+    expect(page).toContain(`<p class="price" id="price">R$${NBSP}49,90 por mês</p>`);
+    expect(page).toContain('id="card-save-note"');
+    expect(page).not.toContain('id="card-save"');
+    expect(page).not.toContain('id="card-installments"');
+    expect(attribute(page, 'checkout', 'data-recurring')).toBe(`R$${NBSP}49,90 por mês`);
+  });
+
+  it('escapes the price name the seller wrote', () => {
+    const page = renderCheckoutPage(view({ price: { ...price, name: '<b>Plano</b>' } }));
+    expect(page).toContain('Assinatura · &lt;b&gt;Plano&lt;/b&gt;');
   });
 });
 

@@ -126,6 +126,41 @@ export function safeRedirect(url) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `17/03/2026`: the Sao Paulo calendar day of an instant. */
+export const formatDay = (iso) =>
+  new Date(iso).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' });
+
+export function successTitle(outcome) {
+  return outcome.status === 'trialing' ? 'Teste grátis iniciado!' : 'Assinatura confirmada!';
+}
+
+/**
+ * What the buyer reads once the page succeeded: the payment, and for a subscription (`recurring` is
+ * its price, `R$ 49,90 por mês`) how it goes on: the trial's end, the renewals on the kept card or
+ * through Pix Automático.
+ */
+export function successDetail(outcome, recurring) {
+  const card = outcome.method === 'card' && outcome.card ? outcome.card : null;
+  if (outcome.status === 'trialing') {
+    const first = outcome.subscription?.trialEndsAt;
+    return (
+      `Nada foi cobrado agora. ${card ? `Seu cartão final ${card.last4} está salvo: ` : ''}` +
+      `a assinatura (${recurring}) começa a ser cobrada${first ? ` em ${formatDay(first)}` : ' quando o teste terminar'}.`
+    );
+  }
+  const how = { pix: 'Pix', boleto: 'boleto', card: 'cartão' }[outcome.method] ?? outcome.method;
+  const paid = card
+    ? `${formatBrl(outcome.value)} no cartão final ${card.last4}` +
+      (outcome.installments > 1 ? ` em ${outcome.installments}x.` : '.')
+    : `${formatBrl(outcome.value)} por ${how}.`;
+  const received = `Recebemos seu pagamento de ${paid}`;
+  if (!recurring) return received;
+  const renewals = card
+    ? 'renovada automaticamente no mesmo cartão'
+    : 'as renovações serão debitadas pelo Pix Automático';
+  return `${received} Sua assinatura está ativa (${recurring}); ${renewals}.`;
+}
+
 function boot(root) {
   const $ = (id) => document.getElementById(id);
   const ref = root.dataset.ref;
@@ -246,7 +281,8 @@ function boot(root) {
     };
     if (method === 'card') {
       const expiry = parseExpiry(value('card-expiry'));
-      body.installments = Number($('card-installments').value);
+      // A subscription's page has neither: one installment, and the card is always kept.
+      if ($('card-installments')) body.installments = Number($('card-installments').value);
       body.card = {
         number: onlyDigits(value('card-number')),
         holderName: value('card-holder'),
@@ -254,7 +290,7 @@ function boot(root) {
         expiryYear: expiry.year,
         cvv: value('card-cvv'),
       };
-      body.saveCard = $('card-save').checked;
+      if ($('card-save')) body.saveCard = $('card-save').checked;
     }
     return body;
   }
@@ -281,13 +317,9 @@ function boot(root) {
     // Paid: there is nothing left to cancel.
     const cancel = $('cancel-link');
     if (cancel) cancel.parentElement.hidden = true;
-    const how = { pix: 'Pix', boleto: 'boleto', card: 'cartão' }[outcome.method] ?? outcome.method;
-    const detail =
-      outcome.method === 'card' && outcome.card
-        ? `${formatBrl(outcome.value)} no cartão final ${outcome.card.last4}` +
-          (outcome.installments > 1 ? ` em ${outcome.installments}x.` : '.')
-        : `${formatBrl(outcome.value)} por ${how}.`;
-    $('success-detail').textContent = `Recebemos seu pagamento de ${detail}`;
+    const recurring = root.dataset.recurring;
+    if (recurring) $('success-title').textContent = successTitle(outcome);
+    $('success-detail').textContent = successDetail(outcome, recurring);
     const target = outcome.redirectUrl ? safeRedirect(outcome.redirectUrl) : null;
     if (target) {
       const link = $('success-link');
@@ -326,7 +358,7 @@ function boot(root) {
   }
 
   function show(outcome, { initial = false } = {}) {
-    if (outcome.status === 'paid') return showSuccess(outcome);
+    if (outcome.status === 'paid' || outcome.status === 'trialing') return showSuccess(outcome);
     if (outcome.status === 'pending') return showPending(outcome);
     showForm();
     forgetCard();

@@ -1,6 +1,7 @@
 import type { CheckoutMethod, CheckoutView } from '#shared/domain/checkout/public';
 import { formatBrl, installmentOptions } from './format';
 import { html, type SafeHtml, safeUrl } from './html';
+import { recurringPrice } from './portal-format';
 
 /** The page's own files, served by the pages group (no CDN, nothing inline: see the CSP). */
 export const PAGE_ASSETS = ['checkout.js', 'checkout.css'] as const;
@@ -34,6 +35,23 @@ function sandboxBanner(view: CheckoutView) {
     : '';
 }
 
+type Price = NonNullable<CheckoutView['price']>;
+
+/** `R$ 49,90 por mês`, `R$ 129,90 a cada 3 meses`. */
+const recurringOf = (p: Price) => recurringPrice(p.unitAmount, p.billingInterval, p.intervalCount);
+
+/** What a subscription costs as the buyer reads it: `7 dias grátis, depois R$ 49,90 por mês`. */
+export function subscriptionPriceText(p: Price): string {
+  if (p.trialDays === 0) return recurringOf(p);
+  return `${p.trialDays} ${p.trialDays === 1 ? 'dia grátis' : 'dias grátis'}, depois ${recurringOf(p)}`;
+}
+
+function priceLines(view: CheckoutView) {
+  if (!view.price) return html`<p class="price" id="price">${formatBrl(view.product.value)}</p>`;
+  return html`<p class="price-plan" id="price-plan">Assinatura · ${view.price.name}</p>
+<p class="price" id="price">${subscriptionPriceText(view.price)}</p>`;
+}
+
 function productHeader(view: CheckoutView, showPrice: boolean) {
   const { product } = view;
   const image = safeUrl(product.image);
@@ -42,7 +60,7 @@ ${image ? html`<img class="product-image" src="${image}" alt="" width="96" heigh
 <div class="product-text">
 <h1 class="product-name" id="product-name">${product.name}</h1>
 ${product.description ? html`<p class="product-description">${product.description}</p>` : ''}
-${showPrice ? html`<p class="price" id="price">${formatBrl(product.value)}</p>` : ''}
+${showPrice ? priceLines(view) : ''}
 </div>
 </header>`;
 }
@@ -104,8 +122,29 @@ ${field({
 </fieldset>`;
 }
 
-function cardPanel(view: CheckoutView, hidden: boolean) {
+/** A one-off sale: installments and the buyer's choice to keep the card. */
+function saleCardOptions(view: CheckoutView) {
   const options = installmentOptions(view.product.value, view.product.maxInstallments);
+  return html`<div class="field">
+<label for="card-installments">Parcelas</label>
+<select id="card-installments" aria-describedby="card-installments-error">
+${options.map((o) => html`<option value="${o.count}">${o.label}</option>`)}
+</select>
+<p class="field-error" id="card-installments-error" hidden></p>
+</div>
+<label class="check"><input type="checkbox" id="card-save"> Salvar cartão para compras futuras</label>`;
+}
+
+/** A subscription: one installment, and the card is always kept for the renewals (said plainly). */
+function subscriptionCardNote(price: Price) {
+  const text =
+    price.trialDays > 0
+      ? `Nada será cobrado agora. Seu cartão ficará salvo com segurança para as renovações: a primeira cobrança, de ${formatBrl(price.unitAmount)}, acontece quando o teste grátis de ${price.trialDays} ${price.trialDays === 1 ? 'dia' : 'dias'} terminar.`
+      : `Seu cartão ficará salvo com segurança para as renovações da assinatura (${recurringOf(price)}).`;
+  return html`<p class="hint" id="card-save-note">${text}</p>`;
+}
+
+function cardPanel(view: CheckoutView, hidden: boolean) {
   return html`<div class="panel" id="panel-card" role="tabpanel" aria-labelledby="tab-card"${hidden ? html` hidden` : ''}>
 ${field({
   id: 'card-number',
@@ -138,15 +177,21 @@ ${field({
   mask: 'cvv',
 })}
 </div>
-<div class="field">
-<label for="card-installments">Parcelas</label>
-<select id="card-installments" aria-describedby="card-installments-error">
-${options.map((o) => html`<option value="${o.count}">${o.label}</option>`)}
-</select>
-<p class="field-error" id="card-installments-error" hidden></p>
-</div>
-<label class="check"><input type="checkbox" id="card-save"> Salvar cartão para compras futuras</label>
+${view.price ? subscriptionCardNote(view.price) : saleCardOptions(view)}
 </div>`;
+}
+
+function pixText(view: CheckoutView) {
+  if (!view.price)
+    return 'Ao continuar, mostramos o QR Code e o código Pix copia e cola. A confirmação é imediata.';
+  return `Ao continuar, mostramos o QR Code do primeiro pagamento (${formatBrl(view.price.unitAmount)}). Ao pagá-lo, você autoriza o Pix Automático: as renovações (${recurringOf(view.price)}) serão debitadas da sua conta sem que você precise pagar de novo. A autorização pode ser cancelada no app do seu banco.`;
+}
+
+function payLabel(view: CheckoutView) {
+  if (!view.price) return `Pagar ${formatBrl(view.product.value)}`;
+  return view.price.trialDays > 0
+    ? 'Começar o teste grátis'
+    : `Assinar e pagar ${formatBrl(view.price.unitAmount)}`;
 }
 
 function paymentForm(view: CheckoutView) {
@@ -160,7 +205,7 @@ function paymentForm(view: CheckoutView) {
     if (m === 'card') return cardPanel(view, m !== first);
     const text =
       m === 'pix'
-        ? 'Ao continuar, mostramos o QR Code e o código Pix copia e cola. A confirmação é imediata.'
+        ? pixText(view)
         : 'Ao continuar, geramos o boleto com a linha digitável e o PDF. A confirmação pode levar até 3 dias úteis.';
     return html`<div class="panel" id="panel-${m}" role="tabpanel" aria-labelledby="tab-${m}"${m !== first ? html` hidden` : ''}><p class="hint">${text}</p></div>`;
   });
@@ -172,7 +217,7 @@ ${buyerFields(view)}
 ${panels}
 </fieldset>
 <div class="form-error" id="form-error" role="alert" hidden></div>
-<button type="submit" class="primary" id="pay-button">Pagar ${formatBrl(view.product.value)}</button>
+<button type="submit" class="primary" id="pay-button">${payLabel(view)}</button>
 <noscript><p class="form-error">Ative o JavaScript do navegador para pagar.</p></noscript>
 </form>`;
 }
@@ -201,7 +246,7 @@ function resultSections() {
 <button type="button" class="link" data-action="change-method">Escolher outra forma de pagamento</button>
 </section>
 <section class="box result success" id="result-success" hidden>
-<h2>Pagamento confirmado!</h2>
+<h2 id="success-title">Pagamento confirmado!</h2>
 <p id="success-detail"></p>
 <p id="success-redirect" hidden>Redirecionando para a loja…</p>
 <p><a class="button" id="success-link" hidden>Continuar</a></p>
@@ -227,8 +272,8 @@ function openPage(view: CheckoutView) {
   };
   const prefilledAddress = Object.fromEntries(Object.entries(address).filter(([, v]) => v !== null));
   return html`<main class="checkout" id="checkout" data-state="open" data-kind="${view.kind}" data-ref="${view.ref}" data-address="${JSON.stringify(prefilledAddress)}"${
-    view.payment ? html` data-payment="${JSON.stringify(view.payment)}"` : ''
-  }>
+    view.price ? html` data-recurring="${recurringOf(view.price)}"` : ''
+  }${view.payment ? html` data-payment="${JSON.stringify(view.payment)}"` : ''}>
 ${sandboxBanner(view)}
 ${productHeader(view, true)}
 ${paymentForm(view)}
@@ -249,6 +294,12 @@ interface Notice {
 function notice(view: CheckoutView): Notice {
   if (view.state === 'complete') {
     const href = safeUrl(view.successUrl);
+    if (view.price)
+      return {
+        title: 'Assinatura confirmada',
+        text: 'Esta assinatura já foi iniciada. Não é preciso pagar de novo.',
+        link: href ? { href, label: 'Voltar para a loja' } : null,
+      };
     return {
       title: 'Pagamento confirmado',
       text: 'Este pagamento já foi concluído. Não é preciso pagar de novo.',
