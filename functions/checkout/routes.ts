@@ -30,7 +30,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     idempotent: true,
     summary: 'Create a checkout session (a hosted payment page for one product)',
     description:
-      'Expires after 24 hours by default (`expires_at` from 30 minutes to 7 days ahead). Supports X-Idempotency-Key.',
+      'Expires after 24 hours by default (`expires_at` from 30 minutes to 7 days ahead). Supports X-Idempotency-Key. With `price_id` (an active subscription price of the product, by id or uuid) paying the session starts a subscription: card (kept for the renewals) or pix (Pix Automático), card only when the price has a trial; `boleto` is refused.',
     request: { body: createSessionSchema },
     errors: [503],
     responses: { 201: checkoutSessionResponse },
@@ -83,7 +83,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     auth: [],
     summary: "The hosted page's payment (public)",
     description:
-      'Pays a session or a payment link by pix, boleto or card. A declined card is a 201 with status `declined` and a reason in Portuguese; 409 when the session is no longer open or the product does not sell.',
+      'Pays a session or a payment link by pix, boleto or card. A declined card is a 201 with status `declined` and a reason in Portuguese; 409 when the session is no longer open or the product does not sell. A session with a subscription price answers the subscription it started; a price with a trial keeps the card without charging it (status `trialing`).',
     notFound: CHECKOUT_NOT_FOUND,
     request: { path: refParam, body: payCheckoutSchema },
     errors: [409, 503],
