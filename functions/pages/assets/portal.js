@@ -8,6 +8,7 @@
  */
 import {
   formatBrl,
+  formatDay,
   maskCardNumber,
   maskCvv,
   maskExpiry,
@@ -17,16 +18,6 @@ import {
 } from './checkout.js';
 
 const MASKS = { card: maskCardNumber, expiry: maskExpiry, cvv: maskCvv, phone: maskPhone };
-
-const DAY = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-});
-
-/** `dd/mm/aaaa` in Sao Paulo, as the server renders dates. */
-export const formatDay = (iso) => DAY.format(new Date(iso));
 
 const HISTORY_LABELS = {
   'subscription.created': 'Assinatura criada',
