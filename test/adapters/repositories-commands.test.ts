@@ -329,6 +329,8 @@ describe('transaction repository: status transition', () => {
     gsi4sk: '000000001001',
     gsi5pk: `${TENANT_PK}#TXNCUSTOMER#501`,
     gsi5sk: '000000001001',
+    // A one-off sale stores no recurrence (null, read back as null).
+    recurring: null,
     entity: 'transaction',
     sellerId: 7,
     environment: 'test',
@@ -545,6 +547,19 @@ describe('customer repository: create', () => {
                 ':entity': 'customer-count',
                 ':gpk': `${TENANT_PK}#CUSTOMERS`,
                 ':gsk': '~COUNT',
+              },
+            },
+          },
+          {
+            // The numeric id's pointer to the profile (findProfileById), written with it.
+            Put: {
+              TableName: TABLE_NAME,
+              Item: {
+                pk: TENANT_PK,
+                sk: 'CUSTOMERID#000000000501',
+                entity: 'customer-id',
+                uuid: '00000000-0000-4000-8000-000000000001',
+                version: 1,
               },
             },
           },
