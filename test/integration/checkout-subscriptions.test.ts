@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { buyer, card, prefill } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
@@ -17,25 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => receiver?.stop());
 
-const prefill = {
-  'customer.name': 'Maria Souza',
-  'customer.email': 'maria@example.com',
-  'customer.document': '529.982.247-25',
-  'customer.phone': '(11) 98765-4321',
-};
-const buyer = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-};
-const card = (number: string) => ({
-  number,
-  holderName: 'MARIA SOUZA',
-  expiryMonth: 12,
-  expiryYear: 2034,
-  cvv: '123',
-});
 const APPROVED = card('4111111111111111');
 const DECLINED = card('4000000000009995');
 const WEBHOOKS = [
