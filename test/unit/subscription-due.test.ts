@@ -301,6 +301,6 @@ describe('sweepDueSubscriptions', () => {
     expect(e.dueErrors).toEqual([{ error: new Error('provider down'), jobId: '7:test:1' }]);
     expect(e.subscriptions.stored(TENANT, 2)).toMatchObject({ billingCycle: 2 });
     expect(e.subscriptions.stored(TENANT, 3)).toMatchObject({ billingCycle: 1 });
-    expect(SWEEP_HOURS_BACK).toBe(48);
+    expect(SWEEP_HOURS_BACK).toBe(6);
   });
 });

@@ -5,8 +5,12 @@ import { nextBoundary, periodEnd } from './periods';
 import { parseDueJobId, saveAndSchedule } from './schedule';
 import type { NewHistoryEntry, Subscription } from './subscription';
 
-/** How far back the heartbeat looks for due times a schedule missed (hour buckets of the due index). */
-export const SWEEP_HOURS_BACK = 48;
+/**
+ * How far back the heartbeat looks for due times a schedule missed (hour buckets of the due index):
+ * 6 hours, as the pix and session sweeps. Every heartbeat queries each bucket, so 48 cost 49 queries
+ * a tick; a heartbeat that missed more than 6 hours is an outage the cron health check reports.
+ */
+export const SWEEP_HOURS_BACK = 6;
 
 export type DueOutcome =
   | { outcome: CollectOutcome; kind: CollectKind }
