@@ -35,6 +35,12 @@ export class FakePortalSessionRepository implements PortalSessionRepository {
     return found ? structuredClone(found) : null;
   }
 
+  /** The TTL (epoch seconds) the DynamoDB item would carry, for a stored session. */
+  ttlOf(tokenHash: string): number | undefined {
+    const found = this.items.get(tokenHash);
+    return found ? (Date.parse(found.expiresAt) + TTL_MARGIN_MS) / 1000 : undefined;
+  }
+
   expireTtl(now: Date): void {
     for (const [hash, s] of this.items)
       if (Date.parse(s.expiresAt) + TTL_MARGIN_MS <= now.getTime()) this.items.delete(hash);

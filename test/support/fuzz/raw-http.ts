@@ -25,7 +25,21 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
  * normalises the path and refuses some header values, and the cases need all three untouched.
  * Rejects only when no answer arrived at all (a refused request, a reset before the status line).
  */
-export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
+export async function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
+  try {
+    return await sendOnce(baseUrl, req);
+  } catch (error) {
+    // A kept-alive socket the server closed after its idle timeout (5 s in node:http) while the
+    // test was scanning the table: the request never reached it, so it is sent again on a new one
+    // (the retry node's documentation recommends). A reset on a fresh socket is still an error.
+    if (error instanceof StaleSocketError) return sendOnce(baseUrl, req);
+    throw error;
+  }
+}
+
+class StaleSocketError extends Error {}
+
+function sendOnce(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -54,8 +68,13 @@ export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
       },
     );
     // The server may answer (413, 431) and close before the whole body is written.
-    outgoing.on('error', (error) => {
-      if (!answered) reject(error);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      reject(
+        outgoing.reusedSocket && error.code === 'ECONNRESET'
+          ? new StaleSocketError(`reused socket reset: ${error.message}`)
+          : error,
+      );
     });
     outgoing.end(req.body);
   });

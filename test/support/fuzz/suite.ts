@@ -1,26 +1,32 @@
+import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../events/signing';
-import { REFERENCE_ASSETS } from '../../functions/docs/routes';
-import type { Runtime } from '../../infra/local/runtime';
-import { httpGroups } from '../../infra/routes';
-import { cpfCheckDigits } from '../../shared/domain/documents';
-import { PAGE_ASSETS } from '../../shared/domain/pages/checkout-page';
-import { notificationSchema } from '../../shared/domain/transactions/notifications';
-import { errorBodySchema } from '../../shared/http/error-body';
-import { type Route, routeKey } from '../../shared/http/types';
-import { caseArbitrary, type FuzzCase, paramsOf, type RouteFixture } from '../support/fuzz/cases';
-import { inputSchemaOf } from '../support/fuzz/inputs';
-import { closeRawAgent, type RawAnswer, type RawRequest, sendRaw } from '../support/fuzz/raw-http';
-import { differences, type Snapshot, snapshot } from '../support/fuzz/table-snapshot';
-import { Receiver } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
+import { signatureHeader } from '../../../events/signing';
+import { REFERENCE_ASSETS } from '../../../functions/docs/routes';
+import type { Runtime } from '../../../infra/local/runtime';
+import { httpGroups } from '../../../infra/routes';
+import { cpfCheckDigits } from '../../../shared/domain/documents';
+import { PAGE_ASSETS } from '../../../shared/domain/pages/checkout-page';
+import { notificationSchema } from '../../../shared/domain/transactions/notifications';
+import { errorBodySchema } from '../../../shared/http/error-body';
+import { type Route, routeKey } from '../../../shared/http/types';
+import { Receiver } from '../receiver';
+import { client, logLines, startTestRuntime } from '../runtime';
+import { caseArbitrary, type FuzzCase, paramsOf, type RouteFixture } from './cases';
+import { inputSchemaOf } from './inputs';
+import { closeRawAgent, type RawAnswer, type RawRequest, sendRaw } from './raw-http';
+import { differences, type Snapshot, snapshot } from './table-snapshot';
 
 /**
  * Issue 10: every route of httpGroups gets bad inputs derived from its own request schemas
  * (fast-check, fixed seed per route). Every answer must be below 500, every answer of 400 or more
  * must carry the error body with its own status, and a refused (4xx) request must write nothing.
+ *
+ * The routes are dealt round-robin to FUZZ_SHARDS test files (test/integration/fuzz-N.test.ts),
+ * each with a runtime and table of its own: a write check scans the whole table, so one table
+ * holding every route's fixtures made the scans (and the file) grow with the square of the routes.
  */
+export const FUZZ_SHARDS = 4;
 const SEED = 20_240_610;
 /** Requests per rate window before the test clock moves on (the limit is 100 per minute). */
 const WINDOW_BUDGET = 90;
@@ -148,48 +154,6 @@ const make = {
     return page.nextCursor as string;
   },
 };
-
-beforeAll(async () => {
-  runtime = await startTestRuntime();
-  api = client(runtime.baseUrl);
-  receiver = await new Receiver().start();
-  me = await newSeller(97_001);
-  other = await newSeller(97_002);
-  const [product, tx, customer, endpoint, key] = [
-    await make.product(other),
-    await make.transaction(other, 'pix'),
-    await make.customer(other),
-    await make.endpoint(other),
-    await make.apiKey(other),
-  ];
-  Object.assign(foreign, {
-    product: [String(product.id), product.uuid],
-    transaction: [String(tx.id)],
-    gatewayPayId: [String(tx.gatewayPayId)],
-    charge: [tx.uuid],
-    customer: [customer.uuid],
-    endpoint: [endpoint.id],
-    apiKey: [key.id],
-  });
-  await advance();
-  deliveredEndpoint = (await make.endpoint(me)).id;
-  await make.endpoint(me);
-  for (let i = 0; i < 2; i++)
-    await ok(api.post('/api/test-helpers/events', { event: 'product.updated' }, { token: me.key }), 'event');
-  await settle();
-  const deliveries = await ok(
-    api.get(`/api/webhook-endpoints/${deliveredEndpoint}/deliveries`, { token: me.key }),
-    'log',
-  );
-  deliveryIds = deliveries.data.map((d: { id: string }) => d.id);
-  expect(deliveryIds).toHaveLength(2);
-}, 120_000);
-
-afterAll(async () => {
-  closeRawAgent();
-  await receiver?.stop();
-  await runtime?.stop();
-});
 
 // ---- fixtures per route --------------------------------------------------------------------
 
@@ -472,82 +436,145 @@ function declaresRawAnswer(route: Route, status: number): boolean {
   return typeof declared === 'object' && declared !== null && 'contentType' in declared;
 }
 
-const routes = httpGroups.flatMap((g) => g.routes);
-const summary: string[] = [];
+/** Registers the fuzz cases of every FUZZ_SHARDS-th route from `shard` (0-based) on. */
+export function fuzzShard(shard: number) {
+  const routes = httpGroups.flatMap((g) => g.routes).filter((_, i) => i % FUZZ_SHARDS === shard);
+  const summary: string[] = [];
 
-describe('every route refuses bad input with a 4xx error body and writes nothing', () => {
-  afterAll(() => {
-    console.log(`fuzz cases per route (status: count)\n${summary.join('\n')}`);
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+    api = client(runtime.baseUrl);
+    receiver = await new Receiver().start();
+    me = await newSeller(97_001);
+    other = await newSeller(97_002);
+    const [product, tx, customer, endpoint, key] = [
+      await make.product(other),
+      await make.transaction(other, 'pix'),
+      await make.customer(other),
+      await make.endpoint(other),
+      await make.apiKey(other),
+    ];
+    Object.assign(foreign, {
+      product: [String(product.id), product.uuid],
+      transaction: [String(tx.id)],
+      gatewayPayId: [String(tx.gatewayPayId)],
+      charge: [tx.uuid],
+      customer: [customer.uuid],
+      endpoint: [endpoint.id],
+      apiKey: [key.id],
+    });
+    await advance();
+    deliveredEndpoint = (await make.endpoint(me)).id;
+    await make.endpoint(me);
+    for (let i = 0; i < 2; i++)
+      await ok(
+        api.post('/api/test-helpers/events', { event: 'product.updated' }, { token: me.key }),
+        'event',
+      );
+    await settle();
+    const deliveries = await ok(
+      api.get(`/api/webhook-endpoints/${deliveredEndpoint}/deliveries`, { token: me.key }),
+      'log',
+    );
+    deliveryIds = deliveries.data.map((d: { id: string }) => d.id);
+    expect(deliveryIds).toHaveLength(2);
+  }, 120_000);
+
+  afterAll(async () => {
+    closeRawAgent();
+    await receiver?.stop();
+    await runtime?.stop();
   });
 
-  it.each(routes.map((r) => [routeKey(r), r] as const))(
-    '%s',
-    async (_, route) => {
-      const scansBefore = scans;
-      await advance();
-      me.jwt = await runtime.issuer.sign(me.sellerId, { now: runtime.clock.now() });
-      const fixture = await fixtureFor(route);
-      await advance();
-      const cases = fc.sample(caseArbitrary(route, fixture), { seed: seedOf(route), numRuns: runsOf(route) });
-      const problems: Problem[] = [];
-      const statuses: Record<number, number> = {};
-      const pdf = route.operationId === 'getSandboxBoletoPdf';
+  if (shard === 0)
+    it(`the fuzz-1 … fuzz-${FUZZ_SHARDS} test files cover every route`, () => {
+      const files = readdirSync(new URL('../../integration/', import.meta.url)).filter((f) =>
+        /^fuzz-\d+\.test\.ts$/.test(f),
+      );
+      expect(files.sort()).toEqual(
+        Array.from({ length: FUZZ_SHARDS }, (_, i) => `fuzz-${i + 1}.test.ts`).sort(),
+      );
+    });
 
-      const send = async (sent: Sent): Promise<RawAnswer | undefined> => {
-        sentSinceAdvance++;
-        try {
-          return await sendRaw(runtime.baseUrl, sent.request);
-        } catch (error) {
-          problems.push({ kind: 'no answer', sent, note: String(error) });
-          return undefined;
-        }
-      };
-      const watch = new WriteWatch(problems, send);
-      await watch.open();
+  describe('every route refuses bad input with a 4xx error body and writes nothing', () => {
+    afterAll(() => {
+      console.log(
+        `fuzz cases per route, shard ${shard + 1} of ${FUZZ_SHARDS} (status: count)\n${summary.join('\n')}`,
+      );
+    });
 
-      for (const [index, fuzz] of cases.entries()) {
-        if (sentSinceAdvance >= WINDOW_BUDGET) {
-          await watch.close();
-          await advance();
-          await watch.open();
-        }
-        const sent: Sent = { index, fuzz, request: requestOf(route, fuzz) };
-        const mark = logLines.length;
-        const answer = await send(sent);
-        if (!answer) continue;
-        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-        if (answer.status >= 500) {
-          const log = logLines.slice(mark).filter((l) => l.includes('"level":"error"'));
-          problems.push({
-            kind: '5xx',
-            sent,
-            answer,
-            note: log.map((l) => `log: ${cut(l, 1_500)}`).join('\n'),
-          });
-        } else if (answer.status >= 400 && !pdf && !declaresRawAnswer(route, answer.status)) {
-          const shape = errorBodySchema.safeParse(answer.json);
-          const same = shape.success && shape.data.statusCode === answer.status;
-          if (!same)
+    it.each(routes.map((r) => [routeKey(r), r] as const))(
+      '%s',
+      async (_, route) => {
+        const scansBefore = scans;
+        await advance();
+        me.jwt = await runtime.issuer.sign(me.sellerId, { now: runtime.clock.now() });
+        const fixture = await fixtureFor(route);
+        await advance();
+        const cases = fc.sample(caseArbitrary(route, fixture), {
+          seed: seedOf(route),
+          numRuns: runsOf(route),
+        });
+        const problems: Problem[] = [];
+        const statuses: Record<number, number> = {};
+        const pdf = route.operationId === 'getSandboxBoletoPdf';
+
+        const send = async (sent: Sent): Promise<RawAnswer | undefined> => {
+          sentSinceAdvance++;
+          try {
+            return await sendRaw(runtime.baseUrl, sent.request);
+          } catch (error) {
+            problems.push({ kind: 'no answer', sent, note: String(error) });
+            return undefined;
+          }
+        };
+        const watch = new WriteWatch(problems, send);
+        await watch.open();
+
+        for (const [index, fuzz] of cases.entries()) {
+          if (sentSinceAdvance >= WINDOW_BUDGET) {
+            await watch.close();
+            await advance();
+            await watch.open();
+          }
+          const sent: Sent = { index, fuzz, request: requestOf(route, fuzz) };
+          const mark = logLines.length;
+          const answer = await send(sent);
+          if (!answer) continue;
+          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+          if (answer.status >= 500) {
+            const log = logLines.slice(mark).filter((l) => l.includes('"level":"error"'));
             problems.push({
-              kind: 'error body',
+              kind: '5xx',
               sent,
               answer,
-              note: shape.success
-                ? `statusCode ${shape.data.statusCode} ≠ ${answer.status}`
-                : shape.error.message,
+              note: log.map((l) => `log: ${cut(l, 1_500)}`).join('\n'),
             });
+          } else if (answer.status >= 400 && !pdf && !declaresRawAnswer(route, answer.status)) {
+            const shape = errorBodySchema.safeParse(answer.json);
+            const same = shape.success && shape.data.statusCode === answer.status;
+            if (!same)
+              problems.push({
+                kind: 'error body',
+                sent,
+                answer,
+                note: shape.success
+                  ? `statusCode ${shape.data.statusCode} ≠ ${answer.status}`
+                  : shape.error.message,
+              });
+          }
+          if (!pdf) await watch.record(sent, answer);
         }
-        if (!pdf) await watch.record(sent, answer);
-      }
-      if (!pdf) await watch.close();
+        if (!pdf) await watch.close();
 
-      const total = Object.values(statuses).reduce((a, b) => a + b, 0);
-      summary.push(
-        `${routeKey(route)}: ${cases.length} cases, ${JSON.stringify(statuses)}, ${scans - scansBefore} table scans`,
-      );
-      expect(report(route, problems)).toEqual([]);
-      expect(statuses[429] ?? 0, 'rate-limited answers hide real ones').toBeLessThan(total / 2);
-    },
-    300_000,
-  );
-});
+        const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+        summary.push(
+          `${routeKey(route)}: ${cases.length} cases, ${JSON.stringify(statuses)}, ${scans - scansBefore} table scans`,
+        );
+        expect(report(route, problems)).toEqual([]);
+        expect(statuses[429] ?? 0, 'rate-limited answers hide real ones').toBeLessThan(total / 2);
+      },
+      300_000,
+    );
+  });
+}

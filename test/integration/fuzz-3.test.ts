@@ -1,0 +1,4 @@
+import { fuzzShard } from '../support/fuzz/suite';
+
+// Shard 3 of FUZZ_SHARDS: every route's bad inputs, against a runtime and table of its own (suite.ts).
+fuzzShard(2);
