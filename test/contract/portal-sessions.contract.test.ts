@@ -51,7 +51,7 @@ describe.each([
       };
     },
   ],
-])('PortalSessionRepository contract (%s)', (name, make) => {
+])('PortalSessionRepository contract (%s)', (_name, make) => {
   it('hands out increasing ids', async () => {
     const { repo } = await make();
     const [a, b] = [await repo.nextId(), await repo.nextId()];
