@@ -48,6 +48,12 @@ export type {
   SubscriptionQuery,
   SubscriptionRepository,
 } from './ports/subscriptions';
+export type {
+  ScheduledChargeChanges,
+  ScheduledChargePage,
+  ScheduledChargeQuery,
+  ScheduledChargeRepository,
+} from './ports/scheduled-charges';
 export type { Clock, Ids, Metrics } from './ports/system';
 export type {
   TransactionPage,
