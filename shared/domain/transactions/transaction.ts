@@ -73,6 +73,11 @@ export interface Transaction {
    * on transactions stored before subscriptions existed.
    */
   recurring?: TransactionRecurrence | null;
+  /**
+   * The scheduled-charge cycle this transaction collects (issued pix or boleto, a card paid on the
+   * cycle's link, a silent card charge): its paid notification pays the cycle. Null or absent otherwise.
+   */
+  scheduledCharge?: { chargeId: string; cycleNumber: number } | null;
   createdAt: string;
   updatedAt: string;
   version: number;
