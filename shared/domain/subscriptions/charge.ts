@@ -1,5 +1,6 @@
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { chargeSavedCard, NOT_CONFIGURED } from '#shared/domain/payments/saved-card';
 import type { PaymentProvider } from '#shared/domain/ports';
 import { eventsOf, statusOf } from '#shared/domain/transactions/create';
 import {
@@ -86,52 +87,14 @@ export function transactionEvents(deps: SubscriptionDeps, t: Transaction): Domai
   return events;
 }
 
-/** Calls the provider for the claimed charge; an expired or missing card is not charged at all. */
-export async function charge(deps: SubscriptionDeps, s: Subscription, pc: PendingCharge): Promise<Charged> {
-  const provider = deps.payments.forEnvironment(s.tenant.environment);
-  if (!provider.ready) return notCharged('error', 'provider_not_configured', PROVIDER_NOT_CONFIGURED);
-  const base = {
-    tenant: s.tenant,
-    transactionId: pc.transactionId,
-    amountCentavos: s.price.unitAmount,
-    description: s.price.product.name,
-    idempotencyKey: pc.idempotencyKey,
-  };
-  let result: ChargeResult;
-  try {
-    if (s.collectionMethod === 'card') {
-      const pm = s.paymentMethod ? await deps.paymentMethods.get(s.tenant, s.paymentMethod.id) : null;
-      if (!pm || pm.customer.id !== s.customer.id)
-        return notCharged('declined', 'expired_card', 'The subscription has no saved card to charge.');
-      if (pm.status === 'expired')
-        return notCharged('declined', 'expired_card', 'The saved card has expired.');
-      result = await provider.chargeSavedCard({
-        ...base,
-        installments: 1,
-        customer: { name: s.customer.name, document: s.customer.document, email: s.customer.email },
-        token: pm.token,
-      });
-    } else {
-      if (!s.pixAuthorizationId)
-        return notCharged(
-          'declined',
-          'authorization_missing',
-          'The subscription has no Pix Automático authorization.',
-        );
-      result = await provider.chargePixAutomatic({ ...base, authorizationId: s.pixAuthorizationId });
-    }
-  } catch (error) {
-    // The provider no longer knows the card or authorization: nothing was charged, and retrying
-    // the same handle cannot succeed. Anything else is left to a rerun with the same key.
-    if (!(error instanceof NotFoundError)) throw error;
-    return s.collectionMethod === 'card'
-      ? notCharged('declined', 'expired_card', 'The provider no longer keeps the saved card.')
-      : notCharged(
-          'declined',
-          'authorization_missing',
-          'The provider does not know the Pix Automático authorization.',
-        );
-  }
+/** The provider's answer as the subscription's charge. */
+function answered(
+  deps: SubscriptionDeps,
+  s: Subscription,
+  pc: PendingCharge,
+  provider: PaymentProvider,
+  result: ChargeResult,
+): Charged {
   if (result.outcome === 'pending') throw new Error('a charge without the buyer cannot be pending');
   const transaction = chargeRecord(deps, s, pc, provider, result, deps.clock.now().toISOString());
   return result.outcome === 'approved'
@@ -142,4 +105,54 @@ export async function charge(deps: SubscriptionDeps, s: Subscription, pc: Pendin
         failureCode: result.failureCode,
         failureReason: result.failureReason,
       };
+}
+
+/**
+ * Calls the provider for the claimed charge: a card through the shared saved-card charge (an
+ * expired or missing card is not charged at all), a Pix Automático debit through its authorization.
+ */
+export async function charge(deps: SubscriptionDeps, s: Subscription, pc: PendingCharge): Promise<Charged> {
+  if (s.collectionMethod === 'card') {
+    const card = await chargeSavedCard(deps, {
+      tenant: s.tenant,
+      customer: s.customer,
+      paymentMethodId: s.paymentMethod?.id ?? null,
+      transactionId: pc.transactionId,
+      amountCentavos: s.price.unitAmount,
+      description: s.price.product.name,
+      idempotencyKey: pc.idempotencyKey,
+      missingCardReason: 'The subscription has no saved card to charge.',
+    });
+    if (!card.charged) return notCharged(card.outcome, card.failureCode, card.failureReason);
+    return answered(deps, s, pc, card.provider, card.result);
+  }
+  const provider = deps.payments.forEnvironment(s.tenant.environment);
+  if (!provider.ready) return notCharged('error', NOT_CONFIGURED, PROVIDER_NOT_CONFIGURED);
+  if (!s.pixAuthorizationId)
+    return notCharged(
+      'declined',
+      'authorization_missing',
+      'The subscription has no Pix Automático authorization.',
+    );
+  let result: ChargeResult;
+  try {
+    result = await provider.chargePixAutomatic({
+      tenant: s.tenant,
+      transactionId: pc.transactionId,
+      amountCentavos: s.price.unitAmount,
+      description: s.price.product.name,
+      idempotencyKey: pc.idempotencyKey,
+      authorizationId: s.pixAuthorizationId,
+    });
+  } catch (error) {
+    // The provider does not know the authorization: nothing was charged, and retrying it cannot
+    // succeed. Anything else is left to a rerun with the same key.
+    if (!(error instanceof NotFoundError)) throw error;
+    return notCharged(
+      'declined',
+      'authorization_missing',
+      'The provider does not know the Pix Automático authorization.',
+    );
+  }
+  return answered(deps, s, pc, provider, result);
 }

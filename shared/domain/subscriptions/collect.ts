@@ -1,3 +1,8 @@
+import {
+  MAX_ATTEMPTS,
+  nextRetryAt as retryAt,
+  savedCardIdempotencyKey,
+} from '#shared/domain/payments/saved-card';
 import type { SubscriptionChanges } from '#shared/domain/ports';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict } from '#shared/errors';
@@ -20,20 +25,8 @@ export interface CollectResult {
   outcome: CollectOutcome;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
-/**
- * Waits after the 1st, 2nd and 3rd failed attempt of a cycle, from that attempt. A decline is the
- * issuer's answer (funds, limits): it changes over days, around paydays. An error is technical
- * (provider or network): it usually clears within hours.
- */
-export const RETRY_DELAYS_MS: Record<'declined' | 'error', readonly number[]> = {
-  declined: [3 * DAY_MS, 5 * DAY_MS, 7 * DAY_MS],
-  error: [HOUR_MS, 6 * HOUR_MS, 24 * HOUR_MS],
-};
-/** Attempts per billing cycle (the charge and its three retries); then the subscription is `failed`. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.declined.length + 1;
+/** The retry policy is the saved-card module's, shared with scheduled charges. */
+export { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '#shared/domain/payments/saved-card';
 
 /** Statuses in which an in-flight charge is still the subscription's (not abandoned by a cancel). */
 const CHARGEABLE: readonly Subscription['status'][] = ['pending', 'active', 'pending_cancellation'];
@@ -53,7 +46,7 @@ async function claim(deps: SubscriptionDeps, s: Subscription): Promise<Subscript
     cycle,
     attempt,
     transactionId,
-    idempotencyKey: `sub_${s.uuid}_c${cycle}_a${attempt}_t${transactionId}`,
+    idempotencyKey: savedCardIdempotencyKey(`sub_${s.uuid}`, cycle, attempt, transactionId),
     claimedAt: deps.clock.now().toISOString(),
   };
   const next: Subscription = { ...s, pendingCharge, version: s.version + 1 };
@@ -108,9 +101,7 @@ function failedState(s: Subscription, kind: CollectKind, outcome: 'declined' | '
     };
     return { next, nextRetryAt: null };
   }
-  const nextRetryAt = new Date(
-    now.getTime() + RETRY_DELAYS_MS[outcome][failedPaymentCount - 1],
-  ).toISOString();
+  const nextRetryAt = retryAt(outcome, failedPaymentCount, now) as string;
   const next: Subscription = { ...s, failedPaymentCount, nextPaymentAt: nextRetryAt, dueAt: nextRetryAt };
   return { next, nextRetryAt };
 }
