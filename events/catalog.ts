@@ -149,6 +149,10 @@ export interface EventDefinition {
   description: string;
 }
 
+/** customer.trial_*: the subscription, or the scheduled charge (issue 13), whose trial it is. */
+const trialEventData = (): z.ZodType =>
+  z.union([subscriptionEventData(), looseResource().extend({ object: z.literal('scheduled_charge') })]);
+
 const INITIAL = '0.1.0';
 const def = (
   name: string,
@@ -215,9 +219,9 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('scheduled_charge.payment_method_changed', 'scheduled_charge', 'The saved payment method changed'),
   def('scheduled_charge.payment_method_cleared', 'scheduled_charge', 'The saved payment method was removed'),
   def('scheduled_charge.postponed', 'scheduled_charge', 'The due date was postponed'),
-  def('customer.trial_started', 'customer', 'A trial started', subscriptionEventData),
-  def('customer.trial_converted', 'customer', 'A trial became paid', subscriptionEventData),
-  def('customer.trial_lapsed', 'customer', 'A trial ended unpaid', subscriptionEventData),
+  def('customer.trial_started', 'customer', 'A trial started', trialEventData),
+  def('customer.trial_converted', 'customer', 'A trial became paid', trialEventData),
+  def('customer.trial_lapsed', 'customer', 'A trial ended unpaid', trialEventData),
   def(
     'payment_method.expiring_soon',
     'payment_method',
