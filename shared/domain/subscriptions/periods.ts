@@ -29,11 +29,25 @@ export function periodEnd(anchorIso: string, interval: BillingInterval, count: n
   if (!Number.isInteger(count) || count < 1) throw new Error(`not an interval count: ${count}`);
   if (!Number.isInteger(n) || n < 0) throw new Error(`not a period number: ${n}`);
   const { date, timeOfDayMs } = splitInSaoPaulo(anchorIso);
-  const target =
-    interval === 'week'
-      ? addDays(date, 7 * count * n)
-      : addMonthsAnchored(date, (interval === 'year' ? 12 : 1) * count * n);
-  return atTimeOfDay(target, timeOfDayMs);
+  return atTimeOfDay(anchoredDate(date, interval, count, n), timeOfDayMs);
+}
+
+/**
+ * The calendar day n intervals of `count` after the anchor day (YYYY-MM-DD), always from the
+ * anchor: months and years clamp to the month's last day and come back (31 Jan -> 28/29 Feb ->
+ * 31 Mar), weeks add 7 days. Subscription periods and scheduled-charge cycles share it.
+ */
+export function anchoredDate(
+  anchorDate: string,
+  interval: BillingInterval,
+  count: number,
+  n: number,
+): string {
+  if (!Number.isInteger(count) || count < 1) throw new Error(`not an interval count: ${count}`);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a period number: ${n}`);
+  return interval === 'week'
+    ? addDays(anchorDate, 7 * count * n)
+    : addMonthsAnchored(anchorDate, (interval === 'year' ? 12 : 1) * count * n);
 }
 
 /** The longest a period of this interval can last, a bound for the search below. */

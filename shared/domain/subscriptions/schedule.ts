@@ -1,11 +1,9 @@
+import { type DueJob, followDueAt, type ScheduleDeps, scheduleAtDue } from '#shared/domain/due-schedule';
 import { expiryJobId, parseExpiryJobId } from '#shared/domain/payment-methods/schedule';
-import type { ScheduledJob, SubscriptionChanges } from '#shared/domain/ports';
+import type { SubscriptionChanges } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { SubscriptionDeps } from './deps';
 import { SUBSCRIPTION_DUE_JOB, type Subscription } from './subscription';
-
-/** A schedule never targets the past: work already due runs a minute from now (the sweep is the backstop). */
-const MIN_LEAD_MS = 60_000;
 
 /** The due job's id: `<sellerId>:<environment>:<subscriptionId>` (the same shape as the other jobs). */
 export const dueJobId = (tenant: Tenant, id: number): string => expiryJobId(tenant, id);
@@ -19,30 +17,20 @@ export function dueScheduleName(subscription: Pick<Subscription, 'tenant' | 'id'
   return `sub-due-${subscription.tenant.environment}-${subscription.id}-${epochSeconds}`;
 }
 
-type ScheduleDeps = Pick<SubscriptionDeps, 'scheduler' | 'clock' | 'onScheduleError'>;
+/** The subscription's due job (the shared due-schedule keeps it in step with `dueAt`). */
+const dueJobOf = (subscription: Pick<Subscription, 'tenant' | 'id'>): DueJob => ({
+  payload: { job: SUBSCRIPTION_DUE_JOB, id: dueJobId(subscription.tenant, subscription.id) },
+  nameAt: (dueAt) => dueScheduleName(subscription, dueAt),
+});
 
-/**
- * Schedules the due job at the subscription's `dueAt`. Scheduler `at()` expressions have whole
- * seconds: the time is rounded up, so the job never fires before `dueAt` and finds nothing due.
- * A failure is reported, not thrown: the change is saved and the heartbeat sweep runs it later.
- */
+/** Schedules the due job at the subscription's `dueAt` (a minute from now at the earliest). */
 export async function scheduleDue(deps: ScheduleDeps, subscription: Subscription): Promise<void> {
-  if (!subscription.dueAt) return;
-  const due = Math.ceil(Date.parse(subscription.dueAt) / 1000) * 1000;
-  const at = new Date(Math.max(due, deps.clock.now().getTime() + MIN_LEAD_MS));
-  const payload: ScheduledJob = {
-    job: SUBSCRIPTION_DUE_JOB,
-    id: dueJobId(subscription.tenant, subscription.id),
-  };
-  await deps.scheduler
-    .scheduleAt(dueScheduleName(subscription, subscription.dueAt), at, payload)
-    .catch((error) => deps.onScheduleError?.(error));
+  await scheduleAtDue(deps, dueJobOf(subscription), subscription.dueAt);
 }
 
 /**
  * Writes `next` on `previous`'s version with its changes (one transaction), then keeps the
- * schedule in step with `dueAt`: a new due time is scheduled; the schedule of a due time that is
- * gone and still ahead is deleted (it would only find nothing due, but it would still run).
+ * schedule in step with `dueAt`.
  */
 export async function saveAndSchedule(
   deps: Pick<SubscriptionDeps, 'subscriptions'> & ScheduleDeps,
@@ -51,12 +39,6 @@ export async function saveAndSchedule(
   changes: SubscriptionChanges,
 ): Promise<Subscription> {
   await deps.subscriptions.save(next, previous, changes);
-  if (next.dueAt === previous.dueAt) return next;
-  if (previous.dueAt && Date.parse(previous.dueAt) > deps.clock.now().getTime()) {
-    await deps.scheduler
-      .cancel(dueScheduleName(previous, previous.dueAt))
-      .catch((error) => deps.onScheduleError?.(error));
-  }
-  await scheduleDue(deps, next);
+  await followDueAt(deps, dueJobOf(next), previous.dueAt, next.dueAt);
   return next;
 }

@@ -1,0 +1,54 @@
+import type { Clock, ScheduledJob, Scheduler } from '#shared/domain/ports';
+
+/**
+ * The one-time schedule of a resource's due job, kept in step with its `dueAt` (subscriptions,
+ * scheduled charges). The heartbeat's sweep of the due index is the backstop of every schedule.
+ */
+
+/** A schedule never targets the past: work already due runs a minute from now (the sweep is the backstop). */
+export const MIN_LEAD_MS = 60_000;
+
+export interface ScheduleDeps {
+  scheduler: Scheduler;
+  clock: Clock;
+  /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
+  onScheduleError?: (error: unknown) => void;
+}
+
+/** What a resource's due job needs: its payload, and one schedule name per due time. */
+export interface DueJob {
+  payload: ScheduledJob;
+  /** One name per resource and due time: a due time is never scheduled twice under two names. */
+  nameAt(dueAt: string): string;
+}
+
+/**
+ * Schedules the due job at `dueAt`. Scheduler `at()` expressions have whole seconds: the time is
+ * rounded up, so the job never fires before `dueAt` and finds nothing due. A failure is reported,
+ * not thrown: the change is saved and the heartbeat sweep runs it later.
+ */
+export async function scheduleAtDue(deps: ScheduleDeps, job: DueJob, dueAt: string | null): Promise<void> {
+  if (!dueAt) return;
+  const due = Math.ceil(Date.parse(dueAt) / 1000) * 1000;
+  const at = new Date(Math.max(due, deps.clock.now().getTime() + MIN_LEAD_MS));
+  await deps.scheduler
+    .scheduleAt(job.nameAt(dueAt), at, job.payload)
+    .catch((error) => deps.onScheduleError?.(error));
+}
+
+/**
+ * After a saved change: a new due time is scheduled; the schedule of a due time that is gone and
+ * still ahead is deleted (it would only find nothing due, but it would still run).
+ */
+export async function followDueAt(
+  deps: ScheduleDeps,
+  job: DueJob,
+  previousDueAt: string | null,
+  nextDueAt: string | null,
+): Promise<void> {
+  if (nextDueAt === previousDueAt) return;
+  if (previousDueAt && Date.parse(previousDueAt) > deps.clock.now().getTime()) {
+    await deps.scheduler.cancel(job.nameAt(previousDueAt)).catch((error) => deps.onScheduleError?.(error));
+  }
+  await scheduleAtDue(deps, job, nextDueAt);
+}
