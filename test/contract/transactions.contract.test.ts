@@ -185,6 +185,20 @@ describe.each([
       expect(await repo.findByUuid(renewal.uuid)).toEqual(renewal);
     });
 
+    it("reads back a scheduled charge cycle's link (charge id, cycle number), and a save keeps it", async () => {
+      const repo = await make();
+      const issued = txn(1, {
+        method: 'boleto',
+        scheduledCharge: { chargeId: 'sch_test_000000000000000000000001', cycleNumber: 2 },
+      });
+      await repo.create(issued, []);
+      expect(await repo.get(SELLER, 1)).toEqual(issued);
+
+      await repo.save(moved(issued, { status: 'payedBoleto' }), issued, []);
+      expect((await repo.get(SELLER, 1))?.scheduledCharge).toEqual(issued.scheduledCharge);
+      expect((await repo.get(SELLER, 1))?.recurring).toBeUndefined();
+    });
+
     it('answers null for an id or uuid nobody created', async () => {
       const repo = await make();
       await repo.create(txn(1), []);

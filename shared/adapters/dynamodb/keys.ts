@@ -187,6 +187,53 @@ export const keys = {
   subscriptionEventsPrefix: (subscriptionId: number) => `SUBEVT#${pad(subscriptionId)}#`,
   /** Hour buckets of subscriptions' `dueAt`, swept by the heartbeat in case a schedule never fired. */
   subscriptionDueBucket: (instant: string) => `DUE#SUB#${instant.slice(0, 13)}`,
+  // Scheduled charges: the charge, its cycles and its timeline under `SCH#<id>` in the tenant
+  // partition (ids have a fixed length, so one charge's prefix never covers another's); the charge
+  // and its cycles sort before its timeline (`CYC` < `EVT`), so one range query reads them alone.
+  // Listed by dueDate then id in four index partitions (all, status, customer, type), each with a
+  // counter; searched through copies of the charge under its customer's name, e-mail and document.
+  scheduledCharge: (t: Tenant, id: string): Key => inTenant(t, `SCH#${id}`),
+  /** One cycle of a charge; at most 9999 cycles sort by number. */
+  scheduledChargeCycle: (t: Tenant, id: string, cycleNumber: number): Key =>
+    inTenant(t, `SCH#${id}#CYC#${pad(cycleNumber, 4)}`),
+  /** The last sort key of the charge-and-cycles range (the timeline sorts after it). */
+  scheduledChargeCyclesEnd: (id: string) => `SCH#${id}#CYC#~`,
+  /** A timeline entry; ids come from the charge's own counter, so they sort in write order. */
+  scheduledChargeEvent: (t: Tenant, id: string, entryId: number): Key =>
+    inTenant(t, `SCH#${id}#EVT#${pad(entryId)}`),
+  scheduledChargeEventsPrefix: (id: string) => `SCH#${id}#EVT#`,
+  /** An attempt, outside the charge's range; ids come from one sequence, so they sort oldest first. */
+  scheduledChargeAttempt: (t: Tenant, id: string, attemptId: number): Key =>
+    inTenant(t, `SCHATT#${id}#${pad(attemptId)}`),
+  scheduledChargeAttemptsPrefix: (id: string) => `SCHATT#${id}#`,
+  /** byUuidOrOwner partition of one cycle's attempts (the attempts' cycleNumber filter). */
+  scheduledChargeAttemptsOfCycle: (t: Tenant, id: string, cycleNumber: number) =>
+    `${tenant(t)}#SCHATTCYC#${id}#${cycleNumber}`,
+  /** A cycle's public pay link token → tenant, charge id and cycle number (the link carries no tenant). */
+  scheduledChargePayToken: (payToken: string): Key => ({ pk: `PAYTOKEN#${payToken}`, sk: 'PAYTOKEN' }),
+  scheduledChargesOfTenant: (t: Tenant) => `${tenant(t)}#SCHS`,
+  scheduledChargesByStatus: (t: Tenant, status: string) => `${tenant(t)}#SCHSTATUS#${status}`,
+  scheduledChargesOfCustomer: (t: Tenant, customerId: number) => `${tenant(t)}#SCHCUSTOMER#${customerId}`,
+  scheduledChargesOfType: (t: Tenant, type: string) => `${tenant(t)}#SCHTYPE#${type}`,
+  /** The index sort key of every list partition: dueDate, then id. */
+  scheduledChargeListOrder: (dueDate: string, id: string) => `${dueDate}#${id}`,
+  /** The counter of one list partition (`ALL`, `STATUS#<s>`, `CUSTOMER#<id>`, `TYPE#<t>`). */
+  scheduledChargeCounter: (t: Tenant, scope: string): Key => inTenant(t, `COUNT#SCH#${scope}`),
+  /**
+   * The search copies of a charge (by customer `NAME` (searchable), `EMAIL` (lower case) or `DOC`),
+   * each ending in the list order; `scheduledChargeSearchPrefix` is the begins_with of a search.
+   */
+  scheduledChargeSearch: (
+    t: Tenant,
+    by: 'NAME' | 'EMAIL' | 'DOC',
+    value: string,
+    dueDate: string,
+    id: string,
+  ) => inTenant(t, `SCHSEARCH#${by}#${value}#${dueDate}#${id}`),
+  scheduledChargeSearchPrefix: (by: 'NAME' | 'EMAIL' | 'DOC', value: string, exact: boolean) =>
+    `SCHSEARCH#${by}#${value}${exact ? '#' : ''}`,
+  /** Hour buckets of scheduled charges' `dueAt`, swept by the heartbeat in case a schedule never fired. */
+  scheduledChargeDueBucket: (instant: string) => `DUE#SCH#${instant.slice(0, 13)}`,
   /** A customer portal session, found by the SHA-256 of its token (no tenant in the request). */
   portalSession: (tokenHash: string): Key => ({ pk: `PORTALSESSION#${tokenHash}`, sk: 'PORTALSESSION' }),
   /** A seller's profile by the customer's numeric id: a pointer to the uuid-keyed profile. */

@@ -13,6 +13,7 @@ import { createPortalSessionRepository } from './portal-session-repository';
 import { createPriceRepository } from './price-repository';
 import { createProductRepository } from './product-repository';
 import { createRateLimitRepository } from './rate-limit-repository';
+import { createScheduledChargeRepository } from './scheduled-charge-repository';
 import { createSellerRepository } from './seller-repository';
 import { createSubscriptionRepository } from './subscription-repository';
 import type { Table } from './table';
@@ -41,6 +42,7 @@ export function createRepositories(table: Table) {
     paymentMethods: createPaymentMethodRepository(table),
     prices: createPriceRepository(table),
     subscriptions: createSubscriptionRepository(table),
+    scheduledCharges: createScheduledChargeRepository(table),
     portalSessions: createPortalSessionRepository(table),
   };
 }

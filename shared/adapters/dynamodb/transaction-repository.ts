@@ -47,6 +47,7 @@ const DATA_FIELDS = [
   'clientReferenceId',
   'affiliate',
   'recurring',
+  'scheduledCharge',
   'createdAt',
   'updatedAt',
   'version',
@@ -72,9 +73,10 @@ function toItem(t: Transaction): Item {
 }
 
 function toTransaction(item: Item): Transaction {
-  const { recurring, ...t } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
-  // Only a subscription's charge carries it: the others read back as they were written, without.
-  return recurring ? { ...t, recurring } : t;
+  const { recurring, scheduledCharge, ...t } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
+  // Only a subscription's or a scheduled charge's transaction carries its link: the others read
+  // back as they were written, without.
+  return { ...t, ...(recurring ? { recurring } : {}), ...(scheduledCharge ? { scheduledCharge } : {}) };
 }
 
 const COUNTER = 'counter';

@@ -31,8 +31,6 @@ const bucketOf = (iso: string) => iso.slice(0, 13);
 const listOrder = (c: ScheduledCharge) => `${c.dueDate}#${c.id}`;
 /** Charges no cycle will ever be collected for again: not in listByCustomer. */
 const CLOSED: readonly ChargeStatus[] = ['paid', 'canceled', 'recurrence_canceled'];
-/** listByCustomer's order, as the adapter's: creation instant, then id, newest first. */
-const creationOrder = (c: ScheduledCharge) => `${c.createdAt}#${c.id}`;
 
 interface StoredTimeline {
   tenant: Tenant;
@@ -55,7 +53,8 @@ interface StoredTimeline {
  *   else a counter of this fake (`overdueCount(tenant, uuid)` reads either);
  * - list: statuses (any), customer, type, inclusive dueDate bounds and search (customers'
  *   classifySearch: document, e-mail, name prefix), ordered by dueDate then id, totalCount of every
- *   match; listByCustomer: open charges (not paid or cancelled), newest first, at most 100;
+ *   match, each listed charge without its cycles (`cycles: []`, as the index items); listByCustomer:
+ *   open charges (not paid or cancelled) with their cycles, latest due date first (then id), at most 100;
  * - timeline newest first; attempts newest first (by id), optionally of one cycle, paged;
  * - findByPayToken looks in every tenant;
  * - dueCharges answers the charges whose `dueAt` is by `now` in the hour buckets from `hoursBack`
@@ -151,7 +150,8 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
       .sort((a, b) => (listOrder(a) < listOrder(b) ? -1 : 1));
     const skip = (q.page - 1) * q.limit;
     return {
-      items: matching.slice(skip, skip + q.limit).map((c) => structuredClone(c)),
+      // As the adapter's index items: a listed charge carries no cycles.
+      items: matching.slice(skip, skip + q.limit).map((c) => ({ ...structuredClone(c), cycles: [] })),
       totalCount: matching.length,
       itemsRead: matching.length,
     };
@@ -160,7 +160,7 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
   async listByCustomer(tenant: Tenant, customerId: number): Promise<ScheduledCharge[]> {
     return this.ofTenant(tenant)
       .filter((c) => c.customer.id === customerId && !CLOSED.includes(c.status))
-      .sort((a, b) => (creationOrder(a) < creationOrder(b) ? 1 : -1))
+      .sort((a, b) => (listOrder(a) < listOrder(b) ? 1 : -1))
       .slice(0, 100)
       .map((c) => structuredClone(c));
   }

@@ -1,0 +1,460 @@
+import type { ScheduledChargeChanges, ScheduledChargeRepository } from '#shared/domain/ports';
+import type { Attempt, Cycle, ScheduledCharge, TimelineEntry } from '#shared/domain/scheduled-charges/charge';
+import type { Environment, Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
+import { creationOrder, toProfile } from './customer-queries';
+import { keys } from './keys';
+import { outboxPut } from './outbox';
+import {
+  CHARGE_ENTITY,
+  COUNTER_ENTITY,
+  CYCLE_ENTITY,
+  CYCLE_FIELDS,
+  chargeAttributes,
+  chargePartitions,
+  listScheduledCharges,
+  MAX_ITEMS_READ,
+  readCharge,
+  SEARCH_ENTITY,
+  searchCopyKeys,
+  toCharge,
+} from './scheduled-charge-queries';
+import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { TABLE } from './table-definition';
+import { transactionCreateWrites } from './transaction-repository';
+
+const TIMELINE_ENTITY = 'scheduled-charge-event';
+const ATTEMPT_ENTITY = 'scheduled-charge-attempt';
+const PAY_TOKEN_ENTITY = 'scheduled-charge-pay-token';
+/** Charges whose `dueAt` falls in one hour, for the heartbeat's sweep. */
+const byDue = TABLE.indexes.byGatewayPayId;
+/** Attempts of one cycle, newest first. */
+const byCycle = TABLE.indexes.byUuidOrOwner;
+/**
+ * TransactWriteItems takes at most 100 entries. A change writes the charge (1), up to 2 counter
+ * moves, 3 search copies (+3 deletes when the due date moves), its changed cycles and their pay
+ * tokens, its timeline entries, attempts, transactions (each with 4 counters, a pix marker and its
+ * events), outbox events and the customer's overdue count (2): about 10 to 30 for the engine's
+ * changes. A change past 100 (a cancel of a series with dozens of overdue cycles) is refused
+ * whole with an Error, never written in part.
+ */
+const MAX_TRANSACT_ITEMS = 100;
+/** The portal lists at most this many open charges of a customer. */
+const CUSTOMER_LIST_LIMIT = 100;
+/** Compare-and-set rounds on the customer's overdue count before the change gives up (contention). */
+const OVERDUE_ROUNDS = 5;
+const HOUR_MS = 3_600_000;
+const CLOSED = ['paid', 'canceled', 'recurrence_canceled'];
+
+const jobIdOf = (tenant: Tenant, id: string) => `${tenant.sellerId}:${tenant.environment}:${id}`;
+
+function chargeItem(c: ScheduledCharge, timelineSeq: number): Item {
+  const item: Item = {
+    ...keys.scheduledCharge(c.tenant, c.id),
+    entity: CHARGE_ENTITY,
+    ...chargeAttributes(c),
+    timelineSeq,
+  };
+  const order = keys.scheduledChargeListOrder(c.dueDate, c.id);
+  for (const p of chargePartitions(c)) {
+    item[p.index.partitionKey] = p.value;
+    item[p.index.sortKey] = order;
+  }
+  // Only while something is due is the charge in the sweep's index (Put replaces the item).
+  if (c.dueAt) {
+    item[byDue.partitionKey] = keys.scheduledChargeDueBucket(c.dueAt);
+    item[byDue.sortKey] = `${c.dueAt}#${jobIdOf(c.tenant, c.id)}`;
+  }
+  return item;
+}
+
+function cycleItem(c: ScheduledCharge, cycle: Cycle): Item {
+  const item: Item = {
+    ...keys.scheduledChargeCycle(c.tenant, c.id, cycle.number),
+    entity: CYCLE_ENTITY,
+    sellerId: c.tenant.sellerId,
+    environment: c.tenant.environment,
+    chargeId: c.id,
+  };
+  for (const f of CYCLE_FIELDS) item[f] = cycle[f] ?? null;
+  return item;
+}
+
+function attemptItem(tenant: Tenant, a: Attempt): Item {
+  return {
+    ...keys.scheduledChargeAttempt(tenant, a.chargeId, a.id),
+    entity: ATTEMPT_ENTITY,
+    sellerId: tenant.sellerId,
+    environment: tenant.environment,
+    [byCycle.partitionKey]: keys.scheduledChargeAttemptsOfCycle(tenant, a.chargeId, a.cycleNumber),
+    [byCycle.sortKey]: keys.numeric(a.id),
+    ...a,
+  };
+}
+
+const ATTEMPT_FIELDS: (keyof Attempt)[] = [
+  'id',
+  'chargeId',
+  'cycleNumber',
+  'attemptNumber',
+  'attemptedAt',
+  'source',
+  'paymentMethod',
+  'paymentMethodId',
+  'cardLast4',
+  'cardBrand',
+  'status',
+  'failureCode',
+  'failureReason',
+  'gatewayFailureCode',
+  'gatewayChargeId',
+  'transactionId',
+];
+
+function toAttempt(item: Item): Attempt {
+  const a: Record<string, unknown> = {};
+  for (const f of ATTEMPT_FIELDS) a[f] = item[f] ?? null;
+  return a as unknown as Attempt;
+}
+
+const toTimelineEntry = (item: Item): TimelineEntry => ({
+  id: Number(item.id),
+  kind: item.kind as TimelineEntry['kind'],
+  cycleNumber: item.cycleNumber === null || item.cycleNumber === undefined ? null : Number(item.cycleNumber),
+  data: (item.data as Record<string, unknown>) ?? {},
+  createdAt: String(item.createdAt),
+});
+
+function counterUpdate(c: ScheduledCharge, partition: number, delta: number): TransactItem {
+  return {
+    Update: {
+      Key: keys.scheduledChargeCounter(c.tenant, chargePartitions(c)[partition].scope),
+      UpdateExpression: 'ADD #c :d SET entity = :e, #ver = :ver',
+      ExpressionAttributeNames: { '#c': 'count', '#ver': 'version' },
+      ExpressionAttributeValues: { ':d': delta, ':e': COUNTER_ENTITY, ':ver': 1 },
+    },
+  };
+}
+
+/** Counters of the list partitions the charge leaves go down, those it enters go up. */
+function counterMoves(previous: ScheduledCharge | null, next: ScheduledCharge): TransactItem[] {
+  const before = previous ? chargePartitions(previous) : [];
+  return chargePartitions(next).flatMap((p, i) => {
+    if (previous && before[i].value === p.value) return [];
+    return [...(previous ? [counterUpdate(previous, i, -1)] : []), counterUpdate(next, i, 1)];
+  });
+}
+
+/** The search copies rewritten (the list shows them), and deleted under keys the charge left. */
+function searchWrites(previous: ScheduledCharge | null, next: ScheduledCharge): TransactItem[] {
+  const nextKeys = searchCopyKeys(next);
+  const gone = previous ? searchCopyKeys(previous).filter((k) => !nextKeys.some((n) => n.sk === k.sk)) : [];
+  return [
+    ...gone.map((Key): TransactItem => ({ Delete: { Key } })),
+    ...nextKeys.map(
+      (key): TransactItem => ({
+        Put: { Item: { ...key, entity: SEARCH_ENTITY, ...chargeAttributes(next) } },
+      }),
+    ),
+  ];
+}
+
+const sameCycle = (a: Cycle | undefined, b: Cycle) =>
+  a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+
+/** Cycles that differ from the previous state's, and the pay-token pointers of new ones. */
+function cycleWrites(previous: ScheduledCharge | null, next: ScheduledCharge): TransactItem[] {
+  const before = new Map((previous?.cycles ?? []).map((c) => [c.number, c]));
+  return next.cycles.flatMap((cycle): TransactItem[] => {
+    const old = before.get(cycle.number);
+    if (sameCycle(old, cycle)) return [];
+    const writes: TransactItem[] = [{ Put: { Item: cycleItem(next, cycle) } }];
+    if (!old || old.payToken !== cycle.payToken)
+      writes.push({
+        Put: {
+          Item: {
+            ...keys.scheduledChargePayToken(cycle.payToken),
+            entity: PAY_TOKEN_ENTITY,
+            version: 1,
+            sellerId: next.tenant.sellerId,
+            environment: next.tenant.environment,
+            chargeId: next.id,
+            cycleNumber: cycle.number,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
+    return writes;
+  });
+}
+
+function timelinePuts(c: ScheduledCharge, changes: ScheduledChargeChanges, lastId: number): TransactItem[] {
+  return changes.timeline.map((t, i) => ({
+    Put: {
+      Item: {
+        ...keys.scheduledChargeEvent(c.tenant, c.id, lastId + i + 1),
+        entity: TIMELINE_ENTITY,
+        version: 1,
+        sellerId: c.tenant.sellerId,
+        environment: c.tenant.environment,
+        chargeId: c.id,
+        id: lastId + i + 1,
+        kind: t.kind,
+        cycleNumber: t.cycleNumber,
+        data: t.data,
+        createdAt: c.updatedAt,
+      },
+    },
+  }));
+}
+
+export function createScheduledChargeRepository(table: Table): ScheduledChargeRepository {
+  /**
+   * The customer's overdue count moved by `delta` as CustomerRepository.adjustOverdue moves it:
+   * a compare-and-set of the count read (its index in the transaction is returned so a lost race
+   * on it is retried), the marker put on 0 → 1 and deleted on 1 → 0. Nothing for a missing profile
+   * or a count that does not move (0 − 1).
+   */
+  async function overdueWrites(c: ScheduledCharge, delta: number): Promise<TransactItem[]> {
+    const key = keys.customerProfile(c.tenant, c.customer.uuid);
+    const item = await table.get<Item>(key, { consistent: true });
+    if (!item) return [];
+    const before = Number(item.overdueCount ?? 0);
+    const after = Math.max(0, before + delta);
+    if (after === before) return [];
+    const marker = keys.customerOverdue(c.tenant, c.customer.uuid);
+    const writes: TransactItem[] = [
+      {
+        Update: {
+          Key: key,
+          UpdateExpression: 'SET overdueCount = :after',
+          ConditionExpression:
+            before === 0
+              ? 'attribute_exists(pk) AND (attribute_not_exists(overdueCount) OR overdueCount = :before)'
+              : 'overdueCount = :before',
+          ExpressionAttributeValues: { ':after': after, ':before': before },
+        },
+      },
+    ];
+    if (before === 0)
+      writes.push({
+        Put: {
+          Item: { ...marker, entity: 'customer-overdue', version: 1, order: creationOrder(toProfile(item)) },
+        },
+      });
+    if (after === 0) writes.push({ Delete: { Key: marker } });
+    return writes;
+  }
+
+  /**
+   * The charge's Put (index 0, conditioned), its counters, search copies, changed cycles with the
+   * pay tokens of new ones, timeline, attempts, transactions with their counters and events, its
+   * own events and the customer's overdue count, in one TransactWriteItems. A failed condition
+   * of the charge is `changed` (save) or `already_exists` (create) and never retried; one of the
+   * overdue count (another charge of the customer moved it) is retried with the count read again;
+   * any other is a stored transaction or pay token (`already_exists`).
+   */
+  async function write(
+    previous: ScheduledCharge | null,
+    next: ScheduledCharge,
+    changes: ScheduledChargeChanges,
+    lastTimelineId: number,
+  ): Promise<void> {
+    const timelineSeq = lastTimelineId + changes.timeline.length;
+    const put: TransactItem = previous
+      ? {
+          Put: {
+            Item: chargeItem(next, timelineSeq),
+            ConditionExpression: 'attribute_exists(pk) AND version = :v',
+            ExpressionAttributeValues: { ':v': previous.version },
+          },
+        }
+      : { Put: { Item: chargeItem(next, timelineSeq), ConditionExpression: 'attribute_not_exists(pk)' } };
+    const fixed: TransactItem[] = [
+      put,
+      ...counterMoves(previous, next),
+      ...searchWrites(previous, next),
+      ...cycleWrites(previous, next),
+      ...timelinePuts(next, changes, lastTimelineId),
+      ...(changes.attempts ?? []).map((a): TransactItem => ({ Put: { Item: attemptItem(next.tenant, a) } })),
+      ...changes.events.map(outboxPut),
+      ...(changes.transactions ?? []).flatMap((t) => transactionCreateWrites(t.record, t.events)),
+    ];
+    for (let round = 1; ; round++) {
+      const overdue = changes.customerOverdueDelta
+        ? await overdueWrites(next, changes.customerOverdueDelta)
+        : [];
+      const writes = [...fixed, ...overdue];
+      if (writes.length > MAX_TRANSACT_ITEMS)
+        throw new Error(
+          `A scheduled charge change of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
+        );
+      try {
+        await table.transact(writes);
+        return;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        if (error.failedIndexes.includes(0))
+          throw previous
+            ? new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
+                reason: 'changed',
+                cause: error,
+              })
+            : alreadyExists('The scheduled charge')(error);
+        const countLost = overdue.length > 0 && error.failedIndexes.includes(fixed.length);
+        if (!countLost) throw alreadyExists('The transaction')(error);
+        if (round >= OVERDUE_ROUNDS)
+          throw new ConflictError("The customer's overdue count is contended; retry", 'concurrent_update', {
+            reason: 'changed',
+            cause: error,
+          });
+      }
+    }
+  }
+
+  const changed = () =>
+    new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
+      reason: 'changed',
+    });
+
+  return {
+    nextAttemptId: () => table.nextId('scheduled-charge-attempt', { block: 20 }),
+
+    create: (charge, changes) => write(null, charge, changes, 0),
+
+    get: (tenant, id) => readCharge(table, tenant, id),
+
+    async save(next, previous, changes) {
+      // The timeline's ids continue the charge's counter, as stored with the version read.
+      const stored = await table.get<Item>(keys.scheduledCharge(previous.tenant, previous.id), {
+        consistent: true,
+      });
+      if (!stored || stored.entity !== CHARGE_ENTITY || Number(stored.version) !== previous.version)
+        throw changed();
+      await write(previous, next, changes, Number(stored.timelineSeq ?? 0));
+    },
+
+    list: (tenant, query) => listScheduledCharges(table, tenant, query),
+
+    async timeline(tenant, chargeId, limit = 100) {
+      const page = await table.query<Item>({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': keys.tenant(tenant),
+          ':prefix': keys.scheduledChargeEventsPrefix(chargeId),
+        },
+        ScanIndexForward: false,
+        Limit: limit,
+      });
+      return page.items.map(toTimelineEntry);
+    },
+
+    async attempts(tenant, chargeId, query) {
+      const input =
+        query.cycleNumber === undefined
+          ? {
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              ExpressionAttributeValues: {
+                ':pk': keys.tenant(tenant),
+                ':prefix': keys.scheduledChargeAttemptsPrefix(chargeId),
+              },
+            }
+          : {
+              IndexName: byCycle.name,
+              KeyConditionExpression: '#pk = :pk',
+              ExpressionAttributeNames: { '#pk': byCycle.partitionKey },
+              ExpressionAttributeValues: {
+                ':pk': keys.scheduledChargeAttemptsOfCycle(tenant, chargeId, query.cycleNumber),
+              },
+            };
+      const skip = (query.page - 1) * query.limit;
+      const wanted = skip + query.limit;
+      // Newest first (ids from one sequence): the rows up to the page's end, then the keys counted.
+      const rows: Item[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await table.query<Item>({
+          ...input,
+          ScanIndexForward: false,
+          Limit: Math.min(500, wanted - rows.length),
+          cursor,
+        });
+        rows.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor && rows.length < wanted);
+      let totalCount = 0;
+      let countCursor: string | undefined;
+      do {
+        const page = await table.query<Item>({ ...input, Select: 'COUNT', cursor: countCursor });
+        totalCount += page.count ?? 0;
+        countCursor = page.cursor;
+      } while (countCursor);
+      return { items: rows.slice(skip, wanted).map(toAttempt), totalCount };
+    },
+
+    async findByPayToken(payToken) {
+      const pointer = await table.get<Item>(keys.scheduledChargePayToken(payToken), { consistent: true });
+      if (!pointer) return null;
+      const tenant = { sellerId: Number(pointer.sellerId), environment: pointer.environment as Environment };
+      const charge = await readCharge(table, tenant, String(pointer.chargeId));
+      const cycle = charge?.cycles.find((c) => c.number === Number(pointer.cycleNumber));
+      return charge && cycle ? { charge, cycle } : null;
+    },
+
+    /** Open charges (not paid or cancelled), latest due date first (then id), each with its cycles. */
+    async listByCustomer(tenant, customerId) {
+      const index = TABLE.indexes.byCustomer;
+      const found: Item[] = [];
+      let read = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await table.query<Item>({
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk',
+          FilterExpression: 'NOT (#status IN (:c0, :c1, :c2))',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':pk': keys.scheduledChargesOfCustomer(tenant, customerId),
+            ':c0': CLOSED[0],
+            ':c1': CLOSED[1],
+            ':c2': CLOSED[2],
+          },
+          ScanIndexForward: false,
+          cursor,
+        });
+        read += page.scanned ?? page.items.length;
+        found.push(...page.items.filter((item) => item.entity === CHARGE_ENTITY));
+        cursor = page.cursor;
+      } while (cursor && found.length < CUSTOMER_LIST_LIMIT && read < MAX_ITEMS_READ);
+      const charges = await Promise.all(
+        found.slice(0, CUSTOMER_LIST_LIMIT).map((item) => readCharge(table, tenant, toCharge(item).id)),
+      );
+      return charges.filter((c): c is ScheduledCharge => c !== null);
+    },
+
+    async dueCharges(now, hoursBack) {
+      const due: string[] = [];
+      const nowIso = now.toISOString();
+      for (let h = hoursBack; h >= 0; h--) {
+        const bucket = keys.scheduledChargeDueBucket(new Date(now.getTime() - h * HOUR_MS).toISOString());
+        let cursor: string | undefined;
+        do {
+          const out = await table.query<Item>({
+            IndexName: byDue.name,
+            KeyConditionExpression: '#pk = :pk AND #sk <= :now',
+            ExpressionAttributeNames: { '#pk': byDue.partitionKey, '#sk': byDue.sortKey },
+            ExpressionAttributeValues: { ':pk': bucket, ':now': `${nowIso}~` },
+            cursor,
+          });
+          for (const item of out.items) {
+            if (item.entity !== CHARGE_ENTITY || String(item.dueAt) > nowIso) continue;
+            const tenant = { sellerId: Number(item.sellerId), environment: item.environment as Environment };
+            due.push(jobIdOf(tenant, String(item.id)));
+          }
+          cursor = out.cursor;
+        } while (cursor);
+      }
+      return due;
+    },
+  };
+}
