@@ -1,0 +1,148 @@
+import { saoPauloDate } from '#shared/dates';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import { isConflict } from '#shared/errors';
+import { collectDueCards } from './card';
+import type { ScheduledCharge } from './charge';
+import type { ScheduledChargeDeps } from './deps';
+import { issueCycle, scheduleIssuedExpiries, undoIssued } from './issue';
+import { billingEmailFor, type PendingReminder, sendReminders } from './reminders';
+import {
+  type Draft,
+  draftOf,
+  dueReminderStages,
+  finish,
+  isOpen,
+  issueAt,
+  needsIssuance,
+  parseChargeJobId,
+  putCycle,
+  saveCharge,
+} from './state';
+
+/** How far back the heartbeat looks for due times a schedule missed (as the subscriptions' sweep). */
+export const SWEEP_HOURS_BACK = 6;
+
+export type ChargeDueOutcome =
+  /** The lifecycle moved (and card collection ran when a card cycle had work). */
+  | { outcome: 'advanced'; status: ScheduledCharge['status'] }
+  /** Nothing was due: not yet, done by another run, paused, cancelled or gone. */
+  | { outcome: 'nothing_due' };
+
+export type DueDeps = ScheduledChargeDeps & { onMailError?: (error: unknown) => void };
+
+/**
+ * Everything time has made due on the charge by `now`, in one draft: each open cycle's issuance,
+ * `due_today` (00:00 SP of its due date), `overdue` (00:00 SP of the next day: the customer's
+ * overdue count +1, webhook `scheduled_charge.overdue`) and its reminder stages (every stage due
+ * is recorded; only the latest of them is mailed, so a late run does not send a burst).
+ */
+async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date) {
+  const draft: Draft = draftOf(charge);
+  const today = saoPauloDate(now);
+  const transactions: { record: Transaction; events: DomainEvent[] }[] = [];
+  const reminders: { cycleNumber: number; stage: PendingReminder['stage'] }[] = [];
+  for (const original of charge.cycles) {
+    if (!isOpen(original)) continue;
+    let cycle = original;
+    const at = now.toISOString();
+    if (cycle.status === 'scheduled' && today >= cycle.dueDate) {
+      cycle = { ...cycle, status: 'due_today', updatedAt: at };
+      draft.timeline.push({ kind: 'due_today', cycleNumber: cycle.number, data: { dueDate: cycle.dueDate } });
+    }
+    if (cycle.status === 'due_today' && today > cycle.dueDate) {
+      cycle = { ...cycle, status: 'overdue', updatedAt: at };
+      draft.customerOverdueDelta += 1;
+      draft.timeline.push({ kind: 'overdue', cycleNumber: cycle.number, data: { dueDate: cycle.dueDate } });
+      draft.webhooks.push({ name: 'scheduled_charge.overdue', extra: { cycleNumber: cycle.number } });
+    }
+    if (needsIssuance(charge, cycle) && issueAt(cycle.dueDate) <= now.getTime()) {
+      const issued = await issueCycle(deps, charge, cycle);
+      cycle = issued.cycle;
+      transactions.push(...issued.transactions);
+      draft.timeline.push(...issued.timeline);
+    }
+    const stages = dueReminderStages(charge, cycle, now);
+    if (stages.length > 0) {
+      cycle = { ...cycle, remindersSent: [...cycle.remindersSent, ...stages], updatedAt: at };
+      reminders.push({ cycleNumber: cycle.number, stage: stages[stages.length - 1] });
+    }
+    if (cycle !== original) putCycle(draft, cycle);
+  }
+  return { draft, transactions, reminders };
+}
+
+/**
+ * Applies everything due on the charge by now in one save (issuance, due_today, overdue,
+ * reminders, the next cycle), then sends the reminders it recorded and runs card collection
+ * (`collectDueCards`) for card cycles. A paused or cancelled charge changes nothing. Answers the
+ * charge as last written, or null when nothing was due (or another run won the version race).
+ */
+export async function advanceCharge(deps: DueDeps, charge: ScheduledCharge): Promise<ScheduledCharge | null> {
+  const now = deps.clock.now();
+  if (charge.canceledAt !== null || charge.pausedAt !== null) return null;
+  if (charge.dueAt === null || Date.parse(charge.dueAt) > now.getTime()) return null;
+  const { draft, transactions, reminders } = await applyTime(deps, charge, now);
+  const records = transactions.map((t) => t.record);
+  const recipient = reminders.length > 0 ? await billingEmailFor(deps, charge) : null;
+  for (const r of reminders)
+    draft.timeline.push({
+      kind: 'reminder_sent',
+      cycleNumber: r.cycleNumber,
+      data: { stage: r.stage, to: recipient?.to ?? null },
+    });
+  const { next, changes } = finish(deps, charge, draft, transactions.length ? { transactions } : {});
+  const moved =
+    changes.timeline.length > 0 ||
+    changes.events.length > 0 ||
+    next.cycles.length !== charge.cycles.length ||
+    next.dueAt !== charge.dueAt ||
+    next.status !== charge.status;
+  let saved = charge;
+  if (moved) {
+    try {
+      saved = await saveCharge(deps, next, charge, changes);
+    } catch (error) {
+      await undoIssued(deps, records);
+      if (isConflict(error, 'changed')) return null;
+      throw error;
+    }
+    await scheduleIssuedExpiries(deps, records);
+    if (recipient)
+      await sendReminders(
+        deps,
+        saved,
+        reminders.map((r) => ({ ...r, to: recipient.to })),
+      );
+  }
+  if (saved.methods.includes('card')) saved = await collectDueCards(deps, saved);
+  return saved;
+}
+
+/**
+ * The `scheduled-charge-due` job: re-reads the charge and applies what is due by now. Firing twice
+ * changes nothing the second time: the first run moved `dueAt` on, or the second loses the
+ * version race and stops.
+ */
+export async function runChargeDueJob(deps: DueDeps, jobId: string): Promise<ChargeDueOutcome> {
+  const ref = parseChargeJobId(jobId);
+  if (!ref) throw new Error(`not a scheduled charge job id: ${jobId}`);
+  const charge = await deps.scheduledCharges.get(ref.tenant, ref.id);
+  if (!charge) return { outcome: 'nothing_due' };
+  const saved = await advanceCharge(deps, charge);
+  return saved ? { outcome: 'advanced', status: saved.status } : { outcome: 'nothing_due' };
+}
+
+/** The heartbeat's backstop of the one-time schedules: every charge due by now, found by the due index. */
+export async function sweepDueCharges(deps: DueDeps): Promise<{ due: number; ran: number }> {
+  const due = await deps.scheduledCharges.dueCharges(deps.clock.now(), SWEEP_HOURS_BACK);
+  let ran = 0;
+  for (const jobId of due) {
+    try {
+      if ((await runChargeDueJob(deps, jobId)).outcome !== 'nothing_due') ran += 1;
+    } catch (error) {
+      deps.onDueError?.(error, jobId);
+    }
+  }
+  return { due: due.length, ran };
+}

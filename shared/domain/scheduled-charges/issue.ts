@@ -1,0 +1,213 @@
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
+import type { DomainEvent } from '#shared/domain/events/events';
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { EXPIRY_JOB, eventsOf, statusOf } from '#shared/domain/transactions/create';
+import { canApply } from '#shared/domain/transactions/state-machine';
+import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
+import { transition } from '#shared/domain/transactions/transitions';
+import { isConflict, NotFoundError, ServiceUnavailableError } from '#shared/errors';
+import type { Cycle, NewTimelineEntry, ScheduledCharge } from './charge';
+import type { ScheduledChargeDeps } from './deps';
+import {
+  CYCLE_NOT_FOUND,
+  draftOf,
+  finish,
+  issuedMethods,
+  PIX_PAYABLE_DAYS_AFTER_DUE,
+  putCycle,
+  saveCharge,
+} from './state';
+
+/**
+ * Issuance of a cycle's pix and boleto (docs/decisions.md, "Schedules, reminders and issuance"):
+ * made through the provider like a checkout sale's, stored as transactions that name the cycle
+ * (`scheduledCharge`), written with the charge's save. Card is never issued ahead.
+ */
+
+export type IssueDeps = Pick<
+  ScheduledChargeDeps,
+  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'onScheduleError'
+>;
+
+/** What issuing one cycle adds to a save. */
+export interface Issued {
+  cycle: Cycle;
+  transactions: { record: Transaction; events: DomainEvent[] }[];
+  timeline: NewTimelineEntry[];
+}
+
+/** The item a cycle's transaction sells: the charge's product, else its description as the item's name. */
+function itemOf(charge: ScheduledCharge, cycle: Cycle): Transaction['product'] {
+  if (charge.product) return { ...charge.product, value: cycle.amount };
+  return { id: 0, uuid: '', name: charge.description ?? `Cobrança ${charge.id}`, value: cycle.amount };
+}
+
+/** A pix of a cycle stays payable to the end of its due date + 29 days (the life of an overdue charge). */
+export const pixExpiryOf = (dueDate: string) =>
+  startOfSaoPauloDay(addDays(dueDate, PIX_PAYABLE_DAYS_AFTER_DUE + 1)).toISOString();
+
+/**
+ * Issues the pix and boleto (as `methods` allow) a cycle does not have yet. Provider calls happen
+ * here; nothing is stored until the caller saves. A boleto is due on the cycle's due date (today
+ * when that has passed).
+ */
+export async function issueCycle(deps: IssueDeps, charge: ScheduledCharge, cycle: Cycle): Promise<Issued> {
+  const provider = deps.payments.forEnvironment(charge.tenant.environment);
+  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const today = saoPauloDate(now);
+  const item = itemOf(charge, cycle);
+  let next = cycle;
+  const transactions: Issued['transactions'] = [];
+  const timeline: NewTimelineEntry[] = [];
+  for (const method of issuedMethods(charge)) {
+    if (next.issued[method] !== null) continue;
+    const id = await deps.transactions.nextId();
+    const dueDate = method === 'boleto' ? (cycle.dueDate < today ? today : cycle.dueDate) : undefined;
+    const expiresAt = method === 'pix' ? pixExpiryOf(cycle.dueDate) : undefined;
+    const result = await provider.createCharge({
+      tenant: charge.tenant,
+      transactionId: id,
+      method,
+      amountCentavos: cycle.amount,
+      installments: 1,
+      description: item.name,
+      customer: {
+        name: charge.customer.name,
+        document: charge.customer.document,
+        email: charge.customer.email,
+      },
+      dueDate,
+      expiresAt,
+    });
+    const status = statusOf(result, method);
+    const t: Transaction = {
+      id,
+      uuid: deps.ids.uuid(),
+      tenant: charge.tenant,
+      provider: provider.provider,
+      gatewayPayId: result.gatewayPayId,
+      status,
+      paymentMethod: method,
+      value: cycle.amount,
+      valueSeller: sellerNet(method, cycle.amount, 1),
+      installments: 1,
+      // The charge keeps no phone: the transaction shows none rather than a stale one.
+      customer: { ...charge.customer, phone: '' },
+      product: item,
+      pix: result.outcome === 'pending' ? (result.pix ?? null) : null,
+      boleto: result.outcome === 'pending' ? (result.boleto ?? null) : null,
+      card: null,
+      failureCode: result.outcome === 'declined' || result.outcome === 'error' ? result.failureCode : null,
+      failureReason:
+        result.outcome === 'declined' || result.outcome === 'error' ? result.failureReason : null,
+      refunds: [],
+      refundedAmount: 0,
+      paidAt: null,
+      canceledAt: null,
+      deadline: expiresAt ?? dueDate ?? null,
+      metadata: {},
+      checkoutSessionId: null,
+      clientReferenceId: null,
+      affiliate: null,
+      recurring: null,
+      scheduledCharge: { chargeId: charge.id, cycleNumber: cycle.number },
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+    };
+    transactions.push({ record: t, events: eventsOf(deps, t) });
+    next = {
+      ...next,
+      issued: { ...next.issued, [method]: id },
+      transactionIds: [...next.transactionIds, id],
+      updatedAt: at,
+    };
+    timeline.push({ kind: 'issued', cycleNumber: cycle.number, data: { method, transactionId: id } });
+  }
+  return { cycle: next, transactions, timeline };
+}
+
+/** After the save: each issued pix gets its expiry job (as a sale's pix); a failure is left to the sweep. */
+export async function scheduleIssuedExpiries(
+  deps: Pick<IssueDeps, 'scheduler' | 'onScheduleError'>,
+  issued: Transaction[],
+): Promise<void> {
+  for (const t of issued) {
+    if (t.status !== 'pendingPix' || !t.deadline) continue;
+    await deps.scheduler
+      .scheduleAt(`txn-expiry-${t.tenant.environment}-${t.id}`, new Date(t.deadline), {
+        job: EXPIRY_JOB,
+        id: `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`,
+      })
+      .catch((error) => deps.onScheduleError?.(error));
+  }
+}
+
+/** A lost save: the provider charges it made are made unpayable (nothing references them). */
+export async function undoIssued(deps: Pick<IssueDeps, 'payments'>, issued: Transaction[]): Promise<void> {
+  for (const t of issued) {
+    await deps.payments
+      .forEnvironment(t.tenant.environment)
+      .cancel(t.gatewayPayId)
+      .catch(() => undefined);
+  }
+}
+
+/**
+ * Makes the still-pending pix and boleto of cycles unpayable (a cancelled charge, a cycle paid by
+ * another means): cancelled at the provider, then the transaction `cancel`. Best effort after the
+ * charge's save; a failure is reported.
+ */
+export async function cancelIssued(
+  deps: Pick<IssueDeps, 'transactions' | 'payments' | 'clock' | 'ids'> & {
+    onCancelError?: (e: unknown) => void;
+  },
+  charge: ScheduledCharge,
+  cycles: Cycle[],
+): Promise<void> {
+  for (const cycle of cycles) {
+    for (const id of [cycle.issued.pix, cycle.issued.boleto]) {
+      if (id === null || id === cycle.paidTransactionId) continue;
+      try {
+        const t = await deps.transactions.get(charge.tenant, id);
+        if (!t || !canApply('cancel', t.status)) continue;
+        await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
+        await transition(deps, t, 'cancel');
+      } catch (error) {
+        if (!isConflict(error)) deps.onCancelError?.(error);
+      }
+    }
+  }
+}
+
+/**
+ * Issues cycle `cycleNumber`'s missing pix and boleto now (the pay link asks for them before the
+ * issuance date): one save of the charge with the transactions. Answers the charge as written
+ * (unchanged when nothing was missing or the cycle is not open).
+ */
+export async function issueNow(
+  deps: IssueDeps,
+  charge: ScheduledCharge,
+  cycleNumber: number,
+): Promise<ScheduledCharge> {
+  const cycle = charge.cycles.find((c) => c.number === cycleNumber);
+  if (!cycle) throw new NotFoundError(CYCLE_NOT_FOUND);
+  if (!['scheduled', 'due_today', 'overdue'].includes(cycle.status)) return charge;
+  const issued = await issueCycle(deps, charge, cycle);
+  if (issued.transactions.length === 0) return charge;
+  const draft = draftOf(charge);
+  putCycle(draft, issued.cycle);
+  draft.timeline.push(...issued.timeline);
+  const { next, changes } = finish(deps, charge, draft, { transactions: issued.transactions });
+  const records = issued.transactions.map((t) => t.record);
+  try {
+    await saveCharge(deps, next, charge, changes);
+  } catch (error) {
+    await undoIssued(deps, records);
+    throw error;
+  }
+  await scheduleIssuedExpiries(deps, records);
+  return next;
+}

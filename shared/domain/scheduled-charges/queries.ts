@@ -1,0 +1,97 @@
+import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import type { Tenant } from '#shared/domain/tenant';
+import { type Transaction, toTransactionView } from '#shared/domain/transactions/transaction';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import {
+  SCHEDULED_CHARGE_NOT_FOUND,
+  type ScheduledCharge,
+  type TimelineEntry,
+  toCycleView,
+  toScheduledChargeView,
+} from './charge';
+import type { ScheduledChargeDeps } from './deps';
+import type { ListScheduledChargesInput } from './schemas';
+
+/** A charge of the tenant; another seller's or environment's answers exactly like a missing one. */
+export async function findCharge(
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges'>,
+  tenant: Tenant,
+  id: string,
+): Promise<ScheduledCharge> {
+  const found = await deps.scheduledCharges.get(tenant, id);
+  if (!found) throw new NotFoundError(SCHEDULED_CHARGE_NOT_FOUND);
+  return found;
+}
+
+export const toTimelineView = (e: TimelineEntry) => ({
+  id: e.id,
+  kind: e.kind,
+  cycleNumber: e.cycleNumber,
+  data: e.data,
+  createdAt: e.createdAt,
+});
+
+/** Every transaction of every cycle, oldest first, as the transaction API shows them. */
+export async function transactionsOf(
+  deps: Pick<ScheduledChargeDeps, 'transactions'>,
+  charge: ScheduledCharge,
+): Promise<Transaction[]> {
+  const ids = [...new Set(charge.cycles.flatMap((c) => c.transactionIds))];
+  const found = await Promise.all(ids.map((id) => deps.transactions.get(charge.tenant, id)));
+  return found.filter((t): t is Transaction => t !== null);
+}
+
+/** The detail view: the charge, its cycles with their pay links, its transactions and its timeline (newest first). */
+export async function toChargeDetail(
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'baseUrl'>,
+  charge: ScheduledCharge,
+) {
+  const [transactions, timeline] = await Promise.all([
+    transactionsOf(deps, charge),
+    deps.scheduledCharges.timeline(charge.tenant, charge.id),
+  ]);
+  return {
+    ...toScheduledChargeView(charge),
+    cycles: charge.cycles.map((c) => toCycleView(charge.id, c, deps.baseUrl)),
+    transactions: transactions.map(toTransactionView),
+    timeline: timeline.map(toTimelineView),
+  };
+}
+
+/** GET /api/v1/scheduled-charges/{id}. */
+export async function getScheduledCharge(
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'baseUrl'>,
+  tenant: Tenant,
+  id: string,
+) {
+  return toChargeDetail(deps, await findCharge(deps, tenant, id));
+}
+
+/**
+ * GET /api/v1/scheduled-charges: newest first, every filter served by the repository's indexes
+ * (docs/decisions.md); numbered pages read from the start, so page × limit is bounded.
+ */
+export async function listScheduledCharges(
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges'>,
+  tenant: Tenant,
+  query: ListScheduledChargesInput,
+) {
+  if (query.page * query.limit > MAX_LIST_WINDOW)
+    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
+  const page = await deps.scheduledCharges.list(tenant, {
+    statuses: query.status ?? [],
+    customerId: query.customerId,
+    type: query.type,
+    dueDateFrom: query.dueDateFrom,
+    dueDateTo: query.dueDateTo,
+    search: query.search,
+    page: query.page,
+    limit: query.limit,
+  });
+  return {
+    data: page.items.map(toScheduledChargeView),
+    count: page.items.length,
+    totalCount: page.totalCount,
+    totalPages: Math.ceil(page.totalCount / query.limit),
+  };
+}
