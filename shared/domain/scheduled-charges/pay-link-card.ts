@@ -1,0 +1,231 @@
+import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
+import { saveCard } from '#shared/domain/payment-methods/save-card';
+import { luhnValid } from '#shared/domain/payments/cards';
+import type { CardInput, ChargeResult } from '#shared/domain/payments/gateway';
+import type { ScheduledChargeChanges } from '#shared/domain/ports';
+import { isConflict, ValidationError } from '#shared/errors';
+import { answerOf, attemptRecord, type CardAnswer, cardTransaction, transactionChange } from './attempts';
+import type { Cycle, ScheduledCharge } from './charge';
+import type { ScheduledChargeDeps } from './deps';
+import { cardModeOf, failureOf, findByToken, providerOf, refusedMode } from './pay-link';
+import { applyCyclePaid, chargeEvent, draftOf, finish, isOpen, putCycle, saveCharge } from './state';
+
+/**
+ * The card form of a pay link: during a trial the card is verified and kept without a charge;
+ * otherwise the cycle is charged with the buyer present (attempt `cycle1_interactive`), and a
+ * recurring series keeps the approved card for its next cycles (`payment_method_attached`).
+ */
+
+export interface PayLinkCardOutcome {
+  status: 'paid' | 'card_saved' | 'declined' | 'failed';
+  card: { brand: string; last4: string } | null;
+  failure: { code: string; message: string } | null;
+}
+
+/** A few tries when the due job or the seller wrote the charge between the read and the save. */
+const TRIES = 3;
+
+export async function payLinkByCard(
+  deps: ScheduledChargeDeps,
+  payToken: string,
+  input: { card: CardInput },
+): Promise<PayLinkCardOutcome> {
+  const { charge, cycle } = await findByToken(deps, payToken);
+  const mode = cardModeOf(charge, cycle, deps.clock.now());
+  if (!mode) throw refusedMode(charge, cycle);
+  if (!luhnValid(input.card.number)) throw new ValidationError(['card.number is not a valid card number']);
+  return mode === 'save' ? keepForTrial(deps, charge, input.card) : payCycle(deps, charge, cycle, input.card);
+}
+
+const customerOf = (c: ScheduledCharge) => ({
+  name: c.customer.name,
+  document: c.customer.document,
+  email: c.customer.email,
+});
+
+/** The approved card as a payment method of the charge's customer (null when it could not be kept: reported). */
+async function keep(
+  deps: ScheduledChargeDeps,
+  charge: ScheduledCharge,
+  provider: string,
+  result: ChargeResult,
+) {
+  if (result.outcome !== 'approved' || !result.savedCard) return null;
+  return saveCard(deps, {
+    tenant: charge.tenant,
+    customer: { id: charge.customer.id, uuid: charge.customer.uuid },
+    provider,
+    savedCard: result.savedCard,
+  }).catch((error: unknown) => {
+    deps.onScheduleError?.(error);
+    return null;
+  });
+}
+
+/** The card saved on the charge (when it has none): timeline `payment_method_attached` and its webhook. */
+function attach(draftCharge: ScheduledCharge, pm: PaymentMethodView | null, cycleNumber: number) {
+  if (!pm || draftCharge.paymentMethod !== null) return null;
+  return {
+    charge: { ...draftCharge, paymentMethod: { id: pm.id, cardLast4: pm.last4, cardBrand: pm.brand } },
+    entry: {
+      kind: 'payment_method_attached' as const,
+      cycleNumber,
+      data: { paymentMethodId: pm.id, cardLast4: pm.last4, cardBrand: pm.brand },
+    },
+  };
+}
+
+/** Writes `build(fresh)` on the charge read again after a concurrent write, a few times at most. */
+async function saveWithRetry(
+  deps: ScheduledChargeDeps,
+  first: ScheduledCharge,
+  build: (current: ScheduledCharge) => { next: ScheduledCharge; changes: ScheduledChargeChanges },
+): Promise<ScheduledCharge> {
+  let current = first;
+  for (let tries = 1; ; tries++) {
+    const { next, changes } = build(current);
+    try {
+      return await saveCharge(deps, next, current, changes);
+    } catch (error) {
+      if (!isConflict(error, 'changed') || tries >= TRIES) throw error;
+      const fresh = await deps.scheduledCharges.get(first.tenant, first.id);
+      if (!fresh) throw error;
+      current = fresh;
+    }
+  }
+}
+
+/** A trial: the card is verified and kept (the provider's tokenizer), nothing is charged. */
+async function keepForTrial(
+  deps: ScheduledChargeDeps,
+  charge: ScheduledCharge,
+  card: CardInput,
+): Promise<PayLinkCardOutcome> {
+  const provider = providerOf(deps, charge);
+  const tokenized = await provider.tokenizeCard({
+    tenant: charge.tenant,
+    customer: customerOf(charge),
+    card,
+  });
+  if (tokenized.outcome === 'declined')
+    return { status: 'declined', card: null, failure: failureOf(tokenized.failureCode) };
+  const pm = await saveCard(deps, {
+    tenant: charge.tenant,
+    customer: { id: charge.customer.id, uuid: charge.customer.uuid },
+    provider: provider.provider,
+    savedCard: tokenized.savedCard,
+  });
+  await saveWithRetry(deps, charge, (current) => {
+    const attached = attach(current, pm, 1);
+    const draft = draftOf(attached?.charge ?? current);
+    if (attached) {
+      draft.timeline.push(attached.entry);
+      draft.webhooks.push({ name: 'scheduled_charge.payment_method_attached', extra: { cycleNumber: 1 } });
+    }
+    return finish(deps, current, draft);
+  });
+  return { status: 'card_saved', card: { brand: pm.brand, last4: pm.last4 }, failure: null };
+}
+
+/**
+ * The cycle charged with the buyer present; one save writes the attempt, the transaction, the
+ * cycle paid (or the failure on the timeline) and, for a series, the card kept. A cycle paid
+ * meanwhile (a pix, another tab) gets its money back and the buyer a 409.
+ */
+async function payCycle(
+  deps: ScheduledChargeDeps,
+  charge: ScheduledCharge,
+  cycle: Cycle,
+  card: CardInput,
+): Promise<PayLinkCardOutcome> {
+  const provider = providerOf(deps, charge);
+  const transactionId = await deps.transactions.nextId();
+  const result = await provider.createCharge({
+    tenant: charge.tenant,
+    transactionId,
+    method: 'creditcard',
+    amountCentavos: cycle.amount,
+    installments: 1,
+    description: charge.product?.name ?? charge.description ?? `Cobrança ${charge.id}`,
+    customer: customerOf(charge),
+    card,
+    saveCard: charge.type === 'recurring',
+  });
+  if (result.outcome === 'pending') throw new Error('a card charge cannot be pending');
+  const at = deps.clock.now().toISOString();
+  const t = cardTransaction(deps, charge, cycle, transactionId, provider.provider, result, at);
+  const pm = await keep(deps, charge, provider.provider, result);
+  const answer = answerOf(t, result, pm?.id ?? null);
+  const attemptId = await deps.scheduledCharges.nextAttemptId();
+  try {
+    await saveWithRetry(deps, charge, (current) =>
+      outcomeChange(deps, current, cycle.number, answer, attemptId, pm),
+    );
+  } catch (error) {
+    if (answer.status === 'succeeded') await provider.refund(t.gatewayPayId, t.value).catch(() => undefined);
+    throw error;
+  }
+  return {
+    status: answer.status === 'succeeded' ? 'paid' : answer.status === 'errored' ? 'failed' : 'declined',
+    card: result.card,
+    failure: answer.status === 'succeeded' ? null : failureOf(answer.failureCode),
+  };
+}
+
+function outcomeChange(
+  deps: ScheduledChargeDeps,
+  current: ScheduledCharge,
+  number: number,
+  answer: CardAnswer,
+  attemptId: number,
+  pm: PaymentMethodView | null,
+): { next: ScheduledCharge; changes: ScheduledChargeChanges } {
+  const at = deps.clock.now().toISOString();
+  const cycle = current.cycles.find((c) => c.number === number) as Cycle;
+  if (!isOpen(cycle) && cycle.status !== 'failed') throw refusedMode(current, cycle);
+  const attemptNumber = cycle.attemptCount + 1;
+  const attempt = attemptRecord(
+    attemptId,
+    current.id,
+    number,
+    attemptNumber,
+    'cycle1_interactive',
+    answer,
+    at,
+  );
+  const extra = { attempts: [attempt], transactions: transactionChange(deps, answer) };
+  const tried: Cycle = { ...cycle, attemptCount: attemptNumber, updatedAt: at };
+  const withCycle = { ...current, cycles: current.cycles.map((c) => (c.number === number ? tried : c)) };
+  if (answer.status === 'succeeded') {
+    const attached = current.type === 'recurring' ? attach(withCycle, pm, number) : null;
+    const paid = applyCyclePaid(deps, attached?.charge ?? withCycle, number, {
+      by: 'transaction',
+      transactionId: answer.transaction?.id as number,
+      at,
+    });
+    const changes = { ...paid.changes, ...extra };
+    if (attached) {
+      changes.timeline = [...changes.timeline, attached.entry];
+      changes.events = [
+        ...changes.events,
+        chargeEvent(deps, paid.next, 'scheduled_charge.payment_method_attached', { cycleNumber: number }),
+      ];
+    }
+    return { next: paid.next, changes };
+  }
+  const draft = draftOf(current);
+  putCycle(draft, tried);
+  draft.timeline.push({
+    kind: 'payment_failed',
+    cycleNumber: number,
+    data: {
+      attemptNumber,
+      source: 'cycle1_interactive',
+      failureCode: answer.failureCode,
+      failureReason: answer.failureReason,
+      gatewayFailureCode: answer.gatewayFailureCode,
+      nextRetryAt: null,
+    },
+  });
+  return finish(deps, current, draft, extra);
+}
