@@ -297,10 +297,13 @@ export async function listScheduledCharges(
     const sValues: Item = { ...values };
     let keyCondition: string;
     if (source.index) {
-      Object.assign(sNames, { '#pk': source.index.partitionKey, '#sk': source.index.sortKey });
+      sNames['#pk'] = source.index.partitionKey;
       sValues[':pk'] = source.value;
       keyCondition = ranged ? '#pk = :pk AND #sk BETWEEN :kfrom AND :kto' : '#pk = :pk';
-      if (ranged) Object.assign(sValues, { ':kfrom': from, ':kto': to });
+      if (ranged) {
+        sNames['#sk'] = source.index.sortKey;
+        Object.assign(sValues, { ':kfrom': from, ':kto': to });
+      }
     } else {
       sValues[':pk'] = keys.tenant(tenant);
       if (ranged && source.sortedByDate) {
