@@ -6,6 +6,7 @@ import { healthRoutes } from '#functions/health/routes';
 import { pagesRoutes } from '#functions/pages/routes';
 import { portalRoutes } from '#functions/portal/routes';
 import { productRoutes } from '#functions/products/routes';
+import { scheduledChargeRoutes } from '#functions/scheduled-charges/routes';
 import { subscriptionRoutes } from '#functions/subscriptions/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
 import { transactionRoutes } from '#functions/transactions/routes';
@@ -25,6 +26,7 @@ export const httpGroups: RouteGroup[] = [
   transactionRoutes,
   checkoutRoutes,
   subscriptionRoutes,
+  scheduledChargeRoutes,
   customerRoutes,
   docsRoutes,
   pagesRoutes,

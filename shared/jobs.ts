@@ -8,6 +8,12 @@ import {
 } from '#shared/domain/payment-methods/expiry-steps';
 import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
+import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
+import {
+  type DueDeps as ChargeDueDeps,
+  runChargeDueJob,
+  sweepDueCharges,
+} from '#shared/domain/scheduled-charges/due';
 import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
 import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
@@ -62,6 +68,23 @@ const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
   onDueError: (error, id) => logger.error('could not run a subscription due job', { error, id }),
 });
 
+const scheduledChargeDeps = (deps: Deps): ChargeDueDeps => ({
+  scheduledCharges: deps.repos.scheduledCharges,
+  transactions: deps.repos.transactions,
+  customers: deps.repos.customers,
+  products: deps.repos.products,
+  paymentMethods: deps.repos.paymentMethods,
+  payments: deps.payments,
+  scheduler: deps.scheduler,
+  mailer: deps.mailer,
+  clock: deps.clock,
+  ids: deps.ids,
+  baseUrl: deps.config.publicBaseUrl,
+  onScheduleError: (error) => logger.error('could not schedule a scheduled-charge due job', { error }),
+  onDueError: (error, id) => logger.error('could not run a scheduled-charge due job', { error, id }),
+  onMailError: (error) => logger.error('could not send a scheduled-charge reminder', { error }),
+});
+
 /**
  * Scheduled work, dispatched by name to its use cases with their narrow deps. Later issues add
  * due-date, expiry and issuance jobs here. The heartbeat also sweeps expiries a schedule missed.
@@ -73,11 +96,13 @@ export const jobHandlers: Record<string, JobHandler> = {
     sessionSweep: await sweepSessionExpiries(sessionDeps(deps)),
     cardExpirySweep: await sweepExpirySteps(cardExpiryDeps(deps)),
     subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(deps)),
+    scheduledChargeSweep: await sweepDueCharges(scheduledChargeDeps(deps)),
   }),
   [EXPIRY_JOB]: (deps, job) => expirePix(expiryDeps(deps), job.id),
   [SESSION_EXPIRY_JOB]: (deps, job) => expireSessionJob(sessionDeps(deps), job.id),
   [PAYMENT_METHOD_EXPIRY_JOB]: (deps, job) => runExpiryStep(cardExpiryDeps(deps), job.id),
   [SUBSCRIPTION_DUE_JOB]: (deps, job) => runDueJob(subscriptionDeps(deps), job.id),
+  [SCHEDULED_CHARGE_DUE_JOB]: (deps, job) => runChargeDueJob(scheduledChargeDeps(deps), job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

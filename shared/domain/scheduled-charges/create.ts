@@ -1,0 +1,124 @@
+import { addDays, saoPauloDate } from '#shared/dates';
+import { scheduleAtDue } from '#shared/domain/due-schedule';
+import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import {
+  SCHEDULED_CHARGE_ID_LENGTH,
+  SCHEDULED_CHARGE_PREFIX,
+  type ScheduledCharge,
+  toScheduledChargeView,
+} from './charge';
+import { advanceCharge, type DueDeps } from './due';
+import type { CreateScheduledChargeInput } from './schemas';
+import { chargeDueJob, chargeEvent, deriveStatus, newCycle, nextDueAt } from './state';
+
+export const CUSTOMER_NOT_FOUND = 'Customer not found';
+
+export type CreateDeps = DueDeps;
+
+/**
+ * POST /api/v1/scheduled-charges: cycle 1 `scheduled` (the charge `scheduled`, `trial` or
+ * `pending_tokenization`), timeline `created` (+ `trial_started`), webhooks
+ * `scheduled_charge.created` (+ `customer.trial_started`). What is due at once (a pix or boleto
+ * due within 5 days is issued now) runs right after the write, as the due job would; a failure
+ * there leaves it to the job and the answer is the charge as written.
+ */
+export async function createScheduledCharge(
+  deps: CreateDeps,
+  tenant: Tenant,
+  input: CreateScheduledChargeInput,
+  onAdvanceError?: (error: unknown) => void,
+) {
+  const now = deps.clock.now();
+  const today = saoPauloDate(now);
+  if (input.dueDate < today)
+    throw new ValidationError(['dueDate must be today or later (America/Sao_Paulo)']);
+  const trialEndsOn = input.trialDays ? addDays(today, input.trialDays - 1) : null;
+  if (trialEndsOn && input.dueDate <= trialEndsOn)
+    throw new ValidationError([`dueDate must be after the trial's last day (${trialEndsOn})`]);
+  const profile = await deps.customers.findProfileById(tenant, input.customerId);
+  if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+  let product: ScheduledCharge['product'] = null;
+  if (input.productId) {
+    const found = await deps.products.findByUuid(input.productId);
+    const mine =
+      found &&
+      found.tenant.sellerId === tenant.sellerId &&
+      found.tenant.environment === tenant.environment &&
+      found.isActive;
+    if (!found || !mine) throw new NotFoundError(PRODUCT_NOT_FOUND);
+    product = { id: found.id, uuid: found.uuid, name: found.name };
+  }
+  const at = now.toISOString();
+  const r = input.recurrence;
+  const base: ScheduledCharge = {
+    id: deps.ids.prefixed(`${SCHEDULED_CHARGE_PREFIX}${tenant.environment}`, SCHEDULED_CHARGE_ID_LENGTH),
+    tenant,
+    type: input.type,
+    status: 'scheduled',
+    customer: {
+      id: profile.id,
+      uuid: profile.uuid,
+      name: profile.name,
+      email: profile.email || profile.globalEmail,
+      document: profile.document,
+    },
+    product,
+    description: input.description ?? null,
+    amount: input.amount,
+    methods: input.methods,
+    dueDate: input.dueDate,
+    anchorDate: input.dueDate,
+    recurrence: r
+      ? {
+          interval: r.interval,
+          intervalCount: r.intervalCount,
+          endAfterCycles: r.endAfterCycles ?? null,
+          endDate: r.endDate ?? null,
+        }
+      : null,
+    trialDays: input.trialDays ?? 0,
+    trialEndsOn,
+    paymentMethod: null,
+    cancelAtPeriodEnd: false,
+    pausedAt: null,
+    canceledAt: null,
+    cycles: [],
+    overdueCycles: 0,
+    dueAt: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  const charge: ScheduledCharge = { ...base, cycles: [newCycle(deps, base, 1)] };
+  charge.status = deriveStatus(charge, now);
+  charge.dueAt = nextDueAt(charge, now);
+  const trial = trialEndsOn !== null;
+  await deps.scheduledCharges.create(charge, {
+    events: [
+      chargeEvent(deps, charge, 'scheduled_charge.created'),
+      ...(trial ? [chargeEvent(deps, charge, 'customer.trial_started')] : []),
+    ],
+    timeline: [
+      { kind: 'created', cycleNumber: null, data: { amount: input.amount, dueDate: input.dueDate } },
+      ...(trial
+        ? [
+            {
+              kind: 'trial_started' as const,
+              cycleNumber: null,
+              data: { trialDays: input.trialDays, trialEndsOn },
+            },
+          ]
+        : []),
+    ],
+  });
+  await scheduleAtDue(deps, chargeDueJob(charge), charge.dueAt);
+  let latest = charge;
+  try {
+    latest = (await advanceCharge(deps, charge)) ?? charge;
+  } catch (error) {
+    onAdvanceError?.(error);
+  }
+  return toScheduledChargeView(latest);
+}
