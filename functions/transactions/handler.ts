@@ -1,4 +1,5 @@
 import { receiveProviderNotification } from '#shared/domain/checkout/sessions';
+import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
 import { createTransaction } from '#shared/domain/transactions/create';
 import {
   cancelByGatewayPayId,
@@ -47,6 +48,19 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
             subscriptions: c.repos.subscriptions,
             webhookSecret: c.config.gatewayWebhookSecret,
             onScheduleError: (error) => request.log.error('could not schedule a subscription job', { error }),
+            // A paid transaction of a scheduled-charge cycle pays the cycle.
+            afterPayment: (t) =>
+              payCycleOfTransaction(
+                {
+                  ...createDeps,
+                  scheduledCharges: c.repos.scheduledCharges,
+                  onScheduleError: (error) =>
+                    request.log.error('could not schedule a scheduled-charge job', { error }),
+                  onCancelError: (error) =>
+                    request.log.error('could not cancel an issued pix or boleto', { error }),
+                },
+                t,
+              ),
           },
           request.rawBody,
           request.headers['x-signature'],

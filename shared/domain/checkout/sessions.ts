@@ -451,7 +451,11 @@ async function sessionOfPayment(deps: CloseDeps, t: Transaction) {
  * confirmed payment made through a checkout session completes the session.
  */
 export function receiveProviderNotification(
-  deps: Omit<NotificationDeps, 'onApplied'> & CloseDeps,
+  deps: Omit<NotificationDeps, 'onApplied'> &
+    CloseDeps & {
+      /** What else follows a payment (a scheduled-charge cycle paid by its transaction). */
+      afterPayment?: (t: Transaction) => Promise<unknown>;
+    },
   rawBody: string,
   signature: string | undefined,
 ) {
@@ -459,6 +463,7 @@ export function receiveProviderNotification(
     const session = await completeWithTransaction(deps, t);
     // A Pix Automático first payment activates the subscription its session started.
     await settleFirstPixPayment(deps, t, session ?? (await sessionOfPayment(deps, t)));
+    await deps.afterPayment?.(t);
   };
   return handleNotification({ ...deps, onApplied }, rawBody, signature);
 }
