@@ -903,6 +903,33 @@ describe.each([
       expect(await overdueCustomers(customers)).toEqual([]);
     });
 
+    it('keeps count when several charges of the customer move it at the same time', async () => {
+      const { repo, customers } = await make();
+      const charges = [1, 2, 3, 4].map((n) => charge(n));
+      for (const c of charges) await repo.create(c, nothing());
+      const overdue = charges.map((c) => moved(c, { status: 'overdue', overdueCycles: 1 }));
+
+      await Promise.all(
+        charges.map((c, i) =>
+          repo.save(overdue[i], c, { events: [], timeline: timeline('overdue'), customerOverdueDelta: 1 }),
+        ),
+      );
+      expect(await overdueOf(customers, 1)).toBe(4);
+      expect(await overdueCustomers(customers)).toEqual([1]);
+
+      await Promise.all(
+        overdue.map((c) =>
+          repo.save(moved(c, { status: 'paid', overdueCycles: 0 }), c, {
+            events: [],
+            timeline: timeline('paid'),
+            customerOverdueDelta: -1,
+          }),
+        ),
+      );
+      expect(await overdueOf(customers, 1)).toBe(0);
+      expect(await overdueCustomers(customers)).toEqual([]);
+    });
+
     it('is moved by a create too, and by several cycles at once', async () => {
       const { repo, customers } = await make();
       await repo.create(charge(1, { customerOf: 3, status: 'overdue', overdueCycles: 2 }), {

@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { ScheduledChargeChanges, ScheduledChargeRepository } from '#shared/domain/ports';
 import type { Attempt, Cycle, ScheduledCharge, TimelineEntry } from '#shared/domain/scheduled-charges/charge';
 import type { Environment, Tenant } from '#shared/domain/tenant';
@@ -41,10 +42,15 @@ const byCycle = TABLE.indexes.byUuidOrOwner;
 const MAX_TRANSACT_ITEMS = 100;
 /** The portal lists at most this many open charges of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
-/** Compare-and-set rounds on the customer's overdue count before the change gives up (contention). */
+/** Rounds on the customer's overdue count (lost compare-and-set or a concurrent transaction) before giving up. */
 const OVERDUE_ROUNDS = 5;
 const HOUR_MS = 3_600_000;
 const CLOSED = ['paid', 'canceled', 'recurrence_canceled'];
+
+/** A transaction cancelled because another one was writing the same item (no condition failed). */
+const raced = (error: unknown) =>
+  error instanceof TransactionCanceledException &&
+  (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 
 const jobIdOf = (tenant: Tenant, id: string) => `${tenant.sellerId}:${tenant.environment}:${id}`;
 
@@ -293,6 +299,13 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
         await table.transact(writes);
         return;
       } catch (error) {
+        // Another transaction was writing one of these items (the customer's count, most often):
+        // nothing was written; the next round reads the count again, and a charge that moved
+        // meanwhile fails its version condition then.
+        if (raced(error) && round < OVERDUE_ROUNDS) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** round));
+          continue;
+        }
         if (!(error instanceof ConditionFailedError)) throw error;
         if (error.failedIndexes.includes(0))
           throw previous
