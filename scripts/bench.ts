@@ -21,6 +21,11 @@ import {
   formatRenewalJob,
   formatReport,
 } from './bench/report';
+import {
+  formatScheduledChargeListing,
+  measureScheduledChargeListing,
+  type ScheduledChargeListing,
+} from './bench/scheduled-charge-listing';
 import { BENCH_BUILD_DIR, measureSizes, type SizeReport } from './bench/sizes';
 import {
   formatSubscriptionListing,
@@ -62,6 +67,11 @@ if (only.phase('listing subscriptions')) {
   log('seeding subscriptions of one seller and measuring the subscription list filters');
   subscriptionListing = await measureSubscriptionListing();
 }
+let scheduledChargeListing: ScheduledChargeListing | undefined;
+if (only.phase('listing scheduled charges')) {
+  log('seeding 10,000 scheduled charges of one seller and measuring the scheduled charge list filters');
+  scheduledChargeListing = await measureScheduledChargeListing();
+}
 let eventThroughput: EventThroughput | undefined;
 if (only.phase('event throughput')) {
   log('measuring webhook delivery throughput against a local receiver');
@@ -91,7 +101,15 @@ mkdirSync(BENCH_BUILD_DIR, { recursive: true });
 writeFileSync(
   join(BENCH_BUILD_DIR, 'results.json'),
   `${JSON.stringify(
-    { ...results, listingCost, subscriptionListing, eventThroughput, clockAdvance, renewalJob },
+    {
+      ...results,
+      listingCost,
+      subscriptionListing,
+      scheduledChargeListing,
+      eventThroughput,
+      clockAdvance,
+      renewalJob,
+    },
     null,
     2,
   )}\n`,
@@ -100,15 +118,21 @@ const printed = [
   results && formatReport(results),
   listingCost && formatListingCost(listingCost),
   subscriptionListing && formatSubscriptionListing(subscriptionListing),
+  scheduledChargeListing && formatScheduledChargeListing(scheduledChargeListing),
   eventThroughput && formatEventThroughput(eventThroughput),
   clockAdvance && formatClockAdvance(clockAdvance),
   renewalJob && formatRenewalJob(renewalJob),
   results && formatJson(results),
 ].filter((section): section is string => section !== undefined);
 console.log(printed.join('\n\n'));
-const stopped = [endpoints, listingCost, subscriptionListing, clockAdvance, renewalJob].every(
-  (phase) => phase === undefined || phase.dynamoLocalStopped,
-);
+const stopped = [
+  endpoints,
+  listingCost,
+  subscriptionListing,
+  scheduledChargeListing,
+  clockAdvance,
+  renewalJob,
+].every((phase) => phase === undefined || phase.dynamoLocalStopped);
 if (!stopped) {
   log('DynamoDB Local is still running after the runtime stopped');
   process.exitCode = 1;

@@ -20,6 +20,7 @@ export const PHASES = [
   'sizes and cold starts',
   'listing transactions',
   'listing subscriptions',
+  'listing scheduled charges',
   'event throughput',
   'clock advance',
   'renewal job',
