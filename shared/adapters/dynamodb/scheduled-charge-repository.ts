@@ -168,7 +168,10 @@ function searchWrites(previous: ScheduledCharge | null, next: ScheduledCharge): 
 const sameCycle = (a: Cycle | undefined, b: Cycle) =>
   a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
-/** Cycles that differ from the previous state's, and the pay-token pointers of new ones. */
+/**
+ * Cycles that differ from the previous state's, and the pay-token pointers of new ones. A series'
+ * cycles only grow (a cancelled cycle stays, `canceled`), so nothing is deleted here.
+ */
 function cycleWrites(previous: ScheduledCharge | null, next: ScheduledCharge): TransactItem[] {
   const before = new Map((previous?.cycles ?? []).map((c) => [c.number, c]));
   return next.cycles.flatMap((cycle): TransactItem[] => {
