@@ -1,4 +1,5 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
+import { chargePaymentRoutes } from '#functions/charge-payments/routes';
 import { checkoutRoutes } from '#functions/checkout/routes';
 import { customerRoutes } from '#functions/customers/routes';
 import { docsRoutes } from '#functions/docs/routes';
@@ -31,6 +32,7 @@ export const httpGroups: RouteGroup[] = [
   docsRoutes,
   pagesRoutes,
   portalRoutes,
+  chargePaymentRoutes,
 ];
 
 /**

@@ -1,10 +1,12 @@
+import * as z from 'zod';
+import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { CardSummary, ChargeResult } from '#shared/domain/payments/gateway';
 import type { PaymentMethodRepository, ScheduledChargeRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { eventsOf, statusOf } from '#shared/domain/transactions/create';
 import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
-import { NotFoundError } from '#shared/errors';
+import { NotFoundError, ValidationError } from '#shared/errors';
 import {
   type Attempt,
   type AttemptSource,
@@ -14,6 +16,7 @@ import {
   toAttemptView,
 } from './charge';
 import type { ScheduledChargeDeps } from './deps';
+import { MAX_CYCLES } from './schemas';
 
 /** A card charge's answer, whichever path made it (the link's card form, a silent charge, a retry). */
 export interface CardAnswer {
@@ -157,11 +160,29 @@ export const transactionChange = (
 ): { record: Transaction; events: DomainEvent[] }[] =>
   answer.transaction ? [{ record: answer.transaction, events: eventsOf(deps, answer.transaction) }] : [];
 
-export interface AttemptsQuery {
-  cycleNumber?: number;
-  page: number;
-  limit: number;
-}
+/** GET /api/v1/scheduled-charges/{id}/attempts. */
+export const attemptsQuerySchema = z
+  .object({
+    cycleNumber: z.coerce
+      .number({ error: 'cycleNumber must be an integer of at least 1' })
+      .int('cycleNumber must be an integer of at least 1')
+      .min(1, 'cycleNumber must be an integer of at least 1')
+      .max(MAX_CYCLES, `cycleNumber must be at most ${MAX_CYCLES}`)
+      .optional(),
+    page: z.coerce
+      .number({ error: 'page must be an integer of at least 1' })
+      .int('page must be an integer of at least 1')
+      .min(1, 'page must be an integer of at least 1')
+      .default(1),
+    limit: z.coerce
+      .number({ error: 'limit must be an integer from 1 to 100' })
+      .int('limit must be an integer from 1 to 100')
+      .min(1, 'limit must be an integer from 1 to 100')
+      .max(100, 'limit must be an integer from 1 to 100')
+      .default(20),
+  })
+  .strict();
+export type AttemptsQuery = z.output<typeof attemptsQuerySchema>;
 
 /**
  * The attempt log of a charge across its cycles (or of one), newest first, paged. A saved card
@@ -176,6 +197,8 @@ export async function listAttempts(
   chargeId: string,
   query: AttemptsQuery,
 ) {
+  if (query.page * query.limit > MAX_LIST_WINDOW)
+    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}`]);
   const charge = await deps.scheduledCharges.get(tenant, chargeId);
   if (!charge) throw new NotFoundError(SCHEDULED_CHARGE_NOT_FOUND);
   const { items, totalCount } = await deps.scheduledCharges.attempts(tenant, chargeId, query);

@@ -141,9 +141,7 @@ export async function payLinkView(deps: ScheduledChargeDeps, payToken: string) {
 export type PayLinkView = Awaited<ReturnType<typeof payLinkView>>;
 
 /** The card form's body: the card only (the charge already names its customer). */
-export const payLinkCardSchema = z
-  .object({ card: (createTransactionSchema.shape.card as z.ZodOptional<z.ZodTypeAny>).unwrap() })
-  .strict();
+export const payLinkCardSchema = z.object({ card: createTransactionSchema.shape.card.unwrap() }).strict();
 
 /** A refusal's Portuguese sentence for the page. */
 export const failureOf = (code: string | null) => ({

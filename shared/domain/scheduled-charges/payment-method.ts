@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
@@ -23,6 +24,16 @@ export type PaymentMethodDeps = Pick<
   | 'baseUrl'
   | 'onScheduleError'
 >;
+
+/** PUT /api/v1/scheduled-charges/{id}/payment-method. */
+export const changePaymentMethodSchema = z
+  .object({
+    paymentMethodId: z
+      .number({ error: 'paymentMethodId must be a saved card id (a positive integer)' })
+      .int('paymentMethodId must be a saved card id (a positive integer)')
+      .min(1, 'paymentMethodId must be a saved card id (a positive integer)'),
+  })
+  .strict();
 
 const CLOSED = ['canceled', 'recurrence_canceled', 'paid'];
 

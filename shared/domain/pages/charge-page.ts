@@ -1,0 +1,250 @@
+import type { CycleStatus } from '#shared/domain/scheduled-charges/charge';
+import type { PayLinkView } from '#shared/domain/scheduled-charges/pay-link';
+import { NotFoundError } from '#shared/errors';
+import { ASSET_PATH } from './checkout-page';
+import { formatBrl } from './format';
+import { html, type SafeHtml, safeUrl } from './html';
+import type { PageAnswer } from './page';
+import { cardText, formatSaoPauloDay, intervalText } from './portal-format';
+
+/**
+ * The hosted page of a scheduled charge's pay link (`/cobranca/{payToken}`, pt-BR): the cycle's
+ * amount, due date and status, its pix (QR code and copia e cola) and boleto (linha digitável and
+ * PDF) as issued, and the card form when the link takes a card. The checkout's style sheet; the
+ * script (copy buttons, the card form) only when there is something for it to do.
+ */
+
+/** The page's own script, served by the charge-payments group under CHARGE_ASSET_PATH. */
+export const CHARGE_ASSETS = ['charge.js'] as const;
+export const CHARGE_ASSET_PATH = '/cobranca/assets';
+
+const STATUS_LABELS: Record<CycleStatus, string> = {
+  scheduled: 'Em aberto',
+  due_today: 'Vence hoje',
+  overdue: 'Vencida',
+  paid: 'Paga',
+  failed: 'Não paga',
+  canceled: 'Cancelada',
+};
+
+/** `dd/mm/aaaa` of a calendar day. */
+export function formatDay(date: string): string {
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year}`;
+}
+
+function layout(title: string, body: SafeHtml, withScript: boolean): string {
+  return html`<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${ASSET_PATH}/checkout.css">
+${withScript ? html`<script type="module" src="${CHARGE_ASSET_PATH}/charge.js"></script>` : ''}
+</head>
+<body>
+${body}
+</body>
+</html>
+`.value;
+}
+
+const titleOf = (view: PayLinkView) => view.product?.name ?? view.description ?? 'Cobrança';
+
+function header(view: PayLinkView) {
+  const recurring = view.recurrence
+    ? html`<p class="hint" id="charge-recurrence">Cobrança recorrente ${intervalText(view.recurrence.interval, view.recurrence.intervalCount)} · parcela ${view.cycleNumber}</p>`
+    : '';
+  return html`<header class="product">
+<div class="product-text">
+<h1 class="product-name" id="charge-title">${titleOf(view)}</h1>
+${view.product && view.description ? html`<p class="product-description" id="charge-description">${view.description}</p>` : ''}
+<p class="price" id="charge-amount">${formatBrl(view.amount)}</p>
+${recurring}
+<p id="charge-due">Vencimento: <strong>${formatDay(view.dueDate)}</strong></p>
+<p id="charge-status" data-status="${view.status}">Situação: <strong>${STATUS_LABELS[view.status]}</strong></p>
+<p class="hint" id="charge-customer">Para: ${view.customer.name}</p>
+</div>
+</header>`;
+}
+
+const sandboxBanner = (view: PayLinkView) =>
+  view.environment === 'test'
+    ? html`<p class="sandbox" role="note">Ambiente de teste: nenhuma cobrança real será feita.</p>`
+    : '';
+
+function pixSection(pix: NonNullable<PayLinkView['pix']>) {
+  return html`<section class="box" id="pay-pix">
+<h2>Pague com Pix</h2>
+<p class="hint">Abra o app do seu banco, escolha pagar com Pix e leia o QR Code ou cole o código.</p>
+<img class="qr" id="pix-qr" src="${pix.qrCodeImage}" alt="QR Code Pix" width="240" height="240">
+<label for="pix-code">Pix copia e cola</label>
+<textarea id="pix-code" readonly rows="4">${pix.qrCode}</textarea>
+<button type="button" class="secondary" data-copy="pix-code">Copiar</button>
+<p class="hint" id="pix-expires">Pague até ${formatSaoPauloDay(pix.expiresAt)}.</p>
+</section>`;
+}
+
+function boletoSection(boleto: NonNullable<PayLinkView['boleto']>) {
+  const pdf = safeUrl(boleto.pdfUrl);
+  return html`<section class="box" id="pay-boleto">
+<h2>Boleto</h2>
+<label for="boleto-line">Linha digitável</label>
+<textarea id="boleto-line" readonly rows="2">${boleto.formattedLine}</textarea>
+<button type="button" class="secondary" data-copy="boleto-line">Copiar</button>
+${pdf ? html`<p><a class="button" id="boleto-pdf" href="${pdf}" target="_blank" rel="noopener noreferrer">Abrir boleto (PDF)</a></p>` : ''}
+<p class="hint" id="boleto-due">Vencimento do boleto: ${formatDay(boleto.dueDate)}. A confirmação pode levar até 3 dias úteis.</p>
+</section>`;
+}
+
+interface FieldOptions {
+  id: string;
+  label: string;
+  type?: string;
+  autocomplete: string;
+  inputmode?: string;
+  placeholder?: string;
+  maxlength: number;
+}
+
+/** Inputs carry no `name`: submitted without the script, the form sends no card data anywhere. */
+const field = (o: FieldOptions) => html`<div class="field">
+<label for="${o.id}">${o.label}</label>
+<input id="${o.id}" type="${o.type ?? 'text'}" autocomplete="${o.autocomplete}"${o.inputmode ? html` inputmode="${o.inputmode}"` : ''}${
+  o.placeholder ? html` placeholder="${o.placeholder}"` : ''
+} maxlength="${o.maxlength}" aria-describedby="${o.id}-error">
+<p class="field-error" id="${o.id}-error" hidden></p>
+</div>`;
+
+function cardNote(view: PayLinkView): string {
+  if (view.cardMode === 'save')
+    return `Nada será cobrado agora. O cartão fica salvo com segurança e a primeira cobrança, de ${formatBrl(view.amount)}, acontece quando o período de teste terminar${view.trialEndsOn ? ` (${formatDay(view.trialEndsOn)})` : ''}.`;
+  if (view.type === 'recurring')
+    return 'O cartão ficará salvo com segurança para as próximas cobranças desta série.';
+  return 'Pagamento à vista, em uma parcela.';
+}
+
+function cardSection(view: PayLinkView) {
+  const label = view.cardMode === 'save' ? 'Salvar cartão' : `Pagar ${formatBrl(view.amount)}`;
+  return html`<section class="box" id="pay-card">
+<h2>Cartão de crédito</h2>
+<form id="card-form" method="post" novalidate>
+${field({ id: 'card-number', label: 'Número do cartão', autocomplete: 'cc-number', inputmode: 'numeric', placeholder: '0000 0000 0000 0000', maxlength: 23 })}
+${field({ id: 'card-holder', label: 'Nome no cartão', autocomplete: 'cc-name', maxlength: 100 })}
+<div class="row">
+${field({ id: 'card-expiry', label: 'Validade', autocomplete: 'cc-exp', inputmode: 'numeric', placeholder: 'MM/AA', maxlength: 5 })}
+${field({ id: 'card-cvv', label: 'CVV', type: 'password', autocomplete: 'cc-csc', inputmode: 'numeric', placeholder: '123', maxlength: 4 })}
+</div>
+<p class="hint" id="card-note">${cardNote(view)}</p>
+<div class="form-error" id="form-error" role="alert" hidden></div>
+<button type="submit" class="primary" id="pay-button">${label}</button>
+<noscript><p class="form-error">Ative o JavaScript do navegador para pagar com cartão.</p></noscript>
+</form>
+</section>
+<section class="box result success" id="result-success" role="status" hidden>
+<h2 id="success-title"></h2>
+<p id="success-detail"></p>
+</section>`;
+}
+
+/** A card series whose cycle is charged on the saved card: said so, instead of a form. */
+function savedCardNote(view: PayLinkView) {
+  if (!view.savedCard || view.cardMode !== null || !view.methods.includes('card')) return '';
+  const text = view.trialEndsOn
+    ? `Cartão salvo: ${cardText(view.savedCard.brand, view.savedCard.last4)}. A primeira cobrança acontece quando o período de teste terminar (${formatDay(view.trialEndsOn)}).`
+    : `Esta cobrança será feita automaticamente no cartão ${cardText(view.savedCard.brand, view.savedCard.last4)} no vencimento.`;
+  return html`<section class="box" id="saved-card"><p>${text}</p></section>`;
+}
+
+function openPage(view: PayLinkView) {
+  const failed =
+    view.state === 'failed'
+      ? html`<section class="box notice" id="failed-note" role="status"><p>O pagamento automático no cartão não foi aprovado. Pague pelas opções abaixo.</p></section>`
+      : '';
+  const options = [
+    view.pix ? pixSection(view.pix) : '',
+    view.cardMode ? cardSection(view) : '',
+    view.boleto ? boletoSection(view.boleto) : '',
+  ];
+  return html`<main class="checkout" id="charge" data-state="${view.state}" data-token="${view.payToken}"${
+    view.cardMode ? html` data-card-mode="${view.cardMode}"` : ''
+  }>
+${sandboxBanner(view)}
+${header(view)}
+${failed}
+${savedCardNote(view)}
+${options}
+${footer()}
+</main>`;
+}
+
+const footer = () => html`<footer class="footer">Pagamento processado com segurança.</footer>`;
+
+const NOTICES: Record<'paid' | 'canceled' | 'paused', { title: string; text: string }> = {
+  paid: { title: 'Cobrança paga', text: 'Esta cobrança já foi paga. Não é preciso pagar de novo.' },
+  canceled: {
+    title: 'Cobrança cancelada',
+    text: 'O vendedor cancelou esta cobrança. Nada precisa ser pago.',
+  },
+  paused: {
+    title: 'Cobrança pausada',
+    text: 'O vendedor pausou esta cobrança. Quando ela for retomada, este link volta a aceitar o pagamento.',
+  },
+};
+
+function closedPage(view: PayLinkView, state: keyof typeof NOTICES) {
+  const n = NOTICES[state];
+  const paidOn =
+    state === 'paid' && view.paidAt
+      ? html`<p id="paid-on">Pagamento registrado em ${formatSaoPauloDay(view.paidAt)}.</p>`
+      : '';
+  return html`<main class="checkout" id="charge" data-state="${state}">
+${sandboxBanner(view)}
+${header(view)}
+<section class="box notice notice-${state}" id="notice" role="status">
+<h2>${n.title}</h2>
+<p>${n.text}</p>
+${paidOn}
+</section>
+${footer()}
+</main>`;
+}
+
+/** The page of a pay link: open (with its payment options) or closed (paid, cancelled, paused). */
+export function renderChargePage(view: PayLinkView): string {
+  const title = `${titleOf(view)} · Cobrança`;
+  if (view.state === 'paid' || view.state === 'canceled' || view.state === 'paused')
+    return layout(title, closedPage(view, view.state), false);
+  const scripted = view.cardMode !== null || view.pix !== null || view.boleto !== null;
+  return layout(title, openPage(view), scripted);
+}
+
+export function renderChargeNotFoundPage(): string {
+  return layout(
+    'Cobrança não encontrada',
+    html`<main class="checkout" id="charge" data-state="not-found">
+<section class="box notice" id="notice" role="status">
+<h1>Cobrança não encontrada</h1>
+<p>Confira o endereço recebido do vendedor. O link pode estar incompleto ou ter sido removido.</p>
+</section>
+</main>`,
+    false,
+  );
+}
+
+/** The page of a pay token: its view rendered, or the Portuguese 404 page for a token that names nothing. */
+export async function chargePage(
+  deps: { payLinkView: (payToken: string) => Promise<PayLinkView> },
+  payToken: string,
+): Promise<PageAnswer> {
+  const view = await deps.payLinkView(payToken).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  return view
+    ? { status: 200, html: renderChargePage(view) }
+    : { status: 404, html: renderChargeNotFoundPage() };
+}
