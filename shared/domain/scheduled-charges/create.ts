@@ -9,7 +9,7 @@ import {
   type ScheduledCharge,
   toScheduledChargeView,
 } from './charge';
-import { advanceCharge, type DueDeps } from './due';
+import { advanceDue, type DueDeps } from './due';
 import type { CreateScheduledChargeInput } from './schemas';
 import { chargeDueJob, chargeEvent, deriveStatus, newCycle, nextDueAt } from './state';
 
@@ -116,7 +116,7 @@ export async function createScheduledCharge(
   await scheduleAtDue(deps, chargeDueJob(charge), charge.dueAt);
   let latest = charge;
   try {
-    latest = (await advanceCharge(deps, charge)) ?? charge;
+    latest = (await advanceDue(deps, charge)) ?? charge;
   } catch (error) {
     onAdvanceError?.(error);
   }

@@ -56,7 +56,11 @@ async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date) {
       draft.timeline.push({ kind: 'overdue', cycleNumber: cycle.number, data: { dueDate: cycle.dueDate } });
       draft.webhooks.push({ name: 'scheduled_charge.overdue', extra: { cycleNumber: cycle.number } });
     }
-    if (needsIssuance(charge, cycle) && issueAt(cycle.dueDate) <= now.getTime()) {
+    if (
+      needsIssuance(charge, cycle) &&
+      issueAt(cycle.dueDate) <= now.getTime() &&
+      transactions.length === 0
+    ) {
       const issued = await issueCycle(deps, charge, cycle);
       cycle = issued.cycle;
       transactions.push(...issued.transactions);
@@ -129,8 +133,27 @@ export async function runChargeDueJob(deps: DueDeps, jobId: string): Promise<Cha
   if (!ref) throw new Error(`not a scheduled charge job id: ${jobId}`);
   const charge = await deps.scheduledCharges.get(ref.tenant, ref.id);
   if (!charge) return { outcome: 'nothing_due' };
-  const saved = await advanceCharge(deps, charge);
+  const saved = await advanceDue(deps, charge);
   return saved ? { outcome: 'advanced', status: saved.status } : { outcome: 'nothing_due' };
+}
+
+/** Saves a run may make in a row while work stays due (a boleto issued after the pix: ISSUED_PER_SAVE). */
+const MAX_ROUNDS = 4;
+
+/**
+ * `advanceCharge` again while the charge it wrote still has work due by now (the second issued
+ * method), a few rounds at most; the rest is left to the schedule. Null when nothing was due.
+ */
+export async function advanceDue(deps: DueDeps, charge: ScheduledCharge): Promise<ScheduledCharge | null> {
+  let last: ScheduledCharge | null = null;
+  let current = charge;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const saved = await advanceCharge(deps, current);
+    if (!saved || saved.version === current.version) return last;
+    last = saved;
+    current = saved;
+  }
+  return last;
 }
 
 /** The heartbeat's backstop of the one-time schedules: every charge due by now, found by the due index. */

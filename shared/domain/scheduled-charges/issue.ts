@@ -29,6 +29,13 @@ export type IssueDeps = Pick<
   'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'onScheduleError'
 >;
 
+/**
+ * New transactions one save carries: the transactions repository keeps per-tenant counters that
+ * each new transaction updates, and one TransactWriteItems may not touch an item twice. A cycle
+ * with pix and boleto is issued in two saves (the due job runs again at once while work is due).
+ */
+export const ISSUED_PER_SAVE = 1;
+
 /** What issuing one cycle adds to a save. */
 export interface Issued {
   cycle: Cycle;
@@ -51,7 +58,12 @@ export const pixExpiryOf = (dueDate: string) =>
  * here; nothing is stored until the caller saves. A boleto is due on the cycle's due date (today
  * when that has passed).
  */
-export async function issueCycle(deps: IssueDeps, charge: ScheduledCharge, cycle: Cycle): Promise<Issued> {
+export async function issueCycle(
+  deps: IssueDeps,
+  charge: ScheduledCharge,
+  cycle: Cycle,
+  limit = ISSUED_PER_SAVE,
+): Promise<Issued> {
   const provider = deps.payments.forEnvironment(charge.tenant.environment);
   if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const now = deps.clock.now();
@@ -63,6 +75,7 @@ export async function issueCycle(deps: IssueDeps, charge: ScheduledCharge, cycle
   const timeline: NewTimelineEntry[] = [];
   for (const method of issuedMethods(charge)) {
     if (next.issued[method] !== null) continue;
+    if (transactions.length >= limit) break;
     const id = await deps.transactions.nextId();
     const dueDate = method === 'boleto' ? (cycle.dueDate < today ? today : cycle.dueDate) : undefined;
     const expiresAt = method === 'pix' ? pixExpiryOf(cycle.dueDate) : undefined;
@@ -192,22 +205,25 @@ export async function issueNow(
   charge: ScheduledCharge,
   cycleNumber: number,
 ): Promise<ScheduledCharge> {
-  const cycle = charge.cycles.find((c) => c.number === cycleNumber);
-  if (!cycle) throw new NotFoundError(CYCLE_NOT_FOUND);
-  if (!['scheduled', 'due_today', 'overdue'].includes(cycle.status)) return charge;
-  const issued = await issueCycle(deps, charge, cycle);
-  if (issued.transactions.length === 0) return charge;
-  const draft = draftOf(charge);
-  putCycle(draft, issued.cycle);
-  draft.timeline.push(...issued.timeline);
-  const { next, changes } = finish(deps, charge, draft, { transactions: issued.transactions });
-  const records = issued.transactions.map((t) => t.record);
-  try {
-    await saveCharge(deps, next, charge, changes);
-  } catch (error) {
-    await undoIssued(deps, records);
-    throw error;
+  let current = charge;
+  for (;;) {
+    const cycle = current.cycles.find((c) => c.number === cycleNumber);
+    if (!cycle) throw new NotFoundError(CYCLE_NOT_FOUND);
+    if (!['scheduled', 'due_today', 'overdue'].includes(cycle.status)) return current;
+    const issued = await issueCycle(deps, current, cycle);
+    if (issued.transactions.length === 0) return current;
+    const draft = draftOf(current);
+    putCycle(draft, issued.cycle);
+    draft.timeline.push(...issued.timeline);
+    const { next, changes } = finish(deps, current, draft, { transactions: issued.transactions });
+    const records = issued.transactions.map((t) => t.record);
+    try {
+      await saveCharge(deps, next, current, changes);
+    } catch (error) {
+      await undoIssued(deps, records);
+      throw error;
+    }
+    await scheduleIssuedExpiries(deps, records);
+    current = next;
   }
-  await scheduleIssuedExpiries(deps, records);
-  return next;
 }
