@@ -1,6 +1,7 @@
 import { saoPauloDate } from '#shared/dates';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, ValidationError } from '#shared/errors';
+import { centavosToReais } from '#shared/money';
 import type { Attempt, ChargeStatus, Cycle, ScheduledCharge } from './charge';
 import { toScheduledChargeView } from './charge';
 import type { ScheduledChargeDeps } from './deps';
@@ -221,7 +222,7 @@ export function updateCharge(
     const patch: Partial<ScheduledCharge> = {};
     if (input.amount !== undefined && input.amount !== charge.amount) {
       patch.amount = input.amount;
-      changed.amount = { from: charge.amount, to: input.amount };
+      changed.amount = { from: centavosToReais(charge.amount), to: centavosToReais(input.amount) };
     }
     if (input.description !== undefined && input.description !== charge.description) {
       patch.description = input.description;

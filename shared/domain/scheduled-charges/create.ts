@@ -3,6 +3,7 @@ import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
+import { centavosToReais } from '#shared/money';
 import {
   SCHEDULED_CHARGE_ID_LENGTH,
   SCHEDULED_CHARGE_PREFIX,
@@ -101,7 +102,11 @@ export async function createScheduledCharge(
       ...(trial ? [chargeEvent(deps, charge, 'customer.trial_started')] : []),
     ],
     timeline: [
-      { kind: 'created', cycleNumber: null, data: { amount: input.amount, dueDate: input.dueDate } },
+      {
+        kind: 'created',
+        cycleNumber: null,
+        data: { amount: centavosToReais(input.amount), dueDate: input.dueDate },
+      },
       ...(trial
         ? [
             {
