@@ -193,4 +193,27 @@ describe('a paid transaction of a cycle', () => {
     const names = e.scheduledCharges.outbox.events.map((x) => x.envelope.event);
     expect(names.filter((n) => n === 'scheduled_charge.paid')).toHaveLength(1);
   });
+
+  it('racing a mark-paid: whoever saves first pays the cycle; one paid cycle, one webhook', async () => {
+    const e = engine();
+    const id = await oneTime(e, '2026-03-12');
+    await runAt(e, id, sp('2026-03-12', 60_000));
+    const c = stored(e, id);
+    const pix = await e.transactions.get(TENANT, c?.cycles[0].issued.pix as number);
+    const paid = { ...(pix as never as object), status: 'payedPix', paidAt: NOW } as never;
+    // The mark-paid lands between the notification's read and its save.
+    let staged = false;
+    e.scheduledCharges.beforeSave = async () => {
+      if (staged) return;
+      staged = true;
+      e.scheduledCharges.beforeSave = null;
+      await markPaid(e.deps, TENANT, id, { paymentDate: '2026-03-12', externalReference: 'PIX manual' });
+    };
+    expect(await payCycleOfTransaction(e.deps, paid)).toBe('flagged');
+    expect(stored(e, id)?.cycles[0]).toMatchObject({ status: 'paid', paidBy: 'manual' });
+    const names = e.scheduledCharges.outbox.events.map((x) => x.envelope.event);
+    expect(names.filter((n) => n === 'scheduled_charge.paid')).toHaveLength(1);
+    const kinds = e.scheduledCharges.timelines.map((t) => t.entry.kind);
+    expect(kinds.filter((k) => k === 'manually_marked_paid')).toHaveLength(1);
+  });
 });
