@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, addMonthsAnchored, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
+import { runJob } from '../../shared/jobs';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
@@ -194,6 +195,39 @@ describe('a pix cycle paid by its transaction', () => {
     // A manual mark-paid of the paid charge is refused.
     const again = await post(s, `${BASE}/${charge.id}/mark-paid`, { paymentDate: today() });
     expect(again.status).toBe(409);
+  });
+});
+
+describe('pause, resume and the due job fired twice', () => {
+  it('a paused charge stays put; after resume two concurrent runs of its job move it once', async () => {
+    const s = await seller();
+    const due = addDays(today(), 1);
+    const charge = await create(s, { dueDate: due });
+    expect((await post(s, `${BASE}/${charge.id}/pause`)).body.status).toBe('paused');
+    await advanceTo(spTime(addDays(due, 1), 1));
+    const paused = await detail(s, charge.id);
+    expect(paused.status).toBe('paused');
+    expect(paused.cycles[0].status).toBe('scheduled');
+    expect(await overdueCustomers(s)).toEqual([]);
+
+    const resumed = await post(s, `${BASE}/${charge.id}/resume`);
+    expect(resumed.body.status).toBe('scheduled');
+    // Before the resume's schedule (a minute on) fires, the job runs twice at once.
+    const job = { job: 'scheduled-charge-due', id: `${s.sellerId}:test:${charge.id}` };
+    const outcomes = (await Promise.all([runJob(runtime.deps, job), runJob(runtime.deps, job)])) as {
+      outcome: string;
+    }[];
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['advanced', 'nothing_due']);
+    await advanceTo(new Date(runtime.clock.now().getTime() + 120_000));
+    const after = await detail(s, charge.id);
+    expect(after.status).toBe('overdue');
+    const kinds = after.timeline.map((e: { kind: string }) => e.kind);
+    expect(kinds.filter((k: string) => k === 'due_today')).toHaveLength(1);
+    expect(kinds.filter((k: string) => k === 'overdue')).toHaveLength(1);
+    expect(await overdueCustomers(s)).toEqual([s.customer.id]);
+    // Paying it takes the customer out of the overdue list.
+    await post(s, `${BASE}/${charge.id}/mark-paid`, { paymentDate: today() });
+    expect(await overdueCustomers(s)).toEqual([]);
   });
 });
 
