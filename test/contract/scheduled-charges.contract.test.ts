@@ -550,6 +550,26 @@ describe.each([
       expect((await transactions.get(SELLER, 50))?.value).toBe(record.value);
       expect((await repo.timeline(SELLER, c.id)).map((e) => e.kind)).toEqual(['paid']);
     });
+    it('refuses two new transactions in one change with an Error, writing nothing', async () => {
+      const { repo, transactions } = await make();
+      const c = charge(1);
+      await repo.create(c, nothing());
+      const next = moved(c, { description: 'two' });
+
+      await expect(
+        repo.save(next, c, {
+          events: [],
+          timeline: timeline('issued'),
+          transactions: [
+            { record: payment(50, next, 1), events: [] },
+            { record: payment(51, next, 1), events: [] },
+          ],
+        }),
+      ).rejects.toThrow('at most one new transaction');
+      expect(await repo.get(SELLER, c.id)).toEqual(c);
+      expect(await transactions.get(SELLER, 50)).toBeNull();
+      expect(await repo.timeline(SELLER, c.id)).toEqual([]);
+    });
   });
 
   describe('attempts', () => {

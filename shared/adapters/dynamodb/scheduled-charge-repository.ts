@@ -269,6 +269,10 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
     changes: ScheduledChargeChanges,
     lastTimelineId: number,
   ): Promise<void> {
+    if ((changes.transactions?.length ?? 0) > 1)
+      throw new Error(
+        'A scheduled charge change writes at most one new transaction (their tenant counters are shared items)',
+      );
     const timelineSeq = lastTimelineId + changes.timeline.length;
     const put: TransactItem = previous
       ? {

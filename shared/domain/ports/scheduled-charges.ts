@@ -19,7 +19,12 @@ export interface ScheduledChargeChanges {
   timeline: NewTimelineEntry[];
   /** Attempts to write (new ones, with ids from `nextAttemptId`) or to overwrite (same id). */
   attempts?: Attempt[];
-  /** Transactions made by this change (a card charge), with their events; ConflictError `already_exists` when one is stored. */
+  /**
+   * Transactions made by this change (a card charge, an issued pix or boleto), with their events;
+   * ConflictError `already_exists` when one is stored. At most ONE per change: a tenant's new
+   * transactions share their list counters, and one TransactWriteItems cannot write an item twice
+   * (the repository throws an Error for more, writing nothing).
+   */
   transactions?: { record: Transaction; events: DomainEvent[] }[];
   /**
    * The customer's overdue count moves by `delta` in the same transaction (its marker flips on

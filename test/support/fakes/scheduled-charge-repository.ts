@@ -45,7 +45,8 @@ interface StoredTimeline {
  *   overwritten by id), its transactions (into `transactions`, shared with the use case's deps when
  *   given), the customer's overdue count and every event in ONE outbox batch (the charge's events,
  *   then each transaction's), or nothing;
- * - create of a stored id, or of a stored transaction id, is ConflictError `already_exists`;
+ * - create of a stored id, or of a stored transaction id, is ConflictError `already_exists`; more
+ *   than one transaction in one change is an Error (as the adapter), nothing written;
  * - save writes only on `previous.version` (ConflictError `changed`, checked first), then
  *   `already_exists` for a stored transaction id;
  * - `customerOverdueDelta` moves the customer's overdue count (never below 0): the profile's
@@ -105,6 +106,7 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
   }
 
   async create(charge: ScheduledCharge, changes: ScheduledChargeChanges): Promise<void> {
+    this.refuseSeveralTransactions(changes);
     if (this.items.has(keyOf(charge.tenant, charge.id)))
       throw new ConflictError('The scheduled charge already exists', 'already_exists', {
         reason: 'already_exists',
@@ -128,6 +130,7 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
       throw new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
       });
+    this.refuseSeveralTransactions(changes);
     this.refuseStoredTransactions(changes);
     this.write(next, changes);
     this.saves++;
@@ -213,6 +216,14 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
 
   private ofTenant(tenant: Tenant): ScheduledCharge[] {
     return [...this.items.values()].filter((c) => sameTenant(c.tenant, tenant));
+  }
+
+  /** As the adapter: two new transactions of a tenant would write the same counter items twice. */
+  private refuseSeveralTransactions(changes: ScheduledChargeChanges): void {
+    if ((changes.transactions?.length ?? 0) > 1)
+      throw new Error(
+        'A scheduled charge change writes at most one new transaction (their tenant counters are shared items)',
+      );
   }
 
   private refuseStoredTransactions(changes: ScheduledChargeChanges): void {
