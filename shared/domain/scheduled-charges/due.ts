@@ -61,10 +61,16 @@ async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date) {
       issueAt(cycle.dueDate) <= now.getTime() &&
       transactions.length === 0
     ) {
-      const issued = await issueCycle(deps, charge, cycle);
-      cycle = issued.cycle;
-      transactions.push(...issued.transactions);
-      draft.timeline.push(...issued.timeline);
+      // A provider that cannot issue now must not hold the cycle's dates back: the rest is saved,
+      // and issuance stays due (the heartbeat's sweep tries again).
+      try {
+        const issued = await issueCycle(deps, charge, cycle);
+        cycle = issued.cycle;
+        transactions.push(...issued.transactions);
+        draft.timeline.push(...issued.timeline);
+      } catch (error) {
+        deps.onDueError?.(error, charge.id);
+      }
     }
     const stages = dueReminderStages(charge, cycle, now);
     if (stages.length > 0) {

@@ -142,6 +142,24 @@ describe('the due job', () => {
     expect(e.mailer.sent[1].subject).toContain('25/03/2026');
   });
 
+  it('a provider that cannot issue does not hold the dates back; issuance stays due', async () => {
+    const e = engine();
+    const errors: unknown[] = [];
+    e.deps.onDueError = (error) => errors.push(error);
+    const id = await oneTime(e, '2026-03-20', ['boleto']);
+    e.provider.failWith = new Error('provider down');
+    expect(await runAt(e, id, sp('2026-03-20', 1000))).toMatchObject({
+      outcome: 'advanced',
+      status: 'due_today',
+    });
+    expect(errors.length).toBeGreaterThan(0);
+    expect(stored(e, id)?.cycles[0].issued.boleto).toBeNull();
+    expect(stored(e, id)?.dueAt).toBe(sp('2026-03-15'));
+    e.provider.failWith = null;
+    await runAt(e, id, sp('2026-03-20', 2000));
+    expect(stored(e, id)?.cycles[0].issued.boleto).not.toBeNull();
+  });
+
   it('a paused charge changes nothing', async () => {
     const e = engine();
     const id = await oneTime(e, '2026-03-20', ['pix']);
