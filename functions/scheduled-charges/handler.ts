@@ -32,6 +32,7 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
     baseUrl: c.config.publicBaseUrl,
     onScheduleError: (error) => log.error('could not schedule a scheduled-charge job', { error }),
     onMailError: (error) => log.error('could not send a scheduled-charge reminder', { error }),
+    onDueError: (error, id) => log.error('could not run a scheduled-charge step', { error, id }),
   });
   const actions = (log: Logger) => ({
     ...engine(log),
