@@ -75,6 +75,9 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   // Portal actions schedule subscription work (a reactivation's renewal, a cancellation's end) and
   // send the customer's cancellation and card-change e-mails themselves (SES for live tenants).
   portal: { table: 'readWrite', schedulesJobs: true, sendsMail: true },
+  // A pay link's card or trial card, and a payment-method change, save the charge and schedule its due job
+  // (and a kept card's expiry step, an issued pix's expiry).
+  'charge-payments': { table: 'readWrite', schedulesJobs: true },
   // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.
   notifications: { table: 'readWrite', sendsMail: true },
 };

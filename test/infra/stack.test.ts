@@ -301,6 +301,7 @@ describe('least privilege', () => {
       'subscriptions',
       'customers',
       'portal',
+      'charge-payments',
       'jobs',
     ]);
     expect(holders('iam:PassRole')).toEqual([
@@ -309,6 +310,7 @@ describe('least privilege', () => {
       'subscriptions',
       'customers',
       'portal',
+      'charge-payments',
       'jobs',
     ]);
   });
