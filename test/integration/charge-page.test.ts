@@ -171,6 +171,7 @@ describe('the pay link page in Chromium', () => {
       .poll(() => w.page.locator('#success-title').textContent(), SETTLED)
       .toBe('Pagamento confirmado!');
     await expect.poll(() => w.page.locator('#pay-card').isHidden()).toBe(true);
+    expect(await w.page.locator('#charge-status').textContent()).toBe('Situação: Paga');
     await shot(w.page, 'card-paid');
 
     await w.page.reload();

@@ -97,6 +97,8 @@ function bootCard(root) {
     $('success-detail').textContent = outcome.card ? `${detail} Cartão final ${outcome.card.last4}.` : detail;
     $('result-success').hidden = false;
     root.dataset.state = outcome.status;
+    const status = $('charge-status')?.querySelector('strong');
+    if (status && outcome.status === 'paid') status.textContent = 'Paga';
     $('success-title').focus?.();
   }
 
