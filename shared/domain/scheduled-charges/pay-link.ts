@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DECLINE_MESSAGES_PT } from '#shared/domain/payments/cards';
+import { declineMessagePt } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
 import { createTransactionSchema } from '#shared/domain/transactions/create';
@@ -143,13 +143,10 @@ export type PayLinkView = Awaited<ReturnType<typeof payLinkView>>;
 /** The card form's body: the card only (the charge already names its customer). */
 export const payLinkCardSchema = z.object({ card: createTransactionSchema.shape.card.unwrap() }).strict();
 
-/** A refusal's Portuguese sentence for the page. */
+/** A refusal's Portuguese sentence for the page (the checkout's and the portal's table). */
 export const failureOf = (code: string | null) => ({
-  code: code ?? 'payment_failed',
-  message:
-    code && Object.hasOwn(DECLINE_MESSAGES_PT, code)
-      ? DECLINE_MESSAGES_PT[code as keyof typeof DECLINE_MESSAGES_PT]
-      : 'O pagamento não foi aprovado. Tente novamente.',
+  code: code ?? 'card_declined',
+  message: declineMessagePt(code ?? 'card_declined'),
 });
 
 /** 409s of the card form, in Portuguese for the page that shows them. */
