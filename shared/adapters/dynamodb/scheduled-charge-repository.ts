@@ -4,6 +4,7 @@ import type { Attempt, Cycle, ScheduledCharge, TimelineEntry } from '#shared/dom
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { creationOrder, toProfile } from './customer-queries';
+import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import {
@@ -28,7 +29,6 @@ const TIMELINE_ENTITY = 'scheduled-charge-event';
 const ATTEMPT_ENTITY = 'scheduled-charge-attempt';
 const PAY_TOKEN_ENTITY = 'scheduled-charge-pay-token';
 /** Charges whose `dueAt` falls in one hour, for the heartbeat's sweep. */
-const byDue = TABLE.indexes.byGatewayPayId;
 /** Attempts of one cycle, newest first. */
 const byCycle = TABLE.indexes.byUuidOrOwner;
 /**
@@ -44,7 +44,6 @@ const MAX_TRANSACT_ITEMS = 100;
 const CUSTOMER_LIST_LIMIT = 100;
 /** Rounds on the customer's overdue count (lost compare-and-set or a concurrent transaction) before giving up. */
 const OVERDUE_ROUNDS = 5;
-const HOUR_MS = 3_600_000;
 const CLOSED = ['paid', 'canceled', 'recurrence_canceled'];
 
 /** A transaction cancelled because another one was writing the same item (no condition failed). */
@@ -452,29 +451,9 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
       return charges.filter((c): c is ScheduledCharge => c !== null);
     },
 
-    async dueCharges(now, hoursBack) {
-      const due: string[] = [];
-      const nowIso = now.toISOString();
-      for (let h = hoursBack; h >= 0; h--) {
-        const bucket = keys.scheduledChargeDueBucket(new Date(now.getTime() - h * HOUR_MS).toISOString());
-        let cursor: string | undefined;
-        do {
-          const out = await table.query<Item>({
-            IndexName: byDue.name,
-            KeyConditionExpression: '#pk = :pk AND #sk <= :now',
-            ExpressionAttributeNames: { '#pk': byDue.partitionKey, '#sk': byDue.sortKey },
-            ExpressionAttributeValues: { ':pk': bucket, ':now': `${nowIso}~` },
-            cursor,
-          });
-          for (const item of out.items) {
-            if (item.entity !== CHARGE_ENTITY || String(item.dueAt) > nowIso) continue;
-            const tenant = { sellerId: Number(item.sellerId), environment: item.environment as Environment };
-            due.push(jobIdOf(tenant, String(item.id)));
-          }
-          cursor = out.cursor;
-        } while (cursor);
-      }
-      return due;
+    dueCharges(now, hoursBack) {
+      const accept = (item: Item) => item.entity === CHARGE_ENTITY;
+      return dueJobIds(table, { bucketOf: keys.scheduledChargeDueBucket, accept, jobIdOf }, now, hoursBack);
     },
   };
 }

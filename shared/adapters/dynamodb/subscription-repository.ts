@@ -3,6 +3,7 @@ import { dueJobId } from '#shared/domain/subscriptions/schedule';
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
+import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import {
@@ -27,12 +28,10 @@ import { transactionCreateWrites } from './transaction-repository';
 const ENTITY = 'subscription';
 const HISTORY_ENTITY = 'subscription-event';
 /** Subscriptions whose `dueAt` falls in one hour, for the heartbeat's sweep. */
-const byDue = TABLE.indexes.byGatewayPayId;
 /** TransactWriteItems takes at most 100 entries; a state change writes about 10 to 20. */
 const MAX_TRANSACT_ITEMS = 100;
 /** The portal lists at most this many subscriptions of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
-const HOUR_MS = 3_600_000;
 
 function toItem(s: Subscription): Item {
   const item: Item = {
@@ -212,29 +211,9 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
       return page.items.map(toHistoryEntry);
     },
 
-    async dueSubscriptions(now, hoursBack) {
-      const due: string[] = [];
-      const nowIso = now.toISOString();
-      for (let h = hoursBack; h >= 0; h--) {
-        const bucket = keys.subscriptionDueBucket(new Date(now.getTime() - h * HOUR_MS).toISOString());
-        let cursor: string | undefined;
-        do {
-          const out = await table.query<Item>({
-            IndexName: byDue.name,
-            KeyConditionExpression: '#pk = :pk AND #sk <= :now',
-            ExpressionAttributeNames: { '#pk': byDue.partitionKey, '#sk': byDue.sortKey },
-            ExpressionAttributeValues: { ':pk': bucket, ':now': `${nowIso}~` },
-            cursor,
-          });
-          for (const item of out.items) {
-            if (String(item.dueAt) > nowIso) continue;
-            const tenant = { sellerId: Number(item.sellerId), environment: item.environment as Environment };
-            due.push(dueJobId(tenant, Number(item.id)));
-          }
-          cursor = out.cursor;
-        } while (cursor);
-      }
-      return due;
+    dueSubscriptions(now, hoursBack) {
+      const jobIdOf = (tenant: Tenant, id: string) => dueJobId(tenant, Number(id));
+      return dueJobIds(table, { bucketOf: keys.subscriptionDueBucket, jobIdOf }, now, hoursBack);
     },
   };
 }
