@@ -66,8 +66,12 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   checkout: { table: 'readWrite', schedulesJobs: true },
   // Every subscription change that sets a new due time (a trial end, a renewal) schedules its due job.
   subscriptions: { table: 'readWrite', schedulesJobs: true },
-  // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself).
-  jobs: { table: 'readWrite', schedulesJobs: true },
+  // A scheduled charge's changes schedule its due job; creating one runs its due step at once, which
+  // issues a pix or boleto due soon and may send the day's reminder (SES for live tenants).
+  'scheduled-charges': { table: 'readWrite', schedulesJobs: true, sendsMail: true },
+  // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself); a
+  // scheduled charge's due job sends its reminders.
+  jobs: { table: 'readWrite', schedulesJobs: true, sendsMail: true },
   // Reads outbox items from the stream records themselves; never touches the table.
   'outbox-publisher': { table: 'none', publishesEvents: true },
   'webhook-fanout': { table: 'readWrite', enqueuesDeliveries: true },
