@@ -90,3 +90,9 @@ export function startOfSaoPauloDay(date: string): Date {
   const candidates = [first, second].sort((a, b) => a - b);
   return new Date(candidates.find((c) => saoPauloDate(new Date(c)) === date) ?? candidates[1]);
 }
+
+/** `dd/mm/aaaa` of a calendar day (YYYY-MM-DD), as Brazilian pages and e-mails show dates. */
+export function formatCalendarDay(date: string): string {
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year}`;
+}

@@ -1,7 +1,8 @@
+import { formatCalendarDay } from '#shared/dates';
 import type { CycleStatus } from '#shared/domain/scheduled-charges/charge';
 import type { PayLinkView } from '#shared/domain/scheduled-charges/pay-link';
 import { NotFoundError } from '#shared/errors';
-import { ASSET_PATH } from './checkout-page';
+import { pageLayout } from './checkout-page';
 import { formatBrl } from './format';
 import { html, type SafeHtml, safeUrl } from './html';
 import type { PageAnswer } from './page';
@@ -27,30 +28,8 @@ const STATUS_LABELS: Record<CycleStatus, string> = {
   canceled: 'Cancelada',
 };
 
-/** `dd/mm/aaaa` of a calendar day. */
-export function formatDay(date: string): string {
-  const [year, month, day] = date.split('-');
-  return `${day}/${month}/${year}`;
-}
-
-function layout(title: string, body: SafeHtml, withScript: boolean): string {
-  return html`<!doctype html>
-<html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${ASSET_PATH}/checkout.css">
-${withScript ? html`<script type="module" src="${CHARGE_ASSET_PATH}/charge.js"></script>` : ''}
-</head>
-<body>
-${body}
-</body>
-</html>
-`.value;
-}
+const layout = (title: string, body: SafeHtml, withScript: boolean) =>
+  pageLayout(title, body, withScript ? `${CHARGE_ASSET_PATH}/charge.js` : null);
 
 const titleOf = (view: PayLinkView) => view.product?.name ?? view.description ?? 'Cobrança';
 
@@ -64,7 +43,7 @@ function header(view: PayLinkView) {
 ${view.product && view.description ? html`<p class="product-description" id="charge-description">${view.description}</p>` : ''}
 <p class="price" id="charge-amount">${formatBrl(view.amount)}</p>
 ${recurring}
-<p id="charge-due">Vencimento: <strong>${formatDay(view.dueDate)}</strong></p>
+<p id="charge-due">Vencimento: <strong>${formatCalendarDay(view.dueDate)}</strong></p>
 <p id="charge-status" data-status="${view.status}">Situação: <strong>${STATUS_LABELS[view.status]}</strong></p>
 <p class="hint" id="charge-customer">Para: ${view.customer.name}</p>
 </div>
@@ -96,7 +75,7 @@ function boletoSection(boleto: NonNullable<PayLinkView['boleto']>) {
 <textarea id="boleto-line" readonly rows="2">${boleto.formattedLine}</textarea>
 <button type="button" class="secondary" data-copy="boleto-line">Copiar</button>
 ${pdf ? html`<p><a class="button" id="boleto-pdf" href="${pdf}" target="_blank" rel="noopener noreferrer">Abrir boleto (PDF)</a></p>` : ''}
-<p class="hint" id="boleto-due">Vencimento do boleto: ${formatDay(boleto.dueDate)}. A confirmação pode levar até 3 dias úteis.</p>
+<p class="hint" id="boleto-due">Vencimento do boleto: ${formatCalendarDay(boleto.dueDate)}. A confirmação pode levar até 3 dias úteis.</p>
 </section>`;
 }
 
@@ -121,7 +100,7 @@ const field = (o: FieldOptions) => html`<div class="field">
 
 function cardNote(view: PayLinkView): string {
   if (view.cardMode === 'save')
-    return `Nada será cobrado agora. O cartão fica salvo com segurança e a primeira cobrança, de ${formatBrl(view.amount)}, acontece quando o período de teste terminar${view.trialEndsOn ? ` (${formatDay(view.trialEndsOn)})` : ''}.`;
+    return `Nada será cobrado agora. O cartão fica salvo com segurança e a primeira cobrança, de ${formatBrl(view.amount)}, acontece quando o período de teste terminar${view.trialEndsOn ? ` (${formatCalendarDay(view.trialEndsOn)})` : ''}.`;
   if (view.type === 'recurring')
     return 'O cartão ficará salvo com segurança para as próximas cobranças desta série.';
   return 'Pagamento à vista, em uma parcela.';
@@ -154,7 +133,7 @@ ${field({ id: 'card-cvv', label: 'CVV', type: 'password', autocomplete: 'cc-csc'
 function savedCardNote(view: PayLinkView) {
   if (!view.savedCard || view.cardMode !== null || !view.methods.includes('card')) return '';
   const text = view.trialEndsOn
-    ? `Cartão salvo: ${cardText(view.savedCard.brand, view.savedCard.last4)}. A primeira cobrança acontece quando o período de teste terminar (${formatDay(view.trialEndsOn)}).`
+    ? `Cartão salvo: ${cardText(view.savedCard.brand, view.savedCard.last4)}. A primeira cobrança acontece quando o período de teste terminar (${formatCalendarDay(view.trialEndsOn)}).`
     : `Esta cobrança será feita automaticamente no cartão ${cardText(view.savedCard.brand, view.savedCard.last4)} no vencimento.`;
   return html`<section class="box" id="saved-card"><p>${text}</p></section>`;
 }

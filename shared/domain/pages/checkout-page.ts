@@ -10,7 +10,8 @@ export const ASSET_PATH = '/pages/assets';
 const METHOD_LABELS: Record<CheckoutMethod, string> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão' };
 const METHOD_ORDER: readonly CheckoutMethod[] = ['pix', 'card', 'boleto'];
 
-function layout(title: string, body: SafeHtml, withScript: boolean): string {
+/** The hosted payment pages' document: the checkout style sheet and, when given, one module script. */
+export function pageLayout(title: string, body: SafeHtml, script: string | null): string {
   return html`<!doctype html>
 <html lang="pt-BR">
 <head>
@@ -20,7 +21,7 @@ function layout(title: string, body: SafeHtml, withScript: boolean): string {
 <title>${title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ASSET_PATH}/checkout.css">
-${withScript ? html`<script type="module" src="${ASSET_PATH}/checkout.js"></script>` : ''}
+${script ? html`<script type="module" src="${script}"></script>` : ''}
 </head>
 <body>
 ${body}
@@ -28,6 +29,9 @@ ${body}
 </html>
 `.value;
 }
+
+const layout = (title: string, body: SafeHtml, withScript: boolean) =>
+  pageLayout(title, body, withScript ? `${ASSET_PATH}/checkout.js` : null);
 
 function sandboxBanner(view: CheckoutView) {
   return view.environment === 'test'

@@ -1,3 +1,4 @@
+import { formatCalendarDay } from '#shared/dates';
 import { billingEmailOf } from '#shared/domain/customers/customer';
 import { escapeHtml, formatBrl, headerText } from '#shared/domain/mail/format';
 import type { RenderedMail } from '#shared/domain/mail/templates';
@@ -31,7 +32,6 @@ export interface ReminderData {
 const SANDBOX_NOTE = 'Ambiente de testes: nenhuma cobrança real foi feita.';
 
 /** `2026-03-15` → `15/03/2026`. */
-export const formatDateBr = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
 
 const HEADLINES: Record<ReminderStage, (due: string) => { subject: string; intro: string }> = {
   before_3: (due) => ({
@@ -55,7 +55,7 @@ const HEADLINES: Record<ReminderStage, (due: string) => { subject: string; intro
 
 /** The reminder of one stage: the amount, the due date, the pay link, the boleto line and the pix code when issued. */
 export function chargeReminder(data: ReminderData): RenderedMail {
-  const due = formatDateBr(data.dueDate);
+  const due = formatCalendarDay(data.dueDate);
   const { subject, intro } = HEADLINES[data.stage](due);
   const greeting = data.customerName.trim() ? `Olá, ${data.customerName.trim()}!` : 'Olá!';
   const rows: [string, string][] = [

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  chargeReminder,
-  formatDateBr,
-  type ReminderData,
-} from '../../../shared/domain/scheduled-charges/reminders';
+import { formatCalendarDay } from '../../../shared/dates';
+import { chargeReminder, type ReminderData } from '../../../shared/domain/scheduled-charges/reminders';
 import { REMINDER_STAGES } from '../../../shared/domain/scheduled-charges/state';
 
 const data: ReminderData = {
@@ -54,6 +51,6 @@ describe('chargeReminder', () => {
     expect(sandbox.text).toContain('Ambiente de testes');
     expect(sandbox.text).not.toContain('boleto');
     expect(sandbox.text).not.toContain('Pix copia e cola');
-    expect(formatDateBr('2027-12-31')).toBe('31/12/2027');
+    expect(formatCalendarDay('2027-12-31')).toBe('31/12/2027');
   });
 });
