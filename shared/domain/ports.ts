@@ -41,6 +41,12 @@ export type {
 } from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';
 export type {
+  ScheduledChargeChanges,
+  ScheduledChargePage,
+  ScheduledChargeQuery,
+  ScheduledChargeRepository,
+} from './ports/scheduled-charges';
+export type {
   PortalSessionRepository,
   PriceRepository,
   SubscriptionChanges,
@@ -48,12 +54,6 @@ export type {
   SubscriptionQuery,
   SubscriptionRepository,
 } from './ports/subscriptions';
-export type {
-  ScheduledChargeChanges,
-  ScheduledChargePage,
-  ScheduledChargeQuery,
-  ScheduledChargeRepository,
-} from './ports/scheduled-charges';
 export type { Clock, Ids, Metrics } from './ports/system';
 export type {
   TransactionPage,

@@ -110,7 +110,7 @@ describe.each([
       };
     },
   ],
-])('DeliveryRepository contract (%s)', (_name, dynamo, make) => {
+])('DeliveryRepository contract (%s)', (_name, _dynamo, make) => {
   /** Every page of an endpoint's deliveries, as a client follows nextCursor. */
   async function walk(repo: DeliveryRepository, limit: number, tenant = SELLER, endpointId = ENDPOINT) {
     const pages: string[][] = [];

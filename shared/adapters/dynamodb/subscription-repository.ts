@@ -1,7 +1,7 @@
 import type { SubscriptionChanges, SubscriptionRepository } from '#shared/domain/ports';
 import { dueJobId } from '#shared/domain/subscriptions/schedule';
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
-import type { Environment, Tenant } from '#shared/domain/tenant';
+import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
