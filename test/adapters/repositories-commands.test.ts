@@ -329,8 +329,9 @@ describe('transaction repository: status transition', () => {
     gsi4sk: '000000001001',
     gsi5pk: `${TENANT_PK}#TXNCUSTOMER#501`,
     gsi5sk: '000000001001',
-    // A one-off sale stores no recurrence (null, read back as null).
+    // A one-off sale stores no recurrence and no scheduled-charge cycle (null, read back as null).
     recurring: null,
+    scheduledCharge: null,
     entity: 'transaction',
     sellerId: 7,
     environment: 'test',
