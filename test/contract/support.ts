@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, expect, inject } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { ConflictError } from '#shared/errors';
 import { ensureTable } from '../../infra/local/dynamodb-local';
+import { fileDynamoEndpoint } from '../support/file-dynamo';
 
 const opened: Table[] = [];
 
 /**
- * A new, empty table on the DynamoDB Local the global setup started (`inject('dynamoEndpoint')`),
+ * A new, empty table on the test file's DynamoDB Local (leased from the global setup's pool),
  * created from the same definition as the stack. Each call makes its own table, so a contract case
  * that calls it per test starts from nothing; the clients are closed after the file.
  */
 export async function freshTable(prefix = 'contract'): Promise<Table> {
-  const endpoint = inject('dynamoEndpoint');
+  const endpoint = await fileDynamoEndpoint();
   const tableName = `${prefix}-${randomUUID()}`;
   await ensureTable(endpoint, tableName);
   const table = new Table({ tableName, endpoint });

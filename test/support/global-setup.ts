@@ -1,21 +1,25 @@
 import type { TestProject } from 'vitest/node';
 import { buildAll } from '../../esbuild.config.mjs';
-import { startDynamoLocal } from '../../infra/local/dynamodb-local';
+import { DynamoPool } from './dynamo-pool';
 
 /**
- * One DynamoDB Local (in memory) for the whole run; every test file gets its own table on it.
- * The function bundles are built once too, for the CDK assertions.
+ * A pool of DynamoDB Locals (in memory) served to the workers over loopback: every test file
+ * leases a fresh one (test/support/file-dynamo.ts). The function bundles are built once too, for
+ * the CDK assertions.
  */
 export default async function setup(project: TestProject) {
-  const [dynamo] = await Promise.all([startDynamoLocal({ dataDir: null }), buildAll()]);
-  project.provide('dynamoEndpoint', dynamo.endpoint);
+  const pool = new DynamoPool();
+  pool.warm();
+  const [{ url, server }] = await Promise.all([pool.serve(), buildAll()]);
+  project.provide('dynamoPool', url);
   return async () => {
-    await dynamo.stop();
+    server.close();
+    await pool.close();
   };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    dynamoEndpoint: string;
+    dynamoPool: string;
   }
 }

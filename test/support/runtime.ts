@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type Runtime, type RuntimeOptions, startRuntime } from '../../infra/local/runtime';
 import { configureLogs } from '../../shared/logger';
+import { fileDynamoEndpoint } from './file-dynamo';
 
 /** Captured log lines of the runtime under test (for the "no secrets in logs" checks). */
 export const logLines: string[] = [];
 
 /**
- * A local runtime on a random port, on the shared DynamoDB Local with a table of its own,
+ * A local runtime on a random port, on the test file's DynamoDB Local with a table of its own,
  * nothing written to disk. Tests talk to it over HTTP only.
  */
 export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
@@ -15,7 +16,7 @@ export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Ru
   const runtime = await startRuntime({
     port: 0,
     dataDir: null,
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoEndpoint: 'dynamoEndpoint' in options ? options.dynamoEndpoint : await fileDynamoEndpoint(),
     tableName: `t-${randomUUID()}`,
     tickMs: 50,
     checkResponses: true,
