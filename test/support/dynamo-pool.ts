@@ -16,7 +16,9 @@ export class DynamoPool {
   private readonly leased = new Map<string, DynamoLocal>();
   private closed = false;
 
-  constructor(private readonly start: () => Promise<DynamoLocal> = () => startDynamoLocal({ dataDir: null })) {}
+  constructor(
+    private readonly start: () => Promise<DynamoLocal> = () => startDynamoLocal({ dataDir: null }),
+  ) {}
 
   private startSpare(): Promise<DynamoLocal> {
     const started = this.start();

@@ -12,7 +12,14 @@ function fakeStarts() {
     started.push(endpoint);
     return { endpoint, port: 0, stop: async () => void stopped.push(endpoint) };
   };
-  return { start, started, stopped, failNext: () => (fail = true) };
+  return {
+    start,
+    started,
+    stopped,
+    failNext: () => {
+      fail = true;
+    },
+  };
 }
 
 describe('DynamoPool', () => {
