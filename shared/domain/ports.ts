@@ -10,6 +10,12 @@ export type { CustomerQuery, CustomerRepository, CustomerSearch } from './ports/
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
 export type {
+  InstallmentPlanChanges,
+  InstallmentPlanPage,
+  InstallmentPlanQuery,
+  InstallmentPlanRepository,
+} from './ports/installment-plans';
+export type {
   Mailbox,
   MailboxPage,
   MailboxQuery,
