@@ -153,6 +153,24 @@ export interface EventDefinition {
 const trialEventData = (): z.ZodType =>
   z.union([subscriptionEventData(), looseResource().extend({ object: z.literal('scheduled_charge') })]);
 
+/** installment_plan.*: the plan as the API shows it, `id` its uuid (issue 14). */
+const planEventData = (): z.ZodType =>
+  looseResource().extend({ object: z.literal('installment_plan'), uuid: z.string(), status: z.string() });
+const installmentEventData = (): z.ZodType =>
+  looseResource().extend({ object: z.literal('installment_plan'), number: z.number().int() });
+const installmentPaidData = (): z.ZodType =>
+  looseResource().extend({
+    object: z.literal('installment_plan'),
+    number: z.number().int(),
+    paidAmount: z.number(),
+    transactionId: z.number().int(),
+  });
+const planCanceledData = (): z.ZodType =>
+  looseResource().extend({
+    object: z.literal('installment_plan'),
+    cancelReason: z.enum(['seller', 'first_installment_unpaid']),
+  });
+
 const INITIAL = '0.1.0';
 const def = (
   name: string,
@@ -219,6 +237,38 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('scheduled_charge.payment_method_changed', 'scheduled_charge', 'The saved payment method changed'),
   def('scheduled_charge.payment_method_cleared', 'scheduled_charge', 'The saved payment method was removed'),
   def('scheduled_charge.postponed', 'scheduled_charge', 'The due date was postponed'),
+  def(
+    'installment_plan.created',
+    'installment_plan',
+    'A carnê was created (installment 1 registered)',
+    planEventData,
+  ),
+  def(
+    'installment_plan.activated',
+    'installment_plan',
+    'Installment 1 cleared: the carnê is active',
+    planEventData,
+  ),
+  def(
+    'installment_plan.installment_issued',
+    'installment_plan',
+    "An installment's boleto was registered (or reissued as a second copy)",
+    installmentEventData,
+  ),
+  def(
+    'installment_plan.installment_paid',
+    'installment_plan',
+    'An installment was paid',
+    installmentPaidData,
+  ),
+  def(
+    'installment_plan.installment_overdue',
+    'installment_plan',
+    'An installment became overdue',
+    installmentEventData,
+  ),
+  def('installment_plan.completed', 'installment_plan', 'Every installment was paid', planEventData),
+  def('installment_plan.canceled', 'installment_plan', 'The carnê was canceled', planCanceledData),
   def('customer.trial_started', 'customer', 'A trial started', trialEventData),
   def('customer.trial_converted', 'customer', 'A trial became paid', trialEventData),
   def('customer.trial_lapsed', 'customer', 'A trial ended unpaid', trialEventData),

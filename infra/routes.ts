@@ -4,6 +4,7 @@ import { checkoutRoutes } from '#functions/checkout/routes';
 import { customerRoutes } from '#functions/customers/routes';
 import { docsRoutes } from '#functions/docs/routes';
 import { healthRoutes } from '#functions/health/routes';
+import { installmentPlanRoutes } from '#functions/installment-plans/routes';
 import { pagesRoutes } from '#functions/pages/routes';
 import { portalRoutes } from '#functions/portal/routes';
 import { productRoutes } from '#functions/products/routes';
@@ -28,6 +29,7 @@ export const httpGroups: RouteGroup[] = [
   checkoutRoutes,
   subscriptionRoutes,
   scheduledChargeRoutes,
+  installmentPlanRoutes,
   customerRoutes,
   docsRoutes,
   pagesRoutes,

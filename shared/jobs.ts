@@ -2,6 +2,12 @@ import { SESSION_EXPIRY_JOB } from '#shared/domain/checkout/session';
 import { type CloseDeps, expireSessionJob, sweepSessionExpiries } from '#shared/domain/checkout/sessions';
 import { recordHeartbeat } from '#shared/domain/health/health';
 import {
+  type DueDeps as PlanDueDeps,
+  runPlanDueJob,
+  sweepDuePlans,
+} from '#shared/domain/installment-plans/due';
+import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan';
+import {
   type ExpiryStepDeps,
   runExpiryStep,
   sweepExpirySteps,
@@ -85,6 +91,23 @@ const scheduledChargeDeps = (deps: Deps): ChargeDueDeps => ({
   onMailError: (error) => logger.error('could not send a scheduled-charge reminder', { error }),
 });
 
+const installmentPlanDeps = (deps: Deps): PlanDueDeps => ({
+  installmentPlans: deps.repos.installmentPlans,
+  transactions: deps.repos.transactions,
+  customers: deps.repos.customers,
+  products: deps.repos.products,
+  affiliations: deps.repos.affiliations,
+  payments: deps.payments,
+  scheduler: deps.scheduler,
+  mailer: deps.mailer,
+  clock: deps.clock,
+  ids: deps.ids,
+  onScheduleError: (error) => logger.error('could not schedule an installment plan due job', { error }),
+  onDueError: (error, id) => logger.error('could not run an installment plan due job', { error, id }),
+  onMailError: (error) => logger.error('could not send an installment reminder', { error }),
+  onCancelError: (error) => logger.error('could not cancel an unpaid installment boleto', { error }),
+});
+
 /**
  * Scheduled work, dispatched by name to its use cases with their narrow deps. Later issues add
  * due-date, expiry and issuance jobs here. The heartbeat also sweeps expiries a schedule missed.
@@ -97,12 +120,14 @@ export const jobHandlers: Record<string, JobHandler> = {
     cardExpirySweep: await sweepExpirySteps(cardExpiryDeps(deps)),
     subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(deps)),
     scheduledChargeSweep: await sweepDueCharges(scheduledChargeDeps(deps)),
+    installmentPlanSweep: await sweepDuePlans(installmentPlanDeps(deps)),
   }),
   [EXPIRY_JOB]: (deps, job) => expirePix(expiryDeps(deps), job.id),
   [SESSION_EXPIRY_JOB]: (deps, job) => expireSessionJob(sessionDeps(deps), job.id),
   [PAYMENT_METHOD_EXPIRY_JOB]: (deps, job) => runExpiryStep(cardExpiryDeps(deps), job.id),
   [SUBSCRIPTION_DUE_JOB]: (deps, job) => runDueJob(subscriptionDeps(deps), job.id),
   [SCHEDULED_CHARGE_DUE_JOB]: (deps, job) => runChargeDueJob(scheduledChargeDeps(deps), job.id),
+  [INSTALLMENT_PLAN_DUE_JOB]: (deps, job) => runPlanDueJob(installmentPlanDeps(deps), job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

@@ -2,7 +2,7 @@ import { emitTestEvent } from '#shared/domain/events/test-events';
 import { getMail, listMail } from '#shared/domain/mail/mailbox';
 import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { setSandboxCardOutcome, setSandboxPixAuthorization } from '#shared/domain/payments/sandbox-helpers';
-import { simulateSandboxPayment } from '#shared/domain/transactions/sandbox';
+import { type SimulateInput, simulateSandboxPayment } from '#shared/domain/transactions/sandbox';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply, type Tenant } from '#shared/http/types';
 import { testHelperRoutes } from './routes';
@@ -11,7 +11,7 @@ export const handler = createHttpHandler(testHelperRoutes, (c) => {
   const deps = { transactions: c.repos.transactions, sandbox: c.sandbox };
   const simulate =
     (action: SandboxAction) =>
-    ({ tenant, path, body }: { tenant: Tenant; path: { id: string }; body: { failureCode?: string } }) =>
+    ({ tenant, path, body }: { tenant: Tenant; path: { id: string }; body: SimulateInput }) =>
       simulateSandboxPayment(deps, tenant, path.id, action, body);
   return {
     emitTestEvent: async ({ tenant, body }) =>

@@ -69,8 +69,11 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   // A scheduled charge's changes schedule its due job; creating one runs its due step at once, which
   // issues a pix or boleto due soon and may send the day's reminder (SES for live tenants).
   'scheduled-charges': { table: 'readWrite', schedulesJobs: true, sendsMail: true },
+  // A carnê's changes schedule its due job (issuance 10 days ahead, due_today, overdue, reminders,
+  // the grace of installment 1); the provider calls need no AWS grant. Mail is sent by the jobs function.
+  'installment-plans': { table: 'readWrite', schedulesJobs: true },
   // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself); a
-  // scheduled charge's due job sends its reminders.
+  // scheduled charge's and a carnê's due jobs send their reminders.
   jobs: { table: 'readWrite', schedulesJobs: true, sendsMail: true },
   // Reads outbox items from the stream records themselves; never touches the table.
   'outbox-publisher': { table: 'none', publishesEvents: true },

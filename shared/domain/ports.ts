@@ -44,6 +44,7 @@ export type {
   PaymentProvider,
   SandboxCardBehaviour,
   SandboxOperations,
+  SimulateOptions,
 } from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';
 export type {

@@ -329,9 +329,12 @@ describe('transaction repository: status transition', () => {
     gsi4sk: '000000001001',
     gsi5pk: `${TENANT_PK}#TXNCUSTOMER#501`,
     gsi5sk: '000000001001',
-    // A one-off sale stores no recurrence and no scheduled-charge cycle (null, read back as null).
+    // A one-off sale stores no recurrence, no scheduled-charge cycle, no carnê installment and no
+    // cleared amount (null, read back as absent).
     recurring: null,
     scheduledCharge: null,
+    installmentPlan: null,
+    paidAmount: null,
     entity: 'transaction',
     sellerId: 7,
     environment: 'test',

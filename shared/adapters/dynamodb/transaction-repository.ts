@@ -48,6 +48,8 @@ const DATA_FIELDS = [
   'affiliate',
   'recurring',
   'scheduledCharge',
+  'installmentPlan',
+  'paidAmount',
   'createdAt',
   'updatedAt',
   'version',
@@ -73,10 +75,19 @@ function toItem(t: Transaction): Item {
 }
 
 function toTransaction(item: Item): Transaction {
-  const { recurring, scheduledCharge, ...t } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
-  // Only a subscription's or a scheduled charge's transaction carries its link: the others read
-  // back as they were written, without.
-  return { ...t, ...(recurring ? { recurring } : {}), ...(scheduledCharge ? { scheduledCharge } : {}) };
+  const { recurring, scheduledCharge, installmentPlan, paidAmount, ...t } = fromTenantAttributes<Transaction>(
+    item,
+    DATA_FIELDS,
+  );
+  // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
+  // others read back as they were written, without.
+  return {
+    ...t,
+    ...(recurring ? { recurring } : {}),
+    ...(scheduledCharge ? { scheduledCharge } : {}),
+    ...(installmentPlan ? { installmentPlan } : {}),
+    ...(typeof paidAmount === 'number' ? { paidAmount } : {}),
+  };
 }
 
 const COUNTER = 'counter';

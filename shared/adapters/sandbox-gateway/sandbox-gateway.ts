@@ -21,6 +21,7 @@ import type {
   PaymentProvider,
   SandboxCardBehaviour,
   SandboxOperations,
+  SimulateOptions,
 } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
@@ -400,9 +401,15 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
    * A test helper's pay/fail/chargeback: moves the sandbox's own charge, then notifies the service
    * exactly as a provider would: a signed POST to the webhook route. A canceled charge cannot be paid.
    */
-  async simulate(gatewayPayId: number, action: SandboxAction, failureCode = 'payment_failed'): Promise<void> {
+  async simulate(
+    gatewayPayId: number,
+    action: SandboxAction,
+    failureCode = 'payment_failed',
+    options: SimulateOptions = {},
+  ): Promise<void> {
     const rule = TRANSITIONS[action];
     await this.move(gatewayPayId, rule.from, rule.to);
+    if (options.notify === false) return;
     const charge = (await this.charge(gatewayPayId)) as SandboxCharge;
     const now = this.options.clock.now();
     const body = JSON.stringify({
@@ -410,7 +417,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       provider: this.provider,
       type: rule.type,
       gatewayPayId,
-      amount: charge.amount,
+      amount: action === 'pay' && options.paidAmount !== undefined ? options.paidAmount : charge.amount,
       occurredAt: now.toISOString(),
       ...(action === 'fail' ? { failureCode, failureReason: 'The payment was not completed' } : {}),
     });

@@ -68,8 +68,17 @@ export interface SandboxOperations {
   /** Whether the token of a boleto document link is the one the sandbox issued for it. */
   validPdfToken(gatewayPayId: number, token: string | undefined): boolean;
   charge(gatewayPayId: number): Promise<SandboxCharge | null>;
-  /** Pays, fails or charges back a charge and sends the signed notification a provider would. */
-  simulate(gatewayPayId: number, action: SandboxAction, failureCode?: string): Promise<void>;
+  /**
+   * Pays, fails or charges back a charge and sends the signed notification a provider would.
+   * `paidAmount` (pay of a boleto): the centavos the bank cleared (fine and interest above face
+   * value); `notify: false`: the bank moves the charge but the notification never arrives.
+   */
+  simulate(
+    gatewayPayId: number,
+    action: SandboxAction,
+    failureCode?: string,
+    options?: SimulateOptions,
+  ): Promise<void>;
   /**
    * How a saved card answers its later charges from now on (an expired card still declines
    * `expired_card`). Throws NotFoundError for a token this tenant does not own.
@@ -85,6 +94,11 @@ export interface SandboxOperations {
     authorizationId: string,
     action: 'approve' | 'revoke',
   ): Promise<PixAuthorizationStatus>;
+}
+
+export interface SimulateOptions {
+  paidAmount?: number;
+  notify?: boolean;
 }
 
 /** What a sandbox saved card does when charged: approve, or decline / error with a failure code. */

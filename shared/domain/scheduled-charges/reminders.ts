@@ -24,6 +24,8 @@ export interface ReminderData {
   /** YYYY-MM-DD. */
   dueDate: string;
   payUrl: string;
+  /** The label of the pay link's row (a carnê links the boleto's PDF). */
+  payLabel?: string;
   boletoLine: string | null;
   pixCopyPaste: string | null;
   sandbox: boolean;
@@ -62,7 +64,7 @@ export function chargeReminder(data: ReminderData): RenderedMail {
     ['Referente a', data.itemName],
     ['Valor', formatBrl(data.amount)],
     ['Vencimento', due],
-    ['Pagar agora', data.payUrl],
+    [data.payLabel ?? 'Pagar agora', data.payUrl],
     ...(data.boletoLine ? ([['Linha digitável do boleto', data.boletoLine]] as [string, string][]) : []),
     ...(data.pixCopyPaste ? ([['Pix copia e cola', data.pixCopyPaste]] as [string, string][]) : []),
   ];
@@ -92,7 +94,7 @@ export function chargeReminder(data: ReminderData): RenderedMail {
     '<table style="border-collapse:collapse">',
     ...rows.map(([label, value]) => {
       const shown =
-        label === 'Pagar agora'
+        value === data.payUrl
           ? `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>`
           : `<span style="word-break:break-all">${escapeHtml(value)}</span>`;
       return `<tr><td style="${cell};color:#666">${escapeHtml(label)}</td><td style="${cell}">${shown}</td></tr>`;
@@ -120,7 +122,7 @@ export interface PendingReminder {
 /** The customer's resolved billing e-mail (the override, else the e-mail used with the seller). */
 export async function billingEmailFor(
   deps: Pick<ScheduledChargeDeps, 'customers'>,
-  charge: ScheduledCharge,
+  charge: Pick<ScheduledCharge, 'tenant' | 'customer'>,
 ): Promise<{ to: string; name: string }> {
   const profile = await deps.customers.findProfileById(charge.tenant, charge.customer.id);
   return profile

@@ -83,6 +83,7 @@ export async function handleNotification(
       failureCode: n.failureCode,
       failureReason: n.failureReason,
       notification: { provider: n.provider, id: n.id },
+      ...(n.type === 'charge.paid' && n.amount !== undefined ? { paidAmount: n.amount } : {}),
     }));
   } catch (error) {
     // This notification's marker exists: it was applied before, so it is answered as processed.

@@ -3,11 +3,21 @@ import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { boletoPdf } from '#shared/domain/payments/pdf';
 import type { SandboxOperations, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError } from '#shared/errors';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { formatBrl, reaisField } from '#shared/money';
 import { getTransaction } from './manage';
 import { toTransactionView } from './transaction';
 
-export const simulateSchema = z.object({ failureCode: z.string().min(1).max(100).optional() }).strict();
+export const simulateSchema = z
+  .object({
+    failureCode: z.string().min(1).max(100).optional(),
+    /** pay of a boleto: what the bank cleared, in Reais (fine and interest above face value). */
+    paidAmount: reaisField('paidAmount').optional(),
+    /** false: the bank settles the charge but its notification never arrives (mark-paid's case). */
+    notify: z.boolean({ error: 'notify must be true or false' }).optional(),
+  })
+  .strict();
+export type SimulateInput = z.output<typeof simulateSchema>;
 
 /**
  * The sandbox pays, fails or charges back its own charge and notifies the service through the
@@ -19,10 +29,21 @@ export async function simulateSandboxPayment(
   tenant: Tenant,
   id: string,
   action: SandboxAction,
-  input: z.output<typeof simulateSchema>,
+  input: SimulateInput,
 ) {
   const t = await getTransaction(deps, tenant, id);
-  await deps.sandbox.simulate(t.gatewayPayId, action, input.failureCode);
+  if (input.paidAmount !== undefined) {
+    if (action !== 'pay' || t.paymentMethod !== 'boleto')
+      throw new ValidationError(['paidAmount is only accepted when paying a boleto']);
+    if (input.paidAmount < t.value)
+      throw new ValidationError([
+        `paidAmount must be at least the boleto's face value (${formatBrl(t.value)})`,
+      ]);
+  }
+  await deps.sandbox.simulate(t.gatewayPayId, action, input.failureCode, {
+    paidAmount: input.paidAmount,
+    notify: input.notify,
+  });
   return toTransactionView(await getTransaction(deps, tenant, id));
 }
 

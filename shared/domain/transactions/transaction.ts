@@ -78,6 +78,13 @@ export interface Transaction {
    * cycle's link, a silent card charge): its paid notification pays the cycle. Null or absent otherwise.
    */
   scheduledCharge?: { chargeId: string; cycleNumber: number } | null;
+  /** The installment-plan (carnê) installment whose boleto this is: its paid notification pays it. */
+  installmentPlan?: { planUuid: string; number: number } | null;
+  /**
+   * Centavos the provider reported as cleared when it differs from `value` (a boleto paid late
+   * with fine and interest); absent when the notification carried no amount.
+   */
+  paidAmount?: number | null;
   createdAt: string;
   updatedAt: string;
   version: number;

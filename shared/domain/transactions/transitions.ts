@@ -14,6 +14,8 @@ export interface TransitionDetails {
   failureReason?: string;
   refund?: Refund;
   notification?: { provider: string; id: string };
+  /** Centavos the provider reports as cleared (pay only): kept when it differs from the face value. */
+  paidAmount?: number;
 }
 
 /** The transaction after a trigger, before it is saved. */
@@ -32,6 +34,8 @@ export function applyTrigger(
     version: t.version + 1,
   };
   if (trigger === 'pay') next.paidAt = at;
+  if (trigger === 'pay' && details.paidAmount !== undefined && details.paidAmount !== t.value)
+    next.paidAmount = details.paidAmount;
   if (trigger === 'cancel' || trigger === 'expire') next.canceledAt = at;
   if (trigger === 'fail') {
     next.failureCode = details.failureCode ?? 'payment_failed';

@@ -1,0 +1,152 @@
+import { addDays, saoPauloDate } from '#shared/dates';
+import { affiliateSale, requireActiveAffiliation } from '#shared/domain/affiliates/index';
+import { scheduleAtDue } from '#shared/domain/due-schedule';
+import { FACTOR_SCALE, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
+import { CUSTOMER_NOT_FOUND } from '#shared/domain/scheduled-charges/create';
+import { sameTenant, type Tenant } from '#shared/domain/tenant';
+import { sellerNet } from '#shared/domain/transactions/transaction';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import type { InstallmentPlanDeps } from './deps';
+import { issueBoleto, providerOf, undoBoleto } from './issue';
+import type { Installment, InstallmentPlan } from './plan';
+import type { CreateInstallmentPlanInput } from './schemas';
+import {
+  IDENTICAL_WINDOW_MS,
+  installmentAmountOf,
+  installmentDueDate,
+  MAX_DAYS_AHEAD,
+  nextDueAt,
+  planDueJob,
+  planEvent,
+} from './state';
+import { toPlanView } from './view';
+
+export const IDENTICAL_PLAN = 'An identical installment plan was just created for this customer';
+
+export type CreateDeps = Omit<InstallmentPlanDeps, 'mailer'>;
+
+/** firstDueDate (or a second copy's dueDate) within today .. today + 90 days in Sao Paulo, else 400 naming `field`. */
+export function checkDueWindow(field: string, date: string, today: string): void {
+  const last = addDays(today, MAX_DAYS_AHEAD);
+  if (date < today || date > last)
+    throw new ValidationError([
+      `${field} must be from today (${today}) to ${MAX_DAYS_AHEAD} days ahead (${last}), America/Sao_Paulo`,
+    ]);
+}
+
+/** Everything a plan is checked against before the provider is called: product, customer, affiliate, limits. */
+async function resolveSale(deps: CreateDeps, tenant: Tenant, input: CreateInstallmentPlanInput) {
+  const found = await deps.products.findByUuid(input.productId);
+  if (!found || !sameTenant(found.tenant, tenant) || !found.isActive)
+    throw new NotFoundError(PRODUCT_NOT_FOUND);
+  if (!found.carne.enabled)
+    throw new ValidationError(['productId: the product does not accept carnê (carne.enabled is false)']);
+  if (input.installments > found.carne.maxInstallments)
+    throw new ValidationError([
+      `installments must be at most ${found.carne.maxInstallments} for this product (carne.maxInstallments)`,
+    ]);
+  const profile = await deps.customers.findProfileById(tenant, input.customerId);
+  if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+  const affiliation =
+    input.affiliateId === undefined
+      ? null
+      : await requireActiveAffiliation(deps, tenant, found.id, input.affiliateId, 'affiliateId');
+  return { product: found, profile, affiliation };
+}
+
+/**
+ * POST /api/v1/installment-plans: the plan `pending_activation`, installment 1 registered as a
+ * boleto, the others without one. The duplicate guard is held before the provider is called; a
+ * failure after it releases the guard and cancels the boleto, so nothing half-made remains.
+ */
+export async function createInstallmentPlan(
+  deps: CreateDeps,
+  tenant: Tenant,
+  input: CreateInstallmentPlanInput,
+) {
+  const now = deps.clock.now();
+  const today = saoPauloDate(now);
+  const firstDueDate = input.firstDueDate ?? today;
+  checkDueWindow('firstDueDate', firstDueDate, today);
+  const { product, profile, affiliation } = await resolveSale(deps, tenant, input);
+  providerOf(deps, { tenant });
+  const fator = product.carne.interestFactors[String(input.installments)] ?? FACTOR_SCALE;
+  const installmentAmount = installmentAmountOf(product.value, fator, input.installments);
+  const at = now.toISOString();
+  const installmentsDetail: Installment[] = Array.from({ length: input.installments }, (_, k) => ({
+    number: k + 1,
+    amount: installmentAmount,
+    dueDate: installmentDueDate(firstDueDate, k + 1),
+    status: 'scheduled',
+    boleto: null,
+    reissueCount: 0,
+    remindersSent: [],
+    paidAt: null,
+    paidAmount: null,
+    paidBy: null,
+    paidTransactionId: null,
+  }));
+  const fingerprint = [
+    profile.id,
+    product.id,
+    input.installments,
+    firstDueDate,
+    affiliation?.affiliateId ?? 0,
+  ].join(':');
+  const draft: InstallmentPlan = {
+    uuid: deps.ids.uuid(),
+    tenant,
+    status: 'pending_activation',
+    cancelReason: null,
+    product: { id: product.id, uuid: product.uuid, name: product.name },
+    customer: {
+      id: profile.id,
+      uuid: profile.uuid,
+      name: profile.name,
+      email: profile.email || profile.globalEmail,
+      document: profile.document,
+    },
+    affiliate: affiliateSale(affiliation, sellerNet('boleto', installmentAmount, 1)).affiliate,
+    installments: input.installments,
+    installmentsPaid: 0,
+    baseValue: product.value,
+    fator,
+    installmentAmount,
+    totalScheduled: installmentAmount * input.installments,
+    totalCollected: 0,
+    firstDueDate,
+    installmentsDetail,
+    overdueInstallments: 0,
+    dueAt: null,
+    fingerprint,
+    activatedAt: null,
+    completedAt: null,
+    canceledAt: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  const until = new Date(now.getTime() + IDENTICAL_WINDOW_MS).toISOString();
+  if (!(await deps.installmentPlans.reserveFingerprint(tenant, fingerprint, draft.uuid, until)))
+    throw new ConflictError(IDENTICAL_PLAN, 'identical_installment_plan', { reason: 'already_exists' });
+  let issued: Awaited<ReturnType<typeof issueBoleto>> | null = null;
+  try {
+    issued = await issueBoleto(deps, draft, installmentsDetail[0], firstDueDate);
+    const first = { ...installmentsDetail[0], boleto: issued.boleto };
+    const plan: InstallmentPlan = { ...draft, installmentsDetail: [first, ...installmentsDetail.slice(1)] };
+    plan.dueAt = nextDueAt(plan);
+    await deps.installmentPlans.create(plan, {
+      events: [
+        planEvent(deps, plan, 'installment_plan.created'),
+        planEvent(deps, plan, 'installment_plan.installment_issued', { number: 1 }),
+      ],
+      transactions: [issued.transaction],
+    });
+    await scheduleAtDue(deps, planDueJob(plan), plan.dueAt);
+    return toPlanView(plan);
+  } catch (error) {
+    if (issued) await undoBoleto(deps, draft, issued);
+    await deps.installmentPlans.releaseFingerprint(tenant, fingerprint, draft.uuid).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,177 @@
+import { saoPauloDate } from '#shared/dates';
+import { billingEmailFor, chargeReminder } from '#shared/domain/scheduled-charges/reminders';
+import type { ReminderStage } from '#shared/domain/scheduled-charges/state';
+import { isConflict } from '#shared/errors';
+import { cancelDraft } from './actions';
+import type { InstallmentPlanDeps } from './deps';
+import { cancelBoletos, type IssuedBoleto, issueBoleto, undoBoleto } from './issue';
+import type { InstallmentBoleto, InstallmentPlan } from './plan';
+import {
+  type Draft,
+  draftOf,
+  dueReminderStages,
+  effectiveDueDate,
+  finish,
+  graceEndsAt,
+  isOpen,
+  issueAt,
+  needsIssuance,
+  parsePlanJobId,
+  putInstallment,
+  savePlan,
+} from './state';
+
+/** How far back the heartbeat looks for due times a schedule missed (as the scheduled charges' sweep). */
+export const SWEEP_HOURS_BACK = 6;
+/** Saves a run may make in a row while work stays due (one boleto per save). */
+const MAX_ROUNDS = 4;
+export const REMINDER_KIND = 'installment_plan_reminder';
+
+export type DueDeps = InstallmentPlanDeps;
+
+interface Applied {
+  draft: Draft;
+  issued: IssuedBoleto | null;
+  reminders: { number: number; stage: ReminderStage }[];
+  /** Boletos to cancel after the save (the grace of installment 1 ended). */
+  canceled: InstallmentBoleto[];
+}
+
+/**
+ * Everything time has made due on the plan by `now`, in one draft: the grace of installment 1
+ * (the plan canceled), each issued open installment's `due_today` and `overdue` (the customer's
+ * overdue count + 1, webhook installment_plan.installment_overdue), its reminder stages (only the
+ * latest due one is mailed), and one issuance of an active plan's next installment.
+ */
+async function applyTime(deps: DueDeps, plan: InstallmentPlan, now: Date): Promise<Applied> {
+  const draft = draftOf(plan);
+  const first = plan.installmentsDetail[0];
+  if (plan.status === 'pending_activation' && first && isOpen(first) && graceEndsAt(first) <= now.getTime())
+    return {
+      draft,
+      issued: null,
+      reminders: [],
+      canceled: cancelDraft(deps, plan, 'first_installment_unpaid', draft),
+    };
+  const today = saoPauloDate(now);
+  let issued: IssuedBoleto | null = null;
+  const reminders: Applied['reminders'] = [];
+  for (const original of plan.installmentsDetail) {
+    let i = original;
+    if (issued === null && needsIssuance(plan, i) && issueAt(i) <= now.getTime()) {
+      // A provider that cannot issue now must not hold the other installments back: reported, retried.
+      try {
+        issued = await issueBoleto(deps, plan, i, i.dueDate < today ? today : i.dueDate);
+        i = { ...i, boleto: issued.boleto };
+        draft.webhooks.push({ name: 'installment_plan.installment_issued', extra: { number: i.number } });
+      } catch (error) {
+        deps.onDueError?.(error, plan.uuid);
+      }
+    }
+    if (isOpen(i) && i.boleto !== null) {
+      const due = effectiveDueDate(i);
+      if (i.status === 'scheduled' && today >= due) i = { ...i, status: 'due_today' };
+      if (i.status === 'due_today' && today > due) {
+        i = { ...i, status: 'overdue' };
+        draft.customerOverdueDelta += 1;
+        draft.webhooks.push({ name: 'installment_plan.installment_overdue', extra: { number: i.number } });
+      }
+      const stages = dueReminderStages(i, now);
+      if (stages.length > 0) {
+        i = { ...i, remindersSent: [...i.remindersSent, ...stages] };
+        reminders.push({ number: i.number, stage: stages[stages.length - 1] });
+      }
+    }
+    if (i !== original) putInstallment(draft, i);
+  }
+  return { draft, issued, reminders, canceled: [] };
+}
+
+/** Mails the reminders the save recorded (boleto line and PDF link); each failure is reported. */
+async function sendReminders(deps: DueDeps, plan: InstallmentPlan, reminders: Applied['reminders']) {
+  if (reminders.length === 0) return;
+  try {
+    const { to } = await billingEmailFor(deps, plan);
+    for (const r of reminders) {
+      const i = plan.installmentsDetail.find((x) => x.number === r.number);
+      if (!i?.boleto) continue;
+      const mail = chargeReminder({
+        stage: r.stage,
+        customerName: plan.customer.name,
+        itemName: `${plan.product.name} (parcela ${i.number}/${plan.installments})`,
+        amount: i.amount,
+        dueDate: effectiveDueDate(i),
+        payUrl: i.boleto.pdfUrl,
+        payLabel: 'Boleto (PDF)',
+        boletoLine: i.boleto.barcodeLine,
+        pixCopyPaste: null,
+        sandbox: plan.tenant.environment === 'test',
+      });
+      await deps.mailer.send({ to, ...mail, tenant: plan.tenant, kind: REMINDER_KIND }).catch((error) => {
+        deps.onMailError?.(error);
+      });
+    }
+  } catch (error) {
+    deps.onMailError?.(error);
+  }
+}
+
+/**
+ * Applies what is due on the plan by now in one save, then sends its reminders and cancels the
+ * boletos of a plan the grace canceled. Null when nothing was due (or another run won the version race).
+ */
+export async function advancePlan(deps: DueDeps, plan: InstallmentPlan): Promise<InstallmentPlan | null> {
+  const now = deps.clock.now();
+  if (plan.dueAt === null || Date.parse(plan.dueAt) > now.getTime()) return null;
+  const { draft, issued, reminders, canceled } = await applyTime(deps, plan, now);
+  const { next, changes } = finish(deps, plan, draft, issued ? { transactions: [issued.transaction] } : {});
+  // Nothing moved (an issuance the provider refused): the sweep tries again, no empty write.
+  if (draft.plan === plan && next.dueAt === plan.dueAt) return null;
+  let saved: InstallmentPlan;
+  try {
+    saved = await savePlan(deps, next, plan, changes);
+  } catch (error) {
+    if (issued) await undoBoleto(deps, plan, issued);
+    if (isConflict(error, 'changed')) return null;
+    throw error;
+  }
+  await sendReminders(deps, saved, reminders);
+  await cancelBoletos(deps, saved, canceled);
+  return saved;
+}
+
+/** `advancePlan` again while the plan it wrote still has work due by now (the next boleto), a few rounds at most. */
+export async function advanceDue(deps: DueDeps, plan: InstallmentPlan): Promise<InstallmentPlan | null> {
+  let last: InstallmentPlan | null = null;
+  let current = plan;
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const saved = await advancePlan(deps, current);
+    if (!saved) return last;
+    last = saved;
+    current = saved;
+  }
+  return last;
+}
+
+/** The `installment-plan-due` job: re-reads the plan and applies what is due by now; firing twice changes nothing. */
+export async function runPlanDueJob(deps: DueDeps, jobId: string) {
+  const ref = parsePlanJobId(jobId);
+  if (!ref) throw new Error(`not an installment plan job id: ${jobId}`);
+  const plan = await deps.installmentPlans.get(ref.tenant, ref.uuid);
+  const saved = plan ? await advanceDue(deps, plan) : null;
+  return saved ? { outcome: 'advanced' as const, status: saved.status } : { outcome: 'nothing_due' as const };
+}
+
+/** The heartbeat's backstop of the one-time schedules: every plan due by now, found by the due index. */
+export async function sweepDuePlans(deps: DueDeps): Promise<{ due: number; ran: number }> {
+  const due = await deps.installmentPlans.duePlans(deps.clock.now(), SWEEP_HOURS_BACK);
+  let ran = 0;
+  for (const jobId of due) {
+    try {
+      if ((await runPlanDueJob(deps, jobId)).outcome !== 'nothing_due') ran += 1;
+    } catch (error) {
+      deps.onDueError?.(error, jobId);
+    }
+  }
+  return { due: due.length, ran };
+}

@@ -1,0 +1,49 @@
+import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import type { InstallmentPlanDeps } from './deps';
+import { INSTALLMENT_PLAN_NOT_FOUND, type InstallmentPlan } from './plan';
+import type { ListInstallmentPlansInput } from './schemas';
+import { toPlanView } from './view';
+
+/** A plan of the tenant; another seller's or environment's answers exactly like a missing one. */
+export async function findPlan(
+  deps: Pick<InstallmentPlanDeps, 'installmentPlans'>,
+  tenant: Tenant,
+  uuid: string,
+): Promise<InstallmentPlan> {
+  const found = await deps.installmentPlans.get(tenant, uuid);
+  if (!found) throw new NotFoundError(INSTALLMENT_PLAN_NOT_FOUND);
+  return found;
+}
+
+/** GET /api/v1/installment-plans/{uuid}. */
+export async function getInstallmentPlan(
+  deps: Pick<InstallmentPlanDeps, 'installmentPlans'>,
+  tenant: Tenant,
+  uuid: string,
+) {
+  return toPlanView(await findPlan(deps, tenant, uuid));
+}
+
+/** GET /api/v1/installment-plans: newest first, by customer and status, numbered pages. */
+export async function listInstallmentPlans(
+  deps: Pick<InstallmentPlanDeps, 'installmentPlans'>,
+  tenant: Tenant,
+  query: ListInstallmentPlansInput,
+) {
+  if (query.page * query.limit > MAX_LIST_WINDOW)
+    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
+  const page = await deps.installmentPlans.list(tenant, {
+    statuses: query.status ?? [],
+    customerId: query.customerId,
+    page: query.page,
+    limit: query.limit,
+  });
+  return {
+    data: page.items.map(toPlanView),
+    count: page.items.length,
+    totalCount: page.totalCount,
+    totalPages: Math.ceil(page.totalCount / query.limit),
+  };
+}

@@ -1,0 +1,51 @@
+import { toTransactionAffiliateView } from '#shared/domain/affiliates/index';
+import { FACTOR_SCALE } from '#shared/domain/products/products';
+import { centavosToReais } from '#shared/money';
+import type { Installment, InstallmentPlan } from './plan';
+
+/** One installment as the API shows it (spec: Installment item), money in Reais. */
+export function toInstallmentView(i: Installment) {
+  return {
+    number: i.number,
+    amount: centavosToReais(i.amount),
+    dueDate: i.dueDate,
+    status: i.status,
+    boleto: i.boleto
+      ? { barcodeLine: i.boleto.barcodeLine, pdfUrl: i.boleto.pdfUrl, dueDate: i.boleto.dueDate }
+      : null,
+    reissueCount: i.reissueCount,
+    transactionId: i.boleto?.transactionId ?? null,
+    paidAt: i.paidAt,
+    paidAmount: i.paidAmount === null ? null : centavosToReais(i.paidAmount),
+    paidBy: i.paidBy,
+    paidTransactionId: i.paidTransactionId,
+  };
+}
+
+/** The spec's Installment plan resource plus our fields; `fator` as a number (1.0349). */
+export function toPlanView(p: InstallmentPlan) {
+  return {
+    uuid: p.uuid,
+    object: 'installment_plan' as const,
+    status: p.status,
+    cancelReason: p.cancelReason,
+    installments: p.installments,
+    installmentsPaid: p.installmentsPaid,
+    baseValue: centavosToReais(p.baseValue),
+    fator: p.fator / FACTOR_SCALE,
+    installmentAmount: centavosToReais(p.installmentAmount),
+    totalScheduled: centavosToReais(p.totalScheduled),
+    totalCollected: centavosToReais(p.totalCollected),
+    firstDueDate: p.firstDueDate,
+    installmentsDetail: p.installmentsDetail.map(toInstallmentView),
+    customer: p.customer,
+    product: p.product,
+    affiliate: p.affiliate ? toTransactionAffiliateView(p.affiliate) : null,
+    environment: p.tenant.environment,
+    activatedAt: p.activatedAt,
+    completedAt: p.completedAt,
+    canceledAt: p.canceledAt,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
