@@ -82,7 +82,7 @@ export const dnsResolver = async (host: string) => (await lookup(host, { all: tr
 /** The one composition function: AWS and the local runtime both build their container here. */
 export function createContainer(cfg: Config, platform: Platform): Container {
   const table = platform.table ?? new Table({ tableName: cfg.tableName, endpoint: cfg.dynamoEndpoint });
-  const repos = createRepositories(table);
+  const repos = createRepositories(table, platform.clock);
   const mailbox = platform.mailbox ?? repos.sandboxMailbox;
   const kept = keepingMailer({ ids: cryptoIds, clock: platform.clock, store: mailbox });
   const sandbox = new SandboxGateway({

@@ -7,6 +7,7 @@ import {
 import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
+import { overdueCountWrites } from './customer-overdue';
 import { createCustomerQueries, creationOrder, toProfile } from './customer-queries';
 import { keys } from './keys';
 import {
@@ -256,36 +257,9 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       for (let attempt = 0; attempt < 5; attempt++) {
         const item = await getProfileItem(tenant, uuid);
         if (!item) return null;
-        const before = Number(item.overdueCount ?? 0);
-        const after = Math.max(0, before + delta);
-        if (after === before) return before;
-        const marker = keys.customerOverdue(tenant, uuid);
-        const writes: TransactItem[] = [
-          {
-            Update: {
-              Key: keys.customerProfile(tenant, uuid),
-              UpdateExpression: 'SET overdueCount = :after',
-              // Compare-and-set on the count read, so the marker flips exactly on 0→1 and 1→0.
-              ConditionExpression:
-                before === 0
-                  ? 'attribute_not_exists(overdueCount) OR overdueCount = :before'
-                  : 'overdueCount = :before',
-              ExpressionAttributeValues: { ':after': after, ':before': before },
-            },
-          },
-        ];
-        if (before === 0)
-          writes.push({
-            Put: {
-              Item: {
-                ...marker,
-                entity: 'customer-overdue',
-                version: 1,
-                order: creationOrder(toProfile(item)),
-              },
-            },
-          });
-        if (after === 0) writes.push({ Delete: { Key: marker } });
+        // Compare-and-set on the count read, so the marker flips exactly on 0→1 and 1→0.
+        const { writes, after } = overdueCountWrites(tenant, uuid, item, delta);
+        if (writes.length === 0) return after;
         try {
           await transact(table, writes);
           return after;

@@ -10,8 +10,9 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The job ids due by `now` in the hour buckets of the last `hoursBack` hours, oldest bucket first:
- * the heartbeat's backstop of one-time schedules (subscriptions, scheduled charges). `accept`
- * keeps the items of the entity the bucket belongs to; `jobIdOf` names the job of one.
+ * the heartbeat's backstop of one-time schedules (subscriptions, scheduled charges, installment
+ * plans). `accept` keeps the items of the entity the bucket belongs to; `jobIdOf` names the job of
+ * one, from its `id` attribute or what `idOf` reads (an installment plan's `uuid`).
  */
 export async function dueJobIds(
   table: Table,
@@ -19,6 +20,7 @@ export async function dueJobIds(
     bucketOf: (instant: string) => string;
     accept?: (item: Item) => boolean;
     jobIdOf: (tenant: Tenant, id: string) => string;
+    idOf?: (item: Item) => string;
   },
   now: Date,
   hoursBack: number,
@@ -39,7 +41,7 @@ export async function dueJobIds(
       for (const item of out.items) {
         if ((options.accept && !options.accept(item)) || String(item.dueAt) > nowIso) continue;
         const tenant = { sellerId: Number(item.sellerId), environment: item.environment as Environment };
-        due.push(options.jobIdOf(tenant, String(item.id)));
+        due.push(options.jobIdOf(tenant, options.idOf ? options.idOf(item) : String(item.id)));
       }
       cursor = out.cursor;
     } while (cursor);

@@ -234,6 +234,23 @@ export const keys = {
     `SCHSEARCH#${by}#${value}${exact ? '#' : ''}`,
   /** Hour buckets of scheduled charges' `dueAt`, swept by the heartbeat in case a schedule never fired. */
   scheduledChargeDueBucket: (instant: string) => `DUE#SCH#${instant.slice(0, 13)}`,
+  // Installment plans (carnê): the plan, its (at most 12) installments inline, under `PLAN#<uuid>`
+  // in the tenant partition. Listed newest first (createdAt, then uuid) in four index partitions
+  // (all, status, customer, customer and status), each headed by its counter (counterSortKey).
+  installmentPlan: (t: Tenant, uuid: string): Key => inTenant(t, `PLAN#${uuid}`),
+  installmentPlansOfTenant: (t: Tenant) => `${tenant(t)}#PLANS`,
+  installmentPlansByStatus: (t: Tenant, status: string) => `${tenant(t)}#PLANSTATUS#${status}`,
+  installmentPlansOfCustomer: (t: Tenant, customerId: number) => `${tenant(t)}#PLANCUSTOMER#${customerId}`,
+  installmentPlansOfCustomerByStatus: (t: Tenant, customerId: number, status: string) =>
+    `${tenant(t)}#PLANCUSTSTATUS#${customerId}#${status}`,
+  /** The index sort key of every list partition: createdAt, then uuid. */
+  installmentPlanListOrder: (createdAt: string, uuid: string) => `${createdAt}#${uuid}`,
+  /** The counter of one list partition (`ALL`, `STATUS#<s>`, `CUSTOMER#<id>`, `CUSTSTATUS#<id>#<s>`). */
+  installmentPlanCounter: (t: Tenant, scope: string): Key => inTenant(t, `COUNT#PLAN#${scope}`),
+  /** The duplicate guard: one hold per fingerprint (customer, product, installments, date, affiliate). */
+  installmentPlanFingerprint: (t: Tenant, fingerprint: string): Key => inTenant(t, `PLANFP#${fingerprint}`),
+  /** Hour buckets of installment plans' `dueAt`, swept by the heartbeat in case a schedule never fired. */
+  installmentPlanDueBucket: (instant: string) => `DUE#PLAN#${instant.slice(0, 13)}`,
   /** A customer portal session, found by the SHA-256 of its token (no tenant in the request). */
   portalSession: (tokenHash: string): Key => ({ pk: `PORTALSESSION#${tokenHash}`, sk: 'PORTALSESSION' }),
   /** A seller's profile by the customer's numeric id: a pointer to the uuid-keyed profile. */

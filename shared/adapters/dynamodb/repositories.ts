@@ -1,3 +1,4 @@
+import type { Clock } from '#shared/domain/ports';
 import { createAffiliationRepository } from './affiliation-repository';
 import { createApiKeyRepository } from './api-key-repository';
 import { createCheckoutSessionRepository } from './checkout-session-repository';
@@ -5,6 +6,7 @@ import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
 import { createIdempotencyRepository } from './idempotency-repository';
+import { createInstallmentPlanRepository } from './installment-plan-repository';
 import { createMailLog, createSandboxMailbox } from './mail-repository';
 import { createEventOutbox } from './outbox';
 import { createPaymentMethodRepository } from './payment-method-repository';
@@ -20,8 +22,11 @@ import type { Table } from './table';
 import { createTransactionRepository } from './transaction-repository';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
 
-/** Every repository, built once per container from the one table. */
-export function createRepositories(table: Table) {
+/**
+ * Every repository, built once per container from the one table. `clock` is the container's: the
+ * few repositories that compare stored instants with now (installment plans) read it.
+ */
+export function createRepositories(table: Table, clock: Clock = { now: () => new Date() }) {
   return {
     health: createHealthRepository(table),
     apiKeys: createApiKeyRepository(table),
@@ -43,6 +48,7 @@ export function createRepositories(table: Table) {
     prices: createPriceRepository(table),
     subscriptions: createSubscriptionRepository(table),
     scheduledCharges: createScheduledChargeRepository(table),
+    installmentPlans: createInstallmentPlanRepository(table, clock),
     portalSessions: createPortalSessionRepository(table),
   };
 }

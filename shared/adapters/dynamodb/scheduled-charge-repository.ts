@@ -1,9 +1,8 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { ScheduledChargeChanges, ScheduledChargeRepository } from '#shared/domain/ports';
 import type { Attempt, Cycle, ScheduledCharge, TimelineEntry } from '#shared/domain/scheduled-charges/charge';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
-import { creationOrder, toProfile } from './customer-queries';
+import { transactWithOverdueCount } from './customer-overdue';
 import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
@@ -21,7 +20,7 @@ import {
   searchCopyKeys,
   toCharge,
 } from './scheduled-charge-queries';
-import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { alreadyExists, type Item, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 import { transactionCreateWrites } from './transaction-repository';
 
@@ -31,26 +30,9 @@ const PAY_TOKEN_ENTITY = 'scheduled-charge-pay-token';
 /** Charges whose `dueAt` falls in one hour, for the heartbeat's sweep. */
 /** Attempts of one cycle, newest first. */
 const byCycle = TABLE.indexes.byUuidOrOwner;
-/**
- * TransactWriteItems takes at most 100 entries. A change writes the charge (1), up to 2 counter
- * moves, 3 search copies (+3 deletes when the due date moves), its changed cycles and their pay
- * tokens, its timeline entries, attempts, transactions (each with 4 counters, a pix marker and its
- * events), outbox events and the customer's overdue count (2): about 10 to 30 for the engine's
- * changes. A change past 100 (a cancel of a series with dozens of overdue cycles) is refused
- * whole with an Error, never written in part.
- */
-const MAX_TRANSACT_ITEMS = 100;
 /** The portal lists at most this many open charges of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
-/** Rounds on the customer's overdue count (lost compare-and-set or a concurrent transaction) before giving up. */
-const OVERDUE_ROUNDS = 5;
 const CLOSED = ['paid', 'canceled', 'recurrence_canceled'];
-
-/** A transaction cancelled because another one was writing the same item (no condition failed). */
-const raced = (error: unknown) =>
-  error instanceof TransactionCanceledException &&
-  (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
-
 const jobIdOf = (tenant: Tenant, id: string) => `${tenant.sellerId}:${tenant.environment}:${id}`;
 
 function chargeItem(c: ScheduledCharge, timelineSeq: number): Item {
@@ -218,49 +200,17 @@ function timelinePuts(c: ScheduledCharge, changes: ScheduledChargeChanges, lastI
 
 export function createScheduledChargeRepository(table: Table): ScheduledChargeRepository {
   /**
-   * The customer's overdue count moved by `delta` as CustomerRepository.adjustOverdue moves it:
-   * a compare-and-set of the count read (its index in the transaction is returned so a lost race
-   * on it is retried), the marker put on 0 → 1 and deleted on 1 → 0. Nothing for a missing profile
-   * or a count that does not move (0 − 1).
-   */
-  async function overdueWrites(c: ScheduledCharge, delta: number): Promise<TransactItem[]> {
-    const key = keys.customerProfile(c.tenant, c.customer.uuid);
-    const item = await table.get<Item>(key, { consistent: true });
-    if (!item) return [];
-    const before = Number(item.overdueCount ?? 0);
-    const after = Math.max(0, before + delta);
-    if (after === before) return [];
-    const marker = keys.customerOverdue(c.tenant, c.customer.uuid);
-    const writes: TransactItem[] = [
-      {
-        Update: {
-          Key: key,
-          UpdateExpression: 'SET overdueCount = :after',
-          ConditionExpression:
-            before === 0
-              ? 'attribute_exists(pk) AND (attribute_not_exists(overdueCount) OR overdueCount = :before)'
-              : 'overdueCount = :before',
-          ExpressionAttributeValues: { ':after': after, ':before': before },
-        },
-      },
-    ];
-    if (before === 0)
-      writes.push({
-        Put: {
-          Item: { ...marker, entity: 'customer-overdue', version: 1, order: creationOrder(toProfile(item)) },
-        },
-      });
-    if (after === 0) writes.push({ Delete: { Key: marker } });
-    return writes;
-  }
-
-  /**
    * The charge's Put (index 0, conditioned), its counters, search copies, changed cycles with the
    * pay tokens of new ones, timeline, attempts, transactions with their counters and events, its
    * own events and the customer's overdue count, in one TransactWriteItems. A failed condition
    * of the charge is `changed` (save) or `already_exists` (create) and never retried; one of the
    * overdue count (another charge of the customer moved it) is retried with the count read again;
-   * any other is a stored transaction or pay token (`already_exists`).
+   * any other is a stored transaction or pay token (`already_exists`). A change writes the charge
+   * (1), up to 2 counter moves, 3 search copies (+3 deletes when the due date moves), its changed
+   * cycles and their pay tokens, its timeline entries, attempts, transactions (each with 4
+   * counters, a pix marker and its events), outbox events and the customer's overdue count (2):
+   * about 10 to 30 for the engine's changes; one past TransactWriteItems' 100 (a cancel of a series
+   * with dozens of overdue cycles) is refused whole with an Error, never written in part.
    */
   async function write(
     previous: ScheduledCharge | null,
@@ -292,43 +242,24 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
       ...changes.events.map(outboxPut),
       ...(changes.transactions ?? []).flatMap((t) => transactionCreateWrites(t.record, t.events)),
     ];
-    for (let round = 1; ; round++) {
-      const overdue = changes.customerOverdueDelta
-        ? await overdueWrites(next, changes.customerOverdueDelta)
-        : [];
-      const writes = [...fixed, ...overdue];
-      if (writes.length > MAX_TRANSACT_ITEMS)
-        throw new Error(
-          `A scheduled charge change of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
-        );
-      try {
-        await table.transact(writes);
-        return;
-      } catch (error) {
-        // Another transaction was writing one of these items (the customer's count, most often):
-        // nothing was written; the next round reads the count again, and a charge that moved
-        // meanwhile fails its version condition then.
-        if (raced(error) && round < OVERDUE_ROUNDS) {
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** round));
-          continue;
-        }
-        if (!(error instanceof ConditionFailedError)) throw error;
-        if (error.failedIndexes.includes(0))
-          throw previous
+    await transactWithOverdueCount(
+      table,
+      fixed,
+      changes.customerOverdueDelta
+        ? { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta }
+        : null,
+      {
+        what: 'A scheduled charge change',
+        primaryFailed: (error) =>
+          previous
             ? new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
                 reason: 'changed',
                 cause: error,
               })
-            : alreadyExists('The scheduled charge')(error);
-        const countLost = overdue.length > 0 && error.failedIndexes.includes(fixed.length);
-        if (!countLost) throw alreadyExists('The transaction')(error);
-        if (round >= OVERDUE_ROUNDS)
-          throw new ConflictError("The customer's overdue count is contended; retry", 'concurrent_update', {
-            reason: 'changed',
-            cause: error,
-          });
-      }
-    }
+            : alreadyExists('The scheduled charge')(error),
+        otherFailed: alreadyExists('The transaction'),
+      },
+    );
   }
 
   const changed = () =>

@@ -5,10 +5,10 @@ import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
+import { counterMoves } from './list-partitions';
 import { outboxPut } from './outbox';
 import {
   listSubscriptions,
-  SUBSCRIPTION_COUNTER,
   SUBSCRIPTION_FIELDS,
   subscriptionPartitions,
   toSubscription,
@@ -51,37 +51,11 @@ function toItem(s: Subscription): Item {
   return item;
 }
 
-function counterUpdate(s: Subscription, partition: number, delta: number): TransactItem {
-  const p = subscriptionPartitions(s)[partition];
-  return {
-    Update: {
-      Key: keys.subscriptionCounter(s.tenant, p.scope),
-      UpdateExpression: 'ADD #c :d SET entity = :e, #ver = :ver, #ipk = :ipk, #isk = :isk',
-      ExpressionAttributeNames: {
-        '#c': 'count',
-        '#ver': 'version',
-        '#ipk': p.index.partitionKey,
-        '#isk': p.index.sortKey,
-      },
-      ExpressionAttributeValues: {
-        ':d': delta,
-        ':e': SUBSCRIPTION_COUNTER,
-        ':ver': 1,
-        ':ipk': p.value,
-        ':isk': keys.counterSortKey,
-      },
-    },
-  };
-}
-
 /** Counters of the list partitions the subscription leaves go down, those it enters go up. */
-function counterMoves(previous: Subscription | null, next: Subscription): TransactItem[] {
-  const before = previous ? subscriptionPartitions(previous) : [];
-  return subscriptionPartitions(next).flatMap((p, i) => {
-    if (previous && before[i].value === p.value) return [];
-    return [...(previous ? [counterUpdate(previous, i, -1)] : []), counterUpdate(next, i, 1)];
-  });
-}
+const counterMovesOf = (previous: Subscription | null, next: Subscription): TransactItem[] =>
+  counterMoves(previous ? subscriptionPartitions(previous) : null, subscriptionPartitions(next), (scope) =>
+    keys.subscriptionCounter(next.tenant, scope),
+  );
 
 function toHistoryEntry(item: Item): SubscriptionHistoryEntry {
   return {
@@ -132,7 +106,7 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
   ) {
     const writes: TransactItem[] = [
       put,
-      ...counterMoves(previous, next),
+      ...counterMovesOf(previous, next),
       ...(await historyPuts(next, changes)),
       ...changes.events.map(outboxPut),
       ...(changes.transaction

@@ -1,0 +1,110 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
+import { creationOrder, toProfile } from './customer-queries';
+import { keys } from './keys';
+import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+
+/** TransactWriteItems takes at most 100 entries. */
+export const MAX_TRANSACT_ITEMS = 100;
+/** Rounds on the customer's overdue count (lost compare-and-set or a concurrent transaction) before giving up. */
+const OVERDUE_ROUNDS = 5;
+
+/** A transaction cancelled because another one was writing the same item (no condition failed). */
+export const raced = (error: unknown) =>
+  error instanceof TransactionCanceledException &&
+  (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
+
+/**
+ * The writes that move a customer's overdue count by `delta` from the profile item as read: a
+ * compare-and-set of the count read (the first write), the overdue marker put on 0 → 1 and
+ * deleted on 1 → 0, so the marker flips exactly once. No writes when the count does not move (0 − 1).
+ */
+export function overdueCountWrites(
+  tenant: Tenant,
+  customerUuid: string,
+  profile: Item,
+  delta: number,
+): { writes: TransactItem[]; before: number; after: number } {
+  const before = Number(profile.overdueCount ?? 0);
+  const after = Math.max(0, before + delta);
+  if (after === before) return { writes: [], before, after };
+  const marker = keys.customerOverdue(tenant, customerUuid);
+  const writes: TransactItem[] = [
+    {
+      Update: {
+        Key: keys.customerProfile(tenant, customerUuid),
+        UpdateExpression: 'SET overdueCount = :after',
+        ConditionExpression:
+          before === 0
+            ? 'attribute_exists(pk) AND (attribute_not_exists(overdueCount) OR overdueCount = :before)'
+            : 'overdueCount = :before',
+        ExpressionAttributeValues: { ':after': after, ':before': before },
+      },
+    },
+  ];
+  if (before === 0)
+    writes.push({
+      Put: {
+        Item: { ...marker, entity: 'customer-overdue', version: 1, order: creationOrder(toProfile(profile)) },
+      },
+    });
+  if (after === 0) writes.push({ Delete: { Key: marker } });
+  return { writes, before, after };
+}
+
+/**
+ * One TransactWriteItems of a state change (`fixed`, its conditioned item at index 0) and, with
+ * `overdue`, the customer's overdue count moved by `delta` (read strongly consistent each round;
+ * nothing for a missing profile). A race with another transaction on any of these items (the
+ * customer's count, a shared list counter) and a lost compare-and-set of the count are retried
+ * with the count read again; a failed condition at index 0 is `primaryFailed` (never retried: the
+ * next round would fail it again), any other is `otherFailed`. More than 100 writes is an Error,
+ * nothing written.
+ */
+export async function transactWithOverdueCount(
+  table: Table,
+  fixed: TransactItem[],
+  overdue: { tenant: Tenant; customerUuid: string; delta: number } | null,
+  options: {
+    /** Names the change in the Error past 100 writes ("A scheduled charge change"). */
+    what: string;
+    primaryFailed: (error: ConditionFailedError) => Error;
+    otherFailed: (error: ConditionFailedError) => Error;
+  },
+): Promise<void> {
+  for (let round = 1; ; round++) {
+    let countWrites: TransactItem[] = [];
+    if (overdue?.delta) {
+      const key = keys.customerProfile(overdue.tenant, overdue.customerUuid);
+      const profile = await table.get<Item>(key, { consistent: true });
+      if (profile)
+        countWrites = overdueCountWrites(overdue.tenant, overdue.customerUuid, profile, overdue.delta).writes;
+    }
+    const writes = [...fixed, ...countWrites];
+    if (writes.length > MAX_TRANSACT_ITEMS)
+      throw new Error(
+        `${options.what} of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
+      );
+    try {
+      await table.transact(writes);
+      return;
+    } catch (error) {
+      // Another transaction was writing one of these items: nothing was written; the next round
+      // reads the count again, and a state that moved meanwhile fails its version condition then.
+      if (raced(error) && round < OVERDUE_ROUNDS) {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** round));
+        continue;
+      }
+      if (!(error instanceof ConditionFailedError)) throw error;
+      if (error.failedIndexes.includes(0)) throw options.primaryFailed(error);
+      const countLost = countWrites.length > 0 && error.failedIndexes.includes(fixed.length);
+      if (!countLost) throw options.otherFailed(error);
+      if (round >= OVERDUE_ROUNDS)
+        throw new ConflictError("The customer's overdue count is contended; retry", 'concurrent_update', {
+          reason: 'changed',
+          cause: error,
+        });
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import type { InstallmentPlan } from '#shared/domain/installment-plans/plan';
+import type { Clock, InstallmentPlanChanges, InstallmentPlanRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
+import { transactWithOverdueCount } from './customer-overdue';
+import { byDue, dueJobIds } from './due-buckets';
+import {
+  listInstallmentPlans,
+  listPlansOfCustomer,
+  PLAN_ENTITY,
+  planAttributes,
+  planPartitions,
+  toPlan,
+} from './installment-plan-queries';
+import { keys } from './keys';
+import { counterMoves, partitionAttributes } from './list-partitions';
+import { outboxPut } from './outbox';
+import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { transactionCreateWrites } from './transaction-repository';
+
+const FINGERPRINT_ENTITY = 'installment-plan-fingerprint';
+/** A hold's item outlives its `until` by a day before DynamoDB's TTL removes it (expiry is `until`, not TTL). */
+const FINGERPRINT_TTL_MARGIN_S = 86_400;
+
+const jobIdOf = (tenant: Tenant, uuid: string) => `${tenant.sellerId}:${tenant.environment}:${uuid}`;
+
+function planItem(p: InstallmentPlan): Item {
+  const item: Item = {
+    ...keys.installmentPlan(p.tenant, p.uuid),
+    entity: PLAN_ENTITY,
+    ...planAttributes(p),
+    ...partitionAttributes(planPartitions(p), keys.installmentPlanListOrder(p.createdAt, p.uuid)),
+  };
+  // Only while something is due is the plan in the sweep's index (Put replaces the item).
+  if (p.dueAt) {
+    item[byDue.partitionKey] = keys.installmentPlanDueBucket(p.dueAt);
+    item[byDue.sortKey] = `${p.dueAt}#${jobIdOf(p.tenant, p.uuid)}`;
+  }
+  return item;
+}
+
+/**
+ * Installment plans in the single table (docs/data-model.md, "Installment plans"): the plan item
+ * holds its installments (at most 12, a few KB), so a read is one GetItem and a change one Put.
+ * `clock` gives the now of fingerprint expiry and of listByCustomer's 90 days: the container's,
+ * so the local runtime's test clock moves them too.
+ */
+export function createInstallmentPlanRepository(
+  table: Table,
+  clock: Clock = { now: () => new Date() },
+): InstallmentPlanRepository {
+  /**
+   * The plan's Put (index 0, conditioned), its list counters, events, its transaction with that
+   * one's counters and events, and the customer's overdue count, in one TransactWriteItems (about
+   * 5 to 20 writes). A failed condition of the plan is `changed` (save) or `already_exists`
+   * (create); any other is the stored transaction (`already_exists`).
+   */
+  async function write(
+    previous: InstallmentPlan | null,
+    next: InstallmentPlan,
+    changes: InstallmentPlanChanges,
+  ): Promise<void> {
+    if ((changes.transactions?.length ?? 0) > 1)
+      throw new Error(
+        'An installment plan change writes at most one new transaction (their tenant counters are shared items)',
+      );
+    const put: TransactItem = previous
+      ? {
+          Put: {
+            Item: planItem(next),
+            ConditionExpression: 'attribute_exists(pk) AND version = :v',
+            ExpressionAttributeValues: { ':v': previous.version },
+          },
+        }
+      : { Put: { Item: planItem(next), ConditionExpression: 'attribute_not_exists(pk)' } };
+    const fixed: TransactItem[] = [
+      put,
+      ...counterMoves(previous ? planPartitions(previous) : null, planPartitions(next), (scope) =>
+        keys.installmentPlanCounter(next.tenant, scope),
+      ),
+      ...changes.events.map(outboxPut),
+      ...(changes.transactions ?? []).flatMap((t) => transactionCreateWrites(t.record, t.events)),
+    ];
+    await transactWithOverdueCount(
+      table,
+      fixed,
+      changes.customerOverdueDelta
+        ? { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta }
+        : null,
+      {
+        what: 'An installment plan change',
+        primaryFailed: (error) =>
+          previous
+            ? new ConflictError('The installment plan changed at the same time; retry', 'concurrent_update', {
+                reason: 'changed',
+                cause: error,
+              })
+            : alreadyExists('The installment plan')(error),
+        otherFailed: alreadyExists('The transaction'),
+      },
+    );
+  }
+
+  return {
+    async reserveFingerprint(tenant, fingerprint, planUuid, until) {
+      try {
+        await table.put(
+          {
+            ...keys.installmentPlanFingerprint(tenant, fingerprint),
+            entity: FINGERPRINT_ENTITY,
+            version: 1,
+            sellerId: tenant.sellerId,
+            environment: tenant.environment,
+            planUuid,
+            until,
+            ttl: Math.floor(new Date(until).getTime() / 1000) + FINGERPRINT_TTL_MARGIN_S,
+          },
+          {
+            // Free, this plan's, or expired (ISO instants compare as text).
+            ConditionExpression: 'attribute_not_exists(pk) OR planUuid = :plan OR #until <= :now',
+            ExpressionAttributeNames: { '#until': 'until' },
+            ExpressionAttributeValues: { ':plan': planUuid, ':now': clock.now().toISOString() },
+            ReturnValuesOnConditionCheckFailure: 'NONE',
+          },
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
+
+    async releaseFingerprint(tenant, fingerprint, planUuid) {
+      try {
+        await table.delete(keys.installmentPlanFingerprint(tenant, fingerprint), {
+          condition: 'planUuid = :plan',
+          values: { ':plan': planUuid },
+        });
+      } catch (error) {
+        // Another plan holds it now (or nothing does): not ours to remove.
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    },
+
+    create: (plan, changes) => write(null, plan, changes),
+
+    async get(tenant, uuid) {
+      const item = await table.get<Item>(keys.installmentPlan(tenant, uuid), { consistent: true });
+      return item && item.entity === PLAN_ENTITY ? toPlan(item) : null;
+    },
+
+    save: (next, previous, changes) => write(previous, next, changes),
+
+    list: (tenant, query) => listInstallmentPlans(table, tenant, query),
+
+    listByCustomer: (tenant, customerId) => listPlansOfCustomer(table, tenant, customerId, clock.now()),
+
+    duePlans(now, hoursBack) {
+      return dueJobIds(
+        table,
+        {
+          bucketOf: keys.installmentPlanDueBucket,
+          accept: (item) => item.entity === PLAN_ENTITY,
+          jobIdOf,
+          idOf: (item) => String(item.uuid),
+        },
+        now,
+        hoursBack,
+      );
+    },
+  };
+}
