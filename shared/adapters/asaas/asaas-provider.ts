@@ -1,0 +1,437 @@
+import {
+  type CardInput,
+  type ChargeRequest,
+  type ChargeResult,
+  type ChargeStatus,
+  PROVIDER_NOT_CONFIGURED,
+  type SavedCardChargeRequest,
+  type TokenizeCardRequest,
+  type TokenizeResult,
+} from '#shared/domain/payments/gateway';
+import type { GatewayHealth, PaymentProvider } from '#shared/domain/ports';
+import type {
+  CredentialsResolver,
+  ProviderCredentials,
+  ProviderLinks,
+} from '#shared/domain/ports/provider-connections';
+import type { Tenant } from '#shared/domain/tenant';
+import { BadRequestError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
+import { ConditionFailedError } from '../dynamodb/table';
+// Same 15-digit random ids as the sandbox's: the public status route cannot be walked.
+import { randomGatewayPayId } from '../sandbox-gateway/sandbox-gateway';
+import { type AsaasClient, AsaasRefusal, AsaasUnavailable, centavosOf, Reais } from './client';
+import { BILLING_TYPE, cardFailureOf, chargeStatusOf, formatDigitableLine } from './mapping';
+
+export const ASAAS_PROVIDER = 'asaas';
+
+/** The provider's payment object, the fields we read (docs: "Create new payment"). */
+export interface AsaasPayment {
+  id: string;
+  status: string;
+  value: number;
+  dueDate?: string;
+  bankSlipUrl?: string | null;
+  invoiceUrl?: string | null;
+  creditCard?: { creditCardNumber?: string; creditCardBrand?: string; creditCardToken?: string } | null;
+  refunds?: { id?: string; value?: number }[] | null;
+}
+
+export interface AsaasProviderDeps {
+  client: AsaasClient;
+  credentials: CredentialsResolver;
+  links: ProviderLinks;
+  clock: { now(): Date };
+  randomId?: () => number;
+}
+
+const ID_ATTEMPTS = 5;
+
+const notConnected = () => new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+const unavailable = (cause: unknown) =>
+  new ServiceUnavailableError(
+    'The payment provider is unavailable; nothing was charged. Try again later.',
+    'provider_unavailable',
+    {
+      cause,
+    },
+  );
+
+/**
+ * The live slot of PaymentProvider on Asaas API v3, per seller: each call uses the connected
+ * account's key (decrypted by the resolver, never logged). Our gateway ids are numbers (the spec's
+ * type); each maps to the provider's `pay_…` id through a stored link, and travels to the provider
+ * as the payment's `externalReference`, which its webhooks echo.
+ */
+export class AsaasProvider implements PaymentProvider {
+  readonly provider = ASAAS_PROVIDER;
+  readonly ready = true;
+
+  constructor(private readonly deps: AsaasProviderDeps) {}
+
+  /** Whether the seller has connected an account: without one live sales keep the 503. */
+  async connected(tenant: Tenant): Promise<boolean> {
+    return (await this.deps.credentials(tenant.sellerId)) !== null;
+  }
+
+  async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    const credentials = await this.credentialsOf(request.tenant.sellerId);
+    const customer = await this.customerOf(credentials, request.tenant.sellerId, request.customer);
+    const gatewayPayId = await this.reserveId(
+      request.tenant.sellerId,
+      request.method,
+      request.amountCentavos,
+    );
+    const body: Record<string, unknown> = {
+      customer,
+      billingType: BILLING_TYPE[request.method],
+      dueDate: this.dueDateOf(request),
+      description: request.description,
+      externalReference: String(gatewayPayId),
+      ...installmentFields(
+        request.amountCentavos,
+        request.method === 'creditcard' ? request.installments : 1,
+      ),
+    };
+    if (request.method === 'creditcard') {
+      if (!request.card) throw new BadRequestError('card is required for a card payment', 'card_required');
+      Object.assign(body, cardFields(request.card, request.customer));
+      return this.cardCharge(credentials, gatewayPayId, body, request.card, request.saveCard);
+    }
+    const payment = await this.call(credentials, 'POST', '/payments', body);
+    await this.link(gatewayPayId, payment.id);
+    if (request.method === 'pix') {
+      const qr = await this.call<{ payload: string; expirationDate?: string }>(
+        credentials,
+        'GET',
+        `/payments/${payment.id}/pixQrCode`,
+      );
+      return {
+        outcome: 'pending',
+        gatewayPayId,
+        pix: {
+          qrCode: qr.payload,
+          txid: payment.id,
+          expiresAt: request.expiresAt ?? toIso(qr.expirationDate) ?? this.deps.clock.now().toISOString(),
+        },
+      };
+    }
+    const field = await this.call<{ identificationField: string; barCode: string }>(
+      credentials,
+      'GET',
+      `/payments/${payment.id}/identificationField`,
+    );
+    return {
+      outcome: 'pending',
+      gatewayPayId,
+      boleto: {
+        barcode: field.barCode,
+        digitableLine: field.identificationField,
+        formattedLine: formatDigitableLine(field.identificationField),
+        dueDate: payment.dueDate ?? String(body.dueDate),
+        pdfUrl: payment.bankSlipUrl ?? payment.invoiceUrl ?? '',
+      },
+    };
+  }
+
+  async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {
+    const { sellerId } = request.tenant;
+    const replay = await this.deps.links.replayed(sellerId, request.idempotencyKey);
+    if (replay) return replay;
+    const credentials = await this.credentialsOf(sellerId);
+    const customer = await this.customerOf(credentials, sellerId, request.customer);
+    const gatewayPayId = await this.reserveId(sellerId, 'creditcard', request.amountCentavos);
+    const body = {
+      customer,
+      billingType: 'CREDIT_CARD',
+      dueDate: saoPauloDay(this.deps.clock.now()),
+      description: request.description,
+      externalReference: String(gatewayPayId),
+      creditCardToken: request.token,
+      ...installmentFields(request.amountCentavos, request.installments),
+    };
+    const result = await this.cardCharge(credentials, gatewayPayId, body);
+    // An errored debit is not remembered: the renewal's retry asks the provider again.
+    if (result.outcome !== 'error') await this.deps.links.remember(sellerId, request.idempotencyKey, result);
+    return result;
+  }
+
+  async tokenizeCard(request: TokenizeCardRequest): Promise<TokenizeResult> {
+    const credentials = await this.credentialsOf(request.tenant.sellerId);
+    const customer = await this.customerOf(credentials, request.tenant.sellerId, request.customer);
+    try {
+      const token = await this.deps.client.request<{
+        creditCardNumber: string;
+        creditCardBrand: string;
+        creditCardToken: string;
+      }>(credentials, 'POST', '/creditCard/tokenizeCreditCard', {
+        customer,
+        ...cardFields(request.card, request.customer),
+      });
+      return {
+        outcome: 'approved',
+        savedCard: {
+          token: token.creditCardToken,
+          brand: brandOf(token.creditCardBrand),
+          last4: token.creditCardNumber.slice(-4),
+          expiryMonth: request.card.expiryMonth,
+          expiryYear: fourDigitYear(request.card.expiryYear),
+        },
+      };
+    } catch (error) {
+      if (error instanceof AsaasRefusal && error.status === 400)
+        return { outcome: 'declined', ...cardFailureOf(error.errors) };
+      throw error instanceof AsaasUnavailable ? unavailable(error) : error;
+    }
+  }
+
+  /** Pix Automático is not integrated on Asaas yet: an error outcome, never a false decline. */
+  async chargePixAutomatic(): Promise<ChargeResult> {
+    return {
+      outcome: 'error',
+      gatewayPayId: 0,
+      card: { brand: 'unknown', last4: '' },
+      failureCode: 'processing_error',
+      failureReason: 'Pix Automático is not available through the live provider yet.',
+      gatewayFailureCode: 'pix_automatic_not_supported',
+    };
+  }
+
+  async pixAuthorizationStatus() {
+    return null;
+  }
+
+  /** The provider keeps a token per customer and documents no call to delete one: nothing to do. */
+  async detachSavedCard(): Promise<void> {}
+
+  async cancel(gatewayPayId: number): Promise<void> {
+    const { credentials, link } = await this.linked(gatewayPayId);
+    await this.call(credentials, 'DELETE', `/payments/${link.providerPaymentId}`);
+  }
+
+  async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
+    const { credentials, link } = await this.linked(gatewayPayId);
+    const body = amountCentavos >= link.amountCentavos ? {} : { value: new Reais(amountCentavos) };
+    const payment = await this.call(credentials, 'POST', `/payments/${link.providerPaymentId}/refund`, body);
+    const last = payment.refunds?.at(-1);
+    return { refundId: last?.id ?? `${link.providerPaymentId}:${amountCentavos}` };
+  }
+
+  async status(gatewayPayId: number): Promise<ChargeStatus | null> {
+    const link = await this.deps.links.charge(gatewayPayId);
+    if (!link) return null;
+    const credentials = await this.credentialsOf(link.sellerId);
+    try {
+      const res = await this.deps.client.request<{ status: string }>(
+        credentials,
+        'GET',
+        `/payments/${link.providerPaymentId}/status`,
+      );
+      return chargeStatusOf(res.status);
+    } catch (error) {
+      if (error instanceof AsaasRefusal && error.status === 404) return null;
+      throw error instanceof AsaasUnavailable ? unavailable(error) : error;
+    }
+  }
+
+  /** Reachability of the production API, without any seller's key (a 401 is an answer). */
+  async health(): Promise<GatewayHealth> {
+    const started = Date.now();
+    try {
+      const status = await this.deps.client.ping('production');
+      const latencyMs = Date.now() - started;
+      return status < 500
+        ? { status: 'healthy', provider: this.provider, latencyMs }
+        : { status: 'unhealthy', provider: this.provider, latencyMs, detail: `HTTP ${status}` };
+    } catch (error) {
+      const detail = error instanceof AsaasUnavailable ? error.reason : 'unreachable';
+      return { status: 'unhealthy', provider: this.provider, latencyMs: Date.now() - started, detail };
+    }
+  }
+
+  private async cardCharge(
+    credentials: ProviderCredentials,
+    gatewayPayId: number,
+    body: Record<string, unknown>,
+    card?: CardInput,
+    saveCard?: boolean,
+  ): Promise<ChargeResult> {
+    const summary = { brand: 'unknown', last4: card ? card.number.slice(-4) : '' };
+    let payment: AsaasPayment;
+    try {
+      payment = await this.deps.client.request<AsaasPayment>(credentials, 'POST', '/payments', body);
+    } catch (error) {
+      if (error instanceof AsaasRefusal && error.status === 400)
+        return { outcome: 'declined', gatewayPayId, card: summary, ...cardFailureOf(error.errors) };
+      if (error instanceof AsaasUnavailable)
+        return {
+          outcome: 'error',
+          gatewayPayId,
+          card: summary,
+          failureCode: 'processing_error',
+          failureReason:
+            'The payment provider did not answer; the outcome is unknown and nothing was confirmed.',
+          gatewayFailureCode: error.reason,
+        };
+      throw error;
+    }
+    await this.link(gatewayPayId, payment.id);
+    const brand = brandOf(payment.creditCard?.creditCardBrand);
+    const last4 = payment.creditCard?.creditCardNumber?.slice(-4) ?? summary.last4;
+    const status = chargeStatusOf(payment.status);
+    if (status !== 'paid') {
+      return {
+        outcome: 'declined',
+        gatewayPayId,
+        card: { brand, last4 },
+        failureCode: payment.status === 'AWAITING_RISK_ANALYSIS' ? 'risk_analysis' : 'card_declined',
+        failureReason: `The provider answered ${payment.status}.`,
+        gatewayFailureCode: payment.status,
+      };
+    }
+    const token = payment.creditCard?.creditCardToken;
+    return {
+      outcome: 'approved',
+      gatewayPayId,
+      card: { brand, last4 },
+      authorizationCode: payment.id,
+      ...(saveCard && card && token
+        ? {
+            savedCard: {
+              token,
+              brand,
+              last4,
+              expiryMonth: card.expiryMonth,
+              expiryYear: fourDigitYear(card.expiryYear),
+            },
+          }
+        : {}),
+    };
+  }
+
+  private async credentialsOf(sellerId: number): Promise<ProviderCredentials> {
+    const credentials = await this.deps.credentials(sellerId);
+    if (!credentials) throw notConnected();
+    return credentials;
+  }
+
+  /** The seller's provider customer of this document: created once, then reused. */
+  private async customerOf(
+    credentials: ProviderCredentials,
+    sellerId: number,
+    buyer: { name: string; document: string; email: string },
+  ): Promise<string> {
+    const known = await this.deps.links.customerId(sellerId, credentials.environment, buyer.document);
+    if (known) return known;
+    const found = await this.call<{ data?: { id: string }[] }>(
+      credentials,
+      'GET',
+      `/customers?cpfCnpj=${encodeURIComponent(buyer.document)}`,
+    );
+    const id =
+      found.data?.[0]?.id ??
+      (
+        await this.call<{ id: string }>(credentials, 'POST', '/customers', {
+          name: buyer.name,
+          cpfCnpj: buyer.document,
+          email: buyer.email,
+        })
+      ).id;
+    await this.deps.links.saveCustomer(sellerId, credentials.environment, buyer.document, id);
+    return id;
+  }
+
+  /** A fresh gateway id: the link's conditional write makes a collision a redraw. */
+  private async reserveId(sellerId: number, method: ChargeRequest['method'], amountCentavos: number) {
+    const draw = this.deps.randomId ?? randomGatewayPayId;
+    for (let attempt = 1; ; attempt++) {
+      const gatewayPayId = draw();
+      try {
+        await this.deps.links.reserveCharge({
+          gatewayPayId,
+          providerPaymentId: '',
+          sellerId,
+          method,
+          amountCentavos,
+        });
+        return gatewayPayId;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError) || attempt >= ID_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async link(gatewayPayId: number, providerPaymentId: string) {
+    await this.deps.links.linkCharge(gatewayPayId, providerPaymentId);
+  }
+
+  private async linked(gatewayPayId: number) {
+    const link = await this.deps.links.charge(gatewayPayId);
+    if (!link?.providerPaymentId) throw new NotFoundError('Charge not found at the provider');
+    return { link, credentials: await this.credentialsOf(link.sellerId) };
+  }
+
+  /** A call whose failure is not a card outcome: unavailable → 503, a refusal → 400 naming its codes. */
+  private async call<T = AsaasPayment>(
+    credentials: ProviderCredentials,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    try {
+      return await this.deps.client.request<T>(credentials, method, path, body);
+    } catch (error) {
+      if (error instanceof AsaasUnavailable) throw unavailable(error);
+      if (error instanceof AsaasRefusal && error.status === 401)
+        throw new ServiceUnavailableError(
+          'The connected payment provider account rejected its API key; reconnect it.',
+          'provider_credentials_invalid',
+          { cause: error },
+        );
+      if (error instanceof AsaasRefusal)
+        throw new BadRequestError(
+          `The payment provider refused the request: ${error.errors.map((e) => e.description || e.code).join('; ') || `HTTP ${error.status}`}`,
+          'provider_refused',
+          { cause: error },
+        );
+      throw error;
+    }
+  }
+
+  private dueDateOf(request: ChargeRequest): string {
+    if (request.method === 'boleto' && request.dueDate) return request.dueDate;
+    if (request.method === 'pix' && request.expiresAt) return saoPauloDay(new Date(request.expiresAt));
+    return saoPauloDay(this.deps.clock.now());
+  }
+}
+
+/** Installments: `installmentCount` + `totalValue` only for 2 or more (docs: "Create new payment"). */
+function installmentFields(amountCentavos: number, installments: number) {
+  return installments > 1
+    ? { installmentCount: installments, totalValue: new Reais(amountCentavos) }
+    : { value: new Reais(amountCentavos) };
+}
+
+function cardFields(card: CardInput, buyer: { name: string; document: string; email: string }) {
+  return {
+    creditCard: {
+      holderName: card.holderName,
+      number: card.number,
+      expiryMonth: String(card.expiryMonth).padStart(2, '0'),
+      expiryYear: String(fourDigitYear(card.expiryYear)),
+      ccv: card.cvv,
+    },
+    creditCardHolderInfo: { name: buyer.name, email: buyer.email, cpfCnpj: buyer.document },
+  };
+}
+
+const fourDigitYear = (year: number) => (year < 100 ? 2000 + year : year);
+const brandOf = (brand: string | undefined) => (brand ? brand.toLowerCase() : 'unknown');
+const saoPauloDay = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
+const toIso = (text: string | undefined) => {
+  if (!text) return undefined;
+  const at = new Date(`${text.replace(' ', 'T')}-03:00`);
+  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+};
+
+export { centavosOf };

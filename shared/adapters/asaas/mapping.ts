@@ -1,0 +1,101 @@
+import type { ChargeMethod, ChargeStatus } from '#shared/domain/payments/gateway';
+import type { AsaasErrorItem } from './client';
+
+/**
+ * Every payment status the provider documents ("Payment status", docs.asaas.com/reference/list-payments)
+ * as ours. CONFIRMED is paid for us: the buyer paid, only the provider's settlement to the seller is
+ * pending. Risk analysis and dunning keep the charge where it is.
+ */
+export const ASAAS_STATUS: Readonly<Record<string, ChargeStatus>> = {
+  PENDING: 'pending',
+  AWAITING_RISK_ANALYSIS: 'pending',
+  OVERDUE: 'failed',
+  RECEIVED: 'paid',
+  CONFIRMED: 'paid',
+  RECEIVED_IN_CASH: 'paid',
+  DUNNING_REQUESTED: 'failed',
+  DUNNING_RECEIVED: 'paid',
+  REFUND_REQUESTED: 'paid',
+  REFUND_IN_PROGRESS: 'paid',
+  REFUNDED: 'refunded',
+  CHARGEBACK_REQUESTED: 'charged_back',
+  CHARGEBACK_DISPUTE: 'charged_back',
+  AWAITING_CHARGEBACK_REVERSAL: 'charged_back',
+};
+
+/** A status the provider added after this table: pending, never a false paid or failed. */
+export const chargeStatusOf = (status: string | undefined): ChargeStatus =>
+  (status && ASAAS_STATUS[status]) || 'pending';
+
+export type NotificationType = 'charge.paid' | 'charge.failed' | 'charge.charged_back' | 'charge.canceled';
+
+/**
+ * Webhook events ("Payment events", docs.asaas.com/docs/payment-events) that move a transaction, as
+ * the sandbox notification of the same meaning. Every other event is acknowledged and changes
+ * nothing (PAYMENT_CREATED, _UPDATED, _VIEWED, _ANTICIPATED, refunds we asked for ourselves…).
+ */
+export const ASAAS_EVENTS: Readonly<Record<string, NotificationType>> = {
+  PAYMENT_CONFIRMED: 'charge.paid',
+  PAYMENT_RECEIVED: 'charge.paid',
+  PAYMENT_OVERDUE: 'charge.failed',
+  PAYMENT_CREDIT_CARD_CAPTURE_REFUSED: 'charge.failed',
+  PAYMENT_REPROVED_BY_RISK_ANALYSIS: 'charge.failed',
+  PAYMENT_DELETED: 'charge.canceled',
+  PAYMENT_CHARGEBACK_REQUESTED: 'charge.charged_back',
+};
+
+/** The failure code a failing event carries (the event name is kept as the raw code). */
+export const EVENT_FAILURE: Readonly<Record<string, { failureCode: string; failureReason: string }>> = {
+  PAYMENT_OVERDUE: {
+    failureCode: 'payment_overdue',
+    failureReason: 'The charge was not paid by its due date.',
+  },
+  PAYMENT_CREDIT_CARD_CAPTURE_REFUSED: {
+    failureCode: 'card_declined',
+    failureReason: 'The card capture was refused.',
+  },
+  PAYMENT_REPROVED_BY_RISK_ANALYSIS: {
+    failureCode: 'fraud_suspected',
+    failureReason: 'The payment was refused by the risk analysis.',
+  },
+};
+
+export const BILLING_TYPE: Readonly<Record<ChargeMethod, string>> = {
+  pix: 'PIX',
+  boleto: 'BOLETO',
+  creditcard: 'CREDIT_CARD',
+};
+
+/** Keyword of the provider's (Portuguese) refusal description → our canonical card failure code. */
+const DECLINE_HINTS: ReadonlyArray<[RegExp, string]> = [
+  [/saldo|limite|insuficiente|insufficient/i, 'insufficient_funds'],
+  [/vencid|expirad|expired|validade/i, 'expired_card'],
+  [/cvv|c[oó]digo de seguran|security code/i, 'incorrect_cvc'],
+  [/indispon|unavailable/i, 'issuer_unavailable'],
+];
+
+/**
+ * A card refusal (HTTP 400 on a card charge or tokenization: the provider persists nothing) as our
+ * canonical failure code; the provider's own code is kept as `gatewayFailureCode`.
+ */
+export function cardFailureOf(errors: AsaasErrorItem[]): {
+  failureCode: string;
+  failureReason: string;
+  gatewayFailureCode: string;
+} {
+  const first = errors[0] ?? { code: 'unknown', description: '' };
+  const hint = DECLINE_HINTS.find(([pattern]) => pattern.test(first.description));
+  const failureCode = hint?.[1] ?? 'card_declined';
+  return {
+    failureCode,
+    failureReason: first.description || 'The card was declined by the provider.',
+    gatewayFailureCode: first.code,
+  };
+}
+
+/** The 47-digit linha digitável in its printed groups (AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEE…). */
+export function formatDigitableLine(line: string): string {
+  const d = line.replace(/\D/g, '');
+  if (d.length !== 47) return line;
+  return `${d.slice(0, 5)}.${d.slice(5, 10)} ${d.slice(10, 15)}.${d.slice(15, 21)} ${d.slice(21, 26)}.${d.slice(26, 32)} ${d.slice(32, 33)} ${d.slice(33)}`;
+}

@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
+import { AsaasClient, centavosOf, encodeBody, Reais } from '#shared/adapters/asaas/client';
+import { ASAAS_EVENTS, ASAAS_STATUS, cardFailureOf, chargeStatusOf } from '#shared/adapters/asaas/mapping';
+import type { ChargeRequest } from '#shared/domain/payments/gateway';
+import type { ProviderCredentials } from '#shared/domain/ports/provider-connections';
+import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
+import { MemoryProviderLinks } from '../support/fakes/provider-links';
+
+const API_KEY = '$aact_test_key_do_vendedor_000000000000';
+const tenant = { sellerId: 7, environment: 'live' } as const;
+const buyer = { name: 'Maria Silva', document: '24971563792', email: 'maria@example.com' };
+const now = new Date('2026-11-23T15:00:00Z');
+
+let fake: FakeAsaas;
+let links: MemoryProviderLinks;
+let provider: AsaasProvider;
+let connected: ProviderCredentials | null;
+let sleeps: number[];
+
+const build = (timeoutMs = 2_000) =>
+  new AsaasProvider({
+    client: new AsaasClient({
+      baseUrls: { sandbox: fake.baseUrl, production: fake.baseUrl },
+      timeoutMs,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      random: () => 0.5,
+    }),
+    credentials: async () => connected,
+    links,
+    clock: { now: () => now },
+  });
+
+const sale = (over: Partial<ChargeRequest> = {}): ChargeRequest => ({
+  tenant,
+  transactionId: 1,
+  method: 'pix',
+  amountCentavos: 1990,
+  installments: 1,
+  description: 'Curso de Pão',
+  customer: buyer,
+  expiresAt: '2026-11-24T15:00:00.000Z',
+  ...over,
+});
+const card = (number: string = FAKE_CARDS.approved) => ({
+  number,
+  holderName: 'MARIA SILVA',
+  expiryMonth: 5,
+  expiryYear: 2030,
+  cvv: '318',
+});
+
+beforeAll(async () => {
+  fake = await startFakeAsaas();
+  fake.addAccount(API_KEY, 'Padaria da Maria');
+});
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.requests.length = 0;
+  links = new MemoryProviderLinks();
+  connected = { apiKey: API_KEY, environment: 'sandbox' };
+  sleeps = [];
+  provider = build();
+});
+
+describe('the Asaas adapter: requests', () => {
+  it('creates the customer once by document, then a PIX payment and reads its QR code', async () => {
+    const result = await provider.createCharge(sale());
+    expect(result.outcome).toBe('pending');
+    if (result.outcome !== 'pending') return;
+    expect(result.pix).toMatchObject({ qrCode: FAKE_PIX_PAYLOAD, expiresAt: '2026-11-24T15:00:00.000Z' });
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /v3/customers?cpfCnpj=24971563792',
+      'POST /v3/customers',
+      'POST /v3/payments',
+      `GET /v3/payments/${result.pix?.txid}/pixQrCode`,
+    ]);
+    const [, createCustomer, createPayment] = fake.requests;
+    expect(createCustomer.headers.access_token).toBe(API_KEY);
+    expect(createCustomer.headers['content-type']).toBe('application/json');
+    expect(createCustomer.body).toEqual({
+      name: 'Maria Silva',
+      cpfCnpj: '24971563792',
+      email: 'maria@example.com',
+    });
+    expect(createPayment.rawBody).toContain('"value":19.90');
+    expect(createPayment.body).toEqual({
+      customer: expect.stringMatching(/^cus_/),
+      billingType: 'PIX',
+      dueDate: '2026-11-24',
+      description: 'Curso de Pão',
+      externalReference: String(result.gatewayPayId),
+      value: 19.9,
+    });
+    expect(fake.requests.every((r) => r.headers.access_token === API_KEY)).toBe(true);
+
+    fake.requests.length = 0;
+    await provider.createCharge(sale());
+    expect(fake.requests.map((r) => `${r.method} ${r.path.split('/').slice(0, 3).join('/')}`)).toEqual([
+      'POST /v3/payments',
+      'GET /v3/payments',
+    ]);
+  });
+
+  it('creates a BOLETO with its due date and answers its linha digitável and PDF', async () => {
+    const result = await provider.createCharge(
+      sale({ method: 'boleto', dueDate: '2026-11-26', expiresAt: undefined }),
+    );
+    if (result.outcome !== 'pending') throw new Error(result.outcome);
+    const payment = fake.paymentByReference(String(result.gatewayPayId));
+    expect(payment).toMatchObject({ billingType: 'BOLETO', dueDate: '2026-11-26', value: 19.9 });
+    expect(result.boleto).toEqual({
+      barcode: '00191878900000050000000002759288002193297817',
+      digitableLine: '00190000090275928800021932978170187890000005000',
+      formattedLine: '00190.00009 02759.288000 21932.978170 1 87890000005000',
+      dueDate: '2026-11-26',
+      pdfUrl: payment?.bankSlipUrl,
+    });
+    expect(fake.requests.at(-1)?.path).toBe(`/v3/payments/${payment?.id}/identificationField`);
+  });
+
+  it('charges a card with holder info, saves its token when asked, never stores the number', async () => {
+    const result = await provider.createCharge(
+      sale({ method: 'creditcard', card: card(), saveCard: true, installments: 3, amountCentavos: 30000 }),
+    );
+    expect(result).toMatchObject({
+      outcome: 'approved',
+      card: { brand: 'mastercard', last4: '8829' },
+      savedCard: { brand: 'mastercard', last4: '8829', expiryMonth: 5, expiryYear: 2030 },
+    });
+    const create = fake.requests.find((r) => r.path === '/v3/payments');
+    expect(create?.body).toMatchObject({
+      billingType: 'CREDIT_CARD',
+      installmentCount: 3,
+      totalValue: 300,
+      creditCard: {
+        holderName: 'MARIA SILVA',
+        number: FAKE_CARDS.approved,
+        expiryMonth: '05',
+        expiryYear: '2030',
+        ccv: '318',
+      },
+      creditCardHolderInfo: { name: 'Maria Silva', email: 'maria@example.com', cpfCnpj: '24971563792' },
+    });
+    expect(create?.body.value).toBeUndefined();
+    expect(JSON.stringify([...links.charges.values()])).not.toContain(FAKE_CARDS.approved);
+
+    if (result.outcome !== 'approved' || !result.savedCard) throw new Error('no saved card');
+    fake.requests.length = 0;
+    const again = await provider.chargeSavedCard({
+      tenant,
+      transactionId: 2,
+      amountCentavos: 5000,
+      installments: 1,
+      description: 'Renovação',
+      customer: buyer,
+      token: result.savedCard.token,
+      idempotencyKey: 'renewal-1',
+    });
+    expect(again.outcome).toBe('approved');
+    expect(fake.requests.at(-1)?.body).toMatchObject({ creditCardToken: result.savedCard.token, value: 50 });
+    const replay = await provider.chargeSavedCard({
+      tenant,
+      transactionId: 2,
+      amountCentavos: 5000,
+      installments: 1,
+      description: 'Renovação',
+      customer: buyer,
+      token: result.savedCard.token,
+      idempotencyKey: 'renewal-1',
+    });
+    expect(replay).toEqual(again);
+    expect(fake.requests.filter((r) => r.path === '/v3/payments')).toHaveLength(1);
+  });
+
+  it('tokenizes a card without charging it', async () => {
+    const result = await provider.tokenizeCard({ tenant, customer: buyer, card: card() });
+    expect(result).toMatchObject({ outcome: 'approved', savedCard: { last4: '8829', brand: 'mastercard' } });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v3/creditCard/tokenizeCreditCard' });
+    const declined = await provider.tokenizeCard({
+      tenant,
+      customer: buyer,
+      card: card(FAKE_CARDS.declined),
+    });
+    expect(declined).toMatchObject({
+      outcome: 'declined',
+      failureCode: 'card_declined',
+      gatewayFailureCode: 'invalid_creditCard',
+    });
+  });
+
+  it('cancels with DELETE, refunds partially with a value and totally without one, reads the status', async () => {
+    const pix = await provider.createCharge(sale());
+    await provider.cancel(pix.gatewayPayId);
+    const pixId = fake.paymentByReference(String(pix.gatewayPayId))?.id;
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', path: `/v3/payments/${pixId}` });
+
+    const paid = await provider.createCharge(
+      sale({ method: 'creditcard', card: card(), amountCentavos: 10000 }),
+    );
+    const payId = fake.paymentByReference(String(paid.gatewayPayId))?.id;
+    expect(await provider.status(paid.gatewayPayId)).toBe('paid');
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v3/payments/${payId}/status` });
+    const partial = await provider.refund(paid.gatewayPayId, 2550);
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v3/payments/${payId}/refund` });
+    expect(fake.requests.at(-1)?.rawBody).toBe('{"value":25.50}');
+    expect(partial.refundId).toMatch(/^ref_/);
+    await provider.refund(paid.gatewayPayId, 10000);
+    expect(fake.requests.at(-1)?.rawBody).toBe('{}');
+    expect(await provider.status(paid.gatewayPayId)).toBe('refunded');
+    expect(await provider.status(123)).toBeNull();
+  });
+});
+
+describe('the Asaas adapter: failures', () => {
+  it('maps card refusals to canonical failure codes, keeping the raw code', async () => {
+    const cases: [string, string][] = [
+      [FAKE_CARDS.declined, 'card_declined'],
+      [FAKE_CARDS.insufficientFunds, 'insufficient_funds'],
+      [FAKE_CARDS.expired, 'expired_card'],
+    ];
+    for (const [number, failureCode] of cases) {
+      const result = await provider.createCharge(sale({ method: 'creditcard', card: card(number) }));
+      expect(result).toMatchObject({
+        outcome: 'declined',
+        failureCode,
+        gatewayFailureCode: 'invalid_creditCard',
+      });
+    }
+  });
+
+  it('answers errored, never declined, on a 5xx and on a timeout', async () => {
+    await provider.createCharge(sale()); // the customer exists: the next call is the payment
+    fake.failNext({ status: 502, body: {} });
+    expect(await provider.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
+      outcome: 'error',
+      failureCode: 'processing_error',
+      gatewayFailureCode: 'server_error',
+    });
+    const slow = build(100);
+    fake.failNext({ status: 200, hang: true });
+    expect(await slow.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
+      outcome: 'error',
+      gatewayFailureCode: 'timeout',
+    });
+    fake.failNext({ status: 500 });
+    await expect(provider.createCharge(sale())).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'provider_unavailable',
+    });
+  });
+
+  it('backs off on 429 (RateLimit-Reset when sent, else jittered) and gives up as errored', async () => {
+    await provider.createCharge(sale());
+    fake.failNext({ status: 429, headers: { 'ratelimit-reset': '2' } }, { status: 429 });
+    const result = await provider.createCharge(sale());
+    expect(result.outcome).toBe('pending');
+    expect(sleeps).toEqual([2000, 400]);
+    fake.failNext({ status: 429 }, { status: 429 }, { status: 429 });
+    expect(await provider.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
+      outcome: 'error',
+      gatewayFailureCode: 'rate_limited',
+    });
+  });
+
+  it('refuses with the 503 PROVIDER_NOT_CONFIGURED when the seller has no connection', async () => {
+    connected = null;
+    await expect(provider.createCharge(sale())).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'provider_not_configured',
+    });
+    expect(fake.requests).toHaveLength(0);
+    expect(await provider.connected(tenant)).toBe(false);
+  });
+
+  it('reports a revoked key as provider_credentials_invalid, without the key in the error', async () => {
+    connected = { apiKey: '$aact_revoked', environment: 'sandbox' };
+    const error = await provider.createCharge(sale()).catch((e: Error) => e);
+    expect(error).toMatchObject({ statusCode: 503, code: 'provider_credentials_invalid' });
+    expect(JSON.stringify(error) + String((error as Error).message)).not.toContain('$aact_revoked');
+  });
+
+  it('reports health by reaching the API without credentials', async () => {
+    const health = await provider.health();
+    expect(health).toMatchObject({ status: 'healthy', provider: 'asaas' });
+    expect(fake.requests.at(-1)?.headers.access_token).toBeUndefined();
+  });
+});
+
+describe('the Asaas mapping', () => {
+  it.each(Object.entries(ASAAS_STATUS))('maps status %s to %s', (status, ours) => {
+    expect(chargeStatusOf(status)).toBe(ours);
+  });
+  it('reads an unknown status as pending', () => {
+    expect(chargeStatusOf('SOMETHING_NEW')).toBe('pending');
+  });
+  it('maps the payment events that move a transaction', () => {
+    expect(ASAAS_EVENTS).toMatchObject({
+      PAYMENT_RECEIVED: 'charge.paid',
+      PAYMENT_CONFIRMED: 'charge.paid',
+      PAYMENT_OVERDUE: 'charge.failed',
+      PAYMENT_DELETED: 'charge.canceled',
+      PAYMENT_CHARGEBACK_REQUESTED: 'charge.charged_back',
+    });
+    expect(ASAAS_EVENTS.PAYMENT_CREATED).toBeUndefined();
+  });
+  it('writes centavos as decimal Reais without float arithmetic, and reads them back', () => {
+    expect(encodeBody({ value: new Reais(1), b: new Reais(123456789), c: new Reais(10) })).toBe(
+      '{"value":0.01,"b":1234567.89,"c":0.10}',
+    );
+    expect([centavosOf(19.9), centavosOf(0.07), centavosOf(1234567.89), centavosOf('5')]).toEqual([
+      1990, 7, 123456789, 500,
+    ]);
+  });
+  it('falls back to card_declined for an unknown refusal', () => {
+    expect(cardFailureOf([{ code: 'invalid_x', description: 'algo' }])).toMatchObject({
+      failureCode: 'card_declined',
+      gatewayFailureCode: 'invalid_x',
+    });
+  });
+});

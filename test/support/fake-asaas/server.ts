@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in of Asaas API v3 on a random loopback port, built from the request and response
+ * examples of the provider's public reference (customers, payments, pixQrCode, identificationField,
+ * tokenizeCreditCard, refund, status, myAccount/commercialInfo) and its webhook event object. Tests
+ * read every request it received and script failures (a 5xx, a 429, a hang) for the next calls.
+ */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  body: any;
+}
+
+interface Account {
+  name: string;
+  webhook?: { url: string; token: string };
+}
+
+interface Payment {
+  object: 'payment';
+  id: string;
+  customer: string;
+  billingType: string;
+  value: number;
+  netValue: number;
+  status: string;
+  dueDate: string;
+  description: string;
+  externalReference: string | null;
+  installmentCount?: number;
+  invoiceUrl: string;
+  bankSlipUrl: string | null;
+  creditCard: { creditCardNumber: string; creditCardBrand: string; creditCardToken: string } | null;
+  refunds: { id: string; value: number; status: string }[] | null;
+  deleted: boolean;
+  apiKey: string;
+}
+
+interface Scripted {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Never answer (the client's timeout fires). */
+  hang?: boolean;
+}
+
+/** Card numbers with a scripted answer; any other valid number is authorized. */
+export const FAKE_CARDS = {
+  approved: '5162306219378829',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  expired: '4000000000000069',
+} as const;
+
+const DECLINE_DESCRIPTIONS: Record<string, string> = {
+  [FAKE_CARDS.declined]:
+    'Transação não autorizada. Verifique os dados do cartão de crédito e tente novamente.',
+  [FAKE_CARDS.insufficientFunds]: 'Transação não autorizada: saldo ou limite insuficiente.',
+  [FAKE_CARDS.expired]: 'Transação não autorizada: cartão vencido.',
+};
+
+export const FAKE_PIX_PAYLOAD =
+  '00020101021226820014br.gov.bcb.pix2560qrpix.bradesco.com.br/qr/v2/9d36b84f-c70b-478f-b95c-12729b90ca25520400005303986540510.005802BR5905ASAAS6009JOINVILLE62070503***63041D3D';
+const PNG_1PX =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+export class FakeAsaas {
+  readonly requests: RecordedRequest[] = [];
+  private readonly accounts = new Map<string, Account>();
+  private readonly customers = new Map<
+    string,
+    { id: string; cpfCnpj: string; name: string; apiKey: string }
+  >();
+  private readonly payments = new Map<string, Payment>();
+  private readonly tokens = new Map<string, { last4: string; brand: string; customer: string }>();
+  private readonly script: Scripted[] = [];
+  private readonly hanging = new Set<ServerResponse>();
+  private server?: Server;
+  private seq = 0;
+  baseUrl = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v3`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** An account whose API key the fake accepts. */
+  addAccount(apiKey: string, name: string): void {
+    this.accounts.set(apiKey, { name });
+  }
+
+  /** Where the account's webhooks go, with the token Asaas sends in `asaas-access-token`. */
+  setWebhook(apiKey: string, url: string, token: string): void {
+    const account = this.accounts.get(apiKey);
+    if (account) account.webhook = { url, token };
+  }
+
+  /** The next calls answer these, in order, whatever they ask. */
+  failNext(...answers: Scripted[]): void {
+    this.script.push(...answers);
+  }
+
+  payment(id: string): Payment | undefined {
+    return this.payments.get(id);
+  }
+
+  paymentByReference(externalReference: string): Payment | undefined {
+    return [...this.payments.values()].find((p) => p.externalReference === externalReference);
+  }
+
+  /** The buyer pays: RECEIVED, and the PAYMENT_RECEIVED event posted to the account's webhook. */
+  async pay(paymentId: string): Promise<Response | undefined> {
+    const payment = this.payments.get(paymentId);
+    if (!payment) throw new Error(`no payment ${paymentId}`);
+    payment.status = 'RECEIVED';
+    return this.sendEvent(payment, 'PAYMENT_RECEIVED');
+  }
+
+  /** Posts one webhook event of a payment, as Asaas would (its event object). */
+  async sendEvent(
+    payment: Payment,
+    event: string,
+    id = `evt_${randomUUID().replace(/-/g, '')}&${++this.seq}`,
+  ) {
+    const webhook = this.accounts.get(payment.apiKey)?.webhook;
+    if (!webhook) return undefined;
+    const { apiKey: _key, ...shown } = payment;
+    return fetch(webhook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'asaas-access-token': webhook.token },
+      body: JSON.stringify({ id, event, dateCreated: '2026-11-23 10:00:00', payment: shown }),
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const rawBody = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = rawBody ? JSON.parse(rawBody) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const url = new URL(req.url ?? '/', 'http://fake');
+    this.requests.push({
+      method: req.method ?? '',
+      path: url.pathname + url.search,
+      headers: req.headers,
+      rawBody,
+      body,
+    });
+    const scripted = this.script.shift();
+    if (scripted?.hang) {
+      this.hanging.add(res);
+      return;
+    }
+    if (scripted) return this.send(res, scripted.status, scripted.body ?? {}, scripted.headers);
+    const apiKey = String(req.headers.access_token ?? '');
+    const account = this.accounts.get(apiKey);
+    if (!account) return this.send(res, 401, {});
+    const [status, answer] = this.route(req.method ?? 'GET', url, body as any, apiKey, account);
+    this.send(res, status, answer);
+  }
+
+  private route(method: string, url: URL, body: any, apiKey: string, account: Account): [number, unknown] {
+    const path = url.pathname.replace(/^\/v3/, '');
+    const pay = /^\/payments\/([^/]+)(\/[a-zA-Z]+)?$/.exec(path);
+    if (method === 'GET' && path === '/myAccount/commercialInfo')
+      return [200, { name: account.name, companyName: account.name, email: 'conta@example.com' }];
+    if (method === 'GET' && path === '/customers') {
+      const cpfCnpj = url.searchParams.get('cpfCnpj');
+      const data = [...this.customers.values()]
+        .filter((c) => c.apiKey === apiKey && c.cpfCnpj === cpfCnpj)
+        .map(({ apiKey: _k, ...c }) => ({ object: 'customer', ...c }));
+      return [200, { object: 'list', hasMore: false, totalCount: data.length, limit: 10, offset: 0, data }];
+    }
+    if (method === 'POST' && path === '/customers') {
+      if (!body?.name || !body?.cpfCnpj)
+        return [400, { errors: [{ code: 'invalid_object', description: 'name and cpfCnpj are required' }] }];
+      const customer = { id: `cus_${this.nextId()}`, name: body.name, cpfCnpj: body.cpfCnpj, apiKey };
+      this.customers.set(customer.id, customer);
+      return [200, { object: 'customer', id: customer.id, name: customer.name, cpfCnpj: customer.cpfCnpj }];
+    }
+    if (method === 'POST' && path === '/creditCard/tokenizeCreditCard') {
+      const number = String(body?.creditCard?.number ?? '');
+      if (DECLINE_DESCRIPTIONS[number])
+        return [400, { errors: [{ code: 'invalid_creditCard', description: DECLINE_DESCRIPTIONS[number] }] }];
+      const token = randomUUID();
+      this.tokens.set(token, { last4: number.slice(-4), brand: brandOf(number), customer: body?.customer });
+      return [
+        200,
+        { creditCardNumber: number.slice(-4), creditCardBrand: brandOf(number), creditCardToken: token },
+      ];
+    }
+    if (method === 'POST' && path === '/payments') return this.createPayment(body, apiKey);
+    if (pay) {
+      const payment = this.payments.get(pay[1]);
+      if (!payment || payment.apiKey !== apiKey || payment.deleted) return [404, {}];
+      const { apiKey: _k, ...shown } = payment;
+      const action = pay[2] ?? '';
+      if (method === 'GET' && action === '') return [200, shown];
+      if (method === 'GET' && action === '/status') return [200, { status: payment.status }];
+      if (method === 'GET' && action === '/pixQrCode')
+        return [
+          200,
+          { encodedImage: PNG_1PX, payload: FAKE_PIX_PAYLOAD, expirationDate: `${payment.dueDate} 23:59:59` },
+        ];
+      if (method === 'GET' && action === '/identificationField')
+        return [
+          200,
+          {
+            identificationField: '00190000090275928800021932978170187890000005000',
+            nossoNumero: '6543',
+            barCode: '00191878900000050000000002759288002193297817',
+          },
+        ];
+      if (method === 'DELETE' && action === '') {
+        payment.deleted = true;
+        return [200, { deleted: true, id: payment.id }];
+      }
+      if (method === 'POST' && action === '/refund') {
+        const value = typeof body?.value === 'number' ? body.value : payment.value;
+        const refund = { id: `ref_${this.nextId()}`, value, status: 'DONE' };
+        payment.refunds = [...(payment.refunds ?? []), refund];
+        const total = payment.refunds.reduce((sum, r) => sum + Math.round(r.value * 100), 0);
+        if (total >= Math.round(payment.value * 100)) payment.status = 'REFUNDED';
+        const { apiKey: _k2, ...after } = payment;
+        return [200, after];
+      }
+    }
+    return [404, {}];
+  }
+
+  private createPayment(body: any, apiKey: string): [number, unknown] {
+    const customer = this.customers.get(body?.customer);
+    if (!customer || customer.apiKey !== apiKey)
+      return [400, { errors: [{ code: 'invalid_customer', description: 'Customer not found' }] }];
+    const value = body.installmentCount > 1 ? body.totalValue : body.value;
+    if (typeof value !== 'number' || value <= 0)
+      return [400, { errors: [{ code: 'invalid_value', description: 'The value field must be informed' }] }];
+    let creditCard: Payment['creditCard'] = null;
+    if (body.billingType === 'CREDIT_CARD') {
+      if (body.creditCardToken) {
+        const token = this.tokens.get(body.creditCardToken);
+        if (!token)
+          return [
+            400,
+            { errors: [{ code: 'invalid_creditCard', description: 'Token de cartão inválido.' }] },
+          ];
+        creditCard = {
+          creditCardNumber: token.last4,
+          creditCardBrand: token.brand,
+          creditCardToken: body.creditCardToken,
+        };
+      } else {
+        const number = String(body.creditCard?.number ?? '');
+        if (DECLINE_DESCRIPTIONS[number])
+          return [
+            400,
+            { errors: [{ code: 'invalid_creditCard', description: DECLINE_DESCRIPTIONS[number] }] },
+          ];
+        const token = randomUUID();
+        this.tokens.set(token, { last4: number.slice(-4), brand: brandOf(number), customer: customer.id });
+        creditCard = {
+          creditCardNumber: number.slice(-4),
+          creditCardBrand: brandOf(number),
+          creditCardToken: token,
+        };
+      }
+    }
+    const id = `pay_${this.nextId()}`;
+    const payment: Payment = {
+      object: 'payment',
+      id,
+      customer: customer.id,
+      billingType: body.billingType,
+      value,
+      netValue: value,
+      status: body.billingType === 'CREDIT_CARD' ? 'CONFIRMED' : 'PENDING',
+      dueDate: body.dueDate,
+      description: body.description ?? '',
+      externalReference: body.externalReference ?? null,
+      ...(body.installmentCount > 1 ? { installmentCount: body.installmentCount } : {}),
+      invoiceUrl: `https://sandbox.asaas.com/i/${id.slice(4)}`,
+      bankSlipUrl: body.billingType === 'BOLETO' ? `https://sandbox.asaas.com/b/pdf/${id.slice(4)}` : null,
+      creditCard,
+      refunds: null,
+      deleted: false,
+      apiKey,
+    };
+    this.payments.set(id, payment);
+    const { apiKey: _k, ...shown } = payment;
+    return [200, shown];
+  }
+
+  private nextId() {
+    this.seq += 1;
+    return String(80225913252 + this.seq).padStart(12, '0');
+  }
+
+  private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  }
+}
+
+const brandOf = (number: string) =>
+  number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'ELO';
+
+export const startFakeAsaas = () => new FakeAsaas().start();

@@ -1,0 +1,34 @@
+import { ConditionFailedError } from '#shared/adapters/dynamodb/table';
+import type { ChargeResult } from '#shared/domain/payments/gateway';
+import type { ProviderChargeLink, ProviderLinks } from '#shared/domain/ports/provider-connections';
+
+/** ProviderLinks in memory, with the DynamoDB adapter's conditional reservation. */
+export class MemoryProviderLinks implements ProviderLinks {
+  readonly customers = new Map<string, string>();
+  readonly charges = new Map<number, ProviderChargeLink>();
+  readonly results = new Map<string, ChargeResult>();
+
+  async customerId(sellerId: number, account: string, document: string) {
+    return this.customers.get(`${sellerId}#${account}#${document}`) ?? null;
+  }
+  async saveCustomer(sellerId: number, account: string, document: string, customerId: string) {
+    this.customers.set(`${sellerId}#${account}#${document}`, customerId);
+  }
+  async reserveCharge(link: ProviderChargeLink) {
+    if (this.charges.has(link.gatewayPayId)) throw new ConditionFailedError();
+    this.charges.set(link.gatewayPayId, link);
+  }
+  async linkCharge(gatewayPayId: number, providerPaymentId: string) {
+    const link = this.charges.get(gatewayPayId);
+    if (link) this.charges.set(gatewayPayId, { ...link, providerPaymentId });
+  }
+  async charge(gatewayPayId: number) {
+    return this.charges.get(gatewayPayId) ?? null;
+  }
+  async replayed(sellerId: number, key: string) {
+    return this.results.get(`${sellerId}#${key}`) ?? null;
+  }
+  async remember(sellerId: number, key: string, result: ChargeResult) {
+    this.results.set(`${sellerId}#${key}`, result);
+  }
+}
