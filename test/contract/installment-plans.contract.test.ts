@@ -3,7 +3,6 @@ import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-rep
 import { createInstallmentPlanRepository } from '#shared/adapters/dynamodb/installment-plan-repository';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
-import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Installment, InstallmentPlan } from '#shared/domain/installment-plans/plan';
 import type {
@@ -19,7 +18,7 @@ import type { Transaction } from '#shared/domain/transactions/transaction';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeInstallmentPlanRepository } from '../support/fakes/installment-plan-repository';
-import { conflictOf, freshTable } from './support';
+import { conflictOf, customerProfile, freshTable, overdueCustomerIds, registerProfiles } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
@@ -168,60 +167,17 @@ const query = (q: Partial<InstallmentPlanQuery> = {}): InstallmentPlanQuery => (
 const seen = (page: InstallmentPlanPage) => [page.items.map(numberOf), page.totalCount];
 const jobOf = (p: InstallmentPlan) => `${p.tenant.sellerId}:${p.tenant.environment}:${p.uuid}`;
 
-function profileOf(n: CustomerOf, tenant: Tenant): CustomerProfile {
-  const c = CUSTOMERS[n];
-  return {
-    tenant,
-    id: c.id,
-    uuid: c.uuid,
-    document: DOCUMENTS[n],
-    personType: 'fisica',
-    name: c.name,
-    email: c.email,
-    phone: '11987654321',
-    globalEmail: c.email,
-    zipCode: null,
-    street: null,
-    number: null,
-    complement: null,
-    neighborhood: null,
-    city: null,
-    state: null,
-    billingEmailOverride: null,
-    overdueCount: 0,
-    createdAt: at(n),
-    updatedAt: at(n),
-  };
-}
-
 /** Registers customers 1 and 2 with the seller (test environment). */
-async function registerCustomers(customers: CustomerRepository): Promise<void> {
-  for (const n of [1, 2] as const) {
-    const p = profileOf(n, SELLER);
-    await customers.createGlobal(
-      {
-        id: p.id,
-        uuid: p.uuid,
-        environment: 'test',
-        document: p.document,
-        personType: p.personType,
-        name: p.name,
-        email: p.email,
-        phone: p.phone,
-        createdAt: p.createdAt,
-      },
-      p,
-    );
-  }
-}
+const registerCustomers = (customers: CustomerRepository) =>
+  registerProfiles(
+    customers,
+    ([1, 2] as const).map((n) => customerProfile(SELLER, { ...CUSTOMERS[n], document: DOCUMENTS[n] }, at(n))),
+  );
 
 const overdueOf = async (customers: CustomerRepository, n: CustomerOf) =>
   (await customers.findProfile(SELLER, CUSTOMERS[n].uuid))?.overdueCount;
 /** The seller's customers with something overdue (GET /api/v1/customers?status=overdue). */
-const overdueCustomers = async (customers: CustomerRepository) =>
-  (await customers.list(SELLER, { search: { kind: 'all' }, overdueOnly: true, skip: 0, take: 50 })).items
-    .map((p) => p.id)
-    .sort();
+const overdueCustomers = (customers: CustomerRepository) => overdueCustomerIds(customers, SELLER);
 
 interface Subject {
   repo: InstallmentPlanRepository;

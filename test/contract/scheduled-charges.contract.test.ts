@@ -3,7 +3,6 @@ import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-rep
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { createScheduledChargeRepository } from '#shared/adapters/dynamodb/scheduled-charge-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
-import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type {
   CustomerRepository,
@@ -24,7 +23,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeScheduledChargeRepository } from '../support/fakes/scheduled-charge-repository';
-import { conflictOf, freshTable } from './support';
+import { conflictOf, customerProfile, freshTable, overdueCustomerIds, registerProfiles } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
@@ -223,60 +222,17 @@ const query = (q: Partial<ScheduledChargeQuery> = {}): ScheduledChargeQuery => (
 const seen = (page: ScheduledChargePage) => [page.items.map((c) => Number(c.id.slice(-24))), page.totalCount];
 const jobOf = (c: ScheduledCharge) => `${c.tenant.sellerId}:${c.tenant.environment}:${c.id}`;
 
-function profileOf(n: CustomerOf, tenant: Tenant): CustomerProfile {
-  const c = CUSTOMERS[n];
-  return {
-    tenant,
-    id: c.id,
-    uuid: c.uuid,
-    document: c.document,
-    personType: c.document.length === 14 ? 'juridica' : 'fisica',
-    name: c.name,
-    email: c.email,
-    phone: '11987654321',
-    globalEmail: c.email,
-    zipCode: null,
-    street: null,
-    number: null,
-    complement: null,
-    neighborhood: null,
-    city: null,
-    state: null,
-    billingEmailOverride: null,
-    overdueCount: 0,
-    createdAt: at(n),
-    updatedAt: at(n),
-  };
-}
-
 /** Registers customers 1 to 3 with the seller (test environment). */
-async function registerCustomers(customers: CustomerRepository): Promise<void> {
-  for (const n of [1, 2, 3] as const) {
-    const p = profileOf(n, SELLER);
-    await customers.createGlobal(
-      {
-        id: p.id,
-        uuid: p.uuid,
-        environment: 'test',
-        document: p.document,
-        personType: p.personType,
-        name: p.name,
-        email: p.email,
-        phone: p.phone,
-        createdAt: p.createdAt,
-      },
-      p,
-    );
-  }
-}
+const registerCustomers = (customers: CustomerRepository) =>
+  registerProfiles(
+    customers,
+    ([1, 2, 3] as const).map((n) => customerProfile(SELLER, CUSTOMERS[n], at(n))),
+  );
 
 const overdueOf = async (customers: CustomerRepository, n: CustomerOf) =>
   (await customers.findProfile(SELLER, CUSTOMERS[n].uuid))?.overdueCount;
 /** The seller's customers with an overdue charge (GET /api/v1/customers?status=overdue). */
-const overdueCustomers = async (customers: CustomerRepository) =>
-  (await customers.list(SELLER, { search: { kind: 'all' }, overdueOnly: true, skip: 0, take: 50 })).items
-    .map((p) => p.id)
-    .sort();
+const overdueCustomers = (customers: CustomerRepository) => overdueCustomerIds(customers, SELLER);
 
 interface Subject {
   repo: ScheduledChargeRepository;

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect } from 'vitest';
 import { Table } from '#shared/adapters/dynamodb/table';
+import type { CustomerProfile } from '#shared/domain/customers/customer';
+import type { CustomerRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { ensureTable } from '../../infra/local/dynamodb-local';
 import { fileDynamoEndpoint } from '../support/file-dynamo';
@@ -34,3 +37,66 @@ export async function conflictOf(promise: Promise<unknown>): Promise<ConflictErr
   expect(error).toBeInstanceOf(ConflictError);
   return error as ConflictError;
 }
+
+/** A customer as the contract tests register it: what a charge or plan snapshots of it. */
+export interface CustomerSeed {
+  id: number;
+  uuid: string;
+  name: string;
+  email: string;
+  document: string;
+}
+
+/** A seller's profile of `c`, created at `createdAt`, with no address and no overdue count. */
+export function customerProfile(tenant: Tenant, c: CustomerSeed, createdAt: string): CustomerProfile {
+  return {
+    tenant,
+    id: c.id,
+    uuid: c.uuid,
+    document: c.document,
+    personType: c.document.length === 14 ? 'juridica' : 'fisica',
+    name: c.name,
+    email: c.email,
+    phone: '11987654321',
+    globalEmail: c.email,
+    zipCode: null,
+    street: null,
+    number: null,
+    complement: null,
+    neighborhood: null,
+    city: null,
+    state: null,
+    billingEmailOverride: null,
+    overdueCount: 0,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
+/** Registers each profile with a new global customer of the same fields. */
+export async function registerProfiles(
+  customers: CustomerRepository,
+  profiles: CustomerProfile[],
+): Promise<void> {
+  for (const p of profiles)
+    await customers.createGlobal(
+      {
+        id: p.id,
+        uuid: p.uuid,
+        environment: p.tenant.environment,
+        document: p.document,
+        personType: p.personType,
+        name: p.name,
+        email: p.email,
+        phone: p.phone,
+        createdAt: p.createdAt,
+      },
+      p,
+    );
+}
+
+/** The tenant's customers with something overdue (GET /api/v1/customers?status=overdue), by id. */
+export const overdueCustomerIds = async (customers: CustomerRepository, tenant: Tenant) =>
+  (await customers.list(tenant, { search: { kind: 'all' }, overdueOnly: true, skip: 0, take: 50 })).items
+    .map((p) => p.id)
+    .sort();

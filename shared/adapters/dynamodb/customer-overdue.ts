@@ -3,7 +3,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { creationOrder, toProfile } from './customer-queries';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 
 /** TransactWriteItems takes at most 100 entries. */
 export const MAX_TRANSACT_ITEMS = 100;
@@ -54,28 +54,30 @@ export function overdueCountWrites(
 }
 
 /**
- * One TransactWriteItems of a state change (`fixed`, its conditioned item at index 0) and, with
- * `overdue`, the customer's overdue count moved by `delta` (read strongly consistent each round;
- * nothing for a missing profile). A race with another transaction on any of these items (the
- * customer's count, a shared list counter) and a lost compare-and-set of the count are retried
- * with the count read again; a failed condition at index 0 is `primaryFailed` (never retried: the
- * next round would fail it again), any other is `otherFailed`. More than 100 writes is an Error,
- * nothing written.
+ * One TransactWriteItems of a state change (`fixed`, its conditioned item at index 0) and, with a
+ * non-zero `overdue.delta`, the customer's overdue count moved by it (the profile read strongly
+ * consistent each round; nothing for a missing profile). A race with another transaction on any of
+ * these items (the customer's count, a shared list counter) and a lost compare-and-set of the count
+ * are retried with the count read again; a failed condition at index 0 is the entity's
+ * `already_exists` (creating) or `changed`, never retried (the next round would fail it again);
+ * any other is a stored transaction (`already_exists`). More than 100 writes is an Error, nothing
+ * written.
  */
 export async function transactWithOverdueCount(
   table: Table,
   fixed: TransactItem[],
-  overdue: { tenant: Tenant; customerUuid: string; delta: number } | null,
+  /** Whose overdue count moves, by how much (0: it does not). */
+  overdue: { tenant: Tenant; customerUuid: string; delta: number },
   options: {
-    /** Names the change in the Error past 100 writes ("A scheduled charge change"). */
-    what: string;
-    primaryFailed: (error: ConditionFailedError) => Error;
-    otherFailed: (error: ConditionFailedError) => Error;
+    /** The entity whose item is at index 0 ("The scheduled charge"). */
+    entity: string;
+    /** A create (`attribute_not_exists`) rather than a versioned save. */
+    creating: boolean;
   },
 ): Promise<void> {
   for (let round = 1; ; round++) {
     let countWrites: TransactItem[] = [];
-    if (overdue?.delta) {
+    if (overdue.delta) {
       const key = keys.customerProfile(overdue.tenant, overdue.customerUuid);
       const profile = await table.get<Item>(key, { consistent: true });
       if (profile)
@@ -84,7 +86,7 @@ export async function transactWithOverdueCount(
     const writes = [...fixed, ...countWrites];
     if (writes.length > MAX_TRANSACT_ITEMS)
       throw new Error(
-        `${options.what} of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
+        `${options.entity} change of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
       );
     try {
       await table.transact(writes);
@@ -97,9 +99,15 @@ export async function transactWithOverdueCount(
         continue;
       }
       if (!(error instanceof ConditionFailedError)) throw error;
-      if (error.failedIndexes.includes(0)) throw options.primaryFailed(error);
+      if (error.failedIndexes.includes(0))
+        throw options.creating
+          ? alreadyExists(options.entity)(error)
+          : new ConflictError(`${options.entity} changed at the same time; retry`, 'concurrent_update', {
+              reason: 'changed',
+              cause: error,
+            });
       const countLost = countWrites.length > 0 && error.failedIndexes.includes(fixed.length);
-      if (!countLost) throw options.otherFailed(error);
+      if (!countLost) throw alreadyExists('The transaction')(error);
       if (round >= OVERDUE_ROUNDS)
         throw new ConflictError("The customer's overdue count is contended; retry", 'concurrent_update', {
           reason: 'changed',

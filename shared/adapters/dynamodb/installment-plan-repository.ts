@@ -1,7 +1,6 @@
 import type { InstallmentPlan } from '#shared/domain/installment-plans/plan';
 import type { Clock, InstallmentPlanChanges, InstallmentPlanRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
 import { byDue, dueJobIds } from './due-buckets';
 import {
@@ -15,7 +14,7 @@ import {
 import { keys } from './keys';
 import { counterMoves, partitionAttributes } from './list-partitions';
 import { outboxPut } from './outbox';
-import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 import { transactionCreateWrites } from './transaction-repository';
 
 const FINGERPRINT_ENTITY = 'installment-plan-fingerprint';
@@ -84,20 +83,8 @@ export function createInstallmentPlanRepository(
     await transactWithOverdueCount(
       table,
       fixed,
-      changes.customerOverdueDelta
-        ? { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta }
-        : null,
-      {
-        what: 'An installment plan change',
-        primaryFailed: (error) =>
-          previous
-            ? new ConflictError('The installment plan changed at the same time; retry', 'concurrent_update', {
-                reason: 'changed',
-                cause: error,
-              })
-            : alreadyExists('The installment plan')(error),
-        otherFailed: alreadyExists('The transaction'),
-      },
+      { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta ?? 0 },
+      { entity: 'The installment plan', creating: previous === null },
     );
   }
 

@@ -20,7 +20,7 @@ import {
   searchCopyKeys,
   toCharge,
 } from './scheduled-charge-queries';
-import { alreadyExists, type Item, type Table, type TransactItem } from './table';
+import type { Item, Table, TransactItem } from './table';
 import { TABLE } from './table-definition';
 import { transactionCreateWrites } from './transaction-repository';
 
@@ -245,20 +245,8 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
     await transactWithOverdueCount(
       table,
       fixed,
-      changes.customerOverdueDelta
-        ? { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta }
-        : null,
-      {
-        what: 'A scheduled charge change',
-        primaryFailed: (error) =>
-          previous
-            ? new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
-                reason: 'changed',
-                cause: error,
-              })
-            : alreadyExists('The scheduled charge')(error),
-        otherFailed: alreadyExists('The transaction'),
-      },
+      { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta ?? 0 },
+      { entity: 'The scheduled charge', creating: previous === null },
     );
   }
 

@@ -8,9 +8,10 @@ import type {
 } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
+import { FakeChangeWrites } from './change-writes';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
-import { FakeTransactionRepository } from './transaction-repository';
+import type { FakeTransactionRepository } from './transaction-repository';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -65,10 +66,11 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
   readonly transactions: FakeTransactionRepository;
   readonly customers: FakeCustomerRepository | null;
   /** Overdue counts by tenant and customer uuid, when no `customers` was given. */
-  readonly overdueCounts = new Map<string, number>();
+  readonly overdueCounts: Map<string, number>;
   beforeSave: (() => void | Promise<void>) | null = null;
   saves = 0;
   private readonly clock: Clock;
+  private readonly writes: FakeChangeWrites;
 
   constructor(
     options: {
@@ -77,8 +79,10 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
       clock?: Clock;
     } = {},
   ) {
-    this.transactions = options.transactions ?? new FakeTransactionRepository();
-    this.customers = options.customers ?? null;
+    this.writes = new FakeChangeWrites('An installment plan', options);
+    this.transactions = this.writes.transactions;
+    this.customers = this.writes.customers;
+    this.overdueCounts = this.writes.overdueCounts;
     this.clock = options.clock ?? { now: () => new Date() };
   }
 
@@ -95,8 +99,7 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
 
   /** The customer's overdue count as the repository moved it. */
   overdueCount(tenant: Tenant, customerUuid: string): number {
-    if (this.customers) return this.customers.profile(tenant, customerUuid)?.overdueCount ?? 0;
-    return this.overdueCounts.get(keyOf(tenant, customerUuid)) ?? 0;
+    return this.writes.overdueCount(tenant, customerUuid);
   }
 
   async reserveFingerprint(
@@ -119,12 +122,12 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
   }
 
   async create(plan: InstallmentPlan, changes: InstallmentPlanChanges): Promise<void> {
-    this.refuseSeveralTransactions(changes);
+    this.writes.refuseSeveralTransactions(changes);
     if (this.items.has(keyOf(plan.tenant, plan.uuid)))
       throw new ConflictError('The installment plan already exists', 'already_exists', {
         reason: 'already_exists',
       });
-    this.refuseStoredTransactions(changes);
+    this.writes.refuseStoredTransactions(changes);
     this.write(plan, changes);
   }
 
@@ -143,8 +146,8 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
       throw new ConflictError('The installment plan changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
       });
-    this.refuseSeveralTransactions(changes);
-    this.refuseStoredTransactions(changes);
+    this.writes.refuseSeveralTransactions(changes);
+    this.writes.refuseStoredTransactions(changes);
     this.write(next, changes);
     this.saves++;
   }
@@ -195,42 +198,8 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
     return [...this.items.values()].filter((p) => sameTenant(p.tenant, tenant));
   }
 
-  /** As the adapter: two new transactions of a tenant would write the same counter items twice. */
-  private refuseSeveralTransactions(changes: InstallmentPlanChanges): void {
-    if ((changes.transactions?.length ?? 0) > 1)
-      throw new Error(
-        'An installment plan change writes at most one new transaction (their tenant counters are shared items)',
-      );
-  }
-
-  private refuseStoredTransactions(changes: InstallmentPlanChanges): void {
-    for (const { record } of changes.transactions ?? [])
-      if (this.transactions.items.has(keyOf(record.tenant, record.id)))
-        throw new ConflictError('The transaction already exists', 'already_exists', {
-          reason: 'already_exists',
-        });
-  }
-
-  private adjustOverdue(tenant: Tenant, uuid: string, delta: number): void {
-    if (this.customers) {
-      const profile = this.customers.profile(tenant, uuid);
-      if (profile)
-        this.customers.profiles.set(keyOf(tenant, uuid), {
-          ...profile,
-          overdueCount: Math.max(0, profile.overdueCount + delta),
-        });
-      return;
-    }
-    const key = keyOf(tenant, uuid);
-    this.overdueCounts.set(key, Math.max(0, (this.overdueCounts.get(key) ?? 0) + delta));
-  }
-
   private write(plan: InstallmentPlan, changes: InstallmentPlanChanges): void {
     this.items.set(keyOf(plan.tenant, plan.uuid), structuredClone(plan));
-    for (const { record } of changes.transactions ?? [])
-      this.transactions.items.set(keyOf(record.tenant, record.id), structuredClone(record));
-    if (changes.customerOverdueDelta)
-      this.adjustOverdue(plan.tenant, plan.customer.uuid, changes.customerOverdueDelta);
-    this.outbox.write([...changes.events, ...(changes.transactions ?? []).flatMap((t) => t.events)]);
+    this.writes.write(plan.tenant, plan.customer.uuid, changes, this.outbox);
   }
 }

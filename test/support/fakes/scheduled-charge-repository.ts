@@ -15,9 +15,10 @@ import type {
 } from '../../../shared/domain/scheduled-charges/charge';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
+import { FakeChangeWrites } from './change-writes';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
-import { FakeTransactionRepository } from './transaction-repository';
+import type { FakeTransactionRepository } from './transaction-repository';
 
 const HOUR_MS = 3_600_000;
 const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
@@ -71,17 +72,20 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
   readonly transactions: FakeTransactionRepository;
   readonly customers: FakeCustomerRepository | null;
   /** Overdue counts by tenant and customer uuid, when no `customers` was given. */
-  readonly overdueCounts = new Map<string, number>();
+  readonly overdueCounts: Map<string, number>;
   beforeSave: (() => void | Promise<void>) | null = null;
   saves = 0;
   private lastAttemptId = 0;
   private readonly timelineSeq = new Map<string, number>();
+  private readonly writes: FakeChangeWrites;
 
   constructor(
     options: { transactions?: FakeTransactionRepository; customers?: FakeCustomerRepository } = {},
   ) {
-    this.transactions = options.transactions ?? new FakeTransactionRepository();
-    this.customers = options.customers ?? null;
+    this.writes = new FakeChangeWrites('A scheduled charge', options);
+    this.transactions = this.writes.transactions;
+    this.customers = this.writes.customers;
+    this.overdueCounts = this.writes.overdueCounts;
   }
 
   /** Stores a charge as if it had been created earlier (no timeline, no events). */
@@ -97,8 +101,7 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
 
   /** The customer's overdue count as the repository moved it. */
   overdueCount(tenant: Tenant, customerUuid: string): number {
-    if (this.customers) return this.customers.profile(tenant, customerUuid)?.overdueCount ?? 0;
-    return this.overdueCounts.get(keyOf(tenant, customerUuid)) ?? 0;
+    return this.writes.overdueCount(tenant, customerUuid);
   }
 
   async nextAttemptId(): Promise<number> {
@@ -106,12 +109,12 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
   }
 
   async create(charge: ScheduledCharge, changes: ScheduledChargeChanges): Promise<void> {
-    this.refuseSeveralTransactions(changes);
+    this.writes.refuseSeveralTransactions(changes);
     if (this.items.has(keyOf(charge.tenant, charge.id)))
       throw new ConflictError('The scheduled charge already exists', 'already_exists', {
         reason: 'already_exists',
       });
-    this.refuseStoredTransactions(changes);
+    this.writes.refuseStoredTransactions(changes);
     this.write(charge, changes);
   }
 
@@ -130,8 +133,8 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
       throw new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
       });
-    this.refuseSeveralTransactions(changes);
-    this.refuseStoredTransactions(changes);
+    this.writes.refuseSeveralTransactions(changes);
+    this.writes.refuseStoredTransactions(changes);
     this.write(next, changes);
     this.saves++;
   }
@@ -218,36 +221,6 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
     return [...this.items.values()].filter((c) => sameTenant(c.tenant, tenant));
   }
 
-  /** As the adapter: two new transactions of a tenant would write the same counter items twice. */
-  private refuseSeveralTransactions(changes: ScheduledChargeChanges): void {
-    if ((changes.transactions?.length ?? 0) > 1)
-      throw new Error(
-        'A scheduled charge change writes at most one new transaction (their tenant counters are shared items)',
-      );
-  }
-
-  private refuseStoredTransactions(changes: ScheduledChargeChanges): void {
-    for (const { record } of changes.transactions ?? [])
-      if (this.transactions.items.has(keyOf(record.tenant, record.id)))
-        throw new ConflictError('The transaction already exists', 'already_exists', {
-          reason: 'already_exists',
-        });
-  }
-
-  private adjustOverdue(tenant: Tenant, uuid: string, delta: number): void {
-    if (this.customers) {
-      const profile = this.customers.profile(tenant, uuid);
-      if (profile)
-        this.customers.profiles.set(keyOf(tenant, uuid), {
-          ...profile,
-          overdueCount: Math.max(0, profile.overdueCount + delta),
-        });
-      return;
-    }
-    const key = keyOf(tenant, uuid);
-    this.overdueCounts.set(key, Math.max(0, (this.overdueCounts.get(key) ?? 0) + delta));
-  }
-
   private write(charge: ScheduledCharge, changes: ScheduledChargeChanges): void {
     const key = keyOf(charge.tenant, charge.id);
     this.items.set(key, structuredClone(charge));
@@ -270,10 +243,6 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
         tenant: charge.tenant,
         attempt: structuredClone(attempt),
       });
-    for (const { record } of changes.transactions ?? [])
-      this.transactions.items.set(keyOf(record.tenant, record.id), structuredClone(record));
-    if (changes.customerOverdueDelta)
-      this.adjustOverdue(charge.tenant, charge.customer.uuid, changes.customerOverdueDelta);
-    this.outbox.write([...changes.events, ...(changes.transactions ?? []).flatMap((t) => t.events)]);
+    this.writes.write(charge.tenant, charge.customer.uuid, changes, this.outbox);
   }
 }
