@@ -2,7 +2,7 @@ import { addDays, saoPauloDate } from '#shared/dates';
 import { affiliateSale, requireActiveAffiliation } from '#shared/domain/affiliates/index';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { FACTOR_SCALE, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
-import { CUSTOMER_NOT_FOUND } from '#shared/domain/scheduled-charges/create';
+import { CUSTOMER_NOT_FOUND, customerSnapshot } from '#shared/domain/scheduled-charges/create';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { sellerNet } from '#shared/domain/transactions/transaction';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
@@ -99,13 +99,7 @@ export async function createInstallmentPlan(
     status: 'pending_activation',
     cancelReason: null,
     product: { id: product.id, uuid: product.uuid, name: product.name },
-    customer: {
-      id: profile.id,
-      uuid: profile.uuid,
-      name: profile.name,
-      email: profile.email || profile.globalEmail,
-      document: profile.document,
-    },
+    customer: customerSnapshot(profile),
     affiliate: affiliateSale(affiliation, sellerNet('boleto', installmentAmount, 1)).affiliate,
     installments: input.installments,
     installmentsPaid: 0,

@@ -1,6 +1,6 @@
-import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import { checkListWindow, numberedPage } from '#shared/domain/scheduled-charges/queries';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError, ValidationError } from '#shared/errors';
+import { NotFoundError } from '#shared/errors';
 import type { InstallmentPlanDeps } from './deps';
 import { INSTALLMENT_PLAN_NOT_FOUND, type InstallmentPlan } from './plan';
 import type { ListInstallmentPlansInput } from './schemas';
@@ -32,18 +32,12 @@ export async function listInstallmentPlans(
   tenant: Tenant,
   query: ListInstallmentPlansInput,
 ) {
-  if (query.page * query.limit > MAX_LIST_WINDOW)
-    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
+  checkListWindow(query);
   const page = await deps.installmentPlans.list(tenant, {
     statuses: query.status ?? [],
     customerId: query.customerId,
     page: query.page,
     limit: query.limit,
   });
-  return {
-    data: page.items.map(toPlanView),
-    count: page.items.length,
-    totalCount: page.totalCount,
-    totalPages: Math.ceil(page.totalCount / query.limit),
-  };
+  return numberedPage(page, query.limit, toPlanView);
 }

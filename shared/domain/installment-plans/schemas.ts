@@ -1,6 +1,11 @@
 import * as z from 'zod';
 import { uuidString } from '#shared/domain/params';
-import { dateField } from '#shared/domain/scheduled-charges/schemas';
+import {
+  customerIdQuery,
+  dateField,
+  pageFields,
+  statusListOf,
+} from '#shared/domain/scheduled-charges/schemas';
 import { UUID_SHAPE } from '#shared/ids';
 import { PLAN_STATUSES } from './plan';
 import { MAX_INSTALLMENTS, MIN_INSTALLMENTS } from './state';
@@ -35,37 +40,9 @@ export const createInstallmentPlanSchema = z
   .strict();
 export type CreateInstallmentPlanInput = z.output<typeof createInstallmentPlanSchema>;
 
-/** `status=active,pending_activation` (repeated values arrive comma-joined). */
-const statusList = z
-  .string()
-  .transform((raw, ctx) => {
-    const values = raw.split(',').map((s) => s.trim());
-    if (values.some((v) => !(PLAN_STATUSES as readonly string[]).includes(v))) {
-      ctx.addIssue({ code: 'custom', message: `status must be one of: ${PLAN_STATUSES.join(', ')}` });
-      return z.NEVER;
-    }
-    return [...new Set(values)] as (typeof PLAN_STATUSES)[number][];
-  })
-  .optional();
-
 /** GET /api/v1/installment-plans. */
 export const listInstallmentPlansQuerySchema = z
-  .object({
-    status: statusList,
-    customerId: z.coerce
-      .number({ error: 'customerId must be a customer id (a positive integer)' })
-      .int('customerId must be a customer id (a positive integer)')
-      .min(1, 'customerId must be a customer id (a positive integer)')
-      .max(MAX_ID, 'customerId must be a customer id (a positive integer)')
-      .optional(),
-    page: z.coerce.number({ error: 'page must be an integer of at least 1' }).int().min(1).default(1),
-    limit: z.coerce
-      .number({ error: 'limit must be an integer from 1 to 100' })
-      .int('limit must be an integer from 1 to 100')
-      .min(1, 'limit must be an integer from 1 to 100')
-      .max(100, 'limit must be an integer from 1 to 100')
-      .default(20),
-  })
+  .object({ status: statusListOf(PLAN_STATUSES), customerId: customerIdQuery, ...pageFields })
   .strict();
 export type ListInstallmentPlansInput = z.output<typeof listInstallmentPlansQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { addDays, saoPauloDate } from '#shared/dates';
+import type { CustomerProfile } from '#shared/domain/customers/customer';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
@@ -17,6 +18,15 @@ import { chargeDueJob, chargeEvent, deriveStatus, newCycle, nextDueAt } from './
 export const CUSTOMER_NOT_FOUND = 'Customer not found';
 
 export type CreateDeps = DueDeps;
+
+/** What a charge or a carnê keeps of its customer: the e-mail used with the seller, else the global one. */
+export const customerSnapshot = (profile: CustomerProfile) => ({
+  id: profile.id,
+  uuid: profile.uuid,
+  name: profile.name,
+  email: profile.email || profile.globalEmail,
+  document: profile.document,
+});
 
 /**
  * POST /api/v1/scheduled-charges: cycle 1 `scheduled` (the charge `scheduled`, `trial` or
@@ -58,13 +68,7 @@ export async function createScheduledCharge(
     tenant,
     type: input.type,
     status: 'scheduled',
-    customer: {
-      id: profile.id,
-      uuid: profile.uuid,
-      name: profile.name,
-      email: profile.email || profile.globalEmail,
-      document: profile.document,
-    },
+    customer: customerSnapshot(profile),
     product,
     description: input.description ?? null,
     amount: input.amount,

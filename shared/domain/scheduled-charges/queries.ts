@@ -76,8 +76,7 @@ export async function listScheduledCharges(
   tenant: Tenant,
   query: ListScheduledChargesInput,
 ) {
-  if (query.page * query.limit > MAX_LIST_WINDOW)
-    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
+  checkListWindow(query);
   const page = await deps.scheduledCharges.list(tenant, {
     statuses: query.status ?? [],
     customerId: query.customerId,
@@ -88,10 +87,25 @@ export async function listScheduledCharges(
     page: query.page,
     limit: query.limit,
   });
+  return numberedPage(page, query.limit, toScheduledChargeView);
+}
+
+/** Numbered pages read from the start, so page × limit is bounded (400 beyond MAX_LIST_WINDOW). */
+export function checkListWindow(query: { page: number; limit: number }): void {
+  if (query.page * query.limit > MAX_LIST_WINDOW)
+    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
+}
+
+/** A repository page as a list answers it: `{data, count, totalCount, totalPages}`. */
+export function numberedPage<T, V>(
+  page: { items: T[]; totalCount: number },
+  limit: number,
+  view: (item: T) => V,
+) {
   return {
-    data: page.items.map(toScheduledChargeView),
+    data: page.items.map(view),
     count: page.items.length,
     totalCount: page.totalCount,
-    totalPages: Math.ceil(page.totalCount / query.limit),
+    totalPages: Math.ceil(page.totalCount / limit),
   };
 }

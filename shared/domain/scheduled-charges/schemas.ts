@@ -84,41 +84,49 @@ export const createScheduledChargeSchema = z
   });
 export type CreateScheduledChargeInput = z.output<typeof createScheduledChargeSchema>;
 
-/** `status=overdue&status=due_today` arrives comma-joined; each value must be a status. */
-const statusList = z
-  .string()
-  .transform((raw, ctx) => {
-    const values = raw.split(',').map((s) => s.trim());
-    const bad = values.filter((v) => !(CHARGE_STATUSES as readonly string[]).includes(v));
-    if (bad.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `status must be one of: ${CHARGE_STATUSES.join(', ')}` });
-      return z.NEVER;
-    }
-    return [...new Set(values)] as (typeof CHARGE_STATUSES)[number][];
-  })
+/** A repeatable `status` query (`status=a&status=b` arrives comma-joined); each value must be one of `values`. */
+export const statusListOf = <const T extends string>(values: readonly T[]) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      const given = raw.split(',').map((s) => s.trim());
+      if (given.some((v) => !(values as readonly string[]).includes(v))) {
+        ctx.addIssue({ code: 'custom', message: `status must be one of: ${values.join(', ')}` });
+        return z.NEVER;
+      }
+      return [...new Set(given)] as T[];
+    })
+    .optional();
+
+/** `customerId` in a list's query. */
+export const customerIdQuery = z.coerce
+  .number({ error: 'customerId must be a customer id (a positive integer)' })
+  .int('customerId must be a customer id (a positive integer)')
+  .min(1, 'customerId must be a customer id (a positive integer)')
+  .max(MAX_ID, 'customerId must be a customer id (a positive integer)')
   .optional();
+
+/** `page` (from 1) and `limit` (1..100, default 20) of a numbered list. */
+export const pageFields = {
+  page: z.coerce.number({ error: 'page must be an integer of at least 1' }).int().min(1).default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be an integer from 1 to 100' })
+    .int('limit must be an integer from 1 to 100')
+    .min(1, 'limit must be an integer from 1 to 100')
+    .max(100, 'limit must be an integer from 1 to 100')
+    .default(20),
+};
 
 /** GET /api/v1/scheduled-charges. */
 export const listScheduledChargesQuerySchema = z
   .object({
-    status: statusList,
-    customerId: z.coerce
-      .number({ error: 'customerId must be a customer id (a positive integer)' })
-      .int('customerId must be a customer id (a positive integer)')
-      .min(1, 'customerId must be a customer id (a positive integer)')
-      .max(MAX_ID, 'customerId must be a customer id (a positive integer)')
-      .optional(),
+    status: statusListOf(CHARGE_STATUSES),
+    customerId: customerIdQuery,
     type: z.enum(CHARGE_TYPES, { error: `type must be one of: ${CHARGE_TYPES.join(', ')}` }).optional(),
     dueDateFrom: dateField('dueDateFrom').optional(),
     dueDateTo: dateField('dueDateTo').optional(),
     search: z.string().trim().min(1, 'search must not be empty').max(200).optional(),
-    page: z.coerce.number({ error: 'page must be an integer of at least 1' }).int().min(1).default(1),
-    limit: z.coerce
-      .number({ error: 'limit must be an integer from 1 to 100' })
-      .int('limit must be an integer from 1 to 100')
-      .min(1, 'limit must be an integer from 1 to 100')
-      .max(100, 'limit must be an integer from 1 to 100')
-      .default(20),
+    ...pageFields,
   })
   .strict()
   .superRefine((q, ctx) => {
