@@ -8,6 +8,7 @@ import { installmentPlanRoutes } from '#functions/installment-plans/routes';
 import { pagesRoutes } from '#functions/pages/routes';
 import { portalRoutes } from '#functions/portal/routes';
 import { productRoutes } from '#functions/products/routes';
+import { providerConnectionRoutes } from '#functions/provider-connections/routes';
 import { scheduledChargeRoutes } from '#functions/scheduled-charges/routes';
 import { subscriptionRoutes } from '#functions/subscriptions/routes';
 import { testHelperRoutes } from '#functions/test-helpers/routes';
@@ -35,6 +36,7 @@ export const httpGroups: RouteGroup[] = [
   pagesRoutes,
   portalRoutes,
   chargePaymentRoutes,
+  providerConnectionRoutes,
 ];
 
 /**

@@ -22,6 +22,9 @@ export const ENV = {
   gatewayWebhookSecret: 'GATEWAY_WEBHOOK_SECRET',
   mailFrom: 'MAIL_FROM',
   mailConfigurationSet: 'MAIL_CONFIGURATION_SET',
+  providerKeyId: 'PROVIDER_KEY_ID',
+  asaasSandboxUrl: 'ASAAS_SANDBOX_URL',
+  asaasProductionUrl: 'ASAAS_PRODUCTION_URL',
 } as const;
 
 /** The From address when none is configured (the local runtime, which sends nothing). */
@@ -45,6 +48,9 @@ const schema = z.object({
   [ENV.gatewayWebhookSecret]: z.string().min(32),
   [ENV.mailFrom]: z.email().default(DEFAULT_MAIL_FROM),
   [ENV.mailConfigurationSet]: z.string().default(''),
+  [ENV.providerKeyId]: z.string().default(''),
+  [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
+  [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
 });
 
 export interface Config {
@@ -68,6 +74,11 @@ export interface Config {
   mailFrom: string;
   /** The SES configuration set live mail is sent through ('' sends without one). */
   mailConfigurationSet: string;
+  /** The KMS key that encrypts sellers' provider API keys ('' locally: the file cipher). */
+  providerKeyId: string;
+  /** Asaas API v3 base URLs (the tests point both at the local fake). */
+  asaasSandboxUrl: string;
+  asaasProductionUrl: string;
 }
 
 /** Parses the environment once; a missing or malformed variable stops the cold start. */
@@ -96,6 +107,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     gatewayWebhookSecret: e[ENV.gatewayWebhookSecret],
     mailFrom: e[ENV.mailFrom],
     mailConfigurationSet: e[ENV.mailConfigurationSet],
+    providerKeyId: e[ENV.providerKeyId],
+    asaasSandboxUrl: e[ENV.asaasSandboxUrl],
+    asaasProductionUrl: e[ENV.asaasProductionUrl],
   };
 }
 

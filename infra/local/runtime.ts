@@ -18,6 +18,7 @@ import { TestClock } from './clock';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
 import { type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
+import { FileCipher } from './file-cipher';
 import { lambdaContext } from './gateway';
 import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
@@ -44,6 +45,8 @@ export interface RuntimeOptions {
   tickMs?: number;
   /** Check every answer against its route's response schema; mismatches land in responseViolations. */
   checkResponses?: boolean;
+  /** Where both Asaas environments are reached (the tests' fake); default the real API. */
+  asaasBaseUrl?: string;
 }
 
 export interface RoundTrips {
@@ -128,6 +131,9 @@ function localConfig(options: RuntimeOptions, endpoint: string, tableName: strin
     [ENV.logLevel]: options.logLevel ?? 'info',
     // Notifications are signed and verified inside this one process: a fresh secret per start.
     [ENV.gatewayWebhookSecret]: randomBytes(32).toString('hex'),
+    ...(options.asaasBaseUrl
+      ? { [ENV.asaasSandboxUrl]: options.asaasBaseUrl, [ENV.asaasProductionUrl]: options.asaasBaseUrl }
+      : {}),
   });
 }
 
@@ -216,6 +222,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     bus,
     table,
     allowLocalHttp: true,
+    cipher: new FileCipher(file('provider-secrets.key')),
     metrics: {
       count: (name, value = 1) => {
         metrics[name] = (metrics[name] ?? 0) + value;

@@ -1,12 +1,18 @@
 import { lookup } from 'node:dns/promises';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { asaasAccounts } from '#shared/adapters/asaas/accounts';
+import { ASAAS_PROVIDER, AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
+import { AsaasClient } from '#shared/adapters/asaas/client';
+import {
+  createProviderConnectionRepository,
+  createProviderLinks,
+} from '#shared/adapters/dynamodb/provider-repositories';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { fetchSender } from '#shared/adapters/http/webhook-sender';
 import { createEmfMetrics } from '#shared/adapters/metrics/emf';
 import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
-import { UnconfiguredProvider } from '#shared/adapters/sandbox-gateway/unconfigured-provider';
 import { systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { type Config, config } from '#shared/config';
@@ -27,6 +33,13 @@ import type {
   UrlPolicy,
   WebhookSender,
 } from '#shared/domain/ports';
+import type {
+  ProviderAccounts,
+  ProviderConnectionRepository,
+  ProviderLinks,
+  SecretCipher,
+} from '#shared/domain/ports/provider-connections';
+import { credentialsResolver } from '#shared/domain/provider-connections/connections';
 
 /**
  * Every adapter a function may need, built once per container (AWS) or once per process (the
@@ -58,6 +71,14 @@ export interface Container {
   mailer: Mailer;
   /** The kept mail the sandbox test helper reads. */
   mailbox: MailboxReader;
+  /** Sellers' live provider accounts (issue 16): connections, the key check, the Asaas adapter's links. */
+  providers: {
+    connections: ProviderConnectionRepository;
+    accounts: ProviderAccounts;
+    cipher: SecretCipher;
+    links: ProviderLinks;
+    live: PaymentGateway;
+  };
 }
 
 /** What differs between AWS and the local runtime; everything else is built the same way. */
@@ -75,6 +96,8 @@ export interface Platform {
   mailer?: Mailer;
   /** Where kept mail goes: the table's sandbox mailbox when absent (AWS), the mail folder locally. */
   mailbox?: Mailbox;
+  /** Encrypts sellers' provider keys: KMS on AWS, a key file in the data folder locally. */
+  cipher: SecretCipher;
 }
 
 export const dnsResolver = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
@@ -91,6 +114,18 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     webhookSecret: cfg.gatewayWebhookSecret,
     publicBaseUrl: cfg.publicBaseUrl,
   });
+  const connections = createProviderConnectionRepository(table);
+  const links = createProviderLinks(table, ASAAS_PROVIDER);
+  const asaasClient = new AsaasClient({
+    baseUrls: { sandbox: cfg.asaasSandboxUrl, production: cfg.asaasProductionUrl },
+  });
+  // Live tenants get Asaas: a seller without a connected account still gets the 503.
+  const live = new AsaasProvider({
+    client: asaasClient,
+    credentials: credentialsResolver({ connections, cipher: platform.cipher }),
+    links,
+    clock: platform.clock,
+  });
   return {
     config: cfg,
     clock: platform.clock,
@@ -101,7 +136,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     queue: platform.queue,
     bus: platform.bus,
     gateway: sandbox,
-    payments: createGatewayRouter(sandbox, new UnconfiguredProvider()),
+    payments: createGatewayRouter(sandbox, live),
     sandbox,
     jwks: createRemoteJWKSet(new URL(cfg.jwksUrl)),
     sender: fetchSender,
@@ -109,6 +144,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     metrics: platform.metrics,
     mailer: routeMail({ sandbox: kept, live: platform.mailer ?? kept }),
     mailbox,
+    providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
   };
 }
 
@@ -168,6 +204,13 @@ function awsPlatform(cfg: Config): Platform {
         from: cfg.mailFrom,
         configurationSetName: cfg.mailConfigurationSet,
       });
+    }),
+    cipher: lazy<SecretCipher>(async () => {
+      const [{ KMSClient }, { KmsCipher }] = await Promise.all([
+        import('@aws-sdk/client-kms'),
+        import('#shared/adapters/kms/kms-cipher'),
+      ]);
+      return new KmsCipher(new KMSClient({}), cfg.providerKeyId);
     }),
     metrics: createEmfMetrics(),
     allowLocalHttp: false,

@@ -107,6 +107,31 @@ export const keys = {
     pk: `SANDBOX#PIXAUTH#${authorizationId}`,
     sk: 'PIXAUTH',
   }),
+  /** A seller's connected live provider account (issue 16): environment, encrypted key, account name. */
+  providerConnection: (sellerId: number, provider: string): Key => ({
+    pk: seller(sellerId),
+    sk: `PROVIDER#${provider}`,
+  }),
+  /** The seller a provider webhook token (its SHA-256) belongs to: one GetItem per notification. */
+  providerWebhookToken: (provider: string, tokenHash: string): Key => ({
+    pk: `PROVIDER#${provider}#WHTOKEN#${tokenHash}`,
+    sk: 'WHTOKEN',
+  }),
+  /** The provider's customer of a buyer's document, per seller and provider account environment. */
+  providerCustomer: (provider: string, sellerId: number, account: string, document: string): Key => ({
+    pk: `PROVIDER#${provider}#CUS#${sellerId}#${account}#${document}`,
+    sk: 'CUSTOMER',
+  }),
+  /** Our gateway id of a live provider charge → the provider's payment id and the seller. */
+  providerCharge: (provider: string, gatewayPayId: number): Key => ({
+    pk: `PROVIDER#${provider}#PAY#${gatewayPayId}`,
+    sk: 'CHARGE',
+  }),
+  /** The first answer to a saved-card debit key at a live provider (which has no idempotency keys). */
+  providerIdempotency: (provider: string, sellerId: number, key: string): Key => ({
+    pk: `PROVIDER#${provider}#IDEM#${sellerId}#${key}`,
+    sk: 'IDEM',
+  }),
   /** A product's affiliation with one affiliate (a seller id); a product's list is one prefix query. */
   affiliation: (t: Tenant, productId: number, affiliateId: number): Key =>
     inTenant(t, `AFFIL#${pad(productId)}#${pad(affiliateId, 15)}`),

@@ -17,7 +17,12 @@ import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { resolvePrice } from '#shared/domain/subscriptions/prices';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
-import { handleNotification, type NotificationDeps } from '#shared/domain/transactions/notifications';
+import {
+  applyNotification,
+  handleNotification,
+  type NotificationDeps,
+  type ProviderNotification,
+} from '#shared/domain/transactions/notifications';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
@@ -459,11 +464,24 @@ export function receiveProviderNotification(
   rawBody: string,
   signature: string | undefined,
 ) {
-  const onApplied = async (t: Transaction) => {
+  return handleNotification({ ...deps, onApplied: followUps(deps) }, rawBody, signature);
+}
+
+/** What follows an applied notification, whichever provider sent it. */
+function followUps(deps: CloseDeps & { afterPayment?: (t: Transaction) => Promise<unknown> }) {
+  return async (t: Transaction) => {
     const session = await completeWithTransaction(deps, t);
     // A Pix Automático first payment activates the subscription its session started.
     await settleFirstPixPayment(deps, t, session ?? (await sessionOfPayment(deps, t)));
     await deps.afterPayment?.(t);
   };
-  return handleNotification({ ...deps, onApplied }, rawBody, signature);
+}
+
+/** A live provider's notification, its sender already authenticated: the same transitions and follow-ups. */
+export function receiveVerifiedNotification(
+  deps: Omit<NotificationDeps, 'onApplied' | 'webhookSecret'> &
+    CloseDeps & { afterPayment?: (t: Transaction) => Promise<unknown> },
+  notification: ProviderNotification,
+) {
+  return applyNotification({ ...deps, onApplied: followUps(deps) }, notification);
 }

@@ -32,6 +32,11 @@ export interface PaymentProvider {
   readonly provider: string;
   /** False for a provider that is not configured: callers refuse before writing anything. */
   readonly ready: boolean;
+  /**
+   * Whether this tenant can be charged now, for a provider that works per seller (a live seller
+   * with a connected account). Absent: `ready` says it all.
+   */
+  connected?(tenant: Tenant): Promise<boolean>;
   createCharge(request: ChargeRequest): Promise<ChargeResult>;
   /**
    * Charges a card saved by an earlier approved charge (`saveCard`), without the buyer: approved,

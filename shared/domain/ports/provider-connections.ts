@@ -42,3 +42,32 @@ export interface ProviderLinks {
   replayed(sellerId: number, idempotencyKey: string): Promise<ChargeResult | null>;
   remember(sellerId: number, idempotencyKey: string, result: ChargeResult): Promise<void>;
 }
+
+/** A seller's connected account at a live provider; the API key only encrypted. */
+export interface ProviderConnection {
+  sellerId: number;
+  provider: string;
+  environment: ProviderEnvironment;
+  encryptedApiKey: string;
+  /** The last 4 characters of the key, so the seller recognises which one is stored. */
+  apiKeyLast4: string;
+  accountName: string;
+  /** SHA-256 (hex) of the token the provider sends in its webhooks' header; the token is shown once. */
+  webhookTokenHash: string;
+  connectedAt: string;
+}
+
+export interface ProviderConnectionRepository {
+  get(sellerId: number, provider: string): Promise<ProviderConnection | null>;
+  /** Stores (or replaces) the connection and the pointer of its webhook token; the old token stops working. */
+  save(connection: ProviderConnection): Promise<void>;
+  /** Deletes the connection and its token pointer; false when there was none. */
+  remove(sellerId: number, provider: string): Promise<boolean>;
+  sellerOfWebhookToken(provider: string, tokenHash: string): Promise<number | null>;
+}
+
+/** Checks a key at the provider: the account's name, or a refusal. */
+export interface ProviderAccounts {
+  /** Throws ProviderKeyRefused for a key the provider does not accept; a 503 when it is unavailable. */
+  accountName(credentials: ProviderCredentials): Promise<string>;
+}

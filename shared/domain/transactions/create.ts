@@ -223,7 +223,8 @@ export async function checkSale(
     context,
   );
   const provider = deps.payments.forEnvironment(product.tenant.environment);
-  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  if (!provider.ready || (provider.connected && !(await provider.connected(product.tenant))))
+    throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const now = deps.clock.now();
   const dueDate = boletoDueDate(input, saoPauloDate(now));
   const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;

@@ -61,7 +61,19 @@ export async function handleNotification(
   }
   const parsed = notificationSchema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw new ValidationError(parsed.error.issues.map(describeIssue));
-  const n = parsed.data;
+  return applyNotification(deps, parsed.data);
+}
+
+export type ProviderNotification = z.output<typeof notificationSchema>;
+
+/**
+ * A notification whose sender was already authenticated (the signature above, or a live provider's
+ * per-seller token): moves its transaction once per notification id.
+ */
+export async function applyNotification(
+  deps: Omit<NotificationDeps, 'webhookSecret'>,
+  n: ProviderNotification,
+) {
   if (!deps.payments.byName(n.provider)) throw new ValidationError([`provider ${n.provider} is unknown`]);
   const candidates = await deps.transactions.findByGatewayPayId(n.gatewayPayId);
   const t: Transaction | undefined = candidates.find((c) => c.provider === n.provider);

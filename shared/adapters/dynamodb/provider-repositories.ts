@@ -1,0 +1,147 @@
+import type { ChargeResult } from '#shared/domain/payments/gateway';
+import type {
+  ProviderChargeLink,
+  ProviderConnection,
+  ProviderConnectionRepository,
+  ProviderLinks,
+} from '#shared/domain/ports/provider-connections';
+import { keys } from './keys';
+import { type Item, TABLE, type Table } from './table';
+
+const notExists = { condition: 'attribute_not_exists(#pk)', names: { '#pk': TABLE.partitionKey } };
+
+/** A seller's provider connection; the webhook token pointer changes with it in one transaction. */
+export function createProviderConnectionRepository(table: Table): ProviderConnectionRepository {
+  const toConnection = (item: Item): ProviderConnection => ({
+    sellerId: Number(item.sellerId),
+    provider: String(item.provider),
+    environment: item.environment === 'production' ? 'production' : 'sandbox',
+    encryptedApiKey: String(item.encryptedApiKey),
+    apiKeyLast4: String(item.apiKeyLast4),
+    accountName: String(item.accountName),
+    webhookTokenHash: String(item.webhookTokenHash),
+    connectedAt: String(item.connectedAt),
+  });
+  return {
+    async get(sellerId, provider) {
+      const item = await table.get<Item>(keys.providerConnection(sellerId, provider), { consistent: true });
+      return item ? toConnection(item) : null;
+    },
+    async save(connection) {
+      const previous = await table.get<Item>(
+        keys.providerConnection(connection.sellerId, connection.provider),
+        {
+          consistent: true,
+        },
+      );
+      await table.transact([
+        ...(previous && previous.webhookTokenHash !== connection.webhookTokenHash
+          ? [
+              {
+                Delete: {
+                  Key: keys.providerWebhookToken(connection.provider, String(previous.webhookTokenHash)),
+                },
+              },
+            ]
+          : []),
+        {
+          Put: {
+            Item: {
+              ...keys.providerConnection(connection.sellerId, connection.provider),
+              entity: 'provider-connection',
+              version: 1,
+              ...connection,
+            },
+          },
+        },
+        {
+          Put: {
+            Item: {
+              ...keys.providerWebhookToken(connection.provider, connection.webhookTokenHash),
+              entity: 'provider-webhook-token',
+              version: 1,
+              sellerId: connection.sellerId,
+            },
+          },
+        },
+      ]);
+    },
+    async remove(sellerId, provider) {
+      const item = await table.get<Item>(keys.providerConnection(sellerId, provider), { consistent: true });
+      if (!item) return false;
+      await table.transact([
+        { Delete: { Key: keys.providerConnection(sellerId, provider) } },
+        { Delete: { Key: keys.providerWebhookToken(provider, String(item.webhookTokenHash)) } },
+      ]);
+      return true;
+    },
+    async sellerOfWebhookToken(provider, tokenHash) {
+      const item = await table.get<Item>(keys.providerWebhookToken(provider, tokenHash));
+      return item ? Number(item.sellerId) : null;
+    },
+  };
+}
+
+/** What the live provider adapter remembers between calls (see ProviderLinks). */
+export function createProviderLinks(table: Table, provider: string): ProviderLinks {
+  return {
+    async customerId(sellerId, account, document) {
+      const item = await table.get<Item>(keys.providerCustomer(provider, sellerId, account, document));
+      return item ? String(item.customerId) : null;
+    },
+    async saveCustomer(sellerId, account, document, customerId) {
+      await table.put({
+        ...keys.providerCustomer(provider, sellerId, account, document),
+        entity: 'provider-customer',
+        version: 1,
+        customerId,
+      });
+    },
+    async reserveCharge(link: ProviderChargeLink) {
+      await table.put(
+        {
+          ...keys.providerCharge(provider, link.gatewayPayId),
+          entity: 'provider-charge',
+          version: 1,
+          ...link,
+        },
+        {
+          ConditionExpression: notExists.condition,
+          ExpressionAttributeNames: notExists.names,
+        },
+      );
+    },
+    async linkCharge(gatewayPayId, providerPaymentId) {
+      await table.update({
+        Key: keys.providerCharge(provider, gatewayPayId),
+        UpdateExpression: 'SET providerPaymentId = :id',
+        ExpressionAttributeValues: { ':id': providerPaymentId },
+      });
+    },
+    async charge(gatewayPayId) {
+      const item = await table.get<Item>(keys.providerCharge(provider, gatewayPayId), { consistent: true });
+      if (!item) return null;
+      return {
+        gatewayPayId: Number(item.gatewayPayId),
+        providerPaymentId: String(item.providerPaymentId ?? ''),
+        sellerId: Number(item.sellerId),
+        method: item.method as ProviderChargeLink['method'],
+        amountCentavos: Number(item.amountCentavos),
+      };
+    },
+    async replayed(sellerId, key) {
+      const item = await table.get<Item>(keys.providerIdempotency(provider, sellerId, key), {
+        consistent: true,
+      });
+      return item ? (item.result as ChargeResult) : null;
+    },
+    async remember(sellerId, key, result) {
+      await table.put({
+        ...keys.providerIdempotency(provider, sellerId, key),
+        entity: 'provider-idempotency',
+        version: 1,
+        result,
+      });
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import * as z from 'zod';
+import type { ProviderConnectionRepository, ProviderLinks } from '#shared/domain/ports/provider-connections';
+import type { ProviderNotification } from '#shared/domain/transactions/notifications';
+import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
+import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { describeIssue } from '#shared/validation';
+import { ASAAS_EVENTS, EVENT_FAILURE } from './asaas-events';
+import { ASAAS, hashWebhookToken } from './connections';
+
+/** The provider's event object (docs: "Receive Asaas events"): the id is the idempotency key. */
+const asaasEventSchema = z.object({
+  id: z.string().min(1).max(200),
+  event: z.string().min(1).max(100),
+  dateCreated: z.string().optional(),
+  payment: z
+    .object({
+      id: z.string().min(1).max(100),
+      externalReference: z.string().max(100).nullish(),
+    })
+    .loose()
+    .optional(),
+});
+
+export interface AsaasNotificationDeps {
+  connections: ProviderConnectionRepository;
+  links: ProviderLinks;
+  clock: { now(): Date };
+  /** Applies the notification as a sandbox one (transitions, checkout, subscriptions, cycles). */
+  apply: (n: ProviderNotification) => Promise<unknown>;
+}
+
+/**
+ * POST /api/provider-connections/asaas/notifications. The seller is the one whose webhook token
+ * arrived in `asaas-access-token` (checked before the body is read); a payment of another seller
+ * answers like a missing one. Events that move nothing are acknowledged with 200, as the provider
+ * pauses a queue after repeated failures.
+ */
+export async function receiveAsaasNotification(
+  deps: AsaasNotificationDeps,
+  token: string | undefined,
+  rawBody: string,
+) {
+  const sellerId = token ? await deps.connections.sellerOfWebhookToken(ASAAS, hashWebhookToken(token)) : null;
+  if (sellerId === null) throw new UnauthorizedError('Invalid or missing asaas-access-token');
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    throw new ValidationError(['body must be JSON']);
+  }
+  const parsed = asaasEventSchema.safeParse(json, { reportInput: true });
+  if (!parsed.success) throw new ValidationError(parsed.error.issues.map(describeIssue));
+  const { id, event, payment } = parsed.data;
+  const type = ASAAS_EVENTS[event];
+  if (!type || !payment) return { received: true, applied: false, reason: `event ${event} changes nothing` };
+  const gatewayPayId = Number(payment.externalReference);
+  const link =
+    Number.isSafeInteger(gatewayPayId) && gatewayPayId > 0 ? await deps.links.charge(gatewayPayId) : null;
+  if (!link || link.sellerId !== sellerId || link.providerPaymentId !== payment.id)
+    throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  return deps.apply({
+    id,
+    provider: ASAAS,
+    type,
+    gatewayPayId,
+    occurredAt: deps.clock.now().toISOString(),
+    ...(EVENT_FAILURE[event] ?? {}),
+  });
+}
