@@ -370,6 +370,27 @@ describe('mark-paid, second copy and cancel', () => {
     expect(paid.status).toBe(409);
   });
 
+  it('marks an installment failed when the provider reports its boleto failed; a second copy reopens it', async () => {
+    const s = await seller();
+    const plan = await createPlan(s);
+    const first = plan.installmentsDetail[0];
+    const failed = await post(s, `/api/test-helpers/transactions/${first.transactionId}/fail`);
+    expect(failed.status, JSON.stringify(failed.body)).toBe(200);
+    const after = (await get(s, `${BASE}/${plan.uuid}`)).body;
+    expect(after.status).toBe('pending_activation');
+    expect(after.installmentsDetail[0].status).toBe('failed');
+    expect((await post(s, `${BASE}/${plan.uuid}/installments/1/mark-paid`)).status).toBe(409);
+    const copy = await post(s, `${BASE}/${plan.uuid}/installments/1/reissue`);
+    expect(copy.status, JSON.stringify(copy.body)).toBe(200);
+    expect(copy.body.installmentsDetail[0]).toMatchObject({ status: 'scheduled', reissueCount: 1 });
+    const paid = await post(
+      s,
+      `/api/test-helpers/transactions/${copy.body.installmentsDetail[0].transactionId}/pay`,
+    );
+    expect(paid.status).toBe(200);
+    expect((await get(s, `${BASE}/${plan.uuid}`)).body.status).toBe('active');
+  });
+
   it('cancels a plan (its boleto unpayable) and answers 409 to cancel, reissue or mark-paid after', async () => {
     const s = await seller();
     const plan = await createPlan(s);

@@ -19,6 +19,7 @@ import {
   parsePlanJobId,
   putInstallment,
   savePlan,
+  unpaidFirst,
 } from './state';
 
 /** How far back the heartbeat looks for due times a schedule missed (as the scheduled charges' sweep). */
@@ -46,7 +47,12 @@ interface Applied {
 async function applyTime(deps: DueDeps, plan: InstallmentPlan, now: Date): Promise<Applied> {
   const draft = draftOf(plan);
   const first = plan.installmentsDetail[0];
-  if (plan.status === 'pending_activation' && first && isOpen(first) && graceEndsAt(first) <= now.getTime())
+  if (
+    plan.status === 'pending_activation' &&
+    first &&
+    unpaidFirst(first) &&
+    graceEndsAt(first) <= now.getTime()
+  )
     return {
       draft,
       issued: null,

@@ -78,7 +78,34 @@ function applicable(plan: InstallmentPlan, number: number, transactionId: number
   return (isOpen(i) || i.status === 'failed') && i.boleto?.transactionId === transactionId;
 }
 
-export type InstallmentPaidOutcome = 'not_an_installment' | 'paid' | 'already_paid' | 'not_applied';
+export type InstallmentPaidOutcome =
+  | 'not_an_installment'
+  | 'paid'
+  | 'already_paid'
+  | 'not_applied'
+  /** The provider reported the current boleto failed: the installment is `failed` (a second copy reopens it). */
+  | 'failed';
+
+/** An installment whose current boleto the provider reports failed: `failed`, out of the overdue count. */
+async function failInstallmentOfTransaction(deps: PayDeps, t: Transaction): Promise<InstallmentPaidOutcome> {
+  const link = t.installmentPlan as NonNullable<Transaction['installmentPlan']>;
+  for (let attempt = 1; ; attempt += 1) {
+    const plan = await deps.installmentPlans.get(t.tenant, link.planUuid);
+    const installment = plan?.installmentsDetail.find((i) => i.number === link.number);
+    if (!plan || !installment) return 'not_an_installment';
+    if (!applicable(plan, link.number, t.id) || installment.status === 'failed') return 'not_applied';
+    const draft = draftOf(plan);
+    putInstallment(draft, { ...installment, status: 'failed' });
+    if (installment.status === 'overdue') draft.customerOverdueDelta -= 1;
+    const { next, changes } = finish(deps, plan, draft);
+    try {
+      await savePlan(deps, next, plan, changes);
+      return 'failed';
+    } catch (error) {
+      if (!isConflict(error, 'changed') || attempt >= MAX_TRIES) throw error;
+    }
+  }
+}
 
 /**
  * What follows a paid transaction of an installment's boleto (a provider notification, the
@@ -91,6 +118,7 @@ export async function payInstallmentOfTransaction(
   t: Transaction,
 ): Promise<InstallmentPaidOutcome> {
   const link = t.installmentPlan;
+  if (link && t.status === 'denied') return failInstallmentOfTransaction(deps, t);
   if (!link || !PAID.includes(t.status)) return 'not_an_installment';
   for (let attempt = 1; ; attempt += 1) {
     const plan = await deps.installmentPlans.get(t.tenant, link.planUuid);

@@ -54,6 +54,9 @@ export const issueAt = (i: Installment) => dayStart(addDays(i.dueDate, -ISSUE_DA
 /** 00:00 Sao Paulo of the GRACE_DAYS-th day after installment 1's effective due date. */
 export const graceEndsAt = (first: Installment) => dayStart(addDays(effectiveDueDate(first), GRACE_DAYS));
 
+/** Installment 1 still waiting for money (open, or its boleto failed): the grace applies. */
+export const unpaidFirst = (first: Installment) => isOpen(first) || first.status === 'failed';
+
 /** An active plan's open installment without a boleto yet. */
 export const needsIssuance = (plan: InstallmentPlan, i: Installment) =>
   plan.status === 'active' && i.boleto === null && isOpen(i);
@@ -85,7 +88,7 @@ export function nextDueAt(plan: InstallmentPlan): string | null {
   if (plan.status === 'completed' || plan.status === 'canceled') return null;
   const times = plan.installmentsDetail.flatMap((i) => installmentWork(plan, i));
   const first = plan.installmentsDetail[0];
-  if (plan.status === 'pending_activation' && first && isOpen(first)) times.push(graceEndsAt(first));
+  if (plan.status === 'pending_activation' && first && unpaidFirst(first)) times.push(graceEndsAt(first));
   if (times.length === 0) return null;
   return new Date(Math.min(...times)).toISOString();
 }
