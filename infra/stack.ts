@@ -1,6 +1,8 @@
-import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { ASAAS_BASE_URLS } from '#shared/adapters/asaas/client';
 import { ENV } from '#shared/config';
 import { PublicApi } from './constructs/api';
 import { AsyncInfra, HEARTBEAT_INTERVAL } from './constructs/async';
@@ -51,6 +53,13 @@ export class PaymentServiceStack extends Stack {
       reason:
         'Rotating it would invalidate notifications in flight; it is rotated by hand together with the provider configuration.',
     });
+    // Sellers' provider API keys (issue 16) are encrypted with this key, bound to the seller by the
+    // encryption context; it is kept when the stack goes, or the stored keys could never be read.
+    const providerKey = new Key(this, 'ProviderKeys', {
+      description: 'Encrypts sellers’ payment provider API keys',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     const environment: Partial<Record<EnvName, string>> = {
       [ENV.tableName]: this.data.table.tableName,
       [ENV.eventBusName]: this.asyncInfra.bus.eventBusName,
@@ -67,6 +76,9 @@ export class PaymentServiceStack extends Stack {
       [ENV.gatewayWebhookSecret]: gatewaySecret.secretValue.unsafeUnwrap(),
       [ENV.mailFrom]: this.mail.fromAddress,
       [ENV.mailConfigurationSet]: this.mail.configurationSet.configurationSetName,
+      [ENV.providerKeyId]: providerKey.keyArn,
+      [ENV.asaasSandboxUrl]: ASAAS_BASE_URLS.sandbox,
+      [ENV.asaasProductionUrl]: ASAAS_BASE_URLS.production,
     };
 
     const specs: FunctionSpec[] = [
@@ -87,6 +99,7 @@ export class PaymentServiceStack extends Stack {
       scheduleGroupName: this.asyncInfra.scheduleGroup.scheduleGroupName,
       schedulerRole: this.asyncInfra.schedulerRole,
       mail: this.mail,
+      providerKey,
     });
 
     const functionOf = (name: string) => this.functions.get(name);

@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -38,6 +39,8 @@ export interface FunctionResources {
   scheduleGroupName: string;
   schedulerRole: IRole;
   mail: MailInfra;
+  /** Encrypts sellers' provider API keys (issue 16). */
+  providerKey: IKey;
 }
 
 export interface FunctionsProps extends FunctionResources {
@@ -72,6 +75,13 @@ const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) =
     });
   },
   sendsMail: (r, role) => r.mail.grantSend(role),
+  decryptsProviderKeys: (r, role) => {
+    r.providerKey.grantDecrypt(role);
+  },
+  encryptsProviderKeys: (r, role) => {
+    // Only the two calls the cipher makes: grantEncryptDecrypt would add ReEncrypt* and GenerateDataKey*.
+    r.providerKey.grant(role, 'kms:Encrypt', 'kms:Decrypt');
+  },
   enqueuesDeliveries: (r, role) => {
     role.addToPolicy(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.deliveryQueue.queueArn] }),

@@ -44,6 +44,10 @@ export interface FunctionNeeds {
   schedulesJobs?: true;
   /** ses:SendEmail from the stack's sender identity, through its configuration set. */
   sendsMail?: true;
+  /** kms:Decrypt with the provider-keys key: charges a live seller through its connected account. */
+  decryptsProviderKeys?: true;
+  /** kms:Encrypt and Decrypt with the provider-keys key: stores a seller's provider API key. */
+  encryptsProviderKeys?: true;
 }
 
 /**
@@ -59,32 +63,40 @@ export const HTTP_DEFAULT_NEEDS: FunctionNeeds = { table: 'readWrite' };
  */
 export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   health: { table: 'getItem' },
-  transactions: { table: 'readWrite', schedulesJobs: true },
+  // Live sales, cancels and refunds decrypt the seller's provider key (issue 16).
+  transactions: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
+  // Connecting stores the seller's Asaas key encrypted; its webhooks may cancel or refund a charge.
+  'provider-connections': { table: 'readWrite', encryptsProviderKeys: true },
   // Deleting a saved card cancels its pending expiry schedule.
-  customers: { table: 'readWrite', schedulesJobs: true },
+  customers: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A session's expiry is a one-time schedule made when the session is created.
-  checkout: { table: 'readWrite', schedulesJobs: true },
+  checkout: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // Every subscription change that sets a new due time (a trial end, a renewal) schedules its due job.
-  subscriptions: { table: 'readWrite', schedulesJobs: true },
+  subscriptions: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A scheduled charge's changes schedule its due job; creating one runs its due step at once, which
   // issues a pix or boleto due soon and may send the day's reminder (SES for live tenants).
-  'scheduled-charges': { table: 'readWrite', schedulesJobs: true, sendsMail: true },
+  'scheduled-charges': {
+    table: 'readWrite',
+    schedulesJobs: true,
+    sendsMail: true,
+    decryptsProviderKeys: true,
+  },
   // A carnê's changes schedule its due job (issuance 10 days ahead, due_today, overdue, reminders,
   // the grace of installment 1); the provider calls need no AWS grant. Mail is sent by the jobs function.
   'installment-plans': { table: 'readWrite', schedulesJobs: true },
   // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself); a
   // scheduled charge's and a carnê's due jobs send their reminders.
-  jobs: { table: 'readWrite', schedulesJobs: true, sendsMail: true },
+  jobs: { table: 'readWrite', schedulesJobs: true, sendsMail: true, decryptsProviderKeys: true },
   // Reads outbox items from the stream records themselves; never touches the table.
   'outbox-publisher': { table: 'none', publishesEvents: true },
   'webhook-fanout': { table: 'readWrite', enqueuesDeliveries: true },
   'webhook-delivery': { table: 'readWrite', enqueuesDeliveries: true },
   // Portal actions schedule subscription work (a reactivation's renewal, a cancellation's end) and
   // send the customer's cancellation and card-change e-mails themselves (SES for live tenants).
-  portal: { table: 'readWrite', schedulesJobs: true, sendsMail: true },
+  portal: { table: 'readWrite', schedulesJobs: true, sendsMail: true, decryptsProviderKeys: true },
   // A pay link's card or trial card, and a payment-method change, save the charge and schedule its due job
   // (and a kept card's expiry step, an issued pix's expiry).
-  'charge-payments': { table: 'readWrite', schedulesJobs: true },
+  'charge-payments': { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.
   notifications: { table: 'readWrite', sendsMail: true },
 };
