@@ -127,6 +127,26 @@ const make = {
       ),
       'customer',
     ),
+  /** A carnê of a product that accepts it, for a new customer (installment 1 registered). */
+  installmentPlan: async (s: Seller) => {
+    const product = await ok(
+      api.post(
+        '/api/products',
+        { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, carne: { enabled: true } },
+        { token: s.key },
+      ),
+      'carnê product',
+    );
+    const customer = await make.customer(s);
+    return ok(
+      api.post(
+        '/api/v1/installment-plans',
+        { productId: product.uuid, customerId: customer.id, installments: 3 },
+        { token: s.key },
+      ),
+      'installment plan',
+    );
+  },
   endpoint: (s: Seller) =>
     ok(
       api.post(
@@ -241,6 +261,19 @@ async function fixtureFor(route: Route): Promise<RouteFixture> {
     if (params.includes('id')) real.id = [(await make.apiKey(me)).id];
     foreignIds.id = foreign.apiKey;
     if (op === 'createApiKey') fixture.body = { name: 'fuzz', environment: 'test' };
+  }
+  if (group === 'installment-plans') {
+    if (params.includes('uuid')) {
+      const plan = await make.installmentPlan(me);
+      real.uuid = [plan.uuid];
+      fixture.body = op === 'createInstallmentPlan' ? undefined : {};
+    }
+    if (params.includes('number')) real.number = ['1', '2'];
+    foreignIds.uuid = foreign.installmentPlan;
+    if (op === 'createInstallmentPlan') {
+      const plan = await make.installmentPlan(me);
+      fixture.body = { productId: plan.product.uuid, customerId: plan.customer.id, installments: 2 };
+    }
   }
   if (group === 'docs' && params.includes('file')) real.file = [...REFERENCE_ASSETS];
   if (group === 'pages' && params.includes('file')) real.file = [...PAGE_ASSETS];
@@ -447,12 +480,13 @@ export function fuzzShard(shard: number) {
     receiver = await new Receiver().start();
     me = await newSeller(97_001);
     other = await newSeller(97_002);
-    const [product, tx, customer, endpoint, key] = [
+    const [product, tx, customer, endpoint, key, plan] = [
       await make.product(other),
       await make.transaction(other, 'pix'),
       await make.customer(other),
       await make.endpoint(other),
       await make.apiKey(other),
+      await make.installmentPlan(other),
     ];
     Object.assign(foreign, {
       product: [String(product.id), product.uuid],
@@ -462,6 +496,7 @@ export function fuzzShard(shard: number) {
       customer: [customer.uuid],
       endpoint: [endpoint.id],
       apiKey: [key.id],
+      installmentPlan: [plan.uuid],
     });
     await advance();
     deliveredEndpoint = (await make.endpoint(me)).id;
