@@ -1,6 +1,7 @@
 import { requireActiveAffiliation } from '#shared/domain/affiliates/index';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
   CheckoutSessionRepository,
@@ -169,7 +170,7 @@ async function checkSession(deps: SessionDeps, tenant: Tenant, input: CreateSess
 
 /** POST /api/checkout/sessions. */
 export async function createSession(deps: SessionDeps, tenant: Tenant, input: CreateSessionInput) {
-  if (!deps.payments.forEnvironment(tenant.environment).ready)
+  if (!(await providerReady(deps.payments.forEnvironment(tenant.environment), tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const now = deps.clock.now();
   const { product, price, methods, expiresAt } = await checkSession(deps, tenant, input, now);

@@ -1,4 +1,5 @@
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { GatewayRouter, PaymentMethodRepository, PaymentProvider } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
@@ -97,7 +98,8 @@ export async function chargeSavedCard(
   input: SavedCardChargeInput,
 ): Promise<SavedCardCharge> {
   const provider = deps.payments.forEnvironment(input.tenant.environment);
-  if (!provider.ready) return notCharged('error', NOT_CONFIGURED, PROVIDER_NOT_CONFIGURED);
+  if (!(await providerReady(provider, input.tenant)))
+    return notCharged('error', NOT_CONFIGURED, PROVIDER_NOT_CONFIGURED);
   const pm = input.paymentMethodId
     ? await deps.paymentMethods.get(input.tenant, input.paymentMethodId)
     : null;

@@ -11,6 +11,7 @@ import { CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-metho
 import { type SaveCardDeps, saveCard } from '#shared/domain/payment-methods/save-card';
 import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { Mailer } from '#shared/domain/ports';
 import {
   cancelSubscription,
@@ -197,7 +198,8 @@ export async function portalAddCardAndUpdate(
   // The subscription is the customer's before any card reaches the provider.
   const subscription = await getSubscription(deps, session.tenant, id, { customerId: session.customer.id });
   const provider = deps.payments.forEnvironment(session.tenant.environment);
-  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  if (!(await providerReady(provider, session.tenant)))
+    throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const customer = await deps.customers.findProfileById(session.tenant, session.customer.id);
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   const result = await provider.tokenizeCard({

@@ -1,6 +1,7 @@
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import { EXPIRY_JOB, eventsOf, statusOf } from '#shared/domain/transactions/create';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
@@ -65,7 +66,8 @@ export async function issueCycle(
   limit = ISSUED_PER_SAVE,
 ): Promise<Issued> {
   const provider = deps.payments.forEnvironment(charge.tenant.environment);
-  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  if (!(await providerReady(provider, charge.tenant)))
+    throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const now = deps.clock.now();
   const at = now.toISOString();
   const today = saoPauloDate(now);

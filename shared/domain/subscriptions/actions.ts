@@ -1,5 +1,6 @@
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { collect } from './collect';
@@ -209,7 +210,7 @@ export async function reactivateSubscription(
 
 /** What a reactivation charge needs before it is tried: a provider, and a card that can be charged. */
 async function checkChargeable(deps: SubscriptionDeps, s: Subscription) {
-  if (!deps.payments.forEnvironment(s.tenant.environment).ready)
+  if (!(await providerReady(deps.payments.forEnvironment(s.tenant.environment), s.tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   if (s.collectionMethod === 'pix_automatic') {
     if (!s.pixAuthorizationId) throw notReactivated('it has no Pix Automático authorization');

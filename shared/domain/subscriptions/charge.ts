@@ -1,5 +1,6 @@
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import { chargeSavedCard, NOT_CONFIGURED } from '#shared/domain/payments/saved-card';
 import type { PaymentProvider } from '#shared/domain/ports';
 import { eventsOf, statusOf } from '#shared/domain/transactions/create';
@@ -127,7 +128,8 @@ export async function charge(deps: SubscriptionDeps, s: Subscription, pc: Pendin
     return answered(deps, s, pc, card.provider, card.result);
   }
   const provider = deps.payments.forEnvironment(s.tenant.environment);
-  if (!provider.ready) return notCharged('error', NOT_CONFIGURED, PROVIDER_NOT_CONFIGURED);
+  if (!(await providerReady(provider, s.tenant)))
+    return notCharged('error', NOT_CONFIGURED, PROVIDER_NOT_CONFIGURED);
   if (!s.pixAuthorizationId)
     return notCharged(
       'declined',

@@ -1,6 +1,7 @@
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { CustomerRepository, PriceRepository, ProductRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
@@ -253,7 +254,7 @@ export async function createSubscriptionByApi(
   input: CreateSubscriptionInput,
 ) {
   // Without a provider nothing could ever be charged (as a live sale or checkout session).
-  if (!deps.payments.forEnvironment(tenant.environment).ready)
+  if (!(await providerReady(deps.payments.forEnvironment(tenant.environment), tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const [customer, price, card] = await Promise.all([
     deps.customers.findProfileById(tenant, input.customerId),

@@ -13,6 +13,7 @@ import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-m
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
   Clock,
@@ -223,7 +224,7 @@ export async function checkSale(
     context,
   );
   const provider = deps.payments.forEnvironment(product.tenant.environment);
-  if (!provider.ready || (provider.connected && !(await provider.connected(product.tenant))))
+  if (!(await providerReady(provider, product.tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const now = deps.clock.now();
   const dueDate = boletoDueDate(input, saoPauloDate(now));
