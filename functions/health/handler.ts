@@ -8,6 +8,7 @@ export const handler = createHttpHandler(healthRoutes, (c) => {
     health: c.repos.health,
     clock: c.clock,
     gateway: c.gateway,
+    providers: [c.gateway, c.providers.live],
     intervalSeconds: c.config.heartbeatIntervalSeconds,
   };
   /** The overall answer fails only when unhealthy; a single check fails unless healthy. */

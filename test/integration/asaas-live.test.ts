@@ -140,6 +140,22 @@ describe('connecting an Asaas account', () => {
   });
 });
 
+describe('/api/health/gateway', () => {
+  it('reports every configured provider, Asaas reached without any seller key', async () => {
+    const before = fake.requests.length;
+    const res = await api.get('/api/health/gateway');
+    expect(res.status).toBe(200);
+    expect(res.body.checks.gateway).toMatchObject({ status: 'healthy', provider: 'sandbox' });
+    expect(res.body.checks.gateway.providers).toEqual([
+      expect.objectContaining({ provider: 'sandbox', status: 'healthy' }),
+      expect.objectContaining({ provider: 'asaas', status: 'healthy' }),
+    ]);
+    const pings = fake.requests.slice(before);
+    expect(pings.length).toBeGreaterThan(0);
+    expect(pings.every((r) => r.headers.access_token === undefined)).toBe(true);
+  });
+});
+
 describe('a live sale through Asaas', () => {
   it('sells by pix and a notification from Asaas pays it, with the same events as the sandbox', async () => {
     const s = await liveSeller();

@@ -52,6 +52,8 @@ export class AsaasUnavailable extends Error {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_ATTEMPTS = 3;
+/** A health check answers within API Gateway's patience, whatever the provider does. */
+const PING_TIMEOUT_MS = 3_000;
 const MAX_BACKOFF_MS = 5_000;
 
 /** Money travels as decimal Reais in the provider's JSON; this marks a value to be written raw. */
@@ -115,10 +117,11 @@ export class AsaasClient {
 
   /** Any HTTP answer below 500 proves the API is up (a 401 without a key included). */
   async ping(environment: ProviderEnvironment): Promise<number> {
-    const res = await this.fetchWithTimeout(`${this.baseUrl(environment)}/myAccount/commercialInfo`, {
-      method: 'GET',
-      headers: { 'user-agent': 'payment-service' },
-    });
+    const res = await this.fetchWithTimeout(
+      `${this.baseUrl(environment)}/myAccount/commercialInfo`,
+      { method: 'GET', headers: { 'user-agent': 'payment-service' } },
+      PING_TIMEOUT_MS,
+    );
     return res.status;
   }
 
@@ -136,12 +139,12 @@ export class AsaasClient {
     });
   }
 
-  private async fetchWithTimeout(url: string, init: RequestInit): Promise<Response> {
+  private async fetchWithTimeout(url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {
     const doFetch = this.options.fetch ?? ((u: string, i: RequestInit) => fetch(u, i));
     try {
       return await doFetch(url, {
         ...init,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       });
     } catch (error) {
       const name = (error as { name?: string })?.name;

@@ -103,6 +103,25 @@ export interface HealthDeps {
   clock: Clock;
   gateway: PaymentGateway;
   intervalSeconds: number;
+  /**
+   * Every configured provider (the sandbox, Asaas), each checked without any seller's credentials and
+   * listed on GET /api/health/gateway; the check's own status stays the in-process gateway's.
+   */
+  providers?: PaymentGateway[];
+}
+
+/** Each provider's own check, side by side (a provider that throws is unhealthy, named only). */
+export async function checkProviders(providers: PaymentGateway[]) {
+  return Promise.all(
+    providers.map(async (p) => {
+      try {
+        const h = await p.health();
+        return { provider: h.provider, status: h.status, latencyMs: h.latencyMs, detail: h.detail };
+      } catch (error) {
+        return { provider: p.provider, status: 'unhealthy' as const, detail: describe(error) };
+      }
+    }),
+  );
 }
 
 /**
@@ -118,6 +137,7 @@ export async function healthReport(deps: HealthDeps, scope: HealthScope): Promis
   };
   if (scope !== 'all') {
     const check = await run[scope]();
+    if (scope === 'gateway' && deps.providers) check.providers = await checkProviders(deps.providers);
     return report({ [scope]: check }, deps.clock.now(), check.status);
   }
   const [database, cron, gateway] = await Promise.all([run.database(), run.cron(), run.gateway()]);

@@ -19,6 +19,17 @@ export const healthCheckResponse = z.lazy(() =>
       lastRunAt: z.iso.datetime().optional().describe('cron check: the last heartbeat'),
       ageSeconds: z.number().optional().describe('cron check: seconds since the last heartbeat'),
       intervalSeconds: z.number().optional().describe('cron check: the heartbeat interval'),
+      providers: z
+        .array(
+          z.object({
+            provider: z.string(),
+            status: checkStatus,
+            latencyMs: z.number().optional(),
+            detail: z.string().optional(),
+          }),
+        )
+        .optional()
+        .describe('GET /api/health/gateway: every configured payment provider, checked without credentials'),
     })
     .meta({ id: 'HealthCheck', description: "One dependency's health check" }),
 );
