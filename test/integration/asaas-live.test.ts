@@ -225,6 +225,46 @@ describe('a live sale through Asaas', () => {
     expect(created.body).toMatchObject({ received: true, applied: false });
   });
 
+  it('answers a live sale with the same shape as a sandbox sale, method by method', async () => {
+    const s = await liveSeller();
+    await connect(s.jwt);
+    const jwt = await runtime.issuer.sign(nextSeller++, { now: runtime.clock.now() });
+    const testKey = (await api.post('/api/api-keys', { name: 't', environment: 'test' }, { token: jwt })).body
+      .key;
+    const testProduct = (
+      await api.post(
+        '/api/products',
+        { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, installments: 6 },
+        { token: testKey },
+      )
+    ).body;
+    const shape = (value: unknown): unknown =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(
+            Object.entries(value)
+              .map(([k, v]) => [k, shape(v)])
+              .sort(),
+          )
+        : value === null
+          ? null
+          : typeof value;
+    for (const [method, extra] of [
+      ['pix', {}],
+      ['boleto', {}],
+      ['creditcard', { card: card(FAKE_CARDS.approved) }],
+    ] as const) {
+      const live = await buy(s.product.uuid, method, extra);
+      const sandbox = await buy(
+        testProduct.uuid,
+        method,
+        method === 'creditcard' ? { card: card('4111111111111111') } : {},
+      );
+      expect(live.status).toBe(sandbox.status);
+      expect(shape(live.body)).toEqual(shape(sandbox.body));
+      expect(live.body.status).toBe(sandbox.body.status);
+    }
+  });
+
   it('sells by boleto with the provider linha digitável and PDF', async () => {
     const s = await liveSeller();
     await connect(s.jwt);
