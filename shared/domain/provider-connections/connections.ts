@@ -15,11 +15,13 @@ export const CONNECTION_NOT_FOUND = 'Provider connection not found';
 
 /** PUT /api/provider-connections/asaas: the seller's Asaas API key and which Asaas environment it is of. */
 export const connectProviderSchema = z.strictObject({
+  // Asaas keys start with `$aact_` (sandbox and production alike): anything else is refused here,
+  // without a call to Asaas.
   apiKey: z
     .string()
     .trim()
-    .min(20)
     .max(500)
+    .regex(/^\$aact_[A-Za-z0-9_$:=+/.-]{20,}$/, 'apiKey must be an Asaas API key ($aact_…)')
     .describe('The Asaas API key ($aact_…); stored encrypted, never shown again'),
   environment: z.enum(['sandbox', 'production']).describe('The Asaas environment the key belongs to'),
 });

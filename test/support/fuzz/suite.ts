@@ -10,6 +10,7 @@ import { PAGE_ASSETS } from '../../../shared/domain/pages/checkout-page';
 import { notificationSchema } from '../../../shared/domain/transactions/notifications';
 import { errorBodySchema } from '../../../shared/http/error-body';
 import { type Route, routeKey } from '../../../shared/http/types';
+import { type FakeAsaas, startFakeAsaas } from '../fake-asaas/server';
 import { Receiver } from '../receiver';
 import { client, logLines, startTestRuntime } from '../runtime';
 import { caseArbitrary, type FuzzCase, paramsOf, type RouteFixture } from './cases';
@@ -474,8 +475,11 @@ export function fuzzShard(shard: number) {
   const routes = httpGroups.flatMap((g) => g.routes).filter((_, i) => i % FUZZ_SHARDS === shard);
   const summary: string[] = [];
 
+  let asaas: FakeAsaas | undefined;
   beforeAll(async () => {
-    runtime = await startTestRuntime();
+    // Asaas is the fake (no internet): a well-formed key it does not know is a 400, never a 503.
+    asaas = await startFakeAsaas();
+    runtime = await startTestRuntime({ asaasBaseUrl: asaas.baseUrl });
     api = client(runtime.baseUrl);
     receiver = await new Receiver().start();
     me = await newSeller(97_001);
@@ -519,6 +523,7 @@ export function fuzzShard(shard: number) {
     closeRawAgent();
     await receiver?.stop();
     await runtime?.stop();
+    await asaas?.stop();
   });
 
   if (shard === 0)
