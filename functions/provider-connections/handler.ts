@@ -1,11 +1,11 @@
 import { receiveVerifiedNotification } from '#shared/domain/checkout/sessions';
+import { notificationFollowUps } from '#shared/domain/payments/paid-follow-ups';
 import {
   connectProvider,
   disconnectProvider,
   getProviderConnection,
 } from '#shared/domain/provider-connections/connections';
 import { receiveAsaasNotification } from '#shared/domain/provider-connections/notifications';
-import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { providerConnectionRoutes } from './routes';
 
@@ -47,18 +47,14 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
                 subscriptions: c.repos.subscriptions,
                 onScheduleError: (error) =>
                   request.log.error('could not schedule a subscription job', { error }),
-                afterPayment: (t) =>
-                  payCycleOfTransaction(
-                    {
-                      ...saleDeps,
-                      scheduledCharges: c.repos.scheduledCharges,
-                      onScheduleError: (error) =>
-                        request.log.error('could not schedule a scheduled-charge job', { error }),
-                      onCancelError: (error) =>
-                        request.log.error('could not cancel an issued pix or boleto', { error }),
-                    },
-                    t,
-                  ),
+                afterPayment: notificationFollowUps(
+                  {
+                    ...saleDeps,
+                    scheduledCharges: c.repos.scheduledCharges,
+                    installmentPlans: c.repos.installmentPlans,
+                  },
+                  request.log,
+                ),
               },
               n,
             ),

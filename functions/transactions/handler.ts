@@ -1,6 +1,5 @@
 import { receiveProviderNotification } from '#shared/domain/checkout/sessions';
-import { payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
-import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
+import { notificationFollowUps } from '#shared/domain/payments/paid-follow-ups';
 import { createTransaction } from '#shared/domain/transactions/create';
 import {
   cancelByGatewayPayId,
@@ -50,24 +49,14 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
             webhookSecret: c.config.gatewayWebhookSecret,
             onScheduleError: (error) => request.log.error('could not schedule a subscription job', { error }),
             // A paid transaction of a scheduled-charge cycle pays the cycle; of a carnê's boleto, the installment.
-            afterPayment: async (t) => {
-              const onScheduleError = (error: unknown) =>
-                request.log.error('could not schedule a scheduled-charge or carnê job', { error });
-              await payCycleOfTransaction(
-                {
-                  ...createDeps,
-                  scheduledCharges: c.repos.scheduledCharges,
-                  onScheduleError,
-                  onCancelError: (error) =>
-                    request.log.error('could not cancel an issued pix or boleto', { error }),
-                },
-                t,
-              );
-              await payInstallmentOfTransaction(
-                { ...createDeps, installmentPlans: c.repos.installmentPlans, onScheduleError },
-                t,
-              );
-            },
+            afterPayment: notificationFollowUps(
+              {
+                ...createDeps,
+                scheduledCharges: c.repos.scheduledCharges,
+                installmentPlans: c.repos.installmentPlans,
+              },
+              request.log,
+            ),
           },
           request.rawBody,
           request.headers['x-signature'],

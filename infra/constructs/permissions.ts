@@ -65,8 +65,9 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   health: { table: 'getItem' },
   // Live sales, cancels and refunds decrypt the seller's provider key (issue 16).
   transactions: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
-  // Connecting stores the seller's Asaas key encrypted; its webhooks may cancel or refund a charge.
-  'provider-connections': { table: 'readWrite', encryptsProviderKeys: true },
+  // Connecting stores the seller's Asaas key encrypted; its webhooks may cancel or refund a charge,
+  // and what they pay (a subscription, a scheduled-charge cycle, a carnê installment) schedules its due job.
+  'provider-connections': { table: 'readWrite', schedulesJobs: true, encryptsProviderKeys: true },
   // Deleting a saved card cancels its pending expiry schedule.
   customers: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A session's expiry is a one-time schedule made when the session is created.
@@ -82,8 +83,9 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
     decryptsProviderKeys: true,
   },
   // A carnê's changes schedule its due job (issuance 10 days ahead, due_today, overdue, reminders,
-  // the grace of installment 1); the provider calls need no AWS grant. Mail is sent by the jobs function.
-  'installment-plans': { table: 'readWrite', schedulesJobs: true },
+  // the grace of installment 1); a live seller's boletos are registered with its decrypted Asaas key.
+  // Mail is sent by the jobs function.
+  'installment-plans': { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A saved card's expiry step schedules the next one (30, 14, 7 days, then the expiry itself); a
   // scheduled charge's and a carnê's due jobs send their reminders.
   jobs: { table: 'readWrite', schedulesJobs: true, sendsMail: true, decryptsProviderKeys: true },

@@ -32,7 +32,7 @@ describe('the provider-keys KMS key (issue 16)', () => {
     expect(roleActions('provider-connections')).toEqual(
       expect.arrayContaining(['kms:Encrypt', 'kms:Decrypt']),
     );
-    for (const name of ['transactions', 'checkout', 'subscriptions', 'jobs']) {
+    for (const name of ['transactions', 'checkout', 'subscriptions', 'installment-plans', 'jobs']) {
       expect(roleActions(name)).toContain('kms:Decrypt');
       expect(roleActions(name)).not.toContain('kms:Encrypt');
     }

@@ -304,6 +304,7 @@ describe('least privilege', () => {
       'customers',
       'portal',
       'charge-payments',
+      'provider-connections',
       'jobs',
     ]);
     expect(holders('iam:PassRole')).toEqual([
@@ -315,6 +316,7 @@ describe('least privilege', () => {
       'customers',
       'portal',
       'charge-payments',
+      'provider-connections',
       'jobs',
     ]);
   });

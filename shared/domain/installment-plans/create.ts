@@ -69,7 +69,7 @@ export async function createInstallmentPlan(
   const firstDueDate = input.firstDueDate ?? today;
   checkDueWindow('firstDueDate', firstDueDate, today);
   const { product, profile, affiliation } = await resolveSale(deps, tenant, input);
-  providerOf(deps, { tenant });
+  await providerOf(deps, { tenant });
   const fator = product.carne.interestFactors[String(input.installments)] ?? FACTOR_SCALE;
   const installmentAmount = installmentAmountOf(product.value, fator, input.installments);
   const at = now.toISOString();

@@ -2,6 +2,7 @@ import { BASIS_POINTS_PER_PERCENT } from '#shared/domain/affiliates/affiliation'
 import { affiliateSale } from '#shared/domain/affiliates/index';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import { eventsOf } from '#shared/domain/transactions/create';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
@@ -24,12 +25,13 @@ export interface IssuedBoleto {
 }
 
 /** The provider of the plan's environment, refusing (503) before anything is written when it cannot issue. */
-export function providerOf(
+export async function providerOf(
   deps: Pick<InstallmentPlanDeps, 'payments'>,
   plan: Pick<InstallmentPlan, 'tenant'>,
 ) {
   const provider = deps.payments.forEnvironment(plan.tenant.environment);
-  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  if (!(await providerReady(provider, plan.tenant)))
+    throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   return provider;
 }
 
@@ -43,7 +45,7 @@ export async function issueBoleto(
   installment: Installment,
   dueDate: string,
 ): Promise<IssuedBoleto> {
-  const provider = providerOf(deps, plan);
+  const provider = await providerOf(deps, plan);
   const at = deps.clock.now().toISOString();
   const id = await deps.transactions.nextId();
   const amount = installment.amount;
