@@ -101,7 +101,7 @@ async function keepForTrial(
   charge: ScheduledCharge,
   card: CardInput,
 ): Promise<PayLinkCardOutcome> {
-  const provider = providerOf(deps, charge);
+  const provider = await providerOf(deps, charge);
   const tokenized = await provider.tokenizeCard({
     tenant: charge.tenant,
     customer: customerOf(charge),
@@ -138,7 +138,7 @@ async function payCycle(
   cycle: Cycle,
   card: CardInput,
 ): Promise<PayLinkCardOutcome> {
-  const provider = providerOf(deps, charge);
+  const provider = await providerOf(deps, charge);
   const transactionId = await deps.transactions.nextId();
   const result = await provider.createCharge({
     tenant: charge.tenant,

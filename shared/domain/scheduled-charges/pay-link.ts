@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { declineMessagePt } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { providerReady } from '#shared/domain/payments/provider-ready';
 import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
 import { createTransactionSchema } from '#shared/domain/transactions/create';
 import { PENDING } from '#shared/domain/transactions/transaction';
@@ -165,8 +166,9 @@ export function refusedMode(charge: ScheduledCharge, cycle: Cycle): ConflictErro
   return new ConflictError(message, 'pay_link_not_payable');
 }
 
-export const providerOf = (deps: Pick<ScheduledChargeDeps, 'payments'>, charge: ScheduledCharge) => {
+export const providerOf = async (deps: Pick<ScheduledChargeDeps, 'payments'>, charge: ScheduledCharge) => {
   const provider = deps.payments.forEnvironment(charge.tenant.environment);
-  if (!provider.ready) throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
+  if (!(await providerReady(provider, charge.tenant)))
+    throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   return provider;
 };
