@@ -1,9 +1,16 @@
-export type NotificationType = 'charge.paid' | 'charge.failed' | 'charge.charged_back' | 'charge.canceled';
+export type NotificationType =
+  | 'charge.paid'
+  | 'charge.failed'
+  | 'charge.charged_back'
+  | 'charge.canceled'
+  | 'charge.refunded';
 
 /**
  * Webhook events ("Payment events", docs.asaas.com/docs/payment-events) that move a transaction, as
  * the sandbox notification of the same meaning. Every other event is acknowledged and changes
- * nothing (PAYMENT_CREATED, _UPDATED, _VIEWED, _ANTICIPATED, refunds we asked for ourselves…).
+ * nothing (PAYMENT_CREATED, _UPDATED, _VIEWED, _ANTICIPATED, _AWAITING_CHARGEBACK_REVERSAL,
+ * _REFUND_DENIED…). Refund events carry the payment's `refunds`: the total they add up to is what
+ * charge.refunded reports (see refundedTotal), so a refund we asked for ourselves adds nothing.
  */
 export const ASAAS_EVENTS: Readonly<Record<string, NotificationType>> = {
   PAYMENT_CONFIRMED: 'charge.paid',
@@ -13,7 +20,37 @@ export const ASAAS_EVENTS: Readonly<Record<string, NotificationType>> = {
   PAYMENT_REPROVED_BY_RISK_ANALYSIS: 'charge.failed',
   PAYMENT_DELETED: 'charge.canceled',
   PAYMENT_CHARGEBACK_REQUESTED: 'charge.charged_back',
+  // A dispute follows a chargeback: it reverses the sale if the request itself never arrived.
+  PAYMENT_CHARGEBACK_DISPUTE: 'charge.charged_back',
+  PAYMENT_REFUNDED: 'charge.refunded',
+  PAYMENT_PARTIALLY_REFUNDED: 'charge.refunded',
+  // The refund is requested and waits for the settlement: recorded now, as our own POST /refund does.
+  PAYMENT_REFUND_IN_PROGRESS: 'charge.refunded',
 };
+
+/** Asaas refund statuses that mean the refund will not happen. */
+const UNDONE_REFUND = new Set(['CANCELLED', 'DENIED']);
+
+/**
+ * The centavos the event's payment says are refunded so far: PAYMENT_REFUNDED without a refund list
+ * is all of it (undefined); otherwise the sum of its refunds not cancelled. null: the amount cannot
+ * be known (a partial refund event without a usable list), and nothing is applied.
+ */
+export function refundedTotal(
+  event: string,
+  refunds: readonly { value: number; status?: string | null }[] | null | undefined,
+  toCentavos: (reais: number) => number | null,
+): number | undefined | null {
+  const live = (refunds ?? []).filter((r) => !UNDONE_REFUND.has(r.status ?? ''));
+  if (live.length === 0) return event === 'PAYMENT_REFUNDED' ? undefined : null;
+  let total = 0;
+  for (const r of live) {
+    const centavos = toCentavos(r.value);
+    if (centavos === null) return null;
+    total += centavos;
+  }
+  return total;
+}
 
 /** The failure code a failing event carries (the event name is kept as the raw code). */
 export const EVENT_FAILURE: Readonly<Record<string, { failureCode: string; failureReason: string }>> = {

@@ -3,8 +3,9 @@ import type { ProviderConnectionRepository, ProviderLinks } from '#shared/domain
 import type { ProviderNotification } from '#shared/domain/transactions/notifications';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
 import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { reaisToCentavos } from '#shared/money';
 import { describeIssue } from '#shared/validation';
-import { ASAAS_EVENTS, EVENT_FAILURE } from './asaas-events';
+import { ASAAS_EVENTS, EVENT_FAILURE, refundedTotal } from './asaas-events';
 import { ASAAS, hashWebhookToken } from './connections';
 
 /** The provider's event object (docs: "Receive Asaas events"): the id is the idempotency key. */
@@ -16,6 +17,10 @@ const asaasEventSchema = z.object({
     .object({
       id: z.string().min(1).max(100),
       externalReference: z.string().max(100).nullish(),
+      refunds: z
+        .array(z.object({ value: z.number().nonnegative(), status: z.string().max(60).nullish() }).loose())
+        .max(1000)
+        .nullish(),
     })
     .loose()
     .optional(),
@@ -58,8 +63,16 @@ export async function receiveAsaasNotification(
     Number.isSafeInteger(gatewayPayId) && gatewayPayId > 0 ? await deps.links.charge(gatewayPayId) : null;
   if (!link || link.sellerId !== sellerId || link.providerPaymentId !== payment.id)
     throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  let amount: number | undefined;
+  if (type === 'charge.refunded') {
+    const total = refundedTotal(event, payment.refunds, reaisToCentavos);
+    if (total === null)
+      return { received: true, applied: false, reason: `event ${event} names no refund amount` };
+    amount = total;
+  }
   return deps.apply({
     id,
+    ...(amount !== undefined ? { amount } : {}),
     provider: ASAAS,
     type,
     gatewayPayId,

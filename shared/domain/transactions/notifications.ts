@@ -11,8 +11,12 @@ import { type TransitionDeps, transition } from './transitions';
 export const notificationSchema = z.object({
   id: z.string().min(1).max(100),
   provider: z.string().min(1).max(50),
-  type: z.enum(['charge.paid', 'charge.failed', 'charge.charged_back', 'charge.canceled']),
+  type: z.enum(['charge.paid', 'charge.failed', 'charge.charged_back', 'charge.canceled', 'charge.refunded']),
   gatewayPayId: z.number().int().positive(),
+  /**
+   * Centavos. charge.paid: what cleared. charge.refunded: the provider's total refunded so far
+   * (cumulative, absent = all of it), so a refund we already recorded through our API is not counted twice.
+   */
   amount: z.number().int().nonnegative().optional(),
   occurredAt: z.string(),
   failureCode: z.string().max(100).optional(),
@@ -24,6 +28,7 @@ const TRIGGERS: Record<z.output<typeof notificationSchema>['type'], Trigger> = {
   'charge.failed': 'fail',
   'charge.charged_back': 'chargeback',
   'charge.canceled': 'cancel',
+  'charge.refunded': 'refund',
 };
 
 export interface NotificationDeps extends TransitionDeps {
@@ -79,6 +84,7 @@ export async function applyNotification(
   const t: Transaction | undefined = candidates.find((c) => c.provider === n.provider);
   if (!t) throw new NotFoundError(TRANSACTION_NOT_FOUND);
   const trigger = TRIGGERS[n.type];
+  if (trigger === 'refund') return applyProviderRefund(deps, t, n);
   if (!canApply(trigger, t.status)) {
     return {
       received: true,
@@ -104,6 +110,55 @@ export async function applyNotification(
     transaction = (await deps.transactions.get(t.tenant, t.id)) ?? t;
   }
   await deps.onApplied?.(transaction);
+  return {
+    received: true,
+    applied: !duplicate,
+    duplicate,
+    transactionId: transaction.id,
+    status: transaction.status,
+  };
+}
+
+/**
+ * A refund made at the provider (its panel): the part of the provider's cumulative total that we have
+ * not recorded yet moves the transaction through the same refund transition and events as our
+ * POST /refund. A refund we made ourselves is recorded before the provider is asked, so its
+ * notification finds nothing left to add. No follow-ups: our own refund has none either.
+ */
+async function applyProviderRefund(
+  deps: Omit<NotificationDeps, 'webhookSecret'>,
+  t: Transaction,
+  n: ProviderNotification,
+) {
+  const total = Math.min(n.amount ?? t.value, t.value);
+  const missing = total - t.refundedAmount;
+  const skipped = (reason: string) => ({
+    received: true,
+    applied: false,
+    transactionId: t.id,
+    status: t.status,
+    reason,
+  });
+  if (!canApply('refund', t.status)) return skipped(`not applicable to ${t.status}`);
+  if (missing <= 0) return skipped('refund already recorded');
+  const refund = {
+    id: deps.ids.prefixed('re', 20),
+    amount: missing,
+    reason: `Refunded at ${n.provider}`,
+    createdAt: deps.clock.now().toISOString(),
+  };
+  let transaction = t;
+  let duplicate = false;
+  try {
+    ({ transaction } = await transition(deps, t, 'refund', {
+      refund,
+      notification: { provider: n.provider, id: n.id },
+    }));
+  } catch (error) {
+    if (!isConflict(error, 'already_exists')) throw error;
+    duplicate = true;
+    transaction = (await deps.transactions.get(t.tenant, t.id)) ?? t;
+  }
   return {
     received: true,
     applied: !duplicate,

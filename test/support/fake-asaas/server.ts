@@ -129,6 +129,25 @@ export class FakeAsaas {
     return this.sendEvent(payment, 'PAYMENT_RECEIVED');
   }
 
+  /**
+   * The seller refunds in the Asaas panel: a refund of `value` Reais (all that remains when absent)
+   * is added, and PAYMENT_PARTIALLY_REFUNDED or PAYMENT_REFUNDED posted with the payment's refunds.
+   */
+  async refundInPanel(paymentId: string, value?: number): Promise<Response | undefined> {
+    const payment = this.payments.get(paymentId);
+    if (!payment) throw new Error(`no payment ${paymentId}`);
+    const refunded = (payment.refunds ?? []).reduce((sum, r) => sum + Math.round(r.value * 100), 0);
+    const centavos =
+      value === undefined ? Math.round(payment.value * 100) - refunded : Math.round(value * 100);
+    payment.refunds = [
+      ...(payment.refunds ?? []),
+      { id: `ref_${this.nextId()}`, value: centavos / 100, status: 'DONE' },
+    ];
+    const full = refunded + centavos >= Math.round(payment.value * 100);
+    if (full) payment.status = 'REFUNDED';
+    return this.sendEvent(payment, full ? 'PAYMENT_REFUNDED' : 'PAYMENT_PARTIALLY_REFUNDED');
+  }
+
   /** Posts one webhook event of a payment, as Asaas would (its event object). */
   async sendEvent(
     payment: Payment,
