@@ -1,6 +1,7 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
 import { chargePaymentRoutes } from '#functions/charge-payments/routes';
 import { checkoutRoutes } from '#functions/checkout/routes';
+import { customerAreaRoutes } from '#functions/customer-area/routes';
 import { customerRoutes } from '#functions/customers/routes';
 import { docsRoutes } from '#functions/docs/routes';
 import { healthRoutes } from '#functions/health/routes';
@@ -37,6 +38,7 @@ export const httpGroups: RouteGroup[] = [
   portalRoutes,
   chargePaymentRoutes,
   providerConnectionRoutes,
+  customerAreaRoutes,
 ];
 
 /**

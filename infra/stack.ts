@@ -60,6 +60,16 @@ export class PaymentServiceStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    // Seals customer-area magic links (issue 15); read by the customer-area function at run time
+    // (GetSecretValue), never placed in the template or the environment.
+    const magicLinkSecret = new Secret(this, 'MagicLinkSecret', {
+      description: 'Key of the customer area magic links',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(magicLinkSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating it only signs every customer out (links live 30 minutes); it is rotated by hand.',
+    });
     const environment: Partial<Record<EnvName, string>> = {
       [ENV.tableName]: this.data.table.tableName,
       [ENV.eventBusName]: this.asyncInfra.bus.eventBusName,
@@ -79,6 +89,7 @@ export class PaymentServiceStack extends Stack {
       [ENV.providerKeyId]: providerKey.keyArn,
       [ENV.asaasSandboxUrl]: ASAAS_BASE_URLS.sandbox,
       [ENV.asaasProductionUrl]: ASAAS_BASE_URLS.production,
+      [ENV.magicLinkSecretArn]: magicLinkSecret.secretArn,
     };
 
     const specs: FunctionSpec[] = [
@@ -100,6 +111,7 @@ export class PaymentServiceStack extends Stack {
       schedulerRole: this.asyncInfra.schedulerRole,
       mail: this.mail,
       providerKey,
+      magicLinkSecret,
     });
 
     const functionOf = (name: string) => this.functions.get(name);

@@ -25,6 +25,7 @@ export const ENV = {
   providerKeyId: 'PROVIDER_KEY_ID',
   asaasSandboxUrl: 'ASAAS_SANDBOX_URL',
   asaasProductionUrl: 'ASAAS_PRODUCTION_URL',
+  magicLinkSecretArn: 'MAGIC_LINK_SECRET_ARN',
 } as const;
 
 /** The From address when none is configured (the local runtime, which sends nothing). */
@@ -51,6 +52,7 @@ const schema = z.object({
   [ENV.providerKeyId]: z.string().default(''),
   [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
   [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
+  [ENV.magicLinkSecretArn]: z.string().default(''),
 });
 
 export interface Config {
@@ -79,6 +81,8 @@ export interface Config {
   /** Asaas API v3 base URLs (the tests point both at the local fake). */
   asaasSandboxUrl: string;
   asaasProductionUrl: string;
+  /** The Secrets Manager secret whose value seals magic links ('' locally: a key file). */
+  magicLinkSecretArn: string;
 }
 
 /** Parses the environment once; a missing or malformed variable stops the cold start. */
@@ -110,6 +114,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     providerKeyId: e[ENV.providerKeyId],
     asaasSandboxUrl: e[ENV.asaasSandboxUrl],
     asaasProductionUrl: e[ENV.asaasProductionUrl],
+    magicLinkSecretArn: e[ENV.magicLinkSecretArn],
   };
 }
 

@@ -6,6 +6,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BUILD_DIR } from '../../esbuild.config.mjs';
@@ -41,6 +42,8 @@ export interface FunctionResources {
   mail: MailInfra;
   /** Encrypts sellers' provider API keys (issue 16). */
   providerKey: IKey;
+  /** Seals customer-area magic links (issue 15). */
+  magicLinkSecret: ISecret;
 }
 
 export interface FunctionsProps extends FunctionResources {
@@ -81,6 +84,9 @@ const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) =
   encryptsProviderKeys: (r, role) => {
     // Only the two calls the cipher makes: grantEncryptDecrypt would add ReEncrypt* and GenerateDataKey*.
     r.providerKey.grant(role, 'kms:Encrypt', 'kms:Decrypt');
+  },
+  readsMagicLinkKey: (r, role) => {
+    r.magicLinkSecret.grantRead(role);
   },
   enqueuesDeliveries: (r, role) => {
     role.addToPolicy(

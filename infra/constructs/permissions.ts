@@ -48,6 +48,8 @@ export interface FunctionNeeds {
   decryptsProviderKeys?: true;
   /** kms:Encrypt and Decrypt with the provider-keys key: stores a seller's provider API key. */
   encryptsProviderKeys?: true;
+  /** secretsmanager:GetSecretValue on the magic-link secret: issues and opens customer-area links. */
+  readsMagicLinkKey?: true;
 }
 
 /**
@@ -99,6 +101,8 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   // A pay link's card or trial card, and a payment-method change, save the charge and schedule its due job
   // (and a kept card's expiry step, an issued pix's expiry).
   'charge-payments': { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
+  // The customer area (issue 15) seals and opens magic links with the secret's key and e-mails them.
+  'customer-area': { table: 'readWrite', sendsMail: true, readsMagicLinkKey: true },
   // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.
   notifications: { table: 'readWrite', sendsMail: true },
 };

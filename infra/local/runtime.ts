@@ -22,6 +22,7 @@ import { FileCipher } from './file-cipher';
 import { lambdaContext } from './gateway';
 import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
+import { FileKeyring } from './magic-link-keyring';
 import { LocalMailbox } from './mailbox';
 import { LocalQueue } from './queue';
 import { LocalScheduler } from './scheduler';
@@ -223,6 +224,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     table,
     allowLocalHttp: true,
     cipher: new FileCipher(file('provider-secrets.key')),
+    magicLinks: new FileKeyring(file('magic-link.key')),
     metrics: {
       count: (name, value = 1) => {
         metrics[name] = (metrics[name] ?? 0) + value;

@@ -33,6 +33,7 @@ import type {
   UrlPolicy,
   WebhookSender,
 } from '#shared/domain/ports';
+import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
 import type {
   ProviderAccounts,
   ProviderConnectionRepository,
@@ -79,6 +80,8 @@ export interface Container {
     links: ProviderLinks;
     live: PaymentGateway;
   };
+  /** The key that seals customer-area magic links (issue 15). */
+  magicLinks: MagicLinkKeyring;
 }
 
 /** What differs between AWS and the local runtime; everything else is built the same way. */
@@ -98,6 +101,8 @@ export interface Platform {
   mailbox?: Mailbox;
   /** Encrypts sellers' provider keys: KMS on AWS, a key file in the data folder locally. */
   cipher: SecretCipher;
+  /** Secrets Manager on AWS, a key file in the data folder locally. */
+  magicLinks: MagicLinkKeyring;
 }
 
 export const dnsResolver = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
@@ -145,6 +150,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     mailer: routeMail({ sandbox: kept, live: platform.mailer ?? kept }),
     mailbox,
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
+    magicLinks: platform.magicLinks,
   };
 }
 
@@ -211,6 +217,13 @@ function awsPlatform(cfg: Config): Platform {
         import('#shared/adapters/kms/kms-cipher'),
       ]);
       return new KmsCipher(new KMSClient({}), cfg.providerKeyId);
+    }),
+    magicLinks: lazy<MagicLinkKeyring>(async () => {
+      const [{ SecretsManagerClient }, { SecretsManagerKeyring }] = await Promise.all([
+        import('@aws-sdk/client-secrets-manager'),
+        import('#shared/adapters/secrets-manager/magic-link-keyring'),
+      ]);
+      return new SecretsManagerKeyring(new SecretsManagerClient({}), cfg.magicLinkSecretArn);
     }),
     metrics: createEmfMetrics(),
     allowLocalHttp: false,

@@ -567,6 +567,19 @@ describe('customer repository: create', () => {
               },
             },
           },
+          {
+            // The customer area finds the global customer by its registration e-mail (issue 15).
+            Put: {
+              TableName: TABLE_NAME,
+              Item: {
+                pk: 'CUSTGLOBALEMAIL#test#maria@example.com',
+                sk: 'DOC#52998224725',
+                entity: 'customer-global-email',
+                version: 1,
+                document: '52998224725',
+              },
+            },
+          },
         ],
       },
     ]);

@@ -295,6 +295,8 @@ describe('least privilege', () => {
     const holders = (action: string) => functionNames.filter((n) => roleActions(n).includes(action));
     expect(holders('sqs:SendMessage').sort()).toEqual(['webhook-delivery', 'webhook-fanout']);
     expect(holders('events:PutEvents')).toEqual(['outbox-publisher']);
+    // Only the customer area reads the magic-link key (issue 15).
+    expect(holders('secretsmanager:GetSecretValue')).toEqual(['customer-area']);
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
       'transactions',
       'checkout',

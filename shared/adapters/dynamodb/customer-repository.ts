@@ -158,6 +158,17 @@ export function createCustomerRepository(table: Table): CustomerRepository {
           emailPointer(profile),
           countOne(profile.tenant),
           idPointer(profile),
+          // The customer area finds a customer by the e-mail it was registered with (issue 15).
+          {
+            Put: {
+              Item: {
+                ...keys.customerGlobalEmail(environment, global.email, global.document),
+                entity: 'customer-global-email',
+                version: 1,
+                document: global.document,
+              },
+            },
+          },
         ]),
         (failure) =>
           failure.failedIndexes.includes(0)

@@ -150,6 +150,13 @@ export const keys = {
   customerEmailPrefix: (email: string) => `CUSTEMAIL#${email.toLowerCase()}#`,
   customerEmail: (t: Tenant, email: string, uuid: string): Key =>
     inTenant(t, `CUSTEMAIL#${email.toLowerCase()}#${uuid}`),
+  /** The global customers registered with an e-mail (the magic-link request by e-mail), one item per document. */
+  customerGlobalEmail: (env: Environment, email: string, document: string): Key => ({
+    pk: `CUSTGLOBALEMAIL#${env}#${email.toLowerCase()}`,
+    sk: `DOC#${document}`,
+  }),
+  customerGlobalEmailPartition: (env: Environment, email: string) =>
+    `CUSTGLOBALEMAIL#${env}#${email.toLowerCase()}`,
   customerCount: (t: Tenant): Key => inTenant(t, 'CUSTOMERCOUNT'),
   customersOverdue: (t: Tenant) => `${tenant(t)}#OVERDUE`,
   customerOverdue: (t: Tenant, uuid: string): Key => ({ pk: `${tenant(t)}#OVERDUE`, sk: uuid }),

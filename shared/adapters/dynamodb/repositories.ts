@@ -2,6 +2,7 @@ import type { Clock } from '#shared/domain/ports';
 import { createAffiliationRepository } from './affiliation-repository';
 import { createApiKeyRepository } from './api-key-repository';
 import { createCheckoutSessionRepository } from './checkout-session-repository';
+import { createCustomerDirectory } from './customer-directory';
 import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
@@ -37,6 +38,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     webhookEndpoints: createWebhookEndpointRepository(table),
     deliveries: createDeliveryRepository(table),
     customers: createCustomerRepository(table),
+    customerDirectory: createCustomerDirectory(table),
     products: createProductRepository(table),
     transactions: createTransactionRepository(table),
     portalConfigs: createPortalConfigRepository(table),

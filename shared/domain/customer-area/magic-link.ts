@@ -1,0 +1,56 @@
+import { EncryptJWT, jwtDecrypt } from 'jose';
+import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
+import type { Environment } from '#shared/domain/tenant';
+import { UnauthorizedError } from '#shared/errors';
+
+/** docs/decisions.md "Customer area (issue 15)": 30 minutes, reusable within them. */
+export const MAGIC_LINK_TTL_SECONDS = 30 * 60;
+const ISSUER = 'minha-area';
+
+/** Who a magic link names: a global customer (environment + document). */
+export interface MagicLinkSubject {
+  environment: Environment;
+  document: string;
+}
+
+/**
+ * The link is a JWT encrypted and authenticated with the keyring's key (JWE `dir` + A256GCM):
+ * jose verifies it on opening, and the CPF/CNPJ it carries is not readable from the URL.
+ */
+export async function issueMagicLink(
+  deps: { keyring: MagicLinkKeyring },
+  subject: MagicLinkSubject,
+  now: Date,
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new EncryptJWT({ env: subject.environment, doc: subject.document })
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+    .setIssuer(ISSUER)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + MAGIC_LINK_TTL_SECONDS)
+    .encrypt(await deps.keyring.key());
+}
+
+/** The subject of a magic link, or 401 for anything else (malformed, tampered, expired). */
+export async function openMagicLink(
+  deps: { keyring: MagicLinkKeyring },
+  token: string | undefined,
+  now: Date,
+): Promise<MagicLinkSubject> {
+  if (!token || token.length > 4096) throw new UnauthorizedError();
+  try {
+    const { payload } = await jwtDecrypt(token, await deps.keyring.key(), {
+      issuer: ISSUER,
+      currentDate: now,
+      requiredClaims: ['exp'],
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+    });
+    const { env, doc } = payload;
+    if ((env !== 'test' && env !== 'live') || typeof doc !== 'string') throw new UnauthorizedError();
+    return { environment: env, document: doc };
+  } catch (error) {
+    if (error instanceof UnauthorizedError) throw error;
+    throw new UnauthorizedError('Unauthorized', { cause: error });
+  }
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { RateWindow } from '#shared/domain/auth/rate-limit';
+import type { GlobalCustomer } from '#shared/domain/customers/customer';
+import { normalizeDocument } from '#shared/domain/documents';
+import type { Clock, CustomerRepository, Mailer, RateLimitRepository } from '#shared/domain/ports';
+import type { CustomerDirectory, MagicLinkKeyring } from '#shared/domain/ports/customer-area';
+import type { Environment } from '#shared/domain/tenant';
+import { TooManyRequestsError } from '#shared/errors';
+import { issueMagicLink, MAGIC_LINK_TTL_SECONDS } from './magic-link';
+import type { MagicLinkRequest } from './schemas';
+
+/** Per client IP: 10 requests a minute. Per target (an e-mail or a document): 5 every 10 minutes. */
+export const IP_LIMIT = { max: 10, windowSeconds: 60 } as const;
+export const TARGET_LIMIT = { max: 5, windowSeconds: 600 } as const;
+const ENVIRONMENTS: Environment[] = ['live', 'test'];
+/**
+ * Sandbox customers are fake: their link is kept in the sandbox mailbox, never e-mailed (seller 0
+ * is no seller, so no seller's test helper lists it; locally the mail folder shows every message).
+ */
+const SANDBOX_MAIL_TENANT = { sellerId: 0, environment: 'test' } as const;
+
+export interface RequestMagicLinkDeps {
+  customers: Pick<CustomerRepository, 'findGlobal'>;
+  directory: CustomerDirectory;
+  rateLimits: RateLimitRepository;
+  keyring: MagicLinkKeyring;
+  mailer: Mailer;
+  clock: Clock;
+  publicBaseUrl: string;
+}
+
+function windowOf(now: Date, seconds: number): RateWindow {
+  const index = Math.floor(now.getTime() / 1000 / seconds);
+  return {
+    index,
+    startsAt: new Date(index * seconds * 1000),
+    resetsAt: new Date((index + 1) * seconds * 1000),
+  };
+}
+
+async function limit(
+  deps: RequestMagicLinkDeps,
+  principal: string,
+  rule: { max: number; windowSeconds: number },
+  now: Date,
+) {
+  const window = windowOf(now, rule.windowSeconds);
+  const count = await deps.rateLimits.hit(principal, now, window);
+  if (count > rule.max)
+    throw new TooManyRequestsError(
+      Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000)),
+    );
+}
+
+/** `m***@example.com`: enough for the customer to recognise the address, not to learn it. */
+export function maskEmail(email: string): string {
+  const [local, domain] = email.toLowerCase().split('@');
+  return `${local.slice(0, 1)}***@${domain}`;
+}
+
+async function matches(deps: RequestMagicLinkDeps, input: MagicLinkRequest): Promise<GlobalCustomer[]> {
+  const found: GlobalCustomer[] = [];
+  for (const environment of ENVIRONMENTS) {
+    const documents = input.document
+      ? [normalizeDocument(input.document)]
+      : await deps.directory.documentsByEmail(environment, (input.email ?? '').toLowerCase());
+    for (const document of documents) {
+      const global = await deps.customers.findGlobal(environment, document);
+      if (global) found.push(global);
+    }
+  }
+  return found;
+}
+
+/**
+ * POST /api/public/minha-area/request. The answer has the same shape whether a customer matched
+ * or not; each match (a document may be a customer in both environments) gets its own link, good
+ * only in that environment. Counters are keyed by a hash: no e-mail or CPF sits in a rate item.
+ */
+export async function requestMagicLink(
+  deps: RequestMagicLinkDeps,
+  input: MagicLinkRequest,
+  sourceIp: string,
+): Promise<{ maskedEmail: string | null }> {
+  const now = deps.clock.now();
+  await limit(deps, `minha-area-ip:${sourceIp}`, IP_LIMIT, now);
+  const target = input.document
+    ? `doc:${normalizeDocument(input.document)}`
+    : `email:${input.email?.toLowerCase()}`;
+  await limit(deps, `minha-area:${createHash('sha256').update(target).digest('hex')}`, TARGET_LIMIT, now);
+  const found = await matches(deps, input);
+  for (const customer of found) {
+    const token = await issueMagicLink(deps, customer, now);
+    const link = `${deps.publicBaseUrl}/minha-area#token=${token}`;
+    const sandbox = customer.environment === 'test';
+    await deps.mailer.send({
+      to: customer.email,
+      subject: sandbox ? '[Sandbox] Seu link de acesso à Minha Área' : 'Seu link de acesso à Minha Área',
+      text:
+        `Olá, ${customer.name}.\n\nPara ver suas cobranças e ajustar o e-mail de cobrança, abra o link abaixo ` +
+        `(válido por ${MAGIC_LINK_TTL_SECONDS / 60} minutos):\n\n${link}\n\n` +
+        'Se você não pediu este link, ignore esta mensagem.',
+      kind: 'magic_link',
+      ...(sandbox ? { tenant: SANDBOX_MAIL_TENANT } : {}),
+    });
+  }
+  return { maskedEmail: found[0] ? maskEmail(found[0].email) : null };
+}
