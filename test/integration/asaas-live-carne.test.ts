@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { addDays, saoPauloDate } from '../../shared/dates';
+import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
+import { client, startTestRuntime } from '../support/runtime';
+
+/** A carnê sold with a sk_live_ key: its boletos are Asaas's, and an Asaas notification pays them. */
+
+const ASAAS_KEY = '$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNjQ3NTI6OiRhYWNoXzQ';
+const BASE = '/api/v1/installment-plans';
+
+let fake: FakeAsaas;
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  fake = await startFakeAsaas();
+  fake.addAccount(ASAAS_KEY, 'Padaria da Maria LTDA');
+  runtime = await startTestRuntime({ asaasBaseUrl: fake.baseUrl });
+  api = client(runtime.baseUrl);
+});
+afterAll(async () => {
+  await runtime?.stop();
+  await fake?.stop();
+});
+
+const today = () => saoPauloDate(runtime.clock.now());
+
+async function liveSeller() {
+  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  const now = runtime.clock.now();
+  const sellerId = await runtime.deps.repos.sellers.create('Loja', now);
+  const jwt = await runtime.issuer.sign(sellerId, { now });
+  const key = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt })).body
+    .key as string;
+  const customer = (
+    await api.post(
+      '/api/v1/customers',
+      {
+        name: 'Maria Souza',
+        email: 'maria@example.com',
+        document: '52998224725',
+        phone: '11987654321',
+        personType: 'fisica',
+      },
+      { token: key },
+    )
+  ).body;
+  const product = (
+    await api.post(
+      '/api/products',
+      {
+        name: 'Curso de Violão',
+        image: 'https://cdn.example.com/v.png',
+        value: 1000,
+        boleto: true,
+        carne: { enabled: true, maxInstallments: 6, interestFactors: { '3': 1.0349 } },
+      },
+      { token: key },
+    )
+  ).body;
+  expect(product.uuid, JSON.stringify(product)).toBeTruthy();
+  return { jwt, key, customer, product };
+}
+
+async function connect(jwt: string) {
+  const res = await api.call('PUT', '/api/provider-connections/asaas', {
+    token: jwt,
+    body: { apiKey: ASAAS_KEY, environment: 'sandbox' },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  fake.setWebhook(ASAAS_KEY, res.body.webhook.url, res.body.webhook.authToken);
+}
+
+const planBody = (s: Awaited<ReturnType<typeof liveSeller>>) => ({
+  productId: s.product.uuid,
+  customerId: s.customer.id,
+  installments: 3,
+  firstDueDate: addDays(today(), 5),
+});
+
+describe('a live carnê on Asaas', () => {
+  it('refuses an unconnected live seller with 503 before registering anything', async () => {
+    const s = await liveSeller();
+    const before = fake.requests.length;
+    const res = await api.post(BASE, planBody(s), { token: s.key });
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body).toMatchObject({ code: 'provider_not_configured' });
+    expect(fake.requests.length).toBe(before);
+    expect((await api.get(BASE, { token: s.key })).body.totalCount).toBe(0);
+  });
+
+  it("registers installment 1 as an Asaas boleto, and Asaas's PAYMENT_RECEIVED activates the plan", async () => {
+    const s = await liveSeller();
+    await connect(s.jwt);
+    const res = await api.post(BASE, planBody(s), { token: s.key });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const plan = res.body;
+    expect(plan).toMatchObject({
+      status: 'pending_activation',
+      environment: 'live',
+      installmentAmount: 344.97,
+    });
+    const [first, second] = plan.installmentsDetail;
+    expect(second.boleto).toBeNull();
+    const t = (await api.get(`/api/transactions/${first.transactionId}`, { token: s.key })).body;
+    expect(t).toMatchObject({ status: 'pendingBoleto', value: 344.97, paymentMethod: 'boleto' });
+    const payment = fake.paymentByReference(String(t.gatewayPayId));
+    expect(payment).toMatchObject({ billingType: 'BOLETO', value: 344.97, dueDate: plan.firstDueDate });
+
+    const answer = await fake.pay(payment?.id as string);
+    expect(answer?.status).toBe(200);
+    expect(await answer?.json()).toMatchObject({ applied: true, status: 'payedBoleto' });
+    const after = (await api.get(`${BASE}/${plan.uuid}`, { token: s.key })).body;
+    expect(after).toMatchObject({ status: 'active', installmentsPaid: 1, totalCollected: 344.97 });
+    expect(after.installmentsDetail[0]).toMatchObject({ number: 1, status: 'paid' });
+  });
+});
