@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { addDays, saoPauloDate } from '../../shared/dates';
+import { FAKE_PIX_PAYLOAD, type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
+import { client, startTestRuntime } from '../support/runtime';
+
+/** A scheduled charge of a live seller: its pix and boleto are Asaas's, and an Asaas notification pays the cycle. */
+
+const ASAAS_KEY = '$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNjQ3NTI6OiRhYWNoXzQ';
+const BASE = '/api/v1/scheduled-charges';
+
+let fake: FakeAsaas;
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+let nextSeller = 162_000;
+
+beforeAll(async () => {
+  fake = await startFakeAsaas();
+  fake.addAccount(ASAAS_KEY, 'Padaria da Maria LTDA');
+  runtime = await startTestRuntime({ asaasBaseUrl: fake.baseUrl });
+  api = client(runtime.baseUrl);
+});
+afterAll(async () => {
+  await runtime?.stop();
+  await fake?.stop();
+});
+
+const today = () => saoPauloDate(runtime.clock.now());
+
+async function connectedLiveSeller() {
+  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  const sellerId = nextSeller++;
+  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+  const key = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt })).body
+    .key as string;
+  const customer = (
+    await api.post(
+      '/api/v1/customers',
+      {
+        name: 'Maria Souza',
+        email: 'maria@example.com',
+        document: '52998224725',
+        phone: '11987654321',
+        personType: 'fisica',
+      },
+      { token: key },
+    )
+  ).body;
+  const res = await api.call('PUT', '/api/provider-connections/asaas', {
+    token: jwt,
+    body: { apiKey: ASAAS_KEY, environment: 'sandbox' },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  fake.setWebhook(ASAAS_KEY, res.body.webhook.url, res.body.webhook.authToken);
+  return { key, customer };
+}
+
+const detail = async (key: string, id: string) => (await api.get(`${BASE}/${id}`, { token: key })).body;
+
+describe('a live scheduled charge on Asaas', () => {
+  it.each([
+    ['pix', 'PIX', 'payedPix'],
+    ['boleto', 'BOLETO', 'payedBoleto'],
+  ])(
+    'issues its %s at Asaas, and PAYMENT_RECEIVED pays the cycle',
+    async (method, billingType, paidStatus) => {
+      const s = await connectedLiveSeller();
+      const created = await api.post(
+        BASE,
+        {
+          customerId: s.customer.id,
+          amount: 150.5,
+          dueDate: addDays(today(), 2),
+          methods: ['pix', 'boleto'],
+          type: 'one_time',
+          description: 'Aula particular',
+        },
+        { token: s.key },
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const before = await detail(s.key, created.body.id);
+      const issued = before.transactions.find((t: { paymentMethod: string }) => t.paymentMethod === method);
+      expect(issued).toMatchObject({ value: 150.5 });
+      if (method === 'pix') expect(issued.pix.qrCode).toBe(FAKE_PIX_PAYLOAD);
+      const payment = fake.paymentByReference(String(issued.gatewayPayId));
+      expect(payment).toMatchObject({ billingType, value: 150.5, status: 'PENDING' });
+
+      const answer = await fake.pay(payment?.id as string);
+      expect(answer?.status).toBe(200);
+      expect(await answer?.json()).toMatchObject({ applied: true, status: paidStatus });
+      const after = await detail(s.key, created.body.id);
+      expect(after.status).toBe('paid');
+      expect(after.cycles[0]).toMatchObject({ status: 'paid', paidBy: 'transaction' });
+    },
+  );
+});
