@@ -1,3 +1,9 @@
+import { CUSTOMER_GONE, customerChargesResponse } from '#shared/domain/customer-area/charges';
+import {
+  customerAreaProfileResponse,
+  customerAreaProfileSchema,
+  NO_RELATIONSHIP,
+} from '#shared/domain/customer-area/profile';
 import { magicLinkRequestResponse, magicLinkRequestSchema } from '#shared/domain/customer-area/schemas';
 import { defineRoutes } from '#shared/http/types';
 
@@ -20,5 +26,34 @@ export const customerAreaRoutes = defineRoutes('customer-area', [
       'limited per client IP (10 a minute) and per e-mail or document (5 every 10 minutes): 429 in Portuguese.',
     request: { body: magicLinkRequestSchema },
     responses: { 200: magicLinkRequestResponse },
+  },
+  {
+    operationId: 'listCustomerAreaCharges',
+    method: 'GET',
+    path: '/api/public/minha-area/charges',
+    auth: ['magicLink'],
+    summary: "The magic link's customer's charges with every seller",
+    description:
+      'Open and recent (due in the last 90 days) scheduled-charge cycles and carnê installments of the ' +
+      'customer with every seller that registered it, only in the environment the link was issued for. Each ' +
+      'has `sellerId`, `sellerName`, `amount` (reais), `dueDate`, `status` and, while open, `payUrl` (the pay ' +
+      `link page, or the installment's boleto). 401 for an expired or invalid link; 404 \`${CUSTOMER_GONE}\`.`,
+    errors: [404],
+    responses: { 200: customerChargesResponse },
+  },
+  {
+    operationId: 'setCustomerAreaBillingEmail',
+    method: 'PATCH',
+    path: '/api/public/minha-area/profile',
+    auth: ['magicLink'],
+    summary: 'Set or clear the billing e-mail one seller uses (magic link)',
+    description:
+      '`sellerId` and `billingEmailOverride` (an e-mail, or null to clear) are both required. The override ' +
+      "is kept as given on that seller's profile (later e-mail changes do not move it) and that seller's " +
+      `reminders go to it. 400 not an e-mail; 401 expired or invalid link; 403 \`${NO_RELATIONSHIP}\` when ` +
+      `the customer has no charge, carnê or payment with the seller; 404 \`${CUSTOMER_GONE}\`.`,
+    request: { body: customerAreaProfileSchema },
+    errors: [403, 404],
+    responses: { 200: customerAreaProfileResponse },
   },
 ]);

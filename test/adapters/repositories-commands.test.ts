@@ -568,6 +568,21 @@ describe('customer repository: create', () => {
             },
           },
           {
+            // The global customer's list of sellers (the customer area, issue 15).
+            Put: {
+              TableName: TABLE_NAME,
+              Item: {
+                pk: 'CUSTOMER#test#52998224725',
+                sk: 'SELLER#000000000007',
+                entity: 'customer-seller',
+                version: 1,
+                sellerId: 7,
+                customerId: 501,
+                uuid: global.uuid,
+              },
+            },
+          },
+          {
             // The customer area finds the global customer by its registration e-mail (issue 15).
             Put: {
               TableName: TABLE_NAME,

@@ -15,5 +15,30 @@ export function createCustomerDirectory(table: Table): CustomerDirectory {
       });
       return page.items.map((item) => String(item.document));
     },
+
+    async sellersOf(environment, document) {
+      const { pk } = keys.customerSeller(environment, document, 0);
+      const items: Item[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await table.query<Item>({
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': keys.customerSellerPrefix },
+          cursor,
+        });
+        items.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor);
+      return items.map((item) => ({
+        sellerId: Number(item.sellerId),
+        customerId: Number(item.customerId),
+        uuid: String(item.uuid),
+      }));
+    },
+
+    async sellerName(sellerId) {
+      const item = await table.get<Item>(keys.seller(sellerId));
+      return typeof item?.name === 'string' && item.name ? item.name : null;
+    },
   };
 }

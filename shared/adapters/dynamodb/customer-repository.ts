@@ -67,6 +67,20 @@ const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): Tr
   },
 });
 
+/** The global customer's list of sellers (the customer area reads it across sellers, issue 15). */
+const sellerLink = (p: Pick<CustomerProfile, 'tenant' | 'id' | 'uuid' | 'document'>): TransactItem => ({
+  Put: {
+    Item: {
+      ...keys.customerSeller(p.tenant.environment, p.document, p.tenant.sellerId),
+      entity: 'customer-seller',
+      version: 1,
+      sellerId: p.tenant.sellerId,
+      customerId: p.id,
+      uuid: p.uuid,
+    },
+  },
+});
+
 /**
  * The numeric id's pointer to the uuid-keyed profile, written with the profile: a strongly
  * consistent GetItem finds a customer registered a moment ago (an index attribute would be
@@ -158,6 +172,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
           emailPointer(profile),
           countOne(profile.tenant),
           idPointer(profile),
+          sellerLink(profile),
           // The customer area finds a customer by the e-mail it was registered with (issue 15).
           {
             Put: {
@@ -190,7 +205,13 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         },
       } as TransactItem;
       try {
-        await transact(table, [put, emailPointer(profile), countOne(profile.tenant), idPointer(profile)]);
+        await transact(table, [
+          put,
+          emailPointer(profile),
+          countOne(profile.tenant),
+          idPointer(profile),
+          sellerLink(profile),
+        ]);
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
         const existing = error.itemAt(0) ?? (await getProfileItem(profile.tenant, profile.uuid));

@@ -157,6 +157,12 @@ export const keys = {
   }),
   customerGlobalEmailPartition: (env: Environment, email: string) =>
     `CUSTGLOBALEMAIL#${env}#${email.toLowerCase()}`,
+  /** A seller that has a profile of the global customer, in the global's partition (the customer area). */
+  customerSeller: (env: Environment, document: string, sellerId: number): Key => ({
+    pk: `CUSTOMER#${env}#${document}`,
+    sk: `SELLER#${pad(sellerId)}`,
+  }),
+  customerSellerPrefix: 'SELLER#',
   customerCount: (t: Tenant): Key => inTenant(t, 'CUSTOMERCOUNT'),
   customersOverdue: (t: Tenant) => `${tenant(t)}#OVERDUE`,
   customerOverdue: (t: Tenant, uuid: string): Key => ({ pk: `${tenant(t)}#OVERDUE`, sk: uuid }),

@@ -1,0 +1,106 @@
+import * as z from 'zod';
+import type {
+  Clock,
+  CustomerRepository,
+  InstallmentPlanRepository,
+  ScheduledChargeRepository,
+} from '#shared/domain/ports';
+import type { CustomerDirectory } from '#shared/domain/ports/customer-area';
+import { OPEN_CYCLE_STATUSES, payUrlOf } from '#shared/domain/scheduled-charges/charge';
+import { NotFoundError } from '#shared/errors';
+import { centavosToReais } from '#shared/money';
+import type { MagicLinkSubject } from './magic-link';
+
+/** Closed cycles and installments stay listed for 90 days after their due date ("recent"). */
+const RECENT_DAYS = 90;
+export const CUSTOMER_GONE = 'Customer not found';
+
+export interface CustomerChargesDeps {
+  customers: Pick<CustomerRepository, 'findGlobal'>;
+  directory: CustomerDirectory;
+  scheduledCharges: Pick<ScheduledChargeRepository, 'listByCustomer'>;
+  installmentPlans: Pick<InstallmentPlanRepository, 'listByCustomer'>;
+  clock: Clock;
+  publicBaseUrl: string;
+}
+
+export const customerChargeItem = z.object({
+  sellerId: z.number(),
+  sellerName: z.string(),
+  kind: z.enum(['scheduled_charge', 'installment']),
+  /** `sch_…` of a scheduled charge, the plan's uuid of a carnê installment. */
+  id: z.string(),
+  number: z.number(),
+  description: z.string(),
+  amount: z.number(),
+  dueDate: z.string(),
+  status: z.string(),
+  open: z.boolean(),
+  payUrl: z.string().nullable(),
+});
+export const customerChargesResponse = z.object({
+  customer: z.object({ name: z.string(), environment: z.enum(['test', 'live']) }),
+  data: z.array(customerChargeItem),
+});
+type Item = z.output<typeof customerChargeItem>;
+
+/**
+ * GET /api/public/minha-area/charges: the token's customer's open and recent scheduled-charge
+ * cycles and carnê installments with every seller that registered it, in the token's environment
+ * only (each seller's data is read with that seller's tenant, so nothing else can appear).
+ */
+export async function listCustomerCharges(
+  deps: CustomerChargesDeps,
+  subject: MagicLinkSubject,
+): Promise<z.output<typeof customerChargesResponse>> {
+  const global = await deps.customers.findGlobal(subject.environment, subject.document);
+  if (!global) throw new NotFoundError(CUSTOMER_GONE);
+  const since = new Date(deps.clock.now().getTime() - RECENT_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const data: Item[] = [];
+  for (const link of await deps.directory.sellersOf(subject.environment, subject.document)) {
+    const tenant = { sellerId: link.sellerId, environment: subject.environment };
+    const sellerName = (await deps.directory.sellerName(link.sellerId)) ?? `Vendedor ${link.sellerId}`;
+    const [charges, plans] = await Promise.all([
+      deps.scheduledCharges.listByCustomer(tenant, link.customerId),
+      deps.installmentPlans.listByCustomer(tenant, link.customerId),
+    ]);
+    for (const charge of charges)
+      for (const cycle of charge.cycles) {
+        const open = OPEN_CYCLE_STATUSES.includes(cycle.status);
+        if (!open && cycle.dueDate < since) continue;
+        data.push({
+          sellerId: link.sellerId,
+          sellerName,
+          kind: 'scheduled_charge',
+          id: charge.id,
+          number: cycle.number,
+          description: charge.description ?? charge.product?.name ?? 'Cobrança',
+          amount: centavosToReais(cycle.amount),
+          dueDate: cycle.dueDate,
+          status: cycle.status,
+          open,
+          payUrl: open ? payUrlOf(deps.publicBaseUrl, cycle.payToken) : null,
+        });
+      }
+    for (const plan of plans)
+      for (const installment of plan.installmentsDetail) {
+        const open = OPEN_CYCLE_STATUSES.includes(installment.status);
+        if (!open && installment.dueDate < since) continue;
+        data.push({
+          sellerId: link.sellerId,
+          sellerName,
+          kind: 'installment',
+          id: plan.uuid,
+          number: installment.number,
+          description: `${plan.product.name} (carnê ${installment.number}/${plan.installments})`,
+          amount: centavosToReais(installment.amount),
+          dueDate: installment.dueDate,
+          status: installment.status,
+          open,
+          payUrl: open ? (installment.boleto?.pdfUrl ?? null) : null,
+        });
+      }
+  }
+  data.sort((a, b) => a.sellerId - b.sellerId || a.dueDate.localeCompare(b.dueDate));
+  return { customer: { name: global.name, environment: subject.environment }, data };
+}

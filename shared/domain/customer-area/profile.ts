@@ -1,0 +1,74 @@
+import * as z from 'zod';
+import type {
+  Clock,
+  CustomerRepository,
+  InstallmentPlanRepository,
+  ScheduledChargeRepository,
+  TransactionRepository,
+} from '#shared/domain/ports';
+import type { CustomerDirectory } from '#shared/domain/ports/customer-area';
+import { ForbiddenError, NotFoundError } from '#shared/errors';
+import { CUSTOMER_GONE } from './charges';
+import type { MagicLinkSubject } from './magic-link';
+
+/** Spec: both required; `billingEmailOverride` an e-mail or literal null (which clears it). */
+export const customerAreaProfileSchema = z
+  .object({
+    sellerId: z
+      .number({ error: 'sellerId must be a positive integer' })
+      .int()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER),
+    billingEmailOverride: z
+      .email({ error: 'billingEmailOverride must be a valid e-mail or null' })
+      .max(254, { error: 'billingEmailOverride must be a valid e-mail or null' })
+      .nullable(),
+  })
+  .strict();
+
+export const customerAreaProfileResponse = z.object({ success: z.literal(true) });
+export const NO_RELATIONSHIP = 'Você não tem cobranças nem pagamentos com este vendedor';
+
+export interface CustomerAreaProfileDeps {
+  customers: Pick<CustomerRepository, 'findGlobal' | 'setBillingEmailOverride'>;
+  directory: Pick<CustomerDirectory, 'sellersOf'>;
+  scheduledCharges: Pick<ScheduledChargeRepository, 'listByCustomer'>;
+  installmentPlans: Pick<InstallmentPlanRepository, 'listByCustomer'>;
+  transactions: Pick<TransactionRepository, 'list'>;
+  clock: Clock;
+}
+
+/**
+ * PATCH /api/public/minha-area/profile: the customer sets or clears the e-mail one seller bills.
+ * The override is stored as given on that seller's profile and does not follow later e-mail
+ * changes; that seller's reminders use it (billingEmailOf). A seller the customer has no charge,
+ * carnê or transaction with is 403, whether or not it registered the customer.
+ */
+export async function setCustomerAreaBillingEmail(
+  deps: CustomerAreaProfileDeps,
+  subject: MagicLinkSubject,
+  input: z.output<typeof customerAreaProfileSchema>,
+): Promise<{ success: true }> {
+  const global = await deps.customers.findGlobal(subject.environment, subject.document);
+  if (!global) throw new NotFoundError(CUSTOMER_GONE);
+  const link = (await deps.directory.sellersOf(subject.environment, subject.document)).find(
+    (l) => l.sellerId === input.sellerId,
+  );
+  if (!link) throw new ForbiddenError(NO_RELATIONSHIP);
+  const tenant = { sellerId: link.sellerId, environment: subject.environment };
+  const [charges, plans, payments] = await Promise.all([
+    deps.scheduledCharges.listByCustomer(tenant, link.customerId),
+    deps.installmentPlans.listByCustomer(tenant, link.customerId),
+    deps.transactions.list(tenant, { page: 1, limit: 1, customerIds: [link.customerId], countTotal: false }),
+  ]);
+  if (charges.length === 0 && plans.length === 0 && payments.items.length === 0)
+    throw new ForbiddenError(NO_RELATIONSHIP);
+  const updated = await deps.customers.setBillingEmailOverride(
+    tenant,
+    link.uuid,
+    input.billingEmailOverride,
+    deps.clock.now().toISOString(),
+  );
+  if (!updated) throw new NotFoundError(CUSTOMER_GONE);
+  return { success: true };
+}

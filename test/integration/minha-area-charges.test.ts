@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { addDays, saoPauloDate } from '../../shared/dates';
+import { cpfCheckDigits } from '../../shared/domain/documents';
+import { type client, useTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+
+useTestRuntime((r, a) => {
+  runtime = r;
+  api = a;
+});
+
+const CHARGES = '/api/public/minha-area/charges';
+let nextSeller = 152_000;
+let nextDocument = 400_000_000 + Math.floor(Math.random() * 100_000_000);
+const newCpf = () => {
+  const base = String(nextDocument++);
+  return `${base}${cpfCheckDigits(base)}`;
+};
+
+async function seller() {
+  const sellerId = nextSeller++;
+  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
+  expect(res.status).toBe(201);
+  return { sellerId, jwt, key: res.body.key as string };
+}
+
+async function customer(token: string, document: string, email: string) {
+  const res = await api.post(
+    '/api/v1/customers',
+    { name: 'Paula Reis', email, document, phone: '11987654321', personType: 'fisica' },
+    { token },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number; uuid: string };
+}
+
+async function charge(token: string, customerId: number, amount: number, description: string) {
+  const res = await api.post(
+    '/api/v1/scheduled-charges',
+    {
+      customerId,
+      amount,
+      dueDate: addDays(saoPauloDate(runtime.clock.now()), 10),
+      methods: ['pix', 'boleto'],
+      type: 'one_time',
+      description,
+    },
+    { token },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+/** Requests a link by document and reads it from the local mailbox (the newest for that address). */
+async function linkFor(document: string, email: string, sandbox = true): Promise<string> {
+  expect((await api.post('/api/public/minha-area/request', { document })).status).toBe(200);
+  const mail = runtime.mailbox
+    .all()
+    .find((m) => m.to === email && m.kind === 'magic_link' && m.subject.startsWith('[Sandbox]') === sandbox);
+  const token = /#token=([A-Za-z0-9._-]+)/.exec(mail?.text ?? '')?.[1];
+  expect(token).toBeDefined();
+  return String(token);
+}
+
+describe('GET /api/public/minha-area/charges', () => {
+  it("lists the customer's charges with every seller, and never another customer's", async () => {
+    const a = await seller();
+    const b = await seller();
+    const cpf = newCpf();
+    const email = `paula.${cpf}@example.com`;
+    const atA = await customer(a.key, cpf, email);
+    const atB = await customer(b.key, cpf, email);
+    await charge(a.key, atA.id, 120, 'Mensalidade março');
+    await charge(b.key, atB.id, 80.5, 'Aula de violão');
+    // Another customer of seller A, with a charge of its own.
+    const otherCpf = newCpf();
+    const otherEmail = `outro.${otherCpf}@example.com`;
+    const other = await customer(a.key, otherCpf, otherEmail);
+    await charge(a.key, other.id, 999, 'Outro cliente');
+
+    const token = await linkFor(cpf, email);
+    const res = await api.get(CHARGES, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.customer).toEqual({ name: 'Paula Reis', environment: 'test' });
+    const rows = res.body.data.map((r: any) => [r.sellerId, r.description, r.amount, r.status, r.open]);
+    expect(rows).toEqual([
+      [a.sellerId, 'Mensalidade março', 120, 'scheduled', true],
+      [b.sellerId, 'Aula de violão', 80.5, 'scheduled', true],
+    ]);
+    for (const row of res.body.data) {
+      expect(row.payUrl).toMatch(new RegExp(`^${runtime.baseUrl}/cobranca/`));
+      expect(row.sellerName).toBeTruthy();
+    }
+
+    const otherToken = await linkFor(otherCpf, otherEmail);
+    const theirs = await api.get(CHARGES, { token: otherToken });
+    expect(theirs.body.data.map((r: any) => r.description)).toEqual(['Outro cliente']);
+  });
+
+  it('shows only the environment the link was issued for', async () => {
+    const a = await seller();
+    const cpf = newCpf();
+    const email = `amb.${cpf}@example.com`;
+    const sandboxProfile = await customer(a.key, cpf, email);
+    await charge(a.key, sandboxProfile.id, 50, 'Cobrança sandbox');
+    await customer(a.jwt, cpf, email); // the same CPF, live, with no charge
+    expect((await api.post('/api/public/minha-area/request', { document: cpf })).status).toBe(200);
+    const links = runtime.mailbox.all().filter((m) => m.to === email && m.kind === 'magic_link');
+    const tokenOf = (sandbox: boolean) =>
+      /#token=([A-Za-z0-9._-]+)/.exec(
+        links.find((m) => m.subject.startsWith('[Sandbox]') === sandbox)?.text ?? '',
+      )?.[1];
+    const live = await api.get(CHARGES, { token: tokenOf(false) });
+    expect(live.status).toBe(200);
+    expect(live.body).toMatchObject({ customer: { environment: 'live' }, data: [] });
+    const sandbox = await api.get(CHARGES, { token: tokenOf(true) });
+    expect(sandbox.body.data.map((r: any) => r.description)).toEqual(['Cobrança sandbox']);
+  });
+
+  it('answers 401 without a link, with a forged one and once the link has expired', async () => {
+    const a = await seller();
+    const cpf = newCpf();
+    const email = `exp.${cpf}@example.com`;
+    await customer(a.key, cpf, email);
+    const token = await linkFor(cpf, email);
+    expect((await api.get(CHARGES)).status).toBe(401);
+    expect((await api.get(CHARGES, { token: 'eyJhbGciOiJub25lIn0.e30.' })).status).toBe(401);
+    expect((await api.get(CHARGES, { token: a.key })).status).toBe(401);
+    expect((await api.get(CHARGES, { token })).status).toBe(200);
+    await api.post('/api/test-helpers/clock/advance', { seconds: 31 * 60 });
+    const expired = await api.get(CHARGES, { token });
+    expect(expired.status).toBe(401);
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { keys } from '../../shared/adapters/dynamodb/keys';
+import { addDays, saoPauloDate } from '../../shared/dates';
+import { cpfCheckDigits } from '../../shared/domain/documents';
+import { type client, useTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+
+useTestRuntime((r, a) => {
+  runtime = r;
+  api = a;
+});
+
+const PROFILE = '/api/public/minha-area/profile';
+let nextSeller = 153_000;
+let nextDocument = 500_000_000 + Math.floor(Math.random() * 100_000_000);
+const newCpf = () => {
+  const base = String(nextDocument++);
+  return `${base}${cpfCheckDigits(base)}`;
+};
+
+async function seller() {
+  const sellerId = nextSeller++;
+  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
+  expect(res.status).toBe(201);
+  return { sellerId, jwt, key: res.body.key as string };
+}
+
+async function customer(token: string, document: string, email: string) {
+  const res = await api.post(
+    '/api/v1/customers',
+    { name: 'Rita Alves', email, document, phone: '11987654321', personType: 'fisica' },
+    { token },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number; uuid: string };
+}
+
+async function charge(token: string, customerId: number) {
+  const res = await api.post(
+    '/api/v1/scheduled-charges',
+    {
+      customerId,
+      amount: 70,
+      dueDate: addDays(saoPauloDate(runtime.clock.now()), 10),
+      methods: ['pix'],
+      type: 'one_time',
+      description: 'Consulta',
+    },
+    { token },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+async function linkFor(document: string, email: string): Promise<string> {
+  expect((await api.post('/api/public/minha-area/request', { document })).status).toBe(200);
+  const mail = runtime.mailbox.all().find((m) => m.to === email && m.kind === 'magic_link');
+  const token = /#token=([A-Za-z0-9._-]+)/.exec(mail?.text ?? '')?.[1];
+  expect(token).toBeDefined();
+  return String(token);
+}
+
+/** The seller's view of its customer (its list, searched by CPF). */
+async function viewOf(key: string, cpf: string) {
+  const res = await api.get(`/api/v1/customers?search=${cpf}`, { token: key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data[0];
+}
+
+/** A customer with a charge at seller `a`, merely registered at seller `b`, and its link. */
+async function scene() {
+  const a = await seller();
+  const b = await seller();
+  const cpf = newCpf();
+  const email = `rita.${cpf}@example.com`;
+  const atA = await customer(a.key, cpf, email);
+  await customer(b.key, cpf, email);
+  await charge(a.key, atA.id);
+  return { a, b, cpf, email, atA, token: await linkFor(cpf, email) };
+}
+
+describe('PATCH /api/public/minha-area/profile', () => {
+  it("sets the seller's billing e-mail, keeps it through a later e-mail change, and clears it with null", async () => {
+    const s = await scene();
+    const set = await api.patch(
+      PROFILE,
+      { sellerId: s.a.sellerId, billingEmailOverride: 'financeiro@example.com' },
+      { token: s.token },
+    );
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toEqual({ success: true });
+    const seen = await viewOf(s.a.key, s.cpf);
+    expect(seen).toMatchObject({ billingEmail: 'financeiro@example.com', hasBillingEmailOverride: true });
+
+    // The seller changes the customer's e-mail: the override stays.
+    const changed = await api.patch(
+      `/api/v1/customers/${s.atA.uuid}`,
+      { email: 'nova@example.com' },
+      { token: s.a.key },
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.billingEmail).toBe('financeiro@example.com');
+
+    const cleared = await api.patch(
+      PROFILE,
+      { sellerId: s.a.sellerId, billingEmailOverride: null },
+      { token: s.token },
+    );
+    expect(cleared.status).toBe(200);
+    const after = await viewOf(s.a.key, s.cpf);
+    expect(after).toMatchObject({ billingEmail: 'nova@example.com', hasBillingEmailOverride: false });
+  });
+
+  it('answers 400 naming the field, and writes nothing', async () => {
+    const s = await scene();
+    for (const [body, field] of [
+      [{ sellerId: s.a.sellerId, billingEmailOverride: 'não-é-email' }, 'billingEmailOverride'],
+      [{ sellerId: s.a.sellerId }, 'billingEmailOverride'],
+      [{ billingEmailOverride: 'x@example.com' }, 'sellerId'],
+      [{ sellerId: 'um', billingEmailOverride: 'x@example.com' }, 'sellerId'],
+    ] as const) {
+      const res = await api.patch(PROFILE, body, { token: s.token });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(res.body.message)).toContain(field);
+    }
+    const seen = await viewOf(s.a.key, s.cpf);
+    expect(seen.hasBillingEmailOverride).toBe(false);
+  });
+
+  it('answers 401 without a link, with a forged one and with an expired one', async () => {
+    const s = await scene();
+    const body = { sellerId: s.a.sellerId, billingEmailOverride: 'x@example.com' };
+    expect((await api.patch(PROFILE, body)).status).toBe(401);
+    expect((await api.patch(PROFILE, body, { token: `${s.token.slice(0, -2)}xx` })).status).toBe(401);
+    await api.post('/api/test-helpers/clock/advance', { seconds: 31 * 60 });
+    expect((await api.patch(PROFILE, body, { token: s.token })).status).toBe(401);
+  });
+
+  it('answers 403 for a seller with no charge or payment of the customer, and for an unrelated seller', async () => {
+    const s = await scene();
+    const stranger = await seller();
+    for (const sellerId of [s.b.sellerId, stranger.sellerId]) {
+      const res = await api.patch(
+        PROFILE,
+        { sellerId, billingEmailOverride: 'x@example.com' },
+        { token: s.token },
+      );
+      expect(res.status).toBe(403);
+    }
+  });
+
+  it('answers 404 when the customer of the link no longer exists', async () => {
+    const s = await scene();
+    await runtime.deps.table.delete(keys.customerGlobal('test', s.cpf));
+    const res = await api.patch(
+      PROFILE,
+      { sellerId: s.a.sellerId, billingEmailOverride: 'x@example.com' },
+      { token: s.token },
+    );
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Customer not found');
+  });
+});
