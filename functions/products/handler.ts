@@ -13,6 +13,7 @@ import {
   deactivateProductV1,
   getProduct,
   listProducts,
+  pageProducts,
   paymentLinkProduct,
   updateProduct,
 } from '#shared/domain/products/products';
@@ -32,6 +33,7 @@ export const handler = createHttpHandler(productRoutes, (c) => {
   return {
     createProduct: ({ tenant, body }) => createProduct(deps, tenant, body),
     listProducts: ({ tenant, query }) => listProducts(deps, tenant, query),
+    listProductsV1: ({ tenant, query }) => pageProducts(deps, tenant, query),
     getProductByUuid: ({ tenant, path, query }) => getProduct(deps, tenant, path.uuid, query.includeArchived),
     getProduct: ({ tenant, path, query }) => getProduct(deps, tenant, path.id, query.includeArchived),
     updateProduct: ({ tenant, path, body }) => updateProduct(deps, tenant, path.id, body),

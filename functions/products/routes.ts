@@ -10,6 +10,7 @@ import {
   createProductSchema,
   listQuerySchema,
   PRODUCT_NOT_FOUND,
+  pageQuerySchema,
   readQuerySchema,
   updateProductSchema,
 } from '#shared/domain/products/products';
@@ -21,6 +22,7 @@ import {
   portalConfigResponse,
   productDeactivatedResponse,
   productListResponse,
+  productPageResponse,
   productResponse,
 } from '#shared/domain/products/responses';
 import { type AuthScheme, defineRoutes } from '#shared/http/types';
@@ -88,6 +90,19 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/{id}',
     summary: 'Deactivate a product',
     responses: { 200: productResponse },
+  },
+  {
+    operationId: 'listProductsV1',
+    method: 'GET',
+    path: '/api/v1/products',
+    auth,
+    summary: "The seller's products, cursor pages",
+    description:
+      'Newest first, each with its `uuid`. `isActive` true or false lists only active or only deactivated ' +
+      "products (every product when absent); `limit` 1..100 (20); `cursor` is the previous page's " +
+      '`nextCursor` (null on the last page). A cursor of another list or seller is a 400.',
+    request: { query: pageQuerySchema },
+    responses: { 200: productPageResponse },
   },
   {
     ...byUuid,

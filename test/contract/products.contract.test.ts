@@ -3,7 +3,7 @@ import { createProductRepository } from '#shared/adapters/dynamodb/product-repos
 import type { ProductRepository } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
-import { ConflictError } from '#shared/errors';
+import { ConflictError, ValidationError } from '#shared/errors';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { freshTable } from './support';
 
@@ -289,6 +289,67 @@ describe.each([
       expect([ids(active), active.totalCount]).toEqual([[1], 1]);
       const archived = await repo.list(SELLER, { tab: 'archived', search: 'violao', page: 1, limit: 10 });
       expect([ids(archived), archived.totalCount]).toEqual([[2], 1]);
+    });
+  });
+
+  describe('page (cursor)', () => {
+    async function walk(repo: ProductRepository, tenant: Tenant, query: { active?: boolean; limit: number }) {
+      const pages: number[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await repo.page(tenant, { ...query, cursor });
+        pages.push(ids(page));
+        cursor = page.cursor;
+        if (pages.length > 10) throw new Error('the cursor never ends');
+      } while (cursor);
+      return pages;
+    }
+
+    it('pages every product newest first, the last page without a cursor and no counter among them', async () => {
+      const repo = await make();
+      for (let id = 1; id <= 7; id++) await repo.create(product(id), []);
+      await archive(repo, (await repo.get(SELLER, 4)) as Product);
+
+      expect(await walk(repo, SELLER, { limit: 3 })).toEqual([[7, 6, 5], [4, 3, 2], [1]]);
+      expect(await walk(repo, SELLER, { limit: 7 })).toEqual([[7, 6, 5, 4, 3, 2, 1]]);
+    });
+
+    it('pages only the active or only the archived products', async () => {
+      const repo = await make();
+      for (let id = 1; id <= 5; id++) await repo.create(product(id), []);
+      await archive(repo, (await repo.get(SELLER, 2)) as Product);
+      await archive(repo, (await repo.get(SELLER, 5)) as Product);
+
+      expect(await walk(repo, SELLER, { active: true, limit: 2 })).toEqual([[4, 3], [1]]);
+      expect(await walk(repo, SELLER, { active: false, limit: 2 })).toEqual([[5, 2]]);
+    });
+
+    it("shows only the tenant's products and refuses another tenant's cursor (ValidationError)", async () => {
+      const repo = await make();
+      for (let id = 1; id <= 3; id++) await repo.create(product(id), []);
+      await repo.create(product(9, { tenant: OTHER_SELLER }), []);
+      await repo.create(product(8, { tenant: LIVE }), []);
+
+      expect(await walk(repo, OTHER_SELLER, { limit: 5 })).toEqual([[9]]);
+      expect(await walk(repo, LIVE, { limit: 5 })).toEqual([[8]]);
+      const { cursor } = await repo.page(SELLER, { limit: 1 });
+      expect(cursor).toBeDefined();
+      for (const attempt of [
+        repo.page(OTHER_SELLER, { limit: 1, cursor }),
+        repo.page(SELLER, { limit: 1, cursor: 'not-a-cursor' }),
+      ])
+        expect(
+          await attempt.then(
+            () => null,
+            (e: unknown) => e,
+          ),
+        ).toBeInstanceOf(ValidationError);
+    });
+
+    it('answers an empty page without a cursor for a tenant without products', async () => {
+      const repo = await make();
+
+      expect(await repo.page(SELLER, { limit: 10 })).toEqual({ items: [], cursor: undefined });
     });
   });
 });

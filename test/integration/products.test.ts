@@ -230,6 +230,47 @@ describe('reading and updating', () => {
     expect((await api.get('/api/products/seller?limit=101', { token: key })).status).toBe(400);
     expect((await api.get('/api/products/seller?tab=deleted', { token: key })).status).toBe(400);
   });
+
+  it('pages GET /api/v1/products by cursor, newest first, each with its uuid, only the seller’s own', async () => {
+    const { key } = await seller();
+    const other = await seller();
+    await createProduct(other.key, { name: 'De outro vendedor' });
+    const made = [];
+    for (const name of ['A', 'B', 'C', 'D', 'E']) made.push(await createProduct(key, { name }));
+    await api.del(`/api/products/${made[1].id}`, { token: key });
+
+    const uuids: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const res = await api.get(`/api/v1/products?limit=2${query}`, { token: key });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.hasMore).toBe(res.body.nextCursor !== null);
+      uuids.push(res.body.data.map((p: { uuid: string }) => p.uuid));
+      cursor = res.body.nextCursor;
+    } while (cursor && uuids.length < 5);
+    const newestFirst = [...made].reverse().map((p) => p.uuid);
+    expect(uuids).toEqual([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)]);
+
+    const active = await api.get('/api/v1/products?isActive=true', { token: key });
+    expect(active.body.data.map((p: { name: string }) => p.name)).toEqual(['E', 'D', 'C', 'A']);
+    const archived = await api.get('/api/v1/products?isActive=false', { token: key });
+    expect(archived.body).toMatchObject({
+      data: [{ uuid: made[1].uuid, isActive: false }],
+      nextCursor: null,
+    });
+
+    const first = await api.get('/api/v1/products?limit=1', { token: key });
+    const foreign = await api.get(`/api/v1/products?cursor=${encodeURIComponent(first.body.nextCursor)}`, {
+      token: other.key,
+    });
+    expect(foreign.status).toBe(400);
+    for (const bad of ['limit=0', 'limit=101', 'isActive=yes', 'cursor=garbage']) {
+      const res = await api.get(`/api/v1/products?${bad}`, { token: key });
+      expect(res.status, bad).toBe(400);
+      expect(JSON.stringify(res.body), bad).toMatch(bad.split('=')[0]);
+    }
+  });
 });
 
 describe('deactivation', () => {

@@ -295,4 +295,6 @@ export const keys = {
   customerById: (t: Tenant, id: number): Key => inTenant(t, `CUSTOMERID#${pad(id)}`),
   /** Sortable form of a numeric id inside a sort key. */
   numeric: pad,
+  /** Sorts after every `numeric` value and before the counters (`:` follows `9`, `~` follows both). */
+  numericEnd: ':',
 };

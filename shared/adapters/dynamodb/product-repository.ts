@@ -209,5 +209,35 @@ export function createProductRepository(table: Table): ProductRepository {
         totalCount: search ? products.length : counted,
       };
     },
+
+    async page(tenant, query) {
+      // Sort key ranges that hold products only: the tab counters sort after every id (keys.productCounter).
+      const out = await table.queryPage<Item>(
+        query.active === undefined
+          ? {
+              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+              ExpressionAttributeValues: {
+                ':pk': keys.tenant(tenant),
+                ':lo': keys.productPrefix,
+                ':hi': `${keys.productPrefix}${keys.numericEnd}`,
+              },
+              ScanIndexForward: false,
+              cursor: query.cursor,
+            }
+          : {
+              IndexName: byState.name,
+              KeyConditionExpression: '#pk = :pk AND #sk < :hi',
+              ExpressionAttributeNames: { '#pk': byState.partitionKey, '#sk': byState.sortKey },
+              ExpressionAttributeValues: {
+                ':pk': keys.productsByState(tenant, query.active ? 'active' : 'archived'),
+                ':hi': keys.numericEnd,
+              },
+              ScanIndexForward: false,
+              cursor: query.cursor,
+            },
+        query.limit,
+      );
+      return { items: out.items.map(toProduct), cursor: out.cursor };
+    },
   };
 }

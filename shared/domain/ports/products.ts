@@ -22,6 +22,14 @@ export interface ProductRepository {
     tenant: Tenant,
     query: { tab: ProductTab; search?: string; page: number; limit: number },
   ): Promise<{ items: Product[]; totalCount: number }>;
+  /**
+   * Cursor pages, newest first: every product, or only active or archived ones. The cursor is the
+   * previous page's; another tenant's or another filter's cursor is a ValidationError.
+   */
+  page(
+    tenant: Tenant,
+    query: { active?: boolean; limit: number; cursor?: string },
+  ): Promise<{ items: Product[]; cursor?: string }>;
 }
 
 export interface PortalConfigRepository {

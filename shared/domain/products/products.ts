@@ -307,6 +307,38 @@ export async function listProducts(
   };
 }
 
+export const pageQuerySchema = z.object({
+  isActive: z
+    .enum(['true', 'false'], { error: 'isActive must be true or false' })
+    .optional()
+    .transform((flag) => (flag === undefined ? undefined : flag === 'true')),
+  limit: z.coerce
+    .number({ error: 'limit must be an integer from 1 to 100' })
+    .int({ error: 'limit must be an integer from 1 to 100' })
+    .min(1, { error: 'limit must be an integer from 1 to 100' })
+    .max(100, { error: 'limit must be an integer from 1 to 100' })
+    .default(20),
+  cursor: z.string().max(2048).optional(),
+});
+
+/** GET /api/v1/products: cursor pages, newest first, every product or only active or archived ones. */
+export async function pageProducts(
+  deps: Pick<ProductDeps, 'products' | 'publicBaseUrl'>,
+  tenant: Tenant,
+  query: z.output<typeof pageQuerySchema>,
+) {
+  const page = await deps.products.page(tenant, {
+    active: query.isActive,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+  return {
+    data: page.items.map((p) => toView(p, deps.publicBaseUrl)),
+    nextCursor: page.cursor ?? null,
+    hasMore: Boolean(page.cursor),
+  };
+}
+
 /** What the buyer's checkout reads through the payment link; inactive or priceless products do not sell. */
 export async function paymentLinkProduct(deps: Pick<ProductDeps, 'products'>, uuid: string) {
   const product = looksLikeUuid(uuid) ? await deps.products.findByUuid(uuid.toLowerCase()) : null;

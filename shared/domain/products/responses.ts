@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Assert, Equals } from '#shared/domain/type-assert';
 import type { effectivePortalConfig, PortalSettings, toConfigView } from './portal-config';
-import type { listProducts, ProductView, paymentLinkProduct, toView } from './products';
+import type { listProducts, ProductView, pageProducts, paymentLinkProduct, toView } from './products';
 
 const environment = z.enum(['test', 'live']);
 const reais = (what: string) => z.number().describe(`${what}, in Reais (decimal, e.g. 49.9)`);
@@ -49,6 +49,17 @@ export const productListResponse = z.lazy(() =>
       totalPages: z.number().int(),
     })
     .meta({ id: 'ProductList', description: 'A page of products' }),
+);
+
+/** GET /api/v1/products: cursor pages, newest first, without a total. */
+export const productPageResponse = z.lazy(() =>
+  z
+    .object({
+      data: z.array(productResponse),
+      nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last'),
+      hasMore: z.boolean(),
+    })
+    .meta({ id: 'ProductPage', description: 'A cursor page of products' }),
 );
 
 /** DELETE /api/v1/products/{uuid}: the deactivated product, in the v1 form. */
@@ -153,6 +164,7 @@ type Out<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 type _Product = Assert<Equals<z.output<typeof productResponse>, ReturnType<typeof toView>>>;
 type _List = Assert<Equals<z.output<typeof productListResponse>, Out<typeof listProducts>>>;
+type _Page = Assert<Equals<z.output<typeof productPageResponse>, Out<typeof pageProducts>>>;
 type _Deactivated = Assert<
   Equals<
     z.output<typeof productDeactivatedResponse>,

@@ -2,7 +2,7 @@ import type { DomainEvent } from '../../../shared/domain/events/events';
 import type { ProductRepository } from '../../../shared/domain/ports';
 import type { Product, ProductTab } from '../../../shared/domain/products/products';
 import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+import { ConflictError, ValidationError } from '../../../shared/errors';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
@@ -89,5 +89,24 @@ export class FakeProductRepository implements ProductRepository {
       .sort((a, b) => b.id - a.id);
     const skip = (query.page - 1) * query.limit;
     return { items: matching.slice(skip, skip + query.limit), totalCount: matching.length };
+  }
+
+  async page(
+    tenant: Tenant,
+    query: { active?: boolean; limit: number; cursor?: string },
+  ): Promise<{ items: Product[]; cursor?: string }> {
+    // As a start key does, the cursor names the list (tenant and filter) and the last id shown.
+    const prefix = `${tenant.sellerId}#${tenant.environment}#${query.active ?? 'all'}#`;
+    const before = query.cursor === undefined ? null : Number(query.cursor.slice(prefix.length));
+    if (query.cursor !== undefined && (!query.cursor.startsWith(prefix) || !Number.isInteger(before)))
+      throw new ValidationError(['cursor is not valid']);
+    const matching = [...this.items.values()]
+      .filter((p) => p.tenant.sellerId === tenant.sellerId && p.tenant.environment === tenant.environment)
+      .filter((p) => query.active === undefined || p.isActive === query.active)
+      .filter((p) => before === null || p.id < before)
+      .sort((a, b) => b.id - a.id);
+    const items = matching.slice(0, query.limit);
+    const more = matching.length > query.limit;
+    return { items: structuredClone(items), cursor: more ? `${prefix}${items.at(-1)?.id}` : undefined };
   }
 }
