@@ -1,8 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { PAGE_ASSETS } from '#shared/domain/pages/checkout-page';
+import type { MINHA_AREA_ASSETS } from '#shared/domain/pages/minha-area-page';
 import type { PORTAL_ASSETS } from '#shared/domain/pages/portal-page';
 
-type Asset = (typeof PAGE_ASSETS)[number] | (typeof PORTAL_ASSETS)[number];
+type Asset =
+  | (typeof PAGE_ASSETS)[number]
+  | (typeof PORTAL_ASSETS)[number]
+  | (typeof MINHA_AREA_ASSETS)[number];
 
 /**
  * The page's script and style sheet. In the Lambda bundle esbuild inlines each file through the
@@ -32,5 +36,13 @@ export const ASSET_FILES: Record<Asset, { contentType: string; load: () => Promi
   'portal.css': {
     contentType: 'text/css; charset=utf-8',
     load: text('portal.css', () => import('./assets/portal.css', { with: { type: 'text' } })),
+  },
+  'minha-area.js': {
+    contentType: 'text/javascript; charset=utf-8',
+    load: text('minha-area.js', () => import('./assets/minha-area.js', { with: { type: 'text' } })),
+  },
+  'minha-area.css': {
+    contentType: 'text/css; charset=utf-8',
+    load: text('minha-area.css', () => import('./assets/minha-area.css', { with: { type: 'text' } })),
   },
 };

@@ -1,4 +1,5 @@
 import { checkoutView } from '#shared/domain/checkout/public';
+import { minhaAreaPage } from '#shared/domain/pages/minha-area-page';
 import { checkoutPage, type PageDeps } from '#shared/domain/pages/page';
 import { type PortalPageDeps, portalPage } from '#shared/domain/pages/portal';
 import { createHttpHandler } from '#shared/http/pipeline';
@@ -27,5 +28,6 @@ export const handler = createHttpHandler(pagesRoutes, (c) => {
     getPageAsset: ({ path }) => assetReply(path.file),
     getPortalPage: async ({ query }) => pageReply(await portalPage(portalDeps, query)),
     getPortalTheme: async ({ path }) => themeReply(path.color),
+    getMinhaAreaPage: async () => pageReply(minhaAreaPage()),
   };
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PAGE_ASSETS } from '#shared/domain/pages/checkout-page';
+import { MINHA_AREA_ASSETS } from '#shared/domain/pages/minha-area-page';
 import { PORTAL_ASSETS } from '#shared/domain/pages/portal-page';
 import { THEME_COLOR } from '#shared/domain/pages/portal-theme';
 import { defineRoutes } from '#shared/http/types';
@@ -43,7 +44,7 @@ export const pagesRoutes = defineRoutes('pages', [
     // Static files that never touch the table: the per-IP counter would be their only DynamoDB traffic.
     rateLimited: false,
     summary: 'Script or style sheet of the hosted payment pages',
-    request: { path: z.object({ file: z.enum([...PAGE_ASSETS, ...PORTAL_ASSETS]) }) },
+    request: { path: z.object({ file: z.enum([...PAGE_ASSETS, ...PORTAL_ASSETS, ...MINHA_AREA_ASSETS]) }) },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'The script (text/javascript) or style sheet (text/css).' },
@@ -69,6 +70,18 @@ export const pagesRoutes = defineRoutes('pages', [
       },
       404: { contentType: 'text/html', description: 'The same page when the customer no longer exists.' },
     },
+  },
+  {
+    operationId: 'getMinhaAreaPage',
+    method: 'GET',
+    path: '/minha-area',
+    auth: [],
+    summary: 'Hosted customer area (minha-área): ask for a magic link, see charges with every seller',
+    description:
+      'The same page for everyone: the magic link carries its token in the URL fragment ' +
+      "(`/minha-area#token=…`), which browsers never send, and the page's script calls the customer-area " +
+      'routes with it. Without a token the page asks for the e-mail or CPF/CNPJ to send a link to.',
+    responses: { 200: { contentType: 'text/html', description: 'The customer area (pt-BR).' } },
   },
   {
     operationId: 'getPortalTheme',

@@ -8,3 +8,8 @@ declare module '*/portal.css' {
   const text: string;
   export default text;
 }
+
+declare module '*/minha-area.css' {
+  const text: string;
+  export default text;
+}

@@ -792,6 +792,35 @@ describe.each([
       expect((await repo.listByCustomer(OTHER_SELLER, 1)).map((c) => c.id)).toEqual([idOf(7, OTHER_SELLER)]);
       expect(await repo.listByCustomer(LIVE, 1)).toEqual([]);
     });
+
+    it('adds the closed charges last changed at or after closedSince, and no older one', async () => {
+      const { repo } = await make();
+      const open = charge(1, { dueDate: '2026-03-20' });
+      const recent = charge(2, {
+        status: 'paid',
+        dueDate: '2026-03-10',
+        updatedAt: '2026-03-10T12:00:00.000Z',
+      });
+      const old = charge(3, {
+        status: 'canceled',
+        dueDate: '2026-01-10',
+        updatedAt: '2026-01-10T12:00:00.000Z',
+      });
+      for (const c of [open, recent, old, charge(4, { status: 'paid', customerOf: 2 })])
+        await repo.create(c, nothing());
+
+      const ids = (list: { id: string }[]) => list.map((c) => c.id);
+      expect(ids(await repo.listByCustomer(SELLER, 1, { closedSince: '2026-03-10T12:00:00.000Z' }))).toEqual([
+        idOf(1),
+        idOf(2),
+      ]);
+      expect(ids(await repo.listByCustomer(SELLER, 1, { closedSince: '2026-01-01T00:00:00.000Z' }))).toEqual([
+        idOf(1),
+        idOf(2),
+        idOf(3),
+      ]);
+      expect(ids(await repo.listByCustomer(SELLER, 1))).toEqual([idOf(1)]);
+    });
   });
 
   describe('dueCharges', () => {

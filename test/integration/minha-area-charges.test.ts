@@ -95,6 +95,21 @@ describe('GET /api/public/minha-area/charges', () => {
       expect(row.payUrl).toMatch(new RegExp(`^${runtime.baseUrl}/cobranca/`));
       expect(row.sellerName).toBeTruthy();
     }
+    expect(res.body.sellers.map((s: any) => [s.sellerId, s.billingEmailOverride])).toEqual([
+      [a.sellerId, null],
+      [b.sellerId, null],
+    ]);
+    const override = await api.patch(
+      '/api/public/minha-area/profile',
+      { sellerId: b.sellerId, billingEmailOverride: 'financeiro@example.com' },
+      { token },
+    );
+    expect(override.status).toBe(200);
+    const after = await api.get(CHARGES, { token });
+    expect(after.body.sellers.map((s: any) => s.billingEmailOverride)).toEqual([
+      null,
+      'financeiro@example.com',
+    ]);
 
     const otherToken = await linkFor(otherCpf, otherEmail);
     const theirs = await api.get(CHARGES, { token: otherToken });

@@ -340,8 +340,9 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
     },
 
     /** Open charges (not paid or cancelled), latest due date first (then id), each with its cycles. */
-    async listByCustomer(tenant, customerId) {
+    async listByCustomer(tenant, customerId, options = {}) {
       const index = TABLE.indexes.byCustomer;
+      const since = options.closedSince;
       const found: Item[] = [];
       let read = 0;
       let cursor: string | undefined;
@@ -349,13 +350,18 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
         const page = await table.query<Item>({
           IndexName: index.name,
           KeyConditionExpression: '#pk = :pk',
-          FilterExpression: 'NOT (#status IN (:c0, :c1, :c2))',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#status': 'status' },
+          FilterExpression: `NOT (#status IN (:c0, :c1, :c2))${since ? ' OR #updatedAt >= :since' : ''}`,
+          ExpressionAttributeNames: {
+            '#pk': index.partitionKey,
+            '#status': 'status',
+            ...(since ? { '#updatedAt': 'updatedAt' } : {}),
+          },
           ExpressionAttributeValues: {
             ':pk': keys.scheduledChargesOfCustomer(tenant, customerId),
             ':c0': CLOSED[0],
             ':c1': CLOSED[1],
             ':c2': CLOSED[2],
+            ...(since ? { ':since': since } : {}),
           },
           ScanIndexForward: false,
           cursor,

@@ -16,7 +16,7 @@ const RECENT_DAYS = 90;
 export const CUSTOMER_GONE = 'Customer not found';
 
 export interface CustomerChargesDeps {
-  customers: Pick<CustomerRepository, 'findGlobal'>;
+  customers: Pick<CustomerRepository, 'findGlobal' | 'findProfile'>;
   directory: CustomerDirectory;
   scheduledCharges: Pick<ScheduledChargeRepository, 'listByCustomer'>;
   installmentPlans: Pick<InstallmentPlanRepository, 'listByCustomer'>;
@@ -38,8 +38,16 @@ export const customerChargeItem = z.object({
   open: z.boolean(),
   payUrl: z.string().nullable(),
 });
+export const customerAreaSeller = z.object({
+  sellerId: z.number(),
+  sellerName: z.string(),
+  /** The e-mail this seller bills when the customer (or the seller) set one; null: the registered e-mail. */
+  billingEmailOverride: z.string().nullable(),
+});
 export const customerChargesResponse = z.object({
   customer: z.object({ name: z.string(), environment: z.enum(['test', 'live']) }),
+  /** Every seller that registered the customer in this environment, by seller id. */
+  sellers: z.array(customerAreaSeller),
   data: z.array(customerChargeItem),
 });
 type Item = z.output<typeof customerChargeItem>;
@@ -55,15 +63,24 @@ export async function listCustomerCharges(
 ): Promise<z.output<typeof customerChargesResponse>> {
   const global = await deps.customers.findGlobal(subject.environment, subject.document);
   if (!global) throw new NotFoundError(CUSTOMER_GONE);
-  const since = new Date(deps.clock.now().getTime() - RECENT_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const recent = new Date(deps.clock.now().getTime() - RECENT_DAYS * 86_400_000).toISOString();
+  const since = recent.slice(0, 10);
   const data: Item[] = [];
+  const sellers: z.output<typeof customerAreaSeller>[] = [];
   for (const link of await deps.directory.sellersOf(subject.environment, subject.document)) {
     const tenant = { sellerId: link.sellerId, environment: subject.environment };
-    const sellerName = (await deps.directory.sellerName(link.sellerId)) ?? `Vendedor ${link.sellerId}`;
-    const [charges, plans] = await Promise.all([
-      deps.scheduledCharges.listByCustomer(tenant, link.customerId),
+    const [name, profile, charges, plans] = await Promise.all([
+      deps.directory.sellerName(link.sellerId),
+      deps.customers.findProfile(tenant, link.uuid),
+      deps.scheduledCharges.listByCustomer(tenant, link.customerId, { closedSince: recent }),
       deps.installmentPlans.listByCustomer(tenant, link.customerId),
     ]);
+    const sellerName = name ?? `Vendedor ${link.sellerId}`;
+    sellers.push({
+      sellerId: link.sellerId,
+      sellerName,
+      billingEmailOverride: profile?.billingEmailOverride ?? null,
+    });
     for (const charge of charges)
       for (const cycle of charge.cycles) {
         const open = OPEN_CYCLE_STATUSES.includes(cycle.status);
@@ -102,5 +119,6 @@ export async function listCustomerCharges(
       }
   }
   data.sort((a, b) => a.sellerId - b.sellerId || a.dueDate.localeCompare(b.dueDate));
-  return { customer: { name: global.name, environment: subject.environment }, data };
+  sellers.sort((a, b) => a.sellerId - b.sellerId);
+  return { customer: { name: global.name, environment: subject.environment }, sellers, data };
 }

@@ -80,8 +80,15 @@ export interface ScheduledChargeRepository {
   ): Promise<{ items: Attempt[]; totalCount: number }>;
   /** The charge and cycle a pay token names (any tenant: the link is public), or null. */
   findByPayToken(payToken: string): Promise<{ charge: ScheduledCharge; cycle: Cycle } | null>;
-  /** Every open charge of one customer (minha-área, the portal), newest first, at most 100. */
-  listByCustomer(tenant: Tenant, customerId: number): Promise<ScheduledCharge[]>;
+  /**
+   * Every open charge of one customer (minha-área, the portal), newest first, at most 100; with
+   * `closedSince` (an ISO instant) also the paid or canceled ones last changed at or after it.
+   */
+  listByCustomer(
+    tenant: Tenant,
+    customerId: number,
+    options?: { closedSince?: string },
+  ): Promise<ScheduledCharge[]>;
   /**
    * Job ids (`<sellerId>:<environment>:<chargeId>`) of charges whose `dueAt` is by `now`, from the
    * hour buckets of the last `hoursBack` hours (the heartbeat's backstop).

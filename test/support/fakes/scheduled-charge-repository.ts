@@ -30,7 +30,7 @@ const jobIdOf = (c: ScheduledCharge) => `${c.tenant.sellerId}:${c.tenant.environ
 const bucketOf = (iso: string) => iso.slice(0, 13);
 /** The list's order, as the adapter's index sort keys: dueDate, then id. */
 const listOrder = (c: ScheduledCharge) => `${c.dueDate}#${c.id}`;
-/** Charges no cycle will ever be collected for again: not in listByCustomer. */
+/** Charges no cycle will ever be collected for again: in listByCustomer only with `closedSince`. */
 const CLOSED: readonly ChargeStatus[] = ['paid', 'canceled', 'recurrence_canceled'];
 
 interface StoredTimeline {
@@ -56,7 +56,8 @@ interface StoredTimeline {
  * - list: statuses (any), customer, type, inclusive dueDate bounds and search (customers'
  *   classifySearch: document, e-mail, name prefix), ordered by dueDate then id, totalCount of every
  *   match, each listed charge without its cycles (`cycles: []`, as the index items); listByCustomer:
- *   open charges (not paid or cancelled) with their cycles, latest due date first (then id), at most 100;
+ *   open charges (not paid or cancelled; with `closedSince`, also closed ones updated since) with their
+ *   cycles, latest due date first (then id), at most 100;
  * - timeline newest first; attempts newest first (by id), optionally of one cycle, paged;
  * - findByPayToken looks in every tenant;
  * - dueCharges answers the charges whose `dueAt` is by `now` in the hour buckets from `hoursBack`
@@ -163,9 +164,18 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
     };
   }
 
-  async listByCustomer(tenant: Tenant, customerId: number): Promise<ScheduledCharge[]> {
+  async listByCustomer(
+    tenant: Tenant,
+    customerId: number,
+    options: { closedSince?: string } = {},
+  ): Promise<ScheduledCharge[]> {
+    const since = options.closedSince;
     return this.ofTenant(tenant)
-      .filter((c) => c.customer.id === customerId && !CLOSED.includes(c.status))
+      .filter(
+        (c) =>
+          c.customer.id === customerId &&
+          (!CLOSED.includes(c.status) || (since !== undefined && c.updatedAt >= since)),
+      )
       .sort((a, b) => (listOrder(a) < listOrder(b) ? 1 : -1))
       .slice(0, 100)
       .map((c) => structuredClone(c));
