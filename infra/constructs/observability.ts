@@ -81,7 +81,8 @@ export class Observability extends Construct {
     const sale = FilterPattern.stringValue('$.routeKey', '=', SALE_ROUTE);
     this.saleLatency = new MetricFilter(this, 'SaleLatencyFilter', {
       logGroup: props.accessLogs,
-      filterPattern: sale,
+      // A metric value taken from a JSON field must be matched by the pattern too.
+      filterPattern: FilterPattern.all(sale, FilterPattern.exists('$.latency')),
       metricNamespace: METRICS_NAMESPACE,
       metricName: SALE_LATENCY_METRIC,
       metricValue: '$.latency',

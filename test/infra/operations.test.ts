@@ -162,7 +162,7 @@ describe('dashboard and its metrics', () => {
     const accessLogs = s.logicalId(s.stack.api.accessLogs);
     s.template.hasResourceProperties('AWS::Logs::MetricFilter', {
       LogGroupName: { Ref: accessLogs },
-      FilterPattern: `{ $.routeKey = "${SALE_ROUTE}" }`,
+      FilterPattern: `{ ($.routeKey = "${SALE_ROUTE}") && ($.latency = "*") }`,
       MetricTransformations: [
         Match.objectLike({ MetricName: SALE_LATENCY_METRIC, MetricValue: '$.latency' }),
       ],
