@@ -4,6 +4,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ASAAS_BASE_URLS } from '#shared/adapters/asaas/client';
 import { ENV } from '#shared/config';
+import { AlarmTopic } from './constructs/alerting';
 import { PublicApi } from './constructs/api';
 import { AsyncInfra, HEARTBEAT_INTERVAL } from './constructs/async';
 import { DashboardAuth } from './constructs/auth';
@@ -20,7 +21,7 @@ type EnvName = (typeof ENV)[keyof typeof ENV];
 /**
  * The whole payment service in one stack (design section 1): HTTP API → one Lambda per endpoint
  * group → one DynamoDB table; Scheduler → jobs; webhook delivery queue with a DLQ; Cognito for the
- * dashboard; alarms and a dashboard.
+ * dashboard; alarms to an e-mailed SNS topic and a dashboard.
  */
 export class PaymentServiceStack extends Stack {
   readonly data: DataStore;
@@ -30,6 +31,7 @@ export class PaymentServiceStack extends Stack {
   readonly functions: Functions;
   readonly observability: Observability;
   readonly mail: MailInfra;
+  readonly alarms: AlarmTopic;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -118,12 +120,18 @@ export class PaymentServiceStack extends Stack {
     this.api.addGroupRoutes(httpGroups, functionOf, defaultRouteGroup);
     connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
 
+    this.alarms = new AlarmTopic(this, 'Alarms');
     this.observability = new Observability(this, 'Observability', {
       api: this.api.httpApi,
+      accessLogs: this.api.accessLogs,
       functions: this.functions.byName,
       jobs: functionOf('jobs'),
+      jobsLogs: functionOf('jobs').logGroup,
+      deliveryQueue: this.asyncInfra.deliveryQueue,
       deliveryDlq: this.asyncInfra.deliveryDlq,
+      failureQueues: this.asyncInfra.failureQueues,
       scheduleGroup: this.asyncInfra.scheduleGroup,
+      alarmTopic: this.alarms.topic,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url });

@@ -132,12 +132,47 @@ export const jobHandlers: Record<string, JobHandler> = {
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };
 
-export async function runJob(deps: Deps, job: ScheduledJob): Promise<unknown> {
+/** A job as the jobs function receives it: `dueAt` is when its schedule was due, when known. */
+export interface JobRun extends ScheduledJob {
+  dueAt?: string;
+}
+
+/** The message of the one log line each job run writes; the stack's scheduler-lag metric filter matches it. */
+export const JOB_RUN_LOG = 'job run';
+
+export type JobOutcome = 'succeeded' | 'failed' | 'unknown-job';
+
+/**
+ * Runs one job and writes one structured line about it: job, id, dueAt, lagMs (how late it started
+ * against its due time), outcome and durationMs. The job's result stays out of the line: it can
+ * carry customer data.
+ */
+export async function runJob(deps: Deps, job: JobRun): Promise<unknown> {
+  const startedAt = deps.clock.now().getTime();
+  const dueAt = job.dueAt === undefined ? Number.NaN : Date.parse(job.dueAt);
+  const fields = {
+    job: job.job,
+    id: job.id,
+    // Only a parseable due time gives a lag: the metric filter keys on lagMs being present.
+    ...(Number.isNaN(dueAt) ? {} : { dueAt: new Date(dueAt).toISOString(), lagMs: startedAt - dueAt }),
+  };
+  const finish = (outcome: JobOutcome, extra: Record<string, unknown> = {}) => {
+    const line = { ...fields, outcome, durationMs: deps.clock.now().getTime() - startedAt, ...extra };
+    if (outcome === 'succeeded') logger.info(JOB_RUN_LOG, line);
+    else logger.error(JOB_RUN_LOG, line);
+  };
   const handler = jobHandlers[job.job];
   if (!handler) {
     // An unknown job can never succeed: log it and return so the scheduler does not retry it 185 times.
-    logger.error('unknown job', { job: job.job, id: job.id });
+    finish('unknown-job');
     return { skipped: true };
   }
-  return handler(deps, job);
+  try {
+    const result = await handler(deps, job);
+    finish('succeeded');
+    return result;
+  } catch (error) {
+    finish('failed', { error });
+    throw error;
+  }
 }

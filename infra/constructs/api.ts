@@ -15,6 +15,21 @@ import { Construct } from 'constructs';
 import type { RouteGroup } from '#shared/http/types';
 
 /**
+ * One JSON line per request. status and latency are written unquoted, as numbers: the dashboard's
+ * metric filters compare status numerically and take latency as the metric value.
+ */
+export const ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latency: '$context.responseLatency',
+  integrationError: '$context.integrationErrorMessage',
+}).replace(/"(\$context\.(status|responseLatency))"/g, '$1');
+
+/**
  * The HTTP API (payload format 2.0). Routes are explicit, one per row of the route tables: an
  * unknown path is answered by API Gateway itself and never wakes a function.
  */
@@ -41,18 +56,7 @@ export class PublicApi extends Construct {
       autoDeploy: true,
       accessLogSettings: {
         destination: new LogGroupLogDestination(this.accessLogs),
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            responseLength: '$context.responseLength',
-            latency: '$context.responseLatency',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
+        format: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
       },
     });
     const stack = Stack.of(this);

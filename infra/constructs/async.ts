@@ -1,10 +1,11 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnSchedule, ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { scheduleInputOf } from '#shared/adapters/scheduler/eventbridge-scheduler';
 import { DELIVERY_TIMEOUT_MS } from '#shared/domain/webhooks/deliveries';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 
@@ -25,6 +26,17 @@ export const DELIVERY_FUNCTION_TIMEOUT = Duration.seconds((2 * DELIVERY_TIMEOUT_
 export const DELIVERY_MAX_RECEIVES = 5;
 
 /**
+ * How the delivery function reads its queue. Ten records per invocation, run concurrently by the
+ * function, so a backlog drains ten deliveries per invocation while one slow endpoint still costs
+ * a single DELIVERY_TIMEOUT_MS. No batching window: a webhook tells a seller a payment was
+ * confirmed, so the first message is handed over as soon as it is seen instead of waiting for the
+ * batch to fill; under load the poller fills batches anyway. At most ten concurrent invocations
+ * (up to a hundred posts in flight): enough for a burst of sales, and a ceiling that keeps slow
+ * seller endpoints from taking the account's Lambda concurrency from the API functions.
+ */
+export const DELIVERY_SOURCE = { batchSize: 10, maxBatchingWindow: Duration.seconds(0), maxConcurrency: 10 };
+
+/**
  * The asynchronous side of the system: the event bus, the webhook delivery queue and its DLQ, and
  * the Scheduler group plus the role Scheduler assumes to invoke the jobs function.
  */
@@ -34,6 +46,8 @@ export class AsyncInfra extends Construct {
   readonly deliveryDlq: Queue;
   readonly scheduleGroup: ScheduleGroup;
   readonly schedulerRole: Role;
+  /** Where failed stream batches and bus events of each consumer go, by consumer name; each has an alarm. */
+  readonly failureQueues = new Map<string, Queue>();
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -73,6 +87,26 @@ export class AsyncInfra extends Construct {
   }
 
   /**
+   * The on-failure destination of one consumer: what its stream batch, rule target or asynchronous
+   * invocation could not process after its retries ends here, kept 14 days, with its own alarm.
+   */
+  failureQueueFor(consumer: string, id: string): Queue {
+    const existing = this.failureQueues.get(consumer);
+    if (existing) return existing;
+    const queue = new Queue(this, id, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(queue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: `It is itself the on-failure destination of ${consumer}: nothing consumes it, so a DLQ of its own would never receive anything. Its depth alarm pages someone.`,
+    });
+    this.failureQueues.set(consumer, queue);
+    return queue;
+  }
+
+  /**
    * Lets the scheduler role invoke exactly the jobs function and adds the rate() heartbeat. The
    * one-time at() schedules are created at run time in the same group, with the same role.
    */
@@ -89,7 +123,7 @@ export class AsyncInfra extends Construct {
       target: {
         arn: jobs.functionArn,
         roleArn: this.schedulerRole.roleArn,
-        input: JSON.stringify(HEARTBEAT_JOB),
+        input: scheduleInputOf(HEARTBEAT_JOB),
         // A retry older than the next tick is worthless: the next tick does the same work.
         retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: HEARTBEAT_INTERVAL.toSeconds() },
       },

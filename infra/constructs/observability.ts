@@ -2,45 +2,109 @@ import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
-  AlarmWidget,
   ComparisonOperator,
-  Dashboard,
-  GraphWidget,
+  type Dashboard,
   type IMetric,
   Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#shared/adapters/metrics/emf';
-import { DELIVERY_FAILED_METRIC } from '#shared/domain/webhooks/deliveries';
-import { HEARTBEAT_INTERVAL } from './async';
+import { DELIVERY_FAILED_METRIC, MAX_HOP_SECONDS } from '#shared/domain/webhooks/deliveries';
+import { JOB_RUN_LOG } from '#shared/jobs';
+import { DELIVERY_MAX_RECEIVES, HEARTBEAT_INTERVAL } from './async';
+import { buildDashboard } from './dashboard';
 import { constructIdOf } from './functions';
 
 export interface ObservabilityProps {
   api: HttpApi;
+  /** The API's access log group: the sale path's latency and 5xx come from its lines. */
+  accessLogs: ILogGroup;
   functions: Map<string, IFunction>;
   jobs: IFunction;
+  /** The jobs function's log group: the scheduler lag comes from its `job run` lines. */
+  jobsLogs: ILogGroup;
+  deliveryQueue: IQueue;
   deliveryDlq: IQueue;
+  /** On-failure destinations of the stream and bus consumers, by consumer. */
+  failureQueues: Map<string, IQueue>;
   scheduleGroup: ScheduleGroup;
+  alarmTopic: ITopic;
 }
 
-const PERIOD = Duration.minutes(5);
+export const PERIOD = Duration.minutes(5);
+/** The route of a sale: its latency and 5xx are graphed on their own. */
+export const SALE_ROUTE = 'POST /api/transactions';
+export const SALE_LATENCY_METRIC = 'SaleLatency';
+export const SALE_SERVER_ERRORS_METRIC = 'SaleServerErrors';
+export const SCHEDULER_LAG_METRIC = 'SchedulerLag';
 
 /**
- * The alarms the design lists (5xx, Lambda errors and throttles, DLQ depth, failed deliveries,
- * scheduler target errors, heartbeat staleness) and one dashboard that shows each of them.
+ * The oldest delivery message may legitimately be this old: a retry hops in delayed messages of up
+ * to MAX_HOP_SECONDS, then may be received DELIVERY_MAX_RECEIVES times a visibility timeout apart.
+ * Older than that, the consumers are not keeping up.
+ */
+export const BACKLOG_AGE_ALARM_SECONDS = MAX_HOP_SECONDS + DELIVERY_MAX_RECEIVES * 60;
+
+/**
+ * A job starting later than one heartbeat after its due time is late for real: the heartbeat's
+ * sweeps would have picked its work up by then, so both the schedule and the sweep are behind.
+ */
+export const SCHEDULER_LAG_ALARM_MS = HEARTBEAT_INTERVAL.toMilliseconds();
+
+/**
+ * The alarms the design lists (5xx, Lambda errors and throttles, DLQ and failure-queue depth, failed
+ * deliveries, webhook backlog age, scheduler target errors and lag, heartbeat staleness), each
+ * sending to the alarm topic, and the dashboard.
  */
 export class Observability extends Construct {
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
+  readonly saleLatency: Metric;
+  readonly saleServerErrors: Metric;
+  readonly schedulerLag: Metric;
   private readonly titles = new Map<Alarm, string>();
+  private readonly action: SnsAction;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
-    const { api, functions, jobs, deliveryDlq, scheduleGroup } = props;
+    const { api, functions, jobs, deliveryQueue, deliveryDlq, scheduleGroup } = props;
+    this.action = new SnsAction(props.alarmTopic);
+
+    // Access log lines carry routeKey, status and latency as numbers (infra/constructs/api.ts).
+    const sale = FilterPattern.stringValue('$.routeKey', '=', SALE_ROUTE);
+    this.saleLatency = new MetricFilter(this, 'SaleLatencyFilter', {
+      logGroup: props.accessLogs,
+      // A metric value taken from a JSON field must be matched by the pattern too.
+      filterPattern: FilterPattern.all(sale, FilterPattern.exists('$.latency')),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: SALE_LATENCY_METRIC,
+      metricValue: '$.latency',
+    }).metric({ period: PERIOD, statistic: 'p99' });
+    this.saleServerErrors = new MetricFilter(this, 'SaleServerErrorsFilter', {
+      logGroup: props.accessLogs,
+      filterPattern: FilterPattern.all(sale, FilterPattern.numberValue('$.status', '>=', 500)),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: SALE_SERVER_ERRORS_METRIC,
+      metricValue: '1',
+    }).metric({ period: PERIOD, statistic: 'Sum' });
+    // One value per job run whose due time is known (shared/jobs.ts writes lagMs only then).
+    this.schedulerLag = new MetricFilter(this, 'SchedulerLagFilter', {
+      logGroup: props.jobsLogs,
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue('$.message', '=', JOB_RUN_LOG),
+        FilterPattern.exists('$.lagMs'),
+      ),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: SCHEDULER_LAG_METRIC,
+      metricValue: '$.lagMs',
+    }).metric({ period: PERIOD, statistic: 'Maximum' });
 
     const api5xx = this.atLeastOne('Api5xx', api.metricServerError({ period: PERIOD }), 'API answered 5xx');
     const perFunction = [...functions].flatMap(([name, fn]) => [
@@ -57,6 +121,14 @@ export class Observability extends Construct {
       deliveryDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
       'webhook deliveries in the DLQ',
     );
+    // Anything in a failure queue is an event or stream batch a consumer gave up on.
+    const failureDepths = [...props.failureQueues].map(([consumer, queue]) =>
+      this.atLeastOne(
+        `${constructIdOf(consumer)}FailuresDepth`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+        `${consumer} gave up on events (on-failure queue)`,
+      ),
+    );
     // Emitted (embedded metric format) when a delivery is marked failed after its last attempt.
     const deliveriesFailed = this.atLeastOne(
       'WebhookDeliveriesFailed',
@@ -68,10 +140,36 @@ export class Observability extends Construct {
       }),
       'webhook deliveries marked failed',
     );
+    const backlogTitle = `webhook backlog older than ${BACKLOG_AGE_ALARM_SECONDS / 60} minutes`;
+    const backlogAge = this.track(
+      backlogTitle,
+      new Alarm(this, 'WebhookBacklogAge', {
+        alarmDescription: `${backlogTitle}: the delivery consumers are not keeping up`,
+        metric: deliveryQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+        threshold: BACKLOG_AGE_ALARM_SECONDS,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 2,
+        datapointsToAlarm: 2,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
     const schedulerErrors = this.atLeastOne(
       'SchedulerTargetErrors',
       scheduleGroup.metricTargetErrors({ period: PERIOD }),
       'Scheduler could not invoke the jobs function',
+    );
+    const lagTitle = `a job started more than ${HEARTBEAT_INTERVAL.toMinutes()} minutes after its due time`;
+    const schedulerLag = this.track(
+      lagTitle,
+      new Alarm(this, 'SchedulerLag', {
+        alarmDescription: `${lagTitle}: scheduled work is behind`,
+        metric: this.schedulerLag,
+        threshold: SCHEDULER_LAG_ALARM_MS,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        // No job ran in the period: heartbeat staleness is the alarm for that, not this one.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
     );
     // No data means no invocations: the heartbeat stopped, which is exactly what this alarm is for.
     const staleTitle = `jobs ran less than once in ${2 * HEARTBEAT_INTERVAL.toMinutes()} minutes`;
@@ -88,32 +186,28 @@ export class Observability extends Construct {
       }),
     );
 
-    this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
-    this.dashboard.addWidgets(
-      new GraphWidget({
-        title: 'API requests and errors',
-        left: [api.metricCount({ period: PERIOD })],
-        right: [api.metricClientError({ period: PERIOD }), api.metricServerError({ period: PERIOD })],
-        width: 12,
-      }),
-      new GraphWidget({
-        title: 'API latency (p99)',
-        left: [api.metricLatency({ period: PERIOD, statistic: 'p99' })],
-        width: 12,
-      }),
-    );
-    this.dashboard.addWidgets(
-      ...[api5xx, dlqDepth, deliveriesFailed, schedulerErrors, heartbeatStale].map(
-        (alarm) => new AlarmWidget({ alarm, title: this.titles.get(alarm), width: 8 }),
-      ),
-    );
-    this.dashboard.addWidgets(
-      new GraphWidget({
-        title: 'Lambda errors and throttles',
-        left: perFunction.map((a) => a.metric),
-        width: 24,
-      }),
-    );
+    this.dashboard = buildDashboard(this, {
+      api,
+      transactions: functions.get('transactions'),
+      saleLatency: this.saleLatency,
+      saleServerErrors: this.saleServerErrors,
+      schedulerLag: this.schedulerLag,
+      deliveryQueue,
+      deliveryDlq,
+      failureQueues: props.failureQueues,
+      jobs,
+      alarms: [
+        api5xx,
+        backlogAge,
+        dlqDepth,
+        deliveriesFailed,
+        schedulerLag,
+        schedulerErrors,
+        heartbeatStale,
+        ...failureDepths,
+      ].map((alarm) => ({ alarm, title: this.titles.get(alarm) as string })),
+      perFunction: perFunction.map((a) => a.metric),
+    });
   }
 
   private atLeastOne(id: string, metric: IMetric, description: string): Alarm {
@@ -131,7 +225,9 @@ export class Observability extends Construct {
     );
   }
 
+  /** Every alarm goes through here, so none is created without the topic as its action. */
   private track(title: string, alarm: Alarm): Alarm {
+    alarm.addAlarmAction(this.action);
     this.alarms.push(alarm);
     this.titles.set(alarm, title);
     return alarm;

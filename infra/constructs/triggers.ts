@@ -1,15 +1,16 @@
-import { Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
 import type { asyncFunctions } from '../routes';
-import type { AsyncInfra } from './async';
+import { type AsyncInfra, DELIVERY_SOURCE } from './async';
 
 export type AsyncFunctionName = (typeof asyncFunctions)[number];
 
@@ -20,15 +21,49 @@ interface TriggerContext {
 }
 
 /**
+ * Stream batches: a poison record is isolated by bisection (ten records need four splits, each
+ * one retry) with room left for transient PutEvents errors. A batch still failing after that, or
+ * older than six hours, goes to the failure queue as a pointer into the stream; the stream keeps
+ * records 24 hours, so the pointer stays readable for the remaining 18 to replay it.
+ */
+export const STREAM_RETRY = { retryAttempts: 8, maxRecordAge: Duration.hours(6) };
+
+/**
+ * EventBridge to a consumer: a rule target retries only deliveries Lambda refused (throttling, a
+ * missing permission). Two hours outlasts a throttling incident; an event still not handed over
+ * lands in the failure queue instead of being dropped after EventBridge's 24-hour default.
+ */
+export const BUS_TARGET_RETRY = { retryAttempts: 20, maxEventAge: Duration.hours(2) };
+
+/**
+ * Asynchronous invocations (EventBridge rules and Scheduler invoke the functions asynchronously):
+ * Lambda's two retries cover a transient error; a consumer that still fails sends the event to the
+ * failure queue, where its alarm fires, instead of Lambda discarding it after six hours.
+ */
+export const ASYNC_RETRY = { retryAttempts: 2, maxEventAge: Duration.hours(1) };
+
+/** A bus consumer: its rule's target and its asynchronous invocations share one failure queue. */
+function busTarget(fn: IFunction, name: string, infra: AsyncInfra, queueId: string): LambdaTarget {
+  const failures = infra.failureQueueFor(name, queueId);
+  fn.configureAsyncInvoke({ onFailure: new SqsDestination(failures), ...ASYNC_RETRY });
+  return new LambdaTarget(fn, { deadLetterQueue: failures, ...BUS_TARGET_RETRY });
+}
+
+/**
  * What invokes each async function, keyed by name: a new entry in `asyncFunctions` does not
  * compile until it says here how it is triggered.
  */
 export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerContext) => void> = {
   jobs: (fn, { infra }) => {
     infra.targetJobs(fn);
+    // A job that fails every retry is also swept by the next heartbeat; the queue says it happened.
+    fn.configureAsyncInvoke({
+      onFailure: new SqsDestination(infra.failureQueueFor('jobs', 'JobsFailures')),
+      ...ASYNC_RETRY,
+    });
   },
 
-  'outbox-publisher': (fn, { table }) => {
+  'outbox-publisher': (fn, { table, infra }) => {
     if (fn.role) {
       Validations.of(fn.role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
@@ -44,6 +79,8 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
         batchSize: 10,
         // A poison record is isolated instead of holding its whole batch; the rest still goes out.
         bisectBatchOnError: true,
+        ...STREAM_RETRY,
+        onFailure: new SqsDlq(infra.failureQueueFor('outbox-publisher', 'OutboxPublisherFailures')),
         // Only new outbox items: every other write in the table never wakes the publisher.
         filters: [
           FilterCriteria.filter({
@@ -60,7 +97,7 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
       description: 'Every service event to the webhook fan-out',
       eventBus: infra.bus,
       eventPattern: { source: [EVENT_SOURCE] },
-      targets: [new LambdaTarget(fn)],
+      targets: [busTarget(fn, 'webhook-fanout', infra, 'WebhookFanoutFailures')],
     });
   },
 
@@ -69,16 +106,16 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
       description: 'The events that e-mail someone (a confirmed payment: the buyer receipt)',
       eventBus: infra.bus,
       eventPattern: { source: [EVENT_SOURCE], detailType: [...NOTIFIED_EVENTS] },
-      targets: [new LambdaTarget(fn)],
+      targets: [busTarget(fn, 'notifications', infra, 'NotificationsFailures')],
     });
   },
 
   'webhook-delivery': (fn, { infra }) => {
     fn.addEventSource(
       new SqsEventSource(infra.deliveryQueue, {
-        // The handler posts sequentially and one post may take the whole DELIVERY_TIMEOUT_MS: one
-        // message per invocation keeps a slow seller endpoint from timing out everyone else's.
-        batchSize: 1,
+        // DELIVERY_SOURCE says why ten, no window and ten at most; a record that could not run is
+        // returned alone (partial batch response), the others are not posted again.
+        ...DELIVERY_SOURCE,
         reportBatchItemFailures: true,
       }),
     );

@@ -11,6 +11,15 @@ interface Entry {
   attempts: number;
 }
 
+/**
+ * What EventBridge Scheduler's `<aws.scheduler.scheduled-time>` gives the jobs function in AWS: the
+ * time the schedule was due (the first attempt's, on a retry), so local job lines carry a lag too.
+ */
+const withDueAt = (payload: ScheduledJob, dueAtMs: number): ScheduledJob & { dueAt: string } => ({
+  ...payload,
+  dueAt: new Date(dueAtMs).toISOString(),
+});
+
 /** Retry policy of our schedules: up to 185 attempts within 24 hours, as the stack configures. */
 const MAX_ATTEMPTS = 185;
 const MAX_EVENT_AGE_MS = 86_400_000;
@@ -92,11 +101,11 @@ export class LocalScheduler implements Scheduler, TimedSource {
     entries.splice(entries.indexOf(due), 1);
     if (due.everySeconds) entries.push({ ...due, at: due.at + due.everySeconds * 1000, attempts: 0 });
     this.state.save();
+    const firstAt = due.at - due.attempts * 60_000;
     try {
-      await this.target(due.payload);
+      await this.target(withDueAt(due.payload, due.everySeconds ? due.at : firstAt));
     } catch (error) {
       const attempts = due.attempts + 1;
-      const firstAt = due.at - due.attempts * 60_000;
       if (due.everySeconds) throw error; // a missed rate() run is simply the next one
       if (attempts >= MAX_ATTEMPTS || now.getTime() - firstAt > MAX_EVENT_AGE_MS) {
         this.state.value.deadLetters.push({ ...due, attempts });
@@ -117,12 +126,18 @@ export class LocalScheduler implements Scheduler, TimedSource {
   async runPeriodic(now: Date): Promise<number> {
     const due = this.state.value.entries.filter((e) => e.everySeconds && e.at <= now.getTime());
     if (due.length === 0) return 0;
-    for (const e of due) e.at = now.getTime() + (e.everySeconds as number) * 1000;
+    // The occurrence that runs is the latest one due by now; the skipped ones are not made up.
+    const runs = due.map((e) => {
+      const everyMs = (e.everySeconds as number) * 1000;
+      const dueAt = e.at + Math.floor((now.getTime() - e.at) / everyMs) * everyMs;
+      e.at = now.getTime() + everyMs;
+      return withDueAt(e.payload, dueAt);
+    });
     this.state.save();
     const errors: unknown[] = [];
-    for (const e of due) {
+    for (const run of runs) {
       try {
-        await this.target(e.payload);
+        await this.target(run);
       } catch (error) {
         errors.push(error);
       }

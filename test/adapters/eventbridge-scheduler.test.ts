@@ -61,13 +61,14 @@ describe('EventBridgeScheduler.scheduleAt', () => {
       Target: {
         Arn: 'arn:aws:lambda:sa-east-1:123456789012:function:jobs',
         RoleArn: 'arn:aws:iam::123456789012:role/scheduler-invoke-jobs',
-        Input: '{"job":"expire-payment","id":"pay_123"}',
+        Input: '{"job":"expire-payment","id":"pay_123","dueAt":"<aws.scheduler.scheduled-time>"}',
         RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86_400 },
       },
     });
     expect(JSON.parse(calls[0].args[0].input.Target?.Input as string)).toEqual({
       job: 'expire-payment',
       id: 'pay_123',
+      dueAt: '<aws.scheduler.scheduled-time>',
     });
   });
 

@@ -108,9 +108,15 @@ describe('receipts', () => {
   });
 
   it('gives the notifications function the table (its once-per-event markers) and nothing that publishes', () => {
-    const actions = actionsOf(statementsOfRole(s.template, roleOf('notifications')));
+    const statements = statementsOfRole(s.template, roleOf('notifications'));
+    const actions = actionsOf(statements);
     expect(actions).toContain('dynamodb:PutItem');
     expect(actions).not.toContain('events:PutEvents');
-    expect(actions).not.toContain('sqs:SendMessage');
+    // Its only queue is its own on-failure destination, which Lambda writes on its behalf.
+    const failures = s.logicalId(s.stack.asyncInfra.failureQueues.get('notifications')!);
+    const sqsResources = statements
+      .filter((st) => actionsOf([st]).some((a) => a.startsWith('sqs:')))
+      .map((st) => st.Resource);
+    expect(sqsResources).toEqual([{ 'Fn::GetAtt': [failures, 'Arn'] }]);
   });
 });

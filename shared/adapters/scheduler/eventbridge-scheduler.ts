@@ -28,6 +28,16 @@ export function atExpression(at: Date): string {
   return `at(${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second})`;
 }
 
+/**
+ * Scheduler's context attribute for the time a schedule was due; Scheduler replaces it in the
+ * target input, so the jobs function can log how late each run started (the scheduler-lag metric).
+ */
+export const SCHEDULED_TIME = '<aws.scheduler.scheduled-time>';
+
+/** The input of a schedule's target: the job plus its due time, filled in by Scheduler. */
+export const scheduleInputOf = (payload: ScheduledJob): string =>
+  JSON.stringify({ ...payload, dueAt: SCHEDULED_TIME });
+
 export interface EventBridgeSchedulerOptions {
   client: SchedulerClient;
   groupName: string;
@@ -51,7 +61,7 @@ export class EventBridgeScheduler implements Scheduler {
         Target: {
           Arn: this.options.targetArn,
           RoleArn: this.options.roleArn,
-          Input: JSON.stringify(payload),
+          Input: scheduleInputOf(payload),
           RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86_400 },
         },
       }),

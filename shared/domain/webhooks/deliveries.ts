@@ -67,6 +67,21 @@ export interface DeliveryDeps {
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
+  /** Told about every scheduled attempt made (the delivery function logs one line per call). */
+  onAttempt?: (attempt: AttemptReport) => void;
+}
+
+/** What is known about one attempt: identifiers and outcome, never the body or the endpoint secret. */
+export interface AttemptReport {
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  /** succeeded, failed (for good), retry (another attempt is queued) or duplicate (recorded first by another run). */
+  outcome: 'succeeded' | 'failed' | 'retry' | 'duplicate';
+  error: string | null;
 }
 
 /**
@@ -195,13 +210,28 @@ export async function processDeliveryMessage(deps: DeliveryDeps, message: Delive
     );
     await deps.queue.send({ body: messageOf(delivery, made + 1), delaySeconds: wait });
   }
+  const report = (outcome: AttemptReport['outcome']) =>
+    deps.onAttempt?.({
+      deliveryId: delivery.id,
+      eventId: delivery.eventId,
+      endpointId: delivery.endpointId,
+      attempt: made,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      outcome,
+      error: result.error,
+    });
   try {
     await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
   } catch (error) {
     // Someone recorded this attempt first (a redelivered message): this one is dropped.
-    if (isConflict(error, 'changed')) return 'dropped';
+    if (isConflict(error, 'changed')) {
+      report('duplicate');
+      return 'dropped';
+    }
     throw error;
   }
+  report(changes.status === 'succeeded' || changes.status === 'failed' ? changes.status : 'retry');
   if (changes.status === 'failed') deps.metrics.count(DELIVERY_FAILED_METRIC);
   return String(changes.status ?? 'retry');
 }

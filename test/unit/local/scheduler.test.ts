@@ -5,6 +5,8 @@ import { ManualClock } from './fake-clock';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');
 const job: ScheduledJob = { job: 'expire-payment', id: 'pay_1' };
+/** The payload as the jobs function receives it: with the due time, as Scheduler fills it in. */
+const due = (payload: ScheduledJob, at: number) => ({ ...payload, dueAt: new Date(at).toISOString() });
 
 function setup(target: (payload: ScheduledJob) => Promise<unknown> = async () => {}) {
   const clock = new ManualClock(T0);
@@ -34,7 +36,7 @@ describe('LocalScheduler one-time schedules', () => {
     const { calls, scheduler } = setup();
     await scheduler.scheduleAt('expire-pay_1', new Date(T0 + 60_000), job);
     expect(await scheduler.runNext(new Date(T0 + 60_000))).toBe(true);
-    expect(calls.map((c) => c.payload)).toEqual([job]);
+    expect(calls.map((c) => c.payload)).toEqual([due(job, T0 + 60_000)]);
     expect(scheduler.pending()).toEqual([]);
     expect(scheduler.nextDueAt()).toBeUndefined();
     expect(await scheduler.runNext(new Date(T0 + 3_600_000))).toBe(false);
@@ -93,6 +95,8 @@ describe('LocalScheduler retries', () => {
     expect(await scheduler.runNext(new Date(T0 + 59_999))).toBe(false);
     expect(await scheduler.runNext(new Date(T0 + 60_000))).toBe(true);
     expect(calls).toHaveLength(2);
+    // A retry carries the schedule's own due time, so its lag includes the wait for the retry.
+    expect(calls.map((c) => c.payload)).toEqual([due(job, T0), due(job, T0)]);
     expect(scheduler.pending()).toEqual([]);
     expect(scheduler.deadLetters).toEqual([]);
   });
@@ -173,7 +177,7 @@ describe('LocalScheduler rate() schedules under an advance', () => {
     expect(scheduler.nextDueAt()).toBe(T0 + 300_000);
     expect(scheduler.nextDueAt({ skipPeriodic: true })).toBe(T0 + 86_400_000);
     expect(await scheduler.runNext(new Date(T0 + 86_400_000), { skipPeriodic: true })).toBe(true);
-    expect(calls.map((c) => c.payload)).toEqual([job]);
+    expect(calls.map((c) => c.payload)).toEqual([due(job, T0 + 86_400_000)]);
     expect(scheduler.nextDueAt({ skipPeriodic: true })).toBeUndefined();
     expect(scheduler.nextDueAt()).toBe(T0 + 300_000);
   });
@@ -184,7 +188,8 @@ describe('LocalScheduler rate() schedules under an advance', () => {
     const target = T0 + 31 * 86_400_000;
     clock.set(target);
     expect(await scheduler.runPeriodic(new Date(target))).toBe(1);
-    expect(calls).toEqual([{ payload: heartbeat, at: target }]);
+    // Due at the latest occurrence by now, which is the one that runs.
+    expect(calls).toEqual([{ payload: due(heartbeat, target), at: target }]);
     expect(scheduler.nextDueAt()).toBe(target + 300_000);
     expect(await scheduler.runPeriodic(new Date(target + 299_999))).toBe(0);
     expect(calls).toHaveLength(1);
