@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { fileURLToPath } from 'node:url';
 import { type Runtime, startRuntime } from '#infra/local/runtime';
 import { createApiKey } from '#shared/domain/auth/api-keys';
@@ -168,6 +169,26 @@ function planRequest(sellers: Seller[], i: number): PlannedRequest {
   }
 }
 
+/** The DynamoDB client's connection pool (50 sockets, the SDK's default). */
+const POOL_SOCKETS = 50;
+/** Warm-up requests per kind of the mix, outside the measurement. */
+const WARMUP_PER_KIND = 2;
+
+/**
+ * A running service is warm: every route's module is loaded and the DynamoDB client's sockets are
+ * open. Without this the first second measures module imports, and connections opened under load
+ * to DynamoDB Local can miss the client's 1 s connection timeout (table.ts) on a busy machine.
+ */
+async function warmUp(runtime: Runtime, sellers: Seller[], from: number) {
+  const { client } = runtime.deps.table;
+  const describe = () => client.send(new DescribeTableCommand({ TableName: 'bench-load' }));
+  await Promise.all(Array.from({ length: POOL_SOCKETS }, describe));
+  const requests = Array.from({ length: MIX.length * WARMUP_PER_KIND }, (_, k) =>
+    planRequest(sellers, from + k),
+  );
+  await runInSecondProcess({ baseUrl: runtime.baseUrl, ratePerSecond: 10, requests });
+}
+
 /** Forks the client, hands it the plan and waits for its outcomes. */
 function runInSecondProcess(plan: LoadPlan): Promise<Outcome[]> {
   const child = fork(fileURLToPath(new URL('./load-client.ts', import.meta.url)), [], {
@@ -216,6 +237,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
     const requests = Array.from({ length: RATE_PER_SECOND * durationSeconds }, (_, i) =>
       planRequest(sellers, i),
     );
+    await warmUp(runtime, sellers, requests.length);
     const expectedOf = new Map(requests.map((r) => [r.route, r.expect]));
     const outcomes = await runInSecondProcess({
       baseUrl: runtime.baseUrl,
