@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { fileURLToPath } from 'node:url';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type Runtime, startRuntime } from '#infra/local/runtime';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_LIMIT, rateWindow } from '#shared/domain/auth/rate-limit';
