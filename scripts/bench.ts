@@ -13,6 +13,7 @@ import {
 } from './bench/event-throughput';
 import { benchFilter } from './bench/filter';
 import { formatListingCost, type ListingCost, measureListingCost } from './bench/listing-cost';
+import { formatLoadTest, type LoadTest, measureLoadTest } from './bench/load-test';
 import { measureRenewalJob, type RenewalJob } from './bench/renewal-job';
 import {
   type BenchResults,
@@ -87,6 +88,13 @@ if (only.phase('renewal job')) {
   log('running subscription-due jobs: renewals by saved card, declines, double fires');
   renewalJob = await measureRenewalJob();
 }
+let loadTest: LoadTest | undefined;
+if (only.phase('load test')) {
+  log(
+    'load test: 100 requests/s of mixed reads and writes from a second process, then one key past its limit',
+  );
+  loadTest = await measureLoadTest();
+}
 
 const results: BenchResults | undefined = endpoints && {
   generatedAt: new Date().toISOString(),
@@ -109,6 +117,7 @@ writeFileSync(
       eventThroughput,
       clockAdvance,
       renewalJob,
+      loadTest,
     },
     null,
     2,
@@ -122,6 +131,7 @@ const printed = [
   eventThroughput && formatEventThroughput(eventThroughput),
   clockAdvance && formatClockAdvance(clockAdvance),
   renewalJob && formatRenewalJob(renewalJob),
+  loadTest && formatLoadTest(loadTest),
   results && formatJson(results),
 ].filter((section): section is string => section !== undefined);
 console.log(printed.join('\n\n'));
@@ -132,6 +142,7 @@ const stopped = [
   scheduledChargeListing,
   clockAdvance,
   renewalJob,
+  loadTest,
 ].every((phase) => phase === undefined || phase.dynamoLocalStopped);
 if (!stopped) {
   log('DynamoDB Local is still running after the runtime stopped');

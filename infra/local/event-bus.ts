@@ -20,6 +20,11 @@ interface Pending {
 
 /** EventBridge retries a failing target with backoff for up to 24 hours and 185 attempts. */
 const MAX_ATTEMPTS = 185;
+/**
+ * Target invocations in flight at once. EventBridge itself does not serialise them (Lambda's
+ * account concurrency is the limit); a bound keeps one local process from opening thousands.
+ */
+const MAX_IN_FLIGHT = 20;
 
 export function matches(pattern: RulePattern, event: { source: string; 'detail-type': string }): boolean {
   if (pattern.source && !pattern.source.includes(event.source)) return false;
@@ -80,27 +85,55 @@ export class LocalEventBus implements EventBus, TimedSource {
     return min;
   }
 
+  /**
+   * Delivers every event due at `now` to its rule's target, up to MAX_IN_FLIGHT at once, as
+   * EventBridge invokes a Lambda target asynchronously and Lambda runs those invocations side by
+   * side. A failed delivery is retried with backoff; the first failure is rethrown once all ran.
+   */
   async runNext(now: Date): Promise<boolean> {
+    const at = now.getTime();
+    let ran = false;
+    const failures: unknown[] = [];
+    const worker = async () => {
+      for (let next = this.take(at); next; next = this.take(at)) {
+        ran = true;
+        const error = await this.deliver(next, now);
+        if (error !== undefined) failures.push(error);
+      }
+    };
+    await Promise.all(Array.from({ length: MAX_IN_FLIGHT }, worker));
+    if (failures.length > 0) throw failures[0];
+    return ran;
+  }
+
+  /** The earliest pending delivery due by `at`, removed from the pending list. */
+  private take(at: number): Pending | undefined {
     const pending = this.state.value.pending;
-    const next = [...pending].sort((a, b) => a.dueAt - b.dueAt)[0];
-    if (!next || next.dueAt > now.getTime()) return false;
+    let next: Pending | undefined;
+    for (const p of pending) if (p.dueAt <= at && (!next || p.dueAt < next.dueAt)) next = p;
+    if (!next) return undefined;
     pending.splice(pending.indexOf(next), 1);
     this.state.save();
+    return next;
+  }
+
+  /** Runs one delivery; a failure is rescheduled (or given up on) and returned. */
+  private async deliver(next: Pending, now: Date): Promise<unknown> {
     const rule = this.rules.get(next.rule);
-    if (!rule) return true;
+    if (!rule) return undefined;
     try {
       await rule.target(next.event);
+      return undefined;
     } catch (error) {
       const attempts = next.attempts + 1;
       if (attempts >= MAX_ATTEMPTS || now.getTime() - Date.parse(next.event.time) > 86_400_000) {
         this.state.value.failed.push({ ...next, attempts });
       } else {
         const backoffMs = Math.min(2 ** attempts, 300) * 1000;
-        pending.push({ ...next, attempts, dueAt: now.getTime() + backoffMs });
+        this.state.value.pending.push({ ...next, attempts, dueAt: now.getTime() + backoffMs });
       }
       this.state.save();
-      throw error;
+      return error;
     }
-    return true;
   }
 }

@@ -95,6 +95,9 @@ function localServices(clock: TestClock, file: (name: string) => string | null, 
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
     deadLetterQueue: deliveryDlq,
+    // The delivery function's event source mapping: batches of 10, at most 10 invocations at once.
+    batchSize: 10,
+    maxConcurrency: 10,
   });
   return { scheduler, deliveryDlq, deliveryQueue };
 }

@@ -9,17 +9,28 @@ export interface EventThroughput {
   events: number;
   /** Outbox write to signed delivery accepted by the receiver, through stream, bus, fan-out and queue. */
   eventsPerSecond: number;
+  /** The target the local runtime must sustain (issue 17). */
+  targetEventsPerSecond: number;
   /** Plain sequential POSTs of the same body from this process to the same receiver. */
   rawPostsPerSecond: number;
+  /** The same POSTs with as many in flight as the queue's consumers can have (10 batches of 10). */
+  rawParallelPostsPerSecond: number;
+  /** DynamoDB requests of the fan-out and delivery functions per delivered event (outbox writes excluded). */
+  deliveryRoundTripsPerEvent: number;
+  /** The same requests by command, over the whole run. */
+  deliveryRoundTrips: Record<string, number>;
   dynamoLocalStopped: boolean;
 }
 
-const EVENTS = 300;
+const EVENTS = 1_000;
+const TARGET_EVENTS_PER_SECOND = 300;
+/** Batch size times maximum concurrency of the delivery queue's consumers. */
+const IN_FLIGHT = 100;
 
 /**
- * Events delivered per second to a local receiver, next to raw HTTP POSTs per second from the
- * same process. Deliveries run one at a time, as the local queue hands them out, so the raw
- * figure is measured sequentially too.
+ * Events delivered per second to a local receiver with one endpoint subscribed to everything,
+ * next to raw HTTP POSTs per second from the same process (sequential and with the consumers'
+ * concurrency), and the DynamoDB round trips the pipeline's functions made per event.
  */
 export async function measureEventThroughput(): Promise<EventThroughput> {
   configureLogs({ level: 'silent' });
@@ -54,17 +65,27 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
       { url, events: ['*'] },
     );
     const data = (i: number) => ({ id: `bench_${i}`, updatedAt: deps.clock.now().toISOString() });
+    const before = { ...runtime.roundTrips.byCommand };
+    let outboxWrites = 0;
     const started = performance.now();
     for (let i = 0; i < EVENTS; i += 25) {
       const batch = Array.from({ length: Math.min(25, EVENTS - i) }, (_, k) =>
         newEvent(deps, tenant, 'product.updated', data(i + k)),
       );
       await deps.repos.outbox.write(batch);
+      outboxWrites += 1;
     }
     const deadline = Date.now() + 120_000;
     while (received < EVENTS && Date.now() < deadline) await runtime.timeline.tick();
     const eventsSeconds = (performance.now() - started) / 1000;
     const delivered = received;
+    const deliveryRoundTrips: Record<string, number> = {};
+    for (const [command, count] of Object.entries(runtime.roundTrips.byCommand)) {
+      const own =
+        count - (before[command] ?? 0) - (command === 'TransactWriteItemsCommand' ? outboxWrites : 0);
+      if (own > 0) deliveryRoundTrips[command] = own;
+    }
+    const pipelineTrips = Object.values(deliveryRoundTrips).reduce((a, b) => a + b, 0);
 
     const body = JSON.stringify({
       id: 'evt_raw',
@@ -78,10 +99,29 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
       await res.body?.cancel();
     }
     const rawSeconds = (performance.now() - rawStarted) / 1000;
+    let next = 0;
+    const post = async () => {
+      while (next++ < EVENTS) {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await res.body?.cancel();
+      }
+    };
+    const parallelStarted = performance.now();
+    await Promise.all(Array.from({ length: IN_FLIGHT }, post));
+    const parallelSeconds = (performance.now() - parallelStarted) / 1000;
+    const rate = (n: number, seconds: number) => Math.round((n / seconds) * 10) / 10;
     return {
       events: delivered,
-      eventsPerSecond: Math.round((delivered / eventsSeconds) * 10) / 10,
-      rawPostsPerSecond: Math.round((EVENTS / rawSeconds) * 10) / 10,
+      eventsPerSecond: rate(delivered, eventsSeconds),
+      targetEventsPerSecond: TARGET_EVENTS_PER_SECOND,
+      rawPostsPerSecond: rate(EVENTS, rawSeconds),
+      rawParallelPostsPerSecond: rate(EVENTS, parallelSeconds),
+      deliveryRoundTripsPerEvent: Math.round((pipelineTrips / Math.max(1, delivered)) * 100) / 100,
+      deliveryRoundTrips,
       dynamoLocalStopped: true,
     };
   } finally {
@@ -93,6 +133,12 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
 export function formatEventThroughput(t: EventThroughput): string {
   return [
     'Webhook delivery throughput (outbox -> stream -> bus -> fan-out -> queue -> signed POST), one local receiver:',
-    `  events delivered: ${t.events} at ${t.eventsPerSecond} events/s; raw sequential POSTs from this process: ${t.rawPostsPerSecond}/s`,
+    `  events delivered: ${t.events} at ${t.eventsPerSecond} events/s (target >= ${t.targetEventsPerSecond}: ${t.eventsPerSecond >= t.targetEventsPerSecond ? 'ok' : 'FAIL'})`,
+    `  raw POSTs from this process: ${t.rawPostsPerSecond}/s sequential, ${t.rawParallelPostsPerSecond}/s with ${IN_FLIGHT} in flight`,
+    `  DynamoDB round trips per event, fan-out and delivery: ${t.deliveryRoundTripsPerEvent} (${Object.entries(
+      t.deliveryRoundTrips,
+    )
+      .map(([command, n]) => `${command.replace(/Command$/, '')} ${n}`)
+      .join(', ')})`,
   ].join('\n');
 }

@@ -3,7 +3,8 @@
  * few routes without the whole ~12 minute run. A route is kept when a word occurs in its group's
  * name or in its route key (`BENCH_ONLY=subscription` keeps the subscriptions group, and
  * `BENCH_ONLY=portal` the portal group, GET /portal and the portal configuration routes); a phase
- * (bundle sizes and cold starts, the listing costs, throughput, the clock, the renewal job) runs
+ * (bundle sizes and cold starts, the listing costs, throughput, the clock, the renewal job, the
+ * load test) runs
  * when a word occurs in its name (see PHASES); the endpoints run when a route is kept. Unset or
  * empty: everything, as before.
  */
@@ -24,6 +25,7 @@ export const PHASES = [
   'event throughput',
   'clock advance',
   'renewal job',
+  'load test',
 ] as const;
 export type Phase = (typeof PHASES)[number];
 

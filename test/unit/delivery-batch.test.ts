@@ -12,7 +12,9 @@ function depsWith(get: (id: string) => Promise<null>) {
   const malformed: string[] = [];
   const failures: string[] = [];
   const deps = {
-    deliveries: { get: (_tenant: unknown, id: string) => get(id) },
+    deliveries: {
+      getWithEndpoint: async (_tenant: unknown, id: string) => ({ delivery: await get(id), endpoint: null }),
+    },
     clock: { now: () => new Date('2026-11-23T12:00:00Z') },
     onMalformed: (record: QueuedRecord) => malformed.push(record.id),
     onFailure: (record: QueuedRecord) => failures.push(record.id),
@@ -25,18 +27,40 @@ describe('a batch of delivery messages', () => {
     const seen: string[] = [];
     const { deps, malformed, failures } = depsWith(async (id) => {
       seen.push(id);
-      if (id === 'whd_broken') throw new Error('table unavailable');
+      if (id === 'whd_bad_0123456789abcdef') throw new Error('table unavailable');
       return null;
     });
     const failed = await processDeliveryBatch(deps, [
-      { id: 'm1', body: message('whd_gone') },
+      { id: 'm1', body: message('whd_abc_0123456789abcdef') },
       { id: 'm2', body: '{not json' },
       { id: 'm3', body: JSON.stringify({ deliveryId: '', sellerId: 7, environment: 'test', attempt: 1 }) },
-      { id: 'm4', body: message('whd_broken') },
+      { id: 'm4', body: message('whd_bad_0123456789abcdef') },
     ]);
     expect(failed).toEqual(['m4']);
     expect(malformed).toEqual(['m2', 'm3']);
     expect(failures).toEqual(['m4']);
-    expect(seen).toEqual(['whd_gone', 'whd_broken']);
+    expect(seen).toEqual(['whd_abc_0123456789abcdef', 'whd_bad_0123456789abcdef']);
+  });
+
+  it('runs the records side by side and answers the failed ones in batch order', async () => {
+    const started: string[] = [];
+    const release: Array<() => void> = [];
+    const { deps, failures } = depsWith((id) => {
+      started.push(id);
+      return new Promise((ok, fail) =>
+        release.push(() => (id.startsWith('whd_bad') ? fail(new Error('down')) : ok(null))),
+      );
+    });
+    const ids = ['whd_bad_0000000000000001', 'whd_ok_0000000000000002', 'whd_bad_0000000000000003'];
+    const batch = processDeliveryBatch(
+      deps,
+      ids.map((id, i) => ({ id: `m${i}`, body: message(id) })),
+    );
+    // Every record's read has started before any of them is answered.
+    for (let i = 0; i < 5 && started.length < 3; i++) await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(ids);
+    for (const done of release.reverse()) done();
+    expect(await batch).toEqual(['m0', 'm2']);
+    expect(failures.sort()).toEqual(['m0', 'm2']);
   });
 });

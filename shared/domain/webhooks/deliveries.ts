@@ -107,7 +107,10 @@ const messageOf = (d: WebhookDelivery, attempt: number): string =>
     attempt,
   } satisfies DeliveryMessage);
 
-/** Finds the tenant's endpoints subscribed to the event and queues one delivery for each. */
+/**
+ * Finds the tenant's endpoints subscribed to the event and queues one delivery for each, the
+ * endpoints side by side: one query, then one write and one send per endpoint.
+ */
 export async function fanOut(
   deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
   detail: BusDetail,
@@ -116,7 +119,7 @@ export async function fanOut(
     subscribes(e, detail.envelope.event),
   );
   const now = deps.clock.now().toISOString();
-  for (const endpoint of endpoints) {
+  const queueOne = async (endpoint: WebhookEndpoint) => {
     const delivery = await deps.deliveries.createIfAbsent({
       id: deliveryIdOf(detail.envelope.id, endpoint.id),
       tenant: detail.tenant,
@@ -140,7 +143,8 @@ export async function fanOut(
     if (delivery.status === 'pending' && delivery.scheduledAttempts === 0) {
       await deps.queue.send({ body: messageOf(delivery, 1) });
     }
-  }
+  };
+  await Promise.all(endpoints.map(queueOne));
   return { endpoints: endpoints.length };
 }
 
@@ -175,7 +179,14 @@ const succeeded = (r: AttemptResult) => r.statusCode !== null && r.statusCode >=
  */
 export async function processDeliveryMessage(deps: DeliveryDeps, message: DeliveryMessage): Promise<string> {
   const tenant: Tenant = { sellerId: message.sellerId, environment: message.environment };
-  const delivery = await deps.deliveries.get(tenant, message.deliveryId);
+  // The delivery and its endpoint in one round trip: an attempt costs this read and its record.
+  const endpointId = endpointIdOf(message.deliveryId);
+  if (!endpointId) return 'dropped';
+  const { delivery, endpoint } = await deps.deliveries.getWithEndpoint(
+    tenant,
+    message.deliveryId,
+    endpointId,
+  );
   if (delivery?.status !== 'pending') return 'dropped';
   if (message.attempt !== delivery.scheduledAttempts + 1) return 'dropped';
   const now = deps.clock.now();
@@ -185,7 +196,6 @@ export async function processDeliveryMessage(deps: DeliveryDeps, message: Delive
     await deps.queue.send({ body: messageOf(delivery, message.attempt), delaySeconds: wait });
     return 'hop';
   }
-  const endpoint = await deps.endpoints.get(tenant, delivery.endpointId);
   const result = await attempt(deps, delivery, endpoint);
   const made = delivery.scheduledAttempts + 1;
   const changes: Partial<WebhookDelivery> = {

@@ -21,32 +21,36 @@ export interface BatchDeps extends DeliveryDeps {
 }
 
 /**
- * One delivery attempt per record of a queue batch. Answers the ids of the records to return to
- * the queue (SQS partial batch response); the others are done, delivered or not.
+ * One delivery attempt per record of a queue batch, the records side by side: each posts to its
+ * own endpoint, so one slow endpoint costs the batch its own timeout, not the sum of all. Answers
+ * the ids of the records to return to the queue (SQS partial batch response), in batch order; the
+ * others are done, delivered or not.
  */
 export async function processDeliveryBatch(
   deps: BatchDeps,
   records: readonly QueuedRecord[],
 ): Promise<string[]> {
-  const failed: string[] = [];
-  for (const record of records) {
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      body = undefined;
-    }
-    const parsed = messageSchema.safeParse(body);
-    if (!parsed.success) {
-      deps.onMalformed(record);
-      continue;
-    }
-    try {
-      await processDeliveryMessage(deps, parsed.data);
-    } catch (error) {
-      deps.onFailure(record, error);
-      failed.push(record.id);
-    }
+  const outcomes = await Promise.all(records.map((record) => processRecord(deps, record)));
+  return records.filter((_, i) => outcomes[i] === 'retry').map((r) => r.id);
+}
+
+async function processRecord(deps: BatchDeps, record: QueuedRecord): Promise<'done' | 'retry'> {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    body = undefined;
   }
-  return failed;
+  const parsed = messageSchema.safeParse(body);
+  if (!parsed.success) {
+    deps.onMalformed(record);
+    return 'done';
+  }
+  try {
+    await processDeliveryMessage(deps, parsed.data);
+    return 'done';
+  } catch (error) {
+    deps.onFailure(record, error);
+    return 'retry';
+  }
 }

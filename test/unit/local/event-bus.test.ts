@@ -86,6 +86,44 @@ describe('LocalEventBus delivery', () => {
   });
 });
 
+describe('LocalEventBus concurrency', () => {
+  const putMany = (bus: LocalEventBus, n: number) =>
+    bus.put(Array.from({ length: n }, (_, i) => ({ source: 's', detailType: 't', detail: { i } })));
+
+  it('runs the due deliveries side by side, at most 20 at once, in one run', async () => {
+    const { bus } = setup();
+    let inFlight = 0;
+    let most = 0;
+    const seen: number[] = [];
+    bus.addRule('r', {}, async (e) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      seen.push((e.detail as { i: number }).i);
+      inFlight -= 1;
+    });
+    await putMany(bus, 50);
+    expect(await bus.runNext(new Date(T0))).toBe(true);
+    expect(most).toBe(20);
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(bus.nextDueAt()).toBeUndefined();
+  });
+
+  it('delivers the other events of a run when one target fails, then rethrows the failure', async () => {
+    const { bus } = setup();
+    const ok: number[] = [];
+    bus.addRule('r', {}, async (e) => {
+      const { i } = e.detail as { i: number };
+      if (i === 2) throw new Error('target down');
+      ok.push(i);
+    });
+    await putMany(bus, 5);
+    await expect(bus.runNext(new Date(T0))).rejects.toThrow('target down');
+    expect(ok.sort()).toEqual([0, 1, 3, 4]);
+    expect(bus.nextDueAt()).toBe(T0 + 2_000);
+  });
+});
+
 describe('LocalEventBus retries', () => {
   it('retries a failing target with exponential backoff: 2 s, then 4 s, then 8 s', async () => {
     const { bus } = setup();

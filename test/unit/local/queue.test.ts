@@ -6,7 +6,13 @@ import { ManualClock } from './fake-clock';
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');
 
 function setup(
-  options: { maxReceiveCount?: number; withDlq?: boolean; visibilityTimeoutSeconds?: number } = {},
+  options: {
+    maxReceiveCount?: number;
+    withDlq?: boolean;
+    visibilityTimeoutSeconds?: number;
+    batchSize?: number;
+    maxConcurrency?: number;
+  } = {},
 ) {
   const clock = new ManualClock(T0);
   const dlq = options.withDlq ? new LocalQueue({ name: 'jobs-dlq', clock, file: null }) : undefined;
@@ -17,6 +23,8 @@ function setup(
     maxReceiveCount: options.maxReceiveCount,
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds,
     deadLetterQueue: dlq,
+    batchSize: options.batchSize,
+    maxConcurrency: options.maxConcurrency,
   });
   const events: SQSEvent[] = [];
   const consume = (consumer: QueueConsumer = async () => undefined) =>
@@ -72,15 +80,16 @@ describe('LocalQueue delivery', () => {
     expect(queue.messages).toEqual([]);
   });
 
-  it('delivers one message per invocation as an SQS event', async () => {
+  it('delivers the visible messages as SQS records, oldest first, in one invocation', async () => {
     const { queue, events, consume } = setup();
     consume();
     await queue.send({ body: '{"job":"a"}' });
     await queue.send({ body: '{"job":"b"}' });
-    await queue.runNext(new Date(T0));
+    await queue.send({ body: '{"job":"later"}', delaySeconds: 60 });
+    expect(await queue.runNext(new Date(T0))).toBe(true);
     expect(events).toHaveLength(1);
+    expect(events[0].Records.map((r) => r.body)).toEqual(['{"job":"a"}', '{"job":"b"}']);
     const [record] = events[0].Records;
-    expect(events[0].Records).toHaveLength(1);
     expect(record).toMatchObject({
       body: '{"job":"a"}',
       eventSource: 'aws:sqs',
@@ -89,7 +98,7 @@ describe('LocalQueue delivery', () => {
     });
     expect(record.messageId).toMatch(/^[0-9a-f-]{36}$/);
     expect(record.receiptHandle).toBe(record.messageId);
-    expect(queue.messages.map((m) => m.body)).toEqual(['{"job":"b"}']);
+    expect(queue.messages.map((m) => m.body)).toEqual(['{"job":"later"}']);
   });
 
   it('hides a message for the visibility timeout after a failed receive, then redelivers it', async () => {
@@ -126,12 +135,16 @@ describe('LocalQueue delivery', () => {
     expect(queue.messages[0].receiveCount).toBe(1);
   });
 
-  it('deletes a message when batchItemFailures names only other messages', async () => {
+  it('keeps the whole batch when batchItemFailures names a message that is not in it, as Lambda does', async () => {
     const { queue, consume } = setup();
     consume(async () => ({ batchItemFailures: [{ itemIdentifier: 'another-message' }] }));
     await queue.send({ body: 'x' });
+    await queue.send({ body: 'y' });
     await queue.runNext(new Date(T0));
-    expect(queue.messages).toEqual([]);
+    expect(queue.messages.map((m) => [m.body, m.receiveCount])).toEqual([
+      ['x', 1],
+      ['y', 1],
+    ]);
   });
 
   it('deletes a message when the consumer returns an empty batchItemFailures', async () => {
@@ -140,6 +153,124 @@ describe('LocalQueue delivery', () => {
     await queue.send({ body: 'x' });
     await queue.runNext(new Date(T0));
     expect(queue.messages).toEqual([]);
+  });
+});
+
+describe('LocalQueue batches and pollers', () => {
+  const sendMany = async (queue: LocalQueue, n: number) => {
+    for (let i = 0; i < n; i++) await queue.send({ body: `m${i}` });
+  };
+
+  it('hands out at most batchSize records per invocation until nothing is visible', async () => {
+    const { queue, events, consume } = setup({ batchSize: 10, maxConcurrency: 1 });
+    consume();
+    await sendMany(queue, 25);
+    expect(await queue.runNext(new Date(T0))).toBe(true);
+    expect(events.map((e) => e.Records.length)).toEqual([10, 10, 5]);
+    expect(events.flatMap((e) => e.Records.map((r) => r.body))).toEqual(
+      Array.from({ length: 25 }, (_, i) => `m${i}`),
+    );
+    expect(queue.messages).toEqual([]);
+  });
+
+  it('defaults to batches of 10 with 10 invocations in flight', async () => {
+    const { queue, events, consume } = setup();
+    let inFlight = 0;
+    let most = 0;
+    consume(async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      // Yield a few turns so that every poller that can start does so before this one finishes.
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      inFlight -= 1;
+    });
+    await sendMany(queue, 150);
+    await queue.runNext(new Date(T0));
+    expect(most).toBe(10);
+    expect(events).toHaveLength(15);
+    expect(events.every((e) => e.Records.length === 10)).toBe(true);
+    expect(new Set(events.flatMap((e) => e.Records.map((r) => r.messageId))).size).toBe(150);
+    expect(queue.messages).toEqual([]);
+  });
+
+  it('never runs more invocations at once than maxConcurrency', async () => {
+    const { queue, events, consume } = setup({ batchSize: 3, maxConcurrency: 2 });
+    let inFlight = 0;
+    let most = 0;
+    consume(async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      inFlight -= 1;
+    });
+    await sendMany(queue, 20);
+    await queue.runNext(new Date(T0));
+    expect(most).toBe(2);
+    expect(events.map((e) => e.Records.length).sort()).toEqual([2, 3, 3, 3, 3, 3, 3]);
+  });
+
+  it('receives in the same run a message sent by the consumer, but not a delayed one', async () => {
+    const { queue, events, consume } = setup();
+    consume(async (event) => {
+      if (event.Records[0].body === 'first') {
+        await queue.send({ body: 'follow-up' });
+        await queue.send({ body: 'retry', delaySeconds: 60 });
+      }
+    });
+    await queue.send({ body: 'first' });
+    await queue.runNext(new Date(T0));
+    expect(events.map((e) => e.Records.map((r) => r.body))).toEqual([['first'], ['follow-up']]);
+    expect(queue.messages.map((m) => m.body)).toEqual(['retry']);
+  });
+
+  it('returns only the records a partial batch response names; the others are deleted', async () => {
+    const { queue, events, consume } = setup({ visibilityTimeoutSeconds: 30 });
+    consume(async (event) => ({
+      batchItemFailures: event.Records.filter((r) => r.body.endsWith('3') || r.body.endsWith('7')).map(
+        (r) => ({ itemIdentifier: r.messageId }),
+      ),
+    }));
+    await sendMany(queue, 10);
+    await queue.runNext(new Date(T0));
+    expect(events).toHaveLength(1);
+    expect(queue.messages.map((m) => [m.body, m.receiveCount, m.visibleAt])).toEqual([
+      ['m3', 1, T0 + 30_000],
+      ['m7', 1, T0 + 30_000],
+    ]);
+    await queue.runNext(new Date(T0 + 30_000));
+    expect(events[1].Records.map((r) => [r.body, r.attributes.ApproximateReceiveCount])).toEqual([
+      ['m3', '2'],
+      ['m7', '2'],
+    ]);
+  });
+
+  it('keeps every record of a batch whose invocation throws, and not those of the other batches', async () => {
+    const { queue, consume } = setup({ batchSize: 2, maxConcurrency: 3 });
+    consume(async (event) => {
+      if (event.Records.some((r) => r.body === 'm2')) throw new Error('batch failed');
+    });
+    await sendMany(queue, 6);
+    await queue.runNext(new Date(T0));
+    expect(queue.messages.map((m) => m.body)).toEqual(['m2', 'm3']);
+  });
+
+  it('redrives the poison record of a batch to the DLQ while its neighbours are delivered', async () => {
+    const { clock, queue, dlq, events, consume } = setup({ maxReceiveCount: 2, withDlq: true });
+    consume(async (event) => ({
+      batchItemFailures: event.Records.filter((r) => r.body === 'poison').map((r) => ({
+        itemIdentifier: r.messageId,
+      })),
+    }));
+    await queue.send({ body: 'ok-1' });
+    await queue.send({ body: 'poison' });
+    await queue.send({ body: 'ok-2' });
+    for (let i = 0; i < 10 && queue.nextDueAt() !== undefined; i++) {
+      clock.set(queue.nextDueAt() as number);
+      await queue.runNext(clock.now());
+    }
+    expect(events.map((e) => e.Records.map((r) => r.body))).toEqual([['ok-1', 'poison', 'ok-2'], ['poison']]);
+    expect(queue.messages).toEqual([]);
+    expect(dlq?.messages.map((m) => [m.body, m.receiveCount])).toEqual([['poison', 2]]);
   });
 });
 

@@ -269,3 +269,33 @@ describe('Timeline.advance with a rate() heartbeat', () => {
     expect(scheduler.nextDueAt()).toBe(start + 2 * INTERVAL_S * 1000);
   });
 });
+
+describe('Timeline.tick', () => {
+  it('runs the sources due now side by side with the stream drain, until nothing is due', async () => {
+    const clock = new TestClock();
+    let inFlight = 0;
+    let most = 0;
+    const busy = async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      inFlight -= 1;
+    };
+    const source = (name: string, items: number): TimedSource => ({
+      name,
+      nextDueAt: () => (items > 0 ? clock.now().getTime() - 1 : undefined),
+      runNext: async () => {
+        await busy();
+        items -= 1;
+        return true;
+      },
+    });
+    const bus = source('bus', 2);
+    const queue = source('queue', 1);
+    const timeline = new Timeline(clock, [bus, queue], [{ drain: busy }], () => undefined);
+    await timeline.tick();
+    expect(most).toBe(3);
+    expect(bus.nextDueAt()).toBeUndefined();
+    expect(queue.nextDueAt()).toBeUndefined();
+  });
+});

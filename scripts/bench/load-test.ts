@@ -1,0 +1,314 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { type Runtime, startRuntime } from '#infra/local/runtime';
+import { createApiKey } from '#shared/domain/auth/api-keys';
+import { RATE_LIMIT, rateWindow } from '#shared/domain/auth/rate-limit';
+import { cpfCheckDigits } from '#shared/domain/documents';
+import { configureLogs } from '#shared/logger';
+import { percentile } from './endpoints';
+import { createProducts, productBody, sandbox } from './fixtures';
+import type { LoadPlan, Outcome, PlannedRequest } from './load-client';
+import type { BenchContext } from './recipes';
+import { buy, buyer, checkoutBody, type TransactionView } from './transaction-recipes';
+
+/** Requests per second the second process sends, open-loop. */
+const RATE_PER_SECOND = 100;
+/** LOAD_TEST_SECONDS shortens the run for a quick look; the report's figure is the full minute. */
+const DEFAULT_SECONDS = 60;
+/**
+ * 20 sellers with 5 sk_test_ keys each: at 100 requests/s, 80% of them authenticated, each key
+ * sees 48 a minute, under the limit of 100, so the limit is not what is measured.
+ */
+const SELLERS = 20;
+const KEYS_PER_SELLER = 5;
+/**
+ * The checkout (POST /api/transactions) is public and limited per source address: its 20% of the
+ * load leaves from 24 loopback addresses (127.0.0.2-25), 50 a minute each, as many buyers would.
+ */
+const PUBLIC_ADDRESSES = 24;
+/** Then one key alone: 150 requests within one rate window, 50 of them past the limit. */
+const OVER_LIMIT_REQUESTS = 150;
+const OVER_LIMIT_RATE = 50;
+
+interface LatencySummary {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  errors: number;
+}
+
+export interface LoadTest {
+  durationSeconds: number;
+  ratePerSecond: number;
+  sellers: number;
+  apiKeys: number;
+  publicAddresses: number;
+  /** Every request of the mix: answered count, latency and errors (anything but the expected status). */
+  overall: LatencySummary;
+  byRoute: Record<string, LatencySummary>;
+  /** The latest any request left after its slot: large values mean the client, not the service, lagged. */
+  maxSendLagMs: number;
+  /** Status -> count of the answers that were errors (0 expected). */
+  errorStatuses: Record<string, number>;
+  overLimit: { sent: number; ok: number; limited: number; other: number; expectedLimited: number };
+  dynamoLocalStopped: boolean;
+}
+
+interface Seller {
+  sellerId: number;
+  keys: string[];
+  product: Awaited<ReturnType<typeof createProducts>>[number];
+  transaction: TransactionView;
+}
+
+function contextOf(runtime: Runtime): BenchContext {
+  return {
+    runtime,
+    async newSeller() {
+      const now = runtime.clock.now();
+      const sellerId = await runtime.deps.repos.sellers.create(`Load seller ${now.getTime()}`, now);
+      return { sellerId, token: await runtime.issuer.sign(sellerId, { now }) };
+    },
+    async createKeys(sellerId, count) {
+      return (await keysOf(runtime, sellerId, count)).map((k) => k.id);
+    },
+  };
+}
+
+async function keysOf(runtime: Runtime, sellerId: number, count: number, name = 'load') {
+  const deps = { apiKeys: runtime.deps.repos.apiKeys, clock: runtime.clock, ids: runtime.deps.ids };
+  const out: { id: string; key: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await createApiKey(deps, sellerId, { name: `${name} ${i}`, environment: 'test' });
+    out.push({ id: created.id, key: created.key });
+  }
+  return out;
+}
+
+/** Sellers with their keys, a test product taking pix and one transaction to read back. */
+async function seed(ctx: BenchContext): Promise<Seller[]> {
+  const sellers: Seller[] = [];
+  for (let s = 0; s < SELLERS; s++) {
+    const { sellerId, token } = await ctx.newSeller();
+    const keys = (await keysOf(ctx.runtime, sellerId, KEYS_PER_SELLER)).map((k) => k.key);
+    const [product] = await createProducts(ctx, sandbox(sellerId), 1);
+    const [transaction] = await buy(ctx, { sellerId, token, key: keys[0], product }, 'pix', 1);
+    sellers.push({ sellerId, keys, product, transaction });
+  }
+  return sellers;
+}
+
+/** A CPF of its own per request, so every customer creation is new. */
+function customerDocument(i: number): string {
+  const base = `3${String(i).padStart(8, '0')}`;
+  return `${base}${cpfCheckDigits(base)}`;
+}
+
+/** Ten requests, repeated: 3 creates (customer x2, product), 2 pix checkouts, 5 reads. */
+const MIX = ['customer', 'checkout', 'list', 'get', 'product', 'get', 'customer', 'checkout', 'list', 'get'];
+
+function planRequest(sellers: Seller[], i: number): PlannedRequest {
+  const seller = sellers[i % SELLERS];
+  const token = seller.keys[Math.floor(i / SELLERS) % KEYS_PER_SELLER];
+  const local = { localAddress: '127.0.0.1', token };
+  switch (MIX[i % MIX.length]) {
+    case 'customer':
+      return {
+        ...local,
+        route: 'POST /api/v1/customers',
+        method: 'POST',
+        path: '/api/v1/customers',
+        body: {
+          name: `Load Customer ${i}`,
+          email: `load${i}@example.com`,
+          document: customerDocument(i),
+          phone: '11987654321',
+          personType: 'fisica',
+          zipCode: '01310100',
+          city: 'São Paulo',
+          state: 'SP',
+        },
+        expect: [201],
+      };
+    case 'product':
+      return {
+        ...local,
+        route: 'POST /api/products',
+        method: 'POST',
+        path: '/api/products',
+        body: productBody(i),
+        expect: [201],
+      };
+    case 'checkout':
+      return {
+        route: 'POST /api/transactions',
+        method: 'POST',
+        path: '/api/transactions',
+        body: checkoutBody(seller.product, 'pix', buyer(seller.sellerId, i)),
+        localAddress: `127.0.0.${2 + (Math.floor(i / MIX.length) % PUBLIC_ADDRESSES)}`,
+        expect: [201],
+      };
+    case 'list':
+      return {
+        ...local,
+        route: 'GET /api/transactions',
+        method: 'GET',
+        path: '/api/transactions',
+        expect: [200],
+      };
+    default:
+      return {
+        ...local,
+        route: 'GET /api/transactions/{id}',
+        method: 'GET',
+        path: `/api/transactions/${seller.transaction.id}`,
+        expect: [200],
+      };
+  }
+}
+
+/** The DynamoDB client's connection pool (50 sockets, the SDK's default). */
+const POOL_SOCKETS = 50;
+/** Warm-up requests per kind of the mix, outside the measurement. */
+const WARMUP_PER_KIND = 2;
+
+/**
+ * A running service is warm: every route's module is loaded and the DynamoDB client's sockets are
+ * open. Without this the first second measures module imports, and connections opened under load
+ * to DynamoDB Local can miss the client's 1 s connection timeout (table.ts) on a busy machine.
+ */
+async function warmUp(runtime: Runtime, sellers: Seller[], from: number) {
+  const { client } = runtime.deps.table;
+  const describe = () => client.send(new DescribeTableCommand({ TableName: 'bench-load' }));
+  await Promise.all(Array.from({ length: POOL_SOCKETS }, describe));
+  const requests = Array.from({ length: MIX.length * WARMUP_PER_KIND }, (_, k) =>
+    planRequest(sellers, from + k),
+  );
+  await runInSecondProcess({ baseUrl: runtime.baseUrl, ratePerSecond: 10, requests });
+}
+
+/** Forks the client, hands it the plan and waits for its outcomes. */
+function runInSecondProcess(plan: LoadPlan): Promise<Outcome[]> {
+  const child = fork(fileURLToPath(new URL('./load-client.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((ok, fail) => {
+    child.once('message', (message: { outcomes?: Outcome[]; error?: string }) =>
+      message.outcomes ? ok(message.outcomes) : fail(new Error(`load client failed: ${message.error}`)),
+    );
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`load client exited with ${code} before answering`)));
+    child.send(plan);
+  });
+}
+
+function summarise(outcomes: Outcome[], expected: (o: Outcome) => boolean): LatencySummary {
+  const latencies = outcomes.map((o) => o.latencyMs);
+  const round = (ms: number | undefined) => Math.round((ms ?? 0) * 10) / 10;
+  return {
+    count: outcomes.length,
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+    maxMs: round(Math.max(0, ...latencies)),
+    errors: outcomes.filter((o) => !expected(o)).length,
+  };
+}
+
+/** Starts a window with at least this much of it left, so the over-limit burst stays inside one. */
+async function freshWindow(runtime: Runtime, needMs: number) {
+  const now = runtime.clock.now();
+  const left = rateWindow(now).resetsAt.getTime() - now.getTime();
+  if (left < needMs) await runtime.timeline.advance(Math.ceil(left / 1000) + 1);
+}
+
+export async function measureLoadTest(): Promise<LoadTest> {
+  configureLogs({ level: 'silent' });
+  const durationSeconds = Number(process.env.LOAD_TEST_SECONDS ?? DEFAULT_SECONDS);
+  if (!Number.isInteger(durationSeconds) || durationSeconds < 1 || durationSeconds > 600) {
+    throw new RangeError(`LOAD_TEST_SECONDS must be an integer from 1 to 600, got ${durationSeconds}`);
+  }
+  const runtime = await startRuntime({ port: 0, dataDir: null, logLevel: 'silent', tableName: 'bench-load' });
+  try {
+    const ctx = contextOf(runtime);
+    const sellers = await seed(ctx);
+    const requests = Array.from({ length: RATE_PER_SECOND * durationSeconds }, (_, i) =>
+      planRequest(sellers, i),
+    );
+    await warmUp(runtime, sellers, requests.length);
+    const expectedOf = new Map(requests.map((r) => [r.route, r.expect]));
+    const outcomes = await runInSecondProcess({
+      baseUrl: runtime.baseUrl,
+      ratePerSecond: RATE_PER_SECOND,
+      requests,
+    });
+    const ok = (o: Outcome) => (expectedOf.get(o.route) ?? []).includes(o.status);
+    const byRoute: Record<string, LatencySummary> = {};
+    for (const route of new Set(outcomes.map((o) => o.route))) {
+      byRoute[route] = summarise(
+        outcomes.filter((o) => o.route === route),
+        ok,
+      );
+    }
+    const errorStatuses: Record<string, number> = {};
+    for (const o of outcomes.filter((x) => !ok(x))) {
+      const key = o.error ? `network: ${o.error}` : String(o.status);
+      errorStatuses[key] = (errorStatuses[key] ?? 0) + 1;
+    }
+
+    const [overKey] = await keysOf(runtime, sellers[0].sellerId, 1, 'over the limit');
+    await freshWindow(runtime, (OVER_LIMIT_REQUESTS / OVER_LIMIT_RATE) * 1000 * 4);
+    const burst = await runInSecondProcess({
+      baseUrl: runtime.baseUrl,
+      ratePerSecond: OVER_LIMIT_RATE,
+      requests: Array.from({ length: OVER_LIMIT_REQUESTS }, () => ({
+        route: 'GET /api/transactions',
+        method: 'GET',
+        path: '/api/transactions',
+        token: overKey.key,
+        localAddress: '127.0.0.1',
+        expect: [200],
+      })),
+    });
+    const statuses = burst.map((o) => o.status);
+    return {
+      durationSeconds,
+      ratePerSecond: RATE_PER_SECOND,
+      sellers: SELLERS,
+      apiKeys: SELLERS * KEYS_PER_SELLER,
+      publicAddresses: PUBLIC_ADDRESSES,
+      overall: summarise(outcomes, ok),
+      byRoute,
+      maxSendLagMs: Math.round(Math.max(0, ...outcomes.map((o) => o.lagMs))),
+      errorStatuses,
+      overLimit: {
+        sent: burst.length,
+        ok: statuses.filter((s) => s === 200).length,
+        limited: statuses.filter((s) => s === 429).length,
+        other: statuses.filter((s) => s !== 200 && s !== 429).length,
+        expectedLimited: OVER_LIMIT_REQUESTS - RATE_LIMIT,
+      },
+      dynamoLocalStopped: true,
+    };
+  } finally {
+    await runtime.stop();
+  }
+}
+
+export function formatLoadTest(t: LoadTest): string {
+  const line = (name: string, s: LatencySummary) =>
+    `  ${name.padEnd(28)} ${String(s.count).padStart(5)} req  p50 ${s.p50Ms} ms  p99 ${s.p99Ms} ms  max ${s.maxMs} ms  errors ${s.errors}`;
+  const o = t.overLimit;
+  const overOk = o.limited === o.expectedLimited && o.ok === o.sent - o.expectedLimited && o.other === 0;
+  return [
+    `Load test: ${t.ratePerSecond} requests/s open-loop for ${t.durationSeconds} s from a second process, ${t.apiKeys} API keys of ${t.sellers} sellers, checkouts from ${t.publicAddresses} loopback addresses:`,
+    line('all', t.overall),
+    ...Object.entries(t.byRoute).map(([route, s]) => line(route, s)),
+    `  errors: ${t.overall.errors} (target 0: ${t.overall.errors === 0 ? 'ok' : 'FAIL'})${
+      t.overall.errors ? ` ${JSON.stringify(t.errorStatuses)}` : ''
+    }; latest send after its slot: ${t.maxSendLagMs} ms`,
+    `  one key past its limit: ${o.sent} requests, ${o.ok} answered 200, ${o.limited} answered 429 (expected ${o.expectedLimited}), ${o.other} other (${overOk ? 'ok' : 'FAIL'})`,
+  ].join('\n');
+}
