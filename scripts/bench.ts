@@ -16,6 +16,7 @@ import { formatListingCost, type ListingCost, measureListingCost } from './bench
 import { measureRenewalJob, type RenewalJob } from './bench/renewal-job';
 import {
   type BenchResults,
+  bundleSections,
   evaluateBudgets,
   formatJson,
   formatRenewalJob,
@@ -102,7 +103,7 @@ writeFileSync(
   join(BENCH_BUILD_DIR, 'results.json'),
   `${JSON.stringify(
     {
-      ...results,
+      ...(results ?? { sizes, coldStarts }),
       listingCost,
       subscriptionListing,
       scheduledChargeListing,
@@ -116,6 +117,8 @@ writeFileSync(
 );
 const printed = [
   results && formatReport(results),
+  // Without endpoints there is no full report; the bundle sizes and cold starts still print.
+  !results && sizes && coldStarts && bundleSections(sizes, coldStarts).join('\n'),
   listingCost && formatListingCost(listingCost),
   subscriptionListing && formatSubscriptionListing(subscriptionListing),
   scheduledChargeListing && formatScheduledChargeListing(scheduledChargeListing),

@@ -1,4 +1,3 @@
-import { affiliationListResponse, affiliationResponse } from '#shared/domain/affiliates/responses';
 import {
   addAffiliationSchema,
   affiliationPathSchema,
@@ -13,17 +12,10 @@ import {
   readQuerySchema,
   updateProductSchema,
 } from '#shared/domain/products/products';
-import {
-  effectivePortalConfigResponse,
-  paymentLinkProductResponse,
-  portalConfigDeletedResponse,
-  portalConfigOrNullResponse,
-  portalConfigResponse,
-  productDeactivatedResponse,
-  productListResponse,
-  productResponse,
-} from '#shared/domain/products/responses';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const affiliatesResponses = lazyResponses(() => import('#shared/domain/affiliates/responses'));
+const productsResponses = lazyResponses(() => import('#shared/domain/products/responses'));
 
 /** Spec rule 3: product routes accept an API key or the dashboard bearer token. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -42,7 +34,7 @@ export const productRoutes = defineRoutes('products', [
     auth,
     summary: 'Create a product',
     request: { body: createProductSchema },
-    responses: { 201: productResponse },
+    responses: { 201: productsResponses.productResponse },
   },
   {
     operationId: 'listProducts',
@@ -51,7 +43,7 @@ export const productRoutes = defineRoutes('products', [
     auth,
     summary: "List the seller's products",
     request: { query: listQuerySchema },
-    responses: { 200: productListResponse },
+    responses: { 200: productsResponses.productListResponse },
   },
   {
     ...byUuid,
@@ -60,7 +52,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
     request: { path: uuidParam, query: readQuerySchema },
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     ...byId,
@@ -69,7 +61,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/{id}',
     summary: 'Read a product',
     request: { path: numericOrUuidParam, query: readQuerySchema },
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     ...byId,
@@ -79,7 +71,7 @@ export const productRoutes = defineRoutes('products', [
     summary: 'Change a product',
     request: { path: numericOrUuidParam, body: updateProductSchema },
     errors: [409],
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     ...byId,
@@ -87,7 +79,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: '/api/products/{id}',
     summary: 'Deactivate a product',
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     ...byUuid,
@@ -95,7 +87,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: '/api/v1/products/{uuid}',
     summary: 'Deactivate a product by uuid',
-    responses: { 200: productDeactivatedResponse },
+    responses: { 200: productsResponses.productDeactivatedResponse },
   },
   {
     ...byId,
@@ -103,7 +95,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: config,
     summary: "A product's own portal configuration or null",
-    responses: { 200: portalConfigOrNullResponse },
+    responses: { 200: productsResponses.portalConfigOrNullResponse },
   },
   {
     ...byId,
@@ -112,7 +104,7 @@ export const productRoutes = defineRoutes('products', [
     path: config,
     summary: "Create or replace a product's portal configuration",
     request: configBody,
-    responses: { 200: portalConfigResponse },
+    responses: { 200: productsResponses.portalConfigResponse },
   },
   {
     ...byId,
@@ -121,7 +113,7 @@ export const productRoutes = defineRoutes('products', [
     path: config,
     summary: "Change fields of a product's portal configuration",
     request: configBody,
-    responses: { 200: portalConfigResponse },
+    responses: { 200: productsResponses.portalConfigResponse },
   },
   {
     ...byId,
@@ -129,7 +121,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: config,
     summary: "Remove a product's portal configuration",
-    responses: { 200: portalConfigDeletedResponse },
+    responses: { 200: productsResponses.portalConfigDeletedResponse },
   },
   {
     ...byId,
@@ -137,7 +129,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: `${config}/effective`,
     summary: 'The configuration the portal uses for this product (product, else seller, else defaults)',
-    responses: { 200: effectivePortalConfigResponse },
+    responses: { 200: productsResponses.effectivePortalConfigResponse },
   },
   {
     ...byId,
@@ -151,7 +143,7 @@ export const productRoutes = defineRoutes('products', [
     request: { path: numericOrUuidParam, body: addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
-    responses: { 201: affiliationResponse },
+    responses: { 201: affiliatesResponses.affiliationResponse },
   },
   {
     ...byId,
@@ -160,7 +152,7 @@ export const productRoutes = defineRoutes('products', [
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
     request: { path: numericOrUuidParam, query: listAffiliationsQuerySchema },
-    responses: { 200: affiliationListResponse },
+    responses: { 200: affiliatesResponses.affiliationListResponse },
   },
   {
     ...byId,
@@ -169,7 +161,7 @@ export const productRoutes = defineRoutes('products', [
     path: `${affiliates}/{affiliateId}`,
     summary: 'End an affiliation (ending an ended one answers it unchanged)',
     request: { path: affiliationPathSchema },
-    responses: { 200: affiliationResponse },
+    responses: { 200: affiliatesResponses.affiliationResponse },
   },
   {
     operationId: 'getSellerPortalConfig',
@@ -177,7 +169,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/portal/configuration',
     auth,
     summary: 'Seller-level portal configuration',
-    responses: { 200: portalConfigOrNullResponse },
+    responses: { 200: productsResponses.portalConfigOrNullResponse },
   },
   {
     operationId: 'putSellerPortalConfig',
@@ -186,7 +178,7 @@ export const productRoutes = defineRoutes('products', [
     auth,
     summary: 'Set the seller-level portal configuration',
     request: { body: portalConfigSchema, optionalBody: true },
-    responses: { 200: portalConfigResponse },
+    responses: { 200: productsResponses.portalConfigResponse },
   },
   {
     operationId: 'getPaymentLink',
@@ -197,6 +189,6 @@ export const productRoutes = defineRoutes('products', [
     request: { path: uuidParam },
     notFound: PRODUCT_NOT_FOUND,
     errors: [400],
-    responses: { 200: paymentLinkProductResponse },
+    responses: { 200: productsResponses.paymentLinkProductResponse },
   },
 ]);
