@@ -17,6 +17,7 @@ import { formatLoadTest, type LoadTest, measureLoadTest } from './bench/load-tes
 import { measureRenewalJob, type RenewalJob } from './bench/renewal-job';
 import {
   type BenchResults,
+  bundleSections,
   evaluateBudgets,
   formatJson,
   formatRenewalJob,
@@ -110,7 +111,7 @@ writeFileSync(
   join(BENCH_BUILD_DIR, 'results.json'),
   `${JSON.stringify(
     {
-      ...results,
+      ...(results ?? { sizes, coldStarts }),
       listingCost,
       subscriptionListing,
       scheduledChargeListing,
@@ -125,6 +126,8 @@ writeFileSync(
 );
 const printed = [
   results && formatReport(results),
+  // Without endpoints there is no full report; the bundle sizes and cold starts still print.
+  !results && sizes && coldStarts && bundleSections(sizes, coldStarts).join('\n'),
   listingCost && formatListingCost(listingCost),
   subscriptionListing && formatSubscriptionListing(subscriptionListing),
   scheduledChargeListing && formatScheduledChargeListing(scheduledChargeListing),

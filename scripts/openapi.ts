@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { httpGroups } from '#infra/routes';
 import { buildOpenApi } from '#shared/http/openapi';
+import { loadResponses } from '#shared/http/responses';
 import pkg from '../package.json' with { type: 'json' };
 
 /**
@@ -10,7 +11,8 @@ import pkg from '../package.json' with { type: 'json' };
  */
 export const OPENAPI_FILE = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 
-export function openApiText(): string {
+export async function openApiText(): Promise<string> {
+  await loadResponses(httpGroups);
   const document = buildOpenApi(httpGroups, {
     title: 'Payment Service API',
     version: pkg.version,
@@ -22,6 +24,6 @@ export function openApiText(): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  writeFileSync(OPENAPI_FILE, openApiText());
+  writeFileSync(OPENAPI_FILE, await openApiText());
   process.stderr.write(`openapi: wrote ${OPENAPI_FILE}\n`);
 }

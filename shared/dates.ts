@@ -1,18 +1,24 @@
+import { once } from '#shared/once';
+
 /** Calendar days in America/Sao_Paulo; timestamps are ISO 8601 UTC. Time always comes from a Clock. */
 export const TIME_ZONE = 'America/Sao_Paulo';
 
-const formatter = new Intl.DateTimeFormat('en-CA', {
-  timeZone: TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+// Formatters with a time zone load ICU's zone data: built on first use, not at every cold start.
+const formatter = once(
+  () =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }),
+);
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The Sao Paulo calendar day of an instant, as YYYY-MM-DD. */
 export function saoPauloDate(instant: Date): string {
-  return formatter.format(instant);
+  return formatter().format(instant);
 }
 
 export function isCalendarDate(value: string): boolean {
@@ -59,20 +65,27 @@ export function addMonthsAnchored(anchor: string, months: number): string {
   return format(ty, tm, Math.min(d, lastDay));
 }
 
-const wallClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-});
+const wallClock = once(
+  () =>
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: TIME_ZONE,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }),
+);
 
 /** Offset of Sao Paulo wall time from UTC at an instant, in milliseconds (-3 h today). */
 function saoPauloOffsetMs(instant: Date): number {
-  const p = Object.fromEntries(wallClock.formatToParts(instant).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    wallClock()
+      .formatToParts(instant)
+      .map((x) => [x.type, x.value]),
+  );
   const wall = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
   return wall - Math.floor(instant.getTime() / 1000) * 1000;
 }

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { createApiKeySchema } from '#shared/domain/auth/api-keys';
-import { apiKeyCreatedResponse, apiKeyListResponse, apiKeyResponse } from '#shared/domain/auth/responses';
 import { opaqueIdParam } from '#shared/domain/params';
-import { defineRoutes } from '#shared/http/types';
+import { defineRoutes, lazyResponses } from '#shared/http/types';
+
+const authResponses = lazyResponses(() => import('#shared/domain/auth/responses'));
 
 /** Spec: api-keys routes accept the dashboard bearer token only. */
 export const apiKeyRoutes = defineRoutes('api-keys', [
@@ -14,7 +15,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     summary: 'Create an API key (the key is shown once)',
     request: { body: createApiKeySchema },
     errors: [409],
-    responses: { 201: apiKeyCreatedResponse },
+    responses: { 201: authResponses.apiKeyCreatedResponse },
   },
   {
     operationId: 'listApiKeys',
@@ -23,7 +24,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     auth: ['jwt'],
     summary: 'List API keys',
     request: { query: z.object({ environment: z.enum(['test', 'live']).optional() }) },
-    responses: { 200: apiKeyListResponse },
+    responses: { 200: authResponses.apiKeyListResponse },
   },
   {
     operationId: 'revokeApiKey',
@@ -33,6 +34,6 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     summary: 'Revoke an API key',
     request: { path: opaqueIdParam },
     notFound: 'API key not found',
-    responses: { 200: apiKeyResponse },
+    responses: { 200: authResponses.apiKeyResponse },
   },
 ]);

@@ -3,15 +3,12 @@ import { CHARGE_ASSETS } from '#shared/domain/pages/charge-page';
 import { attemptsQuerySchema } from '#shared/domain/scheduled-charges/attempts';
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
 import { PAY_LINK_NOT_FOUND, payLinkCardSchema } from '#shared/domain/scheduled-charges/pay-link';
-import {
-  attemptListResponse,
-  payLinkCardResponse,
-  payLinkViewResponse,
-} from '#shared/domain/scheduled-charges/pay-link-responses';
 import { changePaymentMethodSchema } from '#shared/domain/scheduled-charges/payment-method';
-import { scheduledChargeDetailResponse } from '#shared/domain/scheduled-charges/responses';
 import { scheduledChargePathSchema } from '#shared/domain/scheduled-charges/schemas';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const payLinkResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
+const scheduledChargesResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const charge = '/api/v1/scheduled-charges/{id}';
@@ -43,7 +40,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'emitted). `cycleNumber` keeps one cycle; `page` (default 1) and `limit` (1..100, default 20). The card ' +
       'snapshot (`cardLast4`, `cardBrand`) survives the deletion of the saved card, whose `paymentMethodId` is then null.',
     request: { path: scheduledChargePathSchema, query: attemptsQuerySchema },
-    responses: { 200: attemptListResponse },
+    responses: { 200: payLinkResponses.attemptListResponse },
   },
   {
     ...byCharge,
@@ -57,7 +54,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       `scheduled_charge.payment_method_changed. ${IN_FLIGHT}`,
     request: { path: scheduledChargePathSchema, body: changePaymentMethodSchema },
     errors: [409],
-    responses: { 200: scheduledChargeDetailResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
   },
   {
     ...byCharge,
@@ -69,7 +66,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'Planned retries are dropped (those cycles wait on their links). Timeline `payment_method_cleared`; webhook ' +
       `scheduled_charge.payment_method_cleared. 409 \`Scheduled charge has no payment method to clear\`. ${IN_FLIGHT}`,
     errors: [409],
-    responses: { 200: scheduledChargeDetailResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
   },
   {
     operationId: 'getChargePage',
@@ -107,7 +104,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
     notFound: PAY_LINK_NOT_FOUND,
     request: { path: byToken },
     errors: [404],
-    responses: { 200: payLinkViewResponse },
+    responses: { 200: payLinkResponses.payLinkViewResponse },
   },
   {
     operationId: 'payPayLinkByCard',
@@ -123,6 +120,6 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
     notFound: PAY_LINK_NOT_FOUND,
     request: { path: byToken, body: payLinkCardSchema },
     errors: [404, 409, 503],
-    responses: { 201: payLinkCardResponse },
+    responses: { 201: payLinkResponses.payLinkCardResponse },
   },
 ]);

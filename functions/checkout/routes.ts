@@ -1,12 +1,5 @@
 import * as z from 'zod';
 import {
-  checkoutSessionEnvelope,
-  checkoutSessionListResponse,
-  checkoutSessionResponse,
-  checkoutViewResponse,
-  paymentOutcomeResponse,
-} from '#shared/domain/checkout/responses';
-import {
   createSessionSchema,
   listSessionsSchema,
   payCheckoutSchema,
@@ -14,7 +7,9 @@ import {
 } from '#shared/domain/checkout/schemas';
 import { CHECKOUT_NOT_FOUND, SESSION_NOT_FOUND } from '#shared/domain/checkout/session';
 import { opaqueId, opaqueIdParam, uuidString } from '#shared/domain/params';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const checkoutResponses = lazyResponses(() => import('#shared/domain/checkout/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const bySession = { auth, notFound: SESSION_NOT_FOUND, request: { path: opaqueIdParam } } as const;
@@ -33,7 +28,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
       'Expires after 24 hours by default (`expires_at` from 30 minutes to 7 days ahead). Supports X-Idempotency-Key. With `price_id` (an active subscription price of the product, by id or uuid) paying the session starts a subscription: card (kept for the renewals) or pix (Pix Automático), card only when the price has a trial; `boleto` is refused.',
     request: { body: createSessionSchema },
     errors: [503],
-    responses: { 201: checkoutSessionResponse },
+    responses: { 201: checkoutResponses.checkoutSessionResponse },
   },
   {
     operationId: 'listCheckoutSessions',
@@ -44,7 +39,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     description:
       'Filters: status, product_id, customer_email, created_from and created_to (inclusive ISO 8601 bounds on created_at).',
     request: { query: listSessionsSchema },
-    responses: { 200: checkoutSessionListResponse },
+    responses: { 200: checkoutResponses.checkoutSessionListResponse },
   },
   {
     ...bySession,
@@ -52,7 +47,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     method: 'GET',
     path: '/api/checkout/sessions/{id}',
     summary: 'Retrieve a checkout session',
-    responses: { 200: checkoutSessionEnvelope },
+    responses: { 200: checkoutResponses.checkoutSessionEnvelope },
   },
   {
     ...bySession,
@@ -63,7 +58,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     description:
       'Its pending pix and boletos stop being payable. 409 `Session cannot be expired` unless it is open.',
     errors: [409],
-    responses: { 200: checkoutSessionEnvelope },
+    responses: { 200: checkoutResponses.checkoutSessionEnvelope },
   },
   {
     operationId: 'getCheckoutPage',
@@ -74,7 +69,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     description: '`ref` is a checkout session id or a product uuid (its payment link).',
     notFound: CHECKOUT_NOT_FOUND,
     request: { path: refParam },
-    responses: { 200: checkoutViewResponse },
+    responses: { 200: checkoutResponses.checkoutViewResponse },
   },
   {
     operationId: 'payCheckout',
@@ -87,7 +82,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     notFound: CHECKOUT_NOT_FOUND,
     request: { path: refParam, body: payCheckoutSchema },
     errors: [409, 503],
-    responses: { 201: paymentOutcomeResponse },
+    responses: { 201: checkoutResponses.paymentOutcomeResponse },
   },
   {
     operationId: 'getCheckoutPayment',
@@ -97,7 +92,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'A payment made on the hosted page, for polling while it is pending (public)',
     notFound: CHECKOUT_NOT_FOUND,
     request: { path: z.object({ ref: refParam.shape.ref, paymentId: uuidString }) },
-    responses: { 200: paymentOutcomeResponse },
+    responses: { 200: checkoutResponses.paymentOutcomeResponse },
   },
   {
     ...bySession,
@@ -110,6 +105,6 @@ export const checkoutRoutes = defineRoutes('checkout', [
       "Card: pays exactly as the page does (`card`, `save_card`). Pix and boleto: the session's pending payment of that method (the one a page created) is paid by a signed provider notification; without one, one is created first. The buyer is the session's prefill unless `customer` is sent.",
     request: { path: opaqueIdParam, body: testPaySchema },
     errors: [409],
-    responses: { 200: checkoutSessionEnvelope },
+    responses: { 200: checkoutResponses.checkoutSessionEnvelope },
   },
 ]);

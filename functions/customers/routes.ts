@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { customerListResponse, customerResponse } from '#shared/domain/customers/responses';
 import {
   billingEmailOverrideSchema,
   createCustomerSchema,
@@ -8,11 +7,10 @@ import {
 } from '#shared/domain/customers/schemas';
 import { numericIdString, uuidParam, uuidString } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
-import {
-  paymentMethodDeletedResponse,
-  paymentMethodListResponse,
-} from '#shared/domain/payment-methods/responses';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const customersResponses = lazyResponses(() => import('#shared/domain/customers/responses'));
+const paymentMethodsResponses = lazyResponses(() => import('#shared/domain/payment-methods/responses'));
 
 /** Spec: public API (API keys); the dashboard manages the same customers with its JWT. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -30,7 +28,7 @@ export const customerRoutes = defineRoutes('customers', [
     description:
       '201 when this seller had no profile of the customer yet, 200 when a re-registration updated it.',
     request: { body: createCustomerSchema },
-    responses: { 200: customerResponse, 201: customerResponse },
+    responses: { 200: customersResponses.customerResponse, 201: customersResponses.customerResponse },
   },
   {
     operationId: 'listCustomers',
@@ -39,7 +37,7 @@ export const customerRoutes = defineRoutes('customers', [
     auth,
     summary: 'List customers, newest first',
     request: { query: listCustomersSchema },
-    responses: { 200: customerListResponse },
+    responses: { 200: customersResponses.customerListResponse },
   },
   {
     operationId: 'updateCustomer',
@@ -50,7 +48,7 @@ export const customerRoutes = defineRoutes('customers', [
     request: { path: uuidParam, body: updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],
-    responses: { 200: customerResponse },
+    responses: { 200: customersResponses.customerResponse },
   },
   {
     operationId: 'setBillingEmailOverride',
@@ -61,7 +59,7 @@ export const customerRoutes = defineRoutes('customers', [
     request: { path: uuidParam, body: billingEmailOverrideSchema },
     notFound: NOT_FOUND,
     errors: [409],
-    responses: { 200: customerResponse },
+    responses: { 200: customersResponses.customerResponse },
   },
   {
     operationId: 'listPaymentMethods',
@@ -71,7 +69,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: "The customer's saved cards, newest first (never their tokens)",
     request: { path: uuidParam },
     notFound: NOT_FOUND,
-    responses: { 200: paymentMethodListResponse },
+    responses: { 200: paymentMethodsResponses.paymentMethodListResponse },
   },
   {
     operationId: 'deletePaymentMethod',
@@ -84,6 +82,6 @@ export const customerRoutes = defineRoutes('customers', [
     request: { path: paymentMethodParams },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     errors: [409],
-    responses: { 200: paymentMethodDeletedResponse },
+    responses: { 200: paymentMethodsResponses.paymentMethodDeletedResponse },
   },
 ]);

@@ -1,5 +1,6 @@
-import { healthResponse } from '#shared/domain/health/responses';
-import { defineRoutes } from '#shared/http/types';
+import { defineRoutes, lazyResponses } from '#shared/http/types';
+
+const healthResponses = lazyResponses(() => import('#shared/domain/health/responses'));
 
 const check = <const Id extends string>(operationId: Id, path: string, summary: string) =>
   ({
@@ -9,7 +10,7 @@ const check = <const Id extends string>(operationId: Id, path: string, summary: 
     auth: [],
     rateLimited: false,
     summary,
-    responses: { 200: healthResponse, 503: healthResponse },
+    responses: { 200: healthResponses.healthResponse, 503: healthResponses.healthResponse },
   }) as const;
 
 export const healthRoutes = defineRoutes('health', [

@@ -1,18 +1,15 @@
 import * as z from 'zod';
 import { INSTALLMENT_PLAN_NOT_FOUND } from '#shared/domain/installment-plans/plan';
 import {
-  installmentPlanListResponse,
-  installmentPlanResponse,
-  installmentResponse,
-} from '#shared/domain/installment-plans/responses';
-import {
   createInstallmentPlanSchema,
   installmentPathSchema,
   listInstallmentPlansQuerySchema,
   planPathSchema,
   reissueSchema,
 } from '#shared/domain/installment-plans/schemas';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const installmentPlansResponses = lazyResponses(() => import('#shared/domain/installment-plans/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/installment-plans';
@@ -43,7 +40,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       'installment_plan.installment_issued.',
     request: { body: createInstallmentPlanSchema },
     errors: [404, 409],
-    responses: { 201: installmentPlanResponse },
+    responses: { 201: installmentPlansResponses.installmentPlanResponse },
   },
   {
     operationId: 'listInstallmentPlans',
@@ -54,7 +51,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     description:
       '`customerId`, `status` (repeatable: pending_activation, active, completed, canceled), `page`, `limit` (1..100, default 20).',
     request: { query: listInstallmentPlansQuerySchema },
-    responses: { 200: installmentPlanListResponse },
+    responses: { 200: installmentPlansResponses.installmentPlanListResponse },
   },
   {
     ...byPlan,
@@ -63,7 +60,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     path: plan,
     summary: 'Retrieve an installment plan with every installment (due date, status, boleto line and PDF)',
     request: { path: planPathSchema },
-    responses: { 200: installmentPlanResponse },
+    responses: { 200: installmentPlansResponses.installmentPlanResponse },
   },
   {
     ...byPlan,
@@ -78,7 +75,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       'unavailable; nothing was changed`. Already paid: 200 unchanged. 404 `Installment not found`.',
     request: { path: installmentPathSchema, body: noBody, optionalBody: true },
     errors: [409, 503],
-    responses: { 200: installmentResponse },
+    responses: { 200: installmentPlansResponses.installmentResponse },
   },
   {
     ...byPlan,
@@ -92,7 +89,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       `has no boleto or is paid or canceled. ${STATE_RULE}`,
     request: { path: installmentPathSchema, body: reissueSchema, optionalBody: true },
     errors: [409],
-    responses: { 200: installmentPlanResponse },
+    responses: { 200: installmentPlansResponses.installmentPlanResponse },
   },
   {
     ...byPlan,
@@ -103,6 +100,6 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     description: `Open installments are canceled. Webhook installment_plan.canceled (cancelReason seller). ${STATE_RULE}`,
     request: { path: planPathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: installmentPlanResponse },
+    responses: { 200: installmentPlansResponses.installmentPlanResponse },
   },
 ]);

@@ -1,20 +1,16 @@
 import { numericIdParam } from '#shared/domain/params';
 import {
-  portalCustomerResponse,
-  portalResponse,
-  portalSessionResponse,
-  portalSubscriptionResponse,
-} from '#shared/domain/portal/responses';
-import {
   portalAddCardSchema,
   portalCancelSchema,
   portalCustomerInfoSchema,
   portalPaymentMethodSchema,
 } from '#shared/domain/portal/schemas';
 import { createPortalSessionSchema } from '#shared/domain/portal/sessions';
-import { subscriptionEventListResponse } from '#shared/domain/subscriptions/responses';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const portalResponses = lazyResponses(() => import('#shared/domain/portal/responses'));
+const subscriptionsResponses = lazyResponses(() => import('#shared/domain/subscriptions/responses'));
 
 /**
  * The portal token travels in the `token` query parameter (spec); the `portalToken` scheme reads it
@@ -48,7 +44,7 @@ export const portalRoutes = defineRoutes('portal', [
       'Not idempotent: each call is a new visit with a new token. 404 `Customer not found` or ' +
       "`Product not found` for another seller's.",
     request: { body: createPortalSessionSchema },
-    responses: { 201: portalSessionResponse },
+    responses: { 201: portalResponses.portalSessionResponse },
   },
   {
     operationId: 'getPortal',
@@ -59,7 +55,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "The customer, the effective portal configuration, the customer's subscriptions with the actions " +
       'allowed on each, and the active saved cards. 401 `Unauthorized` for an unknown or expired token.',
-    responses: { 200: portalResponse },
+    responses: { 200: portalResponses.portalResponse },
   },
   {
     ...bySubscription,
@@ -72,7 +68,7 @@ export const portalRoutes = defineRoutes('portal', [
       'the period end; `requireCancelReason` makes `reason` required (400). Sends the cancellation ' +
       `e-mail when \`sendCancellationEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
     request: { path: numericIdParam, body: portalCancelSchema, optionalBody: true },
-    responses: { 200: portalSubscriptionResponse },
+    responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -82,7 +78,7 @@ export const portalRoutes = defineRoutes('portal', [
     path: `${subscription}/pause`,
     summary: "Pause a subscription's collection from the portal",
     description: `Follows allowCancelSubscription. ${FLAG_RULE} ${STATE_RULE}`,
-    responses: { 200: portalSubscriptionResponse },
+    responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -92,7 +88,7 @@ export const portalRoutes = defineRoutes('portal', [
     path: `${subscription}/resume`,
     summary: "Resume a subscription's collection from the portal",
     description: `Follows allowCancelSubscription. ${FLAG_RULE} ${STATE_RULE}`,
-    responses: { 200: portalSubscriptionResponse },
+    responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -104,7 +100,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       'Undoes a cancellation at period end, or reactivates a canceled subscription (charging the saved ' +
       `card when the paid period is over). Follows allowCancelSubscription. ${FLAG_RULE} ${STATE_RULE}`,
-    responses: { 200: portalSubscriptionResponse },
+    responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -117,7 +113,7 @@ export const portalRoutes = defineRoutes('portal', [
       "`paymentMethodId`: one of the customer's saved cards (404 `Payment method not found` otherwise). " +
       `Sends the payment-method-updated e-mail when \`sendPaymentMethodUpdatedEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
     request: { path: numericIdParam, body: portalPaymentMethodSchema },
-    responses: { 200: portalSubscriptionResponse },
+    responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -132,7 +128,7 @@ export const portalRoutes = defineRoutes('portal', [
       'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
     request: { path: numericIdParam, body: portalAddCardSchema },
-    responses: { 200: portalSubscriptionResponse },
+    responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409, 503],
   },
   {
@@ -142,7 +138,7 @@ export const portalRoutes = defineRoutes('portal', [
     path: `${subscription}/events`,
     summary: "A subscription's history, from the portal",
     description: `Newest first (payments, failures, state changes). Follows allowViewInvoices. ${FLAG_RULE}`,
-    responses: { 200: subscriptionEventListResponse },
+    responses: { 200: subscriptionsResponses.subscriptionEventListResponse },
   },
   {
     operationId: 'portalUpdateCustomerInfo',
@@ -154,7 +150,7 @@ export const portalRoutes = defineRoutes('portal', [
       '`name`, `email`, `phone` (each optional, at least one), validated as PATCH /api/v1/customers. ' +
       `Follows allowUpdateBillingInfo. ${FLAG_RULE}`,
     request: { body: portalCustomerInfoSchema },
-    responses: { 200: portalCustomerResponse },
+    responses: { 200: portalResponses.portalCustomerResponse },
     errors: [403],
   },
 ]);

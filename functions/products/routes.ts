@@ -1,4 +1,3 @@
-import { affiliationListResponse, affiliationResponse } from '#shared/domain/affiliates/responses';
 import {
   addAffiliationSchema,
   affiliationPathSchema,
@@ -14,18 +13,10 @@ import {
   readQuerySchema,
   updateProductSchema,
 } from '#shared/domain/products/products';
-import {
-  effectivePortalConfigResponse,
-  paymentLinkProductResponse,
-  portalConfigDeletedResponse,
-  portalConfigOrNullResponse,
-  portalConfigResponse,
-  productDeactivatedResponse,
-  productListResponse,
-  productPageResponse,
-  productResponse,
-} from '#shared/domain/products/responses';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const affiliatesResponses = lazyResponses(() => import('#shared/domain/affiliates/responses'));
+const productsResponses = lazyResponses(() => import('#shared/domain/products/responses'));
 
 /** Spec rule 3: product routes accept an API key or the dashboard bearer token. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -44,7 +35,7 @@ export const productRoutes = defineRoutes('products', [
     auth,
     summary: 'Create a product',
     request: { body: createProductSchema },
-    responses: { 201: productResponse },
+    responses: { 201: productsResponses.productResponse },
   },
   {
     operationId: 'listProducts',
@@ -53,7 +44,7 @@ export const productRoutes = defineRoutes('products', [
     auth,
     summary: "List the seller's products",
     request: { query: listQuerySchema },
-    responses: { 200: productListResponse },
+    responses: { 200: productsResponses.productListResponse },
   },
   {
     ...byUuid,
@@ -62,7 +53,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
     request: { path: uuidParam, query: readQuerySchema },
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     ...byId,
@@ -71,7 +62,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/{id}',
     summary: 'Read a product',
     request: { path: numericOrUuidParam, query: readQuerySchema },
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     ...byId,
@@ -81,7 +72,7 @@ export const productRoutes = defineRoutes('products', [
     summary: 'Change a product',
     request: { path: numericOrUuidParam, body: updateProductSchema },
     errors: [409],
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     ...byId,
@@ -89,7 +80,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: '/api/products/{id}',
     summary: 'Deactivate a product',
-    responses: { 200: productResponse },
+    responses: { 200: productsResponses.productResponse },
   },
   {
     operationId: 'listProductsV1',
@@ -102,7 +93,7 @@ export const productRoutes = defineRoutes('products', [
       "products (every product when absent); `limit` 1..100 (20); `cursor` is the previous page's " +
       '`nextCursor` (null on the last page). A cursor of another list or seller is a 400.',
     request: { query: pageQuerySchema },
-    responses: { 200: productPageResponse },
+    responses: { 200: productsResponses.productPageResponse },
   },
   {
     ...byUuid,
@@ -110,7 +101,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: '/api/v1/products/{uuid}',
     summary: 'Deactivate a product by uuid',
-    responses: { 200: productDeactivatedResponse },
+    responses: { 200: productsResponses.productDeactivatedResponse },
   },
   {
     ...byId,
@@ -118,7 +109,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: config,
     summary: "A product's own portal configuration or null",
-    responses: { 200: portalConfigOrNullResponse },
+    responses: { 200: productsResponses.portalConfigOrNullResponse },
   },
   {
     ...byId,
@@ -127,7 +118,7 @@ export const productRoutes = defineRoutes('products', [
     path: config,
     summary: "Create or replace a product's portal configuration",
     request: configBody,
-    responses: { 200: portalConfigResponse },
+    responses: { 200: productsResponses.portalConfigResponse },
   },
   {
     ...byId,
@@ -136,7 +127,7 @@ export const productRoutes = defineRoutes('products', [
     path: config,
     summary: "Change fields of a product's portal configuration",
     request: configBody,
-    responses: { 200: portalConfigResponse },
+    responses: { 200: productsResponses.portalConfigResponse },
   },
   {
     ...byId,
@@ -144,7 +135,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: config,
     summary: "Remove a product's portal configuration",
-    responses: { 200: portalConfigDeletedResponse },
+    responses: { 200: productsResponses.portalConfigDeletedResponse },
   },
   {
     ...byId,
@@ -152,7 +143,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: `${config}/effective`,
     summary: 'The configuration the portal uses for this product (product, else seller, else defaults)',
-    responses: { 200: effectivePortalConfigResponse },
+    responses: { 200: productsResponses.effectivePortalConfigResponse },
   },
   {
     ...byId,
@@ -166,7 +157,7 @@ export const productRoutes = defineRoutes('products', [
     request: { path: numericOrUuidParam, body: addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
-    responses: { 201: affiliationResponse },
+    responses: { 201: affiliatesResponses.affiliationResponse },
   },
   {
     ...byId,
@@ -175,7 +166,7 @@ export const productRoutes = defineRoutes('products', [
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
     request: { path: numericOrUuidParam, query: listAffiliationsQuerySchema },
-    responses: { 200: affiliationListResponse },
+    responses: { 200: affiliatesResponses.affiliationListResponse },
   },
   {
     ...byId,
@@ -184,7 +175,7 @@ export const productRoutes = defineRoutes('products', [
     path: `${affiliates}/{affiliateId}`,
     summary: 'End an affiliation (ending an ended one answers it unchanged)',
     request: { path: affiliationPathSchema },
-    responses: { 200: affiliationResponse },
+    responses: { 200: affiliatesResponses.affiliationResponse },
   },
   {
     operationId: 'getSellerPortalConfig',
@@ -192,7 +183,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/portal/configuration',
     auth,
     summary: 'Seller-level portal configuration',
-    responses: { 200: portalConfigOrNullResponse },
+    responses: { 200: productsResponses.portalConfigOrNullResponse },
   },
   {
     operationId: 'putSellerPortalConfig',
@@ -201,7 +192,7 @@ export const productRoutes = defineRoutes('products', [
     auth,
     summary: 'Set the seller-level portal configuration',
     request: { body: portalConfigSchema, optionalBody: true },
-    responses: { 200: portalConfigResponse },
+    responses: { 200: productsResponses.portalConfigResponse },
   },
   {
     operationId: 'getPaymentLink',
@@ -212,6 +203,6 @@ export const productRoutes = defineRoutes('products', [
     request: { path: uuidParam },
     notFound: PRODUCT_NOT_FOUND,
     errors: [400],
-    responses: { 200: paymentLinkProductResponse },
+    responses: { 200: productsResponses.paymentLinkProductResponse },
   },
 ]);

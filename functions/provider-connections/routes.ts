@@ -1,10 +1,9 @@
 import { connectProviderSchema } from '#shared/domain/provider-connections/connections';
-import {
-  asaasNotificationResponse,
-  providerConnectedResponse,
-  providerConnectionResponse,
-} from '#shared/domain/provider-connections/responses';
-import { defineRoutes } from '#shared/http/types';
+import { defineRoutes, lazyResponses } from '#shared/http/types';
+
+const providerConnectionsResponses = lazyResponses(
+  () => import('#shared/domain/provider-connections/responses'),
+);
 
 /** Issue 16: a seller's live provider account (dashboard only) and that provider's webhooks. */
 export const providerConnectionRoutes = defineRoutes('provider-connections', [
@@ -16,7 +15,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     summary: 'Connect the seller’s Asaas account (the key is checked, stored encrypted, never shown)',
     request: { body: connectProviderSchema },
     errors: [503],
-    responses: { 200: providerConnectedResponse },
+    responses: { 200: providerConnectionsResponses.providerConnectedResponse },
   },
   {
     operationId: 'getAsaasConnection',
@@ -25,7 +24,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     auth: ['jwt'],
     summary: 'The connected Asaas account, without its key',
     errors: [404],
-    responses: { 200: providerConnectionResponse },
+    responses: { 200: providerConnectionsResponses.providerConnectionResponse },
   },
   {
     operationId: 'disconnectAsaas',
@@ -34,7 +33,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     auth: ['jwt'],
     summary: 'Disconnect the Asaas account (live sales answer 503 again)',
     errors: [404],
-    responses: { 200: providerConnectionResponse },
+    responses: { 200: providerConnectionsResponses.providerConnectionResponse },
   },
   {
     operationId: 'receiveAsaasNotification',
@@ -44,6 +43,6 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     summary: 'Asaas webhook (authenticated by the asaas-access-token header)',
     description: 'Asaas API v3 webhook events; the seller is the owner of the token in asaas-access-token.',
     errors: [400, 401, 404],
-    responses: { 200: asaasNotificationResponse },
+    responses: { 200: providerConnectionsResponses.asaasNotificationResponse },
   },
 ]);

@@ -1,11 +1,6 @@
 import * as z from 'zod';
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
 import {
-  scheduledChargeDetailResponse,
-  scheduledChargeListResponse,
-  scheduledChargeResponse,
-} from '#shared/domain/scheduled-charges/responses';
-import {
   cancelSchema,
   createScheduledChargeSchema,
   listScheduledChargesQuerySchema,
@@ -14,7 +9,9 @@ import {
   scheduledChargePathSchema,
   updateScheduledChargeSchema,
 } from '#shared/domain/scheduled-charges/schemas';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const scheduledChargesResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/scheduled-charges';
@@ -40,7 +37,7 @@ const postponeRoute = {
     `400 \`newDueDate must be today or later (America/Sao_Paulo)\`. ${STATE_RULE}`,
   request: { path: scheduledChargePathSchema, body: postponeSchema },
   errors: [409],
-  responses: { 200: scheduledChargeResponse },
+  responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
 } as const;
 
 export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
@@ -60,7 +57,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '`Product not found`. Supports X-Idempotency-Key.',
     request: { body: createScheduledChargeSchema },
     errors: [404],
-    responses: { 201: scheduledChargeResponse },
+    responses: { 201: scheduledChargesResponses.scheduledChargeResponse },
   },
   {
     operationId: 'listScheduledCharges',
@@ -72,7 +69,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '`status` repeatable, `customerId`, `type`, `dueDateFrom` and `dueDateTo` (inclusive, YYYY-MM-DD), ' +
       '`search` (customer name prefix, e-mail or document), `page`, `limit` (1..100, default 20).',
     request: { query: listScheduledChargesQuerySchema },
-    responses: { 200: scheduledChargeListResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeListResponse },
   },
   {
     ...byCharge,
@@ -80,7 +77,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     method: 'GET',
     path: charge,
     summary: 'Retrieve a scheduled charge with its cycles, transactions and timeline',
-    responses: { 200: scheduledChargeDetailResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
   },
   {
     ...byCharge,
@@ -96,7 +93,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       `scheduled_charge.paid with seriesId and cycleNumber. ${STATE_RULE}`,
     request: { path: scheduledChargePathSchema, body: markPaidSchema },
     errors: [409],
-    responses: { 200: scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
   { ...postponeRoute, operationId: 'postponeScheduledCharge', path: `${charge}/postpone` },
   {
@@ -116,7 +113,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       `boleto made unpayable. Webhook scheduled_charge.canceled or .recurrence_canceled. ${STATE_RULE}`,
     request: { path: scheduledChargePathSchema, body: cancelSchema, optionalBody: true },
     errors: [409],
-    responses: { 200: scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -129,7 +126,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       `Recurring only. Webhook scheduled_charge.cancel_at_period_end_set. ${STATE_RULE}`,
     request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -139,7 +136,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     summary: 'Keep a series going after its current cycle',
     description: `Webhook scheduled_charge.cancel_at_period_end_cleared. ${STATE_RULE}`,
     errors: [409],
-    responses: { 200: scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -150,7 +147,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
     request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -161,7 +158,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
     request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -172,6 +169,6 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description: `Open cycles keep their amount. Webhook scheduled_charge.updated. ${STATE_RULE}`,
     request: { path: scheduledChargePathSchema, body: updateScheduledChargeSchema },
     errors: [409],
-    responses: { 200: scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
 ]);

@@ -1,13 +1,6 @@
 import { numericIdParam, numericOrUuidParam } from '#shared/domain/params';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import {
-  priceListResponse,
-  priceResponse,
-  subscriptionEventListResponse,
-  subscriptionListResponse,
-  subscriptionResponse,
-} from '#shared/domain/subscriptions/responses';
-import {
   cancelSubscriptionSchema,
   changePaymentMethodSchema,
   createPriceSchema,
@@ -17,7 +10,9 @@ import {
   pricePathSchema,
 } from '#shared/domain/subscriptions/schemas';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const subscriptionsResponses = lazyResponses(() => import('#shared/domain/subscriptions/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const prices = '/api/products/{id}/prices';
@@ -41,7 +36,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`intervalCount` of them (up to 52 weeks, 12 months or 1 year); optional `trialDays` (0..730). ' +
       'The product must be active.',
     request: { path: numericOrUuidParam, body: createPriceSchema },
-    responses: { 201: priceResponse },
+    responses: { 201: subscriptionsResponses.priceResponse },
   },
   {
     ...byProduct,
@@ -51,7 +46,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     summary: "A product's prices, newest first",
     description: '`active=true` lists only the active prices, `active=false` only the deactivated ones.',
     request: { path: numericOrUuidParam, query: listPricesQuerySchema },
-    responses: { 200: priceListResponse },
+    responses: { 200: subscriptionsResponses.priceListResponse },
   },
   {
     ...byProduct,
@@ -63,7 +58,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`priceId` is the price id or uuid. Deactivating a deactivated price answers it unchanged. ' +
       '404 `Price not found` for a price of another product or account.',
     request: { path: pricePathSchema },
-    responses: { 200: priceResponse },
+    responses: { 200: subscriptionsResponses.priceResponse },
   },
   {
     operationId: 'createSubscription',
@@ -80,7 +75,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'deactivated price or product, or an expired card. Supports X-Idempotency-Key.',
     request: { body: createSubscriptionSchema },
     errors: [400, 404, 503],
-    responses: { 201: subscriptionResponse },
+    responses: { 201: subscriptionsResponses.subscriptionResponse },
   },
   {
     operationId: 'listSubscriptions',
@@ -90,7 +85,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     summary: 'List subscriptions, newest first',
     description: 'Filters: status, customerId, productId (combinable).',
     request: { query: listSubscriptionsQuerySchema },
-    responses: { 200: subscriptionListResponse },
+    responses: { 200: subscriptionsResponses.subscriptionListResponse },
   },
   {
     ...bySubscription,
@@ -98,7 +93,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     method: 'GET',
     path: subscription,
     summary: 'Retrieve a subscription',
-    responses: { 200: subscriptionResponse },
+    responses: { 200: subscriptionsResponses.subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -106,7 +101,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     method: 'GET',
     path: `${subscription}/events`,
     summary: "A subscription's history, newest first",
-    responses: { 200: subscriptionEventListResponse },
+    responses: { 200: subscriptionsResponses.subscriptionEventListResponse },
   },
   {
     ...bySubscription,
@@ -120,7 +115,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       `Webhook subscription.cancelled. ${STATE_RULE}`,
     request: { path: numericIdParam, body: cancelSubscriptionSchema, optionalBody: true },
     errors: [409],
-    responses: { 200: subscriptionResponse },
+    responses: { 200: subscriptionsResponses.subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -130,7 +125,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     summary: 'Pause collection: the status stays, periods go by without charges',
     description: `Only an active subscription pauses. Webhook subscription.paused. ${STATE_RULE}`,
     errors: [409],
-    responses: { 200: subscriptionResponse },
+    responses: { 200: subscriptionsResponses.subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -140,7 +135,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     summary: 'Resume collection: the next charge is at the end of the current period',
     description: STATE_RULE,
     errors: [409],
-    responses: { 200: subscriptionResponse },
+    responses: { 200: subscriptionsResponses.subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -155,7 +150,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'new period starts; a declined charge answers 409 and changes nothing else. Supports ' +
       `X-Idempotency-Key. ${STATE_RULE}`,
     errors: [409],
-    responses: { 200: subscriptionResponse },
+    responses: { 200: subscriptionsResponses.subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -169,6 +164,6 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       "subscription customer's; 400 for an expired card.",
     request: { path: numericIdParam, body: changePaymentMethodSchema },
     errors: [400],
-    responses: { 200: subscriptionResponse },
+    responses: { 200: subscriptionsResponses.subscriptionResponse },
   },
 ]);

@@ -1,7 +1,5 @@
-import { eventEnvelopeResponse } from '#shared/domain/events/responses';
 import { testEventSchema } from '#shared/domain/events/test-events';
 import { MAIL_NOT_FOUND, mailIdParam, mailQuerySchema } from '#shared/domain/mail/mailbox';
-import { mailListResponse, mailResponse } from '#shared/domain/mail/responses';
 import { numericIdParam, opaqueIdParam } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import {
@@ -10,10 +8,13 @@ import {
   sandboxCardOutcomeResponse,
   sandboxPixAuthorizationResponse,
 } from '#shared/domain/payments/sandbox-helpers';
-import { transactionResponse } from '#shared/domain/transactions/responses';
 import { simulateSchema } from '#shared/domain/transactions/sandbox';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const eventsResponses = lazyResponses(() => import('#shared/domain/events/responses'));
+const mailResponses = lazyResponses(() => import('#shared/domain/mail/responses'));
+const transactionsResponses = lazyResponses(() => import('#shared/domain/transactions/responses'));
 
 /** Sandbox helpers that also exist deployed; they act on test-environment data only. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -29,7 +30,7 @@ const simulation = <const Id extends string>(operationId: Id, action: string) =>
     request: { path: numericIdParam, body: simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
-    responses: { 200: transactionResponse },
+    responses: { 200: transactionsResponses.transactionResponse },
   }) as const;
 
 const pixAuthorization = <const Id extends string>(operationId: Id, action: 'approve' | 'revoke') =>
@@ -58,7 +59,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     testOnly: true,
     summary: 'Emit a sandbox event to the registered endpoints',
     request: { body: testEventSchema },
-    responses: { 201: eventEnvelopeResponse },
+    responses: { 201: eventsResponses.eventEnvelopeResponse },
   },
   simulation('payTestTransaction', 'pay'),
   simulation('failTestTransaction', 'fail'),
@@ -88,7 +89,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     description:
       'Test-mode mail never reaches a real inbox: it is kept here (30 days on AWS; in the data folder locally). `to` keeps the messages to one address.',
     request: { query: mailQuerySchema },
-    responses: { 200: mailListResponse },
+    responses: { 200: mailResponses.mailListResponse },
   },
   {
     operationId: 'getTestMail',
@@ -99,6 +100,6 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: 'Sandbox: one e-mail message with its text and HTML parts',
     request: { path: mailIdParam },
     notFound: MAIL_NOT_FOUND,
-    responses: { 200: mailResponse },
+    responses: { 200: mailResponses.mailResponse },
   },
 ]);

@@ -3,18 +3,11 @@ import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/par
 import { createTransactionSchema } from '#shared/domain/transactions/create';
 import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
 import { chargesQuerySchema } from '#shared/domain/transactions/queries';
-import {
-  chargeCanceledResponse,
-  chargeListResponse,
-  notificationResultResponse,
-  transactionCanceledResponse,
-  transactionListResponse,
-  transactionResponse,
-  transactionStatusResponse,
-} from '#shared/domain/transactions/responses';
 import { BOLETO_NOT_FOUND } from '#shared/domain/transactions/sandbox';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const transactionsResponses = lazyResponses(() => import('#shared/domain/transactions/responses'));
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
 const gateway: AuthScheme[] = ['apiKey', 'jwt'];
@@ -31,7 +24,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     description: 'X-Idempotency-Key is scoped to the seller that owns the product.',
     request: { body: createTransactionSchema },
     errors: [404, 503],
-    responses: { 201: transactionResponse },
+    responses: { 201: transactionsResponses.transactionResponse },
   },
   {
     operationId: 'listTransactions',
@@ -40,7 +33,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: gateway,
     summary: "List the seller's transactions",
     request: { query: listSchema },
-    responses: { 200: transactionListResponse },
+    responses: { 200: transactionsResponses.transactionListResponse },
   },
   {
     operationId: 'handleProviderNotification',
@@ -50,7 +43,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: 'Signed notification from the payment provider',
     description: 'Authenticated by the X-Signature header over the raw body (the provider signs it).',
     errors: [400, 401, 404],
-    responses: { 201: notificationResultResponse },
+    responses: { 201: transactionsResponses.notificationResultResponse },
   },
   {
     operationId: 'getTransactionStatus',
@@ -60,7 +53,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: 'Public status by the provider id',
     request: { path: gatewayPayIdParam },
     notFound: TRANSACTION_NOT_FOUND,
-    responses: { 200: transactionStatusResponse },
+    responses: { 200: transactionsResponses.transactionStatusResponse },
   },
   {
     ...byId,
@@ -69,7 +62,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}',
     auth: gateway,
     summary: 'Transaction detail',
-    responses: { 200: transactionResponse },
+    responses: { 200: transactionsResponses.transactionResponse },
   },
   {
     ...byId,
@@ -79,7 +72,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: ['panel'],
     summary: 'Cancel an unpaid transaction by its gatewayPayId (panel only)',
     errors: [400, 409],
-    responses: { 200: transactionCanceledResponse },
+    responses: { 200: transactionsResponses.transactionCanceledResponse },
   },
   {
     ...byId,
@@ -90,7 +83,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: 'Refund in whole or in part',
     request: { path: numericIdParam, body: refundSchema, optionalBody: true },
     errors: [400, 409],
-    responses: { 200: transactionResponse },
+    responses: { 200: transactionsResponses.transactionResponse },
   },
   {
     operationId: 'listCharges',
@@ -99,7 +92,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: ['apiKey'],
     summary: 'Charges, cursor pages',
     request: { query: chargesQuerySchema },
-    responses: { 200: chargeListResponse },
+    responses: { 200: transactionsResponses.chargeListResponse },
   },
   {
     operationId: 'cancelCharge',
@@ -110,7 +103,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     request: { path: uuidParam },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [400, 409],
-    responses: { 200: chargeCanceledResponse },
+    responses: { 200: transactionsResponses.chargeCanceledResponse },
   },
   {
     operationId: 'getSandboxBoletoPdf',

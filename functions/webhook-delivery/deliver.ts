@@ -19,7 +19,7 @@ export const attemptFieldsOf = (a: AttemptReport) => ({
 
 /**
  * Runs the records of one queue batch and answers the ids to return to the queue (SQS partial
- * batch response). The records run concurrently: the event source mapping hands over up to ten,
+ * batch response). The records run concurrently (processDeliveryBatch): the mapping hands over up to ten,
  * and one slow seller endpoint (up to DELIVERY_TIMEOUT_MS) must cost the batch one timeout, not
  * ten in a row, or the function's timeout would have to grow with the batch size.
  */
@@ -40,6 +40,5 @@ export async function deliverBatch(
     onFailure: (record: QueuedRecord, error: unknown) =>
       log.error('delivery attempt failed to run', { error, messageId: record.id, outcome: 'requeued' }),
   };
-  const failed = await Promise.all(records.map((record) => processDeliveryBatch(batchDeps, [record])));
-  return failed.flat();
+  return processDeliveryBatch(batchDeps, records);
 }

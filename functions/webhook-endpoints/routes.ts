@@ -4,16 +4,9 @@ import {
   pageQuerySchema,
   updateEndpointSchema,
 } from '#shared/domain/webhooks/endpoints';
-import {
-  webhookDeliveryListResponse,
-  webhookDeliveryResponse,
-  webhookEndpointCreatedResponse,
-  webhookEndpointDeletedResponse,
-  webhookEndpointListResponse,
-  webhookEndpointResponse,
-  webhookEndpointRotatedResponse,
-} from '#shared/domain/webhooks/responses';
-import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+
+const webhooksResponses = lazyResponses(() => import('#shared/domain/webhooks/responses'));
 
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -29,7 +22,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     idempotent: true,
     summary: 'Register a webhook endpoint (answers its signing secret once)',
     request: { body: createEndpointSchema },
-    responses: { 201: webhookEndpointCreatedResponse },
+    responses: { 201: webhooksResponses.webhookEndpointCreatedResponse },
   },
   {
     operationId: 'listWebhookEndpoints',
@@ -38,7 +31,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     auth,
     summary: 'List webhook endpoints',
     request: { query: pageQuerySchema },
-    responses: { 200: webhookEndpointListResponse },
+    responses: { 200: webhooksResponses.webhookEndpointListResponse },
   },
   {
     ...endpointRoute,
@@ -46,7 +39,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Read a webhook endpoint',
-    responses: { 200: webhookEndpointResponse },
+    responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
     ...endpointRoute,
@@ -55,7 +48,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
     request: { path: opaqueIdParam, body: updateEndpointSchema },
-    responses: { 200: webhookEndpointResponse },
+    responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
     ...endpointRoute,
@@ -63,7 +56,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'DELETE',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Delete a webhook endpoint',
-    responses: { 200: webhookEndpointDeletedResponse },
+    responses: { 200: webhooksResponses.webhookEndpointDeletedResponse },
   },
   {
     ...endpointRoute,
@@ -71,7 +64,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'POST',
     path: '/api/webhook-endpoints/{id}/rotate-secret',
     summary: 'Rotate the signing secret (the old one signs too for 24 hours)',
-    responses: { 200: webhookEndpointRotatedResponse },
+    responses: { 200: webhooksResponses.webhookEndpointRotatedResponse },
   },
   {
     ...endpointRoute,
@@ -80,7 +73,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
     request: { path: opaqueIdParam, query: pageQuerySchema },
-    responses: { 200: webhookDeliveryListResponse },
+    responses: { 200: webhooksResponses.webhookDeliveryListResponse },
   },
   {
     operationId: 'resendWebhookDelivery',
@@ -90,6 +83,6 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     summary: 'Attempt a delivery again now (same event id)',
     request: { path: opaqueIdParam },
     notFound: 'Webhook delivery not found',
-    responses: { 200: webhookDeliveryResponse },
+    responses: { 200: webhooksResponses.webhookDeliveryResponse },
   },
 ]);

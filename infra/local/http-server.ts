@@ -5,6 +5,7 @@ import * as z from 'zod';
 import type { Clock } from '#shared/domain/ports';
 import { AppError, BadRequestError, toErrorBody, ValidationError } from '#shared/errors';
 import { errorBodySchema } from '#shared/http/error-body';
+import { declaredResponse } from '#shared/http/responses';
 import type { Route, RouteGroup } from '#shared/http/types';
 import { routeKey } from '#shared/http/types';
 import { logger } from '#shared/logger';
@@ -127,7 +128,7 @@ export function createLocalServer(options: LocalServerOptions): Server {
     const contentType = String(result.headers?.['content-type'] ?? '');
     const name = route ? routeKey(route) : DEFAULT_ROUTE_KEY;
     // A declared status keeps its own schema (health's 503 is a report); other failures are errors.
-    const declared = route?.responses[status];
+    const declared = route && declaredResponse(route, status);
     const expected = declared === undefined && status >= 400 ? errorBodySchema : declared;
     if (expected === undefined)
       return options.onViolation(`${name} answered ${status}, which it does not declare`);

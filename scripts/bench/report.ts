@@ -10,6 +10,8 @@ export const BUDGETS = {
   writeTrips: 3,
   sizeBytes: SIZE_BUDGET_BYTES,
   ratio: SIZE_RATIO_BUDGET,
+  /** Issue 17's cold-start target, tighter than DESIGN.md's 1.5x aim. */
+  coldRatio: 1.3,
 };
 
 export interface BudgetCheck {
@@ -58,13 +60,20 @@ function sizeChecks(size: BundleSize, bare: BundleSize): BudgetCheck[] {
 }
 
 function coldChecks(cold: ColdStart, bare: ColdStart): BudgetCheck[] {
-  const x = ratio(cold.medianMs, bare.medianMs);
+  // CPU time: wall time on a shared machine measures the neighbours (docs/decisions.md).
+  const x = ratio(cold.cpuMedianMs, bare.cpuMedianMs);
   return [
     {
       subject: `cold start ${cold.name}`,
       budget: '<= 1.5x bare',
       value: `${x.toFixed(2)}x`,
       pass: x <= BUDGETS.ratio,
+    },
+    {
+      subject: `cold start ${cold.name}`,
+      budget: '<= 1.3x bare (issue 17)',
+      value: `${x.toFixed(2)}x`,
+      pass: x <= BUDGETS.coldRatio,
     },
   ];
 }
@@ -144,19 +153,41 @@ function bundlesTable(sizes: SizeReport): string {
 
 function coldTable(sizes: SizeReport, coldStarts: ColdStart[]): string {
   const bare = coldStarts.find((c) => c.name === sizes.bare.name) as ColdStart;
-  const rows = coldStarts.map((c) => [
-    c.name,
-    ms(c.medianMs),
-    ms(Math.min(...c.runsMs)),
-    ms(Math.max(...c.runsMs)),
-    ratio(c.medianMs, bare.medianMs).toFixed(2),
-    c.envNeeded.join(' ') || 'none',
-    c === bare ? 'reference' : verdict(coldChecks(c, bare)),
-  ]);
+  // The bytes a cold start reads sit beside its time, so a ratio can be told apart into code
+  // loaded (size) and code run at module scope (time per KB).
+  const bytesOf = new Map([sizes.bare, ...sizes.functions].map((s) => [s.name, s.loadBytes]));
+  const rows = coldStarts.map((c) => {
+    const bytes = bytesOf.get(c.name);
+    return [
+      c.name,
+      ms(c.medianMs),
+      ms(Math.min(...c.runsMs)),
+      ms(Math.max(...c.runsMs)),
+      ratio(c.medianMs, bare.medianMs).toFixed(2),
+      ms(c.cpuMedianMs),
+      ratio(c.cpuMedianMs, bare.cpuMedianMs).toFixed(2),
+      bytes === undefined ? '-' : kb(bytes),
+      bytes === undefined ? '-' : ratio(bytes, sizes.bare.loadBytes).toFixed(2),
+      c.envNeeded.join(' ') || 'none',
+      c === bare ? 'reference' : verdict(coldChecks(c, bare)),
+    ];
+  });
   return table(
-    ['function', 'median ms', 'min', 'max', 'x bare', 'env needed', 'budget (<= 1.5x bare)'],
+    [
+      'function',
+      'median ms',
+      'min',
+      'max',
+      'x bare',
+      'cpu ms',
+      'cpu x bare',
+      'load KB',
+      'KB x bare',
+      'env needed',
+      'budget on cpu x bare (<= 1.5x; issue 17: <= 1.3x)',
+    ],
     rows,
-    'lrrrrll',
+    'lrrrrrrrrll',
   );
 }
 
@@ -260,7 +291,8 @@ function besideRawTable(r: BenchResults, routes: string[], title: string): strin
   return table([title, 'trips avg/max', 'p50 ms', 'x raw', 'budget'], rows, 'lrrrl');
 }
 
-function bundleSections(sizes: SizeReport, coldStarts: ColdStart[]): string[] {
+/** The bundle and cold-start tables; printed on their own when BENCH_ONLY measured no endpoint. */
+export function bundleSections(sizes: SizeReport, coldStarts: ColdStart[]): string[] {
   return [
     'Bundles: esbuild, minified. "load" = entry + chunks imported statically (what a cold start reads);',
     '"total" adds the lazy import() chunks. x bare compares load sizes.',
@@ -269,7 +301,8 @@ function bundleSections(sizes: SizeReport, coldStarts: ColdStart[]): string[] {
       ? [`Note: the bare handler alone loads ${kb(sizes.bare.loadBytes)} KB, over the 300 KB aim by itself.`]
       : []),
     '',
-    `Cold module load: await import(bundle) in a fresh node process, ${COLD_RUNS} runs each.`,
+    `Cold module load: await import(bundle) in a fresh node process, ${COLD_RUNS} runs each (medians;`,
+    'cpu = user + system time of the import, which the budgets use; load KB = what the import reads).',
     coldTable(sizes, coldStarts),
     '',
   ];

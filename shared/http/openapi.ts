@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { MAX_KEY_LENGTH } from '#shared/domain/idempotency';
 import { createSchemaBook, type Json, refTo, type SchemaBook } from './openapi-schemas';
+import { declaredResponse } from './responses';
 import type { AuthScheme, RawContent, Route, RouteGroup } from './types';
 
 /**
@@ -127,8 +128,9 @@ function rawMedia(raw: RawContent): Json {
 
 function responsesOf(book: SchemaBook, route: Route): Json {
   const answers: Record<number, Json> = {};
-  for (const [key, value] of Object.entries(route.responses)) {
+  for (const key of Object.keys(route.responses)) {
     const status = Number(key);
+    const value = declaredResponse(route, status) as z.ZodType | RawContent | null;
     if (value === null) answers[status] = { description: REASONS[status] ?? `Status ${status}` };
     else if (isZod(value)) {
       const schema = book.convert(value, 'output', `${route.operationId}_${status}`);
@@ -202,7 +204,10 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route): Json {
   };
 }
 
-/** The OpenAPI 3.1.0 document of every route of the groups, in their order. */
+/**
+ * The OpenAPI 3.1.0 document of every route of the groups, in their order. Lazy response schemas
+ * must be loaded first (loadResponses).
+ */
 export function buildOpenApi(groups: RouteGroup[], info: OpenApiInfo): Json {
   const book = createSchemaBook(['ErrorBody']);
   const paths: Record<string, Record<string, Json>> = {};

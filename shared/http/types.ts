@@ -50,11 +50,52 @@ export interface RawContent {
 }
 
 /**
- * What a route may answer with success, by status. A zod schema describes a JSON body (checked
- * against every answer in the integration tests and published in the OpenAPI document), `null`
- * an empty body, RawContent anything else. Error answers always have the mapper's ErrorBody.
+ * A response schema whose module is imported on first use. A Lambda answering requests never
+ * reads its route's response schemas (only the OpenAPI generator, the local runtime's answer
+ * check and the tests do), so building them at every cold start was pure cost: see
+ * shared/http/responses.ts, which loads them before those readers run.
  */
-export type RouteResponses = Record<number, z.ZodType | RawContent | null>;
+export interface LazySchema {
+  readonly lazy: () => Promise<z.ZodType>;
+}
+
+/**
+ * The response schemas a module exports, each loaded with the module on first use:
+ * `const r = lazyResponses(() => import('#shared/domain/products/responses'))`, then
+ * `responses: { 201: r.productResponse }`. One LazySchema per name, so a schema keeps one identity.
+ */
+export function lazyResponses<M extends object>(
+  load: () => Promise<M>,
+): { readonly [K in keyof M as M[K] extends z.ZodType ? K : never]: LazySchema } {
+  let loaded: Promise<M> | undefined;
+  const made = new Map<string, LazySchema>();
+  return new Proxy({} as never, {
+    get: (_target, name) => {
+      if (typeof name !== 'string') return undefined;
+      let schema = made.get(name);
+      if (!schema) {
+        schema = {
+          lazy: async () => {
+            loaded ??= load();
+            const value = ((await loaded) as Record<string, unknown>)[name];
+            if (!value) throw new Error(`no response schema ${name} in its module`);
+            return value as z.ZodType;
+          },
+        };
+        made.set(name, schema);
+      }
+      return schema;
+    },
+  });
+}
+
+/**
+ * What a route may answer with success, by status. A zod schema describes a JSON body (checked
+ * against every answer in the integration tests and published in the OpenAPI document), a
+ * LazySchema the same loaded on first use, `null` an empty body, RawContent anything else. Error
+ * answers always have the mapper's ErrorBody.
+ */
+export type RouteResponses = Record<number, z.ZodType | LazySchema | RawContent | null>;
 
 /** One row of a route table: data read by CDK, the local gateway, the bench and the OpenAPI generator. */
 export interface Route {

@@ -1,10 +1,10 @@
 import type { PortalConfigRepository } from '#shared/domain/ports';
+import type { StoredPortalConfig } from '#shared/domain/products/portal-config';
 import {
   PORTAL_CONFIG_NOT_FOUND,
   PORTAL_DEFAULTS,
   type PortalFields,
-  type StoredPortalConfig,
-} from '#shared/domain/products/portal-config';
+} from '#shared/domain/products/portal-defaults';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { keys } from './keys';

@@ -1,6 +1,6 @@
 import type { WebhookEndpointRepository } from '#shared/domain/ports';
 import type { EndpointPatch, WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
-import { WEBHOOK_ENDPOINT_NOT_FOUND } from '#shared/domain/webhooks/endpoints';
+import { WEBHOOK_ENDPOINT_NOT_FOUND } from '#shared/domain/webhooks/not-found';
 import { NotFoundError } from '#shared/errors';
 import { keys } from './keys';
 import {

@@ -1,23 +1,32 @@
 import { TIME_ZONE } from '#shared/dates';
+import { once } from '#shared/once';
 
 export { escapeHtml } from '#shared/html';
 // Amounts: the one formatter of shared/money (hand-grouped from centavos: a text part searched for
 // `R$ 49,90` finds it, whatever the ICU version). HTML escaping: the one of shared/html.
 export { formatBrl } from '#shared/money';
 
-const wallClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+// Built on first use: a formatter with a time zone loads ICU's zone data (cold start cost).
+const wallClock = once(
+  () =>
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: TIME_ZONE,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
+);
 
 /** `22/11/2026 às 14:05 (horário de Brasília)`: the instant as Sao Paulo wall time. */
 export function formatSaoPauloDateTime(instant: Date): string {
-  const p = Object.fromEntries(wallClock.formatToParts(instant).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    wallClock()
+      .formatToParts(instant)
+      .map((x) => [x.type, x.value]),
+  );
   return `${p.day}/${p.month}/${p.year} às ${p.hour}:${p.minute} (horário de Brasília)`;
 }
 

@@ -3,33 +3,15 @@ import type { Clock, PortalConfigRepository, ProductRepository } from '#shared/d
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { textField } from '#shared/validation';
+import { PORTAL_DEFAULTS, type PortalFields } from './portal-defaults';
 import { findProduct, PRODUCT_NOT_FOUND, productRefOf } from './products';
 
-/**
- * The customer portal's look and allowed actions, per product or per seller. The spec gives the
- * defaults of primaryColor and the four allow… flags; the rest default to off / empty.
- */
-export const PORTAL_CONFIG_NOT_FOUND = 'Portal configuration not found';
-
-export const PORTAL_DEFAULTS = {
-  businessName: null as string | null,
-  logoUrl: null as string | null,
-  primaryColor: '#257264',
-  allowCancelSubscription: true,
-  allowUpdatePaymentMethod: true,
-  allowUpdateBillingInfo: true,
-  allowViewInvoices: true,
-  cancelAtPeriodEndOnly: false,
-  requireCancelReason: false,
-  sendCancellationEmail: true,
-  sendPaymentMethodUpdatedEmail: true,
-  customWelcomeText: null as string | null,
-  customSuccessMessage: null as string | null,
-  customCancellationMessage: null as string | null,
-};
-
-export type PortalSettings = typeof PORTAL_DEFAULTS;
-export type PortalFields = Partial<PortalSettings>;
+export {
+  PORTAL_CONFIG_NOT_FOUND,
+  PORTAL_DEFAULTS,
+  type PortalFields,
+  type PortalSettings,
+} from './portal-defaults';
 
 /** Portal texts; the custom messages keep their line breaks, the business name is one line. */
 const text = (field: string, max: number) =>

@@ -5,12 +5,13 @@ import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { textField } from '#shared/validation';
+import { WEBHOOK_ENDPOINT_NOT_FOUND } from './not-found';
 import { checkWebhookUrl } from './url-policy';
 
 /** The previous secret keeps signing for this long after a rotation. */
 export const ROTATION_OVERLAP_SECONDS = 86_400;
 export const MAX_PAGE = 100;
-export const WEBHOOK_ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
+export { WEBHOOK_ENDPOINT_NOT_FOUND };
 
 export interface WebhookEndpoint {
   id: string;

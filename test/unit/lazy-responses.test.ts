@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { buildOpenApi } from '#shared/http/openapi';
+import { declaredResponse, loadResponses } from '#shared/http/responses';
+import { defineRoutes, lazyResponses, type RouteResponses } from '#shared/http/types';
+
+const Thing = z.object({ id: z.number(), name: z.string() }).meta({ id: 'Thing' });
+const info = { title: 'Test API', version: '1.0.0' };
+
+const row = (operationId: string, responses: RouteResponses) =>
+  ({
+    operationId,
+    method: 'GET',
+    path: `/api/${operationId}`,
+    auth: [],
+    summary: 'A thing',
+    responses,
+  }) as const;
+
+describe('lazy response schemas', () => {
+  it('imports the module only when loadResponses asks, once for every name it exports', async () => {
+    let imports = 0;
+    const r = lazyResponses(async () => {
+      imports += 1;
+      return { thingResponse: Thing, otherResponse: z.object({ n: z.number() }) };
+    });
+    const group = defineRoutes('things', [
+      row('getThing', { 200: r.thingResponse }),
+      row('getOther', { 200: r.otherResponse, 204: null }),
+    ]);
+    expect(imports).toBe(0);
+    expect(r.thingResponse).toBe(r.thingResponse);
+    expect(() => declaredResponse(group.routes[0], 200)).toThrow(/getThing 200: response schema not loaded/);
+    await loadResponses([group]);
+    expect(imports).toBe(1);
+    expect(declaredResponse(group.routes[0], 200)).toBe(Thing);
+    expect(declaredResponse(group.routes[1], 204)).toBeNull();
+    expect(declaredResponse(group.routes[1], 404)).toBeUndefined();
+  });
+
+  it('gives the same OpenAPI document as the schema itself', async () => {
+    const r = lazyResponses(async () => ({ thingResponse: Thing }));
+    const lazy = defineRoutes('things', [row('getThing', { 200: r.thingResponse })]);
+    const eager = defineRoutes('things', [row('getThing', { 200: Thing })]);
+    await loadResponses([lazy]);
+    expect(buildOpenApi([lazy], info)).toEqual(buildOpenApi([eager], info));
+  });
+
+  it('fails loading when the module does not export the name', async () => {
+    const r = lazyResponses(async () => ({ thingResponse: Thing }) as Record<string, z.ZodType>);
+    const group = defineRoutes('things', [row('getMissing', { 200: r.missingResponse })]);
+    await expect(loadResponses([group])).rejects.toThrow('no response schema missingResponse in its module');
+  });
+});
