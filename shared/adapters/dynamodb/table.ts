@@ -140,13 +140,23 @@ export interface TableOptions {
   client?: DynamoDBClient;
 }
 
+/** Sockets of the local runtime's one DynamoDB client (DynamoDB Local on loopback). */
+const LOCAL_MAX_SOCKETS = 256;
+
 export function createDynamoClient(options: { endpoint?: string; region?: string }): DynamoDBClient {
   return new DynamoDBClient({
     region: options.region ?? awsRegion(),
     endpoint: options.endpoint,
     ...(options.endpoint ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     // A dead endpoint must fail fast: the health check answers 503 within seconds, never hangs.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+    // The connection timeout also runs while a request waits for a free socket; a local endpoint's
+    // one client serves every function of the runtime (on AWS each container has its own), so it
+    // gets the sockets of many containers instead of the SDK's 50.
+    requestHandler: {
+      connectionTimeout: 1_000,
+      requestTimeout: 3_000,
+      ...(options.endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
+    },
     maxAttempts: 2,
   });
 }
