@@ -1,12 +1,27 @@
+import { CustomerContentionError } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
-import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
+import type {
+  JoinedWrite,
+  TransactionPage,
+  TransactionQuery,
+  TransactionRepository,
+} from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
 import { startKeyOf } from './cursor';
+import { contended, type DynamoJoinedWrite } from './customer-repository';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
+import {
+  alreadyExists,
+  ConditionFailedError,
+  encodeCursor,
+  type Item,
+  orConflict,
+  type Table,
+  type TransactItem,
+} from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
@@ -221,8 +236,27 @@ export function createTransactionRepository(table: Table): TransactionRepository
   return {
     nextId: () => table.nextId('transaction', { block: 20 }),
 
-    async create(t, events: DomainEvent[]) {
-      await orConflict(table.transact(transactionCreateWrites(t, events)), alreadyExists('The transaction'));
+    async create(t, events: DomainEvent[], joined: JoinedWrite[] = []) {
+      // The buyer's writes first, so a failed condition's index says whose it was.
+      const parts = joined.map((j) => j.joined as DynamoJoinedWrite);
+      const own = transactionCreateWrites(t, events);
+      const items = [...parts.flatMap((p) => p.items), ...own];
+      try {
+        await table.transact(items);
+      } catch (error) {
+        if (error instanceof ConditionFailedError) {
+          let start = 0;
+          for (const part of parts) {
+            const failed = error.failedIndexes.find((i) => i >= start && i < start + part.items.length);
+            if (failed !== undefined) throw part.failure(error, failed);
+            start += part.items.length;
+          }
+          throw alreadyExists('The transaction')(error);
+        }
+        // Another transaction held the buyer's items: the sale writes again.
+        if (parts.length > 0 && contended(error)) throw new CustomerContentionError({ cause: error });
+        throw error;
+      }
     },
 
     async duePixExpiries(now, hoursBack) {
