@@ -1,3 +1,4 @@
+import { BuyerMemory, profileAfter } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerFound,
@@ -227,16 +228,23 @@ function knownProfileWrites(current: CustomerProfile, patch: ProfilePatch | null
 export interface DynamoJoinedWrite {
   items: TransactItem[];
   failure(error: ConditionFailedError, index: number): Error;
+  /** Called once the write that carried the items succeeded. */
+  succeeded(): void;
 }
 
 /** The writes of a BuyerWrite, and its failed assumption as BuyerChangedError (what was found). */
-export function buyerWrites(write: BuyerWrite): DynamoJoinedWrite {
-  const changed = (error: ConditionFailedError, found: BuyerFound) =>
-    new BuyerChangedError(found, { cause: error });
+export function buyerWrites(write: BuyerWrite, memory: BuyerMemory): DynamoJoinedWrite {
+  const assumed = profileAfter(write);
+  const changed = (error: ConditionFailedError, found: BuyerFound) => {
+    memory.learned(assumed.tenant, assumed.document, found);
+    return new BuyerChangedError(found, { cause: error });
+  };
+  const succeeded = () => memory.wrote(write);
   switch (write.kind) {
     case 'newGlobal':
       return {
         items: newGlobalWrites(write.global, write.profile),
+        succeeded,
         failure: (error, index) => {
           const old = error.itemAt(index);
           return old
@@ -247,6 +255,7 @@ export function buyerWrites(write: BuyerWrite): DynamoJoinedWrite {
     case 'newProfile':
       return {
         items: newProfileWrites(write.profile),
+        succeeded,
         failure: (error, index) => {
           const old = error.itemAt(index);
           return old
@@ -259,6 +268,7 @@ export function buyerWrites(write: BuyerWrite): DynamoJoinedWrite {
       const current = write.kind === 'unchanged' ? write.profile : write.current;
       return {
         items: knownProfileWrites(current, write.kind === 'update' ? write.patch : null),
+        succeeded,
         failure: (error, index) => {
           const old = error.itemAt(index);
           return changed(error, { profile: old ? toProfile(old) : null });
@@ -287,13 +297,15 @@ async function transact(table: Table, items: TransactItem[]): Promise<void> {
 
 export function createCustomerRepository(table: Table): CustomerRepository {
   const { getProfileItem, list } = createCustomerQueries(table);
+  const memory = new BuyerMemory();
 
   return {
     list,
 
     nextId: () => table.nextId('customer', { block: 20 }),
 
-    joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write) }),
+    joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write, memory) }),
+    recallBuyer: (tenant, document) => memory.recall(tenant, document),
 
     async findGlobal(environment, document) {
       const item = await table.get<Item>(keys.customerGlobal(environment, document), { consistent: true });

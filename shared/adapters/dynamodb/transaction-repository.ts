@@ -243,6 +243,7 @@ export function createTransactionRepository(table: Table): TransactionRepository
       const items = [...parts.flatMap((p) => p.items), ...own];
       try {
         await table.transact(items);
+        for (const part of parts) part.succeeded();
       } catch (error) {
         if (error instanceof ConditionFailedError) {
           let start = 0;

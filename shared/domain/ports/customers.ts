@@ -1,3 +1,4 @@
+import type { BuyerState } from '#shared/domain/customers/buyer';
 import type {
   BuyerWrite,
   CustomerProfile,
@@ -35,6 +36,11 @@ export interface CustomerRepository {
    * (CustomerContentionError when another transaction held the items) and writes nothing.
    */
   joinSale(write: BuyerWrite): JoinedWrite;
+  /**
+   * What this container's earlier sales wrote or learned of the buyer (no I/O): where a sale's
+   * write starts. A guess every write checks, so a stale one costs an attempt, never a wrong write.
+   */
+  recallBuyer(tenant: Tenant, document: string): BuyerState;
   /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
   findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
   findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null>;

@@ -283,8 +283,9 @@ const SALE_WRITE_ATTEMPTS = 6;
 
 /**
  * One TransactWriteItems: the buyer's upsert (as POST /api/v1/customers would make it), the
- * transaction, its counters and its events. The first attempt assumes a new document; a failed
- * assumption comes back with what is stored and the next attempt writes on that (issue 17).
+ * transaction, its counters and its events. The first attempt assumes what this container's
+ * earlier sales learned of the buyer, else a new document; a failed assumption comes back with what
+ * is stored and the next attempt writes on that (issue 17).
  */
 async function writeSale(
   deps: CreateDeps,
@@ -293,7 +294,7 @@ async function writeSale(
   at: string,
   sale: (customer: CustomerProfile, uuid: string) => Transaction,
 ): Promise<{ t: Transaction; customer: CustomerProfile }> {
-  let state: BuyerState = {};
+  let state: BuyerState = deps.customers.recallBuyer(tenant, buyer.document);
   let fresh: GlobalCustomer | undefined;
   let uuid: string | undefined;
   const freshGlobal = () => {

@@ -1,3 +1,4 @@
+import { BuyerMemory, type BuyerState, profileAfter } from '../../../shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerWrite,
@@ -54,12 +55,30 @@ export class FakeCustomerRepository implements CustomerRepository {
     return ++this.lastId;
   }
 
+  private readonly memory = new BuyerMemory();
+
   joinSale(write: BuyerWrite): JoinedWrite {
+    const assumed = profileAfter(write);
     const joined: FakeJoinedWrite = {
-      check: () => this.checkBuyer(write),
-      apply: () => this.applyBuyer(write),
+      check: () => {
+        try {
+          this.checkBuyer(write);
+        } catch (error) {
+          if (error instanceof BuyerChangedError)
+            this.memory.learned(assumed.tenant, assumed.document, error.found);
+          throw error;
+        }
+      },
+      apply: () => {
+        this.applyBuyer(write);
+        this.memory.wrote(write);
+      },
     };
     return { joined };
+  }
+
+  recallBuyer(tenant: Tenant, document: string): BuyerState {
+    return this.memory.recall(tenant, document);
   }
 
   private checkBuyer(write: BuyerWrite): void {
