@@ -9,6 +9,7 @@ import { RATE_LIMIT, RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit'
 import { pipelineProbe } from '#shared/http/pipeline';
 import { routeKey } from '#shared/http/types';
 import { type BenchFilter, benchFilter } from './filter';
+import { PROVIDER_PREFIX, partitionKeys } from './provider-trips';
 import { type BenchContext, type BenchRequest, recipes } from './recipes';
 
 export const REQUESTS = 200;
@@ -31,8 +32,15 @@ export interface RoundTripStats {
   /** Everything else: the route's own work (and the idempotency claim, when a recipe sends a key). */
   handlerMean: number;
   handlerMax: number;
-  /** Mean per request, by DynamoDB command. */
+  /** Mean per request, by DynamoDB command (the service's; the provider's are apart). */
   byCommand: Record<string, number>;
+  /**
+   * The payment provider's own work, not the service's: the sandbox keeps its charges in the same
+   * table (SANDBOX# keys), a real provider in its own systems. Counted apart and left out of every
+   * figure above.
+   */
+  providerMean: number;
+  providerMax: number;
   scans: number;
 }
 
@@ -75,7 +83,15 @@ interface Traced {
   /** Sent before the route's handler ran: by the pipeline (authentication, rate limit, idempotency). */
   beforeHandler: boolean;
   idempotency: boolean;
+  /** Touches only the sandbox provider's own items (its state, not the service's). */
+  provider: boolean;
 }
+
+/** The sandbox provider's own commands: every partition they name is one of its (`SANDBOX#…`). */
+const providerOnly = (input: unknown) => {
+  const pks = partitionKeys(input);
+  return pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX));
+};
 
 /** Partition key of a single-item command (GetItem, PutItem, UpdateItem, DeleteItem), if any. */
 function partitionKeyOf(input: unknown): string | undefined {
@@ -120,6 +136,7 @@ function traceCommands(runtime: Runtime): Tracer {
         command: String(context.commandName ?? 'unknown'),
         beforeHandler: !inHandler,
         idempotency: partitionKeyOf(args.input)?.startsWith(idempotencyPrefix) ?? false,
+        provider: providerOnly(args.input),
       });
       return next(args);
     },
@@ -160,6 +177,7 @@ async function measureRoute(
   const samples: number[] = [];
   const trips: number[] = [];
   const auth: number[] = [];
+  const provider: number[] = [];
   const byCommand: Record<string, number> = {};
   const handlerCallsBefore = tracer.handlerCalls;
   let inWindow = BATCH;
@@ -179,9 +197,11 @@ async function measureRoute(
     if (i < WARMUP) continue;
     if (status !== req.expect) result.unexpected[status] = (result.unexpected[status] ?? 0) + 1;
     samples.push(ms);
-    trips.push(runtime.roundTrips.total - before);
-    auth.push(traced.filter((t) => t.beforeHandler && !t.idempotency).length);
-    for (const t of traced) byCommand[t.command] = (byCommand[t.command] ?? 0) + 1;
+    const providerTrips = traced.filter((t) => t.provider).length;
+    trips.push(runtime.roundTrips.total - before - providerTrips);
+    provider.push(providerTrips);
+    auth.push(traced.filter((t) => t.beforeHandler && !t.idempotency && !t.provider).length);
+    for (const t of traced) if (!t.provider) byCommand[t.command] = (byCommand[t.command] ?? 0) + 1;
   }
   if (tracer.handlerCalls === handlerCallsBefore && Object.keys(result.unexpected).length === 0) {
     throw new Error(`${result.route}: the route handler never ran, so round trips cannot be attributed`);
@@ -198,6 +218,8 @@ async function measureRoute(
     handlerMean: mean(handler),
     handlerMax: Math.max(...handler),
     byCommand: Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k, round(v / samples.length)])),
+    providerMean: mean(provider),
+    providerMax: Math.max(...provider),
     scans: Object.entries(byCommand)
       .filter(([k]) => k.startsWith('Scan'))
       .reduce((sum, [, v]) => sum + v, 0),

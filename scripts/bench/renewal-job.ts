@@ -4,6 +4,7 @@ import type { ScheduledJob } from '#shared/domain/ports';
 import { SUBSCRIPTION_DUE_JOB, type SubscriptionView } from '#shared/domain/subscriptions/subscription';
 import { percentile } from './endpoints';
 import { contextOf } from './listing-cost';
+import { PROVIDER_PREFIX, partitionKeys } from './provider-trips';
 import { onOwnRuntime } from './standalone';
 import { cardHolders, type SubscriptionSeller, subscribe, subscriptionSeller } from './subscription-fixtures';
 
@@ -59,34 +60,6 @@ export interface RenewalJob {
 interface Traced {
   command: string;
   provider: boolean;
-}
-
-const PROVIDER_PREFIX = 'SANDBOX#';
-
-/** The partition keys a command names, marshalled or not (single items, transactions, batches). */
-function partitionKeys(input: unknown): string[] {
-  const out: string[] = [];
-  const pkOf = (item: unknown) => {
-    const pk = (item as { pk?: unknown } | undefined)?.pk;
-    if (typeof pk === 'string') out.push(pk);
-    else if (typeof (pk as { S?: unknown } | undefined)?.S === 'string') out.push((pk as { S: string }).S);
-  };
-  const request = input as {
-    Key?: unknown;
-    Item?: unknown;
-    TransactItems?: Record<string, { Key?: unknown; Item?: unknown }>[];
-    ExpressionAttributeValues?: Record<string, unknown>;
-    KeyConditionExpression?: string;
-  };
-  pkOf(request?.Key);
-  pkOf(request?.Item);
-  for (const entry of request?.TransactItems ?? []) {
-    for (const op of Object.values(entry)) {
-      pkOf(op?.Key);
-      pkOf(op?.Item);
-    }
-  }
-  return out;
 }
 
 /** Records every command on the table's client with whether it touched the provider's partitions only. */

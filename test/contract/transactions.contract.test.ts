@@ -480,6 +480,30 @@ describe.each([
       expect(seen(await repo.list(SELLER, query({ customerIds: [2] })))).toEqual([[5, 2], 2]);
     });
 
+    it('lists one status and one method together from their own partition, its total moved with each transition', async () => {
+      const repo = await seeded();
+      const five = (await repo.get(SELLER, 5)) as Transaction;
+      await repo.save(moved(five, { status: 'cancel', canceledAt: NOW.toISOString() }), five, []);
+      const two = (await repo.get(SELLER, 2)) as Transaction;
+      await repo.save(moved(two, { status: 'cancel', canceledAt: NOW.toISOString() }), two, []);
+
+      const canceledPix = await repo.list(SELLER, query({ status: 'cancel', paymentMethod: 'pix' }));
+      expect(seen(canceledPix)).toEqual([[5], 1]);
+      // The matching transaction and the partition's counter: nothing of the other method is read.
+      expect(canceledPix.itemsRead).toBeLessThanOrEqual(2);
+      expect(seen(await repo.list(SELLER, query({ status: 'cancel', paymentMethod: 'boleto' })))).toEqual([
+        [2],
+        1,
+      ]);
+      expect(seen(await repo.list(SELLER, query({ status: 'pendingPix', paymentMethod: 'pix' })))).toEqual([
+        [4, 1],
+        2,
+      ]);
+      expect(
+        seen(await repo.list(SELLER, query({ status: 'pendingBoleto', paymentMethod: 'boleto' }))),
+      ).toEqual([[6], 1]);
+    });
+
     it('pages by cursor, newest first, to the last transaction', async () => {
       const repo = await seeded();
 

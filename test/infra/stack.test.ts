@@ -52,7 +52,14 @@ describe('single table', () => {
 
   it('names every index after the access patterns it serves, never gsiN', () => {
     const names = Object.values(TABLE.indexes).map((i) => i.name);
-    expect(names).toEqual(['byUuidOrOwner', 'byStatusOrName', 'byGatewayPayId', 'byProduct', 'byCustomer']);
+    expect(names).toEqual([
+      'byUuidOrOwner',
+      'byStatusOrName',
+      'byGatewayPayId',
+      'byProduct',
+      'byCustomer',
+      'byStatusAndMethod',
+    ]);
     const [[, table]] = resourcesOf('AWS::DynamoDB::Table');
     expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual(
       names,

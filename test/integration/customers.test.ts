@@ -516,7 +516,7 @@ describe('round trips', () => {
     await create(a.key, newCpf()); // reserve an id block first, so no counter update lands in the measurement
     const fresh = await tripsOf(() => create(a.key, doc));
     expect(fresh.by).toMatchObject({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
-    // The authentication UpdateItem, plus the id counter once per block of 20.
+    // The authentication UpdateItem, plus the id counter once per block of 100.
     expect(fresh.total - (fresh.by.UpdateItemCommand ?? 0)).toBe(2);
     const linked = await tripsOf(() => create(b.key, doc));
     expect(linked).toEqual({

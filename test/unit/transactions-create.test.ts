@@ -484,6 +484,73 @@ describe('createTransaction makes the buyer a customer', () => {
     ]);
   });
 
+  it("writes the buyer in the sale's own write: nothing of either when that write fails", async () => {
+    transactions.failCreateWith = new Error('TransactionCanceled');
+
+    await expect(createTransaction(deps, pixInput())).rejects.toThrow('TransactionCanceled');
+
+    expect(customers.globals.size).toBe(0);
+    expect(customers.profiles.size).toBe(0);
+  });
+
+  it('keeps the address the seller registered when the buyer buys again', async () => {
+    await createTransaction(deps, pixInput());
+    const key = `${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`;
+    const stored = customers.profile(SELLER, nthUuid(1));
+    customers.profiles.set(key, { ...(stored as NonNullable<typeof stored>), city: 'Campinas' });
+
+    await createTransaction(deps, pixInput({ customer: { ...BUYER, phone: '11912345678' } }));
+
+    expect(customers.profile(SELLER, nthUuid(1))).toMatchObject({ city: 'Campinas', phone: '11912345678' });
+    expect(transactions.all()[1].customer.phone).toBe('11912345678');
+  });
+
+  it('writes the sale on the profile another request changed between its attempts', async () => {
+    await createTransaction(deps, pixInput());
+    const key = `${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`;
+    const join = customers.joinSale.bind(customers);
+    let raced = false;
+    customers.joinSale = (write) => {
+      if (write.kind === 'unchanged' && !raced) {
+        raced = true;
+        const stored = customers.profiles.get(key);
+        customers.profiles.set(key, {
+          ...(stored as NonNullable<typeof stored>),
+          name: 'Maria S.',
+          updatedAt: '2026-03-10T15:00:01.000Z',
+        });
+      }
+      return join(write);
+    };
+
+    await createTransaction(deps, pixInput());
+
+    expect(raced).toBe(true);
+    // The buyer's own name wins over the concurrent one, on the profile and in the sale.
+    expect(customers.profile(SELLER, nthUuid(1))?.name).toBe('Maria Silva');
+    expect(transactions.all().map((t) => t.customer.name)).toEqual(['Maria Silva', 'Maria Silva']);
+  });
+
+  it('refunds an approved card and answers 409 when the buyer keeps changing under the sale', async () => {
+    await createTransaction(deps, pixInput());
+    const key = `${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`;
+    const join = customers.joinSale.bind(customers);
+    let changes = 0;
+    customers.joinSale = (write) => {
+      const stored = customers.profiles.get(key) as NonNullable<ReturnType<typeof customers.profiles.get>>;
+      changes += 1;
+      customers.profiles.set(key, { ...stored, updatedAt: `2026-03-10T15:00:0${changes}.000Z` });
+      return join(write);
+    };
+
+    const card = pixInput({ paymentMethod: 'creditcard', card: APPROVED_CARD });
+    const error = await rejection(createTransaction(deps, card));
+
+    expect(error).toMatchObject({ statusCode: 409, code: 'customer_changed' });
+    expect(transactions.all()).toHaveLength(1);
+    expect(sandbox.refunds).toEqual([{ gatewayPayId: FIRST_GATEWAY_ID + 1, amountCentavos: 4990 }]);
+  });
+
   it('registers a CNPJ buyer as a juridica customer', async () => {
     await createTransaction(deps, pixInput({ customer: { ...BUYER, document: '11.222.333/0001-81' } }));
 

@@ -1,10 +1,15 @@
+import { BuyerMemory, profileAfter } from '#shared/domain/customers/buyer';
 import {
+  BuyerChangedError,
+  type BuyerFound,
+  type BuyerWrite,
   CustomerContentionError,
   type CustomerProfile,
   type GlobalCustomer,
+  type ProfilePatch,
   searchableName,
 } from '#shared/domain/customers/customer';
-import type { CustomerRepository } from '#shared/domain/ports';
+import type { CustomerRepository, JoinedWrite } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
@@ -110,8 +115,171 @@ const countOne = (tenant: Tenant): TransactItem => ({
   },
 });
 
+/** A new global customer with the tenant's profile (entry 0: the global, ALL_OLD on failure). */
+function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): TransactItem[] {
+  const { environment, ...rest } = global;
+  return [
+    {
+      Put: {
+        Item: {
+          ...keys.customerGlobal(environment, global.document),
+          entity: 'customer',
+          version: 1,
+          environment,
+          ...rest,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+        // A sale that assumed a new document learns the registered one from its failure.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    } as TransactItem,
+    { Put: { Item: profileItem(profile), ConditionExpression: 'attribute_not_exists(pk)' } },
+    emailPointer(profile),
+    countOne(profile.tenant),
+    idPointer(profile),
+    sellerLink(profile),
+    // The customer area finds a customer by the e-mail it was registered with (issue 15).
+    {
+      Put: {
+        Item: {
+          ...keys.customerGlobalEmail(environment, global.email, global.document),
+          entity: 'customer-global-email',
+          version: 1,
+          document: global.document,
+        },
+      },
+    },
+  ];
+}
+
+/** The tenant's new profile of a known global (entry 0: the profile, ALL_OLD on failure). */
+function newProfileWrites(profile: CustomerProfile): TransactItem[] {
+  return [
+    {
+      Put: {
+        Item: profileItem(profile),
+        ConditionExpression: 'attribute_not_exists(pk)',
+        // The existing profile comes back with the failure: a re-registration needs no extra read.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    } as TransactItem,
+    emailPointer(profile),
+    countOne(profile.tenant),
+    idPointer(profile),
+    sellerLink(profile),
+  ];
+}
+
+/** The SET of a patch, with the name's search attributes when the name changes. */
+function patchFields(current: CustomerProfile, patch: ProfilePatch): Item {
+  const fields: Item = { ...patch };
+  if (patch.name !== undefined) {
+    fields.nameSearch = searchableName(patch.name);
+    fields[byName.sortKey] = `${fields.nameSearch}#${current.uuid}`;
+  }
+  return fields;
+}
+
+/**
+ * A sale's profile writes when the profile is `current` exactly (its `updatedAt`, entry 0 with
+ * ALL_OLD on failure): nothing but that check when `patch` is null, else the patch and, for a new
+ * e-mail, the moved e-mail pointer.
+ */
+function knownProfileWrites(current: CustomerProfile, patch: ProfilePatch | null): TransactItem[] {
+  const Key = keys.customerProfile(current.tenant, current.uuid);
+  const condition = {
+    ConditionExpression: 'attribute_exists(pk) AND updatedAt = :prevUpdatedAt',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
+  if (!patch) {
+    return [
+      {
+        ConditionCheck: {
+          Key,
+          ...condition,
+          ExpressionAttributeValues: { ':prevUpdatedAt': current.updatedAt },
+        },
+      } as TransactItem,
+    ];
+  }
+  const set = patchExpression(patchFields(current, patch));
+  const next: CustomerProfile = { ...current, ...patch };
+  const writes: TransactItem[] = [
+    {
+      Update: {
+        Key,
+        UpdateExpression: set.expression,
+        ...condition,
+        ExpressionAttributeNames: set.names,
+        ExpressionAttributeValues: { ...set.values, ':prevUpdatedAt': current.updatedAt },
+      },
+    } as TransactItem,
+  ];
+  if (current.email.toLowerCase() !== next.email.toLowerCase()) {
+    writes.push(
+      { Delete: { Key: keys.customerEmail(current.tenant, current.email, current.uuid) } },
+      emailPointer(next),
+    );
+  }
+  return writes;
+}
+
+/** The DynamoDB form of a JoinedWrite: its entries, and what a failed condition at `index` of them means. */
+export interface DynamoJoinedWrite {
+  items: TransactItem[];
+  failure(error: ConditionFailedError, index: number): Error;
+  /** Called once the write that carried the items succeeded. */
+  succeeded(): void;
+}
+
+/** The writes of a BuyerWrite, and its failed assumption as BuyerChangedError (what was found). */
+export function buyerWrites(write: BuyerWrite, memory: BuyerMemory): DynamoJoinedWrite {
+  const assumed = profileAfter(write);
+  const changed = (error: ConditionFailedError, found: BuyerFound) => {
+    memory.learned(assumed.tenant, assumed.document, found);
+    return new BuyerChangedError(found, { cause: error });
+  };
+  const succeeded = () => memory.wrote(write);
+  switch (write.kind) {
+    case 'newGlobal':
+      return {
+        items: newGlobalWrites(write.global, write.profile),
+        succeeded,
+        failure: (error, index) => {
+          const old = error.itemAt(index);
+          return old
+            ? changed(error, { global: toGlobal(old) })
+            : new CustomerContentionError({ cause: error });
+        },
+      };
+    case 'newProfile':
+      return {
+        items: newProfileWrites(write.profile),
+        succeeded,
+        failure: (error, index) => {
+          const old = error.itemAt(index);
+          return old
+            ? changed(error, { profile: toProfile(old) })
+            : new CustomerContentionError({ cause: error });
+        },
+      };
+    case 'unchanged':
+    case 'update': {
+      const current = write.kind === 'unchanged' ? write.profile : write.current;
+      return {
+        items: knownProfileWrites(current, write.kind === 'update' ? write.patch : null),
+        succeeded,
+        failure: (error, index) => {
+          const old = error.itemAt(index);
+          return changed(error, { profile: old ? toProfile(old) : null });
+        },
+      };
+    }
+  }
+}
+
 /** Another transaction held one of the items: the domain retries, it is not a failed condition. */
-function contended(error: unknown): boolean {
+export function contended(error: unknown): boolean {
   const name = (error as Error)?.name;
   if (name === 'TransactionConflictException') return true;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons ?? [];
@@ -129,11 +297,16 @@ async function transact(table: Table, items: TransactItem[]): Promise<void> {
 
 export function createCustomerRepository(table: Table): CustomerRepository {
   const { getProfileItem, list } = createCustomerQueries(table);
+  const memory = new BuyerMemory();
 
   return {
     list,
 
-    nextId: () => table.nextId('customer', { block: 20 }),
+    // Blocks of 100 per container (issue 17): a sale or a registration draws its id from memory 99 times in 100.
+    nextId: () => table.nextId('customer', { block: 100 }),
+
+    joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write, memory) }),
+    recallBuyer: (tenant, document) => memory.recall(tenant, document),
 
     async findGlobal(environment, document) {
       const item = await table.get<Item>(keys.customerGlobal(environment, document), { consistent: true });
@@ -153,65 +326,19 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     },
 
     async createGlobal(global, profile) {
-      const { environment, ...rest } = global;
-      await orConflict(
-        transact(table, [
-          {
-            Put: {
-              Item: {
-                ...keys.customerGlobal(environment, global.document),
-                entity: 'customer',
-                version: 1,
-                environment,
-                ...rest,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          { Put: { Item: profileItem(profile), ConditionExpression: 'attribute_not_exists(pk)' } },
-          emailPointer(profile),
-          countOne(profile.tenant),
-          idPointer(profile),
-          sellerLink(profile),
-          // The customer area finds a customer by the e-mail it was registered with (issue 15).
-          {
-            Put: {
-              Item: {
-                ...keys.customerGlobalEmail(environment, global.email, global.document),
-                entity: 'customer-global-email',
-                version: 1,
-                document: global.document,
-              },
-            },
-          },
-        ]),
-        (failure) =>
-          failure.failedIndexes.includes(0)
-            ? new ConflictError('A customer with this document already exists', 'customer_exists', {
-                reason: 'already_exists',
-                cause: failure,
-              })
-            : new CustomerContentionError({ cause: failure }),
+      await orConflict(transact(table, newGlobalWrites(global, profile)), (failure) =>
+        failure.failedIndexes.includes(0)
+          ? new ConflictError('A customer with this document already exists', 'customer_exists', {
+              reason: 'already_exists',
+              cause: failure,
+            })
+          : new CustomerContentionError({ cause: failure }),
       );
     },
 
     async addProfile(profile) {
-      const put = {
-        Put: {
-          Item: profileItem(profile),
-          ConditionExpression: 'attribute_not_exists(pk)',
-          // The existing profile comes back with the failure: a re-registration needs no extra read.
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-      } as TransactItem;
       try {
-        await transact(table, [
-          put,
-          emailPointer(profile),
-          countOne(profile.tenant),
-          idPointer(profile),
-          sellerLink(profile),
-        ]);
+        await transact(table, newProfileWrites(profile));
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
         const existing = error.itemAt(0) ?? (await getProfileItem(profile.tenant, profile.uuid));
@@ -226,12 +353,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
 
     async updateProfile(current, patch) {
       const next: CustomerProfile = { ...current, ...patch };
-      const fields: Item = { ...patch };
-      if (patch.name !== undefined) {
-        fields.nameSearch = searchableName(patch.name);
-        fields[byName.sortKey] = `${fields.nameSearch}#${current.uuid}`;
-      }
-      const set = patchExpression(fields);
+      const set = patchExpression(patchFields(current, patch));
       const names: Record<string, string> = { ...set.names, '#email': 'email' };
       const values: Item = { ...set.values, ':prevEmail': current.email };
       const update = {

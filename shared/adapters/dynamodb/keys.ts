@@ -19,7 +19,7 @@ export const ATTRIBUTES = { partitionKey: 'pk', sortKey: 'sk', ttl: 'ttl' } as c
 
 /**
  * The global secondary indexes, named after the access patterns they serve (ElectroDB style). The
- * key attributes keep their generic names (gsi1pk … gsi5sk): several entities share an index, and
+ * key attributes keep their generic names (gsi1pk … gsi6sk): several entities share an index, and
  * items written before the names changed are indexed as they are, with no data migration.
  */
 export const INDEXES = {
@@ -36,6 +36,11 @@ export const INDEXES = {
   byProduct: { name: 'byProduct', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
   /** A tenant's transactions of one customer, newest first (also the customer name/e-mail filter). */
   byCustomer: { name: 'byCustomer', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+  /**
+   * A tenant's transactions of one status and one payment method, newest first: the list's
+   * combined filter reads the page, not the whole status (issue 17).
+   */
+  byStatusAndMethod: { name: 'byStatusAndMethod', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
 } as const;
 
 export type IndexName = keyof typeof INDEXES;
@@ -78,6 +83,8 @@ export const keys = {
   transactionPrefix: 'TXN#',
   transactionByUuid: (uuid: string) => `TXNUUID#${uuid}`,
   transactionsByStatus: (t: Tenant, status: string) => `${tenant(t)}#TXNSTATUS#${status}`,
+  transactionsByStatusAndMethod: (t: Tenant, status: string, method: string) =>
+    `${tenant(t)}#TXNSTATUSMETHOD#${status}#${method}`,
   transactionByGatewayId: (gatewayPayId: number) => `GATEWAYPAY#${gatewayPayId}`,
   transactionsOfProduct: (t: Tenant, productId: number) => `${tenant(t)}#TXNPRODUCT#${productId}`,
   transactionsOfCustomer: (t: Tenant, customerId: number) => `${tenant(t)}#TXNCUSTOMER#${customerId}`,

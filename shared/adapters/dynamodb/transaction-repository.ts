@@ -1,12 +1,27 @@
+import { CustomerContentionError } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
-import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
+import type {
+  JoinedWrite,
+  TransactionPage,
+  TransactionQuery,
+  TransactionRepository,
+} from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
 import { startKeyOf } from './cursor';
+import { contended, type DynamoJoinedWrite } from './customer-repository';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
+import {
+  alreadyExists,
+  ConditionFailedError,
+  encodeCursor,
+  type Item,
+  orConflict,
+  type Table,
+  type TransactItem,
+} from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
@@ -16,6 +31,8 @@ const { byGatewayPayId, byProduct, byCustomer } = TABLE.indexes;
 const byUuid = TABLE.indexes.byUuidOrOwner;
 /** A tenant's transactions of one status, newest first. */
 const byStatus = TABLE.indexes.byStatusOrName;
+/** A tenant's transactions of one status and one payment method, newest first. */
+const byStatusAndMethod = TABLE.indexes.byStatusAndMethod;
 /** Provider notifications are remembered 30 days to drop repeats. */
 const NOTIFICATION_TTL_SECONDS = 30 * 86_400;
 const pad = keys.numeric;
@@ -62,6 +79,8 @@ function toItem(t: Transaction): Item {
     [byUuid.sortKey]: 'TXN',
     [byStatus.partitionKey]: keys.transactionsByStatus(t.tenant, t.status),
     [byStatus.sortKey]: pad(t.id),
+    [byStatusAndMethod.partitionKey]: keys.transactionsByStatusAndMethod(t.tenant, t.status, t.paymentMethod),
+    [byStatusAndMethod.sortKey]: pad(t.id),
     [byGatewayPayId.partitionKey]: keys.transactionByGatewayId(t.gatewayPayId),
     [byGatewayPayId.sortKey]: `${t.provider}#${t.tenant.sellerId}#${t.tenant.environment}`,
     [byProduct.partitionKey]: keys.transactionsOfProduct(t.tenant, t.product.id),
@@ -96,7 +115,8 @@ const COUNTER = 'counter';
  * The counters behind totalPages live inside the partitions the lists read, sorted before every
  * transaction (`~COUNT` > digits), so a newest-first page reads its total in the same query:
  * the seller's one (with a count per payment method) in the table, one per status in byStatusOrName,
- * per product in byProduct, per customer in byCustomer.
+ * per status and payment method in byStatusAndMethod, per product in byProduct, per customer in
+ * byCustomer. The status ones come second and third: a status change moves exactly those.
  */
 function counterItems(
   t: Transaction,
@@ -109,6 +129,14 @@ function counterItems(
         pk: byStatus.partitionKey,
         value: keys.transactionsByStatus(t.tenant, t.status),
         sk: byStatus.sortKey,
+      },
+    },
+    {
+      key: keys.transactionCounter(t.tenant, `STATUSMETHOD#${t.status}#${t.paymentMethod}`),
+      index: {
+        pk: byStatusAndMethod.partitionKey,
+        value: keys.transactionsByStatusAndMethod(t.tenant, t.status, t.paymentMethod),
+        sk: byStatusAndMethod.sortKey,
       },
     },
     {
@@ -167,9 +195,16 @@ function counterUpdates(t: Transaction, delta: number): TransactItem[] {
   return [counterUpdate(all, delta, t.paymentMethod), ...rest.map((c) => counterUpdate(c, delta))];
 }
 
-/** The old status's counter goes down and the new one's up, in the same transaction as the change. */
+/** The old status's counters go down and the new one's up, in the same transaction as the change. */
 function statusMove(previous: Transaction, next: Transaction): TransactItem[] {
-  return [counterUpdate(counterItems(previous)[1], -1), counterUpdate(counterItems(next)[1], 1)];
+  const [, status, statusMethod] = counterItems(previous);
+  const [, nextStatus, nextStatusMethod] = counterItems(next);
+  return [
+    counterUpdate(status, -1),
+    counterUpdate(nextStatus, 1),
+    counterUpdate(statusMethod, -1),
+    counterUpdate(nextStatusMethod, 1),
+  ];
 }
 
 /**
@@ -199,10 +234,31 @@ export function createTransactionRepository(table: Table): TransactionRepository
   };
 
   return {
-    nextId: () => table.nextId('transaction', { block: 20 }),
+    // Blocks of 100 per container (issue 17): a sale draws its id from memory 99 times in 100.
+    nextId: () => table.nextId('transaction', { block: 100 }),
 
-    async create(t, events: DomainEvent[]) {
-      await orConflict(table.transact(transactionCreateWrites(t, events)), alreadyExists('The transaction'));
+    async create(t, events: DomainEvent[], joined: JoinedWrite[] = []) {
+      // The buyer's writes first, so a failed condition's index says whose it was.
+      const parts = joined.map((j) => j.joined as DynamoJoinedWrite);
+      const own = transactionCreateWrites(t, events);
+      const items = [...parts.flatMap((p) => p.items), ...own];
+      try {
+        await table.transact(items);
+        for (const part of parts) part.succeeded();
+      } catch (error) {
+        if (error instanceof ConditionFailedError) {
+          let start = 0;
+          for (const part of parts) {
+            const failed = error.failedIndexes.find((i) => i >= start && i < start + part.items.length);
+            if (failed !== undefined) throw part.failure(error, failed);
+            start += part.items.length;
+          }
+          throw alreadyExists('The transaction')(error);
+        }
+        // Another transaction held the buyer's items: the sale writes again.
+        if (parts.length > 0 && contended(error)) throw new CustomerContentionError({ cause: error });
+        throw error;
+      }
     },
 
     async duePixExpiries(now, hoursBack) {
@@ -308,16 +364,17 @@ function pixExpiryMarker(t: Transaction): TransactItem[] {
 
 /** The ExclusiveStartKey that resumes right after `item` on the table or one of its indexes. */
 /**
- * The most selective filter picks the index (product, status, customer, else the seller's
- * partition); the others become filter expressions. The partition's counter comes first in the
- * same query, so one filter (or none) costs one query; combined filters count while reading.
+ * The most selective filter picks the index (customer, product, status with payment method,
+ * status, else the seller's partition); the others become filter expressions. The partition's
+ * counter comes first in the same query, so one filter (or none), or status with payment method,
+ * costs one query; other combined filters count while reading.
  */
 async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuery): Promise<TransactionPage> {
   type Source = { IndexName?: string; key: string; value: string; prefix?: string; counterAttr: string };
   const filters: string[] = [];
   const values: Item = {};
   const names: Record<string, string> = {};
-  let indexed: 'product' | 'status' | 'none' = 'none';
+  let indexed: 'product' | 'status' | 'statusAndMethod' | 'none' = 'none';
   let sources: Source[];
   const onIndex = (index: { name: string; partitionKey: string }, value: string): Source => ({
     IndexName: index.name,
@@ -330,6 +387,11 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
   } else if (q.productId !== undefined) {
     indexed = 'product';
     sources = [onIndex(byProduct, keys.transactionsOfProduct(tenant, q.productId))];
+  } else if (q.status !== undefined && q.paymentMethod !== undefined) {
+    indexed = 'statusAndMethod';
+    sources = [
+      onIndex(byStatusAndMethod, keys.transactionsByStatusAndMethod(tenant, q.status, q.paymentMethod)),
+    ];
   } else if (q.status !== undefined) {
     indexed = 'status';
     sources = [onIndex(byStatus, keys.transactionsByStatus(tenant, q.status))];
@@ -347,12 +409,12 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     filters.push('product.id = :product');
     values[':product'] = q.productId;
   }
-  if (q.status !== undefined && indexed !== 'status') {
+  if (q.status !== undefined && indexed !== 'status' && indexed !== 'statusAndMethod') {
     filters.push('#status = :status');
     names['#status'] = 'status';
     values[':status'] = q.status;
   }
-  if (q.paymentMethod !== undefined) {
+  if (q.paymentMethod !== undefined && indexed !== 'statusAndMethod') {
     filters.push('paymentMethod = :method');
     values[':method'] = q.paymentMethod;
   }

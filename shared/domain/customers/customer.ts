@@ -78,6 +78,40 @@ export class CustomerContentionError extends ConflictError {
   }
 }
 
+/**
+ * The buyer's part of a sale's single write (issue 17): the customer upsert joins the
+ * transaction's TransactWriteItems instead of running before it. Each kind carries the state it
+ * assumes, checked by a condition in the same write:
+ * - `newGlobal`: the document is unknown (a new global customer and the tenant's profile);
+ * - `newProfile`: the global exists, the tenant has no profile of it yet;
+ * - `unchanged`: the tenant's profile is exactly `profile` (same `updatedAt`), nothing to write;
+ * - `update`: the tenant's profile is `current` (same `updatedAt`), `patch` is applied.
+ */
+export type BuyerWrite =
+  | { kind: 'newGlobal'; global: GlobalCustomer; profile: CustomerProfile }
+  | { kind: 'newProfile'; profile: CustomerProfile }
+  | { kind: 'unchanged'; profile: CustomerProfile }
+  | { kind: 'update'; current: CustomerProfile; patch: ProfilePatch };
+
+/** What a failed BuyerWrite found instead of the state it assumed; `profile: null` means none. */
+export interface BuyerFound {
+  global?: GlobalCustomer;
+  profile?: CustomerProfile | null;
+}
+
+/** A BuyerWrite's assumption did not hold: the sale writes again on what was found (nothing was written). */
+export class BuyerChangedError extends ConflictError {
+  constructor(
+    readonly found: BuyerFound,
+    options: { cause?: unknown } = {},
+  ) {
+    super('The customer changed while the sale was written; retry', 'customer_changed', {
+      ...options,
+      reason: 'changed',
+    });
+  }
+}
+
 /** Lower case, no accents, single spaces: what name-prefix search compares. */
 export function searchableName(name: string): string {
   return name

@@ -13,7 +13,8 @@ import {
 import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
 export interface CustomerDeps {
-  customers: CustomerRepository;
+  /** Registration and updates never join a sale's write. */
+  customers: Omit<CustomerRepository, 'joinSale' | 'recallBuyer'>;
   clock: Clock;
   ids: Ids;
   /** Between attempts after a lost race; tests pass a no-op. */
@@ -42,7 +43,7 @@ const addressOf = (input: Partial<Record<(typeof ADDRESS_FIELDS)[number], string
     (typeof ADDRESS_FIELDS)[number]
   >;
 
-function newProfile(
+export function newProfile(
   tenant: Tenant,
   global: GlobalCustomer,
   input: CreateCustomerInput,
@@ -67,7 +68,7 @@ function newProfile(
 }
 
 /** The fields of `input` that differ from the profile; null when nothing changes. */
-function diff(current: CustomerProfile, input: UpdateCustomerInput, now: string): ProfilePatch | null {
+export function diff(current: CustomerProfile, input: UpdateCustomerInput, now: string): ProfilePatch | null {
   const patch: ProfilePatch = { updatedAt: now };
   let changed = false;
   for (const field of ['name', 'email', 'phone', ...ADDRESS_FIELDS] as const) {

@@ -20,7 +20,7 @@ export function classifySearch(term: string | undefined): CustomerSearch {
 }
 
 export async function listCustomers(
-  deps: { customers: CustomerRepository },
+  deps: { customers: Omit<CustomerRepository, 'joinSale' | 'recallBuyer'> },
   tenant: Tenant,
   input: ListCustomersInput,
 ) {

@@ -1,4 +1,10 @@
-import type { CustomerProfile, GlobalCustomer, ProfilePatch } from '#shared/domain/customers/customer';
+import type { BuyerState } from '#shared/domain/customers/buyer';
+import type {
+  BuyerWrite,
+  CustomerProfile,
+  GlobalCustomer,
+  ProfilePatch,
+} from '#shared/domain/customers/customer';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 
 export type CustomerSearch =
@@ -14,8 +20,27 @@ export interface CustomerQuery {
   take: number;
 }
 
+/**
+ * Writes one repository prepares for another repository's atomic write (one TransactWriteItems on
+ * DynamoDB): opaque to the domain, understood by the adapter family that made it.
+ */
+export interface JoinedWrite {
+  readonly joined: unknown;
+}
+
 export interface CustomerRepository {
   nextId(): Promise<number>;
+  /**
+   * The buyer's writes for a sale, to pass to TransactionRepository.create. When the state the
+   * write assumes does not hold, that create throws BuyerChangedError with what was found
+   * (CustomerContentionError when another transaction held the items) and writes nothing.
+   */
+  joinSale(write: BuyerWrite): JoinedWrite;
+  /**
+   * What this container's earlier sales wrote or learned of the buyer (no I/O): where a sale's
+   * write starts. A guess every write checks, so a stale one costs an attempt, never a wrong write.
+   */
+  recallBuyer(tenant: Tenant, document: string): BuyerState;
   /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
   findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
   findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null>;

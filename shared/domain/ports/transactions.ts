@@ -1,6 +1,7 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction, TransactionStatus } from '#shared/domain/transactions/transaction';
+import type { JoinedWrite } from './customers';
 
 export interface TransactionQuery {
   page: number;
@@ -26,7 +27,8 @@ export interface TransactionPage {
 
 export interface TransactionRepository {
   nextId(): Promise<number>;
-  create(t: Transaction, events: DomainEvent[]): Promise<void>;
+  /** The transaction, its counters and events, and `joined` writes (the buyer's), all or nothing. */
+  create(t: Transaction, events: DomainEvent[], joined?: JoinedWrite[]): Promise<void>;
   get(tenant: Tenant, id: number): Promise<Transaction | null>;
   findByUuid(uuid: string): Promise<Transaction | null>;
   /** Every tenant's and provider's transactions with this provider id: callers pick theirs. */

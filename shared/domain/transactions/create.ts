@@ -5,7 +5,14 @@ import {
   findActiveAffiliation,
   requireActiveAffiliation,
 } from '#shared/domain/affiliates/index';
-import { type CustomerDeps, createCustomer } from '#shared/domain/customers/customers';
+import { type BuyerState, buyerWrite, learnBuyer, profileAfter } from '#shared/domain/customers/buyer';
+import {
+  BuyerChangedError,
+  CustomerContentionError,
+  type CustomerProfile,
+  type GlobalCustomer,
+} from '#shared/domain/customers/customer';
+import { createCustomer } from '#shared/domain/customers/customers';
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
@@ -17,6 +24,7 @@ import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
   Clock,
+  CustomerRepository,
   GatewayRouter,
   Ids,
   PaymentMethodRepository,
@@ -104,7 +112,7 @@ export interface CreateDeps {
   transactions: TransactionRepository;
   affiliations: Pick<AffiliationRepository, 'get'>;
   paymentMethods: PaymentMethodRepository;
-  customers: CustomerDeps['customers'];
+  customers: CustomerRepository;
   payments: GatewayRouter;
   scheduler: Scheduler;
   clock: Clock;
@@ -270,6 +278,59 @@ export async function createSale(
   return (await createSaleKeepingCard(deps, request, context)).transaction;
 }
 
+/** A sale writes again at most this often after learning what is stored of its buyer (or losing a race). */
+const SALE_WRITE_ATTEMPTS = 6;
+
+/**
+ * One TransactWriteItems: the buyer's upsert (as POST /api/v1/customers would make it), the
+ * transaction, its counters and its events. The first attempt assumes what this container's
+ * earlier sales learned of the buyer, else a new document; a failed assumption comes back with what
+ * is stored and the next attempt writes on that (issue 17).
+ */
+async function writeSale(
+  deps: CreateDeps,
+  tenant: Product['tenant'],
+  buyer: ReturnType<typeof parseBuyer>,
+  at: string,
+  sale: (customer: CustomerProfile, uuid: string) => Transaction,
+): Promise<{ t: Transaction; customer: CustomerProfile }> {
+  let state: BuyerState = deps.customers.recallBuyer(tenant, buyer.document);
+  let fresh: GlobalCustomer | undefined;
+  let uuid: string | undefined;
+  const freshGlobal = () => {
+    if (!fresh) throw new Error('the fresh global customer is allocated before the write');
+    return fresh;
+  };
+  for (let attempt = 1; ; attempt++) {
+    if (!state.global && !fresh) {
+      fresh = {
+        id: await deps.customers.nextId(),
+        uuid: deps.ids.uuid(),
+        environment: tenant.environment,
+        document: buyer.document,
+        personType: buyer.personType,
+        name: buyer.name,
+        email: buyer.email,
+        phone: buyer.phone,
+        createdAt: at,
+      };
+    }
+    // The transaction's uuid is drawn once, after a new buyer's own (the order of the ids as before).
+    uuid = uuid ?? deps.ids.uuid();
+    const write = buyerWrite(state, freshGlobal, tenant, buyer, at);
+    const customer = profileAfter(write);
+    const t = sale(customer, uuid);
+    try {
+      await deps.transactions.create(t, eventsOf(deps, t), [deps.customers.joinSale(write)]);
+      return { t, customer };
+    } catch (error) {
+      if (attempt >= SALE_WRITE_ATTEMPTS) throw error;
+      if (error instanceof BuyerChangedError) state = learnBuyer(state, error.found);
+      else if (!(error instanceof CustomerContentionError)) throw error;
+    }
+  }
+}
+
 /**
  * The sale, and the payment method its approved card became when the card was saved (null when
  * it was not asked for, or could not be kept: the sale stands, reported to onSaveCardError).
@@ -285,11 +346,11 @@ export async function createSaleKeepingCard(
     context,
   );
   const tenant = product.tenant;
-  const customer = await upsertBuyer(deps, tenant, buyer);
   const id = await deps.transactions.nextId();
   const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
   const value = context.amountCentavos ?? product.value;
   const card = input.paymentMethod === 'creditcard';
+  // The provider sees the buyer as the request gives it: the upsert below stores exactly these.
   const result = await provider.createCharge({
     tenant,
     transactionId: id,
@@ -297,7 +358,7 @@ export async function createSaleKeepingCard(
     amountCentavos: value,
     installments,
     description: product.name,
-    customer: { name: customer.name, document: customer.document, email: customer.email },
+    customer: { name: buyer.name, document: buyer.document, email: buyer.email },
     card: input.card,
     saveCard: card && (input.saveCard === true || context.forceSaveCard === true),
     dueDate,
@@ -309,9 +370,9 @@ export async function createSaleKeepingCard(
   const status = statusOf(result, input.paymentMethod);
   const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, value, installments));
   const at = now.toISOString();
-  const t: Transaction = {
+  const sale = (customer: CustomerProfile, uuid: string): Transaction => ({
     id,
-    uuid: deps.ids.uuid(),
+    uuid,
     tenant,
     provider: provider.provider,
     gatewayPayId: result.gatewayPayId,
@@ -348,11 +409,13 @@ export async function createSaleKeepingCard(
     createdAt: at,
     updatedAt: at,
     version: 1,
-  };
+  });
+  let t: Transaction;
+  let customer: CustomerProfile;
   try {
-    await deps.transactions.create(t, eventsOf(deps, t));
+    ({ t, customer } = await writeSale(deps, tenant, buyer, at, sale));
   } catch (error) {
-    if (status === 'captured') await provider.refund(result.gatewayPayId, t.value).catch(() => undefined);
+    if (status === 'captured') await provider.refund(result.gatewayPayId, value).catch(() => undefined);
     throw error;
   }
   let paymentMethod: PaymentMethodView | null = null;

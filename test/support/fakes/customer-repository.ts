@@ -1,11 +1,14 @@
+import { BuyerMemory, type BuyerState, profileAfter } from '../../../shared/domain/customers/buyer';
 import {
+  BuyerChangedError,
+  type BuyerWrite,
   CustomerContentionError,
   type CustomerProfile,
   type GlobalCustomer,
   type ProfilePatch,
   searchableName,
 } from '../../../shared/domain/customers/customer';
-import type { CustomerQuery, CustomerRepository } from '../../../shared/domain/ports';
+import type { CustomerQuery, CustomerRepository, JoinedWrite } from '../../../shared/domain/ports';
 import type { Environment, Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
 
@@ -22,8 +25,15 @@ const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameO
  * createGlobal throws ConflictError (reason `already_exists`) when the document is taken,
  * addProfile throws it with the stored profile as `current`, updateProfile throws
  * CustomerContentionError when the stored e-mail is no longer the one read, or when an e-mail
- * change meets a profile changed since it was read.
+ * change meets a profile changed since it was read. joinSale's writes are checked and applied by
+ * FakeTransactionRepository.create (FakeJoinedWrite), with the adapter's BuyerChangedError.
  */
+/** The in-memory form of a JoinedWrite: `check` throws as the adapter's failed condition would. */
+export interface FakeJoinedWrite {
+  check(): void;
+  apply(): void;
+}
+
 export class FakeCustomerRepository implements CustomerRepository {
   readonly globals = new Map<string, GlobalCustomer>();
   readonly profiles = new Map<string, CustomerProfile>();
@@ -43,6 +53,62 @@ export class FakeCustomerRepository implements CustomerRepository {
 
   async nextId(): Promise<number> {
     return ++this.lastId;
+  }
+
+  private readonly memory = new BuyerMemory();
+
+  joinSale(write: BuyerWrite): JoinedWrite {
+    const assumed = profileAfter(write);
+    const joined: FakeJoinedWrite = {
+      check: () => {
+        try {
+          this.checkBuyer(write);
+        } catch (error) {
+          if (error instanceof BuyerChangedError)
+            this.memory.learned(assumed.tenant, assumed.document, error.found);
+          throw error;
+        }
+      },
+      apply: () => {
+        this.applyBuyer(write);
+        this.memory.wrote(write);
+      },
+    };
+    return { joined };
+  }
+
+  recallBuyer(tenant: Tenant, document: string): BuyerState {
+    return this.memory.recall(tenant, document);
+  }
+
+  private checkBuyer(write: BuyerWrite): void {
+    if (write.kind === 'newGlobal') {
+      const global = this.global(write.global.environment, write.global.document);
+      if (global) throw new BuyerChangedError({ global });
+      if (this.profile(write.profile.tenant, write.profile.uuid)) throw new CustomerContentionError();
+      return;
+    }
+    if (write.kind === 'newProfile') {
+      const profile = this.profile(write.profile.tenant, write.profile.uuid);
+      if (profile) throw new BuyerChangedError({ profile });
+      return;
+    }
+    const assumed = write.kind === 'unchanged' ? write.profile : write.current;
+    const stored = this.profile(assumed.tenant, assumed.uuid);
+    if (!stored || stored.updatedAt !== assumed.updatedAt)
+      throw new BuyerChangedError({ profile: stored ?? null });
+  }
+
+  private applyBuyer(write: BuyerWrite): void {
+    if (write.kind === 'newGlobal') {
+      this.globals.set(globalKey(write.global.environment, write.global.document), write.global);
+      this.profiles.set(profileKey(write.profile.tenant, write.profile.uuid), write.profile);
+    } else if (write.kind === 'newProfile') {
+      this.profiles.set(profileKey(write.profile.tenant, write.profile.uuid), write.profile);
+    } else if (write.kind === 'update') {
+      const key = profileKey(write.current.tenant, write.current.uuid);
+      this.profiles.set(key, { ...(this.profiles.get(key) as CustomerProfile), ...write.patch });
+    }
   }
 
   async findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null> {

@@ -1,8 +1,14 @@
 import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { TransactionPage, TransactionQuery, TransactionRepository } from '../../../shared/domain/ports';
+import type {
+  JoinedWrite,
+  TransactionPage,
+  TransactionQuery,
+  TransactionRepository,
+} from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import type { Transaction } from '../../../shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '../../../shared/errors';
+import type { FakeJoinedWrite } from './customer-repository';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
@@ -33,14 +39,18 @@ export class FakeTransactionRepository implements TransactionRepository {
     return ++this.lastId;
   }
 
-  async create(t: Transaction, events: DomainEvent[]): Promise<void> {
+  async create(t: Transaction, events: DomainEvent[], joined: JoinedWrite[] = []): Promise<void> {
     if (this.failCreateWith) throw this.failCreateWith;
+    // As one TransactWriteItems: every condition first (the buyer's before the transaction's), then all writes.
+    const parts = joined.map((j) => j.joined as FakeJoinedWrite);
+    for (const part of parts) part.check();
     const key = keyOf(t.tenant, t.id);
     if (this.items.has(key)) {
       throw new ConflictError('The transaction already exists', 'already_exists', {
         reason: 'already_exists',
       });
     }
+    for (const part of parts) part.apply();
     this.items.set(key, structuredClone(t));
     this.outbox.write(events);
   }

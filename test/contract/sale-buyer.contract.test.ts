@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-repository';
+import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import {
+  BuyerChangedError,
+  type BuyerWrite,
+  type CustomerProfile,
+  type GlobalCustomer,
+} from '#shared/domain/customers/customer';
+import type { CustomerRepository, TransactionRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import { FakeCustomerRepository } from '../support/fakes/customer-repository';
+import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { freshTable } from './support';
+
+const SELLER: Tenant = { sellerId: 7, environment: 'test' };
+const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
+const CPF = '52998224725';
+const AT = '2026-03-10T15:30:00.000Z';
+const LATER = '2026-03-10T15:31:00.000Z';
+
+const GLOBAL: GlobalCustomer = {
+  id: 1,
+  uuid: 'c0000000-0000-4000-8000-000000000001',
+  environment: 'test',
+  document: CPF,
+  personType: 'fisica',
+  name: 'Ana Souza',
+  email: 'ana@example.com',
+  phone: '11987654321',
+  createdAt: AT,
+};
+
+const profileOf = (tenant: Tenant, overrides: Partial<CustomerProfile> = {}): CustomerProfile => ({
+  tenant,
+  id: GLOBAL.id,
+  uuid: GLOBAL.uuid,
+  document: CPF,
+  personType: 'fisica',
+  globalEmail: GLOBAL.email,
+  name: GLOBAL.name,
+  email: GLOBAL.email,
+  phone: GLOBAL.phone,
+  zipCode: null,
+  street: null,
+  number: null,
+  complement: null,
+  neighborhood: null,
+  city: null,
+  state: null,
+  billingEmailOverride: null,
+  overdueCount: 0,
+  createdAt: AT,
+  updatedAt: AT,
+  ...overrides,
+});
+
+function sale(id: number, tenant: Tenant, customer: CustomerProfile): Transaction {
+  return {
+    id,
+    uuid: `11111111-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    tenant,
+    provider: 'sandbox',
+    checkoutSessionId: null,
+    clientReferenceId: null,
+    affiliate: null,
+    gatewayPayId: 9_000_000_000 + id,
+    status: 'captured',
+    paymentMethod: 'creditcard',
+    value: 10_000,
+    valueSeller: 9_000,
+    installments: 1,
+    customer: {
+      id: customer.id,
+      uuid: customer.uuid,
+      name: customer.name,
+      email: customer.email,
+      document: customer.document,
+      phone: customer.phone,
+    },
+    product: { id: 1, uuid: 'p0000000-0000-4000-8000-000000000001', name: 'Curso', value: 10_000 },
+    pix: null,
+    boleto: null,
+    card: { brand: 'visa', last4: '4242' },
+    failureCode: null,
+    failureReason: null,
+    refunds: [],
+    refundedAmount: 0,
+    paidAt: AT,
+    canceledAt: null,
+    deadline: null,
+    metadata: {},
+    createdAt: AT,
+    updatedAt: AT,
+    version: 1,
+  };
+}
+
+async function changedOf(promise: Promise<unknown>): Promise<BuyerChangedError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BuyerChangedError);
+  return error as BuyerChangedError;
+}
+
+type Repos = { customers: CustomerRepository; transactions: TransactionRepository };
+
+describe.each([
+  [
+    'in-memory fake',
+    async (): Promise<Repos> => ({
+      customers: new FakeCustomerRepository(),
+      transactions: new FakeTransactionRepository(),
+    }),
+  ],
+  [
+    'DynamoDB Local',
+    async (): Promise<Repos> => {
+      const table = await freshTable();
+      return { customers: createCustomerRepository(table), transactions: createTransactionRepository(table) };
+    },
+  ],
+])('a sale joined by its buyer (%s)', (_name, make) => {
+  const write = (repos: Repos, id: number, tenant: Tenant, buyer: BuyerWrite, customer: CustomerProfile) =>
+    repos.transactions.create(sale(id, tenant, customer), [], [repos.customers.joinSale(buyer)]);
+
+  it('writes a new buyer, its profile and the sale together, and remembers the buyer', async () => {
+    const repos = await make();
+    const profile = profileOf(SELLER);
+
+    await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile }, profile);
+
+    expect(await repos.customers.findGlobal('test', CPF)).toEqual(GLOBAL);
+    expect(await repos.customers.findProfile(SELLER, GLOBAL.uuid)).toEqual(profile);
+    expect((await repos.transactions.get(SELLER, 1))?.customer.id).toBe(GLOBAL.id);
+    expect(repos.customers.recallBuyer(SELLER, CPF)).toEqual({ global: GLOBAL, profile });
+    expect(
+      (await repos.customers.list(SELLER, { search: { kind: 'all' }, overdueOnly: false, skip: 0, take: 5 }))
+        .total,
+    ).toBe(1);
+  });
+
+  it('refuses a "new" document that is registered, answering the stored global, and writes no sale', async () => {
+    const repos = await make();
+    const profile = profileOf(SELLER);
+    await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile }, profile);
+    const other = { ...GLOBAL, id: 2, uuid: 'c0000000-0000-4000-8000-000000000002' };
+    const otherProfile = profileOf(OTHER_SELLER, { id: 2, uuid: other.uuid });
+
+    const error = await changedOf(
+      write(
+        repos,
+        2,
+        OTHER_SELLER,
+        { kind: 'newGlobal', global: other, profile: otherProfile },
+        otherProfile,
+      ),
+    );
+
+    expect(error.found).toEqual({ global: GLOBAL });
+    expect(await repos.transactions.get(OTHER_SELLER, 2)).toBeNull();
+    expect(await repos.customers.findProfile(OTHER_SELLER, other.uuid)).toBeNull();
+  });
+
+  it('adds a profile of a known global, and answers the stored profile when the tenant has it', async () => {
+    const repos = await make();
+    const mine = profileOf(SELLER);
+    await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile: mine }, mine);
+    const theirs = profileOf(OTHER_SELLER);
+
+    await write(repos, 2, OTHER_SELLER, { kind: 'newProfile', profile: theirs }, theirs);
+    const again = await changedOf(
+      write(repos, 3, OTHER_SELLER, { kind: 'newProfile', profile: { ...theirs, updatedAt: LATER } }, theirs),
+    );
+
+    expect(again.found).toEqual({ profile: theirs });
+    expect(await repos.transactions.get(OTHER_SELLER, 3)).toBeNull();
+    expect(await repos.customers.findProfile(OTHER_SELLER, GLOBAL.uuid)).toEqual(theirs);
+  });
+
+  it('checks an unchanged profile by its updatedAt: a stale one answers the stored, a missing one null', async () => {
+    const repos = await make();
+    const profile = profileOf(SELLER);
+    await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile }, profile);
+
+    await write(repos, 2, SELLER, { kind: 'unchanged', profile }, profile);
+    const stale = await changedOf(
+      write(repos, 3, SELLER, { kind: 'unchanged', profile: { ...profile, updatedAt: LATER } }, profile),
+    );
+    const missing = await changedOf(
+      write(repos, 4, OTHER_SELLER, { kind: 'unchanged', profile: profileOf(OTHER_SELLER) }, profile),
+    );
+
+    expect(stale.found).toEqual({ profile });
+    expect(missing.found).toEqual({ profile: null });
+    expect((await repos.transactions.get(SELLER, 2))?.id).toBe(2);
+    expect(await repos.transactions.get(SELLER, 3)).toBeNull();
+  });
+
+  it('applies a patch with the sale, moving the e-mail the profile is found by', async () => {
+    const repos = await make();
+    const profile = profileOf(SELLER, { city: 'Campinas' });
+    await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile }, profile);
+    const patch = { email: 'ana.nova@example.com', phone: '11912345678', updatedAt: LATER };
+
+    await write(repos, 2, SELLER, { kind: 'update', current: profile, patch }, { ...profile, ...patch });
+
+    const stored = await repos.customers.findProfile(SELLER, GLOBAL.uuid);
+    expect(stored).toEqual({ ...profile, ...patch });
+    const byEmail = (email: string) =>
+      repos.customers.list(SELLER, {
+        search: { kind: 'email', email },
+        overdueOnly: false,
+        skip: 0,
+        take: 5,
+      });
+    expect((await byEmail('ana.nova@example.com')).total).toBe(1);
+    expect((await byEmail('ana@example.com')).total).toBe(0);
+    expect(repos.customers.recallBuyer(SELLER, CPF).profile).toEqual(stored);
+  });
+});
