@@ -15,6 +15,7 @@ export const handler = createHttpHandler(customerAreaRoutes, (c) => {
     keyring: c.magicLinks,
     mailer: c.mailer,
     clock: c.clock,
+    pacer: c.pacer,
     publicBaseUrl: c.config.publicBaseUrl,
   };
   const charges = {

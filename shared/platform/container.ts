@@ -15,6 +15,7 @@ import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
 import { systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
+import { wallClockPacer } from '#shared/adapters/system/pacer';
 import { type Config, config } from '#shared/config';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
@@ -33,7 +34,7 @@ import type {
   UrlPolicy,
   WebhookSender,
 } from '#shared/domain/ports';
-import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
+import type { MagicLinkKeyring, ResponsePacer } from '#shared/domain/ports/customer-area';
 import type {
   ProviderAccounts,
   ProviderConnectionRepository,
@@ -82,6 +83,8 @@ export interface Container {
   };
   /** The key that seals customer-area magic links (issue 15). */
   magicLinks: MagicLinkKeyring;
+  /** Holds answers whose timing must not tell what they found (wall time). */
+  pacer: ResponsePacer;
 }
 
 /** What differs between AWS and the local runtime; everything else is built the same way. */
@@ -151,6 +154,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     mailbox,
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
     magicLinks: platform.magicLinks,
+    pacer: wallClockPacer,
   };
 }
 

@@ -3,7 +3,7 @@ import type { RateWindow } from '#shared/domain/auth/rate-limit';
 import type { GlobalCustomer } from '#shared/domain/customers/customer';
 import { normalizeDocument } from '#shared/domain/documents';
 import type { Clock, CustomerRepository, Mailer, RateLimitRepository } from '#shared/domain/ports';
-import type { CustomerDirectory, MagicLinkKeyring } from '#shared/domain/ports/customer-area';
+import type { CustomerDirectory, MagicLinkKeyring, ResponsePacer } from '#shared/domain/ports/customer-area';
 import type { Environment } from '#shared/domain/tenant';
 import { TooManyRequestsError } from '#shared/errors';
 import { issueMagicLink, MAGIC_LINK_TTL_SECONDS } from './magic-link';
@@ -12,6 +12,11 @@ import type { MagicLinkRequest } from './schemas';
 /** Per client IP: 10 requests a minute. Per target (an e-mail or a document): 5 every 10 minutes. */
 export const IP_LIMIT = { max: 10, windowSeconds: 60 } as const;
 export const TARGET_LIMIT = { max: 5, windowSeconds: 600 } as const;
+/**
+ * Every answer past the rate limits takes at least this long, match or not: a match also issues a
+ * link and sends an e-mail (SES answers in well under this), so the time does not tell which.
+ */
+export const REQUEST_FLOOR_MS = 800;
 const ENVIRONMENTS: Environment[] = ['live', 'test'];
 /**
  * Sandbox customers are fake: their link is kept in the sandbox mailbox, never e-mailed (seller 0
@@ -26,6 +31,7 @@ export interface RequestMagicLinkDeps {
   keyring: MagicLinkKeyring;
   mailer: Mailer;
   clock: Clock;
+  pacer: ResponsePacer;
   publicBaseUrl: string;
 }
 
@@ -88,6 +94,7 @@ export async function requestMagicLink(
     ? `doc:${normalizeDocument(input.document)}`
     : `email:${input.email?.toLowerCase()}`;
   await limit(deps, `minha-area:${createHash('sha256').update(target).digest('hex')}`, TARGET_LIMIT, now);
+  const hold = deps.pacer.begin(REQUEST_FLOOR_MS);
   const found = await matches(deps, input);
   for (const customer of found) {
     const token = await issueMagicLink(deps, customer, now);
@@ -104,5 +111,6 @@ export async function requestMagicLink(
       ...(sandbox ? { tenant: SANDBOX_MAIL_TENANT } : {}),
     });
   }
+  await hold();
   return { maskedEmail: found[0] ? maskEmail(found[0].email) : null };
 }

@@ -23,3 +23,11 @@ export interface CustomerSellerLink {
   customerId: number;
   uuid: string;
 }
+
+/**
+ * Holds an answer until a minimum wall time has passed since `begin`, so an answer's timing does not
+ * tell what the request found (the magic-link request: a match sends an e-mail, a miss does not).
+ */
+export interface ResponsePacer {
+  begin(floorMs: number): () => Promise<void>;
+}
