@@ -167,7 +167,7 @@ describe('the customer area in Chromium', () => {
     // Back in the area (the tab kept its link): paid, no pay button; the seller sees it paid too.
     await w.page.goto(`${runtime.baseUrl}/minha-area`);
     await expect.poll(() => w.page.locator('#area').isVisible(), SETTLED).toBe(true);
-    expect(await first.locator('.charge-meta').textContent()).toBe(`Venceu em ${ddmmyyyy(dueA)} · Paga`);
+    expect(await first.locator('.charge-meta').textContent()).toBe(`Vencimento: ${ddmmyyyy(dueA)} · Paga`);
     expect(await first.locator('a.pay').count()).toBe(0);
     expect(await second.locator('a.pay').count()).toBe(1);
     const paid = await api.get(`/api/v1/scheduled-charges/${chargeA.id}`, { token: a.key });

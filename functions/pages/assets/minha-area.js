@@ -182,7 +182,7 @@ function boot() {
     text.append(el('span', 'charge-description', charge.description));
     const due = charge.open
       ? `Vence em ${formatDate(charge.dueDate)}`
-      : `Venceu em ${formatDate(charge.dueDate)}`;
+      : `Vencimento: ${formatDate(charge.dueDate)}`;
     text.append(el('span', 'charge-meta', `${due} · ${statusLabel(charge.status)}`));
     item.append(text);
     item.append(el('span', 'charge-amount', formatBrl(charge.amount)));
