@@ -316,6 +316,22 @@ describe('transaction repository: status transition', () => {
     },
   });
 
+  const methodCounter = (status: string, delta: number) => ({
+    Update: {
+      TableName: TABLE_NAME,
+      Key: { pk: TENANT_PK, sk: `COUNT#TXN#STATUSMETHOD#${status}#pix` },
+      UpdateExpression: 'ADD #c :d SET entity = :e, #ver = :ver, #ipk = :ipk, #isk = :isk',
+      ExpressionAttributeNames: { '#c': 'count', '#ver': 'version', '#ipk': 'gsi6pk', '#isk': 'gsi6sk' },
+      ExpressionAttributeValues: {
+        ':d': delta,
+        ':e': 'counter',
+        ':ver': 1,
+        ':ipk': `${TENANT_PK}#TXNSTATUSMETHOD#${status}#pix`,
+        ':isk': '~COUNT',
+      },
+    },
+  });
+
   const transactionItem = {
     pk: TENANT_PK,
     sk: 'TXN#000000001001',
@@ -329,6 +345,8 @@ describe('transaction repository: status transition', () => {
     gsi4sk: '000000001001',
     gsi5pk: `${TENANT_PK}#TXNCUSTOMER#501`,
     gsi5sk: '000000001001',
+    gsi6pk: `${TENANT_PK}#TXNSTATUSMETHOD#payedPix#pix`,
+    gsi6sk: '000000001001',
     // A one-off sale stores no recurrence, no scheduled-charge cycle, no carnê installment and no
     // cleared amount (null, read back as absent).
     recurring: null,
@@ -386,6 +404,8 @@ describe('transaction repository: status transition', () => {
           },
           statusCounter('pendingPix', -1),
           statusCounter('payedPix', 1),
+          methodCounter('pendingPix', -1),
+          methodCounter('payedPix', 1),
           {
             Delete: {
               TableName: TABLE_NAME,
@@ -407,8 +427,8 @@ describe('transaction repository: status transition', () => {
     });
 
     const items = transactions()[0].TransactItems ?? [];
-    expect(items).toHaveLength(6);
-    expect(items[5]).toEqual({
+    expect(items).toHaveLength(8);
+    expect(items[7]).toEqual({
       Put: {
         TableName: TABLE_NAME,
         Item: {
@@ -487,6 +507,8 @@ describe('customer repository: create', () => {
                 createdAt: NOW_ISO,
               },
               ConditionExpression: 'attribute_not_exists(pk)',
+              // A sale that assumed a new document learns the stored customer from the refusal.
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
           },
           {

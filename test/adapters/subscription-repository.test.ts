@@ -154,6 +154,7 @@ describe('SubscriptionRepository commands', () => {
       'Put SELLER#7#test TXN#000000000077',
       'Update SELLER#7#test TXN#~COUNT',
       'Update SELLER#7#test COUNT#TXN#STATUS#captured',
+      'Update SELLER#7#test COUNT#TXN#STATUSMETHOD#captured#creditcard',
       'Update SELLER#7#test COUNT#TXN#PRODUCT#9',
       'Update SELLER#7#test COUNT#TXN#CUSTOMER#41',
       'Put EVENT#evt_created EVENT',
