@@ -1,17 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
 import { PAGE_CSP } from '../../shared/http/page-replies';
+import { noHorizontalScroll, PHONE, screenshots, type Watched, watchPage } from '../support/browser';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 // Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Set PAGES_SCREENSHOTS=/some/folder to keep one screenshot per state (never committed). */
 const SHOTS = process.env.PAGES_SCREENSHOTS;
-const PHONE = { width: 390, height: 844 };
 const NBSP = '\u00a0';
 const SETTLED = { timeout: 15_000 };
 const HOSTILE = '<img src=x onerror="alert(1)">Aula & <b>violão</b>';
@@ -61,43 +60,14 @@ async function scheduled(body: Record<string, unknown>) {
   return { key, id: created.body.id as string, path };
 }
 
-interface Watched {
-  page: Page;
-  problems: string[];
-  dialogs: string[];
-}
-
 /** A phone-sized page that records console errors, CSP violations and dialogs. */
 async function phone(): Promise<Watched> {
   const context = await browser.newContext({ viewport: PHONE, locale: 'pt-BR' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runtime.baseUrl });
-  const page = await context.newPage();
-  const watched: Watched = { page, problems: [], dialogs: [] };
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of (400|409)/.test(m.text())) watched.problems.push(m.text());
-  });
-  page.on('pageerror', (e) => watched.problems.push(`page error: ${e.message}`));
-  page.on('dialog', (d) => {
-    watched.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (e) =>
-      console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-  });
-  return watched;
+  return watchPage(context, { shownStatuses: [400, 409] });
 }
 
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `charge-${name}.png`), fullPage: true });
-}
-
-async function noHorizontalScroll(page: Page) {
-  const [scroll, width] = await page.evaluate<[number, number]>(
-    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
-  );
-  expect(scroll).toBeLessThanOrEqual(width);
-}
+const shot = screenshots('charge-');
 
 describe('the pay link page over HTTP', () => {
   it('answers HTML with the pages’ strict CSP and no caching, and a Portuguese 404 page for an unknown token', async () => {

@@ -1,13 +1,13 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
+import { PHONE, type Watched, watchPage } from '../support/browser';
 import { Receiver } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
 
 // Debian's chromium package; playwright-core drives it and downloads nothing (as pages.test.ts).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const PHONE = { width: 390, height: 844 };
 const NBSP = '\u00a0';
 const APPROVED = '4111111111111111';
 const PIXEL = Buffer.from(
@@ -85,31 +85,13 @@ async function priced(product: Record<string, unknown>, price: Record<string, un
   return { s, cs: cs as { id: string; url: string } };
 }
 
-interface Watched {
-  page: Page;
-  context: BrowserContext;
-  problems: string[];
-  requested: string[];
-}
-
 /** A phone-sized page that records console errors, CSP violations and every URL it asks for. */
 async function phone(): Promise<Watched> {
   const context = await browser.newContext({ viewport: PHONE, locale: 'pt-BR' });
   await context.route('https://cdn.example.com/**', (route) =>
     route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL }),
   );
-  const page = await context.newPage();
-  const watched: Watched = { page, context, problems: [], requested: [] };
-  page.on('console', (m) => {
-    if (m.type() === 'error') watched.problems.push(m.text());
-  });
-  page.on('pageerror', (e) => watched.problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => watched.requested.push(r.url()));
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (e) =>
-      console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-  });
-  return watched;
+  return watchPage(context);
 }
 
 async function fillCard(page: Page) {

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
 import { PAGE_CSP } from '../../shared/http/page-replies';
+import { noHorizontalScroll, PHONE, screenshots, type Watched, watchPage } from '../support/browser';
 import { customerAreaScene } from '../support/customer-area';
 import { type client, useTestRuntime } from '../support/runtime';
 
@@ -12,7 +12,6 @@ import { type client, useTestRuntime } from '../support/runtime';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Set PAGES_SCREENSHOTS=/some/folder to keep one screenshot per state (never committed). */
 const SHOTS = process.env.PAGES_SCREENSHOTS;
-const PHONE = { width: 390, height: 844 };
 const NBSP = '\u00a0';
 const SETTLED = { timeout: 15_000 };
 const HOSTILE = '<img src=x onerror="alert(1)">Aula & <b>violão</b>';
@@ -36,44 +35,14 @@ afterAll(async () => {
 const scene = customerAreaScene(() => ({ runtime, api }), 171_000);
 const ddmmyyyy = (date: string) => date.split('-').reverse().join('/');
 
-interface Watched {
-  page: Page;
-  problems: string[];
-  dialogs: string[];
-}
-
 /** A phone-sized page that records console errors, CSP violations and dialogs. */
 async function phone(): Promise<Watched> {
   const context = await browser.newContext({ viewport: PHONE, locale: 'pt-BR' });
-  const page = await context.newPage();
-  const watched: Watched = { page, problems: [], dialogs: [] };
-  page.on('console', (m) => {
-    // A refused request (401 of an expired link, 400/402 of a declined card) is logged by Chromium itself.
-    if (m.type() === 'error' && !/status of (400|401|402|409)/.test(m.text()))
-      watched.problems.push(m.text());
-  });
-  page.on('pageerror', (e) => watched.problems.push(`page error: ${e.message}`));
-  page.on('dialog', (d) => {
-    watched.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (e) =>
-      console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-  });
-  return watched;
+  // A refused request (401 of an expired link, 400/402 of a declined card) is an answer the page shows.
+  return watchPage(context, { shownStatuses: [400, 401, 402, 409] });
 }
 
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `minha-area-${name}.png`), fullPage: true });
-}
-
-async function noHorizontalScroll(page: Page) {
-  const [scroll, width] = await page.evaluate<[number, number]>(
-    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
-  );
-  expect(scroll).toBeLessThanOrEqual(width);
-}
+const shot = screenshots('minha-area-');
 
 /** Two sellers that charge the same CPF; the second charge's description is hostile markup. */
 async function twoSellers() {

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
 import { parsePixPayload } from '../../shared/domain/payments/pix';
+import { noHorizontalScroll, PHONE, screenshots, type Watched, watchPage } from '../support/browser';
 import { Receiver } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
 
@@ -12,7 +12,6 @@ import { client, logLines, startTestRuntime } from '../support/runtime';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Set PAGES_SCREENSHOTS=/some/folder to keep one screenshot per state (never committed). */
 const SHOTS = process.env.PAGES_SCREENSHOTS;
-const PHONE = { width: 390, height: 844 };
 const NBSP = '\u00a0';
 const APPROVED = '4111111111111111';
 const DECLINED = '4000000000000002';
@@ -90,14 +89,6 @@ async function session(s: Awaited<ReturnType<typeof seller>>, extra: Record<stri
   return res.body as { id: string; url: string };
 }
 
-interface Watched {
-  page: Page;
-  context: BrowserContext;
-  problems: string[];
-  requested: string[];
-  dialogs: string[];
-}
-
 /** A phone-sized page that records console errors, CSP violations, dialogs and every URL it asks for. */
 async function phone(): Promise<Watched> {
   const context = await browser.newContext({ viewport: PHONE, locale: 'pt-BR' });
@@ -105,36 +96,11 @@ async function phone(): Promise<Watched> {
   await context.route('https://cdn.example.com/**', (route) =>
     route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL }),
   );
-  const page = await context.newPage();
-  const watched: Watched = { page, context, problems: [], requested: [], dialogs: [] };
-  page.on('console', (m) => {
-    // A 400 or 409 from the pay route is an answer the page shows; Chromium logs it as a failed load.
-    if (m.type() === 'error' && !/status of (400|409)/.test(m.text())) watched.problems.push(m.text());
-  });
-  page.on('pageerror', (e) => watched.problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => watched.requested.push(r.url()));
-  page.on('dialog', (d) => {
-    watched.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (e) =>
-      console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-  });
-  return watched;
+  // A 400 or 409 from the pay route is an answer the page shows; Chromium logs it as a failed load.
+  return watchPage(context, { shownStatuses: [400, 409] });
 }
 
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function noHorizontalScroll(page: Page) {
-  // No DOM types in this project: the browser-side expressions are strings.
-  const [scroll, client] = await page.evaluate<[number, number]>(
-    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
-  );
-  expect(scroll).toBeLessThanOrEqual(client);
-}
+const shot = screenshots('');
 
 async function fillCard(page: Page, number: string) {
   await page.getByRole('tab', { name: 'Cartão' }).click();

@@ -1,17 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
 import { formatSaoPauloDay } from '../../shared/domain/pages/portal-format';
+import { noHorizontalScroll, type Watched as Page0, PHONE, screenshots, watchPage } from '../support/browser';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 // Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Set PAGES_SCREENSHOTS=/some/folder to keep one screenshot per state (never committed). */
 const SHOTS = process.env.PAGES_SCREENSHOTS;
-const PHONE = { width: 390, height: 844 };
 const NBSP = '\u00a0';
 const NEW_CARD = '5555555555554444';
 // 1×1 transparent PNG: the seller's logo host, answered inside the browser so the test stays offline.
@@ -122,15 +121,10 @@ async function portalUrl(s: Seller) {
   return res.body as { portalUrl: string; token: string };
 }
 
-interface Watched {
-  page: Page;
-  context: BrowserContext;
-  problems: string[];
-  requested: string[];
-  dialogs: string[];
+type Watched = Page0 & {
   /** Referer headers the logo's host received (none: the page sends no referrer). */
   referers: (string | undefined)[];
-}
+};
 
 /** A phone-sized page that records console errors, CSP violations, alerts and every URL it asks for. */
 async function phone(): Promise<Watched> {
@@ -140,36 +134,11 @@ async function phone(): Promise<Watched> {
     referers.push(route.request().headers().referer);
     return route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL });
   });
-  const page = await context.newPage();
-  const watched: Watched = { page, context, problems: [], requested: [], dialogs: [], referers };
-  page.on('console', (m) => {
-    // A refused action (400, 401, 403) is an answer the page shows; Chromium logs it as a failed load.
-    if (m.type() === 'error' && !/status of (400|401|403|409)/.test(m.text()))
-      watched.problems.push(m.text());
-  });
-  page.on('pageerror', (e) => watched.problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => watched.requested.push(r.url()));
-  page.on('dialog', (d) => {
-    watched.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.addInitScript({
-    content: `document.addEventListener('securitypolicyviolation', (e) =>
-      console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-  });
-  return watched;
+  // A refused action (400, 401, 403) is an answer the page shows; Chromium logs it as a failed load.
+  return { ...(await watchPage(context, { shownStatuses: [400, 401, 403, 409] })), referers };
 }
 
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `portal-${name}.png`), fullPage: true });
-}
-
-async function noHorizontalScroll(page: Page) {
-  const [scroll, width] = await page.evaluate<[number, number]>(
-    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
-  );
-  expect(scroll).toBeLessThanOrEqual(width);
-}
+const shot = screenshots('portal-');
 
 const subscriptionOf = async (s: Seller) =>
   (await api.get(`/api/subscriptions/${s.subscription.id}`, { token: s.key })).body;
