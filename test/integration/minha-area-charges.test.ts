@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate } from '../../shared/dates';
-import { cpfCheckDigits } from '../../shared/domain/documents';
+import { customerAreaScene } from '../support/customer-area';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -13,58 +12,7 @@ useTestRuntime((r, a) => {
 });
 
 const CHARGES = '/api/public/minha-area/charges';
-let nextSeller = 152_000;
-let nextDocument = 400_000_000 + Math.floor(Math.random() * 100_000_000);
-const newCpf = () => {
-  const base = String(nextDocument++);
-  return `${base}${cpfCheckDigits(base)}`;
-};
-
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(res.status).toBe(201);
-  return { sellerId, jwt, key: res.body.key as string };
-}
-
-async function customer(token: string, document: string, email: string) {
-  const res = await api.post(
-    '/api/v1/customers',
-    { name: 'Paula Reis', email, document, phone: '11987654321', personType: 'fisica' },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: number; uuid: string };
-}
-
-async function charge(token: string, customerId: number, amount: number, description: string) {
-  const res = await api.post(
-    '/api/v1/scheduled-charges',
-    {
-      customerId,
-      amount,
-      dueDate: addDays(saoPauloDate(runtime.clock.now()), 10),
-      methods: ['pix', 'boleto'],
-      type: 'one_time',
-      description,
-    },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
-/** Requests a link by document and reads it from the local mailbox (the newest for that address). */
-async function linkFor(document: string, email: string, sandbox = true): Promise<string> {
-  expect((await api.post('/api/public/minha-area/request', { document })).status).toBe(200);
-  const mail = runtime.mailbox
-    .all()
-    .find((m) => m.to === email && m.kind === 'magic_link' && m.subject.startsWith('[Sandbox]') === sandbox);
-  const token = /#token=([A-Za-z0-9._-]+)/.exec(mail?.text ?? '')?.[1];
-  expect(token).toBeDefined();
-  return String(token);
-}
+const { newCpf, seller, customer, charge, linkFor } = customerAreaScene(() => ({ runtime, api }), 152_000);
 
 describe('GET /api/public/minha-area/charges', () => {
   it("lists the customer's charges with every seller, and never another customer's", async () => {

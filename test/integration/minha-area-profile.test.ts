@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { keys } from '../../shared/adapters/dynamodb/keys';
-import { addDays, saoPauloDate } from '../../shared/dates';
-import { cpfCheckDigits } from '../../shared/domain/documents';
+import { customerAreaScene } from '../support/customer-area';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -14,54 +13,12 @@ useTestRuntime((r, a) => {
 });
 
 const PROFILE = '/api/public/minha-area/profile';
-let nextSeller = 153_000;
-let nextDocument = 500_000_000 + Math.floor(Math.random() * 100_000_000);
-const newCpf = () => {
-  const base = String(nextDocument++);
-  return `${base}${cpfCheckDigits(base)}`;
-};
-
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(res.status).toBe(201);
-  return { sellerId, jwt, key: res.body.key as string };
-}
-
-async function customer(token: string, document: string, email: string) {
-  const res = await api.post(
-    '/api/v1/customers',
-    { name: 'Rita Alves', email, document, phone: '11987654321', personType: 'fisica' },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: number; uuid: string };
-}
-
-async function charge(token: string, customerId: number) {
-  const res = await api.post(
-    '/api/v1/scheduled-charges',
-    {
-      customerId,
-      amount: 70,
-      dueDate: addDays(saoPauloDate(runtime.clock.now()), 10),
-      methods: ['pix'],
-      type: 'one_time',
-      description: 'Consulta',
-    },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-}
-
-async function linkFor(document: string, email: string): Promise<string> {
-  expect((await api.post('/api/public/minha-area/request', { document })).status).toBe(200);
-  const mail = runtime.mailbox.all().find((m) => m.to === email && m.kind === 'magic_link');
-  const token = /#token=([A-Za-z0-9._-]+)/.exec(mail?.text ?? '')?.[1];
-  expect(token).toBeDefined();
-  return String(token);
-}
+const area = customerAreaScene(() => ({ runtime, api }), 153_000);
+const { newCpf, seller, linkFor } = area;
+const customer = (token: string, document: string, email: string) =>
+  area.customer(token, document, email, 'Rita Alves');
+const charge = (token: string, customerId: number) =>
+  area.charge(token, customerId, 70, 'Consulta', { methods: ['pix'] });
 
 /** The seller's view of its customer (its list, searched by CPF). */
 async function viewOf(key: string, cpf: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
-import { cpfCheckDigits } from '../../shared/domain/documents';
+import { customerAreaScene } from '../support/customer-area';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -12,32 +12,11 @@ useTestRuntime((r, a) => {
 });
 
 const request = '/api/public/minha-area/request';
-let nextSeller = 151_000;
-let nextDocument = 300_000_000 + Math.floor(Math.random() * 100_000_000);
-const newCpf = () => {
-  const base = String(nextDocument++);
-  return `${base}${cpfCheckDigits(base)}`;
-};
+const area = customerAreaScene(() => ({ runtime, api }), 151_000);
+const { newCpf, seller } = area;
+const customer = (token: string, document: string, email: string) =>
+  area.customer(token, document, email, 'Marina Lopes');
 const masked = (cpf: string) => `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
-
-/** A seller whose sk_test_ key registers sandbox customers and whose JWT registers live ones. */
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(res.status).toBe(201);
-  return { sellerId, jwt, key: res.body.key as string };
-}
-
-async function customer(token: string, document: string, email: string) {
-  const res = await api.post(
-    '/api/v1/customers',
-    { name: 'Marina Lopes', email, document, phone: '11987654321', personType: 'fisica' },
-    { token },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
 
 const linksTo = (email: string) =>
   runtime.mailbox.all().filter((m) => m.to === email.toLowerCase() && m.kind === 'magic_link');
