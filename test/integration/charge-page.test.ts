@@ -1,16 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
 import { PAGE_CSP } from '../../shared/http/page-replies';
-import { noHorizontalScroll, PHONE, screenshots, type Watched, watchPage } from '../support/browser';
+import {
+  launchChromium,
+  noHorizontalScroll,
+  PHONE,
+  screenshots,
+  type Watched,
+  watchPage,
+} from '../support/browser';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
-// Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Set PAGES_SCREENSHOTS=/some/folder to keep one screenshot per state (never committed). */
-const SHOTS = process.env.PAGES_SCREENSHOTS;
 const NBSP = '\u00a0';
 const SETTLED = { timeout: 15_000 };
 const HOSTILE = '<img src=x onerror="alert(1)">Aula & <b>violão</b>';
@@ -25,8 +27,7 @@ useTestRuntime((r, a) => {
   api = a;
 });
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

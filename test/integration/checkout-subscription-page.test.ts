@@ -1,13 +1,11 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
-import { PHONE, type Watched, watchPage } from '../support/browser';
+import { launchChromium, PHONE, type Watched, watchPage } from '../support/browser';
 import { Receiver } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
 
-// Debian's chromium package; playwright-core drives it and downloads nothing (as pages.test.ts).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const NBSP = '\u00a0';
 const APPROVED = '4111111111111111';
 const PIXEL = Buffer.from(
@@ -25,7 +23,7 @@ beforeAll(async () => {
   runtime = await startTestRuntime();
   api = client(runtime.baseUrl);
   shop = await new Receiver().start();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '#functions/docs/reference';
 import type { Runtime } from '../../infra/local/runtime';
 import { OPENAPI_FILE } from '../../scripts/openapi';
+import { launchChromium } from '../support/browser';
 import { client, startTestRuntime } from '../support/runtime';
-
-// Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -82,7 +80,7 @@ describe('GET /docs', () => {
 
   // Chromium is a prerequisite of `npm test` (scripts/check-prerequisites.mjs); .ci/run installs it.
   it('renders the reference in Chromium with no CSP violation, console error or foreign request', async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });
     const problems: string[] = [];
     const requested: string[] = [];

@@ -1,17 +1,19 @@
-import { mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
 import { parsePixPayload } from '../../shared/domain/payments/pix';
-import { noHorizontalScroll, PHONE, screenshots, type Watched, watchPage } from '../support/browser';
+import {
+  launchChromium,
+  noHorizontalScroll,
+  PHONE,
+  screenshots,
+  type Watched,
+  watchPage,
+} from '../support/browser';
 import { Receiver } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
 
-// Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Set PAGES_SCREENSHOTS=/some/folder to keep one screenshot per state (never committed). */
-const SHOTS = process.env.PAGES_SCREENSHOTS;
 const NBSP = '\u00a0';
 const APPROVED = '4111111111111111';
 const DECLINED = '4000000000000002';
@@ -31,8 +33,7 @@ beforeAll(async () => {
   runtime = await startTestRuntime();
   api = client(runtime.baseUrl);
   shop = await new Receiver().start();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

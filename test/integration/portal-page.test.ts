@@ -1,16 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
 import { formatSaoPauloDay } from '../../shared/domain/pages/portal-format';
-import { noHorizontalScroll, type Watched as Page0, PHONE, screenshots, watchPage } from '../support/browser';
+import {
+  launchChromium,
+  noHorizontalScroll,
+  type Watched as Page0,
+  PHONE,
+  screenshots,
+  watchPage,
+} from '../support/browser';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
-// Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Set PAGES_SCREENSHOTS=/some/folder to keep one screenshot per state (never committed). */
-const SHOTS = process.env.PAGES_SCREENSHOTS;
 const NBSP = '\u00a0';
 const NEW_CARD = '5555555555554444';
 // 1×1 transparent PNG: the seller's logo host, answered inside the browser so the test stays offline.
@@ -33,8 +35,7 @@ useTestRuntime((r, a) => {
   api = a;
 });
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,17 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+
+/** Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Starts headless Chromium (and the PAGES_SCREENSHOTS folder, when one is set). */
+export async function launchChromium(): Promise<Browser> {
+  const folder = process.env.PAGES_SCREENSHOTS;
+  if (folder) mkdirSync(folder, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}
 
 /** A phone's viewport (iPhone 12-15 size): every hosted page is checked at this width. */
 export const PHONE = { width: 390, height: 844 };
