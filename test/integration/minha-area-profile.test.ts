@@ -109,6 +109,22 @@ describe('PATCH /api/public/minha-area/profile', () => {
     }
   });
 
+  it('counts a charge the seller canceled (no transaction) as a charge with that seller', async () => {
+    const a = await seller();
+    const cpf = newCpf();
+    const email = `cancelada.${cpf}@example.com`;
+    const profile = await customer(a.key, cpf, email);
+    const created = await area.charge(a.key, profile.id, 70, 'Consulta', { methods: ['pix'] });
+    const canceled = await api.post(`/api/v1/scheduled-charges/${created.id}/cancel`, {}, { token: a.key });
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    const res = await api.patch(
+      PROFILE,
+      { sellerId: a.sellerId, billingEmailOverride: 'financeiro@example.com' },
+      { token: await linkFor(cpf, email) },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+
   it('answers 404 when the customer of the link no longer exists', async () => {
     const s = await scene();
     await runtime.deps.table.delete(keys.customerGlobal('test', s.cpf));

@@ -27,6 +27,8 @@ export const customerAreaProfileSchema = z
   .strict();
 
 export const customerAreaProfileResponse = z.object({ success: z.literal(true) });
+/** Every closed scheduled charge's last change is at or after this instant. */
+const EVER = '1970-01-01T00:00:00.000Z';
 export const NO_RELATIONSHIP = 'Você não tem cobranças nem pagamentos com este vendedor';
 
 export interface CustomerAreaProfileDeps {
@@ -57,7 +59,8 @@ export async function setCustomerAreaBillingEmail(
   if (!link) throw new ForbiddenError(NO_RELATIONSHIP);
   const tenant = { sellerId: link.sellerId, environment: subject.environment };
   const [charges, plans, payments] = await Promise.all([
-    deps.scheduledCharges.listByCustomer(tenant, link.customerId),
+    // A charge paid or canceled long ago is still a charge with that seller.
+    deps.scheduledCharges.listByCustomer(tenant, link.customerId, { closedSince: EVER }),
     deps.installmentPlans.listByCustomer(tenant, link.customerId),
     deps.transactions.list(tenant, { page: 1, limit: 1, customerIds: [link.customerId], countTotal: false }),
   ]);
