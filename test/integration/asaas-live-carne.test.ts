@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
-import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
-import { client, startTestRuntime } from '../support/runtime';
+import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, useAsaasLive } from '../support/asaas-live';
+import type { FakeAsaas } from '../support/fake-asaas/server';
+import type { client } from '../support/runtime';
 
 /** A carnê sold with a sk_live_ key: its boletos are Asaas's, and an Asaas notification pays them. */
 
-const ASAAS_KEY = '$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNjQ3NTI6OiRhYWNoXzQ';
 const BASE = '/api/v1/installment-plans';
 
 let fake: FakeAsaas;
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 
-beforeAll(async () => {
-  fake = await startFakeAsaas();
-  fake.addAccount(ASAAS_KEY, 'Padaria da Maria LTDA');
-  runtime = await startTestRuntime({ asaasBaseUrl: fake.baseUrl });
-  api = client(runtime.baseUrl);
-});
-afterAll(async () => {
-  await runtime?.stop();
-  await fake?.stop();
+let live: AsaasLive;
+
+useAsaasLive((l) => {
+  live = l;
+  ({ fake, runtime, api } = l);
 });
 
 const today = () => saoPauloDate(runtime.clock.now());
@@ -33,19 +29,7 @@ async function liveSeller() {
   const jwt = await runtime.issuer.sign(sellerId, { now });
   const key = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt })).body
     .key as string;
-  const customer = (
-    await api.post(
-      '/api/v1/customers',
-      {
-        name: 'Maria Souza',
-        email: 'maria@example.com',
-        document: '52998224725',
-        phone: '11987654321',
-        personType: 'fisica',
-      },
-      { token: key },
-    )
-  ).body;
+  const customer = (await api.post('/api/v1/customers', LIVE_CUSTOMER, { token: key })).body;
   const product = (
     await api.post(
       '/api/products',
@@ -64,12 +48,8 @@ async function liveSeller() {
 }
 
 async function connect(jwt: string) {
-  const res = await api.call('PUT', '/api/provider-connections/asaas', {
-    token: jwt,
-    body: { apiKey: ASAAS_KEY, environment: 'sandbox' },
-  });
+  const res = await connectAsaas(live, jwt);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  fake.setWebhook(ASAAS_KEY, res.body.webhook.url, res.body.webhook.authToken);
 }
 
 const planBody = (s: Awaited<ReturnType<typeof liveSeller>>) => ({

@@ -1,30 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { FAKE_CARDS, type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
+import { describe, expect, it } from 'vitest';
+import {
+  ASAAS_KEY,
+  type AsaasLive,
+  connectAsaas,
+  liveKeyOf,
+  OTHER_KEY,
+  useAsaasLive,
+} from '../support/asaas-live';
+import { FAKE_CARDS, type FakeAsaas } from '../support/fake-asaas/server';
 import { Receiver, waitFor } from '../support/receiver';
-import { client, startTestRuntime } from '../support/runtime';
+import type { client } from '../support/runtime';
 
 /** Refunds and chargebacks made in the Asaas panel reach the transaction through its webhook. */
 
-const ASAAS_KEY = '$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNjQ3NTI6OiRhYWNoXzQ';
-const OTHER_KEY = '$aact_b3V0cmFfY29udGFfZG9fb3V0cm9fdmVuZGVkb3JfMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDA';
-
 let fake: FakeAsaas;
-let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let nextSeller = 161_000;
 
-beforeAll(async () => {
-  fake = await startFakeAsaas();
-  fake.addAccount(ASAAS_KEY, 'Padaria da Maria LTDA');
-  fake.addAccount(OTHER_KEY, 'Outra Loja');
-  runtime = await startTestRuntime({ asaasBaseUrl: fake.baseUrl });
-  api = client(runtime.baseUrl);
-});
-afterAll(async () => {
-  await runtime?.stop();
-  await fake?.stop();
-});
+let live: AsaasLive;
+
+useAsaasLive(
+  (l) => {
+    live = l;
+    ({ fake, api } = l);
+  },
+  {
+    [ASAAS_KEY]: 'Padaria da Maria LTDA',
+    [OTHER_KEY]: 'Outra Loja',
+  },
+);
 
 const buyer = {
   name: 'Maria Souza',
@@ -41,11 +45,8 @@ const card = {
 };
 
 async function connectedSeller(apiKey = ASAAS_KEY) {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
   const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt })).body
-    .key as string;
+  const { jwt, key } = await liveKeyOf(live, sellerId);
   const product = (
     await api.post(
       '/api/products',
@@ -53,12 +54,8 @@ async function connectedSeller(apiKey = ASAAS_KEY) {
       { token: key },
     )
   ).body;
-  const res = await api.call('PUT', '/api/provider-connections/asaas', {
-    token: jwt,
-    body: { apiKey, environment: 'sandbox' },
-  });
+  const res = await connectAsaas(live, jwt, apiKey);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  fake.setWebhook(apiKey, res.body.webhook.url, res.body.webhook.authToken);
   return { key, product, authToken: res.body.webhook.authToken as string };
 }
 

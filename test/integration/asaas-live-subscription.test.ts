@@ -1,35 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
-import { FAKE_CARDS, type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
-import { client, startTestRuntime } from '../support/runtime';
+import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, useAsaasLive } from '../support/asaas-live';
+import { FAKE_CARDS } from '../support/fake-asaas/server';
+import type { client } from '../support/runtime';
 
 /** A live subscription renews on the card token Asaas kept when the buyer saved the card. */
 
-const ASAAS_KEY = '$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNjQ3NTI6OiRhYWNoXzQ';
-
-let fake: FakeAsaas;
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 
-beforeAll(async () => {
-  fake = await startFakeAsaas();
-  fake.addAccount(ASAAS_KEY, 'Padaria da Maria LTDA');
-  runtime = await startTestRuntime({ asaasBaseUrl: fake.baseUrl });
-  api = client(runtime.baseUrl);
-});
-afterAll(async () => {
-  await runtime?.stop();
-  await fake?.stop();
-});
+let live: AsaasLive;
 
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
+useAsaasLive((l) => {
+  live = l;
+  ({ runtime, api } = l);
+});
 
 function validExpiry() {
   const [y, m] = saoPauloDate(runtime.clock.now()).split('-').map(Number);
@@ -48,13 +34,9 @@ describe('a live subscription on Asaas', () => {
     const jwt = await runtime.issuer.sign(sellerId, { now });
     const key = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt })).body
       .key as string;
-    const connected = await api.call('PUT', '/api/provider-connections/asaas', {
-      token: jwt,
-      body: { apiKey: ASAAS_KEY, environment: 'sandbox' },
-    });
+    const connected = await connectAsaas(live, jwt);
     expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-    fake.setWebhook(ASAAS_KEY, connected.body.webhook.url, connected.body.webhook.authToken);
-    const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
+    const customer = (await api.post('/api/v1/customers', LIVE_CUSTOMER, { token: key })).body;
     const product = (
       await api.post(
         '/api/products',
@@ -66,7 +48,7 @@ describe('a live subscription on Asaas', () => {
     const paid = await api.post('/api/transactions', {
       productId: product.uuid,
       paymentMethod: 'creditcard',
-      customer: customerBody,
+      customer: LIVE_CUSTOMER,
       card: { number: FAKE_CARDS.approved, holderName: 'MARIA SOUZA', ...validExpiry(), cvv: '123' },
       saveCard: true,
     });

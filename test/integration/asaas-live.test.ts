@@ -1,28 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
-import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
+import {
+  ASAAS_KEY,
+  type AsaasLive,
+  connectAsaas,
+  liveKeyOf,
+  OTHER_KEY,
+  useAsaasLive,
+} from '../support/asaas-live';
+import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';
 import { Receiver, waitFor } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
-
-const ASAAS_KEY = '$aact_YTU5YTE0M2M2N2I4MTliNzk0YTI5N2U5MzdjNWZmNDQ6OjAwMDAwMDAwMDAwMDAwNjQ3NTI6OiRhYWNoXzQ';
-const OTHER_KEY = '$aact_b3V0cmFfY29udGFfZG9fb3V0cm9fdmVuZGVkb3JfMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDA';
+import { type client, logLines } from '../support/runtime';
 
 let fake: FakeAsaas;
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let nextSeller = 160_000;
 
-beforeAll(async () => {
-  fake = await startFakeAsaas();
-  fake.addAccount(ASAAS_KEY, 'Padaria da Maria LTDA');
-  fake.addAccount(OTHER_KEY, 'Outra Loja');
-  runtime = await startTestRuntime({ asaasBaseUrl: fake.baseUrl });
-  api = client(runtime.baseUrl);
-});
-afterAll(async () => {
-  await runtime?.stop();
-  await fake?.stop();
-});
+let live: AsaasLive;
+
+useAsaasLive(
+  (l) => {
+    live = l;
+    ({ fake, runtime, api } = l);
+  },
+  {
+    [ASAAS_KEY]: 'Padaria da Maria LTDA',
+    [OTHER_KEY]: 'Outra Loja',
+  },
+);
 
 const buyer = {
   name: 'Maria Souza',
@@ -39,11 +45,8 @@ const card = (number: string) => ({
 });
 
 async function liveSeller() {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
   const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt })).body
-    .key as string;
+  const { jwt, key } = await liveKeyOf(live, sellerId);
   const product = (
     await api.post(
       '/api/products',
@@ -54,14 +57,7 @@ async function liveSeller() {
   return { sellerId, jwt, key, product };
 }
 
-async function connect(jwt: string, apiKey = ASAAS_KEY) {
-  const res = await api.call('PUT', '/api/provider-connections/asaas', {
-    token: jwt,
-    body: { apiKey, environment: 'sandbox' },
-  });
-  if (res.status === 200) fake.setWebhook(apiKey, res.body.webhook.url, res.body.webhook.authToken);
-  return res;
-}
+const connect = (jwt: string, apiKey = ASAAS_KEY) => connectAsaas(live, jwt, apiKey);
 
 const buy = (productUuid: string, paymentMethod: string, extra: Record<string, unknown> = {}) =>
   api.post('/api/transactions', { productId: productUuid, paymentMethod, customer: buyer, ...extra });
