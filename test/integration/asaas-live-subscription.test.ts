@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
 import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, useAsaasLive } from '../support/asaas-live';
-import { FAKE_CARDS } from '../support/fake-asaas/server';
+import { FAKE_CARDS, type FakeAsaas } from '../support/fake-asaas/server';
 import type { client } from '../support/runtime';
 
 /** A live subscription renews on the card token Asaas kept when the buyer saved the card. */
 
+let fake: FakeAsaas;
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 
@@ -14,7 +15,7 @@ let live: AsaasLive;
 
 useAsaasLive((l) => {
   live = l;
-  ({ runtime, api } = l);
+  ({ fake, runtime, api } = l);
 });
 
 function validExpiry() {
