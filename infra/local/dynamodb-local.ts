@@ -42,6 +42,8 @@ export async function freePort(): Promise<number> {
 export interface DynamoLocal {
   endpoint: string;
   port: number;
+  /** The JVM's process id (the bench reads its CPU time). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function startDynamoLocal(options: {
   return {
     endpoint,
     port,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (exited) return resolve();

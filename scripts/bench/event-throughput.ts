@@ -4,6 +4,7 @@ import { createApiKey } from '../../shared/domain/auth/api-keys';
 import { newEvent } from '../../shared/domain/events/events';
 import { createEndpoint } from '../../shared/domain/webhooks/endpoints';
 import { configureLogs } from '../../shared/logger';
+import { type CpuShare, cpuMeter, formatCpuShare } from './process-cpu';
 
 export interface EventThroughput {
   events: number;
@@ -19,6 +20,8 @@ export interface EventThroughput {
   deliveryRoundTripsPerEvent: number;
   /** The same requests by command, over the whole run. */
   deliveryRoundTrips: Record<string, number>;
+  /** Where the CPU went per delivered event (outbox write to accepted POST, the receiver included). */
+  cpu: CpuShare;
   dynamoLocalStopped: boolean;
 }
 
@@ -67,6 +70,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
     const data = (i: number) => ({ id: `bench_${i}`, updatedAt: deps.clock.now().toISOString() });
     const before = { ...runtime.roundTrips.byCommand };
     let outboxWrites = 0;
+    const meter = cpuMeter(runtime.dynamo?.pid);
     const started = performance.now();
     for (let i = 0; i < EVENTS; i += 25) {
       const batch = Array.from({ length: Math.min(25, EVENTS - i) }, (_, k) =>
@@ -79,6 +83,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
     while (received < EVENTS && Date.now() < deadline) await runtime.timeline.tick();
     const eventsSeconds = (performance.now() - started) / 1000;
     const delivered = received;
+    const cpu = meter.stop(delivered, TARGET_EVENTS_PER_SECOND);
     const deliveryRoundTrips: Record<string, number> = {};
     for (const [command, count] of Object.entries(runtime.roundTrips.byCommand)) {
       const own =
@@ -122,6 +127,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
       rawParallelPostsPerSecond: rate(EVENTS, parallelSeconds),
       deliveryRoundTripsPerEvent: Math.round((pipelineTrips / Math.max(1, delivered)) * 100) / 100,
       deliveryRoundTrips,
+      cpu,
       dynamoLocalStopped: true,
     };
   } finally {
@@ -140,5 +146,6 @@ export function formatEventThroughput(t: EventThroughput): string {
     )
       .map(([command, n]) => `${command.replace(/Command$/, '')} ${n}`)
       .join(', ')})`,
+    formatCpuShare(t.cpu, 'event', t.targetEventsPerSecond),
   ].join('\n');
 }

@@ -100,8 +100,12 @@ export async function runPlan(plan: LoadPlan): Promise<Outcome[]> {
 // Forked: one plan in, the outcomes out, then leave.
 if (process.send) {
   process.once('message', (plan: LoadPlan) => {
+    const cpu = process.cpuUsage();
     runPlan(plan).then(
-      (outcomes) => process.send?.({ outcomes }, () => process.exit(0)),
+      (outcomes) => {
+        const used = process.cpuUsage(cpu);
+        process.send?.({ outcomes, cpuMs: (used.user + used.system) / 1000 }, () => process.exit(0));
+      },
       (error: unknown) => process.send?.({ error: String(error) }, () => process.exit(1)),
     );
   });

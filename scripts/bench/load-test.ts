@@ -9,6 +9,7 @@ import { configureLogs } from '#shared/logger';
 import { percentile } from './endpoints';
 import { createProducts, productBody, sandbox } from './fixtures';
 import type { LoadPlan, Outcome, PlannedRequest } from './load-client';
+import { type CpuShare, cpuMeter, formatCpuShare } from './process-cpu';
 import type { BenchContext } from './recipes';
 import { buy, buyer, checkoutBody, type TransactionView } from './transaction-recipes';
 
@@ -52,6 +53,8 @@ export interface LoadTest {
   maxSendLagMs: number;
   /** Status -> count of the answers that were errors (0 expected). */
   errorStatuses: Record<string, number>;
+  /** Where the CPU went per request: the runtime, DynamoDB Local, the load client. */
+  cpu: CpuShare;
   overLimit: { sent: number; ok: number; limited: number; other: number; expectedLimited: number };
   dynamoLocalStopped: boolean;
 }
@@ -190,14 +193,16 @@ async function warmUp(runtime: Runtime, sellers: Seller[], from: number) {
 }
 
 /** Forks the client, hands it the plan and waits for its outcomes. */
-function runInSecondProcess(plan: LoadPlan): Promise<Outcome[]> {
+function runInSecondProcess(plan: LoadPlan): Promise<{ outcomes: Outcome[]; cpuMs: number }> {
   const child = fork(fileURLToPath(new URL('./load-client.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((ok, fail) => {
-    child.once('message', (message: { outcomes?: Outcome[]; error?: string }) =>
-      message.outcomes ? ok(message.outcomes) : fail(new Error(`load client failed: ${message.error}`)),
+    child.once('message', (message: { outcomes?: Outcome[]; cpuMs?: number; error?: string }) =>
+      message.outcomes
+        ? ok({ outcomes: message.outcomes, cpuMs: message.cpuMs ?? 0 })
+        : fail(new Error(`load client failed: ${message.error}`)),
     );
     child.once('error', fail);
     child.once('exit', (code) => fail(new Error(`load client exited with ${code} before answering`)));
@@ -239,11 +244,13 @@ export async function measureLoadTest(): Promise<LoadTest> {
     );
     await warmUp(runtime, sellers, requests.length);
     const expectedOf = new Map(requests.map((r) => [r.route, r.expect]));
-    const outcomes = await runInSecondProcess({
+    const meter = cpuMeter(runtime.dynamo?.pid);
+    const { outcomes, cpuMs: clientCpuMs } = await runInSecondProcess({
       baseUrl: runtime.baseUrl,
       ratePerSecond: RATE_PER_SECOND,
       requests,
     });
+    const cpu = meter.stop(outcomes.length, RATE_PER_SECOND, clientCpuMs);
     const ok = (o: Outcome) => (expectedOf.get(o.route) ?? []).includes(o.status);
     const byRoute: Record<string, LatencySummary> = {};
     for (const route of new Set(outcomes.map((o) => o.route))) {
@@ -260,7 +267,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
 
     const [overKey] = await keysOf(runtime, sellers[0].sellerId, 1, 'over the limit');
     await freshWindow(runtime, (OVER_LIMIT_REQUESTS / OVER_LIMIT_RATE) * 1000 * 4);
-    const burst = await runInSecondProcess({
+    const { outcomes: burst } = await runInSecondProcess({
       baseUrl: runtime.baseUrl,
       ratePerSecond: OVER_LIMIT_RATE,
       requests: Array.from({ length: OVER_LIMIT_REQUESTS }, () => ({
@@ -283,6 +290,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
       byRoute,
       maxSendLagMs: Math.round(Math.max(0, ...outcomes.map((o) => o.lagMs))),
       errorStatuses,
+      cpu,
       overLimit: {
         sent: burst.length,
         ok: statuses.filter((s) => s === 200).length,
@@ -309,6 +317,7 @@ export function formatLoadTest(t: LoadTest): string {
     `  errors: ${t.overall.errors} (target 0: ${t.overall.errors === 0 ? 'ok' : 'FAIL'})${
       t.overall.errors ? ` ${JSON.stringify(t.errorStatuses)}` : ''
     }; latest send after its slot: ${t.maxSendLagMs} ms`,
+    formatCpuShare(t.cpu, 'request', t.ratePerSecond),
     `  one key past its limit: ${o.sent} requests, ${o.ok} answered 200, ${o.limited} answered 429 (expected ${o.expectedLimited}), ${o.other} other (${overOk ? 'ok' : 'FAIL'})`,
   ].join('\n');
 }

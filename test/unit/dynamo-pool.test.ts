@@ -10,7 +10,7 @@ function fakeStarts() {
     if (fail) throw new Error('java is gone');
     const endpoint = `http://127.0.0.1:${9000 + started.length}`;
     started.push(endpoint);
-    return { endpoint, port: 0, stop: async () => void stopped.push(endpoint) };
+    return { endpoint, port: 0, pid: undefined, stop: async () => void stopped.push(endpoint) };
   };
   return {
     start,
