@@ -64,6 +64,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
   simulation('payTestTransaction', 'pay'),
   simulation('failTestTransaction', 'fail'),
   simulation('chargebackTestTransaction', 'chargeback'),
+  simulation('reverseChargebackTestTransaction', 'chargeback-reversal'),
   {
     operationId: 'setTestPaymentMethodOutcome',
     method: 'POST',
