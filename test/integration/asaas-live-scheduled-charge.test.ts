@@ -108,6 +108,16 @@ describe('a live scheduled charge on Asaas', () => {
     let charge = await detail(s.key, id);
     expect(cycle(charge, 1)).toMatchObject({ status: 'paid', paidBy: 'transaction' });
     const firstPayment = fake.paymentByReference(String(charge.transactions[0].gatewayPayId));
+    // The holder is the registered customer: its phone (it has no address on file, so none is sent).
+    const firstRequest = fake.requests.find(
+      (r) => r.body?.externalReference === firstPayment?.externalReference,
+    );
+    expect(firstRequest?.body.creditCardHolderInfo).toEqual({
+      name: LIVE_CUSTOMER.name,
+      email: LIVE_CUSTOMER.email,
+      cpfCnpj: LIVE_CUSTOMER.document,
+      phone: LIVE_CUSTOMER.phone,
+    });
     const savedToken = firstPayment?.creditCard?.creditCardToken;
     expect(savedToken).toEqual(expect.any(String));
     expect(JSON.stringify(charge)).not.toContain(String(savedToken));
