@@ -431,8 +431,9 @@ function cardFields(
 /**
  * `creditCardHolderInfo` ("Create new payment with credit card", "Credit card tokenization"): Asaas
  * asks for postalCode, addressNumber and phone besides name, e-mail and CPF/CNPJ. We send what we know;
- * a field we do not know is left out (never invented), and Asaas's refusal of it is its own 400
- * (`provider_refused` for tokenization errors, a decline with its code for a charge).
+ * a field we do not know is left out, never invented. An account whose Asaas settings require it
+ * answers HTTP 400 `{errors}`, which a card charge or tokenization answers as any card refusal: declined,
+ * Asaas's code as `gatewayFailureCode` and its description as `failureReason`.
  */
 function holderInfo(buyer: { name: string; document: string; email: string } & CardHolderContact) {
   const address = buyer.address;

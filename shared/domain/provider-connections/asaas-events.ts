@@ -9,8 +9,9 @@ export type NotificationType =
 /**
  * Webhook events ("Payment events", docs.asaas.com/docs/payment-events) that move a transaction, as
  * the sandbox notification of the same meaning. Every other event is acknowledged and changes
- * nothing (PAYMENT_CREATED, _UPDATED, _VIEWED, _ANTICIPATED, _REFUND_DENIED…). Refund events carry the payment's `refunds`: the total they add up to is what
- * charge.refunded reports (see refundedTotal), so a refund we asked for ourselves adds nothing.
+ * nothing (PAYMENT_CREATED, _UPDATED, _VIEWED, _ANTICIPATED, _REFUND_DENIED…). Refund events carry
+ * the payment's `refunds`: the total they add up to is what charge.refunded reports (see
+ * refundedTotal), so a refund we asked for ourselves adds nothing.
  */
 export const ASAAS_EVENTS: Readonly<Record<string, NotificationType>> = {
   PAYMENT_CONFIRMED: 'charge.paid',
