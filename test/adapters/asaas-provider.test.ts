@@ -243,6 +243,25 @@ describe('the Asaas adapter: requests', () => {
     });
   });
 
+  it("answers Asaas's refusal of a missing holder field as a card decline carrying its code and description", async () => {
+    await provider.createCharge(sale()); // the customer is known: the next call is the card payment
+    fake.failNext({
+      status: 400,
+      body: {
+        errors: [
+          { code: 'invalid_creditCardHolderInfo', description: 'Informe o CEP do titular do cartão.' },
+        ],
+      },
+    });
+    const result = await provider.createCharge(sale({ method: 'creditcard', card: card() }));
+    expect(result).toMatchObject({
+      outcome: 'declined',
+      failureCode: 'card_declined',
+      failureReason: 'Informe o CEP do titular do cartão.',
+      gatewayFailureCode: 'invalid_creditCardHolderInfo',
+    });
+  });
+
   it('cancels with DELETE, refunds partially with a value and totally without one, reads the status', async () => {
     const pix = await provider.createCharge(sale());
     await provider.cancel(pix.gatewayPayId);
