@@ -208,6 +208,7 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
     '0.8.0',
   ),
   def('transaction.chargeback', 'transaction', 'A chargeback was opened', looseResource, '0.8.0'),
+  def('transaction.chargeback_reversed', 'transaction', 'A chargeback was won: the sale is paid again'),
   def('transaction.refunded', 'transaction', 'A transaction was refunded, in whole or in part'),
   Object.assign(
     def('transaction.failed', 'transaction', 'Legacy: use transaction.payment.failed', paymentFailed),

@@ -19,6 +19,7 @@ export const handler = createHttpHandler(testHelperRoutes, (c) => {
     payTestTransaction: simulate('pay'),
     failTestTransaction: simulate('fail'),
     chargebackTestTransaction: simulate('chargeback'),
+    reverseChargebackTestTransaction: simulate('chargeback_reversal'),
     setTestPaymentMethodOutcome: ({ tenant, path, body }) =>
       setSandboxCardOutcome(
         { paymentMethods: c.repos.paymentMethods, sandbox: c.sandbox },

@@ -19,14 +19,18 @@ const transactionsResponses = lazyResponses(() => import('#shared/domain/transac
 /** Sandbox helpers that also exist deployed; they act on test-environment data only. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 
-const simulation = <const Id extends string>(operationId: Id, action: string) =>
+const simulation = <const Id extends string>(
+  operationId: Id,
+  action: string,
+  summary = `Sandbox: ${action} a test transaction through a signed provider notification`,
+) =>
   ({
     operationId,
     method: 'POST',
     path: `/api/test-helpers/transactions/{id}/${action}`,
     auth,
     testOnly: true,
-    summary: `Sandbox: ${action} a test transaction through a signed provider notification`,
+    summary,
     request: { path: numericIdParam, body: simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
@@ -64,6 +68,11 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
   simulation('payTestTransaction', 'pay'),
   simulation('failTestTransaction', 'fail'),
   simulation('chargebackTestTransaction', 'chargeback'),
+  simulation(
+    'reverseChargebackTestTransaction',
+    'chargeback-reversal',
+    'Sandbox: the seller wins the chargeback of a test transaction (paid again), through a signed provider notification',
+  ),
   {
     operationId: 'setTestPaymentMethodOutcome',
     method: 'POST',

@@ -176,9 +176,25 @@ describe('the Asaas adapter: requests', () => {
   });
 
   it('tokenizes a card without charging it', async () => {
-    const result = await provider.tokenizeCard({ tenant, customer: buyer, card: card() });
+    const result = await provider.tokenizeCard({
+      tenant,
+      customer: {
+        ...buyer,
+        phone: '11987654321',
+        address: { postalCode: '01310100', number: '1000', complement: null },
+      },
+      card: card(),
+    });
     expect(result).toMatchObject({ outcome: 'approved', savedCard: { last4: '8829', brand: 'mastercard' } });
     expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v3/creditCard/tokenizeCreditCard' });
+    expect(fake.requests.at(-1)?.body.creditCardHolderInfo).toEqual({
+      name: 'Maria Silva',
+      email: 'maria@example.com',
+      cpfCnpj: '24971563792',
+      postalCode: '01310100',
+      addressNumber: '1000',
+      phone: '11987654321',
+    });
     const declined = await provider.tokenizeCard({
       tenant,
       customer: buyer,
@@ -188,6 +204,61 @@ describe('the Asaas adapter: requests', () => {
       outcome: 'declined',
       failureCode: 'card_declined',
       gatewayFailureCode: 'invalid_creditCard',
+    });
+  });
+
+  it('sends the holder phone and the address we know, and leaves out what we do not', async () => {
+    await provider.createCharge(
+      sale({
+        method: 'creditcard',
+        card: card(),
+        customer: {
+          ...buyer,
+          phone: '11987654321',
+          address: { postalCode: '01310100', number: '1000', complement: 'Conjunto 12' },
+        },
+      }),
+    );
+    const body = fake.requests.find((r) => r.method === 'POST' && r.path === '/v3/payments')?.body;
+    expect(body?.creditCardHolderInfo).toEqual({
+      name: 'Maria Silva',
+      email: 'maria@example.com',
+      cpfCnpj: '24971563792',
+      postalCode: '01310100',
+      addressNumber: '1000',
+      addressComplement: 'Conjunto 12',
+      phone: '11987654321',
+    });
+    expect(JSON.stringify(Object.keys(body ?? {}))).not.toContain('postalCode');
+
+    fake.requests.length = 0;
+    await provider.createCharge(
+      sale({ method: 'creditcard', card: card(), customer: { ...buyer, phone: '1133334444' } }),
+    );
+    expect(fake.requests.find((r) => r.path === '/v3/payments')?.body.creditCardHolderInfo).toEqual({
+      name: 'Maria Silva',
+      email: 'maria@example.com',
+      cpfCnpj: '24971563792',
+      phone: '1133334444',
+    });
+  });
+
+  it("answers Asaas's refusal of a missing holder field as a card decline carrying its code and description", async () => {
+    await provider.createCharge(sale()); // the customer is known: the next call is the card payment
+    fake.failNext({
+      status: 400,
+      body: {
+        errors: [
+          { code: 'invalid_creditCardHolderInfo', description: 'Informe o CEP do titular do cartão.' },
+        ],
+      },
+    });
+    const result = await provider.createCharge(sale({ method: 'creditcard', card: card() }));
+    expect(result).toMatchObject({
+      outcome: 'declined',
+      failureCode: 'card_declined',
+      failureReason: 'Informe o CEP do titular do cartão.',
+      gatewayFailureCode: 'invalid_creditCardHolderInfo',
     });
   });
 
@@ -303,8 +374,11 @@ describe('the Asaas mapping', () => {
       PAYMENT_OVERDUE: 'charge.failed',
       PAYMENT_DELETED: 'charge.canceled',
       PAYMENT_CHARGEBACK_REQUESTED: 'charge.charged_back',
+      PAYMENT_AWAITING_CHARGEBACK_REVERSAL: 'charge.chargeback_reversed',
     });
     expect(ASAAS_EVENTS.PAYMENT_CREATED).toBeUndefined();
+    // A won dispute: the payment stands, so its status reads paid (the sale is restored by the event).
+    expect(chargeStatusOf('AWAITING_CHARGEBACK_REVERSAL')).toBe('paid');
   });
   it('writes centavos as decimal Reais without float arithmetic, and reads them back', () => {
     expect(encodeBody({ value: new Reais(1), b: new Reais(123456789), c: new Reais(10) })).toBe(

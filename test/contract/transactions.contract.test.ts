@@ -281,6 +281,30 @@ describe.each([
       expect(await repo.findByGatewayPayId(created.gatewayPayId)).toEqual([paid]);
     });
 
+    it("keeps a chargeback's record through its reversal, and the status counts follow it back to paid", async () => {
+      const repo = await make();
+      const created = txn(1, { method: 'creditcard' });
+      await repo.create(created, []);
+      const paid = moved(created, { status: 'captured', paidAt: NOW.toISOString() });
+      await repo.save(paid, created, []);
+      const charged = moved(paid, {
+        status: 'reversed',
+        failureCode: 'chargeback',
+        chargeback: { status: 'open', openedAt: NOW.toISOString(), closedAt: null },
+      });
+      await repo.save(charged, paid, []);
+      expect(await repo.get(SELLER, 1)).toEqual(charged);
+      const won = moved(charged, {
+        status: 'captured',
+        failureCode: null,
+        chargeback: { status: 'won', openedAt: NOW.toISOString(), closedAt: NOW.toISOString() },
+      });
+      await repo.save(won, charged, []);
+      expect(await repo.get(SELLER, 1)).toEqual(won);
+      expect(seen(await repo.list(SELLER, query({ status: 'captured' })))).toEqual([[1], 1]);
+      expect(seen(await repo.list(SELLER, query({ status: 'reversed' })))).toEqual([[], 0]);
+    });
+
     it('refuses a stale version with ConflictError changed (concurrent_update), writing nothing', async () => {
       const repo = await make();
       const created = txn(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate } from '../../shared/dates';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
 import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, useAsaasLive } from '../support/asaas-live';
 import type { FakeAsaas } from '../support/fake-asaas/server';
 import type { client } from '../support/runtime';
@@ -94,5 +94,44 @@ describe('a live carnê on Asaas', () => {
     const after = (await api.get(`${BASE}/${plan.uuid}`, { token: s.key })).body;
     expect(after).toMatchObject({ status: 'active', installmentsPaid: 1, totalCollected: 344.97 });
     expect(after.installmentsDetail[0]).toMatchObject({ number: 1, status: 'paid' });
+  });
+
+  it("issues installment 2 as an Asaas boleto 10 days ahead, and Asaas's PAYMENT_RECEIVED pays it", async () => {
+    const s = await liveSeller();
+    await connect(s.jwt);
+    const plan = (await api.post(BASE, planBody(s), { token: s.key })).body;
+    const [first, second] = plan.installmentsDetail;
+    const firstTx = (await api.get(`/api/transactions/${first.transactionId}`, { token: s.key })).body;
+    await fake.pay(fake.paymentByReference(String(firstTx.gatewayPayId))?.id as string);
+
+    // 00:05 Sao Paulo, 10 days before installment 2's due date: the issuance job registers it at Asaas.
+    const issueAt = startOfSaoPauloDay(addDays(second.dueDate, -10)).getTime() + 5 * 60_000;
+    const seconds = Math.ceil((issueAt - runtime.clock.now().getTime()) / 1000);
+    expect((await api.post('/api/test-helpers/clock/advance', { seconds })).status).toBe(200);
+    const issued = (await api.get(`${BASE}/${plan.uuid}`, { token: s.key })).body;
+    const i2 = issued.installmentsDetail[1];
+    expect(i2.boleto, JSON.stringify(i2)).not.toBeNull();
+    expect(issued.installmentsDetail[2].boleto).toBeNull();
+    const t2 = (await api.get(`/api/transactions/${i2.transactionId}`, { token: s.key })).body;
+    expect(t2).toMatchObject({
+      status: 'pendingBoleto',
+      value: 344.97,
+      paymentMethod: 'boleto',
+      environment: 'live',
+    });
+    const payment = fake.paymentByReference(String(t2.gatewayPayId));
+    expect(payment).toMatchObject({ billingType: 'BOLETO', value: 344.97, dueDate: second.dueDate });
+    expect(i2.boleto.pdfUrl).toBe(payment?.bankSlipUrl);
+
+    const answer = await fake.pay(payment?.id as string);
+    expect(answer?.status).toBe(200);
+    expect(await answer?.json()).toMatchObject({ applied: true, status: 'payedBoleto' });
+    const after = (await api.get(`${BASE}/${plan.uuid}`, { token: s.key })).body;
+    expect(after).toMatchObject({ status: 'active', installmentsPaid: 2, totalCollected: 689.94 });
+    expect(after.installmentsDetail[1]).toMatchObject({ number: 2, status: 'paid', transactionId: t2.id });
+    // The same event again is a repeat: nothing more is collected.
+    const repeat = await fake.sendEvent(payment as NonNullable<typeof payment>, 'PAYMENT_CONFIRMED');
+    expect(await repeat?.json()).toMatchObject({ applied: false });
+    expect((await api.get(`${BASE}/${plan.uuid}`, { token: s.key })).body.installmentsPaid).toBe(2);
   });
 });

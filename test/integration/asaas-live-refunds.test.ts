@@ -198,3 +198,60 @@ describe('a chargeback notified by Asaas', () => {
     }
   });
 });
+
+describe('a chargeback won at Asaas', () => {
+  it('restores the sale on PAYMENT_AWAITING_CHARGEBACK_REVERSAL, once, and tells the seller', async () => {
+    const s = await connectedSeller();
+    const receiver = await new Receiver().start();
+    try {
+      await api.post(
+        '/api/webhook-endpoints',
+        { url: receiver.url, events: ['transaction.chargeback', 'transaction.chargeback_reversed'] },
+        { token: s.key },
+      );
+      const { tx, payment } = await paidCardSale(s);
+      // Before any chargeback, a won dispute is not applicable: nothing changes.
+      const early = await fake.sendEvent(payment, 'PAYMENT_AWAITING_CHARGEBACK_REVERSAL');
+      expect(await early?.json()).toMatchObject({ applied: false, status: 'captured' });
+
+      expect(await (await fake.chargeback(payment.id, 'CHARGEBACK_REQUESTED'))?.json()).toMatchObject({
+        applied: true,
+        status: 'reversed',
+      });
+      expect(await read(s.key, tx.id)).toMatchObject({ chargeback: { status: 'open', closedAt: null } });
+      expect(await (await fake.chargeback(payment.id, 'CHARGEBACK_DISPUTE'))?.json()).toMatchObject({
+        applied: false,
+        status: 'reversed',
+      });
+
+      const eventId = 'evt_chargeback_won_1';
+      const won = await fake.chargeback(payment.id, 'AWAITING_CHARGEBACK_REVERSAL', eventId);
+      expect(won?.status).toBe(200);
+      expect(await won?.json()).toMatchObject({ applied: true, status: 'captured' });
+      const again = await fake.chargeback(payment.id, 'AWAITING_CHARGEBACK_REVERSAL', eventId);
+      expect(await again?.json()).toMatchObject({ applied: false, status: 'captured' });
+      // The card's later PAYMENT_RECEIVED (the balance released) changes nothing either.
+      expect(await (await fake.pay(payment.id))?.json()).toMatchObject({
+        applied: false,
+        status: 'captured',
+      });
+
+      const after = await read(s.key, tx.id);
+      expect(after).toMatchObject({
+        status: 'captured',
+        failureCode: null,
+        chargeback: { status: 'won' },
+      });
+      expect(after.chargeback.closedAt).toEqual(expect.any(String));
+
+      await waitFor(() => receiver.received.some((r) => r.json.event === 'transaction.chargeback_reversed'));
+      const events = receiver.received.map((r) => r.json.event);
+      expect(events.filter((e) => e === 'transaction.chargeback')).toHaveLength(1);
+      expect(events.filter((e) => e === 'transaction.chargeback_reversed')).toHaveLength(1);
+      const delivered = receiver.received.find((r) => r.json.event === 'transaction.chargeback_reversed');
+      expect(delivered?.json.data).toMatchObject({ id: tx.id, status: 'captured', environment: 'live' });
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

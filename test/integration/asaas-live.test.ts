@@ -293,6 +293,57 @@ describe('a live sale through Asaas', () => {
     expect(logLines.join('\n')).not.toContain(FAKE_CARDS.approved);
   });
 
+  it("sends the card holder's phone and the address the sale or the seller's customer profile knows", async () => {
+    const s = await liveSeller();
+    await connect(s.jwt);
+    const registered = await api.post(
+      '/api/v1/customers',
+      { ...buyer, personType: 'fisica', zipCode: '01310-100', number: '1000', complement: 'Apto 12' },
+      { token: s.key },
+    );
+    expect(registered.status, JSON.stringify(registered.body)).toBeLessThan(300);
+    const holderOf = (gatewayPayId: number) =>
+      fake.requests.find((r) => r.body?.externalReference === String(gatewayPayId))?.body
+        .creditCardHolderInfo;
+
+    const fromProfile = await buy(s.product.uuid, 'creditcard', { card: card(FAKE_CARDS.approved) });
+    expect(fromProfile.status, JSON.stringify(fromProfile.body)).toBe(201);
+    expect(holderOf(fromProfile.body.gatewayPayId)).toEqual({
+      name: 'Maria Souza',
+      email: 'maria@example.com',
+      cpfCnpj: '52998224725',
+      postalCode: '01310100',
+      addressNumber: '1000',
+      addressComplement: 'Apto 12',
+      phone: '11987654321',
+    });
+
+    const fromSale = await buy(s.product.uuid, 'creditcard', {
+      card: card(FAKE_CARDS.approved),
+      customer: { ...buyer, zipCode: '20040-002', number: '50' },
+    });
+    expect(fromSale.status, JSON.stringify(fromSale.body)).toBe(201);
+    expect(holderOf(fromSale.body.gatewayPayId)).toMatchObject({
+      postalCode: '20040002',
+      addressNumber: '50',
+      phone: '11987654321',
+    });
+    expect(holderOf(fromSale.body.gatewayPayId).addressComplement).toBeUndefined();
+
+    // A buyer nobody registered an address for: what we know, nothing invented.
+    const unknown = await buy(s.product.uuid, 'creditcard', {
+      card: card(FAKE_CARDS.approved),
+      customer: { ...buyer, document: '111.444.777-35', email: 'joao@example.com', name: 'João Lima' },
+    });
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(201);
+    expect(holderOf(unknown.body.gatewayPayId)).toEqual({
+      name: 'João Lima',
+      email: 'joao@example.com',
+      cpfCnpj: '11144477735',
+      phone: '11987654321',
+    });
+  });
+
   it('refunds a live card sale at the provider, partially then totally', async () => {
     const s = await liveSeller();
     await connect(s.jwt);

@@ -363,7 +363,18 @@ describe('transactions and charges', () => {
 
   it('POST /api/test-helpers/transactions/{id}/chargeback', async () => {
     const res = await api.post(`/api/test-helpers/transactions/${cardTx.id}/chargeback`, {}, auth());
-    expect(shape(res, 200, transactionResponse).status).toBe('reversed');
+    expect(shape(res, 200, transactionResponse)).toMatchObject({
+      status: 'reversed',
+      chargeback: { status: 'open', closedAt: null },
+    });
+  });
+
+  it('POST /api/test-helpers/transactions/{id}/chargeback-reversal', async () => {
+    const res = await api.post(`/api/test-helpers/transactions/${cardTx.id}/chargeback-reversal`, {}, auth());
+    expect(shape(res, 200, transactionResponse)).toMatchObject({
+      status: 'captured',
+      chargeback: { status: 'won' },
+    });
   });
 
   it('POST /api/transactions/handle-webhook (applied, then not applicable)', async () => {

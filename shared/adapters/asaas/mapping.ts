@@ -20,7 +20,8 @@ export const ASAAS_STATUS: Readonly<Record<string, ChargeStatus>> = {
   REFUNDED: 'refunded',
   CHARGEBACK_REQUESTED: 'charged_back',
   CHARGEBACK_DISPUTE: 'charged_back',
-  AWAITING_CHARGEBACK_REVERSAL: 'charged_back',
+  // The dispute is won (only the acquirer's transfer is pending): the sale stands, as after the event.
+  AWAITING_CHARGEBACK_REVERSAL: 'paid',
 };
 
 /** A status the provider added after this table: pending, never a false paid or failed. */

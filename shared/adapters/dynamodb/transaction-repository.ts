@@ -67,6 +67,7 @@ const DATA_FIELDS = [
   'scheduledCharge',
   'installmentPlan',
   'paidAmount',
+  'chargeback',
   'createdAt',
   'updatedAt',
   'version',
@@ -94,10 +95,8 @@ function toItem(t: Transaction): Item {
 }
 
 function toTransaction(item: Item): Transaction {
-  const { recurring, scheduledCharge, installmentPlan, paidAmount, ...t } = fromTenantAttributes<Transaction>(
-    item,
-    DATA_FIELDS,
-  );
+  const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, ...t } =
+    fromTenantAttributes<Transaction>(item, DATA_FIELDS);
   // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
   // others read back as they were written, without.
   return {
@@ -106,6 +105,7 @@ function toTransaction(item: Item): Transaction {
     ...(scheduledCharge ? { scheduledCharge } : {}),
     ...(installmentPlan ? { installmentPlan } : {}),
     ...(typeof paidAmount === 'number' ? { paidAmount } : {}),
+    ...(chargeback ? { chargeback } : {}),
   };
 }
 

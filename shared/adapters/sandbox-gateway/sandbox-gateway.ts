@@ -84,6 +84,8 @@ const TRANSITIONS: Record<SandboxAction, { from: ChargeStatus[]; to: ChargeStatu
   pay: { from: ['pending'], to: 'paid', type: 'charge.paid' },
   fail: { from: ['pending'], to: 'failed', type: 'charge.failed' },
   chargeback: { from: ['paid'], to: 'charged_back', type: 'charge.charged_back' },
+  // The seller won the dispute: the charge is paid again (Asaas's AWAITING_CHARGEBACK_REVERSAL).
+  chargeback_reversal: { from: ['charged_back'], to: 'paid', type: 'charge.chargeback_reversed' },
 };
 
 /**
@@ -398,7 +400,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
   }
 
   /**
-   * A test helper's pay/fail/chargeback: moves the sandbox's own charge, then notifies the service
+   * A test helper's pay/fail/chargeback/chargeback-reversal: moves the sandbox's own charge, then notifies the service
    * exactly as a provider would: a signed POST to the webhook route. A canceled charge cannot be paid.
    */
   async simulate(

@@ -4,6 +4,7 @@ import type { PriceRepository } from '#shared/domain/ports';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { startSubscription } from '#shared/domain/subscriptions/start';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
+import { holderContactOf } from '#shared/domain/transactions/card-holder';
 import {
   type CreateDeps,
   type CreateTransactionInput,
@@ -82,7 +83,12 @@ async function startTrial(
   const customer = await upsertBuyer(deps, tenant, buyer);
   const tokenized = await provider.tokenizeCard({
     tenant,
-    customer: { name: customer.name, document: customer.document, email: customer.email },
+    customer: {
+      name: customer.name,
+      document: customer.document,
+      email: customer.email,
+      ...holderContactOf(customer),
+    },
     // checkSale refuses a card payment without its card.
     card: input.card as NonNullable<typeof input.card>,
   });

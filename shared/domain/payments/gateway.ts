@@ -14,6 +14,16 @@ export interface CardInput {
   cvv: string;
 }
 
+/**
+ * What a card's provider may want of its holder beyond name, document and e-mail (Asaas's
+ * `creditCardHolderInfo`): the buyer's phone, and its address when the sale or the seller's
+ * customer profile knows one. Providers that do not need them ignore them.
+ */
+export interface CardHolderContact {
+  phone?: string;
+  address?: { postalCode: string; number: string | null; complement: string | null };
+}
+
 export interface ChargeRequest {
   tenant: Tenant;
   transactionId: number;
@@ -21,7 +31,7 @@ export interface ChargeRequest {
   amountCentavos: number;
   installments: number;
   description: string;
-  customer: { name: string; document: string; email: string };
+  customer: { name: string; document: string; email: string } & CardHolderContact;
   card?: CardInput;
   /** Boleto due date (YYYY-MM-DD, Sao Paulo). */
   dueDate?: string;
@@ -69,7 +79,7 @@ export interface SavedCardChargeRequest {
 /** A card to keep without charging it (a trial, a card change in the portal): verified, then tokenized. */
 export interface TokenizeCardRequest {
   tenant: Tenant;
-  customer: { name: string; document: string; email: string };
+  customer: { name: string; document: string; email: string } & CardHolderContact;
   card: CardInput;
 }
 
@@ -135,7 +145,7 @@ export type ChargeStatus = 'pending' | 'paid' | 'failed' | 'canceled' | 'refunde
 export const PROVIDER_NOT_CONFIGURED =
   'No payment provider is configured for live payments; nothing was charged. Use a sk_test_ key for sandbox payments.';
 
-export type SandboxAction = 'pay' | 'fail' | 'chargeback';
+export type SandboxAction = 'pay' | 'fail' | 'chargeback' | 'chargeback_reversal';
 
 /** The sandbox provider's record of a charge. */
 export interface SandboxCharge {

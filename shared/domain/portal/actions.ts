@@ -22,6 +22,7 @@ import {
 } from '#shared/domain/subscriptions/actions';
 import { getSubscription, listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
 import type { SubscriptionView } from '#shared/domain/subscriptions/subscription';
+import { holderContactOf } from '#shared/domain/transactions/card-holder';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import {
   type PortalConfig,
@@ -204,7 +205,12 @@ export async function portalAddCardAndUpdate(
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   const result = await provider.tokenizeCard({
     tenant: session.tenant,
-    customer: { name: customer.name, document: customer.document, email: billingEmailOf(customer) },
+    customer: {
+      name: customer.name,
+      document: customer.document,
+      email: billingEmailOf(customer),
+      ...holderContactOf(customer),
+    },
     card: {
       number: input.cardNumber,
       holderName: input.holderName,

@@ -2,15 +2,16 @@ export type NotificationType =
   | 'charge.paid'
   | 'charge.failed'
   | 'charge.charged_back'
+  | 'charge.chargeback_reversed'
   | 'charge.canceled'
   | 'charge.refunded';
 
 /**
  * Webhook events ("Payment events", docs.asaas.com/docs/payment-events) that move a transaction, as
  * the sandbox notification of the same meaning. Every other event is acknowledged and changes
- * nothing (PAYMENT_CREATED, _UPDATED, _VIEWED, _ANTICIPATED, _AWAITING_CHARGEBACK_REVERSAL,
- * _REFUND_DENIED…). Refund events carry the payment's `refunds`: the total they add up to is what
- * charge.refunded reports (see refundedTotal), so a refund we asked for ourselves adds nothing.
+ * nothing (PAYMENT_CREATED, _UPDATED, _VIEWED, _ANTICIPATED, _REFUND_DENIED…). Refund events carry
+ * the payment's `refunds`: the total they add up to is what charge.refunded reports (see
+ * refundedTotal), so a refund we asked for ourselves adds nothing.
  */
 export const ASAAS_EVENTS: Readonly<Record<string, NotificationType>> = {
   PAYMENT_CONFIRMED: 'charge.paid',
@@ -22,6 +23,11 @@ export const ASAAS_EVENTS: Readonly<Record<string, NotificationType>> = {
   PAYMENT_CHARGEBACK_REQUESTED: 'charge.charged_back',
   // A dispute follows a chargeback: it reverses the sale if the request itself never arrived.
   PAYMENT_CHARGEBACK_DISPUTE: 'charge.charged_back',
+  // "Disputa vencida, aguardando repasse da adquirente": the dispute is won, only the acquirer's
+  // transfer remains, so the sale is restored now. A later PAYMENT_RECEIVED/_CONFIRMED cannot say
+  // this (a card's RECEIVED also arrives weeks after CONFIRMED, chargeback or not): it stays "not
+  // applicable" to a reversed sale.
+  PAYMENT_AWAITING_CHARGEBACK_REVERSAL: 'charge.chargeback_reversed',
   PAYMENT_REFUNDED: 'charge.refunded',
   PAYMENT_PARTIALLY_REFUNDED: 'charge.refunded',
   // The refund is requested and waits for the settlement: recorded now, as our own POST /refund does.

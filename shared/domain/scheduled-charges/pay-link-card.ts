@@ -3,6 +3,7 @@ import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import type { CardInput, ChargeResult } from '#shared/domain/payments/gateway';
 import type { ScheduledChargeChanges } from '#shared/domain/ports';
+import { registeredHolderContact } from '#shared/domain/transactions/card-holder';
 import { isConflict, ValidationError } from '#shared/errors';
 import { answerOf, attemptRecord, type CardAnswer, cardTransaction, transactionChange } from './attempts';
 import type { Cycle, ScheduledCharge } from './charge';
@@ -104,7 +105,10 @@ async function keepForTrial(
   const provider = await providerOf(deps, charge);
   const tokenized = await provider.tokenizeCard({
     tenant: charge.tenant,
-    customer: customerOf(charge),
+    customer: {
+      ...customerOf(charge),
+      ...(await registeredHolderContact(deps, charge.tenant, charge.customer.uuid)),
+    },
     card,
   });
   if (tokenized.outcome === 'declined')
@@ -147,7 +151,10 @@ async function payCycle(
     amountCentavos: cycle.amount,
     installments: 1,
     description: charge.product?.name ?? charge.description ?? `Cobrança ${charge.id}`,
-    customer: customerOf(charge),
+    customer: {
+      ...customerOf(charge),
+      ...(await registeredHolderContact(deps, charge.tenant, charge.customer.uuid)),
+    },
     card,
     saveCard: charge.type === 'recurring',
   });

@@ -36,6 +36,7 @@ import type { Product } from '#shared/domain/products/products';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { UUID_SHAPE } from '#shared/ids';
 import { describeIssue, metadataSchema, parseInput, textField } from '#shared/validation';
+import { cardHolderContact } from './card-holder';
 import {
   paymentSucceededData,
   sellerNet,
@@ -351,6 +352,8 @@ export async function createSaleKeepingCard(
   const value = context.amountCentavos ?? product.value;
   const card = input.paymentMethod === 'creditcard';
   // The provider sees the buyer as the request gives it: the upsert below stores exactly these.
+  // A card's holder also gets the buyer's phone and any address we know of it.
+  const holder = card ? await cardHolderContact(deps, tenant, buyer) : {};
   const result = await provider.createCharge({
     tenant,
     transactionId: id,
@@ -358,7 +361,7 @@ export async function createSaleKeepingCard(
     amountCentavos: value,
     installments,
     description: product.name,
-    customer: { name: buyer.name, document: buyer.document, email: buyer.email },
+    customer: { name: buyer.name, document: buyer.document, email: buyer.email, ...holder },
     card: input.card,
     saveCard: card && (input.saveCard === true || context.forceSaveCard === true),
     dueDate,

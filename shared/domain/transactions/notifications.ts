@@ -3,7 +3,7 @@ import { SignatureVerificationError, verifySignature } from '#events/signing';
 import type { GatewayRouter } from '#shared/domain/ports';
 import { isConflict, NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
-import { canApply, type Trigger } from './state-machine';
+import { canApply, canApplyTo, type Trigger } from './state-machine';
 import { TRANSACTION_NOT_FOUND, type Transaction } from './transaction';
 import { type TransitionDeps, transition } from './transitions';
 
@@ -11,7 +11,14 @@ import { type TransitionDeps, transition } from './transitions';
 export const notificationSchema = z.object({
   id: z.string().min(1).max(100),
   provider: z.string().min(1).max(50),
-  type: z.enum(['charge.paid', 'charge.failed', 'charge.charged_back', 'charge.canceled', 'charge.refunded']),
+  type: z.enum([
+    'charge.paid',
+    'charge.failed',
+    'charge.charged_back',
+    'charge.chargeback_reversed',
+    'charge.canceled',
+    'charge.refunded',
+  ]),
   gatewayPayId: z.number().int().positive(),
   /**
    * Centavos. charge.paid: what cleared. charge.refunded: the provider's total refunded so far
@@ -27,6 +34,7 @@ const TRIGGERS: Record<z.output<typeof notificationSchema>['type'], Trigger> = {
   'charge.paid': 'pay',
   'charge.failed': 'fail',
   'charge.charged_back': 'chargeback',
+  'charge.chargeback_reversed': 'chargeback_reversal',
   'charge.canceled': 'cancel',
   'charge.refunded': 'refund',
 };
@@ -85,7 +93,7 @@ export async function applyNotification(
   if (!t) throw new NotFoundError(TRANSACTION_NOT_FOUND);
   const trigger = TRIGGERS[n.type];
   if (trigger === 'refund') return applyProviderRefund(deps, t, n);
-  if (!canApply(trigger, t.status)) {
+  if (!canApplyTo(trigger, t)) {
     return {
       received: true,
       applied: false,
@@ -109,7 +117,9 @@ export async function applyNotification(
     duplicate = true;
     transaction = (await deps.transactions.get(t.tenant, t.id)) ?? t;
   }
-  await deps.onApplied?.(transaction);
+  // A chargeback undoes no follow-up (the checkout stays complete, the cycle or installment paid, the
+  // commission recorded): so its reversal has none to redo.
+  if (trigger !== 'chargeback_reversal') await deps.onApplied?.(transaction);
   return {
     received: true,
     applied: !duplicate,

@@ -58,6 +58,18 @@ export const transactionRefundResponse = z.lazy(() =>
     .meta({ id: 'TransactionRefund', description: 'One refund, total or partial' }),
 );
 
+const transactionChargebackResponse = z.lazy(() =>
+  z
+    .object({
+      status: z
+        .enum(['open', 'won'])
+        .describe('open: the sale stands reversed; won: the dispute was won and the sale restored'),
+      openedAt: iso(),
+      closedAt: iso().nullable().describe('When the dispute was won; null while open'),
+    })
+    .meta({ id: 'TransactionChargeback', description: "The transaction's chargeback, if it had one" }),
+);
+
 /**
  * Every route that answers one transaction: create (201), read, refund, and the sandbox's
  * pay/fail/chargeback helpers.
@@ -108,6 +120,7 @@ export const transactionResponse = z.lazy(() =>
       checkoutSessionId: z.string().nullable().describe('The checkout session of the sale (cs_…), if any'),
       clientReferenceId: z.string().nullable().describe("The checkout session's client_reference_id"),
       affiliate: transactionAffiliateResponse.nullable(),
+      chargeback: transactionChargebackResponse.nullable(),
       createdAt: iso(),
       updatedAt: iso(),
     })

@@ -35,6 +35,17 @@ export interface Refund {
   createdAt: string;
 }
 
+/**
+ * The chargeback a transaction went through (Stripe's dispute, reduced to what providers tell us):
+ * `open` while the sale stands reversed, `won` once the provider reports the dispute won and the sale
+ * is restored. No provider we use reports a lost dispute: a chargeback never won stays `open`.
+ */
+export interface TransactionChargeback {
+  status: 'open' | 'won';
+  openedAt: string;
+  closedAt: string | null;
+}
+
 export interface Transaction {
   id: number;
   uuid: string;
@@ -85,6 +96,8 @@ export interface Transaction {
    * with fine and interest); absent when the notification carried no amount.
    */
   paidAmount?: number | null;
+  /** The transaction's chargeback; absent when it never had one (and on chargebacks stored before this field). */
+  chargeback?: TransactionChargeback | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -144,6 +157,7 @@ export function toTransactionView(t: Transaction) {
     checkoutSessionId: t.checkoutSessionId ?? null,
     clientReferenceId: t.clientReferenceId ?? null,
     affiliate: t.affiliate ? toTransactionAffiliateView(t.affiliate) : null,
+    chargeback: t.chargeback ?? null,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
   };

@@ -1,6 +1,6 @@
 import { newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids, TransactionRepository } from '#shared/domain/ports';
-import { canApply, RULES, refusal, type Trigger } from './state-machine';
+import { canApplyTo, RULES, refusal, type Trigger } from './state-machine';
 import { paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
 
 export interface TransitionDeps {
@@ -41,7 +41,16 @@ export function applyTrigger(
     next.failureCode = details.failureCode ?? 'payment_failed';
     next.failureReason = details.failureReason ?? 'The payment was not completed';
   }
-  if (trigger === 'chargeback') next.failureCode = 'chargeback';
+  if (trigger === 'chargeback') {
+    next.failureCode = 'chargeback';
+    next.chargeback = { status: 'open', openedAt: at, closedAt: null };
+  }
+  if (trigger === 'chargeback_reversal') {
+    // The sale is paid again: the chargeback's failure goes, its record stays (won, with both dates).
+    next.failureCode = null;
+    next.failureReason = null;
+    next.chargeback = { status: 'won', openedAt: t.chargeback?.openedAt ?? t.updatedAt, closedAt: at };
+  }
   if (details.refund) {
     next.refunds = [...t.refunds, details.refund];
     next.refundedAmount = refunded;
@@ -75,7 +84,7 @@ export async function transition(
   trigger: Trigger,
   details: TransitionDetails = {},
 ): Promise<{ transaction: Transaction }> {
-  if (!canApply(trigger, t.status)) throw refusal(trigger, t);
+  if (!canApplyTo(trigger, t)) throw refusal(trigger, t);
   const next = applyTrigger(t, trigger, deps.clock.now().toISOString(), details);
   await deps.transactions.save(next, t, eventsFor(deps, trigger, next), details.notification);
   return { transaction: next };

@@ -148,6 +148,23 @@ export class FakeAsaas {
     return this.sendEvent(payment, full ? 'PAYMENT_REFUNDED' : 'PAYMENT_PARTIALLY_REFUNDED');
   }
 
+  /**
+   * A card chargeback's life at Asaas ("Payment events"): the buyer's bank opens it
+   * (CHARGEBACK_REQUESTED), the seller disputes it (CHARGEBACK_DISPUTE), and wins
+   * (AWAITING_CHARGEBACK_REVERSAL: "Disputa vencida, aguardando repasse da adquirente"). Each step
+   * sets the payment's status and posts its PAYMENT_<status> event.
+   */
+  async chargeback(
+    paymentId: string,
+    step: 'CHARGEBACK_REQUESTED' | 'CHARGEBACK_DISPUTE' | 'AWAITING_CHARGEBACK_REVERSAL',
+    eventId?: string,
+  ): Promise<Response | undefined> {
+    const payment = this.payments.get(paymentId);
+    if (!payment) throw new Error(`no payment ${paymentId}`);
+    payment.status = step;
+    return this.sendEvent(payment, `PAYMENT_${step}`, eventId);
+  }
+
   /** Posts one webhook event of a payment, as Asaas would (its event object). */
   async sendEvent(
     payment: Payment,

@@ -1,0 +1,47 @@
+import type { Address } from '#shared/domain/customers/customer';
+import type { CardHolderContact } from '#shared/domain/payments/gateway';
+import type { CustomerRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+
+type KnownAddress = Pick<Address, 'zipCode' | 'number' | 'complement'>;
+
+/** A customer's phone and, when its zip code is known, its address: the card holder's contact. */
+export function holderContactOf(c: { phone: string } & Partial<KnownAddress>): CardHolderContact {
+  if (!c.zipCode) return { phone: c.phone };
+  return {
+    phone: c.phone,
+    address: { postalCode: c.zipCode, number: c.number ?? null, complement: c.complement ?? null },
+  };
+}
+
+/**
+ * The card holder's phone and address for the provider (docs/decisions.md, "Asaas (issue 16)"): the
+ * address the sale carries (the request's or the checkout page's customer), else the one the seller
+ * registered on its customer profile. The profile is read only for a live card sale whose request has no
+ * address (a test-mode provider needs none, so test sales keep their round trips); this container's
+ * earlier sales of the buyer answer without a read.
+ */
+export async function cardHolderContact(
+  deps: { customers: Pick<CustomerRepository, 'recallBuyer' | 'findGlobal' | 'findProfile'> },
+  tenant: Tenant,
+  buyer: { document: string; phone: string } & Partial<KnownAddress>,
+): Promise<CardHolderContact> {
+  if (buyer.zipCode) return holderContactOf(buyer);
+  const recalled = deps.customers.recallBuyer(tenant, buyer.document).profile;
+  if (recalled !== undefined || tenant.environment !== 'live')
+    return holderContactOf({ ...(recalled ?? {}), phone: buyer.phone });
+  const global = await deps.customers.findGlobal(tenant.environment, buyer.document);
+  const profile = global ? await deps.customers.findProfile(tenant, global.uuid) : null;
+  return holderContactOf({ ...(profile ?? {}), phone: buyer.phone });
+}
+
+/** A registered customer's card holder contact, by its profile (read for live tenants only, as above). */
+export async function registeredHolderContact(
+  deps: { customers: Pick<CustomerRepository, 'findProfile'> },
+  tenant: Tenant,
+  customerUuid: string,
+): Promise<CardHolderContact> {
+  if (tenant.environment !== 'live') return {};
+  const profile = await deps.customers.findProfile(tenant, customerUuid);
+  return profile ? holderContactOf(profile) : {};
+}
