@@ -302,7 +302,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
   return {
     list,
 
-    // Blocks of 100 per container (issue 17): a sale or a registration draws its id from memory 99 times in 100.
+    // Blocks of 100 per container, the next claimed in the background at half (issue 17): ids come from memory.
     nextId: () => table.nextId('customer', { block: 100 }),
 
     joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write, memory) }),
