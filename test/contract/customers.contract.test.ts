@@ -306,7 +306,12 @@ describe.each([
       const p = await register(repo, 1, { city: 'Santos' });
 
       const error = await conflictOf(
-        repo.reRegister(SELLER, p.uuid, { name: p.name, email: p.email, phone: p.phone, city: 'Santos' }, NOW),
+        repo.reRegister(
+          SELLER,
+          p.uuid,
+          { name: p.name, email: p.email, phone: p.phone, city: 'Santos' },
+          NOW,
+        ),
       );
       expect(error.reason).toBe('changed');
       expect(error.current).toEqual(p);
