@@ -40,17 +40,38 @@ async function createCustomers(ctx: BenchContext, tenant: Tenant, documents: str
 export const customerRecipes: Record<string, Recipe> = {
   [`POST ${path}`]: {
     prepare: async (ctx, count) => {
-      // Odd requests register a document another seller already has (a new profile of an existing
-      // global customer); even ones a brand-new document. Both must cost GetItem + TransactWriteItems.
+      // Request i by i % 3: 0 a brand-new document; 1 a document another seller already has (a new
+      // profile of an existing global customer); 2 a document this seller registered, sent again
+      // with a changed name and city (a re-registration: 200). Each must cost BatchGetItem + one write.
       const { sellerId, token } = await ctx.newSeller();
       const other = await ctx.newSeller();
       const documents = Array.from({ length: count }, (_, i) => cpfOf(sellerId, i));
       await createCustomers(
         ctx,
         live(other.sellerId),
-        documents.filter((_, i) => i % 2 === 1),
+        documents.filter((_, i) => i % 3 === 1),
       );
-      return (i) => ({ method: 'POST', path, token, body: customerBody(documents[i], i), expect: 201 });
+      await createCustomers(
+        ctx,
+        live(sellerId),
+        documents.filter((_, i) => i % 3 === 2),
+      );
+      return (i) =>
+        i % 3 === 2
+          ? {
+              method: 'POST',
+              path,
+              token,
+              // The e-mail it was registered with (createCustomers numbers its own list): a new
+              // e-mail moves the e-mail pointer, a second write (docs/decisions.md).
+              body: {
+                ...customerBody(documents[i], (i - 2) / 3),
+                name: `Renamed Customer ${i}`,
+                city: 'Santos',
+              },
+              expect: 200,
+            }
+          : { method: 'POST', path, token, body: customerBody(documents[i], i), expect: 201 };
     },
   },
   [`GET ${path}`]: {

@@ -1,5 +1,6 @@
 import type { Runtime } from '#infra/local/runtime';
 import { affiliateRecipes } from './affiliate-recipes';
+import { chargePlanRecipes } from './charge-plan-recipes';
 import { checkoutRecipes } from './checkout-recipes';
 import { customerRecipes } from './customer-recipes';
 import { docsRecipes } from './docs-recipes';
@@ -88,4 +89,5 @@ export const recipes: Record<string, Recipe> = {
   ...docsRecipes,
   ...subscriptionRecipes,
   ...portalRecipes,
+  ...chargePlanRecipes,
 };

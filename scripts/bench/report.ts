@@ -197,7 +197,7 @@ const xRaw = (p50Ms: number, r: BenchResults) => ratio(p50Ms, r.endpoints.rawGet
 function endpointsTable(r: BenchResults): string {
   const rows = r.endpoints.endpoints.map((e) => {
     const t = e.roundTrips;
-    if (!t || !e.latency) return [e.route, e.kind, 'no recipe', '', '', '', '', '', '', '', ''];
+    if (!t || !e.latency) return [e.route, e.kind, 'no recipe', '', '', '', '', '', '', '', '', ''];
     const commands = Object.entries(t.byCommand)
       .map(([name, n]) => `${shortCommand(name)} ${n}`)
       .join(', ');
@@ -209,6 +209,7 @@ function endpointsTable(r: BenchResults): string {
       `${t.handlerMean}/${t.handlerMax}`,
       commands || '-',
       t.providerMax > 0 ? `${t.providerMean}/${t.providerMax}` : '-',
+      t.idsAheadMax > 0 ? `${t.idsAheadMean}/${t.idsAheadMax}` : '-',
       ms(e.latency.p50Ms),
       xRaw(e.latency.p50Ms, r),
       ms(e.latency.p99Ms),
@@ -224,6 +225,7 @@ function endpointsTable(r: BenchResults): string {
     '',
     'GetItem 1',
     '-',
+    '-',
     ms(raw.p50Ms),
     '1.0',
     ms(raw.p99Ms),
@@ -238,13 +240,14 @@ function endpointsTable(r: BenchResults): string {
       'handler',
       'commands per request',
       'provider (apart)',
+      'id block ahead (apart)',
       'p50 ms',
       'x raw',
       'p99 ms',
       'budget',
     ],
     rows,
-    'llrrrlrrrrl',
+    'llrrrlrrrrrl',
   );
 }
 

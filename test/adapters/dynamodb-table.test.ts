@@ -385,6 +385,41 @@ describe('Table.nextId', () => {
       ':n': 20,
     });
   });
+  it('claims the next block in the background at half, so the id after a block needs no wait', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    mock
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: { value: 10 } })
+      .callsFake(async () => {
+        await held;
+        return { Attributes: { value: 30 } };
+      });
+    const t = table();
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await t.nextId('transaction', { block: 10 }));
+    // The sixth id left half the block: the claim ahead is sent, not awaited.
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(mock.commandCalls(UpdateCommand)).toHaveLength(2);
+    expect(t.aheadClaims).toBe(1);
+    for (let i = 0; i < 4; i++) ids.push(await t.nextId('transaction', { block: 10 }));
+    expect(ids.at(-1)).toBe(10);
+    // The block is used up while the claim is still out: the next id waits for that same claim.
+    const next = t.nextId('transaction', { block: 10 });
+    release();
+    expect(await next).toBe(21);
+    expect(mock.commandCalls(UpdateCommand)).toHaveLength(2);
+  });
+
+  it('claims once for concurrent first ids of a container and hands each caller its own', async () => {
+    mock.on(UpdateCommand).resolvesOnce({ Attributes: { value: 100 } });
+    const t = table();
+    const ids = await Promise.all(Array.from({ length: 5 }, () => t.nextId('customer', { block: 100 })));
+    expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+    expect(mock.commandCalls(UpdateCommand)).toHaveLength(1);
+  });
 });
 
 describe('Table.query and cursors', () => {

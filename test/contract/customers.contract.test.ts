@@ -266,6 +266,81 @@ describe.each([
     });
   });
 
+  describe('registration (findRegistration, reRegister: one read and one write, issue 17)', () => {
+    it("says whether the tenant has a profile of the document's global customer, per seller and environment", async () => {
+      const repo = await make();
+      await register(repo, 1);
+
+      expect(await repo.findRegistration(SELLER, DOCUMENTS[1])).toEqual({
+        global: globalCustomer(1),
+        linked: true,
+      });
+      expect(await repo.findRegistration(OTHER_SELLER, DOCUMENTS[1])).toEqual({
+        global: globalCustomer(1),
+        linked: false,
+      });
+      expect(await repo.findRegistration(LIVE, DOCUMENTS[1])).toEqual({ global: null, linked: false });
+      expect(await repo.findRegistration(SELLER, DOCUMENTS[2])).toEqual({ global: null, linked: false });
+    });
+
+    it('writes the registered fields, keeping the address fields left out, and answers the stored profile', async () => {
+      const repo = await make();
+      const p = await register(repo, 1, { city: 'Santos', street: 'Rua A' });
+
+      const updated = await repo.reRegister(
+        SELLER,
+        p.uuid,
+        { name: 'Ana Maria', email: p.email, phone: '11900000000', street: null },
+        NOW,
+      );
+      const expected = { ...p, name: 'Ana Maria', phone: '11900000000', street: null, updatedAt: NOW };
+      expect(updated).toEqual(expected);
+      expect(await repo.findProfile(SELLER, p.uuid)).toEqual(expected);
+      // The name search follows the new name.
+      const byName = await repo.list(SELLER, query({ search: { kind: 'name', prefix: 'ana ma' } }));
+      expect(seen(byName)).toEqual([[p.id], 1]);
+    });
+
+    it('writes nothing when nothing differs, answering ConflictError changed with the stored profile', async () => {
+      const repo = await make();
+      const p = await register(repo, 1, { city: 'Santos' });
+
+      const error = await conflictOf(
+        repo.reRegister(
+          SELLER,
+          p.uuid,
+          { name: p.name, email: p.email, phone: p.phone, city: 'Santos' },
+          NOW,
+        ),
+      );
+      expect(error.reason).toBe('changed');
+      expect(error.current).toEqual(p);
+      expect(await repo.findProfile(SELLER, p.uuid)).toEqual(p);
+    });
+
+    it('writes nothing for another e-mail (its pointer must move), answering the stored profile', async () => {
+      const repo = await make();
+      const p = await register(repo, 1);
+
+      const error = await conflictOf(
+        repo.reRegister(SELLER, p.uuid, { name: 'Outro', email: 'novo@example.com', phone: p.phone }, NOW),
+      );
+      expect(error.reason).toBe('changed');
+      expect(error.current).toEqual(p);
+      expect(await repo.findProfile(SELLER, p.uuid)).toEqual(p);
+    });
+
+    it('refuses a profile the tenant does not have (contended), creating nothing', async () => {
+      const repo = await make();
+      const p = await register(repo, 1);
+
+      await expect(
+        repo.reRegister(OTHER_SELLER, p.uuid, { name: 'X', email: p.email, phone: p.phone }, NOW),
+      ).rejects.toBeInstanceOf(CustomerContentionError);
+      expect(await repo.findProfile(OTHER_SELLER, p.uuid)).toBeNull();
+    });
+  });
+
   describe('updateProfile and the billing e-mail override', () => {
     it('writes the patch and answers the stored profile', async () => {
       const repo = await make();

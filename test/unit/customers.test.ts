@@ -5,6 +5,7 @@ import {
   type CustomerProfile,
   type GlobalCustomer,
   type ProfilePatch,
+  type RegisteredFields,
   searchableName,
 } from '../../shared/domain/customers/customer';
 import {
@@ -43,6 +44,10 @@ class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'recallBuye
   async findGlobal(environment: string, document: string) {
     return this.globals.get(`${environment}#${document}`) ?? null;
   }
+  async findRegistration(tenant: Tenant, document: string) {
+    const global = this.globals.get(`${tenant.environment}#${document}`) ?? null;
+    return { global, linked: global !== null && this.profiles.has(profileKey(tenant, global.uuid)) };
+  }
   async findProfile(tenant: Tenant, uuid: string) {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
@@ -73,6 +78,19 @@ class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'recallBuye
     if (!stored || stored.email !== current.email) throw new CustomerContentionError();
     const next = { ...stored, ...patch };
     this.profiles.set(profileKey(current.tenant, current.uuid), next);
+    this.writes++;
+    return next;
+  }
+  async reRegister(tenant: Tenant, uuid: string, fields: RegisteredFields, at: string) {
+    const stored = this.profiles.get(profileKey(tenant, uuid));
+    if (!stored) throw new CustomerContentionError();
+    const differs = Object.entries(fields).some(
+      ([f, v]) => f !== 'email' && v !== undefined && v !== stored[f as keyof RegisteredFields],
+    );
+    if (stored.email !== fields.email || !differs)
+      throw new ConflictError('stored', 'customer_changed', { reason: 'changed', current: stored });
+    const next = { ...stored, ...fields, updatedAt: at };
+    this.profiles.set(profileKey(tenant, uuid), next);
     this.writes++;
     return next;
   }
@@ -307,7 +325,9 @@ describe('createCustomer', () => {
       throw new CustomerContentionError();
     };
     calls = 0;
-    await expect(createCustomer(deps, A, input())).rejects.toMatchObject({ statusCode: 409 });
+    // A third seller: A has the profile now, so its registration is a re-registration.
+    const C: Tenant = { sellerId: 3, environment: 'test' };
+    await expect(createCustomer(deps, C, input())).rejects.toMatchObject({ statusCode: 409 });
     expect(calls).toBe(8);
   });
 });

@@ -234,7 +234,7 @@ export function createTransactionRepository(table: Table): TransactionRepository
   };
 
   return {
-    // Blocks of 100 per container (issue 17): a sale draws its id from memory 99 times in 100.
+    // Blocks of 100 per container, the next claimed in the background at half (issue 17): ids come from memory.
     nextId: () => table.nextId('transaction', { block: 100 }),
 
     async create(t, events: DomainEvent[], joined: JoinedWrite[] = []) {

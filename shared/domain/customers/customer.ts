@@ -93,6 +93,19 @@ export type BuyerWrite =
   | { kind: 'unchanged'; profile: CustomerProfile }
   | { kind: 'update'; current: CustomerProfile; patch: ProfilePatch };
 
+/**
+ * What a registration sets on the seller's profile: name, e-mail and phone, and the address fields
+ * the request sent (null clears one; one left out keeps its stored value).
+ */
+export type RegisteredFields = Pick<CustomerProfile, 'name' | 'email' | 'phone'> &
+  Partial<Record<(typeof ADDRESS_FIELDS)[number], string | null>>;
+
+/** The global customer of a document, and whether the tenant has a profile of it (the seller link). */
+export interface Registration {
+  global: GlobalCustomer | null;
+  linked: boolean;
+}
+
 /** What a failed BuyerWrite found instead of the state it assumed; `profile: null` means none. */
 export interface BuyerFound {
   global?: GlobalCustomer;

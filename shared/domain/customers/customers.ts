@@ -8,6 +8,7 @@ import {
   type CustomerView,
   type GlobalCustomer,
   type ProfilePatch,
+  type RegisteredFields,
   toCustomerView,
 } from './customer';
 import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
@@ -86,10 +87,35 @@ export interface CreateCustomerResult {
   created: boolean;
 }
 
+/** The profile fields a registration sets: the address fields the request left out keep their values. */
+function registeredFields(input: CreateCustomerInput): RegisteredFields {
+  const fields: RegisteredFields = { name: input.name, email: input.email, phone: input.phone };
+  for (const field of ADDRESS_FIELDS) if (input[field] !== undefined) fields[field] = input[field];
+  return fields;
+}
+
+/** A registration of a profile the tenant already has: answers it, updated with what differs. */
+async function refreshed(
+  deps: CustomerDeps,
+  existing: CustomerProfile,
+  input: CreateCustomerInput,
+  now: string,
+): Promise<CreateCustomerResult> {
+  const patch = diff(existing, input, now);
+  if (!patch) return { customer: toCustomerView(existing), created: false };
+  const updated = await deps.customers.updateProfile(existing, patch);
+  return { customer: toCustomerView(updated), created: false };
+}
+
 /**
  * Spec: one global customer per document; a seller registering a known document gets its own
  * profile of it, and re-registering updates that profile (Stripe-like upsert, never a duplicate).
  * Optional address fields a re-registration leaves out keep their stored values.
+ *
+ * Round trips (issue 17): one read (the global and the seller's link to it), then one write: the
+ * new global with its profile, the seller's new profile, or the re-registration's update (which
+ * writes only when something differs). A re-registration that changes the e-mail reads the stored
+ * profile from its failed condition and moves the e-mail pointer in a second write.
  */
 export function createCustomer(
   deps: CustomerDeps,
@@ -98,7 +124,8 @@ export function createCustomer(
 ): Promise<CreateCustomerResult> {
   return retrying(deps, async () => {
     const now = deps.clock.now().toISOString();
-    let global = await deps.customers.findGlobal(tenant.environment, input.document);
+    const registration = await deps.customers.findRegistration(tenant, input.document);
+    let global = registration.global;
     if (!global) {
       const fresh: GlobalCustomer = {
         id: await deps.customers.nextId(),
@@ -121,21 +148,25 @@ export function createCustomer(
       }
       global = await deps.customers.findGlobal(tenant.environment, input.document);
       if (!global) throw new CustomerContentionError();
+    } else if (registration.linked) {
+      try {
+        const updated = await deps.customers.reRegister(tenant, global.uuid, registeredFields(input), now);
+        return { customer: toCustomerView(updated), created: false };
+      } catch (error) {
+        // Nothing differs, or the e-mail changes: the stored profile came back with the failure.
+        if (!isConflict<CustomerProfile>(error, 'changed') || !error.current) throw error;
+        return refreshed(deps, error.current, input, now);
+      }
     }
     const profile = newProfile(tenant, global, input, now);
-    let existing: CustomerProfile;
     try {
       await deps.customers.addProfile(profile);
       return { customer: toCustomerView(profile), created: true };
     } catch (error) {
       // The tenant already has this customer: registering it again answers (and refreshes) it.
       if (!isConflict<CustomerProfile>(error, 'already_exists') || !error.current) throw error;
-      existing = error.current;
+      return refreshed(deps, error.current, input, now);
     }
-    const patch = diff(existing, input, now);
-    if (!patch) return { customer: toCustomerView(existing), created: false };
-    const updated = await deps.customers.updateProfile(existing, patch);
-    return { customer: toCustomerView(updated), created: false };
   });
 }
 

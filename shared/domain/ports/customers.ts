@@ -4,6 +4,8 @@ import type {
   CustomerProfile,
   GlobalCustomer,
   ProfilePatch,
+  RegisteredFields,
+  Registration,
 } from '#shared/domain/customers/customer';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 
@@ -43,6 +45,11 @@ export interface CustomerRepository {
   recallBuyer(tenant: Tenant, document: string): BuyerState;
   /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
   findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
+  /**
+   * The document's global customer and whether the tenant has a profile of it, in one strongly
+   * consistent read (a registration's only read, issue 17).
+   */
+  findRegistration(tenant: Tenant, document: string): Promise<Registration>;
   findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null>;
   /**
    * The tenant's profile of the customer with this numeric id (strongly consistent), or null.
@@ -65,6 +72,14 @@ export interface CustomerRepository {
    * e-mail, when anything changed since `current` was read (that answer is built from `current`).
    */
   updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile>;
+  /**
+   * A re-registration in one write, without reading the profile first: sets `fields` (and
+   * `updatedAt` = `at`) on the tenant's profile `uuid` and answers it, when the stored e-mail is
+   * `fields.email` and some field differs. Otherwise writes nothing and throws ConflictError
+   * (reason `changed`, `current` = the stored profile): nothing differs, or the e-mail changes
+   * (its pointer moves, which needs the stored one); CustomerContentionError when there is no profile.
+   */
+  reRegister(tenant: Tenant, uuid: string, fields: RegisteredFields, at: string): Promise<CustomerProfile>;
   setBillingEmailOverride(
     tenant: Tenant,
     uuid: string,

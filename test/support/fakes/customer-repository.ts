@@ -6,6 +6,8 @@ import {
   type CustomerProfile,
   type GlobalCustomer,
   type ProfilePatch,
+  type RegisteredFields,
+  type Registration,
   searchableName,
 } from '../../../shared/domain/customers/customer';
 import type { CustomerQuery, CustomerRepository, JoinedWrite } from '../../../shared/domain/ports';
@@ -23,7 +25,8 @@ const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameO
 /**
  * Global customers and sellers' profiles in maps, with the DynamoDB repository's outcomes:
  * createGlobal throws ConflictError (reason `already_exists`) when the document is taken,
- * addProfile throws it with the stored profile as `current`, updateProfile throws
+ * addProfile throws it with the stored profile as `current`, reRegister throws ConflictError
+ * (reason `changed`, `current`) when the e-mail differs or nothing does, updateProfile throws
  * CustomerContentionError when the stored e-mail is no longer the one read, or when an e-mail
  * change meets a profile changed since it was read. joinSale's writes are checked and applied by
  * FakeTransactionRepository.create (FakeJoinedWrite), with the adapter's BuyerChangedError.
@@ -115,6 +118,11 @@ export class FakeCustomerRepository implements CustomerRepository {
     return this.globals.get(globalKey(environment, document)) ?? null;
   }
 
+  async findRegistration(tenant: Tenant, document: string): Promise<Registration> {
+    const global = this.globals.get(globalKey(tenant.environment, document)) ?? null;
+    return { global, linked: global !== null && this.profiles.has(profileKey(tenant, global.uuid)) };
+  }
+
   async findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null> {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
@@ -158,6 +166,30 @@ export class FakeCustomerRepository implements CustomerRepository {
       patch.email !== undefined && patch.email.toLowerCase() !== current.email.toLowerCase();
     if (emailChanges && stored.updatedAt !== current.updatedAt) throw new CustomerContentionError();
     const next = { ...stored, ...patch };
+    this.profiles.set(key, next);
+    return next;
+  }
+
+  async reRegister(
+    tenant: Tenant,
+    uuid: string,
+    fields: RegisteredFields,
+    at: string,
+  ): Promise<CustomerProfile> {
+    const key = profileKey(tenant, uuid);
+    const stored = this.profiles.get(key);
+    if (!stored) throw new CustomerContentionError();
+    const differs = Object.entries(fields).some(
+      ([field, value]) =>
+        field !== 'email' && value !== undefined && value !== stored[field as keyof RegisteredFields],
+    );
+    if (stored.email !== fields.email || !differs) {
+      throw new ConflictError('The customer is already registered as stored', 'customer_changed', {
+        reason: 'changed',
+        current: stored,
+      });
+    }
+    const next = { ...stored, ...fields, updatedAt: at };
     this.profiles.set(key, next);
     return next;
   }
