@@ -1,4 +1,4 @@
-import type { ChargeMethod, ChargeResult } from '#shared/domain/payments/gateway';
+import type { ChargeMethod, ChargeResult, PixAuthorizationStatus } from '#shared/domain/payments/gateway';
 
 /** Which of the provider's environments a seller's account lives in. */
 export type ProviderEnvironment = 'sandbox' | 'production';
@@ -28,6 +28,25 @@ export interface ProviderChargeLink {
 }
 
 /**
+ * A Pix Automático authorization a live provider issued with one of our pix charges: whose it is,
+ * the charge whose QR code carries it, and what its webhooks last said of it.
+ */
+export interface ProviderPixAuthorization {
+  authorizationId: string;
+  sellerId: number;
+  /** The provider account environment it was issued in. */
+  account: string;
+  /** The provider's customer (the payer) the authorization binds. */
+  customerId: string;
+  /** Our gateway id of the first (immediate QR) charge. */
+  gatewayPayId: number;
+  /** The immediate QR code's conciliation id, which the first payment carries. */
+  conciliationId: string;
+  maxAmountCentavos: number;
+  status: PixAuthorizationStatus;
+}
+
+/**
  * What a live provider adapter remembers between calls: the provider's customer of a buyer (created
  * once, reused by document), each charge's link, and the first answer to a saved-card debit key.
  */
@@ -41,6 +60,12 @@ export interface ProviderLinks {
   charge(gatewayPayId: number): Promise<ProviderChargeLink | null>;
   replayed(sellerId: number, idempotencyKey: string): Promise<ChargeResult | null>;
   remember(sellerId: number, idempotencyKey: string, result: ChargeResult): Promise<void>;
+  /** Stores a new authorization with the pointer from its QR code's conciliation id. */
+  savePixAuthorization(authorization: ProviderPixAuthorization): Promise<void>;
+  pixAuthorization(authorizationId: string): Promise<ProviderPixAuthorization | null>;
+  pixAuthorizationOfConciliation(conciliationId: string): Promise<ProviderPixAuthorization | null>;
+  /** Records the status a webhook or a query reported; a revoked one stays revoked. */
+  setPixAuthorizationStatus(authorizationId: string, status: PixAuthorizationStatus): Promise<void>;
 }
 
 /** A seller's connected account at a live provider; the API key only encrypted. */
