@@ -6,10 +6,11 @@ import type {
   RecurringConsent,
 } from '#shared/domain/payments/gateway';
 import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/sandbox-helpers';
-import type {
-  ProviderCredentials,
-  ProviderLinks,
-  ProviderPixAuthorization,
+import {
+  PIX_AUTHORIZATION_LINK_PREFIX,
+  type ProviderCredentials,
+  type ProviderLinks,
+  type ProviderPixAuthorization,
 } from '#shared/domain/ports/provider-connections';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
 import type { Tenant } from '#shared/domain/tenant';
@@ -65,7 +66,7 @@ const CONTRACT_ID_MAX = 35;
  * Until the first payment exists, the provider's handle of a consent charge is its authorization:
  * cancel() deletes the authorization, which makes the composite QR unpayable.
  */
-export const AUTHORIZATION_LINK_PREFIX = 'pixauth:';
+export const AUTHORIZATION_LINK_PREFIX = PIX_AUTHORIZATION_LINK_PREFIX;
 
 const NO_CARD = { brand: 'pix', last4: '' };
 

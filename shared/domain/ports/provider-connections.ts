@@ -18,6 +18,12 @@ export interface SecretCipher {
   decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
 
+/**
+ * A consent pix charge's `providerPaymentId` until its first payment exists: the provider's
+ * authorization id behind this prefix (the payment is created by the provider when the QR is paid).
+ */
+export const PIX_AUTHORIZATION_LINK_PREFIX = 'pixauth:';
+
 /** Our numeric gateway id ↔ the provider's payment id, and whose charge it is. */
 export interface ProviderChargeLink {
   gatewayPayId: number;
