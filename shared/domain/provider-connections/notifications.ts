@@ -104,7 +104,9 @@ async function applyAuthorizationEvent(
   const known = await deps.links.pixAuthorization(authorizationId);
   if (!known || known.sellerId !== sellerId) throw new NotFoundError(PIX_AUTHORIZATION_NOT_FOUND);
   await deps.links.setPixAuthorizationStatus(authorizationId, status);
-  return { received: true, applied: true };
+  // A revoked authorization stays revoked whatever arrives after (a late activation).
+  const now = known.status === 'revoked' ? 'revoked' : status;
+  return { received: true, applied: known.status !== now, authorizationId, status: now };
 }
 
 /**
