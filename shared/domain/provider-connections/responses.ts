@@ -37,7 +37,9 @@ export const asaasNotificationResponse = z.union([
       received: z.boolean(),
       applied: z.boolean(),
       authorizationId: z.string(),
-      status: z.enum(['pending', 'active', 'revoked']).describe("the Pix Automático authorization's status now"),
+      status: z
+        .enum(['pending', 'active', 'revoked'])
+        .describe("the Pix Automático authorization's status now"),
     })
     .meta({ id: 'AsaasAuthorizationEventResult' }),
 ]);
