@@ -216,6 +216,77 @@ describe('a live Pix Automático subscription on Asaas', () => {
     });
   });
 
+  it('fails the renewal into the retry schedule when Asaas reports the debit overdue; authorization events are checked', async () => {
+    const { sellerId, key, session } = await liveSeller();
+    await api.post(`/api/public/checkout/${session.id}/pay`, { customer: buyer, paymentMethod: 'pix' });
+    const t = (await api.get('/api/transactions', { token: key })).body.data[0];
+    const subscriptionId = t.subscriptionId as number;
+    const stored = await runtime.deps.repos.subscriptions.get(
+      { sellerId, environment: 'live' },
+      subscriptionId,
+    );
+    const authorizationId = stored?.pixAuthorizationId as string;
+    const authorization = fake.authorization(authorizationId);
+    if (!authorization) throw new Error('no authorization at the fake');
+
+    // Events that change nothing are acknowledged; an authorization the seller does not own is a 404.
+    const created = await fake.sendAuthorizationEvent(
+      authorization,
+      'PIX_AUTOMATIC_RECURRING_AUTHORIZATION_CREATED',
+    );
+    expect(await created?.json()).toMatchObject({ received: true, applied: false });
+    const scheduled = await fake.sendAuthorizationEvent(
+      authorization,
+      'PIX_AUTOMATIC_RECURRING_PAYMENT_INSTRUCTION_SCHEDULED',
+    );
+    expect(await scheduled?.json()).toMatchObject({ received: true, applied: false });
+    const foreign = await fake.sendAuthorizationEvent(
+      { ...authorization, id: 'd51008fa-e28e-4823-82b4-4b1fcf485229' },
+      'PIX_AUTOMATIC_RECURRING_AUTHORIZATION_CANCELLED',
+    );
+    expect(foreign?.status).toBe(404);
+
+    await fake.payAuthorizationQr(authorizationId);
+    const sub = (await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body;
+    expect(sub.status).toBe('active');
+    fake.requests.length = 0;
+    await advanceTo(new Date(Date.parse(sub.currentPeriodEnd) + 3_600_000));
+    const debit = fake.requests.find((r) => r.method === 'POST' && r.path === '/v3/payments');
+    const payment = fake.paymentByReference(debit?.body.externalReference);
+    if (!payment) throw new Error('no renewal payment');
+    payment.status = 'OVERDUE';
+    const overdue = await fake.sendEvent(payment, 'PAYMENT_OVERDUE');
+    expect(await overdue?.json()).toMatchObject({ applied: true, status: 'denied' });
+    const failed = (await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body;
+    expect(failed).toMatchObject({ status: 'active', billingCycle: 1, failedPaymentCount: 1 });
+    const events = (await api.get(`/api/subscriptions/${subscriptionId}/events`, { token: key })).body;
+    expect(events[0]).toMatchObject({
+      eventType: 'payment_failed',
+      eventData: { failureCode: 'payment_overdue', attempt: 1, nextRetryAt: expect.any(String) },
+    });
+
+    // A late ACTIVATED after a revocation changes nothing: the retry declines without a payment.
+    await fake.revokeAuthorization(authorizationId);
+    const late = await fake.sendAuthorizationEvent(
+      authorization,
+      'PIX_AUTOMATIC_RECURRING_AUTHORIZATION_ACTIVATED',
+    );
+    expect(await late?.json()).toEqual({
+      received: true,
+      applied: false,
+      authorizationId,
+      status: 'revoked',
+    });
+    fake.requests.length = 0;
+    await advanceTo(new Date(Date.parse(events[0].eventData.nextRetryAt) + 60_000));
+    expect(fake.requests.some((r) => r.method === 'POST' && r.path === '/v3/payments')).toBe(false);
+    const after = (await api.get(`/api/subscriptions/${subscriptionId}/events`, { token: key })).body;
+    expect(after[0]).toMatchObject({
+      eventType: 'payment_failed',
+      eventData: { failureCode: 'authorization_revoked', attempt: 2 },
+    });
+  });
+
   it('answers a clear 400 when the Asaas account is not enabled for Pix Automático, and nothing is kept', async () => {
     const { key, session } = await liveSeller();
     fake.refusePixAutomatic(ASAAS_KEY, 403);
