@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
 import { AsaasClient } from '#shared/adapters/asaas/client';
-import {
-  ASAAS_AUTHORIZATION_STATUS,
-  DEBIT_LEAD_DAYS,
-  pixAuthorizationStatusOf,
-} from '#shared/adapters/asaas/pix-automatic';
+import { ASAAS_AUTHORIZATION_STATUS, pixAuthorizationStatusOf } from '#shared/adapters/asaas/pix-automatic';
+import { DEBIT_LEAD_DAYS } from '#shared/adapters/asaas/pix-automatic-debit';
 import type { ChargeRequest, PixAutomaticChargeRequest } from '#shared/domain/payments/gateway';
 import type { ProviderCredentials } from '#shared/domain/ports/provider-connections';
 import { ASAAS_AUTHORIZATION_EVENTS } from '#shared/domain/provider-connections/asaas-events';
@@ -158,6 +155,15 @@ describe('Pix Automático on Asaas: the consent charge', () => {
     const error = await provider.createCharge(consentSale()).catch((e) => e);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(error.code).toBe('provider_unavailable');
+  });
+
+  it('answers 503 when Asaas answers the authorization without its QR code', async () => {
+    await provider.createCharge(consentSale({ recurringConsent: undefined }));
+    fake.failNext({ status: 200, body: { id: 'auth-without-qr', status: 'CREATED' } });
+    const error = await provider.createCharge(consentSale()).catch((e) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error.code).toBe('provider_unavailable');
+    expect(links.pixAuthorizations.size).toBe(0);
   });
 
   it('cancels an unpaid consent charge by deleting its authorization', async () => {

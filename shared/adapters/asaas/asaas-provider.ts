@@ -27,10 +27,10 @@ import {
   AUTHORIZATION_LINK_PREFIX,
   authorizationStatus,
   cancelAuthorization,
-  chargeOnAuthorization,
   createConsentCharge,
   type PixAutomaticContext,
 } from './pix-automatic';
+import { chargeOnAuthorization } from './pix-automatic-debit';
 
 export const ASAAS_PROVIDER = 'asaas';
 

@@ -2,10 +2,8 @@ import type {
   ChargeRequest,
   ChargeResult,
   PixAuthorizationStatus,
-  PixAutomaticChargeRequest,
   RecurringConsent,
 } from '#shared/domain/payments/gateway';
-import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/sandbox-helpers';
 import {
   PIX_AUTHORIZATION_LINK_PREFIX,
   type ProviderCredentials,
@@ -14,7 +12,7 @@ import {
 } from '#shared/domain/ports/provider-connections';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
 import type { Tenant } from '#shared/domain/tenant';
-import { BadRequestError, NotFoundError } from '#shared/errors';
+import { BadRequestError, ServiceUnavailableError } from '#shared/errors';
 import { type AsaasClient, AsaasRefusal, AsaasUnavailable, Reais } from './client';
 
 /**
@@ -51,13 +49,6 @@ const FREQUENCY: Readonly<Record<string, string>> = {
   'year:1': 'ANNUALLY',
 };
 
-/**
- * Days between a renewal's instruction and its debit. BCB's rule is that an instruction reaches the
- * payer's bank 2 to 10 days before the due date; Asaas refuses (400) a payment outside that window,
- * and its pages read the 2 as business days: 5 calendar days always hold 2 business days and stay
- * far from 10.
- */
-export const DEBIT_LEAD_DAYS = 5;
 /** The immediate QR's life when the charge names no expiry (a checkout's pix always does). */
 const DEFAULT_QR_SECONDS = 24 * 60 * 60;
 /** Asaas's contractId holds 35 characters (create an authorization). */
@@ -67,8 +58,6 @@ const CONTRACT_ID_MAX = 35;
  * cancel() deletes the authorization, which makes the composite QR unpayable.
  */
 export const AUTHORIZATION_LINK_PREFIX = PIX_AUTHORIZATION_LINK_PREFIX;
-
-const NO_CARD = { brand: 'pix', last4: '' };
 
 /** The authorization object, the fields we read (create / retrieve an authorization). */
 export interface AsaasAuthorization {
@@ -159,8 +148,12 @@ export async function createConsentCharge(
   }
   const qr = authorization.immediateQrCode ?? {};
   const payload = qr.payload ?? authorization.payload;
+  // A 200 without the QR is the provider misbehaving: a 503 (try again), never a pix without a code.
   if (!payload || !qr.conciliationIdentifier)
-    throw new Error(`asaas authorization ${authorization.id} came without its immediate QR code`);
+    throw new ServiceUnavailableError(
+      'The payment provider answered without the pix QR code; try again later.',
+      'provider_unavailable',
+    );
   await ctx.links.linkCharge(gatewayPayId, `${AUTHORIZATION_LINK_PREFIX}${authorization.id}`);
   await ctx.links.savePixAuthorization({
     authorizationId: authorization.id,
@@ -200,7 +193,7 @@ function controlledAccessOf(error: unknown): BadRequestError | null {
 }
 
 /** Our record of the authorization, if it is this tenant's (another seller's answers as unknown). */
-async function ownAuthorization(
+export async function ownAuthorization(
   ctx: PixAutomaticContext,
   tenant: Tenant,
   authorizationId: string,
@@ -228,7 +221,11 @@ export async function authorizationStatus(
   }
 }
 
-async function freshStatus(ctx: PixAutomaticContext, own: ProviderPixAuthorization) {
+/** GET the authorization; null when Asaas does not know it, AsaasUnavailable when it cannot answer. */
+export async function freshStatus(
+  ctx: PixAutomaticContext,
+  own: ProviderPixAuthorization,
+): Promise<PixAuthorizationStatus | null> {
   if (own.status === 'revoked') return 'revoked';
   const credentials = await ctx.credentialsOf(own.sellerId);
   let status: PixAuthorizationStatus;
@@ -248,107 +245,6 @@ async function freshStatus(ctx: PixAutomaticContext, own: ProviderPixAuthorizati
   return status;
 }
 
-const REASONS = {
-  pending: 'The Pix Automático authorization is not active: the first pix has not been paid.',
-  revoked: 'The payer revoked the Pix Automático authorization (or it was cancelled or expired).',
-  amount_above_limit: 'The amount is above the value the payer authorized.',
-} as const;
-
-/**
- * A renewal on an active authorization: POST /payments, billingType PIX, linked by
- * `pixAutomaticAuthorizationId`, due DEBIT_LEAD_DAYS ahead. Asaas debits it on the due date, so the
- * answer is `pending`; the payment's PAYMENT_RECEIVED (or PAYMENT_OVERDUE) webhook settles it. An
- * authorization that is not active declines `authorization_revoked` without a call, as the sandbox.
- * Asaas has no idempotency key: the first answer per (seller, key) is kept, except an errored one.
- */
-export async function chargeOnAuthorization(
-  ctx: PixAutomaticContext,
-  request: PixAutomaticChargeRequest,
-): Promise<ChargeResult> {
-  const { sellerId } = request.tenant;
-  const replay = await ctx.links.replayed(sellerId, request.idempotencyKey);
-  if (replay) return replay;
-  const own = await ownAuthorization(ctx, request.tenant, request.authorizationId);
-  if (!own) throw new NotFoundError(PIX_AUTHORIZATION_NOT_FOUND);
-  let status: PixAuthorizationStatus | null;
-  try {
-    status = await freshStatus(ctx, own);
-  } catch (error) {
-    // Whether the payer still consents is unknown: errored (retried), never a false decline.
-    if (error instanceof AsaasUnavailable)
-      return unknownOutcome(await ctx.reserveId(sellerId, request.amountCentavos), error);
-    throw error;
-  }
-  if (status === null) throw new NotFoundError(PIX_AUTHORIZATION_NOT_FOUND);
-  const refusal =
-    status !== 'active'
-      ? { failureCode: 'authorization_revoked', failureReason: REASONS[status] }
-      : request.amountCentavos > own.maxAmountCentavos
-        ? { failureCode: 'amount_above_limit', failureReason: REASONS.amount_above_limit }
-        : null;
-  const gatewayPayId = await ctx.reserveId(sellerId, request.amountCentavos);
-  let result: ChargeResult;
-  if (refusal) {
-    result = {
-      outcome: 'declined',
-      gatewayPayId,
-      card: NO_CARD,
-      ...refusal,
-      gatewayFailureCode: `asaas_authorization_${status}`,
-    };
-  } else {
-    result = await debit(ctx, own, request, gatewayPayId);
-  }
-  if (result.outcome !== 'error') await ctx.links.remember(sellerId, request.idempotencyKey, result);
-  return result;
-}
-
-async function debit(
-  ctx: PixAutomaticContext,
-  own: ProviderPixAuthorization,
-  request: PixAutomaticChargeRequest,
-  gatewayPayId: number,
-): Promise<ChargeResult> {
-  const credentials = await ctx.credentialsOf(own.sellerId);
-  const dueDate = saoPauloDay(new Date(ctx.clock.now().getTime() + DEBIT_LEAD_DAYS * 86_400_000));
-  try {
-    const payment = await ctx.client.request<{ id: string }>(credentials, 'POST', '/payments', {
-      customer: own.customerId,
-      billingType: 'PIX',
-      value: new Reais(request.amountCentavos),
-      dueDate,
-      description: request.description,
-      externalReference: String(gatewayPayId),
-      pixAutomaticAuthorizationId: own.authorizationId,
-    });
-    await ctx.links.linkCharge(gatewayPayId, payment.id);
-    return { outcome: 'pending', gatewayPayId };
-  } catch (error) {
-    if (error instanceof AsaasUnavailable) return unknownOutcome(gatewayPayId, error);
-    if (error instanceof AsaasRefusal && error.status !== 401) {
-      const first = error.errors[0];
-      return {
-        outcome: 'declined',
-        gatewayPayId,
-        card: NO_CARD,
-        failureCode: 'pix_automatic_refused',
-        failureReason: first?.description || `The provider refused the debit (HTTP ${error.status}).`,
-        gatewayFailureCode: first?.code ?? `http_${error.status}`,
-      };
-    }
-    throw ctx.failureOf(error);
-  }
-}
-
-const unknownOutcome = (gatewayPayId: number, error: AsaasUnavailable): ChargeResult => ({
-  outcome: 'error',
-  gatewayPayId,
-  card: NO_CARD,
-  failureCode: 'processing_error',
-  failureReason: 'The payment provider did not answer; the outcome is unknown and nothing was confirmed.',
-  gatewayFailureCode: error.reason,
-});
-
 /** A consent charge not paid yet is cancelled by deleting its authorization (its QR dies with it). */
 export async function cancelAuthorization(
   ctx: PixAutomaticContext,
@@ -363,5 +259,5 @@ export async function cancelAuthorization(
   await ctx.links.setPixAuthorizationStatus(authorizationId, 'revoked');
 }
 
-const saoPauloDay = (at: Date) =>
+export const saoPauloDay = (at: Date) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
