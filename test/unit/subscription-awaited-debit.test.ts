@@ -1,7 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { reactivateSubscription } from '../../shared/domain/subscriptions/actions';
 import { collect, settleAwaitedCharge } from '../../shared/domain/subscriptions/collect';
 import type { Transaction } from '../../shared/domain/transactions/transaction';
-import { FEB_28, type SubscriptionEngine, subscriptionEngine } from '../support/subscription-engine';
+import {
+  FEB_28,
+  PIX_AUTHORIZATION,
+  type SubscriptionEngine,
+  subscriptionEngine,
+  TENANT,
+} from '../support/subscription-engine';
 
 /**
  * A live provider (Asaas) schedules a Pix Automático debit for a later day: the renewal answers
@@ -98,5 +105,39 @@ describe('a renewal debit the provider answers pending', () => {
         recurring: { ...(t.recurring as NonNullable<Transaction['recurring']>), billingCycle: 1 },
       }),
     ).toBeNull();
+  });
+});
+
+describe('a reactivation debit the provider answers pending', () => {
+  it('answers the subscription as it is, then the confirmed payment reactivates it', async () => {
+    e.clock.set(FEB_28);
+    e.seedPixAutomatic('active');
+    const s = e.stored();
+    await e.deps.subscriptions.save(
+      {
+        ...s,
+        status: 'canceled',
+        cancelledAt: FEB_28,
+        nextPaymentAt: null,
+        dueAt: null,
+        currentPeriodEnd: FEB_28,
+        version: s.version + 1,
+      },
+      s,
+      { events: [], history: [] },
+    );
+    e.provider.pixAutomaticOutcomes.push('pending');
+    const view = await reactivateSubscription(e.deps, TENANT, s.id, { by: 'seller' });
+    expect(view).toMatchObject({ status: 'canceled' });
+    expect(e.provider.pixAutomaticCharges).toEqual([
+      expect.objectContaining({ authorizationId: PIX_AUTHORIZATION }),
+    ]);
+    const claimed = e.stored();
+    const t = await e.deps.transactions.get(TENANT, claimed.pendingCharge?.transactionId as number);
+    expect(t?.status).toBe('pendingPix');
+
+    const settled = await settleAwaitedCharge(e.deps, { ...(t as Transaction), status: 'payedPix' });
+    expect(settled?.subscription).toMatchObject({ status: 'active', cancelledAt: null, pendingCharge: null });
+    expect(e.webhooks()).toContain('subscription.activated');
   });
 });

@@ -239,7 +239,16 @@ export async function settleAwaitedCharge(
   if (!paid && t.status !== 'denied' && t.status !== 'cancel') return null;
   const s = await deps.subscriptions.get(t.tenant, recurring.subscriptionId);
   const pc = s?.pendingCharge;
-  if (!s || !pc || pc.transactionId !== t.id || !CHARGEABLE.includes(s.status)) return null;
+  if (!s || !pc || pc.transactionId !== t.id) return null;
+  // A canceled or failed subscription with a claimed charge was being reactivated.
+  const kind: CollectKind | null = CHARGEABLE.includes(s.status)
+    ? pc.attempt > 1
+      ? 'retry'
+      : 'renewal'
+    : s.status === 'canceled' || s.status === 'failed'
+      ? 'reactivation'
+      : null;
+  if (!kind) return null;
   const charged: Charged = paid
     ? { outcome: 'paid', transaction: null, failureCode: null, failureReason: null, settled: t }
     : {
@@ -249,7 +258,7 @@ export async function settleAwaitedCharge(
         failureReason: t.failureReason ?? 'The Pix Automático debit did not happen.',
         settled: t,
       };
-  return finish(deps, s, pc.attempt > 1 ? 'retry' : 'renewal', charged);
+  return finish(deps, s, kind, charged);
 }
 
 /**
