@@ -5,8 +5,11 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in of Asaas API v3 on a random loopback port, built from the request and response
  * examples of the provider's public reference (customers, payments, pixQrCode, identificationField,
- * tokenizeCreditCard, refund, status, myAccount/commercialInfo) and its webhook event object. Tests
- * read every request it received and script failures (a 5xx, a 429, a hang) for the next calls.
+ * tokenizeCreditCard, refund, status, myAccount/commercialInfo, and Pix Automático's
+ * pix/automatic/authorizations with payments linked by pixAutomaticAuthorizationId) and its webhook
+ * event objects (payment and authorization events). Tests read every request it received, script
+ * failures (a 5xx, a 429, a hang) for the next calls, and play the payer (pay a composite QR,
+ * revoke an authorization at the bank).
  */
 export interface RecordedRequest {
   method: string;
