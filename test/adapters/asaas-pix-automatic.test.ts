@@ -133,7 +133,8 @@ describe('Pix Automático on Asaas: the consent charge', () => {
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error.code).toBe('pix_automatic_interval_unsupported');
     expect(error.message).toMatch(/^paymentMethod: /);
-    expect(fake.requests.some((r) => r.path.startsWith('/v3/pix/'))).toBe(false);
+    expect(fake.requests).toEqual([]);
+    expect(links.charges.size).toBe(0);
   });
 
   it.each([

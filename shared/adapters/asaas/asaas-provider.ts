@@ -28,6 +28,7 @@ import {
   authorizationStatus,
   cancelAuthorization,
   createConsentCharge,
+  frequencyOf,
   type PixAutomaticContext,
 } from './pix-automatic';
 import { chargeOnAuthorization } from './pix-automatic-debit';
@@ -84,6 +85,8 @@ export class AsaasProvider implements PaymentProvider {
   }
 
   async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    // A period Pix Automático cannot debit is refused before anything is created or reserved.
+    if (request.method === 'pix' && request.recurringConsent) frequencyOf(request.recurringConsent);
     const credentials = await this.credentialsOf(request.tenant.sellerId);
     const customer = await this.customerOf(credentials, request.tenant.sellerId, request.customer);
     const gatewayPayId = await this.reserveId(
