@@ -151,7 +151,8 @@ describe('a live Pix Automático subscription on Asaas', () => {
       customer: expect.stringMatching(/^cus_/),
       billingType: 'PIX',
       value: 19.9,
-      dueDate: saoPauloDay(new Date(runtime.clock.now().getTime() + 5 * 86_400_000)),
+      // The due job runs at the period end (the test clock runs each job at its time).
+      dueDate: saoPauloDay(new Date(Date.parse(sub.currentPeriodEnd) + 5 * 86_400_000)),
       description: 'Clube do livro',
       externalReference: expect.stringMatching(/^\d{15}$/),
       pixAutomaticAuthorizationId: authorizationId,
