@@ -4,6 +4,8 @@ import {
   type ChargeRequest,
   type ChargeResult,
   type ChargeStatus,
+  type PixAuthorizationStatus,
+  type PixAutomaticChargeRequest,
   PROVIDER_NOT_CONFIGURED,
   type SavedCardChargeRequest,
   type TokenizeCardRequest,
@@ -22,6 +24,15 @@ import { ConditionFailedError } from '../dynamodb/table';
 import { randomGatewayPayId } from '../sandbox-gateway/sandbox-gateway';
 import { type AsaasClient, AsaasRefusal, AsaasUnavailable, centavosOf, Reais } from './client';
 import { BILLING_TYPE, cardFailureOf, chargeStatusOf, formatDigitableLine } from './mapping';
+import {
+  AUTHORIZATION_LINK_PREFIX,
+  authorizationStatus,
+  cancelAuthorization,
+  createConsentCharge,
+  frequencyOf,
+  type PixAutomaticContext,
+} from './pix-automatic';
+import { chargeOnAuthorization } from './pix-automatic-debit';
 
 export const ASAAS_PROVIDER = 'asaas';
 
@@ -75,6 +86,8 @@ export class AsaasProvider implements PaymentProvider {
   }
 
   async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    // A period Pix Automático cannot debit is refused before anything is created or reserved.
+    if (request.method === 'pix' && request.recurringConsent) frequencyOf(request.recurringConsent);
     const credentials = await this.credentialsOf(request.tenant.sellerId);
     const customer = await this.customerOf(credentials, request.tenant.sellerId, request.customer);
     const gatewayPayId = await this.reserveId(
@@ -98,6 +111,11 @@ export class AsaasProvider implements PaymentProvider {
       Object.assign(body, cardFields(request.card, request.customer));
       return this.cardCharge(credentials, gatewayPayId, body, request.card, request.saveCard);
     }
+    if (request.method === 'pix' && request.recurringConsent)
+      return createConsentCharge(this.pix, credentials, customer, gatewayPayId, {
+        ...request,
+        recurringConsent: request.recurringConsent,
+      });
     const payment = await this.call(credentials, 'POST', '/payments', body);
     await this.link(gatewayPayId, payment.id);
     if (request.method === 'pix') {
@@ -185,20 +203,26 @@ export class AsaasProvider implements PaymentProvider {
     }
   }
 
-  /** Pix Automático is not integrated on Asaas yet: an error outcome, never a false decline. */
-  async chargePixAutomatic(): Promise<ChargeResult> {
-    return {
-      outcome: 'error',
-      gatewayPayId: 0,
-      card: { brand: 'unknown', last4: '' },
-      failureCode: 'processing_error',
-      failureReason: 'Pix Automático is not available through the live provider yet.',
-      gatewayFailureCode: 'pix_automatic_not_supported',
-    };
+  /** A renewal debit on the authorization (./pix-automatic): pending until Asaas debits it. */
+  chargePixAutomatic(request: PixAutomaticChargeRequest): Promise<ChargeResult> {
+    return chargeOnAuthorization(this.pix, request);
   }
 
-  async pixAuthorizationStatus() {
-    return null;
+  pixAuthorizationStatus(tenant: Tenant, authorizationId: string): Promise<PixAuthorizationStatus | null> {
+    return authorizationStatus(this.pix, tenant, authorizationId);
+  }
+
+  /** What the Pix Automático module borrows from this adapter. */
+  private get pix(): PixAutomaticContext {
+    return {
+      client: this.deps.client,
+      links: this.deps.links,
+      clock: this.deps.clock,
+      credentialsOf: (sellerId) => this.credentialsOf(sellerId),
+      reserveId: (sellerId, amountCentavos) => this.reserveId(sellerId, 'pix', amountCentavos),
+      call: (credentials, method, path, body) => this.call(credentials, method, path, body),
+      failureOf,
+    };
   }
 
   /** The provider keeps a token per customer and documents no call to delete one: nothing to do. */
@@ -206,6 +230,12 @@ export class AsaasProvider implements PaymentProvider {
 
   async cancel(gatewayPayId: number): Promise<void> {
     const { credentials, link } = await this.linked(gatewayPayId);
+    if (link.providerPaymentId.startsWith(AUTHORIZATION_LINK_PREFIX))
+      return cancelAuthorization(
+        this.pix,
+        credentials,
+        link.providerPaymentId.slice(AUTHORIZATION_LINK_PREFIX.length),
+      );
     await this.call(credentials, 'DELETE', `/payments/${link.providerPaymentId}`);
   }
 
@@ -381,20 +411,7 @@ export class AsaasProvider implements PaymentProvider {
     try {
       return await this.deps.client.request<T>(credentials, method, path, body);
     } catch (error) {
-      if (error instanceof AsaasUnavailable) throw unavailable(error);
-      if (error instanceof AsaasRefusal && error.status === 401)
-        throw new ServiceUnavailableError(
-          'The connected payment provider account rejected its API key; reconnect it.',
-          'provider_credentials_invalid',
-          { cause: error },
-        );
-      if (error instanceof AsaasRefusal)
-        throw new BadRequestError(
-          `The payment provider refused the request: ${error.errors.map((e) => e.description || e.code).join('; ') || `HTTP ${error.status}`}`,
-          'provider_refused',
-          { cause: error },
-        );
-      throw error;
+      throw failureOf(error);
     }
   }
 
@@ -403,6 +420,24 @@ export class AsaasProvider implements PaymentProvider {
     if (request.method === 'pix' && request.expiresAt) return saoPauloDay(new Date(request.expiresAt));
     return saoPauloDay(this.deps.clock.now());
   }
+}
+
+/** A failed call that is not a card outcome: unavailable → 503, a refusal → 400 naming its codes. */
+function failureOf(error: unknown): unknown {
+  if (error instanceof AsaasUnavailable) return unavailable(error);
+  if (error instanceof AsaasRefusal && error.status === 401)
+    return new ServiceUnavailableError(
+      'The connected payment provider account rejected its API key; reconnect it.',
+      'provider_credentials_invalid',
+      { cause: error },
+    );
+  if (error instanceof AsaasRefusal)
+    return new BadRequestError(
+      `The payment provider refused the request: ${error.errors.map((e) => e.description || e.code).join('; ') || `HTTP ${error.status}`}`,
+      'provider_refused',
+      { cause: error },
+    );
+  return error;
 }
 
 /** Installments: `installmentCount` + `totalValue` only for 2 or more (docs: "Create new payment"). */

@@ -139,6 +139,16 @@ export const keys = {
     pk: `PROVIDER#${provider}#IDEM#${sellerId}#${key}`,
     sk: 'IDEM',
   }),
+  /** A Pix Automático authorization a live provider issued for one of our pix charges (issue 16). */
+  providerPixAuthorization: (provider: string, authorizationId: string): Key => ({
+    pk: `PROVIDER#${provider}#PIXAUTH#${authorizationId}`,
+    sk: 'PIXAUTH',
+  }),
+  /** The authorization whose immediate QR code has this conciliation id (its first payment carries it). */
+  providerPixConciliation: (provider: string, conciliationId: string): Key => ({
+    pk: `PROVIDER#${provider}#PIXQR#${conciliationId}`,
+    sk: 'PIXQR',
+  }),
   /** A product's affiliation with one affiliate (a seller id); a product's list is one prefix query. */
   affiliation: (t: Tenant, productId: number, affiliateId: number): Key =>
     inTenant(t, `AFFIL#${pad(productId)}#${pad(affiliateId, 15)}`),

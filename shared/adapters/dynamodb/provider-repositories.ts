@@ -4,9 +4,10 @@ import type {
   ProviderConnection,
   ProviderConnectionRepository,
   ProviderLinks,
+  ProviderPixAuthorization,
 } from '#shared/domain/ports/provider-connections';
 import { keys } from './keys';
-import { type Item, TABLE, type Table } from './table';
+import { ConditionFailedError, type Item, TABLE, type Table } from './table';
 
 const notExists = { condition: 'attribute_not_exists(#pk)', names: { '#pk': TABLE.partitionKey } };
 
@@ -143,5 +144,70 @@ export function createProviderLinks(table: Table, provider: string): ProviderLin
         result,
       });
     },
+    async savePixAuthorization(a) {
+      await table.transact([
+        {
+          Put: {
+            Item: {
+              ...keys.providerPixAuthorization(provider, a.authorizationId),
+              entity: 'provider-pix-authorization',
+              version: 1,
+              ...a,
+            },
+            ConditionExpression: notExists.condition,
+            ExpressionAttributeNames: notExists.names,
+          },
+        },
+        {
+          Put: {
+            Item: {
+              ...keys.providerPixConciliation(provider, a.conciliationId),
+              entity: 'provider-pix-conciliation',
+              version: 1,
+              authorizationId: a.authorizationId,
+            },
+            ConditionExpression: notExists.condition,
+            ExpressionAttributeNames: notExists.names,
+          },
+        },
+      ]);
+    },
+    async pixAuthorization(authorizationId) {
+      const item = await table.get<Item>(keys.providerPixAuthorization(provider, authorizationId), {
+        consistent: true,
+      });
+      return item ? toPixAuthorization(item) : null;
+    },
+    async pixAuthorizationOfConciliation(conciliationId) {
+      const pointer = await table.get<Item>(keys.providerPixConciliation(provider, conciliationId), {
+        consistent: true,
+      });
+      return pointer ? this.pixAuthorization(String(pointer.authorizationId)) : null;
+    },
+    async setPixAuthorizationStatus(authorizationId, status) {
+      try {
+        // Revocation is final (BCB: a cancelled, refused or expired authorization never comes back).
+        await table.update({
+          Key: keys.providerPixAuthorization(provider, authorizationId),
+          UpdateExpression: 'SET #s = :s, version = version + :one',
+          ConditionExpression: 'attribute_exists(#pk) AND #s <> :revoked',
+          ExpressionAttributeNames: { '#s': 'status', '#pk': TABLE.partitionKey },
+          ExpressionAttributeValues: { ':s': status, ':revoked': 'revoked', ':one': 1 },
+        });
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    },
   };
 }
+
+const toPixAuthorization = (item: Item): ProviderPixAuthorization => ({
+  authorizationId: String(item.authorizationId),
+  sellerId: Number(item.sellerId),
+  account: String(item.account),
+  customerId: String(item.customerId),
+  gatewayPayId: Number(item.gatewayPayId),
+  conciliationId: String(item.conciliationId),
+  maxAmountCentavos: Number(item.maxAmountCentavos),
+  status: item.status as ProviderPixAuthorization['status'],
+});

@@ -14,6 +14,7 @@ import type {
   TransactionRepository,
 } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
+import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { resolvePrice } from '#shared/domain/subscriptions/prices';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
@@ -474,6 +475,8 @@ function followUps(deps: CloseDeps & { afterPayment?: (t: Transaction) => Promis
     const session = await completeWithTransaction(deps, t);
     // A Pix Automático first payment activates the subscription its session started.
     await settleFirstPixPayment(deps, t, session ?? (await sessionOfPayment(deps, t)));
+    // A renewal debit a live provider scheduled is settled by its payment's notification.
+    await settleAwaitedCharge(deps, t);
     await deps.afterPayment?.(t);
   };
 }

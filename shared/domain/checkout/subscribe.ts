@@ -44,6 +44,7 @@ const subscriberOf = (c: Transaction['customer']) => ({
 const consentOf = (price: SubscriptionPrice) => ({
   maxAmountCentavos: price.unitAmount,
   description: `${price.product.name} - ${price.name}`.slice(0, 140),
+  every: { interval: price.billingInterval, count: price.intervalCount },
 });
 
 /**

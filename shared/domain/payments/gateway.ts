@@ -44,7 +44,17 @@ export interface ChargeRequest {
    * `maxAmountCentavos` (the result's `pix.authorizationId`; the authorization becomes usable once the
    * buyer pays this first charge, and the buyer may revoke it at the bank).
    */
-  recurringConsent?: { maxAmountCentavos: number; description: string };
+  recurringConsent?: RecurringConsent;
+}
+
+/**
+ * A Pix Automático consent: debits up to `maxAmountCentavos`; `every` is the subscription's period
+ * (a live provider registers the periodicity with the authorization; the sandbox ignores it).
+ */
+export interface RecurringConsent {
+  maxAmountCentavos: number;
+  description: string;
+  every?: { interval: 'week' | 'month' | 'year'; count: number };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ChargeMethod, ChargeResult } from '#shared/domain/payments/gateway';
+import type { ChargeMethod, ChargeResult, PixAuthorizationStatus } from '#shared/domain/payments/gateway';
 
 /** Which of the provider's environments a seller's account lives in. */
 export type ProviderEnvironment = 'sandbox' | 'production';
@@ -18,6 +18,12 @@ export interface SecretCipher {
   decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
 
+/**
+ * A consent pix charge's `providerPaymentId` until its first payment exists: the provider's
+ * authorization id behind this prefix (the payment is created by the provider when the QR is paid).
+ */
+export const PIX_AUTHORIZATION_LINK_PREFIX = 'pixauth:';
+
 /** Our numeric gateway id ↔ the provider's payment id, and whose charge it is. */
 export interface ProviderChargeLink {
   gatewayPayId: number;
@@ -25,6 +31,25 @@ export interface ProviderChargeLink {
   sellerId: number;
   method: ChargeMethod;
   amountCentavos: number;
+}
+
+/**
+ * A Pix Automático authorization a live provider issued with one of our pix charges: whose it is,
+ * the charge whose QR code carries it, and what its webhooks last said of it.
+ */
+export interface ProviderPixAuthorization {
+  authorizationId: string;
+  sellerId: number;
+  /** The provider account environment it was issued in. */
+  account: string;
+  /** The provider's customer (the payer) the authorization binds. */
+  customerId: string;
+  /** Our gateway id of the first (immediate QR) charge. */
+  gatewayPayId: number;
+  /** The immediate QR code's conciliation id, which the first payment carries. */
+  conciliationId: string;
+  maxAmountCentavos: number;
+  status: PixAuthorizationStatus;
 }
 
 /**
@@ -41,6 +66,12 @@ export interface ProviderLinks {
   charge(gatewayPayId: number): Promise<ProviderChargeLink | null>;
   replayed(sellerId: number, idempotencyKey: string): Promise<ChargeResult | null>;
   remember(sellerId: number, idempotencyKey: string, result: ChargeResult): Promise<void>;
+  /** Stores a new authorization with the pointer from its QR code's conciliation id. */
+  savePixAuthorization(authorization: ProviderPixAuthorization): Promise<void>;
+  pixAuthorization(authorizationId: string): Promise<ProviderPixAuthorization | null>;
+  pixAuthorizationOfConciliation(conciliationId: string): Promise<ProviderPixAuthorization | null>;
+  /** Records the status a webhook or a query reported; a revoked one stays revoked. */
+  setPixAuthorizationStatus(authorizationId: string, status: PixAuthorizationStatus): Promise<void>;
 }
 
 /** A seller's connected account at a live provider; the API key only encrypted. */

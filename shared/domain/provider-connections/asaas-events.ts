@@ -73,3 +73,18 @@ export const EVENT_FAILURE: Readonly<Record<string, { failureCode: string; failu
     failureReason: 'The payment was refused by the risk analysis.',
   },
 };
+
+/**
+ * Pix Automático authorization events ("Events for Automatic Pix",
+ * docs.asaas.com/docs/events-for-automatic-pix) that change what we know of an authorization:
+ * activation, and the final ones (cancelled by the payer at the bank or by the seller, refused by
+ * the bank, expired unpaid), which make the next renewal decline `authorization_revoked`. CREATED,
+ * ELIGIBILITY_UPDATED and the PAYMENT_INSTRUCTION_* events are acknowledged and change nothing:
+ * the renewal's payment is settled by its own PAYMENT_RECEIVED or PAYMENT_OVERDUE.
+ */
+export const ASAAS_AUTHORIZATION_EVENTS: Readonly<Record<string, 'active' | 'revoked'>> = {
+  PIX_AUTOMATIC_RECURRING_AUTHORIZATION_ACTIVATED: 'active',
+  PIX_AUTOMATIC_RECURRING_AUTHORIZATION_CANCELLED: 'revoked',
+  PIX_AUTOMATIC_RECURRING_AUTHORIZATION_REFUSED: 'revoked',
+  PIX_AUTOMATIC_RECURRING_AUTHORIZATION_EXPIRED: 'revoked',
+};

@@ -1,11 +1,16 @@
 import * as z from 'zod';
-import type { ProviderConnectionRepository, ProviderLinks } from '#shared/domain/ports/provider-connections';
+import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/sandbox-helpers';
+import {
+  PIX_AUTHORIZATION_LINK_PREFIX,
+  type ProviderConnectionRepository,
+  type ProviderLinks,
+} from '#shared/domain/ports/provider-connections';
 import type { ProviderNotification } from '#shared/domain/transactions/notifications';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
 import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { reaisToCentavos } from '#shared/money';
 import { describeIssue } from '#shared/validation';
-import { ASAAS_EVENTS, EVENT_FAILURE, refundedTotal } from './asaas-events';
+import { ASAAS_AUTHORIZATION_EVENTS, ASAAS_EVENTS, EVENT_FAILURE, refundedTotal } from './asaas-events';
 import { ASAAS, hashWebhookToken } from './connections';
 
 /** The provider's event object (docs: "Receive Asaas events"): the id is the idempotency key. */
@@ -22,6 +27,10 @@ const asaasEventSchema = z.object({
         .max(1000)
         .nullish(),
     })
+    .loose()
+    .optional(),
+  authorization: z
+    .object({ id: z.string().min(1).max(100), status: z.string().max(60).nullish() })
     .loose()
     .optional(),
 });
@@ -55,10 +64,14 @@ export async function receiveAsaasNotification(
   }
   const parsed = asaasEventSchema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw new ValidationError(parsed.error.issues.map(describeIssue));
-  const { id, event, payment } = parsed.data;
+  const { id, event, payment, authorization } = parsed.data;
+  const authorizationStatus = ASAAS_AUTHORIZATION_EVENTS[event];
+  if (authorizationStatus && authorization)
+    return applyAuthorizationEvent(deps, sellerId, authorization.id, authorizationStatus);
   const type = ASAAS_EVENTS[event];
   if (!type || !payment) return { received: true, applied: false, reason: `event ${event} changes nothing` };
-  const gatewayPayId = Number(payment.externalReference);
+  const gatewayPayId =
+    (await firstPixAutomaticPayment(deps, sellerId, payment)) ?? Number(payment.externalReference);
   const link =
     Number.isSafeInteger(gatewayPayId) && gatewayPayId > 0 ? await deps.links.charge(gatewayPayId) : null;
   if (!link || link.sellerId !== sellerId || link.providerPaymentId !== payment.id)
@@ -79,4 +92,40 @@ export async function receiveAsaasNotification(
     occurredAt: deps.clock.now().toISOString(),
     ...(EVENT_FAILURE[event] ?? {}),
   });
+}
+
+/** An authorization event of this seller's authorization: its status recorded (a revoked one stays so). */
+async function applyAuthorizationEvent(
+  deps: AsaasNotificationDeps,
+  sellerId: number,
+  authorizationId: string,
+  status: 'active' | 'revoked',
+) {
+  const known = await deps.links.pixAuthorization(authorizationId);
+  if (!known || known.sellerId !== sellerId) throw new NotFoundError(PIX_AUTHORIZATION_NOT_FOUND);
+  await deps.links.setPixAuthorizationStatus(authorizationId, status);
+  // A revoked authorization stays revoked whatever arrives after (a late activation).
+  const now = known.status === 'revoked' ? 'revoked' : status;
+  return { received: true, applied: known.status !== now, authorizationId, status: now };
+}
+
+/**
+ * The first payment of a Pix Automático authorization is created by Asaas when the buyer pays the
+ * composite QR: it carries no externalReference of ours, but its `pixQrCodeId` is the immediate
+ * QR's conciliation id we kept (docs: "Implementation", conciliation identifier). That leads to our
+ * charge, which is linked to the payment on its first event. Null for any other payment.
+ */
+async function firstPixAutomaticPayment(
+  deps: AsaasNotificationDeps,
+  sellerId: number,
+  payment: { id: string; externalReference?: string | null; pixQrCodeId?: unknown },
+): Promise<number | null> {
+  if (payment.externalReference || typeof payment.pixQrCodeId !== 'string' || !payment.pixQrCodeId)
+    return null;
+  const authorization = await deps.links.pixAuthorizationOfConciliation(payment.pixQrCodeId);
+  if (!authorization || authorization.sellerId !== sellerId) return null;
+  const link = await deps.links.charge(authorization.gatewayPayId);
+  if (link?.providerPaymentId === `${PIX_AUTHORIZATION_LINK_PREFIX}${authorization.authorizationId}`)
+    await deps.links.linkCharge(link.gatewayPayId, payment.id);
+  return authorization.gatewayPayId;
 }

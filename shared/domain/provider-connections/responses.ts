@@ -32,4 +32,14 @@ export const asaasNotificationResponse = z.union([
     applied: z.boolean().describe('false: the event moves no transaction'),
     reason: z.string(),
   }),
+  z
+    .object({
+      received: z.boolean(),
+      applied: z.boolean(),
+      authorizationId: z.string(),
+      status: z
+        .enum(['pending', 'active', 'revoked'])
+        .describe("the Pix Automático authorization's status now"),
+    })
+    .meta({ id: 'AsaasAuthorizationEventResult' }),
 ]);

@@ -200,7 +200,10 @@ export async function reactivateSubscription(
   }
   await checkChargeable(deps, s);
   const result = await collect(deps, s, 'reactivation');
-  if (result.outcome === 'paid') return toSubscriptionView(result.subscription);
+  // A Pix Automático debit a live provider schedules: the subscription is answered as it is (its
+  // charge claimed); the payment's notification reactivates it (settleAwaitedCharge).
+  if (result.outcome === 'paid' || result.outcome === 'pending')
+    return toSubscriptionView(result.subscription);
   const failureCode =
     result.transaction?.failureCode ??
     (await deps.subscriptions.history(tenant, id, 1))[0]?.eventData.failureCode ??

@@ -14,7 +14,11 @@ import { NotFoundError } from '#shared/errors';
 import type { SubscriptionDeps } from './deps';
 import type { PendingCharge, Subscription } from './subscription';
 
-export type CollectOutcome = 'paid' | 'declined' | 'error';
+/**
+ * `pending`: a Pix Automático debit the provider schedules for a later day (a live provider); the
+ * charge stays claimed until the payment's notification settles it (settleAwaitedCharge).
+ */
+export type CollectOutcome = 'paid' | 'declined' | 'error' | 'pending';
 
 /** A charge that did not reach the provider, or its answer. */
 export interface Charged {
@@ -22,6 +26,8 @@ export interface Charged {
   transaction: Transaction | null;
   failureCode: string | null;
   failureReason: string | null;
+  /** A pending charge's transaction, already stored, that its notification settled (not written again). */
+  settled?: Transaction;
 }
 
 const notCharged = (outcome: 'declined' | 'error', failureCode: string, failureReason: string): Charged => ({
@@ -96,8 +102,12 @@ function answered(
   provider: PaymentProvider,
   result: ChargeResult,
 ): Charged {
-  if (result.outcome === 'pending') throw new Error('a charge without the buyer cannot be pending');
   const transaction = chargeRecord(deps, s, pc, provider, result, deps.clock.now().toISOString());
+  if (result.outcome === 'pending') {
+    // Only a pix debit is scheduled by the provider; a card answers at once.
+    if (s.collectionMethod === 'card') throw new Error('a saved-card charge cannot be pending');
+    return { outcome: 'pending', transaction, failureCode: null, failureReason: null };
+  }
   return result.outcome === 'approved'
     ? { outcome: 'paid', transaction, failureCode: null, failureReason: null }
     : {

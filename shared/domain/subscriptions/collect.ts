@@ -4,7 +4,7 @@ import {
   savedCardIdempotencyKey,
 } from '#shared/domain/payments/saved-card';
 import type { SubscriptionChanges } from '#shared/domain/ports';
-import type { Transaction } from '#shared/domain/transactions/transaction';
+import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
 import { type Charged, type CollectOutcome, charge, transactionEvents } from './charge';
@@ -119,12 +119,15 @@ function applyOutcome(
   const base: Subscription = { ...s, pendingCharge: null, updatedAt: at, version: s.version + 1 };
   const payment = {
     amount: centavosToReais(s.price.unitAmount),
-    transactionId: charged.transaction?.id ?? null,
+    transactionId: (charged.transaction ?? charged.settled)?.id ?? null,
   };
   const history: NewHistoryEntry[] = [];
   const webhooks: string[] = [];
   let next: Subscription;
-  if (charged.outcome === 'paid') {
+  if (charged.outcome === 'pending') {
+    // The claim stays: the debit's notification finishes this charge. Nothing is due meanwhile.
+    next = { ...base, pendingCharge: pc, nextPaymentAt: null, dueAt: null };
+  } else if (charged.outcome === 'paid') {
     next = paidState(base, kind, pc, at);
     if (kind === 'trial_end') {
       history.push({ eventType: 'trial_ended', eventData: { trialEndsAt: s.trialEndsAt, converted: true } });
@@ -218,6 +221,44 @@ async function finish(
       return { subscription: fresh ?? current, transaction: recorded, outcome: charged.outcome };
     }
   }
+}
+
+/**
+ * A renewal's Pix Automático debit that the provider answered pending was settled by its
+ * notification (the transaction paid, or failed): the subscription's claimed charge gets that
+ * outcome, as if the provider had answered it at once (new period and subscription.renewed, or the
+ * retry schedule). Anything else (a first payment, a card, a charge already finished) is left alone.
+ */
+export async function settleAwaitedCharge(
+  deps: SubscriptionDeps,
+  t: Transaction,
+): Promise<CollectResult | null> {
+  const recurring = t.recurring;
+  if (!recurring || recurring.method !== 'pix_automatic' || recurring.billingCycle < 2) return null;
+  const paid = PAID.includes(t.status);
+  if (!paid && t.status !== 'denied' && t.status !== 'cancel') return null;
+  const s = await deps.subscriptions.get(t.tenant, recurring.subscriptionId);
+  const pc = s?.pendingCharge;
+  if (!s || !pc || pc.transactionId !== t.id) return null;
+  // A canceled or failed subscription with a claimed charge was being reactivated.
+  const kind: CollectKind | null = CHARGEABLE.includes(s.status)
+    ? pc.attempt > 1
+      ? 'retry'
+      : 'renewal'
+    : s.status === 'canceled' || s.status === 'failed'
+      ? 'reactivation'
+      : null;
+  if (!kind) return null;
+  const charged: Charged = paid
+    ? { outcome: 'paid', transaction: null, failureCode: null, failureReason: null, settled: t }
+    : {
+        outcome: 'declined',
+        transaction: null,
+        failureCode: t.failureCode ?? 'payment_failed',
+        failureReason: t.failureReason ?? 'The Pix Automático debit did not happen.',
+        settled: t,
+      };
+  return finish(deps, s, kind, charged);
 }
 
 /**

@@ -19,7 +19,11 @@ import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
-import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import {
+  type ChargeResult,
+  PROVIDER_NOT_CONFIGURED,
+  type RecurringConsent,
+} from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
@@ -105,7 +109,7 @@ export interface SaleContext {
   /** Card only: keep the card whatever the buyer chose (a subscription renews on it). */
   forceSaveCard?: boolean;
   /** Pix only: the QR code also carries a Pix Automático consent for the renewals. */
-  recurringConsent?: { maxAmountCentavos: number; description: string };
+  recurringConsent?: RecurringConsent;
 }
 
 export interface CreateDeps {

@@ -5,8 +5,11 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in of Asaas API v3 on a random loopback port, built from the request and response
  * examples of the provider's public reference (customers, payments, pixQrCode, identificationField,
- * tokenizeCreditCard, refund, status, myAccount/commercialInfo) and its webhook event object. Tests
- * read every request it received and script failures (a 5xx, a 429, a hang) for the next calls.
+ * tokenizeCreditCard, refund, status, myAccount/commercialInfo, and Pix Automático's
+ * pix/automatic/authorizations with payments linked by pixAutomaticAuthorizationId) and its webhook
+ * event objects (payment and authorization events). Tests read every request it received, script
+ * failures (a 5xx, a 429, a hang) for the next calls, and play the payer (pay a composite QR,
+ * revoke an authorization at the bank).
  */
 export interface RecordedRequest {
   method: string;
@@ -19,7 +22,33 @@ export interface RecordedRequest {
 interface Account {
   name: string;
   webhook?: { url: string; token: string };
+  /** Pix Automático is under controlled access: a refused account answers this status. */
+  pixAutomaticRefusal?: number;
 }
+
+/** A Pix Automático authorization, as "Create an authorization" / "Retrieve an authorization" show it. */
+interface Authorization {
+  object: 'pixAutomaticAuthorization';
+  id: string;
+  status: 'CREATED' | 'ACTIVE' | 'CANCELLED' | 'REFUSED' | 'EXPIRED';
+  customerId: string;
+  frequency: string;
+  contractId: string;
+  startDate: string;
+  finishDate: string | null;
+  value: number;
+  description: string;
+  immediateQrCode: {
+    conciliationIdentifier: string;
+    expirationDate: string;
+    originalValue: number;
+    payload: string;
+    encodedImage: string;
+  };
+  apiKey: string;
+}
+
+const FREQUENCIES = ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUALLY', 'ANNUALLY'];
 
 interface Payment {
   object: 'payment';
@@ -37,6 +66,9 @@ interface Payment {
   bankSlipUrl: string | null;
   creditCard: { creditCardNumber: string; creditCardBrand: string; creditCardToken: string } | null;
   refunds: { id: string; value: number; status: string }[] | null;
+  /** The immediate QR's conciliation id, on the first payment of a Pix Automático authorization. */
+  pixQrCodeId?: string | null;
+  pixAutomaticAuthorizationId?: string | null;
   deleted: boolean;
   apiKey: string;
 }
@@ -66,6 +98,9 @@ const DECLINE_DESCRIPTIONS: Record<string, string> = {
 
 export const FAKE_PIX_PAYLOAD =
   '00020101021226820014br.gov.bcb.pix2560qrpix.bradesco.com.br/qr/v2/9d36b84f-c70b-478f-b95c-12729b90ca25520400005303986540510.005802BR5905ASAAS6009JOINVILLE62070503***63041D3D';
+/** A composite (journey 3) BR Code: the immediate pix and the recurrence (field 80) in one payload. */
+export const FAKE_PIX_AUTOMATIC_PAYLOAD =
+  '00020101021226820014br.gov.bcb.pix2560qrpix.bradesco.com.br/qr/v2/cobv/5b2f1b4e-1f4a-4b8e-9a55-1d5c7e2f0a11520400005303986540519.905802BR5905ASAAS6009JOINVILLE62070503***80820014br.gov.bcb.pix2560qrpix.bradesco.com.br/qr/v2/rec/0f4e8a2c-7d1b-4c3e-9f6a-2b8d5e1c4a776304A1B2';
 const PNG_1PX =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
@@ -78,6 +113,7 @@ export class FakeAsaas {
   >();
   private readonly payments = new Map<string, Payment>();
   private readonly tokens = new Map<string, { last4: string; brand: string; customer: string }>();
+  private readonly authorizations = new Map<string, Authorization>();
   private readonly script: Scripted[] = [];
   private readonly hanging = new Set<ServerResponse>();
   private server?: Server;
@@ -106,6 +142,82 @@ export class FakeAsaas {
   setWebhook(apiKey: string, url: string, token: string): void {
     const account = this.accounts.get(apiKey);
     if (account) account.webhook = { url, token };
+  }
+
+  /** The account is not enabled for Pix Automático: creating an authorization answers `status`. */
+  refusePixAutomatic(apiKey: string, status = 403): void {
+    const account = this.accounts.get(apiKey);
+    if (account) account.pixAutomaticRefusal = status;
+  }
+
+  authorization(id: string): Authorization | undefined {
+    return this.authorizations.get(id);
+  }
+
+  /**
+   * The buyer pays the composite QR: Asaas creates the first payment (RECEIVED, no externalReference,
+   * the QR's conciliation id as pixQrCodeId), activates the authorization, and posts PAYMENT_RECEIVED
+   * then PIX_AUTOMATIC_RECURRING_AUTHORIZATION_ACTIVATED.
+   */
+  async payAuthorizationQr(
+    authorizationId: string,
+  ): Promise<{ payment: Response | undefined; activated: Response | undefined }> {
+    const a = this.authorizations.get(authorizationId);
+    if (!a) throw new Error(`no authorization ${authorizationId}`);
+    const id = `pay_${this.nextId()}`;
+    const payment: Payment = {
+      object: 'payment',
+      id,
+      customer: a.customerId,
+      billingType: 'PIX',
+      value: a.immediateQrCode.originalValue,
+      netValue: a.immediateQrCode.originalValue,
+      status: 'RECEIVED',
+      dueDate: a.immediateQrCode.expirationDate.slice(0, 10),
+      description: a.description,
+      externalReference: null,
+      invoiceUrl: `https://sandbox.asaas.com/i/${id.slice(4)}`,
+      bankSlipUrl: null,
+      creditCard: null,
+      refunds: null,
+      pixQrCodeId: a.immediateQrCode.conciliationIdentifier,
+      pixAutomaticAuthorizationId: a.id,
+      deleted: false,
+      apiKey: a.apiKey,
+    };
+    this.payments.set(id, payment);
+    a.status = 'ACTIVE';
+    const paid = await this.sendEvent(payment, 'PAYMENT_RECEIVED');
+    const activated = await this.sendAuthorizationEvent(a, 'PIX_AUTOMATIC_RECURRING_AUTHORIZATION_ACTIVATED');
+    return { payment: paid, activated };
+  }
+
+  /** The payer revokes the authorization at the bank: CANCELLED, and the event posted. */
+  async revokeAuthorization(authorizationId: string): Promise<Response | undefined> {
+    const a = this.authorizations.get(authorizationId);
+    if (!a) throw new Error(`no authorization ${authorizationId}`);
+    a.status = 'CANCELLED';
+    return this.sendAuthorizationEvent(a, 'PIX_AUTOMATIC_RECURRING_AUTHORIZATION_CANCELLED');
+  }
+
+  /** Posts one authorization event ("Events for Automatic Pix": the event with its `authorization`). */
+  async sendAuthorizationEvent(
+    a: Authorization,
+    event: string,
+    id = `evt_${randomUUID().replace(/-/g, '')}&${++this.seq}`,
+  ) {
+    const webhook = this.accounts.get(a.apiKey)?.webhook;
+    if (!webhook) return undefined;
+    return fetch(webhook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'asaas-access-token': webhook.token },
+      body: JSON.stringify({
+        id,
+        event,
+        dateCreated: '2026-11-23 10:00:00',
+        authorization: shownAuthorization(a),
+      }),
+    });
   }
 
   /** The next calls answer these, in order, whatever they ask. */
@@ -243,6 +355,18 @@ export class FakeAsaas {
       ];
     }
     if (method === 'POST' && path === '/payments') return this.createPayment(body, apiKey);
+    if (method === 'POST' && path === '/pix/automatic/authorizations')
+      return this.createAuthorization(body, apiKey, account);
+    const auth = /^\/pix\/automatic\/authorizations\/([^/]+)$/.exec(path);
+    if (auth) {
+      const a = this.authorizations.get(decodeURIComponent(auth[1]));
+      if (!a || a.apiKey !== apiKey) return [404, {}];
+      if (method === 'GET') return [200, shownAuthorization(a)];
+      if (method === 'DELETE') {
+        a.status = 'CANCELLED';
+        return [200, shownAuthorization(a)];
+      }
+    }
     if (pay) {
       const payment = this.payments.get(pay[1]);
       if (!payment || payment.apiKey !== apiKey || payment.deleted) return [404, {}];
@@ -281,6 +405,58 @@ export class FakeAsaas {
     return [404, {}];
   }
 
+  private createAuthorization(body: any, apiKey: string, account: Account): [number, unknown] {
+    if (account.pixAutomaticRefusal)
+      return [
+        account.pixAutomaticRefusal,
+        {
+          errors: [
+            { code: 'invalid_action', description: 'O Pix Automático não está habilitado para esta conta.' },
+          ],
+        },
+      ];
+    const customer = this.customers.get(body?.customerId);
+    if (!customer || customer.apiKey !== apiKey)
+      return [400, { errors: [{ code: 'invalid_customer', description: 'Customer not found' }] }];
+    const invalid = (field: string) => [
+      400,
+      { errors: [{ code: 'invalid_object', description: `O campo ${field} é inválido.` }] },
+    ];
+    if (!FREQUENCIES.includes(body.frequency)) return invalid('frequency') as [number, unknown];
+    if (typeof body.contractId !== 'string' || !body.contractId || body.contractId.length > 35)
+      return invalid('contractId') as [number, unknown];
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(String(body.startDate))) return invalid('startDate') as [number, unknown];
+    if (typeof body.value !== 'number' || body.value <= 0) return invalid('value') as [number, unknown];
+    const qr = body.immediateQrCode;
+    if (typeof qr?.originalValue !== 'number' || qr.originalValue <= 0)
+      return invalid('immediateQrCode.originalValue') as [number, unknown];
+    if (!Number.isInteger(qr.expirationSeconds) || qr.expirationSeconds <= 0)
+      return invalid('immediateQrCode.expirationSeconds') as [number, unknown];
+    const id = randomUUID();
+    const a: Authorization = {
+      object: 'pixAutomaticAuthorization',
+      id,
+      status: 'CREATED',
+      customerId: customer.id,
+      frequency: body.frequency,
+      contractId: body.contractId,
+      startDate: body.startDate,
+      finishDate: body.finishDate ?? null,
+      value: body.value,
+      description: body.description ?? '',
+      immediateQrCode: {
+        conciliationIdentifier: `AUT${this.nextId()}`,
+        expirationDate: '2026-11-24 23:59:59',
+        originalValue: qr.originalValue,
+        payload: FAKE_PIX_AUTOMATIC_PAYLOAD,
+        encodedImage: PNG_1PX,
+      },
+      apiKey,
+    };
+    this.authorizations.set(id, a);
+    return [200, shownAuthorization(a)];
+  }
+
   private createPayment(body: any, apiKey: string): [number, unknown] {
     const customer = this.customers.get(body?.customer);
     if (!customer || customer.apiKey !== apiKey)
@@ -288,6 +464,20 @@ export class FakeAsaas {
     const value = body.installmentCount > 1 ? body.totalValue : body.value;
     if (typeof value !== 'number' || value <= 0)
       return [400, { errors: [{ code: 'invalid_value', description: 'The value field must be informed' }] }];
+    if (body.pixAutomaticAuthorizationId !== undefined) {
+      const a = this.authorizations.get(body.pixAutomaticAuthorizationId);
+      if (!a || a.apiKey !== apiKey || a.customerId !== customer.id || body.billingType !== 'PIX')
+        return [400, { errors: [{ code: 'invalid_object', description: 'Autorização não encontrada.' }] }];
+      if (a.status !== 'ACTIVE')
+        return [400, { errors: [{ code: 'invalid_action', description: 'A autorização não está ativa.' }] }];
+      if (value !== a.value)
+        return [
+          400,
+          {
+            errors: [{ code: 'invalid_value', description: 'O valor difere do valor fixo da autorização.' }],
+          },
+        ];
+    }
     let creditCard: Payment['creditCard'] = null;
     if (body.billingType === 'CREDIT_CARD') {
       if (body.creditCardToken) {
@@ -335,6 +525,9 @@ export class FakeAsaas {
       bankSlipUrl: body.billingType === 'BOLETO' ? `https://sandbox.asaas.com/b/pdf/${id.slice(4)}` : null,
       creditCard,
       refunds: null,
+      ...(body.pixAutomaticAuthorizationId
+        ? { pixAutomaticAuthorizationId: body.pixAutomaticAuthorizationId }
+        : {}),
       deleted: false,
       apiKey,
     };
@@ -353,6 +546,8 @@ export class FakeAsaas {
     res.end(JSON.stringify(body));
   }
 }
+
+const shownAuthorization = ({ apiKey: _k, ...shown }: Authorization) => shown;
 
 const brandOf = (number: string) =>
   number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'ELO';

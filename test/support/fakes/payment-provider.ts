@@ -20,6 +20,8 @@ export const FAKE_GATEWAY_ID_BASE = 7_000_000;
 /** How the next charge without the buyer (saved card, Pix Automático) ends; `throw` rejects the call. */
 export type ScriptedOutcome =
   | 'approved'
+  /** A debit a live provider schedules for a later day (Asaas's Pix Automático). */
+  | 'pending'
   | { outcome: 'declined' | 'error'; failureCode: string; failureReason?: string }
   | { throw: Error };
 
@@ -218,6 +220,7 @@ export class FakePaymentProvider implements PaymentProvider {
 
   private scripted(outcome: ScriptedOutcome, card: { brand: string; last4: string }): ChargeResult {
     if (outcome === 'approved') return this.approved(card);
+    if (outcome === 'pending') return { outcome: 'pending', gatewayPayId: ++this.nextGatewayId };
     if ('throw' in outcome) throw outcome.throw;
     return this.failed(outcome, card);
   }

@@ -1,12 +1,18 @@
 import { ConditionFailedError } from '#shared/adapters/dynamodb/table';
 import type { ChargeResult } from '#shared/domain/payments/gateway';
-import type { ProviderChargeLink, ProviderLinks } from '#shared/domain/ports/provider-connections';
+import type {
+  ProviderChargeLink,
+  ProviderLinks,
+  ProviderPixAuthorization,
+} from '#shared/domain/ports/provider-connections';
 
 /** ProviderLinks in memory, with the DynamoDB adapter's conditional reservation. */
 export class MemoryProviderLinks implements ProviderLinks {
   readonly customers = new Map<string, string>();
   readonly charges = new Map<number, ProviderChargeLink>();
   readonly results = new Map<string, ChargeResult>();
+  readonly pixAuthorizations = new Map<string, ProviderPixAuthorization>();
+  readonly conciliations = new Map<string, string>();
 
   async customerId(sellerId: number, account: string, document: string) {
     return this.customers.get(`${sellerId}#${account}#${document}`) ?? null;
@@ -30,5 +36,23 @@ export class MemoryProviderLinks implements ProviderLinks {
   }
   async remember(sellerId: number, key: string, result: ChargeResult) {
     this.results.set(`${sellerId}#${key}`, result);
+  }
+  async savePixAuthorization(a: ProviderPixAuthorization) {
+    if (this.pixAuthorizations.has(a.authorizationId) || this.conciliations.has(a.conciliationId))
+      throw new ConditionFailedError();
+    this.pixAuthorizations.set(a.authorizationId, { ...a });
+    this.conciliations.set(a.conciliationId, a.authorizationId);
+  }
+  async pixAuthorization(authorizationId: string) {
+    const a = this.pixAuthorizations.get(authorizationId);
+    return a ? { ...a } : null;
+  }
+  async pixAuthorizationOfConciliation(conciliationId: string) {
+    const id = this.conciliations.get(conciliationId);
+    return id ? this.pixAuthorization(id) : null;
+  }
+  async setPixAuthorizationStatus(authorizationId: string, status: ProviderPixAuthorization['status']) {
+    const a = this.pixAuthorizations.get(authorizationId);
+    if (a && a.status !== 'revoked') this.pixAuthorizations.set(authorizationId, { ...a, status });
   }
 }

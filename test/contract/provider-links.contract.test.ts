@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createProviderLinks } from '#shared/adapters/dynamodb/provider-repositories';
+import { ConditionFailedError } from '#shared/adapters/dynamodb/table';
+import type { ProviderLinks, ProviderPixAuthorization } from '#shared/domain/ports/provider-connections';
+import { MemoryProviderLinks } from '../support/fakes/provider-links';
+import { freshTable } from './support';
+
+/** The live provider's Pix Automático records: the fake and the DynamoDB adapter answer alike. */
+
+const authorization = (over: Partial<ProviderPixAuthorization> = {}): ProviderPixAuthorization => ({
+  authorizationId: 'd51008fa-e28e-4823-82b4-4b1fcf485229',
+  sellerId: 7,
+  account: 'sandbox',
+  customerId: 'cus_000006869125',
+  gatewayPayId: 123_456_789_012_345,
+  conciliationId: 'AUT000080225913253',
+  maxAmountCentavos: 4990,
+  status: 'pending',
+  ...over,
+});
+
+describe.each([
+  ['the in-memory fake', async (): Promise<ProviderLinks> => new MemoryProviderLinks()],
+  ['DynamoDB', async (): Promise<ProviderLinks> => createProviderLinks(await freshTable('links'), 'asaas')],
+])('ProviderLinks Pix Automático authorizations (%s)', (_name, make) => {
+  it('stores an authorization, found by its id and by its QR conciliation id', async () => {
+    const links = await make();
+    await links.savePixAuthorization(authorization());
+    expect(await links.pixAuthorization(authorization().authorizationId)).toEqual(authorization());
+    expect(await links.pixAuthorizationOfConciliation('AUT000080225913253')).toEqual(authorization());
+    expect(await links.pixAuthorization('unknown')).toBeNull();
+    expect(await links.pixAuthorizationOfConciliation('unknown')).toBeNull();
+  });
+
+  it('refuses a second authorization with the same id or the same conciliation id', async () => {
+    const links = await make();
+    await links.savePixAuthorization(authorization());
+    await expect(
+      links.savePixAuthorization(authorization({ conciliationId: 'other' })),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
+    await expect(
+      links.savePixAuthorization(authorization({ authorizationId: 'other' })),
+    ).rejects.toBeInstanceOf(ConditionFailedError);
+    expect(await links.pixAuthorization('other')).toBeNull();
+  });
+
+  it('records status changes; a revoked authorization stays revoked; an unknown one is ignored', async () => {
+    const links = await make();
+    const { authorizationId } = authorization();
+    await links.savePixAuthorization(authorization());
+    await links.setPixAuthorizationStatus(authorizationId, 'active');
+    expect((await links.pixAuthorization(authorizationId))?.status).toBe('active');
+    await links.setPixAuthorizationStatus(authorizationId, 'revoked');
+    await links.setPixAuthorizationStatus(authorizationId, 'active');
+    expect((await links.pixAuthorization(authorizationId))?.status).toBe('revoked');
+    await links.setPixAuthorizationStatus('unknown', 'active');
+    expect(await links.pixAuthorization('unknown')).toBeNull();
+  });
+});
