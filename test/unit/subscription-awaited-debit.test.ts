@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { reactivateSubscription } from '../../shared/domain/subscriptions/actions';
 import { collect, settleAwaitedCharge } from '../../shared/domain/subscriptions/collect';
+import { runDueJob } from '../../shared/domain/subscriptions/due';
+import { dueJobId } from '../../shared/domain/subscriptions/schedule';
 import type { Transaction } from '../../shared/domain/transactions/transaction';
 import {
   FEB_28,
@@ -32,7 +34,7 @@ async function awaitingDebit() {
 }
 
 describe('a renewal debit the provider answers pending', () => {
-  it('keeps the charge claimed, stores the pending pix and schedules nothing until it settles', async () => {
+  it('keeps the charge claimed, stores the pending pix and schedules only the check of the debit', async () => {
     const { s, result, t } = await awaitingDebit();
     expect(result.outcome).toBe('pending');
     expect(t).toMatchObject({ status: 'pendingPix', paidAt: null, recurring: { billingCycle: 2 } });
@@ -41,7 +43,7 @@ describe('a renewal debit the provider answers pending', () => {
       billingCycle: 1,
       failedPaymentCount: 0,
       currentPeriodEnd: s.currentPeriodEnd,
-      dueAt: null,
+      dueAt: plus(FEB_28, 7 * DAY),
       pendingCharge: { cycle: 2, transactionId: t.id },
     });
     expect(e.webhooks()).toEqual(['transaction.created']);
@@ -139,5 +141,71 @@ describe('a reactivation debit the provider answers pending', () => {
     const settled = await settleAwaitedCharge(e.deps, { ...(t as Transaction), status: 'payedPix' });
     expect(settled?.subscription).toMatchObject({ status: 'active', cancelledAt: null, pendingCharge: null });
     expect(e.webhooks()).toContain('subscription.activated');
+  });
+});
+
+describe('an awaited debit whose notification never comes (the due job asks the provider)', () => {
+  const STATUS_OF: Record<string, Transaction['status']> = {
+    paid: 'payedPix',
+    failed: 'denied',
+    canceled: 'cancel',
+  };
+  /** What the container wires: the provider's answer applied as its notification would be. */
+  function settling() {
+    const calls: { id: number; status: string }[] = [];
+    e.deps.settleDebit = async (t, status) => {
+      calls.push({ id: t.id, status });
+      await settleAwaitedCharge(e.deps, { ...t, status: STATUS_OF[status], failureCode: null });
+    };
+    return calls;
+  }
+
+  it('asks nothing before the check time, then renews on a debit the provider reports paid', async () => {
+    const calls = settling();
+    const { s, t } = await awaitingDebit();
+    const job = dueJobId(s.tenant, s.id);
+    e.clock.set(plus(FEB_28, 6 * DAY));
+    expect(await runDueJob(e.deps, job)).toEqual({ outcome: 'nothing_due' });
+    e.provider.reportedStatuses.set(t.gatewayPayId, 'paid');
+    e.clock.set(plus(FEB_28, 7 * DAY));
+    expect(await runDueJob(e.deps, job)).toEqual({ outcome: 'debit_settled', status: 'paid' });
+    expect(calls).toEqual([{ id: t.id, status: 'paid' }]);
+    expect(e.stored()).toMatchObject({ billingCycle: 2, pendingCharge: null, failedPaymentCount: 0 });
+    expect(e.webhooks()).toEqual(['transaction.created', 'subscription.renewed']);
+    // Fired twice: the charge is finished, nothing is asked or charged again.
+    expect(await runDueJob(e.deps, job)).toEqual({ outcome: 'nothing_due' });
+    expect(calls).toHaveLength(1);
+    expect(e.provider.pixAutomaticCharges).toHaveLength(1);
+  });
+
+  it('asks again a day later while the provider still reports it pending or cannot answer', async () => {
+    const calls = settling();
+    const { s, t } = await awaitingDebit();
+    const job = dueJobId(s.tenant, s.id);
+    const first = plus(FEB_28, 7 * DAY);
+    e.clock.set(first);
+    expect(await runDueJob(e.deps, job)).toEqual({ outcome: 'debit_awaited' });
+    expect(e.stored()).toMatchObject({ dueAt: plus(first, DAY), pendingCharge: { transactionId: t.id } });
+    e.clock.set(plus(first, DAY));
+    e.provider.statusFailsWith = new Error('provider unreachable');
+    expect(await runDueJob(e.deps, job)).toEqual({ outcome: 'debit_awaited' });
+    expect(e.stored()).toMatchObject({ dueAt: plus(first, 2 * DAY) });
+    e.provider.statusFailsWith = null;
+    e.provider.reportedStatuses.set(t.gatewayPayId, 'failed');
+    e.clock.set(plus(first, 2 * DAY));
+    expect(await runDueJob(e.deps, job)).toEqual({ outcome: 'debit_settled', status: 'failed' });
+    expect(calls).toEqual([{ id: t.id, status: 'failed' }]);
+    // The failed debit enters the retry schedule, as its notification would have put it.
+    expect(e.stored()).toMatchObject({ billingCycle: 1, failedPaymentCount: 1, pendingCharge: null });
+    expect(e.provider.pixAutomaticCharges).toHaveLength(1);
+  });
+
+  it('without a way to settle, only asks again later (never charges a second time)', async () => {
+    const { s, t } = await awaitingDebit();
+    e.provider.reportedStatuses.set(t.gatewayPayId, 'paid');
+    e.clock.set(plus(FEB_28, 7 * DAY));
+    expect(await runDueJob(e.deps, dueJobId(s.tenant, s.id))).toEqual({ outcome: 'debit_awaited' });
+    expect(e.provider.pixAutomaticCharges).toHaveLength(1);
+    expect(e.stored().pendingCharge).toMatchObject({ transactionId: t.id });
   });
 });

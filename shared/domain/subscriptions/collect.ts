@@ -29,6 +29,14 @@ export interface CollectResult {
 export { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '#shared/domain/payments/saved-card';
 
 /** Statuses in which an in-flight charge is still the subscription's (not abandoned by a cancel). */
+/**
+ * A Pix Automático debit a live provider answered pending is taken on its due date (5 days after
+ * the request, Asaas); its notification settles the renewal. Two days after that date without one,
+ * the due job asks the provider (the backstop of a lost notification), then once a day.
+ */
+export const AWAITED_DEBIT_CHECK_MS = 7 * 86_400_000;
+export const AWAITED_DEBIT_RECHECK_MS = 86_400_000;
+
 const CHARGEABLE: readonly Subscription['status'][] = ['pending', 'active', 'pending_cancellation'];
 
 /**
@@ -125,8 +133,10 @@ function applyOutcome(
   const webhooks: string[] = [];
   let next: Subscription;
   if (charged.outcome === 'pending') {
-    // The claim stays: the debit's notification finishes this charge. Nothing is due meanwhile.
-    next = { ...base, pendingCharge: pc, nextPaymentAt: null, dueAt: null };
+    // The claim stays: the debit's notification finishes this charge. If none has by the time the
+    // debit should have settled, the due job asks the provider (runDueJob, awaited debits).
+    const checkAt = new Date(now.getTime() + AWAITED_DEBIT_CHECK_MS).toISOString();
+    next = { ...base, pendingCharge: pc, nextPaymentAt: null, dueAt: checkAt };
   } else if (charged.outcome === 'paid') {
     next = paidState(base, kind, pc, at);
     if (kind === 'trial_end') {

@@ -8,6 +8,7 @@ import type {
   SubscriptionRepository,
   TransactionRepository,
 } from '#shared/domain/ports';
+import type { Transaction } from '#shared/domain/transactions/transaction';
 import { type Subscription, toSubscriptionView } from './subscription';
 
 /** What the subscription engine (charges, due jobs) needs; the API's use cases extend it. */
@@ -23,6 +24,12 @@ export interface SubscriptionDeps {
   ids: Ids;
   /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
   onScheduleError?: (error: unknown) => void;
+  /**
+   * Applies what the provider reports of an awaited Pix Automático debit whose notification never
+   * came, exactly as that notification would (the transaction's transition and its follow-ups,
+   * which settle the subscription). Absent: the due job only asks again later.
+   */
+  settleDebit?: (transaction: Transaction, status: 'paid' | 'failed' | 'canceled') => Promise<unknown>;
   /** One subscription that cannot advance must not stop the sweep: reported here, retried next beat. */
   onDueError?: (error: unknown, jobId: string) => void;
 }

@@ -1,8 +1,9 @@
+import type { ChargeStatus } from '#shared/domain/payments/gateway';
 import { isConflict } from '#shared/errors';
-import { type CollectKind, type CollectOutcome, collect } from './collect';
+import { AWAITED_DEBIT_RECHECK_MS, type CollectKind, type CollectOutcome, collect } from './collect';
 import type { SubscriptionDeps } from './deps';
 import { nextBoundary, periodEnd } from './periods';
-import { parseDueJobId, saveAndSchedule } from './schedule';
+import { dueJobId, parseDueJobId, saveAndSchedule } from './schedule';
 import type { NewHistoryEntry, Subscription } from './subscription';
 
 /**
@@ -18,6 +19,10 @@ export type DueOutcome =
   | { outcome: 'expired' }
   /** Collection is paused: the period moved on, nothing was charged. */
   | { outcome: 'skipped_paused' }
+  /** An awaited Pix Automático debit: the provider's answer was applied as its notification would be. */
+  | { outcome: 'debit_settled'; status: 'paid' | 'failed' | 'canceled' }
+  /** An awaited Pix Automático debit still pending at the provider (or not answered): asked again later. */
+  | { outcome: 'debit_awaited' }
   /** Nothing was due: not yet, already done by another run, or the subscription is gone or over. */
   | { outcome: 'nothing_due' };
 
@@ -101,8 +106,11 @@ export async function runDueJob(deps: SubscriptionDeps, jobId: string): Promise<
   if (!ref) throw new Error(`not a subscription job id: ${jobId}`);
   const s = await deps.subscriptions.get(ref.tenant, ref.id);
   const now = deps.clock.now();
-  if (!s || !isDue(s, now)) return { outcome: 'nothing_due' };
+  if (!s) return { outcome: 'nothing_due' };
   try {
+    const awaited = await checkAwaitedDebit(deps, s, now);
+    if (awaited) return awaited;
+    if (!isDue(s, now)) return { outcome: 'nothing_due' };
     if (!s.pendingCharge) {
       if (s.status === 'pending_cancellation' && s.cancelAt && Date.parse(s.cancelAt) <= now.getTime())
         return await expire(deps, s, now);
@@ -115,6 +123,41 @@ export async function runDueJob(deps: SubscriptionDeps, jobId: string): Promise<
     if (isConflict(error, 'changed')) return { outcome: 'nothing_due' };
     throw error;
   }
+}
+
+/**
+ * The backstop of a lost notification: a claimed charge whose transaction is a Pix Automático debit
+ * still waiting (`pendingPix`) when its check time came. The provider's answer is applied through
+ * `settleDebit`, as the notification would have been; still pending, unknown or unreachable, the
+ * subscription is asked about again a day later. Null: not such a charge (the usual path runs).
+ */
+async function checkAwaitedDebit(
+  deps: SubscriptionDeps,
+  s: Subscription,
+  now: Date,
+): Promise<DueOutcome | null> {
+  const pc = s.pendingCharge;
+  if (!pc || s.dueAt === null || Date.parse(s.dueAt) > now.getTime()) return null;
+  const t = await deps.transactions.get(s.tenant, pc.transactionId);
+  if (!t || t.status !== 'pendingPix' || t.recurring?.method !== 'pix_automatic') return null;
+  let status: ChargeStatus | null = null;
+  try {
+    status = await deps.payments.forEnvironment(s.tenant.environment).status(t.gatewayPayId);
+  } catch (error) {
+    deps.onDueError?.(error, dueJobId(s.tenant, s.id));
+  }
+  if (deps.settleDebit && (status === 'paid' || status === 'failed' || status === 'canceled')) {
+    await deps.settleDebit(t, status);
+    return { outcome: 'debit_settled', status };
+  }
+  const next: Subscription = {
+    ...s,
+    dueAt: new Date(now.getTime() + AWAITED_DEBIT_RECHECK_MS).toISOString(),
+    updatedAt: now.toISOString(),
+    version: s.version + 1,
+  };
+  await saveAndSchedule(deps, next, s, { events: [], history: [] });
+  return { outcome: 'debit_awaited' };
 }
 
 /** The heartbeat's backstop of the one-time schedules: every subscription due by now, found by the index. */

@@ -257,7 +257,15 @@ export class FakePaymentProvider implements PaymentProvider {
     return { refundId: `re_${this.refunds.length}` };
   }
 
+  /** What `status` reports for a charge a test moved at the provider (else a charge it issued is pending). */
+  readonly reportedStatuses = new Map<number, ChargeStatus>();
+  /** Makes `status` reject (the provider unreachable). */
+  statusFailsWith: Error | null = null;
+
   async status(gatewayPayId: number): Promise<ChargeStatus | null> {
+    if (this.statusFailsWith) throw this.statusFailsWith;
+    const reported = this.reportedStatuses.get(gatewayPayId);
+    if (reported) return reported;
     return gatewayPayId > FAKE_GATEWAY_ID_BASE && gatewayPayId <= this.nextGatewayId ? 'pending' : null;
   }
 
