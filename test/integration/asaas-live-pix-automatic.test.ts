@@ -288,6 +288,50 @@ describe('a live Pix Automático subscription on Asaas', () => {
     });
   });
 
+  it('renews through the due job asking Asaas when the debit is paid but its notification never comes', async () => {
+    const { sellerId, key, session } = await liveSeller();
+    await api.post(`/api/public/checkout/${session.id}/pay`, { customer: buyer, paymentMethod: 'pix' });
+    const t = (await api.get('/api/transactions', { token: key })).body.data[0];
+    const subscriptionId = t.subscriptionId as number;
+    const stored = await runtime.deps.repos.subscriptions.get(
+      { sellerId, environment: 'live' },
+      subscriptionId,
+    );
+    await fake.payAuthorizationQr(stored?.pixAuthorizationId as string);
+    const sub = (await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body;
+    expect(sub.status).toBe('active');
+    fake.requests.length = 0;
+    const periodEnd = Date.parse(sub.currentPeriodEnd);
+    await advanceTo(new Date(periodEnd + 3_600_000));
+    const debit = fake.requests.find((r) => r.method === 'POST' && r.path === '/v3/payments');
+    const payment = fake.paymentByReference(debit?.body.externalReference);
+    if (!payment) throw new Error('no renewal payment');
+    // Asaas takes the debit on its due date; the PAYMENT_RECEIVED never reaches us.
+    payment.status = 'RECEIVED';
+    await advanceTo(new Date(periodEnd + 6 * 86_400_000));
+    expect((await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body).toMatchObject({
+      billingCycle: 1,
+    });
+    fake.requests.length = 0;
+    // Seven days after the debit was requested, the due job asks Asaas and applies its answer.
+    await advanceTo(new Date(periodEnd + 7 * 86_400_000 + 2 * 3_600_000));
+    expect(
+      fake.requests.some((r) => r.method === 'GET' && r.path === `/v3/payments/${payment.id}/status`),
+    ).toBe(true);
+    const renewed = (await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body;
+    expect(renewed).toMatchObject({ status: 'active', billingCycle: 2, failedPaymentCount: 0 });
+    const events = (await api.get(`/api/subscriptions/${subscriptionId}/events`, { token: key })).body;
+    expect(events[0]).toMatchObject({ eventType: 'payment_success', eventData: { billingCycle: 2 } });
+    const second = events[0].eventData.transactionId as number;
+    expect((await api.get(`/api/transactions/${second}`, { token: key })).body.status).toBe('payedPix');
+    await waitFor(() => hooks('subscription.renewed', (d) => d?.id === subscriptionId).length === 1);
+    await waitFor(() => hooks('transaction.payment.succeeded', (d) => d?.id === second).length === 1);
+    // The notification arriving late after all changes nothing.
+    const late = await fake.sendEvent(payment, 'PAYMENT_RECEIVED');
+    expect(await late?.json()).toMatchObject({ applied: false });
+    expect((await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body.billingCycle).toBe(2);
+  });
+
   it('answers a clear 400 when the Asaas account is not enabled for Pix Automático, and nothing is kept', async () => {
     const { key, session } = await liveSeller();
     fake.refusePixAutomatic(ASAAS_KEY, 403);
