@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { createApiKeySchema } from '#shared/domain/auth/api-keys';
 import { opaqueIdParam } from '#shared/domain/params';
-import { defineRoutes, lazyResponses } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
 
-const authResponses = lazyResponses(() => import('#shared/domain/auth/responses'));
+const authResponses = lazySchemas(() => import('#shared/domain/auth/responses'));
 
 /** Spec: api-keys routes accept the dashboard bearer token only. */
 export const apiKeyRoutes = defineRoutes('api-keys', [

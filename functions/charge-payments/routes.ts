@@ -5,10 +5,10 @@ import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/cha
 import { PAY_LINK_NOT_FOUND, payLinkCardSchema } from '#shared/domain/scheduled-charges/pay-link';
 import { changePaymentMethodSchema } from '#shared/domain/scheduled-charges/payment-method';
 import { scheduledChargePathSchema } from '#shared/domain/scheduled-charges/schemas';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const payLinkResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
-const scheduledChargesResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/responses'));
+const payLinkResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
+const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const charge = '/api/v1/scheduled-charges/{id}';

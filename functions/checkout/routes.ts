@@ -7,9 +7,9 @@ import {
 } from '#shared/domain/checkout/schemas';
 import { CHECKOUT_NOT_FOUND, SESSION_NOT_FOUND } from '#shared/domain/checkout/session';
 import { opaqueId, opaqueIdParam, uuidString } from '#shared/domain/params';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const checkoutResponses = lazyResponses(() => import('#shared/domain/checkout/responses'));
+const checkoutResponses = lazySchemas(() => import('#shared/domain/checkout/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const bySession = { auth, notFound: SESSION_NOT_FOUND, request: { path: opaqueIdParam } } as const;

@@ -7,10 +7,10 @@ import {
 } from '#shared/domain/customers/schemas';
 import { numericIdString, uuidParam, uuidString } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const customersResponses = lazyResponses(() => import('#shared/domain/customers/responses'));
-const paymentMethodsResponses = lazyResponses(() => import('#shared/domain/payment-methods/responses'));
+const customersResponses = lazySchemas(() => import('#shared/domain/customers/responses'));
+const paymentMethodsResponses = lazySchemas(() => import('#shared/domain/payment-methods/responses'));
 
 /** Spec: public API (API keys); the dashboard manages the same customers with its JWT. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];

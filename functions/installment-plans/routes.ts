@@ -7,9 +7,9 @@ import {
   planPathSchema,
   reissueSchema,
 } from '#shared/domain/installment-plans/schemas';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const installmentPlansResponses = lazyResponses(() => import('#shared/domain/installment-plans/responses'));
+const installmentPlansResponses = lazySchemas(() => import('#shared/domain/installment-plans/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/installment-plans';

@@ -7,10 +7,10 @@ import {
 } from '#shared/domain/portal/schemas';
 import { createPortalSessionSchema } from '#shared/domain/portal/sessions';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const portalResponses = lazyResponses(() => import('#shared/domain/portal/responses'));
-const subscriptionsResponses = lazyResponses(() => import('#shared/domain/subscriptions/responses'));
+const portalResponses = lazySchemas(() => import('#shared/domain/portal/responses'));
+const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
 
 /**
  * The portal token travels in the `token` query parameter (spec); the `portalToken` scheme reads it

@@ -13,10 +13,10 @@ import {
   readQuerySchema,
   updateProductSchema,
 } from '#shared/domain/products/products';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const affiliatesResponses = lazyResponses(() => import('#shared/domain/affiliates/responses'));
-const productsResponses = lazyResponses(() => import('#shared/domain/products/responses'));
+const affiliatesResponses = lazySchemas(() => import('#shared/domain/affiliates/responses'));
+const productsResponses = lazySchemas(() => import('#shared/domain/products/responses'));
 
 /** Spec rule 3: product routes accept an API key or the dashboard bearer token. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];

@@ -1,7 +1,7 @@
 import { connectProviderSchema } from '#shared/domain/provider-connections/connections';
-import { defineRoutes, lazyResponses } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
 
-const providerConnectionsResponses = lazyResponses(
+const providerConnectionsResponses = lazySchemas(
   () => import('#shared/domain/provider-connections/responses'),
 );
 

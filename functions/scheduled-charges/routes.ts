@@ -9,9 +9,9 @@ import {
   scheduledChargePathSchema,
   updateScheduledChargeSchema,
 } from '#shared/domain/scheduled-charges/schemas';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const scheduledChargesResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/responses'));
+const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/scheduled-charges';

@@ -10,9 +10,9 @@ import {
   pricePathSchema,
 } from '#shared/domain/subscriptions/schemas';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const subscriptionsResponses = lazyResponses(() => import('#shared/domain/subscriptions/responses'));
+const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const prices = '/api/products/{id}/prices';

@@ -10,11 +10,11 @@ import {
 } from '#shared/domain/payments/sandbox-helpers';
 import { simulateSchema } from '#shared/domain/transactions/sandbox';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const eventsResponses = lazyResponses(() => import('#shared/domain/events/responses'));
-const mailResponses = lazyResponses(() => import('#shared/domain/mail/responses'));
-const transactionsResponses = lazyResponses(() => import('#shared/domain/transactions/responses'));
+const eventsResponses = lazySchemas(() => import('#shared/domain/events/responses'));
+const mailResponses = lazySchemas(() => import('#shared/domain/mail/responses'));
+const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
 
 /** Sandbox helpers that also exist deployed; they act on test-environment data only. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];

@@ -5,9 +5,9 @@ import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
 import { chargesQuerySchema } from '#shared/domain/transactions/queries';
 import { BOLETO_NOT_FOUND } from '#shared/domain/transactions/sandbox';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const transactionsResponses = lazyResponses(() => import('#shared/domain/transactions/responses'));
+const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
 const gateway: AuthScheme[] = ['apiKey', 'jwt'];

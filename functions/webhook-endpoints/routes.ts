@@ -4,9 +4,9 @@ import {
   pageQuerySchema,
   updateEndpointSchema,
 } from '#shared/domain/webhooks/endpoints';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const webhooksResponses = lazyResponses(() => import('#shared/domain/webhooks/responses'));
+const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/responses'));
 
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
