@@ -1,33 +1,29 @@
 import { SESSION_EXPIRY_JOB } from '#shared/domain/checkout/session';
-import { type CloseDeps, expireSessionJob, sweepSessionExpiries } from '#shared/domain/checkout/sessions';
-import { recordHeartbeat } from '#shared/domain/health/health';
-import {
-  type DueDeps as PlanDueDeps,
-  runPlanDueJob,
-  sweepDuePlans,
-} from '#shared/domain/installment-plans/due';
+import type { CloseDeps } from '#shared/domain/checkout/sessions';
+import type { DueDeps as PlanDueDeps } from '#shared/domain/installment-plans/due';
 import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan';
-import {
-  type ExpiryStepDeps,
-  runExpiryStep,
-  sweepExpirySteps,
-} from '#shared/domain/payment-methods/expiry-steps';
+import type { ExpiryStepDeps } from '#shared/domain/payment-methods/expiry-steps';
 import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
-import {
-  type DueDeps as ChargeDueDeps,
-  runChargeDueJob,
-  sweepDueCharges,
-} from '#shared/domain/scheduled-charges/due';
+import type { DueDeps as ChargeDueDeps } from '#shared/domain/scheduled-charges/due';
 import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
-import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import { EXPIRY_JOB } from '#shared/domain/transactions/create';
-import { type ExpirySweepDeps, sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
-import { expirePix } from '#shared/domain/transactions/notifications';
+import type { ExpirySweepDeps } from '#shared/domain/transactions/expiry-sweep';
 import { logger } from '#shared/logger';
 import type { Container as Deps } from '#shared/platform/container';
+
+// Each job's use cases load when a job of that name first runs, not at the jobs function's cold
+// start (docs/decisions.md, "Cold start").
+const sessions = () => import('#shared/domain/checkout/sessions');
+const health = () => import('#shared/domain/health/health');
+const planDue = () => import('#shared/domain/installment-plans/due');
+const expirySteps = () => import('#shared/domain/payment-methods/expiry-steps');
+const chargeDue = () => import('#shared/domain/scheduled-charges/due');
+const subscriptionDue = () => import('#shared/domain/subscriptions/due');
+const expirySweep = () => import('#shared/domain/transactions/expiry-sweep');
+const notifications = () => import('#shared/domain/transactions/notifications');
 
 export type JobHandler = (deps: Deps, job: ScheduledJob) => Promise<unknown>;
 
@@ -114,20 +110,24 @@ const installmentPlanDeps = (deps: Deps): PlanDueDeps => ({
  */
 export const jobHandlers: Record<string, JobHandler> = {
   heartbeat: async (deps) => ({
-    ...(await recordHeartbeat({ health: deps.repos.health, clock: deps.clock })),
-    sweep: await sweepPixExpiries(expiryDeps(deps)),
-    sessionSweep: await sweepSessionExpiries(sessionDeps(deps)),
-    cardExpirySweep: await sweepExpirySteps(cardExpiryDeps(deps)),
-    subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(deps)),
-    scheduledChargeSweep: await sweepDueCharges(scheduledChargeDeps(deps)),
-    installmentPlanSweep: await sweepDuePlans(installmentPlanDeps(deps)),
+    ...(await (await health()).recordHeartbeat({ health: deps.repos.health, clock: deps.clock })),
+    sweep: await (await expirySweep()).sweepPixExpiries(expiryDeps(deps)),
+    sessionSweep: await (await sessions()).sweepSessionExpiries(sessionDeps(deps)),
+    cardExpirySweep: await (await expirySteps()).sweepExpirySteps(cardExpiryDeps(deps)),
+    subscriptionSweep: await (await subscriptionDue()).sweepDueSubscriptions(subscriptionDeps(deps)),
+    scheduledChargeSweep: await (await chargeDue()).sweepDueCharges(scheduledChargeDeps(deps)),
+    installmentPlanSweep: await (await planDue()).sweepDuePlans(installmentPlanDeps(deps)),
   }),
-  [EXPIRY_JOB]: (deps, job) => expirePix(expiryDeps(deps), job.id),
-  [SESSION_EXPIRY_JOB]: (deps, job) => expireSessionJob(sessionDeps(deps), job.id),
-  [PAYMENT_METHOD_EXPIRY_JOB]: (deps, job) => runExpiryStep(cardExpiryDeps(deps), job.id),
-  [SUBSCRIPTION_DUE_JOB]: (deps, job) => runDueJob(subscriptionDeps(deps), job.id),
-  [SCHEDULED_CHARGE_DUE_JOB]: (deps, job) => runChargeDueJob(scheduledChargeDeps(deps), job.id),
-  [INSTALLMENT_PLAN_DUE_JOB]: (deps, job) => runPlanDueJob(installmentPlanDeps(deps), job.id),
+  [EXPIRY_JOB]: async (deps, job) => (await notifications()).expirePix(expiryDeps(deps), job.id),
+  [SESSION_EXPIRY_JOB]: async (deps, job) => (await sessions()).expireSessionJob(sessionDeps(deps), job.id),
+  [PAYMENT_METHOD_EXPIRY_JOB]: async (deps, job) =>
+    (await expirySteps()).runExpiryStep(cardExpiryDeps(deps), job.id),
+  [SUBSCRIPTION_DUE_JOB]: async (deps, job) =>
+    (await subscriptionDue()).runDueJob(subscriptionDeps(deps), job.id),
+  [SCHEDULED_CHARGE_DUE_JOB]: async (deps, job) =>
+    (await chargeDue()).runChargeDueJob(scheduledChargeDeps(deps), job.id),
+  [INSTALLMENT_PLAN_DUE_JOB]: async (deps, job) =>
+    (await planDue()).runPlanDueJob(installmentPlanDeps(deps), job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

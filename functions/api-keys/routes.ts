@@ -1,7 +1,9 @@
 import * as z from 'zod';
-import { createApiKeySchema } from '#shared/domain/auth/api-keys';
 import { opaqueIdParam } from '#shared/domain/params';
 import { defineRoutes, lazySchemas } from '#shared/http/types';
+
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const authApiKeysSchemas = lazySchemas(() => import('#shared/domain/auth/api-keys'));
 
 const authResponses = lazySchemas(() => import('#shared/domain/auth/responses'));
 
@@ -13,7 +15,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'Create an API key (the key is shown once)',
-    request: { body: createApiKeySchema },
+    request: { body: authApiKeysSchemas.createApiKeySchema },
     errors: [409],
     responses: { 201: authResponses.apiKeyCreatedResponse },
   },

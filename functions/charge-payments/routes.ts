@@ -1,11 +1,18 @@
 import * as z from 'zod';
 import { CHARGE_ASSETS } from '#shared/domain/pages/charge-page';
-import { attemptsQuerySchema } from '#shared/domain/scheduled-charges/attempts';
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
-import { PAY_LINK_NOT_FOUND, payLinkCardSchema } from '#shared/domain/scheduled-charges/pay-link';
-import { changePaymentMethodSchema } from '#shared/domain/scheduled-charges/payment-method';
-import { scheduledChargePathSchema } from '#shared/domain/scheduled-charges/schemas';
+import { PAY_LINK_NOT_FOUND } from '#shared/domain/scheduled-charges/pay-link';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
+
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const scheduledChargesAttemptsSchemas = lazySchemas(
+  () => import('#shared/domain/scheduled-charges/attempts'),
+);
+const scheduledChargesPayLinkSchemas = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link'));
+const scheduledChargesPaymentMethodSchemas = lazySchemas(
+  () => import('#shared/domain/scheduled-charges/payment-method'),
+);
+const scheduledChargesSchemas = lazySchemas(() => import('#shared/domain/scheduled-charges/schemas'));
 
 const payLinkResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
 const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
@@ -16,7 +23,7 @@ const charge = '/api/v1/scheduled-charges/{id}';
 const byCharge = {
   auth,
   notFound: SCHEDULED_CHARGE_NOT_FOUND,
-  request: { path: scheduledChargePathSchema },
+  request: { path: scheduledChargesSchemas.scheduledChargePathSchema },
 } as const;
 /** Any text reaches the use case: a malformed token gets the same 404 (page or JSON) as an unknown one. */
 const byToken = z.object({ payToken: z.string() });
@@ -39,7 +46,10 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'Card attempts (`cycle1_interactive`, `silent_charge`, `card_retry`; `fallback_pix` is reserved and never ' +
       'emitted). `cycleNumber` keeps one cycle; `page` (default 1) and `limit` (1..100, default 20). The card ' +
       'snapshot (`cardLast4`, `cardBrand`) survives the deletion of the saved card, whose `paymentMethodId` is then null.',
-    request: { path: scheduledChargePathSchema, query: attemptsQuerySchema },
+    request: {
+      path: scheduledChargesSchemas.scheduledChargePathSchema,
+      query: scheduledChargesAttemptsSchemas.attemptsQuerySchema,
+    },
     responses: { 200: payLinkResponses.attemptListResponse },
   },
   {
@@ -52,7 +62,10 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       '`paymentMethodId`: a saved card of the charge’s customer (404 `Payment method not found` otherwise; 400 ' +
       'for an expired one). The same card again changes nothing. Timeline `payment_method_changed`; webhook ' +
       `scheduled_charge.payment_method_changed. ${IN_FLIGHT}`,
-    request: { path: scheduledChargePathSchema, body: changePaymentMethodSchema },
+    request: {
+      path: scheduledChargesSchemas.scheduledChargePathSchema,
+      body: scheduledChargesPaymentMethodSchemas.changePaymentMethodSchema,
+    },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
   },
@@ -118,7 +131,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'declined card is a 201 with status `declined` and a reason in Portuguese; 409 (in Portuguese) when the ' +
       'link takes no card now (paid, cancelled, paused, a card charge in progress).',
     notFound: PAY_LINK_NOT_FOUND,
-    request: { path: byToken, body: payLinkCardSchema },
+    request: { path: byToken, body: scheduledChargesPayLinkSchemas.payLinkCardSchema },
     errors: [404, 409, 503],
     responses: { 201: payLinkResponses.payLinkCardResponse },
   },

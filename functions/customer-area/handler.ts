@@ -1,9 +1,11 @@
-import { listCustomerCharges } from '#shared/domain/customer-area/charges';
-import { setCustomerAreaBillingEmail } from '#shared/domain/customer-area/profile';
-import { requestMagicLink } from '#shared/domain/customer-area/request';
 import { magicLinkSubjectOf, useMagicLinks } from '#shared/domain/customer-area/verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { customerAreaRoutes } from './routes';
+
+// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
+const customerAreaCharges = () => import('#shared/domain/customer-area/charges');
+const customerAreaProfile = () => import('#shared/domain/customer-area/profile');
+const customerAreaRequest = () => import('#shared/domain/customer-area/request');
 
 useMagicLinks();
 
@@ -28,10 +30,15 @@ export const handler = createHttpHandler(customerAreaRoutes, (c) => {
   };
   const profile = { ...charges, transactions: c.repos.transactions };
   return {
-    requestMagicLink: ({ body, request }) => requestMagicLink(deps, body, request.sourceIp),
-    listCustomerAreaCharges: ({ request }) =>
-      listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
-    setCustomerAreaBillingEmail: ({ body, request }) =>
-      setCustomerAreaBillingEmail(profile, magicLinkSubjectOf(request.subject), body),
+    requestMagicLink: async ({ body, request }) =>
+      (await customerAreaRequest()).requestMagicLink(deps, body, request.sourceIp),
+    listCustomerAreaCharges: async ({ request }) =>
+      (await customerAreaCharges()).listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
+    setCustomerAreaBillingEmail: async ({ body, request }) =>
+      (await customerAreaProfile()).setCustomerAreaBillingEmail(
+        profile,
+        magicLinkSubjectOf(request.subject),
+        body,
+      ),
   };
 });

@@ -1,12 +1,14 @@
-import { cancelInstallmentPlan, reissueInstallment } from '#shared/domain/installment-plans/actions';
-import { createInstallmentPlan } from '#shared/domain/installment-plans/create';
 import type { InstallmentPlanDeps } from '#shared/domain/installment-plans/deps';
-import { markInstallmentPaid } from '#shared/domain/installment-plans/payments';
-import { getInstallmentPlan, listInstallmentPlans } from '#shared/domain/installment-plans/queries';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { installmentPlanRoutes } from './routes';
+
+// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
+const installmentPlansActions = () => import('#shared/domain/installment-plans/actions');
+const installmentPlansCreate = () => import('#shared/domain/installment-plans/create');
+const installmentPlansPayments = () => import('#shared/domain/installment-plans/payments');
+const installmentPlansQueries = () => import('#shared/domain/installment-plans/queries');
 
 export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   // A change is saved before its due job is scheduled or its replaced boletos canceled: those
@@ -27,16 +29,30 @@ export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   });
   return {
     createInstallmentPlan: async ({ tenant, body, request }) =>
-      reply(201, await createInstallmentPlan(engine(request.log), tenant, body)),
-    listInstallmentPlans: ({ tenant, query, request }) =>
-      listInstallmentPlans(engine(request.log), tenant, query),
-    getInstallmentPlan: ({ tenant, path, request }) =>
-      getInstallmentPlan(engine(request.log), tenant, path.uuid),
-    markInstallmentPaid: ({ tenant, path, request }) =>
-      markInstallmentPaid(engine(request.log), tenant, path.uuid, path.number),
-    reissueInstallment: ({ tenant, path, body, request }) =>
-      reissueInstallment(engine(request.log), tenant, path.uuid, path.number, body ?? {}),
-    cancelInstallmentPlan: ({ tenant, path, request }) =>
-      cancelInstallmentPlan(engine(request.log), tenant, path.uuid),
+      reply(
+        201,
+        await (await installmentPlansCreate()).createInstallmentPlan(engine(request.log), tenant, body),
+      ),
+    listInstallmentPlans: async ({ tenant, query, request }) =>
+      (await installmentPlansQueries()).listInstallmentPlans(engine(request.log), tenant, query),
+    getInstallmentPlan: async ({ tenant, path, request }) =>
+      (await installmentPlansQueries()).getInstallmentPlan(engine(request.log), tenant, path.uuid),
+    markInstallmentPaid: async ({ tenant, path, request }) =>
+      (await installmentPlansPayments()).markInstallmentPaid(
+        engine(request.log),
+        tenant,
+        path.uuid,
+        path.number,
+      ),
+    reissueInstallment: async ({ tenant, path, body, request }) =>
+      (await installmentPlansActions()).reissueInstallment(
+        engine(request.log),
+        tenant,
+        path.uuid,
+        path.number,
+        body ?? {},
+      ),
+    cancelInstallmentPlan: async ({ tenant, path, request }) =>
+      (await installmentPlansActions()).cancelInstallmentPlan(engine(request.log), tenant, path.uuid),
   };
 });

@@ -1,19 +1,12 @@
-import {
-  portalAddCardAndUpdate,
-  portalCancel,
-  portalEvents,
-  portalPause,
-  portalReactivate,
-  portalResume,
-  portalUpdateCustomerInfo,
-  portalUpdatePaymentMethod,
-} from '#shared/domain/portal/actions';
-import { getPortal } from '#shared/domain/portal/portal';
-import { createPortalSession } from '#shared/domain/portal/sessions';
 import { portalSessionOf, usePortalTokens } from '#shared/domain/portal/verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { type RequestInfo, reply } from '#shared/http/types';
 import { portalRoutes } from './routes';
+
+// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
+const portalActions = () => import('#shared/domain/portal/actions');
+const portalPortal = () => import('#shared/domain/portal/portal');
+const portalSessions = () => import('#shared/domain/portal/sessions');
 
 usePortalTokens();
 
@@ -43,23 +36,59 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
   });
   return {
     createPortalSession: async ({ tenant, body }) =>
-      reply(201, await createPortalSession(base, tenant, body)),
-    getPortal: ({ request }) => getPortal(base, portalSessionOf(request.subject)),
-    portalCancelSubscription: ({ path, body, request }) =>
-      portalCancel(deps(request.log), portalSessionOf(request.subject), Number(path.id), body),
-    portalPauseSubscription: ({ path, request }) =>
-      portalPause(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalResumeSubscription: ({ path, request }) =>
-      portalResume(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalReactivateSubscription: ({ path, request }) =>
-      portalReactivate(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalUpdatePaymentMethod: ({ path, body, request }) =>
-      portalUpdatePaymentMethod(deps(request.log), portalSessionOf(request.subject), Number(path.id), body),
-    portalAddCardAndUpdate: ({ path, body, request }) =>
-      portalAddCardAndUpdate(deps(request.log), portalSessionOf(request.subject), Number(path.id), body),
-    portalSubscriptionEvents: ({ path, request }) =>
-      portalEvents(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalUpdateCustomerInfo: ({ body, request }) =>
-      portalUpdateCustomerInfo(deps(request.log), portalSessionOf(request.subject), body),
+      reply(201, await (await portalSessions()).createPortalSession(base, tenant, body)),
+    getPortal: async ({ request }) =>
+      (await portalPortal()).getPortal(base, portalSessionOf(request.subject)),
+    portalCancelSubscription: async ({ path, body, request }) =>
+      (await portalActions()).portalCancel(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+        body,
+      ),
+    portalPauseSubscription: async ({ path, request }) =>
+      (await portalActions()).portalPause(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+      ),
+    portalResumeSubscription: async ({ path, request }) =>
+      (await portalActions()).portalResume(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+      ),
+    portalReactivateSubscription: async ({ path, request }) =>
+      (await portalActions()).portalReactivate(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+      ),
+    portalUpdatePaymentMethod: async ({ path, body, request }) =>
+      (await portalActions()).portalUpdatePaymentMethod(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+        body,
+      ),
+    portalAddCardAndUpdate: async ({ path, body, request }) =>
+      (await portalActions()).portalAddCardAndUpdate(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+        body,
+      ),
+    portalSubscriptionEvents: async ({ path, request }) =>
+      (await portalActions()).portalEvents(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+      ),
+    portalUpdateCustomerInfo: async ({ body, request }) =>
+      (await portalActions()).portalUpdateCustomerInfo(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        body,
+      ),
   };
 });

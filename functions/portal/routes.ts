@@ -1,13 +1,10 @@
 import { numericIdParam } from '#shared/domain/params';
-import {
-  portalAddCardSchema,
-  portalCancelSchema,
-  portalCustomerInfoSchema,
-  portalPaymentMethodSchema,
-} from '#shared/domain/portal/schemas';
-import { createPortalSessionSchema } from '#shared/domain/portal/sessions';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
+
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const portalSchemas = lazySchemas(() => import('#shared/domain/portal/schemas'));
+const portalSessionsSchemas = lazySchemas(() => import('#shared/domain/portal/sessions'));
 
 const portalResponses = lazySchemas(() => import('#shared/domain/portal/responses'));
 const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
@@ -43,7 +40,7 @@ export const portalRoutes = defineRoutes('portal', [
       '`returnUrl` (HTTPS). Answers a one-hour token, shown only here, and the portal URL to open. ' +
       'Not idempotent: each call is a new visit with a new token. 404 `Customer not found` or ' +
       "`Product not found` for another seller's.",
-    request: { body: createPortalSessionSchema },
+    request: { body: portalSessionsSchemas.createPortalSessionSchema },
     responses: { 201: portalResponses.portalSessionResponse },
   },
   {
@@ -67,7 +64,7 @@ export const portalRoutes = defineRoutes('portal', [
       'Optional body `{atPeriodEnd?, reason?}`. `cancelAtPeriodEndOnly` makes every cancellation one at ' +
       'the period end; `requireCancelReason` makes `reason` required (400). Sends the cancellation ' +
       `e-mail when \`sendCancellationEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalCancelSchema, optionalBody: true },
+    request: { path: numericIdParam, body: portalSchemas.portalCancelSchema, optionalBody: true },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -112,7 +109,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "`paymentMethodId`: one of the customer's saved cards (404 `Payment method not found` otherwise). " +
       `Sends the payment-method-updated e-mail when \`sendPaymentMethodUpdatedEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalPaymentMethodSchema },
+    request: { path: numericIdParam, body: portalSchemas.portalPaymentMethodSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -127,7 +124,7 @@ export const portalRoutes = defineRoutes('portal', [
       'card, and the subscription renews on it. The number and CVV are never stored or logged. A ' +
       'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalAddCardSchema },
+    request: { path: numericIdParam, body: portalSchemas.portalAddCardSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409, 503],
   },
@@ -149,7 +146,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       '`name`, `email`, `phone` (each optional, at least one), validated as PATCH /api/v1/customers. ' +
       `Follows allowUpdateBillingInfo. ${FLAG_RULE}`,
-    request: { body: portalCustomerInfoSchema },
+    request: { body: portalSchemas.portalCustomerInfoSchema },
     responses: { 200: portalResponses.portalCustomerResponse },
     errors: [403],
   },

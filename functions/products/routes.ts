@@ -1,20 +1,11 @@
-import {
-  addAffiliationSchema,
-  affiliationPathSchema,
-  listAffiliationsQuerySchema,
-} from '#shared/domain/affiliates/schemas';
 import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
-import { portalConfigSchema } from '#shared/domain/products/portal-config';
-import {
-  createProductSchema,
-  listQuerySchema,
-  PRODUCT_NOT_FOUND,
-  pageQuerySchema,
-  readQuerySchema,
-  updateProductSchema,
-} from '#shared/domain/products/products';
+import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const affiliationSchemas = lazySchemas(() => import('#shared/domain/affiliates/schemas'));
+const portalConfigSchemas = lazySchemas(() => import('#shared/domain/products/portal-config'));
+const productSchemas = lazySchemas(() => import('#shared/domain/products/products'));
 const affiliatesResponses = lazySchemas(() => import('#shared/domain/affiliates/responses'));
 const productsResponses = lazySchemas(() => import('#shared/domain/products/responses'));
 
@@ -25,7 +16,11 @@ const affiliates = '/api/products/{id}/affiliates';
 /** A product route by integer id or uuid: a malformed id names no product. */
 const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
 const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
-const configBody = { path: numericOrUuidParam, body: portalConfigSchema, optionalBody: true } as const;
+const configBody = {
+  path: numericOrUuidParam,
+  body: portalConfigSchemas.portalConfigSchema,
+  optionalBody: true,
+} as const;
 
 export const productRoutes = defineRoutes('products', [
   {
@@ -34,7 +29,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products',
     auth,
     summary: 'Create a product',
-    request: { body: createProductSchema },
+    request: { body: productSchemas.createProductSchema },
     responses: { 201: productsResponses.productResponse },
   },
   {
@@ -43,7 +38,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/seller',
     auth,
     summary: "List the seller's products",
-    request: { query: listQuerySchema },
+    request: { query: productSchemas.listQuerySchema },
     responses: { 200: productsResponses.productListResponse },
   },
   {
@@ -52,7 +47,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
-    request: { path: uuidParam, query: readQuerySchema },
+    request: { path: uuidParam, query: productSchemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -61,7 +56,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/{id}',
     summary: 'Read a product',
-    request: { path: numericOrUuidParam, query: readQuerySchema },
+    request: { path: numericOrUuidParam, query: productSchemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -70,7 +65,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'PATCH',
     path: '/api/products/{id}',
     summary: 'Change a product',
-    request: { path: numericOrUuidParam, body: updateProductSchema },
+    request: { path: numericOrUuidParam, body: productSchemas.updateProductSchema },
     errors: [409],
     responses: { 200: productsResponses.productResponse },
   },
@@ -92,7 +87,7 @@ export const productRoutes = defineRoutes('products', [
       'Newest first, each with its `uuid`. `isActive` true or false lists only active or only deactivated ' +
       "products (every product when absent); `limit` 1..100 (20); `cursor` is the previous page's " +
       '`nextCursor` (null on the last page). A cursor of another list or seller is a 400.',
-    request: { query: pageQuerySchema },
+    request: { query: productSchemas.pageQuerySchema },
     responses: { 200: productsResponses.productPageResponse },
   },
   {
@@ -154,7 +149,7 @@ export const productRoutes = defineRoutes('products', [
     description:
       'The affiliate must be an existing seller other than the product owner. Re-adding an ended ' +
       'affiliation starts it again with the new commission; an active one answers 409.',
-    request: { path: numericOrUuidParam, body: addAffiliationSchema },
+    request: { path: numericOrUuidParam, body: affiliationSchemas.addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
     responses: { 201: affiliatesResponses.affiliationResponse },
@@ -165,7 +160,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
-    request: { path: numericOrUuidParam, query: listAffiliationsQuerySchema },
+    request: { path: numericOrUuidParam, query: affiliationSchemas.listAffiliationsQuerySchema },
     responses: { 200: affiliatesResponses.affiliationListResponse },
   },
   {
@@ -174,7 +169,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: `${affiliates}/{affiliateId}`,
     summary: 'End an affiliation (ending an ended one answers it unchanged)',
-    request: { path: affiliationPathSchema },
+    request: { path: affiliationSchemas.affiliationPathSchema },
     responses: { 200: affiliatesResponses.affiliationResponse },
   },
   {
@@ -191,7 +186,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/portal/configuration',
     auth,
     summary: 'Set the seller-level portal configuration',
-    request: { body: portalConfigSchema, optionalBody: true },
+    request: { body: portalConfigSchemas.portalConfigSchema, optionalBody: true },
     responses: { 200: productsResponses.portalConfigResponse },
   },
   {

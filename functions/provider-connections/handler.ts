@@ -1,13 +1,11 @@
-import { receiveVerifiedNotification } from '#shared/domain/checkout/sessions';
-import { notificationFollowUps } from '#shared/domain/payments/paid-follow-ups';
-import {
-  connectProvider,
-  disconnectProvider,
-  getProviderConnection,
-} from '#shared/domain/provider-connections/connections';
-import { receiveAsaasNotification } from '#shared/domain/provider-connections/notifications';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { providerConnectionRoutes } from './routes';
+
+// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
+const checkoutSessions = () => import('#shared/domain/checkout/sessions');
+const paymentsPaidFollowUps = () => import('#shared/domain/payments/paid-follow-ups');
+const providerConnectionsConnections = () => import('#shared/domain/provider-connections/connections');
+const providerConnectionsNotifications = () => import('#shared/domain/provider-connections/notifications');
 
 export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
   const deps = {
@@ -29,25 +27,28 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
     scheduler: c.scheduler,
   };
   return {
-    connectAsaas: ({ tenant, body }) => connectProvider(deps, tenant.sellerId, body),
-    getAsaasConnection: ({ tenant }) => getProviderConnection(deps, tenant.sellerId),
-    disconnectAsaas: ({ tenant }) => disconnectProvider(deps, tenant.sellerId),
-    receiveAsaasNotification: ({ request }) =>
-      receiveAsaasNotification(
+    connectAsaas: async ({ tenant, body }) =>
+      (await providerConnectionsConnections()).connectProvider(deps, tenant.sellerId, body),
+    getAsaasConnection: async ({ tenant }) =>
+      (await providerConnectionsConnections()).getProviderConnection(deps, tenant.sellerId),
+    disconnectAsaas: async ({ tenant }) =>
+      (await providerConnectionsConnections()).disconnectProvider(deps, tenant.sellerId),
+    receiveAsaasNotification: async ({ request }) =>
+      (await providerConnectionsNotifications()).receiveAsaasNotification(
         {
           connections: c.providers.connections,
           links: c.providers.links,
           clock: c.clock,
           // The same follow-ups as the sandbox's notifications (functions/transactions).
-          apply: (n) =>
-            receiveVerifiedNotification(
+          apply: async (n) =>
+            (await checkoutSessions()).receiveVerifiedNotification(
               {
                 ...saleDeps,
                 sessions: c.repos.checkoutSessions,
                 subscriptions: c.repos.subscriptions,
                 onScheduleError: (error) =>
                   request.log.error('could not schedule a subscription job', { error }),
-                afterPayment: notificationFollowUps(
+                afterPayment: (await paymentsPaidFollowUps()).notificationFollowUps(
                   {
                     ...saleDeps,
                     scheduledCharges: c.repos.scheduledCharges,

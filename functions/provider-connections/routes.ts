@@ -1,5 +1,9 @@
-import { connectProviderSchema } from '#shared/domain/provider-connections/connections';
 import { defineRoutes, lazySchemas } from '#shared/http/types';
+
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const providerConnectionsConnectionsSchemas = lazySchemas(
+  () => import('#shared/domain/provider-connections/connections'),
+);
 
 const providerConnectionsResponses = lazySchemas(
   () => import('#shared/domain/provider-connections/responses'),
@@ -13,7 +17,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     path: '/api/provider-connections/asaas',
     auth: ['jwt'],
     summary: 'Connect the seller’s Asaas account (the key is checked, stored encrypted, never shown)',
-    request: { body: connectProviderSchema },
+    request: { body: providerConnectionsConnectionsSchemas.connectProviderSchema },
     errors: [503],
     responses: { 200: providerConnectionsResponses.providerConnectedResponse },
   },

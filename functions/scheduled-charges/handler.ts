@@ -1,19 +1,13 @@
-import {
-  cancelCharge,
-  markPaid,
-  pauseCharge,
-  postpone,
-  resumeCharge,
-  setCancelAtPeriodEnd,
-  updateCharge,
-} from '#shared/domain/scheduled-charges/actions';
-import { createScheduledCharge } from '#shared/domain/scheduled-charges/create';
 import type { DueDeps } from '#shared/domain/scheduled-charges/due';
-import { getScheduledCharge, listScheduledCharges } from '#shared/domain/scheduled-charges/queries';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { scheduledChargeRoutes } from './routes';
+
+// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
+const scheduledChargesActions = () => import('#shared/domain/scheduled-charges/actions');
+const scheduledChargesCreate = () => import('#shared/domain/scheduled-charges/create');
+const scheduledChargesQueries = () => import('#shared/domain/scheduled-charges/queries');
 
 export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
   // A change is saved before its due job is scheduled, its mail sent or its pix cancelled: those
@@ -42,27 +36,41 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
     createScheduledCharge: async ({ tenant, body, request }) => {
       const onAdvanceError = (error: unknown) =>
         request.log.error('could not issue a new scheduled charge now; the due job will', { error });
-      return reply(201, await createScheduledCharge(engine(request.log), tenant, body, onAdvanceError));
+      return reply(
+        201,
+        await (await scheduledChargesCreate()).createScheduledCharge(
+          engine(request.log),
+          tenant,
+          body,
+          onAdvanceError,
+        ),
+      );
     },
-    listScheduledCharges: ({ tenant, query }) =>
-      listScheduledCharges({ scheduledCharges: c.repos.scheduledCharges }, tenant, query),
-    getScheduledCharge: ({ tenant, path, request }) =>
-      getScheduledCharge(engine(request.log), tenant, path.id),
-    markScheduledChargePaid: ({ tenant, path, body, request }) =>
-      markPaid(actions(request.log), tenant, path.id, body),
-    postponeScheduledCharge: ({ tenant, path, body, request }) =>
-      postpone(actions(request.log), tenant, path.id, body),
-    postponeScheduledChargeUnversioned: ({ tenant, path, body, request }) =>
-      postpone(actions(request.log), tenant, path.id, body),
-    cancelScheduledCharge: ({ tenant, path, body, request }) =>
-      cancelCharge(actions(request.log), tenant, path.id, body),
-    setScheduledChargeCancelAtPeriodEnd: ({ tenant, path, request }) =>
-      setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true),
-    clearScheduledChargeCancelAtPeriodEnd: ({ tenant, path, request }) =>
-      setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false),
-    pauseScheduledCharge: ({ tenant, path, request }) => pauseCharge(actions(request.log), tenant, path.id),
-    resumeScheduledCharge: ({ tenant, path, request }) => resumeCharge(actions(request.log), tenant, path.id),
-    updateScheduledCharge: ({ tenant, path, body, request }) =>
-      updateCharge(actions(request.log), tenant, path.id, body),
+    listScheduledCharges: async ({ tenant, query }) =>
+      (await scheduledChargesQueries()).listScheduledCharges(
+        { scheduledCharges: c.repos.scheduledCharges },
+        tenant,
+        query,
+      ),
+    getScheduledCharge: async ({ tenant, path, request }) =>
+      (await scheduledChargesQueries()).getScheduledCharge(engine(request.log), tenant, path.id),
+    markScheduledChargePaid: async ({ tenant, path, body, request }) =>
+      (await scheduledChargesActions()).markPaid(actions(request.log), tenant, path.id, body),
+    postponeScheduledCharge: async ({ tenant, path, body, request }) =>
+      (await scheduledChargesActions()).postpone(actions(request.log), tenant, path.id, body),
+    postponeScheduledChargeUnversioned: async ({ tenant, path, body, request }) =>
+      (await scheduledChargesActions()).postpone(actions(request.log), tenant, path.id, body),
+    cancelScheduledCharge: async ({ tenant, path, body, request }) =>
+      (await scheduledChargesActions()).cancelCharge(actions(request.log), tenant, path.id, body),
+    setScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
+      (await scheduledChargesActions()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true),
+    clearScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
+      (await scheduledChargesActions()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false),
+    pauseScheduledCharge: async ({ tenant, path, request }) =>
+      (await scheduledChargesActions()).pauseCharge(actions(request.log), tenant, path.id),
+    resumeScheduledCharge: async ({ tenant, path, request }) =>
+      (await scheduledChargesActions()).resumeCharge(actions(request.log), tenant, path.id),
+    updateScheduledCharge: async ({ tenant, path, body, request }) =>
+      (await scheduledChargesActions()).updateCharge(actions(request.log), tenant, path.id, body),
   };
 });

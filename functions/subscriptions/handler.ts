@@ -1,21 +1,13 @@
-import {
-  cancelSubscription,
-  changeSubscriptionPaymentMethod,
-  pauseSubscription,
-  reactivateSubscription,
-  resumeSubscription,
-} from '#shared/domain/subscriptions/actions';
-import { createPrice, deactivatePrice, listPrices } from '#shared/domain/subscriptions/prices';
-import {
-  getSubscription,
-  listSubscriptionEvents,
-  listSubscriptions,
-} from '#shared/domain/subscriptions/queries';
-import { createSubscriptionByApi } from '#shared/domain/subscriptions/start';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { subscriptionRoutes } from './routes';
+
+// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
+const subscriptionsActions = () => import('#shared/domain/subscriptions/actions');
+const subscriptionsPrices = () => import('#shared/domain/subscriptions/prices');
+const subscriptionsQueries = () => import('#shared/domain/subscriptions/queries');
+const subscriptionsStart = () => import('#shared/domain/subscriptions/start');
 
 const seller = { by: 'seller' } as const;
 
@@ -37,25 +29,48 @@ export const handler = createHttpHandler(subscriptionRoutes, (c) => {
   });
   return {
     createSubscriptionPrice: async ({ tenant, path, body }) =>
-      reply(201, await createPrice(prices, tenant, path.id, body)),
-    listSubscriptionPrices: ({ tenant, path, query }) => listPrices(prices, tenant, path.id, query.active),
-    deactivateSubscriptionPrice: ({ tenant, path }) => deactivatePrice(prices, tenant, path.id, path.priceId),
+      reply(201, await (await subscriptionsPrices()).createPrice(prices, tenant, path.id, body)),
+    listSubscriptionPrices: async ({ tenant, path, query }) =>
+      (await subscriptionsPrices()).listPrices(prices, tenant, path.id, query.active),
+    deactivateSubscriptionPrice: async ({ tenant, path }) =>
+      (await subscriptionsPrices()).deactivatePrice(prices, tenant, path.id, path.priceId),
     createSubscription: async ({ tenant, body, request }) => {
       const deps = { ...withLog(request.log), customers: c.repos.customers, ...prices };
-      return reply(201, await createSubscriptionByApi(deps, tenant, body));
+      return reply(201, await (await subscriptionsStart()).createSubscriptionByApi(deps, tenant, body));
     },
-    listSubscriptions: ({ tenant, query }) => listSubscriptions(engine, tenant, query),
-    getSubscription: ({ tenant, path }) => getSubscription(engine, tenant, Number(path.id)),
-    listSubscriptionEvents: ({ tenant, path }) => listSubscriptionEvents(engine, tenant, Number(path.id)),
-    cancelSubscription: ({ tenant, path, body, request }) =>
-      cancelSubscription(withLog(request.log), tenant, Number(path.id), { ...body, ...seller }),
-    pauseSubscription: ({ tenant, path, request }) =>
-      pauseSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    resumeSubscription: ({ tenant, path, request }) =>
-      resumeSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    reactivateSubscription: ({ tenant, path, request }) =>
-      reactivateSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    changeSubscriptionPaymentMethod: ({ tenant, path, body, request }) =>
-      changeSubscriptionPaymentMethod(withLog(request.log), tenant, Number(path.id), { ...body, ...seller }),
+    listSubscriptions: async ({ tenant, query }) =>
+      (await subscriptionsQueries()).listSubscriptions(engine, tenant, query),
+    getSubscription: async ({ tenant, path }) =>
+      (await subscriptionsQueries()).getSubscription(engine, tenant, Number(path.id)),
+    listSubscriptionEvents: async ({ tenant, path }) =>
+      (await subscriptionsQueries()).listSubscriptionEvents(engine, tenant, Number(path.id)),
+    cancelSubscription: async ({ tenant, path, body, request }) =>
+      (await subscriptionsActions()).cancelSubscription(withLog(request.log), tenant, Number(path.id), {
+        ...body,
+        ...seller,
+      }),
+    pauseSubscription: async ({ tenant, path, request }) =>
+      (await subscriptionsActions()).pauseSubscription(withLog(request.log), tenant, Number(path.id), seller),
+    resumeSubscription: async ({ tenant, path, request }) =>
+      (await subscriptionsActions()).resumeSubscription(
+        withLog(request.log),
+        tenant,
+        Number(path.id),
+        seller,
+      ),
+    reactivateSubscription: async ({ tenant, path, request }) =>
+      (await subscriptionsActions()).reactivateSubscription(
+        withLog(request.log),
+        tenant,
+        Number(path.id),
+        seller,
+      ),
+    changeSubscriptionPaymentMethod: async ({ tenant, path, body, request }) =>
+      (await subscriptionsActions()).changeSubscriptionPaymentMethod(
+        withLog(request.log),
+        tenant,
+        Number(path.id),
+        { ...body, ...seller },
+      ),
   };
 });

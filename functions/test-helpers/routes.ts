@@ -1,16 +1,19 @@
-import { testEventSchema } from '#shared/domain/events/test-events';
-import { MAIL_NOT_FOUND, mailIdParam, mailQuerySchema } from '#shared/domain/mail/mailbox';
+import { MAIL_NOT_FOUND, mailIdParam } from '#shared/domain/mail/mailbox';
 import { numericIdParam, opaqueIdParam } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import {
-  cardOutcomeSchema,
   PIX_AUTHORIZATION_NOT_FOUND,
   sandboxCardOutcomeResponse,
   sandboxPixAuthorizationResponse,
 } from '#shared/domain/payments/sandbox-helpers';
-import { simulateSchema } from '#shared/domain/transactions/sandbox';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
+
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const eventsTestEventsSchemas = lazySchemas(() => import('#shared/domain/events/test-events'));
+const mailMailboxSchemas = lazySchemas(() => import('#shared/domain/mail/mailbox'));
+const paymentsSandboxHelpersSchemas = lazySchemas(() => import('#shared/domain/payments/sandbox-helpers'));
+const transactionsSandboxSchemas = lazySchemas(() => import('#shared/domain/transactions/sandbox'));
 
 const eventsResponses = lazySchemas(() => import('#shared/domain/events/responses'));
 const mailResponses = lazySchemas(() => import('#shared/domain/mail/responses'));
@@ -27,7 +30,7 @@ const simulation = <const Id extends string>(operationId: Id, action: string) =>
     auth,
     testOnly: true,
     summary: `Sandbox: ${action} a test transaction through a signed provider notification`,
-    request: { path: numericIdParam, body: simulateSchema, optionalBody: true },
+    request: { path: numericIdParam, body: transactionsSandboxSchemas.simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
     responses: { 200: transactionsResponses.transactionResponse },
@@ -58,7 +61,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: true,
     summary: 'Emit a sandbox event to the registered endpoints',
-    request: { body: testEventSchema },
+    request: { body: eventsTestEventsSchemas.testEventSchema },
     responses: { 201: eventsResponses.eventEnvelopeResponse },
   },
   simulation('payTestTransaction', 'pay'),
@@ -73,7 +76,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: 'Sandbox: how a saved card answers its later charges (renewals, retries) from now on',
     description:
       'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
-    request: { path: numericIdParam, body: cardOutcomeSchema },
+    request: { path: numericIdParam, body: paymentsSandboxHelpersSchemas.cardOutcomeSchema },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     responses: { 200: sandboxCardOutcomeResponse },
   },
@@ -88,7 +91,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: "Sandbox: the e-mail the seller's test activity sent (receipts…), newest first",
     description:
       'Test-mode mail never reaches a real inbox: it is kept here (30 days on AWS; in the data folder locally). `to` keeps the messages to one address.',
-    request: { query: mailQuerySchema },
+    request: { query: mailMailboxSchemas.mailQuerySchema },
     responses: { 200: mailResponses.mailListResponse },
   },
   {

@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
-import { createTransactionSchema } from '#shared/domain/transactions/create';
-import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
-import { chargesQuerySchema } from '#shared/domain/transactions/queries';
 import { BOLETO_NOT_FOUND } from '#shared/domain/transactions/sandbox';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const createSchemas = lazySchemas(() => import('#shared/domain/transactions/create'));
+const manageSchemas = lazySchemas(() => import('#shared/domain/transactions/manage'));
+const querySchemas = lazySchemas(() => import('#shared/domain/transactions/queries'));
 const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
@@ -22,7 +23,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     idempotent: 'custom',
     summary: "The buyer's checkout creates a transaction",
     description: 'X-Idempotency-Key is scoped to the seller that owns the product.',
-    request: { body: createTransactionSchema },
+    request: { body: createSchemas.createTransactionSchema },
     errors: [404, 503],
     responses: { 201: transactionsResponses.transactionResponse },
   },
@@ -32,7 +33,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions',
     auth: gateway,
     summary: "List the seller's transactions",
-    request: { query: listSchema },
+    request: { query: manageSchemas.listSchema },
     responses: { 200: transactionsResponses.transactionListResponse },
   },
   {
@@ -81,7 +82,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}/refund',
     auth: gateway,
     summary: 'Refund in whole or in part',
-    request: { path: numericIdParam, body: refundSchema, optionalBody: true },
+    request: { path: numericIdParam, body: manageSchemas.refundSchema, optionalBody: true },
     errors: [400, 409],
     responses: { 200: transactionsResponses.transactionResponse },
   },
@@ -91,7 +92,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/v1/charges',
     auth: ['apiKey'],
     summary: 'Charges, cursor pages',
-    request: { query: chargesQuerySchema },
+    request: { query: querySchemas.chargesQuerySchema },
     responses: { 200: transactionsResponses.chargeListResponse },
   },
   {

@@ -1,16 +1,10 @@
-import { listDeliveries, resendDelivery } from '#shared/domain/webhooks/deliveries';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  listEndpoints,
-  rotateSecret,
-  toView,
-  updateEndpoint,
-} from '#shared/domain/webhooks/endpoints';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import { webhookEndpointRoutes } from './routes';
+
+// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
+const webhooksDeliveries = () => import('#shared/domain/webhooks/deliveries');
+const webhooksEndpoints = () => import('#shared/domain/webhooks/endpoints');
 
 export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
   const deps = { endpoints: c.repos.webhookEndpoints, clock: c.clock, ids: c.ids, urlPolicy: c.urlPolicy };
@@ -22,13 +16,23 @@ export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
     metrics: c.metrics,
   };
   return {
-    createWebhookEndpoint: async ({ tenant, body }) => reply(201, await createEndpoint(deps, tenant, body)),
-    listWebhookEndpoints: ({ tenant, query }) => listEndpoints(deps, tenant, query),
-    getWebhookEndpoint: async ({ tenant, path }) => toView(await getEndpoint(deps, tenant, path.id)),
-    updateWebhookEndpoint: ({ tenant, path, body }) => updateEndpoint(deps, tenant, path.id, body),
-    deleteWebhookEndpoint: ({ tenant, path }) => deleteEndpoint(deps, tenant, path.id),
-    rotateWebhookSecret: ({ tenant, path }) => rotateSecret(deps, tenant, path.id),
-    listWebhookDeliveries: ({ tenant, path, query }) => listDeliveries(deliveryDeps, tenant, path.id, query),
-    resendWebhookDelivery: ({ tenant, path }) => resendDelivery(deliveryDeps, tenant, path.id),
+    createWebhookEndpoint: async ({ tenant, body }) =>
+      reply(201, await (await webhooksEndpoints()).createEndpoint(deps, tenant, body)),
+    listWebhookEndpoints: async ({ tenant, query }) =>
+      (await webhooksEndpoints()).listEndpoints(deps, tenant, query),
+    getWebhookEndpoint: async ({ tenant, path }) =>
+      (await webhooksEndpoints()).toView(
+        await (await webhooksEndpoints()).getEndpoint(deps, tenant, path.id),
+      ),
+    updateWebhookEndpoint: async ({ tenant, path, body }) =>
+      (await webhooksEndpoints()).updateEndpoint(deps, tenant, path.id, body),
+    deleteWebhookEndpoint: async ({ tenant, path }) =>
+      (await webhooksEndpoints()).deleteEndpoint(deps, tenant, path.id),
+    rotateWebhookSecret: async ({ tenant, path }) =>
+      (await webhooksEndpoints()).rotateSecret(deps, tenant, path.id),
+    listWebhookDeliveries: async ({ tenant, path, query }) =>
+      (await webhooksDeliveries()).listDeliveries(deliveryDeps, tenant, path.id, query),
+    resendWebhookDelivery: async ({ tenant, path }) =>
+      (await webhooksDeliveries()).resendDelivery(deliveryDeps, tenant, path.id),
   };
 });

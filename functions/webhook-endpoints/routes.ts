@@ -1,10 +1,8 @@
 import { opaqueIdParam } from '#shared/domain/params';
-import {
-  createEndpointSchema,
-  pageQuerySchema,
-  updateEndpointSchema,
-} from '#shared/domain/webhooks/endpoints';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
+
+// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+const webhooksEndpointsSchemas = lazySchemas(() => import('#shared/domain/webhooks/endpoints'));
 
 const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/responses'));
 
@@ -21,7 +19,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     auth,
     idempotent: true,
     summary: 'Register a webhook endpoint (answers its signing secret once)',
-    request: { body: createEndpointSchema },
+    request: { body: webhooksEndpointsSchemas.createEndpointSchema },
     responses: { 201: webhooksResponses.webhookEndpointCreatedResponse },
   },
   {
@@ -30,7 +28,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-endpoints',
     auth,
     summary: 'List webhook endpoints',
-    request: { query: pageQuerySchema },
+    request: { query: webhooksEndpointsSchemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookEndpointListResponse },
   },
   {
@@ -47,7 +45,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'PATCH',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
-    request: { path: opaqueIdParam, body: updateEndpointSchema },
+    request: { path: opaqueIdParam, body: webhooksEndpointsSchemas.updateEndpointSchema },
     responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
@@ -72,7 +70,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
-    request: { path: opaqueIdParam, query: pageQuerySchema },
+    request: { path: opaqueIdParam, query: webhooksEndpointsSchemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookDeliveryListResponse },
   },
   {

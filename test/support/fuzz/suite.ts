@@ -6,7 +6,7 @@ import { REFERENCE_ASSETS } from '../../../functions/docs/routes';
 import type { Runtime } from '../../../infra/local/runtime';
 import { httpGroups } from '../../../infra/routes';
 import { cpfCheckDigits } from '../../../shared/domain/documents';
-import { PAGE_ASSETS } from '../../../shared/domain/pages/checkout-page';
+import { PAGE_ASSETS } from '../../../shared/domain/pages/asset-names';
 import { notificationSchema } from '../../../shared/domain/transactions/notifications';
 import { errorBodySchema } from '../../../shared/http/error-body';
 import { loadSchemas } from '../../../shared/http/responses';
