@@ -9,7 +9,7 @@ import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charg
 import type { DueDeps as ChargeDueDeps } from '#shared/domain/scheduled-charges/due';
 import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
-import { EXPIRY_JOB } from '#shared/domain/transactions/create';
+import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
 import type { ExpirySweepDeps } from '#shared/domain/transactions/expiry-sweep';
 import { logger } from '#shared/logger';
 import type { Container as Deps } from '#shared/platform/container';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { CHARGE_ASSETS } from '#shared/domain/pages/charge-page';
+import { CHARGE_ASSETS } from '#shared/domain/pages/asset-names';
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
-import { PAY_LINK_NOT_FOUND } from '#shared/domain/scheduled-charges/pay-link';
+import { PAY_LINK_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with their use cases on a route's first request (shared/http/types.ts).

@@ -6,7 +6,7 @@ import {
   sandboxCardOutcomeResponse,
   sandboxPixAuthorizationResponse,
 } from '#shared/domain/payments/sandbox-helpers';
-import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
+import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with their use cases on a route's first request (shared/http/types.ts).

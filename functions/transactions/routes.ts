@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
-import { BOLETO_NOT_FOUND } from '#shared/domain/transactions/sandbox';
-import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
+import { BOLETO_NOT_FOUND, TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with their use cases on a route's first request (shared/http/types.ts).

@@ -9,3 +9,6 @@ export const PORTAL_ASSETS = ['portal.js', 'portal.css'] as const;
 
 /** The customer area's own files (served by the pages group beside the checkout's). */
 export const MINHA_AREA_ASSETS = ['minha-area.js', 'minha-area.css'] as const;
+
+/** The charge page's own script, served by the charge-payments group under CHARGE_ASSET_PATH. */
+export const CHARGE_ASSETS = ['charge.js'] as const;
