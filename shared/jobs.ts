@@ -14,16 +14,9 @@ import type { ExpirySweepDeps } from '#shared/domain/transactions/expiry-sweep';
 import { logger } from '#shared/logger';
 import type { Container as Deps } from '#shared/platform/container';
 
-// Each job's use cases load when a job of that name first runs, not at the jobs function's cold
-// start (docs/decisions.md, "Cold start").
-const sessions = () => import('#shared/domain/checkout/sessions');
-const health = () => import('#shared/domain/health/health');
-const planDue = () => import('#shared/domain/installment-plans/due');
-const expirySteps = () => import('#shared/domain/payment-methods/expiry-steps');
-const chargeDue = () => import('#shared/domain/scheduled-charges/due');
-const subscriptionDue = () => import('#shared/domain/subscriptions/due');
-const expirySweep = () => import('#shared/domain/transactions/expiry-sweep');
-const notifications = () => import('#shared/domain/transactions/notifications');
+// The jobs' use cases load when the first job runs, not at the jobs function's cold start
+// (shared/job-use-cases.ts).
+const useCases = () => import('#shared/job-use-cases');
 
 export type JobHandler = (deps: Deps, job: ScheduledJob) => Promise<unknown>;
 
@@ -110,24 +103,23 @@ const installmentPlanDeps = (deps: Deps): PlanDueDeps => ({
  */
 export const jobHandlers: Record<string, JobHandler> = {
   heartbeat: async (deps) => ({
-    ...(await (await health()).recordHeartbeat({ health: deps.repos.health, clock: deps.clock })),
-    sweep: await (await expirySweep()).sweepPixExpiries(expiryDeps(deps)),
-    sessionSweep: await (await sessions()).sweepSessionExpiries(sessionDeps(deps)),
-    cardExpirySweep: await (await expirySteps()).sweepExpirySteps(cardExpiryDeps(deps)),
-    subscriptionSweep: await (await subscriptionDue()).sweepDueSubscriptions(subscriptionDeps(deps)),
-    scheduledChargeSweep: await (await chargeDue()).sweepDueCharges(scheduledChargeDeps(deps)),
-    installmentPlanSweep: await (await planDue()).sweepDuePlans(installmentPlanDeps(deps)),
+    ...(await (await useCases()).recordHeartbeat({ health: deps.repos.health, clock: deps.clock })),
+    sweep: await (await useCases()).sweepPixExpiries(expiryDeps(deps)),
+    sessionSweep: await (await useCases()).sweepSessionExpiries(sessionDeps(deps)),
+    cardExpirySweep: await (await useCases()).sweepExpirySteps(cardExpiryDeps(deps)),
+    subscriptionSweep: await (await useCases()).sweepDueSubscriptions(subscriptionDeps(deps)),
+    scheduledChargeSweep: await (await useCases()).sweepDueCharges(scheduledChargeDeps(deps)),
+    installmentPlanSweep: await (await useCases()).sweepDuePlans(installmentPlanDeps(deps)),
   }),
-  [EXPIRY_JOB]: async (deps, job) => (await notifications()).expirePix(expiryDeps(deps), job.id),
-  [SESSION_EXPIRY_JOB]: async (deps, job) => (await sessions()).expireSessionJob(sessionDeps(deps), job.id),
+  [EXPIRY_JOB]: async (deps, job) => (await useCases()).expirePix(expiryDeps(deps), job.id),
+  [SESSION_EXPIRY_JOB]: async (deps, job) => (await useCases()).expireSessionJob(sessionDeps(deps), job.id),
   [PAYMENT_METHOD_EXPIRY_JOB]: async (deps, job) =>
-    (await expirySteps()).runExpiryStep(cardExpiryDeps(deps), job.id),
-  [SUBSCRIPTION_DUE_JOB]: async (deps, job) =>
-    (await subscriptionDue()).runDueJob(subscriptionDeps(deps), job.id),
+    (await useCases()).runExpiryStep(cardExpiryDeps(deps), job.id),
+  [SUBSCRIPTION_DUE_JOB]: async (deps, job) => (await useCases()).runDueJob(subscriptionDeps(deps), job.id),
   [SCHEDULED_CHARGE_DUE_JOB]: async (deps, job) =>
-    (await chargeDue()).runChargeDueJob(scheduledChargeDeps(deps), job.id),
+    (await useCases()).runChargeDueJob(scheduledChargeDeps(deps), job.id),
   [INSTALLMENT_PLAN_DUE_JOB]: async (deps, job) =>
-    (await planDue()).runPlanDueJob(installmentPlanDeps(deps), job.id),
+    (await useCases()).runPlanDueJob(installmentPlanDeps(deps), job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

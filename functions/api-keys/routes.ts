@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { opaqueIdParam } from '#shared/domain/params';
 import { defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const authApiKeysSchemas = lazySchemas(() => import('#shared/domain/auth/api-keys'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const authResponses = lazySchemas(() => import('#shared/domain/auth/responses'));
 
@@ -15,7 +15,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'Create an API key (the key is shown once)',
-    request: { body: authApiKeysSchemas.createApiKeySchema },
+    request: { body: schemas.createApiKeySchema },
     errors: [409],
     responses: { 201: authResponses.apiKeyCreatedResponse },
   },

@@ -6,12 +6,8 @@ import type { Logger } from '#shared/logger';
 import { CHARGE_ASSET_FILES } from './assets';
 import { chargePaymentRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const pagesChargePage = () => import('#shared/domain/pages/charge-page');
-const scheduledChargesAttempts = () => import('#shared/domain/scheduled-charges/attempts');
-const scheduledChargesPayLink = () => import('#shared/domain/scheduled-charges/pay-link');
-const scheduledChargesPayLinkCard = () => import('#shared/domain/scheduled-charges/pay-link-card');
-const scheduledChargesPaymentMethod = () => import('#shared/domain/scheduled-charges/payment-method');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 const chargeAssetReply = assetReplier(CHARGE_ASSET_FILES);
 
@@ -34,30 +30,22 @@ export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
   });
   return {
     listScheduledChargeAttempts: async ({ tenant, path, query }) =>
-      (await scheduledChargesAttempts()).listAttempts(c.repos, tenant, path.id, query),
+      (await useCases()).listAttempts(c.repos, tenant, path.id, query),
     changeScheduledChargePaymentMethod: async ({ tenant, path, body, request }) =>
-      (await scheduledChargesPaymentMethod()).changeChargePaymentMethod(
-        engine(request.log),
-        tenant,
-        path.id,
-        body,
-      ),
+      (await useCases()).changeChargePaymentMethod(engine(request.log), tenant, path.id, body),
     clearScheduledChargePaymentMethod: async ({ tenant, path, request }) =>
-      (await scheduledChargesPaymentMethod()).clearChargePaymentMethod(engine(request.log), tenant, path.id),
+      (await useCases()).clearChargePaymentMethod(engine(request.log), tenant, path.id),
     getChargePage: async ({ path, request }) =>
       pageReply(
-        await (await pagesChargePage()).chargePage(
-          { payLinkView: async (t) => (await scheduledChargesPayLink()).payLinkView(engine(request.log), t) },
+        await (await useCases()).chargePage(
+          { payLinkView: async (t) => (await useCases()).payLinkView(engine(request.log), t) },
           path.payToken,
         ),
       ),
     getChargePageAsset: async ({ path }) => chargeAssetReply(path.file),
     getPayLink: async ({ path, request }) =>
-      (await scheduledChargesPayLink()).payLinkView(engine(request.log), path.payToken),
+      (await useCases()).payLinkView(engine(request.log), path.payToken),
     payPayLinkByCard: async ({ path, body, request }) =>
-      reply(
-        201,
-        await (await scheduledChargesPayLinkCard()).payLinkByCard(engine(request.log), path.payToken, body),
-      ),
+      reply(201, await (await useCases()).payLinkByCard(engine(request.log), path.payToken, body)),
   };
 });

@@ -4,15 +4,14 @@ import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/cha
 import { PAY_LINK_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 const scheduledChargesAttemptsSchemas = lazySchemas(
   () => import('#shared/domain/scheduled-charges/attempts'),
 );
-const scheduledChargesPayLinkSchemas = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link'));
 const scheduledChargesPaymentMethodSchemas = lazySchemas(
   () => import('#shared/domain/scheduled-charges/payment-method'),
 );
-const scheduledChargesSchemas = lazySchemas(() => import('#shared/domain/scheduled-charges/schemas'));
 
 const payLinkResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
 const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
@@ -23,7 +22,7 @@ const charge = '/api/v1/scheduled-charges/{id}';
 const byCharge = {
   auth,
   notFound: SCHEDULED_CHARGE_NOT_FOUND,
-  request: { path: scheduledChargesSchemas.scheduledChargePathSchema },
+  request: { path: schemas.scheduledChargePathSchema },
 } as const;
 /** Any text reaches the use case: a malformed token gets the same 404 (page or JSON) as an unknown one. */
 const byToken = z.object({ payToken: z.string() });
@@ -47,7 +46,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'emitted). `cycleNumber` keeps one cycle; `page` (default 1) and `limit` (1..100, default 20). The card ' +
       'snapshot (`cardLast4`, `cardBrand`) survives the deletion of the saved card, whose `paymentMethodId` is then null.',
     request: {
-      path: scheduledChargesSchemas.scheduledChargePathSchema,
+      path: schemas.scheduledChargePathSchema,
       query: scheduledChargesAttemptsSchemas.attemptsQuerySchema,
     },
     responses: { 200: payLinkResponses.attemptListResponse },
@@ -63,7 +62,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'for an expired one). The same card again changes nothing. Timeline `payment_method_changed`; webhook ' +
       `scheduled_charge.payment_method_changed. ${IN_FLIGHT}`,
     request: {
-      path: scheduledChargesSchemas.scheduledChargePathSchema,
+      path: schemas.scheduledChargePathSchema,
       body: scheduledChargesPaymentMethodSchemas.changePaymentMethodSchema,
     },
     errors: [409],
@@ -131,7 +130,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'declined card is a 201 with status `declined` and a reason in Portuguese; 409 (in Portuguese) when the ' +
       'link takes no card now (paid, cancelled, paused, a card charge in progress).',
     notFound: PAY_LINK_NOT_FOUND,
-    request: { path: byToken, body: scheduledChargesPayLinkSchemas.payLinkCardSchema },
+    request: { path: byToken, body: schemas.payLinkCardSchema },
     errors: [404, 409, 503],
     responses: { 201: payLinkResponses.payLinkCardResponse },
   },

@@ -2,9 +2,8 @@ import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import { checkoutRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const checkoutPublic = () => import('#shared/domain/checkout/public');
-const checkoutSessions = () => import('#shared/domain/checkout/sessions');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(checkoutRoutes, (c) => {
   const base = {
@@ -27,17 +26,12 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     createCheckoutSession: async ({ tenant, body, request }) => {
       const onScheduleError = (error: unknown) =>
         request.log.error('could not schedule a checkout session expiry', { error });
-      return reply(
-        201,
-        await (await checkoutSessions()).createSession({ ...base, onScheduleError }, tenant, body),
-      );
+      return reply(201, await (await useCases()).createSession({ ...base, onScheduleError }, tenant, body));
     },
-    listCheckoutSessions: async ({ tenant, query }) =>
-      (await checkoutSessions()).listSessions(base, tenant, query),
-    getCheckoutSession: async ({ tenant, path }) =>
-      (await checkoutSessions()).getSession(base, tenant, path.id),
+    listCheckoutSessions: async ({ tenant, query }) => (await useCases()).listSessions(base, tenant, query),
+    getCheckoutSession: async ({ tenant, path }) => (await useCases()).getSession(base, tenant, path.id),
     expireCheckoutSession: async ({ tenant, path, request }) =>
-      (await checkoutSessions()).expireSession(
+      (await useCases()).expireSession(
         {
           ...base,
           // The session is expired either way; its expiry job retries what the provider refused.
@@ -47,24 +41,20 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
         tenant,
         path.id,
       ),
-    getCheckoutPage: async ({ path }) => (await checkoutPublic()).checkoutView(base, path.ref),
+    getCheckoutPage: async ({ path }) => (await useCases()).checkoutView(base, path.ref),
     payCheckout: async ({ path, body, request }) => {
       const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
       const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
       return reply(
         201,
-        await (await checkoutPublic()).payCheckout(
-          { ...base, onSaveCardError, onScheduleError },
-          path.ref,
-          body,
-        ),
+        await (await useCases()).payCheckout({ ...base, onSaveCardError, onScheduleError }, path.ref, body),
       );
     },
     getCheckoutPayment: async ({ path }) =>
-      (await checkoutPublic()).checkoutPayment(base, path.ref, path.paymentId),
+      (await useCases()).checkoutPayment(base, path.ref, path.paymentId),
     payTestCheckoutSession: async ({ tenant, path, body, request }) => {
       const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
-      return (await checkoutPublic()).payTestSession(
+      return (await useCases()).payTestSession(
         { ...base, sandbox: c.sandbox, onScheduleError },
         tenant,
         path.id,

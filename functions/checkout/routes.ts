@@ -3,8 +3,8 @@ import { CHECKOUT_NOT_FOUND, SESSION_NOT_FOUND } from '#shared/domain/checkout/s
 import { opaqueId, opaqueIdParam, uuidString } from '#shared/domain/params';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const checkoutSchemas = lazySchemas(() => import('#shared/domain/checkout/schemas'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const checkoutResponses = lazySchemas(() => import('#shared/domain/checkout/responses'));
 
@@ -23,7 +23,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'Create a checkout session (a hosted payment page for one product)',
     description:
       'Expires after 24 hours by default (`expires_at` from 30 minutes to 7 days ahead). Supports X-Idempotency-Key. With `price_id` (an active subscription price of the product, by id or uuid) paying the session starts a subscription: card (kept for the renewals) or pix (Pix Automático), card only when the price has a trial; `boleto` is refused.',
-    request: { body: checkoutSchemas.createSessionSchema },
+    request: { body: schemas.createSessionSchema },
     errors: [503],
     responses: { 201: checkoutResponses.checkoutSessionResponse },
   },
@@ -35,7 +35,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'List checkout sessions, newest first',
     description:
       'Filters: status, product_id, customer_email, created_from and created_to (inclusive ISO 8601 bounds on created_at).',
-    request: { query: checkoutSchemas.listSessionsSchema },
+    request: { query: schemas.listSessionsSchema },
     responses: { 200: checkoutResponses.checkoutSessionListResponse },
   },
   {
@@ -77,7 +77,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     description:
       'Pays a session or a payment link by pix, boleto or card. A declined card is a 201 with status `declined` and a reason in Portuguese; 409 when the session is no longer open or the product does not sell. A session with a subscription price answers the subscription it started; a price with a trial keeps the card without charging it (status `trialing`).',
     notFound: CHECKOUT_NOT_FOUND,
-    request: { path: refParam, body: checkoutSchemas.payCheckoutSchema },
+    request: { path: refParam, body: schemas.payCheckoutSchema },
     errors: [409, 503],
     responses: { 201: checkoutResponses.paymentOutcomeResponse },
   },
@@ -100,7 +100,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'Sandbox: pay a test checkout session through the hosted page path',
     description:
       "Card: pays exactly as the page does (`card`, `save_card`). Pix and boleto: the session's pending payment of that method (the one a page created) is paid by a signed provider notification; without one, one is created first. The buyer is the session's prefill unless `customer` is sent.",
-    request: { path: opaqueIdParam, body: checkoutSchemas.testPaySchema },
+    request: { path: opaqueIdParam, body: schemas.testPaySchema },
     errors: [409],
     responses: { 200: checkoutResponses.checkoutSessionEnvelope },
   },

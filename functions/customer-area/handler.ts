@@ -2,10 +2,8 @@ import { magicLinkSubjectOf, useMagicLinks } from '#shared/domain/customer-area/
 import { createHttpHandler } from '#shared/http/pipeline';
 import { customerAreaRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const customerAreaCharges = () => import('#shared/domain/customer-area/charges');
-const customerAreaProfile = () => import('#shared/domain/customer-area/profile');
-const customerAreaRequest = () => import('#shared/domain/customer-area/request');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 useMagicLinks();
 
@@ -31,14 +29,10 @@ export const handler = createHttpHandler(customerAreaRoutes, (c) => {
   const profile = { ...charges, transactions: c.repos.transactions };
   return {
     requestMagicLink: async ({ body, request }) =>
-      (await customerAreaRequest()).requestMagicLink(deps, body, request.sourceIp),
+      (await useCases()).requestMagicLink(deps, body, request.sourceIp),
     listCustomerAreaCharges: async ({ request }) =>
-      (await customerAreaCharges()).listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
+      (await useCases()).listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
     setCustomerAreaBillingEmail: async ({ body, request }) =>
-      (await customerAreaProfile()).setCustomerAreaBillingEmail(
-        profile,
-        magicLinkSubjectOf(request.subject),
-        body,
-      ),
+      (await useCases()).setCustomerAreaBillingEmail(profile, magicLinkSubjectOf(request.subject), body),
   };
 });

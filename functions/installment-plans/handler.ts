@@ -4,11 +4,8 @@ import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { installmentPlanRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const installmentPlansActions = () => import('#shared/domain/installment-plans/actions');
-const installmentPlansCreate = () => import('#shared/domain/installment-plans/create');
-const installmentPlansPayments = () => import('#shared/domain/installment-plans/payments');
-const installmentPlansQueries = () => import('#shared/domain/installment-plans/queries');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   // A change is saved before its due job is scheduled or its replaced boletos canceled: those
@@ -29,30 +26,16 @@ export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   });
   return {
     createInstallmentPlan: async ({ tenant, body, request }) =>
-      reply(
-        201,
-        await (await installmentPlansCreate()).createInstallmentPlan(engine(request.log), tenant, body),
-      ),
+      reply(201, await (await useCases()).createInstallmentPlan(engine(request.log), tenant, body)),
     listInstallmentPlans: async ({ tenant, query, request }) =>
-      (await installmentPlansQueries()).listInstallmentPlans(engine(request.log), tenant, query),
+      (await useCases()).listInstallmentPlans(engine(request.log), tenant, query),
     getInstallmentPlan: async ({ tenant, path, request }) =>
-      (await installmentPlansQueries()).getInstallmentPlan(engine(request.log), tenant, path.uuid),
+      (await useCases()).getInstallmentPlan(engine(request.log), tenant, path.uuid),
     markInstallmentPaid: async ({ tenant, path, request }) =>
-      (await installmentPlansPayments()).markInstallmentPaid(
-        engine(request.log),
-        tenant,
-        path.uuid,
-        path.number,
-      ),
+      (await useCases()).markInstallmentPaid(engine(request.log), tenant, path.uuid, path.number),
     reissueInstallment: async ({ tenant, path, body, request }) =>
-      (await installmentPlansActions()).reissueInstallment(
-        engine(request.log),
-        tenant,
-        path.uuid,
-        path.number,
-        body ?? {},
-      ),
+      (await useCases()).reissueInstallment(engine(request.log), tenant, path.uuid, path.number, body ?? {}),
     cancelInstallmentPlan: async ({ tenant, path, request }) =>
-      (await installmentPlansActions()).cancelInstallmentPlan(engine(request.log), tenant, path.uuid),
+      (await useCases()).cancelInstallmentPlan(engine(request.log), tenant, path.uuid),
   };
 });

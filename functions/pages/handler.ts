@@ -4,11 +4,8 @@ import { createHttpHandler } from '#shared/http/pipeline';
 import { assetReply, pageReply, themeReply } from './respond';
 import { pagesRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const checkoutPublic = () => import('#shared/domain/checkout/public');
-const pagesMinhaAreaPage = () => import('#shared/domain/pages/minha-area-page');
-const pagesPage = () => import('#shared/domain/pages/page');
-const pagesPortal = () => import('#shared/domain/pages/portal');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(pagesRoutes, (c) => {
   const viewDeps = {
@@ -18,7 +15,7 @@ export const handler = createHttpHandler(pagesRoutes, (c) => {
     clock: c.clock,
   };
   const deps: PageDeps = {
-    checkoutView: async (ref) => (await checkoutPublic()).checkoutView(viewDeps, ref),
+    checkoutView: async (ref) => (await useCases()).checkoutView(viewDeps, ref),
   };
   const portalDeps: PortalPageDeps = {
     portalSessions: c.repos.portalSessions,
@@ -30,12 +27,12 @@ export const handler = createHttpHandler(pagesRoutes, (c) => {
   };
   return {
     getPaymentLinkPage: async ({ path }) =>
-      pageReply(await (await pagesPage()).checkoutPage(deps, 'product', path.productUuid)),
+      pageReply(await (await useCases()).checkoutPage(deps, 'product', path.productUuid)),
     getCheckoutSessionPage: async ({ path }) =>
-      pageReply(await (await pagesPage()).checkoutPage(deps, 'session', path.id)),
+      pageReply(await (await useCases()).checkoutPage(deps, 'session', path.id)),
     getPageAsset: async ({ path }) => assetReply(path.file),
-    getPortalPage: async ({ query }) => pageReply(await (await pagesPortal()).portalPage(portalDeps, query)),
+    getPortalPage: async ({ query }) => pageReply(await (await useCases()).portalPage(portalDeps, query)),
     getPortalTheme: async ({ path }) => themeReply(path.color),
-    getMinhaAreaPage: async () => pageReply((await pagesMinhaAreaPage()).minhaAreaPage()),
+    getMinhaAreaPage: async () => pageReply((await useCases()).minhaAreaPage()),
   };
 });

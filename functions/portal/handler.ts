@@ -3,10 +3,8 @@ import { createHttpHandler } from '#shared/http/pipeline';
 import { type RequestInfo, reply } from '#shared/http/types';
 import { portalRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const portalActions = () => import('#shared/domain/portal/actions');
-const portalPortal = () => import('#shared/domain/portal/portal');
-const portalSessions = () => import('#shared/domain/portal/sessions');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 usePortalTokens();
 
@@ -36,59 +34,42 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
   });
   return {
     createPortalSession: async ({ tenant, body }) =>
-      reply(201, await (await portalSessions()).createPortalSession(base, tenant, body)),
-    getPortal: async ({ request }) =>
-      (await portalPortal()).getPortal(base, portalSessionOf(request.subject)),
+      reply(201, await (await useCases()).createPortalSession(base, tenant, body)),
+    getPortal: async ({ request }) => (await useCases()).getPortal(base, portalSessionOf(request.subject)),
     portalCancelSubscription: async ({ path, body, request }) =>
-      (await portalActions()).portalCancel(
+      (await useCases()).portalCancel(
         deps(request.log),
         portalSessionOf(request.subject),
         Number(path.id),
         body,
       ),
     portalPauseSubscription: async ({ path, request }) =>
-      (await portalActions()).portalPause(
-        deps(request.log),
-        portalSessionOf(request.subject),
-        Number(path.id),
-      ),
+      (await useCases()).portalPause(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
     portalResumeSubscription: async ({ path, request }) =>
-      (await portalActions()).portalResume(
-        deps(request.log),
-        portalSessionOf(request.subject),
-        Number(path.id),
-      ),
+      (await useCases()).portalResume(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
     portalReactivateSubscription: async ({ path, request }) =>
-      (await portalActions()).portalReactivate(
+      (await useCases()).portalReactivate(
         deps(request.log),
         portalSessionOf(request.subject),
         Number(path.id),
       ),
     portalUpdatePaymentMethod: async ({ path, body, request }) =>
-      (await portalActions()).portalUpdatePaymentMethod(
+      (await useCases()).portalUpdatePaymentMethod(
         deps(request.log),
         portalSessionOf(request.subject),
         Number(path.id),
         body,
       ),
     portalAddCardAndUpdate: async ({ path, body, request }) =>
-      (await portalActions()).portalAddCardAndUpdate(
+      (await useCases()).portalAddCardAndUpdate(
         deps(request.log),
         portalSessionOf(request.subject),
         Number(path.id),
         body,
       ),
     portalSubscriptionEvents: async ({ path, request }) =>
-      (await portalActions()).portalEvents(
-        deps(request.log),
-        portalSessionOf(request.subject),
-        Number(path.id),
-      ),
+      (await useCases()).portalEvents(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
     portalUpdateCustomerInfo: async ({ body, request }) =>
-      (await portalActions()).portalUpdateCustomerInfo(
-        deps(request.log),
-        portalSessionOf(request.subject),
-        body,
-      ),
+      (await useCases()).portalUpdateCustomerInfo(deps(request.log), portalSessionOf(request.subject), body),
   };
 });

@@ -2,9 +2,8 @@ import { numericIdParam } from '#shared/domain/params';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const portalSchemas = lazySchemas(() => import('#shared/domain/portal/schemas'));
-const portalSessionsSchemas = lazySchemas(() => import('#shared/domain/portal/sessions'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const portalResponses = lazySchemas(() => import('#shared/domain/portal/responses'));
 const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
@@ -40,7 +39,7 @@ export const portalRoutes = defineRoutes('portal', [
       '`returnUrl` (HTTPS). Answers a one-hour token, shown only here, and the portal URL to open. ' +
       'Not idempotent: each call is a new visit with a new token. 404 `Customer not found` or ' +
       "`Product not found` for another seller's.",
-    request: { body: portalSessionsSchemas.createPortalSessionSchema },
+    request: { body: schemas.createPortalSessionSchema },
     responses: { 201: portalResponses.portalSessionResponse },
   },
   {
@@ -64,7 +63,7 @@ export const portalRoutes = defineRoutes('portal', [
       'Optional body `{atPeriodEnd?, reason?}`. `cancelAtPeriodEndOnly` makes every cancellation one at ' +
       'the period end; `requireCancelReason` makes `reason` required (400). Sends the cancellation ' +
       `e-mail when \`sendCancellationEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalSchemas.portalCancelSchema, optionalBody: true },
+    request: { path: numericIdParam, body: schemas.portalCancelSchema, optionalBody: true },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -109,7 +108,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "`paymentMethodId`: one of the customer's saved cards (404 `Payment method not found` otherwise). " +
       `Sends the payment-method-updated e-mail when \`sendPaymentMethodUpdatedEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalSchemas.portalPaymentMethodSchema },
+    request: { path: numericIdParam, body: schemas.portalPaymentMethodSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -124,7 +123,7 @@ export const portalRoutes = defineRoutes('portal', [
       'card, and the subscription renews on it. The number and CVV are never stored or logged. A ' +
       'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalSchemas.portalAddCardSchema },
+    request: { path: numericIdParam, body: schemas.portalAddCardSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409, 503],
   },
@@ -146,7 +145,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       '`name`, `email`, `phone` (each optional, at least one), validated as PATCH /api/v1/customers. ' +
       `Follows allowUpdateBillingInfo. ${FLAG_RULE}`,
-    request: { body: portalSchemas.portalCustomerInfoSchema },
+    request: { body: schemas.portalCustomerInfoSchema },
     responses: { 200: portalResponses.portalCustomerResponse },
     errors: [403],
   },

@@ -2,10 +2,8 @@ import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const affiliationSchemas = lazySchemas(() => import('#shared/domain/affiliates/schemas'));
-const portalConfigSchemas = lazySchemas(() => import('#shared/domain/products/portal-config'));
-const productSchemas = lazySchemas(() => import('#shared/domain/products/products'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 const affiliatesResponses = lazySchemas(() => import('#shared/domain/affiliates/responses'));
 const productsResponses = lazySchemas(() => import('#shared/domain/products/responses'));
 
@@ -18,7 +16,7 @@ const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuid
 const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
 const configBody = {
   path: numericOrUuidParam,
-  body: portalConfigSchemas.portalConfigSchema,
+  body: schemas.portalConfigSchema,
   optionalBody: true,
 } as const;
 
@@ -29,7 +27,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products',
     auth,
     summary: 'Create a product',
-    request: { body: productSchemas.createProductSchema },
+    request: { body: schemas.createProductSchema },
     responses: { 201: productsResponses.productResponse },
   },
   {
@@ -38,7 +36,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/seller',
     auth,
     summary: "List the seller's products",
-    request: { query: productSchemas.listQuerySchema },
+    request: { query: schemas.listQuerySchema },
     responses: { 200: productsResponses.productListResponse },
   },
   {
@@ -47,7 +45,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
-    request: { path: uuidParam, query: productSchemas.readQuerySchema },
+    request: { path: uuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -56,7 +54,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/{id}',
     summary: 'Read a product',
-    request: { path: numericOrUuidParam, query: productSchemas.readQuerySchema },
+    request: { path: numericOrUuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -65,7 +63,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'PATCH',
     path: '/api/products/{id}',
     summary: 'Change a product',
-    request: { path: numericOrUuidParam, body: productSchemas.updateProductSchema },
+    request: { path: numericOrUuidParam, body: schemas.updateProductSchema },
     errors: [409],
     responses: { 200: productsResponses.productResponse },
   },
@@ -87,7 +85,7 @@ export const productRoutes = defineRoutes('products', [
       'Newest first, each with its `uuid`. `isActive` true or false lists only active or only deactivated ' +
       "products (every product when absent); `limit` 1..100 (20); `cursor` is the previous page's " +
       '`nextCursor` (null on the last page). A cursor of another list or seller is a 400.',
-    request: { query: productSchemas.pageQuerySchema },
+    request: { query: schemas.pageQuerySchema },
     responses: { 200: productsResponses.productPageResponse },
   },
   {
@@ -149,7 +147,7 @@ export const productRoutes = defineRoutes('products', [
     description:
       'The affiliate must be an existing seller other than the product owner. Re-adding an ended ' +
       'affiliation starts it again with the new commission; an active one answers 409.',
-    request: { path: numericOrUuidParam, body: affiliationSchemas.addAffiliationSchema },
+    request: { path: numericOrUuidParam, body: schemas.addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
     responses: { 201: affiliatesResponses.affiliationResponse },
@@ -160,7 +158,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
-    request: { path: numericOrUuidParam, query: affiliationSchemas.listAffiliationsQuerySchema },
+    request: { path: numericOrUuidParam, query: schemas.listAffiliationsQuerySchema },
     responses: { 200: affiliatesResponses.affiliationListResponse },
   },
   {
@@ -169,7 +167,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: `${affiliates}/{affiliateId}`,
     summary: 'End an affiliation (ending an ended one answers it unchanged)',
-    request: { path: affiliationSchemas.affiliationPathSchema },
+    request: { path: schemas.affiliationPathSchema },
     responses: { 200: affiliatesResponses.affiliationResponse },
   },
   {
@@ -186,7 +184,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/portal/configuration',
     auth,
     summary: 'Set the seller-level portal configuration',
-    request: { body: portalConfigSchemas.portalConfigSchema, optionalBody: true },
+    request: { body: schemas.portalConfigSchema, optionalBody: true },
     responses: { 200: productsResponses.portalConfigResponse },
   },
   {

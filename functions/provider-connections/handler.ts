@@ -1,11 +1,8 @@
 import { createHttpHandler } from '#shared/http/pipeline';
 import { providerConnectionRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const checkoutSessions = () => import('#shared/domain/checkout/sessions');
-const paymentsPaidFollowUps = () => import('#shared/domain/payments/paid-follow-ups');
-const providerConnectionsConnections = () => import('#shared/domain/provider-connections/connections');
-const providerConnectionsNotifications = () => import('#shared/domain/provider-connections/notifications');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
   const deps = {
@@ -27,28 +24,25 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
     scheduler: c.scheduler,
   };
   return {
-    connectAsaas: async ({ tenant, body }) =>
-      (await providerConnectionsConnections()).connectProvider(deps, tenant.sellerId, body),
-    getAsaasConnection: async ({ tenant }) =>
-      (await providerConnectionsConnections()).getProviderConnection(deps, tenant.sellerId),
-    disconnectAsaas: async ({ tenant }) =>
-      (await providerConnectionsConnections()).disconnectProvider(deps, tenant.sellerId),
+    connectAsaas: async ({ tenant, body }) => (await useCases()).connectProvider(deps, tenant.sellerId, body),
+    getAsaasConnection: async ({ tenant }) => (await useCases()).getProviderConnection(deps, tenant.sellerId),
+    disconnectAsaas: async ({ tenant }) => (await useCases()).disconnectProvider(deps, tenant.sellerId),
     receiveAsaasNotification: async ({ request }) =>
-      (await providerConnectionsNotifications()).receiveAsaasNotification(
+      (await useCases()).receiveAsaasNotification(
         {
           connections: c.providers.connections,
           links: c.providers.links,
           clock: c.clock,
           // The same follow-ups as the sandbox's notifications (functions/transactions).
           apply: async (n) =>
-            (await checkoutSessions()).receiveVerifiedNotification(
+            (await useCases()).receiveVerifiedNotification(
               {
                 ...saleDeps,
                 sessions: c.repos.checkoutSessions,
                 subscriptions: c.repos.subscriptions,
                 onScheduleError: (error) =>
                   request.log.error('could not schedule a subscription job', { error }),
-                afterPayment: (await paymentsPaidFollowUps()).notificationFollowUps(
+                afterPayment: (await useCases()).notificationFollowUps(
                   {
                     ...saleDeps,
                     scheduledCharges: c.repos.scheduledCharges,

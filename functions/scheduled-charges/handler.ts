@@ -4,10 +4,8 @@ import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { scheduledChargeRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const scheduledChargesActions = () => import('#shared/domain/scheduled-charges/actions');
-const scheduledChargesCreate = () => import('#shared/domain/scheduled-charges/create');
-const scheduledChargesQueries = () => import('#shared/domain/scheduled-charges/queries');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
   // A change is saved before its due job is scheduled, its mail sent or its pix cancelled: those
@@ -38,39 +36,30 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
         request.log.error('could not issue a new scheduled charge now; the due job will', { error });
       return reply(
         201,
-        await (await scheduledChargesCreate()).createScheduledCharge(
-          engine(request.log),
-          tenant,
-          body,
-          onAdvanceError,
-        ),
+        await (await useCases()).createScheduledCharge(engine(request.log), tenant, body, onAdvanceError),
       );
     },
     listScheduledCharges: async ({ tenant, query }) =>
-      (await scheduledChargesQueries()).listScheduledCharges(
-        { scheduledCharges: c.repos.scheduledCharges },
-        tenant,
-        query,
-      ),
+      (await useCases()).listScheduledCharges({ scheduledCharges: c.repos.scheduledCharges }, tenant, query),
     getScheduledCharge: async ({ tenant, path, request }) =>
-      (await scheduledChargesQueries()).getScheduledCharge(engine(request.log), tenant, path.id),
+      (await useCases()).getScheduledCharge(engine(request.log), tenant, path.id),
     markScheduledChargePaid: async ({ tenant, path, body, request }) =>
-      (await scheduledChargesActions()).markPaid(actions(request.log), tenant, path.id, body),
+      (await useCases()).markPaid(actions(request.log), tenant, path.id, body),
     postponeScheduledCharge: async ({ tenant, path, body, request }) =>
-      (await scheduledChargesActions()).postpone(actions(request.log), tenant, path.id, body),
+      (await useCases()).postpone(actions(request.log), tenant, path.id, body),
     postponeScheduledChargeUnversioned: async ({ tenant, path, body, request }) =>
-      (await scheduledChargesActions()).postpone(actions(request.log), tenant, path.id, body),
+      (await useCases()).postpone(actions(request.log), tenant, path.id, body),
     cancelScheduledCharge: async ({ tenant, path, body, request }) =>
-      (await scheduledChargesActions()).cancelCharge(actions(request.log), tenant, path.id, body),
+      (await useCases()).cancelCharge(actions(request.log), tenant, path.id, body),
     setScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
-      (await scheduledChargesActions()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true),
+      (await useCases()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true),
     clearScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
-      (await scheduledChargesActions()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false),
+      (await useCases()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false),
     pauseScheduledCharge: async ({ tenant, path, request }) =>
-      (await scheduledChargesActions()).pauseCharge(actions(request.log), tenant, path.id),
+      (await useCases()).pauseCharge(actions(request.log), tenant, path.id),
     resumeScheduledCharge: async ({ tenant, path, request }) =>
-      (await scheduledChargesActions()).resumeCharge(actions(request.log), tenant, path.id),
+      (await useCases()).resumeCharge(actions(request.log), tenant, path.id),
     updateScheduledCharge: async ({ tenant, path, body, request }) =>
-      (await scheduledChargesActions()).updateCharge(actions(request.log), tenant, path.id, body),
+      (await useCases()).updateCharge(actions(request.log), tenant, path.id, body),
   };
 });

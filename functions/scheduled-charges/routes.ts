@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const scheduledChargesSchemas = lazySchemas(() => import('#shared/domain/scheduled-charges/schemas'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
 
@@ -14,7 +14,7 @@ const charge = `${base}/{id}`;
 const byCharge = {
   auth,
   notFound: SCHEDULED_CHARGE_NOT_FOUND,
-  request: { path: scheduledChargesSchemas.scheduledChargePathSchema },
+  request: { path: schemas.scheduledChargePathSchema },
 } as const;
 const STATE_RULE =
   '409 `Scheduled charge cannot be <action> in status <status>` when its status refuses the action (docs/decisions.md, "Scheduled charges (issue 13)").';
@@ -30,8 +30,8 @@ const postponeRoute = {
     'issued again for the new date. Timeline `postponed` {from, to, reason}; webhook scheduled_charge.postponed. ' +
     `400 \`newDueDate must be today or later (America/Sao_Paulo)\`. ${STATE_RULE}`,
   request: {
-    path: scheduledChargesSchemas.scheduledChargePathSchema,
-    body: scheduledChargesSchemas.postponeSchema,
+    path: schemas.scheduledChargePathSchema,
+    body: schemas.postponeSchema,
   },
   errors: [409],
   responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
@@ -52,7 +52,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '`trialDays` (recurring, methods [card]). A pix or boleto due within 5 days is issued at once. ' +
       'Webhook scheduled_charge.created (+ customer.trial_started). 404 `Customer not found`, ' +
       '`Product not found`. Supports X-Idempotency-Key.',
-    request: { body: scheduledChargesSchemas.createScheduledChargeSchema },
+    request: { body: schemas.createScheduledChargeSchema },
     errors: [404],
     responses: { 201: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -65,7 +65,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description:
       '`status` repeatable, `customerId`, `type`, `dueDateFrom` and `dueDateTo` (inclusive, YYYY-MM-DD), ' +
       '`search` (customer name prefix, e-mail or document), `page`, `limit` (1..100, default 20).',
-    request: { query: scheduledChargesSchemas.listScheduledChargesQuerySchema },
+    request: { query: schemas.listScheduledChargesQuerySchema },
     responses: { 200: scheduledChargesResponses.scheduledChargeListResponse },
   },
   {
@@ -89,8 +89,8 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '<status>`; 404 `Cycle not found`). No transaction is created. Timeline `manually_marked_paid`; webhook ' +
       `scheduled_charge.paid with seriesId and cycleNumber. ${STATE_RULE}`,
     request: {
-      path: scheduledChargesSchemas.scheduledChargePathSchema,
-      body: scheduledChargesSchemas.markPaidSchema,
+      path: schemas.scheduledChargePathSchema,
+      body: schemas.markPaidSchema,
     },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
@@ -112,8 +112,8 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       'One-time: `canceled`; recurring: `recurrence_canceled`. Open cycles are canceled and their pix and ' +
       `boleto made unpayable. Webhook scheduled_charge.canceled or .recurrence_canceled. ${STATE_RULE}`,
     request: {
-      path: scheduledChargesSchemas.scheduledChargePathSchema,
-      body: scheduledChargesSchemas.cancelSchema,
+      path: schemas.scheduledChargePathSchema,
+      body: schemas.cancelSchema,
       optionalBody: true,
     },
     errors: [409],
@@ -128,7 +128,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description:
       'No cycle after the current one is created; once no cycle is open the charge is `recurrence_canceled`. ' +
       `Recurring only. Webhook scheduled_charge.cancel_at_period_end_set. ${STATE_RULE}`,
-    request: { path: scheduledChargesSchemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -149,7 +149,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     path: `${charge}/pause`,
     summary: 'Pause collection: no status change, card charge or reminder until resumed',
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
-    request: { path: scheduledChargesSchemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -160,7 +160,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     path: `${charge}/resume`,
     summary: 'Resume collection: what fell due meanwhile runs within a minute',
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
-    request: { path: scheduledChargesSchemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -172,8 +172,8 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     summary: 'Change the amount or description of future cycles',
     description: `Open cycles keep their amount. Webhook scheduled_charge.updated. ${STATE_RULE}`,
     request: {
-      path: scheduledChargesSchemas.scheduledChargePathSchema,
-      body: scheduledChargesSchemas.updateScheduledChargeSchema,
+      path: schemas.scheduledChargePathSchema,
+      body: schemas.updateScheduledChargeSchema,
     },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },

@@ -3,11 +3,8 @@ import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { subscriptionRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const subscriptionsActions = () => import('#shared/domain/subscriptions/actions');
-const subscriptionsPrices = () => import('#shared/domain/subscriptions/prices');
-const subscriptionsQueries = () => import('#shared/domain/subscriptions/queries');
-const subscriptionsStart = () => import('#shared/domain/subscriptions/start');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 const seller = { by: 'seller' } as const;
 
@@ -29,48 +26,36 @@ export const handler = createHttpHandler(subscriptionRoutes, (c) => {
   });
   return {
     createSubscriptionPrice: async ({ tenant, path, body }) =>
-      reply(201, await (await subscriptionsPrices()).createPrice(prices, tenant, path.id, body)),
+      reply(201, await (await useCases()).createPrice(prices, tenant, path.id, body)),
     listSubscriptionPrices: async ({ tenant, path, query }) =>
-      (await subscriptionsPrices()).listPrices(prices, tenant, path.id, query.active),
+      (await useCases()).listPrices(prices, tenant, path.id, query.active),
     deactivateSubscriptionPrice: async ({ tenant, path }) =>
-      (await subscriptionsPrices()).deactivatePrice(prices, tenant, path.id, path.priceId),
+      (await useCases()).deactivatePrice(prices, tenant, path.id, path.priceId),
     createSubscription: async ({ tenant, body, request }) => {
       const deps = { ...withLog(request.log), customers: c.repos.customers, ...prices };
-      return reply(201, await (await subscriptionsStart()).createSubscriptionByApi(deps, tenant, body));
+      return reply(201, await (await useCases()).createSubscriptionByApi(deps, tenant, body));
     },
     listSubscriptions: async ({ tenant, query }) =>
-      (await subscriptionsQueries()).listSubscriptions(engine, tenant, query),
+      (await useCases()).listSubscriptions(engine, tenant, query),
     getSubscription: async ({ tenant, path }) =>
-      (await subscriptionsQueries()).getSubscription(engine, tenant, Number(path.id)),
+      (await useCases()).getSubscription(engine, tenant, Number(path.id)),
     listSubscriptionEvents: async ({ tenant, path }) =>
-      (await subscriptionsQueries()).listSubscriptionEvents(engine, tenant, Number(path.id)),
+      (await useCases()).listSubscriptionEvents(engine, tenant, Number(path.id)),
     cancelSubscription: async ({ tenant, path, body, request }) =>
-      (await subscriptionsActions()).cancelSubscription(withLog(request.log), tenant, Number(path.id), {
+      (await useCases()).cancelSubscription(withLog(request.log), tenant, Number(path.id), {
         ...body,
         ...seller,
       }),
     pauseSubscription: async ({ tenant, path, request }) =>
-      (await subscriptionsActions()).pauseSubscription(withLog(request.log), tenant, Number(path.id), seller),
+      (await useCases()).pauseSubscription(withLog(request.log), tenant, Number(path.id), seller),
     resumeSubscription: async ({ tenant, path, request }) =>
-      (await subscriptionsActions()).resumeSubscription(
-        withLog(request.log),
-        tenant,
-        Number(path.id),
-        seller,
-      ),
+      (await useCases()).resumeSubscription(withLog(request.log), tenant, Number(path.id), seller),
     reactivateSubscription: async ({ tenant, path, request }) =>
-      (await subscriptionsActions()).reactivateSubscription(
-        withLog(request.log),
-        tenant,
-        Number(path.id),
-        seller,
-      ),
+      (await useCases()).reactivateSubscription(withLog(request.log), tenant, Number(path.id), seller),
     changeSubscriptionPaymentMethod: async ({ tenant, path, body, request }) =>
-      (await subscriptionsActions()).changeSubscriptionPaymentMethod(
-        withLog(request.log),
-        tenant,
-        Number(path.id),
-        { ...body, ...seller },
-      ),
+      (await useCases()).changeSubscriptionPaymentMethod(withLog(request.log), tenant, Number(path.id), {
+        ...body,
+        ...seller,
+      }),
   };
 });

@@ -9,11 +9,8 @@ import {
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const eventsTestEventsSchemas = lazySchemas(() => import('#shared/domain/events/test-events'));
-const mailMailboxSchemas = lazySchemas(() => import('#shared/domain/mail/mailbox'));
-const paymentsSandboxHelpersSchemas = lazySchemas(() => import('#shared/domain/payments/sandbox-helpers'));
-const transactionsSandboxSchemas = lazySchemas(() => import('#shared/domain/transactions/sandbox'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const eventsResponses = lazySchemas(() => import('#shared/domain/events/responses'));
 const mailResponses = lazySchemas(() => import('#shared/domain/mail/responses'));
@@ -30,7 +27,7 @@ const simulation = <const Id extends string>(operationId: Id, action: string) =>
     auth,
     testOnly: true,
     summary: `Sandbox: ${action} a test transaction through a signed provider notification`,
-    request: { path: numericIdParam, body: transactionsSandboxSchemas.simulateSchema, optionalBody: true },
+    request: { path: numericIdParam, body: schemas.simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
     responses: { 200: transactionsResponses.transactionResponse },
@@ -61,7 +58,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: true,
     summary: 'Emit a sandbox event to the registered endpoints',
-    request: { body: eventsTestEventsSchemas.testEventSchema },
+    request: { body: schemas.testEventSchema },
     responses: { 201: eventsResponses.eventEnvelopeResponse },
   },
   simulation('payTestTransaction', 'pay'),
@@ -76,7 +73,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: 'Sandbox: how a saved card answers its later charges (renewals, retries) from now on',
     description:
       'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
-    request: { path: numericIdParam, body: paymentsSandboxHelpersSchemas.cardOutcomeSchema },
+    request: { path: numericIdParam, body: schemas.cardOutcomeSchema },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     responses: { 200: sandboxCardOutcomeResponse },
   },
@@ -91,7 +88,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: "Sandbox: the e-mail the seller's test activity sent (receipts…), newest first",
     description:
       'Test-mode mail never reaches a real inbox: it is kept here (30 days on AWS; in the data folder locally). `to` keeps the messages to one address.',
-    request: { query: mailMailboxSchemas.mailQuerySchema },
+    request: { query: schemas.mailQuerySchema },
     responses: { 200: mailResponses.mailListResponse },
   },
   {

@@ -3,10 +3,8 @@ import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/par
 import { BOLETO_NOT_FOUND, TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const createSchemas = lazySchemas(() => import('#shared/domain/transactions/create'));
-const manageSchemas = lazySchemas(() => import('#shared/domain/transactions/manage'));
-const querySchemas = lazySchemas(() => import('#shared/domain/transactions/queries'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
@@ -22,7 +20,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     idempotent: 'custom',
     summary: "The buyer's checkout creates a transaction",
     description: 'X-Idempotency-Key is scoped to the seller that owns the product.',
-    request: { body: createSchemas.createTransactionSchema },
+    request: { body: schemas.createTransactionSchema },
     errors: [404, 503],
     responses: { 201: transactionsResponses.transactionResponse },
   },
@@ -32,7 +30,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions',
     auth: gateway,
     summary: "List the seller's transactions",
-    request: { query: manageSchemas.listSchema },
+    request: { query: schemas.listSchema },
     responses: { 200: transactionsResponses.transactionListResponse },
   },
   {
@@ -81,7 +79,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}/refund',
     auth: gateway,
     summary: 'Refund in whole or in part',
-    request: { path: numericIdParam, body: manageSchemas.refundSchema, optionalBody: true },
+    request: { path: numericIdParam, body: schemas.refundSchema, optionalBody: true },
     errors: [400, 409],
     responses: { 200: transactionsResponses.transactionResponse },
   },
@@ -91,7 +89,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/v1/charges',
     auth: ['apiKey'],
     summary: 'Charges, cursor pages',
-    request: { query: querySchemas.chargesQuerySchema },
+    request: { query: schemas.chargesQuerySchema },
     responses: { 200: transactionsResponses.chargeListResponse },
   },
   {

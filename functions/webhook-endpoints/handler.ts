@@ -2,9 +2,8 @@ import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import { webhookEndpointRoutes } from './routes';
 
-// Use cases load on their route's first request, not at cold start (docs/decisions.md, "Cold start").
-const webhooksDeliveries = () => import('#shared/domain/webhooks/deliveries');
-const webhooksEndpoints = () => import('#shared/domain/webhooks/endpoints');
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
   const deps = { endpoints: c.repos.webhookEndpoints, clock: c.clock, ids: c.ids, urlPolicy: c.urlPolicy };
@@ -17,22 +16,18 @@ export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
   };
   return {
     createWebhookEndpoint: async ({ tenant, body }) =>
-      reply(201, await (await webhooksEndpoints()).createEndpoint(deps, tenant, body)),
-    listWebhookEndpoints: async ({ tenant, query }) =>
-      (await webhooksEndpoints()).listEndpoints(deps, tenant, query),
+      reply(201, await (await useCases()).createEndpoint(deps, tenant, body)),
+    listWebhookEndpoints: async ({ tenant, query }) => (await useCases()).listEndpoints(deps, tenant, query),
     getWebhookEndpoint: async ({ tenant, path }) =>
-      (await webhooksEndpoints()).toView(
-        await (await webhooksEndpoints()).getEndpoint(deps, tenant, path.id),
-      ),
+      (await useCases()).toView(await (await useCases()).getEndpoint(deps, tenant, path.id)),
     updateWebhookEndpoint: async ({ tenant, path, body }) =>
-      (await webhooksEndpoints()).updateEndpoint(deps, tenant, path.id, body),
+      (await useCases()).updateEndpoint(deps, tenant, path.id, body),
     deleteWebhookEndpoint: async ({ tenant, path }) =>
-      (await webhooksEndpoints()).deleteEndpoint(deps, tenant, path.id),
-    rotateWebhookSecret: async ({ tenant, path }) =>
-      (await webhooksEndpoints()).rotateSecret(deps, tenant, path.id),
+      (await useCases()).deleteEndpoint(deps, tenant, path.id),
+    rotateWebhookSecret: async ({ tenant, path }) => (await useCases()).rotateSecret(deps, tenant, path.id),
     listWebhookDeliveries: async ({ tenant, path, query }) =>
-      (await webhooksDeliveries()).listDeliveries(deliveryDeps, tenant, path.id, query),
+      (await useCases()).listDeliveries(deliveryDeps, tenant, path.id, query),
     resendWebhookDelivery: async ({ tenant, path }) =>
-      (await webhooksDeliveries()).resendDelivery(deliveryDeps, tenant, path.id),
+      (await useCases()).resendDelivery(deliveryDeps, tenant, path.id),
   };
 });

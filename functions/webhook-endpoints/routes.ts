@@ -1,8 +1,8 @@
 import { opaqueIdParam } from '#shared/domain/params';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const webhooksEndpointsSchemas = lazySchemas(() => import('#shared/domain/webhooks/endpoints'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/responses'));
 
@@ -19,7 +19,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     auth,
     idempotent: true,
     summary: 'Register a webhook endpoint (answers its signing secret once)',
-    request: { body: webhooksEndpointsSchemas.createEndpointSchema },
+    request: { body: schemas.createEndpointSchema },
     responses: { 201: webhooksResponses.webhookEndpointCreatedResponse },
   },
   {
@@ -28,7 +28,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-endpoints',
     auth,
     summary: 'List webhook endpoints',
-    request: { query: webhooksEndpointsSchemas.pageQuerySchema },
+    request: { query: schemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookEndpointListResponse },
   },
   {
@@ -45,7 +45,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'PATCH',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
-    request: { path: opaqueIdParam, body: webhooksEndpointsSchemas.updateEndpointSchema },
+    request: { path: opaqueIdParam, body: schemas.updateEndpointSchema },
     responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
@@ -70,7 +70,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
-    request: { path: opaqueIdParam, query: webhooksEndpointsSchemas.pageQuerySchema },
+    request: { path: opaqueIdParam, query: schemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookDeliveryListResponse },
   },
   {
