@@ -1,17 +1,10 @@
 import * as z from 'zod';
 import { CHARGE_ASSETS } from '#shared/domain/pages/asset-names';
-import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
-import { PAY_LINK_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
+import { PAY_LINK_NOT_FOUND, SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const scheduledChargesAttemptsSchemas = lazySchemas(
-  () => import('#shared/domain/scheduled-charges/attempts'),
-);
-const scheduledChargesPaymentMethodSchemas = lazySchemas(
-  () => import('#shared/domain/scheduled-charges/payment-method'),
-);
 
 const payLinkResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
 const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
@@ -47,7 +40,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'snapshot (`cardLast4`, `cardBrand`) survives the deletion of the saved card, whose `paymentMethodId` is then null.',
     request: {
       path: schemas.scheduledChargePathSchema,
-      query: scheduledChargesAttemptsSchemas.attemptsQuerySchema,
+      query: schemas.attemptsQuerySchema,
     },
     responses: { 200: payLinkResponses.attemptListResponse },
   },
@@ -63,7 +56,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       `scheduled_charge.payment_method_changed. ${IN_FLIGHT}`,
     request: {
       path: schemas.scheduledChargePathSchema,
-      body: scheduledChargesPaymentMethodSchemas.changePaymentMethodSchema,
+      body: schemas.changePaymentMethodSchema,
     },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },

@@ -1,9 +1,7 @@
 import { defineRoutes, lazySchemas } from '#shared/http/types';
 
-// Request schemas load with their use cases on a route's first request (shared/http/types.ts).
-const providerConnectionsConnectionsSchemas = lazySchemas(
-  () => import('#shared/domain/provider-connections/connections'),
-);
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const providerConnectionsResponses = lazySchemas(
   () => import('#shared/domain/provider-connections/responses'),
@@ -17,7 +15,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     path: '/api/provider-connections/asaas',
     auth: ['jwt'],
     summary: 'Connect the seller’s Asaas account (the key is checked, stored encrypted, never shown)',
-    request: { body: providerConnectionsConnectionsSchemas.connectProviderSchema },
+    request: { body: schemas.connectProviderSchema },
     errors: [503],
     responses: { 200: providerConnectionsResponses.providerConnectedResponse },
   },
