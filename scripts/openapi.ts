@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { httpGroups } from '#infra/routes';
 import { buildOpenApi } from '#shared/http/openapi';
-import { loadResponses } from '#shared/http/responses';
+import { loadSchemas } from '#shared/http/responses';
 import pkg from '../package.json' with { type: 'json' };
 
 /**
@@ -12,7 +12,7 @@ import pkg from '../package.json' with { type: 'json' };
 export const OPENAPI_FILE = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 
 export async function openApiText(): Promise<string> {
-  await loadResponses(httpGroups);
+  await loadSchemas(httpGroups);
   const document = buildOpenApi(httpGroups, {
     title: 'Payment Service API',
     version: pkg.version,

@@ -1,33 +1,22 @@
 import { SESSION_EXPIRY_JOB } from '#shared/domain/checkout/session';
-import { type CloseDeps, expireSessionJob, sweepSessionExpiries } from '#shared/domain/checkout/sessions';
-import { recordHeartbeat } from '#shared/domain/health/health';
-import {
-  type DueDeps as PlanDueDeps,
-  runPlanDueJob,
-  sweepDuePlans,
-} from '#shared/domain/installment-plans/due';
+import type { CloseDeps } from '#shared/domain/checkout/sessions';
+import type { DueDeps as PlanDueDeps } from '#shared/domain/installment-plans/due';
 import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan';
-import {
-  type ExpiryStepDeps,
-  runExpiryStep,
-  sweepExpirySteps,
-} from '#shared/domain/payment-methods/expiry-steps';
+import type { ExpiryStepDeps } from '#shared/domain/payment-methods/expiry-steps';
 import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
-import {
-  type DueDeps as ChargeDueDeps,
-  runChargeDueJob,
-  sweepDueCharges,
-} from '#shared/domain/scheduled-charges/due';
+import type { DueDeps as ChargeDueDeps } from '#shared/domain/scheduled-charges/due';
 import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
-import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
-import { EXPIRY_JOB } from '#shared/domain/transactions/create';
-import { type ExpirySweepDeps, sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
-import { expirePix } from '#shared/domain/transactions/notifications';
+import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
+import type { ExpirySweepDeps } from '#shared/domain/transactions/expiry-sweep';
 import { logger } from '#shared/logger';
 import type { Container as Deps } from '#shared/platform/container';
+
+// The jobs' use cases load when the first job runs, not at the jobs function's cold start
+// (shared/job-use-cases.ts).
+const useCases = () => import('#shared/job-use-cases');
 
 export type JobHandler = (deps: Deps, job: ScheduledJob) => Promise<unknown>;
 
@@ -114,20 +103,23 @@ const installmentPlanDeps = (deps: Deps): PlanDueDeps => ({
  */
 export const jobHandlers: Record<string, JobHandler> = {
   heartbeat: async (deps) => ({
-    ...(await recordHeartbeat({ health: deps.repos.health, clock: deps.clock })),
-    sweep: await sweepPixExpiries(expiryDeps(deps)),
-    sessionSweep: await sweepSessionExpiries(sessionDeps(deps)),
-    cardExpirySweep: await sweepExpirySteps(cardExpiryDeps(deps)),
-    subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(deps)),
-    scheduledChargeSweep: await sweepDueCharges(scheduledChargeDeps(deps)),
-    installmentPlanSweep: await sweepDuePlans(installmentPlanDeps(deps)),
+    ...(await (await useCases()).recordHeartbeat({ health: deps.repos.health, clock: deps.clock })),
+    sweep: await (await useCases()).sweepPixExpiries(expiryDeps(deps)),
+    sessionSweep: await (await useCases()).sweepSessionExpiries(sessionDeps(deps)),
+    cardExpirySweep: await (await useCases()).sweepExpirySteps(cardExpiryDeps(deps)),
+    subscriptionSweep: await (await useCases()).sweepDueSubscriptions(subscriptionDeps(deps)),
+    scheduledChargeSweep: await (await useCases()).sweepDueCharges(scheduledChargeDeps(deps)),
+    installmentPlanSweep: await (await useCases()).sweepDuePlans(installmentPlanDeps(deps)),
   }),
-  [EXPIRY_JOB]: (deps, job) => expirePix(expiryDeps(deps), job.id),
-  [SESSION_EXPIRY_JOB]: (deps, job) => expireSessionJob(sessionDeps(deps), job.id),
-  [PAYMENT_METHOD_EXPIRY_JOB]: (deps, job) => runExpiryStep(cardExpiryDeps(deps), job.id),
-  [SUBSCRIPTION_DUE_JOB]: (deps, job) => runDueJob(subscriptionDeps(deps), job.id),
-  [SCHEDULED_CHARGE_DUE_JOB]: (deps, job) => runChargeDueJob(scheduledChargeDeps(deps), job.id),
-  [INSTALLMENT_PLAN_DUE_JOB]: (deps, job) => runPlanDueJob(installmentPlanDeps(deps), job.id),
+  [EXPIRY_JOB]: async (deps, job) => (await useCases()).expirePix(expiryDeps(deps), job.id),
+  [SESSION_EXPIRY_JOB]: async (deps, job) => (await useCases()).expireSessionJob(sessionDeps(deps), job.id),
+  [PAYMENT_METHOD_EXPIRY_JOB]: async (deps, job) =>
+    (await useCases()).runExpiryStep(cardExpiryDeps(deps), job.id),
+  [SUBSCRIPTION_DUE_JOB]: async (deps, job) => (await useCases()).runDueJob(subscriptionDeps(deps), job.id),
+  [SCHEDULED_CHARGE_DUE_JOB]: async (deps, job) =>
+    (await useCases()).runChargeDueJob(scheduledChargeDeps(deps), job.id),
+  [INSTALLMENT_PLAN_DUE_JOB]: async (deps, job) =>
+    (await useCases()).runPlanDueJob(installmentPlanDeps(deps), job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

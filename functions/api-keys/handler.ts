@@ -1,14 +1,16 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '#shared/domain/auth/api-keys';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { apiKeyRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(apiKeyRoutes, (c) => {
   const deps = { apiKeys: c.repos.apiKeys, clock: c.clock, ids: c.ids };
   return {
-    createApiKey: ({ tenant, body }) => createApiKey(deps, tenant.sellerId, body),
+    createApiKey: async ({ tenant, body }) => (await useCases()).createApiKey(deps, tenant.sellerId, body),
     listApiKeys: async ({ tenant, query }) => ({
-      data: await listApiKeys(deps, tenant.sellerId, query.environment),
+      data: await (await useCases()).listApiKeys(deps, tenant.sellerId, query.environment),
     }),
-    revokeApiKey: ({ tenant, path }) => revokeApiKey(deps, tenant.sellerId, path.id),
+    revokeApiKey: async ({ tenant, path }) => (await useCases()).revokeApiKey(deps, tenant.sellerId, path.id),
   };
 });

@@ -1,9 +1,11 @@
 import * as z from 'zod';
-import { createApiKeySchema } from '#shared/domain/auth/api-keys';
 import { opaqueIdParam } from '#shared/domain/params';
-import { defineRoutes, lazyResponses } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
 
-const authResponses = lazyResponses(() => import('#shared/domain/auth/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const authResponses = lazySchemas(() => import('#shared/domain/auth/responses'));
 
 /** Spec: api-keys routes accept the dashboard bearer token only. */
 export const apiKeyRoutes = defineRoutes('api-keys', [
@@ -13,7 +15,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'Create an API key (the key is shown once)',
-    request: { body: createApiKeySchema },
+    request: { body: schemas.createApiKeySchema },
     errors: [409],
     responses: { 201: authResponses.apiKeyCreatedResponse },
   },

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { CHARGE_ASSETS } from '#shared/domain/pages/charge-page';
+import type { CHARGE_ASSETS } from '#shared/domain/pages/asset-names';
 
 /**
  * The pay link page's script. As the pages group's assets (functions/pages/assets.ts): esbuild

@@ -1,18 +1,13 @@
-import { chargePage } from '#shared/domain/pages/charge-page';
-import { listAttempts } from '#shared/domain/scheduled-charges/attempts';
 import type { ScheduledChargeDeps } from '#shared/domain/scheduled-charges/deps';
-import { payLinkView } from '#shared/domain/scheduled-charges/pay-link';
-import { payLinkByCard } from '#shared/domain/scheduled-charges/pay-link-card';
-import {
-  changeChargePaymentMethod,
-  clearChargePaymentMethod,
-} from '#shared/domain/scheduled-charges/payment-method';
 import { assetReplier, pageReply } from '#shared/http/page-replies';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { CHARGE_ASSET_FILES } from './assets';
 import { chargePaymentRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 const chargeAssetReply = assetReplier(CHARGE_ASSET_FILES);
 
@@ -34,16 +29,23 @@ export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
       log.error('could not schedule a scheduled-charge job or keep a card', { error }),
   });
   return {
-    listScheduledChargeAttempts: ({ tenant, path, query }) => listAttempts(c.repos, tenant, path.id, query),
-    changeScheduledChargePaymentMethod: ({ tenant, path, body, request }) =>
-      changeChargePaymentMethod(engine(request.log), tenant, path.id, body),
-    clearScheduledChargePaymentMethod: ({ tenant, path, request }) =>
-      clearChargePaymentMethod(engine(request.log), tenant, path.id),
+    listScheduledChargeAttempts: async ({ tenant, path, query }) =>
+      (await useCases()).listAttempts(c.repos, tenant, path.id, query),
+    changeScheduledChargePaymentMethod: async ({ tenant, path, body, request }) =>
+      (await useCases()).changeChargePaymentMethod(engine(request.log), tenant, path.id, body),
+    clearScheduledChargePaymentMethod: async ({ tenant, path, request }) =>
+      (await useCases()).clearChargePaymentMethod(engine(request.log), tenant, path.id),
     getChargePage: async ({ path, request }) =>
-      pageReply(await chargePage({ payLinkView: (t) => payLinkView(engine(request.log), t) }, path.payToken)),
-    getChargePageAsset: ({ path }) => chargeAssetReply(path.file),
-    getPayLink: ({ path, request }) => payLinkView(engine(request.log), path.payToken),
+      pageReply(
+        await (await useCases()).chargePage(
+          { payLinkView: async (t) => (await useCases()).payLinkView(engine(request.log), t) },
+          path.payToken,
+        ),
+      ),
+    getChargePageAsset: async ({ path }) => chargeAssetReply(path.file),
+    getPayLink: async ({ path, request }) =>
+      (await useCases()).payLinkView(engine(request.log), path.payToken),
     payPayLinkByCard: async ({ path, body, request }) =>
-      reply(201, await payLinkByCard(engine(request.log), path.payToken, body)),
+      reply(201, await (await useCases()).payLinkByCard(engine(request.log), path.payToken, body)),
   };
 });

@@ -1,14 +1,13 @@
 import * as z from 'zod';
-import { CHARGE_ASSETS } from '#shared/domain/pages/charge-page';
-import { attemptsQuerySchema } from '#shared/domain/scheduled-charges/attempts';
-import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
-import { PAY_LINK_NOT_FOUND, payLinkCardSchema } from '#shared/domain/scheduled-charges/pay-link';
-import { changePaymentMethodSchema } from '#shared/domain/scheduled-charges/payment-method';
-import { scheduledChargePathSchema } from '#shared/domain/scheduled-charges/schemas';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { CHARGE_ASSETS } from '#shared/domain/pages/asset-names';
+import { PAY_LINK_NOT_FOUND, SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const payLinkResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
-const scheduledChargesResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const payLinkResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
+const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const charge = '/api/v1/scheduled-charges/{id}';
@@ -16,7 +15,7 @@ const charge = '/api/v1/scheduled-charges/{id}';
 const byCharge = {
   auth,
   notFound: SCHEDULED_CHARGE_NOT_FOUND,
-  request: { path: scheduledChargePathSchema },
+  request: { path: schemas.scheduledChargePathSchema },
 } as const;
 /** Any text reaches the use case: a malformed token gets the same 404 (page or JSON) as an unknown one. */
 const byToken = z.object({ payToken: z.string() });
@@ -39,7 +38,10 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'Card attempts (`cycle1_interactive`, `silent_charge`, `card_retry`; `fallback_pix` is reserved and never ' +
       'emitted). `cycleNumber` keeps one cycle; `page` (default 1) and `limit` (1..100, default 20). The card ' +
       'snapshot (`cardLast4`, `cardBrand`) survives the deletion of the saved card, whose `paymentMethodId` is then null.',
-    request: { path: scheduledChargePathSchema, query: attemptsQuerySchema },
+    request: {
+      path: schemas.scheduledChargePathSchema,
+      query: schemas.attemptsQuerySchema,
+    },
     responses: { 200: payLinkResponses.attemptListResponse },
   },
   {
@@ -52,7 +54,10 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       '`paymentMethodId`: a saved card of the charge’s customer (404 `Payment method not found` otherwise; 400 ' +
       'for an expired one). The same card again changes nothing. Timeline `payment_method_changed`; webhook ' +
       `scheduled_charge.payment_method_changed. ${IN_FLIGHT}`,
-    request: { path: scheduledChargePathSchema, body: changePaymentMethodSchema },
+    request: {
+      path: schemas.scheduledChargePathSchema,
+      body: schemas.changePaymentMethodSchema,
+    },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
   },
@@ -118,7 +123,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'declined card is a 201 with status `declined` and a reason in Portuguese; 409 (in Portuguese) when the ' +
       'link takes no card now (paid, cancelled, paused, a card charge in progress).',
     notFound: PAY_LINK_NOT_FOUND,
-    request: { path: byToken, body: payLinkCardSchema },
+    request: { path: byToken, body: schemas.payLinkCardSchema },
     errors: [404, 409, 503],
     responses: { 201: payLinkResponses.payLinkCardResponse },
   },

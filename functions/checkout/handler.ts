@@ -1,8 +1,9 @@
-import { checkoutPayment, checkoutView, payCheckout, payTestSession } from '#shared/domain/checkout/public';
-import { createSession, expireSession, getSession, listSessions } from '#shared/domain/checkout/sessions';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import { checkoutRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(checkoutRoutes, (c) => {
   const base = {
@@ -25,12 +26,12 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     createCheckoutSession: async ({ tenant, body, request }) => {
       const onScheduleError = (error: unknown) =>
         request.log.error('could not schedule a checkout session expiry', { error });
-      return reply(201, await createSession({ ...base, onScheduleError }, tenant, body));
+      return reply(201, await (await useCases()).createSession({ ...base, onScheduleError }, tenant, body));
     },
-    listCheckoutSessions: ({ tenant, query }) => listSessions(base, tenant, query),
-    getCheckoutSession: ({ tenant, path }) => getSession(base, tenant, path.id),
-    expireCheckoutSession: ({ tenant, path, request }) =>
-      expireSession(
+    listCheckoutSessions: async ({ tenant, query }) => (await useCases()).listSessions(base, tenant, query),
+    getCheckoutSession: async ({ tenant, path }) => (await useCases()).getSession(base, tenant, path.id),
+    expireCheckoutSession: async ({ tenant, path, request }) =>
+      (await useCases()).expireSession(
         {
           ...base,
           // The session is expired either way; its expiry job retries what the provider refused.
@@ -40,16 +41,25 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
         tenant,
         path.id,
       ),
-    getCheckoutPage: ({ path }) => checkoutView(base, path.ref),
+    getCheckoutPage: async ({ path }) => (await useCases()).checkoutView(base, path.ref),
     payCheckout: async ({ path, body, request }) => {
       const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
       const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
-      return reply(201, await payCheckout({ ...base, onSaveCardError, onScheduleError }, path.ref, body));
+      return reply(
+        201,
+        await (await useCases()).payCheckout({ ...base, onSaveCardError, onScheduleError }, path.ref, body),
+      );
     },
-    getCheckoutPayment: ({ path }) => checkoutPayment(base, path.ref, path.paymentId),
-    payTestCheckoutSession: ({ tenant, path, body, request }) => {
+    getCheckoutPayment: async ({ path }) =>
+      (await useCases()).checkoutPayment(base, path.ref, path.paymentId),
+    payTestCheckoutSession: async ({ tenant, path, body, request }) => {
       const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
-      return payTestSession({ ...base, sandbox: c.sandbox, onScheduleError }, tenant, path.id, body);
+      return (await useCases()).payTestSession(
+        { ...base, sandbox: c.sandbox, onScheduleError },
+        tenant,
+        path.id,
+        body,
+      );
     },
   };
 });

@@ -1,15 +1,12 @@
 import * as z from 'zod';
-import {
-  createSessionSchema,
-  listSessionsSchema,
-  payCheckoutSchema,
-  testPaySchema,
-} from '#shared/domain/checkout/schemas';
 import { CHECKOUT_NOT_FOUND, SESSION_NOT_FOUND } from '#shared/domain/checkout/session';
 import { opaqueId, opaqueIdParam, uuidString } from '#shared/domain/params';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const checkoutResponses = lazyResponses(() => import('#shared/domain/checkout/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const checkoutResponses = lazySchemas(() => import('#shared/domain/checkout/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const bySession = { auth, notFound: SESSION_NOT_FOUND, request: { path: opaqueIdParam } } as const;
@@ -26,7 +23,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'Create a checkout session (a hosted payment page for one product)',
     description:
       'Expires after 24 hours by default (`expires_at` from 30 minutes to 7 days ahead). Supports X-Idempotency-Key. With `price_id` (an active subscription price of the product, by id or uuid) paying the session starts a subscription: card (kept for the renewals) or pix (Pix Automático), card only when the price has a trial; `boleto` is refused.',
-    request: { body: createSessionSchema },
+    request: { body: schemas.createSessionSchema },
     errors: [503],
     responses: { 201: checkoutResponses.checkoutSessionResponse },
   },
@@ -38,7 +35,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'List checkout sessions, newest first',
     description:
       'Filters: status, product_id, customer_email, created_from and created_to (inclusive ISO 8601 bounds on created_at).',
-    request: { query: listSessionsSchema },
+    request: { query: schemas.listSessionsSchema },
     responses: { 200: checkoutResponses.checkoutSessionListResponse },
   },
   {
@@ -80,7 +77,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     description:
       'Pays a session or a payment link by pix, boleto or card. A declined card is a 201 with status `declined` and a reason in Portuguese; 409 when the session is no longer open or the product does not sell. A session with a subscription price answers the subscription it started; a price with a trial keeps the card without charging it (status `trialing`).',
     notFound: CHECKOUT_NOT_FOUND,
-    request: { path: refParam, body: payCheckoutSchema },
+    request: { path: refParam, body: schemas.payCheckoutSchema },
     errors: [409, 503],
     responses: { 201: checkoutResponses.paymentOutcomeResponse },
   },
@@ -103,7 +100,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'Sandbox: pay a test checkout session through the hosted page path',
     description:
       "Card: pays exactly as the page does (`card`, `save_card`). Pix and boleto: the session's pending payment of that method (the one a page created) is paid by a signed provider notification; without one, one is created first. The buyer is the session's prefill unless `customer` is sent.",
-    request: { path: opaqueIdParam, body: testPaySchema },
+    request: { path: opaqueIdParam, body: schemas.testPaySchema },
     errors: [409],
     responses: { 200: checkoutResponses.checkoutSessionEnvelope },
   },

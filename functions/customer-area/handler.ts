@@ -1,9 +1,9 @@
-import { listCustomerCharges } from '#shared/domain/customer-area/charges';
-import { setCustomerAreaBillingEmail } from '#shared/domain/customer-area/profile';
-import { requestMagicLink } from '#shared/domain/customer-area/request';
 import { magicLinkSubjectOf, useMagicLinks } from '#shared/domain/customer-area/verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { customerAreaRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 useMagicLinks();
 
@@ -28,10 +28,11 @@ export const handler = createHttpHandler(customerAreaRoutes, (c) => {
   };
   const profile = { ...charges, transactions: c.repos.transactions };
   return {
-    requestMagicLink: ({ body, request }) => requestMagicLink(deps, body, request.sourceIp),
-    listCustomerAreaCharges: ({ request }) =>
-      listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
-    setCustomerAreaBillingEmail: ({ body, request }) =>
-      setCustomerAreaBillingEmail(profile, magicLinkSubjectOf(request.subject), body),
+    requestMagicLink: async ({ body, request }) =>
+      (await useCases()).requestMagicLink(deps, body, request.sourceIp),
+    listCustomerAreaCharges: async ({ request }) =>
+      (await useCases()).listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
+    setCustomerAreaBillingEmail: async ({ body, request }) =>
+      (await useCases()).setCustomerAreaBillingEmail(profile, magicLinkSubjectOf(request.subject), body),
   };
 });

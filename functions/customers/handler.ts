@@ -1,9 +1,9 @@
-import { createCustomer, setBillingEmailOverride, updateCustomer } from '#shared/domain/customers/customers';
-import { listCustomers } from '#shared/domain/customers/listing';
-import { deletePaymentMethod, listPaymentMethods } from '#shared/domain/payment-methods/manage';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import { customerRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(customerRoutes, (c) => {
   const deps = { customers: c.repos.customers, clock: c.clock, ids: c.ids };
@@ -15,17 +15,19 @@ export const handler = createHttpHandler(customerRoutes, (c) => {
   };
   return {
     createCustomer: async ({ tenant, body }) => {
-      const out = await createCustomer(deps, tenant, body);
+      const out = await (await useCases()).createCustomer(deps, tenant, body);
       return reply(out.created ? 201 : 200, out.customer);
     },
-    listCustomers: ({ tenant, query }) => listCustomers(deps, tenant, query),
-    updateCustomer: ({ tenant, path, body }) => updateCustomer(deps, tenant, path.uuid, body),
-    setBillingEmailOverride: ({ tenant, path, body }) =>
-      setBillingEmailOverride(deps, tenant, path.uuid, body.billingEmailOverride),
-    listPaymentMethods: ({ tenant, path }) => listPaymentMethods(vault, tenant, path.uuid),
-    deletePaymentMethod: ({ tenant, path, request }) => {
+    listCustomers: async ({ tenant, query }) => (await useCases()).listCustomers(deps, tenant, query),
+    updateCustomer: async ({ tenant, path, body }) =>
+      (await useCases()).updateCustomer(deps, tenant, path.uuid, body),
+    setBillingEmailOverride: async ({ tenant, path, body }) =>
+      (await useCases()).setBillingEmailOverride(deps, tenant, path.uuid, body.billingEmailOverride),
+    listPaymentMethods: async ({ tenant, path }) =>
+      (await useCases()).listPaymentMethods(vault, tenant, path.uuid),
+    deletePaymentMethod: async ({ tenant, path, request }) => {
       const onCleanupError = (error: unknown) => request.log.error('saved card clean-up failed', { error });
-      return deletePaymentMethod({ ...vault, onCleanupError }, tenant, path.uuid, path.id);
+      return (await useCases()).deletePaymentMethod({ ...vault, onCleanupError }, tenant, path.uuid, path.id);
     },
   };
 });

@@ -1,16 +1,13 @@
 import * as z from 'zod';
-import {
-  billingEmailOverrideSchema,
-  createCustomerSchema,
-  listCustomersSchema,
-  updateCustomerSchema,
-} from '#shared/domain/customers/schemas';
 import { numericIdString, uuidParam, uuidString } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const customersResponses = lazyResponses(() => import('#shared/domain/customers/responses'));
-const paymentMethodsResponses = lazyResponses(() => import('#shared/domain/payment-methods/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const customersResponses = lazySchemas(() => import('#shared/domain/customers/responses'));
+const paymentMethodsResponses = lazySchemas(() => import('#shared/domain/payment-methods/responses'));
 
 /** Spec: public API (API keys); the dashboard manages the same customers with its JWT. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -27,7 +24,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Register a customer (reuses the global customer of a known document)',
     description:
       '201 when this seller had no profile of the customer yet, 200 when a re-registration updated it.',
-    request: { body: createCustomerSchema },
+    request: { body: schemas.createCustomerSchema },
     responses: { 200: customersResponses.customerResponse, 201: customersResponses.customerResponse },
   },
   {
@@ -36,7 +33,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers',
     auth,
     summary: 'List customers, newest first',
-    request: { query: listCustomersSchema },
+    request: { query: schemas.listCustomersSchema },
     responses: { 200: customersResponses.customerListResponse },
   },
   {
@@ -45,7 +42,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}',
     auth,
     summary: "Change this seller's view of a customer",
-    request: { path: uuidParam, body: updateCustomerSchema },
+    request: { path: uuidParam, body: schemas.updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },
@@ -56,7 +53,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/billing-email-override',
     auth,
     summary: 'Set or clear the billing e-mail override',
-    request: { path: uuidParam, body: billingEmailOverrideSchema },
+    request: { path: uuidParam, body: schemas.billingEmailOverrideSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },

@@ -1,6 +1,6 @@
-import { defineRoutes, lazyResponses } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
 
-const healthResponses = lazyResponses(() => import('#shared/domain/health/responses'));
+const healthResponses = lazySchemas(() => import('#shared/domain/health/responses'));
 
 const check = <const Id extends string>(operationId: Id, path: string, summary: string) =>
   ({

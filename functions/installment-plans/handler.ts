@@ -1,12 +1,11 @@
-import { cancelInstallmentPlan, reissueInstallment } from '#shared/domain/installment-plans/actions';
-import { createInstallmentPlan } from '#shared/domain/installment-plans/create';
 import type { InstallmentPlanDeps } from '#shared/domain/installment-plans/deps';
-import { markInstallmentPaid } from '#shared/domain/installment-plans/payments';
-import { getInstallmentPlan, listInstallmentPlans } from '#shared/domain/installment-plans/queries';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { installmentPlanRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   // A change is saved before its due job is scheduled or its replaced boletos canceled: those
@@ -27,16 +26,16 @@ export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   });
   return {
     createInstallmentPlan: async ({ tenant, body, request }) =>
-      reply(201, await createInstallmentPlan(engine(request.log), tenant, body)),
-    listInstallmentPlans: ({ tenant, query, request }) =>
-      listInstallmentPlans(engine(request.log), tenant, query),
-    getInstallmentPlan: ({ tenant, path, request }) =>
-      getInstallmentPlan(engine(request.log), tenant, path.uuid),
-    markInstallmentPaid: ({ tenant, path, request }) =>
-      markInstallmentPaid(engine(request.log), tenant, path.uuid, path.number),
-    reissueInstallment: ({ tenant, path, body, request }) =>
-      reissueInstallment(engine(request.log), tenant, path.uuid, path.number, body ?? {}),
-    cancelInstallmentPlan: ({ tenant, path, request }) =>
-      cancelInstallmentPlan(engine(request.log), tenant, path.uuid),
+      reply(201, await (await useCases()).createInstallmentPlan(engine(request.log), tenant, body)),
+    listInstallmentPlans: async ({ tenant, query, request }) =>
+      (await useCases()).listInstallmentPlans(engine(request.log), tenant, query),
+    getInstallmentPlan: async ({ tenant, path, request }) =>
+      (await useCases()).getInstallmentPlan(engine(request.log), tenant, path.uuid),
+    markInstallmentPaid: async ({ tenant, path, request }) =>
+      (await useCases()).markInstallmentPaid(engine(request.log), tenant, path.uuid, path.number),
+    reissueInstallment: async ({ tenant, path, body, request }) =>
+      (await useCases()).reissueInstallment(engine(request.log), tenant, path.uuid, path.number, body ?? {}),
+    cancelInstallmentPlan: async ({ tenant, path, request }) =>
+      (await useCases()).cancelInstallmentPlan(engine(request.log), tenant, path.uuid),
   };
 });

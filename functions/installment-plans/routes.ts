@@ -1,15 +1,11 @@
 import * as z from 'zod';
 import { INSTALLMENT_PLAN_NOT_FOUND } from '#shared/domain/installment-plans/plan';
-import {
-  createInstallmentPlanSchema,
-  installmentPathSchema,
-  listInstallmentPlansQuerySchema,
-  planPathSchema,
-  reissueSchema,
-} from '#shared/domain/installment-plans/schemas';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const installmentPlansResponses = lazyResponses(() => import('#shared/domain/installment-plans/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const installmentPlansResponses = lazySchemas(() => import('#shared/domain/installment-plans/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/installment-plans';
@@ -38,7 +34,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       'plan was just created for this customer` (same customer, product, installments, firstDueDate and ' +
       'affiliate within 10 minutes). Supports X-Idempotency-Key (24 h). Webhooks installment_plan.created, ' +
       'installment_plan.installment_issued.',
-    request: { body: createInstallmentPlanSchema },
+    request: { body: schemas.createInstallmentPlanSchema },
     errors: [404, 409],
     responses: { 201: installmentPlansResponses.installmentPlanResponse },
   },
@@ -50,7 +46,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     summary: 'List installment plans, newest first',
     description:
       '`customerId`, `status` (repeatable: pending_activation, active, completed, canceled), `page`, `limit` (1..100, default 20).',
-    request: { query: listInstallmentPlansQuerySchema },
+    request: { query: schemas.listInstallmentPlansQuerySchema },
     responses: { 200: installmentPlansResponses.installmentPlanListResponse },
   },
   {
@@ -59,7 +55,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     method: 'GET',
     path: plan,
     summary: 'Retrieve an installment plan with every installment (due date, status, boleto line and PDF)',
-    request: { path: planPathSchema },
+    request: { path: schemas.planPathSchema },
     responses: { 200: installmentPlansResponses.installmentPlanResponse },
   },
   {
@@ -73,7 +69,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       'the affiliate’s commission is recorded). 409 `The provider does not report this installment’s ' +
       'boleto as paid`, or an installment without a boleto or closed; 503 `The payment provider is ' +
       'unavailable; nothing was changed`. Already paid: 200 unchanged. 404 `Installment not found`.',
-    request: { path: installmentPathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.installmentPathSchema, body: noBody, optionalBody: true },
     errors: [409, 503],
     responses: { 200: installmentPlansResponses.installmentResponse },
   },
@@ -87,7 +83,11 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       '`dueDate` (default the later of today and the installment’s due date; today .. today + 90 days). ' +
       'The old boleto becomes unpayable; reissueCount + 1; reminders start again. 409 when the installment ' +
       `has no boleto or is paid or canceled. ${STATE_RULE}`,
-    request: { path: installmentPathSchema, body: reissueSchema, optionalBody: true },
+    request: {
+      path: schemas.installmentPathSchema,
+      body: schemas.reissueSchema,
+      optionalBody: true,
+    },
     errors: [409],
     responses: { 200: installmentPlansResponses.installmentPlanResponse },
   },
@@ -98,7 +98,7 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     path: `${plan}/cancel`,
     summary: 'Cancel a carnê: unpaid boletos become unpayable',
     description: `Open installments are canceled. Webhook installment_plan.canceled (cancelReason seller). ${STATE_RULE}`,
-    request: { path: planPathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.planPathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: installmentPlansResponses.installmentPlanResponse },
   },

@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { PAGE_ASSETS } from '#shared/domain/pages/checkout-page';
-import type { MINHA_AREA_ASSETS } from '#shared/domain/pages/minha-area-page';
-import type { PORTAL_ASSETS } from '#shared/domain/pages/portal-page';
+import type { MINHA_AREA_ASSETS, PAGE_ASSETS, PORTAL_ASSETS } from '#shared/domain/pages/asset-names';
 
 type Asset =
   | (typeof PAGE_ASSETS)[number]

@@ -1,10 +1,11 @@
-import { checkoutView } from '#shared/domain/checkout/public';
-import { minhaAreaPage } from '#shared/domain/pages/minha-area-page';
-import { checkoutPage, type PageDeps } from '#shared/domain/pages/page';
-import { type PortalPageDeps, portalPage } from '#shared/domain/pages/portal';
+import type { PageDeps } from '#shared/domain/pages/page';
+import type { PortalPageDeps } from '#shared/domain/pages/portal';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { assetReply, pageReply, themeReply } from './respond';
 import { pagesRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(pagesRoutes, (c) => {
   const viewDeps = {
@@ -13,7 +14,9 @@ export const handler = createHttpHandler(pagesRoutes, (c) => {
     transactions: c.repos.transactions,
     clock: c.clock,
   };
-  const deps: PageDeps = { checkoutView: (ref) => checkoutView(viewDeps, ref) };
+  const deps: PageDeps = {
+    checkoutView: async (ref) => (await useCases()).checkoutView(viewDeps, ref),
+  };
   const portalDeps: PortalPageDeps = {
     portalSessions: c.repos.portalSessions,
     customers: c.repos.customers,
@@ -23,11 +26,13 @@ export const handler = createHttpHandler(pagesRoutes, (c) => {
     clock: c.clock,
   };
   return {
-    getPaymentLinkPage: async ({ path }) => pageReply(await checkoutPage(deps, 'product', path.productUuid)),
-    getCheckoutSessionPage: async ({ path }) => pageReply(await checkoutPage(deps, 'session', path.id)),
-    getPageAsset: ({ path }) => assetReply(path.file),
-    getPortalPage: async ({ query }) => pageReply(await portalPage(portalDeps, query)),
+    getPaymentLinkPage: async ({ path }) =>
+      pageReply(await (await useCases()).checkoutPage(deps, 'product', path.productUuid)),
+    getCheckoutSessionPage: async ({ path }) =>
+      pageReply(await (await useCases()).checkoutPage(deps, 'session', path.id)),
+    getPageAsset: async ({ path }) => assetReply(path.file),
+    getPortalPage: async ({ query }) => pageReply(await (await useCases()).portalPage(portalDeps, query)),
     getPortalTheme: async ({ path }) => themeReply(path.color),
-    getMinhaAreaPage: async () => pageReply(minhaAreaPage()),
+    getMinhaAreaPage: async () => pageReply((await useCases()).minhaAreaPage()),
   };
 });

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { PAGE_ASSETS } from '#shared/domain/pages/checkout-page';
-import { MINHA_AREA_ASSETS } from '#shared/domain/pages/minha-area-page';
-import { PORTAL_ASSETS } from '#shared/domain/pages/portal-page';
+import { MINHA_AREA_ASSETS, PAGE_ASSETS, PORTAL_ASSETS } from '#shared/domain/pages/asset-names';
 import { THEME_COLOR } from '#shared/domain/pages/portal-theme';
 import { defineRoutes } from '#shared/http/types';
 

@@ -1,19 +1,10 @@
-import {
-  portalAddCardAndUpdate,
-  portalCancel,
-  portalEvents,
-  portalPause,
-  portalReactivate,
-  portalResume,
-  portalUpdateCustomerInfo,
-  portalUpdatePaymentMethod,
-} from '#shared/domain/portal/actions';
-import { getPortal } from '#shared/domain/portal/portal';
-import { createPortalSession } from '#shared/domain/portal/sessions';
 import { portalSessionOf, usePortalTokens } from '#shared/domain/portal/verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { type RequestInfo, reply } from '#shared/http/types';
 import { portalRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 usePortalTokens();
 
@@ -43,23 +34,42 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
   });
   return {
     createPortalSession: async ({ tenant, body }) =>
-      reply(201, await createPortalSession(base, tenant, body)),
-    getPortal: ({ request }) => getPortal(base, portalSessionOf(request.subject)),
-    portalCancelSubscription: ({ path, body, request }) =>
-      portalCancel(deps(request.log), portalSessionOf(request.subject), Number(path.id), body),
-    portalPauseSubscription: ({ path, request }) =>
-      portalPause(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalResumeSubscription: ({ path, request }) =>
-      portalResume(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalReactivateSubscription: ({ path, request }) =>
-      portalReactivate(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalUpdatePaymentMethod: ({ path, body, request }) =>
-      portalUpdatePaymentMethod(deps(request.log), portalSessionOf(request.subject), Number(path.id), body),
-    portalAddCardAndUpdate: ({ path, body, request }) =>
-      portalAddCardAndUpdate(deps(request.log), portalSessionOf(request.subject), Number(path.id), body),
-    portalSubscriptionEvents: ({ path, request }) =>
-      portalEvents(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
-    portalUpdateCustomerInfo: ({ body, request }) =>
-      portalUpdateCustomerInfo(deps(request.log), portalSessionOf(request.subject), body),
+      reply(201, await (await useCases()).createPortalSession(base, tenant, body)),
+    getPortal: async ({ request }) => (await useCases()).getPortal(base, portalSessionOf(request.subject)),
+    portalCancelSubscription: async ({ path, body, request }) =>
+      (await useCases()).portalCancel(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+        body,
+      ),
+    portalPauseSubscription: async ({ path, request }) =>
+      (await useCases()).portalPause(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
+    portalResumeSubscription: async ({ path, request }) =>
+      (await useCases()).portalResume(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
+    portalReactivateSubscription: async ({ path, request }) =>
+      (await useCases()).portalReactivate(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+      ),
+    portalUpdatePaymentMethod: async ({ path, body, request }) =>
+      (await useCases()).portalUpdatePaymentMethod(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+        body,
+      ),
+    portalAddCardAndUpdate: async ({ path, body, request }) =>
+      (await useCases()).portalAddCardAndUpdate(
+        deps(request.log),
+        portalSessionOf(request.subject),
+        Number(path.id),
+        body,
+      ),
+    portalSubscriptionEvents: async ({ path, request }) =>
+      (await useCases()).portalEvents(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
+    portalUpdateCustomerInfo: async ({ body, request }) =>
+      (await useCases()).portalUpdateCustomerInfo(deps(request.log), portalSessionOf(request.subject), body),
   };
 });

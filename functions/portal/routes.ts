@@ -1,16 +1,12 @@
 import { numericIdParam } from '#shared/domain/params';
-import {
-  portalAddCardSchema,
-  portalCancelSchema,
-  portalCustomerInfoSchema,
-  portalPaymentMethodSchema,
-} from '#shared/domain/portal/schemas';
-import { createPortalSessionSchema } from '#shared/domain/portal/sessions';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const portalResponses = lazyResponses(() => import('#shared/domain/portal/responses'));
-const subscriptionsResponses = lazyResponses(() => import('#shared/domain/subscriptions/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const portalResponses = lazySchemas(() => import('#shared/domain/portal/responses'));
+const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
 
 /**
  * The portal token travels in the `token` query parameter (spec); the `portalToken` scheme reads it
@@ -43,7 +39,7 @@ export const portalRoutes = defineRoutes('portal', [
       '`returnUrl` (HTTPS). Answers a one-hour token, shown only here, and the portal URL to open. ' +
       'Not idempotent: each call is a new visit with a new token. 404 `Customer not found` or ' +
       "`Product not found` for another seller's.",
-    request: { body: createPortalSessionSchema },
+    request: { body: schemas.createPortalSessionSchema },
     responses: { 201: portalResponses.portalSessionResponse },
   },
   {
@@ -67,7 +63,7 @@ export const portalRoutes = defineRoutes('portal', [
       'Optional body `{atPeriodEnd?, reason?}`. `cancelAtPeriodEndOnly` makes every cancellation one at ' +
       'the period end; `requireCancelReason` makes `reason` required (400). Sends the cancellation ' +
       `e-mail when \`sendCancellationEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalCancelSchema, optionalBody: true },
+    request: { path: numericIdParam, body: schemas.portalCancelSchema, optionalBody: true },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -112,7 +108,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "`paymentMethodId`: one of the customer's saved cards (404 `Payment method not found` otherwise). " +
       `Sends the payment-method-updated e-mail when \`sendPaymentMethodUpdatedEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalPaymentMethodSchema },
+    request: { path: numericIdParam, body: schemas.portalPaymentMethodSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -127,7 +123,7 @@ export const portalRoutes = defineRoutes('portal', [
       'card, and the subscription renews on it. The number and CVV are never stored or logged. A ' +
       'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: portalAddCardSchema },
+    request: { path: numericIdParam, body: schemas.portalAddCardSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409, 503],
   },
@@ -149,7 +145,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       '`name`, `email`, `phone` (each optional, at least one), validated as PATCH /api/v1/customers. ' +
       `Follows allowUpdateBillingInfo. ${FLAG_RULE}`,
-    request: { body: portalCustomerInfoSchema },
+    request: { body: schemas.portalCustomerInfoSchema },
     responses: { 200: portalResponses.portalCustomerResponse },
     errors: [403],
   },

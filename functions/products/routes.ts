@@ -1,22 +1,11 @@
-import {
-  addAffiliationSchema,
-  affiliationPathSchema,
-  listAffiliationsQuerySchema,
-} from '#shared/domain/affiliates/schemas';
 import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
-import { portalConfigSchema } from '#shared/domain/products/portal-config';
-import {
-  createProductSchema,
-  listQuerySchema,
-  PRODUCT_NOT_FOUND,
-  pageQuerySchema,
-  readQuerySchema,
-  updateProductSchema,
-} from '#shared/domain/products/products';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const affiliatesResponses = lazyResponses(() => import('#shared/domain/affiliates/responses'));
-const productsResponses = lazyResponses(() => import('#shared/domain/products/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+const affiliatesResponses = lazySchemas(() => import('#shared/domain/affiliates/responses'));
+const productsResponses = lazySchemas(() => import('#shared/domain/products/responses'));
 
 /** Spec rule 3: product routes accept an API key or the dashboard bearer token. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -25,7 +14,11 @@ const affiliates = '/api/products/{id}/affiliates';
 /** A product route by integer id or uuid: a malformed id names no product. */
 const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
 const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
-const configBody = { path: numericOrUuidParam, body: portalConfigSchema, optionalBody: true } as const;
+const configBody = {
+  path: numericOrUuidParam,
+  body: schemas.portalConfigSchema,
+  optionalBody: true,
+} as const;
 
 export const productRoutes = defineRoutes('products', [
   {
@@ -34,7 +27,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products',
     auth,
     summary: 'Create a product',
-    request: { body: createProductSchema },
+    request: { body: schemas.createProductSchema },
     responses: { 201: productsResponses.productResponse },
   },
   {
@@ -43,7 +36,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/seller',
     auth,
     summary: "List the seller's products",
-    request: { query: listQuerySchema },
+    request: { query: schemas.listQuerySchema },
     responses: { 200: productsResponses.productListResponse },
   },
   {
@@ -52,7 +45,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
-    request: { path: uuidParam, query: readQuerySchema },
+    request: { path: uuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -61,7 +54,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/{id}',
     summary: 'Read a product',
-    request: { path: numericOrUuidParam, query: readQuerySchema },
+    request: { path: numericOrUuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -70,7 +63,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'PATCH',
     path: '/api/products/{id}',
     summary: 'Change a product',
-    request: { path: numericOrUuidParam, body: updateProductSchema },
+    request: { path: numericOrUuidParam, body: schemas.updateProductSchema },
     errors: [409],
     responses: { 200: productsResponses.productResponse },
   },
@@ -92,7 +85,7 @@ export const productRoutes = defineRoutes('products', [
       'Newest first, each with its `uuid`. `isActive` true or false lists only active or only deactivated ' +
       "products (every product when absent); `limit` 1..100 (20); `cursor` is the previous page's " +
       '`nextCursor` (null on the last page). A cursor of another list or seller is a 400.',
-    request: { query: pageQuerySchema },
+    request: { query: schemas.pageQuerySchema },
     responses: { 200: productsResponses.productPageResponse },
   },
   {
@@ -154,7 +147,7 @@ export const productRoutes = defineRoutes('products', [
     description:
       'The affiliate must be an existing seller other than the product owner. Re-adding an ended ' +
       'affiliation starts it again with the new commission; an active one answers 409.',
-    request: { path: numericOrUuidParam, body: addAffiliationSchema },
+    request: { path: numericOrUuidParam, body: schemas.addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
     responses: { 201: affiliatesResponses.affiliationResponse },
@@ -165,7 +158,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
-    request: { path: numericOrUuidParam, query: listAffiliationsQuerySchema },
+    request: { path: numericOrUuidParam, query: schemas.listAffiliationsQuerySchema },
     responses: { 200: affiliatesResponses.affiliationListResponse },
   },
   {
@@ -174,7 +167,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: `${affiliates}/{affiliateId}`,
     summary: 'End an affiliation (ending an ended one answers it unchanged)',
-    request: { path: affiliationPathSchema },
+    request: { path: schemas.affiliationPathSchema },
     responses: { 200: affiliatesResponses.affiliationResponse },
   },
   {
@@ -191,7 +184,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/portal/configuration',
     auth,
     summary: 'Set the seller-level portal configuration',
-    request: { body: portalConfigSchema, optionalBody: true },
+    request: { body: schemas.portalConfigSchema, optionalBody: true },
     responses: { 200: productsResponses.portalConfigResponse },
   },
   {

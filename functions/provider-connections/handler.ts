@@ -1,13 +1,8 @@
-import { receiveVerifiedNotification } from '#shared/domain/checkout/sessions';
-import { notificationFollowUps } from '#shared/domain/payments/paid-follow-ups';
-import {
-  connectProvider,
-  disconnectProvider,
-  getProviderConnection,
-} from '#shared/domain/provider-connections/connections';
-import { receiveAsaasNotification } from '#shared/domain/provider-connections/notifications';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { providerConnectionRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
   const deps = {
@@ -29,25 +24,25 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
     scheduler: c.scheduler,
   };
   return {
-    connectAsaas: ({ tenant, body }) => connectProvider(deps, tenant.sellerId, body),
-    getAsaasConnection: ({ tenant }) => getProviderConnection(deps, tenant.sellerId),
-    disconnectAsaas: ({ tenant }) => disconnectProvider(deps, tenant.sellerId),
-    receiveAsaasNotification: ({ request }) =>
-      receiveAsaasNotification(
+    connectAsaas: async ({ tenant, body }) => (await useCases()).connectProvider(deps, tenant.sellerId, body),
+    getAsaasConnection: async ({ tenant }) => (await useCases()).getProviderConnection(deps, tenant.sellerId),
+    disconnectAsaas: async ({ tenant }) => (await useCases()).disconnectProvider(deps, tenant.sellerId),
+    receiveAsaasNotification: async ({ request }) =>
+      (await useCases()).receiveAsaasNotification(
         {
           connections: c.providers.connections,
           links: c.providers.links,
           clock: c.clock,
           // The same follow-ups as the sandbox's notifications (functions/transactions).
-          apply: (n) =>
-            receiveVerifiedNotification(
+          apply: async (n) =>
+            (await useCases()).receiveVerifiedNotification(
               {
                 ...saleDeps,
                 sessions: c.repos.checkoutSessions,
                 subscriptions: c.repos.subscriptions,
                 onScheduleError: (error) =>
                   request.log.error('could not schedule a subscription job', { error }),
-                afterPayment: notificationFollowUps(
+                afterPayment: (await useCases()).notificationFollowUps(
                   {
                     ...saleDeps,
                     scheduledCharges: c.repos.scheduledCharges,

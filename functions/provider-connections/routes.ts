@@ -1,7 +1,9 @@
-import { connectProviderSchema } from '#shared/domain/provider-connections/connections';
-import { defineRoutes, lazyResponses } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
 
-const providerConnectionsResponses = lazyResponses(
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const providerConnectionsResponses = lazySchemas(
   () => import('#shared/domain/provider-connections/responses'),
 );
 
@@ -13,7 +15,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     path: '/api/provider-connections/asaas',
     auth: ['jwt'],
     summary: 'Connect the seller’s Asaas account (the key is checked, stored encrypted, never shown)',
-    request: { body: connectProviderSchema },
+    request: { body: schemas.connectProviderSchema },
     errors: [503],
     responses: { 200: providerConnectionsResponses.providerConnectedResponse },
   },

@@ -1,19 +1,11 @@
-import {
-  cancelCharge,
-  markPaid,
-  pauseCharge,
-  postpone,
-  resumeCharge,
-  setCancelAtPeriodEnd,
-  updateCharge,
-} from '#shared/domain/scheduled-charges/actions';
-import { createScheduledCharge } from '#shared/domain/scheduled-charges/create';
 import type { DueDeps } from '#shared/domain/scheduled-charges/due';
-import { getScheduledCharge, listScheduledCharges } from '#shared/domain/scheduled-charges/queries';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { scheduledChargeRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
   // A change is saved before its due job is scheduled, its mail sent or its pix cancelled: those
@@ -42,27 +34,32 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
     createScheduledCharge: async ({ tenant, body, request }) => {
       const onAdvanceError = (error: unknown) =>
         request.log.error('could not issue a new scheduled charge now; the due job will', { error });
-      return reply(201, await createScheduledCharge(engine(request.log), tenant, body, onAdvanceError));
+      return reply(
+        201,
+        await (await useCases()).createScheduledCharge(engine(request.log), tenant, body, onAdvanceError),
+      );
     },
-    listScheduledCharges: ({ tenant, query }) =>
-      listScheduledCharges({ scheduledCharges: c.repos.scheduledCharges }, tenant, query),
-    getScheduledCharge: ({ tenant, path, request }) =>
-      getScheduledCharge(engine(request.log), tenant, path.id),
-    markScheduledChargePaid: ({ tenant, path, body, request }) =>
-      markPaid(actions(request.log), tenant, path.id, body),
-    postponeScheduledCharge: ({ tenant, path, body, request }) =>
-      postpone(actions(request.log), tenant, path.id, body),
-    postponeScheduledChargeUnversioned: ({ tenant, path, body, request }) =>
-      postpone(actions(request.log), tenant, path.id, body),
-    cancelScheduledCharge: ({ tenant, path, body, request }) =>
-      cancelCharge(actions(request.log), tenant, path.id, body),
-    setScheduledChargeCancelAtPeriodEnd: ({ tenant, path, request }) =>
-      setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true),
-    clearScheduledChargeCancelAtPeriodEnd: ({ tenant, path, request }) =>
-      setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false),
-    pauseScheduledCharge: ({ tenant, path, request }) => pauseCharge(actions(request.log), tenant, path.id),
-    resumeScheduledCharge: ({ tenant, path, request }) => resumeCharge(actions(request.log), tenant, path.id),
-    updateScheduledCharge: ({ tenant, path, body, request }) =>
-      updateCharge(actions(request.log), tenant, path.id, body),
+    listScheduledCharges: async ({ tenant, query }) =>
+      (await useCases()).listScheduledCharges({ scheduledCharges: c.repos.scheduledCharges }, tenant, query),
+    getScheduledCharge: async ({ tenant, path, request }) =>
+      (await useCases()).getScheduledCharge(engine(request.log), tenant, path.id),
+    markScheduledChargePaid: async ({ tenant, path, body, request }) =>
+      (await useCases()).markPaid(actions(request.log), tenant, path.id, body),
+    postponeScheduledCharge: async ({ tenant, path, body, request }) =>
+      (await useCases()).postpone(actions(request.log), tenant, path.id, body),
+    postponeScheduledChargeUnversioned: async ({ tenant, path, body, request }) =>
+      (await useCases()).postpone(actions(request.log), tenant, path.id, body),
+    cancelScheduledCharge: async ({ tenant, path, body, request }) =>
+      (await useCases()).cancelCharge(actions(request.log), tenant, path.id, body),
+    setScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
+      (await useCases()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true),
+    clearScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
+      (await useCases()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false),
+    pauseScheduledCharge: async ({ tenant, path, request }) =>
+      (await useCases()).pauseCharge(actions(request.log), tenant, path.id),
+    resumeScheduledCharge: async ({ tenant, path, request }) =>
+      (await useCases()).resumeCharge(actions(request.log), tenant, path.id),
+    updateScheduledCharge: async ({ tenant, path, body, request }) =>
+      (await useCases()).updateCharge(actions(request.log), tenant, path.id, body),
   };
 });

@@ -1,17 +1,11 @@
 import * as z from 'zod';
-import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/charge';
-import {
-  cancelSchema,
-  createScheduledChargeSchema,
-  listScheduledChargesQuerySchema,
-  markPaidSchema,
-  postponeSchema,
-  scheduledChargePathSchema,
-  updateScheduledChargeSchema,
-} from '#shared/domain/scheduled-charges/schemas';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const scheduledChargesResponses = lazyResponses(() => import('#shared/domain/scheduled-charges/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/scheduled-charges';
@@ -20,7 +14,7 @@ const charge = `${base}/{id}`;
 const byCharge = {
   auth,
   notFound: SCHEDULED_CHARGE_NOT_FOUND,
-  request: { path: scheduledChargePathSchema },
+  request: { path: schemas.scheduledChargePathSchema },
 } as const;
 const STATE_RULE =
   '409 `Scheduled charge cannot be <action> in status <status>` when its status refuses the action (docs/decisions.md, "Scheduled charges (issue 13)").';
@@ -35,7 +29,10 @@ const postponeRoute = {
     'newDueDate is today), leaves the overdue count, its reminders start again and its pix and boleto are ' +
     'issued again for the new date. Timeline `postponed` {from, to, reason}; webhook scheduled_charge.postponed. ' +
     `400 \`newDueDate must be today or later (America/Sao_Paulo)\`. ${STATE_RULE}`,
-  request: { path: scheduledChargePathSchema, body: postponeSchema },
+  request: {
+    path: schemas.scheduledChargePathSchema,
+    body: schemas.postponeSchema,
+  },
   errors: [409],
   responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
 } as const;
@@ -55,7 +52,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '`trialDays` (recurring, methods [card]). A pix or boleto due within 5 days is issued at once. ' +
       'Webhook scheduled_charge.created (+ customer.trial_started). 404 `Customer not found`, ' +
       '`Product not found`. Supports X-Idempotency-Key.',
-    request: { body: createScheduledChargeSchema },
+    request: { body: schemas.createScheduledChargeSchema },
     errors: [404],
     responses: { 201: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -68,7 +65,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description:
       '`status` repeatable, `customerId`, `type`, `dueDateFrom` and `dueDateTo` (inclusive, YYYY-MM-DD), ' +
       '`search` (customer name prefix, e-mail or document), `page`, `limit` (1..100, default 20).',
-    request: { query: listScheduledChargesQuerySchema },
+    request: { query: schemas.listScheduledChargesQuerySchema },
     responses: { 200: scheduledChargesResponses.scheduledChargeListResponse },
   },
   {
@@ -91,7 +88,10 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       'a recurring cycle from due_today, overdue or failed (409 `Cycle <n> cannot be marked paid in status ' +
       '<status>`; 404 `Cycle not found`). No transaction is created. Timeline `manually_marked_paid`; webhook ' +
       `scheduled_charge.paid with seriesId and cycleNumber. ${STATE_RULE}`,
-    request: { path: scheduledChargePathSchema, body: markPaidSchema },
+    request: {
+      path: schemas.scheduledChargePathSchema,
+      body: schemas.markPaidSchema,
+    },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -111,7 +111,11 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description:
       'One-time: `canceled`; recurring: `recurrence_canceled`. Open cycles are canceled and their pix and ' +
       `boleto made unpayable. Webhook scheduled_charge.canceled or .recurrence_canceled. ${STATE_RULE}`,
-    request: { path: scheduledChargePathSchema, body: cancelSchema, optionalBody: true },
+    request: {
+      path: schemas.scheduledChargePathSchema,
+      body: schemas.cancelSchema,
+      optionalBody: true,
+    },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -124,7 +128,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description:
       'No cycle after the current one is created; once no cycle is open the charge is `recurrence_canceled`. ' +
       `Recurring only. Webhook scheduled_charge.cancel_at_period_end_set. ${STATE_RULE}`,
-    request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -145,7 +149,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     path: `${charge}/pause`,
     summary: 'Pause collection: no status change, card charge or reminder until resumed',
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
-    request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -156,7 +160,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     path: `${charge}/resume`,
     summary: 'Resume collection: what fell due meanwhile runs within a minute',
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
-    request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },
@@ -167,7 +171,10 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     path: charge,
     summary: 'Change the amount or description of future cycles',
     description: `Open cycles keep their amount. Webhook scheduled_charge.updated. ${STATE_RULE}`,
-    request: { path: scheduledChargePathSchema, body: updateScheduledChargeSchema },
+    request: {
+      path: schemas.scheduledChargePathSchema,
+      body: schemas.updateScheduledChargeSchema,
+    },
     errors: [409],
     responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
   },

@@ -1,21 +1,10 @@
-import {
-  cancelSubscription,
-  changeSubscriptionPaymentMethod,
-  pauseSubscription,
-  reactivateSubscription,
-  resumeSubscription,
-} from '#shared/domain/subscriptions/actions';
-import { createPrice, deactivatePrice, listPrices } from '#shared/domain/subscriptions/prices';
-import {
-  getSubscription,
-  listSubscriptionEvents,
-  listSubscriptions,
-} from '#shared/domain/subscriptions/queries';
-import { createSubscriptionByApi } from '#shared/domain/subscriptions/start';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
 import { subscriptionRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 const seller = { by: 'seller' } as const;
 
@@ -37,25 +26,36 @@ export const handler = createHttpHandler(subscriptionRoutes, (c) => {
   });
   return {
     createSubscriptionPrice: async ({ tenant, path, body }) =>
-      reply(201, await createPrice(prices, tenant, path.id, body)),
-    listSubscriptionPrices: ({ tenant, path, query }) => listPrices(prices, tenant, path.id, query.active),
-    deactivateSubscriptionPrice: ({ tenant, path }) => deactivatePrice(prices, tenant, path.id, path.priceId),
+      reply(201, await (await useCases()).createPrice(prices, tenant, path.id, body)),
+    listSubscriptionPrices: async ({ tenant, path, query }) =>
+      (await useCases()).listPrices(prices, tenant, path.id, query.active),
+    deactivateSubscriptionPrice: async ({ tenant, path }) =>
+      (await useCases()).deactivatePrice(prices, tenant, path.id, path.priceId),
     createSubscription: async ({ tenant, body, request }) => {
       const deps = { ...withLog(request.log), customers: c.repos.customers, ...prices };
-      return reply(201, await createSubscriptionByApi(deps, tenant, body));
+      return reply(201, await (await useCases()).createSubscriptionByApi(deps, tenant, body));
     },
-    listSubscriptions: ({ tenant, query }) => listSubscriptions(engine, tenant, query),
-    getSubscription: ({ tenant, path }) => getSubscription(engine, tenant, Number(path.id)),
-    listSubscriptionEvents: ({ tenant, path }) => listSubscriptionEvents(engine, tenant, Number(path.id)),
-    cancelSubscription: ({ tenant, path, body, request }) =>
-      cancelSubscription(withLog(request.log), tenant, Number(path.id), { ...body, ...seller }),
-    pauseSubscription: ({ tenant, path, request }) =>
-      pauseSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    resumeSubscription: ({ tenant, path, request }) =>
-      resumeSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    reactivateSubscription: ({ tenant, path, request }) =>
-      reactivateSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    changeSubscriptionPaymentMethod: ({ tenant, path, body, request }) =>
-      changeSubscriptionPaymentMethod(withLog(request.log), tenant, Number(path.id), { ...body, ...seller }),
+    listSubscriptions: async ({ tenant, query }) =>
+      (await useCases()).listSubscriptions(engine, tenant, query),
+    getSubscription: async ({ tenant, path }) =>
+      (await useCases()).getSubscription(engine, tenant, Number(path.id)),
+    listSubscriptionEvents: async ({ tenant, path }) =>
+      (await useCases()).listSubscriptionEvents(engine, tenant, Number(path.id)),
+    cancelSubscription: async ({ tenant, path, body, request }) =>
+      (await useCases()).cancelSubscription(withLog(request.log), tenant, Number(path.id), {
+        ...body,
+        ...seller,
+      }),
+    pauseSubscription: async ({ tenant, path, request }) =>
+      (await useCases()).pauseSubscription(withLog(request.log), tenant, Number(path.id), seller),
+    resumeSubscription: async ({ tenant, path, request }) =>
+      (await useCases()).resumeSubscription(withLog(request.log), tenant, Number(path.id), seller),
+    reactivateSubscription: async ({ tenant, path, request }) =>
+      (await useCases()).reactivateSubscription(withLog(request.log), tenant, Number(path.id), seller),
+    changeSubscriptionPaymentMethod: async ({ tenant, path, body, request }) =>
+      (await useCases()).changeSubscriptionPaymentMethod(withLog(request.log), tenant, Number(path.id), {
+        ...body,
+        ...seller,
+      }),
   };
 });

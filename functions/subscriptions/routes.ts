@@ -1,18 +1,12 @@
 import { numericIdParam, numericOrUuidParam } from '#shared/domain/params';
-import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
-import {
-  cancelSubscriptionSchema,
-  changePaymentMethodSchema,
-  createPriceSchema,
-  createSubscriptionSchema,
-  listPricesQuerySchema,
-  listSubscriptionsQuerySchema,
-  pricePathSchema,
-} from '#shared/domain/subscriptions/schemas';
+import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const subscriptionsResponses = lazyResponses(() => import('#shared/domain/subscriptions/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const prices = '/api/products/{id}/prices';
@@ -35,7 +29,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`unitAmount` in Reais, at least 5.00 (never 0); `billingInterval` week, month or year, every ' +
       '`intervalCount` of them (up to 52 weeks, 12 months or 1 year); optional `trialDays` (0..730). ' +
       'The product must be active.',
-    request: { path: numericOrUuidParam, body: createPriceSchema },
+    request: { path: numericOrUuidParam, body: schemas.createPriceSchema },
     responses: { 201: subscriptionsResponses.priceResponse },
   },
   {
@@ -45,7 +39,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     path: prices,
     summary: "A product's prices, newest first",
     description: '`active=true` lists only the active prices, `active=false` only the deactivated ones.',
-    request: { path: numericOrUuidParam, query: listPricesQuerySchema },
+    request: { path: numericOrUuidParam, query: schemas.listPricesQuerySchema },
     responses: { 200: subscriptionsResponses.priceListResponse },
   },
   {
@@ -57,7 +51,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     description:
       '`priceId` is the price id or uuid. Deactivating a deactivated price answers it unchanged. ' +
       '404 `Price not found` for a price of another product or account.',
-    request: { path: pricePathSchema },
+    request: { path: schemas.pricePathSchema },
     responses: { 200: subscriptionsResponses.priceResponse },
   },
   {
@@ -73,7 +67,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'the first period is charged now: a declined charge answers 201 with status `failed`. ' +
       '404 `Customer not found`, `Price not found`, `Payment method not found`; 400 for a ' +
       'deactivated price or product, or an expired card. Supports X-Idempotency-Key.',
-    request: { body: createSubscriptionSchema },
+    request: { body: schemas.createSubscriptionSchema },
     errors: [400, 404, 503],
     responses: { 201: subscriptionsResponses.subscriptionResponse },
   },
@@ -84,7 +78,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     auth,
     summary: 'List subscriptions, newest first',
     description: 'Filters: status, customerId, productId (combinable).',
-    request: { query: listSubscriptionsQuerySchema },
+    request: { query: schemas.listSubscriptionsQuerySchema },
     responses: { 200: subscriptionsResponses.subscriptionListResponse },
   },
   {
@@ -113,7 +107,11 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'Now: status `canceled`, nothing more is charged. `atPeriodEnd: true`: status ' +
       '`pending_cancellation` until `currentPeriodEnd` (undone by reactivate), then `canceled`. ' +
       `Webhook subscription.cancelled. ${STATE_RULE}`,
-    request: { path: numericIdParam, body: cancelSubscriptionSchema, optionalBody: true },
+    request: {
+      path: numericIdParam,
+      body: schemas.cancelSubscriptionSchema,
+      optionalBody: true,
+    },
     errors: [409],
     responses: { 200: subscriptionsResponses.subscriptionResponse },
   },
@@ -162,7 +160,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'Any state (a canceled or failed subscription gets the card its reactivation charges); a Pix ' +
       'Automático subscription moves to the card. 404 `Payment method not found` for a card that is not the ' +
       "subscription customer's; 400 for an expired card.",
-    request: { path: numericIdParam, body: changePaymentMethodSchema },
+    request: { path: numericIdParam, body: schemas.changePaymentMethodSchema },
     errors: [400],
     responses: { 200: subscriptionsResponses.subscriptionResponse },
   },

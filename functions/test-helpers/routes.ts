@@ -1,20 +1,20 @@
-import { testEventSchema } from '#shared/domain/events/test-events';
-import { MAIL_NOT_FOUND, mailIdParam, mailQuerySchema } from '#shared/domain/mail/mailbox';
+import { MAIL_NOT_FOUND, mailIdParam } from '#shared/domain/mail/mailbox';
 import { numericIdParam, opaqueIdParam } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import {
-  cardOutcomeSchema,
   PIX_AUTHORIZATION_NOT_FOUND,
   sandboxCardOutcomeResponse,
   sandboxPixAuthorizationResponse,
 } from '#shared/domain/payments/sandbox-helpers';
-import { simulateSchema } from '#shared/domain/transactions/sandbox';
-import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const eventsResponses = lazyResponses(() => import('#shared/domain/events/responses'));
-const mailResponses = lazyResponses(() => import('#shared/domain/mail/responses'));
-const transactionsResponses = lazyResponses(() => import('#shared/domain/transactions/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const eventsResponses = lazySchemas(() => import('#shared/domain/events/responses'));
+const mailResponses = lazySchemas(() => import('#shared/domain/mail/responses'));
+const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
 
 /** Sandbox helpers that also exist deployed; they act on test-environment data only. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -31,7 +31,7 @@ const simulation = <const Id extends string>(
     auth,
     testOnly: true,
     summary,
-    request: { path: numericIdParam, body: simulateSchema, optionalBody: true },
+    request: { path: numericIdParam, body: schemas.simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
     responses: { 200: transactionsResponses.transactionResponse },
@@ -62,7 +62,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: true,
     summary: 'Emit a sandbox event to the registered endpoints',
-    request: { body: testEventSchema },
+    request: { body: schemas.testEventSchema },
     responses: { 201: eventsResponses.eventEnvelopeResponse },
   },
   simulation('payTestTransaction', 'pay'),
@@ -82,7 +82,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: 'Sandbox: how a saved card answers its later charges (renewals, retries) from now on',
     description:
       'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
-    request: { path: numericIdParam, body: cardOutcomeSchema },
+    request: { path: numericIdParam, body: schemas.cardOutcomeSchema },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     responses: { 200: sandboxCardOutcomeResponse },
   },
@@ -97,7 +97,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: "Sandbox: the e-mail the seller's test activity sent (receipts…), newest first",
     description:
       'Test-mode mail never reaches a real inbox: it is kept here (30 days on AWS; in the data folder locally). `to` keeps the messages to one address.',
-    request: { query: mailQuerySchema },
+    request: { query: schemas.mailQuerySchema },
     responses: { 200: mailResponses.mailListResponse },
   },
   {

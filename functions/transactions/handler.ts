@@ -1,20 +1,9 @@
-import { receiveProviderNotification } from '#shared/domain/checkout/sessions';
-import { notificationFollowUps } from '#shared/domain/payments/paid-follow-ups';
-import { createTransaction } from '#shared/domain/transactions/create';
-import {
-  cancelByGatewayPayId,
-  cancelChargeByUuid,
-  getTransactionView,
-  listCharges,
-  listSellerTransactions,
-  productOwnerScope,
-  publicStatus,
-  refundById,
-} from '#shared/domain/transactions/queries';
-import { sandboxBoletoDocument } from '#shared/domain/transactions/sandbox';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { rawReply, reply } from '#shared/http/types';
 import { transactionRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(transactionRoutes, (c) => {
   const deps = { transactions: c.repos.transactions, payments: c.payments, clock: c.clock, ids: c.ids };
@@ -28,19 +17,26 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
   };
   return {
     createTransaction: {
-      idempotencyScope: (raw) => productOwnerScope(createDeps, raw),
+      idempotencyScope: async (raw) => (await useCases()).productOwnerScope(createDeps, raw),
       handle: async ({ body, request }) => {
         const onScheduleError = (error: unknown) =>
           request.log.error('could not schedule the pix expiry', { error });
         const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
-        return reply(201, await createTransaction({ ...createDeps, onScheduleError, onSaveCardError }, body));
+        return reply(
+          201,
+          await (await useCases()).createTransaction(
+            { ...createDeps, onScheduleError, onSaveCardError },
+            body,
+          ),
+        );
       },
     },
-    listTransactions: ({ tenant, query }) => listSellerTransactions(createDeps, tenant, query),
+    listTransactions: async ({ tenant, query }) =>
+      (await useCases()).listSellerTransactions(createDeps, tenant, query),
     handleProviderNotification: async ({ request }) =>
       reply(
         201,
-        await receiveProviderNotification(
+        await (await useCases()).receiveProviderNotification(
           {
             ...createDeps,
             sessions: c.repos.checkoutSessions,
@@ -49,7 +45,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
             webhookSecret: c.config.gatewayWebhookSecret,
             onScheduleError: (error) => request.log.error('could not schedule a subscription job', { error }),
             // A paid transaction of a scheduled-charge cycle pays the cycle; of a carnê's boleto, the installment.
-            afterPayment: notificationFollowUps(
+            afterPayment: (await useCases()).notificationFollowUps(
               {
                 ...createDeps,
                 scheduledCharges: c.repos.scheduledCharges,
@@ -62,16 +58,22 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
           request.headers['x-signature'],
         ),
       ),
-    getTransactionStatus: ({ path }) => publicStatus(deps, path.gatewayPayId),
-    getTransaction: ({ tenant, path }) => getTransactionView(deps, tenant, path.id),
-    cancelTransactionByGatewayPayId: ({ tenant, path }) => cancelByGatewayPayId(deps, tenant, path.id),
-    refundTransaction: ({ tenant, path, body }) => refundById(deps, tenant, path.id, body),
-    listCharges: ({ tenant, query }) => listCharges(deps, tenant, query),
-    cancelCharge: ({ tenant, path }) => cancelChargeByUuid(deps, tenant, path.uuid),
+    getTransactionStatus: async ({ path }) => (await useCases()).publicStatus(deps, path.gatewayPayId),
+    getTransaction: async ({ tenant, path }) => (await useCases()).getTransactionView(deps, tenant, path.id),
+    cancelTransactionByGatewayPayId: async ({ tenant, path }) =>
+      (await useCases()).cancelByGatewayPayId(deps, tenant, path.id),
+    refundTransaction: async ({ tenant, path, body }) =>
+      (await useCases()).refundById(deps, tenant, path.id, body),
+    listCharges: async ({ tenant, query }) => (await useCases()).listCharges(deps, tenant, query),
+    cancelCharge: async ({ tenant, path }) => (await useCases()).cancelChargeByUuid(deps, tenant, path.uuid),
     getSandboxBoletoPdf: async ({ path, query }) =>
       rawReply(
         'application/pdf',
-        await sandboxBoletoDocument({ sandbox: c.sandbox }, path.gatewayPayId, query.token),
+        await (await useCases()).sandboxBoletoDocument(
+          { sandbox: c.sandbox },
+          path.gatewayPayId,
+          query.token,
+        ),
       ),
   };
 });

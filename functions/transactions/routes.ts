@@ -1,13 +1,11 @@
 import * as z from 'zod';
 import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
-import { createTransactionSchema } from '#shared/domain/transactions/create';
-import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
-import { chargesQuerySchema } from '#shared/domain/transactions/queries';
-import { BOLETO_NOT_FOUND } from '#shared/domain/transactions/sandbox';
-import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { BOLETO_NOT_FOUND, TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const transactionsResponses = lazyResponses(() => import('#shared/domain/transactions/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
 const gateway: AuthScheme[] = ['apiKey', 'jwt'];
@@ -22,7 +20,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     idempotent: 'custom',
     summary: "The buyer's checkout creates a transaction",
     description: 'X-Idempotency-Key is scoped to the seller that owns the product.',
-    request: { body: createTransactionSchema },
+    request: { body: schemas.createTransactionSchema },
     errors: [404, 503],
     responses: { 201: transactionsResponses.transactionResponse },
   },
@@ -32,7 +30,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions',
     auth: gateway,
     summary: "List the seller's transactions",
-    request: { query: listSchema },
+    request: { query: schemas.listSchema },
     responses: { 200: transactionsResponses.transactionListResponse },
   },
   {
@@ -81,7 +79,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}/refund',
     auth: gateway,
     summary: 'Refund in whole or in part',
-    request: { path: numericIdParam, body: refundSchema, optionalBody: true },
+    request: { path: numericIdParam, body: schemas.refundSchema, optionalBody: true },
     errors: [400, 409],
     responses: { 200: transactionsResponses.transactionResponse },
   },
@@ -91,7 +89,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/v1/charges',
     auth: ['apiKey'],
     summary: 'Charges, cursor pages',
-    request: { query: chargesQuerySchema },
+    request: { query: schemas.chargesQuerySchema },
     responses: { 200: transactionsResponses.chargeListResponse },
   },
   {

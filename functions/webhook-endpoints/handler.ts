@@ -1,16 +1,9 @@
-import { listDeliveries, resendDelivery } from '#shared/domain/webhooks/deliveries';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  listEndpoints,
-  rotateSecret,
-  toView,
-  updateEndpoint,
-} from '#shared/domain/webhooks/endpoints';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import { webhookEndpointRoutes } from './routes';
+
+// The group's use cases load on its first request, not at cold start (./use-cases.ts).
+const useCases = () => import('./use-cases');
 
 export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
   const deps = { endpoints: c.repos.webhookEndpoints, clock: c.clock, ids: c.ids, urlPolicy: c.urlPolicy };
@@ -22,13 +15,19 @@ export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
     metrics: c.metrics,
   };
   return {
-    createWebhookEndpoint: async ({ tenant, body }) => reply(201, await createEndpoint(deps, tenant, body)),
-    listWebhookEndpoints: ({ tenant, query }) => listEndpoints(deps, tenant, query),
-    getWebhookEndpoint: async ({ tenant, path }) => toView(await getEndpoint(deps, tenant, path.id)),
-    updateWebhookEndpoint: ({ tenant, path, body }) => updateEndpoint(deps, tenant, path.id, body),
-    deleteWebhookEndpoint: ({ tenant, path }) => deleteEndpoint(deps, tenant, path.id),
-    rotateWebhookSecret: ({ tenant, path }) => rotateSecret(deps, tenant, path.id),
-    listWebhookDeliveries: ({ tenant, path, query }) => listDeliveries(deliveryDeps, tenant, path.id, query),
-    resendWebhookDelivery: ({ tenant, path }) => resendDelivery(deliveryDeps, tenant, path.id),
+    createWebhookEndpoint: async ({ tenant, body }) =>
+      reply(201, await (await useCases()).createEndpoint(deps, tenant, body)),
+    listWebhookEndpoints: async ({ tenant, query }) => (await useCases()).listEndpoints(deps, tenant, query),
+    getWebhookEndpoint: async ({ tenant, path }) =>
+      (await useCases()).toView(await (await useCases()).getEndpoint(deps, tenant, path.id)),
+    updateWebhookEndpoint: async ({ tenant, path, body }) =>
+      (await useCases()).updateEndpoint(deps, tenant, path.id, body),
+    deleteWebhookEndpoint: async ({ tenant, path }) =>
+      (await useCases()).deleteEndpoint(deps, tenant, path.id),
+    rotateWebhookSecret: async ({ tenant, path }) => (await useCases()).rotateSecret(deps, tenant, path.id),
+    listWebhookDeliveries: async ({ tenant, path, query }) =>
+      (await useCases()).listDeliveries(deliveryDeps, tenant, path.id, query),
+    resendWebhookDelivery: async ({ tenant, path }) =>
+      (await useCases()).resendDelivery(deliveryDeps, tenant, path.id),
   };
 });

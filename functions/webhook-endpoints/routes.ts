@@ -1,12 +1,10 @@
 import { opaqueIdParam } from '#shared/domain/params';
-import {
-  createEndpointSchema,
-  pageQuerySchema,
-  updateEndpointSchema,
-} from '#shared/domain/webhooks/endpoints';
-import { type AuthScheme, defineRoutes, lazyResponses } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
-const webhooksResponses = lazyResponses(() => import('#shared/domain/webhooks/responses'));
+// Request schemas load with the group's use cases on its first request (./use-cases.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
+
+const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/responses'));
 
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -21,7 +19,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     auth,
     idempotent: true,
     summary: 'Register a webhook endpoint (answers its signing secret once)',
-    request: { body: createEndpointSchema },
+    request: { body: schemas.createEndpointSchema },
     responses: { 201: webhooksResponses.webhookEndpointCreatedResponse },
   },
   {
@@ -30,7 +28,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-endpoints',
     auth,
     summary: 'List webhook endpoints',
-    request: { query: pageQuerySchema },
+    request: { query: schemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookEndpointListResponse },
   },
   {
@@ -47,7 +45,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'PATCH',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
-    request: { path: opaqueIdParam, body: updateEndpointSchema },
+    request: { path: opaqueIdParam, body: schemas.updateEndpointSchema },
     responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
@@ -72,7 +70,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
-    request: { path: opaqueIdParam, query: pageQuerySchema },
+    request: { path: opaqueIdParam, query: schemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookDeliveryListResponse },
   },
   {

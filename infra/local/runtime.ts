@@ -11,7 +11,7 @@ import { type Config, ENV, parseConfig, setConfig } from '#shared/config';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
 import type { ScheduledJob } from '#shared/domain/ports';
-import { loadResponses } from '#shared/http/responses';
+import { loadSchemas } from '#shared/http/responses';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer, useContainer } from '#shared/platform/container';
@@ -171,7 +171,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   if (options.logLevel) configureLogs({ level: options.logLevel });
   const { dynamo, endpoint, tableName } = await startDatabase(options, file);
   // The answer check reads every route's response schemas, which the functions load lazily.
-  await loadResponses(httpGroups);
+  await loadSchemas(httpGroups);
 
   const clock = new TestClock();
   const issuer = await LocalIssuer.open(dataDir);

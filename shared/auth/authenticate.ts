@@ -1,4 +1,3 @@
-import { errors as joseErrors, jwtVerify } from 'jose';
 import { API_KEY_FORMAT, hashKey, sameHash } from '#shared/domain/auth/api-keys';
 import { decide, rateWindow } from '#shared/domain/auth/rate-limit';
 import type { Environment } from '#shared/domain/tenant';
@@ -61,6 +60,9 @@ async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthC
 
 async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') {
   const { config, jwks } = req.container;
+  // jose loads with the first bearer token, not at the cold start of every function (most
+  // requests carry an API key, a portal token or nothing).
+  const { errors: joseErrors, jwtVerify } = await import('jose');
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, jwks, {

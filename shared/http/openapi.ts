@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { MAX_KEY_LENGTH } from '#shared/domain/idempotency';
 import { createSchemaBook, type Json, refTo, type SchemaBook } from './openapi-schemas';
-import { declaredResponse } from './responses';
+import { declaredRequest, declaredResponse } from './responses';
 import type { AuthScheme, RawContent, Route, RouteGroup } from './types';
 
 /**
@@ -99,7 +99,7 @@ const isZod = (value: unknown): value is z.ZodType =>
 /** The properties of a request part as parameters; `request.path` and `request.query` must be z.object()s. */
 function parametersOf(book: SchemaBook, route: Route, place: 'path' | 'query'): Json[] {
   const templated = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map((m) => m[1]);
-  const schema = route.request?.[place];
+  const schema = declaredRequest(route, place);
   const param = (name: string, required: boolean, schema: Json) => {
     const { description, ...rest } = schema;
     const parameter = { name, in: place, required, ...(description ? { description } : {}) };
@@ -182,7 +182,7 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route): Json {
     ...parametersOf(book, route, 'query'),
     ...headers.map((name) => ({ $ref: `#/components/parameters/${name}` })),
   ];
-  const body = route.request?.body;
+  const body = declaredRequest(route, 'body');
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -205,8 +205,8 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route): Json {
 }
 
 /**
- * The OpenAPI 3.1.0 document of every route of the groups, in their order. Lazy response schemas
- * must be loaded first (loadResponses).
+ * The OpenAPI 3.1.0 document of every route of the groups, in their order. Lazy schemas
+ * must be loaded first (loadSchemas).
  */
 export function buildOpenApi(groups: RouteGroup[], info: OpenApiInfo): Json {
   const book = createSchemaBook(['ErrorBody']);

@@ -50,23 +50,26 @@ export interface RawContent {
 }
 
 /**
- * A response schema whose module is imported on first use. A Lambda answering requests never
- * reads its route's response schemas (only the OpenAPI generator, the local runtime's answer
- * check and the tests do), so building them at every cold start was pure cost: see
- * shared/http/responses.ts, which loads them before those readers run.
+ * A schema whose module is imported on first use. A Lambda answering requests never reads its
+ * route's response schemas (only the OpenAPI generator, the local runtime's answer check and the
+ * tests do), and needs one route's request schemas, not its neighbours': building them all at
+ * every cold start was pure cost. See shared/http/responses.ts, which loads them for those readers,
+ * and the validation middleware, which loads a route's own on its first request.
  */
-export interface LazySchema {
-  readonly lazy: () => Promise<z.ZodType>;
+export interface LazySchema<S extends z.ZodType = z.ZodType> {
+  readonly lazy: () => Promise<S>;
 }
 
 /**
- * The response schemas a module exports, each loaded with the module on first use:
- * `const r = lazyResponses(() => import('#shared/domain/products/responses'))`, then
- * `responses: { 201: r.productResponse }`. One LazySchema per name, so a schema keeps one identity.
+ * The schemas a module exports, each loaded with the module on first use:
+ * `const r = lazySchemas(() => import('#shared/domain/products/responses'))`, then
+ * `responses: { 201: r.productResponse }` or `request: { body: r.createProductSchema }`. One
+ * LazySchema per name, so a schema keeps one identity; each keeps its schema's type, so a
+ * handler's input is typed as before.
  */
-export function lazyResponses<M extends object>(
+export function lazySchemas<M extends object>(
   load: () => Promise<M>,
-): { readonly [K in keyof M as M[K] extends z.ZodType ? K : never]: LazySchema } {
+): { readonly [K in keyof M as M[K] extends z.ZodType ? K : never]: LazySchema<M[K] & z.ZodType> } {
   let loaded: Promise<M> | undefined;
   const made = new Map<string, LazySchema>();
   return new Proxy({} as never, {
@@ -78,7 +81,7 @@ export function lazyResponses<M extends object>(
           lazy: async () => {
             loaded ??= load();
             const value = ((await loaded) as Record<string, unknown>)[name];
-            if (!value) throw new Error(`no response schema ${name} in its module`);
+            if (!value) throw new Error(`no schema ${name} in its module`);
             return value as z.ZodType;
           },
         };
@@ -97,6 +100,9 @@ export function lazyResponses<M extends object>(
  */
 export type RouteResponses = Record<number, z.ZodType | LazySchema | RawContent | null>;
 
+/** A request part's schema: built at load, or (most routes) loaded with the route's module on first use. */
+export type RequestSchema = z.ZodType | LazySchema;
+
 /** One row of a route table: data read by CDK, the local gateway, the bench and the OpenAPI generator. */
 export interface Route {
   /** Unique in the whole API; the group's handler map binds a handler under this name. */
@@ -112,9 +118,9 @@ export interface Route {
    * parameter that cannot name a resource) and hands the handler their parsed output.
    */
   request?: {
-    path?: z.ZodType;
-    query?: z.ZodType;
-    body?: z.ZodType;
+    path?: RequestSchema;
+    query?: RequestSchema;
+    body?: RequestSchema;
     /** An absent body is read as `{}` (every field optional); otherwise a body is required. */
     optionalBody?: boolean;
   };
@@ -154,7 +160,7 @@ export function defineRoutes<const R extends readonly Route[]>(
   return { name, routes };
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends LazySchema<infer T> ? z.output<T> : S extends z.ZodType ? z.output<S> : undefined;
 type RequestOf<R extends Route> = NonNullable<R['request']>;
 
 /** What a handler receives: the validated parts of the request and who is calling. */

@@ -1,5 +1,4 @@
-import { lookup } from 'node:dns/promises';
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import { asaasAccounts } from '#shared/adapters/asaas/accounts';
 import { ASAAS_PROVIDER, AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
 import { AsaasClient } from '#shared/adapters/asaas/client';
@@ -108,7 +107,21 @@ export interface Platform {
   magicLinks: MagicLinkKeyring;
 }
 
-export const dnsResolver = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
+// node:dns and jose load on first use: only webhook deliveries resolve hosts, only bearer tokens
+// need the key set, and importing either cost every function's cold start.
+export const dnsResolver = async (host: string) => {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(host, { all: true })).map((a) => a.address);
+};
+
+/** The Cognito key set (jose's remote JWKS, with its cache), made on the first bearer token. */
+function remoteJwks(url: string): JWTVerifyGetKey {
+  let keySet: Promise<JWTVerifyGetKey> | undefined;
+  return async (header, token) => {
+    keySet ??= import('jose').then(({ createRemoteJWKSet }) => createRemoteJWKSet(new URL(url)));
+    return (await keySet)(header, token);
+  };
+}
 
 /** The one composition function: AWS and the local runtime both build their container here. */
 export function createContainer(cfg: Config, platform: Platform): Container {
@@ -146,7 +159,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     gateway: sandbox,
     payments: createGatewayRouter(sandbox, live),
     sandbox,
-    jwks: createRemoteJWKSet(new URL(cfg.jwksUrl)),
+    jwks: remoteJwks(cfg.jwksUrl),
     sender: fetchSender,
     urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
     metrics: platform.metrics,

@@ -22,7 +22,7 @@ import {
 } from '../../shared/domain/pages/portal-page';
 import { contrastRatio, themeColor, themeCss, themeHref } from '../../shared/domain/pages/portal-theme';
 import type { PortalSession } from '../../shared/domain/portal/session';
-import { portalTokenHash } from '../../shared/domain/portal/sessions';
+import { portalTokenHash } from '../../shared/domain/portal/session';
 import type { Subscription } from '../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../shared/domain/tenant';
 import { FakeClock } from '../support/fakes/clock';

@@ -2,11 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { cryptoIds } from '../../shared/adapters/system/ids';
 import { hashKey } from '../../shared/domain/auth/api-keys';
 import type { CustomerProfile } from '../../shared/domain/customers/customer';
-import { PORTAL_TOKEN_TTL_MS } from '../../shared/domain/portal/session';
+import { PORTAL_TOKEN_FORMAT, PORTAL_TOKEN_TTL_MS } from '../../shared/domain/portal/session';
 import {
   createPortalSession,
   createPortalSessionSchema,
-  PORTAL_TOKEN_FORMAT,
   type PortalSessionDeps,
 } from '../../shared/domain/portal/sessions';
 import { portalAuthContext, verifyPortalToken } from '../../shared/domain/portal/verifier';

@@ -10,10 +10,12 @@ import { OPEN_CYCLE_STATUSES, payUrlOf } from '#shared/domain/scheduled-charges/
 import { NotFoundError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
 import type { MagicLinkSubject } from './magic-link';
+import { CUSTOMER_GONE } from './messages';
+
+export { CUSTOMER_GONE };
 
 /** Closed cycles and installments stay listed for 90 days after their due date ("recent"). */
 const RECENT_DAYS = 90;
-export const CUSTOMER_GONE = 'Customer not found';
 
 export interface CustomerChargesDeps {
   customers: Pick<CustomerRepository, 'findGlobal' | 'findProfile'>;

@@ -8,7 +8,10 @@ import type {
 } from '#shared/domain/ports';
 import type { CustomerDirectory } from '#shared/domain/ports/customer-area';
 import { ForbiddenError, NotFoundError } from '#shared/errors';
-import { CUSTOMER_GONE } from './charges';
+import { CUSTOMER_GONE, NO_RELATIONSHIP } from './messages';
+
+export { NO_RELATIONSHIP };
+
 import type { MagicLinkSubject } from './magic-link';
 
 /** Spec: both required; `billingEmailOverride` an e-mail or literal null (which clears it). */
@@ -29,7 +32,6 @@ export const customerAreaProfileSchema = z
 export const customerAreaProfileResponse = z.object({ success: z.literal(true) });
 /** Every closed scheduled charge's last change is at or after this instant. */
 const EVER = '1970-01-01T00:00:00.000Z';
-export const NO_RELATIONSHIP = 'Você não tem cobranças nem pagamentos com este vendedor';
 
 export interface CustomerAreaProfileDeps {
   customers: Pick<CustomerRepository, 'findGlobal' | 'setBillingEmailOverride'>;

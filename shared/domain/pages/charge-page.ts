@@ -15,8 +15,6 @@ import { cardText, formatSaoPauloDay, intervalText } from './portal-format';
  * script (copy buttons, the card form) only when there is something for it to do.
  */
 
-/** The page's own script, served by the charge-payments group under CHARGE_ASSET_PATH. */
-export const CHARGE_ASSETS = ['charge.js'] as const;
 export const CHARGE_ASSET_PATH = '/cobranca/assets';
 
 const STATUS_LABELS: Record<CycleStatus, string> = {

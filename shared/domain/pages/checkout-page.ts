@@ -3,8 +3,6 @@ import { formatBrl, installmentOptions } from './format';
 import { html, type SafeHtml, safeUrl } from './html';
 import { recurringPrice } from './portal-format';
 
-/** The page's own files, served by the pages group (no CDN, nothing inline: see the CSP). */
-export const PAGE_ASSETS = ['checkout.js', 'checkout.css'] as const;
 export const ASSET_PATH = '/pages/assets';
 
 const METHOD_LABELS: Record<CheckoutMethod, string> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão' };

@@ -2,9 +2,6 @@ import { ASSET_PATH } from './checkout-page';
 import { html } from './html';
 import type { PageAnswer } from './page';
 
-/** The customer area's own files (served by the pages group beside the checkout's). */
-export const MINHA_AREA_ASSETS = ['minha-area.js', 'minha-area.css'] as const;
-
 /**
  * GET /minha-area: the same document for everyone. The magic link's token arrives in the URL
  * fragment, which the browser never sends, so the page cannot be rendered with the customer's data

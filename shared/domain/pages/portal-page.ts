@@ -5,9 +5,6 @@ import { cancelDialog, cardDialog } from './portal-dialogs';
 import { cardText, formatSaoPauloDay, recurringPrice, statusLabel } from './portal-format';
 import { themeHref } from './portal-theme';
 
-/** The portal page's own files (served by the pages group beside the checkout's). */
-export const PORTAL_ASSETS = ['portal.js', 'portal.css'] as const;
-
 /**
  * What the page shows: the parts of GET /api/portal's answer it reads (the portal use case's answer
  * satisfies it). Every text in it is the seller's or the customer's and is escaped by `html`.

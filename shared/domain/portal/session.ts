@@ -1,3 +1,4 @@
+import { hashKey } from '#shared/domain/auth/api-keys';
 import type { Tenant } from '#shared/domain/tenant';
 
 /** Spec Limits: a portal token is valid for 1 hour. */
@@ -21,3 +22,13 @@ export interface PortalSession {
   expiresAt: string;
   createdAt: string;
 }
+
+// The token's shape and hash live here, not in sessions.ts (which builds zod schemas at load):
+// the portalToken verifier runs on every portal request and loads with the portal function.
+
+/** 43 base62 characters: about 256 bits from the CSPRNG, as long as a SHA-256 of it. */
+export const PORTAL_TOKEN_LENGTH = 43;
+export const PORTAL_TOKEN_FORMAT = /^pt_[0-9A-Za-z]{43}$/;
+
+/** The hash a session is stored and found under: the token itself is never kept. */
+export const portalTokenHash = (token: string) => hashKey(token);

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { hashKey } from '#shared/domain/auth/api-keys';
 import { redirectUrlProblem } from '#shared/domain/checkout/schemas';
 import { CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import type {
@@ -12,11 +11,13 @@ import type {
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
-import { PORTAL_TOKEN_PREFIX, PORTAL_TOKEN_TTL_MS, type PortalSession } from './session';
-
-/** 43 base62 characters: about 256 bits from the CSPRNG, as long as a SHA-256 of it. */
-export const PORTAL_TOKEN_LENGTH = 43;
-export const PORTAL_TOKEN_FORMAT = /^pt_[0-9A-Za-z]{43}$/;
+import {
+  PORTAL_TOKEN_LENGTH,
+  PORTAL_TOKEN_PREFIX,
+  PORTAL_TOKEN_TTL_MS,
+  type PortalSession,
+  portalTokenHash,
+} from './session';
 
 /** Numeric ids stay far below 15 digits (the counters); larger numbers name nothing. */
 const MAX_ID = 999_999_999_999_999;
@@ -55,9 +56,6 @@ export interface PortalSessionDeps {
   /** Plain-HTTP return URLs to this machine are accepted in the local runtime only (as a checkout's). */
   allowLocalHttp: boolean;
 }
-
-/** The hash a session is stored and found under: the token itself is never kept. */
-export const portalTokenHash = (token: string) => hashKey(token);
 
 export const portalUrlOf = (baseUrl: string, token: string) =>
   `${baseUrl.replace(/\/$/, '')}/portal?token=${encodeURIComponent(token)}`;

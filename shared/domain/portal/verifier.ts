@@ -2,8 +2,7 @@ import { registerSchemeVerifier } from '#shared/auth/authenticate';
 import type { Clock, PortalSessionRepository } from '#shared/domain/ports';
 import { UnauthorizedError } from '#shared/errors';
 import type { AuthContext } from '#shared/http/types';
-import type { PortalSession } from './session';
-import { PORTAL_TOKEN_FORMAT, portalTokenHash } from './sessions';
+import { PORTAL_TOKEN_FORMAT, type PortalSession, portalTokenHash } from './session';
 
 export interface PortalTokenDeps {
   portalSessions: Pick<PortalSessionRepository, 'findByTokenHash'>;

@@ -6,10 +6,11 @@ import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors'
 import { looksLikeNumericId, looksLikeUuid } from '#shared/ids';
 import { centavosToReais, reaisToCentavos } from '#shared/money';
 import { textField } from '#shared/validation';
+import { PRODUCT_NOT_FOUND } from './not-found';
 
 /** Spec Limits: the platform minimum price; 0 is allowed for products only (no price, no sale). */
 export const MIN_PRICE_CENTAVOS = 500;
-export const PRODUCT_NOT_FOUND = 'Product not found';
+export { PRODUCT_NOT_FOUND };
 
 /** Interest factors are stored in ten-thousandths (1.0349 -> 10349) so no float touches money. */
 export const FACTOR_SCALE = 10_000;

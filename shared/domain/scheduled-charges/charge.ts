@@ -1,5 +1,6 @@
 import type { Tenant } from '#shared/domain/tenant';
 import { centavosToReais } from '#shared/money';
+import { SCHEDULED_CHARGE_NOT_FOUND } from './not-found';
 
 /**
  * Scheduled charges (issue 13): a one-time charge or a recurring series, each made of cycles with
@@ -10,7 +11,7 @@ import { centavosToReais } from '#shared/money';
 export const SCHEDULED_CHARGE_PREFIX = 'sch_';
 /** `sch_test_` or `sch_live_` and 24 base62 characters: a fixed length, so an id is never a prefix of another. */
 export const SCHEDULED_CHARGE_ID_LENGTH = 24;
-export const SCHEDULED_CHARGE_NOT_FOUND = 'Scheduled charge not found';
+export { SCHEDULED_CHARGE_NOT_FOUND };
 /** The one job of a charge: whatever is due at `dueAt` (issuance, due_today, reminders, overdue, card charge, retry, next cycle). */
 export const SCHEDULED_CHARGE_DUE_JOB = 'scheduled-charge-due';
 /** The public pay link of a cycle: `/cobranca/{payToken}`. */

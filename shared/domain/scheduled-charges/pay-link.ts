@@ -10,6 +10,7 @@ import { centavosToReais } from '#shared/money';
 import type { Cycle, ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import { issueNow } from './issue';
+import { PAY_LINK_NOT_FOUND } from './not-found';
 import { inTrial, isOpen, needsIssuance } from './state';
 
 /**
@@ -18,7 +19,7 @@ import { inTrial, isOpen, needsIssuance } from './state';
  * customer beyond the name, and never another cycle.
  */
 
-export const PAY_LINK_NOT_FOUND = 'Cobrança não encontrada';
+export { PAY_LINK_NOT_FOUND };
 export const PAY_TOKEN_SHAPE = /^cob_[A-Za-z0-9]{32}$/;
 
 /** What the card form does on this link: pay the cycle, keep the card for after a trial, or nothing. */

@@ -41,6 +41,7 @@ import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationErro
 import { UUID_SHAPE } from '#shared/ids';
 import { describeIssue, metadataSchema, parseInput, textField } from '#shared/validation';
 import { cardHolderContact } from './card-holder';
+import { EXPIRY_JOB } from './expiry-job';
 import {
   paymentSucceededData,
   sellerNet,
@@ -53,7 +54,7 @@ import {
 /** Pix charges stop being payable after this, unless the request asks otherwise (Stripe: 10 s to 14 days). */
 export const DEFAULT_PIX_EXPIRY_SECONDS = 86_400;
 export const DEFAULT_BOLETO_DAYS = 3;
-export const EXPIRY_JOB = 'transaction-expiry';
+export { EXPIRY_JOB };
 
 export const createTransactionSchema = z
   .object({

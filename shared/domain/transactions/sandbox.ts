@@ -6,6 +6,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { formatBrl, reaisField } from '#shared/money';
 import { getTransaction } from './manage';
+import { BOLETO_NOT_FOUND } from './not-found';
 import { toTransactionView } from './transaction';
 
 export const simulateSchema = z
@@ -71,4 +72,4 @@ export async function sandboxBoletoDocument(
   });
 }
 
-export const BOLETO_NOT_FOUND = 'Boleto not found';
+export { BOLETO_NOT_FOUND };

@@ -2,8 +2,9 @@ import { type TransactionAffiliate, toTransactionAffiliateView } from '#shared/d
 import type { BoletoArtifact, CardSummary, ChargeMethod, PixArtifact } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { centavosToReais, percentOf } from '#shared/money';
+import { TRANSACTION_NOT_FOUND } from './not-found';
 
-export const TRANSACTION_NOT_FOUND = 'Transação não encontrada';
+export { TRANSACTION_NOT_FOUND };
 
 export const STATUSES = [
   'pendingBoleto',

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { declaredRequest } from '../../../shared/http/responses';
 import type { Route } from '../../../shared/http/types';
 import {
   type BodyCase,
@@ -84,9 +85,10 @@ const AUTHORIZATIONS = [
  */
 export function caseArbitrary(route: Route, fixture: RouteFixture): fc.Arbitrary<FuzzCase> {
   const params = paramsOf(route);
-  const bodySchema =
-    fixture.bodySchema ?? (route.request?.body ? inputSchemaOf(route.request.body) : undefined);
-  const querySchema = route.request?.query ? inputSchemaOf(route.request.query) : undefined;
+  const body = declaredRequest(route, 'body');
+  const query = declaredRequest(route, 'query');
+  const bodySchema = fixture.bodySchema ?? (body ? inputSchemaOf(body) : undefined);
+  const querySchema = query ? inputSchemaOf(query) : undefined;
   const hasBody = bodySchema !== undefined || route.method !== 'GET';
   const base =
     fixture.body !== undefined

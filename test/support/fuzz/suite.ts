@@ -6,9 +6,10 @@ import { REFERENCE_ASSETS } from '../../../functions/docs/routes';
 import type { Runtime } from '../../../infra/local/runtime';
 import { httpGroups } from '../../../infra/routes';
 import { cpfCheckDigits } from '../../../shared/domain/documents';
-import { PAGE_ASSETS } from '../../../shared/domain/pages/checkout-page';
+import { PAGE_ASSETS } from '../../../shared/domain/pages/asset-names';
 import { notificationSchema } from '../../../shared/domain/transactions/notifications';
 import { errorBodySchema } from '../../../shared/http/error-body';
+import { loadSchemas } from '../../../shared/http/responses';
 import { type Route, routeKey } from '../../../shared/http/types';
 import { type FakeAsaas, startFakeAsaas } from '../fake-asaas/server';
 import { Receiver } from '../receiver';
@@ -479,6 +480,7 @@ export function fuzzShard(shard: number) {
   beforeAll(async () => {
     // Asaas is the fake (no internet): a well-formed key it does not know is a 400, never a 503.
     asaas = await startFakeAsaas();
+    await loadSchemas(httpGroups);
     runtime = await startTestRuntime({ asaasBaseUrl: asaas.baseUrl });
     api = client(runtime.baseUrl);
     receiver = await new Receiver().start();
