@@ -61,6 +61,39 @@ const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
   ids: deps.ids,
   onScheduleError: (error) => logger.error('could not schedule a subscription due job', { error }),
   onDueError: (error, id) => logger.error('could not run a subscription due job', { error, id }),
+  // What the provider reports of a debit whose notification never came goes through the same
+  // transition and follow-ups as that notification (functions/provider-connections).
+  settleDebit: async (t, status) => {
+    const u = await useCases();
+    const saleDeps = {
+      transactions: deps.repos.transactions,
+      payments: deps.payments,
+      clock: deps.clock,
+      ids: deps.ids,
+      products: deps.repos.products,
+      customers: deps.repos.customers,
+      affiliations: deps.repos.affiliations,
+      paymentMethods: deps.repos.paymentMethods,
+      scheduler: deps.scheduler,
+    };
+    return u.receiveVerifiedNotification(
+      {
+        ...saleDeps,
+        sessions: deps.repos.checkoutSessions,
+        subscriptions: deps.repos.subscriptions,
+        onScheduleError: (error) => logger.error('could not schedule a subscription job', { error }),
+        afterPayment: u.notificationFollowUps(
+          {
+            ...saleDeps,
+            scheduledCharges: deps.repos.scheduledCharges,
+            installmentPlans: deps.repos.installmentPlans,
+          },
+          logger,
+        ),
+      },
+      u.notificationOfStatus(t, status, deps.clock.now()),
+    );
+  },
 });
 
 const scheduledChargeDeps = (deps: Deps): ChargeDueDeps => ({

@@ -130,6 +130,32 @@ export async function applyNotification(
 }
 
 /**
+ * What a provider's status answer for a charge says, written as the notification it would have sent:
+ * the backstop of a notification that never came (a Pix Automático debit's, asked by the
+ * subscription's due job). Its id is one per charge and status, so asking twice applies it once.
+ */
+export function notificationOfStatus(
+  t: Pick<Transaction, 'provider' | 'gatewayPayId'>,
+  status: 'paid' | 'failed' | 'canceled',
+  now: Date,
+): ProviderNotification {
+  const base = {
+    id: `status_${t.provider}_${t.gatewayPayId}_${status}`,
+    provider: t.provider,
+    gatewayPayId: t.gatewayPayId,
+    occurredAt: now.toISOString(),
+  };
+  if (status === 'paid') return { ...base, type: 'charge.paid' };
+  if (status === 'canceled') return { ...base, type: 'charge.canceled' };
+  return {
+    ...base,
+    type: 'charge.failed',
+    failureCode: 'payment_failed',
+    failureReason: 'The provider reports that the charge was not paid.',
+  };
+}
+
+/**
  * A refund made at the provider (its panel): the part of the provider's cumulative total that we have
  * not recorded yet moves the transaction through the same refund transition and events as our
  * POST /refund. A refund we made ourselves is recorded before the provider is asked, so its
