@@ -46,6 +46,13 @@ export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
     getPayLink: async ({ path, request }) =>
       (await useCases()).payLinkView(engine(request.log), path.payToken),
     payPayLinkByCard: async ({ path, body, request }) =>
-      reply(201, await (await useCases()).payLinkByCard(engine(request.log), path.payToken, body)),
+      reply(
+        201,
+        await (await useCases()).payLinkByCard(
+          { ...engine(request.log), buyerIp: request.sourceIp },
+          path.payToken,
+          body,
+        ),
+      ),
   };
 });

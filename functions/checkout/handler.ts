@@ -47,7 +47,11 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
       const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
       return reply(
         201,
-        await (await useCases()).payCheckout({ ...base, onSaveCardError, onScheduleError }, path.ref, body),
+        await (await useCases()).payCheckout(
+          { ...base, onSaveCardError, onScheduleError, buyerIp: request.sourceIp },
+          path.ref,
+          body,
+        ),
       );
     },
     getCheckoutPayment: async ({ path }) =>

@@ -62,7 +62,7 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
       ),
     portalAddCardAndUpdate: async ({ path, body, request }) =>
       (await useCases()).portalAddCardAndUpdate(
-        deps(request.log),
+        { ...deps(request.log), buyerIp: request.sourceIp },
         portalSessionOf(request.subject),
         Number(path.id),
         body,

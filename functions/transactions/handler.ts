@@ -25,7 +25,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
         return reply(
           201,
           await (await useCases()).createTransaction(
-            { ...createDeps, onScheduleError, onSaveCardError },
+            { ...createDeps, onScheduleError, onSaveCardError, buyerIp: request.sourceIp },
             body,
           ),
         );

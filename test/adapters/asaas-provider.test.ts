@@ -207,6 +207,19 @@ describe('the Asaas adapter: requests', () => {
     });
   });
 
+  it("sends the buyer's IP as remoteIp at the body's root when the buyer is at the request", async () => {
+    await provider.createCharge(
+      sale({ method: 'creditcard', card: card(), customer: { ...buyer, remoteIp: '203.0.113.7' } }),
+    );
+    const body = fake.requests.find((r) => r.method === 'POST' && r.path === '/v3/payments')?.body;
+    expect(body?.remoteIp).toBe('203.0.113.7');
+    expect(body?.creditCardHolderInfo).not.toHaveProperty('remoteIp');
+    fake.requests.length = 0;
+    await provider.tokenizeCard({ tenant, customer: { ...buyer, remoteIp: '203.0.113.8' }, card: card() });
+    const tokenize = fake.requests.find((r) => r.path === '/v3/creditCard/tokenizeCreditCard')?.body;
+    expect(tokenize?.remoteIp).toBe('203.0.113.8');
+  });
+
   it('sends the holder phone and the address we know, and leaves out what we do not', async () => {
     await provider.createCharge(
       sale({
@@ -230,6 +243,7 @@ describe('the Asaas adapter: requests', () => {
       phone: '11987654321',
     });
     expect(JSON.stringify(Object.keys(body ?? {}))).not.toContain('postalCode');
+    expect(body?.remoteIp).toBeUndefined();
 
     fake.requests.length = 0;
     await provider.createCharge(

@@ -308,6 +308,11 @@ describe('a live sale through Asaas', () => {
 
     const fromProfile = await buy(s.product.uuid, 'creditcard', { card: card(FAKE_CARDS.approved) });
     expect(fromProfile.status, JSON.stringify(fromProfile.body)).toBe(201);
+    // The buyer paid from this machine: its address goes as Asaas's remoteIp.
+    const saleBody = fake.requests.find(
+      (r) => r.body?.externalReference === String(fromProfile.body.gatewayPayId),
+    )?.body;
+    expect(saleBody?.remoteIp).toMatch(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/);
     expect(holderOf(fromProfile.body.gatewayPayId)).toEqual({
       name: 'Maria Souza',
       email: 'maria@example.com',

@@ -460,6 +460,9 @@ function cardFields(
       ccv: card.cvv,
     },
     creditCardHolderInfo: holderInfo(buyer),
+    // The buyer's IP ("Create new payment with credit card", "Credit card tokenization"): sent when
+    // the buyer is at the request; a charge on a saved token has none to send.
+    ...(buyer.remoteIp ? { remoteIp: buyer.remoteIp } : {}),
   };
 }
 

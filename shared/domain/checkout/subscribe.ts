@@ -4,7 +4,7 @@ import type { PriceRepository } from '#shared/domain/ports';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { startSubscription } from '#shared/domain/subscriptions/start';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
-import { holderContactOf } from '#shared/domain/transactions/card-holder';
+import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import {
   type CreateDeps,
   type CreateTransactionInput,
@@ -89,6 +89,7 @@ async function startTrial(
       document: customer.document,
       email: customer.email,
       ...holderContactOf(customer),
+      ...buyerIpOf(deps),
     },
     // checkSale refuses a card payment without its card.
     card: input.card as NonNullable<typeof input.card>,

@@ -22,6 +22,11 @@ export interface CardInput {
 export interface CardHolderContact {
   phone?: string;
   address?: { postalCode: string; number: string | null; complement: string | null };
+  /**
+   * The IP address the buyer paid from, when the buyer is at the request (Asaas's `remoteIp`); absent
+   * for a charge without the buyer (a renewal on a saved card).
+   */
+  remoteIp?: string;
 }
 
 export interface ChargeRequest {

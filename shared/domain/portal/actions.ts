@@ -22,7 +22,7 @@ import {
 } from '#shared/domain/subscriptions/actions';
 import { getSubscription, listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
 import type { SubscriptionView } from '#shared/domain/subscriptions/subscription';
-import { holderContactOf } from '#shared/domain/transactions/card-holder';
+import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import {
   type PortalConfig,
@@ -49,6 +49,8 @@ export type PortalActionDeps = ActionDeps &
     mailer: Mailer;
     /** A message that could not be sent never fails the action: it is reported here. */
     onMailError?: (error: unknown, kind: string) => void;
+    /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
+    buyerIp?: string;
   };
 
 /** The customer's scope for the subscription use cases: another customer's subscription is a 404. */
@@ -210,6 +212,7 @@ export async function portalAddCardAndUpdate(
       document: customer.document,
       email: billingEmailOf(customer),
       ...holderContactOf(customer),
+      ...buyerIpOf(deps),
     },
     card: {
       number: input.cardNumber,

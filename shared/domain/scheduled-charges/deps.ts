@@ -33,4 +33,6 @@ export interface ScheduledChargeDeps {
   onScheduleError?: (error: unknown) => void;
   /** One charge that cannot advance must not stop the sweep: reported here, retried next beat. */
   onDueError?: (error: unknown, jobId: string) => void;
+  /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
+  buyerIp?: string;
 }

@@ -3,7 +3,7 @@ import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import type { CardInput, ChargeResult } from '#shared/domain/payments/gateway';
 import type { ScheduledChargeChanges } from '#shared/domain/ports';
-import { registeredHolderContact } from '#shared/domain/transactions/card-holder';
+import { buyerIpOf, registeredHolderContact } from '#shared/domain/transactions/card-holder';
 import { isConflict, ValidationError } from '#shared/errors';
 import { answerOf, attemptRecord, type CardAnswer, cardTransaction, transactionChange } from './attempts';
 import type { Cycle, ScheduledCharge } from './charge';
@@ -108,6 +108,7 @@ async function keepForTrial(
     customer: {
       ...customerOf(charge),
       ...(await registeredHolderContact(deps, charge.tenant, charge.customer.uuid)),
+      ...buyerIpOf(deps),
     },
     card,
   });
@@ -154,6 +155,7 @@ async function payCycle(
     customer: {
       ...customerOf(charge),
       ...(await registeredHolderContact(deps, charge.tenant, charge.customer.uuid)),
+      ...buyerIpOf(deps),
     },
     card,
     saveCard: charge.type === 'recurring',

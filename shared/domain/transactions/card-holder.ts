@@ -5,6 +5,15 @@ import type { Tenant } from '#shared/domain/tenant';
 
 type KnownAddress = Pick<Address, 'zipCode' | 'number' | 'complement'>;
 
+/**
+ * The buyer's IP address for a card payment (Asaas's `remoteIp`: the address the buyer pays from,
+ * never our server's), when the request came from the buyer; nothing when the gateway did not know it.
+ */
+export function buyerIpOf(deps: { buyerIp?: string }): CardHolderContact {
+  const ip = deps.buyerIp;
+  return ip && ip !== 'unknown' ? { remoteIp: ip } : {};
+}
+
 /** A customer's phone and, when its zip code is known, its address: the card holder's contact. */
 export function holderContactOf(c: { phone: string } & Partial<KnownAddress>): CardHolderContact {
   if (!c.zipCode) return { phone: c.phone };

@@ -40,7 +40,7 @@ import type { Product } from '#shared/domain/products/products';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { UUID_SHAPE } from '#shared/ids';
 import { describeIssue, metadataSchema, parseInput, textField } from '#shared/validation';
-import { cardHolderContact } from './card-holder';
+import { buyerIpOf, cardHolderContact } from './card-holder';
 import { EXPIRY_JOB } from './expiry-job';
 import {
   paymentSucceededData,
@@ -126,6 +126,8 @@ export interface CreateDeps {
   onScheduleError?: (error: unknown) => void;
   /** The sale stands when its card could not be kept: reported here. */
   onSaveCardError?: (error: unknown) => void;
+  /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
+  buyerIp?: string;
 }
 
 /** The buyer, validated exactly as POST /api/v1/customers validates, with messages under `customer.`. */
@@ -358,7 +360,7 @@ export async function createSaleKeepingCard(
   const card = input.paymentMethod === 'creditcard';
   // The provider sees the buyer as the request gives it: the upsert below stores exactly these.
   // A card's holder also gets the buyer's phone and any address we know of it.
-  const holder = card ? await cardHolderContact(deps, tenant, buyer) : {};
+  const holder = card ? { ...(await cardHolderContact(deps, tenant, buyer)), ...buyerIpOf(deps) } : {};
   const result = await provider.createCharge({
     tenant,
     transactionId: id,
