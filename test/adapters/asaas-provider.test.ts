@@ -175,6 +175,47 @@ describe('the Asaas adapter: requests', () => {
     expect(fake.requests.filter((r) => r.path === '/v3/payments')).toHaveLength(1);
   });
 
+  it("sends a saved card's renewals the IP the buyer saved it from, and none when it is unknown", async () => {
+    const charged = await provider.createCharge(
+      sale({
+        method: 'creditcard',
+        card: card(),
+        saveCard: true,
+        customer: { ...buyer, remoteIp: '203.0.113.7' },
+      }),
+    );
+    if (charged.outcome !== 'approved' || !charged.savedCard) throw new Error('no saved card');
+    const tokenized = await provider.tokenizeCard({
+      tenant,
+      customer: { ...buyer, remoteIp: '203.0.113.9' },
+      card: card(),
+    });
+    if (tokenized.outcome !== 'approved') throw new Error('not tokenized');
+    const renew = (token: string, key: string) =>
+      provider.chargeSavedCard({
+        tenant,
+        transactionId: 3,
+        amountCentavos: 5000,
+        installments: 1,
+        description: 'Renovação',
+        customer: buyer,
+        token,
+        idempotencyKey: key,
+      });
+    fake.requests.length = 0;
+    await renew(charged.savedCard.token, 'ip-1');
+    expect(fake.requests.at(-1)?.body).toMatchObject({
+      creditCardToken: charged.savedCard.token,
+      remoteIp: '203.0.113.7',
+    });
+    await renew(tokenized.savedCard.token, 'ip-2');
+    expect(fake.requests.at(-1)?.body).toMatchObject({ remoteIp: '203.0.113.9' });
+    // The token is never stored in the clear.
+    expect(JSON.stringify([...links.cardIps.keys()])).not.toContain(charged.savedCard.token);
+    await renew('tok_unknown_to_us', 'ip-3');
+    expect(fake.requests.at(-1)?.body.remoteIp).toBeUndefined();
+  });
+
   it('tokenizes a card without charging it', async () => {
     const result = await provider.tokenizeCard({
       tenant,

@@ -23,6 +23,14 @@ describe.each([
   ['the in-memory fake', async (): Promise<ProviderLinks> => new MemoryProviderLinks()],
   ['DynamoDB', async (): Promise<ProviderLinks> => createProviderLinks(await freshTable('links'), 'asaas')],
 ])('ProviderLinks Pix Automático authorizations (%s)', (_name, make) => {
+  it('keeps the IP a card was saved from, per seller and token hash, and answers null for others', async () => {
+    const links = await make();
+    await links.rememberCardIp(7, 'a'.repeat(64), '203.0.113.7');
+    expect(await links.cardIp(7, 'a'.repeat(64))).toBe('203.0.113.7');
+    expect(await links.cardIp(8, 'a'.repeat(64))).toBeNull();
+    expect(await links.cardIp(7, 'b'.repeat(64))).toBeNull();
+  });
+
   it('stores an authorization, found by its id and by its QR conciliation id', async () => {
     const links = await make();
     await links.savePixAuthorization(authorization());

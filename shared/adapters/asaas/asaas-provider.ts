@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type CardHolderContact,
   type CardInput,
@@ -109,7 +110,10 @@ export class AsaasProvider implements PaymentProvider {
     if (request.method === 'creditcard') {
       if (!request.card) throw new BadRequestError('card is required for a card payment', 'card_required');
       Object.assign(body, cardFields(request.card, request.customer));
-      return this.cardCharge(credentials, gatewayPayId, body, request.card, request.saveCard);
+      const result = await this.cardCharge(credentials, gatewayPayId, body, request.card, request.saveCard);
+      if (result.outcome === 'approved' && result.savedCard)
+        await this.keepCardIp(request.tenant.sellerId, result.savedCard.token, request.customer.remoteIp);
+      return result;
     }
     if (request.method === 'pix' && request.recurringConsent)
       return createConsentCharge(this.pix, credentials, customer, gatewayPayId, {
@@ -168,6 +172,9 @@ export class AsaasProvider implements PaymentProvider {
       creditCardToken: request.token,
       ...installmentFields(request.amountCentavos, request.installments),
     };
+    // No buyer at a renewal: the IP the buyer saved this card from (Asaas asks every card payment for one).
+    const remoteIp = await this.deps.links.cardIp(sellerId, tokenHash(request.token));
+    if (remoteIp) Object.assign(body, { remoteIp });
     const result = await this.cardCharge(credentials, gatewayPayId, body);
     // An errored debit is not remembered: the renewal's retry asks the provider again.
     if (result.outcome !== 'error') await this.deps.links.remember(sellerId, request.idempotencyKey, result);
@@ -186,6 +193,7 @@ export class AsaasProvider implements PaymentProvider {
         customer,
         ...cardFields(request.card, request.customer),
       });
+      await this.keepCardIp(request.tenant.sellerId, token.creditCardToken, request.customer.remoteIp);
       return {
         outcome: 'approved',
         savedCard: {
@@ -277,6 +285,11 @@ export class AsaasProvider implements PaymentProvider {
       const detail = error instanceof AsaasUnavailable ? error.reason : 'unreachable';
       return { status: 'unhealthy', provider: this.provider, latencyMs: Date.now() - started, detail };
     }
+  }
+
+  /** The IP the buyer saved a card from, for the charges on its token without the buyer. */
+  private async keepCardIp(sellerId: number, token: string, ip: string | undefined): Promise<void> {
+    if (ip) await this.deps.links.rememberCardIp(sellerId, tokenHash(token), ip);
   }
 
   private async cardCharge(
@@ -486,6 +499,8 @@ function holderInfo(buyer: { name: string; document: string; email: string } & C
   };
 }
 
+/** A card token is a secret handle: stored only as its SHA-256. */
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const fourDigitYear = (year: number) => (year < 100 ? 2000 + year : year);
 const brandOf = (brand: string | undefined) => (brand ? brand.toLowerCase() : 'unknown');
 const saoPauloDay = (at: Date) =>

@@ -139,6 +139,11 @@ export const keys = {
     pk: `PROVIDER#${provider}#IDEM#${sellerId}#${key}`,
     sk: 'IDEM',
   }),
+  /** The IP a buyer saved a card from at a live provider, by the card token's SHA-256 (issue 16). */
+  providerCardIp: (provider: string, sellerId: number, tokenHash: string): Key => ({
+    pk: `PROVIDER#${provider}#CARDIP#${sellerId}#${tokenHash}`,
+    sk: 'CARDIP',
+  }),
   /** A Pix Automático authorization a live provider issued for one of our pix charges (issue 16). */
   providerPixAuthorization: (provider: string, authorizationId: string): Key => ({
     pk: `PROVIDER#${provider}#PIXAUTH#${authorizationId}`,

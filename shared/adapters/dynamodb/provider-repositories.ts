@@ -144,6 +144,18 @@ export function createProviderLinks(table: Table, provider: string): ProviderLin
         result,
       });
     },
+    async rememberCardIp(sellerId, tokenHash, ip) {
+      await table.put({
+        ...keys.providerCardIp(provider, sellerId, tokenHash),
+        entity: 'provider-card-ip',
+        version: 1,
+        ip,
+      });
+    },
+    async cardIp(sellerId, tokenHash) {
+      const item = await table.get<Item>(keys.providerCardIp(provider, sellerId, tokenHash));
+      return item ? String(item.ip) : null;
+    },
     async savePixAuthorization(a) {
       await table.transact([
         {

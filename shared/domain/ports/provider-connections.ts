@@ -66,6 +66,12 @@ export interface ProviderLinks {
   charge(gatewayPayId: number): Promise<ProviderChargeLink | null>;
   replayed(sellerId: number, idempotencyKey: string): Promise<ChargeResult | null>;
   remember(sellerId: number, idempotencyKey: string, result: ChargeResult): Promise<void>;
+  /**
+   * The IP address the buyer saved a card from (Asaas asks every card payment for the buyer's
+   * `remoteIp`; a renewal on the saved token sends this one). Keyed by the token's SHA-256.
+   */
+  rememberCardIp(sellerId: number, tokenHash: string, ip: string): Promise<void>;
+  cardIp(sellerId: number, tokenHash: string): Promise<string | null>;
   /** Stores a new authorization with the pointer from its QR code's conciliation id. */
   savePixAuthorization(authorization: ProviderPixAuthorization): Promise<void>;
   pixAuthorization(authorizationId: string): Promise<ProviderPixAuthorization | null>;

@@ -37,6 +37,13 @@ export class MemoryProviderLinks implements ProviderLinks {
   async remember(sellerId: number, key: string, result: ChargeResult) {
     this.results.set(`${sellerId}#${key}`, result);
   }
+  readonly cardIps = new Map<string, string>();
+  async rememberCardIp(sellerId: number, tokenHash: string, ip: string) {
+    this.cardIps.set(`${sellerId}#${tokenHash}`, ip);
+  }
+  async cardIp(sellerId: number, tokenHash: string) {
+    return this.cardIps.get(`${sellerId}#${tokenHash}`) ?? null;
+  }
   async savePixAuthorization(a: ProviderPixAuthorization) {
     if (this.pixAuthorizations.has(a.authorizationId) || this.conciliations.has(a.conciliationId))
       throw new ConditionFailedError();
