@@ -347,9 +347,10 @@ describe('transaction repository: status transition', () => {
     gsi5sk: '000000001001',
     gsi6pk: `${TENANT_PK}#TXNSTATUSMETHOD#payedPix#pix`,
     gsi6sk: '000000001001',
-    // A one-off sale stores no recurrence, no scheduled-charge cycle, no carnê installment and no
-    // cleared amount (null, read back as absent).
+    // A one-off sale stores no recurrence, no scheduled-charge cycle, no carnê installment, no
+    // cleared amount and no chargeback (null, read back as absent).
     recurring: null,
+    chargeback: null,
     scheduledCharge: null,
     installmentPlan: null,
     paidAmount: null,

@@ -167,10 +167,14 @@ describe('a 3-installment carnê anchored on the 31st, from creation to completi
         'transaction.payment.succeeded',
       ])
         expect(events()).toContain(name);
-      const paidEvents = receiver.received
-        .filter((r) => r.json?.event === 'installment_plan.installment_paid')
-        .map((r) => [r.json.data.number, r.json.data.paidAmount]);
-      expect(paidEvents).toEqual([
+      // Deliveries run side by side (the queue's batches and pollers): wait for all three, in any order.
+      const paidEvents = () =>
+        receiver.received
+          .filter((r) => r.json?.event === 'installment_plan.installment_paid')
+          .map((r) => [r.json.data.number, r.json.data.paidAmount])
+          .sort((a, b) => a[0] - b[0]);
+      await waitFor(() => paidEvents().length >= 3);
+      expect(paidEvents()).toEqual([
         [1, 105],
         [2, 107.35],
         [3, 105],

@@ -605,7 +605,13 @@ describe('portalAddCardAndUpdate', () => {
     expect(provider.tokenizeRequests).toEqual([
       {
         tenant: SELLER,
-        customer: { name: 'Maria Souza', document: '52998224725', email: 'maria@example.com' },
+        // The card holder's phone from the profile (Asaas's creditCardHolderInfo); no address known.
+        customer: {
+          name: 'Maria Souza',
+          document: '52998224725',
+          email: 'maria@example.com',
+          phone: '11987654321',
+        },
         card: {
           number: '4111111111111111',
           holderName: 'MARIA SOUZA',

@@ -170,6 +170,7 @@ describe('createTransaction with pix', () => {
       },
       boleto: null,
       card: null,
+      chargeback: null,
       failureCode: null,
       failureReason: null,
       refunds: [],
