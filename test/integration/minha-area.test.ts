@@ -16,8 +16,7 @@ const request = '/api/public/minha-area/request';
 async function freshRateWindow(needSeconds: number, windowSeconds = 60) {
   const inWindow = (runtime.clock.now().getTime() / 1000) % windowSeconds;
   const left = windowSeconds - inWindow;
-  if (left < needSeconds)
-    await api.post('/api/test-helpers/clock/advance', { seconds: Math.ceil(left) + 1 });
+  if (left < needSeconds) await api.post('/api/test-helpers/clock/advance', { seconds: Math.ceil(left) + 1 });
 }
 
 const area = customerAreaScene(() => ({ runtime, api }), 151_000);
