@@ -1,4 +1,3 @@
-import { EncryptJWT, jwtDecrypt } from 'jose';
 import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
 import type { Environment } from '#shared/domain/tenant';
 import { UnauthorizedError } from '#shared/errors';
@@ -23,6 +22,8 @@ export async function issueMagicLink(
   now: Date,
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
+  // jose loads with the first link issued or opened, not at the function's cold start.
+  const { EncryptJWT } = await import('jose');
   return new EncryptJWT({ env: subject.environment, doc: subject.document })
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
     .setIssuer(ISSUER)
@@ -38,6 +39,7 @@ export async function openMagicLink(
   now: Date,
 ): Promise<MagicLinkSubject> {
   if (!token || token.length > 4096) throw new UnauthorizedError();
+  const { jwtDecrypt } = await import('jose');
   try {
     const { payload } = await jwtDecrypt(token, await deps.keyring.key(), {
       issuer: ISSUER,
