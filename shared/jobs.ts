@@ -13,6 +13,7 @@ import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
 import type { ExpirySweepDeps } from '#shared/domain/transactions/expiry-sweep';
 import { logger } from '#shared/logger';
 import type { Container as Deps } from '#shared/platform/container';
+import { notificationDeps } from '#shared/platform/notification-deps';
 
 // The jobs' use cases load when the first job runs, not at the jobs function's cold start
 // (shared/job-use-cases.ts).
@@ -65,32 +66,8 @@ const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
   // transition and follow-ups as that notification (functions/provider-connections).
   settleDebit: async (t, status) => {
     const u = await useCases();
-    const saleDeps = {
-      transactions: deps.repos.transactions,
-      payments: deps.payments,
-      clock: deps.clock,
-      ids: deps.ids,
-      products: deps.repos.products,
-      customers: deps.repos.customers,
-      affiliations: deps.repos.affiliations,
-      paymentMethods: deps.repos.paymentMethods,
-      scheduler: deps.scheduler,
-    };
     return u.receiveVerifiedNotification(
-      {
-        ...saleDeps,
-        sessions: deps.repos.checkoutSessions,
-        subscriptions: deps.repos.subscriptions,
-        onScheduleError: (error) => logger.error('could not schedule a subscription job', { error }),
-        afterPayment: u.notificationFollowUps(
-          {
-            ...saleDeps,
-            scheduledCharges: deps.repos.scheduledCharges,
-            installmentPlans: deps.repos.installmentPlans,
-          },
-          logger,
-        ),
-      },
+      notificationDeps(deps, logger, u.notificationFollowUps),
       u.notificationOfStatus(t, status, deps.clock.now()),
     );
   },

@@ -1,4 +1,5 @@
 import { createHttpHandler } from '#shared/http/pipeline';
+import { notificationDeps } from '#shared/platform/notification-deps';
 import { providerConnectionRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
@@ -12,17 +13,6 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
     clock: c.clock,
     webhookUrl: `${c.config.publicBaseUrl}/api/provider-connections/asaas/notifications`,
   };
-  const saleDeps = {
-    transactions: c.repos.transactions,
-    payments: c.payments,
-    clock: c.clock,
-    ids: c.ids,
-    products: c.repos.products,
-    customers: c.repos.customers,
-    affiliations: c.repos.affiliations,
-    paymentMethods: c.repos.paymentMethods,
-    scheduler: c.scheduler,
-  };
   return {
     connectAsaas: async ({ tenant, body }) => (await useCases()).connectProvider(deps, tenant.sellerId, body),
     getAsaasConnection: async ({ tenant }) => (await useCases()).getProviderConnection(deps, tenant.sellerId),
@@ -34,25 +24,13 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
           links: c.providers.links,
           clock: c.clock,
           // The same follow-ups as the sandbox's notifications (functions/transactions).
-          apply: async (n) =>
-            (await useCases()).receiveVerifiedNotification(
-              {
-                ...saleDeps,
-                sessions: c.repos.checkoutSessions,
-                subscriptions: c.repos.subscriptions,
-                onScheduleError: (error) =>
-                  request.log.error('could not schedule a subscription job', { error }),
-                afterPayment: (await useCases()).notificationFollowUps(
-                  {
-                    ...saleDeps,
-                    scheduledCharges: c.repos.scheduledCharges,
-                    installmentPlans: c.repos.installmentPlans,
-                  },
-                  request.log,
-                ),
-              },
+          apply: async (n) => {
+            const u = await useCases();
+            return u.receiveVerifiedNotification(
+              notificationDeps(c, request.log, u.notificationFollowUps),
               n,
-            ),
+            );
+          },
         },
         request.headers['asaas-access-token'],
         request.rawBody,

@@ -1,5 +1,6 @@
 import { createHttpHandler } from '#shared/http/pipeline';
 import { rawReply, reply } from '#shared/http/types';
+import { notificationDeps } from '#shared/platform/notification-deps';
 import { transactionRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
@@ -33,31 +34,20 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
     },
     listTransactions: async ({ tenant, query }) =>
       (await useCases()).listSellerTransactions(createDeps, tenant, query),
-    handleProviderNotification: async ({ request }) =>
-      reply(
+    handleProviderNotification: async ({ request }) => {
+      const u = await useCases();
+      return reply(
         201,
-        await (await useCases()).receiveProviderNotification(
+        await u.receiveProviderNotification(
           {
-            ...createDeps,
-            sessions: c.repos.checkoutSessions,
-            // A paid Pix Automático first payment activates its subscription.
-            subscriptions: c.repos.subscriptions,
+            ...notificationDeps(c, request.log, u.notificationFollowUps),
             webhookSecret: c.config.gatewayWebhookSecret,
-            onScheduleError: (error) => request.log.error('could not schedule a subscription job', { error }),
-            // A paid transaction of a scheduled-charge cycle pays the cycle; of a carnê's boleto, the installment.
-            afterPayment: (await useCases()).notificationFollowUps(
-              {
-                ...createDeps,
-                scheduledCharges: c.repos.scheduledCharges,
-                installmentPlans: c.repos.installmentPlans,
-              },
-              request.log,
-            ),
           },
           request.rawBody,
           request.headers['x-signature'],
         ),
-      ),
+      );
+    },
     getTransactionStatus: async ({ path }) => (await useCases()).publicStatus(deps, path.gatewayPayId),
     getTransaction: async ({ tenant, path }) => (await useCases()).getTransactionView(deps, tenant, path.id),
     cancelTransactionByGatewayPayId: async ({ tenant, path }) =>
