@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../events/signing';
 import type { Runtime } from '../../infra/local/runtime';
+import { buyer, card } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
@@ -14,20 +15,6 @@ useTestRuntime((r, a) => {
   runtime = r;
   api = a;
 });
-
-const buyer = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '529.982.247-25',
-  phone: '11987654321',
-};
-const card = {
-  number: '4111111111111111',
-  holderName: 'MARIA SOUZA',
-  expiryMonth: 12,
-  expiryYear: 2034,
-  cvv: '123',
-};
 
 async function seller(environment: 'test' | 'live' = 'test') {
   const sellerId = nextSeller++;
@@ -53,7 +40,7 @@ async function cardSale(s: { product: { uuid: string } }) {
     productId: s.product.uuid,
     paymentMethod: 'creditcard',
     customer: buyer,
-    card,
+    card: card('4111111111111111'),
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: number; gatewayPayId: number; status: string };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { EVENT_SOURCE } from '../../shared/domain/events/events';
+import { card } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
@@ -19,13 +20,6 @@ const buyer = {
   document: '529.982.247-25',
   phone: '11987654321',
 };
-const card = (number: string) => ({
-  number,
-  holderName: 'MARIA SOUZA',
-  expiryMonth: 12,
-  expiryYear: 2034,
-  cvv: '123',
-});
 
 async function seller(environment: 'test' | 'live' = 'test', productName = 'Curso de Programação') {
   const sellerId = nextSeller++;

@@ -38,6 +38,7 @@ import {
   webhookEndpointResponse,
   webhookEndpointRotatedResponse,
 } from '../../shared/domain/webhooks/responses';
+import { card } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type Call, client, startTestRuntime } from '../support/runtime';
 
@@ -289,13 +290,6 @@ const buyer = {
   document: '529.982.247-25',
   phone: '11987654321',
 };
-const card = {
-  number: '4111111111111111',
-  holderName: 'MARIA SOUZA',
-  expiryMonth: 12,
-  expiryYear: 2034,
-  cvv: '123',
-};
 
 describe('transactions and charges', () => {
   let productUuid: string;
@@ -325,7 +319,11 @@ describe('transactions and charges', () => {
   });
 
   it('POST /api/transactions (card)', async () => {
-    cardTx = shape(await buy('creditcard', { card, installments: 3 }), 201, transactionResponse);
+    cardTx = shape(
+      await buy('creditcard', { card: card('4111111111111111'), installments: 3 }),
+      201,
+      transactionResponse,
+    );
     expect(cardTx).toMatchObject({ status: 'captured', installments: 3 });
   });
 

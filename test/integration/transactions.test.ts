@@ -4,6 +4,7 @@ import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
 import { parseDigitableLine } from '../../shared/domain/payments/boleto';
 import { parsePixPayload } from '../../shared/domain/payments/pix';
+import { card } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
@@ -22,13 +23,6 @@ const buyer = {
   document: '529.982.247-25',
   phone: '11987654321',
 };
-const card = (number: string) => ({
-  number,
-  holderName: 'MARIA SOUZA',
-  expiryMonth: 12,
-  expiryYear: 2034,
-  cvv: '123',
-});
 
 async function seller(environment: 'test' | 'live' = 'test') {
   const sellerId = nextSeller++;
