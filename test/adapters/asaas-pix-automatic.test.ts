@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
-import { AsaasClient } from '#shared/adapters/asaas/client';
+import { describe, expect, it } from 'vitest';
+import type { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
 import { ASAAS_AUTHORIZATION_STATUS, pixAuthorizationStatusOf } from '#shared/adapters/asaas/pix-automatic';
 import { DEBIT_LEAD_DAYS } from '#shared/adapters/asaas/pix-automatic-debit';
 import type { ChargeRequest, PixAutomaticChargeRequest } from '#shared/domain/payments/gateway';
-import type { ProviderCredentials } from '#shared/domain/ports/provider-connections';
 import { ASAAS_AUTHORIZATION_EVENTS } from '#shared/domain/provider-connections/asaas-events';
 import { BadRequestError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
-import { FAKE_PIX_AUTOMATIC_PAYLOAD, type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
-import { MemoryProviderLinks } from '../support/fakes/provider-links';
+import { ADAPTER_BUYER, useAsaasAdapter } from '../support/asaas-adapter';
+import { FAKE_PIX_AUTOMATIC_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';
+import type { MemoryProviderLinks } from '../support/fakes/provider-links';
 
 const API_KEY = '$aact_test_key_pix_automatico_0000000000';
 const tenant = { sellerId: 9, environment: 'live' } as const;
-const buyer = { name: 'Maria Silva', document: '24971563792', email: 'maria@example.com' };
-const now = new Date('2026-11-23T15:00:00Z');
+const buyer = ADAPTER_BUYER;
 
 let fake: FakeAsaas;
 let links: MemoryProviderLinks;
 let provider: AsaasProvider;
-let connected: ProviderCredentials | null;
 
 const consentSale = (over: Partial<ChargeRequest> = {}): ChargeRequest => ({
   tenant,
@@ -53,27 +50,15 @@ async function authorized(): Promise<string> {
   return result.pix.authorizationId;
 }
 
-beforeAll(async () => {
-  fake = await startFakeAsaas();
-  fake.addAccount(API_KEY, 'Escola de Música');
-});
-afterAll(() => fake.stop());
-beforeEach(() => {
-  fake.requests.length = 0;
-  fake.refusePixAutomatic(API_KEY, 0);
-  links = new MemoryProviderLinks();
-  connected = { apiKey: API_KEY, environment: 'sandbox' };
-  provider = new AsaasProvider({
-    client: new AsaasClient({
-      baseUrls: { sandbox: fake.baseUrl, production: fake.baseUrl },
-      timeoutMs: 2_000,
-      maxAttempts: 1,
-    }),
-    credentials: async () => connected,
-    links,
-    clock: { now: () => now },
-  });
-});
+useAsaasAdapter(
+  API_KEY,
+  'Escola de Música',
+  (w) => {
+    ({ fake, links, provider } = w);
+    fake.refusePixAutomatic(API_KEY, 0);
+  },
+  { maxAttempts: 1 },
+);
 
 describe('Pix Automático on Asaas: the consent charge', () => {
   it('creates the authorization with its immediate QR code, and answers its copia e cola and id', async () => {

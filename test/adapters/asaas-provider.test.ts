@@ -1,37 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
-import { AsaasClient, centavosOf, encodeBody, Reais } from '#shared/adapters/asaas/client';
+import { describe, expect, it } from 'vitest';
+import type { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
+import { centavosOf, encodeBody, Reais } from '#shared/adapters/asaas/client';
 import { ASAAS_EVENTS, ASAAS_STATUS, cardFailureOf, chargeStatusOf } from '#shared/adapters/asaas/mapping';
 import type { ChargeRequest } from '#shared/domain/payments/gateway';
-import type { ProviderCredentials } from '#shared/domain/ports/provider-connections';
-import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
-import { MemoryProviderLinks } from '../support/fakes/provider-links';
+import { ADAPTER_BUYER, type AsaasAdapterWorld, useAsaasAdapter } from '../support/asaas-adapter';
+import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';
+import type { MemoryProviderLinks } from '../support/fakes/provider-links';
 
 const API_KEY = '$aact_test_key_do_vendedor_000000000000';
 const tenant = { sellerId: 7, environment: 'live' } as const;
-const buyer = { name: 'Maria Silva', document: '24971563792', email: 'maria@example.com' };
-const now = new Date('2026-11-23T15:00:00Z');
+const buyer = ADAPTER_BUYER;
 
 let fake: FakeAsaas;
 let links: MemoryProviderLinks;
 let provider: AsaasProvider;
-let connected: ProviderCredentials | null;
-let sleeps: number[];
+let world: AsaasAdapterWorld;
 
-const build = (timeoutMs = 2_000) =>
-  new AsaasProvider({
-    client: new AsaasClient({
-      baseUrls: { sandbox: fake.baseUrl, production: fake.baseUrl },
-      timeoutMs,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-      },
-      random: () => 0.5,
-    }),
-    credentials: async () => connected,
-    links,
-    clock: { now: () => now },
-  });
+useAsaasAdapter(API_KEY, 'Padaria da Maria', (w) => {
+  world = w;
+  ({ fake, links, provider } = w);
+});
 
 const sale = (over: Partial<ChargeRequest> = {}): ChargeRequest => ({
   tenant,
@@ -50,19 +38,6 @@ const card = (number: string = FAKE_CARDS.approved) => ({
   expiryMonth: 5,
   expiryYear: 2030,
   cvv: '318',
-});
-
-beforeAll(async () => {
-  fake = await startFakeAsaas();
-  fake.addAccount(API_KEY, 'Padaria da Maria');
-});
-afterAll(() => fake.stop());
-beforeEach(() => {
-  fake.requests.length = 0;
-  links = new MemoryProviderLinks();
-  connected = { apiKey: API_KEY, environment: 'sandbox' };
-  sleeps = [];
-  provider = build();
 });
 
 describe('the Asaas adapter: requests', () => {
@@ -365,7 +340,7 @@ describe('the Asaas adapter: failures', () => {
       failureCode: 'processing_error',
       gatewayFailureCode: 'server_error',
     });
-    const slow = build(100);
+    const slow = world.build(100);
     fake.failNext({ status: 200, hang: true });
     expect(await slow.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
       outcome: 'error',
@@ -383,7 +358,7 @@ describe('the Asaas adapter: failures', () => {
     fake.failNext({ status: 429, headers: { 'ratelimit-reset': '2' } }, { status: 429 });
     const result = await provider.createCharge(sale());
     expect(result.outcome).toBe('pending');
-    expect(sleeps).toEqual([2000, 400]);
+    expect(world.sleeps).toEqual([2000, 400]);
     fake.failNext({ status: 429 }, { status: 429 }, { status: 429 });
     expect(await provider.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
       outcome: 'error',
@@ -392,7 +367,7 @@ describe('the Asaas adapter: failures', () => {
   });
 
   it('refuses with the 503 PROVIDER_NOT_CONFIGURED when the seller has no connection', async () => {
-    connected = null;
+    world.connected = null;
     await expect(provider.createCharge(sale())).rejects.toMatchObject({
       statusCode: 503,
       code: 'provider_not_configured',
@@ -402,7 +377,7 @@ describe('the Asaas adapter: failures', () => {
   });
 
   it('reports a revoked key as provider_credentials_invalid, without the key in the error', async () => {
-    connected = { apiKey: '$aact_revoked', environment: 'sandbox' };
+    world.connected = { apiKey: '$aact_revoked', environment: 'sandbox' };
     const error = await provider.createCharge(sale()).catch((e: Error) => e);
     expect(error).toMatchObject({ statusCode: 503, code: 'provider_credentials_invalid' });
     expect(JSON.stringify(error) + String((error as Error).message)).not.toContain('$aact_revoked');
