@@ -3,18 +3,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpGroups } from '#infra/routes';
 import { routeKey } from '#shared/http/types';
-import { type ClockAdvance, formatClockAdvance, measureClockAdvance } from './bench/clock-advance';
+import { type ClockAdvance, formatClockAdvance } from './bench/clock-advance';
 import { type ColdStart, measureColdStarts } from './bench/cold-start';
 import { type EndpointReport, measureEndpoints } from './bench/endpoints';
-import {
-  type EventThroughput,
-  formatEventThroughput,
-  measureEventThroughput,
-} from './bench/event-throughput';
+import { type EventThroughput, formatEventThroughput } from './bench/event-throughput';
 import { benchFilter } from './bench/filter';
-import { formatListingCost, type ListingCost, measureListingCost } from './bench/listing-cost';
-import { formatLoadTest, type LoadTest, measureLoadTest } from './bench/load-test';
-import { measureRenewalJob, type RenewalJob } from './bench/renewal-job';
+import { formatListingCost, type ListingCost } from './bench/listing-cost';
+import { formatLoadTest, type LoadTest } from './bench/load-test';
+import { inFreshProcess } from './bench/phase-process';
+import type { RenewalJob } from './bench/renewal-job';
 import {
   type BenchResults,
   bundleSections,
@@ -23,17 +20,9 @@ import {
   formatRenewalJob,
   formatReport,
 } from './bench/report';
-import {
-  formatScheduledChargeListing,
-  measureScheduledChargeListing,
-  type ScheduledChargeListing,
-} from './bench/scheduled-charge-listing';
+import { formatScheduledChargeListing, type ScheduledChargeListing } from './bench/scheduled-charge-listing';
 import { BENCH_BUILD_DIR, measureSizes, type SizeReport } from './bench/sizes';
-import {
-  formatSubscriptionListing,
-  measureSubscriptionListing,
-  type SubscriptionListing,
-} from './bench/subscription-listing';
+import { formatSubscriptionListing, type SubscriptionListing } from './bench/subscription-listing';
 
 /**
  * `npm run bench`: the budgets of DESIGN.md section 7, measured and printed. Budgets that fail are
@@ -62,39 +51,39 @@ if (anyRoute) {
 let listingCost: ListingCost | undefined;
 if (only.phase('listing transactions')) {
   log('seeding 10,000 transactions of one seller and measuring the list filters');
-  listingCost = await measureListingCost();
+  listingCost = await inFreshProcess('listing transactions');
 }
 let subscriptionListing: SubscriptionListing | undefined;
 if (only.phase('listing subscriptions')) {
   log('seeding subscriptions of one seller and measuring the subscription list filters');
-  subscriptionListing = await measureSubscriptionListing();
+  subscriptionListing = await inFreshProcess('listing subscriptions');
 }
 let scheduledChargeListing: ScheduledChargeListing | undefined;
 if (only.phase('listing scheduled charges')) {
   log('seeding 10,000 scheduled charges of one seller and measuring the scheduled charge list filters');
-  scheduledChargeListing = await measureScheduledChargeListing();
+  scheduledChargeListing = await inFreshProcess('listing scheduled charges');
 }
 let eventThroughput: EventThroughput | undefined;
 if (only.phase('event throughput')) {
   log('measuring webhook delivery throughput against a local receiver');
-  eventThroughput = await measureEventThroughput();
+  eventThroughput = await inFreshProcess('event throughput');
 }
 let clockAdvance: ClockAdvance | undefined;
 if (only.phase('clock advance')) {
   log('advancing the test clock 31 days, empty and with 1,000 due one-time jobs');
-  clockAdvance = await measureClockAdvance();
+  clockAdvance = await inFreshProcess('clock advance');
 }
 let renewalJob: RenewalJob | undefined;
 if (only.phase('renewal job')) {
   log('running subscription-due jobs: renewals by saved card, declines, double fires');
-  renewalJob = await measureRenewalJob();
+  renewalJob = await inFreshProcess('renewal job');
 }
 let loadTest: LoadTest | undefined;
 if (only.phase('load test')) {
   log(
     'load test: 100 requests/s of mixed reads and writes from a second process, then one key past its limit',
   );
-  loadTest = await measureLoadTest();
+  loadTest = await inFreshProcess('load test');
 }
 
 const results: BenchResults | undefined = endpoints && {

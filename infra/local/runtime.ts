@@ -17,7 +17,7 @@ import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer, useContainer } from '#shared/platform/container';
 import { TestClock } from './clock';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
-import { type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
+import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
 import { FileCipher } from './file-cipher';
 import { lambdaContext } from './gateway';
@@ -39,6 +39,8 @@ export interface RuntimeOptions {
   dataDir?: string | null;
   /** Use an already running DynamoDB Local instead of starting one. */
   dynamoEndpoint?: string;
+  /** The JVM options of the DynamoDB Local it starts: `long` for a server that stays up (default short). */
+  dynamoJit?: DynamoJit;
   tableName?: string;
   logLevel?: LogLevel;
   heartbeatIntervalSeconds?: number;
@@ -152,7 +154,9 @@ async function listen(server: Server, port: number): Promise<number> {
 }
 
 async function startDatabase(options: RuntimeOptions, file: (name: string) => string | null) {
-  const dynamo = options.dynamoEndpoint ? null : await startDynamoLocal({ dataDir: file('dynamodb') });
+  const dynamo = options.dynamoEndpoint
+    ? null
+    : await startDynamoLocal({ dataDir: file('dynamodb'), jit: options.dynamoJit });
   const endpoint = options.dynamoEndpoint ?? (dynamo as DynamoLocal).endpoint;
   const tableName = options.tableName ?? 'payment-service';
   try {

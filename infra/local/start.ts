@@ -8,7 +8,11 @@ async function main() {
   const dataDir = inMemory ? null : resolve(process.env.LOCAL_DATA_DIR ?? '.local');
   let runtime: Awaited<ReturnType<typeof startRuntime>>;
   try {
-    runtime = await startRuntime({ dataDir, logLevel: (process.env.LOG_LEVEL as never) ?? 'info' });
+    runtime = await startRuntime({
+      dataDir,
+      dynamoJit: 'long',
+      logLevel: (process.env.LOG_LEVEL as never) ?? 'info',
+    });
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

@@ -69,7 +69,9 @@ export type {
 } from './ports/transactions';
 export type {
   AttemptResult,
+  DeliveryRef,
   DeliveryRepository,
+  DeliveryWithEndpoint,
   Resolver,
   UrlPolicy,
   WebhookEndpointRepository,

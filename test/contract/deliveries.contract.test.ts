@@ -250,6 +250,45 @@ describe.each([
     });
   });
 
+  describe('getManyWithEndpoints', () => {
+    it('answers each asked pair in the order asked, a pair asked twice twice, missing ones as null', async () => {
+      const { deliveries, endpoints } = await make();
+      await endpoints.create(endpoint(ENDPOINT));
+      await endpoints.create(endpoint(OTHER_ENDPOINT));
+      await deliveries.createIfAbsent(delivery(1));
+      await deliveries.createIfAbsent(delivery(2, { endpointId: OTHER_ENDPOINT }));
+
+      expect(
+        await deliveries.getManyWithEndpoints([
+          { tenant: SELLER, id: idOf(2, OTHER_ENDPOINT), endpointId: OTHER_ENDPOINT },
+          { tenant: SELLER, id: idOf(1), endpointId: ENDPOINT },
+          { tenant: SELLER, id: idOf(3), endpointId: ENDPOINT },
+          { tenant: SELLER, id: idOf(1), endpointId: ENDPOINT },
+        ]),
+      ).toEqual([
+        { delivery: delivery(2, { endpointId: OTHER_ENDPOINT }), endpoint: endpoint(OTHER_ENDPOINT) },
+        { delivery: delivery(1), endpoint: endpoint(ENDPOINT) },
+        { delivery: null, endpoint: endpoint(ENDPOINT) },
+        { delivery: delivery(1), endpoint: endpoint(ENDPOINT) },
+      ]);
+      expect(await deliveries.getManyWithEndpoints([])).toEqual([]);
+    });
+
+    it("answers another tenant's or environment's delivery and endpoint as missing", async () => {
+      const { deliveries, endpoints } = await make();
+      await endpoints.create(endpoint(ENDPOINT));
+      await deliveries.createIfAbsent(delivery(1));
+
+      const missing = { delivery: null, endpoint: null };
+      expect(
+        await deliveries.getManyWithEndpoints([
+          { tenant: OTHER_SELLER, id: idOf(1), endpointId: ENDPOINT },
+          { tenant: LIVE, id: idOf(1), endpointId: ENDPOINT },
+        ]),
+      ).toEqual([missing, missing]);
+    });
+  });
+
   describe('listByEndpoint', () => {
     async function seeded() {
       const repos = await make();

@@ -8,21 +8,44 @@ import {
 const message = (deliveryId: string) =>
   JSON.stringify({ deliveryId, sellerId: 7, environment: 'test', attempt: 1 });
 
+/** The batch read fails whenever a record's own read would (an id starting whd_bad). */
 function depsWith(get: (id: string) => Promise<null>) {
   const malformed: string[] = [];
   const failures: string[] = [];
+  const batches: string[][] = [];
   const deps = {
     deliveries: {
       getWithEndpoint: async (_tenant: unknown, id: string) => ({ delivery: await get(id), endpoint: null }),
+      getManyWithEndpoints: async (refs: { id: string }[]) => {
+        batches.push(refs.map((r) => r.id));
+        if (refs.some((r) => r.id.startsWith('whd_bad'))) throw new Error('table unavailable');
+        return refs.map(() => ({ delivery: null, endpoint: null }));
+      },
     },
     clock: { now: () => new Date('2026-11-23T12:00:00Z') },
     onMalformed: (record: QueuedRecord) => malformed.push(record.id),
     onFailure: (record: QueuedRecord) => failures.push(record.id),
   } as unknown as BatchDeps;
-  return { deps, malformed, failures };
+  return { deps, malformed, failures, batches };
 }
 
 describe('a batch of delivery messages', () => {
+  it('reads the deliveries and endpoints of the whole batch in one read', async () => {
+    const seen: string[] = [];
+    const { deps, batches } = depsWith(async (id) => {
+      seen.push(id);
+      return null;
+    });
+    const ids = Array.from({ length: 10 }, (_, i) => `whd_ok_${String(i).padStart(16, '0')}`);
+    const failed = await processDeliveryBatch(deps, [
+      ...ids.map((id, i) => ({ id: `m${i}`, body: message(id) })),
+      { id: 'bad', body: '{not json' },
+    ]);
+    expect(failed).toEqual([]);
+    expect(batches).toEqual([ids]);
+    expect(seen).toEqual([]);
+  });
+
   it('returns to the queue only the records whose attempt could not run, and drops malformed ones', async () => {
     const seen: string[] = [];
     const { deps, malformed, failures } = depsWith(async (id) => {
@@ -39,6 +62,7 @@ describe('a batch of delivery messages', () => {
     expect(failed).toEqual(['m4']);
     expect(malformed).toEqual(['m2', 'm3']);
     expect(failures).toEqual(['m4']);
+    // The batch read failed, so each record read its own: only m4's failed.
     expect(seen).toEqual(['whd_abc_0123456789abcdef', 'whd_bad_0123456789abcdef']);
   });
 

@@ -86,6 +86,26 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
       };
     },
 
+    async getManyWithEndpoints(refs) {
+      const pairs = refs.map((r) => ({
+        delivery: keys.webhookDelivery(r.tenant, r.id),
+        endpoint: keys.webhookEndpoint(r.tenant, r.endpointId),
+      }));
+      const id = (k: { pk: string; sk: string }) => `${k.pk}\n${k.sk}`;
+      const unique = new Map(pairs.flatMap((p) => [p.delivery, p.endpoint]).map((k) => [id(k), k]));
+      if (unique.size === 0) return [];
+      const items = await table.batchGet<Item>([...unique.values()], { consistent: true });
+      const found = new Map(items.map((i) => [id(i as { pk: string; sk: string }), i]));
+      return pairs.map((p) => {
+        const delivery = found.get(id(p.delivery));
+        const endpoint = found.get(id(p.endpoint));
+        return {
+          delivery: delivery ? toDelivery(delivery) : null,
+          endpoint: endpoint ? toEndpoint(endpoint) : null,
+        };
+      });
+    },
+
     async listByEndpoint(tenant, endpointId, page) {
       const out = await table.queryPage<Item>(
         {

@@ -16,6 +16,17 @@ export interface WebhookEndpointRepository {
   delete(tenant: Tenant, id: string): Promise<void>;
 }
 
+export interface DeliveryRef {
+  tenant: Tenant;
+  id: string;
+  endpointId: string;
+}
+
+export interface DeliveryWithEndpoint {
+  delivery: WebhookDelivery | null;
+  endpoint: WebhookEndpoint | null;
+}
+
 export interface DeliveryRepository {
   /** Creates the delivery unless it exists (fan-out retries): returns the stored one either way. */
   createIfAbsent(delivery: WebhookDelivery): Promise<WebhookDelivery>;
@@ -26,6 +37,11 @@ export interface DeliveryRepository {
     id: string,
     endpointId: string,
   ): Promise<{ delivery: WebhookDelivery | null; endpoint: WebhookEndpoint | null }>;
+  /**
+   * The deliveries and their endpoints of a queue batch in one read (BatchGetItem), answered in the
+   * order asked; a pair asked twice is read once.
+   */
+  getManyWithEndpoints(refs: readonly DeliveryRef[]): Promise<DeliveryWithEndpoint[]>;
   listByEndpoint(
     tenant: Tenant,
     endpointId: string,

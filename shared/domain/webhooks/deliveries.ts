@@ -5,6 +5,7 @@ import type {
   AttemptResult,
   Clock,
   DeliveryRepository,
+  DeliveryWithEndpoint,
   Metrics,
   Queue,
   UrlPolicy,
@@ -177,16 +178,18 @@ const succeeded = (r: AttemptResult) => r.statusCode !== null && r.statusCode >=
  * the outcome. The next attempt's message is sent before the outcome is recorded, so a crash in
  * between repeats an attempt (same event id) instead of losing the retry.
  */
-export async function processDeliveryMessage(deps: DeliveryDeps, message: DeliveryMessage): Promise<string> {
+export async function processDeliveryMessage(
+  deps: DeliveryDeps,
+  message: DeliveryMessage,
+  /** The delivery and its endpoint when the caller read them already (a queue batch reads all at once). */
+  loaded?: DeliveryWithEndpoint,
+): Promise<string> {
   const tenant: Tenant = { sellerId: message.sellerId, environment: message.environment };
   // The delivery and its endpoint in one round trip: an attempt costs this read and its record.
   const endpointId = endpointIdOf(message.deliveryId);
   if (!endpointId) return 'dropped';
-  const { delivery, endpoint } = await deps.deliveries.getWithEndpoint(
-    tenant,
-    message.deliveryId,
-    endpointId,
-  );
+  const { delivery, endpoint } =
+    loaded ?? (await deps.deliveries.getWithEndpoint(tenant, message.deliveryId, endpointId));
   if (delivery?.status !== 'pending') return 'dropped';
   if (message.attempt !== delivery.scheduledAttempts + 1) return 'dropped';
   const now = deps.clock.now();

@@ -1,4 +1,9 @@
-import type { DeliveryRepository, WebhookEndpointRepository } from '../../../shared/domain/ports';
+import type {
+  DeliveryRef,
+  DeliveryRepository,
+  DeliveryWithEndpoint,
+  WebhookEndpointRepository,
+} from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import type { WebhookDelivery } from '../../../shared/domain/webhooks/deliveries';
 import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoints';
@@ -47,6 +52,10 @@ export class FakeDeliveryRepository implements DeliveryRepository {
     endpointId: string,
   ): Promise<{ delivery: WebhookDelivery | null; endpoint: WebhookEndpoint | null }> {
     return { delivery: await this.get(tenant, id), endpoint: await this.endpoints.get(tenant, endpointId) };
+  }
+
+  async getManyWithEndpoints(refs: readonly DeliveryRef[]): Promise<DeliveryWithEndpoint[]> {
+    return Promise.all(refs.map((r) => this.getWithEndpoint(r.tenant, r.id, r.endpointId)));
   }
 
   async listByEndpoint(
