@@ -1,4 +1,4 @@
-import { billingEmailOf, type CustomerProfile } from '#shared/domain/customers/customer';
+import { billingEmailOf } from '#shared/domain/customers/customer';
 import { type CustomerDeps, updateCustomer } from '#shared/domain/customers/customers';
 import {
   type CancellationData,
@@ -20,20 +20,15 @@ import {
   reactivateSubscription,
   resumeSubscription,
 } from '#shared/domain/subscriptions/actions';
-import { findSubscription, listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
-import {
-  type Subscription,
-  type SubscriptionView,
-  toSubscriptionView,
-} from '#shared/domain/subscriptions/subscription';
+import { listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
+import { type SubscriptionView, toSubscriptionView } from '#shared/domain/subscriptions/subscription';
 import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import { type Profile, startReads, withSubscription } from './action-reads';
 import {
   type PortalConfig,
   type PortalReadDeps,
-  portalConfigOf,
   requireFlag,
-  sessionProfile,
   toPortalCustomer,
   toPortalSubscription,
 } from './portal';
@@ -61,38 +56,6 @@ export type PortalActionDeps = ActionDeps &
 
 /** The customer's scope for the subscription use cases: another customer's subscription is a 404. */
 const scopeOf = (session: PortalSession) => ({ by: 'customer' as const, customerId: session.customer.id });
-
-type Profile = () => Promise<CustomerProfile | null>;
-
-/**
- * The reads of an action, started together (one BatchGetItem on DynamoDB): the session's
- * configuration, the customer's subscription `id` (taken after the configuration's checks, so a
- * refused action answers 403 even for another customer's subscription) and, with `profile`, the
- * customer's profile (the session names its uuid).
- */
-function startReads(deps: PortalActionDeps, session: PortalSession, id: number | null, profile: boolean) {
-  const noProfile: Profile = async () => null;
-  return {
-    config: portalConfigOf(deps, session),
-    subscription:
-      id === null
-        ? null
-        : early(findSubscription(deps, session.tenant, id, { customerId: session.customer.id })),
-    profile: profile ? early(sessionProfile(deps, session)) : noProfile,
-  };
-}
-
-/** The action's deps with the subscription this request already read (the use case reads it once). */
-const withSubscription = (deps: PortalActionDeps, s: Subscription): PortalActionDeps => ({
-  ...deps,
-  subscriptions: knowing(
-    deps.subscriptions,
-    'get',
-    (tenant: PortalSession['tenant'], id: number) =>
-      id === s.id && tenant.sellerId === s.tenant.sellerId && tenant.environment === s.tenant.environment,
-    s,
-  ),
-});
 
 /**
  * Sends one portal e-mail to the customer's billing address (the seller's override, else the
@@ -143,7 +106,7 @@ export async function portalCancel(
   requireFlag(config, 'allowCancelSubscription');
   if (config.requireCancelReason && !input.reason) throw new ValidationError(['reason is required']);
   const atPeriodEnd = config.cancelAtPeriodEndOnly || (input.atPeriodEnd ?? false);
-  const current = await (reads.subscription as () => Promise<Subscription>)();
+  const current = await reads.subscription();
   const view = await cancelSubscription(withSubscription(deps, current), session.tenant, id, {
     atPeriodEnd,
     reason: input.reason,
@@ -177,7 +140,7 @@ async function stateAction(
   const reads = startReads(deps, session, id, false);
   const config = await reads.config;
   requireFlag(config, 'allowCancelSubscription');
-  const current = await (reads.subscription as () => Promise<Subscription>)();
+  const current = await reads.subscription();
   return toPortalSubscription(
     await action(withSubscription(deps, current), session.tenant, id, scopeOf(session)),
     config,
@@ -236,7 +199,7 @@ export async function portalUpdatePaymentMethod(
   const card = early(deps.paymentMethods.get(session.tenant, input.paymentMethodId));
   const config = await reads.config;
   requireFlag(config, 'allowUpdatePaymentMethod');
-  const current = await (reads.subscription as () => Promise<Subscription>)();
+  const current = await reads.subscription();
   const known = withSubscription(deps, current);
   const paymentMethods = knowing(
     deps.paymentMethods,
@@ -265,7 +228,7 @@ export async function portalAddCardAndUpdate(
   requireFlag(config, 'allowUpdatePaymentMethod');
   if (!luhnValid(input.cardNumber)) throw new ValidationError(['cardNumber is not a valid card number']);
   // The subscription is the customer's before any card reaches the provider.
-  const current = await (reads.subscription as () => Promise<Subscription>)();
+  const current = await reads.subscription();
   const subscription = toSubscriptionView(current);
   const provider = deps.payments.forEnvironment(session.tenant.environment);
   if (!(await providerReady(provider, session.tenant)))
@@ -306,7 +269,7 @@ export async function portalEvents(deps: PortalActionDeps, session: PortalSessio
   const reads = startReads(deps, session, id, false);
   const config = await reads.config;
   requireFlag(config, 'allowViewInvoices');
-  const current = await (reads.subscription as () => Promise<Subscription>)();
+  const current = await reads.subscription();
   return listSubscriptionEvents(withSubscription(deps, current), session.tenant, id, {
     customerId: session.customer.id,
   });
