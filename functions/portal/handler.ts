@@ -32,44 +32,42 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
     onMailError: (error: unknown, kind: string) =>
       log.error('could not send a portal e-mail', { error, kind }),
   });
+  // The item reads a use case starts together go as one BatchGetItem (issue 17).
+  const run = <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
+    c.readTogether(async () => work(await useCases()));
   return {
     createPortalSession: async ({ tenant, body }) =>
-      reply(201, await (await useCases()).createPortalSession(base, tenant, body)),
-    getPortal: async ({ request }) => (await useCases()).getPortal(base, portalSessionOf(request.subject)),
+      reply(201, await run((u) => u.createPortalSession(base, tenant, body))),
+    getPortal: async ({ request }) => run((u) => u.getPortal(base, portalSessionOf(request.subject))),
     portalCancelSubscription: async ({ path, body, request }) =>
-      (await useCases()).portalCancel(
-        deps(request.log),
-        portalSessionOf(request.subject),
-        Number(path.id),
-        body,
-      ),
+      run((u) => u.portalCancel(deps(request.log), portalSessionOf(request.subject), Number(path.id), body)),
     portalPauseSubscription: async ({ path, request }) =>
-      (await useCases()).portalPause(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
+      run((u) => u.portalPause(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
     portalResumeSubscription: async ({ path, request }) =>
-      (await useCases()).portalResume(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
+      run((u) => u.portalResume(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
     portalReactivateSubscription: async ({ path, request }) =>
-      (await useCases()).portalReactivate(
-        deps(request.log),
-        portalSessionOf(request.subject),
-        Number(path.id),
-      ),
+      run((u) => u.portalReactivate(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
     portalUpdatePaymentMethod: async ({ path, body, request }) =>
-      (await useCases()).portalUpdatePaymentMethod(
-        deps(request.log),
-        portalSessionOf(request.subject),
-        Number(path.id),
-        body,
+      run((u) =>
+        u.portalUpdatePaymentMethod(
+          deps(request.log),
+          portalSessionOf(request.subject),
+          Number(path.id),
+          body,
+        ),
       ),
     portalAddCardAndUpdate: async ({ path, body, request }) =>
-      (await useCases()).portalAddCardAndUpdate(
-        { ...deps(request.log), buyerIp: request.sourceIp },
-        portalSessionOf(request.subject),
-        Number(path.id),
-        body,
+      run((u) =>
+        u.portalAddCardAndUpdate(
+          { ...deps(request.log), buyerIp: request.sourceIp },
+          portalSessionOf(request.subject),
+          Number(path.id),
+          body,
+        ),
       ),
     portalSubscriptionEvents: async ({ path, request }) =>
-      (await useCases()).portalEvents(deps(request.log), portalSessionOf(request.subject), Number(path.id)),
+      run((u) => u.portalEvents(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
     portalUpdateCustomerInfo: async ({ body, request }) =>
-      (await useCases()).portalUpdateCustomerInfo(deps(request.log), portalSessionOf(request.subject), body),
+      run((u) => u.portalUpdateCustomerInfo(deps(request.log), portalSessionOf(request.subject), body)),
   };
 });

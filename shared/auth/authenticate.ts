@@ -12,7 +12,16 @@ export const SELLER_CLAIM = 'custom:seller_id';
  * register their verifier here. A route that declares a scheme nobody registered fails at cold
  * start, not at request time.
  */
-export type SchemeVerifier = (req: HttpRequest) => Promise<AuthContext>;
+export type SchemeVerifier = (req: HttpRequest) => Promise<AuthContext | CountedAuth>;
+
+/**
+ * A verifier that counted the request itself, in the item it read the credential from (one
+ * round trip for both, as an API key's): `count` is the caller's count in the current window.
+ */
+export interface CountedAuth {
+  auth: AuthContext;
+  count: number;
+}
 const verifiers: Partial<Record<AuthScheme, SchemeVerifier>> = {};
 
 export function registerSchemeVerifier(scheme: 'portalToken' | 'magicLink', verifier: SchemeVerifier): void {
@@ -120,8 +129,9 @@ export async function authenticate(
   for (const scheme of ['portalToken', 'magicLink'] as const) {
     const verifier = verifiers[scheme];
     if (route.auth.includes(scheme) && verifier) {
-      const auth = await verifier(req);
-      return settle(auth, await req.container.repos.rateLimits.hit(auth.principal, now, window));
+      const verified = await verifier(req);
+      if ('count' in verified) return settle(verified.auth, verified.count);
+      return settle(verified, await req.container.repos.rateLimits.hit(verified.principal, now, window));
     }
   }
 

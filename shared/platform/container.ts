@@ -6,6 +6,7 @@ import {
   createProviderConnectionRepository,
   createProviderLinks,
 } from '#shared/adapters/dynamodb/provider-repositories';
+import { readTogether } from '#shared/adapters/dynamodb/read-batch';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { fetchSender } from '#shared/adapters/http/webhook-sender';
@@ -84,6 +85,11 @@ export interface Container {
   magicLinks: MagicLinkKeyring;
   /** Holds answers whose timing must not tell what they found (wall time). */
   pacer: ResponsePacer;
+  /**
+   * Runs a use case so that the item reads it starts together (Promise.all over its ports) cost
+   * one BatchGetItem; the in-memory fakes need no such thing, so use cases never see it.
+   */
+  readTogether: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** What differs between AWS and the local runtime; everything else is built the same way. */
@@ -168,6 +174,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
     magicLinks: platform.magicLinks,
     pacer: wallClockPacer,
+    readTogether,
   };
 }
 

@@ -266,6 +266,19 @@ describe.each([
     });
   });
 
+  describe('findRefById', () => {
+    it("answers the id and uuid of the tenant's customer, and null for another seller's, environment's or none", async () => {
+      const repo = await make();
+      const first = await register(repo, 3);
+      await register(repo, 4, {}, OTHER_SELLER);
+
+      expect(await repo.findRefById(SELLER, 3)).toEqual({ id: 3, uuid: first.uuid });
+      expect(await repo.findRefById(SELLER, 4)).toBeNull();
+      expect(await repo.findRefById(SELLER, 99)).toBeNull();
+      expect(await repo.findRefById({ ...SELLER, environment: 'live' }, 3)).toBeNull();
+    });
+  });
+
   describe('registration (findRegistration, reRegister: one read and one write, issue 17)', () => {
     it("says whether the tenant has a profile of the document's global customer, per seller and environment", async () => {
       const repo = await make();

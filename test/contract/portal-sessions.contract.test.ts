@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { createPortalSessionRepository } from '#shared/adapters/dynamodb/portal-session-repository';
 import { TABLE } from '#shared/adapters/dynamodb/table';
+import { rateWindow } from '#shared/domain/auth/rate-limit';
 import type { PortalSession } from '#shared/domain/portal/session';
 import type { PortalSessionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
@@ -89,6 +90,34 @@ describe.each([
     await repo.create(session(1));
 
     expect((await repo.findByTokenHash(hashOf(1)))?.expiresAt).toBe(EXPIRES);
+  });
+
+  it('authenticates a live session and counts its requests per window, starting again in the next', async () => {
+    const { repo } = await make();
+    await repo.create(session(1, { productId: 12 }));
+    const at = new Date(Date.parse(CREATED) + 5_000);
+    const next = new Date(at.getTime() + 60_000);
+
+    const first = await repo.authenticate(hashOf(1), at, rateWindow(at));
+    const second = await repo.authenticate(hashOf(1), at, rateWindow(at));
+    const later = await repo.authenticate(hashOf(1), next, rateWindow(next));
+
+    expect(first).toEqual({ session: session(1, { productId: 12 }), count: 1 });
+    expect(second?.count).toBe(2);
+    expect(later?.count).toBe(1);
+    expect(await repo.findByTokenHash(hashOf(1))).toEqual(session(1, { productId: 12 }));
+  });
+
+  it('authenticates nothing for an unknown hash, or at and after the expiry, and counts nothing then', async () => {
+    const { repo } = await make();
+    await repo.create(session(1));
+    const lastMs = new Date(Date.parse(EXPIRES) - 1);
+    const expiry = new Date(EXPIRES);
+
+    expect(await repo.authenticate(hashOf(2), lastMs, rateWindow(lastMs))).toBeNull();
+    expect(await repo.authenticate(hashOf(1), expiry, rateWindow(expiry))).toBeNull();
+    expect(await repo.authenticate(hashOf(1), lastMs, rateWindow(lastMs))).toMatchObject({ count: 1 });
+    expect(await repo.findByTokenHash(hashOf(2))).toBeNull();
   });
 
   it('sets the TTL a day after the expiry', async () => {

@@ -51,6 +51,10 @@ class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'recallBuye
   async findProfile(tenant: Tenant, uuid: string) {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
+  async findRefById(tenant: Tenant, id: number) {
+    const found = await this.findProfileById(tenant, id);
+    return found ? { id: found.id, uuid: found.uuid } : null;
+  }
   async findProfileById(tenant: Tenant, id: number) {
     return (
       [...this.profiles.values()].find(

@@ -359,6 +359,11 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       return item ? toProfile(item) : null;
     },
 
+    async findRefById(tenant, id) {
+      const pointer = await table.get<Item>(keys.customerById(tenant, id), { consistent: true });
+      return pointer ? { id, uuid: String(pointer.uuid) } : null;
+    },
+
     async findProfileById(tenant, id) {
       const pointer = await table.get<Item>(keys.customerById(tenant, id), { consistent: true });
       if (!pointer) return null;

@@ -1,6 +1,7 @@
 import type { PortalSession } from '#shared/domain/portal/session';
 import type { PortalSessionRepository } from '#shared/domain/ports';
 import { keys } from './keys';
+import { countRequest } from './rate-counter';
 import { alreadyExists, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
@@ -43,6 +44,22 @@ export function createPortalSessionRepository(table: Table): PortalSessionReposi
     async findByTokenHash(tokenHash) {
       const item = await table.get<Item>(keys.portalSession(tokenHash), { consistent: true });
       return item ? fromTenantAttributes<PortalSession>(item, DATA_FIELDS) : null;
+    },
+
+    async authenticate(tokenHash, at, window) {
+      // ISO instants of one format order as strings: `expiresAt > now` is the Clock's "not expired".
+      const now = at.toISOString();
+      const result = await countRequest({
+        table,
+        key: keys.portalSession(tokenHash),
+        window,
+        now: at,
+        guard: 'attribute_exists(pk) AND expiresAt > :gNow',
+        guardValues: { ':gNow': now },
+        guardHolds: (existing) => existing !== undefined && String(existing.expiresAt) > now,
+      });
+      if (!result) return null;
+      return { session: fromTenantAttributes<PortalSession>(result.item, DATA_FIELDS), count: result.count };
     },
   };
 }

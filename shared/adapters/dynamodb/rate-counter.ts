@@ -18,6 +18,13 @@ export interface CountOptions {
   now: Date;
   /** Extra condition the item must meet (API key exists and is not revoked). */
   guard?: string;
+  /** Values the guard names (`:g…`), beside the counter's own. */
+  guardValues?: Record<string, unknown>;
+  /**
+   * Whether the item a failed condition returned still meets the guard (then the window slot was
+   * the failure). Default: the item exists and is not revoked.
+   */
+  guardHolds?: (existing: Item | undefined) => boolean;
   set?: Record<string, unknown>;
   ttlSeconds?: number;
 }
@@ -34,6 +41,7 @@ export async function countRequest(options: CountOptions): Promise<CountResult |
   const values: Record<string, unknown> = {
     ':now': options.now.getTime(),
     ':start': options.window.startsAt.getTime(),
+    ...options.guardValues,
   };
   const sets = ['#rlAt = :now'];
   for (const [i, [k, v]] of Object.entries(options.set ?? {}).entries()) {
@@ -47,6 +55,7 @@ export async function countRequest(options: CountOptions): Promise<CountResult |
     sets.push('#ttl = :ttl');
   }
   const guard = options.guard ? `${options.guard} AND ` : '';
+  const holds = options.guardHolds ?? guardStillHolds;
 
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -61,7 +70,7 @@ export async function countRequest(options: CountOptions): Promise<CountResult |
       return { item: item ?? {}, count: Number(item?.[slot] ?? 1) };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
-      if (options.guard && !guardStillHolds(error.existing)) return null;
+      if (options.guard && !holds(error.existing)) return null;
     }
     try {
       // The slot is left over from an idle gap: start the window at 1.
@@ -76,7 +85,7 @@ export async function countRequest(options: CountOptions): Promise<CountResult |
       return { item: item ?? {}, count: 1 };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
-      if (options.guard && !guardStillHolds(error.existing)) return null;
+      if (options.guard && !holds(error.existing)) return null;
       // Another request reset the window first: count on top of it.
     }
   }

@@ -21,6 +21,7 @@ import { awsRegion } from '#shared/config';
 import { ConflictError } from '#shared/errors';
 import { decodeCursor, encodeCursor, startKeyOf } from './cursor';
 import { type Key, keys } from './keys';
+import { currentReadBatch, type ReadSender } from './read-batch';
 import { TABLE } from './table-definition';
 
 export type Item = Record<string, unknown>;
@@ -182,6 +183,23 @@ export class Table {
     key: Key,
     options: { consistent?: boolean; signal?: AbortSignal } = {},
   ): Promise<T | undefined> {
+    // Inside readTogether, reads started together go as one BatchGetItem (./read-batch).
+    const batch = options.signal ? undefined : currentReadBatch();
+    if (batch) return (await batch.read(this, [key], options.consistent ?? false, this.sendReads))[0] as T;
+    return this.getOne<T>(key, options);
+  }
+
+  /** What a readTogether batch sends: GetItem for one key, BatchGetItem for more. */
+  private readonly sendReads: ReadSender = async (keys, consistent) => {
+    if (keys.length > 1) return this.getMany(keys, { consistent });
+    const item = await this.getOne(keys[0], { consistent });
+    return item ? [item] : [];
+  };
+
+  private async getOne<T = Item>(
+    key: Key,
+    options: { consistent?: boolean; signal?: AbortSignal },
+  ): Promise<T | undefined> {
     const out = await this.doc.send(
       new GetCommand({ TableName: this.name, Key: key, ConsistentRead: options.consistent }),
       { abortSignal: options.signal },
@@ -195,6 +213,12 @@ export class Table {
    * are asked again after a jittered pause, at most BATCH_GET_ATTEMPTS requests per 100 keys.
    */
   async batchGet<T = Item>(keys: Key[], options: { consistent?: boolean } = {}): Promise<T[]> {
+    const batch = keys.length > 0 ? currentReadBatch() : undefined;
+    if (batch) return (await batch.read(this, keys, options.consistent ?? false, this.sendReads)) as T[];
+    return this.getMany<T>(keys, options);
+  }
+
+  private async getMany<T = Item>(keys: Key[], options: { consistent?: boolean }): Promise<T[]> {
     // A request naming one key twice is refused whole.
     const unique = [...new Map(keys.map((k) => [`${k.pk}\u0000${k.sk}`, k])).values()];
     const found: T[] = [];

@@ -20,18 +20,19 @@ import {
   reactivateSubscription,
   resumeSubscription,
 } from '#shared/domain/subscriptions/actions';
-import { getSubscription, listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
-import type { SubscriptionView } from '#shared/domain/subscriptions/subscription';
+import { listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
+import { type SubscriptionView, toSubscriptionView } from '#shared/domain/subscriptions/subscription';
 import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import { type Profile, startReads, withSubscription } from './action-reads';
 import {
   type PortalConfig,
   type PortalReadDeps,
-  portalConfigOf,
   requireFlag,
   toPortalCustomer,
   toPortalSubscription,
 } from './portal';
+import { early, knowing } from './prefetch';
 import type { PortalAddCardInput, PortalCancelInput, PortalCustomerInfoInput } from './schemas';
 import type { PortalSession } from './session';
 
@@ -66,9 +67,10 @@ async function sendPortalMail(
   session: PortalSession,
   kind: string,
   render: (customerName: string) => RenderedMail,
+  readProfile: Profile,
 ): Promise<void> {
   try {
-    const profile = await deps.customers.findProfileById(session.tenant, session.customer.id);
+    const profile = await readProfile();
     if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
     await deps.mailer.send({
       to: billingEmailOf(profile),
@@ -99,11 +101,13 @@ export async function portalCancel(
   id: number,
   input: PortalCancelInput,
 ) {
-  const config = await portalConfigOf(deps, session);
+  const reads = startReads(deps, session, id, true);
+  const config = await reads.config;
   requireFlag(config, 'allowCancelSubscription');
   if (config.requireCancelReason && !input.reason) throw new ValidationError(['reason is required']);
   const atPeriodEnd = config.cancelAtPeriodEndOnly || (input.atPeriodEnd ?? false);
-  const view = await cancelSubscription(deps, session.tenant, id, {
+  const current = await reads.subscription();
+  const view = await cancelSubscription(withSubscription(deps, current), session.tenant, id, {
     atPeriodEnd,
     reason: input.reason,
     ...scopeOf(session),
@@ -115,8 +119,12 @@ export async function portalCancel(
       endsAt: new Date(view.cancelAt ?? view.cancelledAt ?? view.updatedAt),
       customMessage: config.customCancellationMessage,
     };
-    await sendPortalMail(deps, session, 'subscription_cancellation', (customerName) =>
-      subscriptionCancellation({ ...data, customerName }),
+    await sendPortalMail(
+      deps,
+      session,
+      'subscription_cancellation',
+      (customerName) => subscriptionCancellation({ ...data, customerName }),
+      reads.profile,
     );
   }
   return toPortalSubscription(view, config);
@@ -129,9 +137,14 @@ async function stateAction(
   id: number,
   action: typeof pauseSubscription,
 ) {
-  const config = await portalConfigOf(deps, session);
+  const reads = startReads(deps, session, id, false);
+  const config = await reads.config;
   requireFlag(config, 'allowCancelSubscription');
-  return toPortalSubscription(await action(deps, session.tenant, id, scopeOf(session)), config);
+  const current = await reads.subscription();
+  return toPortalSubscription(
+    await action(withSubscription(deps, current), session.tenant, id, scopeOf(session)),
+    config,
+  );
 }
 
 export const portalPause = (deps: PortalActionDeps, session: PortalSession, id: number) =>
@@ -149,6 +162,7 @@ async function changeCard(
   config: PortalConfig,
   id: number,
   paymentMethodId: number,
+  readProfile: Profile,
 ) {
   const view = await changeSubscriptionPaymentMethod(deps, session.tenant, id, {
     paymentMethodId,
@@ -160,8 +174,12 @@ async function changeCard(
       ...mailSubjectOf(view, config),
       card: { brand: card.cardBrand, last4: card.cardLast4 },
     };
-    await sendPortalMail(deps, session, 'payment_method_updated', (customerName) =>
-      paymentMethodUpdated({ ...data, customerName }),
+    await sendPortalMail(
+      deps,
+      session,
+      'payment_method_updated',
+      (customerName) => paymentMethodUpdated({ ...data, customerName }),
+      readProfile,
     );
   }
   return toPortalSubscription(view, config);
@@ -177,9 +195,19 @@ export async function portalUpdatePaymentMethod(
   id: number,
   input: { paymentMethodId: number },
 ) {
-  const config = await portalConfigOf(deps, session);
+  const reads = startReads(deps, session, id, true);
+  const card = early(deps.paymentMethods.get(session.tenant, input.paymentMethodId));
+  const config = await reads.config;
   requireFlag(config, 'allowUpdatePaymentMethod');
-  return changeCard(deps, session, config, id, input.paymentMethodId);
+  const current = await reads.subscription();
+  const known = withSubscription(deps, current);
+  const paymentMethods = knowing(
+    deps.paymentMethods,
+    'get',
+    (_tenant: unknown, cardId: number) => cardId === input.paymentMethodId,
+    await card(),
+  );
+  return changeCard({ ...known, paymentMethods }, session, config, id, input.paymentMethodId, reads.profile);
 }
 
 /**
@@ -195,15 +223,17 @@ export async function portalAddCardAndUpdate(
   id: number,
   input: PortalAddCardInput,
 ) {
-  const config = await portalConfigOf(deps, session);
+  const reads = startReads(deps, session, id, true);
+  const config = await reads.config;
   requireFlag(config, 'allowUpdatePaymentMethod');
   if (!luhnValid(input.cardNumber)) throw new ValidationError(['cardNumber is not a valid card number']);
   // The subscription is the customer's before any card reaches the provider.
-  const subscription = await getSubscription(deps, session.tenant, id, { customerId: session.customer.id });
+  const current = await reads.subscription();
+  const subscription = toSubscriptionView(current);
   const provider = deps.payments.forEnvironment(session.tenant.environment);
   if (!(await providerReady(provider, session.tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
-  const customer = await deps.customers.findProfileById(session.tenant, session.customer.id);
+  const customer = await reads.profile();
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   const result = await provider.tokenizeCard({
     tenant: session.tenant,
@@ -230,14 +260,19 @@ export async function portalAddCardAndUpdate(
     provider: provider.provider,
     savedCard: result.savedCard,
   });
-  return changeCard(deps, session, config, subscription.id, method.id);
+  const known = withSubscription(deps, current);
+  return changeCard(known, session, config, subscription.id, method.id, async () => customer);
 }
 
 /** GET /api/portal/subscriptions/{id}/events: the subscription's history, when `allowViewInvoices` is on. */
 export async function portalEvents(deps: PortalActionDeps, session: PortalSession, id: number) {
-  const config = await portalConfigOf(deps, session);
+  const reads = startReads(deps, session, id, false);
+  const config = await reads.config;
   requireFlag(config, 'allowViewInvoices');
-  return listSubscriptionEvents(deps, session.tenant, id, { customerId: session.customer.id });
+  const current = await reads.subscription();
+  return listSubscriptionEvents(withSubscription(deps, current), session.tenant, id, {
+    customerId: session.customer.id,
+  });
 }
 
 /**
@@ -250,7 +285,16 @@ export async function portalUpdateCustomerInfo(
   session: PortalSession,
   input: PortalCustomerInfoInput,
 ) {
-  const config = await portalConfigOf(deps, session);
+  const reads = startReads(deps, session, null, true);
+  const config = await reads.config;
   requireFlag(config, 'allowUpdateBillingInfo');
-  return toPortalCustomer(await updateCustomer(deps, session.tenant, session.customer.uuid, input));
+  const { tenant, customer } = session;
+  const customers = knowing(
+    deps.customers,
+    'findProfile',
+    (t: PortalSession['tenant'], uuid: string) =>
+      uuid === customer.uuid && t.sellerId === tenant.sellerId && t.environment === tenant.environment,
+    await reads.profile(),
+  );
+  return toPortalCustomer(await updateCustomer({ ...deps, customers }, tenant, customer.uuid, input));
 }

@@ -79,22 +79,35 @@ export const toPortalCustomer = (
   document: p.document,
 });
 
+/**
+ * The session customer's profile, by the uuid the session names (one key: it joins the request's
+ * other reads), and only if it is still the customer of the session's numeric id.
+ */
+export async function sessionProfile(
+  deps: { customers: Pick<CustomerRepository, 'findProfile'> },
+  session: PortalSession,
+): Promise<CustomerProfile | null> {
+  const found = await deps.customers.findProfile(session.tenant, session.customer.uuid);
+  return found && found.id === session.customer.id ? found : null;
+}
+
 export interface PortalReadDeps {
-  customers: Pick<CustomerRepository, 'findProfileById'>;
+  customers: Pick<CustomerRepository, 'findProfile'>;
   portalConfigs: Pick<PortalConfigRepository, 'get' | 'readForProduct'>;
   subscriptions: Pick<SubscriptionRepository, 'listByCustomer'>;
   paymentMethods: Pick<PaymentMethodRepository, 'listByCustomer'>;
 }
 
 /**
- * GET /api/portal: everything the hosted portal page draws, read in parallel: the customer, the
+ * GET /api/portal: everything the hosted portal page draws, read in parallel (the customer by the
+ * uuid the session names, and the configuration, in one BatchGetItem on DynamoDB): the customer, the
  * session's configuration, the customer's subscriptions with the actions allowed on each, and the
  * active saved cards (the choices of a card change).
  */
 export async function getPortal(deps: PortalReadDeps, session: PortalSession) {
   const { tenant, customer } = session;
   const [profile, config, subscriptions, methods] = await Promise.all([
-    deps.customers.findProfileById(tenant, customer.id),
+    sessionProfile(deps, session),
     portalConfigOf(deps, session),
     deps.subscriptions.listByCustomer(tenant, customer.id),
     deps.paymentMethods.listByCustomer(tenant, customer.uuid),

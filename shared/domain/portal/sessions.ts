@@ -48,7 +48,7 @@ export type CreatePortalSessionInput = z.output<typeof createPortalSessionSchema
 
 export interface PortalSessionDeps {
   portalSessions: PortalSessionRepository;
-  customers: Pick<CustomerRepository, 'findProfileById'>;
+  customers: Pick<CustomerRepository, 'findRefById'>;
   products: Pick<ProductRepository, 'get'>;
   clock: Clock;
   ids: Ids;
@@ -75,7 +75,7 @@ export async function createPortalSession(
     : null;
   if (problem) throw new ValidationError([problem]);
   const [customer, product] = await Promise.all([
-    deps.customers.findProfileById(tenant, input.customerId),
+    deps.customers.findRefById(tenant, input.customerId),
     input.productId === undefined ? null : deps.products.get(tenant, input.productId),
   ]);
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);

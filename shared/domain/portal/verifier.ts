@@ -1,4 +1,5 @@
 import { registerSchemeVerifier } from '#shared/auth/authenticate';
+import { rateWindow } from '#shared/domain/auth/rate-limit';
 import type { Clock, PortalSessionRepository } from '#shared/domain/ports';
 import { UnauthorizedError } from '#shared/errors';
 import type { AuthContext } from '#shared/http/types';
@@ -25,6 +26,22 @@ export async function verifyPortalToken(
   return session;
 }
 
+/**
+ * As verifyPortalToken, with the request counted in the session's own rate window in the same
+ * round trip (one conditional UpdateItem of the session's item): the token routes' auth and rate
+ * limit together. The same 401 for a malformed, unknown or expired token; none of them is counted.
+ */
+export async function authenticatePortalToken(
+  deps: { portalSessions: Pick<PortalSessionRepository, 'authenticate'>; clock: Clock },
+  token: string | undefined,
+): Promise<{ session: PortalSession; count: number }> {
+  if (!token || !PORTAL_TOKEN_FORMAT.test(token)) throw new UnauthorizedError();
+  const now = deps.clock.now();
+  const found = await deps.portalSessions.authenticate(portalTokenHash(token), now, rateWindow(now));
+  if (!found) throw new UnauthorizedError();
+  return found;
+}
+
 /** The AuthContext of a portal token route: the session's seller, counted per session. */
 export function portalAuthContext(session: PortalSession): AuthContext {
   return {
@@ -41,14 +58,13 @@ export function portalAuthContext(session: PortalSession): AuthContext {
  * declared scheme has a verifier). Registering twice is harmless.
  */
 export function usePortalTokens(): void {
-  registerSchemeVerifier('portalToken', async (req) =>
-    portalAuthContext(
-      await verifyPortalToken(
-        { portalSessions: req.container.repos.portalSessions, clock: req.container.clock },
-        req.query.token,
-      ),
-    ),
-  );
+  registerSchemeVerifier('portalToken', async (req) => {
+    const { session, count } = await authenticatePortalToken(
+      { portalSessions: req.container.repos.portalSessions, clock: req.container.clock },
+      req.query.token,
+    );
+    return { auth: portalAuthContext(session), count };
+  });
 }
 
 /** The portal session a token route's handler was given (AuthContext.subject). */

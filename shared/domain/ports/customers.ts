@@ -57,6 +57,11 @@ export interface CustomerRepository {
    */
   findProfileById(tenant: Tenant, id: number): Promise<CustomerProfile | null>;
   /**
+   * The id and uuid of the tenant's customer with this numeric id (strongly consistent), or null:
+   * findProfileById without the profile, in one GetItem (profiles are never deleted).
+   */
+  findRefById(tenant: Tenant, id: number): Promise<{ id: number; uuid: string } | null>;
+  /**
    * Writes a new global customer with the tenant's profile. Throws ConflictError (reason
    * `already_exists`) when another request registered the document first.
    */

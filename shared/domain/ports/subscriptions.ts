@@ -1,3 +1,4 @@
+import type { RateWindow } from '#shared/domain/auth/rate-limit';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { PortalSession } from '#shared/domain/portal/session';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
@@ -84,4 +85,14 @@ export interface PortalSessionRepository {
   create(session: PortalSession): Promise<void>;
   /** The session of a token hash, or null (unknown, or deleted by the TTL). Callers check `expiresAt`. */
   findByTokenHash(tokenHash: string): Promise<PortalSession | null>;
+  /**
+   * The session of a token hash if it is still before its `expiresAt` at `at`, with the request
+   * counted in the session's own rate window, in one round trip (the counter lives in the
+   * session's item); null for an unknown hash or an expired session, and nothing is counted then.
+   */
+  authenticate(
+    tokenHash: string,
+    at: Date,
+    window: RateWindow,
+  ): Promise<{ session: PortalSession; count: number } | null>;
 }

@@ -127,6 +127,11 @@ export class FakeCustomerRepository implements CustomerRepository {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
   }
 
+  async findRefById(tenant: Tenant, id: number): Promise<{ id: number; uuid: string } | null> {
+    const found = await this.findProfileById(tenant, id);
+    return found ? { id: found.id, uuid: found.uuid } : null;
+  }
+
   async findProfileById(tenant: Tenant, id: number): Promise<CustomerProfile | null> {
     const found = [...this.profiles.values()].find(
       (p) =>

@@ -1,3 +1,4 @@
+import type { RateWindow } from '../../../shared/domain/auth/rate-limit';
 import type { PortalSession } from '../../../shared/domain/portal/session';
 import type { PortalSessionRepository } from '../../../shared/domain/ports';
 import { ConflictError } from '../../../shared/errors';
@@ -12,6 +13,8 @@ const TTL_MARGIN_MS = 86_400_000;
  */
 export class FakePortalSessionRepository implements PortalSessionRepository {
   readonly items = new Map<string, PortalSession>();
+  /** Each session's rate window and its count (the DynamoDB item's rl0/rl1 slots). */
+  private readonly windows = new Map<string, { window: number; count: number }>();
   private lastId: number;
 
   constructor(firstId = 1) {
@@ -35,6 +38,19 @@ export class FakePortalSessionRepository implements PortalSessionRepository {
     return found ? structuredClone(found) : null;
   }
 
+  async authenticate(
+    tokenHash: string,
+    at: Date,
+    window: RateWindow,
+  ): Promise<{ session: PortalSession; count: number } | null> {
+    const found = this.items.get(tokenHash);
+    if (!found || Date.parse(found.expiresAt) <= at.getTime()) return null;
+    const current = this.windows.get(tokenHash);
+    const count = current?.window === window.index ? current.count + 1 : 1;
+    this.windows.set(tokenHash, { window: window.index, count });
+    return { session: structuredClone(found), count };
+  }
+
   /** The TTL (epoch seconds) the DynamoDB item would carry, for a stored session. */
   ttlOf(tokenHash: string): number | undefined {
     const found = this.items.get(tokenHash);
@@ -43,6 +59,9 @@ export class FakePortalSessionRepository implements PortalSessionRepository {
 
   expireTtl(now: Date): void {
     for (const [hash, s] of this.items)
-      if (Date.parse(s.expiresAt) + TTL_MARGIN_MS <= now.getTime()) this.items.delete(hash);
+      if (Date.parse(s.expiresAt) + TTL_MARGIN_MS <= now.getTime()) {
+        this.items.delete(hash);
+        this.windows.delete(hash);
+      }
   }
 }

@@ -1,0 +1,73 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Key } from './keys';
+
+type Item = Record<string, unknown>;
+/** Sends one set of keys: GetItem for one, BatchGetItem for more (the Table's own reads). */
+export type ReadSender = (keys: Key[], consistent: boolean) => Promise<Item[]>;
+
+interface Waiter {
+  keys: Key[];
+  resolve(items: Item[]): void;
+  reject(error: unknown): void;
+}
+
+interface Pending {
+  keys: Map<string, Key>;
+  consistent: boolean;
+  waiters: Waiter[];
+  send: ReadSender;
+}
+
+const id = (k: Key) => `${k.pk}\u0000${k.sk}`;
+
+/**
+ * The key reads one request starts together, per table. The first read schedules the flush on
+ * setImmediate: reads started by the same Promise.all (and by any continuation of already settled
+ * promises) join it, and go as one BatchGetItem. A read started after the flush opens the next.
+ */
+class ReadBatch {
+  private readonly pending = new Map<object, Pending>();
+
+  read(owner: object, keys: Key[], consistent: boolean, send: ReadSender): Promise<Item[]> {
+    let batch = this.pending.get(owner);
+    if (!batch) {
+      const opened: Pending = { keys: new Map(), consistent: false, waiters: [], send };
+      batch = opened;
+      this.pending.set(owner, opened);
+      setImmediate(() => this.flush(owner, opened));
+    }
+    for (const k of keys) batch.keys.set(id(k), { pk: k.pk, sk: k.sk });
+    // One consistent reader makes the whole batch consistent: stronger than asked is still right.
+    batch.consistent ||= consistent;
+    const waiters = batch.waiters;
+    return new Promise((resolve, reject) => waiters.push({ keys, resolve, reject }));
+  }
+
+  private flush(owner: object, batch: Pending): void {
+    this.pending.delete(owner);
+    batch.send([...batch.keys.values()], batch.consistent).then(
+      (items) => {
+        const byKey = new Map(items.map((item) => [id(item as unknown as Key), item]));
+        for (const w of batch.waiters)
+          w.resolve(w.keys.flatMap((k) => (byKey.has(id(k)) ? [byKey.get(id(k)) as Item] : [])));
+      },
+      (error: unknown) => {
+        for (const w of batch.waiters) w.reject(error);
+      },
+    );
+  }
+}
+
+const scope = new AsyncLocalStorage<ReadBatch>();
+
+/**
+ * Runs `work` so that the key reads (Table.get, Table.batchGet) it starts together are sent as one
+ * BatchGetItem (issue 17: a use case reads its items with Promise.all through its ports, and the
+ * request pays one round trip for them). Only this request's reads join: the scope is per call.
+ */
+export function readTogether<T>(work: () => Promise<T>): Promise<T> {
+  return scope.run(new ReadBatch(), work);
+}
+
+/** The open scope of readTogether, if the caller runs inside one. */
+export const currentReadBatch = (): ReadBatch | undefined => scope.getStore();

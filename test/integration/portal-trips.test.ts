@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { saoPauloDate } from '../../shared/dates';
+import { type client, useTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+
+// No timeline ticks between requests, so the counts below are the requests' own, as in the bench.
+useTestRuntime(
+  (r, a) => {
+    runtime = r;
+    api = a;
+  },
+  { tickMs: 3_600_000 },
+);
+
+const MARIA = {
+  name: 'Maria Souza',
+  email: 'maria@example.com',
+  document: '52998224725',
+  phone: '11987654321',
+};
+
+/** DynamoDB requests of one request by command; an id block claimed ahead is not the request's. */
+async function tripsOf(work: () => Promise<{ status: number; body: unknown }>, status = 200) {
+  const before = { ...runtime.roundTrips.byCommand };
+  const ahead = runtime.deps.table.aheadClaims;
+  const res = await work();
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const claimedAhead = runtime.deps.table.aheadClaims - ahead;
+  const by: Record<string, number> = {};
+  for (const [k, v] of Object.entries(runtime.roundTrips.byCommand)) {
+    const n = v - (before[k] ?? 0) - (k === 'UpdateItemCommand' ? claimedAhead : 0);
+    if (n !== 0) by[k] = n;
+  }
+  return by;
+}
+
+let nextSeller = 95_001;
+
+/** A seller with a monthly price, Maria's two saved cards and a subscription on the first. */
+async function setUp() {
+  const jwt = await runtime.issuer.sign(nextSeller++, { now: runtime.clock.now() });
+  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+    .key as string;
+  const product = (
+    await api.post(
+      '/api/products',
+      { name: 'Clube do livro', image: 'https://cdn.example.com/c.png', value: 49.9, installments: 1 },
+      { token: key },
+    )
+  ).body;
+  const price = (
+    await api.post(
+      `/api/products/${product.id}/prices`,
+      { name: 'Plano mensal', unitAmount: 49.9, billingInterval: 'month' },
+      { token: key },
+    )
+  ).body;
+  const customer = (await api.post('/api/v1/customers', { ...MARIA, personType: 'fisica' }, { token: key }))
+    .body;
+  const expiryYear = Number(saoPauloDate(runtime.clock.now()).slice(0, 4)) + 2;
+  for (const number of ['4111111111111111', '5555555555554444']) {
+    const sale = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'creditcard',
+      customer: MARIA,
+      card: { number, holderName: 'MARIA SOUZA', expiryMonth: 12, expiryYear, cvv: '123' },
+      saveCard: true,
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+  }
+  const listed = await api.get(`/api/v1/customers/${customer.uuid}/payment-methods`, { token: key });
+  expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+  const cards = listed.body.data as { id: number; last4: string }[];
+  const [first, second] = ['1111', '4444'].map((l) => cards.find((c) => c.last4 === l)?.id as number);
+  const sub = await api.post(
+    '/api/subscriptions',
+    { customerId: customer.id, priceId: price.id, paymentMethodId: first },
+    { token: key },
+  );
+  expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  return { key, customer, subscriptionId: sub.body.id as number, secondCard: second };
+}
+
+describe('round trips of the customer portal (issue 17)', () => {
+  it('authenticates a token with its rate count in one UpdateItem and reads each route in one BatchGetItem', async () => {
+    const s = await setUp();
+    // The container's first session waits for its first block of ids; later ones take them from memory.
+    await api.post('/api/portal/sessions', { customerId: s.customer.id }, { token: s.key });
+    let token = '';
+    const session = await tripsOf(async () => {
+      const res = await api.post('/api/portal/sessions', { customerId: s.customer.id }, { token: s.key });
+      token = res.body.token;
+      return res;
+    }, 201);
+    // The API key's count, the customer's id pointer, the session.
+    expect(session).toEqual({ UpdateItemCommand: 1, GetItemCommand: 1, PutItemCommand: 1 });
+
+    const at = (path: string) => `${path}${path.includes('?') ? '&' : '?'}token=${token}`;
+    const sub = (action: string) => at(`/api/portal/subscriptions/${s.subscriptionId}/${action}`);
+
+    // The session's count; the profile and the configuration; the two lists.
+    expect(await tripsOf(() => api.get(at('/api/portal')))).toEqual({
+      UpdateItemCommand: 1,
+      BatchGetItemCommand: 1,
+      QueryCommand: 2,
+    });
+    const write = { UpdateItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 };
+    expect(await tripsOf(() => api.post(sub('pause')))).toEqual(write);
+    expect(await tripsOf(() => api.post(sub('resume')))).toEqual(write);
+    // The configuration, the subscription and the profile the e-mail goes to, in one read.
+    expect(await tripsOf(() => api.post(sub('cancel'), { atPeriodEnd: true }))).toEqual(write);
+    expect(await tripsOf(() => api.post(sub('reactivate')))).toEqual(write);
+    // The card joins the same read.
+    expect(
+      await tripsOf(() => api.post(sub('update-payment-method'), { paymentMethodId: s.secondCard })),
+    ).toEqual(write);
+    expect(await tripsOf(() => api.get(sub('events')))).toEqual({
+      UpdateItemCommand: 1,
+      BatchGetItemCommand: 1,
+      QueryCommand: 1,
+    });
+    expect(
+      await tripsOf(() => api.call('PUT', at('/api/portal/customer-info'), { body: { name: 'Maria S.' } })),
+    ).toEqual({ UpdateItemCommand: 2, BatchGetItemCommand: 1 });
+  });
+
+  it('counts nothing for an unknown or expired token: one failed conditional UpdateItem, 401', async () => {
+    const s = await setUp();
+    const token = (await api.post('/api/portal/sessions', { customerId: s.customer.id }, { token: s.key }))
+      .body.token as string;
+    expect(await tripsOf(() => api.get(`/api/portal?token=pt_${'A'.repeat(43)}`), 401)).toEqual({
+      UpdateItemCommand: 1,
+    });
+    await api.post('/api/test-helpers/clock/advance', { seconds: 3_600 });
+    expect(await tripsOf(() => api.get(`/api/portal?token=${token}`), 401)).toEqual({
+      UpdateItemCommand: 1,
+    });
+  });
+});
