@@ -60,6 +60,8 @@ export type {
   SubscriptionPage,
   SubscriptionQuery,
   SubscriptionRepository,
+  SubscriptionStartReader,
+  SubscriptionStartReads,
 } from './ports/subscriptions';
 export type { Clock, Ids, Metrics } from './ports/system';
 export type {

@@ -19,6 +19,7 @@ import { createRateLimitRepository } from './rate-limit-repository';
 import { createScheduledChargeRepository } from './scheduled-charge-repository';
 import { createSellerRepository } from './seller-repository';
 import { createSubscriptionRepository } from './subscription-repository';
+import { createSubscriptionStartReader } from './subscription-start-reader';
 import type { Table } from './table';
 import { createTransactionRepository } from './transaction-repository';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
@@ -49,6 +50,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     paymentMethods: createPaymentMethodRepository(table),
     prices: createPriceRepository(table),
     subscriptions: createSubscriptionRepository(table),
+    subscriptionStartReader: createSubscriptionStartReader(table),
     scheduledCharges: createScheduledChargeRepository(table),
     installmentPlans: createInstallmentPlanRepository(table, clock),
     portalSessions: createPortalSessionRepository(table),

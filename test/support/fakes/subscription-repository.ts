@@ -1,3 +1,4 @@
+import { CustomerChangedError, CustomerContentionError } from '../../../shared/domain/customers/customer';
 import type {
   SubscriptionChanges,
   SubscriptionPage,
@@ -11,6 +12,7 @@ import type {
 } from '../../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
+import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import { FakeTransactionRepository } from './transaction-repository';
 
@@ -42,6 +44,8 @@ interface StoredEntry {
  *   match; listByCustomer at most 100; history newest first;
  * - dueSubscriptions answers the subscriptions whose `dueAt` is by `now` in the hour buckets from
  *   `hoursBack` hours ago to now, oldest bucket first and by `dueAt` (then job id) within one.
+ * - with `customers`, `changes.customer` must still be the stored profile (its `updatedAt`), else
+ *   CustomerChangedError with the stored one (CustomerContentionError without one);
  * `beforeSave` runs just before save checks its condition (stage a concurrent writer, or throw).
  */
 export class FakeSubscriptionRepository implements SubscriptionRepository {
@@ -54,9 +58,19 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   private lastId: number;
   private lastEventId = 0;
 
-  constructor(options: { transactions?: FakeTransactionRepository; firstId?: number } = {}) {
+  /** The profiles `changes.customer` is checked against (the adapter's ConditionCheck), when given. */
+  customers: Pick<FakeCustomerRepository, 'findProfile'> | null;
+
+  constructor(
+    options: {
+      transactions?: FakeTransactionRepository;
+      firstId?: number;
+      customers?: Pick<FakeCustomerRepository, 'findProfile'>;
+    } = {},
+  ) {
     this.transactions = options.transactions ?? new FakeTransactionRepository();
     this.lastId = (options.firstId ?? 1) - 1;
+    this.customers = options.customers ?? null;
   }
 
   /** Stores a subscription as if it had been created earlier (no history, no events). */
@@ -80,6 +94,7 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
         reason: 'already_exists',
       });
     this.refuseStoredTransaction(changes);
+    await this.refuseChangedCustomer(changes);
     this.write(subscription, changes);
   }
 
@@ -95,6 +110,7 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
         reason: 'changed',
       });
     this.refuseStoredTransaction(changes);
+    await this.refuseChangedCustomer(changes);
     this.write(next, changes);
     this.saves++;
   }
@@ -150,6 +166,15 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       throw new ConflictError('The transaction already exists', 'already_exists', {
         reason: 'already_exists',
       });
+  }
+
+  /** As profileAsOfWrites' check: the profile the snapshot came from must still be the stored one. */
+  private async refuseChangedCustomer(changes: SubscriptionChanges): Promise<void> {
+    const seen = changes.customer;
+    if (!seen || !this.customers) return;
+    const stored = await this.customers.findProfile(seen.tenant, seen.uuid);
+    if (!stored) throw new CustomerContentionError();
+    if (stored.updatedAt !== seen.updatedAt) throw new CustomerChangedError(stored);
   }
 
   private write(subscription: Subscription, changes: SubscriptionChanges): void {
