@@ -111,14 +111,17 @@ const idPointer = (p: CustomerProfile): TransactItem => ({
  * later profile changes: a write that used it checks the profile's `updatedAt` (profileAsOfWrites).
  */
 function profileCopy(p: CustomerProfile): Item {
-  const { tenant, ...fields } = p;
-  return { ...fields, sellerId: tenant.sellerId, environment: tenant.environment };
+  // The overdue count moves without `updatedAt` (the charge work keeps it): never copied.
+  const { tenant, overdueCount: _, ...fields } = p;
+  const copy: Item = { sellerId: tenant.sellerId, environment: tenant.environment };
+  for (const [field, value] of Object.entries(fields)) if (value !== null) copy[field] = value;
+  return copy;
 }
 
 /**
  * What an id pointer (`CUSTOMERID#…`) tells of its profile: the uuid always; the profile as it was
- * when the pointer was last written, or null for pointers written before the copy existed (the
- * caller reads the profile by uuid then).
+ * when the pointer was last written (its overdue count reads 0), or null for pointers written before
+ * the copy existed (the caller reads the profile by uuid then).
  */
 export function fromIdPointer(item: Item): { uuid: string; copy: CustomerProfile | null } {
   const copy = item.profile as Item | undefined;
