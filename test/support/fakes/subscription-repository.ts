@@ -89,12 +89,12 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   }
 
   async create(subscription: Subscription, changes: SubscriptionChanges): Promise<void> {
+    if (changes.customer) await this.refuseChangedCustomer(changes.customer);
     if (this.items.has(keyOf(subscription.tenant, subscription.id)))
       throw new ConflictError('The subscription already exists', 'already_exists', {
         reason: 'already_exists',
       });
     this.refuseStoredTransaction(changes);
-    await this.refuseChangedCustomer(changes);
     this.write(subscription, changes);
   }
 
@@ -105,12 +105,13 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
 
   async save(next: Subscription, previous: Subscription, changes: SubscriptionChanges): Promise<void> {
     await this.beforeSave?.();
+    // Before the version's check: nothing may pause between that check and the write (one transaction).
+    if (changes.customer) await this.refuseChangedCustomer(changes.customer);
     if (this.items.get(keyOf(previous.tenant, previous.id))?.version !== previous.version)
       throw new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
       });
     this.refuseStoredTransaction(changes);
-    await this.refuseChangedCustomer(changes);
     this.write(next, changes);
     this.saves++;
   }
@@ -169,9 +170,8 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   }
 
   /** As profileAsOfWrites' check: the profile the snapshot came from must still be the stored one. */
-  private async refuseChangedCustomer(changes: SubscriptionChanges): Promise<void> {
-    const seen = changes.customer;
-    if (!seen || !this.customers) return;
+  private async refuseChangedCustomer(seen: CustomerProfile): Promise<void> {
+    if (!this.customers) return;
     const stored = await this.customers.findProfile(seen.tenant, seen.uuid);
     if (!stored) throw new CustomerContentionError();
     if (stored.updatedAt !== seen.updatedAt) throw new CustomerChangedError(stored);
