@@ -3,6 +3,7 @@ import { createAffiliationRepository } from './affiliation-repository';
 import { createApiKeyRepository } from './api-key-repository';
 import { createCheckoutSessionRepository } from './checkout-session-repository';
 import { createCustomerDirectory } from './customer-directory';
+import { createCustomerAndProductReader } from './customer-product-reader';
 import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
@@ -40,6 +41,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     deliveries: createDeliveryRepository(table),
     customers: createCustomerRepository(table),
     customerDirectory: createCustomerDirectory(table),
+    customerAndProduct: createCustomerAndProductReader(table),
     products: createProductRepository(table),
     transactions: createTransactionRepository(table),
     portalConfigs: createPortalConfigRepository(table),

@@ -1,4 +1,8 @@
-import { CustomerChangedError, CustomerContentionError } from '../../../shared/domain/customers/customer';
+import {
+  CustomerChangedError,
+  CustomerContentionError,
+  type CustomerProfile,
+} from '../../../shared/domain/customers/customer';
 import type {
   SubscriptionChanges,
   SubscriptionPage,
