@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { PROVIDER_PREFIX, partitionKeys } from '../../scripts/bench/provider-trips';
 import { keys } from '../../shared/adapters/dynamodb/keys';
-import { saoPauloDate } from '../../shared/dates';
+import { addDays, saoPauloDate } from '../../shared/dates';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -149,5 +149,80 @@ describe('round trips of POST /api/subscriptions (issue 17)', () => {
     expect(old.trips).toBe(4);
     expect(old.body.customer).toMatchObject({ id: s.customer.id, name: 'Maria Souza' });
     expect((await subscribeTrips(s)).trips).toBe(3);
+  });
+});
+
+/** `count` more registered customers of the seller (documents the check digits accept). */
+async function customers(s: Seller, count: number): Promise<{ id: number; uuid: string }[]> {
+  const out: { id: number; uuid: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const base = String(100_000_000 + nextDocument++).slice(-9);
+    const res = await api.post(
+      '/api/v1/customers',
+      { ...customerBody, name: `Cliente ${i}`, email: `c${i}@example.com`, document: cpf(base) },
+      { token: s.key },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    out.push(res.body);
+  }
+  return out;
+}
+let nextDocument = 1;
+
+/** A valid CPF from its first nine digits. */
+function cpf(nine: string): string {
+  const digit = (digits: string) => {
+    const sum = [...digits].reduce((acc, d, i) => acc + Number(d) * (digits.length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  const ten = nine + digit(nine);
+  return ten + digit(ten);
+}
+
+describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
+  const charge = (s: Seller, customerId: number) =>
+    api.post(
+      '/api/v1/scheduled-charges',
+      {
+        customerId,
+        productId: s.product.uuid,
+        amount: 150.5,
+        dueDate: addDays(saoPauloDate(runtime.clock.now()), 10),
+        methods: ['pix', 'boleto'],
+        type: 'one_time',
+      },
+      { token: s.key },
+    );
+  const chargeTrips = async (s: Seller, customerId: number) => {
+    const { trips, result } = await tripsOf(() => charge(s, customerId));
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+    return { trips, body: result.body };
+  };
+
+  it('costs 3 round trips with authentication for each new customer: one read, one write', async () => {
+    const s = await seller();
+    const [first, ...others] = await customers(s, 4);
+    await freshWindow();
+    // The container's first charge of this product looks its uuid up (a Query beside the read).
+    expect((await chargeTrips(s, first.id)).trips).toBe(4);
+    const trips: number[] = [];
+    for (const c of others) trips.push((await chargeTrips(s, c.id)).trips);
+    expect(trips).toEqual([3, 3, 3]);
+  });
+
+  it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
+    const s = await seller();
+    const [c] = await customers(s, 1);
+    await freshWindow();
+    await chargeTrips(s, c.id);
+    const renamed = await api.patch(`/api/v1/customers/${c.uuid}`, { name: 'Outro Nome' }, { token: s.key });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const stale = await chargeTrips(s, c.id);
+    expect(stale.trips).toBe(4);
+    expect(stale.body.customer).toMatchObject({ name: 'Outro Nome' });
+    const healed = await chargeTrips(s, c.id);
+    expect(healed.trips).toBe(3);
+    expect(healed.body.customer).toMatchObject({ name: 'Outro Nome' });
   });
 });
