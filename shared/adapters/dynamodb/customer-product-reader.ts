@@ -1,7 +1,7 @@
 import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { CustomerAndProductReader } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
-import type { Tenant } from '#shared/domain/tenant';
+import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { toProfile } from './customer-queries';
 import { fromIdPointer } from './customer-repository';
 import { type Key, keys } from './keys';
@@ -15,35 +15,50 @@ import type { Item, Table } from './table';
  * from an earlier lookup of the uuid in this container (a product's uuid, tenant and id never
  * change). A uuid this container never looked up is found through its index (a Query, as
  * ProductRepository.findByUuid) beside the BatchGetItem; a pointer written before it carried a copy
- * costs a GetItem of the profile by uuid after it.
+ * costs a GetItem of the profile by uuid after it. A carnê's duplicate guard (keyed by the product's
+ * id) joins the BatchGetItem; for a uuid not known yet the lookup goes first.
  */
 export function createCustomerAndProductReader(table: Table): CustomerAndProductReader {
   const products = createProductRepository(table);
   const productLinks = new LinkMemory<{ tenant: Tenant; id: number }>();
 
   return {
-    async read(tenant, { customerId, productUuid }) {
-      const link = productUuid === undefined ? undefined : productLinks.get(productUuid);
+    async read(tenant, { customerId, productUuid, planFingerprint }) {
+      let link = productUuid === undefined ? undefined : productLinks.get(productUuid);
+      let queried: Product | null = null;
+      // The carnê's guard is keyed by the product's id: an unknown uuid is looked up first.
+      if (productUuid !== undefined && !link && planFingerprint) {
+        queried = await products.findByUuid(productUuid);
+        if (queried) link = { tenant: queried.tenant, id: queried.id };
+      }
       const pointerKey = keys.customerById(tenant, customerId);
-      const productKey = link ? keys.product(link.tenant, link.id) : null;
-      const [items, queried] = await Promise.all([
-        table.batchGet<Item>(productKey ? [pointerKey, productKey] : [pointerKey], { consistent: true }),
-        productUuid !== undefined && !link ? products.findByUuid(productUuid) : null,
+      const productKey = link && !queried ? keys.product(link.tenant, link.id) : null;
+      const holdKey =
+        link && planFingerprint && sameTenant(link.tenant, tenant)
+          ? keys.installmentPlanFingerprint(tenant, planFingerprint(link.id))
+          : null;
+      const [items, found] = await Promise.all([
+        table.batchGet<Item>(present([pointerKey, productKey, holdKey]), { consistent: true }),
+        productUuid !== undefined && !link ? products.findByUuid(productUuid) : queried,
       ]);
       const itemOf = (key: Key) => items.find((i) => i.pk === key.pk && i.sk === key.sk);
       const stored = productKey ? itemOf(productKey) : undefined;
-      const product: Product | null = productKey ? (stored ? toProduct(stored) : null) : queried;
+      const product: Product | null = productKey ? (stored ? toProduct(stored) : null) : found;
       if (productUuid !== undefined && product)
         productLinks.set(productUuid, { tenant: product.tenant, id: product.id });
+      const hold = holdKey ? itemOf(holdKey) : undefined;
+      const planHold = hold ? { planUuid: String(hold.planUuid), until: String(hold.until) } : null;
       const pointer = itemOf(pointerKey);
-      if (!pointer) return { customer: null, product };
+      if (!pointer) return { customer: null, product, planHold };
       const { uuid, copy } = fromIdPointer(pointer);
       let customer: CustomerProfile | null = copy;
       if (!customer) {
         const item = await table.get<Item>(keys.customerProfile(tenant, uuid), { consistent: true });
         customer = item ? toProfile(item) : null;
       }
-      return { customer, product };
+      return { customer, product, planHold };
     },
   };
 }
+
+const present = (list: (Key | null)[]): Key[] => list.filter((k): k is Key => k !== null);

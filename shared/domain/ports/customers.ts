@@ -109,6 +109,19 @@ export interface CustomerAndProductReader {
    */
   read(
     tenant: Tenant,
-    refs: { customerId: number; productUuid?: string },
-  ): Promise<{ customer: CustomerProfile | null; product: Product | null }>;
+    refs: {
+      customerId: number;
+      productUuid?: string;
+      /**
+       * A carnê's duplicate guard of the tenant's product (InstallmentPlanChanges.fingerprint), read
+       * with the rest when the product is the tenant's: `planHold` answers who holds it (expired or
+       * not), or null.
+       */
+      planFingerprint?: (productId: number) => string;
+    },
+  ): Promise<{
+    customer: CustomerProfile | null;
+    product: Product | null;
+    planHold?: { planUuid: string; until: string } | null;
+  }>;
 }
