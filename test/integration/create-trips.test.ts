@@ -226,3 +226,76 @@ describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
     expect(healed.body.customer).toMatchObject({ name: 'Outro Nome' });
   });
 });
+
+describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
+  /** The seller's product accepting carnê. */
+  async function carneProduct(s: Seller) {
+    const res = await api.post(
+      '/api/products',
+      {
+        name: 'Curso em carnê',
+        image: 'https://cdn.example.com/c.png',
+        value: 300,
+        installments: 1,
+        carne: { enabled: true, maxInstallments: 12 },
+      },
+      { token: s.key },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body as { uuid: string };
+  }
+  const plan = (s: Seller, productUuid: string, customerId: number) =>
+    api.post(
+      '/api/v1/installment-plans',
+      {
+        productId: productUuid,
+        customerId,
+        installments: 3,
+        firstDueDate: addDays(saoPauloDate(runtime.clock.now()), 5),
+      },
+      { token: s.key },
+    );
+  const planTrips = async (s: Seller, productUuid: string, customerId: number, status = 201) => {
+    const { trips, result } = await tripsOf(() => plan(s, productUuid, customerId));
+    expect(result.status, JSON.stringify(result.body)).toBe(status);
+    return { trips, body: result.body };
+  };
+
+  it('costs 3 round trips with authentication for each new customer: one read, one write', async () => {
+    const s = await seller();
+    const product = await carneProduct(s);
+    const [first, ...others] = await customers(s, 4);
+    await freshWindow();
+    // The container's first plan of this product looks its uuid up before the read (the guard's key needs its id).
+    expect((await planTrips(s, product.uuid, first.id)).trips).toBe(4);
+    const trips: number[] = [];
+    for (const c of others) trips.push((await planTrips(s, product.uuid, c.id)).trips);
+    expect(trips).toEqual([3, 3, 3]);
+  });
+
+  it('refuses an identical plan from the read, before the provider is called', async () => {
+    const s = await seller();
+    const product = await carneProduct(s);
+    const [c] = await customers(s, 1);
+    await freshWindow();
+    await planTrips(s, product.uuid, c.id);
+    const provider = providerTrips;
+    const again = await planTrips(s, product.uuid, c.id, 409);
+    expect(again.body.message).toBe('An identical installment plan was just created for this customer');
+    expect(again.trips).toBe(2);
+    expect(providerTrips).toBe(provider);
+  });
+
+  it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
+    const s = await seller();
+    const product = await carneProduct(s);
+    const [c, d] = await customers(s, 2);
+    await freshWindow();
+    await planTrips(s, product.uuid, d.id);
+    const renamed = await api.patch(`/api/v1/customers/${c.uuid}`, { name: 'Outro Nome' }, { token: s.key });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const stale = await planTrips(s, product.uuid, c.id);
+    expect(stale.trips).toBe(4);
+    expect(stale.body.customer).toMatchObject({ name: 'Outro Nome' });
+  });
+});
