@@ -194,7 +194,7 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
 /** Attempts at a create whose customer copy keeps turning out stale (each one reads the stored profile). */
 const CUSTOMER_TRIES = 3;
 
-/** The subscription (and the first charge's transaction) with the customer snapshot of `profile`. */
+/** The subscription with the customer snapshot of `profile`. */
 function withCustomer(s: Subscription, profile: CustomerProfile): Subscription {
   return { ...s, customer: customerSnapshot(profile) };
 }
@@ -254,8 +254,6 @@ async function startCharged(
         history: [created, ...changes.history],
         ...(profile ? { customer: profile } : {}),
       });
-      await scheduleDue(deps, s);
-      return s;
     } catch (error) {
       if (error instanceof CustomerChangedError && tries < CUSTOMER_TRIES) {
         profile = error.current;
@@ -272,6 +270,8 @@ async function startCharged(
       }
       throw error;
     }
+    await scheduleDue(deps, s);
+    return s;
   }
 }
 
