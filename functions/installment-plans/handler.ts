@@ -26,7 +26,14 @@ export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   });
   return {
     createInstallmentPlan: async ({ tenant, body, request }) =>
-      reply(201, await (await useCases()).createInstallmentPlan(engine(request.log), tenant, body)),
+      reply(
+        201,
+        await (await useCases()).createInstallmentPlan(
+          { ...engine(request.log), customerAndProduct: c.repos.customerAndProduct },
+          tenant,
+          body,
+        ),
+      ),
     listInstallmentPlans: async ({ tenant, query, request }) =>
       (await useCases()).listInstallmentPlans(engine(request.log), tenant, query),
     getInstallmentPlan: async ({ tenant, path, request }) =>

@@ -36,7 +36,12 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
         request.log.error('could not issue a new scheduled charge now; the due job will', { error });
       return reply(
         201,
-        await (await useCases()).createScheduledCharge(engine(request.log), tenant, body, onAdvanceError),
+        await (await useCases()).createScheduledCharge(
+          { ...engine(request.log), customerAndProduct: c.repos.customerAndProduct },
+          tenant,
+          body,
+          onAdvanceError,
+        ),
       );
     },
     listScheduledCharges: async ({ tenant, query }) =>

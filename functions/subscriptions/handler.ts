@@ -32,7 +32,7 @@ export const handler = createHttpHandler(subscriptionRoutes, (c) => {
     deactivateSubscriptionPrice: async ({ tenant, path }) =>
       (await useCases()).deactivatePrice(prices, tenant, path.id, path.priceId),
     createSubscription: async ({ tenant, body, request }) => {
-      const deps = { ...withLog(request.log), customers: c.repos.customers, ...prices };
+      const deps = { ...withLog(request.log), startReader: c.repos.subscriptionStartReader };
       return reply(201, await (await useCases()).createSubscriptionByApi(deps, tenant, body));
     },
     listSubscriptions: async ({ tenant, query }) =>

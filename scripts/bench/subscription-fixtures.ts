@@ -29,6 +29,7 @@ export function subscriptionDeps(runtime: Runtime) {
     customers: deps.repos.customers,
     transactions: deps.repos.transactions,
     paymentMethods: deps.repos.paymentMethods,
+    startReader: deps.repos.subscriptionStartReader,
     payments: deps.payments,
     scheduler: deps.scheduler,
     clock: deps.clock,

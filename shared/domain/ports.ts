@@ -6,7 +6,13 @@
 export type { AffiliationRepository } from './ports/affiliates';
 export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
 export type { CheckoutSessionRepository, SessionPage, SessionQuery } from './ports/checkout';
-export type { CustomerQuery, CustomerRepository, CustomerSearch, JoinedWrite } from './ports/customers';
+export type {
+  CustomerAndProductReader,
+  CustomerQuery,
+  CustomerRepository,
+  CustomerSearch,
+  JoinedWrite,
+} from './ports/customers';
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
 export type {
@@ -60,6 +66,8 @@ export type {
   SubscriptionPage,
   SubscriptionQuery,
   SubscriptionRepository,
+  SubscriptionStartReader,
+  SubscriptionStartReads,
 } from './ports/subscriptions';
 export type { Clock, Ids, Metrics } from './ports/system';
 export type {

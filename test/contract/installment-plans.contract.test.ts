@@ -470,6 +470,22 @@ describe.each([
       expect(await repo.reserveFingerprint(SELLER, 'fp', uuidOf(1), later(UNTIL, 10))).toBe(false);
     });
 
+    it("holds the guard in a create's own write: another plan's unexpired hold refuses the create whole", async () => {
+      const { repo } = await make();
+      const guard = { value: 'fp', until: UNTIL };
+      await repo.create(plan(1), { events: [], fingerprint: guard });
+      expect(await repo.reserveFingerprint(SELLER, 'fp', uuidOf(2), UNTIL)).toBe(false);
+
+      const refused = await conflictOf(repo.create(plan(2), { events: [], fingerprint: guard }));
+      expect(refused).toMatchObject({ code: 'fingerprint_held', reason: 'already_exists' });
+      expect(await repo.get(SELLER, uuidOf(2))).toBeNull();
+      // Another tenant's guard is apart; an expired one is free.
+      await repo.create(plan(3, { tenant: OTHER_SELLER }), { events: [], fingerprint: guard });
+      await repo.reserveFingerprint(SELLER, 'old', uuidOf(1), later(NOW, -1));
+      await repo.create(plan(4), { events: [], fingerprint: { value: 'old', until: UNTIL } });
+      expect(await repo.get(SELLER, uuidOf(4))).not.toBeNull();
+    });
+
     it("releases only the plan's own hold", async () => {
       const { repo } = await make();
       await repo.reserveFingerprint(SELLER, 'fp', uuidOf(1), UNTIL);

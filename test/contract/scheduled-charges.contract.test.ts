@@ -3,6 +3,7 @@ import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-rep
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { createScheduledChargeRepository } from '#shared/adapters/dynamodb/scheduled-charge-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type {
   CustomerRepository,
@@ -273,6 +274,25 @@ describe.each([
   ],
 ])('ScheduledChargeRepository contract (%s)', (_name, make) => {
   describe('ids, create and get', () => {
+    it("checks the profile a create's customer snapshot came from: a changed one writes nothing and comes back", async () => {
+      const { repo, customers } = await make();
+      const seen = (await customers.findProfile(SELLER, CUSTOMERS[1].uuid)) as CustomerProfile;
+      await repo.create(charge(1), { events: [], timeline: [], customer: seen });
+      expect(await repo.get(SELLER, charge(1).id)).not.toBeNull();
+
+      await customers.updateProfile(seen, { name: 'Ana Lima', updatedAt: later(seen.updatedAt, 1) });
+      const error = await repo
+        .create(charge(2), { events: [], timeline: [], customer: seen })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CustomerChangedError);
+      expect((error as CustomerChangedError).current).toMatchObject({
+        uuid: seen.uuid,
+        name: 'Ana Lima',
+        updatedAt: later(seen.updatedAt, 1),
+      });
+      expect(await repo.get(SELLER, charge(2).id)).toBeNull();
+    });
+
     it('hands out increasing attempt ids, never the same twice', async () => {
       const { repo } = await make();
       const ids = [await repo.nextAttemptId(), await repo.nextAttemptId(), await repo.nextAttemptId()];

@@ -15,11 +15,12 @@ import {
 import { toSubscriptionView } from '../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../shared/domain/tenant';
 import type { Transaction } from '../../shared/domain/transactions/transaction';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakePriceRepository } from '../support/fakes/price-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { fakeSubscriptionStartReader } from '../support/fakes/subscription-start-reader';
 import {
   AMOUNT,
   ANCHOR,
@@ -143,7 +144,10 @@ beforeEach(async () => {
   prices.seed(price);
   products.seed(product);
   await customers.addProfile(profile);
-  deps = { ...e.deps, prices, products, customers };
+  deps = {
+    ...e.deps,
+    startReader: fakeSubscriptionStartReader({ ...e.deps, prices, products, customers }),
+  };
 });
 
 const start = (changes: Partial<StartInput> = {}) =>
@@ -431,6 +435,43 @@ describe('POST /api/subscriptions (createSubscriptionByApi)', () => {
     expect(e.webhooks().filter((n) => n.startsWith('subscription.'))).toEqual(['subscription.created']);
     expect(e.transactions.all()).toEqual([expect.objectContaining({ status: 'denied' })]);
     expect(e.scheduler.scheduled).toEqual([]);
+  });
+
+  it('writes once, on the stored profile, when the customer read was a stale copy', async () => {
+    // The DynamoDB reader answers the copy its id pointer carries; the profile changed since.
+    await customers.updateProfile(profile, { name: 'Ana Lima', updatedAt: '2026-01-20T00:00:00.000Z' });
+    e.subscriptions.customers = customers;
+    const current = deps.startReader;
+    deps = {
+      ...deps,
+      startReader: {
+        read: async (tenant, refs) => ({ ...(await current.read(tenant, refs)), customer: profile }),
+      },
+    };
+    const view = await apiCreate();
+    expect(view).toMatchObject({ status: 'active', customer: { name: 'Ana Lima' } });
+    expect(e.stored().customer.name).toBe('Ana Lima');
+    expect(e.transactions.all()).toEqual([
+      expect.objectContaining({ customer: expect.objectContaining({ name: 'Ana Lima' }) }),
+    ]);
+    expect(e.provider.savedCardCharges).toHaveLength(1);
+    expect(e.history().map((h) => h.eventType)).toEqual([
+      'subscription.created',
+      'subscription.activated',
+      'payment_success',
+    ]);
+  });
+
+  it('refunds the approved first charge when its write fails on a condition, and writes nothing', async () => {
+    e.subscriptions.create = async () => {
+      throw new ConflictError('The subscription already exists', 'already_exists', {
+        reason: 'already_exists',
+      });
+    };
+    await expect(apiCreate()).rejects.toThrow(ConflictError);
+    expect(e.provider.savedCardCharges).toHaveLength(1);
+    expect(e.provider.refunds).toEqual([expect.objectContaining({ amountCentavos: AMOUNT })]);
+    expect(e.subscriptions.items.size).toBe(0);
   });
 
   it("starts the price's trial without a charge, and trialDays overrides it", async () => {

@@ -73,6 +73,8 @@ export async function transactWithOverdueCount(
     entity: string;
     /** A create (`attribute_not_exists`) rather than a versioned save. */
     creating: boolean;
+    /** The caller's own reading of a failed condition (one of its entries), before the ones below. */
+    failure?: (error: ConditionFailedError) => Error | undefined;
   },
 ): Promise<void> {
   for (let round = 1; ; round++) {
@@ -99,6 +101,8 @@ export async function transactWithOverdueCount(
         continue;
       }
       if (!(error instanceof ConditionFailedError)) throw error;
+      const own = options.failure?.(error);
+      if (own) throw own;
       if (error.failedIndexes.includes(0))
         throw options.creating
           ? alreadyExists(options.entity)(error)

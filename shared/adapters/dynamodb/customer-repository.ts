@@ -3,6 +3,7 @@ import {
   BuyerChangedError,
   type BuyerFound,
   type BuyerWrite,
+  CustomerChangedError,
   CustomerContentionError,
   type CustomerProfile,
   type GlobalCustomer,
@@ -92,9 +93,67 @@ const sellerLink = (p: Pick<CustomerProfile, 'tenant' | 'id' | 'uuid' | 'documen
  * consistent GetItem finds a customer registered a moment ago (an index attribute would be
  * eventually consistent). Put without condition: the profile's own condition guards the pair.
  */
-const idPointer = (p: Pick<CustomerProfile, 'tenant' | 'id' | 'uuid'>): TransactItem => ({
-  Put: { Item: { ...keys.customerById(p.tenant, p.id), entity: 'customer-id', version: 1, uuid: p.uuid } },
+const idPointer = (p: CustomerProfile): TransactItem => ({
+  Put: {
+    Item: {
+      ...keys.customerById(p.tenant, p.id),
+      entity: 'customer-id',
+      version: 1,
+      uuid: p.uuid,
+      profile: profileCopy(p),
+    },
+  },
 });
+
+/**
+ * The copy of the profile an id pointer carries (issue 17), so a create that names the customer by
+ * id reads it in the same BatchGetItem as its other items. The copy is not kept in step with
+ * later profile changes: a write that used it checks the profile's `updatedAt` (profileAsOfWrites).
+ */
+function profileCopy(p: CustomerProfile): Item {
+  // The overdue count moves without `updatedAt` (the charge work keeps it): never copied.
+  const { tenant, overdueCount: _, ...fields } = p;
+  const copy: Item = { sellerId: tenant.sellerId, environment: tenant.environment };
+  for (const [field, value] of Object.entries(fields)) if (value !== null) copy[field] = value;
+  return copy;
+}
+
+/**
+ * What an id pointer (`CUSTOMERID#…`) tells of its profile: the uuid always; the profile as it was
+ * when the pointer was last written (its overdue count reads 0), or null for pointers written before
+ * the copy existed (the caller reads the profile by uuid then).
+ */
+export function fromIdPointer(item: Item): { uuid: string; copy: CustomerProfile | null } {
+  const copy = item.profile as Item | undefined;
+  return { uuid: String(item.uuid), copy: copy ? toProfile(copy) : null };
+}
+
+/**
+ * The entries a write adds when it used `profile` as read through its id pointer: a check that the
+ * stored profile is still that one (its `updatedAt`; overdue counts do not move it), returning the
+ * stored one on failure, and the pointer's copy refreshed with it, so the next read of the copy is
+ * current. The check is entry 0 of these.
+ */
+export function profileAsOfWrites(profile: CustomerProfile): TransactItem[] {
+  return [
+    {
+      ConditionCheck: {
+        Key: keys.customerProfile(profile.tenant, profile.uuid),
+        ConditionExpression: 'attribute_exists(pk) AND updatedAt = :seenUpdatedAt',
+        ExpressionAttributeValues: { ':seenUpdatedAt': profile.updatedAt },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    } as TransactItem,
+    idPointer(profile),
+  ];
+}
+
+/** profileAsOfWrites' check failed: the profile changed since the copy (`current`, when it is still there). */
+export function profileChanged(error: ConditionFailedError, index: number): Error {
+  const stored = error.itemAt(index);
+  if (!stored) return new CustomerContentionError({ cause: error });
+  return new CustomerChangedError(toProfile(stored), { cause: error });
+}
 
 /** The count sits at the head of the newest-first listing partition (byCreation), read with the first page. */
 const countOne = (tenant: Tenant): TransactItem => ({

@@ -1,7 +1,9 @@
-import type { InstallmentPlan } from '#shared/domain/installment-plans/plan';
+import { FINGERPRINT_HELD, type InstallmentPlan } from '#shared/domain/installment-plans/plan';
 import type { Clock, InstallmentPlanChanges, InstallmentPlanRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
+import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { byDue, dueJobIds } from './due-buckets';
 import {
   listInstallmentPlans,
@@ -80,36 +82,60 @@ export function createInstallmentPlanRepository(
       ...changes.events.map(outboxPut),
       ...(changes.transactions ?? []).flatMap((t) => transactionCreateWrites(t.record, t.events)),
     ];
+    // The guard and the customer check go last (before the overdue count's writes): their indexes
+    // name what failed.
+    const guard = changes.fingerprint ? fixed.length : -1;
+    if (changes.fingerprint)
+      fixed.push({
+        Put: holdPut(next.tenant, changes.fingerprint.value, next.uuid, changes.fingerprint.until),
+      });
+    const customerCheck = changes.customer ? fixed.length : -1;
+    if (changes.customer) fixed.push(...profileAsOfWrites(changes.customer));
     await transactWithOverdueCount(
       table,
       fixed,
       { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta ?? 0 },
-      { entity: 'The installment plan', creating: previous === null },
+      {
+        entity: 'The installment plan',
+        creating: previous === null,
+        failure: (error) =>
+          error.failedIndexes.includes(guard)
+            ? new ConflictError('Another plan holds the fingerprint', FINGERPRINT_HELD, {
+                reason: 'already_exists',
+                cause: error,
+              })
+            : error.failedIndexes.includes(customerCheck)
+              ? profileChanged(error, customerCheck)
+              : undefined,
+      },
     );
+  }
+
+  /** The guard's Put for `planUuid`, conditioned on it being free, this plan's or expired. */
+  function holdPut(tenant: Tenant, fingerprint: string, planUuid: string, until: string) {
+    return {
+      Item: {
+        ...keys.installmentPlanFingerprint(tenant, fingerprint),
+        entity: FINGERPRINT_ENTITY,
+        version: 1,
+        sellerId: tenant.sellerId,
+        environment: tenant.environment,
+        planUuid,
+        until,
+        ttl: Math.floor(new Date(until).getTime() / 1000) + FINGERPRINT_TTL_MARGIN_S,
+      },
+      // Free, this plan's, or expired (ISO instants compare as text).
+      ConditionExpression: 'attribute_not_exists(pk) OR planUuid = :plan OR #until <= :now',
+      ExpressionAttributeNames: { '#until': 'until' },
+      ExpressionAttributeValues: { ':plan': planUuid, ':now': clock.now().toISOString() },
+    };
   }
 
   return {
     async reserveFingerprint(tenant, fingerprint, planUuid, until) {
       try {
-        await table.put(
-          {
-            ...keys.installmentPlanFingerprint(tenant, fingerprint),
-            entity: FINGERPRINT_ENTITY,
-            version: 1,
-            sellerId: tenant.sellerId,
-            environment: tenant.environment,
-            planUuid,
-            until,
-            ttl: Math.floor(new Date(until).getTime() / 1000) + FINGERPRINT_TTL_MARGIN_S,
-          },
-          {
-            // Free, this plan's, or expired (ISO instants compare as text).
-            ConditionExpression: 'attribute_not_exists(pk) OR planUuid = :plan OR #until <= :now',
-            ExpressionAttributeNames: { '#until': 'until' },
-            ExpressionAttributeValues: { ':plan': planUuid, ':now': clock.now().toISOString() },
-            ReturnValuesOnConditionCheckFailure: 'NONE',
-          },
-        );
+        const { Item, ...condition } = holdPut(tenant, fingerprint, planUuid, until);
+        await table.put(Item, { ...condition, ReturnValuesOnConditionCheckFailure: 'NONE' });
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;

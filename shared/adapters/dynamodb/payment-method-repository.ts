@@ -69,7 +69,7 @@ function toItem(pm: PaymentMethod): Item {
   return item;
 }
 
-function toPaymentMethod(item: Item): PaymentMethod {
+export function toPaymentMethod(item: Item): PaymentMethod {
   const pm = fromTenantAttributes<PaymentMethod>(item, DATA_FIELDS);
   return { ...pm, expiryNotices: ((pm.expiryNotices as number[] | null) ?? []).map(Number) as ExpiryStage[] };
 }

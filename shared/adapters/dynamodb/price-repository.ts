@@ -40,7 +40,7 @@ function toItem(p: SubscriptionPrice): Item {
   };
 }
 
-const toPrice = (item: Item) => fromTenantAttributes<SubscriptionPrice>(item, DATA_FIELDS);
+export const toPrice = (item: Item) => fromTenantAttributes<SubscriptionPrice>(item, DATA_FIELDS);
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
 
 export function createPriceRepository(table: Table): PriceRepository {

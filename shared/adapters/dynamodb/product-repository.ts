@@ -50,7 +50,7 @@ function toItem(p: Product): Item {
   };
 }
 
-function toProduct(item: Item): Product {
+export function toProduct(item: Item): Product {
   return {
     id: Number(item.id),
     uuid: String(item.uuid),

@@ -3,6 +3,7 @@ import { createAffiliationRepository } from './affiliation-repository';
 import { createApiKeyRepository } from './api-key-repository';
 import { createCheckoutSessionRepository } from './checkout-session-repository';
 import { createCustomerDirectory } from './customer-directory';
+import { createCustomerAndProductReader } from './customer-product-reader';
 import { createCustomerRepository } from './customer-repository';
 import { createDeliveryRepository } from './delivery-repository';
 import { createHealthRepository } from './health-repository';
@@ -19,6 +20,7 @@ import { createRateLimitRepository } from './rate-limit-repository';
 import { createScheduledChargeRepository } from './scheduled-charge-repository';
 import { createSellerRepository } from './seller-repository';
 import { createSubscriptionRepository } from './subscription-repository';
+import { createSubscriptionStartReader } from './subscription-start-reader';
 import type { Table } from './table';
 import { createTransactionRepository } from './transaction-repository';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
@@ -39,6 +41,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     deliveries: createDeliveryRepository(table),
     customers: createCustomerRepository(table),
     customerDirectory: createCustomerDirectory(table),
+    customerAndProduct: createCustomerAndProductReader(table),
     products: createProductRepository(table),
     transactions: createTransactionRepository(table),
     portalConfigs: createPortalConfigRepository(table),
@@ -49,6 +52,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     paymentMethods: createPaymentMethodRepository(table),
     prices: createPriceRepository(table),
     subscriptions: createSubscriptionRepository(table),
+    subscriptionStartReader: createSubscriptionStartReader(table),
     scheduledCharges: createScheduledChargeRepository(table),
     installmentPlans: createInstallmentPlanRepository(table, clock),
     portalSessions: createPortalSessionRepository(table),

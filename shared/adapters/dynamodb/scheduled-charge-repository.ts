@@ -3,6 +3,7 @@ import type { Attempt, Cycle, ScheduledCharge, TimelineEntry } from '#shared/dom
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
+import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
@@ -242,11 +243,19 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
       ...changes.events.map(outboxPut),
       ...(changes.transactions ?? []).flatMap((t) => transactionCreateWrites(t.record, t.events)),
     ];
+    // The customer check goes last (before the overdue count's writes): its index names a changed profile.
+    const customerCheck = changes.customer ? fixed.length : -1;
+    if (changes.customer) fixed.push(...profileAsOfWrites(changes.customer));
     await transactWithOverdueCount(
       table,
       fixed,
       { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta ?? 0 },
-      { entity: 'The scheduled charge', creating: previous === null },
+      {
+        entity: 'The scheduled charge',
+        creating: previous === null,
+        failure: (error) =>
+          error.failedIndexes.includes(customerCheck) ? profileChanged(error, customerCheck) : undefined,
+      },
     );
   }
 

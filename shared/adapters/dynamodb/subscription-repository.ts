@@ -3,6 +3,7 @@ import { dueJobId } from '#shared/domain/subscriptions/schedule';
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
+import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
 import { counterMoves } from './list-partitions';
@@ -113,19 +114,24 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
         ? transactionCreateWrites(changes.transaction.record, changes.transaction.events)
         : []),
     ];
+    // The customer check goes last: its index names a changed profile.
+    const customerCheck = changes.customer ? writes.length : -1;
+    if (changes.customer) writes.push(...profileAsOfWrites(changes.customer));
     if (writes.length > MAX_TRANSACT_ITEMS)
       throw new Error(
         `A subscription change of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
       );
     await orConflict(table.transact(writes), (failure: ConditionFailedError) =>
-      !failure.failedIndexes.includes(0)
-        ? alreadyExists('The transaction')(failure)
-        : previous
-          ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
-              reason: 'changed',
-              cause: failure,
-            })
-          : alreadyExists('The subscription')(failure),
+      failure.failedIndexes.includes(customerCheck)
+        ? profileChanged(failure, customerCheck)
+        : !failure.failedIndexes.includes(0)
+          ? alreadyExists('The transaction')(failure)
+          : previous
+            ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
+                reason: 'changed',
+                cause: failure,
+              })
+            : alreadyExists('The subscription')(failure),
     );
   }
 

@@ -125,6 +125,23 @@ export class BuyerChangedError extends ConflictError {
   }
 }
 
+/**
+ * A create that took its customer snapshot from the copy an id pointer carries found the profile
+ * changed since (issue 17): nothing was written; `current` is the stored profile to write again on.
+ */
+export class CustomerChangedError extends ConflictError {
+  constructor(
+    readonly current: CustomerProfile,
+    options: { cause?: unknown } = {},
+  ) {
+    super('The customer changed while this was written; retry', 'customer_changed', {
+      ...options,
+      reason: 'changed',
+      current,
+    });
+  }
+}
+
 /** Lower case, no accents, single spaces: what name-prefix search compares. */
 export function searchableName(name: string): string {
   return name

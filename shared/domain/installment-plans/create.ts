@@ -1,14 +1,16 @@
 import { addDays, saoPauloDate } from '#shared/dates';
 import { affiliateSale, requireActiveAffiliation } from '#shared/domain/affiliates/index';
+import { CustomerChangedError } from '#shared/domain/customers/customer';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
+import type { CustomerAndProductReader } from '#shared/domain/ports';
 import { FACTOR_SCALE, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import { CUSTOMER_NOT_FOUND, customerSnapshot } from '#shared/domain/scheduled-charges/create';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { sellerNet } from '#shared/domain/transactions/transaction';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import type { InstallmentPlanDeps } from './deps';
 import { issueBoleto, providerOf, undoBoleto } from './issue';
-import type { Installment, InstallmentPlan } from './plan';
+import { FINGERPRINT_HELD, type Installment, type InstallmentPlan } from './plan';
 import type { CreateInstallmentPlanInput } from './schemas';
 import {
   IDENTICAL_WINDOW_MS,
@@ -23,7 +25,9 @@ import { toPlanView } from './view';
 
 export const IDENTICAL_PLAN = 'An identical installment plan was just created for this customer';
 
-export type CreateDeps = Omit<InstallmentPlanDeps, 'mailer'>;
+export type CreateDeps = Omit<InstallmentPlanDeps, 'mailer'> & {
+  customerAndProduct: CustomerAndProductReader;
+};
 
 /** firstDueDate (or a second copy's dueDate) within today .. today + 90 days in Sao Paulo, else 400 naming `field`. */
 export function checkDueWindow(field: string, date: string, today: string): void {
@@ -35,8 +39,21 @@ export function checkDueWindow(field: string, date: string, today: string): void
 }
 
 /** Everything a plan is checked against before the provider is called: product, customer, affiliate, limits. */
-async function resolveSale(deps: CreateDeps, tenant: Tenant, input: CreateInstallmentPlanInput) {
-  const found = await deps.products.findByUuid(input.productId);
+async function resolveSale(
+  deps: CreateDeps,
+  tenant: Tenant,
+  input: CreateInstallmentPlanInput,
+  planFingerprint: (productId: number) => string,
+) {
+  const {
+    product: found,
+    customer: profile,
+    planHold,
+  } = await deps.customerAndProduct.read(tenant, {
+    customerId: input.customerId,
+    productUuid: input.productId,
+    planFingerprint,
+  });
   if (!found || !sameTenant(found.tenant, tenant) || !found.isActive)
     throw new NotFoundError(PRODUCT_NOT_FOUND);
   if (!found.carne.enabled)
@@ -45,19 +62,26 @@ async function resolveSale(deps: CreateDeps, tenant: Tenant, input: CreateInstal
     throw new ValidationError([
       `installments must be at most ${found.carne.maxInstallments} for this product (carne.maxInstallments)`,
     ]);
-  const profile = await deps.customers.findProfileById(tenant, input.customerId);
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   const affiliation =
     input.affiliateId === undefined
       ? null
       : await requireActiveAffiliation(deps, tenant, found.id, input.affiliateId, 'affiliateId');
-  return { product: found, profile, affiliation };
+  return { product: found, profile, affiliation, planHold: planHold ?? null };
 }
+
+/** Attempts at a create whose customer copy keeps turning out stale (each one gets the stored profile). */
+const CUSTOMER_TRIES = 3;
+
+const identical = (cause?: unknown) =>
+  new ConflictError(IDENTICAL_PLAN, 'identical_installment_plan', { reason: 'already_exists', cause });
 
 /**
  * POST /api/v1/installment-plans: the plan `pending_activation`, installment 1 registered as a
- * boleto, the others without one. The duplicate guard is held before the provider is called; a
- * failure after it releases the guard and cancels the boleto, so nothing half-made remains.
+ * boleto, the others without one. The duplicate guard is read with the customer and product and
+ * refuses an identical plan before the provider is called; it is held in the plan's own write
+ * (issue 17), so a concurrent identical request that got past the read loses there: its boleto is
+ * cancelled and it answers the same 409. Nothing half-made remains after any failure.
  */
 export async function createInstallmentPlan(
   deps: CreateDeps,
@@ -68,7 +92,10 @@ export async function createInstallmentPlan(
   const today = saoPauloDate(now);
   const firstDueDate = input.firstDueDate ?? today;
   checkDueWindow('firstDueDate', firstDueDate, today);
-  const { product, profile, affiliation } = await resolveSale(deps, tenant, input);
+  // The customer is the request's id: the fingerprint is known once the product's id is.
+  const fingerprintOf = (productId: number) =>
+    [input.customerId, productId, input.installments, firstDueDate, input.affiliateId ?? 0].join(':');
+  const { product, profile, affiliation, planHold } = await resolveSale(deps, tenant, input, fingerprintOf);
   await providerOf(deps, { tenant });
   const fator = product.carne.interestFactors[String(input.installments)] ?? FACTOR_SCALE;
   const installmentAmount = installmentAmountOf(product.value, fator, input.installments);
@@ -86,14 +113,8 @@ export async function createInstallmentPlan(
     paidBy: null,
     paidTransactionId: null,
   }));
-  const fingerprint = [
-    profile.id,
-    product.id,
-    input.installments,
-    firstDueDate,
-    affiliation?.affiliateId ?? 0,
-  ].join(':');
-  const draft: InstallmentPlan = {
+  const fingerprint = fingerprintOf(product.id);
+  let draft: InstallmentPlan = {
     uuid: deps.ids.uuid(),
     tenant,
     status: 'pending_activation',
@@ -120,27 +141,34 @@ export async function createInstallmentPlan(
     updatedAt: at,
     version: 1,
   };
+  if (planHold && planHold.planUuid !== draft.uuid && planHold.until > at) throw identical();
   const until = new Date(now.getTime() + IDENTICAL_WINDOW_MS).toISOString();
-  if (!(await deps.installmentPlans.reserveFingerprint(tenant, fingerprint, draft.uuid, until)))
-    throw new ConflictError(IDENTICAL_PLAN, 'identical_installment_plan', { reason: 'already_exists' });
-  let issued: Awaited<ReturnType<typeof issueBoleto>> | null = null;
-  try {
-    issued = await issueBoleto(deps, draft, installmentsDetail[0], firstDueDate);
-    const first = { ...installmentsDetail[0], boleto: issued.boleto };
-    const plan: InstallmentPlan = { ...draft, installmentsDetail: [first, ...installmentsDetail.slice(1)] };
-    plan.dueAt = nextDueAt(plan);
-    await deps.installmentPlans.create(plan, {
-      events: [
-        planEvent(deps, plan, 'installment_plan.created'),
-        planEvent(deps, plan, 'installment_plan.installment_issued', { number: 1 }),
-      ],
-      transactions: [issued.transaction],
-    });
-    await scheduleAtDue(deps, planDueJob(plan), plan.dueAt);
-    return toPlanView(plan);
-  } catch (error) {
-    if (issued) await undoBoleto(deps, draft, issued);
-    await deps.installmentPlans.releaseFingerprint(tenant, fingerprint, draft.uuid).catch(() => undefined);
-    throw error;
+  let seen = profile;
+  for (let tries = 1; ; tries++) {
+    let issued: Awaited<ReturnType<typeof issueBoleto>> | null = null;
+    try {
+      // The boleto names the customer as the write will: a changed profile is issued again.
+      issued = await issueBoleto(deps, draft, installmentsDetail[0], firstDueDate);
+      const first = { ...installmentsDetail[0], boleto: issued.boleto };
+      const plan: InstallmentPlan = { ...draft, installmentsDetail: [first, ...installmentsDetail.slice(1)] };
+      plan.dueAt = nextDueAt(plan);
+      await deps.installmentPlans.create(plan, {
+        events: [
+          planEvent(deps, plan, 'installment_plan.created'),
+          planEvent(deps, plan, 'installment_plan.installment_issued', { number: 1 }),
+        ],
+        transactions: [issued.transaction],
+        fingerprint: { value: fingerprint, until },
+        customer: seen,
+      });
+      await scheduleAtDue(deps, planDueJob(plan), plan.dueAt);
+      return toPlanView(plan);
+    } catch (error) {
+      if (issued) await undoBoleto(deps, draft, issued);
+      if (isConflict(error) && error.code === FINGERPRINT_HELD) throw identical(error);
+      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_TRIES) throw error;
+      seen = error.current;
+      draft = { ...draft, customer: customerSnapshot(seen) };
+    }
   }
 }

@@ -115,3 +115,6 @@ export interface InstallmentPlan {
   updatedAt: string;
   version: number;
 }
+
+/** ConflictError code of a create whose fingerprint another plan holds (InstallmentPlanChanges.fingerprint). */
+export const FINGERPRINT_HELD = 'fingerprint_held';

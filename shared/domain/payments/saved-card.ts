@@ -61,6 +61,8 @@ export interface SavedCardChargeInput {
   idempotencyKey: string;
   /** The sentence of a refusal for a missing card (`The subscription has no saved card to charge.`). */
   missingCardReason: string;
+  /** The method as the caller read it a moment ago (a new subscription's card): not read again. */
+  paymentMethod?: PaymentMethod;
 }
 
 /** The provider answered (approved, declined or error), or nothing reached it. */
@@ -100,9 +102,11 @@ export async function chargeSavedCard(
   const provider = deps.payments.forEnvironment(input.tenant.environment);
   if (!(await providerReady(provider, input.tenant)))
     return notCharged('error', NOT_CONFIGURED, PROVIDER_NOT_CONFIGURED);
-  const pm = input.paymentMethodId
-    ? await deps.paymentMethods.get(input.tenant, input.paymentMethodId)
-    : null;
+  const pm = !input.paymentMethodId
+    ? null
+    : input.paymentMethod?.id === input.paymentMethodId
+      ? input.paymentMethod
+      : await deps.paymentMethods.get(input.tenant, input.paymentMethodId);
   if (!pm || pm.customer.id !== input.customer.id)
     return notCharged('declined', NO_CARD, input.missingCardReason);
   if (pm.status === 'expired') return notCharged('declined', NO_CARD, 'The saved card has expired.', pm);

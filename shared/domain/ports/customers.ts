@@ -7,6 +7,7 @@ import type {
   RegisteredFields,
   Registration,
 } from '#shared/domain/customers/customer';
+import type { Product } from '#shared/domain/products/products';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 
 export type CustomerSearch =
@@ -98,4 +99,34 @@ export interface CustomerRepository {
    * marker in step; the scheduled-charge work calls it. Null when the tenant has no such customer.
    */
   adjustOverdue(tenant: Tenant, uuid: string, delta: number): Promise<number | null>;
+}
+
+/**
+ * A create's reads of its customer (by numeric id) and product (by uuid) in one round trip where it
+ * can (issue 17): the scheduled charge's and the carnê's.
+ */
+export interface CustomerAndProductReader {
+  /**
+   * The tenant's customer of that id, possibly a copy of the profile: a write that keeps its
+   * snapshot passes it on to be checked (CustomerChangedError with the stored one). The product of
+   * that uuid, of any tenant, as ProductRepository.findByUuid answers it (the caller compares the
+   * tenant), or null without a uuid.
+   */
+  read(
+    tenant: Tenant,
+    refs: {
+      customerId: number;
+      productUuid?: string;
+      /**
+       * A carnê's duplicate guard of the tenant's product (InstallmentPlanChanges.fingerprint), read
+       * with the rest when the product is the tenant's: `planHold` answers who holds it (expired or
+       * not), or null.
+       */
+      planFingerprint?: (productId: number) => string;
+    },
+  ): Promise<{
+    customer: CustomerProfile | null;
+    product: Product | null;
+    planHold?: { planUuid: string; until: string } | null;
+  }>;
 }

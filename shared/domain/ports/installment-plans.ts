@@ -1,3 +1,4 @@
+import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { InstallmentPlan, PlanStatus } from '#shared/domain/installment-plans/plan';
 import type { Tenant } from '#shared/domain/tenant';
@@ -19,6 +20,18 @@ export interface InstallmentPlanChanges {
    * GET /api/v1/customers?status=overdue counts carnê installments too.
    */
   customerOverdueDelta?: number;
+  /**
+   * A create's duplicate guard, held for the plan in the same write (issue 17): as
+   * reserveFingerprint, free, expired or this plan's; another plan's unexpired hold writes nothing
+   * and throws ConflictError code `fingerprint_held` (reason `already_exists`).
+   */
+  fingerprint?: { value: string; until: string };
+  /**
+   * The profile the plan's customer snapshot was taken from, when it may be a copy
+   * (CustomerAndProductReader): the write checks it is still the stored one, else writes nothing
+   * and throws CustomerChangedError with the stored profile. Not with an overdue delta.
+   */
+  customer?: CustomerProfile;
 }
 
 export interface InstallmentPlanQuery {

@@ -1,3 +1,4 @@
+import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type {
   Attempt,
@@ -32,6 +33,12 @@ export interface ScheduledChargeChanges {
    * never disagrees with the charges.
    */
   customerOverdueDelta?: number;
+  /**
+   * The profile the charge's customer snapshot was taken from, when it may be a copy
+   * (CustomerAndProductReader): the write checks it is still the stored one, else writes nothing
+   * and throws CustomerChangedError with the stored profile. Not with an overdue delta.
+   */
+  customer?: CustomerProfile;
 }
 
 export interface ScheduledChargeQuery {

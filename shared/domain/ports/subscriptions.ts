@@ -1,6 +1,9 @@
 import type { RateWindow } from '#shared/domain/auth/rate-limit';
+import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import type { PortalSession } from '#shared/domain/portal/session';
+import type { Product } from '#shared/domain/products/products';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type {
   NewHistoryEntry,
@@ -37,6 +40,30 @@ export interface SubscriptionChanges {
   history: NewHistoryEntry[];
   /** A charge's transaction (a renewal, a retry, a reactivation), written in the same transaction. */
   transaction?: { record: Transaction; events: DomainEvent[] };
+  /**
+   * The profile the subscription's customer snapshot was taken from, when it may be a copy
+   * (SubscriptionStartReader): the write checks it is still the stored one, else writes nothing and
+   * throws CustomerChangedError with the stored profile.
+   */
+  customer?: CustomerProfile;
+}
+
+/** What POST /api/subscriptions checks before it charges, read together (issue 17). */
+export interface SubscriptionStartReads {
+  /** The tenant's customer of that id; possibly a copy, to pass on as SubscriptionChanges.customer. */
+  customer: CustomerProfile | null;
+  price: SubscriptionPrice | null;
+  /** The price's product (null without a price). */
+  product: Product | null;
+  paymentMethod: PaymentMethod | null;
+}
+
+export interface SubscriptionStartReader {
+  /** The customer by id, the price by id or uuid with its product, the saved card by id: the tenant's only. */
+  read(
+    tenant: Tenant,
+    refs: { customerId: number; priceRef: string; paymentMethodId: number },
+  ): Promise<SubscriptionStartReads>;
 }
 
 export interface SubscriptionQuery {

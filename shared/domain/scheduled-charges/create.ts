@@ -1,11 +1,13 @@
 import { addDays, saoPauloDate } from '#shared/dates';
-import type { CustomerProfile } from '#shared/domain/customers/customer';
+import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
+import type { CustomerAndProductReader } from '#shared/domain/ports';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
 import {
+  type NewTimelineEntry,
   SCHEDULED_CHARGE_ID_LENGTH,
   SCHEDULED_CHARGE_PREFIX,
   type ScheduledCharge,
@@ -17,7 +19,10 @@ import { chargeDueJob, chargeEvent, deriveStatus, newCycle, nextDueAt } from './
 
 export const CUSTOMER_NOT_FOUND = 'Customer not found';
 
-export type CreateDeps = DueDeps;
+export type CreateDeps = DueDeps & { customerAndProduct: CustomerAndProductReader };
+
+/** Attempts at a create whose customer copy keeps turning out stale (each one gets the stored profile). */
+const CUSTOMER_TRIES = 3;
 
 /** What a charge or a carnê keeps of its customer: the e-mail used with the seller, else the global one. */
 export const customerSnapshot = (profile: CustomerProfile) => ({
@@ -48,11 +53,13 @@ export async function createScheduledCharge(
   const trialEndsOn = input.trialDays ? addDays(today, input.trialDays - 1) : null;
   if (trialEndsOn && input.dueDate <= trialEndsOn)
     throw new ValidationError([`dueDate must be after the trial's last day (${trialEndsOn})`]);
-  const profile = await deps.customers.findProfileById(tenant, input.customerId);
+  const { customer: profile, product: found } = await deps.customerAndProduct.read(tenant, {
+    customerId: input.customerId,
+    productUuid: input.productId || undefined,
+  });
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   let product: ScheduledCharge['product'] = null;
   if (input.productId) {
-    const found = await deps.products.findByUuid(input.productId);
     const mine =
       found &&
       found.tenant.sellerId === tenant.sellerId &&
@@ -96,32 +103,43 @@ export async function createScheduledCharge(
     updatedAt: at,
     version: 1,
   };
-  const charge: ScheduledCharge = { ...base, cycles: [newCycle(deps, base, 1)] };
+  let charge: ScheduledCharge = { ...base, cycles: [newCycle(deps, base, 1)] };
   charge.status = deriveStatus(charge, now);
   charge.dueAt = nextDueAt(charge, now);
   const trial = trialEndsOn !== null;
-  await deps.scheduledCharges.create(charge, {
-    events: [
-      chargeEvent(deps, charge, 'scheduled_charge.created'),
-      ...(trial ? [chargeEvent(deps, charge, 'customer.trial_started')] : []),
-    ],
-    timeline: [
-      {
-        kind: 'created',
-        cycleNumber: null,
-        data: { amount: centavosToReais(input.amount), dueDate: input.dueDate },
-      },
-      ...(trial
-        ? [
-            {
-              kind: 'trial_started' as const,
-              cycleNumber: null,
-              data: { trialDays: input.trialDays, trialEndsOn },
-            },
-          ]
-        : []),
-    ],
-  });
+  const timeline: NewTimelineEntry[] = [
+    {
+      kind: 'created',
+      cycleNumber: null,
+      data: { amount: centavosToReais(input.amount), dueDate: input.dueDate },
+    },
+  ];
+  if (trial)
+    timeline.push({
+      kind: 'trial_started',
+      cycleNumber: null,
+      data: { trialDays: input.trialDays, trialEndsOn },
+    });
+  // The customer read may be a copy of the profile: the write checks it, and is made again on the
+  // stored profile when it changed since (issue 17).
+  let seen = profile;
+  for (let tries = 1; ; tries++) {
+    try {
+      await deps.scheduledCharges.create(charge, {
+        events: [
+          chargeEvent(deps, charge, 'scheduled_charge.created'),
+          ...(trial ? [chargeEvent(deps, charge, 'customer.trial_started')] : []),
+        ],
+        timeline,
+        customer: seen,
+      });
+      break;
+    } catch (error) {
+      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_TRIES) throw error;
+      seen = error.current;
+      charge = { ...charge, customer: customerSnapshot(seen) };
+    }
+  }
   await scheduleAtDue(deps, chargeDueJob(charge), charge.dueAt);
   let latest = charge;
   try {

@@ -1,4 +1,5 @@
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { type ChargeResult, PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import { chargeSavedCard, NOT_CONFIGURED } from '#shared/domain/payments/saved-card';
@@ -122,9 +123,16 @@ function answered(
  * Calls the provider for the claimed charge: a card through the shared saved-card charge (an
  * expired or missing card is not charged at all), a Pix Automático debit through its authorization.
  */
-export async function charge(deps: SubscriptionDeps, s: Subscription, pc: PendingCharge): Promise<Charged> {
+export async function charge(
+  deps: SubscriptionDeps,
+  s: Subscription,
+  pc: PendingCharge,
+  /** The saved card as the caller just read it (a new subscription's), else it is read here. */
+  paymentMethod?: PaymentMethod,
+): Promise<Charged> {
   if (s.collectionMethod === 'card') {
     const card = await chargeSavedCard(deps, {
+      paymentMethod,
       tenant: s.tenant,
       customer: s.customer,
       paymentMethodId: s.paymentMethod?.id ?? null,

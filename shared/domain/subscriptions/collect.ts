@@ -47,19 +47,23 @@ const CHARGEABLE: readonly Subscription['status'][] = ['pending', 'active', 'pen
  */
 async function claim(deps: SubscriptionDeps, s: Subscription): Promise<Subscription> {
   if (s.pendingCharge && CHARGEABLE.includes(s.status)) return s;
+  const next: Subscription = { ...s, pendingCharge: await nextCharge(deps, s), version: s.version + 1 };
+  await deps.subscriptions.save(next, s, { events: [], history: [] });
+  return next;
+}
+
+/** The next charge of `s`: its cycle and attempt, a transaction id from the sequence, the provider's key. */
+export async function nextCharge(deps: SubscriptionDeps, s: Subscription): Promise<PendingCharge> {
   const cycle = s.billingCycle + 1;
   const attempt = s.failedPaymentCount + 1;
   const transactionId = await deps.transactions.nextId();
-  const pendingCharge: PendingCharge = {
+  return {
     cycle,
     attempt,
     transactionId,
     idempotencyKey: savedCardIdempotencyKey(`sub_${s.uuid}`, cycle, attempt, transactionId),
     claimedAt: deps.clock.now().toISOString(),
   };
-  const next: Subscription = { ...s, pendingCharge, version: s.version + 1 };
-  await deps.subscriptions.save(next, s, { events: [], history: [] });
-  return next;
 }
 
 /** The state after a paid charge. A renewal keeps the anchor's schedule; a first payment or a reactivation starts one. */
@@ -115,7 +119,7 @@ function failedState(s: Subscription, kind: CollectKind, outcome: 'declined' | '
 }
 
 /** The subscription after the charge's outcome, with its history, webhooks and transaction, to write in one save. */
-function applyOutcome(
+export function applyOutcome(
   deps: SubscriptionDeps,
   s: Subscription,
   kind: CollectKind,

@@ -1,17 +1,18 @@
+import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import type { CustomerRepository, PriceRepository, ProductRepository } from '#shared/domain/ports';
+import type { SubscriptionStartReader } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
-import { collect } from './collect';
+import { charge } from './charge';
+import { applyOutcome, nextCharge } from './collect';
 import { type SubscriptionDeps, subscriptionEvent } from './deps';
 import { periodEnd, trialEnd } from './periods';
 import { PRICE_NOT_FOUND, type SubscriptionPrice } from './price';
-import { findPriceByRef } from './prices';
 import { saveAndSchedule, scheduleDue } from './schedule';
 import type { CreateSubscriptionInput } from './schemas';
 import {
@@ -30,6 +31,11 @@ export interface StartInput {
   price: SubscriptionPrice;
   /** A customer profile will do: only these fields are kept. */
   customer: Subscription['customer'];
+  /**
+   * The profile `customer` was taken from, when it may be a copy (the API create's one read): the
+   * write checks it is still the stored profile and, if not, is made again on the stored one.
+   */
+  customerProfile?: CustomerProfile;
   collectionMethod: CollectionMethod;
   /** The saved card renewals charge (card), null for Pix Automático. */
   paymentMethod: PaymentMethod | null;
@@ -43,7 +49,7 @@ export interface StartInput {
    * The first period's payment, already made (a checkout sale, written by the caller): paid, the
    * subscription starts active; pending (a Pix Automático first pix), it starts `pending` until
    * activateFromFirstPayment. Absent and no trial: a Pix Automático subscription starts `pending`
-   * too (its first pix is on its way); a card one is charged now (collect `first`).
+   * too (its first pix is on its way); a card one is charged now (charged at once, startCharged).
    */
   firstPayment?: Transaction;
 }
@@ -179,22 +185,94 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
   }
   if (payment && payment.status !== 'pendingPix')
     throw new Error(`a subscription cannot start from a ${payment.status} first payment`);
-  const s = await write(deps, pending, [created], ['subscription.created']);
   // A Pix Automático start waits for its first pix (activateFromFirstPayment); a card is charged now.
-  if (payment || input.collectionMethod === 'pix_automatic') return s;
-  return (await collect(deps, s, 'first')).subscription;
+  if (payment || input.collectionMethod === 'pix_automatic')
+    return write(deps, pending, [created], ['subscription.created'], input.customerProfile);
+  return startCharged(deps, pending, created, input);
+}
+
+/** Attempts at a create whose customer copy keeps turning out stale (each one reads the stored profile). */
+const CUSTOMER_TRIES = 3;
+
+/** The subscription with the customer snapshot of `profile`. */
+function withCustomer(s: Subscription, profile: CustomerProfile): Subscription {
+  return { ...s, customer: customerSnapshot(profile) };
 }
 
 async function write(
   deps: SubscriptionDeps,
-  s: Subscription,
+  first: Subscription,
   history: NewHistoryEntry[],
   webhooks: string[],
+  customerProfile?: CustomerProfile,
 ): Promise<Subscription> {
-  const events = webhooks.map((name) => subscriptionEvent(deps, s, name));
-  await deps.subscriptions.create(s, { events, history });
+  let s = first;
+  let profile = customerProfile;
+  for (let tries = 1; ; tries++) {
+    const events = webhooks.map((name) => subscriptionEvent(deps, s, name));
+    try {
+      await deps.subscriptions.create(s, { events, history, ...(profile ? { customer: profile } : {}) });
+      break;
+    } catch (error) {
+      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_TRIES) throw error;
+      profile = error.current;
+      s = withCustomer(s, profile);
+    }
+  }
   await scheduleDue(deps, s);
   return s;
+}
+
+/**
+ * A card subscription without a trial: the saved card is charged, then the subscription is written
+ * once in its outcome's state (active, or `failed` for a decline) with everything the start and the
+ * charge change (issue 17). No claim is written before the call: the subscription does not exist
+ * until this write, so no due job or second request can reach its charge (a retried request with
+ * the same X-Idempotency-Key is answered by the idempotency layer). The provider's key is the one
+ * the claim would carry. A write that fails on a condition leaves nothing that records the charge:
+ * an approved charge is refunded, as a sale's is.
+ */
+async function startCharged(
+  deps: SubscriptionDeps,
+  pending: Subscription,
+  created: NewHistoryEntry,
+  input: StartInput,
+): Promise<Subscription> {
+  const pendingCharge = await nextCharge(deps, pending);
+  let claimed: Subscription = { ...pending, pendingCharge };
+  let charged = await charge(deps, claimed, pendingCharge, input.paymentMethod ?? undefined);
+  let profile = input.customerProfile;
+  const now = deps.clock.now();
+  for (let tries = 1; ; tries++) {
+    const { next, changes } = applyOutcome(deps, claimed, 'first', charged, now);
+    const s: Subscription = { ...next, version: 1 };
+    const opening = subscriptionEvent(deps, { ...claimed, pendingCharge: null }, 'subscription.created');
+    try {
+      await deps.subscriptions.create(s, {
+        ...changes,
+        events: [opening, ...changes.events],
+        history: [created, ...changes.history],
+        ...(profile ? { customer: profile } : {}),
+      });
+    } catch (error) {
+      if (error instanceof CustomerChangedError && tries < CUSTOMER_TRIES) {
+        profile = error.current;
+        claimed = withCustomer(claimed, profile);
+        const t = charged.transaction;
+        if (t) charged = { ...charged, transaction: { ...t, customer: { ...claimed.customer, phone: '' } } };
+        continue;
+      }
+      if (isConflict(error) && charged.outcome === 'paid' && charged.transaction) {
+        const provider = deps.payments.forEnvironment(pending.tenant.environment);
+        await provider
+          .refund(charged.transaction.gatewayPayId, charged.transaction.value)
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+    await scheduleDue(deps, s);
+    return s;
+  }
 }
 
 /**
@@ -237,9 +315,8 @@ export async function activateFromFirstPayment(
 }
 
 export interface CreateByApiDeps extends SubscriptionDeps {
-  customers: Pick<CustomerRepository, 'findProfileById'>;
-  prices: Pick<PriceRepository, 'get' | 'findByUuid'>;
-  products: Pick<ProductRepository, 'get'>;
+  /** The customer, price, product and card in one read (issue 17). */
+  startReader: SubscriptionStartReader;
 }
 
 /**
@@ -256,24 +333,29 @@ export async function createSubscriptionByApi(
   // Without a provider nothing could ever be charged (as a live sale or checkout session).
   if (!(await providerReady(deps.payments.forEnvironment(tenant.environment), tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
-  const [customer, price, card] = await Promise.all([
-    deps.customers.findProfileById(tenant, input.customerId),
-    findPriceByRef(deps, tenant, input.priceId),
-    deps.paymentMethods.get(tenant, input.paymentMethodId),
-  ]);
+  const {
+    customer,
+    price,
+    product,
+    paymentMethod: card,
+  } = await deps.startReader.read(tenant, {
+    customerId: input.customerId,
+    priceRef: input.priceId,
+    paymentMethodId: input.paymentMethodId,
+  });
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   if (!price) throw new NotFoundError(PRICE_NOT_FOUND);
   if (!card || card.customer.id !== customer.id) throw new NotFoundError(PAYMENT_METHOD_NOT_FOUND);
   const problems: string[] = [];
   if (!price.isActive) problems.push('priceId names a deactivated price');
-  else if (!(await deps.products.get(tenant, price.product.id))?.isActive)
-    problems.push('priceId names a price of a deactivated product');
+  else if (!product?.isActive) problems.push('priceId names a price of a deactivated product');
   if (card.status !== 'active') problems.push('paymentMethodId names an expired card');
   if (problems.length > 0) throw new ValidationError(problems);
   const started = await startSubscription(deps, {
     tenant,
     price,
     customer,
+    customerProfile: customer,
     collectionMethod: 'card',
     paymentMethod: card,
     metadata: input.metadata,

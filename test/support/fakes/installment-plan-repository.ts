@@ -1,4 +1,5 @@
 import type { InstallmentPlan, PlanStatus } from '../../../shared/domain/installment-plans/plan';
+import { FINGERPRINT_HELD } from '../../../shared/domain/installment-plans/plan';
 import type {
   Clock,
   InstallmentPlanChanges,
@@ -39,7 +40,9 @@ interface Hold {
  *   `transactions`, shared with the use case's deps when given), the customer's overdue count and
  *   every event in ONE outbox batch (the plan's events, then each transaction's), or nothing;
  * - create of a stored uuid, or of a stored transaction id, is ConflictError `already_exists`; more
- *   than one transaction in one change is an Error (as the adapter), nothing written;
+ *   than one transaction in one change is an Error (as the adapter), nothing written; a create's
+ *   `fingerprint` is held as reserveFingerprint holds it, ConflictError `fingerprint_held` when it
+ *   cannot be; with `customers`, a `changes.customer` no longer stored is CustomerChangedError;
  * - save writes only on `previous.version` (ConflictError `changed`, checked first), then
  *   `already_exists` for a stored transaction id;
  * - `customerOverdueDelta` moves the customer's overdue count (never below 0): the profile's
@@ -108,11 +111,8 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
     planUuid: string,
     until: string,
   ): Promise<boolean> {
-    const key = keyOf(tenant, fingerprint);
-    const held = this.holds.get(key);
-    const now = this.clock.now().toISOString();
-    if (held && held.planUuid !== planUuid && held.until > now) return false;
-    this.holds.set(key, { planUuid, until });
+    if (!this.free(tenant, fingerprint, planUuid)) return false;
+    this.holds.set(keyOf(tenant, fingerprint), { planUuid, until });
     return true;
   }
 
@@ -128,7 +128,25 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
         reason: 'already_exists',
       });
     this.writes.refuseStoredTransactions(changes);
+    const guard = changes.fingerprint;
+    if (guard && !this.free(plan.tenant, guard.value, plan.uuid))
+      throw new ConflictError('Another plan holds the fingerprint', FINGERPRINT_HELD, {
+        reason: 'already_exists',
+      });
+    this.writes.refuseChangedCustomer(changes);
+    if (guard) this.holds.set(keyOf(plan.tenant, guard.value), { planUuid: plan.uuid, until: guard.until });
     this.write(plan, changes);
+  }
+
+  /** Who holds a fingerprint (expired or not), as the create's read sees it. */
+  hold(tenant: Tenant, fingerprint: string): Hold | null {
+    return this.holds.get(keyOf(tenant, fingerprint)) ?? null;
+  }
+
+  /** Free, expired, or `planUuid`'s own. */
+  private free(tenant: Tenant, fingerprint: string, planUuid: string): boolean {
+    const held = this.holds.get(keyOf(tenant, fingerprint));
+    return !held || held.planUuid === planUuid || held.until <= this.clock.now().toISOString();
   }
 
   async get(tenant: Tenant, uuid: string): Promise<InstallmentPlan | null> {

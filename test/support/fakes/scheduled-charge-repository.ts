@@ -47,7 +47,8 @@ interface StoredTimeline {
  *   given), the customer's overdue count and every event in ONE outbox batch (the charge's events,
  *   then each transaction's), or nothing;
  * - create of a stored id, or of a stored transaction id, is ConflictError `already_exists`; more
- *   than one transaction in one change is an Error (as the adapter), nothing written;
+ *   than one transaction in one change is an Error (as the adapter), nothing written; with
+ *   `customers`, a `changes.customer` that is no longer the stored profile is CustomerChangedError;
  * - save writes only on `previous.version` (ConflictError `changed`, checked first), then
  *   `already_exists` for a stored transaction id;
  * - `customerOverdueDelta` moves the customer's overdue count (never below 0): the profile's
@@ -116,6 +117,7 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
         reason: 'already_exists',
       });
     this.writes.refuseStoredTransactions(changes);
+    this.writes.refuseChangedCustomer(changes);
     this.write(charge, changes);
   }
 

@@ -1,3 +1,8 @@
+import {
+  CustomerChangedError,
+  CustomerContentionError,
+  type CustomerProfile,
+} from '../../../shared/domain/customers/customer';
 import type {
   SubscriptionChanges,
   SubscriptionPage,
@@ -11,6 +16,7 @@ import type {
 } from '../../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
+import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import { FakeTransactionRepository } from './transaction-repository';
 
@@ -42,6 +48,8 @@ interface StoredEntry {
  *   match; listByCustomer at most 100; history newest first;
  * - dueSubscriptions answers the subscriptions whose `dueAt` is by `now` in the hour buckets from
  *   `hoursBack` hours ago to now, oldest bucket first and by `dueAt` (then job id) within one.
+ * - with `customers`, `changes.customer` must still be the stored profile (its `updatedAt`), else
+ *   CustomerChangedError with the stored one (CustomerContentionError without one);
  * `beforeSave` runs just before save checks its condition (stage a concurrent writer, or throw).
  */
 export class FakeSubscriptionRepository implements SubscriptionRepository {
@@ -54,9 +62,19 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   private lastId: number;
   private lastEventId = 0;
 
-  constructor(options: { transactions?: FakeTransactionRepository; firstId?: number } = {}) {
+  /** The profiles `changes.customer` is checked against (the adapter's ConditionCheck), when given. */
+  customers: Pick<FakeCustomerRepository, 'findProfile'> | null;
+
+  constructor(
+    options: {
+      transactions?: FakeTransactionRepository;
+      firstId?: number;
+      customers?: Pick<FakeCustomerRepository, 'findProfile'>;
+    } = {},
+  ) {
     this.transactions = options.transactions ?? new FakeTransactionRepository();
     this.lastId = (options.firstId ?? 1) - 1;
+    this.customers = options.customers ?? null;
   }
 
   /** Stores a subscription as if it had been created earlier (no history, no events). */
@@ -75,6 +93,7 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   }
 
   async create(subscription: Subscription, changes: SubscriptionChanges): Promise<void> {
+    if (changes.customer) await this.refuseChangedCustomer(changes.customer);
     if (this.items.has(keyOf(subscription.tenant, subscription.id)))
       throw new ConflictError('The subscription already exists', 'already_exists', {
         reason: 'already_exists',
@@ -90,6 +109,8 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
 
   async save(next: Subscription, previous: Subscription, changes: SubscriptionChanges): Promise<void> {
     await this.beforeSave?.();
+    // Before the version's check: nothing may pause between that check and the write (one transaction).
+    if (changes.customer) await this.refuseChangedCustomer(changes.customer);
     if (this.items.get(keyOf(previous.tenant, previous.id))?.version !== previous.version)
       throw new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
@@ -150,6 +171,14 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       throw new ConflictError('The transaction already exists', 'already_exists', {
         reason: 'already_exists',
       });
+  }
+
+  /** As profileAsOfWrites' check: the profile the snapshot came from must still be the stored one. */
+  private async refuseChangedCustomer(seen: CustomerProfile): Promise<void> {
+    if (!this.customers) return;
+    const stored = await this.customers.findProfile(seen.tenant, seen.uuid);
+    if (!stored) throw new CustomerContentionError();
+    if (stored.updatedAt !== seen.updatedAt) throw new CustomerChangedError(stored);
   }
 
   private write(subscription: Subscription, changes: SubscriptionChanges): void {

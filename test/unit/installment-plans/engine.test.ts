@@ -9,6 +9,7 @@ import type { Product } from '../../../shared/domain/products/products';
 import { applyTrigger } from '../../../shared/domain/transactions/transitions';
 import { FakeAffiliationRepository } from '../../support/fakes/affiliation-repository';
 import { FakeClock } from '../../support/fakes/clock';
+import { fakeCustomerAndProductReader } from '../../support/fakes/customer-product-reader';
 import { FakeCustomerRepository } from '../../support/fakes/customer-repository';
 import { FakeGatewayRouter } from '../../support/fakes/gateway-router';
 import { SequentialIds } from '../../support/fakes/ids';
@@ -80,8 +81,9 @@ function engine() {
     updatedAt: NOW,
   } as CustomerProfile;
   customers.profiles.set(`${TENANT.sellerId}#${TENANT.environment}#${profile.uuid}`, profile);
+  const reader = fakeCustomerAndProductReader({ customers, products, installmentPlans });
   const create = (firstDueDate = '2026-03-31') =>
-    createInstallmentPlan(deps, TENANT, {
+    createInstallmentPlan({ ...deps, customerAndProduct: reader }, TENANT, {
       productId: product.uuid,
       customerId: profile.id,
       installments: 3,
@@ -91,7 +93,7 @@ function engine() {
 }
 
 describe('the carnê engine with fakes', () => {
-  it('undoes a creation whose write failed: the boleto is canceled and the guard released', async () => {
+  it('undoes a creation whose write failed: the boleto is canceled and no guard is held', async () => {
     const e = engine();
     e.installmentPlans.create = async () => {
       throw new Error('write lost');

@@ -7,6 +7,7 @@ import { runChargeDueJob } from '../../../shared/domain/scheduled-charges/due';
 import { payCycleOfTransaction } from '../../../shared/domain/scheduled-charges/notifications';
 import { chargeJobId } from '../../../shared/domain/scheduled-charges/state';
 import { FakeClock } from '../../support/fakes/clock';
+import { fakeCustomerAndProductReader } from '../../support/fakes/customer-product-reader';
 import { FakeCustomerRepository } from '../../support/fakes/customer-repository';
 import { FakeGatewayRouter } from '../../support/fakes/gateway-router';
 import { SequentialIds } from '../../support/fakes/ids';
@@ -72,7 +73,8 @@ async function oneTime(
   dueDate: string,
   methods: ('pix' | 'boleto' | 'card')[] = ['pix', 'boleto'],
 ) {
-  const view = await createScheduledCharge(e.deps, TENANT, {
+  const reader = fakeCustomerAndProductReader({ customers: e.customers, products: e.deps.products });
+  const view = await createScheduledCharge({ ...e.deps, customerAndProduct: reader }, TENANT, {
     customerId: e.profile.id,
     amount: 15050,
     dueDate,

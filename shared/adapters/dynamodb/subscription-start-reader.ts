@@ -1,0 +1,82 @@
+import type { CustomerProfile } from '#shared/domain/customers/customer';
+import type { SubscriptionStartReader, SubscriptionStartReads } from '#shared/domain/ports';
+import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
+import type { Tenant } from '#shared/domain/tenant';
+import { looksLikeNumericId, looksLikeUuid } from '#shared/ids';
+import { toProfile } from './customer-queries';
+import { fromIdPointer } from './customer-repository';
+import { type Key, keys } from './keys';
+import { LinkMemory } from './link-memory';
+import { toPaymentMethod } from './payment-method-repository';
+import { createPriceRepository, toPrice } from './price-repository';
+import { toProduct } from './product-repository';
+import type { Item, Table } from './table';
+
+/**
+ * POST /api/subscriptions' reads in one strongly consistent BatchGetItem (issue 17): the customer's
+ * id pointer (which carries a copy of the profile), the price, the saved card and the price's
+ * product, whose id this container remembers from an earlier read of the price (a price never
+ * changes product). A second BatchGetItem reads what the first could not name: the product of a
+ * price this container never read, the profile of a pointer written before it carried a copy.
+ * A price named by uuid is found through its index first (a Query), as before.
+ */
+export function createSubscriptionStartReader(table: Table): SubscriptionStartReader {
+  const prices = createPriceRepository(table);
+  const productOfPrice = new LinkMemory<number>();
+  const priceLink = (tenant: Tenant, priceId: number) =>
+    `${tenant.sellerId}#${tenant.environment}#${priceId}`;
+
+  return {
+    async read(tenant, { customerId, priceRef, paymentMethodId }): Promise<SubscriptionStartReads> {
+      let price: SubscriptionPrice | null = null;
+      let priceId: number | null = null;
+      if (looksLikeNumericId(priceRef)) priceId = Number(priceRef);
+      else if (looksLikeUuid(priceRef)) price = await prices.findByUuid(tenant, priceRef.toLowerCase());
+      const pointerKey = keys.customerById(tenant, customerId);
+      const cardKey = keys.paymentMethod(tenant, paymentMethodId);
+      const priceKey = priceId === null ? null : keys.price(tenant, priceId);
+      const knownProduct = price
+        ? price.product.id
+        : priceId === null
+          ? undefined
+          : productOfPrice.get(priceLink(tenant, priceId));
+      const first = [pointerKey, cardKey, priceKey];
+      if (knownProduct !== undefined) first.push(keys.product(tenant, knownProduct));
+      const found = bySortKey(await table.batchGet<Item>(present(first), { consistent: true }));
+
+      if (priceKey) {
+        const item = found.get(priceKey.sk);
+        price = item ? toPrice(item) : null;
+      }
+      if (price) productOfPrice.set(priceLink(tenant, price.id), price.product.id);
+      const pointer = found.get(pointerKey.sk);
+      const link = pointer ? fromIdPointer(pointer) : null;
+      let customer: CustomerProfile | null = link?.copy ?? null;
+      const productKey = price ? keys.product(tenant, price.product.id) : null;
+      // Only what the first read could not name: a pointer without its copy, a product not known yet.
+      const profileKey = link && !link.copy ? keys.customerProfile(tenant, link.uuid) : null;
+      const second = [profileKey, productKey && !found.has(productKey.sk) ? productKey : null];
+      if (second.some(Boolean)) {
+        for (const [sk, item] of bySortKey(await table.batchGet<Item>(present(second), { consistent: true })))
+          found.set(sk, item);
+      }
+      if (profileKey) {
+        const item = found.get(profileKey.sk);
+        customer = item ? toProfile(item) : null;
+      }
+      const product = productKey ? found.get(productKey.sk) : undefined;
+      const card = found.get(cardKey.sk);
+      return {
+        customer,
+        price,
+        product: product ? toProduct(product) : null,
+        paymentMethod: card ? toPaymentMethod(card) : null,
+      };
+    },
+  };
+}
+
+const present = (list: (Key | null)[]): Key[] => list.filter((k): k is Key => k !== null);
+
+/** Every key read here is in the tenant's partition: the sort key names the item. */
+const bySortKey = (items: Item[]) => new Map(items.map((item) => [String(item.sk), item]));

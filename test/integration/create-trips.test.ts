@@ -1,0 +1,301 @@
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '../../infra/local/runtime';
+import { PROVIDER_PREFIX, partitionKeys } from '../../scripts/bench/provider-trips';
+import { keys } from '../../shared/adapters/dynamodb/keys';
+import { addDays, saoPauloDate } from '../../shared/dates';
+import { type client, useTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+/** Commands that touch only the sandbox provider's own items (a real provider keeps them elsewhere). */
+let providerTrips = 0;
+let nextSeller = 94_000;
+
+useTestRuntime(
+  (r, a) => {
+    runtime = r;
+    api = a;
+    r.deps.table.client.middlewareStack.add(
+      (next) => async (args) => {
+        const pks = partitionKeys(args.input);
+        if (pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX))) providerTrips += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'testProviderTrips' },
+    );
+  },
+  // No timeline ticks between requests, so the counts below are the requests' own, as in the bench.
+  { tickMs: 3_600_000 },
+);
+
+const customerBody = {
+  name: 'Maria Souza',
+  email: 'maria@example.com',
+  document: '52998224725',
+  phone: '11987654321',
+  personType: 'fisica',
+};
+
+/** Starts a fresh rate window (100 requests a minute per key). */
+async function freshWindow() {
+  const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
+  await api.post('/api/test-helpers/clock/advance', { seconds: (60_000 - (now % 60_000)) / 1000 + 0.5 });
+}
+
+/** The service's DynamoDB round trips of one request: not the provider's, not an id block claimed ahead. */
+async function tripsOf<T>(work: () => Promise<T>): Promise<{ trips: number; result: T }> {
+  const total = runtime.roundTrips.total;
+  const provider = providerTrips;
+  const ahead = runtime.deps.table.aheadClaims;
+  const result = await work();
+  const claimedAhead = runtime.deps.table.aheadClaims - ahead;
+  return { trips: runtime.roundTrips.total - total - (providerTrips - provider) - claimedAhead, result };
+}
+
+/** A seller with a sandbox key, one registered customer with a saved card, a product and a monthly price. */
+async function seller() {
+  const sellerId = nextSeller++;
+  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+    .key as string;
+  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
+  const product = (
+    await api.post(
+      '/api/products',
+      { name: 'Clube do livro', image: 'https://cdn.example.com/c.png', value: 100, installments: 1 },
+      { token: key },
+    )
+  ).body;
+  const price = (
+    await api.post(
+      `/api/products/${product.id}/prices`,
+      { name: 'Mensal', unitAmount: 29.9, billingInterval: 'month' },
+      { token: key },
+    )
+  ).body;
+  const [y, m] = saoPauloDate(runtime.clock.now()).split('-').map(Number);
+  const paid = await api.post('/api/transactions', {
+    productId: product.uuid,
+    paymentMethod: 'creditcard',
+    customer: customerBody,
+    card: {
+      number: '4111111111111111',
+      holderName: 'MARIA SOUZA',
+      expiryMonth: m,
+      expiryYear: y + 2,
+      cvv: '123',
+    },
+    saveCard: true,
+  });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+  const cards = (await api.get(`/api/v1/customers/${customer.uuid}/payment-methods`, { token: key })).body
+    .data;
+  return { key, customer, product, price, card: cards[0] as { id: number } };
+}
+type Seller = Awaited<ReturnType<typeof seller>>;
+
+const subscribe = (s: Seller) =>
+  api.post(
+    '/api/subscriptions',
+    { customerId: s.customer.id, priceId: s.price.id, paymentMethodId: s.card.id },
+    { token: s.key },
+  );
+
+async function subscribeTrips(s: Seller) {
+  const { trips, result } = await tripsOf(() => subscribe(s));
+  expect(result.status, JSON.stringify(result.body)).toBe(201);
+  expect(result.body.status).toBe('active');
+  return { trips, body: result.body };
+}
+
+describe('round trips of POST /api/subscriptions (issue 17)', () => {
+  it('costs 3 round trips with authentication: one read, the charge apart, one write', async () => {
+    const s = await seller();
+    await freshWindow();
+    // The container's first subscription of this price learns the price's product (and claims id blocks).
+    await subscribeTrips(s);
+    const trips: number[] = [];
+    for (let i = 0; i < 3; i++) trips.push((await subscribeTrips(s)).trips);
+    expect(trips).toEqual([3, 3, 3]);
+  });
+
+  it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
+    const s = await seller();
+    await freshWindow();
+    await subscribeTrips(s);
+    const renamed = await api.patch(
+      `/api/v1/customers/${s.customer.uuid}`,
+      { name: 'Maria Lima' },
+      { token: s.key },
+    );
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const stale = await subscribeTrips(s);
+    expect(stale.trips).toBe(4);
+    expect(stale.body.customer).toMatchObject({ name: 'Maria Lima' });
+    const healed = await subscribeTrips(s);
+    expect(healed.trips).toBe(3);
+    expect(healed.body.customer).toMatchObject({ name: 'Maria Lima' });
+  });
+
+  it('reads the profile by uuid for an id pointer written before it carried a copy, and heals the pointer', async () => {
+    const s = await seller();
+    await freshWindow();
+    await subscribeTrips(s);
+    const tenant = { sellerId: nextSeller - 1, environment: 'test' as const };
+    const pointer = keys.customerById(tenant, s.customer.id);
+    // A pointer as written before issue 17: the uuid only.
+    await runtime.deps.table.put({ ...pointer, entity: 'customer-id', version: 1, uuid: s.customer.uuid });
+    const old = await subscribeTrips(s);
+    expect(old.trips).toBe(4);
+    expect(old.body.customer).toMatchObject({ id: s.customer.id, name: 'Maria Souza' });
+    expect((await subscribeTrips(s)).trips).toBe(3);
+  });
+});
+
+/** `count` more registered customers of the seller (documents the check digits accept). */
+async function customers(s: Seller, count: number): Promise<{ id: number; uuid: string }[]> {
+  const out: { id: number; uuid: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const base = String(100_000_000 + nextDocument++).slice(-9);
+    const res = await api.post(
+      '/api/v1/customers',
+      { ...customerBody, name: `Cliente ${i}`, email: `c${i}@example.com`, document: cpf(base) },
+      { token: s.key },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    out.push(res.body);
+  }
+  return out;
+}
+let nextDocument = 1;
+
+/** A valid CPF from its first nine digits. */
+function cpf(nine: string): string {
+  const digit = (digits: string) => {
+    const sum = [...digits].reduce((acc, d, i) => acc + Number(d) * (digits.length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  const ten = nine + digit(nine);
+  return ten + digit(ten);
+}
+
+describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
+  const charge = (s: Seller, customerId: number) =>
+    api.post(
+      '/api/v1/scheduled-charges',
+      {
+        customerId,
+        productId: s.product.uuid,
+        amount: 150.5,
+        dueDate: addDays(saoPauloDate(runtime.clock.now()), 10),
+        methods: ['pix', 'boleto'],
+        type: 'one_time',
+      },
+      { token: s.key },
+    );
+  const chargeTrips = async (s: Seller, customerId: number) => {
+    const { trips, result } = await tripsOf(() => charge(s, customerId));
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+    return { trips, body: result.body };
+  };
+
+  it('costs 3 round trips with authentication for each new customer: one read, one write', async () => {
+    const s = await seller();
+    const [first, ...others] = await customers(s, 4);
+    await freshWindow();
+    // The container's first charge of this product looks its uuid up (a Query beside the read).
+    expect((await chargeTrips(s, first.id)).trips).toBe(4);
+    const trips: number[] = [];
+    for (const c of others) trips.push((await chargeTrips(s, c.id)).trips);
+    expect(trips).toEqual([3, 3, 3]);
+  });
+
+  it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
+    const s = await seller();
+    const [c] = await customers(s, 1);
+    await freshWindow();
+    await chargeTrips(s, c.id);
+    const renamed = await api.patch(`/api/v1/customers/${c.uuid}`, { name: 'Outro Nome' }, { token: s.key });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const stale = await chargeTrips(s, c.id);
+    expect(stale.trips).toBe(4);
+    expect(stale.body.customer).toMatchObject({ name: 'Outro Nome' });
+    const healed = await chargeTrips(s, c.id);
+    expect(healed.trips).toBe(3);
+    expect(healed.body.customer).toMatchObject({ name: 'Outro Nome' });
+  });
+});
+
+describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
+  /** The seller's product accepting carnê. */
+  async function carneProduct(s: Seller) {
+    const res = await api.post(
+      '/api/products',
+      {
+        name: 'Curso em carnê',
+        image: 'https://cdn.example.com/c.png',
+        value: 300,
+        installments: 1,
+        carne: { enabled: true, maxInstallments: 12 },
+      },
+      { token: s.key },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body as { uuid: string };
+  }
+  const plan = (s: Seller, productUuid: string, customerId: number) =>
+    api.post(
+      '/api/v1/installment-plans',
+      {
+        productId: productUuid,
+        customerId,
+        installments: 3,
+        firstDueDate: addDays(saoPauloDate(runtime.clock.now()), 5),
+      },
+      { token: s.key },
+    );
+  const planTrips = async (s: Seller, productUuid: string, customerId: number, status = 201) => {
+    const { trips, result } = await tripsOf(() => plan(s, productUuid, customerId));
+    expect(result.status, JSON.stringify(result.body)).toBe(status);
+    return { trips, body: result.body };
+  };
+
+  it('costs 3 round trips with authentication for each new customer: one read, one write', async () => {
+    const s = await seller();
+    const product = await carneProduct(s);
+    const [first, ...others] = await customers(s, 4);
+    await freshWindow();
+    // The container's first plan of this product looks its uuid up before the read (the guard's key needs its id).
+    expect((await planTrips(s, product.uuid, first.id)).trips).toBe(4);
+    const trips: number[] = [];
+    for (const c of others) trips.push((await planTrips(s, product.uuid, c.id)).trips);
+    expect(trips).toEqual([3, 3, 3]);
+  });
+
+  it('refuses an identical plan from the read, before the provider is called', async () => {
+    const s = await seller();
+    const product = await carneProduct(s);
+    const [c] = await customers(s, 1);
+    await freshWindow();
+    await planTrips(s, product.uuid, c.id);
+    const provider = providerTrips;
+    const again = await planTrips(s, product.uuid, c.id, 409);
+    expect(again.body.message).toBe('An identical installment plan was just created for this customer');
+    expect(again.trips).toBe(2);
+    expect(providerTrips).toBe(provider);
+  });
+
+  it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
+    const s = await seller();
+    const product = await carneProduct(s);
+    const [c, d] = await customers(s, 2);
+    await freshWindow();
+    await planTrips(s, product.uuid, d.id);
+    const renamed = await api.patch(`/api/v1/customers/${c.uuid}`, { name: 'Outro Nome' }, { token: s.key });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const stale = await planTrips(s, product.uuid, c.id);
+    expect(stale.trips).toBe(4);
+    expect(stale.body.customer).toMatchObject({ name: 'Outro Nome' });
+  });
+});
