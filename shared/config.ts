@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { once } from '#shared/once';
 
 /**
@@ -32,32 +32,36 @@ export const ENV = {
 /** The From address when none is configured (the local runtime, which sends nothing). */
 export const DEFAULT_MAIL_FROM = 'nao-responda@pagamentos.example.com';
 
-// Built by the first parseConfig (the first invocation), not by every module load.
-const schema = once(() =>
-  z.object({
-    [ENV.tableName]: z.string().min(1),
-    [ENV.dynamoEndpoint]: z.string().url().optional(),
-    [ENV.eventBusName]: z.string().min(1).default('payment-service'),
-    [ENV.deliveryQueueUrl]: z.string().default(''),
-    [ENV.schedulerGroup]: z.string().default('payment-service'),
-    [ENV.schedulerRoleArn]: z.string().default(''),
-    [ENV.jobsFunctionArn]: z.string().default(''),
-    [ENV.jwtIssuer]: z.string().min(1),
-    [ENV.jwtClientId]: z.string().min(1),
-    [ENV.jwksUrl]: z.string().url(),
-    [ENV.heartbeatIntervalSeconds]: z.coerce.number().int().positive().default(300),
-    [ENV.publicBaseUrl]: z.string().url(),
-    [ENV.runtime]: z.enum(['aws', 'local']).default('aws'),
-    [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-    [ENV.gatewayWebhookSecret]: z.string().min(32),
-    [ENV.mailFrom]: z.email().default(DEFAULT_MAIL_FROM),
-    [ENV.mailConfigurationSet]: z.string().default(''),
-    [ENV.providerKeyId]: z.string().default(''),
-    [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
-    [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
-    [ENV.magicLinkSecretArn]: z.string().default(''),
-  }),
-);
+// zod/mini, tree-shaken to the few checks below: every function parses its environment, and the
+// full zod (its method chains) would load with every cold start for this one object. Built by the
+// first parseConfig (the first invocation), not by every module load.
+const schema = once(() => {
+  const text = (fallback: string) => z._default(z.string(), fallback);
+  const nonEmpty = () => z.string().check(z.minLength(1));
+  return z.object({
+    [ENV.tableName]: nonEmpty(),
+    [ENV.dynamoEndpoint]: z.optional(z.url()),
+    [ENV.eventBusName]: z._default(nonEmpty(), 'payment-service'),
+    [ENV.deliveryQueueUrl]: text(''),
+    [ENV.schedulerGroup]: text('payment-service'),
+    [ENV.schedulerRoleArn]: text(''),
+    [ENV.jobsFunctionArn]: text(''),
+    [ENV.jwtIssuer]: nonEmpty(),
+    [ENV.jwtClientId]: nonEmpty(),
+    [ENV.jwksUrl]: z.url(),
+    [ENV.heartbeatIntervalSeconds]: z._default(z.coerce.number().check(z.int(), z.positive()), 300),
+    [ENV.publicBaseUrl]: z.url(),
+    [ENV.runtime]: z._default(z.enum(['aws', 'local']), 'aws'),
+    [ENV.logLevel]: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
+    [ENV.gatewayWebhookSecret]: z.string().check(z.minLength(32)),
+    [ENV.mailFrom]: z._default(z.email(), DEFAULT_MAIL_FROM),
+    [ENV.mailConfigurationSet]: text(''),
+    [ENV.providerKeyId]: text(''),
+    [ENV.asaasSandboxUrl]: z._default(z.url(), 'https://api-sandbox.asaas.com/v3'),
+    [ENV.asaasProductionUrl]: z._default(z.url(), 'https://api.asaas.com/v3'),
+    [ENV.magicLinkSecretArn]: text(''),
+  });
+});
 
 export interface Config {
   tableName: string;

@@ -4,4 +4,5 @@
  * modules the entry shares with each of them into as many static chunks, and each file the entry
  * imports costs its cold start more than the bytes would (docs/decisions.md, "Cold start").
  */
+export * from '#shared/domain/auth/api-key-schema';
 export * from '#shared/domain/auth/api-keys';

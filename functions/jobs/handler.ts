@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { runJob } from '#shared/jobs';
-import { getContainer } from '#shared/platform/container';
+import { getContainer } from '#shared/platform/current';
 import { parseInput } from '#shared/validation';
 
 // dueAt is Scheduler's <aws.scheduler.scheduled-time>, filled in by every schedule's input; it is
@@ -12,4 +12,4 @@ const jobSchema = z.object({
 });
 
 /** Target of every EventBridge Scheduler schedule (one-time `at()` jobs and the `rate()` heartbeat). */
-export const handler = async (event: unknown) => runJob(getContainer(), parseInput(jobSchema, event));
+export const handler = async (event: unknown) => runJob(await getContainer(), parseInput(jobSchema, event));

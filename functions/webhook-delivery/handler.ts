@@ -1,11 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/logger';
-import { getContainer } from '#shared/platform/container';
+import { getContainer } from '#shared/platform/current';
 import { deliverBatch } from './deliver';
 
 /** Consumer of the delivery queue; a failed record returns to the queue (partial batch response). */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const c = getContainer();
+  const c = await getContainer();
   const failed = await deliverBatch(
     {
       deliveries: c.repos.deliveries,

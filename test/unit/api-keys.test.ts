@@ -4,7 +4,6 @@ import {
   API_KEY_FORMAT,
   type ApiKeyRecord,
   createApiKey,
-  createApiKeySchema,
   DuplicateKeyNameError,
   hashKey,
   listApiKeys,
@@ -12,6 +11,7 @@ import {
   revokeApiKey,
   sameHash,
 } from '../../shared/domain/auth/api-keys';
+import { createApiKeySchema } from '../../shared/domain/auth/api-key-schema';
 import type { ApiKeyRepository, Clock, Ids } from '../../shared/domain/ports';
 import { NotFoundError } from '../../shared/errors';
 
