@@ -1,9 +1,8 @@
-import * as z from 'zod';
-import { opaqueIdParam } from '#shared/domain/params';
-import { defineRoutes, lazySchemas } from '#shared/http/types';
+import { defineRoutes, lazySchema, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
+const params = lazySchemas(() => import('#shared/domain/params'));
 
 const authResponses = lazySchemas(() => import('#shared/domain/auth/responses'));
 
@@ -25,7 +24,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'List API keys',
-    request: { query: z.object({ environment: z.enum(['test', 'live']).optional() }) },
+    request: { query: lazySchema((z) => z.object({ environment: z.enum(['test', 'live']).optional() })) },
     responses: { 200: authResponses.apiKeyListResponse },
   },
   {
@@ -34,7 +33,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys/{id}',
     auth: ['jwt'],
     summary: 'Revoke an API key',
-    request: { path: opaqueIdParam },
+    request: { path: params.opaqueIdParam },
     notFound: 'API key not found',
     responses: { 200: authResponses.apiKeyResponse },
   },

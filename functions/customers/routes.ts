@@ -1,10 +1,9 @@
-import * as z from 'zod';
-import { numericIdString, uuidParam, uuidString } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
+const params = lazySchemas(() => import('#shared/domain/params'));
 
 const customersResponses = lazySchemas(() => import('#shared/domain/customers/responses'));
 const paymentMethodsResponses = lazySchemas(() => import('#shared/domain/payment-methods/responses'));
@@ -12,7 +11,6 @@ const paymentMethodsResponses = lazySchemas(() => import('#shared/domain/payment
 /** Spec: public API (API keys); the dashboard manages the same customers with its JWT. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const NOT_FOUND = 'Customer not found';
-const paymentMethodParams = z.object({ uuid: uuidString, id: numericIdString.transform(Number) });
 
 export const customerRoutes = defineRoutes('customers', [
   {
@@ -42,7 +40,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}',
     auth,
     summary: "Change this seller's view of a customer",
-    request: { path: uuidParam, body: schemas.updateCustomerSchema },
+    request: { path: params.uuidParam, body: schemas.updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },
@@ -53,7 +51,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/billing-email-override',
     auth,
     summary: 'Set or clear the billing e-mail override',
-    request: { path: uuidParam, body: schemas.billingEmailOverrideSchema },
+    request: { path: params.uuidParam, body: schemas.billingEmailOverrideSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },
@@ -64,7 +62,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/payment-methods',
     auth,
     summary: "The customer's saved cards, newest first (never their tokens)",
-    request: { path: uuidParam },
+    request: { path: params.uuidParam },
     notFound: NOT_FOUND,
     responses: { 200: paymentMethodsResponses.paymentMethodListResponse },
   },
@@ -76,7 +74,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Detach a saved card: it is deleted and the provider forgets its token',
     description:
       "404 `Customer not found` when the customer is not this seller's, `Payment method not found` when the card is not this customer's.",
-    request: { path: paymentMethodParams },
+    request: { path: params.paymentMethodParams },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     errors: [409],
     responses: { 200: paymentMethodsResponses.paymentMethodDeletedResponse },

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { defineRoutes } from '#shared/http/types';
+import { defineRoutes, lazySchema } from '#shared/http/types';
 
 /** The files the reference page loads, all served by this group (no CDN: the page's CSP allows 'self' only). */
 export const REFERENCE_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css', 'reference.js'] as const;
@@ -42,7 +41,7 @@ export const docsRoutes = defineRoutes('docs', [
     auth: [],
     rateLimited: false,
     summary: 'Script or style sheet of the API reference page',
-    request: { path: z.object({ file: z.enum(REFERENCE_ASSETS) }) },
+    request: { path: lazySchema((z) => z.object({ file: z.enum(REFERENCE_ASSETS) })) },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'A script (text/javascript) or style sheet (text/css).' },

@@ -1,7 +1,6 @@
-import * as z from 'zod';
 import { MINHA_AREA_ASSETS, PAGE_ASSETS, PORTAL_ASSETS } from '#shared/domain/pages/asset-names';
 import { THEME_COLOR } from '#shared/domain/pages/portal-theme';
-import { defineRoutes } from '#shared/http/types';
+import { defineRoutes, lazySchema } from '#shared/http/types';
 
 const page = {
   200: { contentType: 'text/html', description: 'The hosted payment page (pt-BR).' },
@@ -9,7 +8,7 @@ const page = {
 } as const;
 
 // Any text reaches the use case: a malformed ref gets the same HTML 404 page as an unknown one.
-const ref = (name: string) => z.object({ [name]: z.string() });
+const ref = (name: string) => lazySchema((z) => z.object({ [name]: z.string() }));
 
 /**
  * The hosted payment pages (HTML for buyers' browsers, public, rate limited per IP like every
@@ -42,7 +41,11 @@ export const pagesRoutes = defineRoutes('pages', [
     // Static files that never touch the table: the per-IP counter would be their only DynamoDB traffic.
     rateLimited: false,
     summary: 'Script or style sheet of the hosted payment pages',
-    request: { path: z.object({ file: z.enum([...PAGE_ASSETS, ...PORTAL_ASSETS, ...MINHA_AREA_ASSETS]) }) },
+    request: {
+      path: lazySchema((z) =>
+        z.object({ file: z.enum([...PAGE_ASSETS, ...PORTAL_ASSETS, ...MINHA_AREA_ASSETS]) }),
+      ),
+    },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'The script (text/javascript) or style sheet (text/css).' },
@@ -59,7 +62,9 @@ export const pagesRoutes = defineRoutes('pages', [
       'rather than a JSON error; its script then calls the token routes of the portal group.',
     // Any text reaches the use case: a missing or malformed token gets the same 401 page as an expired one;
     // `updated` (the subscription an action just changed, sent by the page's script) is ignored unless an id.
-    request: { query: z.object({ token: z.string().optional(), updated: z.string().optional() }) },
+    request: {
+      query: lazySchema((z) => z.object({ token: z.string().optional(), updated: z.string().optional() })),
+    },
     responses: {
       200: { contentType: 'text/html', description: "The customer's portal (pt-BR)." },
       401: {
@@ -88,7 +93,7 @@ export const pagesRoutes = defineRoutes('pages', [
     auth: [],
     rateLimited: false,
     summary: "Style sheet of a portal's primary colour (six hex digits)",
-    request: { path: z.object({ color: z.string().regex(THEME_COLOR) }) },
+    request: { path: lazySchema((z) => z.object({ color: z.string().regex(THEME_COLOR) })) },
     notFound: 'Theme not found',
     responses: { 200: { contentType: 'text/css', description: 'The colour as CSS custom properties.' } },
   },

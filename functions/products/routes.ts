@@ -1,9 +1,9 @@
-import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
+const params = lazySchemas(() => import('#shared/domain/params'));
 const affiliatesResponses = lazySchemas(() => import('#shared/domain/affiliates/responses'));
 const productsResponses = lazySchemas(() => import('#shared/domain/products/responses'));
 
@@ -12,10 +12,10 @@ const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const config = '/api/products/{id}/portal-config';
 const affiliates = '/api/products/{id}/affiliates';
 /** A product route by integer id or uuid: a malformed id names no product. */
-const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
-const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
+const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: params.numericOrUuidParam } } as const;
+const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: params.uuidParam } } as const;
 const configBody = {
-  path: numericOrUuidParam,
+  path: params.numericOrUuidParam,
   body: schemas.portalConfigSchema,
   optionalBody: true,
 } as const;
@@ -45,7 +45,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
-    request: { path: uuidParam, query: schemas.readQuerySchema },
+    request: { path: params.uuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -54,7 +54,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/{id}',
     summary: 'Read a product',
-    request: { path: numericOrUuidParam, query: schemas.readQuerySchema },
+    request: { path: params.numericOrUuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -63,7 +63,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'PATCH',
     path: '/api/products/{id}',
     summary: 'Change a product',
-    request: { path: numericOrUuidParam, body: schemas.updateProductSchema },
+    request: { path: params.numericOrUuidParam, body: schemas.updateProductSchema },
     errors: [409],
     responses: { 200: productsResponses.productResponse },
   },
@@ -147,7 +147,7 @@ export const productRoutes = defineRoutes('products', [
     description:
       'The affiliate must be an existing seller other than the product owner. Re-adding an ended ' +
       'affiliation starts it again with the new commission; an active one answers 409.',
-    request: { path: numericOrUuidParam, body: schemas.addAffiliationSchema },
+    request: { path: params.numericOrUuidParam, body: schemas.addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
     responses: { 201: affiliatesResponses.affiliationResponse },
@@ -158,7 +158,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
-    request: { path: numericOrUuidParam, query: schemas.listAffiliationsQuerySchema },
+    request: { path: params.numericOrUuidParam, query: schemas.listAffiliationsQuerySchema },
     responses: { 200: affiliatesResponses.affiliationListResponse },
   },
   {
@@ -193,7 +193,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/payment-links/{uuid}',
     auth: [],
     summary: "A product's public payment link",
-    request: { path: uuidParam },
+    request: { path: params.uuidParam },
     notFound: PRODUCT_NOT_FOUND,
     errors: [400],
     responses: { 200: productsResponses.paymentLinkProductResponse },

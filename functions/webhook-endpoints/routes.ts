@@ -1,15 +1,15 @@
-import { opaqueIdParam } from '#shared/domain/params';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
+const params = lazySchemas(() => import('#shared/domain/params'));
 
 const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/responses'));
 
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const NOT_FOUND = 'Webhook endpoint not found';
-const endpointRoute = { auth, request: { path: opaqueIdParam }, notFound: NOT_FOUND } as const;
+const endpointRoute = { auth, request: { path: params.opaqueIdParam }, notFound: NOT_FOUND } as const;
 
 export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
   {
@@ -45,7 +45,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'PATCH',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
-    request: { path: opaqueIdParam, body: schemas.updateEndpointSchema },
+    request: { path: params.opaqueIdParam, body: schemas.updateEndpointSchema },
     responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
@@ -70,7 +70,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
-    request: { path: opaqueIdParam, query: schemas.pageQuerySchema },
+    request: { path: params.opaqueIdParam, query: schemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookDeliveryListResponse },
   },
   {
@@ -79,7 +79,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-deliveries/{id}/resend',
     auth,
     summary: 'Attempt a delivery again now (same event id)',
-    request: { path: opaqueIdParam },
+    request: { path: params.opaqueIdParam },
     notFound: 'Webhook delivery not found',
     responses: { 200: webhooksResponses.webhookDeliveryResponse },
   },
