@@ -98,7 +98,12 @@ export function lazySchemas<M extends object>(
  */
 export function lazySchema<S extends z.ZodType>(build: (zod: typeof z) => S): LazySchema<S> {
   let made: Promise<S> | undefined;
-  return { lazy: () => (made ??= import('zod').then((zod) => build(zod))) };
+  return {
+    lazy: () => {
+      made ??= import('zod').then((zod) => build(zod));
+      return made;
+    },
+  };
 }
 
 /**

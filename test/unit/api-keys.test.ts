@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createApiKeySchema } from '../../shared/domain/auth/api-key-schema';
 import {
   API_KEY_FORMAT,
   type ApiKeyRecord,
@@ -11,7 +12,6 @@ import {
   revokeApiKey,
   sameHash,
 } from '../../shared/domain/auth/api-keys';
-import { createApiKeySchema } from '../../shared/domain/auth/api-key-schema';
 import type { ApiKeyRepository, Clock, Ids } from '../../shared/domain/ports';
 import { NotFoundError } from '../../shared/errors';
 
