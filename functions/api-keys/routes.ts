@@ -1,4 +1,4 @@
-import { defineRoutes, lazySchema, lazySchemas } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
@@ -24,7 +24,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'List API keys',
-    request: { query: lazySchema((z) => z.object({ environment: z.enum(['test', 'live']).optional() })) },
+    request: { query: schemas.listApiKeysQuery },
     responses: { 200: authResponses.apiKeyListResponse },
   },
   {

@@ -6,3 +6,4 @@
  */
 export * from '#shared/domain/auth/api-key-schema';
 export * from '#shared/domain/auth/api-keys';
+export * from './shapes';

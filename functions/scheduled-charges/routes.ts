@@ -1,5 +1,5 @@
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
-import { type AuthScheme, defineRoutes, lazySchema, lazySchemas } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
@@ -17,7 +17,7 @@ const byCharge = {
 } as const;
 const STATE_RULE =
   '409 `Scheduled charge cannot be <action> in status <status>` when its status refuses the action (docs/decisions.md, "Scheduled charges (issue 13)").';
-const noBody = lazySchema((z) => z.object({}).strict());
+const noBody = schemas.emptyActionBody;
 
 const postponeRoute = {
   ...byCharge,

@@ -1,5 +1,5 @@
 import { BOLETO_NOT_FOUND, TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
-import { type AuthScheme, defineRoutes, lazySchema, lazySchemas } from '#shared/http/types';
+import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
@@ -110,7 +110,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: "The sandbox provider's boleto PDF",
     request: {
       path: params.gatewayPayIdParam,
-      query: lazySchema((z) => z.object({ token: z.string().max(128).optional() })),
+      query: schemas.boletoTokenQuery,
     },
     notFound: BOLETO_NOT_FOUND,
     responses: { 200: { contentType: 'application/pdf', description: 'The boleto document' } },

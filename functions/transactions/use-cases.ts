@@ -10,3 +10,4 @@ export * from '#shared/domain/transactions/create';
 export * from '#shared/domain/transactions/manage';
 export * from '#shared/domain/transactions/queries';
 export * from '#shared/domain/transactions/sandbox';
+export * from './shapes';

@@ -93,20 +93,6 @@ export function lazySchemas<M extends object>(
 }
 
 /**
- * One schema a route row writes itself (a path or query shape), built on first use with zod
- * imported then, so that the route table, which every function loads, does not load zod.
- */
-export function lazySchema<S extends z.ZodType>(build: (zod: typeof z) => S): LazySchema<S> {
-  let made: Promise<S> | undefined;
-  return {
-    lazy: () => {
-      made ??= import('zod').then((zod) => build(zod));
-      return made;
-    },
-  };
-}
-
-/**
  * What a route may answer with success, by status. A zod schema describes a JSON body (checked
  * against every answer in the integration tests and published in the OpenAPI document), a
  * LazySchema the same loaded on first use, `null` an empty body, RawContent anything else. Error
