@@ -1,10 +1,6 @@
-import { MAIL_NOT_FOUND, mailIdParam } from '#shared/domain/mail/mailbox';
+import { MAIL_NOT_FOUND } from '#shared/domain/mail/not-found';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
-import {
-  PIX_AUTHORIZATION_NOT_FOUND,
-  sandboxCardOutcomeResponse,
-  sandboxPixAuthorizationResponse,
-} from '#shared/domain/payments/sandbox-helpers';
+import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/not-found';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -51,7 +47,7 @@ const pixAuthorization = <const Id extends string>(operationId: Id, action: 'app
     request: { path: params.opaqueIdParam },
     notFound: PIX_AUTHORIZATION_NOT_FOUND,
     ...(action === 'approve' ? { errors: [409] } : {}),
-    responses: { 200: sandboxPixAuthorizationResponse },
+    responses: { 200: schemas.sandboxPixAuthorizationResponse },
   }) as const;
 
 export const testHelperRoutes = defineRoutes('test-helpers', [
@@ -84,7 +80,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
       'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
     request: { path: params.numericIdParam, body: schemas.cardOutcomeSchema },
     notFound: PAYMENT_METHOD_NOT_FOUND,
-    responses: { 200: sandboxCardOutcomeResponse },
+    responses: { 200: schemas.sandboxCardOutcomeResponse },
   },
   pixAuthorization('approveTestPixAuthorization', 'approve'),
   pixAuthorization('revokeTestPixAuthorization', 'revoke'),
@@ -107,7 +103,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: true,
     summary: 'Sandbox: one e-mail message with its text and HTML parts',
-    request: { path: mailIdParam },
+    request: { path: schemas.mailIdParam },
     notFound: MAIL_NOT_FOUND,
     responses: { 200: mailResponses.mailResponse },
   },
