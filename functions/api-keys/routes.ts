@@ -2,7 +2,6 @@ import { defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 
 const authResponses = lazySchemas(() => import('#shared/domain/auth/responses'));
 
@@ -33,7 +32,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys/{id}',
     auth: ['jwt'],
     summary: 'Revoke an API key',
-    request: { path: params.opaqueIdParam },
+    request: { path: schemas.opaqueIdParam },
     notFound: 'API key not found',
     responses: { 200: authResponses.apiKeyResponse },
   },

@@ -6,4 +6,6 @@
  */
 export * from '#shared/domain/auth/api-key-schema';
 export * from '#shared/domain/auth/api-keys';
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { opaqueIdParam } from '#shared/domain/params';
 export * from './shapes';

@@ -3,14 +3,13 @@ import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 
 const checkoutResponses = lazySchemas(() => import('#shared/domain/checkout/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
-const bySession = { auth, notFound: SESSION_NOT_FOUND, request: { path: params.opaqueIdParam } } as const;
+const bySession = { auth, notFound: SESSION_NOT_FOUND, request: { path: schemas.opaqueIdParam } } as const;
 /** The hosted page's reference: a session id (`cs_…`) or a product uuid. */
-const refParam = params.checkoutRefParam;
+const refParam = schemas.checkoutRefParam;
 
 export const checkoutRoutes = defineRoutes('checkout', [
   {
@@ -87,7 +86,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     auth: [],
     summary: 'A payment made on the hosted page, for polling while it is pending (public)',
     notFound: CHECKOUT_NOT_FOUND,
-    request: { path: params.checkoutPaymentParam },
+    request: { path: schemas.checkoutPaymentParam },
     responses: { 200: checkoutResponses.paymentOutcomeResponse },
   },
   {
@@ -99,7 +98,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'Sandbox: pay a test checkout session through the hosted page path',
     description:
       "Card: pays exactly as the page does (`card`, `save_card`). Pix and boleto: the session's pending payment of that method (the one a page created) is paid by a signed provider notification; without one, one is created first. The buyer is the session's prefill unless `customer` is sent.",
-    request: { path: params.opaqueIdParam, body: schemas.testPaySchema },
+    request: { path: schemas.opaqueIdParam, body: schemas.testPaySchema },
     errors: [409],
     responses: { 200: checkoutResponses.checkoutSessionEnvelope },
   },

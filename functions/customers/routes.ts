@@ -3,7 +3,6 @@ import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 
 const customersResponses = lazySchemas(() => import('#shared/domain/customers/responses'));
 const paymentMethodsResponses = lazySchemas(() => import('#shared/domain/payment-methods/responses'));
@@ -40,7 +39,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}',
     auth,
     summary: "Change this seller's view of a customer",
-    request: { path: params.uuidParam, body: schemas.updateCustomerSchema },
+    request: { path: schemas.uuidParam, body: schemas.updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },
@@ -51,7 +50,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/billing-email-override',
     auth,
     summary: 'Set or clear the billing e-mail override',
-    request: { path: params.uuidParam, body: schemas.billingEmailOverrideSchema },
+    request: { path: schemas.uuidParam, body: schemas.billingEmailOverrideSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },
@@ -62,7 +61,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/payment-methods',
     auth,
     summary: "The customer's saved cards, newest first (never their tokens)",
-    request: { path: params.uuidParam },
+    request: { path: schemas.uuidParam },
     notFound: NOT_FOUND,
     responses: { 200: paymentMethodsResponses.paymentMethodListResponse },
   },
@@ -74,7 +73,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Detach a saved card: it is deleted and the provider forgets its token',
     description:
       "404 `Customer not found` when the customer is not this seller's, `Payment method not found` when the card is not this customer's.",
-    request: { path: params.paymentMethodParams },
+    request: { path: schemas.paymentMethodParams },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     errors: [409],
     responses: { 200: paymentMethodsResponses.paymentMethodDeletedResponse },

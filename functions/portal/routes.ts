@@ -3,7 +3,6 @@ import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 
 const portalResponses = lazySchemas(() => import('#shared/domain/portal/responses'));
 const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
@@ -19,7 +18,7 @@ const FLAG_RULE = '403 `Insufficient permissions` when the portal configuration 
 const bySubscription = {
   auth: token,
   notFound: SUBSCRIPTION_NOT_FOUND,
-  request: { path: params.numericIdParam },
+  request: { path: schemas.numericIdParam },
   errors: [403],
 } as const;
 const subscription = '/api/portal/subscriptions/{id}';
@@ -63,7 +62,7 @@ export const portalRoutes = defineRoutes('portal', [
       'Optional body `{atPeriodEnd?, reason?}`. `cancelAtPeriodEndOnly` makes every cancellation one at ' +
       'the period end; `requireCancelReason` makes `reason` required (400). Sends the cancellation ' +
       `e-mail when \`sendCancellationEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: params.numericIdParam, body: schemas.portalCancelSchema, optionalBody: true },
+    request: { path: schemas.numericIdParam, body: schemas.portalCancelSchema, optionalBody: true },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -108,7 +107,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "`paymentMethodId`: one of the customer's saved cards (404 `Payment method not found` otherwise). " +
       `Sends the payment-method-updated e-mail when \`sendPaymentMethodUpdatedEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: params.numericIdParam, body: schemas.portalPaymentMethodSchema },
+    request: { path: schemas.numericIdParam, body: schemas.portalPaymentMethodSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -123,7 +122,7 @@ export const portalRoutes = defineRoutes('portal', [
       'card, and the subscription renews on it. The number and CVV are never stored or logged. A ' +
       'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: params.numericIdParam, body: schemas.portalAddCardSchema },
+    request: { path: schemas.numericIdParam, body: schemas.portalAddCardSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409, 503],
   },

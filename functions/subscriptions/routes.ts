@@ -4,7 +4,6 @@ import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 
 const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
 
@@ -14,13 +13,13 @@ const prices = '/api/products/{id}/prices';
 const byProduct = {
   auth,
   notFound: PRODUCT_NOT_FOUND,
-  request: { path: params.numericOrUuidParam },
+  request: { path: schemas.numericOrUuidParam },
 } as const;
 /** A subscription by its numeric id (spec: "path id number"); anything else names none. */
 const bySubscription = {
   auth,
   notFound: SUBSCRIPTION_NOT_FOUND,
-  request: { path: params.numericIdParam },
+  request: { path: schemas.numericIdParam },
 } as const;
 const subscription = '/api/subscriptions/{id}';
 const STATE_RULE =
@@ -37,7 +36,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`unitAmount` in Reais, at least 5.00 (never 0); `billingInterval` week, month or year, every ' +
       '`intervalCount` of them (up to 52 weeks, 12 months or 1 year); optional `trialDays` (0..730). ' +
       'The product must be active.',
-    request: { path: params.numericOrUuidParam, body: schemas.createPriceSchema },
+    request: { path: schemas.numericOrUuidParam, body: schemas.createPriceSchema },
     responses: { 201: subscriptionsResponses.priceResponse },
   },
   {
@@ -47,7 +46,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     path: prices,
     summary: "A product's prices, newest first",
     description: '`active=true` lists only the active prices, `active=false` only the deactivated ones.',
-    request: { path: params.numericOrUuidParam, query: schemas.listPricesQuerySchema },
+    request: { path: schemas.numericOrUuidParam, query: schemas.listPricesQuerySchema },
     responses: { 200: subscriptionsResponses.priceListResponse },
   },
   {
@@ -116,7 +115,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`pending_cancellation` until `currentPeriodEnd` (undone by reactivate), then `canceled`. ' +
       `Webhook subscription.cancelled. ${STATE_RULE}`,
     request: {
-      path: params.numericIdParam,
+      path: schemas.numericIdParam,
       body: schemas.cancelSubscriptionSchema,
       optionalBody: true,
     },
@@ -168,7 +167,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'Any state (a canceled or failed subscription gets the card its reactivation charges); a Pix ' +
       'Automático subscription moves to the card. 404 `Payment method not found` for a card that is not the ' +
       "subscription customer's; 400 for an expired card.",
-    request: { path: params.numericIdParam, body: schemas.changePaymentMethodSchema },
+    request: { path: schemas.numericIdParam, body: schemas.changePaymentMethodSchema },
     errors: [400],
     responses: { 200: subscriptionsResponses.subscriptionResponse },
   },

@@ -6,7 +6,6 @@ import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 
 const eventsResponses = lazySchemas(() => import('#shared/domain/events/responses'));
 const mailResponses = lazySchemas(() => import('#shared/domain/mail/responses'));
@@ -27,7 +26,7 @@ const simulation = <const Id extends string>(
     auth,
     testOnly: true,
     summary,
-    request: { path: params.numericIdParam, body: schemas.simulateSchema, optionalBody: true },
+    request: { path: schemas.numericIdParam, body: schemas.simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
     responses: { 200: transactionsResponses.transactionResponse },
@@ -44,7 +43,7 @@ const pixAuthorization = <const Id extends string>(operationId: Id, action: 'app
       action === 'approve'
         ? 'Sandbox: the bank activates a pending Pix Automático authorization without its first payment'
         : 'Sandbox: the payer revokes a Pix Automático authorization at the bank (later debits decline authorization_revoked)',
-    request: { path: params.opaqueIdParam },
+    request: { path: schemas.opaqueIdParam },
     notFound: PIX_AUTHORIZATION_NOT_FOUND,
     ...(action === 'approve' ? { errors: [409] } : {}),
     responses: { 200: schemas.sandboxPixAuthorizationResponse },
@@ -78,7 +77,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: 'Sandbox: how a saved card answers its later charges (renewals, retries) from now on',
     description:
       'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
-    request: { path: params.numericIdParam, body: schemas.cardOutcomeSchema },
+    request: { path: schemas.numericIdParam, body: schemas.cardOutcomeSchema },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     responses: { 200: schemas.sandboxCardOutcomeResponse },
   },

@@ -3,12 +3,11 @@ import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
 const gateway: AuthScheme[] = ['apiKey', 'jwt'];
-const byId = { notFound: TRANSACTION_NOT_FOUND, request: { path: params.numericIdParam } } as const;
+const byId = { notFound: TRANSACTION_NOT_FOUND, request: { path: schemas.numericIdParam } } as const;
 
 export const transactionRoutes = defineRoutes('transactions', [
   {
@@ -48,7 +47,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/status/{gatewayPayId}',
     auth: [],
     summary: 'Public status by the provider id',
-    request: { path: params.gatewayPayIdParam },
+    request: { path: schemas.gatewayPayIdParam },
     notFound: TRANSACTION_NOT_FOUND,
     responses: { 200: transactionsResponses.transactionStatusResponse },
   },
@@ -78,7 +77,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}/refund',
     auth: gateway,
     summary: 'Refund in whole or in part',
-    request: { path: params.numericIdParam, body: schemas.refundSchema, optionalBody: true },
+    request: { path: schemas.numericIdParam, body: schemas.refundSchema, optionalBody: true },
     errors: [400, 409],
     responses: { 200: transactionsResponses.transactionResponse },
   },
@@ -97,7 +96,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/v1/charges/{uuid}',
     auth: ['apiKey'],
     summary: 'Cancel an unpaid charge',
-    request: { path: params.uuidParam },
+    request: { path: schemas.uuidParam },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [400, 409],
     responses: { 200: transactionsResponses.chargeCanceledResponse },
@@ -109,7 +108,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: [],
     summary: "The sandbox provider's boleto PDF",
     request: {
-      path: params.gatewayPayIdParam,
+      path: schemas.gatewayPayIdParam,
       query: schemas.boletoTokenQuery,
     },
     notFound: BOLETO_NOT_FOUND,

@@ -2,14 +2,13 @@ import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
 const schemas = lazySchemas(() => import('./use-cases'));
-const params = lazySchemas(() => import('#shared/domain/params'));
 
 const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/responses'));
 
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const NOT_FOUND = 'Webhook endpoint not found';
-const endpointRoute = { auth, request: { path: params.opaqueIdParam }, notFound: NOT_FOUND } as const;
+const endpointRoute = { auth, request: { path: schemas.opaqueIdParam }, notFound: NOT_FOUND } as const;
 
 export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
   {
@@ -45,7 +44,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'PATCH',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
-    request: { path: params.opaqueIdParam, body: schemas.updateEndpointSchema },
+    request: { path: schemas.opaqueIdParam, body: schemas.updateEndpointSchema },
     responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
@@ -70,7 +69,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
-    request: { path: params.opaqueIdParam, query: schemas.pageQuerySchema },
+    request: { path: schemas.opaqueIdParam, query: schemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookDeliveryListResponse },
   },
   {
@@ -79,7 +78,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-deliveries/{id}/resend',
     auth,
     summary: 'Attempt a delivery again now (same event id)',
-    request: { path: params.opaqueIdParam },
+    request: { path: schemas.opaqueIdParam },
     notFound: 'Webhook delivery not found',
     responses: { 200: webhooksResponses.webhookDeliveryResponse },
   },
