@@ -1,6 +1,3 @@
-import * as z from 'zod/mini';
-import { once } from '#shared/once';
-
 /**
  * Every environment variable the functions read. `infra/` takes the names from ENV so the
  * stack and the code can never disagree on a spelling.
@@ -32,37 +29,6 @@ export const ENV = {
 /** The From address when none is configured (the local runtime, which sends nothing). */
 export const DEFAULT_MAIL_FROM = 'nao-responda@pagamentos.example.com';
 
-// zod/mini, tree-shaken to the few checks below: every function parses its environment, and the
-// full zod (its method chains) would load with every cold start for this one object. Built by the
-// first parseConfig (the first invocation), not by every module load.
-const schema = once(() => {
-  const text = (fallback: string) => z._default(z.string(), fallback);
-  const nonEmpty = () => z.string().check(z.minLength(1));
-  return z.object({
-    [ENV.tableName]: nonEmpty(),
-    [ENV.dynamoEndpoint]: z.optional(z.url()),
-    [ENV.eventBusName]: z._default(nonEmpty(), 'payment-service'),
-    [ENV.deliveryQueueUrl]: text(''),
-    [ENV.schedulerGroup]: text('payment-service'),
-    [ENV.schedulerRoleArn]: text(''),
-    [ENV.jobsFunctionArn]: text(''),
-    [ENV.jwtIssuer]: nonEmpty(),
-    [ENV.jwtClientId]: nonEmpty(),
-    [ENV.jwksUrl]: z.url(),
-    [ENV.heartbeatIntervalSeconds]: z._default(z.coerce.number().check(z.int(), z.positive()), 300),
-    [ENV.publicBaseUrl]: z.url(),
-    [ENV.runtime]: z._default(z.enum(['aws', 'local']), 'aws'),
-    [ENV.logLevel]: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
-    [ENV.gatewayWebhookSecret]: z.string().check(z.minLength(32)),
-    [ENV.mailFrom]: z._default(z.email(), DEFAULT_MAIL_FROM),
-    [ENV.mailConfigurationSet]: text(''),
-    [ENV.providerKeyId]: text(''),
-    [ENV.asaasSandboxUrl]: z._default(z.url(), 'https://api-sandbox.asaas.com/v3'),
-    [ENV.asaasProductionUrl]: z._default(z.url(), 'https://api.asaas.com/v3'),
-    [ENV.magicLinkSecretArn]: text(''),
-  });
-});
-
 export interface Config {
   tableName: string;
   dynamoEndpoint?: string;
@@ -93,42 +59,18 @@ export interface Config {
   magicLinkSecretArn: string;
 }
 
-/** Parses the environment once; a missing or malformed variable stops the cold start. */
-export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = schema().safeParse(env);
-  if (!result.success) {
-    const names = result.error.issues.map((issue) => issue.path.join('.')).join(', ');
-    throw new Error(`invalid configuration: ${names}`);
-  }
-  const e = result.data;
-  return {
-    tableName: e[ENV.tableName],
-    dynamoEndpoint: e[ENV.dynamoEndpoint],
-    eventBusName: e[ENV.eventBusName],
-    deliveryQueueUrl: e[ENV.deliveryQueueUrl],
-    schedulerGroup: e[ENV.schedulerGroup],
-    schedulerRoleArn: e[ENV.schedulerRoleArn],
-    jobsFunctionArn: e[ENV.jobsFunctionArn],
-    jwtIssuer: e[ENV.jwtIssuer],
-    jwtClientId: e[ENV.jwtClientId],
-    jwksUrl: e[ENV.jwksUrl],
-    heartbeatIntervalSeconds: e[ENV.heartbeatIntervalSeconds],
-    publicBaseUrl: e[ENV.publicBaseUrl],
-    runtime: e[ENV.runtime],
-    logLevel: e[ENV.logLevel],
-    gatewayWebhookSecret: e[ENV.gatewayWebhookSecret],
-    mailFrom: e[ENV.mailFrom],
-    mailConfigurationSet: e[ENV.mailConfigurationSet],
-    providerKeyId: e[ENV.providerKeyId],
-    asaasSandboxUrl: e[ENV.asaasSandboxUrl],
-    asaasProductionUrl: e[ENV.asaasProductionUrl],
-    magicLinkSecretArn: e[ENV.magicLinkSecretArn],
-  };
-}
-
 let cached: Config | undefined;
-export function config(): Config {
-  cached ??= parseConfig(process.env);
+
+/**
+ * The configuration, parsed from the environment once (shared/config-schema.ts, imported here on
+ * the first call, so that zod is not loaded at cold start); a missing or malformed variable
+ * rejects every call.
+ */
+export async function config(): Promise<Config> {
+  if (!cached) {
+    const { parseConfig } = await import('#shared/config-schema');
+    cached ??= parseConfig(process.env);
+  }
   return cached;
 }
 

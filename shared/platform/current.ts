@@ -15,7 +15,7 @@ let building: Promise<Container> | undefined;
 export async function getContainer(): Promise<Container> {
   if (current) return current;
   building ??= (async () => {
-    const cfg = config();
+    const cfg = await config();
     const table = new Table({ tableName: cfg.tableName, endpoint: cfg.dynamoEndpoint });
     const { createAwsContainer } = await import('./container');
     current ??= createAwsContainer(cfg, table);
