@@ -1,6 +1,3 @@
-import * as z from 'zod';
-import { once } from '#shared/once';
-
 /**
  * Every environment variable the functions read. `infra/` takes the names from ENV so the
  * stack and the code can never disagree on a spelling.
@@ -32,33 +29,6 @@ export const ENV = {
 /** The From address when none is configured (the local runtime, which sends nothing). */
 export const DEFAULT_MAIL_FROM = 'nao-responda@pagamentos.example.com';
 
-// Built by the first parseConfig (the first invocation), not by every module load.
-const schema = once(() =>
-  z.object({
-    [ENV.tableName]: z.string().min(1),
-    [ENV.dynamoEndpoint]: z.string().url().optional(),
-    [ENV.eventBusName]: z.string().min(1).default('payment-service'),
-    [ENV.deliveryQueueUrl]: z.string().default(''),
-    [ENV.schedulerGroup]: z.string().default('payment-service'),
-    [ENV.schedulerRoleArn]: z.string().default(''),
-    [ENV.jobsFunctionArn]: z.string().default(''),
-    [ENV.jwtIssuer]: z.string().min(1),
-    [ENV.jwtClientId]: z.string().min(1),
-    [ENV.jwksUrl]: z.string().url(),
-    [ENV.heartbeatIntervalSeconds]: z.coerce.number().int().positive().default(300),
-    [ENV.publicBaseUrl]: z.string().url(),
-    [ENV.runtime]: z.enum(['aws', 'local']).default('aws'),
-    [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-    [ENV.gatewayWebhookSecret]: z.string().min(32),
-    [ENV.mailFrom]: z.email().default(DEFAULT_MAIL_FROM),
-    [ENV.mailConfigurationSet]: z.string().default(''),
-    [ENV.providerKeyId]: z.string().default(''),
-    [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
-    [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
-    [ENV.magicLinkSecretArn]: z.string().default(''),
-  }),
-);
-
 export interface Config {
   tableName: string;
   dynamoEndpoint?: string;
@@ -89,42 +59,18 @@ export interface Config {
   magicLinkSecretArn: string;
 }
 
-/** Parses the environment once; a missing or malformed variable stops the cold start. */
-export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = schema().safeParse(env);
-  if (!result.success) {
-    const names = result.error.issues.map((issue) => issue.path.join('.')).join(', ');
-    throw new Error(`invalid configuration: ${names}`);
-  }
-  const e = result.data;
-  return {
-    tableName: e[ENV.tableName],
-    dynamoEndpoint: e[ENV.dynamoEndpoint],
-    eventBusName: e[ENV.eventBusName],
-    deliveryQueueUrl: e[ENV.deliveryQueueUrl],
-    schedulerGroup: e[ENV.schedulerGroup],
-    schedulerRoleArn: e[ENV.schedulerRoleArn],
-    jobsFunctionArn: e[ENV.jobsFunctionArn],
-    jwtIssuer: e[ENV.jwtIssuer],
-    jwtClientId: e[ENV.jwtClientId],
-    jwksUrl: e[ENV.jwksUrl],
-    heartbeatIntervalSeconds: e[ENV.heartbeatIntervalSeconds],
-    publicBaseUrl: e[ENV.publicBaseUrl],
-    runtime: e[ENV.runtime],
-    logLevel: e[ENV.logLevel],
-    gatewayWebhookSecret: e[ENV.gatewayWebhookSecret],
-    mailFrom: e[ENV.mailFrom],
-    mailConfigurationSet: e[ENV.mailConfigurationSet],
-    providerKeyId: e[ENV.providerKeyId],
-    asaasSandboxUrl: e[ENV.asaasSandboxUrl],
-    asaasProductionUrl: e[ENV.asaasProductionUrl],
-    magicLinkSecretArn: e[ENV.magicLinkSecretArn],
-  };
-}
-
 let cached: Config | undefined;
-export function config(): Config {
-  cached ??= parseConfig(process.env);
+
+/**
+ * The configuration, parsed from the environment once (shared/config-schema.ts, imported here on
+ * the first call, so that zod is not loaded at cold start); a missing or malformed variable
+ * rejects every call.
+ */
+export async function config(): Promise<Config> {
+  if (!cached) {
+    const { parseConfig } = await import('#shared/config-schema');
+    cached ??= parseConfig(process.env);
+  }
   return cached;
 }
 

@@ -17,3 +17,4 @@ export { runChargeDueJob, sweepDueCharges } from '#shared/domain/scheduled-charg
 export { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 export { sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
 export { expirePix, notificationOfStatus } from '#shared/domain/transactions/notifications';
+export { jobInputSchema } from '#shared/job-input';

@@ -1,5 +1,3 @@
-import * as z from 'zod';
-
 /** Largest amount a boleto can carry (10 digits of centavos); no amount here goes above it. */
 export const MAX_CENTAVOS = 9_999_999_999;
 
@@ -24,21 +22,6 @@ export function centavosToReais(centavos: number): number {
   const sign = centavos < 0 ? '-' : '';
   const abs = Math.abs(centavos);
   return Number(`${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`);
-}
-
-/** A zod field for an amount in Reais that parses to centavos. */
-export function reaisField(field = 'value') {
-  return z.number({ error: `${field} must be a number` }).transform((value, ctx) => {
-    const centavos = reaisToCentavos(value);
-    if (centavos === null) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${field} must be a non-negative amount in Reais with at most 2 decimal places`,
-      });
-      return z.NEVER;
-    }
-    return centavos;
-  });
 }
 
 /** Splits `total` centavos into `parts` integers that add up exactly, the first ones taking the remainder. */

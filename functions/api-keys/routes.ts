@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { opaqueIdParam } from '#shared/domain/params';
 import { defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
@@ -25,7 +23,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'List API keys',
-    request: { query: z.object({ environment: z.enum(['test', 'live']).optional() }) },
+    request: { query: schemas.listApiKeysQuery },
     responses: { 200: authResponses.apiKeyListResponse },
   },
   {
@@ -34,7 +32,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys/{id}',
     auth: ['jwt'],
     summary: 'Revoke an API key',
-    request: { path: opaqueIdParam },
+    request: { path: schemas.opaqueIdParam },
     notFound: 'API key not found',
     responses: { 200: authResponses.apiKeyResponse },
   },

@@ -4,4 +4,8 @@
  * modules the entry shares with each of them into as many static chunks, and each file the entry
  * imports costs its cold start more than the bytes would (docs/decisions.md, "Cold start").
  */
+export * from '#shared/domain/auth/api-key-schema';
 export * from '#shared/domain/auth/api-keys';
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { opaqueIdParam } from '#shared/domain/params';
+export * from './shapes';

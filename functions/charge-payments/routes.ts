@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { CHARGE_ASSETS } from '#shared/domain/pages/asset-names';
 import { PAY_LINK_NOT_FOUND, SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -18,7 +16,7 @@ const byCharge = {
   request: { path: schemas.scheduledChargePathSchema },
 } as const;
 /** Any text reaches the use case: a malformed token gets the same 404 (page or JSON) as an unknown one. */
-const byToken = z.object({ payToken: z.string() });
+const byToken = schemas.payTokenParam;
 const IN_FLIGHT =
   '409 while a card charge of a cycle is in progress, when the charge is closed, or when card is not among its methods.';
 
@@ -96,7 +94,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
     // A static file that never touches the table: the per-IP counter would be its only DynamoDB traffic.
     rateLimited: false,
     summary: 'Script of the pay link page',
-    request: { path: z.object({ file: z.enum(CHARGE_ASSETS) }) },
+    request: { path: schemas.chargeAssetParam },
     notFound: 'Asset not found',
     responses: { 200: { contentType: 'text/*', description: 'The script (text/javascript).' } },
   },

@@ -10,3 +10,4 @@ export * from '#shared/domain/scheduled-charges/pay-link';
 export * from '#shared/domain/scheduled-charges/pay-link-card';
 export * from '#shared/domain/scheduled-charges/payment-method';
 export * from '#shared/domain/scheduled-charges/schemas';
+export * from './shapes';

@@ -1,6 +1,4 @@
-import * as z from 'zod';
 import { CHECKOUT_NOT_FOUND, SESSION_NOT_FOUND } from '#shared/domain/checkout/session';
-import { opaqueId, opaqueIdParam, uuidString } from '#shared/domain/params';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
@@ -9,9 +7,9 @@ const schemas = lazySchemas(() => import('./use-cases'));
 const checkoutResponses = lazySchemas(() => import('#shared/domain/checkout/responses'));
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
-const bySession = { auth, notFound: SESSION_NOT_FOUND, request: { path: opaqueIdParam } } as const;
+const bySession = { auth, notFound: SESSION_NOT_FOUND, request: { path: schemas.opaqueIdParam } } as const;
 /** The hosted page's reference: a session id (`cs_…`) or a product uuid. */
-const refParam = z.object({ ref: z.union([uuidString, opaqueId]) });
+const refParam = schemas.checkoutRefParam;
 
 export const checkoutRoutes = defineRoutes('checkout', [
   {
@@ -88,7 +86,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     auth: [],
     summary: 'A payment made on the hosted page, for polling while it is pending (public)',
     notFound: CHECKOUT_NOT_FOUND,
-    request: { path: z.object({ ref: refParam.shape.ref, paymentId: uuidString }) },
+    request: { path: schemas.checkoutPaymentParam },
     responses: { 200: checkoutResponses.paymentOutcomeResponse },
   },
   {
@@ -100,7 +98,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     summary: 'Sandbox: pay a test checkout session through the hosted page path',
     description:
       "Card: pays exactly as the page does (`card`, `save_card`). Pix and boleto: the session's pending payment of that method (the one a page created) is paid by a signed provider notification; without one, one is created first. The buyer is the session's prefill unless `customer` is sent.",
-    request: { path: opaqueIdParam, body: schemas.testPaySchema },
+    request: { path: schemas.opaqueIdParam, body: schemas.testPaySchema },
     errors: [409],
     responses: { 200: checkoutResponses.checkoutSessionEnvelope },
   },

@@ -7,3 +7,5 @@
 export * from '#shared/domain/checkout/public';
 export * from '#shared/domain/checkout/schemas';
 export * from '#shared/domain/checkout/sessions';
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { checkoutPaymentParam, checkoutRefParam, opaqueIdParam } from '#shared/domain/params';

@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { numericIdString, uuidParam, uuidString } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -12,7 +10,6 @@ const paymentMethodsResponses = lazySchemas(() => import('#shared/domain/payment
 /** Spec: public API (API keys); the dashboard manages the same customers with its JWT. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const NOT_FOUND = 'Customer not found';
-const paymentMethodParams = z.object({ uuid: uuidString, id: numericIdString.transform(Number) });
 
 export const customerRoutes = defineRoutes('customers', [
   {
@@ -42,7 +39,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}',
     auth,
     summary: "Change this seller's view of a customer",
-    request: { path: uuidParam, body: schemas.updateCustomerSchema },
+    request: { path: schemas.uuidParam, body: schemas.updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },
@@ -53,7 +50,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/billing-email-override',
     auth,
     summary: 'Set or clear the billing e-mail override',
-    request: { path: uuidParam, body: schemas.billingEmailOverrideSchema },
+    request: { path: schemas.uuidParam, body: schemas.billingEmailOverrideSchema },
     notFound: NOT_FOUND,
     errors: [409],
     responses: { 200: customersResponses.customerResponse },
@@ -64,7 +61,7 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/payment-methods',
     auth,
     summary: "The customer's saved cards, newest first (never their tokens)",
-    request: { path: uuidParam },
+    request: { path: schemas.uuidParam },
     notFound: NOT_FOUND,
     responses: { 200: paymentMethodsResponses.paymentMethodListResponse },
   },
@@ -76,7 +73,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Detach a saved card: it is deleted and the provider forgets its token',
     description:
       "404 `Customer not found` when the customer is not this seller's, `Payment method not found` when the card is not this customer's.",
-    request: { path: paymentMethodParams },
+    request: { path: schemas.paymentMethodParams },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     errors: [409],
     responses: { 200: paymentMethodsResponses.paymentMethodDeletedResponse },

@@ -7,4 +7,6 @@
 export * from '#shared/domain/customers/customers';
 export * from '#shared/domain/customers/listing';
 export * from '#shared/domain/customers/schemas';
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { paymentMethodParams, uuidParam } from '#shared/domain/params';
 export * from '#shared/domain/payment-methods/manage';

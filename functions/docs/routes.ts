@@ -1,8 +1,11 @@
-import * as z from 'zod';
-import { defineRoutes } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
+import { REFERENCE_ASSETS } from './asset-names';
+
+// The asset route's path shape loads on its first request (./shapes.ts).
+const shapes = lazySchemas(() => import('./shapes'));
 
 /** The files the reference page loads, all served by this group (no CDN: the page's CSP allows 'self' only). */
-export const REFERENCE_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css', 'reference.js'] as const;
+export { REFERENCE_ASSETS };
 
 // Public and not rate limited: static answers that never touch the table, so the per-IP counter
 // would be the only DynamoDB traffic of the group.
@@ -42,7 +45,7 @@ export const docsRoutes = defineRoutes('docs', [
     auth: [],
     rateLimited: false,
     summary: 'Script or style sheet of the API reference page',
-    request: { path: z.object({ file: z.enum(REFERENCE_ASSETS) }) },
+    request: { path: shapes.referenceAssetParam },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'A script (text/javascript) or style sheet (text/css).' },

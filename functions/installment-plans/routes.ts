@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { INSTALLMENT_PLAN_NOT_FOUND } from '#shared/domain/installment-plans/plan';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -13,7 +12,7 @@ const plan = `${base}/{uuid}`;
 const installment = `${plan}/installments/{number}`;
 /** A plan by its uuid; another seller's or environment's answers like a missing one. */
 const byPlan = { auth, notFound: INSTALLMENT_PLAN_NOT_FOUND } as const;
-const noBody = z.object({}).strict();
+const noBody = schemas.emptyActionBody;
 const STATE_RULE =
   '409 `Installment plan cannot be <action> in status <status>` when the plan is completed or canceled (docs/decisions.md, "Installment plans (issue 14)").';
 

@@ -9,3 +9,4 @@ export * from '#shared/domain/installment-plans/create';
 export * from '#shared/domain/installment-plans/payments';
 export * from '#shared/domain/installment-plans/queries';
 export * from '#shared/domain/installment-plans/schemas';
+export * from './shapes';

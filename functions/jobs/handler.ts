@@ -1,15 +1,12 @@
-import * as z from 'zod';
 import { runJob } from '#shared/jobs';
-import { getContainer } from '#shared/platform/container';
-import { parseInput } from '#shared/validation';
+import { parseInput } from '#shared/parse-input';
+import { getContainer } from '#shared/platform/current';
 
-// dueAt is Scheduler's <aws.scheduler.scheduled-time>, filled in by every schedule's input; it is
-// optional so a job invoked by hand still runs (without a lag).
-const jobSchema = z.object({
-  job: z.string().min(1),
-  id: z.string().default(''),
-  dueAt: z.string().optional(),
-});
+// The input schema loads with the jobs' use cases on the first job (shared/job-input.ts).
+const useCases = () => import('#shared/job-use-cases');
 
 /** Target of every EventBridge Scheduler schedule (one-time `at()` jobs and the `rate()` heartbeat). */
-export const handler = async (event: unknown) => runJob(getContainer(), parseInput(jobSchema, event));
+export const handler = async (event: unknown) => {
+  const container = await getContainer();
+  return runJob(container, parseInput((await useCases()).jobInputSchema, event));
+};

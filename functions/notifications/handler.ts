@@ -1,8 +1,10 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import type { BusDetail } from '#shared/domain/events/events';
-import { notify } from '#shared/domain/mail/receipts';
 import { logger } from '#shared/logger';
-import { getContainer } from '#shared/platform/container';
+import { getContainer } from '#shared/platform/current';
+
+// The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
+const useCases = () => import('#shared/domain/mail/receipts');
 
 /**
  * Target of the bus rule for the events that e-mail someone (NOTIFIED_EVENTS: a confirmed payment
@@ -10,7 +12,8 @@ import { getContainer } from '#shared/platform/container';
  * nothing. The log line names the event, never the recipient.
  */
 export const handler = async (event: EventBridgeEvent<string, BusDetail>) => {
-  const c = getContainer();
+  const c = await getContainer();
+  const { notify } = await useCases();
   const result = await notify(
     { mailer: c.mailer, mailLog: c.repos.mailLog, clock: c.clock },
     event['detail-type'],

@@ -1,12 +1,15 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { publishOutbox } from '#shared/domain/events/publish';
-import { getContainer } from '#shared/platform/container';
+import { getContainer } from '#shared/platform/current';
+
+// The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
+const useCases = () => import('#shared/domain/events/publish');
 
 /**
  * Consumer of the table's stream, filtered to outbox items by the event source mapping. A thrown
  * error makes Lambda retry the batch, so an event is published at least once.
  */
 export const handler = async (event: DynamoDBStreamEvent) => {
-  const { bus, repos } = getContainer();
+  const { bus, repos } = await getContainer();
+  const { publishOutbox } = await useCases();
   return publishOutbox({ bus }, repos.outbox.fromStream(event.Records));
 };

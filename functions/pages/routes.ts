@@ -1,15 +1,12 @@
-import * as z from 'zod';
-import { MINHA_AREA_ASSETS, PAGE_ASSETS, PORTAL_ASSETS } from '#shared/domain/pages/asset-names';
-import { THEME_COLOR } from '#shared/domain/pages/portal-theme';
-import { defineRoutes } from '#shared/http/types';
+import { defineRoutes, lazySchemas } from '#shared/http/types';
+
+// Path and query shapes load with the group's use cases on its first request (./shapes.ts).
+const schemas = lazySchemas(() => import('./use-cases'));
 
 const page = {
   200: { contentType: 'text/html', description: 'The hosted payment page (pt-BR).' },
   404: { contentType: 'text/html', description: 'A page in Portuguese saying the link names nothing.' },
 } as const;
-
-// Any text reaches the use case: a malformed ref gets the same HTML 404 page as an unknown one.
-const ref = (name: string) => z.object({ [name]: z.string() });
 
 /**
  * The hosted payment pages (HTML for buyers' browsers, public, rate limited per IP like every
@@ -22,7 +19,7 @@ export const pagesRoutes = defineRoutes('pages', [
     path: '/pay/{productUuid}',
     auth: [],
     summary: 'Hosted payment page of a product (its payment link)',
-    request: { path: ref('productUuid') },
+    request: { path: schemas.productUuidPageParam },
     responses: page,
   },
   {
@@ -31,7 +28,7 @@ export const pagesRoutes = defineRoutes('pages', [
     path: '/checkout/{id}',
     auth: [],
     summary: 'Hosted payment page of a checkout session (its url)',
-    request: { path: ref('id') },
+    request: { path: schemas.sessionPageParam },
     responses: page,
   },
   {
@@ -42,7 +39,7 @@ export const pagesRoutes = defineRoutes('pages', [
     // Static files that never touch the table: the per-IP counter would be their only DynamoDB traffic.
     rateLimited: false,
     summary: 'Script or style sheet of the hosted payment pages',
-    request: { path: z.object({ file: z.enum([...PAGE_ASSETS, ...PORTAL_ASSETS, ...MINHA_AREA_ASSETS]) }) },
+    request: { path: schemas.pageAssetParam },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'The script (text/javascript) or style sheet (text/css).' },
@@ -59,7 +56,7 @@ export const pagesRoutes = defineRoutes('pages', [
       'rather than a JSON error; its script then calls the token routes of the portal group.',
     // Any text reaches the use case: a missing or malformed token gets the same 401 page as an expired one;
     // `updated` (the subscription an action just changed, sent by the page's script) is ignored unless an id.
-    request: { query: z.object({ token: z.string().optional(), updated: z.string().optional() }) },
+    request: { query: schemas.portalPageQuery },
     responses: {
       200: { contentType: 'text/html', description: "The customer's portal (pt-BR)." },
       401: {
@@ -88,7 +85,7 @@ export const pagesRoutes = defineRoutes('pages', [
     auth: [],
     rateLimited: false,
     summary: "Style sheet of a portal's primary colour (six hex digits)",
-    request: { path: z.object({ color: z.string().regex(THEME_COLOR) }) },
+    request: { path: schemas.themeColorParam },
     notFound: 'Theme not found',
     responses: { 200: { contentType: 'text/css', description: 'The colour as CSS custom properties.' } },
   },

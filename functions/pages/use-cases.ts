@@ -8,3 +8,4 @@ export * from '#shared/domain/checkout/public';
 export * from '#shared/domain/pages/minha-area-page';
 export * from '#shared/domain/pages/page';
 export * from '#shared/domain/pages/portal';
+export * from './shapes';

@@ -1,4 +1,3 @@
-import { numericIdParam } from '#shared/domain/params';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -19,7 +18,7 @@ const FLAG_RULE = '403 `Insufficient permissions` when the portal configuration 
 const bySubscription = {
   auth: token,
   notFound: SUBSCRIPTION_NOT_FOUND,
-  request: { path: numericIdParam },
+  request: { path: schemas.numericIdParam },
   errors: [403],
 } as const;
 const subscription = '/api/portal/subscriptions/{id}';
@@ -63,7 +62,7 @@ export const portalRoutes = defineRoutes('portal', [
       'Optional body `{atPeriodEnd?, reason?}`. `cancelAtPeriodEndOnly` makes every cancellation one at ' +
       'the period end; `requireCancelReason` makes `reason` required (400). Sends the cancellation ' +
       `e-mail when \`sendCancellationEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: schemas.portalCancelSchema, optionalBody: true },
+    request: { path: schemas.numericIdParam, body: schemas.portalCancelSchema, optionalBody: true },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -108,7 +107,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "`paymentMethodId`: one of the customer's saved cards (404 `Payment method not found` otherwise). " +
       `Sends the payment-method-updated e-mail when \`sendPaymentMethodUpdatedEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: schemas.portalPaymentMethodSchema },
+    request: { path: schemas.numericIdParam, body: schemas.portalPaymentMethodSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409],
   },
@@ -123,7 +122,7 @@ export const portalRoutes = defineRoutes('portal', [
       'card, and the subscription renews on it. The number and CVV are never stored or logged. A ' +
       'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: numericIdParam, body: schemas.portalAddCardSchema },
+    request: { path: schemas.numericIdParam, body: schemas.portalAddCardSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
     errors: [403, 409, 503],
   },

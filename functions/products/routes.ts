@@ -1,4 +1,3 @@
-import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -12,10 +11,10 @@ const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const config = '/api/products/{id}/portal-config';
 const affiliates = '/api/products/{id}/affiliates';
 /** A product route by integer id or uuid: a malformed id names no product. */
-const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
-const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
+const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: schemas.numericOrUuidParam } } as const;
+const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: schemas.uuidParam } } as const;
 const configBody = {
-  path: numericOrUuidParam,
+  path: schemas.numericOrUuidParam,
   body: schemas.portalConfigSchema,
   optionalBody: true,
 } as const;
@@ -45,7 +44,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
-    request: { path: uuidParam, query: schemas.readQuerySchema },
+    request: { path: schemas.uuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -54,7 +53,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/{id}',
     summary: 'Read a product',
-    request: { path: numericOrUuidParam, query: schemas.readQuerySchema },
+    request: { path: schemas.numericOrUuidParam, query: schemas.readQuerySchema },
     responses: { 200: productsResponses.productResponse },
   },
   {
@@ -63,7 +62,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'PATCH',
     path: '/api/products/{id}',
     summary: 'Change a product',
-    request: { path: numericOrUuidParam, body: schemas.updateProductSchema },
+    request: { path: schemas.numericOrUuidParam, body: schemas.updateProductSchema },
     errors: [409],
     responses: { 200: productsResponses.productResponse },
   },
@@ -147,7 +146,7 @@ export const productRoutes = defineRoutes('products', [
     description:
       'The affiliate must be an existing seller other than the product owner. Re-adding an ended ' +
       'affiliation starts it again with the new commission; an active one answers 409.',
-    request: { path: numericOrUuidParam, body: schemas.addAffiliationSchema },
+    request: { path: schemas.numericOrUuidParam, body: schemas.addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
     responses: { 201: affiliatesResponses.affiliationResponse },
@@ -158,7 +157,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
-    request: { path: numericOrUuidParam, query: schemas.listAffiliationsQuerySchema },
+    request: { path: schemas.numericOrUuidParam, query: schemas.listAffiliationsQuerySchema },
     responses: { 200: affiliatesResponses.affiliationListResponse },
   },
   {
@@ -193,7 +192,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/payment-links/{uuid}',
     auth: [],
     summary: "A product's public payment link",
-    request: { path: uuidParam },
+    request: { path: schemas.uuidParam },
     notFound: PRODUCT_NOT_FOUND,
     errors: [400],
     responses: { 200: productsResponses.paymentLinkProductResponse },

@@ -6,5 +6,7 @@
  */
 export * from '#shared/domain/affiliates/affiliations';
 export * from '#shared/domain/affiliates/schemas';
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { numericOrUuidParam, uuidParam } from '#shared/domain/params';
 export * from '#shared/domain/products/portal-config';
 export * from '#shared/domain/products/products';

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -18,7 +17,7 @@ const byCharge = {
 } as const;
 const STATE_RULE =
   '409 `Scheduled charge cannot be <action> in status <status>` when its status refuses the action (docs/decisions.md, "Scheduled charges (issue 13)").';
-const noBody = z.object({}).strict();
+const noBody = schemas.emptyActionBody;
 
 const postponeRoute = {
   ...byCharge,

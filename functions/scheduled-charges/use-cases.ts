@@ -8,3 +8,4 @@ export * from '#shared/domain/scheduled-charges/actions';
 export * from '#shared/domain/scheduled-charges/create';
 export * from '#shared/domain/scheduled-charges/queries';
 export * from '#shared/domain/scheduled-charges/schemas';
+export * from './shapes';

@@ -1,4 +1,3 @@
-import { numericIdParam, numericOrUuidParam } from '#shared/domain/params';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
@@ -11,9 +10,17 @@ const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscrip
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const prices = '/api/products/{id}/prices';
 /** A price route's product by integer id or uuid, as every product route. */
-const byProduct = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
+const byProduct = {
+  auth,
+  notFound: PRODUCT_NOT_FOUND,
+  request: { path: schemas.numericOrUuidParam },
+} as const;
 /** A subscription by its numeric id (spec: "path id number"); anything else names none. */
-const bySubscription = { auth, notFound: SUBSCRIPTION_NOT_FOUND, request: { path: numericIdParam } } as const;
+const bySubscription = {
+  auth,
+  notFound: SUBSCRIPTION_NOT_FOUND,
+  request: { path: schemas.numericIdParam },
+} as const;
 const subscription = '/api/subscriptions/{id}';
 const STATE_RULE =
   '409 `Subscription cannot be <verb>: it is <status>` (or `it is paused` / `it is not paused`) when its state refuses the action.';
@@ -29,7 +36,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`unitAmount` in Reais, at least 5.00 (never 0); `billingInterval` week, month or year, every ' +
       '`intervalCount` of them (up to 52 weeks, 12 months or 1 year); optional `trialDays` (0..730). ' +
       'The product must be active.',
-    request: { path: numericOrUuidParam, body: schemas.createPriceSchema },
+    request: { path: schemas.numericOrUuidParam, body: schemas.createPriceSchema },
     responses: { 201: subscriptionsResponses.priceResponse },
   },
   {
@@ -39,7 +46,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     path: prices,
     summary: "A product's prices, newest first",
     description: '`active=true` lists only the active prices, `active=false` only the deactivated ones.',
-    request: { path: numericOrUuidParam, query: schemas.listPricesQuerySchema },
+    request: { path: schemas.numericOrUuidParam, query: schemas.listPricesQuerySchema },
     responses: { 200: subscriptionsResponses.priceListResponse },
   },
   {
@@ -108,7 +115,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`pending_cancellation` until `currentPeriodEnd` (undone by reactivate), then `canceled`. ' +
       `Webhook subscription.cancelled. ${STATE_RULE}`,
     request: {
-      path: numericIdParam,
+      path: schemas.numericIdParam,
       body: schemas.cancelSubscriptionSchema,
       optionalBody: true,
     },
@@ -160,7 +167,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'Any state (a canceled or failed subscription gets the card its reactivation charges); a Pix ' +
       'Automático subscription moves to the card. 404 `Payment method not found` for a card that is not the ' +
       "subscription customer's; 400 for an expired card.",
-    request: { path: numericIdParam, body: schemas.changePaymentMethodSchema },
+    request: { path: schemas.numericIdParam, body: schemas.changePaymentMethodSchema },
     errors: [400],
     responses: { 200: subscriptionsResponses.subscriptionResponse },
   },

@@ -4,6 +4,9 @@
  * modules the entry shares with each of them into as many static chunks, and each file the entry
  * imports costs its cold start more than the bytes would (docs/decisions.md, "Cold start").
  */
+
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { numericIdParam, numericOrUuidParam } from '#shared/domain/params';
 export * from '#shared/domain/subscriptions/actions';
 export * from '#shared/domain/subscriptions/prices';
 export * from '#shared/domain/subscriptions/queries';

@@ -1,11 +1,6 @@
-import { MAIL_NOT_FOUND, mailIdParam } from '#shared/domain/mail/mailbox';
-import { numericIdParam, opaqueIdParam } from '#shared/domain/params';
+import { MAIL_NOT_FOUND } from '#shared/domain/mail/not-found';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
-import {
-  PIX_AUTHORIZATION_NOT_FOUND,
-  sandboxCardOutcomeResponse,
-  sandboxPixAuthorizationResponse,
-} from '#shared/domain/payments/sandbox-helpers';
+import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/not-found';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -31,7 +26,7 @@ const simulation = <const Id extends string>(
     auth,
     testOnly: true,
     summary,
-    request: { path: numericIdParam, body: schemas.simulateSchema, optionalBody: true },
+    request: { path: schemas.numericIdParam, body: schemas.simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
     responses: { 200: transactionsResponses.transactionResponse },
@@ -48,10 +43,10 @@ const pixAuthorization = <const Id extends string>(operationId: Id, action: 'app
       action === 'approve'
         ? 'Sandbox: the bank activates a pending Pix Automático authorization without its first payment'
         : 'Sandbox: the payer revokes a Pix Automático authorization at the bank (later debits decline authorization_revoked)',
-    request: { path: opaqueIdParam },
+    request: { path: schemas.opaqueIdParam },
     notFound: PIX_AUTHORIZATION_NOT_FOUND,
     ...(action === 'approve' ? { errors: [409] } : {}),
-    responses: { 200: sandboxPixAuthorizationResponse },
+    responses: { 200: schemas.sandboxPixAuthorizationResponse },
   }) as const;
 
 export const testHelperRoutes = defineRoutes('test-helpers', [
@@ -82,9 +77,9 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: 'Sandbox: how a saved card answers its later charges (renewals, retries) from now on',
     description:
       'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
-    request: { path: numericIdParam, body: schemas.cardOutcomeSchema },
+    request: { path: schemas.numericIdParam, body: schemas.cardOutcomeSchema },
     notFound: PAYMENT_METHOD_NOT_FOUND,
-    responses: { 200: sandboxCardOutcomeResponse },
+    responses: { 200: schemas.sandboxCardOutcomeResponse },
   },
   pixAuthorization('approveTestPixAuthorization', 'approve'),
   pixAuthorization('revokeTestPixAuthorization', 'revoke'),
@@ -107,7 +102,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: true,
     summary: 'Sandbox: one e-mail message with its text and HTML parts',
-    request: { path: mailIdParam },
+    request: { path: schemas.mailIdParam },
     notFound: MAIL_NOT_FOUND,
     responses: { 200: mailResponses.mailResponse },
   },

@@ -6,5 +6,7 @@
  */
 export * from '#shared/domain/events/test-events';
 export * from '#shared/domain/mail/mailbox';
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { numericIdParam, opaqueIdParam } from '#shared/domain/params';
 export * from '#shared/domain/payments/sandbox-helpers';
 export * from '#shared/domain/transactions/sandbox';

@@ -1,5 +1,3 @@
-import * as z from 'zod';
-import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
 import { BOLETO_NOT_FOUND, TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
@@ -9,7 +7,7 @@ const transactionsResponses = lazySchemas(() => import('#shared/domain/transacti
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
 const gateway: AuthScheme[] = ['apiKey', 'jwt'];
-const byId = { notFound: TRANSACTION_NOT_FOUND, request: { path: numericIdParam } } as const;
+const byId = { notFound: TRANSACTION_NOT_FOUND, request: { path: schemas.numericIdParam } } as const;
 
 export const transactionRoutes = defineRoutes('transactions', [
   {
@@ -49,7 +47,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/status/{gatewayPayId}',
     auth: [],
     summary: 'Public status by the provider id',
-    request: { path: gatewayPayIdParam },
+    request: { path: schemas.gatewayPayIdParam },
     notFound: TRANSACTION_NOT_FOUND,
     responses: { 200: transactionsResponses.transactionStatusResponse },
   },
@@ -79,7 +77,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}/refund',
     auth: gateway,
     summary: 'Refund in whole or in part',
-    request: { path: numericIdParam, body: schemas.refundSchema, optionalBody: true },
+    request: { path: schemas.numericIdParam, body: schemas.refundSchema, optionalBody: true },
     errors: [400, 409],
     responses: { 200: transactionsResponses.transactionResponse },
   },
@@ -98,7 +96,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/v1/charges/{uuid}',
     auth: ['apiKey'],
     summary: 'Cancel an unpaid charge',
-    request: { path: uuidParam },
+    request: { path: schemas.uuidParam },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [400, 409],
     responses: { 200: transactionsResponses.chargeCanceledResponse },
@@ -109,7 +107,10 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/sandbox/boletos/{gatewayPayId}/pdf',
     auth: [],
     summary: "The sandbox provider's boleto PDF",
-    request: { path: gatewayPayIdParam, query: z.object({ token: z.string().max(128).optional() }) },
+    request: {
+      path: schemas.gatewayPayIdParam,
+      query: schemas.boletoTokenQuery,
+    },
     notFound: BOLETO_NOT_FOUND,
     responses: { 200: { contentType: 'application/pdf', description: 'The boleto document' } },
   },

@@ -5,8 +5,11 @@
  * imports costs its cold start more than the bytes would (docs/decisions.md, "Cold start").
  */
 export * from '#shared/domain/checkout/sessions';
+// Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
 export * from '#shared/domain/payments/paid-follow-ups';
 export * from '#shared/domain/transactions/create';
 export * from '#shared/domain/transactions/manage';
 export * from '#shared/domain/transactions/queries';
 export * from '#shared/domain/transactions/sandbox';
+export * from './shapes';

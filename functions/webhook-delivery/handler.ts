@@ -1,11 +1,14 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/logger';
-import { getContainer } from '#shared/platform/container';
-import { deliverBatch } from './deliver';
+import { getContainer } from '#shared/platform/current';
+
+// The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
+const useCases = () => import('./deliver');
 
 /** Consumer of the delivery queue; a failed record returns to the queue (partial batch response). */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const c = getContainer();
+  const c = await getContainer();
+  const { deliverBatch } = await useCases();
   const failed = await deliverBatch(
     {
       deliveries: c.repos.deliveries,

@@ -1,4 +1,3 @@
-import { opaqueIdParam } from '#shared/domain/params';
 import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
 
 // Request schemas load with the group's use cases on its first request (./use-cases.ts).
@@ -9,7 +8,7 @@ const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/resp
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const NOT_FOUND = 'Webhook endpoint not found';
-const endpointRoute = { auth, request: { path: opaqueIdParam }, notFound: NOT_FOUND } as const;
+const endpointRoute = { auth, request: { path: schemas.opaqueIdParam }, notFound: NOT_FOUND } as const;
 
 export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
   {
@@ -45,7 +44,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'PATCH',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
-    request: { path: opaqueIdParam, body: schemas.updateEndpointSchema },
+    request: { path: schemas.opaqueIdParam, body: schemas.updateEndpointSchema },
     responses: { 200: webhooksResponses.webhookEndpointResponse },
   },
   {
@@ -70,7 +69,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
-    request: { path: opaqueIdParam, query: schemas.pageQuerySchema },
+    request: { path: schemas.opaqueIdParam, query: schemas.pageQuerySchema },
     responses: { 200: webhooksResponses.webhookDeliveryListResponse },
   },
   {
@@ -79,7 +78,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-deliveries/{id}/resend',
     auth,
     summary: 'Attempt a delivery again now (same event id)',
-    request: { path: opaqueIdParam },
+    request: { path: schemas.opaqueIdParam },
     notFound: 'Webhook delivery not found',
     responses: { 200: webhooksResponses.webhookDeliveryResponse },
   },

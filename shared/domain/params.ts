@@ -21,3 +21,8 @@ export const numericIdParam = z.object({ id: numericIdString });
 export const uuidParam = z.object({ uuid: uuidString });
 export const opaqueIdParam = z.object({ id: opaqueId });
 export const gatewayPayIdParam = z.object({ gatewayPayId: numericIdString.transform(Number) });
+/** The hosted checkout page's reference: a session id (`cs_…`) or a product uuid. */
+export const checkoutRefParam = z.object({ ref: z.union([uuidString, opaqueId]) });
+export const checkoutPaymentParam = z.object({ ref: checkoutRefParam.shape.ref, paymentId: uuidString });
+/** A customer's saved payment method. */
+export const paymentMethodParams = z.object({ uuid: uuidString, id: numericIdString.transform(Number) });

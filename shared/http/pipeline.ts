@@ -7,7 +7,8 @@ import { idempotency } from '#shared/http/idempotency-middleware';
 import { type ParsedInput, validation } from '#shared/http/validation-middleware';
 import { parseBoundedJson } from '#shared/json-bounds';
 import { logger } from '#shared/logger';
-import { type Container, getContainer } from '#shared/platform/container';
+import type { Container } from '#shared/platform/container';
+import { getContainer } from '#shared/platform/current';
 import {
   type Binding,
   type Handlers,
@@ -57,10 +58,10 @@ function requestContext(
   bindingsOf: (c: Container) => Handlers<Route>,
 ): PipelineMiddleware {
   return {
-    before: (request) => {
+    before: async (request) => {
       const req = request as PipelineRequest;
       const event = request.event;
-      const container = getContainer();
+      const container = await getContainer();
       const requestId =
         event.requestContext?.requestId ?? request.context.awsRequestId ?? container.ids.uuid();
       const route = routes.get(event.routeKey);
@@ -142,11 +143,11 @@ function bodyParser(): PipelineMiddleware {
 /** The error mapper: registered first so its onError runs last, after every other middleware. */
 function errorMapper(): PipelineMiddleware {
   return {
-    onError: (request) => {
+    onError: async (request) => {
       const req = request as PipelineRequest;
       const error = request.error;
       const path = req.internal.http?.path ?? request.event.rawPath ?? '/';
-      const body = toErrorBody(error, path, getContainer().clock.now());
+      const body = toErrorBody(error, path, (await getContainer()).clock.now());
       const extra = error instanceof AppError ? error.headers : {};
       request.response = {
         statusCode: body.statusCode,

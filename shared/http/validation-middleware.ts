@@ -1,5 +1,5 @@
 import { NotFoundError } from '#shared/errors';
-import { parseInput } from '#shared/validation';
+import { parseInput } from '#shared/parse-input';
 import type { PipelineMiddleware, PipelineRequest } from './pipeline';
 import { resolveSchema } from './responses';
 

@@ -16,7 +16,7 @@ import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway
 import { systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { wallClockPacer } from '#shared/adapters/system/pacer';
-import { type Config, config } from '#shared/config';
+import type { Config } from '#shared/config';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
   Clock,
@@ -99,7 +99,10 @@ export interface Platform {
   queue: Queue;
   bus: EventBus;
   metrics: Metrics;
-  /** The local runtime passes its own table so that it can count round trips and close the client. */
+  /**
+   * The table, made before this module loads on AWS (shared/platform/current.ts); the local runtime
+   * passes its own so that it can count round trips and close the client.
+   */
   table?: Table;
   /** Only the local runtime may deliver webhooks to http://127.0.0.1. */
   allowLocalHttp: boolean;
@@ -254,18 +257,7 @@ function awsPlatform(cfg: Config): Platform {
   };
 }
 
-let current: Container | undefined;
-
-/** The container of this Lambda container (built from the environment on first use). */
-export function getContainer(): Container {
-  if (!current) {
-    const cfg = config();
-    current = createContainer(cfg, awsPlatform(cfg));
-  }
-  return current;
-}
-
-/** The local runtime (and the bench) install their container before any handler runs. */
-export function useContainer(container: Container): void {
-  current = container;
+/** The AWS container (shared/platform/current.ts builds it on a function's first invocation). */
+export function createAwsContainer(cfg: Config, table: Table): Container {
+  return createContainer(cfg, { ...awsPlatform(cfg), table });
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createApiKeySchema } from '../../shared/domain/auth/api-key-schema';
 import {
   API_KEY_FORMAT,
   type ApiKeyRecord,
   createApiKey,
-  createApiKeySchema,
   DuplicateKeyNameError,
   hashKey,
   listApiKeys,

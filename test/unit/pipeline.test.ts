@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { defineRoutes, rawReply, reply } from '#shared/http/types';
-import { type Container, useContainer } from '#shared/platform/container';
+import type { Container } from '#shared/platform/container';
+import { useContainer } from '#shared/platform/current';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 

@@ -1,10 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import * as z from 'zod';
 import type { ApiKeyRepository, Clock, Ids } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
-import { textField } from '#shared/validation';
 
 export const KEY_PREFIX: Record<Environment, string> = { test: 'sk_test_', live: 'sk_live_' };
 /** 40 base62 characters: about 238 bits from a CSPRNG (the issue asks for at least 32). */
@@ -80,16 +78,6 @@ export const toView = (r: ApiKeyRecord): ApiKeyView => ({
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
 });
-
-export const createApiKeySchema = z
-  .object({
-    name: textField('name', { max: 100, trim: true }),
-    environment: z.enum(['test', 'live'], { error: 'environment must be one of: test, live' }),
-    permissions: z
-      .enum(['write', 'read'], { error: 'permissions must be one of: write, read' })
-      .default('write'),
-  })
-  .strict();
 
 export interface ApiKeyDeps {
   apiKeys: ApiKeyRepository;

@@ -3,12 +3,13 @@ import type { MailboxReader, MailSummary, StoredMail } from '#shared/domain/port
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { MAIL_ID } from './delivery';
+import { MAIL_NOT_FOUND } from './not-found';
 
 /**
  * The sandbox test helper's reads of the mailbox: a tenant sees the mail its own sales produced
  * and nothing else (another tenant's message answers exactly like a missing one).
  */
-export const MAIL_NOT_FOUND = 'Message not found';
+export { MAIL_NOT_FOUND };
 const MAX_PAGE = 100;
 
 export const mailQuerySchema = z.object({

@@ -5,6 +5,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import type { Assert, Equals } from '#shared/domain/type-assert';
 import { NotFoundError } from '#shared/errors';
 import type { PixAuthorizationStatus } from './gateway';
+import { PIX_AUTHORIZATION_NOT_FOUND } from './not-found';
 
 /**
  * Sandbox test helpers for recurring charges: script how a saved card answers its later charges,
@@ -12,7 +13,7 @@ import type { PixAuthorizationStatus } from './gateway';
  * routes are testOnly and a test tenant's provider is always the sandbox).
  */
 
-export const PIX_AUTHORIZATION_NOT_FOUND = 'Pix authorization not found';
+export { PIX_AUTHORIZATION_NOT_FOUND };
 /** What a saved card declines with when the helper names no code (Stripe's generic decline). */
 export const DEFAULT_DECLINE_CODE = 'card_declined';
 /** What a saved card errors with when the helper names no code. */

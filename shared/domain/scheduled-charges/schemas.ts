@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { isCalendarDate } from '#shared/dates';
 import { MIN_PRICE_CENTAVOS } from '#shared/domain/products/products';
 import { UUID_SHAPE } from '#shared/ids';
-import { reaisField } from '#shared/money';
+import { reaisField } from '#shared/money-field';
 import { textField } from '#shared/validation';
 import { CHARGE_METHODS, CHARGE_STATUSES, CHARGE_TYPES, RECURRENCE_INTERVALS } from './charge';
 

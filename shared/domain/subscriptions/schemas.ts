@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { numericOrUuidParam } from '#shared/domain/params';
 import { MIN_PRICE_CENTAVOS } from '#shared/domain/products/products';
 import { NUMERIC_ID, UUID_SHAPE } from '#shared/ids';
-import { reaisField } from '#shared/money';
+import { reaisField } from '#shared/money-field';
 import { metadataSchema, textField } from '#shared/validation';
 import { BILLING_INTERVALS, MAX_INTERVAL_COUNT, MAX_TRIAL_DAYS } from './price';
 import { SUBSCRIPTION_STATUSES } from './subscription';

@@ -1,0 +1,5 @@
+import * as z from 'zod';
+
+// Route-local request shapes, loaded with the group's use cases on its first request (./routes.ts
+// names them through lazySchemas), so that the route table, which every cold start loads, loads no zod.
+export const emptyActionBody = z.object({}).strict();
