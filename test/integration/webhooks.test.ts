@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../events/signing';
 import type { Runtime } from '../../infra/local/runtime';
-import { Receiver, waitFor } from '../support/receiver';
+import { eventually, Receiver, waitFor } from '../support/receiver';
 import { client, startTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -104,6 +104,9 @@ describe('delivery', () => {
     const expected = [0, 60, 360, 2_160, 9_360, 38_160, 95_760];
     const logOf = async () =>
       (await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key })).body.data[0];
+    // The receiver sees the first attempt before the delivery function records it (and schedules
+    // the next): wait for the record, or the first due time read would be the first attempt's.
+    await eventually(async () => (await logOf()).attemptCount === 1);
     const createdAt = Date.parse((await logOf()).createdAt);
     for (let k = 1; k < expected.length; k++) {
       // The schedule is exact: each retry is due its step after the previous one was due.
@@ -166,8 +169,12 @@ describe('delivery', () => {
     } finally {
       runtime.bus.put = put;
     }
-    const log = await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key });
-    expect(log.body.data[0].status).toBe('succeeded');
+    // The attempt is recorded after the receiver answered it.
+    await eventually(
+      async () =>
+        (await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key })).body.data[0]?.status ===
+        'succeeded',
+    );
   });
 
   it('never sends an event to an endpoint of another seller or of the other environment', async () => {
