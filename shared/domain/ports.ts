@@ -6,7 +6,14 @@
 export type { AffiliationRepository } from './ports/affiliates';
 export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
 export type { CheckoutSessionRepository, SessionPage, SessionQuery } from './ports/checkout';
-export type { CustomerQuery, CustomerRepository, CustomerSearch, JoinedWrite } from './ports/customers';
+export type {
+  BuyerRead,
+  CustomerQuery,
+  CustomerRepository,
+  CustomerSearch,
+  JoinedRead,
+  JoinedWrite,
+} from './ports/customers';
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
 export type {

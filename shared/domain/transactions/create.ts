@@ -5,12 +5,12 @@ import {
   findActiveAffiliation,
   requireActiveAffiliation,
 } from '#shared/domain/affiliates/index';
-import { type BuyerState, buyerWrite, learnBuyer, profileAfter } from '#shared/domain/customers/buyer';
+import { type BuyerState, buyerWrite, learnBuyer, saleCustomerOf } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   CustomerContentionError,
-  type CustomerProfile,
   type GlobalCustomer,
+  type SaleCustomer,
 } from '#shared/domain/customers/customer';
 import { createCustomer } from '#shared/domain/customers/customers';
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
@@ -234,8 +234,10 @@ export async function checkSale(
 ) {
   const input = parseInput(createTransactionSchema, request);
   const buyer = parseBuyer(input.customer);
+  // The buyer is read with the product, in one round trip: the sale then writes once (issue 17).
+  const buyerRead = deps.customers.joinBuyerRead(buyer.document);
   const product = checkAgainstProduct(
-    await deps.products.findByUuid(input.productId.toLowerCase()),
+    await deps.products.findByUuidJoined(input.productId.toLowerCase(), [buyerRead]),
     input,
     context,
   );
@@ -246,7 +248,8 @@ export async function checkSale(
   const dueDate = boletoDueDate(input, saoPauloDate(now));
   const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;
   const affiliation = await affiliationOf(deps, product, input, context);
-  return { input, buyer, product, provider, now, dueDate, expiresAt, affiliation };
+  const buyerState = buyerRead.state(product.tenant);
+  return { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation };
 }
 
 /** The buyer becomes the seller's customer: an idempotent upsert, by document. */
@@ -291,18 +294,19 @@ const SALE_WRITE_ATTEMPTS = 6;
 
 /**
  * One TransactWriteItems: the buyer's upsert (as POST /api/v1/customers would make it), the
- * transaction, its counters and its events. The first attempt assumes what this container's
- * earlier sales learned of the buyer, else a new document; a failed assumption comes back with what
- * is stored and the next attempt writes on that (issue 17).
+ * transaction, its counters and its events. The first attempt assumes what the sale's read found
+ * of the buyer (with the profile this container's earlier sales learned); a failed assumption
+ * comes back with what is stored and the next attempt writes on that (issue 17).
  */
 async function writeSale(
   deps: CreateDeps,
   tenant: Product['tenant'],
   buyer: ReturnType<typeof parseBuyer>,
+  read: BuyerState,
   at: string,
-  sale: (customer: CustomerProfile, uuid: string) => Transaction,
-): Promise<{ t: Transaction; customer: CustomerProfile }> {
-  let state: BuyerState = deps.customers.recallBuyer(tenant, buyer.document);
+  sale: (customer: SaleCustomer, uuid: string) => Transaction,
+): Promise<{ t: Transaction; customer: SaleCustomer }> {
+  let state: BuyerState = read;
   let fresh: GlobalCustomer | undefined;
   let uuid: string | undefined;
   const freshGlobal = () => {
@@ -326,7 +330,7 @@ async function writeSale(
     // The transaction's uuid is drawn once, after a new buyer's own (the order of the ids as before).
     uuid = uuid ?? deps.ids.uuid();
     const write = buyerWrite(state, freshGlobal, tenant, buyer, at);
-    const customer = profileAfter(write);
+    const customer = saleCustomerOf(write);
     const t = sale(customer, uuid);
     try {
       await deps.transactions.create(t, eventsOf(deps, t), [deps.customers.joinSale(write)]);
@@ -348,11 +352,8 @@ export async function createSaleKeepingCard(
   request: CreateTransactionInput,
   context: SaleContext = {},
 ): Promise<{ transaction: Transaction; paymentMethod: PaymentMethodView | null }> {
-  const { input, buyer, product, provider, now, dueDate, expiresAt, affiliation } = await checkSale(
-    deps,
-    request,
-    context,
-  );
+  const { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation } =
+    await checkSale(deps, request, context);
   const tenant = product.tenant;
   const id = await deps.transactions.nextId();
   const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
@@ -380,7 +381,7 @@ export async function createSaleKeepingCard(
   const status = statusOf(result, input.paymentMethod);
   const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, value, installments));
   const at = now.toISOString();
-  const sale = (customer: CustomerProfile, uuid: string): Transaction => ({
+  const sale = (customer: SaleCustomer, uuid: string): Transaction => ({
     id,
     uuid,
     tenant,
@@ -421,9 +422,9 @@ export async function createSaleKeepingCard(
     version: 1,
   });
   let t: Transaction;
-  let customer: CustomerProfile;
+  let customer: SaleCustomer;
   try {
-    ({ t, customer } = await writeSale(deps, tenant, buyer, at, sale));
+    ({ t, customer } = await writeSale(deps, tenant, buyer, buyerState, at, sale));
   } catch (error) {
     if (status === 'captured') await provider.refund(result.gatewayPayId, value).catch(() => undefined);
     throw error;
