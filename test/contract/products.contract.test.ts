@@ -402,8 +402,11 @@ describe('ProductRepository on DynamoDB: the uuid copy (issue 17)', () => {
       },
       { step: 'initialize', name: 'countCommands' },
     );
-    let received: unknown[] = [];
-    const joined = { keys: [keys.product(SELLER, 1)], receive: (items: unknown[]) => (received = items) };
+    const received: unknown[] = [];
+    const joined = {
+      keys: [keys.product(SELLER, 1)],
+      receive: (items: unknown[]) => received.push(...items),
+    };
 
     expect(await repo.findByUuidJoined(created.uuid, [{ joined }])).toEqual(created);
     expect(sent).toEqual(['BatchGetItemCommand']);

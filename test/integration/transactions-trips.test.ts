@@ -91,4 +91,59 @@ describe('round trips of a sale (issue 17)', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
   });
+
+  it('costs 3 round trips for a returning buyer the container never saw, for its seller and for another seller', async () => {
+    /** A seller with a test key and a product; its customers are registered by API, not by a sale. */
+    const seller = async (sellerId: number) => {
+      const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+      const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+        .key as string;
+      const product = (
+        await api.post(
+          '/api/products',
+          { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
+          { token: key },
+        )
+      ).body;
+      return { key, product };
+    };
+    const mine = await seller(90_011);
+    const theirs = await seller(90_012);
+    const returning = {
+      ...buyer,
+      name: 'Joana Lima',
+      email: 'joana@example.com',
+      document: '111.444.777-35',
+    };
+    const registered = await api.post(
+      '/api/v1/customers',
+      { ...returning, personType: 'fisica', city: 'Campinas' },
+      { token: mine.key },
+    );
+    expect(registered.status).toBe(201);
+    const sell = (product: { uuid: string }, customer = returning) =>
+      api.post('/api/transactions', { productId: product.uuid, paymentMethod: 'pix', customer });
+    await freshWindow();
+    // The container's first sale claims its first block of transaction ids (one UpdateItem, once).
+    expect((await sell(mine.product, buyer)).status).toBe(201);
+
+    let own: Awaited<ReturnType<typeof sell>> | undefined;
+    const ownTrips = await tripsOf(async () => (own = await sell(mine.product)));
+    let other: Awaited<ReturnType<typeof sell>> | undefined;
+    const otherTrips = await tripsOf(async () => (other = await sell(theirs.product)));
+
+    expect(own?.status, JSON.stringify(own?.body)).toBe(201);
+    expect(own?.body.customer).toMatchObject({ id: registered.body.id });
+    expect(ownTrips.trips).toBe(3);
+    expect(other?.status, JSON.stringify(other?.body)).toBe(201);
+    // The other seller's new profile of the same global customer.
+    expect(other?.body.customer).toMatchObject({ id: registered.body.id });
+    expect(otherTrips.trips).toBe(3);
+    // The registered profile kept its address and was not rewritten.
+    const stored = await runtime.deps.repos.customers.findProfile(
+      { sellerId: 90_011, environment: 'test' },
+      registered.body.uuid,
+    );
+    expect(stored).toMatchObject({ city: 'Campinas', updatedAt: registered.body.updatedAt });
+  });
 });
