@@ -5,7 +5,7 @@
  */
 export type { AffiliationRepository } from './ports/affiliates';
 export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
-export type { CheckoutSessionRepository, SessionPage, SessionQuery } from './ports/checkout';
+export type { CheckoutSessionRepository, SessionPage, SessionQuery, SessionRead } from './ports/checkout';
 export type {
   BuyerRead,
   CustomerQuery,

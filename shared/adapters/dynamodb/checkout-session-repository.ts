@@ -1,8 +1,9 @@
 import type { CheckoutSession } from '#shared/domain/checkout/session';
-import type { CheckoutSessionRepository, SessionQuery } from '#shared/domain/ports';
+import type { CheckoutSessionRepository, SessionQuery, SessionRead } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
+import type { DynamoJoinedRead } from './product-repository';
 import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
@@ -143,6 +144,24 @@ export function createCheckoutSessionRepository(table: Table): CheckoutSessionRe
     async get(id) {
       const item = await table.get<Item>(keys.checkoutSession(id), { consistent: true });
       return item ? toSession(item) : null;
+    },
+
+    joinGet(id): SessionRead {
+      const key = keys.checkoutSession(id);
+      let found: Item | null | undefined;
+      const joined: DynamoJoinedRead = {
+        keys: [key],
+        receive: (items) => {
+          found = items.find((i) => i.pk === key.pk && i.sk === key.sk) ?? null;
+        },
+      };
+      return {
+        joined,
+        session() {
+          if (found === undefined) throw new Error('the session read is joined to a read before it is asked');
+          return found ? toSession(found) : null;
+        },
+      };
     },
 
     async addPayment(id, payment, now) {

@@ -27,6 +27,7 @@ import {
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
+  BuyerRead,
   Clock,
   CustomerRepository,
   GatewayRouter,
@@ -91,6 +92,11 @@ export type CreateTransactionInput = z.output<typeof createTransactionSchema>;
 
 /** What a sale made through a checkout session adds to the request. */
 export interface SaleContext {
+  /**
+   * The product and the buyer's read, when the caller read them already (the checkout reads them
+   * with its session): used when they are the request's product and buyer's document.
+   */
+  preread?: { product: Product; buyer: BuyerRead; document: string };
   checkoutSessionId?: string;
   clientReferenceId?: string | null;
   /**
@@ -235,9 +241,12 @@ export async function checkSale(
   const input = parseInput(createTransactionSchema, request);
   const buyer = parseBuyer(input.customer);
   // The buyer is read with the product, in one round trip: the sale then writes once (issue 17).
-  const buyerRead = deps.customers.joinBuyerRead(buyer.document);
+  const uuid = input.productId.toLowerCase();
+  const pre = context.preread;
+  const known = pre && pre.product.uuid === uuid && pre.document === buyer.document ? pre : undefined;
+  const buyerRead = known?.buyer ?? deps.customers.joinBuyerRead(buyer.document);
   const product = checkAgainstProduct(
-    await deps.products.findByUuidJoined(input.productId.toLowerCase(), [buyerRead]),
+    known ? known.product : await deps.products.findByUuidJoined(uuid, [buyerRead]),
     input,
     context,
   );

@@ -1,8 +1,14 @@
 import type { CheckoutSession, SessionPayment } from '../../../shared/domain/checkout/session';
 import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { CheckoutSessionRepository, SessionPage, SessionQuery } from '../../../shared/domain/ports';
+import type {
+  CheckoutSessionRepository,
+  SessionPage,
+  SessionQuery,
+  SessionRead,
+} from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
+import type { FakeJoinedRead } from './customer-repository';
 import { FakeOutbox } from './outbox';
 
 const HOUR_MS = 3_600_000;
@@ -68,6 +74,24 @@ export class FakeCheckoutSessionRepository implements CheckoutSessionRepository 
   async get(id: string): Promise<CheckoutSession | null> {
     const found = this.items.get(id);
     return found ? structuredClone(found) : null;
+  }
+
+  /** As the adapter: the session as it was when the joined read ran (FakeProductRepository calls `receive`). */
+  joinGet(id: string): SessionRead {
+    let found: CheckoutSession | null | undefined;
+    const joined: FakeJoinedRead = {
+      receive: () => {
+        const stored = this.items.get(id);
+        found = stored ? structuredClone(stored) : null;
+      },
+    };
+    return {
+      joined,
+      session: () => {
+        if (found === undefined) throw new Error('the session read is joined to a read before it is asked');
+        return found;
+      },
+    };
   }
 
   async addPayment(id: string, payment: SessionPayment, now: string): Promise<CheckoutSession> {
