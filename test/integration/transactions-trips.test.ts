@@ -127,10 +127,10 @@ describe('round trips of a sale (issue 17)', () => {
     // The container's first sale claims its first block of transaction ids (one UpdateItem, once).
     expect((await sell(mine.product, buyer)).status).toBe(201);
 
-    let own: Awaited<ReturnType<typeof sell>> | undefined;
-    const ownTrips = await tripsOf(async () => (own = await sell(mine.product)));
-    let other: Awaited<ReturnType<typeof sell>> | undefined;
-    const otherTrips = await tripsOf(async () => (other = await sell(theirs.product)));
+    const answers: Awaited<ReturnType<typeof sell>>[] = [];
+    const ownTrips = await tripsOf(async () => answers.push(await sell(mine.product)));
+    const otherTrips = await tripsOf(async () => answers.push(await sell(theirs.product)));
+    const [own, other] = answers;
 
     expect(own?.status, JSON.stringify(own?.body)).toBe(201);
     expect(own?.body.customer).toMatchObject({ id: registered.body.id });
