@@ -43,7 +43,7 @@ export type {
   ScheduledJob,
   Scheduler,
 } from './ports/messaging';
-export type { PaymentMethodRepository } from './ports/payment-methods';
+export type { PaymentMethodRead, PaymentMethodRepository } from './ports/payment-methods';
 export type {
   GatewayHealth,
   GatewayRouter,

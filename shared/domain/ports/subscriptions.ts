@@ -8,6 +8,7 @@ import type {
   SubscriptionStatus,
 } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
+import type { JoinedRead } from './customers';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 
 export interface PriceRepository {
@@ -58,6 +59,8 @@ export interface SubscriptionRepository {
   /** Writes a new subscription with its changes; ConflictError (`already_exists`) when the id is taken. */
   create(subscription: Subscription, changes: SubscriptionChanges): Promise<void>;
   get(tenant: Tenant, id: number): Promise<Subscription | null>;
+  /** get, with other repositories' reads (`joined`) in the same round trip (strongly consistent). */
+  getJoined(tenant: Tenant, id: number, joined: JoinedRead[]): Promise<Subscription | null>;
   /**
    * Writes `next` as given if the stored version is still `previous.version`, with its changes, in
    * one transaction. The caller sets `next.version = previous.version + 1` (the convention of every
