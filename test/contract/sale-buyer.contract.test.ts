@@ -1,17 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { createCheckoutSessionRepository } from '#shared/adapters/dynamodb/checkout-session-repository';
 import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-repository';
 import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import type { CheckoutSession } from '#shared/domain/checkout/session';
 import {
   BuyerChangedError,
   type BuyerWrite,
   type CustomerProfile,
   type GlobalCustomer,
 } from '#shared/domain/customers/customer';
-import type { CustomerRepository, ProductRepository, TransactionRepository } from '#shared/domain/ports';
+import type {
+  CheckoutSessionRepository,
+  CustomerRepository,
+  ProductRepository,
+  TransactionRepository,
+} from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
+import { ConflictError } from '#shared/errors';
+import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
@@ -113,6 +122,45 @@ type Repos = {
   customers: CustomerRepository;
   transactions: TransactionRepository;
   products: ProductRepository;
+  sessions: CheckoutSessionRepository;
+};
+
+const SESSION: CheckoutSession = {
+  id: `cs_test_${'1'.padStart(24, '0')}`,
+  tenant: SELLER,
+  status: 'open',
+  productId: 1,
+  productUuid: 'p0000000-0000-4000-8000-000000000001',
+  priceId: null,
+  price: null,
+  customer: {
+    name: null,
+    email: null,
+    document: null,
+    phone: null,
+    zipCode: null,
+    street: null,
+    number: null,
+    complement: null,
+    neighborhood: null,
+    city: null,
+    state: null,
+  },
+  paymentMethods: ['pix', 'boleto', 'card'],
+  metadata: {},
+  successUrl: null,
+  cancelUrl: null,
+  clientReferenceId: null,
+  affiliateId: null,
+  transactionId: null,
+  subscriptionId: null,
+  payments: [],
+  expiresAt: '2026-03-11T15:30:00.000Z',
+  completedAt: null,
+  expiredAt: null,
+  createdAt: AT,
+  updatedAt: AT,
+  version: 1,
 };
 
 const PRODUCT: Product = {
@@ -141,6 +189,7 @@ describe.each([
       customers: new FakeCustomerRepository(),
       transactions: new FakeTransactionRepository(),
       products: new FakeProductRepository(),
+      sessions: new FakeCheckoutSessionRepository(),
     }),
   ],
   [
@@ -151,6 +200,7 @@ describe.each([
         customers: createCustomerRepository(table),
         transactions: createTransactionRepository(table),
         products: createProductRepository(table),
+        sessions: createCheckoutSessionRepository(table),
       };
     },
   ],
@@ -307,6 +357,56 @@ describe.each([
       expect(await repos.transactions.get(SELLER, 3)).toBeNull();
       // Nothing of the profile was written, not even updatedAt.
       expect(await repos.customers.findProfile(SELLER, GLOBAL.uuid)).toEqual(profile);
+    });
+  });
+
+  describe("a checkout session's payment in the sale's write (issue 17)", () => {
+    const payment = (id: number) => ({
+      transactionId: id,
+      transactionUuid: sale(id, SELLER, profileOf(SELLER)).uuid,
+      method: 'card' as const,
+      createdAt: LATER,
+    });
+
+    it('records the payment on an open session with the sale, and refuses a closed one writing nothing', async () => {
+      const repos = await make();
+      const profile = profileOf(SELLER);
+      await repos.sessions.create(SESSION, []);
+      const joined = (id: number) => [
+        repos.customers.joinSale({ kind: 'newGlobal', global: GLOBAL, profile }),
+        repos.sessions.joinAddPayment(SESSION.id, payment(id), LATER),
+      ];
+
+      await repos.transactions.create(sale(1, SELLER, profile), [], joined(1));
+      expect(await repos.sessions.get(SESSION.id)).toMatchObject({
+        payments: [payment(1)],
+        updatedAt: LATER,
+        version: 2,
+      });
+
+      await repos.sessions.close(
+        { ...SESSION, status: 'expired', payments: [payment(1)], version: 3 },
+        {
+          ...SESSION,
+          version: 2,
+        },
+        [],
+      );
+      const unchanged = [repos.customers.joinSale({ kind: 'unchanged', profile })];
+      const error = await repos.transactions
+        .create(
+          sale(2, SELLER, profile),
+          [],
+          [...unchanged, repos.sessions.joinAddPayment(SESSION.id, payment(2), LATER)],
+        )
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(ConflictError);
+      expect((error as ConflictError).reason).toBe('invalid_state');
+      expect(await repos.transactions.get(SELLER, 2)).toBeNull();
+      expect((await repos.sessions.get(SESSION.id))?.payments).toEqual([payment(1)]);
     });
   });
 });

@@ -1,7 +1,13 @@
-import type { CheckoutSession } from '#shared/domain/checkout/session';
-import type { CheckoutSessionRepository, SessionQuery, SessionRead } from '#shared/domain/ports';
+import type { CheckoutSession, SessionPayment } from '#shared/domain/checkout/session';
+import type {
+  CheckoutSessionRepository,
+  JoinedWrite,
+  SessionQuery,
+  SessionRead,
+} from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
+import type { DynamoJoinedWrite } from './customer-repository';
 import { outboxPut } from './outbox';
 import type { DynamoJoinedRead } from './product-repository';
 import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
@@ -59,6 +65,22 @@ function toItem(s: CheckoutSession): Item {
   }
   return item;
 }
+
+/** A payment appended to a session that is still open and not past its expiry. */
+const addPaymentUpdate = (id: string, payment: SessionPayment, now: string) => ({
+  Key: keys.checkoutSession(id),
+  UpdateExpression:
+    'SET payments = list_append(if_not_exists(payments, :empty), :p), updatedAt = :now, version = version + :one',
+  ConditionExpression: '#status = :open AND expiresAt > :now',
+  ExpressionAttributeNames: { '#status': 'status' },
+  ExpressionAttributeValues: { ':p': [payment], ':empty': [], ':now': now, ':open': 'open', ':one': 1 },
+});
+
+const notOpen = (cause: unknown) =>
+  new ConflictError('The checkout session is no longer open', 'session_not_open', {
+    reason: 'invalid_state',
+    cause,
+  });
 
 function toSession(item: Item): CheckoutSession {
   const session = fromTenantAttributes<CheckoutSession>(item, DATA_FIELDS);
@@ -166,29 +188,21 @@ export function createCheckoutSessionRepository(table: Table): CheckoutSessionRe
 
     async addPayment(id, payment, now) {
       try {
-        const item = await table.update<Item>({
-          Key: keys.checkoutSession(id),
-          UpdateExpression:
-            'SET payments = list_append(if_not_exists(payments, :empty), :p), updatedAt = :now, version = version + :one',
-          ConditionExpression: '#status = :open AND expiresAt > :now',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':p': [payment],
-            ':empty': [],
-            ':now': now,
-            ':open': 'open',
-            ':one': 1,
-          },
-          ReturnValues: 'ALL_NEW',
-        });
+        const item = await table.update<Item>({ ...addPaymentUpdate(id, payment, now), ReturnValues: 'ALL_NEW' });
         return toSession(item ?? {});
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
-        throw new ConflictError('The checkout session is no longer open', 'session_not_open', {
-          reason: 'invalid_state',
-          cause: error,
-        });
+        throw notOpen(error);
       }
+    },
+
+    joinAddPayment(id, payment, now): JoinedWrite {
+      const joined: DynamoJoinedWrite = {
+        items: [{ Update: addPaymentUpdate(id, payment, now) }],
+        failure: (error) => notOpen(error),
+        succeeded: () => undefined,
+      };
+      return { joined };
     },
 
     async close(next, previous, events) {

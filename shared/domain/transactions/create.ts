@@ -32,13 +32,20 @@ import type {
   CustomerRepository,
   GatewayRouter,
   Ids,
+  JoinedWrite,
   PaymentMethodRepository,
   ProductRepository,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
-import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import {
+  BadRequestError,
+  isConflict,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '#shared/errors';
 import { UUID_SHAPE } from '#shared/ids';
 import { describeIssue, metadataSchema, parseInput, textField } from '#shared/validation';
 import { buyerIpOf, cardHolderContact } from './card-holder';
@@ -97,6 +104,13 @@ export interface SaleContext {
    * with its session): used when they are the request's product and buyer's document.
    */
   preread?: { product: Product; buyer: BuyerRead; document: string };
+  /**
+   * Writes of another repository that go in the sale's TransactWriteItems (the checkout session's
+   * payment record, issue 17). When they cannot be written (ConflictError `invalid_state`), the sale
+   * is written without them and `onJoinedWritten` is not called: the caller handles it as before.
+   */
+  joinWith?: (t: Transaction) => JoinedWrite[];
+  onJoinedWritten?: () => void;
   checkoutSessionId?: string;
   clientReferenceId?: string | null;
   /**
@@ -314,8 +328,10 @@ async function writeSale(
   read: BuyerState,
   at: string,
   sale: (customer: SaleCustomer, uuid: string) => Transaction,
+  context: SaleContext,
 ): Promise<{ t: Transaction; customer: SaleCustomer }> {
   let state: BuyerState = read;
+  let joinWith = context.joinWith;
   let fresh: GlobalCustomer | undefined;
   let uuid: string | undefined;
   const freshGlobal = () => {
@@ -342,11 +358,16 @@ async function writeSale(
     const customer = saleCustomerOf(write);
     const t = sale(customer, uuid);
     try {
-      await deps.transactions.create(t, eventsOf(deps, t), [deps.customers.joinSale(write)]);
+      const joined = [deps.customers.joinSale(write), ...(joinWith?.(t) ?? [])];
+      await deps.transactions.create(t, eventsOf(deps, t), joined);
+      if (joinWith) context.onJoinedWritten?.();
       return { t, customer };
     } catch (error) {
       if (attempt >= SALE_WRITE_ATTEMPTS) throw error;
       if (error instanceof BuyerChangedError) state = learnBuyer(state, error.found);
+      // The joined writes' state is gone (a session closed while the provider charged): the sale
+      // stands alone, and the caller undoes it as it did before they were joined.
+      else if (joinWith && isConflict(error, 'invalid_state')) joinWith = undefined;
       else if (!(error instanceof CustomerContentionError)) throw error;
     }
   }
@@ -433,7 +454,7 @@ export async function createSaleKeepingCard(
   let t: Transaction;
   let customer: SaleCustomer;
   try {
-    ({ t, customer } = await writeSale(deps, tenant, buyer, buyerState, at, sale));
+    ({ t, customer } = await writeSale(deps, tenant, buyer, buyerState, at, sale, context));
   } catch (error) {
     if (status === 'captured') await provider.refund(result.gatewayPayId, value).catch(() => undefined);
     throw error;

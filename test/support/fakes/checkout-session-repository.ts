@@ -2,13 +2,14 @@ import type { CheckoutSession, SessionPayment } from '../../../shared/domain/che
 import type { DomainEvent } from '../../../shared/domain/events/events';
 import type {
   CheckoutSessionRepository,
+  JoinedWrite,
   SessionPage,
   SessionQuery,
   SessionRead,
 } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
-import type { FakeJoinedRead } from './customer-repository';
+import type { FakeJoinedRead, FakeJoinedWrite } from './customer-repository';
 import { FakeOutbox } from './outbox';
 
 const HOUR_MS = 3_600_000;
@@ -96,19 +97,37 @@ export class FakeCheckoutSessionRepository implements CheckoutSessionRepository 
 
   async addPayment(id: string, payment: SessionPayment, now: string): Promise<CheckoutSession> {
     await this.beforeAddPayment?.();
+    const next = this.withPayment(id, payment, now);
+    this.items.set(id, next);
+    return structuredClone(next);
+  }
+
+  /** As the adapter: checked and applied by FakeTransactionRepository.create with the sale. */
+  joinAddPayment(id: string, payment: SessionPayment, now: string): JoinedWrite {
+    const joined: FakeJoinedWrite = {
+      check: async () => {
+        await this.beforeAddPayment?.();
+        this.withPayment(id, payment, now);
+      },
+      apply: () => {
+        this.items.set(id, this.withPayment(id, payment, now));
+      },
+    };
+    return { joined };
+  }
+
+  private withPayment(id: string, payment: SessionPayment, now: string): CheckoutSession {
     const found = this.items.get(id);
     if (!found || found.status !== 'open' || !(found.expiresAt > now))
       throw new ConflictError('The checkout session is no longer open', 'session_not_open', {
         reason: 'invalid_state',
       });
-    const next: CheckoutSession = {
+    return {
       ...found,
       payments: [...found.payments, structuredClone(payment)],
       updatedAt: now,
       version: found.version + 1,
     };
-    this.items.set(id, next);
-    return structuredClone(next);
   }
 
   async close(next: CheckoutSession, previous: CheckoutSession, events: DomainEvent[]): Promise<void> {

@@ -43,7 +43,8 @@ export interface FakeJoinedRead {
 
 /** The in-memory form of a JoinedWrite: `check` throws as the adapter's failed condition would. */
 export interface FakeJoinedWrite {
-  check(): void;
+  /** May wait (a staged concurrent change runs first, as the fakes' `before…` hooks do). */
+  check(): void | Promise<void>;
   apply(): void;
 }
 
