@@ -1,13 +1,8 @@
 import type { CheckoutSession, SessionPayment } from '#shared/domain/checkout/session';
-import type {
-  CheckoutSessionRepository,
-  JoinedWrite,
-  SessionQuery,
-  SessionRead,
-} from '#shared/domain/ports';
+import type { CheckoutSessionRepository, JoinedWrite, SessionQuery, SessionRead } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
-import { keys } from './keys';
 import type { DynamoJoinedWrite } from './customer-repository';
+import { keys } from './keys';
 import { outboxPut } from './outbox';
 import type { DynamoJoinedRead } from './product-repository';
 import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
@@ -188,7 +183,10 @@ export function createCheckoutSessionRepository(table: Table): CheckoutSessionRe
 
     async addPayment(id, payment, now) {
       try {
-        const item = await table.update<Item>({ ...addPaymentUpdate(id, payment, now), ReturnValues: 'ALL_NEW' });
+        const item = await table.update<Item>({
+          ...addPaymentUpdate(id, payment, now),
+          ReturnValues: 'ALL_NEW',
+        });
         return toSession(item ?? {});
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;

@@ -110,7 +110,8 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
       return {
         joined,
         paymentMethod() {
-          if (found === undefined) throw new Error('the payment method read is joined to a read before it is asked');
+          if (found === undefined)
+            throw new Error('the payment method read is joined to a read before it is asked');
           return found ? toPaymentMethod(found) : null;
         },
       };

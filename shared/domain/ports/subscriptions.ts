@@ -8,8 +8,8 @@ import type {
   SubscriptionStatus,
 } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
-import type { JoinedRead } from './customers';
 import type { Transaction } from '#shared/domain/transactions/transaction';
+import type { JoinedRead } from './customers';
 
 export interface PriceRepository {
   nextId(): Promise<number>;

@@ -81,7 +81,8 @@ export class FakePaymentMethodRepository implements PaymentMethodRepository {
     return {
       joined,
       paymentMethod: () => {
-        if (found === undefined) throw new Error('the payment method read is joined to a read before it is asked');
+        if (found === undefined)
+          throw new Error('the payment method read is joined to a read before it is asked');
         return found;
       },
     };
