@@ -146,4 +146,50 @@ describe('round trips of a sale (issue 17)', () => {
     );
     expect(stored).toMatchObject({ city: 'Campinas', updatedAt: registered.body.updatedAt });
   });
+
+  it('reads a checkout session with its product in one read, and pays it in one read and one write', async () => {
+    const jwt = await runtime.issuer.sign(90_021, { now: runtime.clock.now() });
+    const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+      .key as string;
+    const product = (
+      await api.post(
+        '/api/products',
+        { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
+        { token: key },
+      )
+    ).body;
+    const session = (
+      await api.post(
+        '/api/checkout/sessions',
+        { product_id: product.id, success_url: 'https://shop.example.com/ok' },
+        { token: key },
+      )
+    ).body;
+    await freshWindow();
+    // The container's first sale claims its first blocks of transaction and customer ids (once).
+    const warmUp = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'pix',
+      customer: buyer,
+    });
+    expect(warmUp.status).toBe(201);
+    const answers: { status: number; body: Record<string, unknown> }[] = [];
+    const page = `/api/public/checkout/${session.id}`;
+    const payer = { ...buyer, name: 'Rita Alves', email: 'rita@example.com', document: '390.533.447-05' };
+
+    const view = await tripsOf(async () => answers.push(await api.get(page)));
+    const pay = await tripsOf(async () =>
+      answers.push(await api.post(`${page}/pay`, { paymentMethod: 'pix', customer: payer })),
+    );
+    const paymentId = answers[1]?.body.paymentId as string;
+    const poll = await tripsOf(async () => answers.push(await api.get(`${page}/payments/${paymentId}`)));
+
+    expect(answers.map((a) => a.status)).toEqual([200, 201, 200]);
+    expect(view.trips).toBe(2);
+    expect(pay.trips).toBe(3);
+    // The poll reads the payment by its uuid (an index) after the session: one read over the budget.
+    expect(poll.trips).toBe(3);
+    const stored = await api.get(page);
+    expect((stored.body.payment as { paymentId: string }).paymentId).toBe(paymentId);
+  });
 });
