@@ -1,4 +1,6 @@
 import { signatureHeader } from '#events/signing';
+import { createCustomer } from '#shared/domain/customers/customers';
+import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { cpfCheckDigits } from '#shared/domain/documents';
 import type { ChargeMethod } from '#shared/domain/payments/gateway';
 import type { ProductView } from '#shared/domain/products/products';
@@ -174,6 +176,41 @@ export const checkoutRecipe = (method: ChargeMethod): Recipe => ({
   },
 });
 
+/**
+ * POST /api/transactions (pix) over four buyers in turn (issue 17): a new one; the same returning
+ * buyer, whose earlier sales this container made; a buyer the seller registered by API (POST
+ * /api/v1/customers' path, so no sale of this container has seen it); and a buyer only another
+ * seller registered (the sale adds this seller's profile of a known global customer).
+ */
+const saleRecipe: Recipe = {
+  prepare: async (ctx, count) => {
+    const seller = await testSeller(ctx);
+    const other = await ctx.newSeller();
+    const { deps } = ctx.runtime;
+    const customerDeps = { customers: deps.repos.customers, clock: deps.clock, ids: deps.ids };
+    const register = (sellerId: number, customer: ReturnType<typeof buyer>) =>
+      createCustomer(
+        customerDeps,
+        sandbox(sellerId),
+        createCustomerSchema.parse({ ...customer, personType: 'fisica' }),
+      );
+    const customers: ReturnType<typeof buyer>[] = [];
+    for (let i = 0; i < count; i++) {
+      const kind = i % 4;
+      const customer = buyer(seller.sellerId, kind === 1 ? 0 : 10_000 + i);
+      if (kind === 2) await register(seller.sellerId, customer);
+      if (kind === 3) await register(other.sellerId, customer);
+      customers.push(customer);
+    }
+    return (i) => ({
+      method: 'POST',
+      path: '/api/transactions',
+      body: checkoutBody(seller.product, 'pix', customers[i]),
+      expect: 201,
+    });
+  },
+};
+
 /** A seller with more transactions than one page (default limit 20), of every method. */
 async function sellerWithHistory(ctx: BenchContext) {
   const seller = await testSeller(ctx);
@@ -192,7 +229,7 @@ export const transactionRecipes: Record<string, Recipe> = {
   'POST /api/test-helpers/transactions/{id}/chargeback': simulate('chargeback', 'creditcard'),
 
   // Public: the rate limit counts the client IP; the runner's batches stay under it.
-  'POST /api/transactions': checkoutRecipe('pix'),
+  'POST /api/transactions': saleRecipe,
   'GET /api/transactions': {
     prepare: async (ctx) => {
       const { seller } = await sellerWithHistory(ctx);

@@ -5,12 +5,14 @@
  */
 export type { AffiliationRepository } from './ports/affiliates';
 export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
-export type { CheckoutSessionRepository, SessionPage, SessionQuery } from './ports/checkout';
+export type { CheckoutSessionRepository, SessionPage, SessionQuery, SessionRead } from './ports/checkout';
 export type {
+  BuyerRead,
   CustomerAndProductReader,
   CustomerQuery,
   CustomerRepository,
   CustomerSearch,
+  JoinedRead,
   JoinedWrite,
 } from './ports/customers';
 export type { HealthRepository } from './ports/health';
@@ -42,7 +44,7 @@ export type {
   ScheduledJob,
   Scheduler,
 } from './ports/messaging';
-export type { PaymentMethodRepository } from './ports/payment-methods';
+export type { PaymentMethodRead, PaymentMethodRepository } from './ports/payment-methods';
 export type {
   GatewayHealth,
   GatewayRouter,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keys } from '#shared/adapters/dynamodb/keys';
 import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
 import type { ProductRepository } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
@@ -74,6 +75,20 @@ describe.each([
 
       expect(await repo.get(SELLER, 1)).toEqual(created);
       expect(await repo.findByUuid(created.uuid)).toEqual(created);
+    });
+
+    it('reads the product by uuid with joined reads, and the copy follows every save (issue 17)', async () => {
+      const repo = await make();
+      const created = product(1, { boleto: true, installments: 6 });
+      await repo.create(created, []);
+      expect(await repo.findByUuidJoined(created.uuid, [])).toEqual(created);
+
+      const archived = await archive(repo, created);
+      expect(await repo.findByUuidJoined(created.uuid, [])).toEqual(archived);
+      expect(await repo.findByUuidJoined(uuidOf(SELLER, 2), [])).toBeNull();
+      // The copy is no second product: lists and the index still see one.
+      expect((await repo.list(SELLER, { tab: 'all', page: 1, limit: 10 })).items).toEqual([archived]);
+      expect(await repo.findByUuid(created.uuid)).toEqual(archived);
     });
 
     it('answers null for an id or uuid nobody created', async () => {
@@ -351,5 +366,50 @@ describe.each([
 
       expect(await repo.page(SELLER, { limit: 10 })).toEqual({ items: [], cursor: undefined });
     });
+  });
+});
+
+describe('ProductRepository on DynamoDB: the uuid copy (issue 17)', () => {
+  it('reads a product written before its copy existed through the index, in one more round trip', async () => {
+    const table = await freshTable();
+    const repo = createProductRepository(table);
+    const created = product(1);
+    await repo.create(created, []);
+    await table.delete(keys.productCopy(created.uuid));
+    const sent: string[] = [];
+    table.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        sent.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCommands' },
+    );
+
+    expect(await repo.findByUuidJoined(created.uuid, [])).toEqual(created);
+    expect(sent).toEqual(['BatchGetItemCommand', 'QueryCommand']);
+  });
+
+  it('reads a product and its joined keys in one BatchGetItem', async () => {
+    const table = await freshTable();
+    const repo = createProductRepository(table);
+    const created = product(1);
+    await repo.create(created, []);
+    const sent: string[] = [];
+    table.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        sent.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCommands' },
+    );
+    const received: unknown[] = [];
+    const joined = {
+      keys: [keys.product(SELLER, 1)],
+      receive: (items: unknown[]) => received.push(...items),
+    };
+
+    expect(await repo.findByUuidJoined(created.uuid, [{ joined }])).toEqual(created);
+    expect(sent).toEqual(['BatchGetItemCommand']);
+    expect(received.map((i) => (i as { entity: string }).entity).sort()).toEqual(['product', 'product-copy']);
   });
 });

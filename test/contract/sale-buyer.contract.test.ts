@@ -1,16 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import { createCheckoutSessionRepository } from '#shared/adapters/dynamodb/checkout-session-repository';
 import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-repository';
+import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import type { CheckoutSession } from '#shared/domain/checkout/session';
 import {
   BuyerChangedError,
   type BuyerWrite,
   type CustomerProfile,
   type GlobalCustomer,
 } from '#shared/domain/customers/customer';
-import type { CustomerRepository, TransactionRepository } from '#shared/domain/ports';
+import type {
+  CheckoutSessionRepository,
+  CustomerRepository,
+  ProductRepository,
+  TransactionRepository,
+} from '#shared/domain/ports';
+import type { Product } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
+import { ConflictError } from '#shared/errors';
+import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
+import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { freshTable } from './support';
 
@@ -106,7 +118,69 @@ async function changedOf(promise: Promise<unknown>): Promise<BuyerChangedError> 
   return error as BuyerChangedError;
 }
 
-type Repos = { customers: CustomerRepository; transactions: TransactionRepository };
+type Repos = {
+  customers: CustomerRepository;
+  transactions: TransactionRepository;
+  products: ProductRepository;
+  sessions: CheckoutSessionRepository;
+};
+
+const SESSION: CheckoutSession = {
+  id: `cs_test_${'1'.padStart(24, '0')}`,
+  tenant: SELLER,
+  status: 'open',
+  productId: 1,
+  productUuid: 'p0000000-0000-4000-8000-000000000001',
+  priceId: null,
+  price: null,
+  customer: {
+    name: null,
+    email: null,
+    document: null,
+    phone: null,
+    zipCode: null,
+    street: null,
+    number: null,
+    complement: null,
+    neighborhood: null,
+    city: null,
+    state: null,
+  },
+  paymentMethods: ['pix', 'boleto', 'card'],
+  metadata: {},
+  successUrl: null,
+  cancelUrl: null,
+  clientReferenceId: null,
+  affiliateId: null,
+  transactionId: null,
+  subscriptionId: null,
+  payments: [],
+  expiresAt: '2026-03-11T15:30:00.000Z',
+  completedAt: null,
+  expiredAt: null,
+  createdAt: AT,
+  updatedAt: AT,
+  version: 1,
+};
+
+const PRODUCT: Product = {
+  id: 1,
+  uuid: 'p0000000-0000-4000-8000-000000000001',
+  tenant: SELLER,
+  name: 'Curso',
+  image: 'https://cdn.example/1.png',
+  value: 10_000,
+  description: null,
+  pix: true,
+  creditCard: true,
+  boleto: true,
+  installments: 1,
+  carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
+  isActive: true,
+  createdAt: AT,
+  updatedAt: AT,
+  version: 1,
+};
 
 describe.each([
   [
@@ -114,13 +188,20 @@ describe.each([
     async (): Promise<Repos> => ({
       customers: new FakeCustomerRepository(),
       transactions: new FakeTransactionRepository(),
+      products: new FakeProductRepository(),
+      sessions: new FakeCheckoutSessionRepository(),
     }),
   ],
   [
     'DynamoDB Local',
     async (): Promise<Repos> => {
       const table = await freshTable();
-      return { customers: createCustomerRepository(table), transactions: createTransactionRepository(table) };
+      return {
+        customers: createCustomerRepository(table),
+        transactions: createTransactionRepository(table),
+        products: createProductRepository(table),
+        sessions: createCheckoutSessionRepository(table),
+      };
     },
   ],
 ])('a sale joined by its buyer (%s)', (_name, make) => {
@@ -220,5 +301,112 @@ describe.each([
     expect((await byEmail('ana.nova@example.com')).total).toBe(1);
     expect((await byEmail('ana@example.com')).total).toBe(0);
     expect(repos.customers.recallBuyer(SELLER, CPF).profile).toEqual(stored);
+  });
+
+  describe("the buyer read with the sale's product (issue 17)", () => {
+    /** The sale's read for the product's tenant, as a container that never saw the buyer makes it. */
+    async function readFor(repos: Repos, product: Product) {
+      const read = repos.customers.joinBuyerRead(CPF);
+      expect(await repos.products.findByUuidJoined(product.uuid, [read])).toEqual(product);
+      return read.state(product.tenant);
+    }
+    const theirProduct = {
+      ...PRODUCT,
+      id: 2,
+      uuid: 'p0000000-0000-4000-8000-000000000002',
+      tenant: OTHER_SELLER,
+    };
+
+    it("finds no buyer for a new document, the seller's own registered buyer, and another seller's", async () => {
+      const repos = await make();
+      await repos.products.create(PRODUCT, []);
+      await repos.products.create(theirProduct, []);
+      expect(await readFor(repos, PRODUCT)).toEqual({});
+
+      // Registered through POST /api/v1/customers' path, not a sale: no container memory of it.
+      await repos.customers.createGlobal(GLOBAL, profileOf(SELLER));
+
+      expect(await readFor(repos, PRODUCT)).toEqual({ global: GLOBAL, linked: true });
+      expect(await readFor(repos, theirProduct)).toEqual({ global: GLOBAL, profile: null, linked: false });
+      await repos.customers.addProfile(profileOf(OTHER_SELLER));
+      expect(await readFor(repos, theirProduct)).toEqual({ global: GLOBAL, linked: true });
+    });
+
+    it('checks an unread profile against the fields sent: equal writes the sale only, else answers the stored', async () => {
+      const repos = await make();
+      const profile = profileOf(SELLER, { city: 'Campinas' });
+      await repos.customers.createGlobal(GLOBAL, profile);
+      const sent = { name: GLOBAL.name, email: GLOBAL.email, phone: GLOBAL.phone };
+      const asSent = (fields: typeof sent & { city?: string | null }, tenant = SELLER): BuyerWrite => ({
+        kind: 'asSent',
+        tenant,
+        global: GLOBAL,
+        sent: fields,
+      });
+
+      await write(repos, 1, SELLER, asSent(sent), profile);
+      await write(repos, 2, SELLER, asSent({ ...sent, city: 'Campinas' }), profile);
+      const renamed = await changedOf(write(repos, 3, SELLER, asSent({ ...sent, name: 'Ana S.' }), profile));
+      const cleared = await changedOf(write(repos, 4, SELLER, asSent({ ...sent, city: null }), profile));
+      const none = await changedOf(write(repos, 5, OTHER_SELLER, asSent(sent, OTHER_SELLER), profile));
+
+      expect(renamed.found).toEqual({ profile });
+      expect(cleared.found).toEqual({ profile });
+      expect(none.found).toEqual({ profile: null });
+      expect((await repos.transactions.get(SELLER, 2))?.id).toBe(2);
+      expect(await repos.transactions.get(SELLER, 3)).toBeNull();
+      // Nothing of the profile was written, not even updatedAt.
+      expect(await repos.customers.findProfile(SELLER, GLOBAL.uuid)).toEqual(profile);
+    });
+  });
+
+  describe("a checkout session's payment in the sale's write (issue 17)", () => {
+    const payment = (id: number) => ({
+      transactionId: id,
+      transactionUuid: sale(id, SELLER, profileOf(SELLER)).uuid,
+      method: 'card' as const,
+      createdAt: LATER,
+    });
+
+    it('records the payment on an open session with the sale, and refuses a closed one writing nothing', async () => {
+      const repos = await make();
+      const profile = profileOf(SELLER);
+      await repos.sessions.create(SESSION, []);
+      const joined = (id: number) => [
+        repos.customers.joinSale({ kind: 'newGlobal', global: GLOBAL, profile }),
+        repos.sessions.joinAddPayment(SESSION.id, payment(id), LATER),
+      ];
+
+      await repos.transactions.create(sale(1, SELLER, profile), [], joined(1));
+      expect(await repos.sessions.get(SESSION.id)).toMatchObject({
+        payments: [payment(1)],
+        updatedAt: LATER,
+        version: 2,
+      });
+
+      await repos.sessions.close(
+        { ...SESSION, status: 'expired', payments: [payment(1)], version: 3 },
+        {
+          ...SESSION,
+          version: 2,
+        },
+        [],
+      );
+      const unchanged = [repos.customers.joinSale({ kind: 'unchanged', profile })];
+      const error = await repos.transactions
+        .create(
+          sale(2, SELLER, profile),
+          [],
+          [...unchanged, repos.sessions.joinAddPayment(SESSION.id, payment(2), LATER)],
+        )
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(ConflictError);
+      expect((error as ConflictError).reason).toBe('invalid_state');
+      expect(await repos.transactions.get(SELLER, 2)).toBeNull();
+      expect((await repos.sessions.get(SESSION.id))?.payments).toEqual([payment(1)]);
+    });
   });
 });

@@ -84,7 +84,7 @@ describe('creating a checkout session', () => {
       transaction_id: null,
       completed_at: null,
     });
-    expect(cs.id).toMatch(/^cs_test_[A-Za-z0-9]{24}$/);
+    expect(cs.id).toMatch(/^cs_test_[A-Za-z0-9]{24}[0-9a-f]{32}$/);
     // Masked input is normalized as the customers API does it.
     expect(cs.customer['customer.document']).toBe('52998224725');
     expect(cs.customer['customer.phone']).toBe('11987654321');

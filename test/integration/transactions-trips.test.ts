@@ -91,4 +91,105 @@ describe('round trips of a sale (issue 17)', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id, i) => i === 0 || id > ids[i - 1])).toBe(true);
   });
+
+  it('costs 3 round trips for a returning buyer the container never saw, for its seller and for another seller', async () => {
+    /** A seller with a test key and a product; its customers are registered by API, not by a sale. */
+    const seller = async (sellerId: number) => {
+      const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+      const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+        .key as string;
+      const product = (
+        await api.post(
+          '/api/products',
+          { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
+          { token: key },
+        )
+      ).body;
+      return { key, product };
+    };
+    const mine = await seller(90_011);
+    const theirs = await seller(90_012);
+    const returning = {
+      ...buyer,
+      name: 'Joana Lima',
+      email: 'joana@example.com',
+      document: '111.444.777-35',
+    };
+    const registered = await api.post(
+      '/api/v1/customers',
+      { ...returning, personType: 'fisica', city: 'Campinas' },
+      { token: mine.key },
+    );
+    expect(registered.status).toBe(201);
+    const sell = (product: { uuid: string }, customer = returning) =>
+      api.post('/api/transactions', { productId: product.uuid, paymentMethod: 'pix', customer });
+    await freshWindow();
+    // The container's first sale claims its first block of transaction ids (one UpdateItem, once).
+    expect((await sell(mine.product, buyer)).status).toBe(201);
+
+    const answers: Awaited<ReturnType<typeof sell>>[] = [];
+    const ownTrips = await tripsOf(async () => answers.push(await sell(mine.product)));
+    const otherTrips = await tripsOf(async () => answers.push(await sell(theirs.product)));
+    const [own, other] = answers;
+
+    expect(own?.status, JSON.stringify(own?.body)).toBe(201);
+    expect(own?.body.customer).toMatchObject({ id: registered.body.id });
+    expect(ownTrips.trips).toBe(3);
+    expect(other?.status, JSON.stringify(other?.body)).toBe(201);
+    // The other seller's new profile of the same global customer.
+    expect(other?.body.customer).toMatchObject({ id: registered.body.id });
+    expect(otherTrips.trips).toBe(3);
+    // The registered profile kept its address and was not rewritten.
+    const stored = await runtime.deps.repos.customers.findProfile(
+      { sellerId: 90_011, environment: 'test' },
+      registered.body.uuid,
+    );
+    expect(stored).toMatchObject({ city: 'Campinas', updatedAt: registered.body.updatedAt });
+  });
+
+  it('reads a checkout session with its product in one read, and pays it in one read and one write', async () => {
+    const jwt = await runtime.issuer.sign(90_021, { now: runtime.clock.now() });
+    const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+      .key as string;
+    const product = (
+      await api.post(
+        '/api/products',
+        { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
+        { token: key },
+      )
+    ).body;
+    const session = (
+      await api.post(
+        '/api/checkout/sessions',
+        { product_id: product.id, success_url: 'https://shop.example.com/ok' },
+        { token: key },
+      )
+    ).body;
+    await freshWindow();
+    // The container's first sale claims its first blocks of transaction and customer ids (once).
+    const warmUp = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'pix',
+      customer: buyer,
+    });
+    expect(warmUp.status).toBe(201);
+    const answers: { status: number; body: Record<string, unknown> }[] = [];
+    const page = `/api/public/checkout/${session.id}`;
+    const payer = { ...buyer, name: 'Rita Alves', email: 'rita@example.com', document: '390.533.447-05' };
+
+    const view = await tripsOf(async () => answers.push(await api.get(page)));
+    const pay = await tripsOf(async () =>
+      answers.push(await api.post(`${page}/pay`, { paymentMethod: 'pix', customer: payer })),
+    );
+    const paymentId = answers[1]?.body.paymentId as string;
+    const poll = await tripsOf(async () => answers.push(await api.get(`${page}/payments/${paymentId}`)));
+
+    expect(answers.map((a) => a.status)).toEqual([200, 201, 200]);
+    expect(view.trips).toBe(2);
+    expect(pay.trips).toBe(3);
+    // The poll reads the payment by its uuid (an index) after the session: one read over the budget.
+    expect(poll.trips).toBe(3);
+    const stored = await api.get(page);
+    expect((stored.body.payment as { paymentId: string }).paymentId).toBe(paymentId);
+  });
 });

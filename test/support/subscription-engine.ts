@@ -37,7 +37,7 @@ export function subscriptionEngine() {
   const scheduler = new FakeScheduler();
   const scheduleErrors: unknown[] = [];
   const dueErrors: { error: unknown; jobId: string }[] = [];
-  const deps: SubscriptionDeps = {
+  const deps: SubscriptionDeps & { paymentMethods: FakePaymentMethodRepository } = {
     subscriptions,
     transactions,
     paymentMethods,

@@ -58,7 +58,8 @@ const LIVE_SELLER: Tenant = { sellerId: 7, environment: 'live' };
 const BASE_URL = 'https://pay.example.com';
 const PRODUCT_UUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 /** The first prefixed id SequentialIds hands out: the first session of a test. */
-const SESSION_ID = `cs_test_${'1'.padStart(24, '0')}`;
+/** A session id carries its product's uuid after the random part (issue 17). */
+const SESSION_ID = `cs_test_${'1'.padStart(24, '0')}${PRODUCT_UUID.replace(/-/g, '')}`;
 const FIRST_TRANSACTION_ID = 1001;
 const FIRST_GATEWAY_ID = FAKE_GATEWAY_ID_BASE + 1;
 const PRICE = 4990;
@@ -240,8 +241,8 @@ describe('createSession', () => {
     const test = await createSession(deps, SELLER, body());
     const live = await createSession(deps, LIVE_SELLER, body());
 
-    expect(test.id).toMatch(/^cs_test_\d{24}$/);
-    expect(live.id).toMatch(/^cs_live_\d{24}$/);
+    expect(test.id).toMatch(/^cs_test_\d{24}[0-9a-f]{32}$/);
+    expect(live.id).toMatch(/^cs_live_\d{24}[0-9a-f]{32}$/);
     expect(await sessions.get(test.id)).toMatchObject({
       tenant: SELLER,
       status: 'open',

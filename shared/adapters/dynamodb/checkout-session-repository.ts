@@ -1,8 +1,10 @@
-import type { CheckoutSession } from '#shared/domain/checkout/session';
-import type { CheckoutSessionRepository, SessionQuery } from '#shared/domain/ports';
+import type { CheckoutSession, SessionPayment } from '#shared/domain/checkout/session';
+import type { CheckoutSessionRepository, JoinedWrite, SessionQuery, SessionRead } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
+import type { DynamoJoinedWrite } from './customer-repository';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
+import type { DynamoJoinedRead } from './product-repository';
 import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
@@ -58,6 +60,22 @@ function toItem(s: CheckoutSession): Item {
   }
   return item;
 }
+
+/** A payment appended to a session that is still open and not past its expiry. */
+const addPaymentUpdate = (id: string, payment: SessionPayment, now: string) => ({
+  Key: keys.checkoutSession(id),
+  UpdateExpression:
+    'SET payments = list_append(if_not_exists(payments, :empty), :p), updatedAt = :now, version = version + :one',
+  ConditionExpression: '#status = :open AND expiresAt > :now',
+  ExpressionAttributeNames: { '#status': 'status' },
+  ExpressionAttributeValues: { ':p': [payment], ':empty': [], ':now': now, ':open': 'open', ':one': 1 },
+});
+
+const notOpen = (cause: unknown) =>
+  new ConflictError('The checkout session is no longer open', 'session_not_open', {
+    reason: 'invalid_state',
+    cause,
+  });
 
 function toSession(item: Item): CheckoutSession {
   const session = fromTenantAttributes<CheckoutSession>(item, DATA_FIELDS);
@@ -145,31 +163,44 @@ export function createCheckoutSessionRepository(table: Table): CheckoutSessionRe
       return item ? toSession(item) : null;
     },
 
+    joinGet(id): SessionRead {
+      const key = keys.checkoutSession(id);
+      let found: Item | null | undefined;
+      const joined: DynamoJoinedRead = {
+        keys: [key],
+        receive: (items) => {
+          found = items.find((i) => i.pk === key.pk && i.sk === key.sk) ?? null;
+        },
+      };
+      return {
+        joined,
+        session() {
+          if (found === undefined) throw new Error('the session read is joined to a read before it is asked');
+          return found ? toSession(found) : null;
+        },
+      };
+    },
+
     async addPayment(id, payment, now) {
       try {
         const item = await table.update<Item>({
-          Key: keys.checkoutSession(id),
-          UpdateExpression:
-            'SET payments = list_append(if_not_exists(payments, :empty), :p), updatedAt = :now, version = version + :one',
-          ConditionExpression: '#status = :open AND expiresAt > :now',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':p': [payment],
-            ':empty': [],
-            ':now': now,
-            ':open': 'open',
-            ':one': 1,
-          },
+          ...addPaymentUpdate(id, payment, now),
           ReturnValues: 'ALL_NEW',
         });
         return toSession(item ?? {});
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
-        throw new ConflictError('The checkout session is no longer open', 'session_not_open', {
-          reason: 'invalid_state',
-          cause: error,
-        });
+        throw notOpen(error);
       }
+    },
+
+    joinAddPayment(id, payment, now): JoinedWrite {
+      const joined: DynamoJoinedWrite = {
+        items: [{ Update: addPaymentUpdate(id, payment, now) }],
+        failure: (error) => notOpen(error),
+        succeeded: () => undefined,
+      };
+      return { joined };
     },
 
     async close(next, previous, events) {

@@ -1,4 +1,4 @@
-import { BuyerMemory, profileAfter } from '#shared/domain/customers/buyer';
+import { BuyerMemory, saleCustomerOf, stateFromRead } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerFound,
@@ -11,12 +11,13 @@ import {
   type RegisteredFields,
   searchableName,
 } from '#shared/domain/customers/customer';
-import type { CustomerRepository, JoinedWrite } from '#shared/domain/ports';
-import type { Tenant } from '#shared/domain/tenant';
+import type { BuyerRead, CustomerRepository, JoinedWrite } from '#shared/domain/ports';
+import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
 import { createCustomerQueries, creationOrder, toProfile } from './customer-queries';
 import { keys } from './keys';
+import type { DynamoJoinedRead } from './product-repository';
 import {
   ConditionFailedError,
   type Item,
@@ -187,6 +188,7 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
           version: 1,
           environment,
           ...rest,
+          [SELLER_IDS]: new Set([profile.tenant.sellerId]),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
         // A sale that assumed a new document learns the registered one from its failure.
@@ -212,6 +214,24 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
   ];
 }
 
+/**
+ * The sellers with a profile of the global customer, kept on the global item from issue 17 on: a
+ * sale reads the global with its product (before it knows the seller) and learns from it whether
+ * the seller has a profile. A global written before has none (the sale then guesses, as before).
+ */
+const SELLER_IDS = 'sellerIds';
+
+/** The tenant joins the global's seller list (a global is never deleted; the condition keeps it so). */
+const joinSellerIds = (profile: CustomerProfile): TransactItem => ({
+  Update: {
+    Key: keys.customerGlobal(profile.tenant.environment, profile.document),
+    UpdateExpression: 'ADD #sellers :seller',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#sellers': SELLER_IDS },
+    ExpressionAttributeValues: { ':seller': new Set([profile.tenant.sellerId]) },
+  },
+});
+
 /** The tenant's new profile of a known global (entry 0: the profile, ALL_OLD on failure). */
 function newProfileWrites(profile: CustomerProfile): TransactItem[] {
   return [
@@ -227,7 +247,35 @@ function newProfileWrites(profile: CustomerProfile): TransactItem[] {
     countOne(profile.tenant),
     idPointer(profile),
     sellerLink(profile),
+    joinSellerIds(profile),
   ];
+}
+
+/**
+ * A sale's check that the tenant's profile holds what the buyer sent (`asSent`): the fields sent
+ * equal, a null one absent (a profile item leaves null fields out), the ones left out not compared.
+ * Nothing is written; a failure returns the stored profile (ALL_OLD), or none when there is none.
+ */
+function asSentCheck(tenant: Tenant, uuid: string, sent: RegisteredFields): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Item = {};
+  const equal = Object.entries(sent)
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => {
+      names[`#f_${field}`] = field;
+      if (value === null) return `attribute_not_exists(#f_${field})`;
+      values[`:f_${field}`] = value;
+      return `#f_${field} = :f_${field}`;
+    });
+  return {
+    ConditionCheck: {
+      Key: keys.customerProfile(tenant, uuid),
+      ConditionExpression: ['attribute_exists(pk)', ...equal].join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  } as TransactItem;
 }
 
 /** The SET of a patch, with the name's search attributes when the name changes. */
@@ -326,7 +374,7 @@ export interface DynamoJoinedWrite {
 
 /** The writes of a BuyerWrite, and its failed assumption as BuyerChangedError (what was found). */
 export function buyerWrites(write: BuyerWrite, memory: BuyerMemory): DynamoJoinedWrite {
-  const assumed = profileAfter(write);
+  const assumed = saleCustomerOf(write);
   const changed = (error: ConditionFailedError, found: BuyerFound) => {
     memory.learned(assumed.tenant, assumed.document, found);
     return new BuyerChangedError(found, { cause: error });
@@ -355,11 +403,17 @@ export function buyerWrites(write: BuyerWrite, memory: BuyerMemory): DynamoJoine
             : new CustomerContentionError({ cause: error });
         },
       };
+    case 'asSent':
     case 'unchanged':
     case 'update': {
-      const current = write.kind === 'unchanged' ? write.profile : write.current;
+      const items =
+        write.kind === 'asSent'
+          ? [asSentCheck(write.tenant, write.global.uuid, write.sent)]
+          : write.kind === 'unchanged'
+            ? knownProfileWrites(write.profile, null)
+            : knownProfileWrites(write.current, write.patch);
       return {
-        items: knownProfileWrites(current, write.kind === 'update' ? write.patch : null),
+        items,
         succeeded,
         failure: (error, index) => {
           const old = error.itemAt(index);
@@ -399,6 +453,30 @@ export function createCustomerRepository(table: Table): CustomerRepository {
 
     joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write, memory) }),
     recallBuyer: (tenant, document) => memory.recall(tenant, document),
+
+    joinBuyerRead(document): BuyerRead {
+      const globalKeys = (['test', 'live'] as Environment[]).map((env) => keys.customerGlobal(env, document));
+      let found: Item[] | undefined;
+      const joined: DynamoJoinedRead = {
+        keys: globalKeys,
+        receive: (items) => {
+          found = items.filter((i) => globalKeys.some((k) => k.pk === i.pk && k.sk === i.sk));
+        },
+      };
+      return {
+        joined,
+        state(tenant) {
+          if (!found) throw new Error('the buyer read is joined to a product read before its state is asked');
+          const item = found.find((i) => i.pk === keys.customerGlobal(tenant.environment, document).pk);
+          const sellers = item?.[SELLER_IDS] as Set<number> | undefined;
+          return stateFromRead(
+            item ? toGlobal(item) : null,
+            sellers ? sellers.has(tenant.sellerId) : undefined,
+            memory.recall(tenant, document),
+          );
+        },
+      };
+    },
 
     async findGlobal(environment, document) {
       const item = await table.get<Item>(keys.customerGlobal(environment, document), { consistent: true });

@@ -75,6 +75,12 @@ export const keys = {
   product: (t: Tenant, id: number): Key => inTenant(t, `PRODUCT#${pad(id)}`),
   productPrefix: 'PRODUCT#',
   productByUuid: (uuid: string) => `PRODUCTUUID#${uuid}`,
+  /**
+   * A copy of the product under its uuid in the table itself (no index attributes), written in the
+   * product's own transactions: a GetItem finds it, so a sale reads it with the buyer in one
+   * BatchGetItem (issue 17).
+   */
+  productCopy: (uuid: string): Key => ({ pk: `PRODUCTUUID#${uuid}`, sk: 'PRODUCT' }),
   productsByState: (t: Tenant, state: 'active' | 'archived') => `${tenant(t)}#PRODUCTS#${state}`,
   /** Sorts after every product id in both the table and byStatusOrName, so a newest-first page reads it first. */
   productCounter: (t: Tenant, state: 'active' | 'archived'): Key => inTenant(t, `PRODUCT#~COUNT#${state}`),

@@ -1,11 +1,12 @@
 import type { ExpiryStage } from '#shared/domain/payment-methods/expiry';
 import { PAYMENT_METHOD_LIST_LIMIT, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { expiryJobId } from '#shared/domain/payment-methods/schedule';
-import type { PaymentMethodRepository } from '#shared/domain/ports';
+import type { PaymentMethodRead, PaymentMethodRepository } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
+import type { DynamoJoinedRead } from './product-repository';
 import {
   alreadyExists,
   ConditionFailedError,
@@ -96,6 +97,25 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
     nextId: () => table.nextId('payment-method', { block: 20 }),
 
     get,
+
+    joinGet(tenant, id): PaymentMethodRead {
+      const key = keys.paymentMethod(tenant, id);
+      let found: Item | null | undefined;
+      const joined: DynamoJoinedRead = {
+        keys: [key],
+        receive: (items) => {
+          found = items.find((i) => i.pk === key.pk && i.sk === key.sk) ?? null;
+        },
+      };
+      return {
+        joined,
+        paymentMethod() {
+          if (found === undefined)
+            throw new Error('the payment method read is joined to a read before it is asked');
+          return found ? toPaymentMethod(found) : null;
+        },
+      };
+    },
 
     async create(pm) {
       const writes = [

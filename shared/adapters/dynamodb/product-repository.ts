@@ -1,13 +1,14 @@
 import type { DomainEvent } from '#shared/domain/events/events';
-import type { ProductRepository } from '#shared/domain/ports';
+import type { JoinedRead, ProductRepository } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import { ConflictError } from '#shared/errors';
-import { keys } from './keys';
+import { type Key, keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, type Item, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'product';
+const COPY_ENTITY = 'product-copy';
 /** A product by uuid (its portal configuration shares the partition). */
 const byUuid = TABLE.indexes.byUuidOrOwner;
 /** A tenant's products per tab (active / archived), newest first. */
@@ -48,6 +49,26 @@ function toItem(p: Product): Item {
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
   };
+}
+
+/**
+ * The product's copy under its uuid (keys.productCopy), put in the same transaction as the product:
+ * no index attributes, so no list or index query ever sees it twice. Products written before the
+ * copy existed have none; findByUuidJoined falls back to the index for them.
+ */
+function copyPut(p: Product): TransactItem {
+  const item = toItem(p);
+  for (const index of Object.values(TABLE.indexes)) {
+    delete item[index.partitionKey];
+    delete item[index.sortKey];
+  }
+  return { Put: { Item: { ...item, ...keys.productCopy(p.uuid), entity: COPY_ENTITY } } };
+}
+
+/** The DynamoDB form of a JoinedRead: the keys it reads, and what was found of them. */
+export interface DynamoJoinedRead {
+  keys: Key[];
+  receive(items: Item[]): void;
 }
 
 export function toProduct(item: Item): Product {
@@ -107,11 +128,24 @@ function countUpdates(p: Product, active: number, archived: number): TransactIte
 }
 
 export function createProductRepository(table: Table): ProductRepository {
+  async function findByUuid(uuid: string) {
+    const out = await table.query<Item>({
+      IndexName: byUuid.name,
+      // The product's portal configuration shares this partition (read together by the portal).
+      KeyConditionExpression: '#pk = :pk AND #sk = :sk',
+      ExpressionAttributeNames: { '#pk': byUuid.partitionKey, '#sk': byUuid.sortKey },
+      ExpressionAttributeValues: { ':pk': keys.productByUuid(uuid), ':sk': 'PRODUCT' },
+      Limit: 1,
+    });
+    return out.items[0] ? toProduct(out.items[0]) : null;
+  }
+
   return {
     async create(product, events: DomainEvent[]) {
       await orConflict(
         table.transact([
           { Put: { Item: toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } },
+          copyPut(product),
           ...countUpdates(product, 1, 0),
           ...events.map(outboxPut),
         ]),
@@ -124,16 +158,19 @@ export function createProductRepository(table: Table): ProductRepository {
       return item ? toProduct(item) : null;
     },
 
-    async findByUuid(uuid) {
-      const out = await table.query<Item>({
-        IndexName: byUuid.name,
-        // The product's portal configuration shares this partition (read together by the portal).
-        KeyConditionExpression: '#pk = :pk AND #sk = :sk',
-        ExpressionAttributeNames: { '#pk': byUuid.partitionKey, '#sk': byUuid.sortKey },
-        ExpressionAttributeValues: { ':pk': keys.productByUuid(uuid), ':sk': 'PRODUCT' },
-        Limit: 1,
+    findByUuid,
+
+    async findByUuidJoined(uuid, joined: JoinedRead[]) {
+      const parts = joined.map((j) => j.joined as DynamoJoinedRead);
+      const copyKey = keys.productCopy(uuid);
+      const items = await table.batchGet<Item>([copyKey, ...parts.flatMap((p) => p.keys)], {
+        consistent: true,
       });
-      return out.items[0] ? toProduct(out.items[0]) : null;
+      for (const part of parts) part.receive(items);
+      const copy = items.find((i) => i.pk === copyKey.pk && i.sk === copyKey.sk);
+      if (copy) return toProduct(copy);
+      // A product written before its copy existed (or none at all): the index, as findByUuid reads.
+      return findByUuid(uuid);
     },
 
     async save(product, expectedVersion, events, counters) {
@@ -146,6 +183,7 @@ export function createProductRepository(table: Table): ProductRepository {
               ExpressionAttributeValues: { ':v': expectedVersion },
             },
           },
+          copyPut(product),
           ...(counters ? countUpdates(product, counters.active, counters.archived) : []),
           ...events.map(outboxPut),
         ]),

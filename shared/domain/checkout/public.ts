@@ -1,12 +1,14 @@
 import type * as z from 'zod';
+import { normalizeDocument } from '#shared/domain/documents';
 import type {
   CheckoutSessionRepository,
+  JoinedRead,
   ProductRepository,
   SandboxOperations,
   SubscriptionRepository,
 } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
-import type { Tenant } from '#shared/domain/tenant';
+import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import {
   type CreateDeps,
   type CreateTransactionInput,
@@ -25,8 +27,10 @@ import {
   CHECKOUT_NOT_FOUND,
   type CheckoutMethod,
   type CheckoutSession,
+  productUuidOfSessionId,
   SESSION_ID_PREFIX,
   type SessionCustomer,
+  type SessionPayment,
   successUrlOf,
   toSessionPriceView,
 } from './session';
@@ -62,8 +66,8 @@ export interface CheckoutView {
 }
 
 export interface CheckoutViewDeps {
-  sessions: Pick<CheckoutSessionRepository, 'get'>;
-  products: Pick<ProductRepository, 'get' | 'findByUuid'>;
+  sessions: Pick<CheckoutSessionRepository, 'get' | 'joinGet'>;
+  products: Pick<ProductRepository, 'get' | 'findByUuid' | 'findByUuidJoined'>;
   transactions: CloseDeps['transactions'];
   clock: CloseDeps['clock'];
 }
@@ -73,20 +77,46 @@ export type PublicCheckoutDeps = CreateDeps & CloseDeps & SubscribeDeps;
 interface Target {
   session: CheckoutSession | null;
   product: Product;
+  /** Whether the `joined` reads passed to resolve ran (with the product's read). */
+  joined: boolean;
 }
 
-/** A page reference: a session id (`cs_…`) or a product's uuid (its payment link). */
-async function resolve(deps: CheckoutViewDeps, ref: string): Promise<Target> {
+/**
+ * A page reference: a session id (`cs_…`) or a product's uuid (its payment link). The product is
+ * read by its uuid with the session (an id that carries the uuid) and with `joined` (a payment's
+ * buyer) in one round trip (issue 17); a session id made before ids carried the uuid reads the
+ * session, then the product, and leaves `joined` unread.
+ */
+async function resolve(deps: CheckoutViewDeps, ref: string, joined: JoinedRead[] = []): Promise<Target> {
   if (ref.startsWith(SESSION_ID_PREFIX)) {
-    const session = await deps.sessions.get(ref);
-    const product = session ? await deps.products.get(session.tenant, session.productId) : null;
-    if (!session || !product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
-    return { session, product };
+    const productUuid = productUuidOfSessionId(ref);
+    if (!productUuid) {
+      const session = await deps.sessions.get(ref);
+      const product = session ? await deps.products.get(session.tenant, session.productId) : null;
+      if (!session || !product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
+      return { session, product, joined: false };
+    }
+    const read = deps.sessions.joinGet(ref);
+    const found = await deps.products.findByUuidJoined(productUuid, [read, ...joined]);
+    const session = read.session();
+    if (!session) throw new NotFoundError(CHECKOUT_NOT_FOUND);
+    // The session names its product; the uuid in its id is only where to look first.
+    const product =
+      found && sameTenant(found.tenant, session.tenant) && found.id === session.productId
+        ? found
+        : await deps.products.get(session.tenant, session.productId);
+    if (!product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
+    return { session, product, joined: true };
   }
-  const product = looksLikeUuid(ref) ? await deps.products.findByUuid(ref.toLowerCase()) : null;
+  if (!looksLikeUuid(ref)) throw new NotFoundError(CHECKOUT_NOT_FOUND);
+  const product = await deps.products.findByUuidJoined(ref.toLowerCase(), joined);
   if (!product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
-  return { session: null, product };
+  return { session: null, product, joined: true };
 }
+
+/** The document a payment's buyer sends, as the sale reads it (its validation comes with the sale). */
+const documentSent = (customer: Record<string, unknown>) =>
+  typeof customer.document === 'string' ? normalizeDocument(customer.document) : '';
 
 function stateOf({ session, product }: Target, now: Date): Pick<CheckoutView, 'state' | 'unavailableReason'> {
   if (session?.status === 'complete') return { state: 'complete', unavailableReason: null };
@@ -138,7 +168,10 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
 /** POST /api/public/checkout/{ref}/pay: the hosted page's payment (and the sandbox helper's). */
 export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: PayCheckoutInput) {
   const input = parseInput(payCheckoutSchema, body);
-  const target = await resolve(deps, ref);
+  // The buyer is read with the session and its product: the sale reads nothing more (issue 17).
+  const document = documentSent(input.customer);
+  const buyer = deps.customers.joinBuyerRead(document);
+  const target = await resolve(deps, ref, [buyer]);
   const { state } = stateOf(target, deps.clock.now());
   if (state !== 'open') throw notOpen(state);
   const methods = methodsFor(target);
@@ -156,18 +189,45 @@ export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: P
     metadata: session && Object.keys(session.metadata).length > 0 ? session.metadata : undefined,
     saveCard: method === 'card' ? input.saveCard : undefined,
   };
-  if (!session) return outcomeOf(await createSale(deps, request), null);
+  const preread = target.joined ? { product, buyer, document } : undefined;
+  if (!session) return outcomeOf(await createSale(deps, request, { preread }), null);
   const context: SaleContext = {
+    preread,
     checkoutSessionId: session.id,
     clientReferenceId: session.clientReferenceId,
     sessionAffiliateId: session.affiliateId,
     notAfter: session.expiresAt,
   };
   if (session.price) return paySubscription(deps, session, request, context);
-  const t = await createSale(deps, request, context);
-  let after = await recordPayment(deps, session, t, method);
+  // The payment is recorded on the session in the sale's own write (issue 17), at the time of that
+  // write (after the provider charged), as recordPayment records it.
+  let recorded: SessionPayment | null = null;
+  let joining: SessionPayment | null = null;
+  const t = await createSale(deps, request, {
+    ...context,
+    joinWith: (sale) => {
+      const createdAt = deps.clock.now().toISOString();
+      joining = { transactionId: sale.id, transactionUuid: sale.uuid, method, createdAt };
+      return [deps.sessions.joinAddPayment(session.id, joining, createdAt)];
+    },
+    onJoinedWritten: () => {
+      recorded = joining;
+    },
+  });
+  // As the write left it; else (the session closed meanwhile) as before: the payment is undone.
+  let after = recorded ? sessionWith(session, recorded) : await recordPayment(deps, session, t, method);
   if (PAID.includes(t.status)) after = (await completeWithTransaction(deps, t)) ?? after;
   return outcomeOf(t, after);
+}
+
+/** The session after its payment was recorded (what addPayment's update makes of it). */
+function sessionWith(session: CheckoutSession, payment: SessionPayment): CheckoutSession {
+  return {
+    ...session,
+    payments: [...session.payments, payment],
+    updatedAt: payment.createdAt,
+    version: session.version + 1,
+  };
 }
 
 /** GET /api/public/checkout/{ref}/payments/{paymentId}: what the page polls while a payment is pending. */

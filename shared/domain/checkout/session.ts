@@ -7,6 +7,28 @@ export const SESSION_NOT_FOUND = 'Checkout session not found';
 export const SESSION_CANNOT_BE_EXPIRED = 'Session cannot be expired';
 export const CHECKOUT_NOT_FOUND = 'Checkout not found';
 export const SESSION_ID_PREFIX = 'cs_';
+
+/**
+ * A session id carries its product's uuid (32 hex digits after the random part) from issue 17 on,
+ * so the hosted page reads the session and its product in one BatchGetItem. The uuid is no secret:
+ * the page shows it. The random part alone is what makes an id unguessable.
+ */
+const SESSION_ID_SHAPE = /^cs_(?:test|live)_[A-Za-z0-9]{24}([0-9a-f]{32})$/;
+
+export function newSessionId(
+  ids: { prefixed(prefix: string, length?: number): string },
+  environment: Tenant['environment'],
+  productUuid: string,
+): string {
+  return `${ids.prefixed(`${SESSION_ID_PREFIX}${environment}`, 24)}${productUuid.replace(/-/g, '')}`;
+}
+
+/** The product uuid a session id carries; null for an id made before ids carried it. */
+export function productUuidOfSessionId(id: string): string | null {
+  const hex = SESSION_ID_SHAPE.exec(id)?.[1];
+  if (!hex) return null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 /** Spec Limits: a session lives 24 hours unless `expires_at` says otherwise. */
 export const DEFAULT_LIFETIME_MS = 24 * 3_600_000;
 /** Stripe's lower bound; the upper one is ours (docs/decisions.md, "Checkout sessions"). */

@@ -50,9 +50,9 @@ import {
   expiredData,
   MAX_LIFETIME_MS,
   MIN_LIFETIME_MS,
+  newSessionId,
   SESSION_CANNOT_BE_EXPIRED,
   SESSION_EXPIRY_JOB,
-  SESSION_ID_PREFIX,
   SESSION_NOT_FOUND,
   SUBSCRIPTION_METHODS,
   sessionPriceOf,
@@ -177,7 +177,7 @@ export async function createSession(deps: SessionDeps, tenant: Tenant, input: Cr
   const { product, price, methods, expiresAt } = await checkSession(deps, tenant, input, now);
   const at = now.toISOString();
   const session: CheckoutSession = {
-    id: deps.ids.prefixed(`${SESSION_ID_PREFIX}${tenant.environment}`, 24),
+    id: newSessionId(deps.ids, tenant.environment, product.uuid),
     tenant,
     status: 'open',
     productId: product.id,

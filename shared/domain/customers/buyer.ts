@@ -1,5 +1,13 @@
 import type { Tenant } from '#shared/domain/tenant';
-import type { BuyerFound, BuyerWrite, CustomerProfile, GlobalCustomer } from './customer';
+import {
+  ADDRESS_FIELDS,
+  type BuyerFound,
+  type BuyerWrite,
+  type CustomerProfile,
+  type GlobalCustomer,
+  type RegisteredFields,
+  type SaleCustomer,
+} from './customer';
 import { diff, newProfile } from './customers';
 import type { CreateCustomerInput } from './schemas';
 
@@ -7,11 +15,20 @@ import type { CreateCustomerInput } from './schemas';
  * What a sale knows of its buyer's stored state. It starts knowing nothing and never reads first:
  * it writes assuming a new document, and a failed assumption tells it what is stored (the failed
  * condition returns the item), so a new buyer costs no read at all (issue 17).
- * `profile: null` means the tenant has none; undefined, not known yet.
+ * `profile: null` means the tenant has none; undefined, not known yet. `linked`: whether the
+ * tenant has a profile of `global`, as the sale's read found it (undefined: not known).
  */
 export interface BuyerState {
   global?: GlobalCustomer;
   profile?: CustomerProfile | null;
+  linked?: boolean;
+}
+
+/** The fields a sale's buyer sets on the profile: the address fields left out are not sent. */
+function sentFields(input: CreateCustomerInput): RegisteredFields {
+  const fields: RegisteredFields = { name: input.name, email: input.email, phone: input.phone };
+  for (const field of ADDRESS_FIELDS) if (input[field] !== undefined) fields[field] = input[field];
+  return fields;
 }
 
 /**
@@ -30,6 +47,9 @@ export function buyerWrite(
     const global = fresh();
     return { kind: 'newGlobal', global, profile: newProfile(tenant, global, input, now) };
   }
+  // A profile known to exist but not read: assumed to hold what the buyer sends (checked by the write).
+  if (state.profile === undefined && state.linked)
+    return { kind: 'asSent', tenant, global: state.global, sent: sentFields(input) };
   if (!state.profile) return { kind: 'newProfile', profile: newProfile(tenant, state.global, input, now) };
   const patch = diff(state.profile, input, now);
   return patch
@@ -37,8 +57,8 @@ export function buyerWrite(
     : { kind: 'unchanged', profile: state.profile };
 }
 
-/** The tenant's profile once the write is done. */
-export function profileAfter(write: BuyerWrite): CustomerProfile {
+/** The tenant's profile once the write is done; null when the write did not read it (`asSent`). */
+export function profileAfter(write: BuyerWrite): CustomerProfile | null {
   switch (write.kind) {
     case 'newGlobal':
     case 'newProfile':
@@ -47,13 +67,47 @@ export function profileAfter(write: BuyerWrite): CustomerProfile {
       return write.profile;
     case 'update':
       return { ...write.current, ...write.patch };
+    case 'asSent':
+      return null;
   }
+}
+
+/** The buyer as the sale keeps it once the write is done (an `asSent` profile holds what was sent). */
+export function saleCustomerOf(write: BuyerWrite): SaleCustomer {
+  if (write.kind !== 'asSent') return profileAfter(write) as CustomerProfile;
+  const { tenant, global, sent } = write;
+  return {
+    tenant,
+    id: global.id,
+    uuid: global.uuid,
+    document: global.document,
+    name: sent.name,
+    email: sent.email,
+    phone: sent.phone,
+  };
 }
 
 /** The state a failed write found: a found global says nothing yet about the tenant's profile. */
 export function learnBuyer(state: BuyerState, found: BuyerFound): BuyerState {
   if (found.global) return { global: found.global };
   return 'profile' in found ? { ...state, profile: found.profile } : state;
+}
+
+/**
+ * Where a sale's write starts after its read (issue 17): the global customer read (none: a new
+ * document), whether the tenant has a profile of it (`linked`, undefined for a global written
+ * before the seller list existed), and the profile this container remembers, when the read does
+ * not contradict it. A linked profile nobody here has seen is written `asSent`.
+ */
+export function stateFromRead(
+  global: GlobalCustomer | null,
+  linked: boolean | undefined,
+  recalled: BuyerState,
+): BuyerState {
+  if (!global) return {};
+  if (linked === false) return { global, profile: null, linked };
+  const known = recalled.profile && recalled.profile.uuid === global.uuid ? recalled.profile : undefined;
+  return known ? { global, profile: known, linked } : { global, linked };
 }
 
 /** How many buyers one container remembers (the oldest is forgotten first). */
@@ -79,8 +133,11 @@ export class BuyerMemory {
   /** A write succeeded: what is stored now. */
   wrote(write: BuyerWrite): void {
     const profile = profileAfter(write);
-    if (write.kind === 'newGlobal') this.keep(this.globals, globalKey(write.global), write.global);
-    else this.keepGlobalOf(profile);
+    if (write.kind === 'newGlobal' || write.kind === 'asSent')
+      this.keep(this.globals, globalKey(write.global), write.global);
+    // Only the fields sent are known of an `asSent` profile: the next sale checks them again.
+    if (!profile) return;
+    if (write.kind !== 'newGlobal') this.keepGlobalOf(profile);
     this.keep(this.profiles, profileKey(profile.tenant, profile.document), profile);
   }
 

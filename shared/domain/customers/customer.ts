@@ -85,13 +85,23 @@ export class CustomerContentionError extends ConflictError {
  * - `newGlobal`: the document is unknown (a new global customer and the tenant's profile);
  * - `newProfile`: the global exists, the tenant has no profile of it yet;
  * - `unchanged`: the tenant's profile is exactly `profile` (same `updatedAt`), nothing to write;
- * - `update`: the tenant's profile is `current` (same `updatedAt`), `patch` is applied.
+ * - `update`: the tenant's profile is `current` (same `updatedAt`), `patch` is applied;
+ * - `asSent`: the tenant has a profile of `global` whose fields are the ones `sent` (those left
+ *   out are not compared), nothing to write: a returning buyer whose profile this container has
+ *   not seen, known only to exist (the global's seller list, issue 17).
  */
 export type BuyerWrite =
   | { kind: 'newGlobal'; global: GlobalCustomer; profile: CustomerProfile }
   | { kind: 'newProfile'; profile: CustomerProfile }
   | { kind: 'unchanged'; profile: CustomerProfile }
-  | { kind: 'update'; current: CustomerProfile; patch: ProfilePatch };
+  | { kind: 'update'; current: CustomerProfile; patch: ProfilePatch }
+  | { kind: 'asSent'; tenant: Tenant; global: GlobalCustomer; sent: RegisteredFields };
+
+/** What a sale keeps of its buyer once the write is done (the transaction's copy, a saved card's owner). */
+export type SaleCustomer = Pick<
+  CustomerProfile,
+  'tenant' | 'id' | 'uuid' | 'document' | 'name' | 'email' | 'phone'
+>;
 
 /**
  * What a registration sets on the seller's profile: name, e-mail and phone, and the address fields

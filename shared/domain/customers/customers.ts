@@ -15,7 +15,7 @@ import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
 export interface CustomerDeps {
   /** Registration and updates never join a sale's write. */
-  customers: Omit<CustomerRepository, 'joinSale' | 'recallBuyer'>;
+  customers: Omit<CustomerRepository, 'joinSale' | 'recallBuyer' | 'joinBuyerRead'>;
   clock: Clock;
   ids: Ids;
   /** Between attempts after a lost race; tests pass a no-op. */

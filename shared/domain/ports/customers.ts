@@ -31,6 +31,23 @@ export interface JoinedWrite {
   readonly joined: unknown;
 }
 
+/**
+ * Reads one repository prepares for another repository's read of the same request (one
+ * BatchGetItem on DynamoDB): opaque to the domain, understood by the adapter family that made it.
+ */
+export interface JoinedRead {
+  readonly joined: unknown;
+}
+
+/** A sale's read of its buyer, made with the product's read (the product names the tenant). */
+export interface BuyerRead extends JoinedRead {
+  /**
+   * What the read found of the buyer for `tenant`, with what this container's earlier sales know
+   * of the profile (recallBuyer): where the sale's write starts. Only after the joined read ran.
+   */
+  state(tenant: Tenant): BuyerState;
+}
+
 export interface CustomerRepository {
   nextId(): Promise<number>;
   /**
@@ -44,6 +61,12 @@ export interface CustomerRepository {
    * write starts. A guess every write checks, so a stale one costs an attempt, never a wrong write.
    */
   recallBuyer(tenant: Tenant, document: string): BuyerState;
+  /**
+   * The buyer's read to join the product's (ProductRepository.findByUuidJoined): the document's
+   * global customer in either environment and whether a seller has a profile of it, strongly
+   * consistent, so a returning buyer's sale writes right the first time (issue 17).
+   */
+  joinBuyerRead(document: string): BuyerRead;
   /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
   findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
   /**

@@ -1,6 +1,7 @@
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
+import type { PaymentMethodRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { collect } from './collect';
@@ -231,13 +232,16 @@ async function checkChargeable(deps: SubscriptionDeps, s: Subscription) {
  * records it.
  */
 export async function changeSubscriptionPaymentMethod(
-  deps: SubscriptionDeps,
+  deps: SubscriptionDeps & { paymentMethods: Pick<PaymentMethodRepository, 'get' | 'joinGet'> },
   tenant: Tenant,
   id: number,
   options: ChangePaymentMethodOptions,
 ) {
-  const s = await findSubscription(deps, tenant, id, scopeOf(options));
-  const card = await deps.paymentMethods.get(tenant, options.paymentMethodId);
+  // The card is read with the subscription, in one round trip (issue 17).
+  const cardRead = deps.paymentMethods.joinGet(tenant, options.paymentMethodId);
+  const joined = { get: (t: Tenant, i: number) => deps.subscriptions.getJoined(t, i, [cardRead]) };
+  const s = await findSubscription({ subscriptions: joined }, tenant, id, scopeOf(options));
+  const card = cardRead.paymentMethod();
   if (!card || card.customer.id !== s.customer.id) throw new NotFoundError(PAYMENT_METHOD_NOT_FOUND);
   if (card.status !== 'active') throw new ValidationError(['paymentMethodId names an expired card']);
   if (s.collectionMethod === 'card' && s.paymentMethod?.id === card.id) return toSubscriptionView(s);

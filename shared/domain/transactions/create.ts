@@ -5,12 +5,12 @@ import {
   findActiveAffiliation,
   requireActiveAffiliation,
 } from '#shared/domain/affiliates/index';
-import { type BuyerState, buyerWrite, learnBuyer, profileAfter } from '#shared/domain/customers/buyer';
+import { type BuyerState, buyerWrite, learnBuyer, saleCustomerOf } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   CustomerContentionError,
-  type CustomerProfile,
   type GlobalCustomer,
+  type SaleCustomer,
 } from '#shared/domain/customers/customer';
 import { createCustomer } from '#shared/domain/customers/customers';
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
@@ -27,17 +27,25 @@ import {
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
+  BuyerRead,
   Clock,
   CustomerRepository,
   GatewayRouter,
   Ids,
+  JoinedWrite,
   PaymentMethodRepository,
   ProductRepository,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
-import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import {
+  BadRequestError,
+  isConflict,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '#shared/errors';
 import { UUID_SHAPE } from '#shared/ids';
 import { describeIssue, metadataSchema, parseInput, textField } from '#shared/validation';
 import { buyerIpOf, cardHolderContact } from './card-holder';
@@ -91,6 +99,18 @@ export type CreateTransactionInput = z.output<typeof createTransactionSchema>;
 
 /** What a sale made through a checkout session adds to the request. */
 export interface SaleContext {
+  /**
+   * The product and the buyer's read, when the caller read them already (the checkout reads them
+   * with its session): used when they are the request's product and buyer's document.
+   */
+  preread?: { product: Product; buyer: BuyerRead; document: string };
+  /**
+   * Writes of another repository that go in the sale's TransactWriteItems (the checkout session's
+   * payment record, issue 17). When they cannot be written (ConflictError `invalid_state`), the sale
+   * is written without them and `onJoinedWritten` is not called: the caller handles it as before.
+   */
+  joinWith?: (t: Transaction) => JoinedWrite[];
+  onJoinedWritten?: () => void;
   checkoutSessionId?: string;
   clientReferenceId?: string | null;
   /**
@@ -234,8 +254,13 @@ export async function checkSale(
 ) {
   const input = parseInput(createTransactionSchema, request);
   const buyer = parseBuyer(input.customer);
+  // The buyer is read with the product, in one round trip: the sale then writes once (issue 17).
+  const uuid = input.productId.toLowerCase();
+  const pre = context.preread;
+  const known = pre && pre.product.uuid === uuid && pre.document === buyer.document ? pre : undefined;
+  const buyerRead = known?.buyer ?? deps.customers.joinBuyerRead(buyer.document);
   const product = checkAgainstProduct(
-    await deps.products.findByUuid(input.productId.toLowerCase()),
+    known ? known.product : await deps.products.findByUuidJoined(uuid, [buyerRead]),
     input,
     context,
   );
@@ -246,7 +271,8 @@ export async function checkSale(
   const dueDate = boletoDueDate(input, saoPauloDate(now));
   const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;
   const affiliation = await affiliationOf(deps, product, input, context);
-  return { input, buyer, product, provider, now, dueDate, expiresAt, affiliation };
+  const buyerState = buyerRead.state(product.tenant);
+  return { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation };
 }
 
 /** The buyer becomes the seller's customer: an idempotent upsert, by document. */
@@ -291,18 +317,21 @@ const SALE_WRITE_ATTEMPTS = 6;
 
 /**
  * One TransactWriteItems: the buyer's upsert (as POST /api/v1/customers would make it), the
- * transaction, its counters and its events. The first attempt assumes what this container's
- * earlier sales learned of the buyer, else a new document; a failed assumption comes back with what
- * is stored and the next attempt writes on that (issue 17).
+ * transaction, its counters and its events. The first attempt assumes what the sale's read found
+ * of the buyer (with the profile this container's earlier sales learned); a failed assumption
+ * comes back with what is stored and the next attempt writes on that (issue 17).
  */
 async function writeSale(
   deps: CreateDeps,
   tenant: Product['tenant'],
   buyer: ReturnType<typeof parseBuyer>,
+  read: BuyerState,
   at: string,
-  sale: (customer: CustomerProfile, uuid: string) => Transaction,
-): Promise<{ t: Transaction; customer: CustomerProfile }> {
-  let state: BuyerState = deps.customers.recallBuyer(tenant, buyer.document);
+  sale: (customer: SaleCustomer, uuid: string) => Transaction,
+  context: SaleContext,
+): Promise<{ t: Transaction; customer: SaleCustomer }> {
+  let state: BuyerState = read;
+  let joinWith = context.joinWith;
   let fresh: GlobalCustomer | undefined;
   let uuid: string | undefined;
   const freshGlobal = () => {
@@ -326,14 +355,19 @@ async function writeSale(
     // The transaction's uuid is drawn once, after a new buyer's own (the order of the ids as before).
     uuid = uuid ?? deps.ids.uuid();
     const write = buyerWrite(state, freshGlobal, tenant, buyer, at);
-    const customer = profileAfter(write);
+    const customer = saleCustomerOf(write);
     const t = sale(customer, uuid);
     try {
-      await deps.transactions.create(t, eventsOf(deps, t), [deps.customers.joinSale(write)]);
+      const joined = [deps.customers.joinSale(write), ...(joinWith?.(t) ?? [])];
+      await deps.transactions.create(t, eventsOf(deps, t), joined);
+      if (joinWith) context.onJoinedWritten?.();
       return { t, customer };
     } catch (error) {
       if (attempt >= SALE_WRITE_ATTEMPTS) throw error;
       if (error instanceof BuyerChangedError) state = learnBuyer(state, error.found);
+      // The joined writes' state is gone (a session closed while the provider charged): the sale
+      // stands alone, and the caller undoes it as it did before they were joined.
+      else if (joinWith && isConflict(error, 'invalid_state')) joinWith = undefined;
       else if (!(error instanceof CustomerContentionError)) throw error;
     }
   }
@@ -348,11 +382,8 @@ export async function createSaleKeepingCard(
   request: CreateTransactionInput,
   context: SaleContext = {},
 ): Promise<{ transaction: Transaction; paymentMethod: PaymentMethodView | null }> {
-  const { input, buyer, product, provider, now, dueDate, expiresAt, affiliation } = await checkSale(
-    deps,
-    request,
-    context,
-  );
+  const { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation } =
+    await checkSale(deps, request, context);
   const tenant = product.tenant;
   const id = await deps.transactions.nextId();
   const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
@@ -380,7 +411,7 @@ export async function createSaleKeepingCard(
   const status = statusOf(result, input.paymentMethod);
   const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, value, installments));
   const at = now.toISOString();
-  const sale = (customer: CustomerProfile, uuid: string): Transaction => ({
+  const sale = (customer: SaleCustomer, uuid: string): Transaction => ({
     id,
     uuid,
     tenant,
@@ -421,9 +452,9 @@ export async function createSaleKeepingCard(
     version: 1,
   });
   let t: Transaction;
-  let customer: CustomerProfile;
+  let customer: SaleCustomer;
   try {
-    ({ t, customer } = await writeSale(deps, tenant, buyer, at, sale));
+    ({ t, customer } = await writeSale(deps, tenant, buyer, buyerState, at, sale, context));
   } catch (error) {
     if (status === 'captured') await provider.refund(result.gatewayPayId, value).catch(() => undefined);
     throw error;

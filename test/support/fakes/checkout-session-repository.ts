@@ -1,8 +1,15 @@
 import type { CheckoutSession, SessionPayment } from '../../../shared/domain/checkout/session';
 import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { CheckoutSessionRepository, SessionPage, SessionQuery } from '../../../shared/domain/ports';
+import type {
+  CheckoutSessionRepository,
+  JoinedWrite,
+  SessionPage,
+  SessionQuery,
+  SessionRead,
+} from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
+import type { FakeJoinedRead, FakeJoinedWrite } from './customer-repository';
 import { FakeOutbox } from './outbox';
 
 const HOUR_MS = 3_600_000;
@@ -70,21 +77,57 @@ export class FakeCheckoutSessionRepository implements CheckoutSessionRepository 
     return found ? structuredClone(found) : null;
   }
 
+  /** As the adapter: the session as it was when the joined read ran (FakeProductRepository calls `receive`). */
+  joinGet(id: string): SessionRead {
+    let found: CheckoutSession | null | undefined;
+    const joined: FakeJoinedRead = {
+      receive: () => {
+        const stored = this.items.get(id);
+        found = stored ? structuredClone(stored) : null;
+      },
+    };
+    return {
+      joined,
+      session: () => {
+        if (found === undefined) throw new Error('the session read is joined to a read before it is asked');
+        return found;
+      },
+    };
+  }
+
   async addPayment(id: string, payment: SessionPayment, now: string): Promise<CheckoutSession> {
     await this.beforeAddPayment?.();
+    const next = this.withPayment(id, payment, now);
+    this.items.set(id, next);
+    return structuredClone(next);
+  }
+
+  /** As the adapter: checked and applied by FakeTransactionRepository.create with the sale. */
+  joinAddPayment(id: string, payment: SessionPayment, now: string): JoinedWrite {
+    const joined: FakeJoinedWrite = {
+      check: async () => {
+        await this.beforeAddPayment?.();
+        this.withPayment(id, payment, now);
+      },
+      apply: () => {
+        this.items.set(id, this.withPayment(id, payment, now));
+      },
+    };
+    return { joined };
+  }
+
+  private withPayment(id: string, payment: SessionPayment, now: string): CheckoutSession {
     const found = this.items.get(id);
     if (!found || found.status !== 'open' || !(found.expiresAt > now))
       throw new ConflictError('The checkout session is no longer open', 'session_not_open', {
         reason: 'invalid_state',
       });
-    const next: CheckoutSession = {
+    return {
       ...found,
       payments: [...found.payments, structuredClone(payment)],
       updatedAt: now,
       version: found.version + 1,
     };
-    this.items.set(id, next);
-    return structuredClone(next);
   }
 
   async close(next: CheckoutSession, previous: CheckoutSession, events: DomainEvent[]): Promise<void> {

@@ -1,4 +1,9 @@
-import { BuyerMemory, type BuyerState, profileAfter } from '../../../shared/domain/customers/buyer';
+import {
+  BuyerMemory,
+  type BuyerState,
+  saleCustomerOf,
+  stateFromRead,
+} from '../../../shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerWrite,
@@ -10,7 +15,7 @@ import {
   type Registration,
   searchableName,
 } from '../../../shared/domain/customers/customer';
-import type { CustomerQuery, CustomerRepository, JoinedWrite } from '../../../shared/domain/ports';
+import type { BuyerRead, CustomerQuery, CustomerRepository, JoinedWrite } from '../../../shared/domain/ports';
 import type { Environment, Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
 
@@ -31,9 +36,15 @@ const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameO
  * change meets a profile changed since it was read. joinSale's writes are checked and applied by
  * FakeTransactionRepository.create (FakeJoinedWrite), with the adapter's BuyerChangedError.
  */
+/** The in-memory form of a JoinedRead: FakeProductRepository.findByUuidJoined calls `receive` when it reads. */
+export interface FakeJoinedRead {
+  receive(): void;
+}
+
 /** The in-memory form of a JoinedWrite: `check` throws as the adapter's failed condition would. */
 export interface FakeJoinedWrite {
-  check(): void;
+  /** May wait (a staged concurrent change runs first, as the fakes' `before…` hooks do). */
+  check(): void | Promise<void>;
   apply(): void;
 }
 
@@ -61,7 +72,7 @@ export class FakeCustomerRepository implements CustomerRepository {
   private readonly memory = new BuyerMemory();
 
   joinSale(write: BuyerWrite): JoinedWrite {
-    const assumed = profileAfter(write);
+    const assumed = saleCustomerOf(write);
     const joined: FakeJoinedWrite = {
       check: () => {
         try {
@@ -84,6 +95,35 @@ export class FakeCustomerRepository implements CustomerRepository {
     return this.memory.recall(tenant, document);
   }
 
+  /** As the adapter: the document's globals and their seller lists as they were when read. */
+  joinBuyerRead(document: string): BuyerRead {
+    let found: { global: GlobalCustomer; sellers: Set<string> }[] | undefined;
+    const joined: FakeJoinedRead = {
+      receive: () => {
+        found = (['test', 'live'] as Environment[]).flatMap((environment) => {
+          const global = this.global(environment, document);
+          if (!global) return [];
+          const sellers = [...this.profiles.values()]
+            .filter((p) => p.uuid === global.uuid && p.tenant.environment === environment)
+            .map((p) => String(p.tenant.sellerId));
+          return [{ global: structuredClone(global), sellers: new Set(sellers) }];
+        });
+      },
+    };
+    return {
+      joined,
+      state: (tenant) => {
+        if (!found) throw new Error('the buyer read is joined to a product read before its state is asked');
+        const hit = found.find((f) => f.global.environment === tenant.environment);
+        return stateFromRead(
+          hit?.global ?? null,
+          hit ? hit.sellers.has(String(tenant.sellerId)) : undefined,
+          this.memory.recall(tenant, document),
+        );
+      },
+    };
+  }
+
   private checkBuyer(write: BuyerWrite): void {
     if (write.kind === 'newGlobal') {
       const global = this.global(write.global.environment, write.global.document);
@@ -94,6 +134,15 @@ export class FakeCustomerRepository implements CustomerRepository {
     if (write.kind === 'newProfile') {
       const profile = this.profile(write.profile.tenant, write.profile.uuid);
       if (profile) throw new BuyerChangedError({ profile });
+      return;
+    }
+    if (write.kind === 'asSent') {
+      const stored = this.profile(write.tenant, write.global.uuid);
+      const differs = Object.entries(write.sent).some(
+        ([field, value]) =>
+          value !== undefined && (stored?.[field as keyof CustomerProfile] ?? null) !== value,
+      );
+      if (!stored || differs) throw new BuyerChangedError({ profile: stored ?? null });
       return;
     }
     const assumed = write.kind === 'unchanged' ? write.profile : write.current;

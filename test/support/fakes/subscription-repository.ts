@@ -4,6 +4,7 @@ import {
   type CustomerProfile,
 } from '../../../shared/domain/customers/customer';
 import type {
+  JoinedRead,
   SubscriptionChanges,
   SubscriptionPage,
   SubscriptionQuery,
@@ -16,7 +17,7 @@ import type {
 } from '../../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
-import type { FakeCustomerRepository } from './customer-repository';
+import type { FakeCustomerRepository, FakeJoinedRead } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import { FakeTransactionRepository } from './transaction-repository';
 
@@ -105,6 +106,12 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   async get(tenant: Tenant, id: number): Promise<Subscription | null> {
     const found = this.items.get(keyOf(tenant, id));
     return found ? structuredClone(found) : null;
+  }
+
+  /** Reads the joined repositories' items at the moment the subscription is read, as one BatchGetItem does. */
+  async getJoined(tenant: Tenant, id: number, joined: JoinedRead[]): Promise<Subscription | null> {
+    for (const j of joined) (j.joined as FakeJoinedRead).receive();
+    return this.get(tenant, id);
   }
 
   async save(next: Subscription, previous: Subscription, changes: SubscriptionChanges): Promise<void> {

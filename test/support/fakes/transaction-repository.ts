@@ -43,7 +43,7 @@ export class FakeTransactionRepository implements TransactionRepository {
     if (this.failCreateWith) throw this.failCreateWith;
     // As one TransactWriteItems: every condition first (the buyer's before the transaction's), then all writes.
     const parts = joined.map((j) => j.joined as FakeJoinedWrite);
-    for (const part of parts) part.check();
+    for (const part of parts) await part.check();
     const key = keyOf(t.tenant, t.id);
     if (this.items.has(key)) {
       throw new ConflictError('The transaction already exists', 'already_exists', {
