@@ -185,6 +185,22 @@ describe('product repository: update with optimistic lock', () => {
     updatedAt: NOW_ISO,
   });
 
+  /** The product's copy under its uuid (read by GetItem in a sale), put in the same transaction. */
+  const copyPut = (p: Product) => {
+    const { gsi1pk: _1, gsi1sk: _2, gsi2pk: _3, gsi2sk: _4, ...item } = productItem(p);
+    return {
+      Put: {
+        TableName: TABLE_NAME,
+        Item: {
+          ...item,
+          pk: 'PRODUCTUUID#aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee',
+          sk: 'PRODUCT',
+          entity: 'product-copy',
+        },
+      },
+    };
+  };
+
   it('puts the whole product only if the stored version is the one read, with its event', async () => {
     ddb.on(TransactWriteCommand).resolves({});
     const updated = event('evt_p1', 'product.updated', { id: 42 });
@@ -202,6 +218,7 @@ describe('product repository: update with optimistic lock', () => {
             ExpressionAttributeValues: { ':v': 4 },
           },
         },
+        copyPut(product),
         outboxPut(updated),
       ],
     });
@@ -242,6 +259,7 @@ describe('product repository: update with optimistic lock', () => {
               ExpressionAttributeValues: { ':v': 5 },
             },
           },
+          copyPut(archived),
           counter('active', -1),
           counter('archived', 1),
           outboxPut(deleted),
@@ -505,6 +523,8 @@ describe('customer repository: create', () => {
                 name: 'Maria Silva',
                 email: 'Maria@Example.com',
                 phone: '11987654321',
+                // The sellers with a profile of this customer: a sale reads it with the product.
+                sellerIds: new Set([7]),
                 createdAt: NOW_ISO,
               },
               ConditionExpression: 'attribute_not_exists(pk)',

@@ -7,7 +7,7 @@ import {
   type RenderedMail,
   subscriptionCancellation,
 } from '#shared/domain/mail/templates';
-import { CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
+import { CUSTOMER_NOT_FOUND, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { type SaveCardDeps, saveCard } from '#shared/domain/payment-methods/save-card';
 import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
@@ -21,7 +21,11 @@ import {
   resumeSubscription,
 } from '#shared/domain/subscriptions/actions';
 import { listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
-import { type SubscriptionView, toSubscriptionView } from '#shared/domain/subscriptions/subscription';
+import {
+  type Subscription,
+  type SubscriptionView,
+  toSubscriptionView,
+} from '#shared/domain/subscriptions/subscription';
 import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { type Profile, startReads, withSubscription } from './action-reads';
@@ -163,11 +167,15 @@ async function changeCard(
   id: number,
   paymentMethodId: number,
   readProfile: Profile,
+  preread?: { subscription: Subscription; card: PaymentMethod | null },
 ) {
-  const view = await changeSubscriptionPaymentMethod(deps, session.tenant, id, {
-    paymentMethodId,
-    ...scopeOf(session),
-  });
+  const view = await changeSubscriptionPaymentMethod(
+    deps,
+    session.tenant,
+    id,
+    { paymentMethodId, ...scopeOf(session) },
+    preread,
+  );
   const card = view.paymentMethod;
   if (config.sendPaymentMethodUpdatedEmail && card) {
     const data: Omit<PaymentMethodUpdatedData, 'customerName'> = {
@@ -201,13 +209,10 @@ export async function portalUpdatePaymentMethod(
   requireFlag(config, 'allowUpdatePaymentMethod');
   const current = await reads.subscription();
   const known = withSubscription(deps, current);
-  const paymentMethods = knowing(
-    deps.paymentMethods,
-    'get',
-    (_tenant: unknown, cardId: number) => cardId === input.paymentMethodId,
-    await card(),
-  );
-  return changeCard({ ...known, paymentMethods }, session, config, id, input.paymentMethodId, reads.profile);
+  return changeCard(known, session, config, id, input.paymentMethodId, reads.profile, {
+    subscription: current,
+    card: await card(),
+  });
 }
 
 /**

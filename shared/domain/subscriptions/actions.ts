@@ -1,4 +1,4 @@
-import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
+import { PAYMENT_METHOD_NOT_FOUND, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { PaymentMethodRepository } from '#shared/domain/ports';
@@ -236,12 +236,26 @@ export async function changeSubscriptionPaymentMethod(
   tenant: Tenant,
   id: number,
   options: ChangePaymentMethodOptions,
+  /** The subscription and the card when the caller read them already (the portal reads them in one batch). */
+  preread?: { subscription: Subscription; card: PaymentMethod | null },
 ) {
-  // The card is read with the subscription, in one round trip (issue 17).
-  const cardRead = deps.paymentMethods.joinGet(tenant, options.paymentMethodId);
-  const joined = { get: (t: Tenant, i: number) => deps.subscriptions.getJoined(t, i, [cardRead]) };
-  const s = await findSubscription({ subscriptions: joined }, tenant, id, scopeOf(options));
-  const card = cardRead.paymentMethod();
+  let s: Subscription;
+  let card: PaymentMethod | null;
+  if (preread) {
+    const p = preread.subscription;
+    const known = {
+      get: async (t: Tenant, i: number) =>
+        p.id === i && p.tenant.sellerId === t.sellerId && p.tenant.environment === t.environment ? p : null,
+    };
+    s = await findSubscription({ subscriptions: known }, tenant, id, scopeOf(options));
+    card = preread.card?.id === options.paymentMethodId ? preread.card : null;
+  } else {
+    // The card is read with the subscription, in one round trip (issue 17).
+    const cardRead = deps.paymentMethods.joinGet(tenant, options.paymentMethodId);
+    const joined = { get: (t: Tenant, i: number) => deps.subscriptions.getJoined(t, i, [cardRead]) };
+    s = await findSubscription({ subscriptions: joined }, tenant, id, scopeOf(options));
+    card = cardRead.paymentMethod();
+  }
   if (!card || card.customer.id !== s.customer.id) throw new NotFoundError(PAYMENT_METHOD_NOT_FOUND);
   if (card.status !== 'active') throw new ValidationError(['paymentMethodId names an expired card']);
   if (s.collectionMethod === 'card' && s.paymentMethod?.id === card.id) return toSubscriptionView(s);
