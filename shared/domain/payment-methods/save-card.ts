@@ -46,6 +46,11 @@ function checkSavedCard(card: SavedCardToken): SavedCardToken {
  * purchase with the same card, creates nothing (and a second token is forgotten at the provider).
  */
 export async function saveCard(deps: SaveCardDeps, input: SaveCardInput): Promise<PaymentMethodView> {
+  return toPaymentMethodView(await saveCardRecord(deps, input));
+}
+
+/** saveCard, answering the stored card itself (a caller that goes on to use it need not read it again). */
+export async function saveCardRecord(deps: SaveCardDeps, input: SaveCardInput): Promise<PaymentMethod> {
   const card = checkSavedCard(input.savedCard);
   const at = deps.clock.now().toISOString();
   const pm: PaymentMethod = {
@@ -80,8 +85,8 @@ export async function saveCard(deps: SaveCardDeps, input: SaveCardInput): Promis
         .detachSavedCard(input.tenant, card.token)
         .catch((e) => deps.onScheduleError?.(e));
     }
-    return toPaymentMethodView(kept);
+    return kept;
   }
   await scheduleNextExpiryStep(deps, pm);
-  return toPaymentMethodView(pm);
+  return pm;
 }

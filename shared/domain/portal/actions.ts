@@ -8,7 +8,7 @@ import {
   subscriptionCancellation,
 } from '#shared/domain/mail/templates';
 import { CUSTOMER_NOT_FOUND, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
-import { type SaveCardDeps, saveCard } from '#shared/domain/payment-methods/save-card';
+import { type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
 import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
@@ -259,14 +259,17 @@ export async function portalAddCardAndUpdate(
   });
   if (result.outcome !== 'approved')
     throw new BadRequestError(declineMessagePt(result.failureCode), result.failureCode);
-  const method = await saveCard(deps, {
+  const method = await saveCardRecord(deps, {
     tenant: session.tenant,
     customer: session.customer,
     provider: provider.provider,
     savedCard: result.savedCard,
   });
   const known = withSubscription(deps, current);
-  return changeCard(known, session, config, subscription.id, method.id, async () => customer);
+  return changeCard(known, session, config, subscription.id, method.id, async () => customer, {
+    subscription: current,
+    card: method,
+  });
 }
 
 /** GET /api/portal/subscriptions/{id}/events: the subscription's history, when `allowViewInvoices` is on. */
