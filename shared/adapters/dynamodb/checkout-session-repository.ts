@@ -4,7 +4,7 @@ import { ConflictError } from '#shared/errors';
 import type { DynamoJoinedWrite } from './customer-repository';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import type { DynamoJoinedRead } from './product-repository';
+import { joinOne } from './product-repository';
 import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
@@ -164,21 +164,8 @@ export function createCheckoutSessionRepository(table: Table): CheckoutSessionRe
     },
 
     joinGet(id): SessionRead {
-      const key = keys.checkoutSession(id);
-      let found: Item | null | undefined;
-      const joined: DynamoJoinedRead = {
-        keys: [key],
-        receive: (items) => {
-          found = items.find((i) => i.pk === key.pk && i.sk === key.sk) ?? null;
-        },
-      };
-      return {
-        joined,
-        session() {
-          if (found === undefined) throw new Error('the session read is joined to a read before it is asked');
-          return found ? toSession(found) : null;
-        },
-      };
+      const read = joinOne(keys.checkoutSession(id), toSession, 'session');
+      return { joined: read.joined, session: read.found };
     },
 
     async addPayment(id, payment, now) {

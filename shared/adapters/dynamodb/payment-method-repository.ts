@@ -6,7 +6,7 @@ import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import type { DynamoJoinedRead } from './product-repository';
+import { joinOne } from './product-repository';
 import {
   alreadyExists,
   ConditionFailedError,
@@ -99,22 +99,8 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
     get,
 
     joinGet(tenant, id): PaymentMethodRead {
-      const key = keys.paymentMethod(tenant, id);
-      let found: Item | null | undefined;
-      const joined: DynamoJoinedRead = {
-        keys: [key],
-        receive: (items) => {
-          found = items.find((i) => i.pk === key.pk && i.sk === key.sk) ?? null;
-        },
-      };
-      return {
-        joined,
-        paymentMethod() {
-          if (found === undefined)
-            throw new Error('the payment method read is joined to a read before it is asked');
-          return found ? toPaymentMethod(found) : null;
-        },
-      };
+      const read = joinOne(keys.paymentMethod(tenant, id), toPaymentMethod, 'payment method');
+      return { joined: read.joined, paymentMethod: read.found };
     },
 
     async create(pm) {

@@ -71,6 +71,27 @@ export interface DynamoJoinedRead {
   receive(items: Item[]): void;
 }
 
+/**
+ * A joined read of one item: the DynamoJoinedRead to hand to the read it joins, and `found()`, the
+ * item mapped by `map` (null when missing) once that read ran; asking before then is a bug.
+ */
+export function joinOne<T>(key: Key, map: (item: Item) => T, what: string) {
+  let found: Item | null | undefined;
+  const joined: DynamoJoinedRead = {
+    keys: [key],
+    receive: (items) => {
+      found = items.find((i) => i.pk === key.pk && i.sk === key.sk) ?? null;
+    },
+  };
+  return {
+    joined,
+    found(): T | null {
+      if (found === undefined) throw new Error(`the ${what} read is joined to a read before it is asked`);
+      return found ? map(found) : null;
+    },
+  };
+}
+
 export function toProduct(item: Item): Product {
   return {
     id: Number(item.id),
