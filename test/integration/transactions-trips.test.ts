@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
-import { PROVIDER_PREFIX, partitionKeys } from '../../scripts/bench/provider-trips';
 import { type client, useTestRuntime } from '../support/runtime';
+import { freshRateWindow, serviceTrips } from '../support/service-trips';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-/** Commands that touch only the sandbox provider's own items (a real provider keeps them elsewhere). */
-let providerTrips = 0;
+let tripsOf: ReturnType<typeof serviceTrips>;
 
 useTestRuntime(
   (r, a) => {
     runtime = r;
     api = a;
-    r.deps.table.client.middlewareStack.add(
-      (next) => async (args) => {
-        const pks = partitionKeys(args.input);
-        if (pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX))) providerTrips += 1;
-        return next(args);
-      },
-      { step: 'initialize', name: 'testProviderTrips' },
-    );
+    tripsOf = serviceTrips(r);
     // No timeline ticks between requests (the stream drains on the clock advances), so the counts
     // below are the requests' own, as in the bench.
   },
@@ -32,25 +24,6 @@ const buyer = {
   document: '529.982.247-25',
   phone: '11987654321',
 };
-
-/** Starts a fresh rate window: the public route allows 100 requests a minute per client address. */
-async function freshWindow() {
-  const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
-  await api.post('/api/test-helpers/clock/advance', { seconds: (60_000 - (now % 60_000)) / 1000 + 0.5 });
-}
-
-/** The service's DynamoDB round trips of one request: not the provider's, not an id block claimed ahead. */
-async function tripsOf(work: () => Promise<unknown>) {
-  const total = runtime.roundTrips.total;
-  const provider = providerTrips;
-  const ahead = runtime.deps.table.aheadClaims;
-  await work();
-  const claimedAhead = runtime.deps.table.aheadClaims - ahead;
-  return {
-    trips: runtime.roundTrips.total - total - (providerTrips - provider) - claimedAhead,
-    claimedAhead,
-  };
-}
 
 describe('round trips of a sale (issue 17)', () => {
   it('costs 3 round trips for every sale across id blocks: the next block is claimed ahead, not waited for', async () => {
@@ -73,7 +46,7 @@ describe('round trips of a sale (issue 17)', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.id as number;
     };
-    await freshWindow();
+    await freshRateWindow(api);
     // The container's first sale claims its first block and registers the buyer.
     const first = await sell();
     const ids = [first];
@@ -81,7 +54,7 @@ describe('round trips of a sale (issue 17)', () => {
     let claimedAhead = 0;
     // 150 more sales: past a half-block (a claim ahead) and over the end of a block of 100.
     for (let i = 0; i < 150; i++) {
-      if (i % 90 === 0) await freshWindow();
+      if (i % 90 === 0) await freshRateWindow(api);
       const measured = await tripsOf(async () => ids.push(await sell()));
       trips.push(measured.trips);
       claimedAhead += measured.claimedAhead;
@@ -123,7 +96,7 @@ describe('round trips of a sale (issue 17)', () => {
     expect(registered.status).toBe(201);
     const sell = (product: { uuid: string }, customer = returning) =>
       api.post('/api/transactions', { productId: product.uuid, paymentMethod: 'pix', customer });
-    await freshWindow();
+    await freshRateWindow(api);
     // The container's first sale claims its first block of transaction ids (one UpdateItem, once).
     expect((await sell(mine.product, buyer)).status).toBe(201);
 
@@ -165,7 +138,7 @@ describe('round trips of a sale (issue 17)', () => {
         { token: key },
       )
     ).body;
-    await freshWindow();
+    await freshRateWindow(api);
     // The container's first sale claims its first blocks of transaction and customer ids (once).
     const warmUp = await api.post('/api/transactions', {
       productId: product.uuid,
