@@ -126,18 +126,19 @@ describe('affiliation repository', () => {
     });
   });
 
-  it("lists a product's affiliations with one consistent Query on its prefix, status as a filter", async () => {
+  it("lists a product's affiliations with one consistent Query on its prefix (as a key range), status as a filter", async () => {
     ddb.on(QueryCommand).resolves({ Items: [item] });
     expect(await repo().listByProduct(TENANT, 42, 'active')).toEqual([affiliation]);
     expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual([
       {
         TableName: TABLE_NAME,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :prefixRangeEnd',
         FilterExpression: '#s = :s',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: {
           ':pk': 'SELLER#7#test',
           ':prefix': 'AFFIL#000000000042#',
+          ':prefixRangeEnd': 'AFFIL#000000000042$',
           ':s': 'active',
         },
         ConsistentRead: true,

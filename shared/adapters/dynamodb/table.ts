@@ -21,6 +21,7 @@ import { awsRegion } from '#shared/config';
 import { ConflictError } from '#shared/errors';
 import { decodeCursor, encodeCursor, startKeyOf } from './cursor';
 import { type Key, keys } from './keys';
+import { prefixAsRange } from './prefix-range';
 import { currentReadBatch, type ReadSender } from './read-batch';
 import { TABLE } from './table-definition';
 
@@ -320,12 +321,17 @@ export class Table {
     input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'> & { cursor?: string },
   ): Promise<Page<T>> {
     const { cursor, ...rest } = input;
+    // The cursor must name a key this very query could have returned (./cursor), else 400.
+    const start = decodeCursor(cursor, rest);
+    const { query, excluded } = prefixAsRange(rest);
     const out = await this.doc.send(
-      // The cursor must name a key this very query could have returned (./cursor), else 400.
-      new QueryCommand({ TableName: this.name, ...rest, ExclusiveStartKey: decodeCursor(cursor, rest) }),
+      new QueryCommand({ TableName: this.name, ...query, ExclusiveStartKey: start }),
     );
+    const items = excluded
+      ? (out.Items ?? []).filter((i) => i[excluded.attribute] !== excluded.value)
+      : (out.Items ?? []);
     return {
-      items: (out.Items ?? []) as T[],
+      items: items as T[],
       cursor: encodeCursor(out.LastEvaluatedKey),
       scanned: out.ScannedCount,
       count: out.Count,
