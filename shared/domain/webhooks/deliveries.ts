@@ -115,8 +115,10 @@ const messageOf = (d: WebhookDelivery, attempt: number): string =>
 export async function fanOut(
   deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
   detail: BusDetail,
+  /** The tenant's endpoints when the caller read them already (a batch reads each tenant's once). */
+  tenantEndpoints?: readonly WebhookEndpoint[],
 ) {
-  const endpoints = (await deps.endpoints.all(detail.tenant)).filter((e) =>
+  const endpoints = (tenantEndpoints ?? (await deps.endpoints.all(detail.tenant))).filter((e) =>
     subscribes(e, detail.envelope.event),
   );
   const now = deps.clock.now().toISOString();
@@ -147,6 +149,29 @@ export async function fanOut(
   };
   await Promise.all(endpoints.map(queueOne));
   return { endpoints: endpoints.length };
+}
+
+/**
+ * The fan-out of one queue batch of bus events: each tenant's endpoints are read once for the
+ * batch, then every event is fanned out as `fanOut` does. Answers the indexes of the events that
+ * failed (their tenant's read or their own queueing), to return to the queue; the others are done.
+ */
+export async function fanOutBatch(
+  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
+  details: readonly BusDetail[],
+): Promise<number[]> {
+  const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
+  const reads = new Map<string, Promise<WebhookEndpoint[]>>();
+  for (const detail of details) {
+    const key = tenantKey(detail.tenant);
+    if (!reads.has(key)) reads.set(key, deps.endpoints.all(detail.tenant));
+  }
+  const outcomes = await Promise.allSettled(
+    details.map(async (detail) =>
+      fanOut(deps, detail, await (reads.get(tenantKey(detail.tenant)) as Promise<WebhookEndpoint[]>)),
+    ),
+  );
+  return outcomes.flatMap((o, i) => (o.status === 'rejected' ? [i] : []));
 }
 
 async function attempt(deps: DeliveryDeps, delivery: WebhookDelivery, endpoint: WebhookEndpoint | null) {
