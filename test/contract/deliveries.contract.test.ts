@@ -354,6 +354,42 @@ describe.each([
     });
   });
 
+  describe('recordFirstAttempt', () => {
+    it('writes the delivery with its first outcome, listed under its endpoint', async () => {
+      const { deliveries } = await make();
+      const first = { ...delivery(1), ...succeeded };
+
+      await deliveries.recordFirstAttempt(first);
+
+      expect(await deliveries.get(SELLER, idOf(1))).toEqual(first);
+      expect((await deliveries.listByEndpoint(SELLER, ENDPOINT, { limit: 10 })).items).toEqual([first]);
+    });
+
+    it('refuses a delivery that exists with ConflictError changed, keeping the stored one', async () => {
+      const { deliveries } = await make();
+      const first = { ...delivery(1), ...succeeded };
+      await deliveries.recordFirstAttempt(first);
+
+      const error = await conflictOf(
+        deliveries.recordFirstAttempt({ ...delivery(1), ...succeeded, lastStatusCode: 503 }),
+      );
+
+      expect(error.code).toBe('attempt_already_recorded');
+      expect(error.reason).toBe('changed');
+      expect(await deliveries.get(SELLER, idOf(1))).toEqual(first);
+    });
+
+    it("writes another tenant's delivery of the same id apart", async () => {
+      const { deliveries } = await make();
+      await deliveries.recordFirstAttempt({ ...delivery(1), ...succeeded });
+      const live = { ...delivery(1, { tenant: LIVE }), ...succeeded };
+
+      await deliveries.recordFirstAttempt(live);
+
+      expect(await deliveries.get(LIVE, idOf(1))).toEqual(live);
+    });
+  });
+
   describe('recordAttempt', () => {
     it("writes the attempt's outcome when nobody recorded that attempt first", async () => {
       const { deliveries } = await make();

@@ -6,6 +6,8 @@ import {
   type DeliveryDeps,
   type DeliveryMessage,
   deliveryIdOf,
+  fanOut,
+  fanOutBatch,
   MAX_ATTEMPTS,
   processDeliveryMessage,
   RETRY_DELAYS_SECONDS,
@@ -452,5 +454,176 @@ describe('processDeliveryMessage is idempotent', () => {
 
     expect(outcome).toBe('dropped');
     expect(sender.requests).toEqual([]);
+  });
+});
+
+describe('the first attempt writes the delivery (the fan-out stores nothing)', () => {
+  const first = { eventId: EVENT_ID, eventName: 'transaction.created', body: BODY, createdAt: NOW };
+  const firstMessage = (): DeliveryMessage => ({ ...message(1), first });
+  const detail = {
+    tenant: TENANT,
+    envelope: JSON.parse(BODY) as { id: string; event: string; timestamp: string; data: unknown },
+  };
+
+  beforeEach(() => {
+    deliveries.items.clear();
+  });
+
+  it('fanOut queues one first-attempt message per subscribed endpoint, carrying the delivery, and writes nothing', async () => {
+    await endpoints.create(endpoint({ id: 'we_Other02', events: ['transaction.refunded'] }));
+    await endpoints.create(endpoint({ id: 'we_Star03', events: ['*'] }));
+
+    expect(await fanOut(deps, detail)).toEqual({ endpoints: 2 });
+
+    expect(deliveries.items.size).toBe(0);
+    expect(queue.messages().map((m) => m.body)).toEqual(
+      expect.arrayContaining(
+        [ENDPOINT_ID, 'we_Star03'].map((id) => ({
+          deliveryId: deliveryIdOf(EVENT_ID, id),
+          sellerId: 7,
+          environment: 'test',
+          attempt: 1,
+          first,
+        })),
+      ),
+    );
+    expect(queue.sent.every((m) => m.delaySeconds === undefined)).toBe(true);
+  });
+
+  it('posts the body the message carries and writes the record with the outcome, in one write', async () => {
+    expect(await processDeliveryMessage(deps, firstMessage())).toBe('succeeded');
+
+    expect(sender.requests.map((r) => r.body)).toEqual([BODY]);
+    expect(stored()).toEqual(
+      delivery({
+        status: 'succeeded',
+        scheduledAttempts: 1,
+        lastStatusCode: 200,
+        lastDurationMs: 42,
+        lastAttemptAt: NOW,
+        nextAttemptAt: null,
+      }),
+    );
+    expect(deliveries.recorded.map((r) => r.written)).toEqual([true]);
+  });
+
+  it('writes a failed first attempt as pending with the next attempt queued; that attempt reads the record', async () => {
+    sender.answer(SERVER_ERROR);
+    expect(await processDeliveryMessage(deps, firstMessage())).toBe('retry');
+    expect(stored()).toMatchObject({ status: 'pending', scheduledAttempts: 1, nextAttemptAt: at(60) });
+    expect(queue.messages()).toEqual([
+      { body: { deliveryId: DELIVERY_ID, sellerId: 7, environment: 'test', attempt: 2 }, delaySeconds: 60 },
+    ]);
+
+    clock.set(at(60));
+    sender.answer(OK);
+    expect(await processDeliveryMessage(deps, message(2))).toBe('succeeded');
+    expect(stored()).toMatchObject({ status: 'succeeded', scheduledAttempts: 2 });
+  });
+
+  it('drops the same first message when it arrives again after the record was written, without posting', async () => {
+    await processDeliveryMessage(deps, firstMessage());
+    const after = structuredClone(stored());
+
+    expect(await processDeliveryMessage(deps, firstMessage())).toBe('dropped');
+
+    expect(sender.requests).toHaveLength(1);
+    expect(stored()).toEqual(after);
+  });
+
+  it('keeps the first record when two copies race, reporting the second as a duplicate', async () => {
+    const reports: string[] = [];
+    const racing = { ...deps, onAttempt: (a: { outcome: string }) => reports.push(a.outcome) };
+    // Both copies read "not stored" before either writes.
+    const copies = [firstMessage(), firstMessage()];
+    const loaded = { delivery: null, endpoint: endpoint() };
+    const outcomes = await Promise.all(copies.map((m) => processDeliveryMessage(racing, m, loaded)));
+
+    expect(outcomes.sort()).toEqual(['dropped', 'succeeded']);
+    expect(reports.sort()).toEqual(['duplicate', 'succeeded']);
+    expect(deliveries.recorded.map((r) => r.written).sort()).toEqual([false, true]);
+  });
+
+  it('fails the delivery at once when the endpoint was deleted before the first attempt', async () => {
+    await endpoints.delete(TENANT, ENDPOINT_ID);
+
+    expect(await processDeliveryMessage(deps, firstMessage())).toBe('failed');
+
+    expect(sender.requests).toEqual([]);
+    expect(stored()).toMatchObject({
+      status: 'failed',
+      scheduledAttempts: 1,
+      lastError: 'endpoint was deleted',
+    });
+  });
+
+  it('hops with the delivery still in the message when the first attempt is not due yet', async () => {
+    const later = { ...first, createdAt: at(120) };
+
+    expect(await processDeliveryMessage(deps, { ...message(1), first: later })).toBe('hop');
+
+    expect(queue.messages()).toEqual([{ body: { ...message(1), first: later }, delaySeconds: 120 }]);
+    expect(deliveries.items.size).toBe(0);
+  });
+
+  it('drops a later attempt whose record does not exist, even with a delivery in the message', async () => {
+    expect(await processDeliveryMessage(deps, { ...message(2), first })).toBe('dropped');
+    expect(sender.requests).toEqual([]);
+  });
+
+  it('still runs a first message of a delivery the fan-out stored before (queued before this change)', async () => {
+    deliveries.seed(delivery());
+
+    expect(await processDeliveryMessage(deps, message(1))).toBe('succeeded');
+
+    expect(stored()).toMatchObject({ status: 'succeeded', scheduledAttempts: 1 });
+  });
+});
+
+describe('fanOutBatch', () => {
+  const detailOf = (tenant: Tenant, n: number) => ({
+    tenant,
+    envelope: {
+      id: `evt_${String(n).padStart(24, '0')}`,
+      event: 'transaction.created',
+      timestamp: NOW,
+      data: {},
+    },
+  });
+
+  it("reads each tenant's endpoints once for the whole batch", async () => {
+    const other: Tenant = { sellerId: 8, environment: 'test' };
+    await endpoints.create(endpoint({ tenant: other, id: 'we_Seller08' }));
+    const all = endpoints.all.bind(endpoints);
+    const reads: Tenant[] = [];
+    endpoints.all = async (t) => {
+      reads.push(t);
+      return all(t);
+    };
+
+    const failed = await fanOutBatch(deps, [detailOf(TENANT, 1), detailOf(other, 2), detailOf(TENANT, 3)]);
+
+    expect(failed).toEqual([]);
+    expect(reads).toEqual([TENANT, other]);
+    expect(
+      queue
+        .messages()
+        .map((m) => (m.body as DeliveryMessage).sellerId)
+        .sort(),
+    ).toEqual([7, 7, 8]);
+  });
+
+  it('answers the indexes of the events whose tenant read or queueing failed; the others are queued', async () => {
+    const other: Tenant = { sellerId: 8, environment: 'test' };
+    const all = endpoints.all.bind(endpoints);
+    endpoints.all = async (t) => {
+      if (t.sellerId === 8) throw new Error('read failed');
+      return all(t);
+    };
+
+    expect(await fanOutBatch(deps, [detailOf(other, 1), detailOf(TENANT, 2), detailOf(other, 3)])).toEqual([
+      0, 2,
+    ]);
+    expect(queue.sent).toHaveLength(1);
   });
 });

@@ -45,20 +45,31 @@ function toDelivery(item: Item): WebhookDelivery {
   return out as unknown as WebhookDelivery;
 }
 
+const attemptAlreadyRecorded = (cause: unknown) =>
+  new ConflictError('The attempt was already recorded', 'attempt_already_recorded', {
+    reason: 'changed',
+    cause,
+  });
+
+function itemOf(d: WebhookDelivery): Item {
+  const item: Item = {
+    ...keys.webhookDelivery(d.tenant, d.id),
+    [byOwner.partitionKey]: keys.deliveriesOfEndpoint(d.endpointId),
+    [byOwner.sortKey]: `${d.createdAt}#${d.id}`,
+    entity: ENTITY,
+    version: 1,
+    sellerId: d.tenant.sellerId,
+    environment: d.tenant.environment,
+    ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
+  };
+  for (const f of FIELDS) item[f] = d[f] ?? undefined;
+  return item;
+}
+
 export function createDeliveryRepository(table: Table): DeliveryRepository {
   return {
     async createIfAbsent(d) {
-      const item: Item = {
-        ...keys.webhookDelivery(d.tenant, d.id),
-        [byOwner.partitionKey]: keys.deliveriesOfEndpoint(d.endpointId),
-        [byOwner.sortKey]: `${d.createdAt}#${d.id}`,
-        entity: ENTITY,
-        version: 1,
-        sellerId: d.tenant.sellerId,
-        environment: d.tenant.environment,
-        ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
-      };
-      for (const f of FIELDS) item[f] = d[f] ?? undefined;
+      const item = itemOf(d);
       try {
         await table.put(item, { ConditionExpression: 'attribute_not_exists(pk)' });
         return d;
@@ -67,6 +78,13 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
         if (error.existing) return toDelivery(error.existing);
         throw alreadyExists('The delivery')(error);
       }
+    },
+
+    async recordFirstAttempt(d) {
+      await orConflict(
+        table.put(itemOf(d), { ConditionExpression: 'attribute_not_exists(pk)' }),
+        attemptAlreadyRecorded,
+      );
     },
 
     async get(tenant, id) {
@@ -140,14 +158,7 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
           ':ma': expected.manualAttempts,
         },
       });
-      await orConflict(
-        update,
-        (cause) =>
-          new ConflictError('The attempt was already recorded', 'attempt_already_recorded', {
-            reason: 'changed',
-            cause,
-          }),
-      );
+      await orConflict(update, attemptAlreadyRecorded);
     },
   };
 }

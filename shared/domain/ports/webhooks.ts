@@ -28,8 +28,13 @@ export interface DeliveryWithEndpoint {
 }
 
 export interface DeliveryRepository {
-  /** Creates the delivery unless it exists (fan-out retries): returns the stored one either way. */
+  /** Creates the delivery unless it exists: returns the stored one either way. */
   createIfAbsent(delivery: WebhookDelivery): Promise<WebhookDelivery>;
+  /**
+   * Writes a delivery with its first attempt's outcome (nothing is stored before the first attempt);
+   * throws ConflictError (reason `changed`) when the delivery exists: that attempt was recorded first.
+   */
+  recordFirstAttempt(delivery: WebhookDelivery): Promise<void>;
   get(tenant: Tenant, id: string): Promise<WebhookDelivery | null>;
   /** The delivery and its endpoint in one read. */
   getWithEndpoint(

@@ -58,6 +58,20 @@ export interface DeliveryMessage {
   environment: Tenant['environment'];
   /** The scheduled attempt this message is for (1 = first). */
   attempt: number;
+  /**
+   * The delivery itself, on the first attempt's message: the fan-out stores nothing, the first
+   * attempt writes the record with its outcome (later attempts read the record).
+   */
+  first?: FirstAttempt;
+}
+
+/** What the first attempt needs of a delivery that is not stored yet. */
+export interface FirstAttempt {
+  eventId: string;
+  eventName: string;
+  /** The envelope exactly as it will be sent (and signed). */
+  body: string;
+  createdAt: string;
 }
 
 export interface DeliveryDeps {
@@ -100,17 +114,45 @@ export function endpointIdOf(deliveryId: string): string | null {
   return m ? `we_${m[1]}` : null;
 }
 
-const messageOf = (d: WebhookDelivery, attempt: number): string =>
+/** The message of an attempt; a delivery not stored yet travels in it (`first`). */
+const messageOf = (d: WebhookDelivery, attempt: number, stored = true): string =>
   JSON.stringify({
     deliveryId: d.id,
     sellerId: d.tenant.sellerId,
     environment: d.tenant.environment,
     attempt,
+    ...(stored
+      ? {}
+      : { first: { eventId: d.eventId, eventName: d.eventName, body: d.body, createdAt: d.createdAt } }),
   } satisfies DeliveryMessage);
 
+/** A delivery that nothing attempted yet, as its first attempt's message describes it. */
+function unstoredDelivery(tenant: Tenant, id: string, endpointId: string, first: FirstAttempt): WebhookDelivery {
+  return {
+    id,
+    tenant,
+    endpointId,
+    eventId: first.eventId,
+    eventName: first.eventName,
+    body: first.body,
+    status: 'pending',
+    scheduledAttempts: 0,
+    manualAttempts: 0,
+    lastStatusCode: null,
+    lastDurationMs: null,
+    lastError: null,
+    lastAttemptAt: null,
+    nextAttemptAt: first.createdAt,
+    createdAt: first.createdAt,
+    updatedAt: first.createdAt,
+  };
+}
+
 /**
- * Finds the tenant's endpoints subscribed to the event and queues one delivery for each, the
- * endpoints side by side: one query, then one write and one send per endpoint.
+ * Finds the tenant's endpoints subscribed to the event and queues one delivery for each: one query
+ * (none when the caller read the endpoints), then one send per endpoint. Nothing is written: the
+ * message carries the delivery, and its first attempt writes the record with the outcome. A fan-out
+ * that runs twice sends the same delivery id twice; the attempt that finds it recorded drops it.
  */
 export async function fanOut(
   deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
@@ -122,30 +164,15 @@ export async function fanOut(
     subscribes(e, detail.envelope.event),
   );
   const now = deps.clock.now().toISOString();
+  const first: FirstAttempt = {
+    eventId: detail.envelope.id,
+    eventName: detail.envelope.event,
+    body: JSON.stringify(detail.envelope),
+    createdAt: now,
+  };
   const queueOne = async (endpoint: WebhookEndpoint) => {
-    const delivery = await deps.deliveries.createIfAbsent({
-      id: deliveryIdOf(detail.envelope.id, endpoint.id),
-      tenant: detail.tenant,
-      endpointId: endpoint.id,
-      eventId: detail.envelope.id,
-      eventName: detail.envelope.event,
-      body: JSON.stringify(detail.envelope),
-      status: 'pending',
-      scheduledAttempts: 0,
-      manualAttempts: 0,
-      lastStatusCode: null,
-      lastDurationMs: null,
-      lastError: null,
-      lastAttemptAt: null,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    });
-    // Queued again on a fan-out retry while nothing was attempted: a crash between the write and
-    // the send must not lose the delivery, and a duplicate message is dropped by the attempt check.
-    if (delivery.status === 'pending' && delivery.scheduledAttempts === 0) {
-      await deps.queue.send({ body: messageOf(delivery, 1) });
-    }
+    const id = deliveryIdOf(detail.envelope.id, endpoint.id);
+    await deps.queue.send({ body: messageOf(unstoredDelivery(detail.tenant, id, endpoint.id, first), 1, false) });
   };
   await Promise.all(endpoints.map(queueOne));
   return { endpoints: endpoints.length };
@@ -213,15 +240,21 @@ export async function processDeliveryMessage(
   // The delivery and its endpoint in one round trip: an attempt costs this read and its record.
   const endpointId = endpointIdOf(message.deliveryId);
   if (!endpointId) return 'dropped';
-  const { delivery, endpoint } =
+  const { delivery: stored, endpoint } =
     loaded ?? (await deps.deliveries.getWithEndpoint(tenant, message.deliveryId, endpointId));
+  // Not stored yet: the first attempt's message carries it (a later attempt without a record is dropped).
+  const delivery =
+    stored ??
+    (message.attempt === 1 && message.first
+      ? unstoredDelivery(tenant, message.deliveryId, endpointId, message.first)
+      : null);
   if (delivery?.status !== 'pending') return 'dropped';
   if (message.attempt !== delivery.scheduledAttempts + 1) return 'dropped';
   const now = deps.clock.now();
   const dueAt = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : now.getTime();
   if (dueAt > now.getTime()) {
     const wait = Math.min(MAX_HOP_SECONDS, Math.ceil((dueAt - now.getTime()) / 1000));
-    await deps.queue.send({ body: messageOf(delivery, message.attempt), delaySeconds: wait });
+    await deps.queue.send({ body: messageOf(delivery, message.attempt, stored !== null), delaySeconds: wait });
     return 'hop';
   }
   const result = await attempt(deps, delivery, endpoint);
@@ -260,7 +293,8 @@ export async function processDeliveryMessage(
       error: result.error,
     });
   try {
-    await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
+    if (stored) await deps.deliveries.recordAttempt(tenant, delivery.id, delivery, changes);
+    else await deps.deliveries.recordFirstAttempt({ ...delivery, ...changes });
   } catch (error) {
     // Someone recorded this attempt first (a redelivered message): this one is dropped.
     if (isConflict(error, 'changed')) {

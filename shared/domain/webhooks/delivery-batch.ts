@@ -8,6 +8,14 @@ const messageSchema = z.object({
   sellerId: z.number().int().positive(),
   environment: z.enum(['test', 'live']),
   attempt: z.number().int().positive(),
+  first: z
+    .object({
+      eventId: z.string().min(1),
+      eventName: z.string().min(1),
+      body: z.string().min(1),
+      createdAt: z.string().refine((t) => !Number.isNaN(Date.parse(t))),
+    })
+    .optional(),
 });
 
 export interface QueuedRecord {

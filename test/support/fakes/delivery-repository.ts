@@ -13,7 +13,8 @@ const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.envir
 
 /**
  * Deliveries in a map. recordAttempt writes only if the stored attempt counters are still the
- * expected ones, as the DynamoDB condition does; otherwise it throws the repository's ConflictError
+ * expected ones, and recordFirstAttempt only if the delivery is not stored, as the DynamoDB
+ * conditions do; otherwise each throws the repository's ConflictError
  * (`attempt_already_recorded`, reason `changed`). Endpoints are read from the
  * endpoint repository the fake is given, as the repository's batch read does.
  */
@@ -39,6 +40,19 @@ export class FakeDeliveryRepository implements DeliveryRepository {
     if (existing) return structuredClone(existing);
     this.items.set(key, structuredClone(delivery));
     return delivery;
+  }
+
+  async recordFirstAttempt(delivery: WebhookDelivery): Promise<void> {
+    const key = keyOf(delivery.tenant, delivery.id);
+    const written = !this.items.has(key);
+    if (written) this.items.set(key, structuredClone(delivery));
+    const { tenant: _tenant, id: _id, ...changes } = delivery;
+    this.recorded.push({ id: delivery.id, changes, written });
+    if (!written) {
+      throw new ConflictError('The attempt was already recorded', 'attempt_already_recorded', {
+        reason: 'changed',
+      });
+    }
   }
 
   async get(tenant: Tenant, id: string): Promise<WebhookDelivery | null> {
