@@ -20,9 +20,14 @@ export interface TimedSource {
   runPeriodic?(now: Date): Promise<number>;
 }
 
+export interface DrainOptions {
+  /** The ticker's drain: a source may skip it while it was idle a moment ago (the stream poller does). */
+  paced?: boolean;
+}
+
 /** Something that must be caught up before time moves on (the DynamoDB stream poller). */
 export interface Drainable {
-  drain(): Promise<void>;
+  drain(options?: DrainOptions): Promise<void>;
 }
 
 /**
@@ -52,10 +57,10 @@ export class Timeline {
     return run;
   }
 
-  private async drainAll() {
+  private async drainAll(options: DrainOptions = {}) {
     for (const d of this.drainables) {
       try {
-        await d.drain();
+        await d.drain(options);
       } catch (error) {
         // A failing stream consumer is retried on the next drain, as Lambda retries a batch.
         this.onError(error);
@@ -111,7 +116,7 @@ export class Timeline {
         return at !== undefined && at <= now.getTime();
       });
       const run = (source: TimedSource) => source.runNext(now).catch(this.onError);
-      await Promise.all([this.drainAll(), ...due.map(run)]);
+      await Promise.all([this.drainAll({ paced: true }), ...due.map(run)]);
       if (due.length === 0 && !this.earliest(this.clock.now().getTime(), {})) return;
     }
     throw new Error('timeline did not settle after 100000 steps');

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TestClock } from '../../../infra/local/clock';
 import { LocalQueue } from '../../../infra/local/queue';
 import { LocalScheduler } from '../../../infra/local/scheduler';
-import { type Drainable, type TimedSource, Timeline } from '../../../infra/local/timeline';
+import { type Drainable, type DrainOptions, type TimedSource, Timeline } from '../../../infra/local/timeline';
 import type { ScheduledJob } from '../../../shared/domain/ports';
 
 /** The test clock runs at wall-clock speed, so readings may trail a due time by a few ms. */
@@ -297,5 +297,24 @@ describe('Timeline.tick', () => {
     expect(most).toBe(3);
     expect(bus.nextDueAt()).toBeUndefined();
     expect(queue.nextDueAt()).toBeUndefined();
+  });
+});
+
+describe('Timeline drains', () => {
+  it('asks for a paced drain on a tick and a full one on an advance', async () => {
+    const clock = new TestClock();
+    const asked: (DrainOptions | undefined)[] = [];
+    const timeline = new Timeline(
+      clock,
+      [],
+      [{ drain: async (options) => void asked.push(options) }],
+      () => undefined,
+    );
+    await timeline.tick();
+    expect(asked).toEqual([{ paced: true }]);
+    asked.length = 0;
+    await timeline.advance(60);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((o) => !o?.paced)).toBe(true);
   });
 });
