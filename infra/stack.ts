@@ -129,6 +129,7 @@ export class PaymentServiceStack extends Stack {
       jobsLogs: functionOf('jobs').logGroup,
       deliveryQueue: this.asyncInfra.deliveryQueue,
       deliveryDlq: this.asyncInfra.deliveryDlq,
+      fanoutQueue: this.asyncInfra.fanoutQueue,
       failureQueues: this.asyncInfra.failureQueues,
       scheduleGroup: this.asyncInfra.scheduleGroup,
       alarmTopic: this.alarms.topic,

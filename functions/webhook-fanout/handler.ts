@@ -1,21 +1,26 @@
-import type { EventBridgeEvent } from 'aws-lambda';
-import type { BusDetail } from '#shared/domain/events/events';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { logger } from '#shared/logger';
 import { getContainer } from '#shared/platform/current';
 
 // The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
-const useCases = () => import('#shared/domain/webhooks/deliveries');
+const useCases = () => import('./fan-out');
 
-/** Target of the bus rule for every service event: one queued delivery per subscribed endpoint. */
-export const handler = async (event: EventBridgeEvent<string, BusDetail>) => {
+/**
+ * Consumer of the fan-out queue (every service event, put there by the bus rule): one queued
+ * delivery per subscribed endpoint; an event whose fan-out failed returns to the queue alone.
+ */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const deps = await getContainer();
-  const { fanOut } = await useCases();
-  return fanOut(
+  const { fanOutMessages } = await useCases();
+  const failed = await fanOutMessages(
     {
       deliveries: deps.repos.deliveries,
       endpoints: deps.repos.webhookEndpoints,
       queue: deps.queue,
       clock: deps.clock,
     },
-    event.detail,
+    event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
+    logger,
   );
+  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 };

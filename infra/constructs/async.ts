@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { scheduleInputOf } from '#shared/adapters/scheduler/eventbridge-scheduler';
 import { DELIVERY_TIMEOUT_MS } from '#shared/domain/webhooks/deliveries';
 import { HEARTBEAT_JOB } from '#shared/jobs';
+import { FANOUT_QUEUE, FANOUT_VISIBILITY_TIMEOUT_SECONDS } from '../fanout-queue';
 
 /**
  * How often the heartbeat runs. The schedule's rate() and the functions' HEARTBEAT_INTERVAL_SECONDS
@@ -37,13 +38,55 @@ export const DELIVERY_MAX_RECEIVES = 5;
 export const DELIVERY_SOURCE = { batchSize: 10, maxBatchingWindow: Duration.seconds(0), maxConcurrency: 10 };
 
 /**
- * The asynchronous side of the system: the event bus, the webhook delivery queue and its DLQ, and
- * the Scheduler group plus the role Scheduler assumes to invoke the jobs function.
+ * The webhook fan-out function's timeout. A batch is one endpoint Query per tenant, then one
+ * SendMessage per subscribed endpoint (the fan-out writes nothing), side by side: well under a
+ * second. Ten seconds leaves room for a slow first invocation (the use case loads lazily) and
+ * keeps the queue's visibility timeout (six times this) at a minute, so a failed batch is retried
+ * after a minute, not after three.
+ */
+export const FANOUT_FUNCTION_TIMEOUT = Duration.seconds(FANOUT_QUEUE.functionTimeoutSeconds);
+
+/** A fan-out message that fails this many receives lands in the fan-out's failure queue (alarmed). */
+export const FANOUT_MAX_RECEIVES = FANOUT_QUEUE.maxReceiveCount;
+
+/**
+ * How the fan-out function reads its queue (the numbers live in infra/fanout-queue.ts, which the
+ * local runtime reads too).
+ */
+export const FANOUT_SOURCE = {
+  // Ten bus events per invocation, SQS's largest batch without a batching window: the batch reads
+  // each tenant's endpoints once (fanOutBatch), so a burst of one seller's events costs one Query
+  // per ten events instead of one per event, and ten events stay well inside the timeout.
+  batchSize: FANOUT_QUEUE.batchSize,
+  // No batching window: a window adds its whole length to the latency of every webhook, and when
+  // events arrive faster than an invocation runs the poller finds full batches anyway.
+  maxBatchingWindow: Duration.seconds(FANOUT_QUEUE.maxBatchingWindowSeconds),
+  // Five invocations at most, half the delivery source's ten: a fan-out invocation is a few short
+  // table calls while a delivery waits on a seller's endpoint (up to DELIVERY_TIMEOUT_MS), so five
+  // fan-outs (fifty events in flight) already queue deliveries faster than ten delivery
+  // invocations post them. More would only move the backlog into the delivery queue and take
+  // account concurrency from the API; fewer pollers under load also means fuller batches, which
+  // is what shares a tenant's endpoint Query.
+  maxConcurrency: FANOUT_QUEUE.maxConcurrency,
+};
+
+/**
+ * The asynchronous side of the system: the event bus, the webhook fan-out queue (bus events, read
+ * in batches by the fan-out), the webhook delivery queue and its DLQ, and the Scheduler group plus
+ * the role Scheduler assumes to invoke the jobs function.
  */
 export class AsyncInfra extends Construct {
   readonly bus: EventBus;
   readonly deliveryQueue: Queue;
   readonly deliveryDlq: Queue;
+  /** Every service event, put there by the bus rule, read in batches by the fan-out function. */
+  readonly fanoutQueue: Queue;
+  /**
+   * The fan-out's failure queue: the fan-out queue's DLQ (a message that failed FANOUT_MAX_RECEIVES
+   * receives) and the rule target's dead-letter queue (an event EventBridge could not put on the
+   * fan-out queue). Both hold the whole bus event; its depth alarm pages someone.
+   */
+  readonly fanoutDlq: Queue;
   readonly scheduleGroup: ScheduleGroup;
   readonly schedulerRole: Role;
   /** Where failed stream batches and bus events of each consumer go, by consumer name; each has an alarm. */
@@ -68,6 +111,15 @@ export class AsyncInfra extends Construct {
       // is never redelivered while its first attempt is still running.
       visibilityTimeout: Duration.seconds(DELIVERY_FUNCTION_TIMEOUT.toSeconds() * 6),
       deadLetterQueue: { queue: this.deliveryDlq, maxReceiveCount: DELIVERY_MAX_RECEIVES },
+    });
+
+    this.fanoutDlq = this.failureQueueFor('webhook-fanout', 'WebhookFanoutFailures');
+    this.fanoutQueue = new Queue(this, 'FanoutQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // At least six times the fan-out's timeout (FANOUT_FUNCTION_TIMEOUT), as for the delivery queue.
+      visibilityTimeout: Duration.seconds(FANOUT_VISIBILITY_TIMEOUT_SECONDS),
+      deadLetterQueue: { queue: this.fanoutDlq, maxReceiveCount: FANOUT_MAX_RECEIVES },
     });
 
     this.scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup');

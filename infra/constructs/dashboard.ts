@@ -23,6 +23,7 @@ export interface DashboardSources {
   schedulerLag: Metric;
   deliveryQueue: IQueue;
   deliveryDlq: IQueue;
+  fanoutQueue: IQueue;
   failureQueues: Map<string, IQueue>;
   jobs: IFunction;
   alarms: { alarm: Alarm; title: string }[];
@@ -68,19 +69,29 @@ export function buildDashboard(scope: Construct, s: DashboardSources): Dashboard
   );
   dashboard.addWidgets(
     new GraphWidget({
-      title: 'Webhook backlog (delivery queue)',
+      title: 'Webhook backlog (fan-out and delivery queues)',
       left: [
         s.deliveryQueue.metricApproximateNumberOfMessagesVisible({
           period: PERIOD,
           statistic: 'Maximum',
-          label: 'visible messages',
+          label: 'deliveries visible',
+        }),
+        s.fanoutQueue.metricApproximateNumberOfMessagesVisible({
+          period: PERIOD,
+          statistic: 'Maximum',
+          label: 'events awaiting fan-out',
         }),
       ],
       right: [
         s.deliveryQueue.metricApproximateAgeOfOldestMessage({
           period: PERIOD,
           statistic: 'Maximum',
-          label: 'age of oldest (s)',
+          label: 'oldest delivery (s)',
+        }),
+        s.fanoutQueue.metricApproximateAgeOfOldestMessage({
+          period: PERIOD,
+          statistic: 'Maximum',
+          label: 'oldest event (s)',
         }),
       ],
       width: 12,

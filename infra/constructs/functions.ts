@@ -10,7 +10,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BUILD_DIR } from '../../esbuild.config.mjs';
-import { DELIVERY_FUNCTION_TIMEOUT } from './async';
+import { DELIVERY_FUNCTION_TIMEOUT, FANOUT_FUNCTION_TIMEOUT } from './async';
 import type { MailInfra } from './mail';
 import { type FunctionNeeds, TABLE_ACCESS } from './permissions';
 
@@ -19,6 +19,8 @@ const TIMEOUTS: Record<string, Duration> = {
   // Sweeps of due charges and expiring sessions page through a GSI; give them room.
   jobs: Duration.seconds(60),
   'webhook-delivery': DELIVERY_FUNCTION_TIMEOUT,
+  // The fan-out queue's visibility timeout is derived from it.
+  'webhook-fanout': FANOUT_FUNCTION_TIMEOUT,
 };
 // API Gateway HTTP APIs give up on an integration after 30 s anyway.
 const DEFAULT_TIMEOUT = Duration.seconds(30);

@@ -32,6 +32,8 @@ export interface ObservabilityProps {
   jobsLogs: ILogGroup;
   deliveryQueue: IQueue;
   deliveryDlq: IQueue;
+  /** The bus events waiting for the fan-out (its DLQ is the fan-out's failure queue). */
+  fanoutQueue: IQueue;
   /** On-failure destinations of the stream and bus consumers, by consumer. */
   failureQueues: Map<string, IQueue>;
   scheduleGroup: ScheduleGroup;
@@ -194,6 +196,7 @@ export class Observability extends Construct {
       schedulerLag: this.schedulerLag,
       deliveryQueue,
       deliveryDlq,
+      fanoutQueue: props.fanoutQueue,
       failureQueues: props.failureQueues,
       jobs,
       alarms: [

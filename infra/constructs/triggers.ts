@@ -1,7 +1,7 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { LambdaFunction as LambdaTarget, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -10,7 +10,7 @@ import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
 import type { asyncFunctions } from '../routes';
-import { type AsyncInfra, DELIVERY_SOURCE } from './async';
+import { type AsyncInfra, DELIVERY_SOURCE, FANOUT_SOURCE } from './async';
 
 export type AsyncFunctionName = (typeof asyncFunctions)[number];
 
@@ -29,9 +29,10 @@ interface TriggerContext {
 export const STREAM_RETRY = { retryAttempts: 8, maxRecordAge: Duration.hours(6) };
 
 /**
- * EventBridge to a consumer: a rule target retries only deliveries Lambda refused (throttling, a
- * missing permission). Two hours outlasts a throttling incident; an event still not handed over
- * lands in the failure queue instead of being dropped after EventBridge's 24-hour default.
+ * EventBridge to a consumer: a rule target retries only deliveries its target refused (Lambda
+ * throttling, a missing permission, SQS unavailable). Two hours outlasts a throttling incident; an
+ * event still not handed over lands in the failure queue instead of being dropped after
+ * EventBridge's 24-hour default.
  */
 export const BUS_TARGET_RETRY = { retryAttempts: 20, maxEventAge: Duration.hours(2) };
 
@@ -93,12 +94,24 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
   },
 
   'webhook-fanout': (fn, { scope, infra }) => {
+    // Bus to queue to function: the fan-out reads batches, so a tenant's endpoints are read once
+    // per batch instead of once per event (docs/decisions.md, "Webhook fan-out behind a queue").
+    // The target sends the whole event as the message body and adds the queue policy statement
+    // that lets this rule send; an event it cannot put on the queue goes to the failure queue.
     new Rule(scope, 'FanoutRule', {
-      description: 'Every service event to the webhook fan-out',
+      description: 'Every service event to the webhook fan-out queue',
       eventBus: infra.bus,
       eventPattern: { source: [EVENT_SOURCE] },
-      targets: [busTarget(fn, 'webhook-fanout', infra, 'WebhookFanoutFailures')],
+      targets: [new SqsQueue(infra.fanoutQueue, { deadLetterQueue: infra.fanoutDlq, ...BUS_TARGET_RETRY })],
     });
+    fn.addEventSource(
+      new SqsEventSource(infra.fanoutQueue, {
+        // FANOUT_SOURCE says why ten, no window and five at most; an event whose fan-out failed is
+        // returned alone (partial batch response) and, after FANOUT_MAX_RECEIVES, lands in the DLQ.
+        ...FANOUT_SOURCE,
+        reportBatchItemFailures: true,
+      }),
+    );
   },
 
   notifications: (fn, { scope, infra }) => {

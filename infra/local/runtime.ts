@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { FANOUT_QUEUE, FANOUT_VISIBILITY_TIMEOUT_SECONDS } from '#infra/fanout-queue';
 import { defaultRouteGroup, entryOf, httpGroups } from '#infra/routes';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
@@ -68,6 +69,10 @@ export interface Runtime {
   scheduler: LocalScheduler;
   deliveryQueue: LocalQueue;
   deliveryDlq: LocalQueue;
+  /** Every service event, put there by the bus rule 'webhook-fanout', read by the fan-out function. */
+  fanoutQueue: LocalQueue;
+  /** Fan-out messages that failed FANOUT_QUEUE.maxReceiveCount receives (the stack's failure queue). */
+  fanoutDlq: LocalQueue;
   bus: LocalEventBus;
   streams: LocalStreamPoller;
   issuer: LocalIssuer;
@@ -104,7 +109,24 @@ function localServices(clock: TestClock, file: (name: string) => string | null, 
     batchSize: 10,
     maxConcurrency: 10,
   });
-  return { scheduler, deliveryDlq, deliveryQueue };
+  const fanoutDlq = new LocalQueue({
+    name: 'webhook-fanout-dlq',
+    clock,
+    file: file('queue-fanout-dlq.json'),
+  });
+  const fanoutQueue = new LocalQueue({
+    name: 'webhook-fanout',
+    clock,
+    file: file('queue-fanout.json'),
+    // The stack's fan-out queue and event source mapping (infra/fanout-queue.ts). The batching
+    // window is 0 there, which is what this queue does: a visible message is received at once.
+    visibilityTimeoutSeconds: FANOUT_VISIBILITY_TIMEOUT_SECONDS,
+    maxReceiveCount: FANOUT_QUEUE.maxReceiveCount,
+    deadLetterQueue: fanoutDlq,
+    batchSize: FANOUT_QUEUE.batchSize,
+    maxConcurrency: FANOUT_QUEUE.maxConcurrency,
+  });
+  return { scheduler, deliveryDlq, deliveryQueue, fanoutDlq, fanoutQueue };
 }
 
 type Invoke = (name: string, event: unknown) => Promise<unknown>;
@@ -256,13 +278,22 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     filter: (record) => record.dynamodb?.NewImage?.entity?.S === TABLE.outboxEntity,
   });
   streams.setConsumer((event) => invoke('outbox-publisher', event));
-  bus.addRule('webhook-fanout', { source: [EVENT_SOURCE] }, (event) => invoke('webhook-fanout', event));
+  // An SQS rule target: the whole event is the message body; the queue's consumer is the fan-out.
+  bus.addRule('webhook-fanout', { source: [EVENT_SOURCE] }, (event) =>
+    services.fanoutQueue.send({ body: JSON.stringify(event) }),
+  );
   bus.addRule('notifications', { source: [EVENT_SOURCE], 'detail-type': [...NOTIFIED_EVENTS] }, (event) =>
     invoke('notifications', event),
   );
+  services.fanoutQueue.setConsumer((event) => invoke('webhook-fanout', event));
   services.deliveryQueue.setConsumer((event) => invoke('webhook-delivery', event) as never);
 
-  timeline = new Timeline(clock, [services.scheduler, bus, services.deliveryQueue], [streams], onError);
+  timeline = new Timeline(
+    clock,
+    [services.scheduler, bus, services.fanoutQueue, services.deliveryQueue],
+    [streams],
+    onError,
+  );
   // The rate() heartbeat: once now, then every interval of the (test) clock.
   await invoke('jobs', HEARTBEAT_JOB);
   services.scheduler.every(

@@ -8,7 +8,7 @@ import { type CpuShare, cpuMeter, formatCpuShare } from './process-cpu';
 
 export interface EventThroughput {
   events: number;
-  /** Outbox write to signed delivery accepted by the receiver, through stream, bus, fan-out and queue. */
+  /** Outbox write to signed delivery accepted by the receiver, through stream, bus, fan-out queue, fan-out and delivery queue. */
   eventsPerSecond: number;
   /** The target the local runtime must sustain (issue 17). */
   targetEventsPerSecond: number;
@@ -152,7 +152,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
 
 export function formatEventThroughput(t: EventThroughput): string {
   return [
-    `Webhook delivery throughput (outbox -> stream -> bus -> fan-out -> queue -> signed POST), one local receiver, after ${WARMUP_EVENTS} events unmeasured:`,
+    `Webhook delivery throughput (outbox -> stream -> bus -> fan-out queue -> fan-out -> delivery queue -> signed POST), one local receiver, after ${WARMUP_EVENTS} events unmeasured:`,
     `  events delivered: ${t.events} at ${t.eventsPerSecond} events/s (target >= ${t.targetEventsPerSecond}: ${t.eventsPerSecond >= t.targetEventsPerSecond ? 'ok' : 'FAIL'})`,
     `  raw POSTs from this process: ${t.rawPostsPerSecond}/s sequential, ${t.rawParallelPostsPerSecond}/s with ${IN_FLIGHT} in flight`,
     `  DynamoDB round trips per event, fan-out and delivery: ${t.deliveryRoundTripsPerEvent} (${Object.entries(

@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_EMAIL_PARAMETER } from '#infra/constructs/alerting';
 import { ACCESS_LOG_FORMAT } from '#infra/constructs/api';
-import { DELIVERY_SOURCE, HEARTBEAT_INTERVAL } from '#infra/constructs/async';
+import { DELIVERY_SOURCE, FANOUT_SOURCE, HEARTBEAT_INTERVAL } from '#infra/constructs/async';
 import {
   BACKLOG_AGE_ALARM_SECONDS,
   SALE_LATENCY_METRIC,
@@ -89,11 +89,16 @@ describe('on-failure destinations', () => {
   });
 
   it('gives each bus rule target a dead-letter queue and a bounded retry policy', () => {
-    for (const consumer of ['webhook-fanout', 'notifications']) {
+    const targets = {
+      // The fan-out's rule targets its queue; notifications' targets the function.
+      'webhook-fanout': arnOf(s.logicalId(s.stack.asyncInfra.fanoutQueue)),
+      notifications: arnOf(fnId('notifications')),
+    };
+    for (const [consumer, arn] of Object.entries(targets)) {
       s.template.hasResourceProperties('AWS::Events::Rule', {
         Targets: [
           Match.objectLike({
-            Arn: arnOf(fnId(consumer)),
+            Arn: arn,
             DeadLetterConfig: { Arn: arnOf(failureQueueId(consumer)) },
             RetryPolicy: {
               MaximumRetryAttempts: BUS_TARGET_RETRY.retryAttempts,
@@ -106,7 +111,8 @@ describe('on-failure destinations', () => {
   });
 
   it('sends failed asynchronous invocations of the bus consumers and the jobs to their queues', () => {
-    for (const consumer of ['webhook-fanout', 'notifications', 'jobs']) {
+    // The fan-out is not invoked asynchronously any more: its queue's redrive is its failure path.
+    for (const consumer of ['notifications', 'jobs']) {
       s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
         FunctionName: { Ref: fnId(consumer) },
         MaximumRetryAttempts: ASYNC_RETRY.retryAttempts,
@@ -148,6 +154,37 @@ describe('webhook delivery event source', () => {
       ScalingConfig: { MaximumConcurrency: 10 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
+  });
+});
+
+describe('webhook fan-out event source', () => {
+  it('hands over ten events at once, without a batching window, to at most five invocations', () => {
+    expect(FANOUT_SOURCE.batchSize).toBe(10);
+    expect(FANOUT_SOURCE.maxConcurrency).toBeLessThanOrEqual(DELIVERY_SOURCE.maxConcurrency);
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('webhook-fanout') },
+      EventSourceArn: arnOf(s.logicalId(s.stack.asyncInfra.fanoutQueue)),
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 0,
+      ScalingConfig: { MaximumConcurrency: 5 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it("alarms as soon as the fan-out queue's dead-letter queue holds a message", () => {
+    expect(alarms()).toContainEqual(
+      expect.objectContaining({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [
+          {
+            Name: 'QueueName',
+            Value: { 'Fn::GetAtt': [s.logicalId(s.stack.asyncInfra.fanoutDlq), 'QueueName'] },
+          },
+        ],
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      }),
+    );
   });
 });
 

@@ -1,6 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_FUNCTION_TIMEOUT, HEARTBEAT_INTERVAL } from '#infra/constructs/async';
+import {
+  DELIVERY_FUNCTION_TIMEOUT,
+  FANOUT_FUNCTION_TIMEOUT,
+  HEARTBEAT_INTERVAL,
+} from '#infra/constructs/async';
 import { asyncFunctions, defaultRouteGroup, functionNames, httpGroups } from '#infra/routes';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { scheduleInputOf } from '#shared/adapters/scheduler/eventbridge-scheduler';
@@ -197,6 +201,55 @@ describe('asynchronous work', () => {
     expect(DELIVERY_FUNCTION_TIMEOUT.toSeconds() * 6).toBe(60);
   });
 
+  it("redrives a fan-out message to the fan-out's failure queue after five receives, 60 s apart", () => {
+    const queue = s.logicalId(s.stack.asyncInfra.fanoutQueue);
+    const dlq = s.logicalId(s.stack.asyncInfra.fanoutDlq);
+    expect(s.stack.asyncInfra.failureQueues.get('webhook-fanout')).toBe(s.stack.asyncInfra.fanoutDlq);
+    const [, props] = resourcesOf('AWS::SQS::Queue').find(([id]) => id === queue)!;
+    expect(props.Properties).toEqual({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 60,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    // AWS's rule for an SQS event source: a visibility timeout of at least six function timeouts.
+    expect(fnProps('webhook-fanout').Timeout).toBe(FANOUT_FUNCTION_TIMEOUT.toSeconds());
+    expect(props.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fnProps('webhook-fanout').Timeout);
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      MessageRetentionPeriod: 14 * 86_400,
+      RedrivePolicy: Match.absent(),
+    });
+  });
+
+  it('lets only the fan-out rule send to the fan-out queue and its failure queue', () => {
+    const rule = Object.entries(s.template.findResources('AWS::Events::Rule')).find(([, r]) =>
+      JSON.stringify(r.Properties.Targets).includes(s.logicalId(s.stack.asyncInfra.fanoutQueue)),
+    )?.[0];
+    expect(rule).toBeDefined();
+    for (const queue of [s.stack.asyncInfra.fanoutQueue, s.stack.asyncInfra.fanoutDlq]) {
+      const id = s.logicalId(queue);
+      const [[, policy]] = resourcesOf('AWS::SQS::QueuePolicy').filter(([, p]) =>
+        p.Properties.Queues.some((q: unknown) => JSON.stringify(q) === JSON.stringify({ Ref: id })),
+      );
+      type Statement = Parameters<typeof actionsOf>[0][number] & Record<string, any>;
+      const fromRule = (policy.Properties.PolicyDocument.Statement as Statement[]).filter(
+        (st) => st.Effect === 'Allow' && st.Principal?.Service === 'events.amazonaws.com',
+      );
+      expect(fromRule).toHaveLength(1);
+      expect(actionsOf(fromRule)).toContain('sqs:SendMessage');
+      expect(fromRule[0].Condition).toEqual({
+        ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [rule, 'Arn'] } },
+      });
+    }
+  });
+
+  it('no longer invokes the fan-out from the bus: no invoke permission, no asynchronous invoke config', () => {
+    const fn = fnId('webhook-fanout');
+    const refersToFanout = (r: { Properties: Record<string, any> }) =>
+      JSON.stringify(r.Properties.FunctionName ?? null).includes(fn);
+    expect(resourcesOf('AWS::Lambda::Permission').filter(([, r]) => refersToFanout(r))).toEqual([]);
+    expect(resourcesOf('AWS::Lambda::EventInvokeConfig').filter(([, r]) => refersToFanout(r))).toEqual([]);
+  });
+
   it('refuses non-TLS requests on every queue', () => {
     const policies = resourcesOf('AWS::SQS::QueuePolicy');
     expect(policies).toHaveLength(resourcesOf('AWS::SQS::Queue').length);
@@ -257,10 +310,18 @@ describe('asynchronous work', () => {
     });
   });
 
-  it('sends every service event to the fan-out and every queued delivery to the delivery function', () => {
+  it('sends every service event to the fan-out queue and every queued delivery to the delivery function', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', {
       EventBusName: { Ref: s.logicalId(s.stack.asyncInfra.bus) },
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId('webhook-fanout'), 'Arn'] } })],
+      EventPattern: { source: ['payment-service'] },
+      Targets: [
+        Match.objectLike({ Arn: { 'Fn::GetAtt': [s.logicalId(s.stack.asyncInfra.fanoutQueue), 'Arn'] } }),
+      ],
+    });
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('webhook-fanout') },
+      EventSourceArn: { 'Fn::GetAtt': [s.logicalId(s.stack.asyncInfra.fanoutQueue), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId('webhook-delivery') },
