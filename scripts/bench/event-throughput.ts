@@ -25,7 +25,7 @@ export interface EventThroughput {
   dynamoLocalStopped: boolean;
 }
 
-const EVENTS = 1_000;
+const EVENTS = 3_000;
 /**
  * Events delivered first, unmeasured: DynamoDB Local stands in for a service that is always warm,
  * and its JVM compiles its hot paths with C2 only after some 20,000 operations.

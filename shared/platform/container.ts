@@ -9,7 +9,7 @@ import {
 import { readTogether } from '#shared/adapters/dynamodb/read-batch';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
 import { Table } from '#shared/adapters/dynamodb/table';
-import { fetchSender } from '#shared/adapters/http/webhook-sender';
+import { httpSender } from '#shared/adapters/http/webhook-sender';
 import { createEmfMetrics } from '#shared/adapters/metrics/emf';
 import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
@@ -169,7 +169,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     payments: createGatewayRouter(sandbox, live),
     sandbox,
     jwks: remoteJwks(cfg.jwksUrl),
-    sender: fetchSender,
+    sender: httpSender,
     urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
     metrics: platform.metrics,
     mailer: routeMail({ sandbox: kept, live: platform.mailer ?? kept }),
