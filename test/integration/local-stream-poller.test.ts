@@ -34,7 +34,10 @@ async function setup() {
     for (const r of event.Records) seen.push(String(r.dynamodb?.NewImage?.pk?.S));
   });
   const write = (id: string) => table.put({ pk: `EVENT#${id}`, sk: 'EVENT', entity: TABLE.outboxEntity });
-  return { poller, seen, write, advance: (ms: number) => (now += ms) };
+  const advance = (ms: number) => {
+    now += ms;
+  };
+  return { poller, seen, write, advance };
 }
 
 describe('LocalStreamPoller pacing', () => {

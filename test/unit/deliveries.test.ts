@@ -99,6 +99,19 @@ const message = (attempt: number): DeliveryMessage => ({
 
 const stored = () => deliveries.stored(TENANT, DELIVERY_ID);
 
+/** The delivery after a first attempt answered 200 (OK). */
+const succeededAtFirst = () =>
+  delivery({
+    status: 'succeeded',
+    scheduledAttempts: 1,
+    lastStatusCode: 200,
+    lastDurationMs: 42,
+    lastError: null,
+    lastAttemptAt: NOW,
+    nextAttemptAt: null,
+    updatedAt: NOW,
+  });
+
 beforeEach(async () => {
   clock = new FakeClock(NOW);
   endpoints = new FakeWebhookEndpointRepository();
@@ -138,18 +151,7 @@ describe('processDeliveryMessage on success', () => {
     const outcome = await processDeliveryMessage(deps, message(1));
 
     expect(outcome).toBe('succeeded');
-    expect(stored()).toEqual(
-      delivery({
-        status: 'succeeded',
-        scheduledAttempts: 1,
-        lastStatusCode: 200,
-        lastDurationMs: 42,
-        lastError: null,
-        lastAttemptAt: NOW,
-        nextAttemptAt: null,
-        updatedAt: NOW,
-      }),
-    );
+    expect(stored()).toEqual(succeededAtFirst());
     expect(queue.sent).toEqual([]);
     expect(metrics.counts.size).toBe(0);
   });
@@ -494,16 +496,7 @@ describe('the first attempt writes the delivery (the fan-out stores nothing)', (
     expect(await processDeliveryMessage(deps, firstMessage())).toBe('succeeded');
 
     expect(sender.requests.map((r) => r.body)).toEqual([BODY]);
-    expect(stored()).toEqual(
-      delivery({
-        status: 'succeeded',
-        scheduledAttempts: 1,
-        lastStatusCode: 200,
-        lastDurationMs: 42,
-        lastAttemptAt: NOW,
-        nextAttemptAt: null,
-      }),
-    );
+    expect(stored()).toEqual(succeededAtFirst());
     expect(deliveries.recorded.map((r) => r.written)).toEqual([true]);
   });
 

@@ -127,7 +127,12 @@ const messageOf = (d: WebhookDelivery, attempt: number, stored = true): string =
   } satisfies DeliveryMessage);
 
 /** A delivery that nothing attempted yet, as its first attempt's message describes it. */
-function unstoredDelivery(tenant: Tenant, id: string, endpointId: string, first: FirstAttempt): WebhookDelivery {
+function unstoredDelivery(
+  tenant: Tenant,
+  id: string,
+  endpointId: string,
+  first: FirstAttempt,
+): WebhookDelivery {
   return {
     id,
     tenant,
@@ -172,7 +177,9 @@ export async function fanOut(
   };
   const queueOne = async (endpoint: WebhookEndpoint) => {
     const id = deliveryIdOf(detail.envelope.id, endpoint.id);
-    await deps.queue.send({ body: messageOf(unstoredDelivery(detail.tenant, id, endpoint.id, first), 1, false) });
+    await deps.queue.send({
+      body: messageOf(unstoredDelivery(detail.tenant, id, endpoint.id, first), 1, false),
+    });
   };
   await Promise.all(endpoints.map(queueOne));
   return { endpoints: endpoints.length };
@@ -254,7 +261,10 @@ export async function processDeliveryMessage(
   const dueAt = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : now.getTime();
   if (dueAt > now.getTime()) {
     const wait = Math.min(MAX_HOP_SECONDS, Math.ceil((dueAt - now.getTime()) / 1000));
-    await deps.queue.send({ body: messageOf(delivery, message.attempt, stored !== null), delaySeconds: wait });
+    await deps.queue.send({
+      body: messageOf(delivery, message.attempt, stored !== null),
+      delaySeconds: wait,
+    });
     return 'hop';
   }
   const result = await attempt(deps, delivery, endpoint);
