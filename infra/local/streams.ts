@@ -17,7 +17,7 @@ export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<unknown>;
 /** Upper bound on how long a shard added without a closed parent would go unnoticed. */
 const REDISCOVER_MS = 1_000;
 /**
- * A paced drain (the ticker's) reads a stream that was empty at its last read again only after this
+ * A paced drain (the background ticker's) reads a stream that was empty at its last read again only after this
  * long. Lambda polls an idle shard about four times a second; reading DynamoDB Local's stream on every
  * 20 ms tick cost it 0.7-3.8 ms of CPU per empty GetRecords, a fifth of a core with nothing to do.
  * A stream that had records is read again at once, and the test clock's advance always reads.

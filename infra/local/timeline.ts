@@ -108,7 +108,7 @@ export class Timeline {
    * the bus, the queue and the scheduler each run what is due now, so a long queue run does not
    * hold back the fan-out of the next events. Repeats until nothing is due.
    */
-  private async runDueNow() {
+  private async runDueNow(drain: DrainOptions) {
     for (let guard = 0; guard < 100_000; guard++) {
       const now = this.clock.now();
       const due = this.sources.filter((source) => {
@@ -116,14 +116,15 @@ export class Timeline {
         return at !== undefined && at <= now.getTime();
       });
       const run = (source: TimedSource) => source.runNext(now).catch(this.onError);
-      await Promise.all([this.drainAll({ paced: true }), ...due.map(run)]);
+      await Promise.all([this.drainAll(drain), ...due.map(run)]);
       if (due.length === 0 && !this.earliest(this.clock.now().getTime(), {})) return;
     }
     throw new Error('timeline did not settle after 100000 steps');
   }
 
+  /** Runs what is due now, the streams read in full (a test or the bench settling the pipeline). */
   tick(): Promise<void> {
-    return this.exclusive(() => this.runDueNow());
+    return this.exclusive(() => this.runDueNow({}));
   }
 
   advance(seconds: number): Promise<Date> {
@@ -138,8 +139,9 @@ export class Timeline {
   }
 
   start(intervalMs = 200): void {
+    // The background ticker's drains are paced: an idle stream is not read on every tick.
     this.timer = setInterval(() => {
-      this.tick().catch(this.onError);
+      this.exclusive(() => this.runDueNow({ paced: true })).catch(this.onError);
     }, intervalMs);
     this.timer.unref();
   }

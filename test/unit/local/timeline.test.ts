@@ -301,7 +301,12 @@ describe('Timeline.tick', () => {
 });
 
 describe('Timeline drains', () => {
-  it('asks for a paced drain on a tick and a full one on an advance', async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('asks for a paced drain on a background tick, and a full one on tick() and advance', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const clock = new TestClock();
     const asked: (DrainOptions | undefined)[] = [];
     const timeline = new Timeline(
@@ -310,11 +315,15 @@ describe('Timeline drains', () => {
       [{ drain: async (options) => void asked.push(options) }],
       () => undefined,
     );
-    await timeline.tick();
+    timeline.start(50);
+    await vi.advanceTimersByTimeAsync(50);
     expect(asked).toEqual([{ paced: true }]);
+    await timeline.stop();
+
     asked.length = 0;
+    await timeline.tick();
     await timeline.advance(60);
-    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeGreaterThan(1);
     expect(asked.every((o) => !o?.paced)).toBe(true);
   });
 });
