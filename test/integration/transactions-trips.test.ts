@@ -25,18 +25,24 @@ const buyer = {
   phone: '11987654321',
 };
 
+/** A seller with a test key and a product; its customers are registered by API, not by a sale. */
+async function seller(sellerId: number) {
+  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
+  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
+    .key as string;
+  const product = (
+    await api.post(
+      '/api/products',
+      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
+      { token: key },
+    )
+  ).body;
+  return { key, product };
+}
+
 describe('round trips of a sale (issue 17)', () => {
   it('costs 3 round trips for every sale across id blocks: the next block is claimed ahead, not waited for', async () => {
-    const jwt = await runtime.issuer.sign(90_001, { now: runtime.clock.now() });
-    const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-      .key;
-    const product = (
-      await api.post(
-        '/api/products',
-        { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
-        { token: key as string },
-      )
-    ).body;
+    const { product } = await seller(90_001);
     const sell = async () => {
       const res = await api.post('/api/transactions', {
         productId: product.uuid,
@@ -66,20 +72,6 @@ describe('round trips of a sale (issue 17)', () => {
   });
 
   it('costs 3 round trips for a returning buyer the container never saw, for its seller and for another seller', async () => {
-    /** A seller with a test key and a product; its customers are registered by API, not by a sale. */
-    const seller = async (sellerId: number) => {
-      const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-      const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-        .key as string;
-      const product = (
-        await api.post(
-          '/api/products',
-          { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
-          { token: key },
-        )
-      ).body;
-      return { key, product };
-    };
     const mine = await seller(90_011);
     const theirs = await seller(90_012);
     const returning = {
@@ -121,16 +113,7 @@ describe('round trips of a sale (issue 17)', () => {
   });
 
   it('reads a checkout session with its product in one read, and pays it in one read and one write', async () => {
-    const jwt = await runtime.issuer.sign(90_021, { now: runtime.clock.now() });
-    const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-      .key as string;
-    const product = (
-      await api.post(
-        '/api/products',
-        { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
-        { token: key },
-      )
-    ).body;
+    const { key, product } = await seller(90_021);
     const session = (
       await api.post(
         '/api/checkout/sessions',
