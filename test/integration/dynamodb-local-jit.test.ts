@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DYNAMO_JVM_OPTIONS, type DynamoJit, startDynamoLocal } from '../../infra/local/dynamodb-local';
+import {
+  DYNAMO_JVM_OPTIONS,
+  DYNAMO_LOCAL_ARGUMENTS,
+  type DynamoJit,
+  startDynamoLocal,
+} from '../../infra/local/dynamodb-local';
 
 /** The JDK_JAVA_OPTIONS the started JVM was given (read from its environment in /proc). */
 function jvmOptionsOf(pid: number | undefined): string | undefined {
@@ -18,6 +23,23 @@ describe('DynamoDB Local JVM options', () => {
     try {
       expect(jvmOptionsOf(dynamo.pid)).toBe(before ? `${expected} ${before}` : expected);
       expect(process.env.JDK_JAVA_OPTIONS).toBe(before);
+    } finally {
+      await dynamo.stop();
+    }
+  });
+
+  it('starts DynamoDB Local with its telemetry off, in memory and on its port, from the package jar', async () => {
+    expect(DYNAMO_LOCAL_ARGUMENTS).toEqual(['-disableTelemetry']);
+    const dynamo = await startDynamoLocal({ dataDir: null });
+    try {
+      const args = readFileSync(`/proc/${dynamo.pid}/cmdline`, 'utf8').split('\0');
+      expect(args).toContain('-disableTelemetry');
+      expect(args).toContain('-inMemory');
+      expect(args.slice(args.indexOf('-port'), args.indexOf('-port') + 2)).toEqual([
+        '-port',
+        String(dynamo.port),
+      ]);
+      expect(args.find((a) => a.endsWith('DynamoDBLocal.jar'))).toBeDefined();
     } finally {
       await dynamo.stop();
     }
