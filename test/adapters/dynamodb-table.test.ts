@@ -20,6 +20,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   alreadyExists,
   ConditionFailedError,
+  createDynamoClient,
   decodeCursor,
   encodeCursor,
   orConflict,
@@ -50,6 +51,16 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 
 beforeEach(() => {
   mock.reset();
+});
+
+describe('createDynamoClient', () => {
+  it('leaves out the SDK logger middleware, which redacts every input and output for no logger', () => {
+    const names = (c: DynamoDBClient) => c.middlewareStack.identify().map((entry) => entry.split(' ')[0]);
+    expect(names(new DynamoDBClient({ region: 'sa-east-1' }))).toContain('loggerMiddleware');
+    const client = createDynamoClient({ region: 'sa-east-1' });
+    expect(names(client)).not.toContain('loggerMiddleware');
+    expect(names(client)).toContain('retryMiddleware');
+  });
 });
 
 describe('Table.put', () => {
