@@ -20,6 +20,11 @@ export interface EventThroughput {
   deliveryRoundTripsPerEvent: number;
   /** The same requests by command, over the whole run. */
   deliveryRoundTrips: Record<string, number>;
+  /**
+   * The local stream poller's GetRecords calls per delivered event and the records they returned
+   * (every write of the table, deliveries included); on AWS, Lambda's poller makes these.
+   */
+  streamReads: { callsPerEvent: number; recordsPerEvent: number };
   /** Where the CPU went per delivered event (outbox write to accepted POST, the receiver included). */
   cpu: CpuShare;
   dynamoLocalStopped: boolean;
@@ -92,6 +97,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
     await deliver(WARMUP_EVENTS);
     const warmedUp = received;
     const before = { ...runtime.roundTrips.byCommand };
+    const readsBefore = { ...runtime.streams.reads };
     const meter = cpuMeter(runtime.dynamo?.pid);
     const started = performance.now();
     const outboxWrites = await deliver(EVENTS);
@@ -133,6 +139,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
     await Promise.all(Array.from({ length: IN_FLIGHT }, post));
     const parallelSeconds = (performance.now() - parallelStarted) / 1000;
     const rate = (n: number, seconds: number) => Math.round((n / seconds) * 10) / 10;
+    const perEvent = (n: number) => Math.round((n / Math.max(1, delivered)) * 100) / 100;
     return {
       events: delivered,
       eventsPerSecond: rate(delivered, eventsSeconds),
@@ -141,6 +148,10 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
       rawParallelPostsPerSecond: rate(EVENTS, parallelSeconds),
       deliveryRoundTripsPerEvent: Math.round((pipelineTrips / Math.max(1, delivered)) * 100) / 100,
       deliveryRoundTrips,
+      streamReads: {
+        callsPerEvent: perEvent(runtime.streams.reads.calls - readsBefore.calls),
+        recordsPerEvent: perEvent(runtime.streams.reads.records - readsBefore.records),
+      },
       cpu,
       dynamoLocalStopped: true,
     };
@@ -160,6 +171,7 @@ export function formatEventThroughput(t: EventThroughput): string {
     )
       .map(([command, n]) => `${command.replace(/Command$/, '')} ${n}`)
       .join(', ')})`,
+    `  stream reads (Lambda's poller on AWS): ${t.streamReads.callsPerEvent} GetRecords per event, returning ${t.streamReads.recordsPerEvent} records per event`,
     formatCpuShare(t.cpu, 'event', t.targetEventsPerSecond),
   ].join('\n');
 }

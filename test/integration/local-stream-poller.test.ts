@@ -11,7 +11,7 @@ afterAll(() => {
   for (const t of tables) t.client.destroy();
 });
 
-async function setup() {
+async function setup(batchSize?: number) {
   const endpoint = await fileDynamoEndpoint();
   const tableName = `stream-${randomUUID()}`;
   await ensureTable(endpoint, tableName);
@@ -24,6 +24,7 @@ async function setup() {
     endpoint,
     tableName,
     file: null,
+    batchSize,
     onError: (e) => {
       throw e;
     },
@@ -73,5 +74,34 @@ describe('LocalStreamPoller pacing', () => {
     await poller.drain();
 
     expect(seen).toEqual(['EVENT#a']);
+  });
+});
+
+describe('LocalStreamPoller reads', () => {
+  it('ends a drain on a read that returned fewer records than its limit, with no empty read after it', async () => {
+    const { poller, seen, write } = await setup(2);
+    await poller.drain();
+    await write('a');
+    await write('b');
+    await write('c');
+    const before = poller.reads.calls;
+
+    await poller.drain();
+
+    // Two records (a full read), then one (fewer than the limit: the end of the shard).
+    expect(poller.reads.calls - before).toBe(2);
+    expect(seen).toEqual(['EVENT#a', 'EVENT#b', 'EVENT#c']);
+  });
+
+  it('reads on while every read comes back full, and once more to find the end', async () => {
+    const { poller, seen, write } = await setup(2);
+    await poller.drain();
+    for (const id of ['a', 'b', 'c', 'd']) await write(id);
+    const before = poller.reads.calls;
+
+    await poller.drain();
+
+    expect(poller.reads.calls - before).toBe(3);
+    expect(seen).toEqual(['EVENT#a', 'EVENT#b', 'EVENT#c', 'EVENT#d']);
   });
 });
