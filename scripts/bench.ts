@@ -46,7 +46,7 @@ const anyRoute = httpGroups.some((g) => g.routes.some((r) => only.route(g.name, 
 let endpoints: EndpointReport | undefined;
 if (anyRoute) {
   log('starting the local runtime (DynamoDB Local) and measuring endpoints');
-  endpoints = await measureEndpoints(only);
+  endpoints = await measureEndpoints(only, log);
 }
 let listingCost: ListingCost | undefined;
 if (only.phase('listing transactions')) {

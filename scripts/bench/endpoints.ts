@@ -286,12 +286,15 @@ function contextOf(runtime: Runtime): BenchContext {
 async function measureAll(
   runtime: Runtime,
   filter: BenchFilter,
+  progress: (line: string) => void,
 ): Promise<Omit<EndpointReport, 'dynamoLocalStopped'>> {
   const tracer = traceCommands(runtime);
   const ctx = contextOf(runtime);
   const endpoints: EndpointResult[] = [];
   const routeKeys = new Set<string>();
+  const started = performance.now();
   for (const group of httpGroups) {
+    const before = endpoints.filter((e) => e.recipe).length;
     for (const route of group.routes) {
       const key = routeKey(route);
       routeKeys.add(key);
@@ -306,6 +309,11 @@ async function measureAll(
       };
       if (result.recipe) await measureRoute(runtime, ctx, tracer, result);
       endpoints.push(result);
+    }
+    const measured = endpoints.filter((e) => e.recipe).length - before;
+    if (measured > 0) {
+      const minutes = ((performance.now() - started) / 60_000).toFixed(1);
+      progress(`routes: ${group.name} measured (${measured} routes; ${minutes} min so far)`);
     }
   }
   const sellerId = runtime.devCredentials?.sellerId ?? (await ctx.newSeller()).sellerId;
@@ -328,6 +336,8 @@ function dynamoLocalRunning(port: number): boolean {
 /** Starts a local runtime (with its own DynamoDB Local), measures every route (BENCH_ONLY: those kept), stops it. */
 export async function measureEndpoints(
   filter: BenchFilter = benchFilter(undefined),
+  /** A line after each group of routes (the whole run takes some 20 minutes on two cores). */
+  progress: (line: string) => void = () => {},
 ): Promise<EndpointReport> {
   const runtime = await startRuntime({ port: 0, dataDir: null, logLevel: 'silent', tableName: 'bench' });
   // Interrupted: stop DynamoDB Local (java) before leaving, never leave it running.
@@ -341,7 +351,7 @@ export async function measureEndpoints(
     // No background ticks: streams, queues and jobs run only inside timeline.advance() between
     // batches, so every DynamoDB command between two measurement points belongs to the request.
     await runtime.timeline.stop();
-    report = await measureAll(runtime, filter);
+    report = await measureAll(runtime, filter, progress);
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);

@@ -55,6 +55,8 @@ export interface LoadTest {
   errorStatuses: Record<string, number>;
   /** Where the CPU went per request: the runtime, DynamoDB Local, the load client. */
   cpu: CpuShare;
+  /** DynamoDB calls per answered request of the mix, by command (the jobs' included, not the stream poller's reads). */
+  roundTripsPerRequest: Record<string, number>;
   overLimit: { sent: number; ok: number; limited: number; other: number; expectedLimited: number };
   dynamoLocalStopped: boolean;
 }
@@ -237,6 +239,8 @@ function summarise(outcomes: Outcome[], expected: (o: Outcome) => boolean): Late
 }
 
 /** Starts a window with at least this much of it left, so the over-limit burst stays inside one. */
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
 async function freshWindow(runtime: Runtime, needMs: number) {
   const now = runtime.clock.now();
   const left = rateWindow(now).resetsAt.getTime() - now.getTime();
@@ -264,6 +268,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
     );
     await warmUp(runtime, sellers, requests.length);
     const expectedOf = new Map(requests.map((r) => [r.route, r.expect]));
+    const tripsBefore = { ...runtime.roundTrips.byCommand };
     const meter = cpuMeter(runtime.dynamo?.pid);
     const { outcomes, cpuMs: clientCpuMs } = await runInSecondProcess({
       baseUrl: runtime.baseUrl,
@@ -271,6 +276,12 @@ export async function measureLoadTest(): Promise<LoadTest> {
       requests,
     });
     const cpu = meter.stop(outcomes.length, RATE_PER_SECOND, clientCpuMs);
+    const roundTripsPerRequest: Record<string, number> = {};
+    for (const [command, count] of Object.entries(runtime.roundTrips.byCommand)) {
+      const during = count - (tripsBefore[command] ?? 0);
+      if (during > 0)
+        roundTripsPerRequest[command.replace(/Command$/, '')] = round2(during / outcomes.length);
+    }
     const ok = (o: Outcome) => (expectedOf.get(o.route) ?? []).includes(o.status);
     const byRoute: Record<string, LatencySummary> = {};
     for (const route of new Set(outcomes.map((o) => o.route))) {
@@ -311,6 +322,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
       maxSendLagMs: Math.round(Math.max(0, ...outcomes.map((o) => o.lagMs))),
       errorStatuses,
       cpu,
+      roundTripsPerRequest,
       overLimit: {
         sent: burst.length,
         ok: statuses.filter((s) => s === 200).length,
@@ -338,6 +350,11 @@ export function formatLoadTest(t: LoadTest): string {
       t.overall.errors ? ` ${JSON.stringify(t.errorStatuses)}` : ''
     }; latest send after its slot: ${t.maxSendLagMs} ms`,
     formatCpuShare(t.cpu, 'request', t.ratePerSecond),
+    `  DynamoDB round trips per request: ${round2(
+      Object.values(t.roundTripsPerRequest).reduce((a, b) => a + b, 0),
+    )} (${Object.entries(t.roundTripsPerRequest)
+      .map(([command, n]) => `${command} ${n}`)
+      .join(', ')})`,
     `  one key past its limit: ${o.sent} requests, ${o.ok} answered 200, ${o.limited} answered 429 (expected ${o.expectedLimited}), ${o.other} other (${overOk ? 'ok' : 'FAIL'})`,
   ].join('\n');
 }
