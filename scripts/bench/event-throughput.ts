@@ -4,7 +4,14 @@ import { createApiKey } from '../../shared/domain/auth/api-keys';
 import { newEvent } from '../../shared/domain/events/events';
 import { createEndpoint } from '../../shared/domain/webhooks/endpoints';
 import { configureLogs } from '../../shared/logger';
-import { type CpuShare, cpuMeter, formatCpuShare } from './process-cpu';
+import {
+  type CpuShare,
+  cpuMeter,
+  formatCpuShare,
+  formatJitWarmUp,
+  type JitWarmUp,
+  warmUntilJitSettles,
+} from './process-cpu';
 
 export interface EventThroughput {
   events: number;
@@ -20,6 +27,8 @@ export interface EventThroughput {
   deliveryRoundTripsPerEvent: number;
   /** The same requests by command, over the whole run. */
   deliveryRoundTrips: Record<string, number>;
+  /** Events delivered before the measurement, and how DynamoDB Local's JIT stood after them. */
+  warmUp: { events: number } & JitWarmUp;
   /**
    * The local stream poller's GetRecords calls per delivered event and the records they returned
    * (every write of the table, deliveries included); on AWS, Lambda's poller makes these.
@@ -30,12 +39,14 @@ export interface EventThroughput {
   dynamoLocalStopped: boolean;
 }
 
-const EVENTS = 3_000;
+const EVENTS = 6_000;
 /**
- * Events delivered first, unmeasured: DynamoDB Local stands in for a service that is always warm,
- * and its JVM compiles its hot paths with C2 only after some 20,000 operations.
+ * Events delivered first, unmeasured, in rounds of this many until DynamoDB Local's JIT settled
+ * (warmUntilJitSettles), at most WARMUP_MAX_ROUNDS: DynamoDB Local stands in for a service that is
+ * always warm, and its JVM compiles its hot paths with C2 for a minute or more of load.
  */
-const WARMUP_EVENTS = 2_000;
+const WARMUP_ROUND_EVENTS = 2_000;
+const WARMUP_MAX_ROUNDS = 15;
 const TARGET_EVENTS_PER_SECOND = 300;
 /** Batch size times maximum concurrency of the delivery queue's consumers. */
 const IN_FLIGHT = 100;
@@ -94,7 +105,13 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
       while (received < target && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       return writes;
     };
-    await deliver(WARMUP_EVENTS);
+    const jit = await warmUntilJitSettles(
+      runtime.dynamo?.pid,
+      async () => {
+        await deliver(WARMUP_ROUND_EVENTS);
+      },
+      WARMUP_MAX_ROUNDS,
+    );
     const warmedUp = received;
     const before = { ...runtime.roundTrips.byCommand };
     const readsBefore = { ...runtime.streams.reads };
@@ -148,6 +165,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
       rawParallelPostsPerSecond: rate(EVENTS, parallelSeconds),
       deliveryRoundTripsPerEvent: Math.round((pipelineTrips / Math.max(1, delivered)) * 100) / 100,
       deliveryRoundTrips,
+      warmUp: { events: warmedUp, ...jit },
       streamReads: {
         callsPerEvent: perEvent(runtime.streams.reads.calls - readsBefore.calls),
         recordsPerEvent: perEvent(runtime.streams.reads.records - readsBefore.records),
@@ -163,7 +181,7 @@ export async function measureEventThroughput(): Promise<EventThroughput> {
 
 export function formatEventThroughput(t: EventThroughput): string {
   return [
-    `Webhook delivery throughput (outbox -> stream -> bus -> fan-out queue -> fan-out -> delivery queue -> signed POST), one local receiver, after ${WARMUP_EVENTS} events unmeasured:`,
+    `Webhook delivery throughput (outbox -> stream -> bus -> fan-out queue -> fan-out -> delivery queue -> signed POST), one local receiver, after ${t.warmUp.events} events unmeasured (${formatJitWarmUp(t.warmUp)}):`,
     `  events delivered: ${t.events} at ${t.eventsPerSecond} events/s (target >= ${t.targetEventsPerSecond}: ${t.eventsPerSecond >= t.targetEventsPerSecond ? 'ok' : 'FAIL'})`,
     `  raw POSTs from this process: ${t.rawPostsPerSecond}/s sequential, ${t.rawParallelPostsPerSecond}/s with ${IN_FLIGHT} in flight`,
     `  DynamoDB round trips per event, fan-out and delivery: ${t.deliveryRoundTripsPerEvent} (${Object.entries(

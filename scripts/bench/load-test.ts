@@ -9,7 +9,14 @@ import { configureLogs } from '#shared/logger';
 import { percentile } from './endpoints';
 import { createProducts, productBody, sandbox } from './fixtures';
 import type { LoadPlan, Outcome, PlannedRequest } from './load-client';
-import { type CpuShare, cpuMeter, formatCpuShare } from './process-cpu';
+import {
+  type CpuShare,
+  cpuMeter,
+  formatCpuShare,
+  formatJitWarmUp,
+  type JitWarmUp,
+  warmUntilJitSettles,
+} from './process-cpu';
 import type { BenchContext } from './recipes';
 import { buy, buyer, checkoutBody, type TransactionView } from './transaction-recipes';
 
@@ -57,6 +64,8 @@ export interface LoadTest {
   cpu: CpuShare;
   /** DynamoDB calls per answered request of the mix, by command (the jobs' included, not the stream poller's reads). */
   roundTripsPerRequest: Record<string, number>;
+  /** The unmeasured warm-up at half the rate, and how DynamoDB Local's JIT stood after it. */
+  warmUp: JitWarmUp & { seconds: number };
   overLimit: { sent: number; ok: number; limited: number; other: number; expectedLimited: number };
   dynamoLocalStopped: boolean;
 }
@@ -180,11 +189,13 @@ const POOL_SOCKETS = 50;
 const WARMUP_PER_KIND = 2;
 
 /**
- * Then the same mix at half the rate for 20 s, unmeasured: DynamoDB Local stands in for a service
- * that is always warm, and its JVM compiles its hot paths with C2 only after some 20,000 operations.
+ * Then the same mix at half the rate, unmeasured, in rounds of 20 s until DynamoDB Local's JIT
+ * settled (warmUntilJitSettles), at most JIT_WARMUP_MAX_ROUNDS: DynamoDB Local stands in for a
+ * service that is always warm, and its JVM compiles its hot paths with C2 for a minute or more.
  */
 const JIT_WARMUP_RATE = 50;
 const JIT_WARMUP_SECONDS = 20;
+const JIT_WARMUP_MAX_ROUNDS = 6;
 
 /**
  * A running service is warm: every route's module is loaded and the DynamoDB client's sockets are
@@ -192,7 +203,11 @@ const JIT_WARMUP_SECONDS = 20;
  * to DynamoDB Local can miss the client's 1 s connection timeout (table.ts) on a busy machine.
  * The rate windows the warm-up used are left behind before the measured minute starts.
  */
-async function warmUp(runtime: Runtime, sellers: Seller[], from: number) {
+async function warmUp(
+  runtime: Runtime,
+  sellers: Seller[],
+  from: number,
+): Promise<JitWarmUp & { seconds: number }> {
   const { client } = runtime.deps.table;
   const describe = () => client.send(new DescribeTableCommand({ TableName: 'bench-load' }));
   await Promise.all(Array.from({ length: POOL_SOCKETS }, describe));
@@ -200,12 +215,22 @@ async function warmUp(runtime: Runtime, sellers: Seller[], from: number) {
     Array.from({ length: count }, (_, k) => planRequest(sellers, from + offset + k));
   const first = MIX.length * WARMUP_PER_KIND;
   await runInSecondProcess({ baseUrl: runtime.baseUrl, ratePerSecond: 10, requests: plan(first, 0) });
-  await runInSecondProcess({
-    baseUrl: runtime.baseUrl,
-    ratePerSecond: JIT_WARMUP_RATE,
-    requests: plan(JIT_WARMUP_RATE * JIT_WARMUP_SECONDS, first),
-  });
+  const perRound = JIT_WARMUP_RATE * JIT_WARMUP_SECONDS;
+  let offset = first;
+  const jit = await warmUntilJitSettles(
+    runtime.dynamo?.pid,
+    async () => {
+      await runInSecondProcess({
+        baseUrl: runtime.baseUrl,
+        ratePerSecond: JIT_WARMUP_RATE,
+        requests: plan(perRound, offset),
+      });
+      offset += perRound;
+    },
+    JIT_WARMUP_MAX_ROUNDS,
+  );
   await freshWindow(runtime, 61_000);
+  return { ...jit, seconds: jit.rounds * JIT_WARMUP_SECONDS };
 }
 
 /** Forks the client, hands it the plan and waits for its outcomes. */
@@ -266,7 +291,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
     const requests = Array.from({ length: RATE_PER_SECOND * durationSeconds }, (_, i) =>
       planRequest(sellers, i),
     );
-    await warmUp(runtime, sellers, requests.length);
+    const jitWarmUp = await warmUp(runtime, sellers, requests.length);
     const expectedOf = new Map(requests.map((r) => [r.route, r.expect]));
     const tripsBefore = { ...runtime.roundTrips.byCommand };
     const meter = cpuMeter(runtime.dynamo?.pid);
@@ -323,6 +348,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
       errorStatuses,
       cpu,
       roundTripsPerRequest,
+      warmUp: jitWarmUp,
       overLimit: {
         sent: burst.length,
         ok: statuses.filter((s) => s === 200).length,
@@ -343,7 +369,7 @@ export function formatLoadTest(t: LoadTest): string {
   const o = t.overLimit;
   const overOk = o.limited === o.expectedLimited && o.ok === o.sent - o.expectedLimited && o.other === 0;
   return [
-    `Load test: ${t.ratePerSecond} requests/s open-loop for ${t.durationSeconds} s from a second process (after ${JIT_WARMUP_SECONDS} s at ${JIT_WARMUP_RATE}/s unmeasured), ${t.apiKeys} API keys of ${t.sellers} sellers, checkouts from ${t.publicAddresses} loopback addresses:`,
+    `Load test: ${t.ratePerSecond} requests/s open-loop for ${t.durationSeconds} s from a second process (after ${t.warmUp.seconds} s at ${JIT_WARMUP_RATE}/s unmeasured; ${formatJitWarmUp(t.warmUp)}), ${t.apiKeys} API keys of ${t.sellers} sellers, checkouts from ${t.publicAddresses} loopback addresses:`,
     line('all', t.overall),
     ...Object.entries(t.byRoute).map(([route, s]) => line(route, s)),
     `  errors: ${t.overall.errors} (target 0: ${t.overall.errors === 0 ? 'ok' : 'FAIL'})${
