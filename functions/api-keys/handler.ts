@@ -1,8 +1,9 @@
 import { createHttpHandler } from '#shared/http/pipeline';
+import { once } from '#shared/once';
 import { apiKeyRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(apiKeyRoutes, (c) => {
   const deps = { apiKeys: c.repos.apiKeys, clock: c.clock, ids: c.ids };

@@ -3,11 +3,12 @@ import { assetReplier, pageReply } from '#shared/http/page-replies';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
+import { once } from '#shared/once';
 import { CHARGE_ASSET_FILES } from './assets';
 import { chargePaymentRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 const chargeAssetReply = assetReplier(CHARGE_ASSET_FILES);
 

@@ -1,9 +1,10 @@
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
+import { once } from '#shared/once';
 import { checkoutRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(checkoutRoutes, (c) => {
   const base = {

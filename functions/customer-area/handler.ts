@@ -1,9 +1,10 @@
 import { magicLinkSubjectOf, useMagicLinks } from '#shared/domain/customer-area/verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
+import { once } from '#shared/once';
 import { customerAreaRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 useMagicLinks();
 

@@ -2,10 +2,11 @@ import type { InstallmentPlanDeps } from '#shared/domain/installment-plans/deps'
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
+import { once } from '#shared/once';
 import { installmentPlanRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(installmentPlanRoutes, (c) => {
   // A change is saved before its due job is scheduled or its replaced boletos canceled: those

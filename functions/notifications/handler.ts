@@ -1,10 +1,11 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import type { BusDetail } from '#shared/domain/events/events';
 import { logger } from '#shared/logger';
+import { once } from '#shared/once';
 import { getContainer } from '#shared/platform/current';
 
 // The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
-const useCases = () => import('#shared/domain/mail/receipts');
+const useCases = once(() => import('#shared/domain/mail/receipts'));
 
 /**
  * Target of the bus rule for the events that e-mail someone (NOTIFIED_EVENTS: a confirmed payment

@@ -1,8 +1,9 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { once } from '#shared/once';
 import { getContainer } from '#shared/platform/current';
 
 // The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
-const useCases = () => import('#shared/domain/events/publish');
+const useCases = once(() => import('#shared/domain/events/publish'));
 
 /**
  * Consumer of the table's stream, filtered to outbox items by the event source mapping. A thrown

@@ -1,11 +1,12 @@
 import type { PageDeps } from '#shared/domain/pages/page';
 import type { PortalPageDeps } from '#shared/domain/pages/portal';
 import { createHttpHandler } from '#shared/http/pipeline';
+import { once } from '#shared/once';
 import { assetReply, pageReply, themeReply } from './respond';
 import { pagesRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(pagesRoutes, (c) => {
   const viewDeps = {

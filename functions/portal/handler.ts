@@ -1,10 +1,11 @@
 import { portalSessionOf, usePortalTokens } from '#shared/domain/portal/verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { type RequestInfo, reply } from '#shared/http/types';
+import { once } from '#shared/once';
 import { portalRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 usePortalTokens();
 

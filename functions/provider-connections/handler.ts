@@ -1,9 +1,10 @@
 import { createHttpHandler } from '#shared/http/pipeline';
+import { once } from '#shared/once';
 import { notificationDeps } from '#shared/platform/notification-deps';
 import { providerConnectionRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
   const deps = {

@@ -2,10 +2,11 @@ import type { DueDeps } from '#shared/domain/scheduled-charges/due';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import type { Logger } from '#shared/logger';
+import { once } from '#shared/once';
 import { scheduledChargeRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
   // A change is saved before its due job is scheduled, its mail sent or its pix cancelled: those

@@ -2,10 +2,11 @@ import type { SandboxAction } from '#shared/domain/payments/gateway';
 import type { SimulateInput } from '#shared/domain/transactions/sandbox';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply, type Tenant } from '#shared/http/types';
+import { once } from '#shared/once';
 import { testHelperRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(testHelperRoutes, (c) => {
   const deps = { transactions: c.repos.transactions, sandbox: c.sandbox };

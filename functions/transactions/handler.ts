@@ -1,10 +1,11 @@
 import { createHttpHandler } from '#shared/http/pipeline';
 import { rawReply, reply } from '#shared/http/types';
+import { once } from '#shared/once';
 import { notificationDeps } from '#shared/platform/notification-deps';
 import { transactionRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(transactionRoutes, (c) => {
   const deps = { transactions: c.repos.transactions, payments: c.payments, clock: c.clock, ids: c.ids };

@@ -1,9 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/logger';
+import { once } from '#shared/once';
 import { getContainer } from '#shared/platform/current';
 
 // The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
-const useCases = () => import('./deliver');
+const useCases = once(() => import('./deliver'));
 
 /** Consumer of the delivery queue; a failed record returns to the queue (partial batch response). */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {

@@ -1,9 +1,10 @@
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
+import { once } from '#shared/once';
 import { webhookEndpointRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
-const useCases = () => import('./use-cases');
+const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
   const deps = { endpoints: c.repos.webhookEndpoints, clock: c.clock, ids: c.ids, urlPolicy: c.urlPolicy };

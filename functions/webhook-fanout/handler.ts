@@ -1,9 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/logger';
+import { once } from '#shared/once';
 import { getContainer } from '#shared/platform/current';
 
 // The use case (with the event catalog and zod) loads on the first invocation, not at cold start.
-const useCases = () => import('./fan-out');
+const useCases = once(() => import('./fan-out'));
 
 /**
  * Consumer of the fan-out queue (every service event, put there by the bus rule): one queued
