@@ -38,6 +38,14 @@ const PUBLIC_ADDRESSES = 24;
 /** Then one key alone: 150 requests within one rate window, 50 of them past the limit. */
 const OVER_LIMIT_REQUESTS = 150;
 const OVER_LIMIT_RATE = 50;
+/**
+ * When the full rate had errors: the same mix for STEP_SECONDS at each of these rates, lowest
+ * first, until one is not sustained (an error, or p99 over SUSTAINED_P99_MS: requests queueing), so
+ * the report says what this machine sustains beside the target it missed.
+ */
+const STEP_RATES = [50, 60, 70, 80, 90];
+const STEP_SECONDS = 20;
+const SUSTAINED_P99_MS = 1_000;
 
 interface LatencySummary {
   count: number;
@@ -67,7 +75,15 @@ export interface LoadTest {
   /** The unmeasured warm-up at half the rate, and how DynamoDB Local's JIT stood after it. */
   warmUp: JitWarmUp & { seconds: number };
   overLimit: { sent: number; ok: number; limited: number; other: number; expectedLimited: number };
+  /** Lower rates tried after a failed full rate (STEP_RATES), up to the first not sustained; empty when it passed. */
+  steps: RateStep[];
   dynamoLocalStopped: boolean;
+}
+
+export interface RateStep {
+  ratePerSecond: number;
+  summary: LatencySummary;
+  sustained: boolean;
 }
 
 interface Seller {
@@ -207,7 +223,7 @@ async function warmUp(
   runtime: Runtime,
   sellers: Seller[],
   from: number,
-): Promise<JitWarmUp & { seconds: number }> {
+): Promise<JitWarmUp & { seconds: number; next: number }> {
   const { client } = runtime.deps.table;
   const describe = () => client.send(new DescribeTableCommand({ TableName: 'bench-load' }));
   await Promise.all(Array.from({ length: POOL_SOCKETS }, describe));
@@ -230,7 +246,7 @@ async function warmUp(
     JIT_WARMUP_MAX_ROUNDS,
   );
   await freshWindow(runtime, 61_000);
-  return { ...jit, seconds: jit.rounds * JIT_WARMUP_SECONDS };
+  return { ...jit, seconds: jit.rounds * JIT_WARMUP_SECONDS, next: from + offset };
 }
 
 /** Forks the client, hands it the plan and waits for its outcomes. */
@@ -291,7 +307,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
     const requests = Array.from({ length: RATE_PER_SECOND * durationSeconds }, (_, i) =>
       planRequest(sellers, i),
     );
-    const jitWarmUp = await warmUp(runtime, sellers, requests.length);
+    const { next, ...jitWarmUp } = await warmUp(runtime, sellers, requests.length);
     const expectedOf = new Map(requests.map((r) => [r.route, r.expect]));
     const tripsBefore = { ...runtime.roundTrips.byCommand };
     const meter = cpuMeter(runtime.dynamo?.pid);
@@ -319,6 +335,25 @@ export async function measureLoadTest(): Promise<LoadTest> {
     for (const o of outcomes.filter((x) => !ok(x))) {
       const key = o.error ? `network: ${o.error}` : String(o.status);
       errorStatuses[key] = (errorStatuses[key] ?? 0) + 1;
+    }
+
+    const steps: RateStep[] = [];
+    if (outcomes.some((o) => !ok(o))) {
+      let from = next;
+      for (const rate of STEP_RATES) {
+        const count = rate * STEP_SECONDS;
+        await freshWindow(runtime, 61_000);
+        const step = await runInSecondProcess({
+          baseUrl: runtime.baseUrl,
+          ratePerSecond: rate,
+          requests: Array.from({ length: count }, (_, k) => planRequest(sellers, from + k)),
+        });
+        from += count;
+        const summary = summarise(step.outcomes, ok);
+        const sustained = summary.errors === 0 && summary.p99Ms <= SUSTAINED_P99_MS;
+        steps.push({ ratePerSecond: rate, summary, sustained });
+        if (!sustained) break;
+      }
     }
 
     const [overKey] = await keysOf(runtime, sellers[0].sellerId, 1, 'over the limit');
@@ -349,6 +384,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
       cpu,
       roundTripsPerRequest,
       warmUp: jitWarmUp,
+      steps,
       overLimit: {
         sent: burst.length,
         ok: statuses.filter((s) => s === 200).length,
@@ -381,6 +417,21 @@ export function formatLoadTest(t: LoadTest): string {
     )} (${Object.entries(t.roundTripsPerRequest)
       .map(([command, n]) => `${command} ${n}`)
       .join(', ')})`,
+    ...formatSteps(t.steps),
     `  one key past its limit: ${o.sent} requests, ${o.ok} answered 200, ${o.limited} answered 429 (expected ${o.expectedLimited}), ${o.other} other (${overOk ? 'ok' : 'FAIL'})`,
   ].join('\n');
+}
+
+function formatSteps(steps: RateStep[]): string[] {
+  if (steps.length === 0) return [];
+  const best = steps.filter((s) => s.sustained).at(-1);
+  return [
+    `  what this machine sustains (${STEP_SECONDS} s per rate, sustained = 0 errors and p99 <= ${SUSTAINED_P99_MS} ms): ${
+      best ? `${best.ratePerSecond} requests/s` : `less than ${steps[0].ratePerSecond} requests/s`
+    }`,
+    ...steps.map(
+      (s) =>
+        `    ${String(s.ratePerSecond).padStart(3)}/s: p50 ${s.summary.p50Ms} ms  p99 ${s.summary.p99Ms} ms  errors ${s.summary.errors}${s.sustained ? '' : '  (not sustained)'}`,
+    ),
+  ];
 }
