@@ -49,4 +49,9 @@ describe('DynamoDB Local JVM options', () => {
     expect(DYNAMO_JVM_OPTIONS.short).toContain('-XX:TieredStopAtLevel=1');
     expect(DYNAMO_JVM_OPTIONS.long).not.toContain('TieredStopAtLevel');
   });
+
+  it('gives long runs a heap whose young generation outlasts a burst, and short runs the default', () => {
+    expect(DYNAMO_JVM_OPTIONS.long.split(' ')).toEqual(expect.arrayContaining(['-Xms1g', '-Xmn600m']));
+    expect(DYNAMO_JVM_OPTIONS.short).not.toMatch(/-Xm[sn]/);
+  });
 });
