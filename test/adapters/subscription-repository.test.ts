@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   QueryCommand,
@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createSubscriptionRepository } from '../../shared/adapters/dynamodb/subscription-repository';
 import { Table } from '../../shared/adapters/dynamodb/table';
 import type { DomainEvent } from '../../shared/domain/events/events';
+import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import type { SubscriptionQuery } from '../../shared/domain/ports';
 import type { Subscription } from '../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../shared/domain/tenant';
@@ -107,6 +108,39 @@ const charge: Transaction = {
   version: 1,
 };
 
+const newCard: PaymentMethod = {
+  id: 6,
+  uuid: '6d000000-0000-4000-8000-000000000006',
+  tenant: TENANT,
+  customer: { id: 41, uuid: 'c-41' },
+  type: 'card',
+  brand: 'visa',
+  last4: '1111',
+  expiryMonth: 12,
+  expiryYear: 2031,
+  status: 'active',
+  provider: 'sandbox',
+  token: 'tok_new',
+  expiryNotices: [],
+  nextExpiryStepAt: null,
+  expiredAt: null,
+  createdAt: RENEWED,
+  updatedAt: RENEWED,
+  version: 1,
+};
+
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+const cancelled = (codes: string[]) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+
 beforeEach(() => {
   ddb.reset();
   // Ids of history records: the `subscription-event` counter hands out a block of 20 ending at 20.
@@ -197,6 +231,44 @@ describe('SubscriptionRepository commands', () => {
       ':d': 1,
       ':ipk': 'SELLER#7#test#SUBSTATUS#canceled',
     });
+  });
+
+  it('writes a card saved with the change in the same TransactWriteItems, its guard after its item', async () => {
+    const next: Subscription = {
+      ...current,
+      paymentMethod: { id: 6, cardLast4: '1111', cardBrand: 'visa' },
+      updatedAt: RENEWED,
+      version: 5,
+    };
+
+    await repo().save(next, current, { events: [], history: [], paymentMethod: newCard });
+
+    expect(entriesOf(0)).toEqual([
+      'Put SELLER#7#test SUB#000000000012',
+      'Put SELLER#7#test PAYMETHOD#000000000006',
+      'Put SELLER#7#test PAYMETHODCARD#c-41#sandbox#visa#1111#2031-12',
+    ]);
+    const items = ddb.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems ?? [];
+    expect(items.slice(1).map((i) => i.Put?.ConditionExpression)).toEqual([
+      'attribute_not_exists(pk)',
+      'attribute_not_exists(pk)',
+    ]);
+    expect(items[1].Put?.Item).toMatchObject({ token: 'tok_new', customer: { id: 41, uuid: 'c-41' } });
+  });
+
+  it('answers a card the customer already has saved as payment_method_exists, a changed subscription as changed', async () => {
+    const next: Subscription = { ...current, updatedAt: RENEWED, version: 5 };
+    const save = () => repo().save(next, current, { events: [], history: [], paymentMethod: newCard });
+
+    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    expect(await caught(save())).toMatchObject({
+      statusCode: 409,
+      code: 'payment_method_exists',
+      reason: 'already_exists',
+    });
+
+    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
+    expect(await caught(save())).toMatchObject({ code: 'concurrent_update', reason: 'changed' });
   });
 
   it('counts a new subscription in its four list partitions', async () => {

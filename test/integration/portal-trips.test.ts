@@ -2,15 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
 import { type client, useTestRuntime } from '../support/runtime';
+import { serviceTrips } from '../support/service-trips';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
+let serviceTripsOf: ReturnType<typeof serviceTrips>;
 
 // No timeline ticks between requests, so the counts below are the requests' own, as in the bench.
 useTestRuntime(
   (r, a) => {
     runtime = r;
     api = a;
+    serviceTripsOf = serviceTrips(r);
   },
   { tickMs: 3_600_000 },
 );
@@ -118,6 +121,13 @@ describe('round trips of the customer portal (issue 17)', () => {
     expect(
       await tripsOf(() => api.post(sub('update-payment-method'), { paymentMethodId: s.secondCard })),
     ).toEqual(write);
+    // The new card is written with the subscription's switch to it (the sandbox's tokenization apart).
+    const card = { holderName: 'MARIA SOUZA', expiryMonth: 12, expiryYear: 2031, cvv: '123' };
+    const added = await serviceTripsOf(() =>
+      api.post(sub('add-card-and-update'), { ...card, cardNumber: '4242424242424242' }),
+    );
+    expect(added.result.status, JSON.stringify(added.result.body)).toBe(200);
+    expect(added).toMatchObject({ trips: 3, providerTrips: 1 });
     expect(await tripsOf(() => api.get(sub('events')))).toEqual({
       UpdateItemCommand: 1,
       BatchGetItemCommand: 1,

@@ -201,8 +201,8 @@ let deps: PortalActionDeps;
 beforeEach(async () => {
   clock = new FakeClock(NOW);
   const transactions = new FakeTransactionRepository(900);
-  subscriptions = new FakeSubscriptionRepository({ transactions });
   paymentMethods = new FakePaymentMethodRepository();
+  subscriptions = new FakeSubscriptionRepository({ transactions, paymentMethods });
   customers = new FakeCustomerRepository();
   products = new FakeProductRepository();
   portalConfigs = new FakePortalConfigRepository(products);
@@ -650,6 +650,45 @@ describe('portalAddCardAndUpdate', () => {
     ]);
     expect(stored().version).toBe(1);
     expect(mailer.sent).toEqual([]);
+  });
+
+  it("schedules the new card's first expiry step once it is saved", async () => {
+    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+
+    const id = answer.paymentMethod?.id;
+    expect((deps.scheduler as FakeScheduler).scheduled).toEqual([
+      expect.objectContaining({
+        payload: { job: 'payment-method-expiry', id: `${SELLER.sellerId}:test:${id}` },
+      }),
+    ]);
+  });
+
+  it('answers the card the customer already has saved, forgets the second token and saves nothing new', async () => {
+    const first = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    await portalUpdatePaymentMethod(deps, session(), 301, { paymentMethodId: 71 });
+    const before = (await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).length;
+
+    const again = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+
+    expect(again.paymentMethod).toEqual(first.paymentMethod);
+    expect(stored().paymentMethod?.id).toBe(first.paymentMethod?.id);
+    expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).length).toBe(before);
+    expect(provider.detached).toEqual(['tok_fake_t2']);
+  });
+
+  it('saves no card when the subscription changed at the same time (409)', async () => {
+    subscriptions.beforeSave = () => {
+      subscriptions.items.set(`${SELLER.sellerId}#test#301`, { ...stored(), version: stored().version + 1 });
+      subscriptions.beforeSave = null;
+    };
+
+    const error = await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody()));
+
+    expect(error).toMatchObject({ statusCode: 409, reason: 'changed' });
+    expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).map((m) => m.id).sort()).toEqual([
+      71, 72, 74,
+    ]);
+    expect((deps.scheduler as FakeScheduler).scheduled).toEqual([]);
   });
 
   it('refuses a number that fails the Luhn check before the provider sees it', async () => {

@@ -1,5 +1,9 @@
 import type { ExpiryStage } from '#shared/domain/payment-methods/expiry';
-import { PAYMENT_METHOD_LIST_LIMIT, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import {
+  CARD_ALREADY_SAVED,
+  PAYMENT_METHOD_LIST_LIMIT,
+  type PaymentMethod,
+} from '#shared/domain/payment-methods/payment-method';
 import { expiryJobId } from '#shared/domain/payment-methods/schedule';
 import type { PaymentMethodRead, PaymentMethodRepository } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
@@ -87,6 +91,35 @@ function monthBefore(now: Date, back: number): string {
   return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
 
+/** Index of the card guard among paymentMethodCreateWrites: a failed condition there is a card already saved. */
+export const CARD_GUARD_INDEX = 1;
+
+/**
+ * A new payment method's writes for a TransactWriteItems: its item, then (CARD_GUARD_INDEX) the
+ * guard that keeps one method per customer and card, which hands back its holder on a failure.
+ */
+export function paymentMethodCreateWrites(pm: PaymentMethod): TransactItem[] {
+  return [
+    { Put: { Item: toItem(pm), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        Item: { ...cardGuard(pm), entity: 'payment-method-card', version: 1, id: pm.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+        // The method that holds the card comes back with the failure.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    } as TransactItem,
+  ];
+}
+
+/** The conflict of a card the customer already has saved; `current` is the holder when it was read. */
+export const cardAlreadySaved = (cause: ConditionFailedError, current?: PaymentMethod) =>
+  new ConflictError('The customer already has this card saved', CARD_ALREADY_SAVED, {
+    reason: 'already_exists',
+    current,
+    cause,
+  });
+
 export function createPaymentMethodRepository(table: Table): PaymentMethodRepository {
   const get = async (tenant: Tenant, id: number) => {
     const item = await table.get<Item>(keys.paymentMethod(tenant, id), { consistent: true });
@@ -104,23 +137,12 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
     },
 
     async create(pm) {
-      const writes = [
-        { Put: { Item: toItem(pm), ConditionExpression: 'attribute_not_exists(pk)' } },
-        {
-          Put: {
-            Item: { ...cardGuard(pm), entity: 'payment-method-card', version: 1, id: pm.id },
-            ConditionExpression: 'attribute_not_exists(pk)',
-            // The method that holds the card comes back with the failure.
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          },
-        } as TransactItem,
-      ];
       try {
-        await table.transact(writes);
+        await table.transact(paymentMethodCreateWrites(pm));
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
-        if (!error.failedIndexes.includes(1)) throw alreadyExists('The payment method')(error);
-        const holder = error.itemAt(1);
+        if (!error.failedIndexes.includes(CARD_GUARD_INDEX)) throw alreadyExists('The payment method')(error);
+        const holder = error.itemAt(CARD_GUARD_INDEX);
         const current = holder ? await get(pm.tenant, Number(holder.id)) : null;
         // The holder was deleted between the two writes: the caller may simply try again.
         if (!current)
@@ -132,11 +154,7 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
               cause: error,
             },
           );
-        throw new ConflictError('The customer already has this card saved', 'payment_method_exists', {
-          reason: 'already_exists',
-          current,
-          cause: error,
-        });
+        throw cardAlreadySaved(error, current);
       }
     },
 

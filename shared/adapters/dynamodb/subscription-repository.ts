@@ -8,6 +8,7 @@ import { byDue, dueJobIds } from './due-buckets';
 import { keys } from './keys';
 import { counterMoves } from './list-partitions';
 import { outboxPut } from './outbox';
+import { CARD_GUARD_INDEX, cardAlreadySaved, paymentMethodCreateWrites } from './payment-method-repository';
 import type { DynamoJoinedRead } from './product-repository';
 import {
   listSubscriptions,
@@ -96,9 +97,10 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
   }
 
   /**
-   * The subscription's Put (index 0), its counters, history and events, and its charge's
-   * transaction with that one's counters and events, in one TransactWriteItems. A failed condition
-   * other than the subscription's is the transaction's (the outbox ids are new uuids).
+   * The subscription's Put (index 0), its counters, history and events, its charge's transaction
+   * with that one's counters and events, and a card saved with it, in one TransactWriteItems. A
+   * failed condition other than the subscription's, the card's or the customer's is the
+   * transaction's (the outbox ids are new uuids).
    */
   async function write(
     put: TransactItem,
@@ -115,6 +117,8 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
         ? transactionCreateWrites(changes.transaction.record, changes.transaction.events)
         : []),
     ];
+    const cardGuard = changes.paymentMethod ? writes.length + CARD_GUARD_INDEX : -1;
+    if (changes.paymentMethod) writes.push(...paymentMethodCreateWrites(changes.paymentMethod));
     // The customer check goes last: its index names a changed profile.
     const customerCheck = changes.customer ? writes.length : -1;
     if (changes.customer) writes.push(...profileAsOfWrites(changes.customer));
@@ -125,14 +129,16 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
     await orConflict(table.transact(writes), (failure: ConditionFailedError) =>
       failure.failedIndexes.includes(customerCheck)
         ? profileChanged(failure, customerCheck)
-        : !failure.failedIndexes.includes(0)
-          ? alreadyExists('The transaction')(failure)
-          : previous
-            ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
-                reason: 'changed',
-                cause: failure,
-              })
-            : alreadyExists('The subscription')(failure),
+        : failure.failedIndexes.includes(cardGuard)
+          ? cardAlreadySaved(failure)
+          : !failure.failedIndexes.includes(0)
+            ? alreadyExists('The transaction')(failure)
+            : previous
+              ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
+                  reason: 'changed',
+                  cause: failure,
+                })
+              : alreadyExists('The subscription')(failure),
     );
   }
 

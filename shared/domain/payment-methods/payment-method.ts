@@ -9,6 +9,8 @@ export const PAYMENT_METHOD_STATUSES = [
 
 export const PAYMENT_METHOD_NOT_FOUND = 'Payment method not found';
 export const CUSTOMER_NOT_FOUND = 'Customer not found';
+/** The code of the ConflictError (reason already_exists) of a card the customer already has saved. */
+export const CARD_ALREADY_SAVED = 'payment_method_exists';
 /** How many methods of one customer a list shows (a customer keeps a handful of cards). */
 export const PAYMENT_METHOD_LIST_LIMIT = 100;
 

@@ -49,8 +49,15 @@ export async function saveCard(deps: SaveCardDeps, input: SaveCardInput): Promis
   return toPaymentMethodView(await saveCardRecord(deps, input));
 }
 
-/** saveCard, answering the stored card itself (a caller that goes on to use it need not read it again). */
-export async function saveCardRecord(deps: SaveCardDeps, input: SaveCardInput): Promise<PaymentMethod> {
+/**
+ * The payment method saveCardRecord keeps, built but not written: for a use case that writes it in
+ * its own transaction (the subscription change of the portal's add-card-and-update), and schedules
+ * its first expiry step with scheduleNextExpiryStep once written.
+ */
+export async function newCardRecord(
+  deps: Pick<SaveCardDeps, 'paymentMethods' | 'clock' | 'ids'>,
+  input: SaveCardInput,
+): Promise<PaymentMethod> {
   const card = checkSavedCard(input.savedCard);
   const at = deps.clock.now().toISOString();
   const pm: PaymentMethod = {
@@ -74,15 +81,21 @@ export async function saveCardRecord(deps: SaveCardDeps, input: SaveCardInput): 
     version: 1,
   };
   pm.nextExpiryStepAt = nextExpiryStep(pm)?.at.toISOString() ?? null;
+  return pm;
+}
+
+/** saveCard, answering the stored card itself (a caller that goes on to use it need not read it again). */
+export async function saveCardRecord(deps: SaveCardDeps, input: SaveCardInput): Promise<PaymentMethod> {
+  const pm = await newCardRecord(deps, input);
   try {
     await deps.paymentMethods.create(pm);
   } catch (error) {
     if (!isConflict<PaymentMethod>(error, 'already_exists') || !error.current) throw error;
     const kept = error.current;
-    if (kept.token !== card.token) {
+    if (kept.token !== pm.token) {
       await deps.payments
         .forEnvironment(input.tenant.environment)
-        .detachSavedCard(input.tenant, card.token)
+        .detachSavedCard(input.tenant, pm.token)
         .catch((e) => deps.onScheduleError?.(e));
     }
     return kept;

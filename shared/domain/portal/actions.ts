@@ -7,8 +7,13 @@ import {
   type RenderedMail,
   subscriptionCancellation,
 } from '#shared/domain/mail/templates';
-import { CUSTOMER_NOT_FOUND, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
-import { type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
+import {
+  CARD_ALREADY_SAVED,
+  CUSTOMER_NOT_FOUND,
+  type PaymentMethod,
+} from '#shared/domain/payment-methods/payment-method';
+import { newCardRecord, type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
+import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/schedule';
 import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
@@ -27,7 +32,13 @@ import {
   toSubscriptionView,
 } from '#shared/domain/subscriptions/subscription';
 import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
-import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import {
+  BadRequestError,
+  isConflict,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '#shared/errors';
 import { type Profile, startReads, withSubscription } from './action-reads';
 import {
   type PortalConfig,
@@ -167,7 +178,7 @@ async function changeCard(
   id: number,
   paymentMethodId: number,
   readProfile: Profile,
-  preread?: { subscription: Subscription; card: PaymentMethod | null },
+  preread?: Parameters<typeof changeSubscriptionPaymentMethod>[4],
 ) {
   const view = await changeSubscriptionPaymentMethod(
     deps,
@@ -259,16 +270,32 @@ export async function portalAddCardAndUpdate(
   });
   if (result.outcome !== 'approved')
     throw new BadRequestError(declineMessagePt(result.failureCode), result.failureCode);
-  const method = await saveCardRecord(deps, {
+  const save = {
     tenant: session.tenant,
     customer: session.customer,
     provider: provider.provider,
     savedCard: result.savedCard,
-  });
+  };
   const known = withSubscription(deps, current);
-  return changeCard(known, session, config, subscription.id, method.id, async () => customer, {
+  const readProfile = async () => customer;
+  // The card and the subscription's switch to it in one transaction (issue 17).
+  const card = await newCardRecord(deps, save);
+  try {
+    const answer = await changeCard(known, session, config, subscription.id, card.id, readProfile, {
+      subscription: current,
+      card,
+      cardIsNew: true,
+    });
+    await scheduleNextExpiryStep(deps, card);
+    return answer;
+  } catch (error) {
+    if (!isConflict(error, 'already_exists') || error.code !== CARD_ALREADY_SAVED) throw error;
+  }
+  // The customer has this card saved already: saveCard answers the kept one (and forgets the new token).
+  const kept = await saveCardRecord(deps, save);
+  return changeCard(known, session, config, subscription.id, kept.id, readProfile, {
     subscription: current,
-    card: method,
+    card: kept,
   });
 }
 

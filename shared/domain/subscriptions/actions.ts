@@ -236,8 +236,12 @@ export async function changeSubscriptionPaymentMethod(
   tenant: Tenant,
   id: number,
   options: ChangePaymentMethodOptions,
-  /** The subscription and the card when the caller read them already (the portal reads them in one batch). */
-  preread?: { subscription: Subscription; card: PaymentMethod | null },
+  /**
+   * The subscription and the card when the caller read them already (the portal reads them in one
+   * batch). `cardIsNew`: the card is not stored yet and is written with the subscription, in one
+   * transaction (SubscriptionChanges.paymentMethod).
+   */
+  preread?: { subscription: Subscription; card: PaymentMethod | null; cardIsNew?: boolean },
 ) {
   let s: Subscription;
   let card: PaymentMethod | null;
@@ -266,5 +270,6 @@ export async function changeSubscriptionPaymentMethod(
     updatedAt: deps.clock.now().toISOString(),
     version: s.version + 1,
   };
-  return toSubscriptionView(await saveAndSchedule(deps, next, s, { events: [], history: [] }));
+  const newCard = preread?.cardIsNew ? { paymentMethod: card } : {};
+  return toSubscriptionView(await saveAndSchedule(deps, next, s, { events: [], history: [], ...newCard }));
 }

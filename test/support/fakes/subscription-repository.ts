@@ -18,6 +18,7 @@ import type {
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
 import type { FakeCustomerRepository, FakeJoinedRead } from './customer-repository';
+import type { FakePaymentMethodRepository } from './payment-method-repository';
 import { FakeOutbox } from './outbox';
 import { FakeTransactionRepository } from './transaction-repository';
 
@@ -51,6 +52,8 @@ interface StoredEntry {
  *   `hoursBack` hours ago to now, oldest bucket first and by `dueAt` (then job id) within one.
  * - with `customers`, `changes.customer` must still be the stored profile (its `updatedAt`), else
  *   CustomerChangedError with the stored one (CustomerContentionError without one);
+ * - `changes.paymentMethod` is created in `paymentMethods` as the last check (its conflicts, a card
+ *   already saved included, leave everything unwritten), and needs that option;
  * `beforeSave` runs just before save checks its condition (stage a concurrent writer, or throw).
  */
 export class FakeSubscriptionRepository implements SubscriptionRepository {
@@ -65,14 +68,18 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
 
   /** The profiles `changes.customer` is checked against (the adapter's ConditionCheck), when given. */
   customers: Pick<FakeCustomerRepository, 'findProfile'> | null;
+  /** Where `changes.paymentMethod` is written (the adapter's same transaction). */
+  paymentMethods: Pick<FakePaymentMethodRepository, 'create'> | null;
 
   constructor(
     options: {
       transactions?: FakeTransactionRepository;
       firstId?: number;
       customers?: Pick<FakeCustomerRepository, 'findProfile'>;
+      paymentMethods?: Pick<FakePaymentMethodRepository, 'create'>;
     } = {},
   ) {
+    this.paymentMethods = options.paymentMethods ?? null;
     this.transactions = options.transactions ?? new FakeTransactionRepository();
     this.lastId = (options.firstId ?? 1) - 1;
     this.customers = options.customers ?? null;
@@ -100,6 +107,7 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
         reason: 'already_exists',
       });
     this.refuseStoredTransaction(changes);
+    await this.createCard(changes);
     this.write(subscription, changes);
   }
 
@@ -123,6 +131,7 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
         reason: 'changed',
       });
     this.refuseStoredTransaction(changes);
+    await this.createCard(changes);
     this.write(next, changes);
     this.saves++;
   }
@@ -178,6 +187,13 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       throw new ConflictError('The transaction already exists', 'already_exists', {
         reason: 'already_exists',
       });
+  }
+
+  /** The card saved with the change, last: its create checks before it writes. */
+  private async createCard(changes: SubscriptionChanges): Promise<void> {
+    if (!changes.paymentMethod) return;
+    if (!this.paymentMethods) throw new Error('a change with a paymentMethod needs the paymentMethods option');
+    await this.paymentMethods.create(changes.paymentMethod);
   }
 
   /** As profileAsOfWrites' check: the profile the snapshot came from must still be the stored one. */
