@@ -7,11 +7,7 @@ import {
   type RenderedMail,
   subscriptionCancellation,
 } from '#shared/domain/mail/templates';
-import {
-  CARD_ALREADY_SAVED,
-  CUSTOMER_NOT_FOUND,
-  type PaymentMethod,
-} from '#shared/domain/payment-methods/payment-method';
+import { CARD_ALREADY_SAVED, CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { newCardRecord, type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
 import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/schedule';
 import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
@@ -26,11 +22,7 @@ import {
   resumeSubscription,
 } from '#shared/domain/subscriptions/actions';
 import { listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
-import {
-  type Subscription,
-  type SubscriptionView,
-  toSubscriptionView,
-} from '#shared/domain/subscriptions/subscription';
+import { type SubscriptionView, toSubscriptionView } from '#shared/domain/subscriptions/subscription';
 import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import {
   BadRequestError,

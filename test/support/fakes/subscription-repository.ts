@@ -18,8 +18,8 @@ import type {
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
 import type { FakeCustomerRepository, FakeJoinedRead } from './customer-repository';
-import type { FakePaymentMethodRepository } from './payment-method-repository';
 import { FakeOutbox } from './outbox';
+import type { FakePaymentMethodRepository } from './payment-method-repository';
 import { FakeTransactionRepository } from './transaction-repository';
 
 const HOUR_MS = 3_600_000;
@@ -192,7 +192,8 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   /** The card saved with the change, last: its create checks before it writes. */
   private async createCard(changes: SubscriptionChanges): Promise<void> {
     if (!changes.paymentMethod) return;
-    if (!this.paymentMethods) throw new Error('a change with a paymentMethod needs the paymentMethods option');
+    if (!this.paymentMethods)
+      throw new Error('a change with a paymentMethod needs the paymentMethods option');
     await this.paymentMethods.create(changes.paymentMethod);
   }
 
