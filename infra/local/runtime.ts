@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -82,6 +83,12 @@ export interface Runtime {
   deps: Container & { table: Table };
   dynamo: DynamoLocal | null;
   roundTrips: RoundTrips;
+  /**
+   * The HTTP request (its arrival number) whose handling is running, as an API Gateway invocation
+   * would be one Lambda call: a request one sends to another (the sandbox's notification to the
+   * webhook route) is a request of its own. Undefined in jobs and set-up. The bench reads it.
+   */
+  currentRequest(): number | undefined;
   /** Counters the functions emitted (EMF metrics in AWS). */
   metrics: Record<string, number>;
   /** Answers that did not match their route's response schema (with checkResponses). */
@@ -219,11 +226,16 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const services = localServices(clock, file, invoke);
   const responseViolations: string[] = [];
   let timeline: Timeline | undefined;
+  const requestScope = new AsyncLocalStorage<number>();
+  let requestCount = 0;
   const server = createLocalServer({
     groups: httpGroups,
     defaultGroup: defaultRouteGroup,
     clock,
-    invoke: (group, event) => invoke(group, event) as Promise<APIGatewayProxyStructuredResultV2>,
+    invoke: (group, event) =>
+      requestScope.run(++requestCount, () =>
+        invoke(group, event),
+      ) as Promise<APIGatewayProxyStructuredResultV2>,
     extraJson: { [JWKS_PATH]: () => issuer.jwks() },
     advanceClock: (seconds) => (timeline as Timeline).advance(seconds),
     checkResponses: options.checkResponses ?? false,
@@ -321,6 +333,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     deps: { ...container, table },
     dynamo,
     roundTrips,
+    currentRequest: () => requestScope.getStore(),
     metrics,
     responseViolations,
     devCredentials,

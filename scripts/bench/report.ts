@@ -197,7 +197,7 @@ const xRaw = (p50Ms: number, r: BenchResults) => ratio(p50Ms, r.endpoints.rawGet
 function endpointsTable(r: BenchResults): string {
   const rows = r.endpoints.endpoints.map((e) => {
     const t = e.roundTrips;
-    if (!t || !e.latency) return [e.route, e.kind, 'no recipe', '', '', '', '', '', '', '', '', ''];
+    if (!t || !e.latency) return [e.route, e.kind, 'no recipe', '', '', '', '', '', '', '', '', '', ''];
     const commands = Object.entries(t.byCommand)
       .map(([name, n]) => `${shortCommand(name)} ${n}`)
       .join(', ');
@@ -210,6 +210,7 @@ function endpointsTable(r: BenchResults): string {
       commands || '-',
       t.providerMax > 0 ? `${t.providerMean}/${t.providerMax}` : '-',
       t.idsAheadMax > 0 ? `${t.idsAheadMean}/${t.idsAheadMax}` : '-',
+      (t.nestedMax ?? 0) > 0 ? `${t.nestedMean}/${t.nestedMax}` : '-',
       ms(e.latency.p50Ms),
       xRaw(e.latency.p50Ms, r),
       ms(e.latency.p99Ms),
@@ -224,6 +225,7 @@ function endpointsTable(r: BenchResults): string {
     '',
     '',
     'GetItem 1',
+    '-',
     '-',
     '-',
     ms(raw.p50Ms),
@@ -241,13 +243,14 @@ function endpointsTable(r: BenchResults): string {
       'commands per request',
       'provider (apart)',
       'id block ahead (apart)',
+      'requests it sent (apart)',
       'p50 ms',
       'x raw',
       'p99 ms',
       'budget',
     ],
     rows,
-    'llrrrlrrrrrl',
+    'llrrrlrrrrrrl',
   );
 }
 

@@ -148,4 +148,25 @@ describe('round trips of a sale (issue 17)', () => {
     const stored = await api.get(page);
     expect((stored.body.payment as { paymentId: string }).paymentId).toBe(paymentId);
   });
+
+  it("counts the sandbox's notification of a pay helper as the webhook route's request, apart from the helper's own trips", async () => {
+    const { key, product } = await seller(90_031);
+    const sale = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'pix',
+      customer: buyer,
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    await freshRateWindow(api);
+
+    const paid = await tripsOf(() =>
+      api.post(`/api/test-helpers/transactions/${sale.body.id}/pay`, {}, { token: key }),
+    );
+
+    expect(paid.result.status, JSON.stringify(paid.result.body)).toBe(200);
+    expect(paid.result.body.status).toBe('payedPix');
+    // The key's count, the transaction before and after; the notification's count, lookup and write.
+    expect(paid).toMatchObject({ trips: 3, nestedTrips: 3 });
+    expect(paid.providerTrips).toBeGreaterThan(0);
+  });
 });

@@ -2,34 +2,57 @@ import type { Runtime } from '../../infra/local/runtime';
 import { PROVIDER_PREFIX, partitionKeys } from '../../scripts/bench/provider-trips';
 import type { client } from './runtime';
 
+interface Sent {
+  provider: boolean;
+  /** runtime.currentRequest() when it was sent. */
+  request: number | undefined;
+}
+
 /**
  * Counts the service's own DynamoDB round trips of one request, as the bench does: not the
  * commands that touch only the sandbox provider's items (a real provider keeps them elsewhere),
- * not an id block claimed ahead. Install it once on the runtime, in useTestRuntime's callback.
+ * not an id block claimed ahead, and not those of a request the request sent to the service (the
+ * sandbox's notification), which are that request's: counted apart as `nestedTrips`. Install it
+ * once on the runtime, in useTestRuntime's callback.
  */
 export function serviceTrips(runtime: Runtime) {
-  let providerTrips = 0;
+  let sent: Sent[] = [];
   runtime.deps.table.client.middlewareStack.add(
     (next) => async (args) => {
       const pks = partitionKeys(args.input);
-      if (pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX))) providerTrips += 1;
+      sent.push({
+        provider: pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX)),
+        request: runtime.currentRequest(),
+      });
       return next(args);
     },
     { step: 'initialize', name: 'testProviderTrips' },
   );
-  return async function tripsOf<T>(
-    work: () => Promise<T>,
-  ): Promise<{ trips: number; claimedAhead: number; providerTrips: number; result: T }> {
+  return async function tripsOf<T>(work: () => Promise<T>): Promise<{
+    trips: number;
+    claimedAhead: number;
+    providerTrips: number;
+    nestedTrips: number;
+    result: T;
+  }> {
     const total = runtime.roundTrips.total;
-    const provider = providerTrips;
     const ahead = runtime.deps.table.aheadClaims;
+    sent = [];
     const result = await work();
     const claimedAhead = runtime.deps.table.aheadClaims - ahead;
+    // The request's own is the first one seen; a later one is a request it sent.
+    const own = sent.find((s) => s.request !== undefined)?.request;
+    const providerTrips = sent.filter((s) => s.provider).length;
+    const nestedTrips = sent.filter(
+      (s) => !s.provider && s.request !== undefined && s.request !== own,
+    ).length;
     return {
-      trips: runtime.roundTrips.total - total - (providerTrips - provider) - claimedAhead,
+      trips: runtime.roundTrips.total - total - providerTrips - nestedTrips - claimedAhead,
       claimedAhead,
       /** The sandbox provider's own commands, counted apart. */
-      providerTrips: providerTrips - provider,
+      providerTrips,
+      /** The commands of requests it sent to the service, counted apart. */
+      nestedTrips,
       result,
     };
   };
