@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type Runtime, startRuntime } from '#infra/local/runtime';
+import { LOCAL_MAX_SOCKETS } from '#shared/adapters/dynamodb/table';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_LIMIT, rateWindow } from '#shared/domain/auth/rate-limit';
 import { cpfCheckDigits } from '#shared/domain/documents';
@@ -47,6 +48,8 @@ const OVER_LIMIT_RATE = 50;
 const STEP_RATES = [50, 60, 70, 80, 90];
 const STEP_SECONDS = 20;
 const SUSTAINED_P99_MS = 1_000;
+/** Error-level log lines of the runtime kept for the report (all are counted). */
+const ERROR_LOGS_KEPT = 3;
 
 interface LatencySummary {
   count: number;
@@ -69,6 +72,8 @@ export interface LoadTest {
   maxSendLagMs: number;
   /** Status -> count of the answers that were errors (0 expected). */
   errorStatuses: Record<string, number>;
+  /** What the runtime logged at error level during the whole test (the cause of a 500): count and the first few. */
+  errorLogs: { count: number; first: string[] };
   /** Where the CPU went per request: the runtime, DynamoDB Local, the load client. */
   cpu: CpuShare;
   /** DynamoDB calls per answered request of the mix, by command (the jobs' included, not the stream poller's reads). */
@@ -200,8 +205,6 @@ function planRequest(sellers: Seller[], i: number): PlannedRequest {
   }
 }
 
-/** The DynamoDB client's connection pool (50 sockets, the SDK's default). */
-const POOL_SOCKETS = 50;
 /** Warm-up requests per kind of the mix, outside the measurement. */
 const WARMUP_PER_KIND = 2;
 
@@ -227,7 +230,7 @@ async function warmUp(
 ): Promise<JitWarmUp & { seconds: number; next: number }> {
   const { client } = runtime.deps.table;
   const describe = () => client.send(new DescribeTableCommand({ TableName: 'bench-load' }));
-  await Promise.all(Array.from({ length: POOL_SOCKETS }, describe));
+  await Promise.all(Array.from({ length: LOCAL_MAX_SOCKETS }, describe));
   const plan = (count: number, offset: number) =>
     Array.from({ length: count }, (_, k) => planRequest(sellers, from + offset + k));
   const first = MIX.length * WARMUP_PER_KIND;
@@ -292,7 +295,14 @@ async function freshWindow(runtime: Runtime, needMs: number) {
 }
 
 export async function measureLoadTest(): Promise<LoadTest> {
-  configureLogs({ level: 'silent' });
+  const errorLogs = { count: 0, first: [] as string[] };
+  configureLogs({
+    level: 'error',
+    sink: (line) => {
+      errorLogs.count += 1;
+      if (errorLogs.first.length < ERROR_LOGS_KEPT) errorLogs.first.push(line.slice(0, 600));
+    },
+  });
   const durationSeconds = Number(process.env.LOAD_TEST_SECONDS ?? DEFAULT_SECONDS);
   if (!Number.isInteger(durationSeconds) || durationSeconds < 1 || durationSeconds > 600) {
     throw new RangeError(`LOAD_TEST_SECONDS must be an integer from 1 to 600, got ${durationSeconds}`);
@@ -300,7 +310,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
   const runtime = await startRuntime({
     port: 0,
     dataDir: null,
-    logLevel: 'silent',
+    logLevel: 'error',
     tableName: 'bench-load',
     dynamoJit: 'long',
   });
@@ -385,6 +395,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
       byRoute,
       maxSendLagMs: Math.round(Math.max(0, ...outcomes.map((o) => o.lagMs))),
       errorStatuses,
+      errorLogs,
       cpu,
       roundTripsPerRequest,
       warmUp: jitWarmUp,
@@ -415,6 +426,12 @@ export function formatLoadTest(t: LoadTest): string {
     `  errors: ${t.overall.errors} (target 0: ${t.overall.errors === 0 ? 'ok' : 'FAIL'})${
       t.overall.errors ? ` ${JSON.stringify(t.errorStatuses)}` : ''
     }; latest send after its slot: ${t.maxSendLagMs} ms`,
+    ...(t.errorLogs.count > 0
+      ? [
+          `  the runtime logged ${t.errorLogs.count} errors during the test (steps included); the first:`,
+          ...t.errorLogs.first.map((line) => `    ${line}`),
+        ]
+      : []),
     `  kept up (0 errors and p99 <= ${SUSTAINED_P99_MS} ms): ${
       isSustained(t.overall) ? 'yes' : 'NO, requests queued or failed'
     }`,
