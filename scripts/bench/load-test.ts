@@ -2,7 +2,6 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type Runtime, startRuntime } from '#infra/local/runtime';
-import { LOCAL_MAX_SOCKETS } from '#shared/adapters/dynamodb/table';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_LIMIT, rateWindow } from '#shared/domain/auth/rate-limit';
 import { cpfCheckDigits } from '#shared/domain/documents';
@@ -205,6 +204,12 @@ function planRequest(sellers: Seller[], i: number): PlannedRequest {
   }
 }
 
+/**
+ * Sockets of the DynamoDB client opened before the test, at once. The client may hold up to 256
+ * (LOCAL_MAX_SOCKETS) and opens more under load; 256 opened at once overflowed DynamoDB Local's
+ * accept backlog (Java's default, 50), and the dropped connections missed the 1 s connection timeout.
+ */
+const WARM_SOCKETS = 50;
 /** Warm-up requests per kind of the mix, outside the measurement. */
 const WARMUP_PER_KIND = 2;
 
@@ -230,7 +235,7 @@ async function warmUp(
 ): Promise<JitWarmUp & { seconds: number; next: number }> {
   const { client } = runtime.deps.table;
   const describe = () => client.send(new DescribeTableCommand({ TableName: 'bench-load' }));
-  await Promise.all(Array.from({ length: LOCAL_MAX_SOCKETS }, describe));
+  await Promise.all(Array.from({ length: WARM_SOCKETS }, describe));
   const plan = (count: number, offset: number) =>
     Array.from({ length: count }, (_, k) => planRequest(sellers, from + offset + k));
   const first = MIX.length * WARMUP_PER_KIND;

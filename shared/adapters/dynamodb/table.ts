@@ -143,7 +143,7 @@ export interface TableOptions {
 }
 
 /** Sockets of the local runtime's one DynamoDB client (DynamoDB Local on loopback). */
-export const LOCAL_MAX_SOCKETS = 256;
+const LOCAL_MAX_SOCKETS = 256;
 
 /**
  * The SDK's logger middleware builds a redacted copy of every command's input and output for its
