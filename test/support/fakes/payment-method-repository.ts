@@ -48,6 +48,11 @@ export class FakePaymentMethodRepository implements PaymentMethodRepository {
   }
 
   async create(pm: PaymentMethod): Promise<void> {
+    this.createNow(pm);
+  }
+
+  /** create without a pause, for a fake that writes the method inside its own one-step transaction. */
+  createNow(pm: PaymentMethod): void {
     const key = keyOf(pm.tenant, pm.id);
     if (this.items.has(key))
       throw new ConflictError('The payment method already exists', 'already_exists', {

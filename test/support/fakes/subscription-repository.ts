@@ -69,14 +69,14 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   /** The profiles `changes.customer` is checked against (the adapter's ConditionCheck), when given. */
   customers: Pick<FakeCustomerRepository, 'findProfile'> | null;
   /** Where `changes.paymentMethod` is written (the adapter's same transaction). */
-  paymentMethods: Pick<FakePaymentMethodRepository, 'create'> | null;
+  paymentMethods: Pick<FakePaymentMethodRepository, 'createNow'> | null;
 
   constructor(
     options: {
       transactions?: FakeTransactionRepository;
       firstId?: number;
       customers?: Pick<FakeCustomerRepository, 'findProfile'>;
-      paymentMethods?: Pick<FakePaymentMethodRepository, 'create'>;
+      paymentMethods?: Pick<FakePaymentMethodRepository, 'createNow'>;
     } = {},
   ) {
     this.paymentMethods = options.paymentMethods ?? null;
@@ -107,7 +107,7 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
         reason: 'already_exists',
       });
     this.refuseStoredTransaction(changes);
-    await this.createCard(changes);
+    this.createCard(changes);
     this.write(subscription, changes);
   }
 
@@ -131,7 +131,7 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
         reason: 'changed',
       });
     this.refuseStoredTransaction(changes);
-    await this.createCard(changes);
+    this.createCard(changes);
     this.write(next, changes);
     this.saves++;
   }
@@ -189,12 +189,15 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       });
   }
 
-  /** The card saved with the change, last: its create checks before it writes. */
-  private async createCard(changes: SubscriptionChanges): Promise<void> {
+  /**
+   * The card saved with the change, last: its create checks before it writes. Synchronous, as the
+   * checks before it: nothing may pause between the version's check and the write.
+   */
+  private createCard(changes: SubscriptionChanges): void {
     if (!changes.paymentMethod) return;
     if (!this.paymentMethods)
       throw new Error('a change with a paymentMethod needs the paymentMethods option');
-    await this.paymentMethods.create(changes.paymentMethod);
+    this.paymentMethods.createNow(changes.paymentMethod);
   }
 
   /** As profileAsOfWrites' check: the profile the snapshot came from must still be the stored one. */
