@@ -42,12 +42,75 @@ async function sellerWithCustomers(ctx: BenchContext, count: number) {
   });
   if (res.status !== 201) throw new Error(`bench product: ${res.status} ${await res.text()}`);
   const product = (await res.json()) as { uuid: string };
-  return { key, customerIds, product };
+  return { sellerId, key, customerIds, product };
 }
 
 const today = (ctx: BenchContext) => saoPauloDate(ctx.runtime.clock.now());
 
+/** One-time card charges a key creates and reads within one rate window (the limit is 100 a minute). */
+const CHARGES_PER_KEY = 45;
+
+/**
+ * `count` one-time card charges due in 10 days, one per customer, created over HTTP with keys of
+ * their own (outside the measurement); answers each one's pay link token.
+ */
+async function cardChargeTokens(ctx: BenchContext, count: number): Promise<string[]> {
+  const { sellerId, key, customerIds, product } = await sellerWithCustomers(ctx, count);
+  const keys = [key];
+  while (keys.length * CHARGES_PER_KEY < count)
+    keys.push(await testApiKey(ctx, sellerId, `bench charges ${keys.length}`));
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${ctx.runtime.baseUrl}/api/v1/scheduled-charges`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        customerId: customerIds[i],
+        productId: product.uuid,
+        amount: 49.9,
+        dueDate: addDays(today(ctx), 10),
+        methods: ['card'],
+        type: 'one_time',
+        description: `Bench card charge ${i}`,
+      }),
+    });
+    if (res.status !== 201) throw new Error(`bench card charge: ${res.status} ${await res.text()}`);
+    const { id } = (await res.json()) as { id: string };
+    // The create answers the charge; its detail carries the cycles and their pay links.
+    const detail = await fetch(`${ctx.runtime.baseUrl}/api/v1/scheduled-charges/${id}`, {
+      headers: { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}` },
+    });
+    if (detail.status !== 200) throw new Error(`bench card charge detail: ${detail.status}`);
+    const charge = (await detail.json()) as { cycles: { payUrl: string }[] };
+    tokens.push(charge.cycles[0].payUrl.split('/').pop() as string);
+  }
+  return tokens;
+}
+
 export const chargePlanRecipes: Record<string, Recipe> = {
+  /** The customer pays a one-time card charge on its public pay link (a sale of its own). */
+  'POST /api/public/cobranca/{payToken}/card': {
+    prepare: async (ctx, count) => {
+      const tokens = await cardChargeTokens(ctx, count);
+      const [year, month] = today(ctx).split('-').map(Number);
+      const card = {
+        number: '4111111111111111',
+        holderName: 'MARIA SOUZA',
+        expiryMonth: month,
+        expiryYear: year + 2,
+        cvv: '123',
+      };
+      return (i) => ({
+        method: 'POST',
+        path: `/api/public/cobranca/${tokens[i]}/card`,
+        body: { card },
+        expect: 201,
+      });
+    },
+  },
   'POST /api/v1/scheduled-charges': {
     prepare: async (ctx, count) => {
       const { key, customerIds, product } = await sellerWithCustomers(ctx, count);

@@ -41,10 +41,14 @@ export function receiverUrl(): Promise<string> {
 }
 
 /** A sandbox (sk_test_) API key of the seller: test helpers and sandbox deliveries need one. */
-export async function testApiKey(ctx: BenchContext, sellerId: number): Promise<string> {
+export async function testApiKey(
+  ctx: BenchContext,
+  sellerId: number,
+  name = 'bench sandbox',
+): Promise<string> {
   const { runtime } = ctx;
   const deps = { apiKeys: runtime.deps.repos.apiKeys, clock: runtime.clock, ids: runtime.deps.ids };
-  return (await createApiKey(deps, sellerId, { name: 'bench sandbox', environment: 'test' })).key;
+  return (await createApiKey(deps, sellerId, { name, environment: 'test' })).key;
 }
 
 /** Webhook endpoints pointing at the receiver; returns their ids. */

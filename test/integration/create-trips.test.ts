@@ -203,6 +203,56 @@ describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
   });
 });
 
+describe('round trips of POST /api/public/cobranca/{payToken}/card (issue 17)', () => {
+  it('pays a one-time card charge in 4: the rate count, the pay token, the charge with its cycles, one write; the timeline continues', async () => {
+    const s = await seller();
+    const today = saoPauloDate(runtime.clock.now());
+    const [y, m] = today.split('-').map(Number);
+    const card = {
+      number: '4111111111111111',
+      holderName: 'MARIA SOUZA',
+      expiryMonth: m,
+      expiryYear: y + 2,
+      cvv: '123',
+    };
+    const newCharge = async () => {
+      const created = await api.post(
+        '/api/v1/scheduled-charges',
+        {
+          customerId: s.customer.id,
+          productId: s.product.uuid,
+          amount: 49.9,
+          dueDate: addDays(today, 10),
+          methods: ['card'],
+          type: 'one_time',
+        },
+        { token: s.key },
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const path = `/api/v1/scheduled-charges/${created.body.id}`;
+      const before = (await api.get(path, { token: s.key })).body;
+      return { path, before, token: (before.cycles[0].payUrl as string).split('/').pop() };
+    };
+    const warm = await newCharge();
+    const measured = await newCharge();
+    await freshRateWindow(api);
+    // The container's first card payment waits for its first blocks of transaction and attempt ids.
+    expect((await api.post(`/api/public/cobranca/${warm.token}/card`, { card })).status).toBe(201);
+
+    const paid = await tripsOf(() => api.post(`/api/public/cobranca/${measured.token}/card`, { card }));
+
+    expect(paid.result.status, JSON.stringify(paid.result.body)).toBe(201);
+    expect(paid.result.body.status).toBe('paid');
+    // The save no longer reads the charge item again for its timeline counter.
+    expect(paid.trips).toBe(4);
+    const after = (await api.get(measured.path, { token: s.key })).body;
+    expect(after.status).toBe('paid');
+    const ids = (after.timeline as { id: number }[]).map((e) => e.id);
+    expect(ids.length).toBeGreaterThan((measured.before.timeline as unknown[]).length);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
 describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
   /** The seller's product accepting carnê. */
   async function carneProduct(s: Seller) {

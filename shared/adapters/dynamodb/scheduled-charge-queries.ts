@@ -132,11 +132,19 @@ export function toCycle(item: Item): Cycle {
   return cycle as unknown as Cycle;
 }
 
+/**
+ * The timeline counter (`timelineSeq`) of the charge item each charge read by readCharge was built
+ * from: a save of that very object continues the timeline's ids without reading the item again
+ * (its Put's version condition proves the counter unchanged). Not part of the domain's charge.
+ */
+export const timelineSeqRead = new WeakMap<ScheduledCharge, number>();
+
 /** The charge and its cycles, read by one strongly consistent range query (paged past 1 MB). */
 export async function readCharge(table: Table, tenant: Tenant, id: string): Promise<ScheduledCharge | null> {
   const chargeKey = keys.scheduledCharge(tenant, id);
   const cyclePrefix = `${chargeKey.sk}#CYC#`;
   let charge: ScheduledCharge | null = null;
+  let timelineSeq = 0;
   const cycles: Cycle[] = [];
   let cursor: string | undefined;
   do {
@@ -152,13 +160,18 @@ export async function readCharge(table: Table, tenant: Tenant, id: string): Prom
     });
     for (const item of page.items) {
       // Exact keys only: an id that is not a charge's must not read a neighbour's items.
-      if (item.sk === chargeKey.sk) charge = toCharge(item);
-      else if (String(item.sk).startsWith(cyclePrefix) && item.entity === CYCLE_ENTITY)
+      if (item.sk === chargeKey.sk) {
+        charge = toCharge(item);
+        timelineSeq = Number(item.timelineSeq ?? 0);
+      } else if (String(item.sk).startsWith(cyclePrefix) && item.entity === CYCLE_ENTITY)
         cycles.push(toCycle(item));
     }
     cursor = page.cursor;
   } while (cursor);
-  return charge ? { ...charge, cycles } : null;
+  if (!charge) return null;
+  const read: ScheduledCharge = { ...charge, cycles };
+  timelineSeqRead.set(read, timelineSeq);
+  return read;
 }
 
 const listOrder = (item: Item) => `${item.dueDate}#${item.id}`;

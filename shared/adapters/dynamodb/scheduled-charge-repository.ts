@@ -19,6 +19,7 @@ import {
   readCharge,
   SEARCH_ENTITY,
   searchCopyKeys,
+  timelineSeqRead,
   toCharge,
 } from './scheduled-charge-queries';
 import type { Item, Table, TransactItem } from './table';
@@ -257,6 +258,8 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
           error.failedIndexes.includes(customerCheck) ? profileChanged(error, customerCheck) : undefined,
       },
     );
+    // The charge as written: a save that follows from it needs no read of the counter either.
+    timelineSeqRead.set(next, timelineSeq);
   }
 
   const changed = () =>
@@ -272,7 +275,11 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
     get: (tenant, id) => readCharge(table, tenant, id),
 
     async save(next, previous, changes) {
-      // The timeline's ids continue the charge's counter, as stored with the version read.
+      // The timeline's ids continue the charge's counter, as stored with the version read: known
+      // when `previous` is the charge a read answered (its Put's version condition holds it), else
+      // read now.
+      const known = timelineSeqRead.get(previous);
+      if (known !== undefined) return write(previous, next, changes, known);
       const stored = await table.get<Item>(keys.scheduledCharge(previous.tenant, previous.id), {
         consistent: true,
       });
