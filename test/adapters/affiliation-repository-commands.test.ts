@@ -1,8 +1,4 @@
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -18,6 +14,7 @@ import { Table } from '../../shared/adapters/dynamodb/table';
 import { type Affiliation, UnknownAffiliateError } from '../../shared/domain/affiliates/affiliation';
 import type { Tenant } from '../../shared/domain/tenant';
 import { isConflict } from '../../shared/errors';
+import { cancelled, caught } from '../support/transact-failures';
 
 /** The exact commands the affiliation repository sends (inputs as built, before marshalling). */
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -54,18 +51,6 @@ const item = {
   createdAt: NOW,
   updatedAt: NOW,
 };
-
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
 
 beforeEach(() => {
   ddb.reset();

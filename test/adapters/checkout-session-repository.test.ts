@@ -1,8 +1,4 @@
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -19,6 +15,7 @@ import type { DomainEvent } from '../../shared/domain/events/events';
 import type { SessionQuery } from '../../shared/domain/ports';
 import type { Tenant } from '../../shared/domain/tenant';
 import { type ConflictError, isConflict } from '../../shared/errors';
+import { cancelled, caught } from '../support/transact-failures';
 
 /** The exact commands the checkout session repository sends (inputs as built, before marshalling). */
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -136,17 +133,6 @@ const outboxPut = (e: DomainEvent) => ({
   },
 });
 
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
 const conditionFailed = () =>
   new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 

@@ -1,11 +1,10 @@
-import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createPaymentMethodRepository } from '../../shared/adapters/dynamodb/payment-method-repository';
@@ -13,6 +12,7 @@ import { Table } from '../../shared/adapters/dynamodb/table';
 import type { DomainEvent } from '../../shared/domain/events/events';
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import { isConflict } from '../../shared/errors';
+import { cancelled, caught } from '../support/transact-failures';
 
 /** The exact commands the payment method repository sends (inputs as built, before marshalling). */
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -74,20 +74,6 @@ const item = {
   version: 1,
 };
 
-const cancelled = (reasons: { Code: string; Item?: Record<string, unknown> }[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: reasons.map((r) => ({
-      Code: r.Code,
-      ...(r.Item ? { Item: marshall(r.Item) } : {}),
-    })),
-  });
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((c) => c.args[0].input);
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   QueryCommand,
@@ -15,6 +15,7 @@ import type { SubscriptionQuery } from '../../shared/domain/ports';
 import type { Subscription } from '../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../shared/domain/tenant';
 import type { Transaction } from '../../shared/domain/transactions/transaction';
+import { cancelled, caught } from '../support/transact-failures';
 
 /** The commands the subscription repository sends: what one state change writes, which index a list reads. */
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -128,18 +129,6 @@ const newCard: PaymentMethod = {
   updatedAt: RENEWED,
   version: 1,
 };
-
-const caught = (promise: Promise<unknown>) =>
-  promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-const cancelled = (codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
 
 beforeEach(() => {
   ddb.reset();
