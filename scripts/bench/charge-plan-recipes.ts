@@ -47,54 +47,97 @@ async function sellerWithCustomers(ctx: BenchContext, count: number) {
 
 const today = (ctx: BenchContext) => saoPauloDate(ctx.runtime.clock.now());
 
-/** One-time card charges a key creates and reads within one rate window (the limit is 100 a minute). */
-const CHARGES_PER_KEY = 45;
+/** Requests a key sends within one rate window while charges are prepared (the limit is 100 a minute). */
+const REQUESTS_PER_KEY = 90;
 
 /**
- * `count` one-time card charges due in 10 days, one per customer, created over HTTP with keys of
- * their own (outside the measurement); answers each one's pay link token.
+ * `count` one-time charges due in 10 days, one per customer, created over HTTP with keys of their
+ * own (outside the measurement). With `payLinks`, each one's detail is read too and the first
+ * cycle's pay link token answered beside its id. Answers the key the measured requests use.
  */
-async function cardChargeTokens(ctx: BenchContext, count: number): Promise<string[]> {
+async function oneTimeCharges(
+  ctx: BenchContext,
+  count: number,
+  methods: string[],
+  options: { payLinks?: boolean; dueInDays?: number } = {},
+): Promise<{ key: string; charges: { id: string; token?: string }[] }> {
+  const payLinks = options.payLinks ?? false;
   const { sellerId, key, customerIds, product } = await sellerWithCustomers(ctx, count);
+  const perCharge = payLinks ? 2 : 1;
   const keys = [key];
-  while (keys.length * CHARGES_PER_KEY < count)
+  const keyOf = (i: number) => keys[Math.floor((i * perCharge) / REQUESTS_PER_KEY)];
+  while (keys.length * REQUESTS_PER_KEY < count * perCharge)
     keys.push(await testApiKey(ctx, sellerId, `bench charges ${keys.length}`));
-  const tokens: string[] = [];
+  const charges: { id: string; token?: string }[] = [];
   for (let i = 0; i < count; i++) {
     const res = await fetch(`${ctx.runtime.baseUrl}/api/v1/scheduled-charges`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`,
-        'content-type': 'application/json',
-      },
+      headers: { authorization: `Bearer ${keyOf(i)}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         customerId: customerIds[i],
         productId: product.uuid,
         amount: 49.9,
-        dueDate: addDays(today(ctx), 10),
-        methods: ['card'],
+        dueDate: addDays(today(ctx), options.dueInDays ?? 10),
+        methods,
         type: 'one_time',
-        description: `Bench card charge ${i}`,
+        description: `Bench charge ${i}`,
       }),
     });
-    if (res.status !== 201) throw new Error(`bench card charge: ${res.status} ${await res.text()}`);
+    if (res.status !== 201) throw new Error(`bench charge: ${res.status} ${await res.text()}`);
     const { id } = (await res.json()) as { id: string };
+    if (!payLinks) {
+      charges.push({ id });
+      continue;
+    }
     // The create answers the charge; its detail carries the cycles and their pay links.
     const detail = await fetch(`${ctx.runtime.baseUrl}/api/v1/scheduled-charges/${id}`, {
-      headers: { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}` },
+      headers: { authorization: `Bearer ${keyOf(i)}` },
     });
-    if (detail.status !== 200) throw new Error(`bench card charge detail: ${detail.status}`);
+    if (detail.status !== 200) throw new Error(`bench charge detail: ${detail.status}`);
     const charge = (await detail.json()) as { cycles: { payUrl: string }[] };
-    tokens.push(charge.cycles[0].payUrl.split('/').pop() as string);
+    charges.push({ id, token: charge.cycles[0].payUrl.split('/').pop() as string });
   }
-  return tokens;
+  return { key: keys[keys.length - 1], charges };
 }
 
+/** An action on a charge of its own per request (due in `dueInDays`), with the seller's key. */
+const chargeAction = (
+  method: string,
+  action: string,
+  body: (ctx: BenchContext) => unknown,
+  dueInDays = 10,
+): Recipe => ({
+  prepare: async (ctx, count) => {
+    const { key, charges } = await oneTimeCharges(ctx, count, ['pix', 'boleto'], { dueInDays });
+    const sent = body(ctx);
+    return (i) => ({
+      method,
+      path: `/api/v1/scheduled-charges/${charges[i].id}${action}`,
+      token: key,
+      ...(sent === undefined ? {} : { body: sent }),
+      expect: 200,
+    });
+  },
+});
+
 export const chargePlanRecipes: Record<string, Recipe> = {
+  'GET /api/v1/scheduled-charges/{id}': chargeAction('GET', '', () => undefined),
+  // Only a charge due today or overdue can be marked paid.
+  'POST /api/v1/scheduled-charges/{id}/mark-paid': chargeAction(
+    'POST',
+    '/mark-paid',
+    (ctx) => ({ paymentDate: today(ctx), externalReference: 'bench' }),
+    0,
+  ),
+  'POST /api/v1/scheduled-charges/{id}/postpone': chargeAction('POST', '/postpone', (ctx) => ({
+    newDueDate: addDays(today(ctx), 20),
+  })),
+  'POST /api/v1/scheduled-charges/{id}/cancel': chargeAction('POST', '/cancel', () => ({ reason: 'bench' })),
+  'PATCH /api/v1/scheduled-charges/{id}': chargeAction('PATCH', '', () => ({ description: 'Bench update' })),
   /** The customer pays a one-time card charge on its public pay link (a sale of its own). */
   'POST /api/public/cobranca/{payToken}/card': {
     prepare: async (ctx, count) => {
-      const tokens = await cardChargeTokens(ctx, count);
+      const { charges } = await oneTimeCharges(ctx, count, ['card'], { payLinks: true });
       const [year, month] = today(ctx).split('-').map(Number);
       const card = {
         number: '4111111111111111',
@@ -105,7 +148,7 @@ export const chargePlanRecipes: Record<string, Recipe> = {
       };
       return (i) => ({
         method: 'POST',
-        path: `/api/public/cobranca/${tokens[i]}/card`,
+        path: `/api/public/cobranca/${charges[i].token}/card`,
         body: { card },
         expect: 201,
       });
