@@ -9,7 +9,7 @@ import { RATE_LIMIT, RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit'
 import { pipelineProbe } from '#shared/http/pipeline';
 import { routeKey } from '#shared/http/types';
 import { type BenchFilter, benchFilter } from './filter';
-import { PROVIDER_PREFIX, partitionKeys } from './provider-trips';
+import { nestedIn, providerOnly } from './provider-trips';
 import { type BenchContext, type BenchRequest, recipes } from './recipes';
 
 export const REQUESTS = 200;
@@ -101,12 +101,6 @@ interface Traced {
   /** The HTTP request it was sent for (runtime.currentRequest); undefined outside any request. */
   request: number | undefined;
 }
-
-/** The sandbox provider's own commands: every partition they name is one of its (`SANDBOX#…`). */
-const providerOnly = (input: unknown) => {
-  const pks = partitionKeys(input);
-  return pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX));
-};
 
 /** Partition key of a single-item command (GetItem, PutItem, UpdateItem, DeleteItem), if any. */
 function partitionKeyOf(input: unknown): string | undefined {
@@ -217,9 +211,7 @@ async function measureRoute(
     if (i < WARMUP) continue;
     if (status !== req.expect) result.unexpected[status] = (result.unexpected[status] ?? 0) + 1;
     samples.push(ms);
-    // The route's own request is the first one seen; a later one is a request it sent.
-    const own = traced.find((t) => t.request !== undefined)?.request;
-    const isNested = (t: Traced) => t.request !== undefined && t.request !== own;
+    const isNested = nestedIn(traced);
     const providerTrips = traced.filter((t) => t.provider).length;
     const nestedTrips = traced.filter((t) => isNested(t) && !t.provider).length;
     trips.push(runtime.roundTrips.total - before - providerTrips - nestedTrips - aheadClaims);

@@ -30,3 +30,19 @@ export function partitionKeys(input: unknown): string[] {
   }
   return out;
 }
+
+/** The sandbox provider's own commands: every partition they name is one of its (`SANDBOX#…`). */
+export function providerOnly(input: unknown): boolean {
+  const pks = partitionKeys(input);
+  return pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX));
+}
+
+/**
+ * Of the commands one request caused, in order, those of requests it sent to the service (the
+ * sandbox's notification to the webhook route): the request's own is the first one seen; a
+ * command outside any request (undefined) is counted as the request's.
+ */
+export function nestedIn<T extends { request: number | undefined }>(sent: T[]): (t: T) => boolean {
+  const own = sent.find((s) => s.request !== undefined)?.request;
+  return (t) => t.request !== undefined && t.request !== own;
+}

@@ -4,7 +4,7 @@ import type { ScheduledJob } from '#shared/domain/ports';
 import { SUBSCRIPTION_DUE_JOB, type SubscriptionView } from '#shared/domain/subscriptions/subscription';
 import { percentile } from './endpoints';
 import { contextOf } from './listing-cost';
-import { PROVIDER_PREFIX, partitionKeys } from './provider-trips';
+import { providerOnly } from './provider-trips';
 import { onOwnRuntime } from './standalone';
 import { cardHolders, type SubscriptionSeller, subscribe, subscriptionSeller } from './subscription-fixtures';
 
@@ -67,10 +67,9 @@ function traceCommands(runtime: Runtime) {
   let log: Traced[] = [];
   runtime.deps.table.client.middlewareStack.add(
     (next, context) => async (args) => {
-      const pks = partitionKeys(args.input);
       log.push({
         command: String(context.commandName ?? 'unknown').replace(/Command$/, ''),
-        provider: pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX)),
+        provider: providerOnly(args.input),
       });
       return next(args);
     },

@@ -1,5 +1,5 @@
 import type { Runtime } from '../../infra/local/runtime';
-import { PROVIDER_PREFIX, partitionKeys } from '../../scripts/bench/provider-trips';
+import { nestedIn, providerOnly } from '../../scripts/bench/provider-trips';
 import type { client } from './runtime';
 
 interface Sent {
@@ -19,11 +19,7 @@ export function serviceTrips(runtime: Runtime) {
   let sent: Sent[] = [];
   runtime.deps.table.client.middlewareStack.add(
     (next) => async (args) => {
-      const pks = partitionKeys(args.input);
-      sent.push({
-        provider: pks.length > 0 && pks.every((pk) => pk.startsWith(PROVIDER_PREFIX)),
-        request: runtime.currentRequest(),
-      });
+      sent.push({ provider: providerOnly(args.input), request: runtime.currentRequest() });
       return next(args);
     },
     { step: 'initialize', name: 'testProviderTrips' },
@@ -40,12 +36,9 @@ export function serviceTrips(runtime: Runtime) {
     sent = [];
     const result = await work();
     const claimedAhead = runtime.deps.table.aheadClaims - ahead;
-    // The request's own is the first one seen; a later one is a request it sent.
-    const own = sent.find((s) => s.request !== undefined)?.request;
+    const isNested = nestedIn(sent);
     const providerTrips = sent.filter((s) => s.provider).length;
-    const nestedTrips = sent.filter(
-      (s) => !s.provider && s.request !== undefined && s.request !== own,
-    ).length;
+    const nestedTrips = sent.filter((s) => !s.provider && isNested(s)).length;
     return {
       trips: runtime.roundTrips.total - total - providerTrips - nestedTrips - claimedAhead,
       claimedAhead,
