@@ -4,7 +4,6 @@ import type { ScheduledChargeQuery } from '#shared/domain/ports';
 import {
   type ChargeStatus,
   type ChargeType,
-  PAY_TOKEN_PREFIX,
   SCHEDULED_CHARGE_PREFIX,
   type ScheduledCharge,
 } from '#shared/domain/scheduled-charges/charge';
@@ -106,7 +105,7 @@ function chargeOf(
         dueDate,
         amount: 5_000,
         status: status === 'paid' ? 'paid' : status === 'overdue' ? 'overdue' : 'scheduled',
-        payToken: `${PAY_TOKEN_PREFIX}bench${String(n).padStart(27, '0')}`,
+        payToken: `cob_${tenant.sellerId}_${idOf(n)}_bench${String(n).padStart(27, '0')}`,
         transactionIds: [],
         issued: { pix: null, boleto: null },
         remindersSent: [],

@@ -621,6 +621,40 @@ describe.each([
       expect(await repo.findByPayToken(tokenOf(1, 1, LIVE))).toEqual({ charge: live, cycle: live.cycles[0] });
       expect(await repo.findByPayToken('cob_unknown')).toBeNull();
     });
+
+    it('finds a token that names its charge only when it is one of that charge’s cycles’ tokens', async () => {
+      const { repo } = await make();
+      const secret = (c: string) => c.repeat(32);
+      const named = (tenant: Tenant, n: number, s: string) =>
+        `cob_${tenant.sellerId}_${idOf(n, tenant)}_${s}`;
+      const mine = charge(2, {
+        type: 'recurring',
+        cycles: [
+          cycle(2, 1, '2026-03-20', { payToken: named(SELLER, 2, secret('a')) }),
+          cycle(2, 2, '2026-04-20', { payToken: named(SELLER, 2, secret('b')) }),
+        ],
+      });
+      const theirs = charge(2, {
+        tenant: OTHER_SELLER,
+        cycles: [cycle(2, 1, '2026-03-20', { payToken: named(OTHER_SELLER, 2, secret('c')) }, OTHER_SELLER)],
+      });
+      for (const c of [mine, theirs]) await repo.create(c, nothing());
+
+      expect(await repo.findByPayToken(named(SELLER, 2, secret('b')))).toEqual({
+        charge: mine,
+        cycle: mine.cycles[1],
+      });
+      expect(await repo.findByPayToken(named(OTHER_SELLER, 2, secret('c')))).toEqual({
+        charge: theirs,
+        cycle: theirs.cycles[0],
+      });
+      // The right charge with another secret, another charge's secret, a charge that does not exist.
+      expect(await repo.findByPayToken(named(SELLER, 2, secret('z')))).toBeNull();
+      expect(await repo.findByPayToken(named(SELLER, 2, secret('c')))).toBeNull();
+      expect(await repo.findByPayToken(named(OTHER_SELLER, 2, secret('a')))).toBeNull();
+      expect(await repo.findByPayToken(named(LIVE, 2, secret('a')))).toBeNull();
+      expect(await repo.findByPayToken(named(SELLER, 3, secret('a')))).toBeNull();
+    });
   });
 
   describe('list', () => {

@@ -98,7 +98,7 @@ describe('create', () => {
         dueDate: due,
         amount: 150.5,
         status: 'scheduled',
-        payUrl: expect.stringMatching(/\/cobranca\/cob_[A-Za-z0-9]{32}$/),
+        payUrl: expect.stringMatching(/\/cobranca\/cob_\d+_sch_test_[A-Za-z0-9]{24}_[A-Za-z0-9]{32}$/),
       }),
     ]);
     expect(detail.transactions).toEqual([]);

@@ -1,5 +1,11 @@
 import type { ScheduledChargeChanges, ScheduledChargeRepository } from '#shared/domain/ports';
-import type { Attempt, Cycle, ScheduledCharge, TimelineEntry } from '#shared/domain/scheduled-charges/charge';
+import {
+  type Attempt,
+  type Cycle,
+  chargeOfPayToken,
+  type ScheduledCharge,
+  type TimelineEntry,
+} from '#shared/domain/scheduled-charges/charge';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
@@ -152,7 +158,8 @@ const sameCycle = (a: Cycle | undefined, b: Cycle) =>
   a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * Cycles that differ from the previous state's, and the pay-token pointers of new ones. A series'
+ * Cycles that differ from the previous state's, and the pointers of new pay tokens that do not name
+ * their charge (the older form; findByPayToken reads a token that names it directly). A series'
  * cycles only grow (a cancelled cycle stays, `canceled`), so nothing is deleted here.
  */
 function cycleWrites(previous: ScheduledCharge | null, next: ScheduledCharge): TransactItem[] {
@@ -161,7 +168,7 @@ function cycleWrites(previous: ScheduledCharge | null, next: ScheduledCharge): T
     const old = before.get(cycle.number);
     if (sameCycle(old, cycle)) return [];
     const writes: TransactItem[] = [{ Put: { Item: cycleItem(next, cycle) } }];
-    if (!old || old.payToken !== cycle.payToken)
+    if ((!old || old.payToken !== cycle.payToken) && !chargeOfPayToken(cycle.payToken))
       writes.push({
         Put: {
           Item: {
@@ -346,7 +353,17 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
       return { items: rows.slice(skip, wanted).map(toAttempt), totalCount };
     },
 
+    /**
+     * A token that names its charge reads the charge alone and must equal one of its cycles' tokens;
+     * an older token (the secret alone) is found through its pointer item.
+     */
     async findByPayToken(payToken) {
+      const named = chargeOfPayToken(payToken);
+      if (named) {
+        const charge = await readCharge(table, named.tenant, named.chargeId);
+        const cycle = charge?.cycles.find((c) => c.payToken === payToken);
+        return charge && cycle ? { charge, cycle } : null;
+      }
       const pointer = await table.get<Item>(keys.scheduledChargePayToken(payToken), { consistent: true });
       if (!pointer) return null;
       const tenant = { sellerId: Number(pointer.sellerId), environment: pointer.environment as Environment };

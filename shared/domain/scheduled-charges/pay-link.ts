@@ -7,7 +7,7 @@ import { createTransactionSchema } from '#shared/domain/transactions/create';
 import { PENDING } from '#shared/domain/transactions/transaction';
 import { ConflictError, isConflict, NotFoundError, ServiceUnavailableError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
-import type { Cycle, ScheduledCharge } from './charge';
+import { type Cycle, isPayToken, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import { issueNow } from './issue';
 import { PAY_LINK_NOT_FOUND } from './not-found';
@@ -20,7 +20,6 @@ import { inTrial, isOpen, needsIssuance } from './state';
  */
 
 export { PAY_LINK_NOT_FOUND };
-export const PAY_TOKEN_SHAPE = /^cob_[A-Za-z0-9]{32}$/;
 
 /** What the card form does on this link: pay the cycle, keep the card for after a trial, or nothing. */
 export type CardMode = 'pay' | 'save' | null;
@@ -53,7 +52,7 @@ const stateOf = (charge: ScheduledCharge, cycle: Cycle): LinkState => {
 
 /** A charge and cycle by pay token; a malformed token names nothing. */
 export async function findByToken(deps: Pick<ScheduledChargeDeps, 'scheduledCharges'>, payToken: string) {
-  const found = PAY_TOKEN_SHAPE.test(payToken) ? await deps.scheduledCharges.findByPayToken(payToken) : null;
+  const found = isPayToken(payToken) ? await deps.scheduledCharges.findByPayToken(payToken) : null;
   if (!found) throw new NotFoundError(PAY_LINK_NOT_FOUND);
   return found;
 }

@@ -9,8 +9,8 @@ import {
   type ChargeStatus,
   type Cycle,
   type NewTimelineEntry,
+  newPayToken,
   OPEN_CYCLE_STATUSES,
-  PAY_TOKEN_PREFIX,
   SCHEDULED_CHARGE_DUE_JOB,
   type ScheduledCharge,
   toScheduledChargeView,
@@ -69,7 +69,7 @@ export function hasCycleAfter(
 /** A new open cycle: the charge's current amount, a fresh pay token, nothing issued or sent yet. */
 export function newCycle(
   deps: { ids: Ids; clock: Clock },
-  charge: Pick<ScheduledCharge, 'amount' | 'anchorDate' | 'recurrence'>,
+  charge: Pick<ScheduledCharge, 'tenant' | 'id' | 'amount' | 'anchorDate' | 'recurrence'>,
   number: number,
   dueDate: string = cycleDueDate(charge, number),
 ): Cycle {
@@ -79,7 +79,7 @@ export function newCycle(
     dueDate,
     amount: charge.amount,
     status: 'scheduled',
-    payToken: deps.ids.prefixed(PAY_TOKEN_PREFIX.replace(/_$/, ''), 32),
+    payToken: newPayToken(deps.ids, charge),
     transactionIds: [],
     issued: { pix: null, boleto: null },
     remindersSent: [],

@@ -76,6 +76,8 @@ export function engine() {
   /** A monthly card series anchored on 10 February: cycle 1 paid on the link, cycle 2 due today. */
   function seed(overrides: Partial<ScheduledCharge> = {}): ScheduledCharge {
     const series = {
+      id: 'sch_test_AAAAAAAAAAAAAAAAAAAAAAAA',
+      tenant: TENANT,
       amount: 4990,
       anchorDate: '2026-02-10',
       recurrence: { interval: 'month' as const, intervalCount: 1, endAfterCycles: null, endDate: null },

@@ -23,7 +23,17 @@ function deps(at = NOW) {
 
 function cycle(overrides: Partial<Cycle> = {}): Cycle {
   return {
-    ...newCycle(deps(), { amount: 1000, anchorDate: '2026-03-15', recurrence: null }, 1),
+    ...newCycle(
+      deps(),
+      {
+        id: 'sch_test_000000000000000000000001',
+        tenant,
+        amount: 1000,
+        anchorDate: '2026-03-15',
+        recurrence: null,
+      },
+      1,
+    ),
     ...overrides,
   };
 }
