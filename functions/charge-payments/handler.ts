@@ -29,30 +29,29 @@ export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
     onScheduleError: (error) =>
       log.error('could not schedule a scheduled-charge job or keep a card', { error }),
   });
+  // The item reads a use case starts together go as one BatchGetItem (issue 17).
+  const run = <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
+    c.readTogether(async () => work(await useCases()));
   return {
     listScheduledChargeAttempts: async ({ tenant, path, query }) =>
-      (await useCases()).listAttempts(c.repos, tenant, path.id, query),
+      run((u) => u.listAttempts(c.repos, tenant, path.id, query)),
     changeScheduledChargePaymentMethod: async ({ tenant, path, body, request }) =>
-      (await useCases()).changeChargePaymentMethod(engine(request.log), tenant, path.id, body),
+      run((u) => u.changeChargePaymentMethod(engine(request.log), tenant, path.id, body)),
     clearScheduledChargePaymentMethod: async ({ tenant, path, request }) =>
-      (await useCases()).clearChargePaymentMethod(engine(request.log), tenant, path.id),
+      run((u) => u.clearChargePaymentMethod(engine(request.log), tenant, path.id)),
     getChargePage: async ({ path, request }) =>
       pageReply(
-        await (await useCases()).chargePage(
-          { payLinkView: async (t) => (await useCases()).payLinkView(engine(request.log), t) },
-          path.payToken,
+        await run((u) =>
+          u.chargePage({ payLinkView: (t) => u.payLinkView(engine(request.log), t) }, path.payToken),
         ),
       ),
     getChargePageAsset: async ({ path }) => chargeAssetReply(path.file),
-    getPayLink: async ({ path, request }) =>
-      (await useCases()).payLinkView(engine(request.log), path.payToken),
+    getPayLink: async ({ path, request }) => run((u) => u.payLinkView(engine(request.log), path.payToken)),
     payPayLinkByCard: async ({ path, body, request }) =>
       reply(
         201,
-        await (await useCases()).payLinkByCard(
-          { ...engine(request.log), buyerIp: request.sourceIp },
-          path.payToken,
-          body,
+        await run((u) =>
+          u.payLinkByCard({ ...engine(request.log), buyerIp: request.sourceIp }, path.payToken, body),
         ),
       ),
   };

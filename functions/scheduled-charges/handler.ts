@@ -31,41 +31,46 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
     ...engine(log),
     onCancelError: (error: unknown) => log.error('could not cancel an issued pix or boleto', { error }),
   });
+  // The item reads a use case starts together go as one BatchGetItem (issue 17).
+  const run = <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
+    c.readTogether(async () => work(await useCases()));
   return {
     createScheduledCharge: async ({ tenant, body, request }) => {
       const onAdvanceError = (error: unknown) =>
         request.log.error('could not issue a new scheduled charge now; the due job will', { error });
       return reply(
         201,
-        await (await useCases()).createScheduledCharge(
-          { ...engine(request.log), customerAndProduct: c.repos.customerAndProduct },
-          tenant,
-          body,
-          onAdvanceError,
+        await run((u) =>
+          u.createScheduledCharge(
+            { ...engine(request.log), customerAndProduct: c.repos.customerAndProduct },
+            tenant,
+            body,
+            onAdvanceError,
+          ),
         ),
       );
     },
     listScheduledCharges: async ({ tenant, query }) =>
-      (await useCases()).listScheduledCharges({ scheduledCharges: c.repos.scheduledCharges }, tenant, query),
+      run((u) => u.listScheduledCharges({ scheduledCharges: c.repos.scheduledCharges }, tenant, query)),
     getScheduledCharge: async ({ tenant, path, request }) =>
-      (await useCases()).getScheduledCharge(engine(request.log), tenant, path.id),
+      run((u) => u.getScheduledCharge(engine(request.log), tenant, path.id)),
     markScheduledChargePaid: async ({ tenant, path, body, request }) =>
-      (await useCases()).markPaid(actions(request.log), tenant, path.id, body),
+      run((u) => u.markPaid(actions(request.log), tenant, path.id, body)),
     postponeScheduledCharge: async ({ tenant, path, body, request }) =>
-      (await useCases()).postpone(actions(request.log), tenant, path.id, body),
+      run((u) => u.postpone(actions(request.log), tenant, path.id, body)),
     postponeScheduledChargeUnversioned: async ({ tenant, path, body, request }) =>
-      (await useCases()).postpone(actions(request.log), tenant, path.id, body),
+      run((u) => u.postpone(actions(request.log), tenant, path.id, body)),
     cancelScheduledCharge: async ({ tenant, path, body, request }) =>
-      (await useCases()).cancelCharge(actions(request.log), tenant, path.id, body),
+      run((u) => u.cancelCharge(actions(request.log), tenant, path.id, body)),
     setScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
-      (await useCases()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true),
+      run((u) => u.setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true)),
     clearScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
-      (await useCases()).setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false),
+      run((u) => u.setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false)),
     pauseScheduledCharge: async ({ tenant, path, request }) =>
-      (await useCases()).pauseCharge(actions(request.log), tenant, path.id),
+      run((u) => u.pauseCharge(actions(request.log), tenant, path.id)),
     resumeScheduledCharge: async ({ tenant, path, request }) =>
-      (await useCases()).resumeCharge(actions(request.log), tenant, path.id),
+      run((u) => u.resumeCharge(actions(request.log), tenant, path.id)),
     updateScheduledCharge: async ({ tenant, path, body, request }) =>
-      (await useCases()).updateCharge(actions(request.log), tenant, path.id, body),
+      run((u) => u.updateCharge(actions(request.log), tenant, path.id, body)),
   };
 });

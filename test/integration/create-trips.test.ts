@@ -254,6 +254,90 @@ describe('round trips of POST /api/public/cobranca/{payToken}/card (issue 17)', 
   });
 });
 
+describe('round trips of a scheduled charge’s reads and actions (issue 17)', () => {
+  const batchReads = () => runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0;
+
+  it('reads the issued pix and boleto together: pay link 3, detail 4; mark-paid cancels them in 6', async () => {
+    const s = await seller();
+    const [c] = await customers(s, 1);
+    const today = saoPauloDate(runtime.clock.now());
+    /** A one-time pix and boleto charge due today (both issued when it is created): its path. */
+    const dueToday = async () => {
+      const created = await api.post(
+        '/api/v1/scheduled-charges',
+        { customerId: c.id, amount: 80, dueDate: today, methods: ['pix', 'boleto'], type: 'one_time' },
+        { token: s.key },
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return `/api/v1/scheduled-charges/${created.body.id}`;
+    };
+    const path = await dueToday();
+    const issued = (await api.get(path, { token: s.key })).body;
+    expect(issued.transactions.map((t: { status: string }) => t.status).sort()).toEqual([
+      'pendingBoleto',
+      'pendingPix',
+    ]);
+    const token = (issued.cycles[0].payUrl as string).split('/').pop();
+    await freshRateWindow(api);
+
+    const before = batchReads();
+    const link = await tripsOf(() => api.get(`/api/public/cobranca/${token}`));
+    expect(link.result.status, JSON.stringify(link.result.body)).toBe(200);
+    expect(link.result.body.pix).not.toBeNull();
+    expect(link.result.body.boleto).not.toBeNull();
+    // The rate count, the charge (the token names it), the two transactions in one BatchGetItem.
+    expect(link.trips).toBe(3);
+    expect(batchReads() - before).toBe(1);
+
+    const detail = await tripsOf(() => api.get(path, { token: s.key }));
+    expect(detail.result.body.transactions).toHaveLength(2);
+    // The rate count, the charge, its timeline, its transactions together.
+    expect(detail.trips).toBe(4);
+
+    // The container's first mark-paid waits for its first block of attempt ids.
+    const warm = await dueToday();
+    expect((await api.post(`${warm}/mark-paid`, { paymentDate: today }, { token: s.key })).status).toBe(200);
+    const paid = await tripsOf(() => api.post(`${path}/mark-paid`, { paymentDate: today }, { token: s.key }));
+    expect(paid.result.status, JSON.stringify(paid.result.body)).toBe(200);
+    // The rate count, the charge, its write, the issued transactions read together, one cancel each
+    // (the provider's cancels apart).
+    expect(paid.trips).toBe(6);
+    const after = (await api.get(path, { token: s.key })).body;
+    expect(after.status).toBe('paid');
+    expect(after.transactions.map((t: { status: string }) => t.status)).toEqual(['cancel', 'cancel']);
+  });
+
+  it('changes the card of a charge in 5: the charge and the card, one write, the detail’s timeline', async () => {
+    const s = await seller();
+    const created = await api.post(
+      '/api/v1/scheduled-charges',
+      {
+        customerId: s.customer.id,
+        amount: 80,
+        dueDate: addDays(saoPauloDate(runtime.clock.now()), 10),
+        methods: ['card'],
+        type: 'one_time',
+      },
+      { token: s.key },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await freshRateWindow(api);
+
+    const changed = await tripsOf(() =>
+      api.call('PUT', `/api/v1/scheduled-charges/${created.body.id}/payment-method`, {
+        body: { paymentMethodId: s.card.id },
+        token: s.key,
+      }),
+    );
+
+    expect(changed.result.status, JSON.stringify(changed.result.body)).toBe(200);
+    expect(changed.result.body.paymentMethod).toMatchObject({ id: s.card.id });
+    expect(changed.result.body.timeline[0]).toMatchObject({ kind: 'payment_method_changed' });
+    // The charge is read once (it was read twice): no second read before the write.
+    expect(changed.trips).toBe(5);
+  });
+});
+
 describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
   /** The seller's product accepting carnê. */
   async function carneProduct(s: Seller) {

@@ -182,17 +182,22 @@ export async function cancelIssued(
   charge: ScheduledCharge,
   cycles: Cycle[],
 ): Promise<void> {
-  for (const cycle of cycles) {
-    for (const id of [cycle.issued.pix, cycle.issued.boleto]) {
-      if (id === null || id === cycle.paidTransactionId) continue;
-      try {
-        const t = await deps.transactions.get(charge.tenant, id);
-        if (!t || !canApply('cancel', t.status)) continue;
-        await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
-        await transition(deps, t, 'cancel');
-      } catch (error) {
-        if (!isConflict(error)) deps.onCancelError?.(error);
-      }
+  const ids = cycles.flatMap((cycle) =>
+    [cycle.issued.pix, cycle.issued.boleto].filter(
+      (id): id is number => id !== null && id !== cycle.paidTransactionId,
+    ),
+  );
+  // Read together (one BatchGetItem where the caller batches reads), then cancelled one by one.
+  const read = await Promise.allSettled(ids.map((id) => deps.transactions.get(charge.tenant, id)));
+  for (const outcome of read) {
+    try {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      const t = outcome.value;
+      if (!t || !canApply('cancel', t.status)) continue;
+      await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
+      await transition(deps, t, 'cancel');
+    } catch (error) {
+      if (!isConflict(error)) deps.onCancelError?.(error);
     }
   }
 }

@@ -64,9 +64,11 @@ async function update(
   tenant: Tenant,
   id: string,
   change: (charge: ScheduledCharge) => ReturnType<typeof draftOf> | null,
+  read?: ScheduledCharge,
 ) {
   for (let tries = 1; ; tries++) {
-    const charge = await findCharge(deps, tenant, id);
+    // The caller's read serves the first try; a retry reads the charge again.
+    const charge = tries === 1 && read ? read : await findCharge(deps, tenant, id);
     const draft = change(charge);
     if (!draft) return toChargeDetail(deps, charge);
     const { next, changes } = finish(deps, charge, draft);
@@ -85,11 +87,13 @@ export async function changeChargePaymentMethod(
   id: string,
   input: { paymentMethodId: number },
 ) {
-  const charge = await findCharge(deps, tenant, id);
-  const card = await deps.paymentMethods.get(tenant, input.paymentMethodId);
+  const [charge, card] = await Promise.all([
+    findCharge(deps, tenant, id),
+    deps.paymentMethods.get(tenant, input.paymentMethodId),
+  ]);
   if (!card || card.customer.id !== charge.customer.id) throw new NotFoundError(PAYMENT_METHOD_NOT_FOUND);
   if (card.status !== 'active') throw new ValidationError(['paymentMethodId names an expired card']);
-  return update(deps, tenant, id, (current) => {
+  const changeTo = (current: ScheduledCharge) => {
     refuse(current, 'given a payment method');
     if (current.paymentMethod?.id === card.id) return null;
     const draft = draftOf({
@@ -108,7 +112,8 @@ export async function changeChargePaymentMethod(
     });
     draft.webhooks.push({ name: 'scheduled_charge.payment_method_changed' });
     return draft;
-  });
+  };
+  return update(deps, tenant, id, changeTo, charge);
 }
 
 /** DELETE /api/v1/scheduled-charges/{id}/payment-method: 409 when no card is saved on the charge. */
