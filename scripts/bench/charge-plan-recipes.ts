@@ -3,18 +3,55 @@ import { createCustomer } from '#shared/domain/customers/customers';
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { cpfCheckDigits } from '#shared/domain/documents';
 import { sandbox, testApiKey } from './fixtures';
+import { customersWithCards } from './payment-method-recipes';
 import type { BenchContext, Recipe } from './recipes';
 
 /**
- * The create routes of functions/scheduled-charges and functions/installment-plans, with an sk_test_
- * key (the sandbox provider). Each request is for a customer of its own (a carnê identical to one
- * just created is refused), registered in `prepare` straight through the domain.
+ * The routes of functions/scheduled-charges and functions/charge-payments, with an sk_test_ key
+ * (the sandbox provider). A request that changes a charge gets a charge of its own, created over
+ * HTTP in `prepare`; its customers are registered straight through the domain.
  */
 
+const CHARGES = '/api/v1/scheduled-charges';
+
+/** Requests a key sends within one rate window while `prepare` runs (the limit is 100 a minute). */
+const REQUESTS_PER_KEY = 90;
+
+/**
+ * Set-up requests over HTTP (outside the measurement) with a seller's sk_test_ keys: the clock
+ * stands still while a recipe prepares, so a key of its own is made every REQUESTS_PER_KEY
+ * requests. Another status than `expect` fails the set-up.
+ */
+export function setUpClient(ctx: BenchContext, sellerId: number, key: string) {
+  const keys = [key];
+  let sent = 0;
+  return {
+    /** The key the measured requests use (the bench moves to a new rate window before them). */
+    key: () => keys[keys.length - 1],
+    async send<T = unknown>(method: string, path: string, body?: unknown, expect = 200): Promise<T> {
+      if (sent === keys.length * REQUESTS_PER_KEY)
+        keys.push(await testApiKey(ctx, sellerId, `bench set-up ${keys.length}`));
+      sent += 1;
+      const res = await fetch(`${ctx.runtime.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${keys[keys.length - 1]}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status !== expect) throw new Error(`bench set-up: ${method} ${path}: ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+  };
+}
+export type SetUpClient = ReturnType<typeof setUpClient>;
+
 /** A seller with an sk_test_ key, `count` customers and a product that sells by boleto and carnê. */
-async function sellerWithCustomers(ctx: BenchContext, count: number) {
+export async function sellerWithCustomers(ctx: BenchContext, count: number) {
   const { sellerId } = await ctx.newSeller();
-  const key = await testApiKey(ctx, sellerId);
+  const api = setUpClient(ctx, sellerId, await testApiKey(ctx, sellerId));
   const { deps } = ctx.runtime;
   const customerDeps = { customers: deps.repos.customers, clock: deps.clock, ids: deps.ids };
   const customerIds: number[] = [];
@@ -29,123 +66,251 @@ async function sellerWithCustomers(ctx: BenchContext, count: number) {
     });
     customerIds.push((await createCustomer(customerDeps, sandbox(sellerId), input)).customer.id);
   }
-  const res = await fetch(`${ctx.runtime.baseUrl}/api/products`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
+  const product = await api.send<{ uuid: string }>(
+    'POST',
+    '/api/products',
+    {
       name: 'Bench carnê',
       image: 'https://cdn.example.com/c.png',
       value: 1000,
       boleto: true,
       carne: { enabled: true, maxInstallments: 6, interestFactors: { '3': 1.0349 } },
-    }),
-  });
-  if (res.status !== 201) throw new Error(`bench product: ${res.status} ${await res.text()}`);
-  const product = (await res.json()) as { uuid: string };
-  return { sellerId, key, customerIds, product };
+    },
+    201,
+  );
+  return { sellerId, api, customerIds, product };
 }
 
-const today = (ctx: BenchContext) => saoPauloDate(ctx.runtime.clock.now());
+export const today = (ctx: BenchContext) => saoPauloDate(ctx.runtime.clock.now());
 
-/** Requests a key sends within one rate window while charges are prepared (the limit is 100 a minute). */
-const REQUESTS_PER_KEY = 90;
+/** A card the sandbox approves (or, with 4000000000000002, declines), valid for two more years. */
+function testCard(ctx: BenchContext, number = '4111111111111111') {
+  const [year, month] = today(ctx).split('-').map(Number);
+  return { number, holderName: 'MARIA SOUZA', expiryMonth: month, expiryYear: year + 2, cvv: '123' };
+}
+
+/** A prepared charge: its id, its first cycle's pay token (`payLinks`), a saved card of its customer. */
+interface BenchCharge {
+  id: string;
+  token?: string;
+  card?: number;
+}
+
+/** Charges for a recipe's requests, and the set-up client whose key the requests use. */
+type Charges = (ctx: BenchContext, count: number) => Promise<{ api: SetUpClient; charges: BenchCharge[] }>;
 
 /**
- * `count` one-time charges due in 10 days, one per customer, created over HTTP with keys of their
- * own (outside the measurement). With `payLinks`, each one's detail is read too and the first
- * cycle's pay link token answered beside its id. Answers the key the measured requests use.
+ * `count` charges over HTTP, the i-th for customerIds[i % length] with `fields(i)` besides the
+ * amount. With `payLinks`, each one's detail is read too and the first cycle's pay link token
+ * answered beside its id.
  */
-async function oneTimeCharges(
-  ctx: BenchContext,
+async function createCharges(
+  api: SetUpClient,
+  customerIds: number[],
   count: number,
-  methods: string[],
-  options: { payLinks?: boolean; dueInDays?: number } = {},
-): Promise<{ key: string; charges: { id: string; token?: string }[] }> {
-  const payLinks = options.payLinks ?? false;
-  const { sellerId, key, customerIds, product } = await sellerWithCustomers(ctx, count);
-  const perCharge = payLinks ? 2 : 1;
-  const keys = [key];
-  const keyOf = (i: number) => keys[Math.floor((i * perCharge) / REQUESTS_PER_KEY)];
-  while (keys.length * REQUESTS_PER_KEY < count * perCharge)
-    keys.push(await testApiKey(ctx, sellerId, `bench charges ${keys.length}`));
-  const charges: { id: string; token?: string }[] = [];
+  fields: (i: number) => Record<string, unknown>,
+  payLinks = false,
+): Promise<BenchCharge[]> {
+  const charges: BenchCharge[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`${ctx.runtime.baseUrl}/api/v1/scheduled-charges`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${keyOf(i)}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerId: customerIds[i],
-        productId: product.uuid,
-        amount: 49.9,
-        dueDate: addDays(today(ctx), options.dueInDays ?? 10),
-        methods,
-        type: 'one_time',
-        description: `Bench charge ${i}`,
-      }),
-    });
-    if (res.status !== 201) throw new Error(`bench charge: ${res.status} ${await res.text()}`);
-    const { id } = (await res.json()) as { id: string };
+    const body = { customerId: customerIds[i % customerIds.length], amount: 49.9, ...fields(i) };
+    const { id } = await api.send<{ id: string }>('POST', CHARGES, body, 201);
     if (!payLinks) {
       charges.push({ id });
       continue;
     }
     // The create answers the charge; its detail carries the cycles and their pay links.
-    const detail = await fetch(`${ctx.runtime.baseUrl}/api/v1/scheduled-charges/${id}`, {
-      headers: { authorization: `Bearer ${keyOf(i)}` },
-    });
-    if (detail.status !== 200) throw new Error(`bench charge detail: ${detail.status}`);
-    const charge = (await detail.json()) as { cycles: { payUrl: string }[] };
-    charges.push({ id, token: charge.cycles[0].payUrl.split('/').pop() as string });
+    const detail = await api.send<{ cycles: { payUrl: string }[] }>('GET', `${CHARGES}/${id}`);
+    charges.push({ id, token: detail.cycles[0].payUrl.split('/').pop() as string });
   }
-  return { key: keys[keys.length - 1], charges };
+  return charges;
 }
 
-/** An action on a charge of its own per request (due in `dueInDays`), with the seller's key. */
+/** One-time charges due in `dueInDays` (10: not issued yet; within 5: pix and boleto issued), one per customer. */
+const oneTime =
+  (methods = ['pix', 'boleto'], options: { payLinks?: boolean; dueInDays?: number } = {}): Charges =>
+  async (ctx, count) => {
+    const { api, customerIds, product } = await sellerWithCustomers(ctx, count);
+    const charges = await createCharges(
+      api,
+      customerIds,
+      count,
+      (i) => ({
+        productId: product.uuid,
+        dueDate: addDays(today(ctx), options.dueInDays ?? 10),
+        methods,
+        type: 'one_time',
+        description: `Bench charge ${i}`,
+      }),
+      options.payLinks,
+    );
+    return { api, charges };
+  };
+
+const monthly = (ctx: BenchContext, methods: string[], i: number) => ({
+  dueDate: addDays(today(ctx), 10),
+  methods,
+  type: 'recurring',
+  recurrence: { interval: 'month' },
+  description: `Bench series ${i}`,
+});
+
+/** Monthly pix-and-boleto series whose first cycle is due in 10 days, one per customer. */
+const recurring: Charges = async (ctx, count) => {
+  const { api, customerIds, product } = await sellerWithCustomers(ctx, count);
+  const fields = (i: number) => ({ productId: product.uuid, ...monthly(ctx, ['pix', 'boleto'], i) });
+  return { api, charges: await createCharges(api, customerIds, count, fields) };
+};
+
+/** Buyers with a saved card each (an approved sale with saveCard, through the domain). */
+const CARD_BUYERS = 10;
+
+/**
+ * Monthly card series due in 10 days with no card yet (pending_tokenization), spread over
+ * CARD_BUYERS customers that each saved a card by a purchase; each charge names its customer's card.
+ */
+const cardSeries: Charges = async (ctx, count) => {
+  const { sellerId, key, cards } = await customersWithCards(ctx, CARD_BUYERS);
+  const api = setUpClient(ctx, sellerId, key);
+  const customerIds = cards.map((c) => c.customerId);
+  const charges = await createCharges(api, customerIds, count, (i) => monthly(ctx, ['card'], i));
+  return { api, charges: charges.map((c, i) => ({ ...c, card: cards[i % cards.length].id })) };
+};
+
+/** The charges of `charges`, each with `action` already taken over HTTP (set-up, not measured). */
+const after =
+  (charges: Charges, method: string, action: string, body?: (c: BenchCharge) => unknown): Charges =>
+  async (ctx, count) => {
+    const prepared = await charges(ctx, count);
+    for (const c of prepared.charges)
+      await prepared.api.send(method, `${CHARGES}/${c.id}${action}`, body?.(c));
+    return prepared;
+  };
+
+const none = () => undefined;
+const cardOf = (c: BenchCharge) => ({ paymentMethodId: c.card });
+
+/** An action on a charge of its own per request, with the seller's key; `base` is the path before the id. */
 const chargeAction = (
   method: string,
   action: string,
-  body: (ctx: BenchContext) => unknown,
-  dueInDays = 10,
+  body: (ctx: BenchContext, charge: BenchCharge) => unknown,
+  charges: Charges = oneTime(),
+  base = CHARGES,
 ): Recipe => ({
   prepare: async (ctx, count) => {
-    const { key, charges } = await oneTimeCharges(ctx, count, ['pix', 'boleto'], { dueInDays });
-    const sent = body(ctx);
-    return (i) => ({
-      method,
-      path: `/api/v1/scheduled-charges/${charges[i].id}${action}`,
-      token: key,
-      ...(sent === undefined ? {} : { body: sent }),
-      expect: 200,
-    });
+    const { api, charges: prepared } = await charges(ctx, count);
+    return (i) => {
+      const sent = body(ctx, prepared[i]);
+      return {
+        method,
+        path: `${base}/${prepared[i].id}${action}`,
+        token: api.key(),
+        ...(sent === undefined ? {} : { body: sent }),
+        expect: 200,
+      };
+    };
+  },
+});
+
+const postponeBody = (ctx: BenchContext) => ({ newDueDate: addDays(today(ctx), 20) });
+
+/**
+ * The customer's view of a pay link, read again by every request: a one-time charge due in 3 days,
+ * whose pix and boleto were issued at its creation (the page issues them only when they are missing).
+ */
+const payLinkRead = (prefix: string): Recipe => ({
+  prepare: async (ctx) => {
+    const { charges } = await oneTime(['pix', 'boleto', 'card'], { payLinks: true, dueInDays: 3 })(ctx, 1);
+    return () => ({ method: 'GET', path: `${prefix}${charges[0].token}`, expect: 200 });
   },
 });
 
 export const chargePlanRecipes: Record<string, Recipe> = {
-  'GET /api/v1/scheduled-charges/{id}': chargeAction('GET', '', () => undefined),
+  'GET /api/v1/scheduled-charges/{id}': chargeAction('GET', '', none),
   // Only a charge due today or overdue can be marked paid.
   'POST /api/v1/scheduled-charges/{id}/mark-paid': chargeAction(
     'POST',
     '/mark-paid',
     (ctx) => ({ paymentDate: today(ctx), externalReference: 'bench' }),
-    0,
+    oneTime(['pix', 'boleto'], { dueInDays: 0 }),
   ),
-  'POST /api/v1/scheduled-charges/{id}/postpone': chargeAction('POST', '/postpone', (ctx) => ({
-    newDueDate: addDays(today(ctx), 20),
-  })),
+  'POST /api/v1/scheduled-charges/{id}/postpone': chargeAction('POST', '/postpone', postponeBody),
+  'POST /api/scheduled-charges/{id}/postpone': chargeAction(
+    'POST',
+    '/postpone',
+    postponeBody,
+    oneTime(),
+    '/api/scheduled-charges',
+  ),
   'POST /api/v1/scheduled-charges/{id}/cancel': chargeAction('POST', '/cancel', () => ({ reason: 'bench' })),
   'PATCH /api/v1/scheduled-charges/{id}': chargeAction('PATCH', '', () => ({ description: 'Bench update' })),
+  'POST /api/v1/scheduled-charges/{id}/pause': chargeAction('POST', '/pause', none),
+  'POST /api/v1/scheduled-charges/{id}/resume': chargeAction(
+    'POST',
+    '/resume',
+    none,
+    after(oneTime(), 'POST', '/pause'),
+  ),
+  'POST /api/v1/scheduled-charges/{id}/cancel-at-period-end': chargeAction(
+    'POST',
+    '/cancel-at-period-end',
+    none,
+    recurring,
+  ),
+  'DELETE /api/v1/scheduled-charges/{id}/cancel-at-period-end': chargeAction(
+    'DELETE',
+    '/cancel-at-period-end',
+    none,
+    after(recurring, 'POST', '/cancel-at-period-end'),
+  ),
+  /** A card series without a card is given its customer's saved card. */
+  'PUT /api/v1/scheduled-charges/{id}/payment-method': chargeAction(
+    'PUT',
+    '/payment-method',
+    (_, c) => cardOf(c),
+    cardSeries,
+  ),
+  /** A card series given its customer's saved card in `prepare` has it cleared. */
+  'DELETE /api/v1/scheduled-charges/{id}/payment-method': chargeAction(
+    'DELETE',
+    '/payment-method',
+    none,
+    after(cardSeries, 'PUT', '/payment-method', cardOf),
+  ),
+  /** The first page of a seller's 20 charges (the default limit). */
+  'GET /api/v1/scheduled-charges': {
+    prepare: async (ctx) => {
+      const { api } = await oneTime()(ctx, 20);
+      return () => ({ method: 'GET', path: CHARGES, token: api.key(), expect: 200 });
+    },
+  },
+  /** The attempt log of a one-time card charge whose link was paid on the third try (two declines). */
+  'GET /api/v1/scheduled-charges/{id}/attempts': {
+    prepare: async (ctx) => {
+      const { api, charges } = await oneTime(['card'], { payLinks: true })(ctx, 1);
+      const [{ id, token }] = charges;
+      for (const number of ['4000000000000002', '4000000000000002', '4111111111111111']) {
+        const res = await fetch(`${ctx.runtime.baseUrl}/api/public/cobranca/${token}/card`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ card: testCard(ctx, number) }),
+        });
+        if (res.status !== 201) throw new Error(`bench pay link: ${res.status} ${await res.text()}`);
+      }
+      return () => ({ method: 'GET', path: `${CHARGES}/${id}/attempts`, token: api.key(), expect: 200 });
+    },
+  },
+  'GET /cobranca/{payToken}': payLinkRead('/cobranca/'),
+  'GET /api/public/cobranca/{payToken}': payLinkRead('/api/public/cobranca/'),
+  'GET /cobranca/assets/{file}': {
+    prepare: async () => () => ({ method: 'GET', path: '/cobranca/assets/charge.js', expect: 200 }),
+  },
   /** The customer pays a one-time card charge on its public pay link (a sale of its own). */
   'POST /api/public/cobranca/{payToken}/card': {
     prepare: async (ctx, count) => {
-      const { charges } = await oneTimeCharges(ctx, count, ['card'], { payLinks: true });
-      const [year, month] = today(ctx).split('-').map(Number);
-      const card = {
-        number: '4111111111111111',
-        holderName: 'MARIA SOUZA',
-        expiryMonth: month,
-        expiryYear: year + 2,
-        cvv: '123',
-      };
+      const { charges } = await oneTime(['card'], { payLinks: true })(ctx, count);
+      const card = testCard(ctx);
       return (i) => ({
         method: 'POST',
         path: `/api/public/cobranca/${charges[i].token}/card`,
@@ -156,11 +321,11 @@ export const chargePlanRecipes: Record<string, Recipe> = {
   },
   'POST /api/v1/scheduled-charges': {
     prepare: async (ctx, count) => {
-      const { key, customerIds, product } = await sellerWithCustomers(ctx, count);
+      const { api, customerIds, product } = await sellerWithCustomers(ctx, count);
       return (i) => ({
         method: 'POST',
-        path: '/api/v1/scheduled-charges',
-        token: key,
+        path: CHARGES,
+        token: api.key(),
         body: {
           customerId: customerIds[i],
           productId: product.uuid,
@@ -169,23 +334,6 @@ export const chargePlanRecipes: Record<string, Recipe> = {
           methods: ['pix', 'boleto'],
           type: 'one_time',
           description: `Bench charge ${i}`,
-        },
-        expect: 201,
-      });
-    },
-  },
-  'POST /api/v1/installment-plans': {
-    prepare: async (ctx, count) => {
-      const { key, customerIds, product } = await sellerWithCustomers(ctx, count);
-      return (i) => ({
-        method: 'POST',
-        path: '/api/v1/installment-plans',
-        token: key,
-        body: {
-          productId: product.uuid,
-          customerId: customerIds[i],
-          installments: 3,
-          firstDueDate: addDays(today(ctx), 5),
         },
         expect: 201,
       });

@@ -20,9 +20,9 @@ const CUSTOMERS = 10;
 
 /**
  * A sandbox seller with `count` saved cards over `customers` customers (card i belongs to buyer
- * i % customers); answers each card as its customer's uuid and its id.
+ * i % customers); answers the seller, its key and each card as its customer's uuid and id and its id.
  */
-async function customersWithCards(ctx: BenchContext, count: number, customers = CUSTOMERS) {
+export async function customersWithCards(ctx: BenchContext, count: number, customers = CUSTOMERS) {
   const seller = await testSeller(ctx);
   const { deps } = ctx.runtime;
   const createDeps = {
@@ -39,7 +39,7 @@ async function customersWithCards(ctx: BenchContext, count: number, customers = 
       throw error;
     },
   };
-  const owners: string[] = [];
+  const owners = new Map<string, number>();
   for (let i = 0; i < count; i++) {
     const body = {
       productId: seller.product.uuid,
@@ -48,16 +48,17 @@ async function customersWithCards(ctx: BenchContext, count: number, customers = 
       card: { ...APPROVED_CARD, ...expiryOf(i) },
       saveCard: true,
     };
-    owners.push((await createSale(createDeps, createTransactionSchema.parse(body))).customer.uuid);
+    const { customer } = await createSale(createDeps, createTransactionSchema.parse(body));
+    owners.set(customer.uuid, customer.id);
   }
-  const cards: { customerUuid: string; id: number }[] = [];
-  for (const customerUuid of new Set(owners)) {
+  const cards: { customerUuid: string; customerId: number; id: number }[] = [];
+  for (const [customerUuid, customerId] of owners) {
     const saved = await deps.repos.paymentMethods.listByCustomer(sandbox(seller.sellerId), customerUuid);
-    for (const pm of saved) cards.push({ customerUuid, id: pm.id });
+    for (const pm of saved) cards.push({ customerUuid, customerId, id: pm.id });
   }
   if (cards.length !== count)
     throw new Error(`bench set-up: expected ${count} saved cards, found ${cards.length}`);
-  return { key: seller.key, cards };
+  return { sellerId: seller.sellerId, key: seller.key, cards };
 }
 
 export const paymentMethodRecipes: Record<string, Recipe> = {

@@ -2,8 +2,10 @@ import type { Runtime } from '#infra/local/runtime';
 import { affiliateRecipes } from './affiliate-recipes';
 import { chargePlanRecipes } from './charge-plan-recipes';
 import { checkoutRecipes } from './checkout-recipes';
+import { connectionAreaRecipes } from './connection-area-recipes';
 import { customerRecipes } from './customer-recipes';
 import { docsRecipes } from './docs-recipes';
+import { installmentPlanRecipes } from './installment-plan-recipes';
 import { mailRecipes } from './mail-recipes';
 import { paymentMethodRecipes } from './payment-method-recipes';
 import { portalRecipes } from './portal-recipes';
@@ -90,4 +92,6 @@ export const recipes: Record<string, Recipe> = {
   ...subscriptionRecipes,
   ...portalRecipes,
   ...chargePlanRecipes,
+  ...connectionAreaRecipes,
+  ...installmentPlanRecipes,
 };
