@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { customerAreaScene } from '../support/customer-area';
 import { type client, useTestRuntime } from '../support/runtime';
+import { freshRateWindow, serviceTrips } from '../support/service-trips';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
+let tripsOf: ReturnType<typeof serviceTrips>;
 
 useTestRuntime((r, a) => {
   runtime = r;
   api = a;
+  tripsOf = serviceTrips(r);
 });
 
 const CHARGES = '/api/public/minha-area/charges';
@@ -31,8 +34,15 @@ describe('GET /api/public/minha-area/charges', () => {
     await charge(a.key, other.id, 999, 'Outro cliente');
 
     const token = await linkFor(cpf, email);
-    const res = await api.get(CHARGES, { token });
+    await freshRateWindow(api);
+    const batchReads = runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0;
+    const { result: res, trips } = await tripsOf(() => api.get(CHARGES, { token }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The link and its rate count, the customer beside its sellers, both sellers' names and profiles
+    // in one BatchGetItem, then per seller its charges (the index, each charge with its cycles) and
+    // its carnês: 4 + 2 × 3. Sellers are read at the same time, not one after another.
+    expect(trips).toBe(10);
+    expect((runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0) - batchReads).toBe(1);
     expect(res.body.customer).toEqual({ name: 'Paula Reis', environment: 'test' });
     const rows = res.body.data.map((r: any) => [r.sellerId, r.description, r.amount, r.status, r.open]);
     expect(rows).toEqual([

@@ -63,20 +63,29 @@ export async function listCustomerCharges(
   deps: CustomerChargesDeps,
   subject: MagicLinkSubject,
 ): Promise<z.output<typeof customerChargesResponse>> {
-  const global = await deps.customers.findGlobal(subject.environment, subject.document);
+  const [global, links] = await Promise.all([
+    deps.customers.findGlobal(subject.environment, subject.document),
+    deps.directory.sellersOf(subject.environment, subject.document),
+  ]);
   if (!global) throw new NotFoundError(CUSTOMER_GONE);
   const recent = new Date(deps.clock.now().getTime() - RECENT_DAYS * 86_400_000).toISOString();
   const since = recent.slice(0, 10);
   const data: Item[] = [];
   const sellers: z.output<typeof customerAreaSeller>[] = [];
-  for (const link of await deps.directory.sellersOf(subject.environment, subject.document)) {
-    const tenant = { sellerId: link.sellerId, environment: subject.environment };
-    const [name, profile, charges, plans] = await Promise.all([
-      deps.directory.sellerName(link.sellerId),
-      deps.customers.findProfile(tenant, link.uuid),
-      deps.scheduledCharges.listByCustomer(tenant, link.customerId, { closedSince: recent }),
-      deps.installmentPlans.listByCustomer(tenant, link.customerId),
-    ]);
+  // Every seller's reads at once: their key reads (names, profiles) go together where the caller batches reads.
+  const read = await Promise.all(
+    links.map(async (link) => {
+      const tenant = { sellerId: link.sellerId, environment: subject.environment };
+      const [name, profile, charges, plans] = await Promise.all([
+        deps.directory.sellerName(link.sellerId),
+        deps.customers.findProfile(tenant, link.uuid),
+        deps.scheduledCharges.listByCustomer(tenant, link.customerId, { closedSince: recent }),
+        deps.installmentPlans.listByCustomer(tenant, link.customerId),
+      ]);
+      return { link, name, profile, charges, plans };
+    }),
+  );
+  for (const { link, name, profile, charges, plans } of read) {
     const sellerName = name ?? `Vendedor ${link.sellerId}`;
     sellers.push({
       sellerId: link.sellerId,
