@@ -34,7 +34,8 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     path: '/api/provider-connections/asaas',
     auth: ['jwt'],
     summary: 'Disconnect the Asaas account (live sales answer 503 again)',
-    errors: [404],
+    description: '409 `concurrent_update` when the account was connected again during the call: retry.',
+    errors: [404, 409],
     responses: { 200: providerConnectionsResponses.providerConnectionResponse },
   },
   {

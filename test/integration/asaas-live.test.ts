@@ -11,6 +11,7 @@ import {
 import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines } from '../support/runtime';
+import { serviceTrips } from '../support/service-trips';
 
 let fake: FakeAsaas;
 let runtime: Runtime;
@@ -18,11 +19,13 @@ let api: ReturnType<typeof client>;
 let nextSeller = 160_000;
 
 let live: AsaasLive;
+let tripsOf: ReturnType<typeof serviceTrips>;
 
 useAsaasLive(
   (l) => {
     live = l;
     ({ fake, runtime, api } = l);
+    tripsOf = serviceTrips(runtime);
   },
   {
     [ASAAS_KEY]: 'Padaria da Maria LTDA',
@@ -117,6 +120,19 @@ describe('connecting an Asaas account', () => {
     const stored = await runtime.deps.providers.connections.get(s.sellerId, 'asaas');
     expect(stored?.encryptedApiKey).not.toContain(ASAAS_KEY.slice(6, 30));
     expect(logLines.join('\n')).not.toContain(ASAAS_KEY.slice(6, 30));
+  });
+
+  it('disconnects in 3 round trips: the rate count, the connection, one write of it and its token', async () => {
+    const s = await liveSeller();
+    await connect(s.jwt);
+
+    const { result, trips } = await tripsOf(() =>
+      api.del('/api/provider-connections/asaas', { token: s.jwt }),
+    );
+
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    // The connection is read once: the delete is conditioned on the token hash that read saw.
+    expect(trips).toBe(3);
   });
 
   it('disconnects: live sales answer 503 again and the webhook token stops working', async () => {

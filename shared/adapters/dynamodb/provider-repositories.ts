@@ -6,8 +6,9 @@ import type {
   ProviderLinks,
   ProviderPixAuthorization,
 } from '#shared/domain/ports/provider-connections';
+import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
-import { ConditionFailedError, type Item, TABLE, type Table } from './table';
+import { ConditionFailedError, type Item, TABLE, type Table, type TransactItem } from './table';
 
 const notExists = { condition: 'attribute_not_exists(#pk)', names: { '#pk': TABLE.partitionKey } };
 
@@ -67,14 +68,34 @@ export function createProviderConnectionRepository(table: Table): ProviderConnec
         },
       ]);
     },
-    async remove(sellerId, provider) {
-      const item = await table.get<Item>(keys.providerConnection(sellerId, provider), { consistent: true });
-      if (!item) return false;
-      await table.transact([
-        { Delete: { Key: keys.providerConnection(sellerId, provider) } },
-        { Delete: { Key: keys.providerWebhookToken(provider, String(item.webhookTokenHash)) } },
-      ]);
-      return true;
+    async remove(connection) {
+      const { sellerId, provider, webhookTokenHash } = connection;
+      try {
+        await table.transact([
+          {
+            Delete: {
+              Key: keys.providerConnection(sellerId, provider),
+              // The connection as read: a replacement in between keeps its own token pointer.
+              ConditionExpression: 'webhookTokenHash = :hash',
+              ExpressionAttributeValues: { ':hash': webhookTokenHash },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          } as TransactItem,
+          { Delete: { Key: keys.providerWebhookToken(provider, webhookTokenHash) } },
+        ]);
+        return true;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        if (!error.itemAt(0)) return false;
+        throw new ConflictError(
+          'The provider connection changed at the same time; retry',
+          'concurrent_update',
+          {
+            reason: 'changed',
+            cause: error,
+          },
+        );
+      }
     },
     async sellerOfWebhookToken(provider, tokenHash) {
       const item = await table.get<Item>(keys.providerWebhookToken(provider, tokenHash));

@@ -98,8 +98,11 @@ export interface ProviderConnectionRepository {
   get(sellerId: number, provider: string): Promise<ProviderConnection | null>;
   /** Stores (or replaces) the connection and the pointer of its webhook token; the old token stops working. */
   save(connection: ProviderConnection): Promise<void>;
-  /** Deletes the connection and its token pointer; false when there was none. */
-  remove(sellerId: number, provider: string): Promise<boolean>;
+  /**
+   * Deletes the connection as read and its token pointer: false when it is gone; ConflictError
+   * (reason `changed`) when it was replaced since the read.
+   */
+  remove(connection: ProviderConnection): Promise<boolean>;
   sellerOfWebhookToken(provider: string, tokenHash: string): Promise<number | null>;
 }
 

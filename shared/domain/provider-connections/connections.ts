@@ -82,7 +82,7 @@ export async function getProviderConnection(deps: Pick<ConnectionDeps, 'connecti
 
 export async function disconnectProvider(deps: Pick<ConnectionDeps, 'connections'>, sellerId: number) {
   const connection = await deps.connections.get(sellerId, ASAAS);
-  if (!connection || !(await deps.connections.remove(sellerId, ASAAS)))
+  if (!connection || !(await deps.connections.remove(connection)))
     throw new NotFoundError(CONNECTION_NOT_FOUND);
   return connectionView(connection);
 }
