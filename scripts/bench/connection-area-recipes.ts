@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { addDays, saoPauloDate } from '#shared/dates';
 import { issueMagicLink } from '#shared/domain/customer-area/magic-link';
 import { IP_LIMIT } from '#shared/domain/customer-area/request';
@@ -7,7 +6,7 @@ import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { cpfCheckDigits } from '#shared/domain/documents';
 import { connectProvider } from '#shared/domain/provider-connections/connections';
 import type { Tenant } from '#shared/domain/tenant';
-import { type FakeAsaas, startFakeAsaas } from '../../test/support/fake-asaas/server';
+import type { FakeAsaas } from '../../test/support/fake-asaas/server';
 import { createProducts, live, sandbox, testApiKey } from './fixtures';
 import type { BenchContext, Recipe } from './recipes';
 import { buy, testSeller } from './transaction-recipes';
@@ -21,11 +20,9 @@ import { buy, testSeller } from './transaction-recipes';
  */
 
 // ---------------------------------------------------------------------------------------------
-// Asaas. The bench's runtime talks to the real Asaas API (no asaasBaseUrl): once a recipe of the
-// group prepares, the runtime's calls to it go to the tests' fake Asaas instead (the same process,
-// so a fetch hook redirects them). The fake keeps nothing in DynamoDB: every round trip counted is
-// the service's own. The runner sends only Authorization and Content-Type, so the same hook adds
-// `asaas-access-token` to exactly the runner's notification bodies (each used once).
+// Asaas. The bench's runtime reaches Asaas at the tests' fake (endpoints.ts starts it and passes its
+// URL as the runtime's asaasBaseUrl). The fake keeps nothing in DynamoDB: every round trip counted
+// is the service's own.
 // ---------------------------------------------------------------------------------------------
 
 /** An API key of the fake's one account (the shape of an Asaas key; it opens nothing real). */
@@ -33,37 +30,17 @@ const ASAAS_KEY = '$aact_YmVuY2hfYXNhYXNfYWNjb3VudF9rZXlfMDAwMDAwMDAwMDAwMDAwMDA
 const connectBody = { apiKey: ASAAS_KEY, environment: 'sandbox' } as const;
 const ASAAS_PATH = '/api/provider-connections/asaas';
 
-const headersByBody = new Map<string, Record<string, string>>();
-let fake: Promise<FakeAsaas> | undefined;
-
-function fakeAsaas(ctx: BenchContext): Promise<FakeAsaas> {
-  fake ??= (async () => {
-    const started = await startFakeAsaas();
-    // Never holds the bench process open once the runtime stopped (its sockets time out alone).
-    (started as unknown as { server: Server }).server.unref();
-    started.addAccount(ASAAS_KEY, 'Bench Asaas account');
-    const asaasUrls = [ctx.runtime.deps.config.asaasSandboxUrl, ctx.runtime.deps.config.asaasProductionUrl];
-    const original = globalThis.fetch;
-    globalThis.fetch = (input, init) => {
-      const url = typeof input === 'string' ? input : undefined;
-      const real = url && asaasUrls.find((base) => url.startsWith(base));
-      if (url && real) return original(`${started.baseUrl}${url.slice(real.length)}`, init);
-      const body = typeof init?.body === 'string' ? init.body : undefined;
-      const extra = body === undefined ? undefined : headersByBody.get(body);
-      if (body === undefined || !extra) return original(input, init);
-      headersByBody.delete(body);
-      const headers = new Headers(init?.headers);
-      for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-      return original(input, { ...init, headers });
-    };
-    return started;
-  })();
-  return fake;
+/** The bench's fake Asaas, with the account of ASAAS_KEY (added again each time: a Map.set). */
+function fakeAsaas(ctx: BenchContext): FakeAsaas {
+  if (!ctx.asaas)
+    throw new Error('bench set-up: the Asaas recipes need the fake Asaas of the endpoints phase');
+  ctx.asaas.addAccount(ASAAS_KEY, 'Bench Asaas account');
+  return ctx.asaas;
 }
 
 /** Connects the seller's Asaas account through the domain (the key checked at the fake). */
 async function connectAsaas(ctx: BenchContext, sellerId: number) {
-  await fakeAsaas(ctx);
+  fakeAsaas(ctx);
   const { deps } = ctx.runtime;
   const connectionDeps = {
     connections: deps.providers.connections,
@@ -201,7 +178,7 @@ export const connectionAreaRecipes: Record<string, Recipe> = {
   [`PUT ${ASAAS_PATH}`]: {
     prepare: async (ctx) => {
       // Connecting again replaces the key and the webhook token: one seller does every request.
-      await fakeAsaas(ctx);
+      fakeAsaas(ctx);
       const { token } = await ctx.newSeller();
       return () => ({ method: 'PUT', path: ASAAS_PATH, token, body: connectBody, expect: 200 });
     },
@@ -223,7 +200,7 @@ export const connectionAreaRecipes: Record<string, Recipe> = {
     prepare: async (ctx, count) => {
       // Asaas's PAYMENT_RECEIVED for a fresh pending live pix each time (sold through the fake in
       // prepare): the notification is applied, as the sandbox's charge.paid is.
-      const asaas = await fakeAsaas(ctx);
+      const asaas = fakeAsaas(ctx);
       const { sellerId, token } = await ctx.newSeller();
       const { webhook } = await connectAsaas(ctx, sellerId);
       const [product] = await createProducts(ctx, live(sellerId), 1);
@@ -241,8 +218,8 @@ export const connectionAreaRecipes: Record<string, Recipe> = {
           dateCreated: '2026-11-23 10:00:00',
           payment: payments[i],
         };
-        headersByBody.set(JSON.stringify(body), { [webhook.header]: webhook.authToken });
-        return { method: 'POST', path: `${ASAAS_PATH}/notifications`, body, expect: 200 };
+        const headers = { [webhook.header]: webhook.authToken };
+        return { method: 'POST', path: `${ASAAS_PATH}/notifications`, headers, body, expect: 200 };
       };
     },
   },

@@ -8,6 +8,7 @@ import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_LIMIT, RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit';
 import { pipelineProbe } from '#shared/http/pipeline';
 import { routeKey } from '#shared/http/types';
+import { type FakeAsaas, startFakeAsaas } from '../../test/support/fake-asaas/server';
 import { type BenchFilter, benchFilter } from './filter';
 import { nestedIn, providerOnly } from './provider-trips';
 import { type BenchContext, type BenchRequest, recipes } from './recipes';
@@ -164,7 +165,7 @@ async function nextRateWindow(runtime: Runtime) {
 }
 
 async function send(baseUrl: string, req: BenchRequest): Promise<number> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...req.headers };
   if (req.token) headers.authorization = `Bearer ${req.token}`;
   if (req.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${baseUrl}${req.path}`, {
@@ -273,10 +274,11 @@ async function measureRawGet(runtime: Runtime, sellerId: number): Promise<Latenc
   return latencyOf(samples);
 }
 
-function contextOf(runtime: Runtime): BenchContext {
+function contextOf(runtime: Runtime, asaas: FakeAsaas): BenchContext {
   let sellers = 0;
   return {
     runtime,
+    asaas,
     async newSeller() {
       const now = runtime.clock.now();
       const sellerId = await runtime.deps.repos.sellers.create(`Bench seller ${++sellers}`, now);
@@ -296,11 +298,12 @@ function contextOf(runtime: Runtime): BenchContext {
 
 async function measureAll(
   runtime: Runtime,
+  asaas: FakeAsaas,
   filter: BenchFilter,
   progress: (line: string) => void,
 ): Promise<Omit<EndpointReport, 'dynamoLocalStopped'>> {
   const tracer = traceCommands(runtime);
-  const ctx = contextOf(runtime);
+  const ctx = contextOf(runtime, asaas);
   const endpoints: EndpointResult[] = [];
   const routeKeys = new Set<string>();
   const started = performance.now();
@@ -350,7 +353,21 @@ export async function measureEndpoints(
   /** A line after each group of routes (the whole run takes some 20 minutes on two cores). */
   progress: (line: string) => void = () => {},
 ): Promise<EndpointReport> {
-  const runtime = await startRuntime({ port: 0, dataDir: null, logLevel: 'silent', tableName: 'bench' });
+  // Asaas is the tests' fake (loopback, in this process): up before the runtime that points at it, down after.
+  const asaas = await startFakeAsaas();
+  let runtime: Runtime;
+  try {
+    runtime = await startRuntime({
+      port: 0,
+      dataDir: null,
+      logLevel: 'silent',
+      tableName: 'bench',
+      asaasBaseUrl: asaas.baseUrl,
+    });
+  } catch (error) {
+    await asaas.stop();
+    throw error;
+  }
   // Interrupted: stop DynamoDB Local (java) before leaving, never leave it running.
   const interrupted = (signal: NodeJS.Signals) => {
     runtime.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
@@ -362,11 +379,15 @@ export async function measureEndpoints(
     // No background ticks: streams, queues and jobs run only inside timeline.advance() between
     // batches, so every DynamoDB command between two measurement points belongs to the request.
     await runtime.timeline.stop();
-    report = await measureAll(runtime, filter, progress);
+    report = await measureAll(runtime, asaas, filter, progress);
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
-    await runtime.stop();
+    try {
+      await runtime.stop();
+    } finally {
+      await asaas.stop();
+    }
   }
   const port = runtime.dynamo?.port;
   return { ...report, dynamoLocalStopped: port === undefined || !dynamoLocalRunning(port) };

@@ -1,4 +1,5 @@
 import type { Runtime } from '#infra/local/runtime';
+import type { FakeAsaas } from '../../test/support/fake-asaas/server';
 import { affiliateRecipes } from './affiliate-recipes';
 import { chargePlanRecipes } from './charge-plan-recipes';
 import { checkoutRecipes } from './checkout-recipes';
@@ -20,12 +21,16 @@ export interface BenchRequest {
   path: string;
   /** Sent as `Authorization: Bearer <token>` (a dashboard JWT or an API key). */
   token?: string;
+  /** Further request headers (a provider's webhook token, say), sent as they are. */
+  headers?: Record<string, string>;
   body?: unknown;
   expect: number;
 }
 
 export interface BenchContext {
   runtime: Runtime;
+  /** The tests' fake Asaas the runtime's asaasBaseUrl points at (endpoints phase only; see endpoints.ts). */
+  asaas?: FakeAsaas;
   /** A seller of its own and its dashboard token: recipes share no data and no rate-limit counter. */
   newSeller(): Promise<{ sellerId: number; token: string }>;
   /** Creates API keys straight through the domain (no HTTP, not measured); returns their ids. */

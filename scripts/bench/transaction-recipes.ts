@@ -95,43 +95,8 @@ export async function buy(
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Request headers. BenchRequest has no headers and the runner (endpoints.ts) sends only
-// Authorization and Content-Type, but two routes cannot be measured without one: the provider
-// notification needs X-Signature, the panel cancel X-Environment: test. Until the runner sends
-// `headers`, this hook adds them to exactly the runner's requests: one notification body (signed
-// for it, used once) or one dashboard token (registered for the test environment). Every other
-// fetch, including the sandbox's own notifications, passes through untouched.
-// ---------------------------------------------------------------------------------------------
-const byBody = new Map<string, Record<string, string>>();
-const byAuthorization = new Map<string, Record<string, string>>();
-let hooked = false;
-
-function hookFetch() {
-  if (hooked) return;
-  hooked = true;
-  const original = globalThis.fetch;
-  globalThis.fetch = (input, init) => {
-    const body = typeof init?.body === 'string' ? init.body : undefined;
-    const headers = new Headers(init?.headers);
-    const signed = body !== undefined ? byBody.get(body) : undefined;
-    const extra = signed ?? byAuthorization.get(headers.get('authorization') ?? '');
-    if (!extra) return original(input, init);
-    if (signed) byBody.delete(body as string);
-    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-    return original(input, { ...init, headers });
-  };
-}
-
-/** Requests with this dashboard token act on the test environment. */
-function testEnvironmentToken(token: string) {
-  hookFetch();
-  byAuthorization.set(`Bearer ${token}`, { 'x-environment': 'test' });
-}
-
 /** A provider notification signed now (the runner asks for request i just before it sends it). */
 function signedNotification(ctx: BenchContext, t: TransactionView, i: number): BenchRequest {
-  hookFetch();
   const { runtime } = ctx;
   const now = runtime.clock.now();
   const body = {
@@ -144,8 +109,15 @@ function signedNotification(ctx: BenchContext, t: TransactionView, i: number): B
   };
   const raw = JSON.stringify(body);
   const secret = runtime.deps.config.gatewayWebhookSecret;
-  byBody.set(raw, { 'x-signature': signatureHeader([secret], Math.floor(now.getTime() / 1000), raw) });
-  return { method: 'POST', path: '/api/transactions/handle-webhook', body, expect: 201 };
+  // The runner sends the body as JSON.stringify(body): the very bytes signed here.
+  const signature = signatureHeader([secret], Math.floor(now.getTime() / 1000), raw);
+  return {
+    method: 'POST',
+    path: '/api/transactions/handle-webhook',
+    body,
+    headers: { 'x-signature': signature },
+    expect: 201,
+  };
 }
 
 /** A sandbox test helper on a fresh transaction per request. */
@@ -263,11 +235,11 @@ export const transactionRecipes: Record<string, Recipe> = {
       // Panel only: the dashboard JWT with X-Environment: test; the path id is the gatewayPayId.
       const seller = await testSeller(ctx);
       const txs = await buy(ctx, seller, 'pix', count);
-      testEnvironmentToken(seller.token);
       return (i) => ({
         method: 'DELETE',
         path: `/api/transactions/${txs[i].gatewayPayId}`,
         token: seller.token,
+        headers: { 'x-environment': 'test' },
         expect: 200,
       });
     },
