@@ -6,13 +6,16 @@ import { logConfig } from '#shared/config';
  */
 const SECRET_KEY = /authorization|secret|password|token|api[-_]?key|card|cvv|number$|^key$/i;
 const SECRET_VALUE = /\b(sk_(test|live)_[A-Za-z0-9]+|whsec_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
+/** A pay link's secret (the request log's path carries it): the charge it names stays readable. */
+const PAY_TOKEN_SECRET = /\b(cob_(?:\d+_sch_(?:test|live)_[A-Za-z0-9]{24}_)?)[A-Za-z0-9]{32}\b/g;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[depth]';
-  if (typeof value === 'string') return value.replace(SECRET_VALUE, '[redacted]');
+  if (typeof value === 'string')
+    return value.replace(SECRET_VALUE, '[redacted]').replace(PAY_TOKEN_SECRET, '$1[redacted]');
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value instanceof Error) {
     return {

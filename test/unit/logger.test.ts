@@ -49,6 +49,12 @@ describe('redact', () => {
     ['a live API key', 'Bearer sk_live_51H8aBcDeFgHiJkLmNoP', 'Bearer [redacted]'],
     ['a webhook secret', 'secret=whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'secret=[redacted]'],
     ['a JWT', `token ${JWT} expired`, 'token [redacted] expired'],
+    [
+      'a pay link’s secret, keeping the charge it names',
+      `/cobranca/cob_42_sch_test_AbCdEfGhIjKlMnOpQrStUvWx_${'k'.repeat(32)}/card`,
+      '/cobranca/cob_42_sch_test_AbCdEfGhIjKlMnOpQrStUvWx_[redacted]/card',
+    ],
+    ['an older pay link’s secret', `/cobranca/cob_${'k'.repeat(32)}`, '/cobranca/cob_[redacted]'],
   ])('replaces %s inside a string', (_, input, output) => {
     expect(redact(input)).toBe(output);
     expect(redact({ message: input })).toEqual({ message: output });
