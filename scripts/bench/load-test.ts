@@ -89,6 +89,8 @@ export interface RateStep {
   ratePerSecond: number;
   summary: LatencySummary;
   sustained: boolean;
+  /** Status (or network error) -> count of the step's answers that were errors. */
+  errorStatuses: Record<string, number>;
 }
 
 interface Seller {
@@ -349,11 +351,15 @@ export async function measureLoadTest(): Promise<LoadTest> {
         ok,
       );
     }
-    const errorStatuses: Record<string, number> = {};
-    for (const o of outcomes.filter((x) => !ok(x))) {
-      const key = o.error ? `network: ${o.error}` : String(o.status);
-      errorStatuses[key] = (errorStatuses[key] ?? 0) + 1;
-    }
+    const statusesOf = (answers: Outcome[]) => {
+      const statuses: Record<string, number> = {};
+      for (const o of answers.filter((x) => !ok(x))) {
+        const key = o.error ? `network: ${o.error}` : String(o.status);
+        statuses[key] = (statuses[key] ?? 0) + 1;
+      }
+      return statuses;
+    };
+    const errorStatuses = statusesOf(outcomes);
 
     const overall = summarise(outcomes, ok);
     const steps: RateStep[] = [];
@@ -370,7 +376,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
         from += count;
         const summary = summarise(step.outcomes, ok);
         const sustained = isSustained(summary);
-        steps.push({ ratePerSecond: rate, summary, sustained });
+        steps.push({ ratePerSecond: rate, summary, sustained, errorStatuses: statusesOf(step.outcomes) });
         if (!sustained) break;
       }
     }
@@ -460,7 +466,7 @@ function formatSteps(steps: RateStep[]): string[] {
     }`,
     ...steps.map(
       (s) =>
-        `    ${String(s.ratePerSecond).padStart(3)}/s: p50 ${s.summary.p50Ms} ms  p99 ${s.summary.p99Ms} ms  errors ${s.summary.errors}${s.sustained ? '' : '  (not sustained)'}`,
+        `    ${String(s.ratePerSecond).padStart(3)}/s: p50 ${s.summary.p50Ms} ms  p99 ${s.summary.p99Ms} ms  errors ${s.summary.errors}${s.summary.errors ? ` ${JSON.stringify(s.errorStatuses)}` : ''}${s.sustained ? '' : '  (not sustained)'}`,
     ),
   ];
 }
