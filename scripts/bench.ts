@@ -125,7 +125,7 @@ const printed = [
   renewalJob && formatRenewalJob(renewalJob),
   loadTest && formatLoadTest(loadTest),
   results && formatJson(results),
-].filter((section): section is string => section !== undefined);
+].filter((section): section is string => typeof section === 'string');
 console.log(printed.join('\n\n'));
 const stopped = [
   endpoints,
