@@ -65,6 +65,8 @@ export const keys = {
   apiKeyName: (sellerId: number, environment: Environment, name: string): Key =>
     inTenant({ sellerId, environment }, `APIKEYNAME#${name.toLowerCase()}`),
   rate: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'RATE' }),
+  /** A cool-down put on a principal, beside its counter. */
+  rateHold: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'HOLD' }),
   idempotency: (scope: string, key: string): Key => ({ pk: `IDEMP#${scope}#${key}`, sk: 'IDEMP' }),
   tenant,
   webhookEndpoint: (t: Tenant, id: string): Key => inTenant(t, `WEBHOOK#${id}`),
