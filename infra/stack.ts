@@ -72,6 +72,17 @@ export class PaymentServiceStack extends Stack {
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating it only signs every customer out (links live 30 minutes); it is rotated by hand.',
     });
+    // Keys card fingerprints and signs proof-of-work challenges (the public card forms' guard); read at
+    // run time by the functions with a public card form, never placed in the template or the environment.
+    const cardTestingSecret = new Secret(this, 'CardTestingSecret', {
+      description: 'Key of card fingerprints and proof-of-work challenges',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(cardTestingSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotating it only restarts the decline counts per card and the open challenges (10 minutes); it is rotated by hand.',
+    });
     const environment: Partial<Record<EnvName, string>> = {
       [ENV.tableName]: this.data.table.tableName,
       [ENV.eventBusName]: this.asyncInfra.bus.eventBusName,
@@ -92,6 +103,7 @@ export class PaymentServiceStack extends Stack {
       [ENV.asaasSandboxUrl]: ASAAS_BASE_URLS.sandbox,
       [ENV.asaasProductionUrl]: ASAAS_BASE_URLS.production,
       [ENV.magicLinkSecretArn]: magicLinkSecret.secretArn,
+      [ENV.cardTestingSecretArn]: cardTestingSecret.secretArn,
     };
 
     const specs: FunctionSpec[] = [
@@ -114,6 +126,7 @@ export class PaymentServiceStack extends Stack {
       mail: this.mail,
       providerKey,
       magicLinkSecret,
+      cardTestingSecret,
     });
 
     const functionOf = (name: string) => this.functions.get(name);

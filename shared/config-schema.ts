@@ -29,6 +29,7 @@ const schema = once(() =>
     [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
     [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
     [ENV.magicLinkSecretArn]: z.string().default(''),
+    [ENV.cardTestingSecretArn]: z.string().default(''),
   }),
 );
 
@@ -62,5 +63,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     asaasSandboxUrl: e[ENV.asaasSandboxUrl],
     asaasProductionUrl: e[ENV.asaasProductionUrl],
     magicLinkSecretArn: e[ENV.magicLinkSecretArn],
+    cardTestingSecretArn: e[ENV.cardTestingSecretArn],
   };
 }

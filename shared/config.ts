@@ -24,6 +24,7 @@ export const ENV = {
   asaasSandboxUrl: 'ASAAS_SANDBOX_URL',
   asaasProductionUrl: 'ASAAS_PRODUCTION_URL',
   magicLinkSecretArn: 'MAGIC_LINK_SECRET_ARN',
+  cardTestingSecretArn: 'CARD_TESTING_SECRET_ARN',
 } as const;
 
 /** The From address when none is configured (the local runtime, which sends nothing). */
@@ -57,6 +58,8 @@ export interface Config {
   asaasProductionUrl: string;
   /** The Secrets Manager secret whose value seals magic links ('' locally: a key file). */
   magicLinkSecretArn: string;
+  /** The Secrets Manager secret whose value keys card fingerprints and proof-of-work challenges ('' locally). */
+  cardTestingSecretArn: string;
 }
 
 let cached: Config | undefined;

@@ -46,6 +46,8 @@ export interface FunctionResources {
   providerKey: IKey;
   /** Seals customer-area magic links (issue 15). */
   magicLinkSecret: ISecret;
+  /** Keys card fingerprints and proof-of-work challenges. */
+  cardTestingSecret: ISecret;
 }
 
 export interface FunctionsProps extends FunctionResources {
@@ -89,6 +91,9 @@ const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) =
   },
   readsMagicLinkKey: (r, role) => {
     r.magicLinkSecret.grantRead(role);
+  },
+  readsCardTestingKey: (r, role) => {
+    r.cardTestingSecret.grantRead(role);
   },
   enqueuesDeliveries: (r, role) => {
     role.addToPolicy(

@@ -50,6 +50,8 @@ export interface FunctionNeeds {
   encryptsProviderKeys?: true;
   /** secretsmanager:GetSecretValue on the magic-link secret: issues and opens customer-area links. */
   readsMagicLinkKey?: true;
+  /** secretsmanager:GetSecretValue on the card-testing secret: guards a public card form. */
+  readsCardTestingKey?: true;
 }
 
 /**
@@ -66,14 +68,26 @@ export const HTTP_DEFAULT_NEEDS: FunctionNeeds = { table: 'readWrite' };
 export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   health: { table: 'getItem' },
   // Live sales, cancels and refunds decrypt the seller's provider key (issue 16).
-  transactions: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
+  // An anonymous card sale is guarded against card testing (fingerprints, proofs of work).
+  transactions: {
+    table: 'readWrite',
+    schedulesJobs: true,
+    decryptsProviderKeys: true,
+    readsCardTestingKey: true,
+  },
   // Connecting stores the seller's Asaas key encrypted; its webhooks may cancel or refund a charge,
   // and what they pay (a subscription, a scheduled-charge cycle, a carnê installment) schedules its due job.
   'provider-connections': { table: 'readWrite', schedulesJobs: true, encryptsProviderKeys: true },
   // Deleting a saved card cancels its pending expiry schedule.
   customers: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A session's expiry is a one-time schedule made when the session is created.
-  checkout: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
+  // Its hosted page's card payments are guarded against card testing.
+  checkout: {
+    table: 'readWrite',
+    schedulesJobs: true,
+    decryptsProviderKeys: true,
+    readsCardTestingKey: true,
+  },
   // Every subscription change that sets a new due time (a trial end, a renewal) schedules its due job.
   subscriptions: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A scheduled charge's changes schedule its due job; creating one runs its due step at once, which
@@ -99,8 +113,13 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   // send the customer's cancellation and card-change e-mails themselves (SES for live tenants).
   portal: { table: 'readWrite', schedulesJobs: true, sendsMail: true, decryptsProviderKeys: true },
   // A pay link's card or trial card, and a payment-method change, save the charge and schedule its due job
-  // (and a kept card's expiry step, an issued pix's expiry).
-  'charge-payments': { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
+  // (and a kept card's expiry step, an issued pix's expiry). Its card form is guarded against card testing.
+  'charge-payments': {
+    table: 'readWrite',
+    schedulesJobs: true,
+    decryptsProviderKeys: true,
+    readsCardTestingKey: true,
+  },
   // The customer area (issue 15) seals and opens magic links with the secret's key and e-mails them.
   'customer-area': { table: 'readWrite', sendsMail: true, readsMagicLinkKey: true },
   // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.

@@ -271,6 +271,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     allowLocalHttp: true,
     cipher: new FileCipher(file('provider-secrets.key')),
     magicLinks: new FileKeyring(file('magic-link.key')),
+    cardKeys: new FileKeyring(file('card-testing.key')),
     metrics: {
       count: (name, value = 1) => {
         metrics[name] = (metrics[name] ?? 0) + value;

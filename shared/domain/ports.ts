@@ -46,6 +46,7 @@ export type {
 } from './ports/messaging';
 export type { PaymentMethodRead, PaymentMethodRepository } from './ports/payment-methods';
 export type {
+  CardTestingKeyring,
   GatewayHealth,
   GatewayRouter,
   PaymentGateway,

@@ -19,6 +19,7 @@ import { wallClockPacer } from '#shared/adapters/system/pacer';
 import type { Config } from '#shared/config';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
+  CardTestingKeyring,
   Clock,
   EventBus,
   GatewayRouter,
@@ -84,6 +85,8 @@ export interface Container {
   };
   /** The key that seals customer-area magic links (issue 15). */
   magicLinks: MagicLinkKeyring;
+  /** The key of card fingerprints and proof-of-work challenges (the public card forms' guard). */
+  cardKeys: CardTestingKeyring;
   /** Holds answers whose timing must not tell what they found (wall time). */
   pacer: ResponsePacer;
   /**
@@ -115,6 +118,8 @@ export interface Platform {
   cipher: SecretCipher;
   /** Secrets Manager on AWS, a key file in the data folder locally. */
   magicLinks: MagicLinkKeyring;
+  /** Secrets Manager on AWS, a key file in the data folder locally. */
+  cardKeys: CardTestingKeyring;
 }
 
 // node:dns and jose load on first use: only webhook deliveries resolve hosts, only bearer tokens
@@ -180,6 +185,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     mailbox,
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
     magicLinks: platform.magicLinks,
+    cardKeys: platform.cardKeys,
     pacer: wallClockPacer,
     readTogether,
   };
@@ -255,6 +261,14 @@ function awsPlatform(cfg: Config): Platform {
         import('#shared/adapters/secrets-manager/magic-link-keyring'),
       ]);
       return new SecretsManagerKeyring(new SecretsManagerClient({}), cfg.magicLinkSecretArn);
+    }),
+    // The same reader as the magic links': the secret's SHA-256 is the 32-byte key.
+    cardKeys: lazy<CardTestingKeyring>(async () => {
+      const [{ SecretsManagerClient }, { SecretsManagerKeyring }] = await Promise.all([
+        import('@aws-sdk/client-secrets-manager'),
+        import('#shared/adapters/secrets-manager/magic-link-keyring'),
+      ]);
+      return new SecretsManagerKeyring(new SecretsManagerClient({}), cfg.cardTestingSecretArn);
     }),
     metrics: createEmfMetrics(),
     allowLocalHttp: false,

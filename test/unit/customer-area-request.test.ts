@@ -45,7 +45,7 @@ function deps(steps: string[], known: GlobalCustomer[]): RequestMagicLinkDeps {
       sellersOf: async () => [],
       sellerName: async () => null,
     },
-    rateLimits: { hit: async () => 1 },
+    rateLimits: { hit: async () => 1, peek: async () => [], hold: async () => undefined },
     keyring: { key: async () => new Uint8Array(32).fill(7) },
     mailer: {
       send: async (message) => {

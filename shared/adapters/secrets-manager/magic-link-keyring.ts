@@ -2,7 +2,8 @@ import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/clien
 import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
 
 /**
- * The magic-link key from Secrets Manager, read once per container. The secret's string is the
+ * A 32-byte key from Secrets Manager, read once per container: the magic links' and the
+ * card-testing guard's, each from its own secret. The secret's string is the
  * stack's generated random text; its SHA-256 is the 32-byte A256GCM key, so any length of secret
  * gives a key of the right size.
  */
@@ -25,7 +26,7 @@ export class SecretsManagerKeyring implements MagicLinkKeyring {
 
   private async load(): Promise<Uint8Array> {
     const out = await this.client.send(new GetSecretValueCommand({ SecretId: this.secretId }));
-    if (!out.SecretString) throw new Error('the magic-link secret has no string value');
+    if (!out.SecretString) throw new Error(`the secret ${this.secretId} has no string value`);
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(out.SecretString));
     return new Uint8Array(digest);
   }

@@ -10,7 +10,7 @@ import {
 import { CARD_ALREADY_SAVED, CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { newCardRecord, type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
 import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/schedule';
-import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
+import { buyerFailure, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { Mailer } from '#shared/domain/ports';
@@ -222,8 +222,8 @@ export async function portalUpdatePaymentMethod(
  * POST /api/portal/subscriptions/{id}/add-card-and-update: the card goes to the provider's
  * tokenizer (verified, not charged), is kept in the vault as the customer's payment method, and
  * the subscription switches to it. The number and CVV are never stored, logged or answered. A
- * declined card is a 400 whose message the page shows as is (Portuguese) and whose code is the
- * provider's failure code; nothing is saved then.
+ * declined card is a 400 whose message the page shows as is (Portuguese), `card_declined` whatever
+ * the issuer said (a technical failure is `processing_error`); nothing is saved then.
  */
 export async function portalAddCardAndUpdate(
   deps: PortalActionDeps,
@@ -260,8 +260,10 @@ export async function portalAddCardAndUpdate(
       cvv: input.cvv,
     },
   });
-  if (result.outcome !== 'approved')
-    throw new BadRequestError(declineMessagePt(result.failureCode), result.failureCode);
+  if (result.outcome !== 'approved') {
+    const failure = buyerFailure(result.failureCode);
+    throw new BadRequestError(failure.message, failure.code);
+  }
   const save = {
     tenant: session.tenant,
     customer: session.customer,
