@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
 import { leadingZeroBits } from '../../shared/domain/card-testing/proof-of-work';
-import { buyer, card } from '../support/checkout-fixtures';
+import { buyer, card, decliningCard } from '../support/checkout-fixtures';
 import { clientFrom, freshLoopback } from '../support/client-from';
 import { Receiver, waitFor } from '../support/receiver';
 import { type Call, type client, useTestRuntime } from '../support/runtime';
@@ -28,22 +28,8 @@ const GENERIC = 'Cartão recusado. Tente outro cartão ou outra forma de pagamen
 type Client = ReturnType<typeof clientFrom>;
 const fresh = (): Client => clientFrom(runtime.baseUrl, freshLoopback());
 
-/** A Luhn-valid number no sandbox script knows: the sandbox declines it `card_declined`. */
-function declining(n: number): string {
-  const body = `5105${String(n).padStart(11, '0')}`;
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
 let nextCard = 0;
-const freshCard = () => declining(nextCard++);
+const freshCard = () => decliningCard(nextCard++);
 
 async function seller(environment: 'test' = 'test') {
   const sellerId = nextSeller++;
