@@ -166,6 +166,9 @@ export async function solveProofOfWork(challenge, bits, subtle = globalThis.cryp
  * POSTs a card payment as JSON. After a few declines the server asks the client for a proof of work
  * (428 with a challenge in X-Proof-Of-Work-Challenge): the challenge is solved here and the payment
  * sent again with the solution, without the buyer doing anything but wait (`onSolving` says so).
+ * @param {string} url
+ * @param {string} body
+ * @param {{ onSolving?: () => void, fetchImpl?: typeof fetch }} [options]
  */
 export async function postWithProof(url, body, { onSolving, fetchImpl = fetch } = {}) {
   let proof;
