@@ -378,8 +378,11 @@ describe('least privilege', () => {
     );
     expect(enqueuers.sort()).toEqual(['webhook-delivery', 'webhook-fanout']);
     expect(holders('events:PutEvents')).toEqual(['outbox-publisher']);
-    // Only the customer area reads the magic-link key (issue 15).
-    expect(holders('secretsmanager:GetSecretValue')).toEqual(['customer-area']);
+    // The customer area reads the magic-link key (issue 15); the public card forms read the
+    // card-testing key (card-testing-key.test.ts).
+    expect(holders('secretsmanager:GetSecretValue').sort()).toEqual(
+      ['customer-area', 'transactions', 'checkout', 'charge-payments'].sort(),
+    );
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
       'transactions',
       'checkout',
