@@ -637,14 +637,14 @@ describe('portalAddCardAndUpdate', () => {
     );
   });
 
-  it('answers 400 with the decline in Portuguese and the decline code; nothing is saved or changed', async () => {
+  it('answers 400 "recusado" without the issuer’s reason; nothing is saved or changed', async () => {
     const error = await rejection(
       portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4000000000009995' })),
     );
 
     expect(error.statusCode).toBe(400);
-    expect(error.code).toBe('insufficient_funds');
-    expect(error.message).toBe('Saldo ou limite insuficiente. Tente outro cartão.');
+    expect(error.code).toBe('card_declined');
+    expect(error.message).toBe('Cartão recusado. Tente outro cartão ou outra forma de pagamento.');
     expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).map((m) => m.id).sort()).toEqual([
       71, 72, 74,
     ]);
