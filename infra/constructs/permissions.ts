@@ -111,7 +111,14 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   'webhook-delivery': { table: 'readWrite', enqueuesDeliveries: true },
   // Portal actions schedule subscription work (a reactivation's renewal, a cancellation's end) and
   // send the customer's cancellation and card-change e-mails themselves (SES for live tenants).
-  portal: { table: 'readWrite', schedulesJobs: true, sendsMail: true, decryptsProviderKeys: true },
+  // Its new-card form is guarded against card testing as the checkout's is.
+  portal: {
+    table: 'readWrite',
+    schedulesJobs: true,
+    sendsMail: true,
+    decryptsProviderKeys: true,
+    readsCardTestingKey: true,
+  },
   // A pay link's card or trial card, and a payment-method change, save the charge and schedule its due job
   // (and a kept card's expiry step, an issued pix's expiry). Its card form is guarded against card testing.
   'charge-payments': {

@@ -9,8 +9,8 @@ beforeAll(() => {
 });
 afterAll(() => s?.dispose());
 
-/** The functions with a public card form: the hosted checkout, POST /api/transactions, the pay links. */
-const GUARDED = ['transactions', 'checkout', 'charge-payments'];
+/** The functions with a card form: the hosted checkout, POST /api/transactions, the pay links, the portal. */
+const GUARDED = ['transactions', 'checkout', 'charge-payments', 'portal'];
 
 function cardTestingSecret(): string {
   const secrets = Object.entries(s.template.findResources('AWS::SecretsManager::Secret')).filter(([, r]) =>

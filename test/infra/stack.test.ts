@@ -381,7 +381,7 @@ describe('least privilege', () => {
     // The customer area reads the magic-link key (issue 15); the public card forms read the
     // card-testing key (card-testing-key.test.ts).
     expect(holders('secretsmanager:GetSecretValue').sort()).toEqual(
-      ['customer-area', 'transactions', 'checkout', 'charge-payments'].sort(),
+      ['customer-area', 'transactions', 'checkout', 'charge-payments', 'portal'].sort(),
     );
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
       'transactions',

@@ -462,3 +462,64 @@ describe('the pay link of a scheduled charge', () => {
     expect((await payCharge(fresh(), link.token, APPROVED)).body.status).toBe('paid');
   });
 });
+
+describe('a new card in the customer portal', () => {
+  /** A seller's customer subscribed with a saved card, and a portal session for her. */
+  async function portal() {
+    const s = await seller();
+    const p = await product(s);
+    const price = await api.post(
+      `/api/products/${p.id}/prices`,
+      { name: 'Mensal', unitAmount: 29.9, billingInterval: 'month' },
+      { token: s.key },
+    );
+    const customer = (
+      await api.post('/api/v1/customers', { ...buyer, personType: 'fisica' }, { token: s.key })
+    ).body;
+    const sale = await api.post(
+      '/api/transactions',
+      {
+        productId: p.uuid,
+        paymentMethod: 'creditcard',
+        customer: buyer,
+        card: card(APPROVED),
+        saveCard: true,
+      },
+      { token: s.key },
+    );
+    expect(sale.body.status).toBe('captured');
+    const [saved] = (await api.get(`/api/v1/customers/${customer.uuid}/payment-methods`, { token: s.key }))
+      .body.data;
+    const sub = await api.post(
+      '/api/subscriptions',
+      { customerId: customer.id, priceId: price.body.id, paymentMethodId: saved.id },
+      { token: s.key },
+    );
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+    const session = await api.post('/api/portal/sessions', { customerId: customer.id }, { token: s.key });
+    expect(session.status, JSON.stringify(session.body)).toBe(201);
+    const path = `/api/portal/subscriptions/${sub.body.id}/add-card-and-update?token=${session.body.token}`;
+    return (c: Client, number: string, proof?: string) =>
+      c.post(
+        path,
+        { cardNumber: number, holderName: 'MARIA SOUZA', expiryMonth: 12, expiryYear: 2034, cvv: '123' },
+        proof ? { headers: { 'x-proof-of-work': proof } } : {},
+      );
+  }
+
+  it('answers "recusado", asks a declining client for a proof, and stops the session after 5 declines', async () => {
+    await startOfWindow(HOUR);
+    const addCard = await portal();
+    const declined = await addCard(fresh(), INSUFFICIENT);
+    expect(declined.status).toBe(400);
+    expect(declined.body).toMatchObject({ code: 'card_declined', message: GENERIC });
+
+    const c = fresh();
+    for (let i = 0; i < 3; i++) expect((await addCard(c, freshCard())).body.code).toBe('card_declined');
+    const asked = await addCard(c, APPROVED);
+    expect(asked.status).toBe(428);
+    const proof = solve(asked.headers.get('x-proof-of-work-challenge') as string);
+    expect((await addCard(c, freshCard(), proof)).body.code).toBe('card_declined');
+    expectBlocked(await addCard(fresh(), APPROVED), HOUR);
+  });
+});

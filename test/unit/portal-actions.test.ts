@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { CardGuardDeps } from '../../shared/domain/card-testing/guard';
 import type { CustomerProfile } from '../../shared/domain/customers/customer';
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import {
@@ -38,6 +39,7 @@ import { FakePaymentMethodRepository } from '../support/fakes/payment-method-rep
 import { FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
@@ -196,7 +198,9 @@ let portalConfigs: FakePortalConfigRepository;
 let provider: FakePaymentProvider;
 let mailer: RecordingMailer;
 let mailErrors: { error: unknown; kind: string }[];
-let deps: PortalActionDeps;
+let deps: PortalActionDeps & CardGuardDeps;
+/** The portal's customer, as the card-testing guard sees the request. */
+const BUYER = { ip: '203.0.113.20' };
 
 beforeEach(async () => {
   clock = new FakeClock(NOW);
@@ -238,6 +242,8 @@ beforeEach(async () => {
     mailer,
     pause: async () => undefined,
     onMailError: (error, kind) => mailErrors.push({ error, kind }),
+    rateLimits: new FakeRateLimitRepository(),
+    cardKeys: { key: async () => new Uint8Array(32).fill(5) },
   };
 });
 
@@ -600,7 +606,7 @@ describe('portalUpdatePaymentMethod', () => {
 
 describe('portalAddCardAndUpdate', () => {
   it("tokenizes the card, keeps it as the customer's saved card and switches the subscription to it", async () => {
-    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     expect(provider.tokenizeRequests).toEqual([
       {
@@ -639,7 +645,7 @@ describe('portalAddCardAndUpdate', () => {
 
   it('answers 400 "recusado" without the issuer’s reason; nothing is saved or changed', async () => {
     const error = await rejection(
-      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4000000000009995' })),
+      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4000000000009995' }), BUYER),
     );
 
     expect(error.statusCode).toBe(400);
@@ -653,7 +659,7 @@ describe('portalAddCardAndUpdate', () => {
   });
 
   it("schedules the new card's first expiry step once it is saved", async () => {
-    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     const id = answer.paymentMethod?.id;
     expect((deps.scheduler as FakeScheduler).scheduled).toEqual([
@@ -664,11 +670,11 @@ describe('portalAddCardAndUpdate', () => {
   });
 
   it('answers the card the customer already has saved, forgets the second token and saves nothing new', async () => {
-    const first = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const first = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
     await portalUpdatePaymentMethod(deps, session(), 301, { paymentMethodId: 71 });
     const before = (await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).length;
 
-    const again = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const again = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     expect(again.paymentMethod).toEqual(first.paymentMethod);
     expect(stored().paymentMethod?.id).toBe(first.paymentMethod?.id);
@@ -682,7 +688,7 @@ describe('portalAddCardAndUpdate', () => {
       subscriptions.beforeSave = null;
     };
 
-    const error = await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody()));
+    const error = await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER));
 
     expect(error).toMatchObject({ statusCode: 409, reason: 'changed' });
     expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).map((m) => m.id).sort()).toEqual([
@@ -693,14 +699,14 @@ describe('portalAddCardAndUpdate', () => {
 
   it('refuses a number that fails the Luhn check before the provider sees it', async () => {
     const error = await rejection(
-      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4111111111111112' })),
+      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4111111111111112' }), BUYER),
     );
     expect(error.messages).toEqual(['cardNumber is not a valid card number']);
     expect(provider.tokenizeRequests).toEqual([]);
   });
 
   it("answers 404 for another customer's subscription without sending the card to the provider", async () => {
-    expect((await rejection(portalAddCardAndUpdate(deps, session(), 302, cardBody()))).message).toBe(
+    expect((await rejection(portalAddCardAndUpdate(deps, session(), 302, cardBody(), BUYER))).message).toBe(
       'Subscription not found',
     );
     expect(provider.tokenizeRequests).toEqual([]);
@@ -708,7 +714,7 @@ describe('portalAddCardAndUpdate', () => {
 
   it('answers 403 without allowUpdatePaymentMethod before reading the card', async () => {
     await sellerConfig({ allowUpdatePaymentMethod: false });
-    expect(await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody()))).toBeInstanceOf(
+    expect(await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER))).toBeInstanceOf(
       ForbiddenError,
     );
     expect(provider.tokenizeRequests).toEqual([]);

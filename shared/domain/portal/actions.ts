@@ -1,3 +1,4 @@
+import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
 import { billingEmailOf } from '#shared/domain/customers/customer';
 import { type CustomerDeps, updateCustomer } from '#shared/domain/customers/customers';
 import {
@@ -226,10 +227,11 @@ export async function portalUpdatePaymentMethod(
  * the issuer said (a technical failure is `processing_error`); nothing is saved then.
  */
 export async function portalAddCardAndUpdate(
-  deps: PortalActionDeps,
+  deps: PortalActionDeps & CardGuardDeps,
   session: PortalSession,
   id: number,
   input: PortalAddCardInput,
+  client: CardClient,
 ) {
   const reads = startReads(deps, session, id, true);
   const config = await reads.config;
@@ -243,23 +245,31 @@ export async function portalAddCardAndUpdate(
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const customer = await reads.profile();
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
-  const result = await provider.tokenizeCard({
-    tenant: session.tenant,
-    customer: {
-      name: customer.name,
-      document: customer.document,
-      email: billingEmailOf(customer),
-      ...holderContactOf(customer),
-      ...buyerIpOf(deps),
-    },
-    card: {
-      number: input.cardNumber,
-      holderName: input.holderName,
-      expiryMonth: input.expiryMonth,
-      expiryYear: input.expiryYear,
-      cvv: input.cvv,
-    },
-  });
+  const typed = {
+    number: input.cardNumber,
+    holderName: input.holderName,
+    expiryMonth: input.expiryMonth,
+    expiryYear: input.expiryYear,
+    cvv: input.cvv,
+  };
+  // A card form in a browser like the checkout's: guarded against card testing the same way.
+  const result = await guardCardAttempt(
+    deps,
+    { tenant: session.tenant, on: { scope: 'portal', id: session.id }, card: typed, client },
+    () =>
+      provider.tokenizeCard({
+        tenant: session.tenant,
+        customer: {
+          name: customer.name,
+          document: customer.document,
+          email: billingEmailOf(customer),
+          ...holderContactOf(customer),
+          ...buyerIpOf(deps),
+        },
+        card: typed,
+      }),
+    (tokenized) => tokenized.outcome === 'declined',
+  );
   if (result.outcome !== 'approved') {
     const failure = buyerFailure(result.failureCode);
     throw new BadRequestError(failure.message, failure.code);
