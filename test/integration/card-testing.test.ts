@@ -289,6 +289,8 @@ describe('decline limits with a cool-down', () => {
     await startOfWindow(HOUR);
     const c = fresh();
     for (let i = 0; i < 10; i++) {
+      // A client starts at most 5 card attempts a minute.
+      if (i === 5) await advance(61);
       const s = await seller();
       expectDeclined(await payPageSolving(c, (await product(s)).uuid, freshCard()));
     }
@@ -325,6 +327,26 @@ describe('decline limits with a cool-down', () => {
     expect((await payPage(fresh(), (await product(other)).uuid, APPROVED)).body.status).toBe('paid');
     await throughCoolDown(1800, () => payPage(fresh(), p.uuid, APPROVED));
     expect((await payPage(fresh(), p.uuid, APPROVED)).body.status).toBe('paid');
+  });
+});
+
+describe('a burst of cards sent at once', () => {
+  it('lets 5 of one client’s card attempts a minute reach the provider, whatever they answer', async () => {
+    await startOfWindow(HOUR);
+    const s = await seller();
+    const p = await product(s);
+    const c = fresh();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => payPage(c, p.uuid, freshCard())));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
+    for (const refused of answers.filter((a) => a.status === 429)) {
+      expect(refused.body.code).toBe('card_attempts_blocked');
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    }
+    expect(await transactionsOf(s)).toHaveLength(5);
+    // Another client is not held; the next minute this one may try again, with a proof (5 declines).
+    expectDeclined(await payPage(fresh(), p.uuid, freshCard()));
+    await advance(61);
+    expect((await payPage(c, p.uuid, APPROVED)).status).toBe(428);
   });
 });
 

@@ -4,7 +4,14 @@ import { fixedWindow } from '#shared/domain/auth/rate-limit';
 import type { CardTestingKeyring, Clock, Ids, RateLimitRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { PreconditionRequiredError, TooManyRequestsError, ValidationError } from '#shared/errors';
-import { DECLINE_LIMITS, type DeclineLimit, type DeclineScope, PROOF_OF_WORK, proofBitsFor } from './limits';
+import {
+  CLIENT_ATTEMPTS,
+  DECLINE_LIMITS,
+  type DeclineLimit,
+  type DeclineScope,
+  PROOF_OF_WORK,
+  proofBitsFor,
+} from './limits';
 import { CHALLENGE_HEADER, issueChallenge, solvedChallenge } from './proof-of-work';
 
 /**
@@ -131,8 +138,9 @@ async function requireProof(deps: CardGuardDeps, key: Uint8Array, client: CardCl
 /**
  * Runs `charge` (the provider's attempt) when the guard lets the card through, and counts its
  * answer when `declined` says it was one. Refusals: 400 for an expiry already past, 429
- * `card_attempts_blocked` (Retry-After) while a scope is held, 428 `proof_of_work_required` with a
- * fresh challenge when a proof is due and missing, wrong, too easy, expired or used before.
+ * `card_attempts_blocked` (Retry-After) while a scope is held or past the client's attempts of the
+ * minute, 428 `proof_of_work_required` with a fresh challenge when a proof is due and missing,
+ * wrong, too easy, expired or used before.
  */
 export async function guardCardAttempt<T>(
   deps: CardGuardDeps,
@@ -157,9 +165,24 @@ export async function guardCardAttempt<T>(
     );
   const bits = proofBitsFor(states[scopes.findIndex((s) => s.scope === 'ip')].count);
   if (bits > 0) await requireProof(deps, key, attempt.client, bits);
+  await countAttempt(deps, attempt);
   const result = await charge();
   if (declined(result)) await countDecline(deps, scopes);
   return result;
+}
+
+/** The client's attempts of the minute, counted before the charge: a burst stops at the limit. */
+async function countAttempt(deps: CardGuardDeps, attempt: CardAttempt) {
+  const now = deps.clock.now();
+  const window = fixedWindow(now, CLIENT_ATTEMPTS.windowSeconds);
+  const client = `${attempt.tenant.environment}:${clientKeyOf(attempt.client.ip)}`;
+  const attempts = await deps.rateLimits.hit(`attempt:ip:${client}`, now, window);
+  if (attempts > CLIENT_ATTEMPTS.attempts)
+    throw new TooManyRequestsError(
+      Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000)),
+      'card_attempts_blocked',
+      CARD_ATTEMPTS_BLOCKED,
+    );
 }
 
 async function countDecline(deps: CardGuardDeps, scopes: Counted[]) {

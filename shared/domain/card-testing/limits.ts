@@ -36,6 +36,13 @@ export const DECLINE_LIMITS: Readonly<Record<DeclineScope, DeclineLimit>> = {
 };
 
 /**
+ * Card attempts, whatever their outcome, one client may start in a minute. Declines are counted when
+ * the provider has answered, so a burst sent at once would all pass before the first is counted;
+ * this count is taken before the provider sees the card, and cuts such a burst at 5.
+ */
+export const CLIENT_ATTEMPTS = { attempts: 5, windowSeconds: MINUTE } as const;
+
+/**
  * Past this many declines of one client in its window, each further card needs a proof of work,
  * one bit harder per decline (16 bits: about 65 000 hashes, a second or so in a phone's browser).
  */
