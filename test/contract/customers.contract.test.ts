@@ -145,7 +145,9 @@ describe.each([
         neighborhood: 'Bela Vista',
         city: 'São Paulo',
         state: 'SP',
+        emailSource: 'buyer',
         billingEmailOverride: 'financeiro@example.com',
+        overrideSetBy: 'seller',
       });
 
       await repo.createGlobal(g, p);
