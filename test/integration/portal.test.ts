@@ -659,6 +659,23 @@ describe("each subscription follows its own product's portal configuration", () 
     }
   });
 
+  it("draws the page, also right after an action, with each subscription's own product's buttons", async () => {
+    const s = await twoProducts();
+    const token = await portalToken(s, { productId: s.other.id });
+    const id = s.maria.subscription.id;
+    const other = s.otherSubscriptionId;
+
+    for (const query of ['', `&updated=${id}`, `&updated=${other}`]) {
+      const res = await fetch(`${runtime.baseUrl}/portal?token=${token}${query}`);
+      expect(res.status).toBe(200);
+      const page = await res.text();
+      for (const action of ['pause', 'open-cancel', 'open-card', 'history'])
+        expect(page, `${action}${query}`).not.toContain(`data-action="${action}" data-subscription="${id}"`);
+      for (const action of ['pause', 'open-cancel', 'open-card', 'history'])
+        expect(page, `${action}${query}`).toContain(`data-action="${action}" data-subscription="${other}"`);
+    }
+  });
+
   it("lets a session made for the forbidding product act on another product's subscription that allows it", async () => {
     const s = await twoProducts();
     const token = await portalToken(s, { productId: s.product.id });
