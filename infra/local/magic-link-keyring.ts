@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
+import { PRIVATE_DIR_MODE } from './private-files';
 
 /**
  * The local runtime's magic-link key: 32 random bytes in the data folder (`magic-link.key`,
@@ -15,7 +16,7 @@ export class FileKeyring implements MagicLinkKeyring {
     else {
       this.bytes = randomBytes(32);
       if (file) {
-        mkdirSync(dirname(file), { recursive: true });
+        mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
         writeFileSync(file, Buffer.from(this.bytes).toString('base64'), { mode: 0o600 });
       }
     }

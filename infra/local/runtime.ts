@@ -29,6 +29,7 @@ import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
 import { FileKeyring } from './magic-link-keyring';
 import { LocalMailbox } from './mailbox';
+import { preparePrivateDir } from './private-files';
 import { LocalQueue } from './queue';
 import { LocalScheduler } from './scheduler';
 import { LocalStreamPoller } from './streams';
@@ -202,6 +203,8 @@ async function startDatabase(options: RuntimeOptions, file: (name: string) => st
 /** Everything `npm start` runs, as one object that tests and the bench can start too. */
 export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const dataDir = options.dataDir === undefined ? resolve('.local') : options.dataDir;
+  // Mail with live links, `whsec_` secrets, keys: the folder is its owner's alone.
+  if (dataDir) preparePrivateDir(dataDir);
   const file = (name: string) => (dataDir ? join(dataDir, name) : null);
   if (options.logLevel) configureLogs({ level: options.logLevel });
   const { dynamo, endpoint, tableName } = await startDatabase(options, file);

@@ -86,4 +86,5 @@ export type {
   UrlPolicy,
   WebhookEndpointRepository,
   WebhookSender,
+  WebhookTarget,
 } from './ports/webhooks';
