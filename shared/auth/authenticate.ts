@@ -67,6 +67,16 @@ async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthC
   };
 }
 
+/**
+ * The claim as Cognito writes a custom attribute: a string of digits, in canonical form. `Number()`
+ * would also read `"1e0"`, `" 1"`, `"0x1"` or `"01"` as seller 1, so anything else is no seller.
+ */
+function sellerIdOf(claim: unknown): number | null {
+  if (typeof claim !== 'string' || !/^[1-9][0-9]{0,15}$/.test(claim)) return null;
+  const id = Number(claim);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
 async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') {
   const { config, jwks } = req.container;
   // jose loads with the first bearer token, not at the cold start of every function (most
@@ -87,9 +97,8 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
     }
     throw error;
   }
-  const sellerId = Number(payload[SELLER_CLAIM]);
-  if (payload.token_use !== 'id' || !Number.isSafeInteger(sellerId) || sellerId <= 0)
-    throw new UnauthorizedError();
+  const sellerId = sellerIdOf(payload[SELLER_CLAIM]);
+  if (payload.token_use !== 'id' || sellerId === null) throw new UnauthorizedError();
   const environment = environmentHeader(req);
   const principal = `jwt:${String(payload.sub)}`;
   const now = req.container.clock.now();
