@@ -1,5 +1,11 @@
 import { API_KEY_FORMAT, hashKey, sameHash } from '#shared/domain/auth/api-keys';
-import { decide, rateWindow } from '#shared/domain/auth/rate-limit';
+import {
+  decide,
+  FAILED_AUTH_LIMIT,
+  type RateWindow,
+  rateWindow,
+  secondsUntilReset,
+} from '#shared/domain/auth/rate-limit';
 import type { Environment } from '#shared/domain/tenant';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
 import type { AuthContext, AuthScheme, HttpRequest, Route } from '#shared/http/types';
@@ -108,7 +114,9 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
 
 /**
  * Resolves who is calling from the route's declared schemes and counts the request against the
- * caller's rate limit. Throws 401 (with the spec's messages) or 429.
+ * caller's rate limit. Throws 401 (with the spec's messages) or 429. A client address with
+ * FAILED_AUTH_LIMIT failed authentications in the window gets 429 on every authenticated route
+ * before anything is read or written (docs/decisions.md, "Failed authentications").
  */
 export async function authenticate(
   req: HttpRequest,
@@ -135,12 +143,34 @@ export async function authenticate(
     );
   }
 
+  const client = `ip:${req.sourceIp}`;
+  if (req.container.repos.failedAuth.known(client, window) >= FAILED_AUTH_LIMIT)
+    throw new TooManyRequestsError(secondsUntilReset(window, now));
+  try {
+    const { auth, count } = await identify(req, route, now, window);
+    return settle(auth, count);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) await countFailure(req, client, now, window);
+    throw error;
+  }
+}
+
+/** Who is calling, by the route's schemes, with the caller's count in the window. */
+async function identify(
+  req: HttpRequest,
+  route: Route,
+  now: Date,
+  window: RateWindow,
+): Promise<{ auth: AuthContext; count: number }> {
   for (const scheme of ['portalToken', 'magicLink'] as const) {
     const verifier = verifiers[scheme];
     if (route.auth.includes(scheme) && verifier) {
       const verified = await verifier(req);
-      if ('count' in verified) return settle(verified.auth, verified.count);
-      return settle(verified, await req.container.repos.rateLimits.hit(verified.principal, now, window));
+      if ('count' in verified) return verified;
+      return {
+        auth: verified,
+        count: await req.container.repos.rateLimits.hit(verified.principal, now, window),
+      };
     }
   }
 
@@ -152,10 +182,23 @@ export async function authenticate(
   const token = header.slice('Bearer '.length).trim();
   if (token.startsWith('sk_')) {
     if (!acceptsKey) throw new UnauthorizedError();
-    const { auth, count } = await viaApiKey(req, token);
-    return settle(auth, count);
+    return viaApiKey(req, token);
   }
   if (!jwtScheme) throw new UnauthorizedError();
-  const { auth, count } = await viaJwt(req, token, jwtScheme);
-  return settle(auth, count);
+  return viaJwt(req, token, jwtScheme);
+}
+
+/**
+ * Counts a failed authentication of the client; the failure past the limit answers 429 instead of
+ * 401. A count that cannot be written never hides the 401 it was counting.
+ */
+async function countFailure(req: HttpRequest, client: string, now: Date, window: RateWindow) {
+  let count: number;
+  try {
+    count = await req.container.repos.failedAuth.count(client, now, window);
+  } catch (error) {
+    req.log.warn('could not count a failed authentication', { error });
+    return;
+  }
+  if (count > FAILED_AUTH_LIMIT) throw new TooManyRequestsError(secondsUntilReset(window, now));
 }

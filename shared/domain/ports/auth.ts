@@ -17,6 +17,18 @@ export interface RateLimitRepository {
   hit(principal: string, at: Date, window: RateWindow): Promise<number>;
 }
 
+/**
+ * Failed authentications per client address. The count is shared by every container; what a
+ * container learned from its own counts answers without a round trip, so an address over the
+ * limit costs no write at all in a container that has seen it there.
+ */
+export interface FailedAuthCounter {
+  /** The client's failures in the window as far as this container knows (no round trip). */
+  known(client: string, window: RateWindow): number;
+  /** Counts one failure of the client and returns the window's count across containers. */
+  count(client: string, at: Date, window: RateWindow): Promise<number>;
+}
+
 /** Sellers sign in through Cognito; this is the record behind the numeric id in their token. */
 export interface SellerRepository {
   create(name: string, at: Date): Promise<number>;
