@@ -62,14 +62,22 @@ async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthC
   const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
   if (found.record.environment !== environment) throw new UnauthorizedError();
   if (found.record.permissions === 'read' && req.method !== 'GET') throw new ForbiddenError();
+  const tenant = { sellerId: found.record.sellerId, environment };
+  // A seller's keys share one limit: a seller with one key is counted in that key's own item (one
+  // round trip); with several, the seller's count is one more (docs/decisions.md, "Rate limit per seller").
+  const count = found.sharesSellerLimit
+    ? Math.max(
+        found.count,
+        await req.container.repos.rateLimits.hit(
+          `seller:${tenant.sellerId}#${environment}`,
+          now,
+          rateWindow(now),
+        ),
+      )
+    : found.count;
   return {
-    auth: {
-      scheme: 'apiKey',
-      tenant: { sellerId: found.record.sellerId, environment },
-      principal: `key:${found.record.id}`,
-      apiKeyId: found.record.id,
-    },
-    count: found.count,
+    auth: { scheme: 'apiKey', tenant, principal: `key:${found.record.id}`, apiKeyId: found.record.id },
+    count,
   };
 }
 

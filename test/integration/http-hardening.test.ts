@@ -249,3 +249,76 @@ describe("a closed checkout session's public answers", () => {
       expect(page.body).not.toContain(secret);
   });
 });
+
+describe('caps per seller and environment', () => {
+  it('refuses a 51st active API key with 409 limit_reached naming the cap; a revoked key frees its place', async () => {
+    const jwt = await runtime.issuer.sign(nextSeller++, { now: runtime.clock.now() });
+    const create = (name: string, environment = 'test') =>
+      api.post('/api/api-keys', { name, environment }, { token: jwt });
+    const made: string[] = [];
+    for (let i = 1; i <= 50; i++) {
+      const res = await create(`k${i}`);
+      expect(res.status, `key ${i}: ${JSON.stringify(res.body)}`).toBe(201);
+      made.push(res.body.id);
+    }
+    const refused = await create('k51');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'limit_reached' });
+    expect(refused.body.message).toContain('50 active API keys');
+    const listed = await api.get('/api/api-keys?environment=test', { token: jwt });
+    expect(listed.body.data).toHaveLength(50);
+    expect((await create('live-1', 'live')).status).toBe(201);
+    expect((await api.del(`/api/api-keys/${made[0]}`, { token: jwt })).status).toBe(200);
+    expect((await create('k51')).status).toBe(201);
+  });
+
+  it('refuses a 21st webhook endpoint with 409 limit_reached naming the cap; a deleted one frees its place', async () => {
+    const s = await seller();
+    const create = () =>
+      api.post(
+        '/api/webhook-endpoints',
+        { url: 'http://127.0.0.1:4000/hook', events: ['*'] },
+        { token: s.key },
+      );
+    const made: string[] = [];
+    for (let i = 1; i <= 20; i++) {
+      const res = await create();
+      expect(res.status, `endpoint ${i}: ${JSON.stringify(res.body)}`).toBe(201);
+      made.push(res.body.id);
+    }
+    const refused = await create();
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'limit_reached' });
+    expect(refused.body.message).toContain('20 webhook endpoints');
+    expect((await api.get('/api/webhook-endpoints?limit=100', { token: s.key })).body.data).toHaveLength(20);
+    expect((await api.del(`/api/webhook-endpoints/${made[0]}`, { token: s.key })).status).toBe(200);
+    expect((await create()).status).toBe(201);
+  });
+});
+
+describe('the rate limit of a seller with several API keys', () => {
+  const endpoints = '/api/webhook-endpoints';
+
+  it('counts all the keys of a seller and environment together', async () => {
+    const s = await seller();
+    const second = await api.post('/api/api-keys', { name: 'k2', environment: 'test' }, { token: s.jwt });
+    const other = await seller();
+    await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+    for (let i = 1; i <= 100; i++) {
+      const res = await api.get(endpoints, { token: i % 2 === 0 ? s.key : second.body.key });
+      expect(res.status, `request ${i}`).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(100 - i));
+    }
+    for (const key of [s.key, second.body.key]) {
+      const limited = await api.get(endpoints, { token: key });
+      expect(limited.status).toBe(429);
+      expect(limited.body.message).toMatch(/muitas tentativas/i);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect((await api.get(endpoints, { token: other.key })).status).toBe(200);
+    // The seller's live keys and its dashboard are counted apart.
+    const live = await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: s.jwt });
+    expect((await api.get(endpoints, { token: live.body.key })).status).toBe(200);
+    expect((await api.get('/api/api-keys', { token: s.jwt })).status).toBe(200);
+  });
+});

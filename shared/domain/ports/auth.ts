@@ -3,8 +3,11 @@ import type { RateWindow } from '#shared/domain/auth/rate-limit';
 import type { Environment } from '#shared/domain/tenant';
 
 export interface ApiKeyRepository {
-  /** Fails with DuplicateKeyNameError when an active key of that environment has the name. */
-  create(record: ApiKeyRecord): Promise<void>;
+  /**
+   * Fails with DuplicateKeyNameError when an active key of that environment has the name, and with
+   * ApiKeyLimitError when the seller already has `maxActive` active keys there.
+   */
+  create(record: ApiKeyRecord, maxActive?: number): Promise<void>;
   list(sellerId: number, environment?: Environment): Promise<ApiKeyRecord[]>;
   /** Returns the revoked record, or null when the seller has no such key (or it is already revoked). */
   revoke(sellerId: number, id: string, at: Date): Promise<ApiKeyRecord | null>;
