@@ -4,7 +4,12 @@
  * Domain code and adapters import ports only from this file.
  */
 export type { AffiliationRepository } from './ports/affiliates';
-export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
+export type {
+  ApiKeyRepository,
+  FailedAuthCounter,
+  RateLimitRepository,
+  SellerRepository,
+} from './ports/auth';
 export type { CheckoutSessionRepository, SessionPage, SessionQuery, SessionRead } from './ports/checkout';
 export type {
   BuyerRead,

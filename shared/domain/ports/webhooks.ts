@@ -3,7 +3,8 @@ import type { WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import type { EndpointPatch, WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
 
 export interface WebhookEndpointRepository {
-  create(endpoint: WebhookEndpoint): Promise<void>;
+  /** Fails with WebhookEndpointLimitError when the tenant already has `max` endpoints. */
+  create(endpoint: WebhookEndpoint, max?: number): Promise<void>;
   get(tenant: Tenant, id: string): Promise<WebhookEndpoint | null>;
   list(
     tenant: Tenant,
