@@ -23,7 +23,8 @@ export const SECRETS = {
     arnVariable: 'BOLETO_PDF_SECRET_ARN',
     localFile: 'boleto-pdf.key',
     description: 'HMAC key of the sandbox boleto document links',
-    rotation: 'Rotating it breaks the sandbox boleto links already sent (test data only); it is rotated by hand.',
+    rotation:
+      'Rotating it breaks the sandbox boleto links already sent (test data only); it is rotated by hand.',
   },
 } as const satisfies Record<string, SecretDefinition>;
 

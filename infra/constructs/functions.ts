@@ -9,11 +9,11 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { Route } from '#shared/http/types';
+import { SECRETS, type SecretName } from '#shared/secrets';
 import { BUILD_DIR } from '../../esbuild.config.mjs';
 import { DELIVERY_FUNCTION_TIMEOUT, FANOUT_FUNCTION_TIMEOUT } from './async';
 import type { MailInfra } from './mail';
-import type { Route } from '#shared/http/types';
-import { SECRETS, type SecretName } from '#shared/secrets';
 import { type FunctionNeeds, tableGrantsOf } from './permissions';
 
 /** Per-function settings that differ from the defaults below; everything else is uniform. */

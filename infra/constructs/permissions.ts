@@ -225,16 +225,24 @@ export function pipelineWritesOf(routes: readonly Route[]): TableGrant | null {
  * its routes' pipeline makes. A declaration its routes contradict (a write method in a read-only
  * group, a counted route in a group without table access) fails the synth.
  */
-export function tableGrantsOf(name: string, needs: FunctionNeeds, routes: readonly Route[] = []): TableGrant[] {
+export function tableGrantsOf(
+  name: string,
+  needs: FunctionNeeds,
+  routes: readonly Route[] = [],
+): TableGrant[] {
   if (needs.table === 'readWrite') return [TABLE_ACCESS.readWrite];
   const writes = pipelineWritesOf(routes);
   if (needs.table === 'read') {
     const writing = routes.filter((r) => r.method !== 'GET');
     if (writing.length > 0)
-      throw new Error(`${name} is read-only but answers ${writing.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+      throw new Error(
+        `${name} is read-only but answers ${writing.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+      );
     return writes ? [TABLE_ACCESS.read, writes] : [TABLE_ACCESS.read];
   }
   if (writes)
-    throw new Error(`${name} has no table write access, but its routes count requests or keep idempotency records`);
+    throw new Error(
+      `${name} has no table write access, but its routes count requests or keep idempotency records`,
+    );
   return needs.table === 'getItem' ? [TABLE_ACCESS.getItem] : [];
 }

@@ -37,9 +37,9 @@ describe('SecretsManagerKey', () => {
 
   it('refuses a secret without a string value', async () => {
     sm.on(GetSecretValueCommand).resolves({});
-    await expect(
-      new SecretsManagerKey(new SecretsManagerClient({}), ARN, 'magicLink').key(),
-    ).rejects.toThrow(/magicLink secret has no string/);
+    await expect(new SecretsManagerKey(new SecretsManagerClient({}), ARN, 'magicLink').key()).rejects.toThrow(
+      /magicLink secret has no string/,
+    );
   });
 
   it('refuses a secret the function has no ARN for, without calling Secrets Manager', async () => {
@@ -76,9 +76,12 @@ describe('the AWS container', () => {
     await c.secrets.boletoPdf.key();
     expect(Buffer.from(webhook)).toEqual(sha256('notificacoes'));
     expect(Buffer.from(pdf)).toEqual(sha256('boletos'));
-    expect(sm.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input.SecretId).sort()).toEqual(
-      [arnOf('boletoPdf'), arnOf('gatewayWebhook')],
-    );
+    expect(
+      sm
+        .commandCalls(GetSecretValueCommand)
+        .map((call) => call.args[0].input.SecretId)
+        .sort(),
+    ).toEqual([arnOf('boletoPdf'), arnOf('gatewayWebhook')]);
     // A second container (a new Lambda container) reads again.
     await container(['gatewayWebhook']).secrets.gatewayWebhook.key();
     expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(3);

@@ -12,7 +12,7 @@ import { scheduleInputOf } from '#shared/adapters/scheduler/eventbridge-schedule
 import { ENV } from '#shared/config';
 import { routeKey } from '#shared/http/types';
 import { HEARTBEAT_JOB } from '#shared/jobs';
-import { SECRET_NAMES, SECRETS } from '#shared/secrets';
+import { SECRETS } from '#shared/secrets';
 import { actionsOf, type Synthesized, statementsOfRole, synthesize } from './synth';
 
 let s: Synthesized;
