@@ -76,7 +76,7 @@ export type {
   SubscriptionStartReader,
   SubscriptionStartReads,
 } from './ports/subscriptions';
-export type { Clock, Ids, Metrics } from './ports/system';
+export type { Clock, Ids, Metrics, SecretKey } from './ports/system';
 export type {
   TransactionPage,
   TransactionQuery,

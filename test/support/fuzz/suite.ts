@@ -331,7 +331,7 @@ function requestOf(route: Route, c: FuzzCase): RawRequest {
   if (c.signature && c.signature !== 'none') {
     const t = Math.floor(runtime.clock.now().getTime() / 1000);
     const text = c.body?.bytes.toString('utf8') ?? '';
-    const secret = runtime.deps.config.gatewayWebhookSecret;
+    const secret = runtime.sandboxNotificationSecret;
     headers['x-signature'] =
       c.signature === 'garbage'
         ? 't=abc,v1=zz'
