@@ -178,7 +178,7 @@ const partitionPattern = (pk: string) => `${pk.slice(0, pk.indexOf('#') + 1)}*`;
 
 /** The writes the HTTP pipeline makes before a handler runs, each on its own partitions. */
 const PIPELINE_WRITES = {
-  /** A public route's per-IP counter, a dashboard JWT's per-subject counter. */
+  /** A public route's per-IP counter, a JWT's per-subject counter, failed authentications, a seller's keys. */
   rateCounter: { actions: ['dynamodb:UpdateItem'], partition: partitionPattern(keys.rate('ip:x').pk) },
   /** An API key counts its requests in its own item (authentication and rate limit in one write). */
   apiKeyCounter: { actions: ['dynamodb:UpdateItem'], partition: partitionPattern(keys.apiKey('x').pk) },
@@ -199,8 +199,9 @@ function pipelineWritesOfRoute(route: Route): PipelineWrite[] {
     );
   const writes: PipelineWrite[] = [];
   const public_ = route.auth.length === 0;
-  if (public_ ? route.rateLimited !== false : route.auth.some((s) => s === 'jwt' || s === 'panel'))
-    writes.push('rateCounter');
+  // An authenticated route counts its caller's failed authentications per IP and its seller's
+  // requests across keys (RATE# items, issue 31), whatever the scheme.
+  if (!public_ || route.rateLimited !== false) writes.push('rateCounter');
   if (route.auth.includes('apiKey')) writes.push('apiKeyCounter');
   if (route.idempotent) writes.push('idempotency');
   return writes;
