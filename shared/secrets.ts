@@ -26,6 +26,13 @@ export const SECRETS = {
     rotation:
       'Rotating it breaks the sandbox boleto links already sent (test data only); it is rotated by hand.',
   },
+  cardTesting: {
+    arnVariable: 'CARD_TESTING_SECRET_ARN',
+    localFile: 'card-testing.key',
+    description: 'Key of card fingerprints and proof-of-work challenges',
+    rotation:
+      'Rotating it only restarts the decline counts per card and the open challenges (10 minutes); it is rotated by hand.',
+  },
 } as const satisfies Record<string, SecretDefinition>;
 
 export interface SecretDefinition {

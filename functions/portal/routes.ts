@@ -126,11 +126,13 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "The card is verified and tokenized by the provider (not charged), kept as the customer's saved " +
       'card, and the subscription renews on it. The number and CVV are never stored or logged. A ' +
-      'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
+      'declined card is 400 `card_declined` with a Portuguese message, whatever the issuer said (the seller ' +
+      'reads nothing of it: no charge was made). Cards are limited against card testing as on the checkout: ' +
+      '429 `card_attempts_blocked`, and 428 `proof_of_work_required` after a few declines from one client. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
     request: { path: schemas.numericIdParam, body: schemas.portalAddCardSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
-    errors: [403, 409, 503],
+    errors: [403, 409, 428, 429, 503],
   },
   {
     ...bySubscription,

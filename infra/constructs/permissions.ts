@@ -82,12 +82,13 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   // The hosted pages render what they read; only their per-IP counter is written.
   pages: { table: 'read' },
   // Live sales, cancels and refunds decrypt the seller's provider key (issue 16). The sandbox's signed
-  // notifications are verified here, and its boletos issued (the PDF link's key) and served.
+  // notifications are verified here, and its boletos issued (the PDF link's key) and served. An
+  // anonymous card sale is guarded against card testing (fingerprints, proofs of work).
   transactions: {
     table: 'readWrite',
     schedulesJobs: true,
     decryptsProviderKeys: true,
-    secrets: ['gatewayWebhook', 'boletoPdf'],
+    secrets: ['gatewayWebhook', 'boletoPdf', 'cardTesting'],
   },
   // The sandbox helpers pay, fail and charge back by sending the sandbox's signed notification.
   'test-helpers': { table: 'readWrite', secrets: ['gatewayWebhook'] },
@@ -97,12 +98,13 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   // Deleting a saved card cancels its pending expiry schedule.
   customers: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A session's expiry is a one-time schedule made when the session is created. Its page pays by
-  // boleto too, and its sandbox helper pays a pending pix or boleto with a signed notification.
+  // boleto too, and its sandbox helper pays a pending pix or boleto with a signed notification. Its
+  // card payments are guarded against card testing (fingerprints, proofs of work).
   checkout: {
     table: 'readWrite',
     schedulesJobs: true,
     decryptsProviderKeys: true,
-    secrets: ['gatewayWebhook', 'boletoPdf'],
+    secrets: ['gatewayWebhook', 'boletoPdf', 'cardTesting'],
   },
   // Every subscription change that sets a new due time (a trial end, a renewal) schedules its due job.
   subscriptions: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
@@ -139,14 +141,22 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   'webhook-delivery': { table: 'readWrite', enqueuesDeliveries: true },
   // Portal actions schedule subscription work (a reactivation's renewal, a cancellation's end) and
   // send the customer's cancellation and card-change e-mails themselves (SES for live tenants).
-  portal: { table: 'readWrite', schedulesJobs: true, sendsMail: true, decryptsProviderKeys: true },
+  // Its new-card form is guarded against card testing as the checkout's is.
+  portal: {
+    table: 'readWrite',
+    schedulesJobs: true,
+    sendsMail: true,
+    decryptsProviderKeys: true,
+    secrets: ['cardTesting'],
+  },
   // A pay link's card or trial card, and a payment-method change, save the charge and schedule its due job
-  // (and a kept card's expiry step, an issued pix's expiry); its page issues the cycle's boleto.
+  // (and a kept card's expiry step, an issued pix's expiry); its page issues the cycle's boleto. Its
+  // card form is guarded against card testing.
   'charge-payments': {
     table: 'readWrite',
     schedulesJobs: true,
     decryptsProviderKeys: true,
-    secrets: ['boletoPdf'],
+    secrets: ['boletoPdf', 'cardTesting'],
   },
   // The customer area (issue 15) seals and opens magic links with the secret's key and e-mails them.
   'customer-area': { table: 'readWrite', sendsMail: true, secrets: ['magicLink'] },

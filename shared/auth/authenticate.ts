@@ -143,6 +143,11 @@ export async function authenticate(
   };
 
   if (route.auth.length === 0) {
+    const bearer = req.headers.authorization?.match(/^Bearer (sk_\S+)\s*$/)?.[1];
+    if (route.acceptsApiKey && bearer) {
+      const { auth, count } = await viaApiKey(req, bearer);
+      return settle(auth, count);
+    }
     const principal = `ip:${req.sourceIp}`;
     if (route.rateLimited === false) return { auth: { scheme: 'public', principal }, headers: {} };
     return settle(

@@ -8,6 +8,7 @@ export type {
   ApiKeyRepository,
   FailedAuthCounter,
   RateLimitRepository,
+  RateState,
   SellerRepository,
 } from './ports/auth';
 export type { CheckoutSessionRepository, SessionPage, SessionQuery, SessionRead } from './ports/checkout';
@@ -51,6 +52,7 @@ export type {
 } from './ports/messaging';
 export type { PaymentMethodRead, PaymentMethodRepository } from './ports/payment-methods';
 export type {
+  CardTestingKeyring,
   GatewayHealth,
   GatewayRouter,
   PaymentGateway,

@@ -20,6 +20,7 @@ import { wallClockPacer } from '#shared/adapters/system/pacer';
 import type { Config } from '#shared/config';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
+  CardTestingKeyring,
   Clock,
   EventBus,
   GatewayRouter,
@@ -89,6 +90,8 @@ export interface Container {
   secrets: SecretKeys;
   /** The key that seals customer-area magic links (issue 15): `secrets.magicLink`. */
   magicLinks: MagicLinkKeyring;
+  /** The key of card fingerprints and proof-of-work challenges (the public card forms' guard). */
+  cardKeys: CardTestingKeyring;
   /** Holds answers whose timing must not tell what they found (wall time). */
   pacer: ResponsePacer;
   /**
@@ -189,6 +192,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
     secrets: platform.secrets,
     magicLinks: platform.secrets.magicLink,
+    cardKeys: platform.secrets.cardTesting,
     pacer: wallClockPacer,
     readTogether,
   };

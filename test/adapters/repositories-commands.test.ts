@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -18,7 +19,7 @@ import { Table } from '../../shared/adapters/dynamodb/table';
 import { createTransactionRepository } from '../../shared/adapters/dynamodb/transaction-repository';
 import { createWebhookEndpointRepository } from '../../shared/adapters/dynamodb/webhook-endpoint-repository';
 import type { ApiKeyRecord } from '../../shared/domain/auth/api-keys';
-import { rateWindow } from '../../shared/domain/auth/rate-limit';
+import { fixedWindow, rateWindow } from '../../shared/domain/auth/rate-limit';
 import type { CustomerProfile, GlobalCustomer } from '../../shared/domain/customers/customer';
 import type { DomainEvent } from '../../shared/domain/events/events';
 import type { Product } from '../../shared/domain/products/products';
@@ -957,5 +958,87 @@ describe('rate limit repository: counter update', () => {
       ExpressionAttributeValues: values,
       ReturnValues: 'ALL_NEW',
     });
+  });
+});
+
+describe('rate limit repository: cool-downs and peeks', () => {
+  const at = new Date('2026-03-10T15:00:30.000Z');
+
+  it('keeps a day’s counter until its window ends, not an hour', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: { rl0: 1 } });
+    const day = fixedWindow(at, 86_400);
+    await createRateLimitRepository(table()).hit('decline:card:7:test:abc', at, day);
+    expect(updates()[0].ExpressionAttributeValues?.[':ttl']).toBe(Math.floor(day.resetsAt.getTime() / 1000));
+  });
+
+  it('holds a principal with one conditional update beside its counter, never shortening a longer hold', async () => {
+    const until = new Date('2026-03-10T16:00:30.000Z');
+    ddb
+      .on(UpdateCommand)
+      .rejects(
+        new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }),
+      );
+    await createRateLimitRepository(table()).hold('decline:ip:test:203.0.113.7', until);
+    expect(updates()).toEqual([
+      {
+        TableName: TABLE_NAME,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        Key: { pk: 'RATE#decline:ip:test:203.0.113.7', sk: 'HOLD' },
+        UpdateExpression: 'SET #entity = :entity, #version = :version, #until = :until, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#until) OR #until < :until',
+        ExpressionAttributeNames: {
+          '#entity': 'entity',
+          '#version': 'version',
+          '#until': 'heldUntil',
+          '#ttl': 'ttl',
+        },
+        ExpressionAttributeValues: {
+          ':entity': 'rate-hold',
+          ':version': 1,
+          ':until': until.getTime(),
+          ':ttl': Math.floor(until.getTime() / 1000) + 3_600,
+        },
+      },
+    ]);
+  });
+
+  it('peeks at counters and holds in one BatchGetItem', async () => {
+    const minute = rateWindow(at);
+    ddb.on(BatchGetCommand).resolves({
+      Responses: {
+        [TABLE_NAME]: [
+          { pk: 'RATE#a', sk: 'RATE', rl0: 4, rlAt: at.getTime() - 1_000 },
+          { pk: 'RATE#a', sk: 'HOLD', heldUntil: at.getTime() + 60_000 },
+          { pk: 'RATE#b', sk: 'RATE', rl0: 9, rlAt: minute.startsAt.getTime() - 1 },
+          { pk: 'RATE#b', sk: 'HOLD', heldUntil: at.getTime() },
+        ],
+      },
+    });
+    const states = await createRateLimitRepository(table()).peek(
+      [
+        { principal: 'a', window: minute },
+        { principal: 'b', window: minute },
+      ],
+      at,
+    );
+    expect(states).toEqual([
+      { count: 4, heldUntil: new Date(at.getTime() + 60_000) },
+      { count: 0, heldUntil: null },
+    ]);
+    expect(ddb.commandCalls(BatchGetCommand).map((c) => c.args[0].input)).toEqual([
+      {
+        RequestItems: {
+          [TABLE_NAME]: {
+            Keys: [
+              { pk: 'RATE#a', sk: 'RATE' },
+              { pk: 'RATE#a', sk: 'HOLD' },
+              { pk: 'RATE#b', sk: 'RATE' },
+              { pk: 'RATE#b', sk: 'HOLD' },
+            ],
+            ConsistentRead: undefined,
+          },
+        },
+      },
+    ]);
   });
 });

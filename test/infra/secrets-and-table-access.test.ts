@@ -84,6 +84,8 @@ describe('secrets', () => {
         'charge-payments',
         'jobs',
       ],
+      // Keys card fingerprints and proofs of work: the functions with a public card form.
+      cardTesting: ['transactions', 'checkout', 'charge-payments', 'portal'],
     };
     for (const secret of SECRET_NAMES) {
       expect(holders(secret).sort(), secret).toEqual([...expected[secret]].sort());

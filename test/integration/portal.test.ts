@@ -504,7 +504,7 @@ describe('portal actions and their flags', () => {
     expectStatus(declined, 400);
     expect(declined.body).toMatchObject({
       code: 'card_declined',
-      message: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
+      message: 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.',
     });
 
     const added = await portalPost(path, token, { ...body, cardNumber: '4242 4242 4242 4242' });

@@ -1095,14 +1095,17 @@ describe('payCheckout', () => {
     expect(sessionEvents()).toEqual(['checkout.session.completed']);
   });
 
-  it('leaves the session open after a declined card, with the reason in Portuguese', async () => {
+  it('leaves the session open after a declined card, saying "recusado" and no reason to the buyer', async () => {
     const s = await openSession();
 
     const outcome = await pay(s.id, 'card', DECLINED_CARD);
 
     expect(outcome).toMatchObject({
       status: 'declined',
-      failure: { code: 'insufficient_funds', message: 'Saldo ou limite insuficiente. Tente outro cartão.' },
+      failure: {
+        code: 'card_declined',
+        message: 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.',
+      },
       redirectUrl: null,
     });
     expect((await sessions.get(s.id))?.status).toBe('open');

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { CardGuardDeps } from '../../shared/domain/card-testing/guard';
 import type { CustomerProfile } from '../../shared/domain/customers/customer';
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import {
@@ -43,6 +44,7 @@ import { FakePaymentMethodRepository } from '../support/fakes/payment-method-rep
 import { FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
@@ -203,7 +205,9 @@ let portalConfigs: FakePortalConfigRepository;
 let provider: FakePaymentProvider;
 let mailer: RecordingMailer;
 let mailErrors: { error: unknown; kind: string }[];
-let deps: PortalActionDeps;
+let deps: PortalActionDeps & CardGuardDeps;
+/** The portal's customer, as the card-testing guard sees the request. */
+const BUYER = { ip: '203.0.113.20' };
 
 beforeEach(async () => {
   clock = new FakeClock(NOW);
@@ -245,6 +249,8 @@ beforeEach(async () => {
     mailer,
     pause: async () => undefined,
     onMailError: (error, kind) => mailErrors.push({ error, kind }),
+    rateLimits: new FakeRateLimitRepository(),
+    cardKeys: { key: async () => new Uint8Array(32).fill(5) },
   };
 });
 
@@ -712,7 +718,7 @@ describe('portalUpdatePaymentMethod', () => {
 
 describe('portalAddCardAndUpdate', () => {
   it("tokenizes the card, keeps it as the customer's saved card and switches the subscription to it", async () => {
-    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     expect(provider.tokenizeRequests).toEqual([
       {
@@ -749,14 +755,14 @@ describe('portalAddCardAndUpdate', () => {
     );
   });
 
-  it('answers 400 with the decline in Portuguese and the decline code; nothing is saved or changed', async () => {
+  it('answers 400 "recusado" without the issuer’s reason; nothing is saved or changed', async () => {
     const error = await rejection(
-      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4000000000009995' })),
+      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4000000000009995' }), BUYER),
     );
 
     expect(error.statusCode).toBe(400);
-    expect(error.code).toBe('insufficient_funds');
-    expect(error.message).toBe('Saldo ou limite insuficiente. Tente outro cartão.');
+    expect(error.code).toBe('card_declined');
+    expect(error.message).toBe('Cartão recusado. Tente outro cartão ou outra forma de pagamento.');
     expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).map((m) => m.id).sort()).toEqual([
       71, 72, 74,
     ]);
@@ -765,7 +771,7 @@ describe('portalAddCardAndUpdate', () => {
   });
 
   it("schedules the new card's first expiry step once it is saved", async () => {
-    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     const id = answer.paymentMethod?.id;
     expect((deps.scheduler as FakeScheduler).scheduled).toEqual([
@@ -776,11 +782,11 @@ describe('portalAddCardAndUpdate', () => {
   });
 
   it('answers the card the customer already has saved, forgets the second token and saves nothing new', async () => {
-    const first = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const first = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
     await portalUpdatePaymentMethod(deps, session(), 301, { paymentMethodId: 71 });
     const before = (await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).length;
 
-    const again = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const again = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     expect(again.paymentMethod).toEqual(first.paymentMethod);
     expect(stored().paymentMethod?.id).toBe(first.paymentMethod?.id);
@@ -794,7 +800,7 @@ describe('portalAddCardAndUpdate', () => {
       subscriptions.beforeSave = null;
     };
 
-    const error = await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody()));
+    const error = await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER));
 
     expect(error).toMatchObject({ statusCode: 409, reason: 'changed' });
     expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).map((m) => m.id).sort()).toEqual([
@@ -805,14 +811,14 @@ describe('portalAddCardAndUpdate', () => {
 
   it('refuses a number that fails the Luhn check before the provider sees it', async () => {
     const error = await rejection(
-      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4111111111111112' })),
+      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4111111111111112' }), BUYER),
     );
     expect(error.messages).toEqual(['cardNumber is not a valid card number']);
     expect(provider.tokenizeRequests).toEqual([]);
   });
 
   it("answers 404 for another customer's subscription without sending the card to the provider", async () => {
-    expect((await rejection(portalAddCardAndUpdate(deps, session(), 302, cardBody()))).message).toBe(
+    expect((await rejection(portalAddCardAndUpdate(deps, session(), 302, cardBody(), BUYER))).message).toBe(
       'Subscription not found',
     );
     expect(provider.tokenizeRequests).toEqual([]);
@@ -820,7 +826,7 @@ describe('portalAddCardAndUpdate', () => {
 
   it('answers 403 without allowUpdatePaymentMethod before reading the card', async () => {
     await sellerConfig({ allowUpdatePaymentMethod: false });
-    expect(await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody()))).toBeInstanceOf(
+    expect(await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER))).toBeInstanceOf(
       ForbiddenError,
     );
     expect(provider.tokenizeRequests).toEqual([]);

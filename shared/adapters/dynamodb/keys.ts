@@ -68,6 +68,8 @@ export const keys = {
   apiKeySet: (sellerId: number, environment: Environment): Key =>
     inTenant({ sellerId, environment }, 'APIKEYSET'),
   rate: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'RATE' }),
+  /** A cool-down put on a principal, beside its counter. */
+  rateHold: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'HOLD' }),
   idempotency: (scope: string, key: string): Key => ({ pk: `IDEMP#${scope}#${key}`, sk: 'IDEMP' }),
   tenant,
   webhookEndpoint: (t: Tenant, id: string): Key => inTenant(t, `WEBHOOK#${id}`),

@@ -1,7 +1,12 @@
 import type { FailedAuthCounter, RateLimitRepository } from '#shared/domain/ports';
-import { keys } from './keys';
+import { type Key, keys } from './keys';
 import { countRequest } from './rate-counter';
-import type { Table } from './table';
+import { ConditionFailedError, type Item, type Table } from './table';
+
+/** Counters outlive their window by this much at least (TTL deletion also lags by hours). */
+const MIN_TTL_SECONDS = 3_600;
+
+const same = (a: Key, b: Item) => a.pk === b.pk && a.sk === b.sk;
 
 export function createRateLimitRepository(table: Table): RateLimitRepository {
   return {
@@ -12,9 +17,51 @@ export function createRateLimitRepository(table: Table): RateLimitRepository {
         window,
         now: at,
         set: { entity: 'rate', version: 1 },
-        ttlSeconds: 3_600,
+        // A day's window must not be deleted before it ends.
+        ttlSeconds: Math.max(MIN_TTL_SECONDS, Math.ceil((window.resetsAt.getTime() - at.getTime()) / 1000)),
       });
       return result?.count ?? 1;
+    },
+
+    async peek(principals, at) {
+      const wanted = principals.flatMap(({ principal }) => [keys.rate(principal), keys.rateHold(principal)]);
+      const items = wanted.length > 0 ? await table.batchGet(wanted) : [];
+      return principals.map(({ principal, window }) => {
+        const counter = items.find((i) => same(keys.rate(principal), i));
+        const hold = items.find((i) => same(keys.rateHold(principal), i));
+        // The slot of the window's parity is this window's only when the last count fell in it.
+        const current = counter && Number(counter.rlAt) >= window.startsAt.getTime();
+        const until = hold ? Number(hold.heldUntil) : 0;
+        return {
+          count: current ? Number(counter[`rl${window.index % 2}`] ?? 0) : 0,
+          heldUntil: until > at.getTime() ? new Date(until) : null,
+        };
+      });
+    },
+
+    async hold(principal, until) {
+      try {
+        await table.update({
+          Key: keys.rateHold(principal),
+          UpdateExpression: 'SET #entity = :entity, #version = :version, #until = :until, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(#until) OR #until < :until',
+          ExpressionAttributeNames: {
+            '#entity': 'entity',
+            '#version': 'version',
+            '#until': 'heldUntil',
+            '#ttl': 'ttl',
+          },
+          ExpressionAttributeValues: {
+            ':entity': 'rate-hold',
+            ':version': 1,
+            ':until': until.getTime(),
+            ':ttl': Math.floor(until.getTime() / 1000) + MIN_TTL_SECONDS,
+          },
+        });
+      } catch (error) {
+        // A longer hold is already there: it stands.
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
     },
   };
 }

@@ -15,11 +15,16 @@ export interface RateWindow {
 }
 
 export function rateWindow(now: Date): RateWindow {
-  const index = Math.floor(now.getTime() / 1000 / RATE_WINDOW_SECONDS);
+  return fixedWindow(now, RATE_WINDOW_SECONDS);
+}
+
+/** The fixed window of `seconds` (counted from the epoch) that `now` falls in. */
+export function fixedWindow(now: Date, seconds: number): RateWindow {
+  const index = Math.floor(now.getTime() / 1000 / seconds);
   return {
     index,
-    startsAt: new Date(index * RATE_WINDOW_SECONDS * 1000),
-    resetsAt: new Date((index + 1) * RATE_WINDOW_SECONDS * 1000),
+    startsAt: new Date(index * seconds * 1000),
+    resetsAt: new Date((index + 1) * seconds * 1000),
   };
 }
 

@@ -1,4 +1,10 @@
 import type * as z from 'zod';
+import {
+  type CardAttempt,
+  type CardClient,
+  type CardGuardDeps,
+  guardCardAttempt,
+} from '#shared/domain/card-testing/guard';
 import { normalizeDocument } from '#shared/domain/documents';
 import type {
   CheckoutSessionRepository,
@@ -175,8 +181,33 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
  */
 const withoutBuyer = (payment: PaymentOutcome): PaymentOutcome => ({ ...payment, card: null });
 
-/** POST /api/public/checkout/{ref}/pay: the hosted page's payment (and the sandbox helper's). */
+/** What a card payment is guarded with: the public route's card-testing guard, or nothing. */
+type CardGate = (
+  attempt: Omit<CardAttempt, 'client'>,
+  pay: () => Promise<PaymentOutcome>,
+) => Promise<PaymentOutcome>;
+
+/**
+ * POST /api/public/checkout/{ref}/pay: the hosted page's payment. A card goes through the
+ * card-testing guard (card-testing/guard.ts) before the provider sees it.
+ */
+export async function payCheckoutAsBuyer(
+  deps: PublicCheckoutDeps & CardGuardDeps,
+  ref: string,
+  body: PayCheckoutInput,
+  client: CardClient,
+) {
+  return payTarget(deps, ref, body, (attempt, pay) =>
+    guardCardAttempt(deps, { ...attempt, client }, pay, (outcome) => outcome.status === 'declined'),
+  );
+}
+
+/** The hosted page's payment as the sandbox helper walks it, for its authenticated seller. */
 export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: PayCheckoutInput) {
+  return payTarget(deps, ref, body, (_attempt, pay) => pay());
+}
+
+async function payTarget(deps: PublicCheckoutDeps, ref: string, body: PayCheckoutInput, gate: CardGate) {
   const input = parseInput(payCheckoutSchema, body);
   // The buyer is read with the session and its product: the sale reads nothing more (issue 17).
   const document = documentSent(input.customer);
@@ -200,6 +231,21 @@ export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: P
     saveCard: method === 'card' ? input.saveCard : undefined,
   };
   const preread = target.joined ? { product, buyer, document } : undefined;
+  const pay = () => sell(deps, session, method, request, preread);
+  if (!request.card) return pay();
+  const on = session
+    ? { scope: 'session' as const, id: session.id }
+    : { scope: 'link' as const, id: product.uuid };
+  return gate({ tenant: product.tenant, on, card: request.card }, pay);
+}
+
+async function sell(
+  deps: PublicCheckoutDeps,
+  session: CheckoutSession | null,
+  method: CheckoutMethod,
+  request: CreateTransactionInput,
+  preread: SaleContext['preread'],
+): Promise<PaymentOutcome> {
   if (!session) return outcomeOf(await createSale(deps, request, { preread }), null);
   const context: SaleContext = {
     preread,

@@ -18,6 +18,18 @@ export interface ApiKeyRepository {
 export interface RateLimitRepository {
   /** Counts one request of a principal (JWT subject, client IP) and returns the window's count. */
   hit(principal: string, at: Date, window: RateWindow): Promise<number>;
+  /**
+   * What is counted of each principal in its window, without counting, and the end of a hold put
+   * on it (null when none or ended by `at`): one read for all of them.
+   */
+  peek(principals: readonly { principal: string; window: RateWindow }[], at: Date): Promise<RateState[]>;
+  /** Holds a principal until `until` (a cool-down); a hold never shortens a longer one. */
+  hold(principal: string, until: Date): Promise<void>;
+}
+
+export interface RateState {
+  count: number;
+  heldUntil: Date | null;
 }
 
 /**

@@ -12,6 +12,14 @@ import type {
 } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 
+/**
+ * The 32-byte key of the card-testing defences (keyed card fingerprints, signed proof-of-work
+ * challenges): Secrets Manager on AWS (read once per container), a file in the data folder locally.
+ */
+export interface CardTestingKeyring {
+  key(): Promise<Uint8Array>;
+}
+
 export type GatewayHealth = {
   status: 'healthy' | 'unhealthy';
   provider: string;
