@@ -4,12 +4,13 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ASAAS_BASE_URLS } from '#shared/adapters/asaas/client';
 import { ENV } from '#shared/config';
+import { SECRET_NAMES, SECRETS, type SecretName } from '#shared/secrets';
 import { AlarmTopic } from './constructs/alerting';
 import { PublicApi } from './constructs/api';
 import { AsyncInfra, HEARTBEAT_INTERVAL } from './constructs/async';
 import { DashboardAuth } from './constructs/auth';
 import { DataStore } from './constructs/data';
-import { type FunctionSpec, Functions, functionArnOf } from './constructs/functions';
+import { constructIdOf, type FunctionSpec, Functions, functionArnOf } from './constructs/functions';
 import { MailInfra, mailDomainOf } from './constructs/mail';
 import { Observability } from './constructs/observability';
 import { needsOf } from './constructs/permissions';
@@ -44,17 +45,6 @@ export class PaymentServiceStack extends Stack {
     // The jobs function gets a fixed name so its ARN can be written into every function's
     // environment, its own included, without a function referencing itself.
     const jobsFunctionName = `${this.stackName}-jobs`;
-    // Signs the sandbox provider's notifications and verifies them at the webhook route. Passed
-    // as a deploy-time dynamic reference, so the value is never in the template.
-    const gatewaySecret = new Secret(this, 'GatewayWebhookSecret', {
-      description: 'HMAC secret of payment provider notifications',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    });
-    Validations.of(gatewaySecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Rotating it would invalidate notifications in flight; it is rotated by hand together with the provider configuration.',
-    });
     // Sellers' provider API keys (issue 16) are encrypted with this key, bound to the seller by the
     // encryption context; it is kept when the stack goes, or the stored keys could never be read.
     const providerKey = new Key(this, 'ProviderKeys', {
@@ -62,27 +52,11 @@ export class PaymentServiceStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    // Seals customer-area magic links (issue 15); read by the customer-area function at run time
-    // (GetSecretValue), never placed in the template or the environment.
-    const magicLinkSecret = new Secret(this, 'MagicLinkSecret', {
-      description: 'Key of the customer area magic links',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    });
-    Validations.of(magicLinkSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason: 'Rotating it only signs every customer out (links live 30 minutes); it is rotated by hand.',
-    });
-    // Keys card fingerprints and signs proof-of-work challenges (the public card forms' guard); read at
-    // run time by the functions with a public card form, never placed in the template or the environment.
-    const cardTestingSecret = new Secret(this, 'CardTestingSecret', {
-      description: 'Key of card fingerprints and proof-of-work challenges',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    });
-    Validations.of(cardTestingSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Rotating it only restarts the decline counts per card and the open challenges (10 minutes); it is rotated by hand.',
-    });
+    // Every secret of shared/secrets.ts: read at run time (GetSecretValue) by the functions that
+    // declare it, which alone get its ARN; never placed in the template or any environment.
+    const secrets = Object.fromEntries(
+      SECRET_NAMES.map((name) => [name, runtimeSecret(this, name)]),
+    ) as Record<SecretName, Secret>;
     const environment: Partial<Record<EnvName, string>> = {
       [ENV.tableName]: this.data.table.tableName,
       [ENV.eventBusName]: this.asyncInfra.bus.eventBusName,
@@ -96,18 +70,15 @@ export class PaymentServiceStack extends Stack {
       [ENV.heartbeatIntervalSeconds]: String(HEARTBEAT_INTERVAL.toSeconds()),
       [ENV.publicBaseUrl]: this.api.url,
       [ENV.runtime]: 'aws',
-      [ENV.gatewayWebhookSecret]: gatewaySecret.secretValue.unsafeUnwrap(),
       [ENV.mailFrom]: this.mail.fromAddress,
       [ENV.mailConfigurationSet]: this.mail.configurationSet.configurationSetName,
       [ENV.providerKeyId]: providerKey.keyArn,
       [ENV.asaasSandboxUrl]: ASAAS_BASE_URLS.sandbox,
       [ENV.asaasProductionUrl]: ASAAS_BASE_URLS.production,
-      [ENV.magicLinkSecretArn]: magicLinkSecret.secretArn,
-      [ENV.cardTestingSecretArn]: cardTestingSecret.secretArn,
     };
 
     const specs: FunctionSpec[] = [
-      ...httpGroups.map((g) => ({ name: g.name, needs: needsOf(g.name, 'http') })),
+      ...httpGroups.map((g) => ({ name: g.name, needs: needsOf(g.name, 'http'), routes: g.routes })),
       ...asyncFunctions.map((name) => ({
         name,
         needs: needsOf(name, 'async'),
@@ -125,8 +96,7 @@ export class PaymentServiceStack extends Stack {
       schedulerRole: this.asyncInfra.schedulerRole,
       mail: this.mail,
       providerKey,
-      magicLinkSecret,
-      cardTestingSecret,
+      secrets,
     });
 
     const functionOf = (name: string) => this.functions.get(name);
@@ -153,4 +123,17 @@ export class PaymentServiceStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
   }
+}
+
+/**
+ * One secret of shared/secrets.ts, generated by Secrets Manager. Its construct id is the name's
+ * (`MagicLinkSecret`, `GatewayWebhookSecret`), so an existing secret keeps its logical id.
+ */
+function runtimeSecret(scope: Construct, name: SecretName): Secret {
+  const secret = new Secret(scope, `${constructIdOf(name)}Secret`, {
+    description: SECRETS[name].description,
+    generateSecretString: { passwordLength: 64, excludePunctuation: true },
+  });
+  Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: SECRETS[name].rotation });
+  return secret;
 }

@@ -45,7 +45,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
         await u.receiveProviderNotification(
           {
             ...notificationDeps(c, request.log, u.notificationFollowUps),
-            webhookSecret: c.config.gatewayWebhookSecret,
+            notificationKey: c.secrets.gatewayWebhook,
           },
           request.rawBody,
           request.headers['x-signature'],

@@ -141,7 +141,7 @@ async function customerOfTwoSellers(ctx: BenchContext) {
   }
   const token = await issueMagicLink(
     { keyring: ctx.runtime.deps.magicLinks },
-    { environment: 'test', document: customer.document },
+    { environment: 'test', document: customer.document, email: customer.email.toLowerCase() },
     ctx.runtime.clock.now(),
   );
   return { token, sellerIds };

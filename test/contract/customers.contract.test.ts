@@ -72,7 +72,9 @@ function profileOf(
     neighborhood: null,
     city: null,
     state: null,
+    emailSource: 'seller',
     billingEmailOverride: null,
+    overrideSetBy: null,
     overdueCount: 0,
     createdAt: g.createdAt,
     updatedAt: g.createdAt,
@@ -143,7 +145,9 @@ describe.each([
         neighborhood: 'Bela Vista',
         city: 'São Paulo',
         state: 'SP',
+        emailSource: 'buyer',
         billingEmailOverride: 'financeiro@example.com',
+        overrideSetBy: 'seller',
       });
 
       await repo.createGlobal(g, p);
@@ -303,7 +307,7 @@ describe.each([
       const updated = await repo.reRegister(
         SELLER,
         p.uuid,
-        { name: 'Ana Maria', email: p.email, phone: '11900000000', street: null },
+        { name: 'Ana Maria', email: p.email, phone: '11900000000', street: null, emailSource: 'seller' },
         NOW,
       );
       const expected = { ...p, name: 'Ana Maria', phone: '11900000000', street: null, updatedAt: NOW };
@@ -322,7 +326,7 @@ describe.each([
         repo.reRegister(
           SELLER,
           p.uuid,
-          { name: p.name, email: p.email, phone: p.phone, city: 'Santos' },
+          { name: p.name, email: p.email, phone: p.phone, city: 'Santos', emailSource: 'seller' },
           NOW,
         ),
       );
@@ -336,7 +340,12 @@ describe.each([
       const p = await register(repo, 1);
 
       const error = await conflictOf(
-        repo.reRegister(SELLER, p.uuid, { name: 'Outro', email: 'novo@example.com', phone: p.phone }, NOW),
+        repo.reRegister(
+          SELLER,
+          p.uuid,
+          { name: 'Outro', email: 'novo@example.com', phone: p.phone, emailSource: 'seller' },
+          NOW,
+        ),
       );
       expect(error.reason).toBe('changed');
       expect(error.current).toEqual(p);
@@ -348,7 +357,12 @@ describe.each([
       const p = await register(repo, 1);
 
       await expect(
-        repo.reRegister(OTHER_SELLER, p.uuid, { name: 'X', email: p.email, phone: p.phone }, NOW),
+        repo.reRegister(
+          OTHER_SELLER,
+          p.uuid,
+          { name: 'X', email: p.email, phone: p.phone, emailSource: 'seller' },
+          NOW,
+        ),
       ).rejects.toBeInstanceOf(CustomerContentionError);
       expect(await repo.findProfile(OTHER_SELLER, p.uuid)).toBeNull();
     });
@@ -463,10 +477,21 @@ describe.each([
       const repo = await make();
       const mine = await register(repo, 1);
 
-      const set = await repo.setBillingEmailOverride(SELLER, mine.uuid, 'cobranca@example.com', at(30));
-      expect(set).toEqual({ ...mine, billingEmailOverride: 'cobranca@example.com', updatedAt: at(30) });
-      const cleared = await repo.setBillingEmailOverride(SELLER, mine.uuid, null, NOW);
-      expect(cleared).toEqual({ ...mine, billingEmailOverride: null, updatedAt: NOW });
+      const set = await repo.setBillingEmailOverride(
+        SELLER,
+        mine.uuid,
+        'cobranca@example.com',
+        'customer',
+        at(30),
+      );
+      expect(set).toEqual({
+        ...mine,
+        billingEmailOverride: 'cobranca@example.com',
+        overrideSetBy: 'customer',
+        updatedAt: at(30),
+      });
+      const cleared = await repo.setBillingEmailOverride(SELLER, mine.uuid, null, 'seller', NOW);
+      expect(cleared).toEqual({ ...mine, billingEmailOverride: null, overrideSetBy: null, updatedAt: NOW });
       expect(await repo.findProfile(SELLER, mine.uuid)).toEqual(cleared);
     });
 
@@ -474,8 +499,12 @@ describe.each([
       const repo = await make();
       const theirs = await register(repo, 1, {}, OTHER_SELLER);
 
-      expect(await repo.setBillingEmailOverride(SELLER, theirs.uuid, 'x@example.com', NOW)).toBeNull();
-      expect(await repo.setBillingEmailOverride(SELLER, globalCustomer(2).uuid, null, NOW)).toBeNull();
+      expect(
+        await repo.setBillingEmailOverride(SELLER, theirs.uuid, 'x@example.com', 'seller', NOW),
+      ).toBeNull();
+      expect(
+        await repo.setBillingEmailOverride(SELLER, globalCustomer(2).uuid, null, 'seller', NOW),
+      ).toBeNull();
       expect(await repo.findProfile(SELLER, theirs.uuid)).toBeNull();
       expect(await repo.findProfile(OTHER_SELLER, theirs.uuid)).toEqual(theirs);
     });

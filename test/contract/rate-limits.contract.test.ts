@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createRateLimitRepository } from '../../shared/adapters/dynamodb/rate-limit-repository';
+import {
+  createFailedAuthCounter,
+  createRateLimitRepository,
+} from '../../shared/adapters/dynamodb/rate-limit-repository';
 import { rateWindow } from '../../shared/domain/auth/rate-limit';
 import type { RateLimitRepository } from '../../shared/domain/ports';
 import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository';
@@ -113,5 +116,28 @@ describe.each([
     );
     expect(counts.at(-1)).toBe(101);
     expect(counts).toEqual(Array.from({ length: 101 }, (_, i) => i + 1));
+  });
+});
+
+describe('FailedAuthCounter (DynamoDB Local)', () => {
+  it('shares the count between containers and remembers what each container counted', async () => {
+    const table = await freshTable('authfail');
+    const first = createFailedAuthCounter(table);
+    const second = createFailedAuthCounter(table);
+    const window = rateWindow(at(0));
+    for (let i = 1; i <= 3; i++) expect(await first.count('ip:203.0.113.7', at(i), window)).toBe(i);
+    expect(first.known('ip:203.0.113.7', window)).toBe(3);
+    // Another container knows nothing until it counts a failure itself, then it reads the total.
+    expect(second.known('ip:203.0.113.7', window)).toBe(0);
+    expect(await second.count('ip:203.0.113.7', at(4), window)).toBe(4);
+    expect(second.known('ip:203.0.113.7', window)).toBe(4);
+    expect(first.known('ip:203.0.113.8', window)).toBe(0);
+  });
+
+  it('forgets a count when its minute is over', async () => {
+    const counter = createFailedAuthCounter(await freshTable('authfail'));
+    await counter.count('ip:203.0.113.7', at(59), rateWindow(at(59)));
+    expect(counter.known('ip:203.0.113.7', rateWindow(at(60)))).toBe(0);
+    expect(await counter.count('ip:203.0.113.7', at(60), rateWindow(at(60)))).toBe(1);
   });
 });

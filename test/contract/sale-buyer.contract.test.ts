@@ -61,7 +61,9 @@ const profileOf = (tenant: Tenant, overrides: Partial<CustomerProfile> = {}): Cu
   neighborhood: null,
   city: null,
   state: null,
+  emailSource: 'buyer',
   billingEmailOverride: null,
+  overrideSetBy: null,
   overdueCount: 0,
   createdAt: AT,
   updatedAt: AT,
@@ -208,7 +210,7 @@ describe.each([
   const write = (repos: Repos, id: number, tenant: Tenant, buyer: BuyerWrite, customer: CustomerProfile) =>
     repos.transactions.create(sale(id, tenant, customer), [], [repos.customers.joinSale(buyer)]);
 
-  it('writes a new buyer, its profile and the sale together, and remembers the buyer', async () => {
+  it('writes a new buyer, its profile and the sale together', async () => {
     const repos = await make();
     const profile = profileOf(SELLER);
 
@@ -217,7 +219,6 @@ describe.each([
     expect(await repos.customers.findGlobal('test', CPF)).toEqual(GLOBAL);
     expect(await repos.customers.findProfile(SELLER, GLOBAL.uuid)).toEqual(profile);
     expect((await repos.transactions.get(SELLER, 1))?.customer.id).toBe(GLOBAL.id);
-    expect(repos.customers.recallBuyer(SELLER, CPF)).toEqual({ global: GLOBAL, profile });
     expect(
       (await repos.customers.list(SELLER, { search: { kind: 'all' }, overdueOnly: false, skip: 0, take: 5 }))
         .total,
@@ -262,45 +263,21 @@ describe.each([
     expect(await repos.customers.findProfile(OTHER_SELLER, GLOBAL.uuid)).toEqual(theirs);
   });
 
-  it('checks an unchanged profile by its updatedAt: a stale one answers the stored, a missing one null', async () => {
+  it("writes nothing of an existing customer: the sale alone, the seller's profile as stored", async () => {
     const repos = await make();
-    const profile = profileOf(SELLER);
-    await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile }, profile);
+    const profile = profileOf(SELLER, { city: 'Campinas', emailSource: 'seller' });
+    await repos.customers.createGlobal(GLOBAL, profile);
+    const typed = { ...profile, name: 'Outra Pessoa', email: 'outra@example.com' };
 
-    await write(repos, 2, SELLER, { kind: 'unchanged', profile }, profile);
-    const stale = await changedOf(
-      write(repos, 3, SELLER, { kind: 'unchanged', profile: { ...profile, updatedAt: LATER } }, profile),
-    );
-    const missing = await changedOf(
-      write(repos, 4, OTHER_SELLER, { kind: 'unchanged', profile: profileOf(OTHER_SELLER) }, profile),
-    );
+    await write(repos, 1, SELLER, { kind: 'existing', tenant: SELLER, global: GLOBAL }, typed);
 
-    expect(stale.found).toEqual({ profile });
-    expect(missing.found).toEqual({ profile: null });
-    expect((await repos.transactions.get(SELLER, 2))?.id).toBe(2);
-    expect(await repos.transactions.get(SELLER, 3)).toBeNull();
-  });
-
-  it('applies a patch with the sale, moving the e-mail the profile is found by', async () => {
-    const repos = await make();
-    const profile = profileOf(SELLER, { city: 'Campinas' });
-    await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile }, profile);
-    const patch = { email: 'ana.nova@example.com', phone: '11912345678', updatedAt: LATER };
-
-    await write(repos, 2, SELLER, { kind: 'update', current: profile, patch }, { ...profile, ...patch });
-
-    const stored = await repos.customers.findProfile(SELLER, GLOBAL.uuid);
-    expect(stored).toEqual({ ...profile, ...patch });
-    const byEmail = (email: string) =>
-      repos.customers.list(SELLER, {
-        search: { kind: 'email', email },
-        overdueOnly: false,
-        skip: 0,
-        take: 5,
-      });
-    expect((await byEmail('ana.nova@example.com')).total).toBe(1);
-    expect((await byEmail('ana@example.com')).total).toBe(0);
-    expect(repos.customers.recallBuyer(SELLER, CPF).profile).toEqual(stored);
+    expect((await repos.transactions.get(SELLER, 1))?.customer).toMatchObject({
+      id: GLOBAL.id,
+      name: 'Outra Pessoa',
+      email: 'outra@example.com',
+    });
+    expect(await repos.customers.findProfile(SELLER, GLOBAL.uuid)).toEqual(profile);
+    expect(await repos.customers.findGlobal('test', CPF)).toEqual(GLOBAL);
   });
 
   describe("the buyer read with the sale's product (issue 17)", () => {
@@ -323,40 +300,13 @@ describe.each([
       await repos.products.create(theirProduct, []);
       expect(await readFor(repos, PRODUCT)).toEqual({});
 
-      // Registered through POST /api/v1/customers' path, not a sale: no container memory of it.
+      // Registered through POST /api/v1/customers' path, not a sale.
       await repos.customers.createGlobal(GLOBAL, profileOf(SELLER));
 
       expect(await readFor(repos, PRODUCT)).toEqual({ global: GLOBAL, linked: true });
-      expect(await readFor(repos, theirProduct)).toEqual({ global: GLOBAL, profile: null, linked: false });
+      expect(await readFor(repos, theirProduct)).toEqual({ global: GLOBAL, linked: false });
       await repos.customers.addProfile(profileOf(OTHER_SELLER));
       expect(await readFor(repos, theirProduct)).toEqual({ global: GLOBAL, linked: true });
-    });
-
-    it('checks an unread profile against the fields sent: equal writes the sale only, else answers the stored', async () => {
-      const repos = await make();
-      const profile = profileOf(SELLER, { city: 'Campinas' });
-      await repos.customers.createGlobal(GLOBAL, profile);
-      const sent = { name: GLOBAL.name, email: GLOBAL.email, phone: GLOBAL.phone };
-      const asSent = (fields: typeof sent & { city?: string | null }, tenant = SELLER): BuyerWrite => ({
-        kind: 'asSent',
-        tenant,
-        global: GLOBAL,
-        sent: fields,
-      });
-
-      await write(repos, 1, SELLER, asSent(sent), profile);
-      await write(repos, 2, SELLER, asSent({ ...sent, city: 'Campinas' }), profile);
-      const renamed = await changedOf(write(repos, 3, SELLER, asSent({ ...sent, name: 'Ana S.' }), profile));
-      const cleared = await changedOf(write(repos, 4, SELLER, asSent({ ...sent, city: null }), profile));
-      const none = await changedOf(write(repos, 5, OTHER_SELLER, asSent(sent, OTHER_SELLER), profile));
-
-      expect(renamed.found).toEqual({ profile });
-      expect(cleared.found).toEqual({ profile });
-      expect(none.found).toEqual({ profile: null });
-      expect((await repos.transactions.get(SELLER, 2))?.id).toBe(2);
-      expect(await repos.transactions.get(SELLER, 3)).toBeNull();
-      // Nothing of the profile was written, not even updatedAt.
-      expect(await repos.customers.findProfile(SELLER, GLOBAL.uuid)).toEqual(profile);
     });
   });
 
@@ -392,7 +342,7 @@ describe.each([
         },
         [],
       );
-      const unchanged = [repos.customers.joinSale({ kind: 'unchanged', profile })];
+      const unchanged = [repos.customers.joinSale({ kind: 'existing', tenant: SELLER, global: GLOBAL })];
       const error = await repos.transactions
         .create(
           sale(2, SELLER, profile),

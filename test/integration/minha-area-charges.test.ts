@@ -38,11 +38,12 @@ describe('GET /api/public/minha-area/charges', () => {
     const batchReads = runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0;
     const { result: res, trips } = await tripsOf(() => api.get(CHARGES, { token }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    // The link and its rate count, the customer beside its sellers, both sellers' names and profiles
-    // in one BatchGetItem, then per seller its charges (the index, each charge with its cycles) and
-    // its carnês: 4 + 2 × 3. Sellers are read at the same time, not one after another.
+    // The link and its rate count, the customer's sellers, both sellers' profiles in one BatchGetItem
+    // (only those that registered the link's address count), then their names in another beside, per
+    // seller, its charges (the index, each charge with its cycles) and its carnês: 4 + 2 × 3. Sellers
+    // are read at the same time, not one after another.
     expect(trips).toBe(10);
-    expect((runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0) - batchReads).toBe(1);
+    expect((runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0) - batchReads).toBe(2);
     expect(res.body.customer).toEqual({ name: 'Paula Reis', environment: 'test' });
     const rows = res.body.data.map((r: any) => [r.sellerId, r.description, r.amount, r.status, r.open]);
     expect(rows).toEqual([

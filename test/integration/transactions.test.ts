@@ -368,7 +368,7 @@ describe('the life of a transaction', () => {
 });
 
 describe('provider notifications', () => {
-  const secret = () => runtime.deps.config.gatewayWebhookSecret;
+  const secret = () => runtime.sandboxNotificationSecret;
   const post = (body: string, signature?: string) =>
     api.call('POST', '/api/transactions/handle-webhook', {
       raw: body,

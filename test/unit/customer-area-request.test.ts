@@ -5,21 +5,35 @@ import {
   type RequestMagicLinkDeps,
   requestMagicLink,
 } from '#shared/domain/customer-area/request';
-import type { GlobalCustomer } from '#shared/domain/customers/customer';
+import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { ResponsePacer } from '#shared/domain/ports/customer-area';
 
 const CPF = '52998224725';
 const NOW = new Date('2026-11-23T12:00:00.000Z');
-const paula: GlobalCustomer = {
+/** Seller 3's profile of Paula, its e-mail registered through the seller's API. */
+const paula: CustomerProfile = {
+  tenant: { sellerId: 3, environment: 'test' },
   id: 1,
   uuid: '00000000-0000-4000-8000-000000000001',
-  environment: 'test',
   document: CPF,
   personType: 'fisica',
   name: 'Paula Reis',
   email: 'paula@example.com',
   phone: '11987654321',
+  globalEmail: 'paula@example.com',
+  zipCode: null,
+  street: null,
+  number: null,
+  complement: null,
+  neighborhood: null,
+  city: null,
+  state: null,
+  emailSource: 'seller',
+  billingEmailOverride: null,
+  overrideSetBy: null,
+  overdueCount: 0,
   createdAt: NOW.toISOString(),
+  updatedAt: NOW.toISOString(),
 };
 
 /** A pacer that records what happens around the hold: the answer must come after it. */
@@ -34,15 +48,18 @@ function recordingPacer(steps: string[]): ResponsePacer {
   };
 }
 
-function deps(steps: string[], known: GlobalCustomer[]): RequestMagicLinkDeps {
+function deps(steps: string[], known: CustomerProfile[]): RequestMagicLinkDeps {
   return {
     customers: {
-      findGlobal: async (environment, document) =>
-        known.find((c) => c.environment === environment && c.document === document) ?? null,
+      findProfile: async (tenant, uuid) =>
+        known.find((p) => p.tenant.sellerId === tenant.sellerId && p.uuid === uuid) ?? null,
     },
     directory: {
       documentsByEmail: async () => [],
-      sellersOf: async () => [],
+      sellersOf: async (environment, document) =>
+        known
+          .filter((p) => p.tenant.environment === environment && p.document === document)
+          .map((p) => ({ sellerId: p.tenant.sellerId, customerId: p.id, uuid: p.uuid })),
       sellerName: async () => null,
     },
     rateLimits: { hit: async () => 1, peek: async () => [], hold: async () => undefined },

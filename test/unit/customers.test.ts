@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordPublicBuyer } from '../../shared/domain/customers/buyer';
 import {
   billingEmailOf,
   CustomerContentionError,
@@ -24,6 +25,7 @@ import type { CustomerQuery, CustomerRepository } from '../../shared/domain/port
 import type { Tenant } from '../../shared/domain/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
+import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const A: Tenant = { sellerId: 1, environment: 'test' };
@@ -33,7 +35,7 @@ const CPF = '52998224725';
 const profileKey = (t: Tenant, uuid: string) => `${t.sellerId}#${t.environment}#${uuid}`;
 
 /** In-memory repository with the same outcomes as the DynamoDB one; tests override methods to stage races. */
-class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'recallBuyer' | 'joinBuyerRead'> {
+class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'joinBuyerRead'> {
   globals = new Map<string, GlobalCustomer>();
   profiles = new Map<string, CustomerProfile>();
   writes = 0;
@@ -420,5 +422,81 @@ describe('listCustomers', () => {
       take: 2,
     });
     expect(out).toMatchObject({ count: 1, totalCount: 3, totalPages: 2 });
+  });
+});
+
+describe('who gave the e-mail (issue 31, customer identity)', () => {
+  function shared() {
+    const customers = new FakeCustomerRepository();
+    let n = 0;
+    const deps = {
+      customers,
+      clock: { now: () => NOW },
+      ids: { uuid: () => `uuid-${++n}`, prefixed: (p: string) => `${p}_x` },
+      pause: async () => {},
+    };
+    return { customers, deps };
+  }
+
+  it("marks a seller's registration and update as the seller's, a portal change as the buyer's", async () => {
+    const { customers, deps } = shared();
+    const { customer } = await createCustomer(deps, A, input());
+    expect((await customers.findProfile(A, customer.uuid))?.emailSource).toBe('seller');
+
+    await updateCustomer(deps, A, customer.uuid, { email: 'typed@example.com' }, 'buyer');
+    expect(await customers.findProfile(A, customer.uuid)).toMatchObject({
+      email: 'typed@example.com',
+      emailSource: 'buyer',
+    });
+    // The seller sending the same address again makes it the seller's.
+    await updateCustomer(deps, A, customer.uuid, { email: 'typed@example.com' });
+    expect((await customers.findProfile(A, customer.uuid))?.emailSource).toBe('seller');
+  });
+
+  it("a seller's re-registration of a buyer-made customer makes its e-mail the seller's", async () => {
+    const { customers, deps } = shared();
+    await recordPublicBuyer(deps, A, input({ name: 'Comprador' }));
+    const [made] = [...customers.profiles.values()];
+    expect(made).toMatchObject({ name: 'Comprador', emailSource: 'buyer' });
+
+    await createCustomer(deps, A, input());
+    expect(await customers.findProfile(A, made.uuid)).toMatchObject({
+      name: 'Ana Souza',
+      emailSource: 'seller',
+    });
+  });
+
+  it("recordPublicBuyer leaves a stored customer as it is and answers the buyer's own data", async () => {
+    const { customers, deps } = shared();
+    const { customer } = await createCustomer(deps, A, input());
+    const recorded = await recordPublicBuyer(deps, A, input({ name: 'Outro', email: 'outro@example.com' }));
+    expect(recorded).toMatchObject({
+      id: customer.id,
+      uuid: customer.uuid,
+      name: 'Outro',
+      email: 'outro@example.com',
+    });
+    expect(await customers.findProfile(A, customer.uuid)).toMatchObject({
+      name: 'Ana Souza',
+      email: 'ana@example.com',
+    });
+  });
+
+  it("drops a customer-area override when the seller changes the e-mail, keeps the seller's own", async () => {
+    const { customers, deps } = shared();
+    const { customer } = await createCustomer(deps, A, input());
+    await customers.setBillingEmailOverride(
+      A,
+      customer.uuid,
+      'area@example.com',
+      'customer',
+      NOW.toISOString(),
+    );
+    const changed = await updateCustomer(deps, A, customer.uuid, { email: 'new@example.com' });
+    expect(changed).toMatchObject({ billingEmail: 'new@example.com', hasBillingEmailOverride: false });
+
+    await setBillingEmailOverride(deps, A, customer.uuid, 'fin@example.com');
+    const again = await updateCustomer(deps, A, customer.uuid, { email: 'newer@example.com' });
+    expect(again).toMatchObject({ billingEmail: 'fin@example.com', hasBillingEmailOverride: true });
   });
 });

@@ -6,7 +6,7 @@ import {
 } from '../../shared/domain/customer-area/magic-link';
 
 const keyring = (byte: number) => ({ key: async () => new Uint8Array(32).fill(byte) });
-const subject = { environment: 'live' as const, document: '52998224725' };
+const subject = { environment: 'live' as const, document: '52998224725', email: 'maria@example.com' };
 const t0 = new Date('2026-03-01T12:00:00Z');
 const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 

@@ -13,7 +13,12 @@ import {
   portalUpdateCustomerInfo,
   portalUpdatePaymentMethod,
 } from '../../shared/domain/portal/actions';
-import { actionsOf, getPortal, portalConfigOf } from '../../shared/domain/portal/portal';
+import {
+  actionsOf,
+  getPortal,
+  portalConfigOf,
+  subscriptionConfigOf,
+} from '../../shared/domain/portal/portal';
 import {
   portalAddCardSchema,
   portalCancelSchema,
@@ -77,7 +82,9 @@ function profile(
     neighborhood: null,
     city: null,
     state: null,
+    emailSource: 'seller',
     billingEmailOverride: null,
+    overrideSetBy: null,
     overdueCount: 0,
     createdAt: NOW,
     updatedAt: NOW,
@@ -303,7 +310,69 @@ describe('portalConfigOf', () => {
   });
 });
 
+describe('subscriptionConfigOf', () => {
+  it("takes the subscription's own product's configuration, else the seller's, else the defaults", async () => {
+    expect(await subscriptionConfigOf(deps, stored())).toEqual({ source: 'default', ...PORTAL_DEFAULTS });
+
+    await sellerConfig({ businessName: 'Livraria Boa', allowCancelSubscription: false });
+    expect(await subscriptionConfigOf(deps, stored())).toMatchObject({
+      source: 'seller',
+      allowCancelSubscription: false,
+    });
+
+    await productConfig(PRODUCT_ID, { allowCancelSubscription: true, requireCancelReason: true });
+    await productConfig(OTHER_PRODUCT_ID, { allowCancelSubscription: false });
+    expect(await subscriptionConfigOf(deps, stored())).toMatchObject({
+      source: 'product',
+      allowCancelSubscription: true,
+      requireCancelReason: true,
+    });
+  });
+});
+
 describe('getPortal', () => {
+  it("draws each subscription's actions and cancel rules by its own product's configuration", async () => {
+    subscriptions.seed(
+      subscription({
+        id: 305,
+        price: {
+          ...subscription().price,
+          product: {
+            id: OTHER_PRODUCT_ID,
+            uuid: product(OTHER_PRODUCT_ID, '').uuid,
+            name: 'Curso de violão',
+          },
+        },
+      }),
+    );
+    await productConfig(PRODUCT_ID, {
+      allowCancelSubscription: false,
+      allowUpdatePaymentMethod: false,
+      allowViewInvoices: false,
+    });
+    await productConfig(OTHER_PRODUCT_ID, { cancelAtPeriodEndOnly: true, requireCancelReason: true });
+
+    const portal = await getPortal(deps, session({ productId: OTHER_PRODUCT_ID }));
+
+    expect(portal.configuration).toMatchObject({ source: 'product', allowCancelSubscription: true });
+    const byId = new Map(portal.subscriptions.map((x) => [x.id, x]));
+    expect(byId.get(301)).toMatchObject({
+      actions: {
+        cancel: false,
+        pause: false,
+        resume: false,
+        reactivate: false,
+        updatePaymentMethod: false,
+        viewInvoices: false,
+      },
+      cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
+    });
+    expect(byId.get(305)).toMatchObject({
+      actions: { cancel: true, pause: true, updatePaymentMethod: true, viewInvoices: true },
+      cancelRules: { atPeriodEndOnly: true, reasonRequired: true },
+    });
+  });
+
   it("answers the customer, the configuration, the customer's subscriptions with their actions and active cards", async () => {
     subscriptions.seed(
       subscription({ id: 304, status: 'canceled', dueAt: null, cancelledAt: NOW, cancelAt: NOW }),
@@ -334,11 +403,21 @@ describe('getPortal', () => {
             resume: false,
             reactivate: true,
             updatePaymentMethod: true,
+            viewInvoices: true,
           },
+          cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
         },
         {
           ...toSubscriptionView(stored(301)),
-          actions: { cancel: true, pause: true, resume: false, reactivate: false, updatePaymentMethod: true },
+          actions: {
+            cancel: true,
+            pause: true,
+            resume: false,
+            reactivate: false,
+            updatePaymentMethod: true,
+            viewInvoices: true,
+          },
+          cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
         },
       ],
       paymentMethods: [expect.objectContaining({ id: 72 }), expect.objectContaining({ id: 71 })],
@@ -369,13 +448,29 @@ describe('actionsOf', () => {
     ['canceled', false, { cancel: false, pause: false, resume: false, reactivate: true }],
     ['failed', false, { cancel: false, pause: false, resume: false, reactivate: true }],
   ] as const)('offers what a %s subscription (paused: %s) allows', (status, paused, expected) => {
-    expect(actionsOf(view(status, paused), config)).toEqual({ ...expected, updatePaymentMethod: true });
+    expect(actionsOf(view(status, paused), config)).toEqual({
+      ...expected,
+      updatePaymentMethod: true,
+      viewInvoices: true,
+    });
   });
 
-  it('offers no state action without allowCancelSubscription, and no card change without allowUpdatePaymentMethod', () => {
-    const off = { ...config, allowCancelSubscription: false, allowUpdatePaymentMethod: false };
+  it('offers no state action without allowCancelSubscription, no card change without allowUpdatePaymentMethod, no history without allowViewInvoices', () => {
+    const off = {
+      ...config,
+      allowCancelSubscription: false,
+      allowUpdatePaymentMethod: false,
+      allowViewInvoices: false,
+    };
     for (const status of ['active', 'pending_cancellation', 'canceled'] as const)
-      expect(Object.values(actionsOf(view(status, true), off))).toEqual([false, false, false, false, false]);
+      expect(Object.values(actionsOf(view(status, true), off))).toEqual([
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
   });
 
   it('offers cancel only on an active subscription when every cancel is one at period end', () => {
@@ -407,6 +502,7 @@ describe('portalCancel', () => {
       resume: false,
       reactivate: true,
       updatePaymentMethod: true,
+      viewInvoices: true,
     });
     expect(stored().status).toBe('canceled');
     expect(await subscriptions.history(SELLER, 301)).toEqual([
@@ -495,15 +591,31 @@ describe('portalCancel', () => {
     expect(stored().status).toBe('active');
   });
 
-  it("uses the session product's configuration over the seller's", async () => {
+  it("uses the subscription's product's configuration over the seller's, whatever product the session names", async () => {
     await sellerConfig({ allowCancelSubscription: false });
     await productConfig(PRODUCT_ID, { allowCancelSubscription: true });
 
-    await expect(
-      portalCancel(deps, session({ productId: PRODUCT_ID }), 301, cancelBody()),
-    ).resolves.toMatchObject({
+    await expect(portalCancel(deps, session(), 301, cancelBody())).resolves.toMatchObject({
       status: 'canceled',
     });
+  });
+
+  it("refuses what the subscription's product forbids with a session made for a product that allows it", async () => {
+    await productConfig(PRODUCT_ID, { allowCancelSubscription: false, requireCancelReason: true });
+    await productConfig(OTHER_PRODUCT_ID, { allowCancelSubscription: true });
+    const other = session({ productId: OTHER_PRODUCT_ID });
+
+    for (const action of [
+      () => portalCancel(deps, other, 301, cancelBody()),
+      () => portalPause(deps, other, 301),
+      () => portalResume(deps, other, 301),
+      () => portalReactivate(deps, other, 301),
+    ]) {
+      const error = await rejection(action());
+      expect(error).toBeInstanceOf(ForbiddenError);
+      expect(error.message).toBe('Insufficient permissions');
+    }
+    expect(stored()).toMatchObject({ status: 'active', pausedAt: null, version: 1 });
   });
 
   it("answers 404 Subscription not found for another customer's or another seller's subscription", async () => {

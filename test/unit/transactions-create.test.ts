@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { CustomerContentionError } from '../../shared/domain/customers/customer';
 import { PROVIDER_NOT_CONFIGURED } from '../../shared/domain/payments/gateway';
 import type { Product } from '../../shared/domain/products/products';
 import type { Tenant } from '../../shared/domain/tenant';
@@ -456,7 +457,7 @@ describe('createTransaction makes the buyer a customer', () => {
     });
   });
 
-  it('reuses the customer on a second purchase and keeps the e-mail used last', async () => {
+  it('reuses the customer on a second purchase: what the buyer typed stays on the sale, never on the customer', async () => {
     await createTransaction(deps, pixInput());
     await createTransaction(deps, pixInput({ customer: { ...BUYER, email: 'maria.nova@example.com' } }));
 
@@ -466,7 +467,14 @@ describe('createTransaction makes the buyer a customer', () => {
     expect(second.id).toBe(FIRST_TRANSACTION_ID + 1);
     expect(second.customer.id).toBe(first.customer.id);
     expect(second.customer.email).toBe('maria.nova@example.com');
-    expect(customers.profile(SELLER, nthUuid(1))?.email).toBe('maria.nova@example.com');
+    expect(customers.profile(SELLER, nthUuid(1))?.email).toBe('maria@example.com');
+    expect(customers.global('test', CPF)?.email).toBe('maria@example.com');
+  });
+
+  it("marks the e-mail of a customer a public sale created as the buyer's, not a seller's", async () => {
+    await createTransaction(deps, pixInput());
+
+    expect(customers.profile(SELLER, nthUuid(1))).toMatchObject({ emailSource: 'buyer' });
   });
 
   it('links a buyer another seller registered to this seller, without a second global customer', async () => {
@@ -494,7 +502,7 @@ describe('createTransaction makes the buyer a customer', () => {
     expect(customers.profiles.size).toBe(0);
   });
 
-  it('keeps the address the seller registered when the buyer buys again', async () => {
+  it("never changes the seller's stored customer: a returning buyer's phone stays on the sale", async () => {
     await createTransaction(deps, pixInput());
     const key = `${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`;
     const stored = customers.profile(SELLER, nthUuid(1));
@@ -502,23 +510,23 @@ describe('createTransaction makes the buyer a customer', () => {
 
     await createTransaction(deps, pixInput({ customer: { ...BUYER, phone: '11912345678' } }));
 
-    expect(customers.profile(SELLER, nthUuid(1))).toMatchObject({ city: 'Campinas', phone: '11912345678' });
+    expect(customers.profile(SELLER, nthUuid(1))).toMatchObject({ city: 'Campinas', phone: PHONE });
     expect(transactions.all()[1].customer.phone).toBe('11912345678');
   });
 
-  it('writes the sale on the profile another request changed between its attempts', async () => {
-    await createTransaction(deps, pixInput());
-    const key = `${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`;
+  it('writes the sale on the customer the seller registered between its read and its write', async () => {
+    const other: Tenant = { sellerId: 8, environment: 'test' };
+    products.seed(product({ id: 43, uuid: 'bbbbbbbb-bbbb-4ccc-8ddd-eeeeeeeeeeee', tenant: other }));
+    await createTransaction(deps, pixInput({ productId: 'bbbbbbbb-bbbb-4ccc-8ddd-eeeeeeeeeeee' }));
     const join = customers.joinSale.bind(customers);
     let raced = false;
     customers.joinSale = (write) => {
-      if (write.kind === 'unchanged' && !raced) {
+      if (write.kind === 'newProfile' && !raced) {
         raced = true;
-        const stored = customers.profiles.get(key);
-        customers.profiles.set(key, {
-          ...(stored as NonNullable<typeof stored>),
-          name: 'Maria S.',
-          updatedAt: '2026-03-10T15:00:01.000Z',
+        customers.profiles.set(`${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`, {
+          ...write.profile,
+          name: 'Maria Registrada',
+          emailSource: 'seller',
         });
       }
       return join(write);
@@ -527,29 +535,23 @@ describe('createTransaction makes the buyer a customer', () => {
     await createTransaction(deps, pixInput());
 
     expect(raced).toBe(true);
-    // The buyer's own name wins over the concurrent one, on the profile and in the sale.
-    expect(customers.profile(SELLER, nthUuid(1))?.name).toBe('Maria Silva');
+    // The seller's registration stands; the sale keeps what the buyer typed.
+    expect(customers.profile(SELLER, nthUuid(1))).toMatchObject({
+      name: 'Maria Registrada',
+      emailSource: 'seller',
+    });
     expect(transactions.all().map((t) => t.customer.name)).toEqual(['Maria Silva', 'Maria Silva']);
   });
 
-  it('refunds an approved card and answers 409 when the buyer keeps changing under the sale', async () => {
-    await createTransaction(deps, pixInput());
-    const key = `${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`;
-    const join = customers.joinSale.bind(customers);
-    let changes = 0;
-    customers.joinSale = (write) => {
-      const stored = customers.profiles.get(key) as NonNullable<ReturnType<typeof customers.profiles.get>>;
-      changes += 1;
-      customers.profiles.set(key, { ...stored, updatedAt: `2026-03-10T15:00:0${changes}.000Z` });
-      return join(write);
-    };
+  it('refunds an approved card and answers 409 when the customer stays contended under the sale', async () => {
+    transactions.failCreateWith = new CustomerContentionError();
 
     const card = pixInput({ paymentMethod: 'creditcard', card: APPROVED_CARD });
     const error = await rejection(createTransaction(deps, card));
 
-    expect(error).toMatchObject({ statusCode: 409, code: 'customer_changed' });
-    expect(transactions.all()).toHaveLength(1);
-    expect(sandbox.refunds).toEqual([{ gatewayPayId: FIRST_GATEWAY_ID + 1, amountCentavos: 4990 }]);
+    expect(error).toMatchObject({ statusCode: 409, code: 'customer_contention' });
+    expect(transactions.all()).toHaveLength(0);
+    expect(sandbox.refunds).toEqual([{ gatewayPayId: FIRST_GATEWAY_ID, amountCentavos: 4990 }]);
   });
 
   it('registers a CNPJ buyer as a juridica customer', async () => {

@@ -27,11 +27,20 @@ export function toProfile(item: Item): CustomerProfile {
     phone: String(item.phone),
     globalEmail: String(item.globalEmail ?? ''),
     ...(address as Pick<CustomerProfile, (typeof ADDRESS_FIELDS)[number]>),
+    // Profiles written before the identity model (issue 31) do not say who gave the e-mail: not a seller.
+    emailSource: item.emailSource === 'seller' ? 'seller' : 'buyer',
     billingEmailOverride: (item.billingEmailOverride as string | undefined) ?? null,
+    overrideSetBy: overrideSetterOf(item),
     overdueCount: Number(item.overdueCount ?? 0),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
+}
+
+/** An override written before its setter was recorded counts as the customer area's (the weaker). */
+function overrideSetterOf(item: Item): CustomerProfile['overrideSetBy'] {
+  if (item.billingEmailOverride === undefined) return null;
+  return item.overrideSetBy === 'seller' ? 'seller' : 'customer';
 }
 
 /** The newest-first order of a seller's customers (byCreation sort key, overdue markers). */

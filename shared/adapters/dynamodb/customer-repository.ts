@@ -1,7 +1,5 @@
-import { BuyerMemory, saleCustomerOf, stateFromRead } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
-  type BuyerFound,
   type BuyerWrite,
   CustomerChangedError,
   CustomerContentionError,
@@ -71,6 +69,22 @@ const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): Tr
       entity: 'customer-email',
       version: 1,
       uuid: p.uuid,
+    },
+  },
+});
+
+/**
+ * The customer area's index of documents by e-mail (issue 15): written for every e-mail a profile
+ * takes, whoever gave it. Only an index: the area sends a link to an address only when a seller
+ * registered it (the profile's `emailSource`), read from the profiles themselves.
+ */
+const directoryPointer = (environment: Environment, email: string, document: string): TransactItem => ({
+  Put: {
+    Item: {
+      ...keys.customerGlobalEmail(environment, email, document),
+      entity: 'customer-global-email',
+      version: 1,
+      document,
     },
   },
 });
@@ -200,17 +214,7 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
     countOne(profile.tenant),
     idPointer(profile),
     sellerLink(profile),
-    // The customer area finds a customer by the e-mail it was registered with (issue 15).
-    {
-      Put: {
-        Item: {
-          ...keys.customerGlobalEmail(environment, global.email, global.document),
-          entity: 'customer-global-email',
-          version: 1,
-          document: global.document,
-        },
-      },
-    },
+    directoryPointer(environment, profile.email, global.document),
   ];
 }
 
@@ -248,34 +252,8 @@ function newProfileWrites(profile: CustomerProfile): TransactItem[] {
     idPointer(profile),
     sellerLink(profile),
     joinSellerIds(profile),
+    directoryPointer(profile.tenant.environment, profile.email, profile.document),
   ];
-}
-
-/**
- * A sale's check that the tenant's profile holds what the buyer sent (`asSent`): the fields sent
- * equal, a null one absent (a profile item leaves null fields out), the ones left out not compared.
- * Nothing is written; a failure returns the stored profile (ALL_OLD), or none when there is none.
- */
-function asSentCheck(tenant: Tenant, uuid: string, sent: RegisteredFields): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Item = {};
-  const equal = Object.entries(sent)
-    .filter(([, value]) => value !== undefined)
-    .map(([field, value]) => {
-      names[`#f_${field}`] = field;
-      if (value === null) return `attribute_not_exists(#f_${field})`;
-      values[`:f_${field}`] = value;
-      return `#f_${field} = :f_${field}`;
-    });
-  return {
-    ConditionCheck: {
-      Key: keys.customerProfile(tenant, uuid),
-      ConditionExpression: ['attribute_exists(pk)', ...equal].join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  } as TransactItem;
 }
 
 /** The SET of a patch, with the name's search attributes when the name changes. */
@@ -286,50 +264,6 @@ function patchFields(current: CustomerProfile, patch: ProfilePatch): Item {
     fields[byName.sortKey] = `${fields.nameSearch}#${current.uuid}`;
   }
   return fields;
-}
-
-/**
- * A sale's profile writes when the profile is `current` exactly (its `updatedAt`, entry 0 with
- * ALL_OLD on failure): nothing but that check when `patch` is null, else the patch and, for a new
- * e-mail, the moved e-mail pointer.
- */
-function knownProfileWrites(current: CustomerProfile, patch: ProfilePatch | null): TransactItem[] {
-  const Key = keys.customerProfile(current.tenant, current.uuid);
-  const condition = {
-    ConditionExpression: 'attribute_exists(pk) AND updatedAt = :prevUpdatedAt',
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  };
-  if (!patch) {
-    return [
-      {
-        ConditionCheck: {
-          Key,
-          ...condition,
-          ExpressionAttributeValues: { ':prevUpdatedAt': current.updatedAt },
-        },
-      } as TransactItem,
-    ];
-  }
-  const set = patchExpression(patchFields(current, patch));
-  const next: CustomerProfile = { ...current, ...patch };
-  const writes: TransactItem[] = [
-    {
-      Update: {
-        Key,
-        UpdateExpression: set.expression,
-        ...condition,
-        ExpressionAttributeNames: set.names,
-        ExpressionAttributeValues: { ...set.values, ':prevUpdatedAt': current.updatedAt },
-      },
-    } as TransactItem,
-  ];
-  if (current.email.toLowerCase() !== next.email.toLowerCase()) {
-    writes.push(
-      { Delete: { Key: keys.customerEmail(current.tenant, current.email, current.uuid) } },
-      emailPointer(next),
-    );
-  }
-  return writes;
 }
 
 /**
@@ -372,14 +306,12 @@ export interface DynamoJoinedWrite {
   succeeded(): void;
 }
 
-/** The writes of a BuyerWrite, and its failed assumption as BuyerChangedError (what was found). */
-export function buyerWrites(write: BuyerWrite, memory: BuyerMemory): DynamoJoinedWrite {
-  const assumed = saleCustomerOf(write);
-  const changed = (error: ConditionFailedError, found: BuyerFound) => {
-    memory.learned(assumed.tenant, assumed.document, found);
-    return new BuyerChangedError(found, { cause: error });
-  };
-  const succeeded = () => memory.wrote(write);
+/**
+ * The writes of a BuyerWrite, and its failed assumption as BuyerChangedError (what was found). An
+ * `existing` profile writes nothing: profiles are never deleted, and the sale changes none.
+ */
+export function buyerWrites(write: BuyerWrite): DynamoJoinedWrite {
+  const succeeded = () => undefined;
   switch (write.kind) {
     case 'newGlobal':
       return {
@@ -388,7 +320,7 @@ export function buyerWrites(write: BuyerWrite, memory: BuyerMemory): DynamoJoine
         failure: (error, index) => {
           const old = error.itemAt(index);
           return old
-            ? changed(error, { global: toGlobal(old) })
+            ? new BuyerChangedError({ global: toGlobal(old) }, { cause: error })
             : new CustomerContentionError({ cause: error });
         },
       };
@@ -399,28 +331,12 @@ export function buyerWrites(write: BuyerWrite, memory: BuyerMemory): DynamoJoine
         failure: (error, index) => {
           const old = error.itemAt(index);
           return old
-            ? changed(error, { profile: toProfile(old) })
+            ? new BuyerChangedError({ profile: toProfile(old) }, { cause: error })
             : new CustomerContentionError({ cause: error });
         },
       };
-    case 'asSent':
-    case 'unchanged':
-    case 'update': {
-      const items =
-        write.kind === 'asSent'
-          ? [asSentCheck(write.tenant, write.global.uuid, write.sent)]
-          : write.kind === 'unchanged'
-            ? knownProfileWrites(write.profile, null)
-            : knownProfileWrites(write.current, write.patch);
-      return {
-        items,
-        succeeded,
-        failure: (error, index) => {
-          const old = error.itemAt(index);
-          return changed(error, { profile: old ? toProfile(old) : null });
-        },
-      };
-    }
+    case 'existing':
+      return { items: [], succeeded, failure: (error) => new CustomerContentionError({ cause: error }) };
   }
 }
 
@@ -443,7 +359,6 @@ async function transact(table: Table, items: TransactItem[]): Promise<void> {
 
 export function createCustomerRepository(table: Table): CustomerRepository {
   const { getProfileItem, list } = createCustomerQueries(table);
-  const memory = new BuyerMemory();
 
   return {
     list,
@@ -451,8 +366,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     // Blocks of 100 per container, the next claimed in the background at half (issue 17): ids come from memory.
     nextId: () => table.nextId('customer', { block: 100 }),
 
-    joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write, memory) }),
-    recallBuyer: (tenant, document) => memory.recall(tenant, document),
+    joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write) }),
 
     joinBuyerRead(document): BuyerRead {
       const globalKeys = (['test', 'live'] as Environment[]).map((env) => keys.customerGlobal(env, document));
@@ -468,12 +382,9 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         state(tenant) {
           if (!found) throw new Error('the buyer read is joined to a product read before its state is asked');
           const item = found.find((i) => i.pk === keys.customerGlobal(tenant.environment, document).pk);
-          const sellers = item?.[SELLER_IDS] as Set<number> | undefined;
-          return stateFromRead(
-            item ? toGlobal(item) : null,
-            sellers ? sellers.has(tenant.sellerId) : undefined,
-            memory.recall(tenant, document),
-          );
+          if (!item) return {};
+          const sellers = item[SELLER_IDS] as Set<number> | undefined;
+          return { global: toGlobal(item), linked: sellers ? sellers.has(tenant.sellerId) : undefined };
         },
       };
     },
@@ -561,6 +472,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
           { Update: unchanged },
           { Delete: { Key: keys.customerEmail(current.tenant, current.email, current.uuid) } },
           emailPointer(next),
+          directoryPointer(next.tenant.environment, next.email, next.document),
         ]);
         return next;
       } catch (error) {
@@ -586,16 +498,19 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       }
     },
 
-    async setBillingEmailOverride(tenant, uuid, email, at) {
+    async setBillingEmailOverride(tenant, uuid, email, setBy, at) {
       try {
         const item = await table.update<Item>({
           Key: keys.customerProfile(tenant, uuid),
           UpdateExpression:
             email === null
-              ? 'SET updatedAt = :at REMOVE billingEmailOverride'
-              : 'SET updatedAt = :at, billingEmailOverride = :email',
+              ? 'SET updatedAt = :at REMOVE billingEmailOverride, overrideSetBy'
+              : 'SET updatedAt = :at, billingEmailOverride = :email, overrideSetBy = :by',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': at, ...(email === null ? {} : { ':email': email }) },
+          ExpressionAttributeValues: {
+            ':at': at,
+            ...(email === null ? {} : { ':email': email, ':by': setBy }),
+          },
           ReturnValues: 'ALL_NEW',
         });
         return item ? toProfile(item) : null;

@@ -1,4 +1,4 @@
-import type { RateLimitRepository } from '#shared/domain/ports';
+import type { FailedAuthCounter, RateLimitRepository } from '#shared/domain/ports';
 import { type Key, keys } from './keys';
 import { countRequest } from './rate-counter';
 import { ConditionFailedError, type Item, type Table } from './table';
@@ -62,6 +62,34 @@ export function createRateLimitRepository(table: Table): RateLimitRepository {
         // A longer hold is already there: it stands.
         if (!(error instanceof ConditionFailedError)) throw error;
       }
+    },
+  };
+}
+
+/** Past this many remembered clients, those of earlier windows are forgotten. */
+const REMEMBERED_CLIENTS = 10_000;
+
+/**
+ * The failure count lives in a rate item of its own (`RATE#authfail:<client>`); the container
+ * remembers the last count it read for each client, in the window it was read.
+ */
+export function createFailedAuthCounter(table: Table): FailedAuthCounter {
+  const rates = createRateLimitRepository(table);
+  const remembered = new Map<string, { window: number; count: number }>();
+  return {
+    known(client, window) {
+      const entry = remembered.get(client);
+      return entry?.window === window.index ? entry.count : 0;
+    },
+    async count(client, at, window) {
+      const count = await rates.hit(`authfail:${client}`, at, window);
+      if (remembered.size >= REMEMBERED_CLIENTS) {
+        for (const [name, entry] of remembered) if (entry.window < window.index) remembered.delete(name);
+      }
+      const before = remembered.get(client);
+      const known = before?.window === window.index ? before.count : 0;
+      remembered.set(client, { window: window.index, count: Math.max(known, count) });
+      return count;
     },
   };
 }

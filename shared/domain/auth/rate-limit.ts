@@ -1,6 +1,11 @@
 /** 100 requests per minute per principal (API key, JWT subject or client IP), fixed windows. */
 export const RATE_LIMIT = 100;
 export const RATE_WINDOW_SECONDS = 60;
+/**
+ * Failed authentications (any 401) one client address may make in a window; past them every
+ * request of that address to an authenticated route answers 429 until the window ends.
+ */
+export const FAILED_AUTH_LIMIT = 20;
 
 export interface RateWindow {
   /** Window number since the epoch. */
@@ -29,8 +34,12 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** Whole seconds until the window ends, at least 1 (Retry-After). */
+export const secondsUntilReset = (window: RateWindow, now: Date) =>
+  Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000));
+
 export function decide(count: number, window: RateWindow, now: Date): RateDecision {
-  const retryAfterSeconds = Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000));
+  const retryAfterSeconds = secondsUntilReset(window, now);
   return {
     allowed: count <= RATE_LIMIT,
     retryAfterSeconds,

@@ -146,11 +146,13 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
   const { session, product } = target;
   const last = session?.payments.at(-1);
   const latest = session && last ? await deps.transactions.get(session.tenant, last.transactionId) : null;
-  const customer = session?.customer;
+  const state = stateOf(target, deps.clock.now());
+  const buyerShown = state.state === 'open';
+  const payment = latest && session ? await outcomeOf(latest, session) : null;
   return {
     kind: session ? 'session' : 'product',
     ref: session ? session.id : product.uuid,
-    ...stateOf(target, deps.clock.now()),
+    ...state,
     environment: product.tenant.environment,
     product: {
       uuid: product.uuid,
@@ -163,13 +165,21 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
       maxInstallments: session?.price ? 1 : product.installments,
     },
     price: session?.price ? toSessionPriceView(session.price) : null,
-    customer: customer ?? emptyCustomer(),
+    customer: session && buyerShown ? session.customer : emptyCustomer(),
     successUrl: session ? successUrlOf(session) : null,
     cancelUrl: session?.cancelUrl ?? null,
     expiresAt: session?.expiresAt ?? null,
-    payment: latest && session ? await outcomeOf(latest, session) : null,
+    payment: payment && !buyerShown ? withoutBuyer(payment) : payment,
   };
 }
+
+/**
+ * Anyone holding a session's id (a shared link, a browser history, a log) reads its public answers.
+ * While the session is open they prefill the page for its buyer; once it is complete or expired
+ * nobody needs the buyer's data there any more, so they carry none of it (the seller's
+ * authenticated read keeps it).
+ */
+const withoutBuyer = (payment: PaymentOutcome): PaymentOutcome => ({ ...payment, card: null });
 
 /** What a card payment is guarded with: the public route's card-testing guard, or nothing. */
 type CardGate = (
@@ -296,7 +306,10 @@ export async function checkoutPayment(
   const subscription = t.recurring
     ? await deps.subscriptions.get(t.tenant, t.recurring.subscriptionId)
     : null;
-  return outcomeOf(t, current, subscription);
+  const outcome = await outcomeOf(t, current, subscription);
+  const closed =
+    current && stateOf({ session: current, product, joined: false }, deps.clock.now()).state !== 'open';
+  return closed ? withoutBuyer(outcome) : outcome;
 }
 
 /** The session's prefill as the buyer data of a payment (fields the seller left out stay out). */

@@ -1,3 +1,4 @@
+import { recordPublicBuyer } from '#shared/domain/customers/buyer';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import type { PriceRepository } from '#shared/domain/ports';
@@ -11,7 +12,6 @@ import {
   checkSale,
   createSaleKeepingCard,
   type SaleContext,
-  upsertBuyer,
 } from '#shared/domain/transactions/create';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '#shared/errors';
@@ -27,7 +27,7 @@ export type SubscribeDeps = CreateDeps &
 
 export const PRICE_NO_LONGER_OFFERED = 'This subscription price is no longer offered';
 
-/** The buyer's side of a subscription: the seller's customer the payment made (or upserted). */
+/** The buyer's side of a subscription: the customer's id and uuid, with the buyer's own data. */
 const subscriberOf = (c: Transaction['customer']) => ({
   id: c.id,
   uuid: c.uuid,
@@ -81,14 +81,14 @@ async function startTrial(
 ): Promise<PaymentOutcome> {
   const { input, buyer, product, provider } = await checkSale(deps, request, context);
   const tenant = product.tenant;
-  const customer = await upsertBuyer(deps, tenant, buyer);
+  const customer = await recordPublicBuyer(deps, tenant, buyer);
   const tokenized = await provider.tokenizeCard({
     tenant,
     customer: {
       name: customer.name,
       document: customer.document,
       email: customer.email,
-      ...holderContactOf(customer),
+      ...holderContactOf(buyer),
       ...buyerIpOf(deps),
     },
     // checkSale refuses a card payment without its card.

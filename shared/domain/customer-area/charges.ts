@@ -11,6 +11,7 @@ import { NotFoundError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
 import type { MagicLinkSubject } from './magic-link';
 import { CUSTOMER_GONE } from './messages';
+import { registeredProfiles } from './registered';
 
 export { CUSTOMER_GONE };
 
@@ -18,7 +19,7 @@ export { CUSTOMER_GONE };
 const RECENT_DAYS = 90;
 
 export interface CustomerChargesDeps {
-  customers: Pick<CustomerRepository, 'findGlobal' | 'findProfile'>;
+  customers: Pick<CustomerRepository, 'findProfile'>;
   directory: CustomerDirectory;
   scheduledCharges: Pick<ScheduledChargeRepository, 'listByCustomer'>;
   installmentPlans: Pick<InstallmentPlanRepository, 'listByCustomer'>;
@@ -48,7 +49,7 @@ export const customerAreaSeller = z.object({
 });
 export const customerChargesResponse = z.object({
   customer: z.object({ name: z.string(), environment: z.enum(['test', 'live']) }),
-  /** Every seller that registered the customer in this environment, by seller id. */
+  /** Every seller that registered the customer at the link's address in this environment, by seller id. */
   sellers: z.array(customerAreaSeller),
   data: z.array(customerChargeItem),
 });
@@ -56,29 +57,27 @@ type Item = z.output<typeof customerChargeItem>;
 
 /**
  * GET /api/public/minha-area/charges: the token's customer's open and recent scheduled-charge
- * cycles and carnê installments with every seller that registered it, in the token's environment
- * only (each seller's data is read with that seller's tenant, so nothing else can appear).
+ * cycles and carnê installments with every seller that registered it at the link's address, in the
+ * token's environment only (each seller's data is read with that seller's tenant, so nothing else
+ * can appear). A seller whose registered address is another one is not shown (docs/decisions.md,
+ * "Customer identity"); when none is left, the link's customer is gone (404).
  */
 export async function listCustomerCharges(
   deps: CustomerChargesDeps,
   subject: MagicLinkSubject,
 ): Promise<z.output<typeof customerChargesResponse>> {
-  const [global, links] = await Promise.all([
-    deps.customers.findGlobal(subject.environment, subject.document),
-    deps.directory.sellersOf(subject.environment, subject.document),
-  ]);
-  if (!global) throw new NotFoundError(CUSTOMER_GONE);
+  const registered = await registeredProfiles(deps, subject.environment, subject.document, subject.email);
+  if (registered.length === 0) throw new NotFoundError(CUSTOMER_GONE);
   const recent = new Date(deps.clock.now().getTime() - RECENT_DAYS * 86_400_000).toISOString();
   const since = recent.slice(0, 10);
   const data: Item[] = [];
   const sellers: z.output<typeof customerAreaSeller>[] = [];
-  // Every seller's reads at once: their key reads (names, profiles) go together where the caller batches reads.
+  // Every seller's reads at once: their key reads (names) go together where the caller batches reads.
   const read = await Promise.all(
-    links.map(async (link) => {
+    registered.map(async ({ link, profile }) => {
       const tenant = { sellerId: link.sellerId, environment: subject.environment };
-      const [name, profile, charges, plans] = await Promise.all([
+      const [name, charges, plans] = await Promise.all([
         deps.directory.sellerName(link.sellerId),
-        deps.customers.findProfile(tenant, link.uuid),
         deps.scheduledCharges.listByCustomer(tenant, link.customerId, { closedSince: recent }),
         deps.installmentPlans.listByCustomer(tenant, link.customerId),
       ]);
@@ -90,7 +89,7 @@ export async function listCustomerCharges(
     sellers.push({
       sellerId: link.sellerId,
       sellerName,
-      billingEmailOverride: profile?.billingEmailOverride ?? null,
+      billingEmailOverride: profile.billingEmailOverride,
     });
     for (const charge of charges)
       for (const cycle of charge.cycles) {
@@ -131,5 +130,7 @@ export async function listCustomerCharges(
   }
   data.sort((a, b) => a.sellerId - b.sellerId || a.dueDate.localeCompare(b.dueDate));
   sellers.sort((a, b) => a.sellerId - b.sellerId);
-  return { customer: { name: global.name, environment: subject.environment }, sellers, data };
+  // The name the seller that registered the address first gave (the lowest seller id).
+  const name = [...registered].sort((a, b) => a.link.sellerId - b.link.sellerId)[0].profile.name;
+  return { customer: { name, environment: subject.environment }, sellers, data };
 }

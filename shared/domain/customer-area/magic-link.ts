@@ -6,10 +6,15 @@ import { UnauthorizedError } from '#shared/errors';
 export const MAGIC_LINK_TTL_SECONDS = 30 * 60;
 const ISSUER = 'minha-area';
 
-/** Who a magic link names: a global customer (environment + document). */
+/**
+ * Who a magic link names: a global customer (environment + document), as reached at `email`, the
+ * seller-registered address the link was sent to (lower case): the area shows only the sellers
+ * that registered that address.
+ */
 export interface MagicLinkSubject {
   environment: Environment;
   document: string;
+  email: string;
 }
 
 /**
@@ -24,7 +29,7 @@ export async function issueMagicLink(
   const iat = Math.floor(now.getTime() / 1000);
   // jose loads with the first link issued or opened, not at the function's cold start.
   const { EncryptJWT } = await import('jose');
-  return new EncryptJWT({ env: subject.environment, doc: subject.document })
+  return new EncryptJWT({ env: subject.environment, doc: subject.document, em: subject.email })
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
     .setIssuer(ISSUER)
     .setIssuedAt(iat)
@@ -48,9 +53,10 @@ export async function openMagicLink(
       keyManagementAlgorithms: ['dir'],
       contentEncryptionAlgorithms: ['A256GCM'],
     });
-    const { env, doc } = payload;
-    if ((env !== 'test' && env !== 'live') || typeof doc !== 'string') throw new UnauthorizedError();
-    return { environment: env, document: doc };
+    const { env, doc, em } = payload;
+    if ((env !== 'test' && env !== 'live') || typeof doc !== 'string' || typeof em !== 'string')
+      throw new UnauthorizedError();
+    return { environment: env, document: doc, email: em };
   } catch (error) {
     if (error instanceof UnauthorizedError) throw error;
     throw new UnauthorizedError('Unauthorized', { cause: error });

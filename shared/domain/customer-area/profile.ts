@@ -13,6 +13,7 @@ import { CUSTOMER_GONE, NO_RELATIONSHIP } from './messages';
 export { NO_RELATIONSHIP };
 
 import type { MagicLinkSubject } from './magic-link';
+import { registeredProfiles } from './registered';
 
 /** Spec: both required; `billingEmailOverride` an e-mail or literal null (which clears it). */
 export const customerAreaProfileSchema = z
@@ -34,7 +35,7 @@ export const customerAreaProfileResponse = z.object({ success: z.literal(true) }
 const EVER = '1970-01-01T00:00:00.000Z';
 
 export interface CustomerAreaProfileDeps {
-  customers: Pick<CustomerRepository, 'findGlobal' | 'setBillingEmailOverride'>;
+  customers: Pick<CustomerRepository, 'findProfile' | 'setBillingEmailOverride'>;
   directory: Pick<CustomerDirectory, 'sellersOf'>;
   scheduledCharges: Pick<ScheduledChargeRepository, 'listByCustomer'>;
   installmentPlans: Pick<InstallmentPlanRepository, 'listByCustomer'>;
@@ -45,19 +46,19 @@ export interface CustomerAreaProfileDeps {
 /**
  * PATCH /api/public/minha-area/profile: the customer sets or clears the e-mail one seller bills.
  * The override is stored as given on that seller's profile and does not follow later e-mail
- * changes; that seller's reminders use it (billingEmailOf). A seller the customer has no charge,
- * carnê or transaction with is 403, whether or not it registered the customer.
+ * changes; that seller's reminders use it (billingEmailOf), until the seller registers another
+ * e-mail (the address that authorized it is no longer the seller's). A seller the customer has no
+ * charge, carnê or transaction with, or that registered it at another address, is 403.
  */
 export async function setCustomerAreaBillingEmail(
   deps: CustomerAreaProfileDeps,
   subject: MagicLinkSubject,
   input: z.output<typeof customerAreaProfileSchema>,
 ): Promise<{ success: true }> {
-  const global = await deps.customers.findGlobal(subject.environment, subject.document);
-  if (!global) throw new NotFoundError(CUSTOMER_GONE);
-  const link = (await deps.directory.sellersOf(subject.environment, subject.document)).find(
-    (l) => l.sellerId === input.sellerId,
-  );
+  const registered = await registeredProfiles(deps, subject.environment, subject.document, subject.email);
+  if (registered.length === 0) throw new NotFoundError(CUSTOMER_GONE);
+  // A seller that registered the customer at another address is no relationship of this link's.
+  const link = registered.find((r) => r.link.sellerId === input.sellerId)?.link;
   if (!link) throw new ForbiddenError(NO_RELATIONSHIP);
   const tenant = { sellerId: link.sellerId, environment: subject.environment };
   const [charges, plans, payments] = await Promise.all([
@@ -72,6 +73,7 @@ export async function setCustomerAreaBillingEmail(
     tenant,
     link.uuid,
     input.billingEmailOverride,
+    'customer',
     deps.clock.now().toISOString(),
   );
   if (!updated) throw new NotFoundError(CUSTOMER_GONE);

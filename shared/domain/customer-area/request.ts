@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { RateWindow } from '#shared/domain/auth/rate-limit';
-import type { GlobalCustomer } from '#shared/domain/customers/customer';
 import { normalizeDocument } from '#shared/domain/documents';
 import type { Clock, CustomerRepository, Mailer, RateLimitRepository } from '#shared/domain/ports';
 import type { CustomerDirectory, MagicLinkKeyring, ResponsePacer } from '#shared/domain/ports/customer-area';
 import type { Environment } from '#shared/domain/tenant';
 import { TooManyRequestsError } from '#shared/errors';
 import { issueMagicLink, MAGIC_LINK_TTL_SECONDS } from './magic-link';
+import { registeredProfiles } from './registered';
 import type { MagicLinkRequest } from './schemas';
 
 /** Per client IP: 10 requests a minute. Per target (an e-mail or a document): 5 every 10 minutes. */
@@ -25,7 +25,7 @@ const ENVIRONMENTS: Environment[] = ['live', 'test'];
 const SANDBOX_MAIL_TENANT = { sellerId: 0, environment: 'test' } as const;
 
 export interface RequestMagicLinkDeps {
-  customers: Pick<CustomerRepository, 'findGlobal'>;
+  customers: Pick<CustomerRepository, 'findProfile'>;
   directory: CustomerDirectory;
   rateLimits: RateLimitRepository;
   keyring: MagicLinkKeyring;
@@ -58,30 +58,53 @@ async function limit(
     );
 }
 
-/** `m***@example.com`: enough for the customer to recognise the address, not to learn it. */
+/**
+ * `m***@example.com`: enough for the customer to recognise the address, not to learn it. Only the
+ * first letter (a whole code point) of the local part and the domain after the last `@` show; the
+ * mask is the same length for any local part, and a text without `@` shows no made-up domain.
+ */
 export function maskEmail(email: string): string {
-  const [local, domain] = email.toLowerCase().split('@');
-  return `${local.slice(0, 1)}***@${domain}`;
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  const first = [...(at === -1 ? address : address.slice(0, at))][0] ?? '';
+  return at === -1 ? `${first}***` : `${first}***@${address.slice(at + 1)}`;
 }
 
-async function matches(deps: RequestMagicLinkDeps, input: MagicLinkRequest): Promise<GlobalCustomer[]> {
-  const found: GlobalCustomer[] = [];
+/** Where a link goes: a customer of one environment, at one address a seller registered. */
+interface Recipient {
+  environment: Environment;
+  document: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * The addresses to send links to (docs/decisions.md, "Customer identity"): the seller-registered
+ * addresses of the document, or the one asked for when a seller registered it for some customer.
+ * What an anonymous buyer typed on a public page is never among them.
+ */
+async function recipients(deps: RequestMagicLinkDeps, input: MagicLinkRequest): Promise<Recipient[]> {
+  const asked = input.email?.toLowerCase();
+  const found = new Map<string, Recipient>();
   for (const environment of ENVIRONMENTS) {
     const documents = input.document
       ? [normalizeDocument(input.document)]
-      : await deps.directory.documentsByEmail(environment, (input.email ?? '').toLowerCase());
+      : await deps.directory.documentsByEmail(environment, asked ?? '');
     for (const document of documents) {
-      const global = await deps.customers.findGlobal(environment, document);
-      if (global) found.push(global);
+      for (const { profile } of await registeredProfiles(deps, environment, document, asked)) {
+        const email = profile.email.toLowerCase();
+        const key = `${environment}#${document}#${email}`;
+        if (!found.has(key)) found.set(key, { environment, document, email, name: profile.name });
+      }
     }
   }
-  return found;
+  return [...found.values()];
 }
 
 /**
  * POST /api/public/minha-area/request. The answer has the same shape whether a customer matched
- * or not; each match (a document may be a customer in both environments) gets its own link, good
- * only in that environment. Counters are keyed by a hash: no e-mail or CPF sits in a rate item.
+ * or not; each match (a document may be a customer in both environments, at addresses different
+ * sellers registered) gets its own link, good only in that environment and for that address. Counters are keyed by a hash: no e-mail or CPF sits in a rate item.
  */
 export async function requestMagicLink(
   deps: RequestMagicLinkDeps,
@@ -95,7 +118,7 @@ export async function requestMagicLink(
     : `email:${input.email?.toLowerCase()}`;
   await limit(deps, `minha-area:${createHash('sha256').update(target).digest('hex')}`, TARGET_LIMIT, now);
   const hold = deps.pacer.begin(REQUEST_FLOOR_MS);
-  const found = await matches(deps, input);
+  const found = await recipients(deps, input);
   for (const customer of found) {
     const token = await issueMagicLink(deps, customer, now);
     const link = `${deps.publicBaseUrl}/minha-area#token=${token}`;

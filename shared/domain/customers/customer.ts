@@ -2,6 +2,8 @@ import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 
 export type PersonType = 'fisica' | 'juridica';
+export type EmailSource = 'seller' | 'buyer';
+export type OverrideSetter = 'seller' | 'customer';
 
 /** One per (environment, document), shared by every seller; written once, by whoever registers it first. */
 export interface GlobalCustomer {
@@ -50,7 +52,16 @@ export interface CustomerProfile extends Address {
   email: string;
   phone: string;
   globalEmail: string;
+  /**
+   * Who gave this profile its e-mail (docs/decisions.md, "Customer identity"): `seller` through the
+   * authenticated API (registration or update), `buyer` when an unauthenticated caller typed it (a
+   * public sale that created the profile, the portal's customer-info). Only a seller's address
+   * receives customer-area links.
+   */
+  emailSource: EmailSource;
   billingEmailOverride: string | null;
+  /** Who set the override: a customer-area override is dropped when the seller changes the e-mail. */
+  overrideSetBy: OverrideSetter | null;
   /** Overdue scheduled charges of this customer with this seller (kept by the charge work). */
   overdueCount: number;
   createdAt: string;
@@ -58,7 +69,12 @@ export interface CustomerProfile extends Address {
 }
 
 /** The fields a seller may change on its profile. */
-export type ProfilePatch = Partial<Pick<CustomerProfile, 'name' | 'email' | 'phone' | keyof Address>> & {
+export type ProfilePatch = Partial<
+  Pick<
+    CustomerProfile,
+    'name' | 'email' | 'phone' | keyof Address | 'emailSource' | 'billingEmailOverride' | 'overrideSetBy'
+  >
+> & {
   updatedAt: string;
 };
 
@@ -79,23 +95,18 @@ export class CustomerContentionError extends ConflictError {
 }
 
 /**
- * The buyer's part of a sale's single write (issue 17): the customer upsert joins the
- * transaction's TransactWriteItems instead of running before it. Each kind carries the state it
- * assumes, checked by a condition in the same write:
- * - `newGlobal`: the document is unknown (a new global customer and the tenant's profile);
- * - `newProfile`: the global exists, the tenant has no profile of it yet;
- * - `unchanged`: the tenant's profile is exactly `profile` (same `updatedAt`), nothing to write;
- * - `update`: the tenant's profile is `current` (same `updatedAt`), `patch` is applied;
- * - `asSent`: the tenant has a profile of `global` whose fields are the ones `sent` (those left
- *   out are not compared), nothing to write: a returning buyer whose profile this container has
- *   not seen, known only to exist (the global's seller list, issue 17).
+ * The buyer's part of a sale's single write: the sale is unauthenticated, so it never changes a
+ * stored customer (docs/decisions.md, "Customer identity"). Each kind carries the state it assumes,
+ * checked by a condition in the same write:
+ * - `newGlobal`: the document is unknown (a new global customer and the tenant's profile, both
+ *   holding what the buyer typed, the e-mail marked `buyer`);
+ * - `newProfile`: the global exists, the tenant has no profile of it yet (created as above);
+ * - `existing`: the tenant has a profile of `global`: nothing is written to it.
  */
 export type BuyerWrite =
   | { kind: 'newGlobal'; global: GlobalCustomer; profile: CustomerProfile }
   | { kind: 'newProfile'; profile: CustomerProfile }
-  | { kind: 'unchanged'; profile: CustomerProfile }
-  | { kind: 'update'; current: CustomerProfile; patch: ProfilePatch }
-  | { kind: 'asSent'; tenant: Tenant; global: GlobalCustomer; sent: RegisteredFields };
+  | { kind: 'existing'; tenant: Tenant; global: GlobalCustomer };
 
 /** What a sale keeps of its buyer once the write is done (the transaction's copy, a saved card's owner). */
 export type SaleCustomer = Pick<
@@ -107,8 +118,9 @@ export type SaleCustomer = Pick<
  * What a registration sets on the seller's profile: name, e-mail and phone, and the address fields
  * the request sent (null clears one; one left out keeps its stored value).
  */
-export type RegisteredFields = Pick<CustomerProfile, 'name' | 'email' | 'phone'> &
-  Partial<Record<(typeof ADDRESS_FIELDS)[number], string | null>>;
+export type RegisteredFields = Pick<CustomerProfile, 'name' | 'email' | 'phone'> & {
+  emailSource: 'seller';
+} & Partial<Record<(typeof ADDRESS_FIELDS)[number], string | null>>;
 
 /** The global customer of a document, and whether the tenant has a profile of it (the seller link). */
 export interface Registration {
@@ -116,10 +128,10 @@ export interface Registration {
   linked: boolean;
 }
 
-/** What a failed BuyerWrite found instead of the state it assumed; `profile: null` means none. */
+/** What a failed BuyerWrite found instead of the state it assumed: the global, or the tenant's profile. */
 export interface BuyerFound {
   global?: GlobalCustomer;
-  profile?: CustomerProfile | null;
+  profile?: CustomerProfile;
 }
 
 /** A BuyerWrite's assumption did not hold: the sale writes again on what was found (nothing was written). */

@@ -1,11 +1,13 @@
 import type { Clock, CustomerRepository, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import { freshGlobal } from './buyer';
 import {
   ADDRESS_FIELDS,
   CustomerContentionError,
   type CustomerProfile,
   type CustomerView,
+  type EmailSource,
   type GlobalCustomer,
   type ProfilePatch,
   type RegisteredFields,
@@ -15,7 +17,7 @@ import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
 export interface CustomerDeps {
   /** Registration and updates never join a sale's write. */
-  customers: Omit<CustomerRepository, 'joinSale' | 'recallBuyer' | 'joinBuyerRead'>;
+  customers: Omit<CustomerRepository, 'joinSale' | 'joinBuyerRead'>;
   clock: Clock;
   ids: Ids;
   /** Between attempts after a lost race; tests pass a no-op. */
@@ -49,6 +51,7 @@ export function newProfile(
   global: GlobalCustomer,
   input: CreateCustomerInput,
   now: string,
+  emailSource: EmailSource,
 ): CustomerProfile {
   return {
     tenant,
@@ -61,15 +64,27 @@ export function newProfile(
     email: input.email,
     phone: input.phone,
     ...addressOf(input),
+    emailSource,
     billingEmailOverride: null,
+    overrideSetBy: null,
     overdueCount: 0,
     createdAt: now,
     updatedAt: now,
   };
 }
 
-/** The fields of `input` that differ from the profile; null when nothing changes. */
-export function diff(current: CustomerProfile, input: UpdateCustomerInput, now: string): ProfilePatch | null {
+/**
+ * The fields of `input` that differ from the profile; null when nothing changes. An e-mail the
+ * seller sends (even the stored one) becomes the seller's (`emailSource`); one the customer sends
+ * through the portal is the buyer's. A seller's new e-mail drops an override the customer area set:
+ * the address that authorized it is no longer the registered one.
+ */
+export function diff(
+  current: CustomerProfile,
+  input: UpdateCustomerInput,
+  now: string,
+  source: EmailSource = 'seller',
+): ProfilePatch | null {
   const patch: ProfilePatch = { updatedAt: now };
   let changed = false;
   for (const field of ['name', 'email', 'phone', ...ADDRESS_FIELDS] as const) {
@@ -77,6 +92,15 @@ export function diff(current: CustomerProfile, input: UpdateCustomerInput, now: 
     if (value === undefined || value === current[field]) continue;
     (patch as Record<string, unknown>)[field] = value;
     changed = true;
+  }
+  const emailSent = input.email !== undefined;
+  if (emailSent && (patch.email !== undefined || source === 'seller') && current.emailSource !== source) {
+    patch.emailSource = source;
+    changed = true;
+  }
+  if (patch.email !== undefined && current.overrideSetBy === 'customer') {
+    patch.billingEmailOverride = null;
+    patch.overrideSetBy = null;
   }
   return changed ? patch : null;
 }
@@ -89,7 +113,12 @@ export interface CreateCustomerResult {
 
 /** The profile fields a registration sets: the address fields the request left out keep their values. */
 function registeredFields(input: CreateCustomerInput): RegisteredFields {
-  const fields: RegisteredFields = { name: input.name, email: input.email, phone: input.phone };
+  const fields: RegisteredFields = {
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    emailSource: 'seller',
+  };
   for (const field of ADDRESS_FIELDS) if (input[field] !== undefined) fields[field] = input[field];
   return fields;
 }
@@ -127,18 +156,8 @@ export function createCustomer(
     const registration = await deps.customers.findRegistration(tenant, input.document);
     let global = registration.global;
     if (!global) {
-      const fresh: GlobalCustomer = {
-        id: await deps.customers.nextId(),
-        uuid: deps.ids.uuid(),
-        environment: tenant.environment,
-        document: input.document,
-        personType: input.personType,
-        name: input.name,
-        email: input.email,
-        phone: input.phone,
-        createdAt: now,
-      };
-      const profile = newProfile(tenant, fresh, input, now);
+      const fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, input, now);
+      const profile = newProfile(tenant, fresh, input, now, 'seller');
       try {
         await deps.customers.createGlobal(fresh, profile);
         return { customer: toCustomerView(profile), created: true };
@@ -158,7 +177,7 @@ export function createCustomer(
         return refreshed(deps, error.current, input, now);
       }
     }
-    const profile = newProfile(tenant, global, input, now);
+    const profile = newProfile(tenant, global, input, now, 'seller');
     try {
       await deps.customers.addProfile(profile);
       return { customer: toCustomerView(profile), created: true };
@@ -176,12 +195,16 @@ export async function getProfile(deps: Pick<CustomerDeps, 'customers'>, tenant: 
   return profile;
 }
 
-/** A seller changes only its own view; the document is the customer's identity and never changes. */
+/**
+ * A seller changes only its own view; the document is the customer's identity and never changes.
+ * `source`: who sends the change, the seller (its API) or the customer (the portal's customer-info).
+ */
 export function updateCustomer(
   deps: CustomerDeps,
   tenant: Tenant,
   uuid: string,
   input: UpdateCustomerInput,
+  source: EmailSource = 'seller',
 ): Promise<CustomerView> {
   return retrying(deps, async () => {
     const current = await getProfile(deps, tenant, uuid);
@@ -193,7 +216,7 @@ export function updateCustomer(
       problems.push('personType cannot be changed; it follows the document');
     }
     if (problems.length > 0) throw new ValidationError(problems);
-    const patch = diff(current, input, deps.clock.now().toISOString());
+    const patch = diff(current, input, deps.clock.now().toISOString(), source);
     if (!patch) return toCustomerView(current);
     return toCustomerView(await deps.customers.updateProfile(current, patch));
   });
@@ -210,6 +233,7 @@ export async function setBillingEmailOverride(
     tenant,
     uuid,
     email,
+    'seller',
     deps.clock.now().toISOString(),
   );
   if (!updated) throw new NotFoundError(NOT_FOUND);

@@ -20,7 +20,7 @@ export function classifySearch(term: string | undefined): CustomerSearch {
 }
 
 export async function listCustomers(
-  deps: { customers: Omit<CustomerRepository, 'joinSale' | 'recallBuyer' | 'joinBuyerRead'> },
+  deps: { customers: Omit<CustomerRepository, 'joinSale' | 'joinBuyerRead'> },
   tenant: Tenant,
   input: ListCustomersInput,
 ) {

@@ -317,7 +317,8 @@ export async function portalEvents(deps: PortalActionDeps, session: PortalSessio
 /**
  * PUT /api/portal/customer-info: the customer changes the seller's profile of them (name, e-mail,
  * phone) through the customers use case, when `allowUpdateBillingInfo` is on. The document and the
- * seller's billing e-mail override stay as they are.
+ * seller's billing e-mail override stay as they are; a new e-mail is the buyer's, never a
+ * seller-registered one (docs/decisions.md, "Customer identity").
  */
 export async function portalUpdateCustomerInfo(
   deps: PortalActionDeps,
@@ -335,5 +336,8 @@ export async function portalUpdateCustomerInfo(
       uuid === customer.uuid && t.sellerId === tenant.sellerId && t.environment === tenant.environment,
     await reads.profile(),
   );
-  return toPortalCustomer(await updateCustomer({ ...deps, customers }, tenant, customer.uuid, input));
+  // The subscriber types it: the seller's reminders follow it, the customer area does not (`buyer`).
+  return toPortalCustomer(
+    await updateCustomer({ ...deps, customers }, tenant, customer.uuid, input, 'buyer'),
+  );
 }

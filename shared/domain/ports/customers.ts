@@ -3,6 +3,7 @@ import type {
   BuyerWrite,
   CustomerProfile,
   GlobalCustomer,
+  OverrideSetter,
   ProfilePatch,
   RegisteredFields,
   Registration,
@@ -41,10 +42,7 @@ export interface JoinedRead {
 
 /** A sale's read of its buyer, made with the product's read (the product names the tenant). */
 export interface BuyerRead extends JoinedRead {
-  /**
-   * What the read found of the buyer for `tenant`, with what this container's earlier sales know
-   * of the profile (recallBuyer): where the sale's write starts. Only after the joined read ran.
-   */
+  /** What the read found of the buyer for `tenant`: where the sale's write starts. Only after the joined read ran. */
   state(tenant: Tenant): BuyerState;
 }
 
@@ -56,11 +54,6 @@ export interface CustomerRepository {
    * (CustomerContentionError when another transaction held the items) and writes nothing.
    */
   joinSale(write: BuyerWrite): JoinedWrite;
-  /**
-   * What this container's earlier sales wrote or learned of the buyer (no I/O): where a sale's
-   * write starts. A guess every write checks, so a stale one costs an attempt, never a wrong write.
-   */
-  recallBuyer(tenant: Tenant, document: string): BuyerState;
   /**
    * The buyer's read to join the product's (ProductRepository.findByUuidJoined): the document's
    * global customer in either environment and whether a seller has a profile of it, strongly
@@ -109,10 +102,12 @@ export interface CustomerRepository {
    * (its pointer moves, which needs the stored one); CustomerContentionError when there is no profile.
    */
   reRegister(tenant: Tenant, uuid: string, fields: RegisteredFields, at: string): Promise<CustomerProfile>;
+  /** Sets (or, with null, clears) the override and who set it; null when the tenant has no such customer. */
   setBillingEmailOverride(
     tenant: Tenant,
     uuid: string,
     email: string | null,
+    setBy: OverrideSetter,
     at: string,
   ): Promise<CustomerProfile | null>;
   /** `take` profiles after `skip` matches, and how many match in all (bounded, see MAX_LIST_WINDOW). */

@@ -79,7 +79,7 @@ export interface GatewayRouter {
 /** What only the sandbox does: serve its boleto documents and play the payer or the bank. */
 export interface SandboxOperations {
   /** Whether the token of a boleto document link is the one the sandbox issued for it. */
-  validPdfToken(gatewayPayId: number, token: string | undefined): boolean;
+  validPdfToken(gatewayPayId: number, token: string | undefined): Promise<boolean>;
   charge(gatewayPayId: number): Promise<SandboxCharge | null>;
   /**
    * Pays, fails or charges back a charge and sends the signed notification a provider would.

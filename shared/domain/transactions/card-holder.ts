@@ -27,18 +27,15 @@ export function holderContactOf(c: { phone: string } & Partial<KnownAddress>): C
  * The card holder's phone and address for the provider (docs/decisions.md, "Asaas (issue 16)"): the
  * address the sale carries (the request's or the checkout page's customer), else the one the seller
  * registered on its customer profile. The profile is read only for a live card sale whose request has no
- * address (a test-mode provider needs none, so test sales keep their round trips); this container's
- * earlier sales of the buyer answer without a read.
+ * address (a test-mode provider needs none, so test sales keep their round trips).
  */
 export async function cardHolderContact(
-  deps: { customers: Pick<CustomerRepository, 'recallBuyer' | 'findGlobal' | 'findProfile'> },
+  deps: { customers: Pick<CustomerRepository, 'findGlobal' | 'findProfile'> },
   tenant: Tenant,
   buyer: { document: string; phone: string } & Partial<KnownAddress>,
 ): Promise<CardHolderContact> {
   if (buyer.zipCode) return holderContactOf(buyer);
-  const recalled = deps.customers.recallBuyer(tenant, buyer.document).profile;
-  if (recalled !== undefined || tenant.environment !== 'live')
-    return holderContactOf({ ...(recalled ?? {}), phone: buyer.phone });
+  if (tenant.environment !== 'live') return holderContactOf({ phone: buyer.phone });
   const global = await deps.customers.findGlobal(tenant.environment, buyer.document);
   const profile = global ? await deps.customers.findProfile(tenant, global.uuid) : null;
   return holderContactOf({ ...(profile ?? {}), phone: buyer.phone });

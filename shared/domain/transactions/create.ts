@@ -5,14 +5,19 @@ import {
   findActiveAffiliation,
   requireActiveAffiliation,
 } from '#shared/domain/affiliates/index';
-import { type BuyerState, buyerWrite, learnBuyer, saleCustomerOf } from '#shared/domain/customers/buyer';
+import {
+  type BuyerState,
+  buyerWrite,
+  freshGlobal,
+  learnBuyer,
+  saleCustomerOf,
+} from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   CustomerContentionError,
   type GlobalCustomer,
   type SaleCustomer,
 } from '#shared/domain/customers/customer';
-import { createCustomer } from '#shared/domain/customers/customers';
 import { createCustomerSchema } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
@@ -275,25 +280,10 @@ export async function checkSale(
   return { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation };
 }
 
-/** The buyer becomes the seller's customer: an idempotent upsert, by document. */
-export async function upsertBuyer(
-  deps: Pick<CreateDeps, 'customers' | 'clock' | 'ids'>,
-  tenant: Product['tenant'],
-  buyer: ReturnType<typeof parseBuyer>,
-) {
-  const { customer } = await createCustomer(
-    { customers: deps.customers, clock: deps.clock, ids: deps.ids },
-    tenant,
-    buyer,
-  );
-  return customer;
-}
-
 /**
  * The buyer's checkout creates a transaction. Order matters for "no partial write": everything
- * that can be refused is checked first; then the buyer becomes the seller's customer (an
- * idempotent upsert); then the provider charges; then the transaction and its events are written
- * in one transaction. A failed final write of an approved card is compensated by a refund.
+ * that can be refused is checked first; then the provider charges; then the transaction, its events
+ * and the buyer's customer when it is new to the seller are written in one transaction. A failed final write of an approved card is compensated by a refund.
  */
 export async function createTransaction(
   deps: CreateDeps,
@@ -316,10 +306,10 @@ export async function createSale(
 const SALE_WRITE_ATTEMPTS = 6;
 
 /**
- * One TransactWriteItems: the buyer's upsert (as POST /api/v1/customers would make it), the
- * transaction, its counters and its events. The first attempt assumes what the sale's read found
- * of the buyer (with the profile this container's earlier sales learned); a failed assumption
- * comes back with what is stored and the next attempt writes on that (issue 17).
+ * One TransactWriteItems: the buyer's customer when it is new to the seller (buyerWrite: a public
+ * sale never changes a stored customer), the transaction, its counters and its events. The first
+ * attempt assumes what the sale's read found of the buyer; a failed assumption comes back with what
+ * is stored and the next attempt writes on that (issue 17).
  */
 async function writeSale(
   deps: CreateDeps,
@@ -334,28 +324,17 @@ async function writeSale(
   let joinWith = context.joinWith;
   let fresh: GlobalCustomer | undefined;
   let uuid: string | undefined;
-  const freshGlobal = () => {
+  const allocated = () => {
     if (!fresh) throw new Error('the fresh global customer is allocated before the write');
     return fresh;
   };
   for (let attempt = 1; ; attempt++) {
-    if (!state.global && !fresh) {
-      fresh = {
-        id: await deps.customers.nextId(),
-        uuid: deps.ids.uuid(),
-        environment: tenant.environment,
-        document: buyer.document,
-        personType: buyer.personType,
-        name: buyer.name,
-        email: buyer.email,
-        phone: buyer.phone,
-        createdAt: at,
-      };
-    }
+    if (!state.global && !fresh)
+      fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, buyer, at);
     // The transaction's uuid is drawn once, after a new buyer's own (the order of the ids as before).
     uuid = uuid ?? deps.ids.uuid();
-    const write = buyerWrite(state, freshGlobal, tenant, buyer, at);
-    const customer = saleCustomerOf(write);
+    const write = buyerWrite(state, allocated, tenant, buyer, at);
+    const customer = saleCustomerOf(write, buyer);
     const t = sale(customer, uuid);
     try {
       const joined = [deps.customers.joinSale(write), ...(joinWith?.(t) ?? [])];
@@ -389,7 +368,7 @@ export async function createSaleKeepingCard(
   const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
   const value = context.amountCentavos ?? product.value;
   const card = input.paymentMethod === 'creditcard';
-  // The provider sees the buyer as the request gives it: the upsert below stores exactly these.
+  // The provider sees the buyer as the request gives it, as the transaction keeps it.
   // A card's holder also gets the buyer's phone and any address we know of it.
   const holder = card ? { ...(await cardHolderContact(deps, tenant, buyer)), ...buyerIpOf(deps) } : {};
   const result = await provider.createCharge({

@@ -1,15 +1,10 @@
 import {
-  BuyerMemory,
-  type BuyerState,
-  saleCustomerOf,
-  stateFromRead,
-} from '../../../shared/domain/customers/buyer';
-import {
   BuyerChangedError,
   type BuyerWrite,
   CustomerContentionError,
   type CustomerProfile,
   type GlobalCustomer,
+  type OverrideSetter,
   type ProfilePatch,
   type RegisteredFields,
   type Registration,
@@ -69,30 +64,12 @@ export class FakeCustomerRepository implements CustomerRepository {
     return ++this.lastId;
   }
 
-  private readonly memory = new BuyerMemory();
-
   joinSale(write: BuyerWrite): JoinedWrite {
-    const assumed = saleCustomerOf(write);
     const joined: FakeJoinedWrite = {
-      check: () => {
-        try {
-          this.checkBuyer(write);
-        } catch (error) {
-          if (error instanceof BuyerChangedError)
-            this.memory.learned(assumed.tenant, assumed.document, error.found);
-          throw error;
-        }
-      },
-      apply: () => {
-        this.applyBuyer(write);
-        this.memory.wrote(write);
-      },
+      check: () => this.checkBuyer(write),
+      apply: () => this.applyBuyer(write),
     };
     return { joined };
-  }
-
-  recallBuyer(tenant: Tenant, document: string): BuyerState {
-    return this.memory.recall(tenant, document);
   }
 
   /** As the adapter: the document's globals and their seller lists as they were when read. */
@@ -115,11 +92,7 @@ export class FakeCustomerRepository implements CustomerRepository {
       state: (tenant) => {
         if (!found) throw new Error('the buyer read is joined to a product read before its state is asked');
         const hit = found.find((f) => f.global.environment === tenant.environment);
-        return stateFromRead(
-          hit?.global ?? null,
-          hit ? hit.sellers.has(String(tenant.sellerId)) : undefined,
-          this.memory.recall(tenant, document),
-        );
+        return hit ? { global: hit.global, linked: hit.sellers.has(String(tenant.sellerId)) } : {};
       },
     };
   }
@@ -136,19 +109,6 @@ export class FakeCustomerRepository implements CustomerRepository {
       if (profile) throw new BuyerChangedError({ profile });
       return;
     }
-    if (write.kind === 'asSent') {
-      const stored = this.profile(write.tenant, write.global.uuid);
-      const differs = Object.entries(write.sent).some(
-        ([field, value]) =>
-          value !== undefined && (stored?.[field as keyof CustomerProfile] ?? null) !== value,
-      );
-      if (!stored || differs) throw new BuyerChangedError({ profile: stored ?? null });
-      return;
-    }
-    const assumed = write.kind === 'unchanged' ? write.profile : write.current;
-    const stored = this.profile(assumed.tenant, assumed.uuid);
-    if (!stored || stored.updatedAt !== assumed.updatedAt)
-      throw new BuyerChangedError({ profile: stored ?? null });
   }
 
   private applyBuyer(write: BuyerWrite): void {
@@ -157,9 +117,6 @@ export class FakeCustomerRepository implements CustomerRepository {
       this.profiles.set(profileKey(write.profile.tenant, write.profile.uuid), write.profile);
     } else if (write.kind === 'newProfile') {
       this.profiles.set(profileKey(write.profile.tenant, write.profile.uuid), write.profile);
-    } else if (write.kind === 'update') {
-      const key = profileKey(write.current.tenant, write.current.uuid);
-      this.profiles.set(key, { ...(this.profiles.get(key) as CustomerProfile), ...write.patch });
     }
   }
 
@@ -252,12 +209,18 @@ export class FakeCustomerRepository implements CustomerRepository {
     tenant: Tenant,
     uuid: string,
     email: string | null,
+    setBy: OverrideSetter,
     at: string,
   ): Promise<CustomerProfile | null> {
     const key = profileKey(tenant, uuid);
     const stored = this.profiles.get(key);
     if (!stored) return null;
-    const next = { ...stored, billingEmailOverride: email, updatedAt: at };
+    const next = {
+      ...stored,
+      billingEmailOverride: email,
+      overrideSetBy: email === null ? null : setBy,
+      updatedAt: at,
+    };
     this.profiles.set(key, next);
     return next;
   }
