@@ -39,8 +39,11 @@ export function serviceTrips(runtime: Runtime) {
     const isNested = nestedIn(sent);
     const providerTrips = sent.filter((s) => s.provider).length;
     const nestedTrips = sent.filter((s) => !s.provider && isNested(s)).length;
+    // Work of no request at all (the runtime's heartbeat sweep, a queue consumer) that happened to
+    // run meanwhile is nobody's trip: a request's own commands always carry its request id.
+    const background = sent.filter((s) => !s.provider && s.request === undefined).length;
     return {
-      trips: runtime.roundTrips.total - total - providerTrips - nestedTrips - claimedAhead,
+      trips: runtime.roundTrips.total - total - providerTrips - nestedTrips - claimedAhead - background,
       claimedAhead,
       /** The sandbox provider's own commands, counted apart. */
       providerTrips,
