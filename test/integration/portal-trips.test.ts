@@ -135,7 +135,8 @@ describe('round trips of the customer portal (issue 17)', () => {
       api.post(sub('add-card-and-update'), { ...card, cardNumber: '4242424242424242' }),
     );
     expect(added.result.status, JSON.stringify(added.result.body)).toBe(200);
-    expect(added).toMatchObject({ trips: 4, providerTrips: 1 });
+    // 5: the card-testing guard reads its counters and holds first (one BatchGetItem).
+    expect(added).toMatchObject({ trips: 5, providerTrips: 1 });
     expect(await tripsOf(() => api.get(sub('events')))).toEqual({
       UpdateItemCommand: 1,
       GetItemCommand: 1,
@@ -154,7 +155,9 @@ describe('round trips of the customer portal (issue 17)', () => {
     expect(await tripsOf(() => api.get(`/api/portal?token=pt_${'A'.repeat(43)}`), 401)).toEqual({
       UpdateItemCommand: 2,
     });
-    await api.post('/api/test-helpers/clock/advance', { seconds: 3_600 });
+    // 61 minutes: past the token's hour, and an odd gap for the client's failure counter (after an
+    // even gap its slot is reset first, one more UpdateItem: docs/data-model.md).
+    await api.post('/api/test-helpers/clock/advance', { seconds: 3_660 });
     expect(await tripsOf(() => api.get(`/api/portal?token=${token}`), 401)).toEqual({
       UpdateItemCommand: 2,
     });
