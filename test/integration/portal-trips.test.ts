@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
-import { type client, useTestRuntime } from '../support/runtime';
+import { type client, nextRateWindow, useTestRuntime } from '../support/runtime';
 import { serviceTrips } from '../support/service-trips';
 
 let runtime: Runtime;
@@ -84,7 +84,7 @@ async function setUp() {
     { token: key },
   );
   expect(sub.status, JSON.stringify(sub.body)).toBe(201);
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  await nextRateWindow(runtime, api);
   return { key, customer, subscriptionId: sub.body.id as number, secondCard: second };
 }
 

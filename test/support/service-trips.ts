@@ -54,8 +54,13 @@ export function serviceTrips(runtime: Runtime) {
   };
 }
 
-/** Starts a fresh rate window (100 requests a minute per key or client address) on the test clock. */
-export async function freshRateWindow(api: ReturnType<typeof client>): Promise<void> {
+/**
+ * Starts a fresh rate window (100 requests a minute per key or client address), aligned to its
+ * start: on real time (the runtime's wall clock, skewed in process) and on the test clock.
+ */
+export async function freshRateWindow(runtime: Runtime, api: ReturnType<typeof client>): Promise<void> {
+  const wall = runtime.wallClock.now().getTime();
+  runtime.wallClock.skew((60_000 - (wall % 60_000)) / 1000 + 0.5);
   const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
   await api.post('/api/test-helpers/clock/advance', { seconds: (60_000 - (now % 60_000)) / 1000 + 0.5 });
 }
