@@ -20,7 +20,7 @@ import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer } from '#shared/platform/container';
 import { useContainer } from '#shared/platform/current';
-import { TestClock } from './clock';
+import { TestClock, WallClock } from './clock';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
 import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
@@ -67,7 +67,10 @@ export interface RoundTrips {
 export interface Runtime {
   baseUrl: string;
   port: number;
+  /** Business time, moved by `POST /api/test-helpers/clock/advance`. */
   clock: TestClock;
+  /** Real time (credentials, the request rate limit, webhook signatures); only tests skew it. */
+  wallClock: WallClock;
   timeline: Timeline;
   scheduler: LocalScheduler;
   deliveryQueue: LocalQueue;
@@ -212,7 +215,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   // The answer check reads every route's response schemas, which the functions load lazily.
   await loadSchemas(httpGroups);
 
-  const clock = new TestClock();
+  const clock = new TestClock(file('clock.json'));
+  const wallClock = new WallClock();
   const issuer = await LocalIssuer.open(dataDir);
   // Every function runs the same handler module Lambda runs, invoked with the same event shapes.
   const modules = new Map<
@@ -271,6 +275,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const container = createContainer(config, {
     mailbox,
     clock,
+    wallClock,
     scheduler: services.scheduler,
     queue: services.deliveryQueue,
     bus,
@@ -334,6 +339,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     baseUrl,
     port,
     clock,
+    wallClock,
     timeline,
     ...services,
     bus,

@@ -55,7 +55,7 @@ function environmentHeader(req: HttpRequest): Environment {
 
 async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthContext; count: number }> {
   if (!API_KEY_FORMAT.test(token)) throw new UnauthorizedError();
-  const now = req.container.clock.now();
+  const now = req.container.wallClock.now();
   const hash = hashKey(token);
   const found = await req.container.repos.apiKeys.authenticate(hash, now, rateWindow(now));
   if (!found || !sameHash(found.record.hash, hash)) throw new UnauthorizedError();
@@ -103,7 +103,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
       audience: config.jwtClientId,
       algorithms: ['RS256'],
       requiredClaims: ['exp', 'sub'],
-      currentDate: req.container.clock.now(),
+      currentDate: req.container.wallClock.now(),
     }));
   } catch (error) {
     if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) {
@@ -115,7 +115,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
   if (payload.token_use !== 'id' || sellerId === null) throw new UnauthorizedError();
   const environment = environmentHeader(req);
   const principal = `jwt:${String(payload.sub)}`;
-  const now = req.container.clock.now();
+  const now = req.container.wallClock.now();
   const count = await req.container.repos.rateLimits.hit(principal, now, rateWindow(now));
   return { auth: { scheme, tenant: { sellerId, environment }, principal } satisfies AuthContext, count };
 }
@@ -130,7 +130,7 @@ export async function authenticate(
   req: HttpRequest,
   route: Route,
 ): Promise<{ auth: AuthContext; headers: Record<string, string> }> {
-  const now = req.container.clock.now();
+  const now = req.container.wallClock.now();
   const window = rateWindow(now);
   const settle = (auth: AuthContext, count: number) => {
     const decision = decide(count, window, now);

@@ -55,7 +55,13 @@ import { SECRET_NAMES, type SecretName } from '#shared/secrets';
  */
 export interface Container {
   config: Config;
+  /** Business time: what the local runtime's test clock moves (due dates, schedules, retries). */
   clock: Clock;
+  /**
+   * Real time, which no test clock moves: API keys and dashboard tokens are checked, the request
+   * rate limit counts and webhooks are signed on it.
+   */
+  wallClock: Clock;
   ids: Ids;
   /** Numeric ids from atomic counters (hi/lo blocks). */
   sequences: { next(name: string): Promise<number> };
@@ -104,6 +110,7 @@ export interface Container {
 /** What differs between AWS and the local runtime; everything else is built the same way. */
 export interface Platform {
   clock: Clock;
+  wallClock: Clock;
   scheduler: Scheduler;
   queue: Queue;
   bus: EventBus;
@@ -174,6 +181,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
   return {
     config: cfg,
     clock: platform.clock,
+    wallClock: platform.wallClock,
     ids: cryptoIds,
     sequences: { next: (name) => table.nextId(name) },
     repos,
@@ -218,6 +226,7 @@ function lazy<T extends object>(load: () => Promise<T>): T {
 function awsPlatform(cfg: Config): Platform {
   return {
     clock: systemClock,
+    wallClock: systemClock,
     scheduler: lazy<Scheduler>(async () => {
       const [{ SchedulerClient }, { EventBridgeScheduler }] = await Promise.all([
         import('@aws-sdk/client-scheduler'),

@@ -291,6 +291,7 @@ describe('a delivery whose host answers a public address, then loopback (DNS reb
           endpoints,
           queue: new FakeQueue(),
           clock: new FakeClock(now),
+          wallClock: new FakeClock(now),
           sender: httpSender,
           urlPolicy,
           metrics: new FakeMetrics(),

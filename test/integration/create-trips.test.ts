@@ -87,7 +87,7 @@ async function subscribeTrips(s: Seller) {
 describe('round trips of POST /api/subscriptions (issue 17)', () => {
   it('costs 3 round trips with authentication: one read, the charge apart, one write', async () => {
     const s = await seller();
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     // The container's first subscription of this price learns the price's product (and claims id blocks).
     await subscribeTrips(s);
     const trips: number[] = [];
@@ -97,7 +97,7 @@ describe('round trips of POST /api/subscriptions (issue 17)', () => {
 
   it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
     const s = await seller();
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     await subscribeTrips(s);
     const renamed = await api.patch(
       `/api/v1/customers/${s.customer.uuid}`,
@@ -115,7 +115,7 @@ describe('round trips of POST /api/subscriptions (issue 17)', () => {
 
   it('reads the profile by uuid for an id pointer written before it carried a copy, and heals the pointer', async () => {
     const s = await seller();
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     await subscribeTrips(s);
     const tenant = { sellerId: nextSeller - 1, environment: 'test' as const };
     const pointer = keys.customerById(tenant, s.customer.id);
@@ -179,7 +179,7 @@ describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
   it('costs 3 round trips with authentication for each new customer: one read, one write', async () => {
     const s = await seller();
     const [first, ...others] = await customers(s, 4);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     // The container's first charge of this product looks its uuid up (a Query beside the read).
     expect((await chargeTrips(s, first.id)).trips).toBe(4);
     const trips: number[] = [];
@@ -190,7 +190,7 @@ describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
   it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
     const s = await seller();
     const [c] = await customers(s, 1);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     await chargeTrips(s, c.id);
     const renamed = await api.patch(`/api/v1/customers/${c.uuid}`, { name: 'Outro Nome' }, { token: s.key });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
@@ -235,7 +235,7 @@ describe('round trips of POST /api/public/cobranca/{payToken}/card (issue 17)', 
     };
     const warm = await newCharge();
     const measured = await newCharge();
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     // The container's first card payment waits for its first blocks of transaction and attempt ids.
     expect((await api.post(`/api/public/cobranca/${warm.token}/card`, { card })).status).toBe(201);
 
@@ -280,7 +280,7 @@ describe('round trips of a scheduled charge’s reads and actions (issue 17)', (
       'pendingPix',
     ]);
     const token = (issued.cycles[0].payUrl as string).split('/').pop();
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
 
     const before = batchReads();
     const link = await tripsOf(() => api.get(`/api/public/cobranca/${token}`));
@@ -323,7 +323,7 @@ describe('round trips of a scheduled charge’s reads and actions (issue 17)', (
       { token: s.key },
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
 
     const changed = await tripsOf(() =>
       api.call('PUT', `/api/v1/scheduled-charges/${created.body.id}/payment-method`, {
@@ -378,7 +378,7 @@ describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
     const s = await seller();
     const product = await carneProduct(s);
     const [first, ...others] = await customers(s, 4);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     // The container's first plan of this product looks its uuid up before the read (the guard's key needs its id).
     expect((await planTrips(s, product.uuid, first.id)).trips).toBe(4);
     const trips: number[] = [];
@@ -390,7 +390,7 @@ describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
     const s = await seller();
     const product = await carneProduct(s);
     const [c] = await customers(s, 1);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     await planTrips(s, product.uuid, c.id);
     const again = await planTrips(s, product.uuid, c.id, 409);
     expect(again.body.message).toBe('An identical installment plan was just created for this customer');
@@ -403,7 +403,7 @@ describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
     const s = await seller();
     const product = await carneProduct(s);
     const [c, d] = await customers(s, 2);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     await planTrips(s, product.uuid, d.id);
     const renamed = await api.patch(`/api/v1/customers/${c.uuid}`, { name: 'Outro Nome' }, { token: s.key });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);

@@ -78,7 +78,7 @@ describe('GET /docs', () => {
     expect(res.body).toMatchObject({ statusCode: 404, message: 'Asset not found' });
   });
 
-  // Chromium is a prerequisite of `npm test` (scripts/check-prerequisites.mjs); .ci/run installs it.
+  // npm's Chromium (test/support/chromium.ts), or the one CHROMIUM names.
   it('renders the reference in Chromium with no CSP violation, console error or foreign request', async () => {
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });

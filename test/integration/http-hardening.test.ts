@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
-import { type client, useTestRuntime } from '../support/runtime';
+import { type client, nextRateWindow, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -303,7 +303,7 @@ describe('the rate limit of a seller with several API keys', () => {
     const s = await seller();
     const second = await api.post('/api/api-keys', { name: 'k2', environment: 'test' }, { token: s.jwt });
     const other = await seller();
-    await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+    await nextRateWindow(runtime, api);
     for (let i = 1; i <= 100; i++) {
       const res = await api.get(endpoints, { token: i % 2 === 0 ? s.key : second.body.key });
       expect(res.status, `request ${i}`).toBe(200);

@@ -6,7 +6,7 @@ import { keys } from '../../shared/adapters/dynamodb/keys';
 import { BOLETO_NOT_FOUND } from '../../shared/domain/transactions/not-found';
 import { connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
 import type { FakeAsaas } from '../support/fake-asaas/server';
-import type { client } from '../support/runtime';
+import { type client, nextRateWindow } from '../support/runtime';
 
 /**
  * Issue 31: whoever holds the sandbox's notification key can move sandbox sales and nothing else.
@@ -37,7 +37,7 @@ async function sellerWithProduct(environment: 'test' | 'live') {
     environment === 'live'
       ? await liveKeyOf(live, sellerId)
       : await (async () => {
-          await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+          await nextRateWindow(runtime, api);
           const token = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
           const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token });
           return { jwt: token, key: res.body.key as string };

@@ -122,7 +122,7 @@ beforeEach(async () => {
   sender = new FakeWebhookSender(OK);
   urlPolicy = new FakeUrlPolicy({ 'hooks.example.com': [PUBLIC_ADDRESS] });
   metrics = new FakeMetrics();
-  deps = { deliveries, endpoints, queue, clock, sender, urlPolicy, metrics };
+  deps = { deliveries, endpoints, queue, clock, wallClock: clock, sender, urlPolicy, metrics };
 });
 
 describe('processDeliveryMessage on success', () => {
@@ -171,6 +171,16 @@ describe('processDeliveryMessage on success', () => {
     expect(sender.requests[0].headers['x-signature']).toBe(
       `t=${timestamp},v1=${sign(SECRET)},v1=${sign('whsec_old')}`,
     );
+  });
+
+  it('signs with the time of the wall clock, which a receiver checks, not the business clock', async () => {
+    clock.advanceSeconds(32 * 86_400);
+    const wall = new FakeClock(NOW);
+    await processDeliveryMessage({ ...deps, wallClock: wall }, message(1));
+
+    const timestamp = T0 / 1000;
+    const v1 = createHmac('sha256', SECRET).update(`${timestamp}.${BODY}`).digest('hex');
+    expect(sender.requests[0].headers['x-signature']).toBe(`t=${timestamp},v1=${v1}`);
   });
 });
 

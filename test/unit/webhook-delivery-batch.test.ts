@@ -120,6 +120,7 @@ beforeEach(() => {
     endpoints,
     queue: new FakeQueue(),
     clock: new FakeClock(NOW),
+    wallClock: new FakeClock(NOW),
     sender,
     urlPolicy: new FakeUrlPolicy({
       'ok.example.com': ['93.184.216.34'],

@@ -78,7 +78,10 @@ export interface DeliveryDeps {
   deliveries: DeliveryRepository;
   endpoints: WebhookEndpointRepository;
   queue: Queue;
+  /** When attempts are due (the test clock moves it). */
   clock: Clock;
+  /** The signature's timestamp: receivers check it against their own clock, so real time. */
+  wallClock: Clock;
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
@@ -160,7 +163,7 @@ function unstoredDelivery(
  * that runs twice sends the same delivery id twice; the attempt that finds it recorded drops it.
  */
 export async function fanOut(
-  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
+  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics' | 'wallClock'>,
   detail: BusDetail,
   /** The tenant's endpoints when the caller read them already (a batch reads each tenant's once). */
   tenantEndpoints?: readonly WebhookEndpoint[],
@@ -191,7 +194,7 @@ export async function fanOut(
  * failed (their tenant's read or their own queueing), to return to the queue; the others are done.
  */
 export async function fanOutBatch(
-  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
+  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics' | 'wallClock'>,
   details: readonly BusDetail[],
 ): Promise<number[]> {
   const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
@@ -216,7 +219,7 @@ async function attempt(deps: DeliveryDeps, delivery: WebhookDelivery, endpoint: 
   const target = await resolveWebhookUrl(endpoint.url, deps.urlPolicy);
   if (target.problem !== undefined)
     return { statusCode: null, durationMs: 0, error: `refused: ${target.problem}` };
-  const timestamp = Math.floor(now.getTime() / 1000);
+  const timestamp = Math.floor(deps.wallClock.now().getTime() / 1000);
   return deps.sender.post(
     { url: endpoint.url, addresses: target.addresses },
     delivery.body,
