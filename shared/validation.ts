@@ -60,3 +60,11 @@ export const metadataSchema = z
     // Said together with the values' own issues, whenever the map is an object at all.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   );
+
+/**
+ * What the API reference shows for a request field that its zod schema takes loosely because a use
+ * case checks it itself: a sale's buyer is any object to the route, then checked as a customer with
+ * the personType its document implies, so that every message names `customer.<field>`. The OpenAPI
+ * generator converts `shows` in the field's place; validation never reads it.
+ */
+export const documentedShapes = z.registry<{ shows: z.ZodType }>();
