@@ -33,7 +33,11 @@ export async function loadExamples(groups: readonly RouteGroup[]): Promise<Examp
   return Object.assign({}, ...books);
 }
 
-const spaced = (number: string) => number.replace(/(\d{4})(?=\d)/g, '$1 ');
+/** As printed on the card: 4-4-4-4, or 4-6-5 for a 15-digit Amex. */
+const spaced = (number: string) =>
+  number.length === 15
+    ? `${number.slice(0, 4)} ${number.slice(4, 10)} ${number.slice(10)}`
+    : number.replace(/(\d{4})(?=\d)/g, '$1 ');
 
 /** The sandbox's own card table, so that the reference never lists a card the sandbox does not know. */
 function testCardsTable(): string {

@@ -1,3 +1,4 @@
+import { DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
 import { defineExamples } from '#shared/http/examples';
 import { apiKeyRoutes } from './routes';
 
@@ -39,6 +40,12 @@ export const examples = defineExamples(apiKeyRoutes, {
       summary: 'A read-only key: GET routes only, any write answers 403',
       body: { name: 'Relatórios', environment: 'test', permissions: 'read' },
       responses: { 201: { ...reports, key: 'sk_test_65TL8SlzyBGWci8u92yEHyqsEbkfyrfxKSFpcYx0' } },
+    },
+    {
+      name: 'duplicate-name',
+      summary: 'A name the environment already has: 409',
+      body: { name: 'Servidor da loja', environment: 'test' },
+      errors: { 409: new DuplicateKeyNameError('Servidor da loja', 'test') },
     },
   ],
   listApiKeys: {

@@ -1,4 +1,6 @@
+import { SESSION_CANNOT_BE_EXPIRED } from '#shared/domain/checkout/session';
 import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
+import { ConflictError } from '#shared/errors';
 import { approvedCard, buyer, product, productUuid } from '#shared/http/example-story';
 import { defineExamples } from '#shared/http/examples';
 import { checkoutRoutes } from './routes';
@@ -147,22 +149,32 @@ export const examples = defineExamples(checkoutRoutes, {
     responses: { 200: { data: [paid], count: 1, totalCount: 1, totalPages: 1 } },
   },
   getCheckoutSession: { path: { id: paidId }, responses: { 200: { data: paid } } },
-  expireCheckoutSession: {
-    path: { id: expiredId },
-    responses: {
-      200: {
-        data: {
-          ...session,
-          id: expiredId,
-          url: `http://127.0.0.1:3000/checkout/${expiredId}`,
-          status: 'expired',
-          expires_at: '2026-11-29T17:09:31.086Z',
-          created_at: '2026-11-28T17:09:31.086Z',
-          updated_at: '2026-11-28T17:09:31.101Z',
+  expireCheckoutSession: [
+    {
+      name: 'open',
+      summary: 'An open session: expired now, checkout.session.expired is sent',
+      path: { id: expiredId },
+      responses: {
+        200: {
+          data: {
+            ...session,
+            id: expiredId,
+            url: `http://127.0.0.1:3000/checkout/${expiredId}`,
+            status: 'expired',
+            expires_at: '2026-11-29T17:09:31.086Z',
+            created_at: '2026-11-28T17:09:31.086Z',
+            updated_at: '2026-11-28T17:09:31.101Z',
+          },
         },
       },
     },
-  },
+    {
+      name: 'complete',
+      summary: 'A paid session cannot be expired: 409',
+      path: { id: paidId },
+      errors: { 409: new ConflictError(SESSION_CANNOT_BE_EXPIRED, 'session_not_open') },
+    },
+  ],
   getCheckoutPage: {
     path: { ref: openId },
     responses: {

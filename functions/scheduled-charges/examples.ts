@@ -1,3 +1,4 @@
+import { refused } from '#shared/domain/scheduled-charges/actions';
 import { chargeCustomer, lessons, lessonsDetail, productUuid } from '#shared/http/example-story';
 import { defineExamples } from '#shared/http/examples';
 import { scheduledChargeRoutes } from './routes';
@@ -74,13 +75,24 @@ export const examples = defineExamples(scheduledChargeRoutes, {
     responses: { 200: { data: [tuition], count: 1, totalCount: 1, totalPages: 1 } },
   },
   getScheduledCharge: { path: { id: lessons.id }, responses: { 200: { ...lessons, ...lessonsDetail } } },
-  markScheduledChargePaid: {
-    path: { id: tuition.id },
-    body: { paymentDate: '2026-12-03', externalReference: 'TED 4471' },
-    responses: {
-      200: { ...tuition, dueDate: '2026-12-03', status: 'paid', updatedAt: '2026-12-03T17:09:40.775Z' },
+  markScheduledChargePaid: [
+    {
+      name: 'overdue',
+      summary: 'Paid by bank transfer: paid, no transaction created',
+      path: { id: tuition.id },
+      body: { paymentDate: '2026-12-03', externalReference: 'TED 4471' },
+      responses: {
+        200: { ...tuition, dueDate: '2026-12-03', status: 'paid', updatedAt: '2026-12-03T17:09:40.775Z' },
+      },
     },
-  },
+    {
+      name: 'not-due',
+      summary: 'Still scheduled (only due_today or overdue charges can be marked paid): 409',
+      path: { id: tuition.id },
+      body: { paymentDate: '2026-11-28', externalReference: 'TED 4471' },
+      errors: { 409: refused('marked paid', 'scheduled') },
+    },
+  ],
   postponeScheduledCharge: {
     path: { id: tuition.id },
     body: { newDueDate: '2026-12-02', reason: 'Cliente pediu mais prazo' },

@@ -1,3 +1,6 @@
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
+import { NotFoundError, ServiceUnavailableError } from '#shared/errors';
 import {
   approvedCard,
   boletoSale,
@@ -72,6 +75,18 @@ export const examples = defineExamples(transactionRoutes, {
       summary: "Made with an affiliate: 12.5% of the seller's net is the affiliate's commission",
       body: { productId: productUuid, paymentMethod: 'pix', customer: buyer, affiliateId: 3 },
       responses: { 201: affiliateSale },
+    },
+    {
+      name: 'unknown-product',
+      summary: 'A product uuid the seller does not have (or deactivated): 404',
+      body: { productId: 'a860ad3f-da47-45bf-8f5a-2e37a55c8b6d', paymentMethod: 'pix', customer: buyer },
+      errors: { 404: new NotFoundError(PRODUCT_NOT_FOUND) },
+    },
+    {
+      name: 'live-without-provider',
+      summary: 'A live product whose seller has not connected a provider: 503, nothing charged',
+      body: { productId: productUuid, paymentMethod: 'pix', customer: buyer },
+      errors: { 503: new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured') },
     },
   ],
   listTransactions: {

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { AppError } from '#shared/errors';
 import type { LazySchema, Route, RouteGroup } from './types';
 
 /**
@@ -36,8 +37,14 @@ export interface Scenario<R extends Route = Route> {
     | (NonNullable<R['request']> extends { path: unknown } ? never : Record<string, string>);
   query?: RequestPart<R, 'query'>;
   body?: RequestPart<R, 'body'>;
-  /** The JSON answers, by status; an error answer is an ErrorBody. */
+  /** The JSON answers, by status. */
   responses?: { [S in keyof R['responses']]?: Accepted<R['responses'][S]> };
+  /**
+   * A refusal this call gets, by status, as the error the service throws (its own class and text):
+   * the reference shows the error mapper's body of it. Generic causes (a missing key, an empty
+   * body, the rate limit) are shown for every operation without being listed here.
+   */
+  errors?: { readonly [status: number]: AppError };
 }
 
 export type NamedScenario<R extends Route = Route> = Scenario<R> & { name: string; summary: string };

@@ -101,6 +101,18 @@ export function createSchemaBook(reserved: string[]) {
     return defs[io].get(ref.slice(DEF_PREFIX.length)) ?? json;
   }
 
+  /** A schema with its `$ref`s followed (a definition of either side, before `finish`). */
+  function follow(json: Json, io: Io): Json {
+    let current = json;
+    for (let hops = 0; typeof current.$ref === 'string' && hops < 10; hops++) {
+      const ref: string = current.$ref;
+      const found = ref.startsWith(DEF_PREFIX) ? defs[io].get(ref.slice(DEF_PREFIX.length)) : undefined;
+      if (!found) break;
+      current = found;
+    }
+    return current;
+  }
+
   const refsOf = (def: Json | undefined): string[] => {
     const found: string[] = [];
     rewriteRefs(def, (ref) => {
@@ -149,7 +161,7 @@ export function createSchemaBook(reserved: string[]) {
     return Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
   }
 
-  return { convert, resolve, track, finish };
+  return { convert, resolve, track, follow, finish };
 }
 
 export type SchemaBook = ReturnType<typeof createSchemaBook>;

@@ -1,6 +1,8 @@
 import type * as z from 'zod';
 import { MAX_KEY_LENGTH } from '#shared/domain/idempotency';
+import type { AppError } from '#shared/errors';
 import { type ExampleBook, type Scenario, scenariosOf } from './examples';
+import { errorExample, refusalExample } from './openapi-errors';
 import { createSchemaBook, type Json, refTo, type SchemaBook } from './openapi-schemas';
 import { declaredRequest, declaredResponse } from './responses';
 import type { AuthScheme, RawContent, Route, RouteGroup } from './types';
@@ -98,17 +100,45 @@ const isZod = (value: unknown): value is z.ZodType =>
   typeof value === 'object' && value !== null && '_zod' in value;
 
 /**
+ * An example's object keys in the order of its schema's properties (nested ones too), so that it
+ * reads like the Schema tab and like the answer however the example was put together.
+ */
+function inSchemaOrder(value: unknown, schema: Json | undefined, follow: (json: Json) => Json): unknown {
+  if (!schema || typeof value !== 'object' || value === null) return value;
+  const shape = follow(schema);
+  if (Array.isArray(value)) return value.map((item) => inSchemaOrder(item, shape.items, follow));
+  const record = value as Record<string, unknown>;
+  const fits = (candidate: Json) =>
+    Object.keys(record).filter((key) => key in (candidate.properties ?? {})).length;
+  const object = [shape, ...[...(shape.anyOf ?? []), ...(shape.oneOf ?? [])].map(follow)]
+    .filter((candidate) => candidate.properties)
+    .sort((a, b) => fits(b) - fits(a))[0];
+  if (!object) return value;
+  const names = Object.keys(object.properties);
+  const rank = (key: string) => (names.includes(key) ? names.indexOf(key) : names.length);
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort((a, b) => rank(a) - rank(b))
+      .map((key) => [key, inSchemaOrder(record[key], object.properties[key], follow)]),
+  );
+}
+
+/**
  * A part's examples as OpenAPI writes them: `example` for an operation's one call, `examples` keyed
  * by call name (with its summary) when it has several; a value the calls share is one `example`.
  */
-function examplesOf(calls: readonly Scenario[], pick: (call: Scenario) => unknown): Json {
+function examplesOf(
+  calls: readonly Scenario[],
+  pick: (call: Scenario) => unknown,
+  order = (v: unknown) => v,
+): Json {
   const given = calls.filter((call) => pick(call) !== undefined);
   if (given.length === 0) return {};
   const distinct = new Set(given.map((call) => JSON.stringify(pick(call))));
-  if (distinct.size === 1 && (given.length > 1 || !given[0].name)) return { example: pick(given[0]) };
+  if (distinct.size === 1 && (given.length > 1 || !given[0].name)) return { example: order(pick(given[0])) };
   return {
     examples: Object.fromEntries(
-      given.map((call) => [call.name, { summary: call.summary, value: pick(call) }]),
+      given.map((call) => [call.name, { summary: call.summary, value: order(pick(call)) }]),
     ),
   };
 }
@@ -164,7 +194,11 @@ function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[])
     else if (isZod(value)) {
       const schema = book.convert(value, 'output', `${route.operationId}_${status}`);
       const description = schema.description ?? REASONS[status] ?? `Status ${status}`;
-      const examples = examplesOf(calls, (call) => valueIn(call.responses, String(status)));
+      const examples = examplesOf(
+        calls,
+        (call) => valueIn(call.responses, String(status)),
+        (example) => inSchemaOrder(example, schema, (json) => book.follow(json, 'output')),
+      );
       answers[status] = { description, content: { 'application/json': { schema, ...examples } } };
     } else
       answers[status] = { description: value.description, content: { [value.contentType]: rawMedia(value) } };
@@ -184,8 +218,20 @@ function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[])
     [500, true],
     ...(route.errors ?? []).map((status): [number, boolean] => [status, true]),
   ];
+  // The path an error body names: the route's, with the call's (or the first call's) parameters.
+  const pathOf = (call?: Scenario) =>
+    route.path.replace(/\{(\w+)\+?\}/g, (template, name: string) => {
+      const given = [call, ...calls].map((c) => valueIn(c?.path, name)).find((value) => value !== undefined);
+      return given === undefined ? template : String(given);
+    });
+  const path = pathOf();
   for (const [status, applies] of errors) {
     if (!applies || answers[status]) continue;
+    const refused = calls.filter((call) => call.errors?.[status]);
+    const example = refused.length ? undefined : errorExample(route, status, path);
+    const examples = refused.length
+      ? examplesOf(refused, (call) => refusalExample(call.errors?.[status] as AppError, pathOf(call)))
+      : {};
     answers[status] = {
       description: REASONS[status],
       ...(status === 429
@@ -195,7 +241,9 @@ function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[])
             },
           }
         : {}),
-      content: { 'application/json': { schema: refTo('ErrorBody') } },
+      content: {
+        'application/json': { schema: refTo('ErrorBody'), ...(example ? { example } : {}), ...examples },
+      },
     };
   }
   return Object.fromEntries(Object.entries(answers).map(([status, answer]) => [String(status), answer]));
@@ -213,6 +261,7 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route, calls: r
     ...headers.map((name) => ({ $ref: `#/components/parameters/${name}` })),
   ];
   const body = declaredRequest(route, 'body');
+  const bodySchema = body && book.convert(body, 'input', `${route.operationId}_body`);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -226,8 +275,12 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route, calls: r
             required: !route.request?.optionalBody && body._zod.optin !== 'optional',
             content: {
               'application/json': {
-                schema: book.convert(body, 'input', `${route.operationId}_body`),
-                ...examplesOf(calls, (call) => call.body),
+                schema: bodySchema,
+                ...examplesOf(
+                  calls,
+                  (call) => call.body,
+                  (example) => inSchemaOrder(example, bodySchema, (json) => book.follow(json, 'input')),
+                ),
               },
             },
           },

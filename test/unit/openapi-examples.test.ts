@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -139,7 +140,7 @@ describe('the examples of the API reference', () => {
           const error = check(parameter.schema, item);
           if (error) failures.push(`${at}: ${error}`);
           const inDocument = parameter.examples?.[call.name ?? '']?.value ?? parameter.example;
-          if (JSON.stringify(inDocument) !== JSON.stringify(item))
+          if (!isDeepStrictEqual(inDocument, item))
             failures.push(`${at}: the document does not show this example`);
         }
         continue;
@@ -153,8 +154,35 @@ describe('the examples of the API reference', () => {
       const error = check(content.schema, value);
       if (error) failures.push(`${where(route, call, part)}: ${error}`);
       const inDocument = call.name && content.examples ? content.examples[call.name]?.value : content.example;
-      if (JSON.stringify(inDocument) !== JSON.stringify(value))
+      if (!isDeepStrictEqual(inDocument, value))
         failures.push(`${where(route, call, part)}: the document does not show this example`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('show each refusal under a status the operation documents, as the error mapper writes it', () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const operation =
+        document.paths[route.path.replace(/\{(\w+)\+\}/g, '{$1}')][route.method.toLowerCase()];
+      for (const call of scenariosOf(book[route.operationId])) {
+        for (const [status, error] of Object.entries(call.errors ?? {})) {
+          const at = where(route, call, status);
+          const media = operation.responses[status]?.content?.['application/json'];
+          if (!media) failures.push(`${at}: the operation does not document ${status}`);
+          else if (error.statusCode !== Number(status))
+            failures.push(`${at}: the error is a ${error.statusCode}`);
+          else {
+            const shown = call.name ? media.examples?.[call.name]?.value : media.example;
+            if (
+              shown?.message !== error.message &&
+              JSON.stringify(shown?.message) !== JSON.stringify(error.messages)
+            )
+              failures.push(`${at}: the document shows ${JSON.stringify(shown)}`);
+            if (shown?.code !== error.code) failures.push(`${at}: code ${shown?.code}, not ${error.code}`);
+          }
+        }
+      }
     }
     expect(failures).toEqual([]);
   });
