@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { documentedShapes } from '#shared/validation';
+import { documentedShapeOf } from '#shared/validation';
 
 /**
  * zod to the JSON Schemas of an OpenAPI 3.1 document: one conversion per request or response
@@ -32,9 +32,9 @@ const toJson = (schema: z.ZodType, io: Io): Json =>
     },
   }) as Json;
 
-/** A field registered in documentedShapes is shown as the schema it names (shared/validation.ts). */
+/** A field marked with documentedAs is shown as the schema it names (shared/validation.ts). */
 function showDocumentedShape({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Json }, io: Io) {
-  const shown = documentedShapes.get(zodSchema as z.ZodType)?.shows;
+  const shown = documentedShapeOf(zodSchema as z.ZodType);
   if (!shown) return;
   const { $schema: _, $defs, ...json } = toJson(shown, io);
   if ($defs) throw new Error('a documented shape must not contain schemas named with .meta({ id })');

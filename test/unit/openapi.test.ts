@@ -7,7 +7,7 @@ import { SAVED_CARD_LATER_DECLINES } from '#shared/adapters/sandbox-gateway/save
 import { SANDBOX_CARDS } from '#shared/domain/payments/cards';
 import { buildOpenApi } from '#shared/http/openapi';
 import { defineRoutes, type RouteGroup } from '#shared/http/types';
-import { documentedShapes } from '#shared/validation';
+import { documentedAs } from '#shared/validation';
 import { OPENAPI_FILE, openApiText } from '../../scripts/openapi';
 
 const info = { title: 'Test API', version: '1.0.0' };
@@ -316,9 +316,9 @@ describe('buildOpenApi', () => {
     });
   });
 
-  it('shows a field registered in documentedShapes as the schema it names, and validates it as before', () => {
+  it('shows a field marked documentedAs as the schema it names, and validates it as before', () => {
     const buyer = z.object({ name: z.string(), email: z.email() }).strict();
-    const loose = z.record(z.string(), z.unknown()).register(documentedShapes, { shows: buyer });
+    const loose = documentedAs(z.record(z.string(), z.unknown()), buyer);
     const sale = z.object({ buyer: loose, note: z.string().optional() });
     const shop = defineRoutes('sale', [
       {

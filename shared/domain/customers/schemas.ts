@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { documentKind, normalizeDocument, onlyDigits } from '#shared/domain/documents';
-import { documentedShapes, textField } from '#shared/validation';
+import { documentedAs, textField } from '#shared/validation';
 import { MAX_LIST_WINDOW } from './customer';
 
 export const BRAZILIAN_STATES = [
@@ -124,9 +124,7 @@ export const saleCustomerSchema = z
   );
 
 /** A sale's `customer`: any object to the route, checked by the sale, shown as saleCustomerSchema. */
-export const saleCustomerField = z
-  .record(z.string(), z.unknown())
-  .register(documentedShapes, { shows: saleCustomerSchema });
+export const saleCustomerField = documentedAs(z.record(z.string(), z.unknown()), saleCustomerSchema);
 
 export const updateCustomerSchema = z
   .object({
