@@ -27,7 +27,7 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-const PAGE = `<!doctype html>
+export const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -158,7 +158,8 @@ export const openApiDocument = (acceptEncoding?: string) =>
     acceptEncoding,
   );
 
-export const referencePage = () => rawReply('text/html; charset=utf-8', PAGE, 200, SECURITY_HEADERS);
+export const referencePage = () =>
+  rawReply('text/html; charset=utf-8', REFERENCE_PAGE, 200, SECURITY_HEADERS);
 
 export const referenceAsset = (file: Asset, acceptEncoding?: string) =>
   answer(file, ASSETS[file].contentType, ASSETS[file].load, acceptEncoding);

@@ -1,3 +1,4 @@
+import { minhaAreaPage } from '#shared/domain/pages/minha-area-page';
 import { productUuid } from '#shared/http/example-story';
 import { defineExamples } from '#shared/http/examples';
 import { pagesRoutes } from './routes';
@@ -10,5 +11,6 @@ export const examples = defineExamples(pagesRoutes, {
   },
   getPageAsset: { path: { file: 'checkout.js' } },
   getPortalPage: { query: { token: 'pt_VjJpDoB9SgmfubgzPoSlceH0yinyPNNnpQ5cm3TSisw' } },
+  getMinhaAreaPage: { responses: { 200: minhaAreaPage().html } },
   getPortalTheme: { path: { color: '257264' } },
 });

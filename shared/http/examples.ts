@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { AppError } from '#shared/errors';
-import type { LazySchema, Route, RouteGroup } from './types';
+import type { LazySchema, RawContent, Route, RouteGroup } from './types';
 
 /**
  * Hand-picked examples of the API reference, kept beside each group's route rows
@@ -25,6 +25,8 @@ type RequestPart<R extends Route, P extends 'path' | 'query' | 'body'> = NonNull
   ? Accepted<S>
   : never;
 
+type Answer<S> = S extends RawContent ? string | Readonly<Record<string, unknown>> : Accepted<S>;
+
 /** One call of an operation as an integrator makes it: the request's parts and what it answers. */
 export interface Scenario<R extends Route = Route> {
   /** The key of this call among the operation's several (`pix`, `card-declined`). */
@@ -37,8 +39,8 @@ export interface Scenario<R extends Route = Route> {
     | (NonNullable<R['request']> extends { path: unknown } ? never : Record<string, string>);
   query?: RequestPart<R, 'query'>;
   body?: RequestPart<R, 'body'>;
-  /** The JSON answers, by status. */
-  responses?: { [S in keyof R['responses']]?: Accepted<R['responses'][S]> };
+  /** The answers, by status: JSON as its schema takes it, a page or a file's text (an excerpt). */
+  responses?: { [S in keyof R['responses']]?: Answer<R['responses'][S]> };
   /**
    * A refusal this call gets, by status, as the error the service throws (its own class and text):
    * the reference shows the error mapper's body of it. Generic causes (a missing key, an empty

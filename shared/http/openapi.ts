@@ -200,8 +200,13 @@ function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[])
         (example) => inSchemaOrder(example, schema, (json) => book.follow(json, 'output')),
       );
       answers[status] = { description, content: { 'application/json': { schema, ...examples } } };
-    } else
-      answers[status] = { description: value.description, content: { [value.contentType]: rawMedia(value) } };
+    } else {
+      const examples = examplesOf(calls, (call) => valueIn(call.responses, String(status)));
+      answers[status] = {
+        description: value.description,
+        content: { [value.contentType]: { ...rawMedia(value), ...examples } },
+      };
+    }
   }
   const { request, auth } = route;
   const authenticated = auth.length > 0;
