@@ -92,8 +92,9 @@ window.ui = SwaggerUIBundle({
  * breaks `markInstallmentPaid` letter by letter. Below 600 px each gets its own row: the method
  * with the summary (which wraps between words), then the path (which breaks before a slash), then
  * the operationId, whose longest fits; the lock and the arrow move to the top corner, so that the
- * path and the operationId have the block's whole width. The getting-started commands keep their
- * lines and scroll sideways inside their block.
+ * path and the operationId have the block's whole width. Code (the getting-started commands, the
+ * examples) keeps its lines and scrolls sideways inside its block, and the answers' table drops its
+ * empty Links column, so that an open operation fits the phone's width.
  */
 const STYLES = `.swagger-ui .opblock-summary-path .path-segment { white-space: nowrap; }
 .swagger-ui .info pre, .swagger-ui .info pre > code { white-space: pre; overflow-x: auto; }
@@ -110,6 +111,11 @@ const STYLES = `.swagger-ui .opblock-summary-path .path-segment { white-space: n
   .swagger-ui .opblock .opblock-summary-path,
   .swagger-ui .opblock .opblock-summary-description,
   .swagger-ui .opblock .opblock-summary-operation-id { box-sizing: border-box; word-break: normal; overflow-wrap: anywhere; }
+  .swagger-ui .responses-table { table-layout: fixed; width: 100%; }
+  .swagger-ui .responses-table .response-col_status { width: 44px; }
+  .swagger-ui .responses-table .response-col_links { display: none; }
+  .swagger-ui .opblock-body pre.microlight { white-space: pre; word-break: normal; overflow-x: auto; }
+  .swagger-ui .highlight-code > .microlight code { white-space: pre !important; word-break: normal; }
 }
 `;
 

@@ -167,6 +167,13 @@ describe('GET /docs', () => {
     expect(count).toBeGreaterThan(100);
     await screenshots('docs-')(page, 'phone');
     await page.close();
+    // An open operation, with its examples and answers, fits the width too.
+    const open = await browser.newPage({ viewport: PHONE });
+    await open.goto(`${runtime.baseUrl}/docs#/transactions/createTransaction`);
+    await open.locator('#operations-transactions-createTransaction .responses-table').first().waitFor();
+    await noHorizontalScroll(open);
+    await screenshots('docs-')(open, 'phone-operation');
+    await open.close();
   });
 });
 
