@@ -1,3 +1,4 @@
+import { buyerFailure } from '#shared/domain/payments/cards';
 import { approvedCard, lessons, lessonsDetail } from '#shared/http/example-story';
 import { defineExamples } from '#shared/http/examples';
 import { chargePaymentRoutes } from './routes';
@@ -137,17 +138,14 @@ export const examples = defineExamples(chargePaymentRoutes, {
     },
     {
       name: 'declined',
-      summary: 'Card 4000 0000 0000 0002: declined, the reason in Portuguese',
+      summary: 'Card 4000 0000 0000 0002: declined, a plain refusal in Portuguese for the customer',
       path: { payToken: cycle1Token },
       body: { card: { ...approvedCard, number: '4000000000000002' } },
       responses: {
         201: {
           status: 'declined',
           card: { brand: 'visa', last4: '0002' },
-          failure: {
-            code: 'card_declined',
-            message: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
-          },
+          failure: buyerFailure('card_declined'),
         },
       },
     },

@@ -1,4 +1,5 @@
 import { SESSION_CANNOT_BE_EXPIRED } from '#shared/domain/checkout/session';
+import { buyerFailure } from '#shared/domain/payments/cards';
 import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
 import { ConflictError } from '#shared/errors';
 import { approvedCard, buyer, product, productUuid } from '#shared/http/example-story';
@@ -239,7 +240,8 @@ export const examples = defineExamples(checkoutRoutes, {
     },
     {
       name: 'card-declined',
-      summary: 'Card 4000 0000 0000 9995: declined, the reason in Portuguese for the buyer',
+      summary:
+        'Card 4000 0000 0000 9995: declined; the buyer reads a plain refusal, the reason stays with the seller',
       path: { ref: openId },
       body: {
         paymentMethod: 'card',
@@ -252,10 +254,7 @@ export const examples = defineExamples(checkoutRoutes, {
           paymentId: 'fc8a5bba-3936-4cb6-b7eb-be0bd0145675',
           status: 'declined',
           card: { brand: 'visa', last4: '9995' },
-          failure: {
-            code: 'insufficient_funds',
-            message: 'Saldo ou limite insuficiente. Tente outro cartão.',
-          },
+          failure: buyerFailure('insufficient_funds'),
         },
       },
     },

@@ -15,8 +15,13 @@ const actions = {
   resume: false,
   reactivate: false,
   updatePaymentMethod: true,
+  viewInvoices: true,
 } as const;
-const inPortal = { ...subscription, actions } as const;
+const inPortal = {
+  ...subscription,
+  actions,
+  cancelRules: { atPeriodEndOnly: true, reasonRequired: false },
+} as const;
 const newCard = { id: 4, cardBrand: 'visa', cardLast4: '4242' } as const;
 const onNewCard = { ...inPortal, paymentMethodId: 4, paymentMethod: newCard } as const;
 const portalCustomer = { ...chargeCustomer, phone: '11987654321' } as const;

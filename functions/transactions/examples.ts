@@ -1,3 +1,4 @@
+import { BUYER_DECLINE_REASON } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
 import { NotFoundError, ServiceUnavailableError } from '#shared/errors';
@@ -66,9 +67,10 @@ export const examples = defineExamples(transactionRoutes, {
     },
     {
       name: 'card-declined',
-      summary: 'Card 4000 0000 0000 0002: declined by the issuer (201, status denied)',
+      summary:
+        "Card 4000 0000 0000 0002: declined (201, status denied); the exact reason only with the seller's key",
       body: { productId: productUuid, paymentMethod: 'creditcard', customer: buyer, card: declinedCard },
-      responses: { 201: declinedCardSale },
+      responses: { 201: { ...declinedCardSale, failureReason: BUYER_DECLINE_REASON } },
     },
     {
       name: 'affiliate',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import type { Container } from '#shared/platform/container';
 import type { LocalIssuer } from './jwt-issuer';
+import { PRIVATE_DIR_MODE } from './private-files';
 
 export interface DevCredentials {
   baseUrl: string;
@@ -49,7 +50,7 @@ export async function ensureDevIdentity(
     apiKey,
   };
   if (file && dataDir) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   }
   return credentials;

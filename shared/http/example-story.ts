@@ -155,7 +155,10 @@ export const cardSale = {
   updatedAt: '2026-11-28T17:05:39.420Z',
 } as const;
 
-/** A card the issuer declines (4000 0000 0000 0002): 201 with status `denied` and the reason. */
+/**
+ * A card the issuer declines (4000 0000 0000 0002), status `denied`, as the seller reads it; the
+ * answer to a sale made without the seller's key gives the buyer's plain reason instead.
+ */
 export const declinedCardSale = {
   ...sale,
   id: 4,

@@ -1,10 +1,12 @@
 import type * as z from 'zod';
+import { PROOF_OF_WORK_REQUIRED } from '#shared/domain/card-testing/guard';
 import { resolveExisting, validateKey } from '#shared/domain/idempotency';
 import {
   type AppError,
   BadRequestError,
   ForbiddenError,
   NotFoundError,
+  PreconditionRequiredError,
   TooManyRequestsError,
   toErrorBody,
   UnauthorizedError,
@@ -16,8 +18,8 @@ import type { Route } from './types';
 
 /**
  * The error answers the API reference shows, made by the service's own errors and error mapper:
- * the validation messages are the route's schema's over an empty body, the idempotency and rate
- * limit texts their modules' own. Only the generic causes of a status are shown; an operation's
+ * the validation messages are the route's schema's over an empty body, the idempotency, proof of
+ * work and rate limit texts their modules' own. Only the generic causes of a status are shown; an operation's
  * business refusals (a 409 of its state, a 503 without a provider) are described in words.
  * test/integration/docs.test.ts checks these against the running service.
  */
@@ -69,6 +71,8 @@ function errorOf(route: Route, status: number): unknown {
       return route.idempotent
         ? thrown(() => resolveExisting({ state: 'in_progress', fingerprint: 'a' }, 'b'))
         : undefined;
+    case 428:
+      return new PreconditionRequiredError(PROOF_OF_WORK_REQUIRED, 'proof_of_work_required', {});
     case 429:
       return new TooManyRequestsError(60);
     case 500:

@@ -91,6 +91,7 @@ const REASONS: Record<number, string> = {
   404: 'Not found (a resource of another seller or environment answers the same).',
   409: 'Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed.',
   422: 'X-Idempotency-Key was already used with another request.',
+  428: 'A proof of work is required: find a decimal nonce such that SHA-256(challenge + nonce) starts with the zero bits the challenge names, and send `challenge:nonce` in X-Proof-Of-Work.',
   429: 'Rate limit exceeded; retry after the Retry-After seconds.',
   500: 'Internal error.',
   503: 'Service unavailable.',
@@ -209,13 +210,14 @@ function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[])
     }
   }
   const { request, auth } = route;
-  const authenticated = auth.length > 0;
+  const takesKey = auth.includes('apiKey') || Boolean(route.acceptsApiKey);
+  const authenticated = auth.length > 0 || takesKey;
   const dashboard = auth.includes('jwt') || auth.includes('panel');
   const errors: [number, boolean][] = [
     // A path parameter that fails its schema is a 404 (it names no resource), never a 400.
     [400, Boolean(request?.body || request?.query || route.idempotent || dashboard)],
     [401, authenticated],
-    [403, Boolean(route.testOnly) || (auth.includes('apiKey') && route.method !== 'GET')],
+    [403, Boolean(route.testOnly) || (takesKey && route.method !== 'GET')],
     [404, route.path.includes('{')],
     [409, Boolean(route.idempotent)],
     [422, Boolean(route.idempotent)],
@@ -246,6 +248,16 @@ function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[])
             },
           }
         : {}),
+      ...(status === 428
+        ? {
+            headers: {
+              'X-Proof-Of-Work-Challenge': {
+                description: 'The challenge: `pow1.<zero bits>.<expiry, epoch ms>.<id>.<signature>`.',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
       content: {
         'application/json': { schema: refTo('ErrorBody'), ...(example ? { example } : {}), ...examples },
       },
@@ -272,7 +284,10 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route, calls: r
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [group.name],
-    security: schemes.map((name) => ({ [name]: [] })),
+    // A public route that also takes an API key: anonymous, or the key.
+    security: route.acceptsApiKey
+      ? [{}, { [SCHEME_NAME.apiKey]: [] }]
+      : schemes.map((name) => ({ [name]: [] })),
     ...(parameters.length ? { parameters } : {}),
     ...(body
       ? {

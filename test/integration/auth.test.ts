@@ -192,9 +192,9 @@ describe('rate limit', () => {
     expect(after.headers.get('x-ratelimit-remaining')).toBe('99');
   });
 
-  it('counts each principal on its own', async () => {
-    const a = await newKey('test');
-    const b = await newKey('test');
+  it('counts the keys of different sellers on their own', async () => {
+    const a = await freshSellerKey();
+    const b = await freshSellerKey();
     await freshWindow();
     for (let i = 0; i < 100; i++) await api.get(endpoints, { token: a.key });
     expect((await api.get(endpoints, { token: a.key })).status).toBe(429);

@@ -51,7 +51,7 @@ const notify = (body: Record<string, unknown>) => {
   const t = Math.floor(runtime.clock.now().getTime() / 1000);
   return api.call('POST', '/api/transactions/handle-webhook', {
     raw,
-    headers: { 'x-signature': signatureHeader([runtime.deps.config.gatewayWebhookSecret], t, raw) },
+    headers: { 'x-signature': signatureHeader([runtime.sandboxNotificationSecret], t, raw) },
   });
 };
 

@@ -389,7 +389,7 @@ describe('transactions and charges', () => {
         raw: body,
         headers: {
           'x-signature': signatureHeader(
-            [runtime.deps.config.gatewayWebhookSecret],
+            [runtime.sandboxNotificationSecret],
             Math.floor(runtime.clock.now().getTime() / 1000),
             body,
           ),

@@ -53,6 +53,28 @@ describe('webhook endpoints', () => {
     }
   });
 
+  it('refuses IPv6 forms of loopback, private and metadata addresses (IPv4-mapped and IPv4-compatible, any notation)', async () => {
+    for (const url of [
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://[::ffff:7f00:1]/hook',
+      'https://[0:0:0:0:0:ffff:7f00:1]/hook',
+      'https://[::ffff:169.254.169.254]/latest',
+      'https://[::ffff:10.0.0.5]/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://[::7f00:1]/hook',
+      'https://[::a9fe:a9fe]/latest',
+      'https://[2002:7f00:1::1]/hook',
+    ]) {
+      const res = await api.post('/api/webhook-endpoints', { url, events: ['*'] }, { token: key });
+      expect(res.status, url).toBe(400);
+      expect(res.body.message, url).toEqual([
+        'url must not point to a private, loopback, link-local or metadata address',
+      ]);
+    }
+    const listed = await api.get('/api/webhook-endpoints', { token: key });
+    expect(JSON.stringify(listed.body)).not.toMatch(/ffff|7f00|a9fe|2002:/);
+  });
+
   it('lists unknown event names in the 400', async () => {
     const res = await api.post(
       '/api/webhook-endpoints',

@@ -376,7 +376,10 @@ describe('the document of the API', () => {
         expect(operation.operationId).toBe(route.operationId);
         expect(operation.tags).toEqual([group.name]);
         const schemes = new Set(route.auth.map((s) => (s === 'jwt' || s === 'panel' ? 'dashboardJwt' : s)));
-        expect(operation.security).toEqual([...schemes].map((name) => ({ [name]: [] })));
+        // A public route that also takes an API key: anonymous, or the key.
+        expect(operation.security).toEqual(
+          route.acceptsApiKey ? [{}, { apiKey: [] }] : [...schemes].map((name) => ({ [name]: [] })),
+        );
         const pathParams = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map((m) => m[1]);
         const declared = (operation.parameters ?? []).filter((p: Json) => p.in === 'path');
         expect(declared.map((p: Json) => p.name)).toEqual(pathParams);

@@ -47,7 +47,7 @@ class HostSender {
   maxInFlight = 0;
   readonly bodies: string[] = [];
   constructor(private readonly answers: Record<string, AttemptResult>) {}
-  async post(url: string, body: string): Promise<AttemptResult> {
+  async post({ url }: { url: string }, body: string): Promise<AttemptResult> {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     this.bodies.push(body);

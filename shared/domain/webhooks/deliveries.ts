@@ -15,7 +15,7 @@ import type {
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError } from '#shared/errors';
 import { getEndpoint, signingSecrets, subscribes, type WebhookEndpoint } from './endpoints';
-import { checkWebhookUrl } from './url-policy';
+import { resolveWebhookUrl } from './url-policy';
 
 /** Waits after each failed attempt (spec Events, delivery rule 3): 1m, 5m, 30m, 2h, 8h, 16h. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 57_600] as const;
@@ -213,11 +213,12 @@ async function attempt(deps: DeliveryDeps, delivery: WebhookDelivery, endpoint: 
   if (!endpoint) return { statusCode: null, durationMs: 0, error: 'endpoint was deleted' };
   if (endpoint.status !== 'enabled')
     return { statusCode: null, durationMs: 0, error: 'endpoint is disabled' };
-  const problem = await checkWebhookUrl(endpoint.url, deps.urlPolicy);
-  if (problem) return { statusCode: null, durationMs: 0, error: `refused: ${problem}` };
+  const target = await resolveWebhookUrl(endpoint.url, deps.urlPolicy);
+  if (target.problem !== undefined)
+    return { statusCode: null, durationMs: 0, error: `refused: ${target.problem}` };
   const timestamp = Math.floor(now.getTime() / 1000);
   return deps.sender.post(
-    endpoint.url,
+    { url: endpoint.url, addresses: target.addresses },
     delivery.body,
     {
       'content-type': 'application/json',
