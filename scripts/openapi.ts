@@ -3,7 +3,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { httpGroups } from '#infra/routes';
 import { buildOpenApi } from '#shared/http/openapi';
 import { loadSchemas } from '#shared/http/responses';
-import pkg from '../package.json' with { type: 'json' };
+import { RELEASE } from '#shared/release';
 
 /**
  * `npm run openapi`: writes docs/openapi.json from the route rows. The docs function serves that
@@ -15,7 +15,7 @@ export async function openApiText(): Promise<string> {
   await loadSchemas(httpGroups);
   const document = buildOpenApi(httpGroups, {
     title: 'Payment Service API',
-    version: pkg.version,
+    version: RELEASE,
     description:
       'Products, customers, transactions, charges and webhooks of the payment service. Amounts are ' +
       'decimal Reais (at most 2 decimal places); errors answer `{statusCode, message, code, timestamp, path}`.',
