@@ -31,6 +31,36 @@ describe('the release number', () => {
     expect((await api.get('/api/health/db')).body.version).toBe(pkg.version);
     const doc = await api.get('/api/openapi.json');
     expect(doc.body.info.version).toBe(pkg.version);
-    expect(freshSeller).toBeTypeOf('function');
+  });
+});
+
+async function createProduct(key: string, body: Record<string, unknown> = {}) {
+  const res = await api.post(
+    '/api/products',
+    { name: 'Curso de Violão', image: 'https://cdn.example.com/v.png', value: 49.9, ...body },
+    { token: key },
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number; uuid: string };
+}
+
+describe('DELETE /api/products/{id}/portal-config', () => {
+  it('answers 200 whether or not the product had a configuration, and 404 only for an unknown product', async () => {
+    const { key } = await freshSeller();
+    const product = await createProduct(key);
+    const path = `/api/products/${product.uuid}/portal-config`;
+    const none = await api.del(path, { token: key });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ productId: product.id, deleted: false });
+    expect((await api.post(path, { businessName: 'Loja' }, { token: key })).status).toBe(200);
+    const removed = await api.del(`/api/products/${product.id}/portal-config`, { token: key });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ productId: product.id, deleted: true });
+    expect((await api.get(path, { token: key })).body).toBeNull();
+    expect((await api.del(path, { token: key })).body.deleted).toBe(false);
+    const other = await freshSeller();
+    const foreign = await api.del(path, { token: other.key });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe('Product not found');
   });
 });
