@@ -20,9 +20,9 @@ export const customerRoutes = defineRoutes('customers', [
     idempotent: true,
     summary: 'Register a customer (reuses the global customer of a known document)',
     description:
-      '201 when this seller had no profile of the customer yet, 200 when a re-registration updated it.',
+      "201 with the seller's profile of the customer: a new one, or its own profile updated when the seller registers a document again.",
     request: { body: schemas.createCustomerSchema },
-    responses: { 200: customersResponses.customerResponse, 201: customersResponses.customerResponse },
+    responses: { 201: customersResponses.customerResponse },
   },
   {
     operationId: 'listCustomers',
