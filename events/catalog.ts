@@ -95,7 +95,9 @@ const paymentMethodExpired = (): z.ZodType =>
 
 /**
  * A subscription as GET /api/subscriptions/{id} shows it: the payload of subscription.* and
- * customer.trial_* (the spec shows neither; this is the resource, like Stripe's subscription events).
+ * customer.trial_* (the spec shows neither; this is the resource, like Stripe's subscription events),
+ * except `paymentMethod`: `"pix_automatic"` for a Pix Automático subscription (spec Events), the
+ * saved card (or null) for a card one.
  */
 export const subscriptionEventData = () =>
   z.object({
@@ -134,7 +136,10 @@ export const subscriptionEventData = () =>
       product: z.object({ id: z.number(), name: z.string() }),
     }),
     customer: z.object({ id: z.number(), name: z.string(), email: z.string() }),
-    paymentMethod: z.object({ id: z.number(), cardLast4: z.string(), cardBrand: z.string() }).nullable(),
+    paymentMethod: z.union([
+      z.literal('pix_automatic'),
+      z.object({ id: z.number(), cardLast4: z.string(), cardBrand: z.string() }).nullable(),
+    ]),
   });
 
 export interface EventDefinition {

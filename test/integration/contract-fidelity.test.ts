@@ -1,14 +1,36 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import pkg from '../../package.json' with { type: 'json' };
+import { buyer, card, prefill } from '../support/checkout-fixtures';
+import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
+let receiver: Receiver;
 useTestRuntime((r, a) => {
   runtime = r;
   api = a;
 });
+beforeAll(async () => {
+  receiver = await new Receiver().start();
+});
+afterAll(() => receiver?.stop());
+
+const delivered = (event: string, match: (data: any) => boolean) =>
+  receiver.received.filter((r) => r.json?.event === event && match(r.json.data)).map((r) => r.json.data);
+
+async function subscribe(key: string, events: string[]) {
+  const res = await api.post('/api/webhook-endpoints', { url: receiver.url, events }, { token: key });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+async function post(key: string, path: string, body: unknown) {
+  const res = await api.post(path, body, { token: key });
+  expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(201);
+  return res.body;
+}
 
 let nextSeller = 320_000;
 /** A seller nobody else uses, with a sandbox API key. */
@@ -62,5 +84,61 @@ describe('DELETE /api/products/{id}/portal-config', () => {
     const foreign = await api.del(path, { token: other.key });
     expect(foreign.status).toBe(404);
     expect(foreign.body.message).toBe('Product not found');
+  });
+});
+
+describe('subscription events of a Pix Automático subscription', () => {
+  it('carry paymentMethod "pix_automatic"; a card subscription keeps its saved card there', async () => {
+    const { key } = await freshSeller();
+    await subscribe(key, ['subscription.created', 'subscription.activated']);
+    const product = await createProduct(key, { value: 100 });
+    const price = await post(key, `/api/products/${product.id}/prices`, {
+      name: 'Mensal',
+      unitAmount: 49.9,
+      billingInterval: 'month',
+    });
+    const session = () =>
+      post(key, '/api/checkout/sessions', {
+        product_id: product.id,
+        price_id: price.uuid,
+        customer: prefill,
+      });
+
+    const byPix = await session();
+    const pending = await api.post(`/api/public/checkout/${byPix.id}/pay`, {
+      customer: buyer,
+      paymentMethod: 'pix',
+    });
+    expect(pending.status, JSON.stringify(pending.body)).toBe(201);
+    const t = (await api.get('/api/transactions', { token: key })).body.data[0];
+    expect((await api.post(`/api/test-helpers/transactions/${t.id}/pay`, {}, { token: key })).status).toBe(
+      200,
+    );
+    const pixSub = (d: any) => d.id === t.subscriptionId;
+    await waitFor(() => delivered('subscription.activated', pixSub).length === 1);
+    for (const event of ['subscription.created', 'subscription.activated']) {
+      expect(delivered(event, pixSub)[0]).toMatchObject({
+        collectionMethod: 'pix_automatic',
+        paymentMethod: 'pix_automatic',
+      });
+    }
+    // The API's read keeps the resource's shape: no saved card.
+    expect(
+      (await api.get(`/api/subscriptions/${t.subscriptionId}`, { token: key })).body.paymentMethod,
+    ).toBeNull();
+
+    const byCard = await session();
+    const paid = await api.post(`/api/public/checkout/${byCard.id}/pay`, {
+      customer: buyer,
+      paymentMethod: 'card',
+      card: card('4111111111111111'),
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    const cardSub = (d: any) => d.collectionMethod === 'card';
+    await waitFor(() => delivered('subscription.activated', cardSub).length === 1);
+    expect(delivered('subscription.activated', cardSub)[0].paymentMethod).toMatchObject({
+      id: expect.any(Number),
+      cardLast4: '1111',
+    });
   });
 });
