@@ -142,3 +142,44 @@ describe('subscription events of a Pix Automático subscription', () => {
     });
   });
 });
+
+describe('the legacy transaction.failed', () => {
+  it('is delivered to an endpoint that names it, never through *', async () => {
+    const { key } = await freshSeller();
+    const named = await subscribe(key, ['transaction.failed']);
+    const everything = await subscribe(key, ['*']);
+    const product = await createProduct(key);
+    const declined = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'creditcard',
+      customer: buyer,
+      card: card('4000000000000002'),
+    });
+    expect(declined.status, JSON.stringify(declined.body)).toBe(201);
+    expect(declined.body.status).toBe('denied');
+    const ofSale = (d: any) => d.id === declined.body.id;
+    await waitFor(() => delivered('transaction.failed', ofSale).length === 1);
+    await waitFor(() => delivered('transaction.payment.failed', ofSale).length === 1);
+    const deliveries = async (endpointId: string) =>
+      (await api.get(`/api/webhook-endpoints/${endpointId}/deliveries`, { token: key })).body.data.map(
+        (d: { event: string }) => d.event,
+      );
+    expect(await deliveries(named.id)).toEqual(['transaction.failed']);
+    expect(await deliveries(everything.id)).not.toContain('transaction.failed');
+    expect(delivered('transaction.failed', ofSale)[0]).toMatchObject({ failureCode: 'card_declined' });
+  });
+
+  it('is listed as deprecated in the OpenAPI document', async () => {
+    const doc = (await api.get('/api/openapi.json')).body;
+    for (const [path, method] of [
+      ['/api/webhook-endpoints', 'post'],
+      ['/api/webhook-endpoints/{id}', 'patch'],
+    ]) {
+      const events = doc.paths[path][method].requestBody.content['application/json'].schema.properties.events;
+      const names: { enum?: string[]; const?: string; deprecated?: boolean }[] = events.items.anyOf;
+      expect(names.find((n) => n.const === 'transaction.failed')?.deprecated).toBe(true);
+      expect(names[0].enum).toContain('transaction.payment.failed');
+      expect(names[0].enum).not.toContain('transaction.failed');
+    }
+  });
+});
