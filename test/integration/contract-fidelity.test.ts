@@ -183,3 +183,126 @@ describe('the legacy transaction.failed', () => {
     }
   });
 });
+
+describe('card names', () => {
+  it('every route that takes a payment method accepts creditcard and card; answers keep the spec names', async () => {
+    const { key } = await freshSeller();
+    await subscribe(key, ['transaction.created']);
+    const product = await createProduct(key);
+
+    // POST /api/transactions names the card creditcard; card works too.
+    const sale = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'card',
+      customer: buyer,
+      card: card('4111111111111111'),
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    expect(sale.body).toMatchObject({ paymentMethod: 'creditcard', status: 'captured' });
+    await waitFor(() => delivered('transaction.created', (d) => d.id === sale.body.id).length === 1);
+    expect(delivered('transaction.created', (d) => d.id === sale.body.id)[0].paymentMethod).toBe('card');
+
+    const pix = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'pix',
+      customer: buyer,
+    });
+    expect(pix.status).toBe(201);
+    for (const name of ['card', 'creditcard']) {
+      const listed = await api.get(`/api/transactions?paymentMethod=${name}`, { token: key });
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+      expect(listed.body.data.map((t: { id: number }) => t.id)).toEqual([sale.body.id]);
+      const charges = await api.get(`/api/v1/charges?paymentMethod=${name}`, { token: key });
+      expect(charges.body.data.map((t: { id: number }) => t.id)).toEqual([sale.body.id]);
+    }
+
+    // Checkout sessions, their page and the sandbox helper name it card; creditcard works too.
+    const session = await post(key, '/api/checkout/sessions', {
+      product_id: product.id,
+      payment_methods: ['creditcard', 'pix'],
+      customer: prefill,
+    });
+    expect(session.payment_methods).toEqual(['card', 'pix']);
+    const paid = await api.post(`/api/public/checkout/${session.id}/pay`, {
+      paymentMethod: 'creditcard',
+      customer: buyer,
+      card: card('4111111111111111'),
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body).toMatchObject({ status: 'paid', method: 'card' });
+    const helped = await post(key, '/api/checkout/sessions', { product_id: product.id, customer: prefill });
+    const walked = await api.post(
+      `/api/test-helpers/checkout/sessions/${helped.id}/pay`,
+      { paymentMethod: 'creditcard' },
+      { token: key },
+    );
+    expect(walked.status, JSON.stringify(walked.body)).toBe(200);
+    expect(walked.body.data.status).toBe('complete');
+
+    // Scheduled charges name it card; creditcard works too, and both at once repeat a method.
+    const customer = await post(key, '/api/v1/customers', { ...buyer, personType: 'fisica' });
+    const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const charge = await post(key, '/api/v1/scheduled-charges', {
+      customerId: customer.id,
+      amount: 50,
+      dueDate,
+      methods: ['creditcard', 'pix'],
+      type: 'one_time',
+    });
+    expect(charge.methods).toEqual(['card', 'pix']);
+    const twice = await api.post(
+      '/api/v1/scheduled-charges',
+      { customerId: customer.id, amount: 50, dueDate, methods: ['card', 'creditcard'], type: 'one_time' },
+      { token: key },
+    );
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toContain('methods must not repeat a method');
+
+    const wrong = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'cash',
+      customer: buyer,
+    });
+    expect(wrong.status).toBe(400);
+  });
+});
+
+describe('the sandbox checkout pay helper', () => {
+  it('walks a session by pix or boleto without a buyer document or phone, filling a test buyer', async () => {
+    const { key } = await freshSeller();
+    const product = await createProduct(key);
+    for (const method of ['pix', 'boleto']) {
+      const bare = await post(key, '/api/checkout/sessions', { product_id: product.id });
+      const named = await post(key, '/api/checkout/sessions', {
+        product_id: product.id,
+        customer: { 'customer.name': 'Joana Lima', 'customer.email': 'joana.lima@example.com' },
+      });
+      for (const session of [bare, named]) {
+        const res = await api.post(
+          `/api/test-helpers/checkout/sessions/${session.id}/pay`,
+          { paymentMethod: method },
+          { token: key },
+        );
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.data.status).toBe('complete');
+      }
+      const tx = async (id: string) => {
+        const read = (await api.get(`/api/checkout/sessions/${id}`, { token: key })).body.data;
+        return (await api.get(`/api/transactions/${read.transaction_id}`, { token: key })).body;
+      };
+      const fromPrefill = await tx(named.id);
+      expect(fromPrefill).toMatchObject({
+        paymentMethod: method,
+        customer: { name: 'Joana Lima', email: 'joana.lima@example.com', phone: '11999999999' },
+      });
+      expect(fromPrefill.customer.document).toMatch(/^\d{11}$/);
+      expect((await tx(bare.id)).customer).toMatchObject({ name: 'Cliente Sandbox', phone: '11999999999' });
+    }
+    // One test buyer (one e-mail) keeps one CPF; another e-mail gets another.
+    const joana = await api.get('/api/v1/customers?search=joana.lima@example.com', { token: key });
+    expect(joana.body.totalCount).toBe(1);
+    const all = (await api.get('/api/v1/customers?limit=100', { token: key })).body.data;
+    const documents = all.map((c: { document: string }) => c.document);
+    expect(new Set(documents).size).toBe(documents.length);
+  });
+});

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { methodField } from '#shared/domain/payments/method-names';
 import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
@@ -113,7 +114,7 @@ export const listSchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   status: z.enum(STATUSES).optional(),
   search: z.string().trim().min(1).max(100).optional(),
-  paymentMethod: z.enum(['pix', 'boleto', 'creditcard']).optional(),
+  paymentMethod: methodField(['pix', 'boleto', 'creditcard']).optional(),
   productId: z.coerce.number().int().positive().optional(),
   customerId: z.coerce.number().int().positive().optional(),
 });

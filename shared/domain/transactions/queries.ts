@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { classifySearch } from '#shared/domain/customers/listing';
+import { methodField } from '#shared/domain/payments/method-names';
 import type { CustomerRepository, ProductRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
@@ -65,7 +66,7 @@ export async function publicStatus(deps: Pick<ManageDeps, 'transactions'>, gatew
 
 export const chargesQuerySchema = z.object({
   status: z.enum(STATUSES).optional(),
-  paymentMethod: z.enum(['pix', 'boleto', 'creditcard']).optional(),
+  paymentMethod: methodField(['pix', 'boleto', 'creditcard']).optional(),
   createdBefore: z.iso
     .datetime({ offset: true, error: 'createdBefore must be an ISO 8601 timestamp' })
     .optional(),
