@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import pkg from '../../package.json' with { type: 'json' };
+import { addDays, saoPauloDate } from '../../shared/dates';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
@@ -241,7 +242,7 @@ describe('card names', () => {
 
     // Scheduled charges name it card; creditcard works too, and both at once repeat a method.
     const customer = await post(key, '/api/v1/customers', { ...buyer, personType: 'fisica' });
-    const dueDate = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const dueDate = addDays(saoPauloDate(runtime.clock.now()), 10);
     const charge = await post(key, '/api/v1/scheduled-charges', {
       customerId: customer.id,
       amount: 50,
@@ -304,5 +305,34 @@ describe('the sandbox checkout pay helper', () => {
     const all = (await api.get('/api/v1/customers?limit=100', { token: key })).body.data;
     const documents = all.map((c: { document: string }) => c.document);
     expect(new Set(documents).size).toBe(documents.length);
+  });
+});
+
+describe('mark-paid on a scheduled charge', () => {
+  it('leaves the transactions array empty; the cancelled pix and boleto stay under their cycle', async () => {
+    const { key } = await freshSeller();
+    const customer = await post(key, '/api/v1/customers', { ...buyer, personType: 'fisica' });
+    const saoPauloToday = saoPauloDate(runtime.clock.now());
+    const charge = await post(key, '/api/v1/scheduled-charges', {
+      customerId: customer.id,
+      amount: 80,
+      dueDate: saoPauloToday,
+      methods: ['pix', 'boleto'],
+      type: 'one_time',
+    });
+    const path = `/api/v1/scheduled-charges/${charge.id}`;
+    const before = (await api.get(path, { token: key })).body;
+    expect(before.transactions).toEqual([]);
+    expect(before.cycles[0].issued.map((t: { status: string }) => t.status)).toEqual([
+      'pendingPix',
+      'pendingBoleto',
+    ]);
+    const paid = await api.post(`${path}/mark-paid`, { paymentDate: saoPauloToday }, { token: key });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body).toMatchObject({ status: 'paid', transactions: [] });
+    expect(paid.body.cycles[0]).toMatchObject({ status: 'paid', paidBy: 'manual' });
+    const after = (await api.get(path, { token: key })).body;
+    expect(after.transactions).toEqual([]);
+    expect(after.cycles[0].issued.map((t: { status: string }) => t.status)).toEqual(['cancel', 'cancel']);
   });
 });
