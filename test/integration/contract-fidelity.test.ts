@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import pkg from '../../package.json' with { type: 'json' };
 import { addDays, saoPauloDate } from '../../shared/dates';
+import { cpfCheckDigits } from '../../shared/domain/documents';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
@@ -334,5 +335,85 @@ describe('mark-paid on a scheduled charge', () => {
     const after = (await api.get(path, { token: key })).body;
     expect(after.transactions).toEqual([]);
     expect(after.cycles[0].issued.map((t: { status: string }) => t.status)).toEqual(['cancel', 'cancel']);
+  });
+});
+
+let nextDocument = 300_000_000 + Math.floor(Math.random() * 100_000_000);
+const newCpf = () => {
+  const base = String(nextDocument++);
+  return `${base}${cpfCheckDigits(base)}`;
+};
+
+describe('transaction search', () => {
+  it('finds the buyer by the start of any word of the name or of the e-mail, ignoring case and accents, counting every match', async () => {
+    const { key } = await freshSeller();
+    const product = await createProduct(key);
+    const sell = async (name: string, email: string) => {
+      const res = await api.post('/api/transactions', {
+        productId: product.uuid,
+        paymentMethod: 'pix',
+        customer: { name, email, document: newCpf(), phone: '11987654321' },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { id: number };
+    };
+    const clients: number[] = [];
+    for (let n = 1; n <= 30; n++)
+      clients.push((await sell(`Cliente Número ${n}`, `cliente.${n}@exemplo.com`)).id);
+    const maria = await sell('Maria Conceição Souza', 'maria.souza@example.com');
+    const joao = await sell('João da Silva', 'jsilva@example.com');
+    const ids = async (search: string, extra = '') => {
+      const res = await api.get(`/api/transactions?search=${encodeURIComponent(search)}${extra}`, {
+        token: key,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.map((t: { id: number }) => t.id);
+    };
+    for (const term of [
+      'souza',
+      'SOUZA',
+      'conceicao',
+      'CONCEIÇÃO',
+      'Conc',
+      'maria.sou',
+      'MARIA.SOUZA@EXAMPLE.COM',
+    ])
+      expect(await ids(term), term).toEqual([maria.id]);
+    for (const term of ['silva', 'joao', 'João da', 'da sil', 'jsil'])
+      expect(await ids(term), term).toEqual([joao.id]);
+    expect(await ids('ouza')).toEqual([]);
+    expect(await ids('example.com')).toEqual([]);
+
+    // No cap on the customers matched: all 30, newest first, paged with the right total.
+    const page = await api.get('/api/transactions?search=numero&limit=12&page=3', { token: key });
+    expect(page.body).toMatchObject({ count: 6, page: 3, totalPages: 3 });
+    const everyMatch = await ids('cliente', '&limit=100');
+    expect(everyMatch).toEqual([...clients].reverse());
+    expect(await ids('cliente.1', '&limit=100')).toEqual(
+      clients.filter((_, i) => String(i + 1).startsWith('1')).reverse(),
+    );
+
+    // With the other filters.
+    await api.post(`/api/test-helpers/transactions/${clients[4]}/pay`, {}, { token: key });
+    await api.post(`/api/test-helpers/transactions/${maria.id}/pay`, {}, { token: key });
+    expect(await ids('cliente', '&status=payedPix')).toEqual([clients[4]]);
+    expect(await ids('cliente', '&status=pendingPix&limit=100')).toHaveLength(29);
+    expect(await ids('souza', '&paymentMethod=boleto')).toEqual([]);
+    expect(await ids('souza', `&productId=${product.id}&status=payedPix`)).toEqual([maria.id]);
+
+    // Another seller's buyers are never found.
+    const other = await freshSeller();
+    expect((await api.get('/api/transactions?search=souza', { token: other.key })).body.data).toEqual([]);
+  });
+
+  it('leaves GET /api/v1/customers with search newest first', async () => {
+    const { key } = await freshSeller();
+    const register = (name: string) =>
+      post(key, '/api/v1/customers', { ...buyer, name, document: newCpf(), personType: 'fisica' });
+    const alfa = await register('Ana Alfa');
+    const zeta = await register('Ana Zeta');
+    const found = await api.get('/api/v1/customers?search=ana', { token: key });
+    expect(found.body.data.map((c: { uuid: string }) => c.uuid)).toEqual([zeta.uuid, alfa.uuid]);
+    expect(found.body.totalCount).toBe(2);
   });
 });

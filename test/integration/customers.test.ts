@@ -548,7 +548,7 @@ describe('round trips', () => {
     ]);
   });
 
-  it('searches through keys and indexes: GetItems for a document, a pointer Query for an e-mail, two Queries for a name', async () => {
+  it('searches through keys and indexes: GetItems for a document, a pointer Query for an e-mail, one Query for a name', async () => {
     const { key } = await freshSeller();
     const doc = newCpf();
     await create(key, doc, { email: 'trip@example.com', name: 'Trip Name' });
@@ -559,8 +559,9 @@ describe('round trips', () => {
       total: 3,
       by: { UpdateItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 },
     });
+    // Every match of the name prefix in one Query (sorted newest first in memory), the total with it.
     const byName = await tripsOf(() => list(key, '?search=trip'));
-    expect(byName).toEqual({ total: 3, by: { UpdateItemCommand: 1, QueryCommand: 2 } });
+    expect(byName).toEqual({ total: 2, by: { UpdateItemCommand: 1, QueryCommand: 1 } });
   });
 
   it('patches with one GetItem and one write, and lists with one Query (the count comes with the page)', async () => {

@@ -101,43 +101,20 @@ export function createCustomerQueries(table: Table) {
   }
 
   /**
-   * Offset pages without a cursor: read matches in Limit-ed pages up to skip + take. The list
-   * window (page × limit ≤ MAX_LIST_WINDOW) bounds it; a filter may make a page match fewer.
+   * Every match of a name prefix, up to MAX_LIST_WINDOW (the window a page may reach), so they are
+   * answered newest first like the plain list (the index orders them by name).
    */
-  async function walk(q: IndexQuery, skip: number, take: number): Promise<Item[]> {
-    const need = skip + take;
+  async function allMatches(q: IndexQuery): Promise<CustomerProfile[]> {
     const items: Item[] = [];
     let cursor: string | undefined;
-    let budget = MAX_LIST_WINDOW;
+    let read = 0;
     do {
-      const limit = q.overdueOnly
-        ? Math.min(budget, Math.max(need - items.length, 100))
-        : need - items.length;
-      const page = await table.query<Item>({ ...indexQuery(q), Limit: limit, cursor });
+      const page = await table.query<Item>({ ...indexQuery(q), Limit: MAX_LIST_WINDOW - read, cursor });
       items.push(...page.items);
+      read += page.scanned ?? page.items.length;
       cursor = page.cursor;
-      budget -= limit;
-    } while (cursor && items.length < need && budget > 0);
-    return items.slice(skip, need);
-  }
-
-  /** A keys-only count of the matches, exact up to MAX_LIST_WINDOW (then capped). */
-  async function count(q: IndexQuery): Promise<number> {
-    const base = indexQuery(q);
-    let counted = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await table.query<Item>({
-        ...base,
-        ProjectionExpression: '#pk',
-        ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#pk': TABLE.partitionKey },
-        Limit: MAX_LIST_WINDOW,
-        cursor,
-      });
-      counted += page.items.length;
-      cursor = page.cursor;
-    } while (cursor && counted < MAX_LIST_WINDOW);
-    return Math.min(counted, MAX_LIST_WINDOW);
+    } while (cursor && read < MAX_LIST_WINDOW);
+    return items.map(toProfile);
   }
 
   const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
@@ -189,8 +166,8 @@ export function createCustomerQueries(table: Table) {
           overdueOnly,
           newestFirst: false,
         };
-        const [items, total] = await Promise.all([walk(q, skip, take), count(q)]);
-        return { items: items.map(toProfile), total };
+        const matches = (await allMatches(q)).sort(newestFirst);
+        return { items: matches.slice(skip, skip + take), total: matches.length };
       }
       if (overdueOnly) return overdue(tenant, skip, take);
       // The seller's count heads the newest-first partition: the first page reads it with the rows.

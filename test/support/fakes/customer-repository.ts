@@ -17,10 +17,8 @@ import { ConflictError } from '../../../shared/errors';
 const globalKey = (environment: Environment, document: string) => `${environment}#${document}`;
 const profileKey = (tenant: Tenant, uuid: string) => `${tenant.sellerId}#${tenant.environment}#${uuid}`;
 const creationOrder = (p: CustomerProfile) => `${p.createdAt}#${String(p.id).padStart(12, '0')}`;
-const nameOrder = (p: CustomerProfile) => `${searchableName(p.name)}#${p.uuid}`;
 const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
   creationOrder(a) < creationOrder(b) ? 1 : -1;
-const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameOrder(b) ? -1 : 1);
 
 /**
  * Global customers and sellers' profiles in maps, with the DynamoDB repository's outcomes:
@@ -237,8 +235,8 @@ export class FakeCustomerRepository implements CustomerRepository {
         if (search.kind === 'name') return searchableName(p.name).startsWith(search.prefix);
         return true;
       })
-      // Name searches in name order, everything else newest first (creation time, then id).
-      .sort(search.kind === 'name' ? byName : newestFirst);
+      // Newest first (creation time, then id), searches too.
+      .sort(newestFirst);
     return { items: matching.slice(query.skip, query.skip + query.take), total: matching.length };
   }
 
