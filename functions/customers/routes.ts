@@ -39,6 +39,11 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}',
     auth,
     summary: "Change this seller's view of a customer",
+    description:
+      'Every field optional, in the formats of the registration. A new `document` corrects a mistyped one: ' +
+      'the customer keeps its `id`, `uuid` and history and joins the customer of that document (other ' +
+      'sellers see nothing change); `personType` follows the document. 409 when this seller already has a ' +
+      'customer with that document.',
     request: { path: schemas.uuidParam, body: schemas.updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],

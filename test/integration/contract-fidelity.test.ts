@@ -417,3 +417,139 @@ describe('transaction search', () => {
     expect(found.body.totalCount).toBe(2);
   });
 });
+
+describe('PATCH /api/v1/customers/{uuid} with a document', () => {
+  const customerBody = (document: string, extra: Record<string, unknown> = {}) => ({
+    name: 'Ana Souza',
+    email: 'ana.souza@example.com',
+    document,
+    phone: '11987654321',
+    personType: 'fisica',
+    ...extra,
+  });
+
+  it('moves the profile to the right document, keeping its uuid and history; later sales follow the documents', async () => {
+    const { key } = await freshSeller();
+    const product = await createProduct(key);
+    const typo = newCpf();
+    const right = newCpf();
+    const created = await post(key, '/api/v1/customers', customerBody(typo));
+    // History: a sale and a scheduled charge of the customer under the mistyped document.
+    const sale = await api.post('/api/transactions', {
+      productId: product.uuid,
+      paymentMethod: 'pix',
+      customer: { name: 'Ana Souza', email: 'ana.souza@example.com', document: typo, phone: '11987654321' },
+    });
+    expect(sale.body.customer.id).toBe(created.id);
+    const charge = await post(key, '/api/v1/scheduled-charges', {
+      customerId: created.id,
+      amount: 50,
+      dueDate: addDays(saoPauloDate(runtime.clock.now()), 20),
+      methods: ['pix'],
+      type: 'one_time',
+    });
+
+    const fixed = await api.patch(
+      `/api/v1/customers/${created.uuid}`,
+      {
+        document: `${right.slice(0, 3)}.${right.slice(3, 6)}.${right.slice(6, 9)}-${right.slice(9)}`,
+        personType: 'fisica',
+      },
+      { token: key },
+    );
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    expect(fixed.body).toMatchObject({
+      id: created.id,
+      uuid: created.uuid,
+      document: right,
+      personType: 'fisica',
+    });
+
+    // The same profile, found by its new document; the history keeps pointing to it.
+    const byNew = await api.get(`/api/v1/customers?search=${right}`, { token: key });
+    expect(byNew.body.data.map((c: { uuid: string }) => c.uuid)).toEqual([created.uuid]);
+    expect((await api.get(`/api/v1/customers?search=${typo}`, { token: key })).body.totalCount).toBe(0);
+    const history = await api.get(`/api/transactions?customerId=${created.id}`, { token: key });
+    expect(history.body.data.map((t: { id: number }) => t.id)).toEqual([sale.body.id]);
+    const read = await api.get(`/api/v1/scheduled-charges/${charge.id}`, { token: key });
+    expect(read.body.customerId).toBe(created.id);
+
+    // A sale under the right document is this customer's; the mistyped one is somebody else now.
+    const buyerOf = (document: string, name: string) => ({
+      productId: product.uuid,
+      paymentMethod: 'pix',
+      customer: {
+        name,
+        email: `${name.split(' ')[0].toLowerCase()}@example.com`,
+        document,
+        phone: '11987654321',
+      },
+    });
+    const later = await api.post('/api/transactions', buyerOf(right, 'Ana Souza'));
+    expect(later.body.customer.id).toBe(created.id);
+    const stranger = await api.post('/api/transactions', buyerOf(typo, 'Bruno Dono'));
+    expect(stranger.status, JSON.stringify(stranger.body)).toBe(201);
+    expect(stranger.body.customer.id).not.toBe(created.id);
+    const listed = await api.get('/api/v1/customers', { token: key });
+    expect(listed.body.totalCount).toBe(2);
+    const owner = (await api.get(`/api/v1/customers?search=${typo}`, { token: key })).body.data[0];
+    expect(owner).toMatchObject({ id: stranger.body.customer.id, document: typo, name: 'Bruno Dono' });
+    expect(owner.uuid).not.toBe(created.uuid);
+
+    // Registering the right document again answers the moved profile.
+    const again = await post(key, '/api/v1/customers', customerBody(right, { name: 'Ana S. Lima' }));
+    expect(again).toMatchObject({ id: created.id, uuid: created.uuid, name: 'Ana S. Lima' });
+  });
+
+  it('joins the global customer another seller registered, whose own view is unaffected', async () => {
+    const a = await freshSeller();
+    const b = await freshSeller();
+    const right = newCpf();
+    const theirs = await post(
+      b.key,
+      '/api/v1/customers',
+      customerBody(right, { name: 'Ana B', email: 'b@example.com' }),
+    );
+    const mine = await post(a.key, '/api/v1/customers', customerBody(newCpf()));
+    const fixed = await api.patch(`/api/v1/customers/${mine.uuid}`, { document: right }, { token: a.key });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    expect(fixed.body).toMatchObject({ uuid: mine.uuid, document: right, name: 'Ana Souza' });
+    const bView = (await api.get(`/api/v1/customers?search=${right}`, { token: b.key })).body.data;
+    expect(bView).toEqual([
+      expect.objectContaining({ uuid: theirs.uuid, name: 'Ana B', email: 'b@example.com' }),
+    ]);
+    const aView = (await api.get(`/api/v1/customers?search=${right}`, { token: a.key })).body.data;
+    expect(aView.map((c: { uuid: string }) => c.uuid)).toEqual([mine.uuid]);
+  });
+
+  it('answers 409 for a document the seller already has, 400 for a bad one, and writes nothing', async () => {
+    const { key } = await freshSeller();
+    const first = await post(key, '/api/v1/customers', customerBody(newCpf()));
+    const second = await post(key, '/api/v1/customers', customerBody(newCpf(), { email: 'x@example.com' }));
+    const path = `/api/v1/customers/${first.uuid}`;
+    const taken = await api.patch(path, { document: second.document, name: 'Trocado' }, { token: key });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe('This seller already has a customer with this document');
+    const cases: [Record<string, unknown>, string][] = [
+      [{ document: '123' }, 'document is not a valid CPF or CNPJ'],
+      [{ document: '11222333000181', personType: 'fisica' }, 'personType fisica requires a CPF (11 digits)'],
+      [{ personType: 'juridica' }, 'personType juridica requires a CNPJ (14 characters)'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await api.patch(path, body, { token: key });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toEqual([message]);
+    }
+    const cnpj = await api.patch(path, { document: '11.222.333/0001-81' }, { token: key });
+    expect(cnpj.body).toMatchObject({
+      document: '11222333000181',
+      personType: 'juridica',
+      name: 'Ana Souza',
+    });
+    const unchanged = (await api.get(`/api/v1/customers?search=${second.document}`, { token: key })).body
+      .data;
+    expect(unchanged).toEqual([expect.objectContaining({ uuid: second.uuid })]);
+    const other = await freshSeller();
+    expect((await api.patch(path, { document: newCpf() }, { token: other.key })).status).toBe(404);
+  });
+});

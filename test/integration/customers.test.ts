@@ -354,21 +354,28 @@ describe('PATCH /api/v1/customers/{uuid}', () => {
     ).toEqual([created.uuid]);
   });
 
-  it('refuses to change the document or the personType', async () => {
+  it('changes the document (the profile keeps its uuid) and the personType with it, never one without the other', async () => {
     const { key } = await freshSeller();
     const created = await create(key, newCpf());
-    const doc = await api.patch(`${path}/${created.uuid}`, { document: newCpf() }, { token: key });
-    expect(doc.status).toBe(400);
-    expect(doc.body.message).toEqual([
-      'document cannot be changed; register a new customer for another document',
-    ]);
+    const cpf = newCpf();
+    const doc = await api.patch(`${path}/${created.uuid}`, { document: cpf }, { token: key });
+    expect(doc.status, JSON.stringify(doc.body)).toBe(200);
+    expect(doc.body).toMatchObject({
+      uuid: created.uuid,
+      id: created.id,
+      document: cpf,
+      personType: 'fisica',
+    });
+    const cnpj = newCnpj();
     const type = await api.patch(
       `${path}/${created.uuid}`,
-      { document: newCnpj(), personType: 'juridica' },
+      { document: cnpj, personType: 'juridica' },
       { token: key },
     );
-    expect(type.status).toBe(400);
-    expect(type.body.message).toContain('personType cannot be changed; it follows the document');
+    expect(type.body).toMatchObject({ uuid: created.uuid, document: cnpj, personType: 'juridica' });
+    const alone = await api.patch(`${path}/${created.uuid}`, { personType: 'fisica' }, { token: key });
+    expect(alone.status).toBe(400);
+    expect(alone.body.message).toEqual(['personType fisica requires a CPF (11 digits)']);
     const invalid = await api.patch(`${path}/${created.uuid}`, { phone: '12' }, { token: key });
     expect(invalid.body.message).toEqual(['phone must have 10 or 11 digits']);
   });

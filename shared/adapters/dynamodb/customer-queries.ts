@@ -2,7 +2,14 @@
  * The customer list's reads. Every search goes through a key or an index made for it (docs/data-model.md);
  * offset pages are walked with Limit, bounded by MAX_LIST_WINDOW, since the spec pages by number.
  */
-import { ADDRESS_FIELDS, type CustomerProfile, MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import {
+  ADDRESS_FIELDS,
+  type CustomerProfile,
+  type GlobalCustomer,
+  MAX_LIST_WINDOW,
+  type ProfileRef,
+  profileRefOf,
+} from '#shared/domain/customers/customer';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { keys } from './keys';
@@ -13,6 +20,34 @@ import { TABLE } from './table-definition';
 const byCreation = TABLE.indexes.byUuidOrOwner;
 /** A seller's customers by name prefix. */
 const byName = TABLE.indexes.byStatusOrName;
+
+/**
+ * The global item's attribute holding a seller's profile identity when it is not the global's own
+ * (GlobalCustomer.profileRefs): one top-level attribute per seller, so setting it needs no map to exist.
+ */
+export const PROFILE_REF_PREFIX = 'profileRef#';
+export const profileRefAttribute = (sellerId: number) => `${PROFILE_REF_PREFIX}${sellerId}`;
+
+export function toGlobal(item: Item): GlobalCustomer {
+  const refs: Record<number, ProfileRef> = {};
+  for (const [attribute, value] of Object.entries(item)) {
+    if (!attribute.startsWith(PROFILE_REF_PREFIX)) continue;
+    const ref = value as Item;
+    refs[Number(attribute.slice(PROFILE_REF_PREFIX.length))] = { id: Number(ref.id), uuid: String(ref.uuid) };
+  }
+  return {
+    id: Number(item.id),
+    uuid: String(item.uuid),
+    environment: item.environment as GlobalCustomer['environment'],
+    document: String(item.document),
+    personType: item.personType as GlobalCustomer['personType'],
+    name: String(item.name),
+    email: String(item.email),
+    phone: String(item.phone),
+    createdAt: String(item.createdAt),
+    ...(Object.keys(refs).length > 0 ? { profileRefs: refs } : {}),
+  };
+}
 
 export function toProfile(item: Item): CustomerProfile {
   const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (item[f] as string | undefined) ?? null]));
@@ -124,7 +159,9 @@ export function createCustomerQueries(table: Table) {
   async function exactMatches(tenant: Tenant, search: CustomerSearch): Promise<CustomerProfile[]> {
     if (search.kind === 'document') {
       const global = await table.get<Item>(keys.customerGlobal(tenant.environment, search.document));
-      const item = global ? await getProfileItem(tenant, String(global.uuid)) : undefined;
+      const item = global
+        ? await getProfileItem(tenant, profileRefOf(toGlobal(global), tenant.sellerId).uuid)
+        : undefined;
       return item ? [toProfile(item)] : [];
     }
     if (search.kind !== 'email') return [];
