@@ -45,6 +45,13 @@ describe('transaction search terms', () => {
       expect(finds(term), term).toBe(false);
   });
 
+  it('finds an alphanumeric CNPJ however its letters are typed', () => {
+    const company = { name: 'Loja', email: 'loja@example.com', document: '12ABC34501DE35' };
+    const search = parseSearch('12.abc.345');
+    expect(search !== null && matchesSearch(searchTextOf(company), search)).toBe(true);
+    expect(searchTokens(company)).toContain('12abc34501de35');
+  });
+
   it('reads one range when the other starts lie inside it, several otherwise, none for blanks', () => {
     expect(parseSearch('maria.sou')?.ranges).toEqual(['maria']);
     expect(parseSearch('529.982')?.ranges).toEqual(['529']);

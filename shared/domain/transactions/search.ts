@@ -44,7 +44,8 @@ export function searchTextOf(customer: Buyer): SearchText {
       .map((w) => ` ${w}`)
       .join(''),
     email: fold(customer.email),
-    document: normalizeDocument(customer.document),
+    // Lower case like every token: an alphanumeric CNPJ is found however its letters are typed.
+    document: fold(normalizeDocument(customer.document)),
   };
 }
 
@@ -60,7 +61,7 @@ export interface TransactionSearch {
   name: string;
   /** The term as the start of an e-mail; null when it cannot be one (it holds a space). */
   email: string | null;
-  /** The term as the start of a document; null unless it is digits and a document's marks. */
+  /** The term as the start of a document; null unless it has a digit and only a document's characters. */
   document: string | null;
   /** Token prefixes whose index ranges hold every possible match (none inside another). */
   ranges: string[];
@@ -72,7 +73,8 @@ export function parseSearch(term: string): TransactionSearch | null {
   const words = nameWords(trimmed);
   const name = words.join(' ');
   const email = trimmed === '' || /\s/.test(trimmed) ? null : fold(trimmed);
-  const document = /^[\d.\-/\s]+$/.test(trimmed) ? normalizeDocument(trimmed) : null;
+  const document =
+    /\d/.test(trimmed) && /^[\dA-Za-z.\-/\s]+$/.test(trimmed) ? fold(normalizeDocument(trimmed)) : null;
   const starts = [words[0], email, document].filter((s): s is string => typeof s === 'string' && s !== '');
   if (starts.length === 0) return null;
   const ranges = [...new Set(starts)]
