@@ -1,22 +1,13 @@
 import { spawnSync } from 'node:child_process';
 
 // What the test suite runs outside node: every test runs everywhere, so a missing tool stops the
-// run with one sentence instead of a test that skips itself.
+// run with one sentence instead of a test that skips itself. Chromium comes from npm
+// (@sparticuz/chromium) and the boleto PDF is read with PDF.js: Java is the one thing npm cannot bring.
 const tools = [
   {
     command: ['java', '-version'],
     need: 'DynamoDB Local needs Java 17 or newer',
     install: 'a JDK or JRE (for example `apt-get install openjdk-17-jre-headless`)',
-  },
-  {
-    command: ['chromium', '--version'],
-    need: 'The /docs page is rendered in Chromium (test/integration/docs.test.ts)',
-    install: "Debian's Chromium (`apt-get install chromium`)",
-  },
-  {
-    command: ['pdftotext', '-v'],
-    need: 'The boleto PDF is read back with pdftotext (test/unit/payments/pdf.test.ts)',
-    install: 'poppler-utils (`apt-get install poppler-utils`)',
   },
 ];
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { type Config, DEFAULT_MAIL_FROM, ENV } from '#shared/config';
 import { once } from '#shared/once';
+import { SECRET_NAMES, SECRETS } from '#shared/secrets';
 
 // The environment's zod schema, apart from shared/config.ts (which the logger and every function
 // load at cold start): config() imports this module on the first invocation, which loads zod for
@@ -22,13 +23,11 @@ const schema = once(() =>
     [ENV.publicBaseUrl]: z.string().url(),
     [ENV.runtime]: z.enum(['aws', 'local']).default('aws'),
     [ENV.logLevel]: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-    [ENV.gatewayWebhookSecret]: z.string().min(32),
     [ENV.mailFrom]: z.email().default(DEFAULT_MAIL_FROM),
     [ENV.mailConfigurationSet]: z.string().default(''),
     [ENV.providerKeyId]: z.string().default(''),
     [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
     [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
-    [ENV.magicLinkSecretArn]: z.string().default(''),
   }),
 );
 
@@ -55,12 +54,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicBaseUrl: e[ENV.publicBaseUrl],
     runtime: e[ENV.runtime],
     logLevel: e[ENV.logLevel],
-    gatewayWebhookSecret: e[ENV.gatewayWebhookSecret],
     mailFrom: e[ENV.mailFrom],
     mailConfigurationSet: e[ENV.mailConfigurationSet],
     providerKeyId: e[ENV.providerKeyId],
     asaasSandboxUrl: e[ENV.asaasSandboxUrl],
     asaasProductionUrl: e[ENV.asaasProductionUrl],
-    magicLinkSecretArn: e[ENV.magicLinkSecretArn],
+    // Only the functions granted a secret have its ARN; the others read '' and are refused the key.
+    secretArns: Object.fromEntries(
+      SECRET_NAMES.map((name) => [name, env[SECRETS[name].arnVariable] ?? '']),
+    ) as Config['secretArns'],
   };
 }

@@ -1,6 +1,9 @@
+import type { SecretName } from '#shared/secrets';
+
 /**
- * Every environment variable the functions read. `infra/` takes the names from ENV so the
- * stack and the code can never disagree on a spelling.
+ * Every environment variable the functions read, besides the secrets' ARNs (shared/secrets.ts).
+ * `infra/` takes the names from ENV and SECRETS so the stack and the code can never disagree on a
+ * spelling.
  */
 export const ENV = {
   tableName: 'TABLE_NAME',
@@ -17,13 +20,11 @@ export const ENV = {
   publicBaseUrl: 'PUBLIC_BASE_URL',
   runtime: 'RUNTIME',
   logLevel: 'LOG_LEVEL',
-  gatewayWebhookSecret: 'GATEWAY_WEBHOOK_SECRET',
   mailFrom: 'MAIL_FROM',
   mailConfigurationSet: 'MAIL_CONFIGURATION_SET',
   providerKeyId: 'PROVIDER_KEY_ID',
   asaasSandboxUrl: 'ASAAS_SANDBOX_URL',
   asaasProductionUrl: 'ASAAS_PRODUCTION_URL',
-  magicLinkSecretArn: 'MAGIC_LINK_SECRET_ARN',
 } as const;
 
 /** The From address when none is configured (the local runtime, which sends nothing). */
@@ -44,8 +45,6 @@ export interface Config {
   publicBaseUrl: string;
   runtime: 'aws' | 'local';
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Verifies the payment provider's notifications (and signs the sandbox's). */
-  gatewayWebhookSecret: string;
   /** The From address of every e-mail, on the stack's SES sender identity. */
   mailFrom: string;
   /** The SES configuration set live mail is sent through ('' sends without one). */
@@ -55,8 +54,11 @@ export interface Config {
   /** Asaas API v3 base URLs (the tests point both at the local fake). */
   asaasSandboxUrl: string;
   asaasProductionUrl: string;
-  /** The Secrets Manager secret whose value seals magic links ('' locally: a key file). */
-  magicLinkSecretArn: string;
+  /**
+   * The ARN of each secret this function is granted ('' for the others, and locally, where the
+   * secrets are key files). Never a secret's value.
+   */
+  secretArns: Record<SecretName, string>;
 }
 
 let cached: Config | undefined;

@@ -104,10 +104,19 @@ export class UnprocessableError extends AppError {
 }
 
 export class TooManyRequestsError extends AppError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Muitas tentativas. Aguarde um momento e tente novamente.', {
-      headers: { 'retry-after': String(retryAfterSeconds) },
-    });
+  constructor(
+    retryAfterSeconds: number,
+    code = 'rate_limited',
+    message = 'Muitas tentativas. Aguarde um momento e tente novamente.',
+  ) {
+    super(429, code, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+  }
+}
+
+/** 428: the request must carry a solved proof of work; `headers` carry the challenge to solve. */
+export class PreconditionRequiredError extends AppError {
+  constructor(message: string, code: string, headers: Record<string, string>) {
+    super(428, code, message, { headers });
   }
 }
 

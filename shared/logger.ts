@@ -8,6 +8,14 @@ const SECRET_KEY = /authorization|secret|password|token|api[-_]?key|card|cvv|num
 const SECRET_VALUE = /\b(sk_(test|live)_[A-Za-z0-9]+|whsec_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
 /** A pay link's secret (the request log's path carries it): the charge it names stays readable. */
 const PAY_TOKEN_SECRET = /\b(cob_(?:\d+_sch_(?:test|live)_[A-Za-z0-9]{24}_)?)[A-Za-z0-9]{32}\b/g;
+/**
+ * A checkout session id opens the buyer's data on the hosted page: its random part goes, the
+ * product uuid it ends with (32 hex digits, shown on the page anyway) stays readable.
+ */
+const SESSION_ID =
+  /\b(cs_(?:test|live)_)[A-Za-z0-9]{24}([0-9a-f]{32})?(?![A-Za-z0-9])|\b(cs_(?:test|live)_)[A-Za-z0-9]+/g;
+const redactSessionId = (_: string, prefix?: string, uuid?: string, other?: string) =>
+  `${prefix ?? other}[redacted]${uuid ?? ''}`;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -15,7 +23,10 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[depth]';
   if (typeof value === 'string')
-    return value.replace(SECRET_VALUE, '[redacted]').replace(PAY_TOKEN_SECRET, '$1[redacted]');
+    return value
+      .replace(SECRET_VALUE, '[redacted]')
+      .replace(PAY_TOKEN_SECRET, '$1[redacted]')
+      .replace(SESSION_ID, redactSessionId);
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value instanceof Error) {
     return {

@@ -60,3 +60,18 @@ export const metadataSchema = z
     // Said together with the values' own issues, whenever the map is an object at all.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   );
+
+/**
+ * What the API reference shows for a request field that its zod schema takes loosely because a use
+ * case checks it itself: a sale's buyer is any object to the route, then checked as a customer with
+ * the personType its document implies, so that every message names `customer.<field>`. The OpenAPI
+ * generator converts the shown schema in the field's place; validation never reads it.
+ */
+const shownShapes = new WeakMap<z.ZodType, z.ZodType>();
+
+export function documentedAs<S extends z.ZodType>(schema: S, shows: z.ZodType): S {
+  shownShapes.set(schema, shows);
+  return schema;
+}
+
+export const documentedShapeOf = (schema: z.ZodType): z.ZodType | undefined => shownShapes.get(schema);

@@ -6,7 +6,8 @@ import { apiKeyRoutes } from './routes';
 const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(apiKeyRoutes, (c) => {
-  const deps = { apiKeys: c.repos.apiKeys, clock: c.clock, ids: c.ids };
+  // Keys are credentials: made, used and revoked on real time, never on the test clock.
+  const deps = { apiKeys: c.repos.apiKeys, clock: c.wallClock, ids: c.ids };
   return {
     createApiKey: async ({ tenant, body }) => (await useCases()).createApiKey(deps, tenant.sellerId, body),
     listApiKeys: async ({ tenant, query }) => ({

@@ -51,7 +51,17 @@ export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
       reply(
         201,
         await run((u) =>
-          u.payLinkByCard({ ...engine(request.log), buyerIp: request.sourceIp }, path.payToken, body),
+          u.payLinkByCard(
+            {
+              ...engine(request.log),
+              rateLimits: c.repos.rateLimits,
+              cardKeys: c.cardKeys,
+              buyerIp: request.sourceIp,
+            },
+            path.payToken,
+            body,
+            { ip: request.sourceIp, proof: request.headers[u.PROOF_HEADER] },
+          ),
         ),
       ),
   };

@@ -118,11 +118,14 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
     description:
       'Charges the cycle (attempt `cycle1_interactive`; a series keeps the approved card: ' +
       '`payment_method_attached`), or during a trial keeps the card without a charge (`card_saved`). A ' +
-      'declined card is a 201 with status `declined` and a reason in Portuguese; 409 (in Portuguese) when the ' +
-      'link takes no card now (paid, cancelled, paused, a card charge in progress).',
+      'declined card is a 201 with status `declined` and `failure.code` `card_declined` whatever the issuer said ' +
+      '(the seller reads the reason); 409 (in Portuguese) when the link takes no card now (paid, cancelled, paused, ' +
+      'a card charge in progress). Cards are limited against card testing: 429 `card_attempts_blocked` ' +
+      '(Retry-After) after too many declines, and after a few declines from one client 428 ' +
+      '`proof_of_work_required` with a challenge in `X-Proof-Of-Work-Challenge`, whose solution goes in `X-Proof-Of-Work`.',
     notFound: PAY_LINK_NOT_FOUND,
     request: { path: byToken, body: schemas.payLinkCardSchema },
-    errors: [404, 409, 503],
+    errors: [404, 409, 428, 429, 503],
     responses: { 201: payLinkResponses.payLinkCardResponse },
   },
 ]);

@@ -46,12 +46,21 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     payCheckout: async ({ path, body, request }) => {
       const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
       const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
+      const u = await useCases();
       return reply(
         201,
-        await (await useCases()).payCheckout(
-          { ...base, onSaveCardError, onScheduleError, buyerIp: request.sourceIp },
+        await u.payCheckoutAsBuyer(
+          {
+            ...base,
+            rateLimits: c.repos.rateLimits,
+            cardKeys: c.cardKeys,
+            onSaveCardError,
+            onScheduleError,
+            buyerIp: request.sourceIp,
+          },
           path.ref,
           body,
+          { ip: request.sourceIp, proof: request.headers[u.PROOF_HEADER] },
         ),
       );
     },

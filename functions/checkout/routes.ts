@@ -73,10 +73,10 @@ export const checkoutRoutes = defineRoutes('checkout', [
     auth: [],
     summary: "The hosted page's payment (public)",
     description:
-      'Pays a session or a payment link by pix, boleto or card. A declined card is a 201 with status `declined` and a reason in Portuguese; 409 when the session is no longer open or the product does not sell. A session with a subscription price answers the subscription it started; a price with a trial keeps the card without charging it (status `trialing`).',
+      'Pays a session or a payment link by pix, boleto or card. A declined card is a 201 with status `declined` and `failure.code` `card_declined` whatever the issuer said (the seller reads the reason); 409 when the session is no longer open or the product does not sell. A session with a subscription price answers the subscription it started; a price with a trial keeps the card without charging it (status `trialing`). Cards are limited against card testing: 429 `card_attempts_blocked` (Retry-After) after too many declines, and after a few declines from one client 428 `proof_of_work_required` with a challenge in `X-Proof-Of-Work-Challenge`, whose solution goes in `X-Proof-Of-Work`.',
     notFound: CHECKOUT_NOT_FOUND,
     request: { path: refParam, body: schemas.payCheckoutSchema },
-    errors: [409, 503],
+    errors: [409, 428, 429, 503],
     responses: { 201: checkoutResponses.paymentOutcomeResponse },
   },
   {

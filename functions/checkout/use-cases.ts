@@ -4,6 +4,7 @@
  * modules the entry shares with each of them into as many static chunks, and each file the entry
  * imports costs its cold start more than the bytes would (docs/decisions.md, "Cold start").
  */
+export { PROOF_HEADER } from '#shared/domain/card-testing/proof-of-work';
 export * from '#shared/domain/checkout/public';
 export * from '#shared/domain/checkout/schemas';
 export * from '#shared/domain/checkout/sessions';

@@ -60,10 +60,16 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
     portalAddCardAndUpdate: async ({ path, body, request }) =>
       run((u) =>
         u.portalAddCardAndUpdate(
-          { ...deps(request.log), buyerIp: request.sourceIp },
+          {
+            ...deps(request.log),
+            rateLimits: c.repos.rateLimits,
+            cardKeys: c.cardKeys,
+            buyerIp: request.sourceIp,
+          },
           portalSessionOf(request.subject),
           Number(path.id),
           body,
+          { ip: request.sourceIp, proof: request.headers[u.PROOF_HEADER] },
         ),
       ),
     portalSubscriptionEvents: async ({ path, request }) =>

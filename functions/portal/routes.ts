@@ -14,7 +14,11 @@ const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscrip
  * the query string, so the token is not logged.
  */
 const token: AuthScheme[] = ['portalToken'];
-const FLAG_RULE = '403 `Insufficient permissions` when the portal configuration does not allow it.';
+const FLAG_RULE =
+  "403 `Insufficient permissions` when the portal configuration of the subscription's product (its own, " +
+  "else the seller's) does not allow it, whatever product the session was made for.";
+const SESSION_FLAG_RULE =
+  "403 `Insufficient permissions` when the session's portal configuration does not allow it.";
 const bySubscription = {
   auth: token,
   notFound: SUBSCRIPTION_NOT_FOUND,
@@ -34,7 +38,8 @@ export const portalRoutes = defineRoutes('portal', [
     auth: ['apiKey'],
     summary: 'Create a customer portal session',
     description:
-      "`customerId` (required), `productId` (its portal configuration applies; else the seller's), " +
+      "`customerId` (required), `productId` (its portal configuration gives the page's look and texts and " +
+      "governs billing data; else the seller's does; each subscription's actions follow its own product's), " +
       '`returnUrl` (HTTPS). Answers a one-hour token, shown only here, and the portal URL to open. ' +
       'Not idempotent: each call is a new visit with a new token. 404 `Customer not found` or ' +
       "`Product not found` for another seller's.",
@@ -48,8 +53,9 @@ export const portalRoutes = defineRoutes('portal', [
     auth: token,
     summary: "The portal session's data",
     description:
-      "The customer, the effective portal configuration, the customer's subscriptions with the actions " +
-      'allowed on each, and the active saved cards. 401 `Unauthorized` for an unknown or expired token.',
+      "The customer, the session's effective portal configuration (the page's look and texts), the " +
+      "customer's subscriptions with the actions and cancel rules of each one's own product's configuration, " +
+      'and the active saved cards. 401 `Unauthorized` for an unknown or expired token.',
     responses: { 200: portalResponses.portalResponse },
   },
   {
@@ -120,11 +126,13 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "The card is verified and tokenized by the provider (not charged), kept as the customer's saved " +
       'card, and the subscription renews on it. The number and CVV are never stored or logged. A ' +
-      'declined card is 400 with a Portuguese message for the customer and the decline code as `code`. ' +
+      'declined card is 400 `card_declined` with a Portuguese message, whatever the issuer said (the seller ' +
+      'reads nothing of it: no charge was made). Cards are limited against card testing as on the checkout: ' +
+      '429 `card_attempts_blocked`, and 428 `proof_of_work_required` after a few declines from one client. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
     request: { path: schemas.numericIdParam, body: schemas.portalAddCardSchema },
     responses: { 200: portalResponses.portalSubscriptionResponse },
-    errors: [403, 409, 503],
+    errors: [403, 409, 428, 429, 503],
   },
   {
     ...bySubscription,
@@ -143,7 +151,7 @@ export const portalRoutes = defineRoutes('portal', [
     summary: "Change the customer's name, e-mail or phone from the portal",
     description:
       '`name`, `email`, `phone` (each optional, at least one), validated as PATCH /api/v1/customers. ' +
-      `Follows allowUpdateBillingInfo. ${FLAG_RULE}`,
+      `Follows allowUpdateBillingInfo. ${SESSION_FLAG_RULE}`,
     request: { body: schemas.portalCustomerInfoSchema },
     responses: { 200: portalResponses.portalCustomerResponse },
     errors: [403],

@@ -6,6 +6,7 @@
  */
 
 // Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
+export { PROOF_HEADER } from '#shared/domain/card-testing/proof-of-work';
 export { numericIdParam } from '#shared/domain/params';
 export * from '#shared/domain/portal/actions';
 export * from '#shared/domain/portal/portal';

@@ -17,18 +17,21 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
     paymentMethods: c.repos.paymentMethods,
     scheduler: c.scheduler,
   };
+  const guardDeps = { rateLimits: c.repos.rateLimits, cardKeys: c.cardKeys };
   return {
     createTransaction: {
       idempotencyScope: async (raw) => (await useCases()).productOwnerScope(createDeps, raw),
-      handle: async ({ body, request }) => {
+      handle: async ({ body, request, tenant }) => {
         const onScheduleError = (error: unknown) =>
           request.log.error('could not schedule the pix expiry', { error });
         const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
+        const u = await useCases();
         return reply(
           201,
-          await (await useCases()).createTransaction(
-            { ...createDeps, onScheduleError, onSaveCardError, buyerIp: request.sourceIp },
+          await u.sellAs(
+            { ...createDeps, ...guardDeps, onScheduleError, onSaveCardError, buyerIp: request.sourceIp },
             body,
+            { tenant, client: { ip: request.sourceIp, proof: request.headers[u.PROOF_HEADER] } },
           ),
         );
       },
@@ -42,7 +45,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
         await u.receiveProviderNotification(
           {
             ...notificationDeps(c, request.log, u.notificationFollowUps),
-            webhookSecret: c.config.gatewayWebhookSecret,
+            notificationKey: c.secrets.gatewayWebhook,
           },
           request.rawBody,
           request.headers['x-signature'],

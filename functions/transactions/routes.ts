@@ -15,11 +15,13 @@ export const transactionRoutes = defineRoutes('transactions', [
     method: 'POST',
     path: '/api/transactions',
     auth: [],
+    acceptsApiKey: true,
     idempotent: 'custom',
     summary: "The buyer's checkout creates a transaction",
-    description: 'X-Idempotency-Key is scoped to the seller that owns the product.',
+    description:
+      "X-Idempotency-Key is scoped to the seller that owns the product. The product's seller may call it with an API key; anyone else is a buyer: a declined card answers `failureCode` `card_declined` whatever the issuer said (the seller reads the reason), and cards are limited against card testing: 429 `card_attempts_blocked` (Retry-After) after too many declines, and after a few declines from one client 428 `proof_of_work_required` with a challenge in `X-Proof-Of-Work-Challenge`, whose solution goes in `X-Proof-Of-Work`.",
     request: { body: schemas.createTransactionSchema },
-    errors: [404, 503],
+    errors: [404, 428, 429, 503],
     responses: { 201: transactionsResponses.transactionResponse },
   },
   {

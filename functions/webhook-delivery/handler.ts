@@ -16,6 +16,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       endpoints: c.repos.webhookEndpoints,
       queue: c.queue,
       clock: c.clock,
+      wallClock: c.wallClock,
       sender: c.sender,
       urlPolicy: c.urlPolicy,
       metrics: c.metrics,

@@ -12,6 +12,7 @@ export const handler = createHttpHandler(webhookEndpointRoutes, (c) => {
     ...deps,
     deliveries: c.repos.deliveries,
     queue: c.queue,
+    wallClock: c.wallClock,
     sender: c.sender,
     metrics: c.metrics,
   };

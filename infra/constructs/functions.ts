@@ -9,10 +9,12 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { Route } from '#shared/http/types';
+import { SECRETS, type SecretName } from '#shared/secrets';
 import { BUILD_DIR } from '../../esbuild.config.mjs';
 import { DELIVERY_FUNCTION_TIMEOUT, FANOUT_FUNCTION_TIMEOUT } from './async';
 import type { MailInfra } from './mail';
-import { type FunctionNeeds, TABLE_ACCESS } from './permissions';
+import { type FunctionNeeds, tableGrantsOf } from './permissions';
 
 /** Per-function settings that differ from the defaults below; everything else is uniform. */
 const TIMEOUTS: Record<string, Duration> = {
@@ -29,6 +31,8 @@ const MEMORY_MB = 512;
 export interface FunctionSpec {
   name: string;
   needs: FunctionNeeds;
+  /** An endpoint group's route rows: a read-only group's pipeline writes are derived from them. */
+  routes?: readonly Route[];
   /** A fixed physical name, for a function whose ARN must be known before it exists. */
   functionName?: string;
 }
@@ -44,8 +48,8 @@ export interface FunctionResources {
   mail: MailInfra;
   /** Encrypts sellers' provider API keys (issue 16). */
   providerKey: IKey;
-  /** Seals customer-area magic links (issue 15). */
-  magicLinkSecret: ISecret;
+  /** Every secret of shared/secrets.ts, read at run time by the functions that declare it. */
+  secrets: Record<SecretName, ISecret>;
 }
 
 export interface FunctionsProps extends FunctionResources {
@@ -53,7 +57,7 @@ export interface FunctionsProps extends FunctionResources {
   environment: Record<string, string>;
 }
 
-type Capability = Exclude<keyof FunctionNeeds, 'table'>;
+type Capability = Exclude<keyof FunctionNeeds, 'table' | 'secrets'>;
 
 /** How each declared capability becomes IAM: one grant per capability, nothing implicit. */
 const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) => void> = {
@@ -86,9 +90,6 @@ const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) =
   encryptsProviderKeys: (r, role) => {
     // Only the two calls the cipher makes: grantEncryptDecrypt would add ReEncrypt* and GenerateDataKey*.
     r.providerKey.grant(role, 'kms:Encrypt', 'kms:Decrypt');
-  },
-  readsMagicLinkKey: (r, role) => {
-    r.magicLinkSecret.grantRead(role);
   },
   enqueuesDeliveries: (r, role) => {
     role.addToPolicy(
@@ -133,7 +134,7 @@ export class Functions extends Construct {
     });
     this.roles.set(spec.name, role);
     logGroup.grantWrite(role);
-    this.grantNeeds(spec.needs, props, role);
+    this.grantNeeds(spec, props, role);
 
     const fn = new LambdaFunction(this, id, {
       functionName: spec.functionName,
@@ -146,7 +147,7 @@ export class Functions extends Construct {
       timeout: TIMEOUTS[spec.name] ?? DEFAULT_TIMEOUT,
       role,
       logGroup,
-      environment: props.environment,
+      environment: { ...props.environment, ...secretArnsOf(spec.needs, props) },
     });
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-L1',
@@ -157,20 +158,31 @@ export class Functions extends Construct {
     return fn;
   }
 
-  private grantNeeds(needs: FunctionNeeds, resources: FunctionResources, role: Role): void {
-    if (needs.table !== 'none') {
-      const access = TABLE_ACCESS[needs.table];
+  private grantNeeds(spec: FunctionSpec, resources: FunctionResources, role: Role): void {
+    const { needs } = spec;
+    for (const grant of tableGrantsOf(spec.name, needs, spec.routes)) {
       role.addToPolicy(
         new PolicyStatement({
-          actions: [...access.actions],
-          resources: [resources.table.tableArn, ...(access.indexes ? resources.indexArns : [])],
+          actions: [...grant.actions],
+          resources: [resources.table.tableArn, ...(grant.indexes ? resources.indexArns : [])],
+          conditions: grant.leadingKeys
+            ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.leadingKeys] } }
+            : undefined,
         }),
       );
     }
     for (const capability of Object.keys(CAPABILITY_GRANTS) as Capability[]) {
       if (needs[capability]) CAPABILITY_GRANTS[capability](resources, role);
     }
+    for (const name of needs.secrets ?? []) resources.secrets[name].grantRead(role);
   }
+}
+
+/** A function's secrets, each by its ARN (never its value) under its own variable. */
+function secretArnsOf(needs: FunctionNeeds, resources: FunctionResources): Record<string, string> {
+  return Object.fromEntries(
+    (needs.secrets ?? []).map((name) => [SECRETS[name].arnVariable, resources.secrets[name].secretArn]),
+  );
 }
 
 /** The ARN of a function with a fixed name, known without referencing the function itself. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import type { Container } from '#shared/platform/container';
 import type { LocalIssuer } from './jwt-issuer';
+import { PRIVATE_DIR_MODE } from './private-files';
 
 export interface DevCredentials {
   baseUrl: string;
@@ -28,6 +29,8 @@ export async function ensureDevIdentity(
     }
   }
   const now = container.clock.now();
+  // The key and the token are credentials: real time, so that advancing the test clock keeps them valid.
+  const realNow = container.wallClock.now();
   let sellerId = previous.sellerId;
   let apiKey = previous.apiKey;
   if (!sellerId || !(await container.repos.sellers.exists(sellerId))) {
@@ -36,20 +39,20 @@ export async function ensureDevIdentity(
   }
   if (!apiKey) {
     const created = await createApiKey(
-      { apiKeys: container.repos.apiKeys, clock: container.clock, ids: container.ids },
+      { apiKeys: container.repos.apiKeys, clock: container.wallClock, ids: container.ids },
       sellerId,
-      { name: `dev-${now.getTime()}`, environment: 'test' },
+      { name: `dev-${realNow.getTime()}`, environment: 'test' },
     );
     apiKey = created.key;
   }
   const credentials: DevCredentials = {
     baseUrl,
     sellerId,
-    dashboardToken: await issuer.sign(sellerId, { now, expiresInSeconds: 30 * 86_400 }),
+    dashboardToken: await issuer.sign(sellerId, { now: realNow, expiresInSeconds: 30 * 86_400 }),
     apiKey,
   };
   if (file && dataDir) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   }
   return credentials;

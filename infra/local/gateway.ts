@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { withTransportHeaders } from '#shared/http/transport-headers';
 import type { HttpMethod } from '#shared/http/types';
 
 /** What the local gateway needs of a route group: names, methods and path templates. */
@@ -179,11 +180,14 @@ export function sendJson(
   headers: Record<string, string> = {},
 ) {
   const text = JSON.stringify(body);
-  res.writeHead(statusCode, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
+  res.writeHead(
+    statusCode,
+    withTransportHeaders({
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    }),
+  );
   res.end(text);
 }
 
@@ -192,7 +196,7 @@ export function sendResult(res: ServerResponse, result: APIGatewayProxyStructure
     ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
     : Buffer.alloc(0);
   const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  for (const [k, v] of Object.entries(withTransportHeaders(result.headers))) headers[k] = String(v);
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   headers['content-length'] = String(body.length);
   res.writeHead(result.statusCode ?? 200, headers);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import { SELLER_CLAIM } from '#shared/auth/authenticate';
+import { PRIVATE_DIR_MODE } from './private-files';
 
 /** Stands in for the Cognito user pool: same claims as a Cognito ID token (token_use, aud). */
 export const LOCAL_ISSUER = 'http://localhost/local-issuer';
@@ -29,7 +30,7 @@ export class LocalIssuer {
       publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' },
     };
     if (dataDir && file) {
-      mkdirSync(dataDir, { recursive: true });
+      mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
     }
     return new LocalIssuer(keys);

@@ -5,6 +5,7 @@ import { MAIL_ID } from '#shared/domain/mail/delivery';
 import type { Mailbox, MailboxPage, MailboxQuery, StoredMail } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { ValidationError } from '#shared/errors';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files';
 
 /**
  * E-mail, locally: every message the service sends, sandbox or live, is kept as one JSON file
@@ -23,9 +24,10 @@ export class LocalMailbox implements Mailbox {
       this.memory.set(mail.id, mail);
       return;
     }
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const file = join(this.dir, `${mail.id}.json`);
-    writeFileSync(`${file}.tmp`, `${JSON.stringify(mail, null, 2)}\n`);
+    // Messages carry live links (the customer area's, pay links): owner-only.
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(mail, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
     renameSync(`${file}.tmp`, file);
   }
 

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files';
 
 /**
  * State of a local service kept in one JSON file (scheduled jobs, queued messages), so a restart
@@ -22,9 +23,10 @@ export class Persisted<T> {
 
   save(): void {
     if (!this.file) return;
-    mkdirSync(dirname(this.file), { recursive: true });
+    mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.value));
+    // Queued messages and scheduled jobs carry events (buyers' data): owner-only.
+    writeFileSync(tmp, JSON.stringify(this.value), { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, this.file);
   }
 }

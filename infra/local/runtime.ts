@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { secretsOf } from '#infra/constructs/permissions';
 import { FANOUT_QUEUE, FANOUT_VISIBILITY_TIMEOUT_SECONDS } from '#infra/fanout-queue';
 import { defaultRouteGroup, entryOf, httpGroups } from '#infra/routes';
 import { Table } from '#shared/adapters/dynamodb/table';
@@ -13,13 +13,14 @@ import { type Config, ENV, setConfig } from '#shared/config';
 import { parseConfig } from '#shared/config-schema';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
+import { notificationSecret } from '#shared/domain/payments/notification-secret';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { loadSchemas } from '#shared/http/responses';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer } from '#shared/platform/container';
 import { useContainer } from '#shared/platform/current';
-import { TestClock } from './clock';
+import { TestClock, WallClock } from './clock';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
 import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
@@ -27,10 +28,11 @@ import { FileCipher } from './file-cipher';
 import { lambdaContext } from './gateway';
 import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
-import { FileKeyring } from './magic-link-keyring';
 import { LocalMailbox } from './mailbox';
+import { preparePrivateDir } from './private-files';
 import { LocalQueue } from './queue';
 import { LocalScheduler } from './scheduler';
+import { localSecretKeys } from './secret-files';
 import { LocalStreamPoller } from './streams';
 import { Timeline } from './timeline';
 
@@ -65,7 +67,10 @@ export interface RoundTrips {
 export interface Runtime {
   baseUrl: string;
   port: number;
+  /** Business time, moved by `POST /api/test-helpers/clock/advance`. */
   clock: TestClock;
+  /** Real time (credentials, the request rate limit, webhook signatures); only tests skew it. */
+  wallClock: WallClock;
   timeline: Timeline;
   scheduler: LocalScheduler;
   deliveryQueue: LocalQueue;
@@ -81,6 +86,8 @@ export interface Runtime {
   mailbox: LocalMailbox;
   /** The functions' container plus the table, for tests and the bench that seed or inspect data. */
   deps: Container & { table: Table };
+  /** What the sandbox signs its notifications with, for tests and the bench that post their own. */
+  sandboxNotificationSecret: string;
   dynamo: DynamoLocal | null;
   roundTrips: RoundTrips;
   /**
@@ -167,8 +174,6 @@ function localConfig(options: RuntimeOptions, endpoint: string, tableName: strin
     [ENV.publicBaseUrl]: baseUrl,
     [ENV.runtime]: 'local',
     [ENV.logLevel]: options.logLevel ?? 'info',
-    // Notifications are signed and verified inside this one process: a fresh secret per start.
-    [ENV.gatewayWebhookSecret]: randomBytes(32).toString('hex'),
     ...(options.asaasBaseUrl
       ? { [ENV.asaasSandboxUrl]: options.asaasBaseUrl, [ENV.asaasProductionUrl]: options.asaasBaseUrl }
       : {}),
@@ -202,27 +207,33 @@ async function startDatabase(options: RuntimeOptions, file: (name: string) => st
 /** Everything `npm start` runs, as one object that tests and the bench can start too. */
 export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const dataDir = options.dataDir === undefined ? resolve('.local') : options.dataDir;
+  // Mail with live links, `whsec_` secrets, keys: the folder is its owner's alone.
+  if (dataDir) preparePrivateDir(dataDir);
   const file = (name: string) => (dataDir ? join(dataDir, name) : null);
   if (options.logLevel) configureLogs({ level: options.logLevel });
   const { dynamo, endpoint, tableName } = await startDatabase(options, file);
   // The answer check reads every route's response schemas, which the functions load lazily.
   await loadSchemas(httpGroups);
 
-  const clock = new TestClock();
+  const clock = new TestClock(file('clock.json'));
+  const wallClock = new WallClock();
   const issuer = await LocalIssuer.open(dataDir);
   // Every function runs the same handler module Lambda runs, invoked with the same event shapes.
   const modules = new Map<
     string,
     Promise<{ handler: (event: unknown, context: unknown) => Promise<unknown> }>
   >();
-  const invoke: Invoke = async (name, event) => {
-    let module = modules.get(name);
-    if (!module) {
-      module = import(pathToFileURL(resolve(entryOf(name))).href);
-      modules.set(name, module);
-    }
-    return (await module).handler(event, lambdaContext(name, cryptoIds.uuid()));
-  };
+  // The function whose invocation is running: the local secrets refuse what its role would not grant.
+  const functionScope = new AsyncLocalStorage<string>();
+  const invoke: Invoke = (name, event) =>
+    functionScope.run(name, async () => {
+      let module = modules.get(name);
+      if (!module) {
+        module = import(pathToFileURL(resolve(entryOf(name))).href);
+        modules.set(name, module);
+      }
+      return (await module).handler(event, lambdaContext(name, cryptoIds.uuid()));
+    });
   const services = localServices(clock, file, invoke);
   const responseViolations: string[] = [];
   let timeline: Timeline | undefined;
@@ -264,13 +275,17 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const container = createContainer(config, {
     mailbox,
     clock,
+    wallClock,
     scheduler: services.scheduler,
     queue: services.deliveryQueue,
     bus,
     table,
     allowLocalHttp: true,
     cipher: new FileCipher(file('provider-secrets.key')),
-    magicLinks: new FileKeyring(file('magic-link.key')),
+    secrets: localSecretKeys(file, (secret) => {
+      const fn = functionScope.getStore();
+      return fn === undefined ? undefined : { fn, allowed: secretsOf(fn).includes(secret) };
+    }),
     metrics: {
       count: (name, value = 1) => {
         metrics[name] = (metrics[name] ?? 0) + value;
@@ -324,6 +339,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     baseUrl,
     port,
     clock,
+    wallClock,
     timeline,
     ...services,
     bus,
@@ -331,6 +347,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     issuer,
     mailbox,
     deps: { ...container, table },
+    sandboxNotificationSecret: await notificationSecret(container.secrets.gatewayWebhook),
     dynamo,
     roundTrips,
     currentRequest: () => requestScope.getStore(),

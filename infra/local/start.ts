@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { logger } from '#shared/logger';
+import type { TestClock } from './clock';
 import { startRuntime } from './runtime';
 
 /** `npm start`: the whole service on this machine, no AWS account. */
@@ -17,10 +18,11 @@ async function main() {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
   }
-  const where = dataDir ? `data in ${dataDir}` : 'in memory';
-  console.log(
-    `payment-service ready at ${runtime.baseUrl} (${where}; credentials in ${dataDir ?? 'memory'}/dev-credentials.json)`,
-  );
+  const where = dataDir
+    ? `data in ${dataDir}; credentials in ${join(dataDir, 'dev-credentials.json')}`
+    : 'in memory: nothing is written, not even dev-credentials.json';
+  console.log(`payment-service ready at ${runtime.baseUrl} (${where})`);
+  console.log(testClockLine(runtime.clock));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -31,6 +33,15 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Where the test clock stands: it is kept in the data folder, so a restart goes on from it. */
+function testClockLine(clock: TestClock): string {
+  const now = clock.now().toISOString();
+  if (clock.offsetMs === 0)
+    return `test clock: ${now} (real time; POST /api/test-helpers/clock/advance moves it)`;
+  const days = (clock.offsetMs / 86_400_000).toFixed(1);
+  return `test clock: ${now}, ${days} days ahead of real time, kept from the last run (a new data folder starts at real time)`;
 }
 
 void main();

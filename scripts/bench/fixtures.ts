@@ -156,3 +156,10 @@ export async function deliveredIds(ctx: BenchContext, tenant: Tenant, endpointId
   }
   return delivered.map((d) => d.id);
 }
+
+/** Enough sellers of their own for `count` creates when each may hold at most `perSeller`. */
+export async function sellersFor(ctx: BenchContext, count: number, perSeller: number) {
+  const sellers: { sellerId: number; token: string }[] = [];
+  for (let made = 0; made < count; made += perSeller) sellers.push(await ctx.newSeller());
+  return sellers;
+}

@@ -301,9 +301,12 @@ async function seed(runtime: Runtime, tenant: Tenant, products: ProductView[], c
   return { conflictRetries, byStatus: count('status'), byMethod: count('paymentMethod') };
 }
 
-/** Moves the test clock to just after the start of the next rate window (as the endpoint runner does). */
+/** Moves both clocks to just after the start of the next rate window (as the endpoint runner does). */
 export async function nextRateWindow(runtime: Runtime) {
   const windowMs = RATE_WINDOW_SECONDS * 1000;
+  // The request limit counts on real time: the runtime's wall clock is skewed in process.
+  const wall = runtime.wallClock.now().getTime();
+  runtime.wallClock.skew(((Math.floor(wall / windowMs) + 1) * windowMs + 1000 - wall) / 1000);
   const now = runtime.clock.now().getTime();
   const target = (Math.floor(now / windowMs) + 1) * windowMs + 1000;
   await runtime.timeline.advance((target - now) / 1000);

@@ -1,4 +1,5 @@
 import type { Runtime } from '#infra/local/runtime';
+import { MAX_ACTIVE_API_KEYS } from '#shared/domain/auth/api-keys';
 import type { FakeAsaas } from '../../test/support/fake-asaas/server';
 import { affiliateRecipes } from './affiliate-recipes';
 import { chargePlanRecipes } from './charge-plan-recipes';
@@ -6,6 +7,7 @@ import { checkoutRecipes } from './checkout-recipes';
 import { connectionAreaRecipes } from './connection-area-recipes';
 import { customerRecipes } from './customer-recipes';
 import { docsRecipes } from './docs-recipes';
+import { sellersFor } from './fixtures';
 import { installmentPlanRecipes } from './installment-plan-recipes';
 import { mailRecipes } from './mail-recipes';
 import { paymentMethodRecipes } from './payment-method-recipes';
@@ -58,12 +60,13 @@ export const recipes: Record<string, Recipe> = {
   'GET /api/health/gateway': simpleGet('/api/health/gateway'),
 
   'POST /api/api-keys': {
-    prepare: async (ctx) => {
-      const { token } = await ctx.newSeller();
+    prepare: async (ctx, count) => {
+      // A seller holds at most MAX_ACTIVE_API_KEYS active keys: the creates are spread over sellers.
+      const sellers = await sellersFor(ctx, count, MAX_ACTIVE_API_KEYS);
       return (i) => ({
         method: 'POST',
         path: '/api/api-keys',
-        token,
+        token: sellers[Math.floor(i / MAX_ACTIVE_API_KEYS)].token,
         body: { name: `bench key ${i}`, environment: 'test' },
         expect: 201,
       });
@@ -79,9 +82,17 @@ export const recipes: Record<string, Recipe> = {
   },
   'DELETE /api/api-keys/{id}': {
     prepare: async (ctx, count) => {
-      const { sellerId, token } = await ctx.newSeller();
-      const ids = await ctx.createKeys(sellerId, count);
-      return (i) => ({ method: 'DELETE', path: `/api/api-keys/${ids[i]}`, token, expect: 200 });
+      const keys: { id: string; token: string }[] = [];
+      for (const { sellerId, token } of await sellersFor(ctx, count, MAX_ACTIVE_API_KEYS)) {
+        const ids = await ctx.createKeys(sellerId, Math.min(MAX_ACTIVE_API_KEYS, count - keys.length));
+        keys.push(...ids.map((id) => ({ id, token })));
+      }
+      return (i) => ({
+        method: 'DELETE',
+        path: `/api/api-keys/${keys[i].id}`,
+        token: keys[i].token,
+        expect: 200,
+      });
     },
   },
 

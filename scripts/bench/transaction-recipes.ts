@@ -108,7 +108,7 @@ function signedNotification(ctx: BenchContext, t: TransactionView, i: number): B
     occurredAt: now.toISOString(),
   };
   const raw = JSON.stringify(body);
-  const secret = runtime.deps.config.gatewayWebhookSecret;
+  const secret = runtime.sandboxNotificationSecret;
   // The runner sends the body as JSON.stringify(body): the very bytes signed here.
   const signature = signatureHeader([secret], Math.floor(now.getTime() / 1000), raw);
   return {

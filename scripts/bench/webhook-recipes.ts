@@ -1,3 +1,4 @@
+import { MAX_WEBHOOK_ENDPOINTS } from '#shared/domain/webhooks/endpoints';
 import {
   createEndpoints,
   deliveredIds,
@@ -5,6 +6,7 @@ import {
   live,
   receiverUrl,
   sandbox,
+  sellersFor,
   testApiKey,
 } from './fixtures';
 import type { Recipe } from './recipes';
@@ -16,13 +18,14 @@ import type { Recipe } from './recipes';
  */
 export const webhookRecipes: Record<string, Recipe> = {
   'POST /api/webhook-endpoints': {
-    prepare: async (ctx) => {
-      const { token } = await ctx.newSeller();
+    prepare: async (ctx, count) => {
+      // A seller holds at most MAX_WEBHOOK_ENDPOINTS: the creates are spread over sellers.
+      const sellers = await sellersFor(ctx, count, MAX_WEBHOOK_ENDPOINTS);
       const url = await receiverUrl();
       return (i) => ({
         method: 'POST',
         path: '/api/webhook-endpoints',
-        token,
+        token: sellers[Math.floor(i / MAX_WEBHOOK_ENDPOINTS)].token,
         body: { url, events: ['product.created', 'product.updated'], description: `bench endpoint ${i}` },
         expect: 201,
       });
@@ -58,9 +61,21 @@ export const webhookRecipes: Record<string, Recipe> = {
   },
   'DELETE /api/webhook-endpoints/{id}': {
     prepare: async (ctx, count) => {
-      const { sellerId, token } = await ctx.newSeller();
-      const ids = await createEndpoints(ctx, live(sellerId), count);
-      return (i) => ({ method: 'DELETE', path: `/api/webhook-endpoints/${ids[i]}`, token, expect: 200 });
+      const made: { id: string; token: string }[] = [];
+      for (const { sellerId, token } of await sellersFor(ctx, count, MAX_WEBHOOK_ENDPOINTS)) {
+        const ids = await createEndpoints(
+          ctx,
+          live(sellerId),
+          Math.min(MAX_WEBHOOK_ENDPOINTS, count - made.length),
+        );
+        made.push(...ids.map((id) => ({ id, token })));
+      }
+      return (i) => ({
+        method: 'DELETE',
+        path: `/api/webhook-endpoints/${made[i].id}`,
+        token: made[i].token,
+        expect: 200,
+      });
     },
   },
   'POST /api/webhook-endpoints/{id}/rotate-secret': {

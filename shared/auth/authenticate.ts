@@ -1,5 +1,11 @@
 import { API_KEY_FORMAT, hashKey, sameHash } from '#shared/domain/auth/api-keys';
-import { decide, rateWindow } from '#shared/domain/auth/rate-limit';
+import {
+  decide,
+  FAILED_AUTH_LIMIT,
+  type RateWindow,
+  rateWindow,
+  secondsUntilReset,
+} from '#shared/domain/auth/rate-limit';
 import type { Environment } from '#shared/domain/tenant';
 import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
 import type { AuthContext, AuthScheme, HttpRequest, Route } from '#shared/http/types';
@@ -49,22 +55,40 @@ function environmentHeader(req: HttpRequest): Environment {
 
 async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthContext; count: number }> {
   if (!API_KEY_FORMAT.test(token)) throw new UnauthorizedError();
-  const now = req.container.clock.now();
+  const now = req.container.wallClock.now();
   const hash = hashKey(token);
   const found = await req.container.repos.apiKeys.authenticate(hash, now, rateWindow(now));
   if (!found || !sameHash(found.record.hash, hash)) throw new UnauthorizedError();
   const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
   if (found.record.environment !== environment) throw new UnauthorizedError();
   if (found.record.permissions === 'read' && req.method !== 'GET') throw new ForbiddenError();
+  const tenant = { sellerId: found.record.sellerId, environment };
+  // A seller's keys share one limit: a seller with one key is counted in that key's own item (one
+  // round trip); with several, the seller's count is one more (docs/decisions.md, "Rate limit per seller").
+  const count = found.sharesSellerLimit
+    ? Math.max(
+        found.count,
+        await req.container.repos.rateLimits.hit(
+          `seller:${tenant.sellerId}#${environment}`,
+          now,
+          rateWindow(now),
+        ),
+      )
+    : found.count;
   return {
-    auth: {
-      scheme: 'apiKey',
-      tenant: { sellerId: found.record.sellerId, environment },
-      principal: `key:${found.record.id}`,
-      apiKeyId: found.record.id,
-    },
-    count: found.count,
+    auth: { scheme: 'apiKey', tenant, principal: `key:${found.record.id}`, apiKeyId: found.record.id },
+    count,
   };
+}
+
+/**
+ * The claim as Cognito writes a custom attribute: a string of digits, in canonical form. `Number()`
+ * would also read `"1e0"`, `" 1"`, `"0x1"` or `"01"` as seller 1, so anything else is no seller.
+ */
+function sellerIdOf(claim: unknown): number | null {
+  if (typeof claim !== 'string' || !/^[1-9][0-9]{0,15}$/.test(claim)) return null;
+  const id = Number(claim);
+  return Number.isSafeInteger(id) ? id : null;
 }
 
 async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') {
@@ -79,7 +103,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
       audience: config.jwtClientId,
       algorithms: ['RS256'],
       requiredClaims: ['exp', 'sub'],
-      currentDate: req.container.clock.now(),
+      currentDate: req.container.wallClock.now(),
     }));
   } catch (error) {
     if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) {
@@ -87,25 +111,26 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
     }
     throw error;
   }
-  const sellerId = Number(payload[SELLER_CLAIM]);
-  if (payload.token_use !== 'id' || !Number.isSafeInteger(sellerId) || sellerId <= 0)
-    throw new UnauthorizedError();
+  const sellerId = sellerIdOf(payload[SELLER_CLAIM]);
+  if (payload.token_use !== 'id' || sellerId === null) throw new UnauthorizedError();
   const environment = environmentHeader(req);
   const principal = `jwt:${String(payload.sub)}`;
-  const now = req.container.clock.now();
+  const now = req.container.wallClock.now();
   const count = await req.container.repos.rateLimits.hit(principal, now, rateWindow(now));
   return { auth: { scheme, tenant: { sellerId, environment }, principal } satisfies AuthContext, count };
 }
 
 /**
  * Resolves who is calling from the route's declared schemes and counts the request against the
- * caller's rate limit. Throws 401 (with the spec's messages) or 429.
+ * caller's rate limit. Throws 401 (with the spec's messages) or 429. A client address with
+ * FAILED_AUTH_LIMIT failed authentications in the window gets 429 on every authenticated route
+ * before anything is read or written (docs/decisions.md, "Failed authentications").
  */
 export async function authenticate(
   req: HttpRequest,
   route: Route,
 ): Promise<{ auth: AuthContext; headers: Record<string, string> }> {
-  const now = req.container.clock.now();
+  const now = req.container.wallClock.now();
   const window = rateWindow(now);
   const settle = (auth: AuthContext, count: number) => {
     const decision = decide(count, window, now);
@@ -118,6 +143,11 @@ export async function authenticate(
   };
 
   if (route.auth.length === 0) {
+    const bearer = req.headers.authorization?.match(/^Bearer (sk_\S+)\s*$/)?.[1];
+    if (route.acceptsApiKey && bearer) {
+      const { auth, count } = await viaApiKey(req, bearer);
+      return settle(auth, count);
+    }
     const principal = `ip:${req.sourceIp}`;
     if (route.rateLimited === false) return { auth: { scheme: 'public', principal }, headers: {} };
     return settle(
@@ -126,12 +156,34 @@ export async function authenticate(
     );
   }
 
+  const client = `ip:${req.sourceIp}`;
+  if (req.container.repos.failedAuth.known(client, window) >= FAILED_AUTH_LIMIT)
+    throw new TooManyRequestsError(secondsUntilReset(window, now));
+  try {
+    const { auth, count } = await identify(req, route, now, window);
+    return settle(auth, count);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) await countFailure(req, client, now, window);
+    throw error;
+  }
+}
+
+/** Who is calling, by the route's schemes, with the caller's count in the window. */
+async function identify(
+  req: HttpRequest,
+  route: Route,
+  now: Date,
+  window: RateWindow,
+): Promise<{ auth: AuthContext; count: number }> {
   for (const scheme of ['portalToken', 'magicLink'] as const) {
     const verifier = verifiers[scheme];
     if (route.auth.includes(scheme) && verifier) {
       const verified = await verifier(req);
-      if ('count' in verified) return settle(verified.auth, verified.count);
-      return settle(verified, await req.container.repos.rateLimits.hit(verified.principal, now, window));
+      if ('count' in verified) return verified;
+      return {
+        auth: verified,
+        count: await req.container.repos.rateLimits.hit(verified.principal, now, window),
+      };
     }
   }
 
@@ -143,10 +195,23 @@ export async function authenticate(
   const token = header.slice('Bearer '.length).trim();
   if (token.startsWith('sk_')) {
     if (!acceptsKey) throw new UnauthorizedError();
-    const { auth, count } = await viaApiKey(req, token);
-    return settle(auth, count);
+    return viaApiKey(req, token);
   }
   if (!jwtScheme) throw new UnauthorizedError();
-  const { auth, count } = await viaJwt(req, token, jwtScheme);
-  return settle(auth, count);
+  return viaJwt(req, token, jwtScheme);
+}
+
+/**
+ * Counts a failed authentication of the client; the failure past the limit answers 429 instead of
+ * 401. A count that cannot be written never hides the 401 it was counting.
+ */
+async function countFailure(req: HttpRequest, client: string, now: Date, window: RateWindow) {
+  let count: number;
+  try {
+    count = await req.container.repos.failedAuth.count(client, now, window);
+  } catch (error) {
+    req.log.warn('could not count a failed authentication', { error });
+    return;
+  }
+  if (count > FAILED_AUTH_LIMIT) throw new TooManyRequestsError(secondsUntilReset(window, now));
 }

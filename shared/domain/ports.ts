@@ -4,7 +4,13 @@
  * Domain code and adapters import ports only from this file.
  */
 export type { AffiliationRepository } from './ports/affiliates';
-export type { ApiKeyRepository, RateLimitRepository, SellerRepository } from './ports/auth';
+export type {
+  ApiKeyRepository,
+  FailedAuthCounter,
+  RateLimitRepository,
+  RateState,
+  SellerRepository,
+} from './ports/auth';
 export type { CheckoutSessionRepository, SessionPage, SessionQuery, SessionRead } from './ports/checkout';
 export type {
   BuyerRead,
@@ -46,6 +52,7 @@ export type {
 } from './ports/messaging';
 export type { PaymentMethodRead, PaymentMethodRepository } from './ports/payment-methods';
 export type {
+  CardTestingKeyring,
   GatewayHealth,
   GatewayRouter,
   PaymentGateway,
@@ -71,7 +78,7 @@ export type {
   SubscriptionStartReader,
   SubscriptionStartReads,
 } from './ports/subscriptions';
-export type { Clock, Ids, Metrics } from './ports/system';
+export type { Clock, Ids, Metrics, SecretKey } from './ports/system';
 export type {
   TransactionPage,
   TransactionQuery,
@@ -86,4 +93,5 @@ export type {
   UrlPolicy,
   WebhookEndpointRepository,
   WebhookSender,
+  WebhookTarget,
 } from './ports/webhooks';

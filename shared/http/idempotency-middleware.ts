@@ -9,14 +9,21 @@ interface Claim {
 
 const claims = new WeakMap<object, Claim>();
 
+/**
+ * Keys sent without authentication live in a namespace of their own: anyone may call a public
+ * route, so a key claimed there must never answer (or block, with 422) the seller's own
+ * authenticated request that happens to use the same key.
+ */
+const PUBLIC_SCOPE = 'public#';
+
 async function scopeOf(req: PipelineRequest): Promise<string | null> {
-  const option = req.internal.route.idempotent;
+  const { route, binding, http } = req.internal;
+  const option = route.idempotent;
   if (!option) return null;
-  const { binding, http } = req.internal;
   if (option === 'custom') {
-    if (typeof binding === 'function')
-      throw new Error(`${req.internal.route.operationId} has no idempotencyScope`);
-    return binding.idempotencyScope({ body: http.body, sourceIp: http.sourceIp });
+    if (typeof binding === 'function') throw new Error(`${route.operationId} has no idempotencyScope`);
+    const scope = await binding.idempotencyScope({ body: http.body, sourceIp: http.sourceIp });
+    return route.auth.length === 0 ? `${PUBLIC_SCOPE}${scope}` : scope;
   }
   const tenant = req.internal.http.auth?.tenant;
   return tenant ? `${tenant.sellerId}#${tenant.environment}` : null;

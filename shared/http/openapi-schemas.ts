@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { documentedShapeOf } from '#shared/validation';
 
 /**
  * zod to the JSON Schemas of an OpenAPI 3.1 document: one conversion per request or response
@@ -17,6 +18,28 @@ function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: Json }) {
   if (jsonSchema.type !== 'integer') return;
   if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+}
+
+/** zod's conversion as this document makes it, for one side (what we accept or what we answer). */
+const toJson = (schema: z.ZodType, io: Io): Json =>
+  z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    override: (ctx) => {
+      dropSafeIntegerBounds(ctx);
+      showDocumentedShape(ctx, io);
+    },
+  }) as Json;
+
+/** A field marked with documentedAs is shown as the schema it names (shared/validation.ts). */
+function showDocumentedShape({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Json }, io: Io) {
+  const shown = documentedShapeOf(zodSchema as z.ZodType);
+  if (!shown) return;
+  const { $schema: _, $defs, ...json } = toJson(shown, io);
+  if ($defs) throw new Error('a documented shape must not contain schemas named with .meta({ id })');
+  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+  Object.assign(jsonSchema, json);
 }
 
 export const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -53,16 +76,7 @@ export function createSchemaBook(reserved: string[]) {
 
   /** `context` names the anonymous definitions zod makes for recursive schemas (`__schema0`). */
   function convert(schema: z.ZodType, io: Io, context: string): Json {
-    const {
-      $schema: _,
-      $defs = {},
-      ...json
-    } = z.toJSONSchema(schema, {
-      target: 'draft-2020-12',
-      io,
-      unrepresentable: 'any',
-      override: dropSafeIntegerBounds,
-    }) as Json;
+    const { $schema: _, $defs = {}, ...json } = toJson(schema, io);
     const local = (name: string) => (name.startsWith('__') ? `${context}_${name.slice(2)}` : name);
     const toLocal = (ref: string) =>
       ref.startsWith(DEF_PREFIX) ? DEF_PREFIX + local(ref.slice(DEF_PREFIX.length)) : ref;
@@ -85,6 +99,18 @@ export function createSchemaBook(reserved: string[]) {
     const ref: unknown = json.$ref;
     if (typeof ref !== 'string' || !ref.startsWith(DEF_PREFIX)) return json;
     return defs[io].get(ref.slice(DEF_PREFIX.length)) ?? json;
+  }
+
+  /** A schema with its `$ref`s followed (a definition of either side, before `finish`). */
+  function follow(json: Json, io: Io): Json {
+    let current = json;
+    for (let hops = 0; typeof current.$ref === 'string' && hops < 10; hops++) {
+      const ref: string = current.$ref;
+      const found = ref.startsWith(DEF_PREFIX) ? defs[io].get(ref.slice(DEF_PREFIX.length)) : undefined;
+      if (!found) break;
+      current = found;
+    }
+    return current;
   }
 
   const refsOf = (def: Json | undefined): string[] => {
@@ -135,7 +161,7 @@ export function createSchemaBook(reserved: string[]) {
     return Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
   }
 
-  return { convert, resolve, track, finish };
+  return { convert, resolve, track, follow, finish };
 }
 
 export type SchemaBook = ReturnType<typeof createSchemaBook>;

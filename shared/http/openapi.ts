@@ -1,5 +1,8 @@
 import type * as z from 'zod';
 import { MAX_KEY_LENGTH } from '#shared/domain/idempotency';
+import type { AppError } from '#shared/errors';
+import { type ExampleBook, type Scenario, scenariosOf } from './examples';
+import { errorExample, refusalExample } from './openapi-errors';
 import { createSchemaBook, type Json, refTo, type SchemaBook } from './openapi-schemas';
 import { declaredRequest, declaredResponse } from './responses';
 import type { AuthScheme, RawContent, Route, RouteGroup } from './types';
@@ -88,6 +91,7 @@ const REASONS: Record<number, string> = {
   404: 'Not found (a resource of another seller or environment answers the same).',
   409: 'Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed.',
   422: 'X-Idempotency-Key was already used with another request.',
+  428: 'A proof of work is required: find a decimal nonce such that SHA-256(challenge + nonce) starts with the zero bits the challenge names, and send `challenge:nonce` in X-Proof-Of-Work.',
   429: 'Rate limit exceeded; retry after the Retry-After seconds.',
   500: 'Internal error.',
   503: 'Service unavailable.',
@@ -96,14 +100,70 @@ const REASONS: Record<number, string> = {
 const isZod = (value: unknown): value is z.ZodType =>
   typeof value === 'object' && value !== null && '_zod' in value;
 
+/**
+ * An example's object keys in the order of its schema's properties (nested ones too), so that it
+ * reads like the Schema tab and like the answer however the example was put together.
+ */
+function inSchemaOrder(value: unknown, schema: Json | undefined, follow: (json: Json) => Json): unknown {
+  if (!schema || typeof value !== 'object' || value === null) return value;
+  const shape = follow(schema);
+  if (Array.isArray(value)) return value.map((item) => inSchemaOrder(item, shape.items, follow));
+  const record = value as Record<string, unknown>;
+  const fits = (candidate: Json) =>
+    Object.keys(record).filter((key) => key in (candidate.properties ?? {})).length;
+  const object = [shape, ...[...(shape.anyOf ?? []), ...(shape.oneOf ?? [])].map(follow)]
+    .filter((candidate) => candidate.properties)
+    .sort((a, b) => fits(b) - fits(a))[0];
+  if (!object) return value;
+  const names = Object.keys(object.properties);
+  const rank = (key: string) => (names.includes(key) ? names.indexOf(key) : names.length);
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort((a, b) => rank(a) - rank(b))
+      .map((key) => [key, inSchemaOrder(record[key], object.properties[key], follow)]),
+  );
+}
+
+/**
+ * A part's examples as OpenAPI writes them: `example` for an operation's one call, `examples` keyed
+ * by call name (with its summary) when it has several; a value the calls share is one `example`.
+ */
+function examplesOf(
+  calls: readonly Scenario[],
+  pick: (call: Scenario) => unknown,
+  order = (v: unknown) => v,
+): Json {
+  const given = calls.filter((call) => pick(call) !== undefined);
+  if (given.length === 0) return {};
+  const distinct = new Set(given.map((call) => JSON.stringify(pick(call))));
+  if (distinct.size === 1 && (given.length > 1 || !given[0].name)) return { example: order(pick(given[0])) };
+  return {
+    examples: Object.fromEntries(
+      given.map((call) => [call.name, { summary: call.summary, value: order(pick(call)) }]),
+    ),
+  };
+}
+
+const valueIn = (part: unknown, name: string): unknown =>
+  typeof part === 'object' && part !== null ? (part as Record<string, unknown>)[name] : undefined;
+
 /** The properties of a request part as parameters; `request.path` and `request.query` must be z.object()s. */
-function parametersOf(book: SchemaBook, route: Route, place: 'path' | 'query'): Json[] {
+function parametersOf(
+  book: SchemaBook,
+  route: Route,
+  place: 'path' | 'query',
+  calls: readonly Scenario[],
+): Json[] {
   const templated = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map((m) => m[1]);
   const schema = declaredRequest(route, place);
   const param = (name: string, required: boolean, schema: Json) => {
     const { description, ...rest } = schema;
     const parameter = { name, in: place, required, ...(description ? { description } : {}) };
-    return { ...parameter, schema: book.track(rest, 'input') };
+    return {
+      ...parameter,
+      schema: book.track(rest, 'input'),
+      ...examplesOf(calls, (call) => valueIn(call[place], name)),
+    };
   };
   if (!schema) return place === 'path' ? templated.map((name) => param(name, true, { type: 'string' })) : [];
   const json = book.resolve(book.convert(schema, 'input', `${route.operationId}_${place}`), 'input');
@@ -126,7 +186,7 @@ function rawMedia(raw: RawContent): Json {
   return { schema: { type: 'string', format: 'binary' } };
 }
 
-function responsesOf(book: SchemaBook, route: Route): Json {
+function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[]): Json {
   const answers: Record<number, Json> = {};
   for (const key of Object.keys(route.responses)) {
     const status = Number(key);
@@ -135,18 +195,29 @@ function responsesOf(book: SchemaBook, route: Route): Json {
     else if (isZod(value)) {
       const schema = book.convert(value, 'output', `${route.operationId}_${status}`);
       const description = schema.description ?? REASONS[status] ?? `Status ${status}`;
-      answers[status] = { description, content: { 'application/json': { schema } } };
-    } else
-      answers[status] = { description: value.description, content: { [value.contentType]: rawMedia(value) } };
+      const examples = examplesOf(
+        calls,
+        (call) => valueIn(call.responses, String(status)),
+        (example) => inSchemaOrder(example, schema, (json) => book.follow(json, 'output')),
+      );
+      answers[status] = { description, content: { 'application/json': { schema, ...examples } } };
+    } else {
+      const examples = examplesOf(calls, (call) => valueIn(call.responses, String(status)));
+      answers[status] = {
+        description: value.description,
+        content: { [value.contentType]: { ...rawMedia(value), ...examples } },
+      };
+    }
   }
   const { request, auth } = route;
-  const authenticated = auth.length > 0;
+  const takesKey = auth.includes('apiKey') || Boolean(route.acceptsApiKey);
+  const authenticated = auth.length > 0 || takesKey;
   const dashboard = auth.includes('jwt') || auth.includes('panel');
   const errors: [number, boolean][] = [
     // A path parameter that fails its schema is a 404 (it names no resource), never a 400.
     [400, Boolean(request?.body || request?.query || route.idempotent || dashboard)],
     [401, authenticated],
-    [403, Boolean(route.testOnly) || (auth.includes('apiKey') && route.method !== 'GET')],
+    [403, Boolean(route.testOnly) || (takesKey && route.method !== 'GET')],
     [404, route.path.includes('{')],
     [409, Boolean(route.idempotent)],
     [422, Boolean(route.idempotent)],
@@ -154,8 +225,20 @@ function responsesOf(book: SchemaBook, route: Route): Json {
     [500, true],
     ...(route.errors ?? []).map((status): [number, boolean] => [status, true]),
   ];
+  // The path an error body names: the route's, with the call's (or the first call's) parameters.
+  const pathOf = (call?: Scenario) =>
+    route.path.replace(/\{(\w+)\+?\}/g, (template, name: string) => {
+      const given = [call, ...calls].map((c) => valueIn(c?.path, name)).find((value) => value !== undefined);
+      return given === undefined ? template : String(given);
+    });
+  const path = pathOf();
   for (const [status, applies] of errors) {
     if (!applies || answers[status]) continue;
+    const refused = calls.filter((call) => call.errors?.[status]);
+    const example = refused.length ? undefined : errorExample(route, status, path);
+    const examples = refused.length
+      ? examplesOf(refused, (call) => refusalExample(call.errors?.[status] as AppError, pathOf(call)))
+      : {};
     answers[status] = {
       description: REASONS[status],
       ...(status === 429
@@ -165,50 +248,73 @@ function responsesOf(book: SchemaBook, route: Route): Json {
             },
           }
         : {}),
-      content: { 'application/json': { schema: refTo('ErrorBody') } },
+      ...(status === 428
+        ? {
+            headers: {
+              'X-Proof-Of-Work-Challenge': {
+                description: 'The challenge: `pow1.<zero bits>.<expiry, epoch ms>.<id>.<signature>`.',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
+      content: {
+        'application/json': { schema: refTo('ErrorBody'), ...(example ? { example } : {}), ...examples },
+      },
     };
   }
   return Object.fromEntries(Object.entries(answers).map(([status, answer]) => [String(status), answer]));
 }
 
-function operationOf(book: SchemaBook, group: RouteGroup, route: Route): Json {
+function operationOf(book: SchemaBook, group: RouteGroup, route: Route, calls: readonly Scenario[]): Json {
   const schemes = [...new Set(route.auth.map((scheme) => SCHEME_NAME[scheme]))];
   const headers = [
     ...(route.idempotent ? ['IdempotencyKey'] : []),
     ...(route.auth.includes('jwt') || route.auth.includes('panel') ? ['Environment'] : []),
   ];
   const parameters = [
-    ...parametersOf(book, route, 'path'),
-    ...parametersOf(book, route, 'query'),
+    ...parametersOf(book, route, 'path', calls),
+    ...parametersOf(book, route, 'query', calls),
     ...headers.map((name) => ({ $ref: `#/components/parameters/${name}` })),
   ];
   const body = declaredRequest(route, 'body');
+  const bodySchema = body && book.convert(body, 'input', `${route.operationId}_body`);
   return {
     operationId: route.operationId,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [group.name],
-    security: schemes.map((name) => ({ [name]: [] })),
+    // A public route that also takes an API key: anonymous, or the key.
+    security: route.acceptsApiKey
+      ? [{}, { [SCHEME_NAME.apiKey]: [] }]
+      : schemes.map((name) => ({ [name]: [] })),
     ...(parameters.length ? { parameters } : {}),
     ...(body
       ? {
           requestBody: {
             required: !route.request?.optionalBody && body._zod.optin !== 'optional',
             content: {
-              'application/json': { schema: book.convert(body, 'input', `${route.operationId}_body`) },
+              'application/json': {
+                schema: bodySchema,
+                ...examplesOf(
+                  calls,
+                  (call) => call.body,
+                  (example) => inSchemaOrder(example, bodySchema, (json) => book.follow(json, 'input')),
+                ),
+              },
             },
           },
         }
       : {}),
-    responses: responsesOf(book, route),
+    responses: responsesOf(book, route, calls),
   };
 }
 
 /**
- * The OpenAPI 3.1.0 document of every route of the groups, in their order. Lazy schemas
- * must be loaded first (loadSchemas).
+ * The OpenAPI 3.1.0 document of every route of the groups, in their order, with each operation's
+ * examples from the book. Lazy schemas must be loaded first (loadSchemas).
  */
-export function buildOpenApi(groups: RouteGroup[], info: OpenApiInfo): Json {
+export function buildOpenApi(groups: RouteGroup[], info: OpenApiInfo, examples: ExampleBook = {}): Json {
   const book = createSchemaBook(['ErrorBody']);
   const paths: Record<string, Record<string, Json>> = {};
   const operationIds = new Set<string>();
@@ -222,7 +328,7 @@ export function buildOpenApi(groups: RouteGroup[], info: OpenApiInfo): Json {
       if (paths[path]?.[method]) throw new Error(`${route.method} ${route.path} is declared twice`);
       operationIds.add(route.operationId);
       paths[path] ??= {};
-      paths[path][method] = operationOf(book, group, route);
+      paths[path][method] = operationOf(book, group, route, scenariosOf(examples[route.operationId]));
     }
   }
   return {

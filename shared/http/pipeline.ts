@@ -4,6 +4,7 @@ import { assertSchemesAvailable } from '#shared/auth/authenticate';
 import { AppError, NotFoundError, toErrorBody } from '#shared/errors';
 import { authentication } from '#shared/http/auth-middleware';
 import { idempotency } from '#shared/http/idempotency-middleware';
+import { withTransportHeaders } from '#shared/http/transport-headers';
 import { type ParsedInput, validation } from '#shared/http/validation-middleware';
 import { parseBoundedJson } from '#shared/json-bounds';
 import { logger } from '#shared/logger';
@@ -100,8 +101,12 @@ function requestContext(
 
 function finish(req: PipelineRequest) {
   const http = req.internal.http;
-  if (!http || !req.response) return;
-  req.response.headers = { ...req.internal.responseHeaders, ...(req.response.headers ?? {}) };
+  if (!req.response) return;
+  req.response.headers = withTransportHeaders({
+    ...(req.internal.responseHeaders ?? {}),
+    ...(req.response.headers ?? {}),
+  });
+  if (!http) return;
   http.log.info('request', {
     method: http.method,
     path: http.path,

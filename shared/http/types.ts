@@ -138,6 +138,12 @@ export interface Route {
    * the seller that owns the product).
    */
   idempotent?: boolean | 'custom';
+  /**
+   * A public route (`auth: []`) that also takes an API key: a request carrying one is authenticated
+   * (401 for a wrong key) and counted against the key, and the handler gets its tenant; without one
+   * the caller is anonymous, counted per client IP.
+   */
+  acceptsApiKey?: true;
   /** Health checks skip the per-IP limit so that they answer even when the table does not. */
   rateLimited?: false;
   /** The route serves sandbox data only: any other environment answers 403. */

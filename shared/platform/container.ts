@@ -1,3 +1,4 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { JWTVerifyGetKey } from 'jose';
 import { asaasAccounts } from '#shared/adapters/asaas/accounts';
 import { ASAAS_PROVIDER, AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
@@ -19,6 +20,7 @@ import { wallClockPacer } from '#shared/adapters/system/pacer';
 import type { Config } from '#shared/config';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
+  CardTestingKeyring,
   Clock,
   EventBus,
   GatewayRouter,
@@ -31,6 +33,7 @@ import type {
   Queue,
   SandboxOperations,
   Scheduler,
+  SecretKey,
   UrlPolicy,
   WebhookSender,
 } from '#shared/domain/ports';
@@ -43,6 +46,7 @@ import type {
 } from '#shared/domain/ports/provider-connections';
 import { credentialsResolver } from '#shared/domain/provider-connections/connections';
 import { once } from '#shared/once';
+import { SECRET_NAMES, type SecretName } from '#shared/secrets';
 
 /**
  * Every adapter a function may need, built once per container (AWS) or once per process (the
@@ -51,7 +55,13 @@ import { once } from '#shared/once';
  */
 export interface Container {
   config: Config;
+  /** Business time: what the local runtime's test clock moves (due dates, schedules, retries). */
   clock: Clock;
+  /**
+   * Real time, which no test clock moves: API keys and dashboard tokens are checked, the request
+   * rate limit counts and webhooks are signed on it.
+   */
+  wallClock: Clock;
   ids: Ids;
   /** Numeric ids from atomic counters (hi/lo blocks). */
   sequences: { next(name: string): Promise<number> };
@@ -82,8 +92,12 @@ export interface Container {
     links: ProviderLinks;
     live: PaymentGateway;
   };
-  /** The key that seals customer-area magic links (issue 15). */
+  /** Every secret by name (shared/secrets.ts); a function may read only those the stack grants it. */
+  secrets: SecretKeys;
+  /** The key that seals customer-area magic links (issue 15): `secrets.magicLink`. */
   magicLinks: MagicLinkKeyring;
+  /** The key of card fingerprints and proof-of-work challenges (the public card forms' guard). */
+  cardKeys: CardTestingKeyring;
   /** Holds answers whose timing must not tell what they found (wall time). */
   pacer: ResponsePacer;
   /**
@@ -96,6 +110,7 @@ export interface Container {
 /** What differs between AWS and the local runtime; everything else is built the same way. */
 export interface Platform {
   clock: Clock;
+  wallClock: Clock;
   scheduler: Scheduler;
   queue: Queue;
   bus: EventBus;
@@ -113,9 +128,11 @@ export interface Platform {
   mailbox?: Mailbox;
   /** Encrypts sellers' provider keys: KMS on AWS, a key file in the data folder locally. */
   cipher: SecretCipher;
-  /** Secrets Manager on AWS, a key file in the data folder locally. */
-  magicLinks: MagicLinkKeyring;
+  /** Secrets Manager on AWS, key files in the data folder locally. */
+  secrets: SecretKeys;
 }
+
+export type SecretKeys = Record<SecretName, SecretKey>;
 
 // node:dns and jose load on first use: only webhook deliveries resolve hosts, only bearer tokens
 // need the key set, and importing either cost every function's cold start.
@@ -145,7 +162,8 @@ export function createContainer(cfg: Config, platform: Platform): Container {
   const sandbox = new SandboxGateway({
     table,
     clock: platform.clock,
-    webhookSecret: cfg.gatewayWebhookSecret,
+    notificationKey: platform.secrets.gatewayWebhook,
+    pdfKey: platform.secrets.boletoPdf,
     publicBaseUrl: cfg.publicBaseUrl,
   });
   const connections = createProviderConnectionRepository(table);
@@ -163,6 +181,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
   return {
     config: cfg,
     clock: platform.clock,
+    wallClock: platform.wallClock,
     ids: cryptoIds,
     sequences: { next: (name) => table.nextId(name) },
     repos,
@@ -179,7 +198,9 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     mailer: routeMail({ sandbox: kept, live: platform.mailer ?? kept }),
     mailbox,
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
-    magicLinks: platform.magicLinks,
+    secrets: platform.secrets,
+    magicLinks: platform.secrets.magicLink,
+    cardKeys: platform.secrets.cardTesting,
     pacer: wallClockPacer,
     readTogether,
   };
@@ -205,6 +226,7 @@ function lazy<T extends object>(load: () => Promise<T>): T {
 function awsPlatform(cfg: Config): Platform {
   return {
     clock: systemClock,
+    wallClock: systemClock,
     scheduler: lazy<Scheduler>(async () => {
       const [{ SchedulerClient }, { EventBridgeScheduler }] = await Promise.all([
         import('@aws-sdk/client-scheduler'),
@@ -249,16 +271,24 @@ function awsPlatform(cfg: Config): Platform {
       ]);
       return new KmsCipher(new KMSClient({}), cfg.providerKeyId);
     }),
-    magicLinks: lazy<MagicLinkKeyring>(async () => {
-      const [{ SecretsManagerClient }, { SecretsManagerKeyring }] = await Promise.all([
-        import('@aws-sdk/client-secrets-manager'),
-        import('#shared/adapters/secrets-manager/magic-link-keyring'),
-      ]);
-      return new SecretsManagerKeyring(new SecretsManagerClient({}), cfg.magicLinkSecretArn);
-    }),
+    secrets: awsSecrets(cfg),
     metrics: createEmfMetrics(),
     allowLocalHttp: false,
   };
+}
+
+/** Each secret read from Secrets Manager on first use, through one client made with the first. */
+function awsSecrets(cfg: Config): SecretKeys {
+  let client: Promise<SecretsManagerClient> | undefined;
+  const entries = SECRET_NAMES.map((name) => [
+    name,
+    lazy<SecretKey>(async () => {
+      client ??= import('@aws-sdk/client-secrets-manager').then((m) => new m.SecretsManagerClient({}));
+      const { SecretsManagerKey } = await import('#shared/adapters/secrets-manager/secret-key');
+      return new SecretsManagerKey(await client, cfg.secretArns[name], name);
+    }),
+  ]);
+  return Object.fromEntries(entries) as SecretKeys;
 }
 
 /** The AWS container (shared/platform/current.ts builds it on a function's first invocation). */

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -17,7 +18,8 @@ import { createRateLimitRepository } from '../../shared/adapters/dynamodb/rate-l
 import { Table } from '../../shared/adapters/dynamodb/table';
 import { createTransactionRepository } from '../../shared/adapters/dynamodb/transaction-repository';
 import { createWebhookEndpointRepository } from '../../shared/adapters/dynamodb/webhook-endpoint-repository';
-import { rateWindow } from '../../shared/domain/auth/rate-limit';
+import type { ApiKeyRecord } from '../../shared/domain/auth/api-keys';
+import { fixedWindow, rateWindow } from '../../shared/domain/auth/rate-limit';
 import type { CustomerProfile, GlobalCustomer } from '../../shared/domain/customers/customer';
 import type { DomainEvent } from '../../shared/domain/events/events';
 import type { Product } from '../../shared/domain/products/products';
@@ -91,7 +93,7 @@ describe('api key repository: revoke', () => {
     createdAt: '2026-01-02T03:04:05.000Z',
   };
 
-  it('reads the pointer consistently, then revokes key and pointer and frees the name in one transaction', async () => {
+  it('reads the pointer consistently, then revokes key and pointer and frees the name and its place under the cap in one transaction', async () => {
     ddb.on(GetCommand).resolves({ Item: pointer });
     ddb.on(TransactWriteCommand).resolves({});
 
@@ -123,6 +125,20 @@ describe('api key repository: revoke', () => {
           },
           // The name is kept lower case, so "Backend ERP" frees "backend erp".
           { Delete: { TableName: TABLE_NAME, Key: { pk: TENANT_PK, sk: 'APIKEYNAME#backend erp' } } },
+          {
+            Update: {
+              TableName: TABLE_NAME,
+              Key: { pk: TENANT_PK, sk: 'APIKEYSET' },
+              UpdateExpression:
+                'SET entity = :entity, version = :one, revision = if_not_exists(revision, :zero) + :one DELETE hashes :hash',
+              ExpressionAttributeValues: {
+                ':entity': 'api-key-set',
+                ':one': 1,
+                ':zero': 0,
+                ':hash': new Set(['f00dcafe']),
+              },
+            },
+          },
         ],
       },
     ]);
@@ -134,6 +150,81 @@ describe('api key repository: revoke', () => {
 
     await createApiKeyRepository(table()).revoke(7, 'key_01', NOW);
 
+    expect(transactions()).toEqual([]);
+  });
+});
+
+describe('api key repository: create', () => {
+  const record: ApiKeyRecord = {
+    id: 'key_02',
+    sellerId: 7,
+    environment: 'test',
+    name: 'Backend ERP',
+    keyPreview: 'sk_test_…c3d4',
+    permissions: 'write',
+    createdAt: NOW_ISO,
+    lastUsedAt: null,
+    revokedAt: null,
+    hash: 'beefbeef',
+  };
+  const setKey = { pk: TENANT_PK, sk: 'APIKEYSET' };
+
+  it("reads the seller's key set, then writes the key with the set on its revision and marks the keys already there as sharing the seller's limit", async () => {
+    ddb.on(GetCommand).resolves({ Item: { ...setKey, hashes: new Set(['f00dcafe']), revision: 3 } });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    await createApiKeyRepository(table()).create(record, 50);
+
+    expect(gets()).toEqual([{ TableName: TABLE_NAME, Key: setKey, ConsistentRead: true }]);
+    const [{ TransactItems: items }] = transactions() as { TransactItems: Record<string, any>[] }[];
+    expect(items).toHaveLength(5);
+    expect(items[0].Put.Item).toMatchObject({ pk: 'APIKEY#beefbeef', sellerShared: true });
+    expect(items[3]).toEqual({
+      Update: {
+        TableName: TABLE_NAME,
+        Key: setKey,
+        UpdateExpression: 'SET entity = :entity, version = :one, revision = :next ADD hashes :hash',
+        ConditionExpression: 'revision = :revision',
+        ExpressionAttributeValues: {
+          ':entity': 'api-key-set',
+          ':one': 1,
+          ':next': 4,
+          ':hash': new Set(['beefbeef']),
+          ':revision': 3,
+        },
+      },
+    });
+    expect(items[4]).toEqual({
+      Update: {
+        TableName: TABLE_NAME,
+        Key: { pk: 'APIKEY#f00dcafe', sk: 'APIKEY' },
+        UpdateExpression: 'SET sellerShared = :shared',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':shared': true },
+      },
+    });
+  });
+
+  it("writes a seller's first key alone, on the condition that the set does not exist yet", async () => {
+    ddb.on(GetCommand).resolves({});
+    ddb.on(TransactWriteCommand).resolves({});
+
+    await createApiKeyRepository(table()).create(record, 50);
+
+    const [{ TransactItems: items }] = transactions() as { TransactItems: Record<string, any>[] }[];
+    expect(items).toHaveLength(4);
+    expect(items[0].Put.Item.sellerShared).toBeUndefined();
+    expect(items[3].Update.ConditionExpression).toBe('attribute_not_exists(pk)');
+  });
+
+  it('writes nothing when the seller already holds the maximum of active keys', async () => {
+    const hashes = new Set(Array.from({ length: 50 }, (_, i) => `h${i}`));
+    ddb.on(GetCommand).resolves({ Item: { ...setKey, hashes, revision: 50 } });
+
+    await expect(createApiKeyRepository(table()).create(record, 50)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'limit_reached',
+    });
     expect(transactions()).toEqual([]);
   });
 });
@@ -704,12 +795,13 @@ describe('webhook endpoint repository: create', () => {
     updatedAt: NOW_ISO,
   };
 
-  it('puts the endpoint in the tenant partition only if its id is new, asking for the old item on failure', async () => {
-    ddb.on(PutCommand).resolves({});
+  it("puts the endpoint in the tenant partition only if its id is new, with the tenant's count under the cap", async () => {
+    ddb.on(TransactWriteCommand).resolves({});
 
-    await createWebhookEndpointRepository(table()).create(endpoint);
+    await createWebhookEndpointRepository(table()).create(endpoint, 20);
 
-    expect(puts()).toEqual([
+    const [{ TransactItems: items }] = transactions() as { TransactItems: Record<string, any>[] }[];
+    expect(items.map((i) => i.Put ?? i.Update)).toEqual([
       {
         TableName: TABLE_NAME,
         Item: {
@@ -727,8 +819,44 @@ describe('webhook endpoint repository: create', () => {
           createdAt: NOW_ISO,
           updatedAt: NOW_ISO,
         },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         ConditionExpression: 'attribute_not_exists(pk)',
+      },
+      {
+        TableName: TABLE_NAME,
+        Key: { pk: TENANT_PK, sk: 'WEBHOOKCOUNT' },
+        UpdateExpression: 'SET entity = :entity, version = :one ADD #n :one',
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+        ExpressionAttributeNames: { '#n': 'endpoints' },
+        ExpressionAttributeValues: { ':entity': 'webhook-endpoint-count', ':one': 1, ':max': 20 },
+      },
+    ]);
+  });
+
+  it('deletes an endpoint only if it exists, and gives its place under the cap back in the same transaction', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+
+    await createWebhookEndpointRepository(table()).delete(TENANT, 'we_Endpoint01');
+
+    expect(transactions()).toEqual([
+      {
+        TransactItems: [
+          {
+            Delete: {
+              TableName: TABLE_NAME,
+              Key: { pk: TENANT_PK, sk: 'WEBHOOK#we_Endpoint01' },
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: TABLE_NAME,
+              Key: { pk: TENANT_PK, sk: 'WEBHOOKCOUNT' },
+              UpdateExpression: 'ADD #n :minus',
+              ExpressionAttributeNames: { '#n': 'endpoints' },
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ],
       },
     ]);
   });
@@ -856,5 +984,87 @@ describe('rate limit repository: counter update', () => {
       ExpressionAttributeValues: values,
       ReturnValues: 'ALL_NEW',
     });
+  });
+});
+
+describe('rate limit repository: cool-downs and peeks', () => {
+  const at = new Date('2026-03-10T15:00:30.000Z');
+
+  it('keeps a day’s counter until its window ends, not an hour', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: { rl0: 1 } });
+    const day = fixedWindow(at, 86_400);
+    await createRateLimitRepository(table()).hit('decline:card:7:test:abc', at, day);
+    expect(updates()[0].ExpressionAttributeValues?.[':ttl']).toBe(Math.floor(day.resetsAt.getTime() / 1000));
+  });
+
+  it('holds a principal with one conditional update beside its counter, never shortening a longer hold', async () => {
+    const until = new Date('2026-03-10T16:00:30.000Z');
+    ddb
+      .on(UpdateCommand)
+      .rejects(
+        new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }),
+      );
+    await createRateLimitRepository(table()).hold('decline:ip:test:203.0.113.7', until);
+    expect(updates()).toEqual([
+      {
+        TableName: TABLE_NAME,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        Key: { pk: 'RATE#decline:ip:test:203.0.113.7', sk: 'HOLD' },
+        UpdateExpression: 'SET #entity = :entity, #version = :version, #until = :until, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#until) OR #until < :until',
+        ExpressionAttributeNames: {
+          '#entity': 'entity',
+          '#version': 'version',
+          '#until': 'heldUntil',
+          '#ttl': 'ttl',
+        },
+        ExpressionAttributeValues: {
+          ':entity': 'rate-hold',
+          ':version': 1,
+          ':until': until.getTime(),
+          ':ttl': Math.floor(until.getTime() / 1000) + 3_600,
+        },
+      },
+    ]);
+  });
+
+  it('peeks at counters and holds in one BatchGetItem', async () => {
+    const minute = rateWindow(at);
+    ddb.on(BatchGetCommand).resolves({
+      Responses: {
+        [TABLE_NAME]: [
+          { pk: 'RATE#a', sk: 'RATE', rl0: 4, rlAt: at.getTime() - 1_000 },
+          { pk: 'RATE#a', sk: 'HOLD', heldUntil: at.getTime() + 60_000 },
+          { pk: 'RATE#b', sk: 'RATE', rl0: 9, rlAt: minute.startsAt.getTime() - 1 },
+          { pk: 'RATE#b', sk: 'HOLD', heldUntil: at.getTime() },
+        ],
+      },
+    });
+    const states = await createRateLimitRepository(table()).peek(
+      [
+        { principal: 'a', window: minute },
+        { principal: 'b', window: minute },
+      ],
+      at,
+    );
+    expect(states).toEqual([
+      { count: 4, heldUntil: new Date(at.getTime() + 60_000) },
+      { count: 0, heldUntil: null },
+    ]);
+    expect(ddb.commandCalls(BatchGetCommand).map((c) => c.args[0].input)).toEqual([
+      {
+        RequestItems: {
+          [TABLE_NAME]: {
+            Keys: [
+              { pk: 'RATE#a', sk: 'RATE' },
+              { pk: 'RATE#a', sk: 'HOLD' },
+              { pk: 'RATE#b', sk: 'RATE' },
+              { pk: 'RATE#b', sk: 'HOLD' },
+            ],
+            ConsistentRead: undefined,
+          },
+        },
+      },
+    ]);
   });
 });

@@ -86,7 +86,8 @@ async function sandbox() {
   const gateway = new SandboxGateway({
     table,
     clock,
-    webhookSecret: 's'.repeat(64),
+    notificationKey: { key: async () => new Uint8Array(32).fill(1) },
+    pdfKey: { key: async () => new Uint8Array(32).fill(2) },
     publicBaseUrl: receiver.url.replace(/\/hook$/, ''),
     randomId: () => ID_BASE + ++draws,
   });

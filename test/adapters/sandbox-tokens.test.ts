@@ -56,7 +56,8 @@ async function sandbox() {
   const gateway = new SandboxGateway({
     table,
     clock,
-    webhookSecret: 's'.repeat(64),
+    notificationKey: { key: async () => new Uint8Array(32).fill(1) },
+    pdfKey: { key: async () => new Uint8Array(32).fill(2) },
     publicBaseUrl: 'http://127.0.0.1:3000',
   });
   return { table, clock, gateway };

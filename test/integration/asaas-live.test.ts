@@ -304,8 +304,10 @@ describe('a live sale through Asaas', () => {
 
     const denied = await buy(s.product.uuid, 'creditcard', { card: card(FAKE_CARDS.insufficientFunds) });
     expect(denied.status, JSON.stringify(denied.body)).toBe(201);
-    expect(denied.body).toMatchObject({ status: 'denied' });
-    expect(JSON.stringify(denied.body)).toContain('insufficient_funds');
+    // The buyer reads a plain decline; the seller reads Asaas's reason as the canonical code.
+    expect(denied.body).toMatchObject({ status: 'denied', failureCode: 'card_declined' });
+    const read = await api.get(`/api/transactions/${denied.body.id}`, { token: s.key });
+    expect(read.body).toMatchObject({ status: 'denied', failureCode: 'insufficient_funds' });
     expect(logLines.join('\n')).not.toContain(FAKE_CARDS.approved);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { Receiver } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
+import { freshRateWindow } from '../support/service-trips';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -34,10 +35,7 @@ async function freshSellerKey() {
 }
 
 /** Starts a fresh rate window so that a test's 100 requests all fall in one minute. */
-async function freshWindow() {
-  const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
-  await api.post('/api/test-helpers/clock/advance', { seconds: (60_000 - (now % 60_000)) / 1000 + 0.5 });
-}
+const freshWindow = () => freshRateWindow(runtime, api);
 
 const endpoints = '/api/webhook-endpoints';
 
@@ -151,6 +149,39 @@ describe('API keys', () => {
   });
 });
 
+describe('credentials on real time', () => {
+  it('keeps dashboard tokens and API keys valid while the test clock moves a month', async () => {
+    const credentials = runtime.devCredentials as NonNullable<Runtime['devCredentials']>;
+    const twelveHours = await runtime.issuer.sign(sellerId);
+    const { key } = await newKey('test');
+    await freshWindow();
+    expect((await api.post('/api/test-helpers/clock/advance', { seconds: 31 * 86_400 })).status).toBe(200);
+
+    for (const token of [twelveHours, credentials.dashboardToken]) {
+      expect((await api.get('/api/api-keys', { token })).status).toBe(200);
+    }
+    expect((await api.get(endpoints, { token: key })).status).toBe(200);
+    expect((await api.get(endpoints, { token: credentials.apiKey })).status).toBe(200);
+  });
+
+  it('dates a key by real time: made after the clock moved, it is not made in the future', async () => {
+    await api.post('/api/test-helpers/clock/advance', { seconds: 86_400 });
+    const business = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
+    const { id } = await newKey('test');
+    const list = await api.get('/api/api-keys?environment=test', { token: dashboard });
+    const made = list.body.data.find((k: { id: string }) => k.id === id);
+    expect(Date.parse(made.createdAt)).toBeLessThan(business - 23 * 3_600_000);
+  });
+
+  it('still expires a dashboard token at its exp, on real time', async () => {
+    const expired = await runtime.issuer.sign(sellerId, {
+      now: new Date(Date.now() - 13 * 3_600_000),
+      expiresInSeconds: 12 * 3_600,
+    });
+    expect((await api.get('/api/api-keys', { token: expired })).status).toBe(401);
+  });
+});
+
 describe('tenants', () => {
   it('hides a test-mode resource from the live key of the same seller, and the reverse', async () => {
     const test = await newKey('test');
@@ -173,7 +204,7 @@ describe('tenants', () => {
 });
 
 describe('rate limit', () => {
-  it('answers request 101 of a minute with 429 in Portuguese, and the window resets with the clock', async () => {
+  it('answers request 101 of a minute with 429 in Portuguese, and the window resets a minute later', async () => {
     const { key } = await newKey('test');
     await freshWindow();
     for (let i = 1; i <= 100; i++) {
@@ -186,15 +217,24 @@ describe('rate limit', () => {
     expect(limited.body.message).toMatch(/muitas tentativas/i);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited.headers.get('x-ratelimit-limit')).toBe('100');
-    await api.post('/api/test-helpers/clock/advance', { seconds: 60 });
+    runtime.wallClock.skew(60);
     const after = await api.get(endpoints, { token: key });
     expect(after.status).toBe(200);
     expect(after.headers.get('x-ratelimit-remaining')).toBe('99');
   });
 
-  it('counts each principal on its own', async () => {
-    const a = await newKey('test');
-    const b = await newKey('test');
+  it('counts on real time: advancing the test clock does not start a new window', async () => {
+    const { key } = await newKey('test');
+    await freshWindow();
+    for (let i = 0; i < 100; i++) await api.get(endpoints, { token: key });
+    expect((await api.post('/api/test-helpers/clock/advance', { seconds: 3_600 })).status).toBe(200);
+    const limited = await api.get(endpoints, { token: key });
+    expect(limited.status).toBe(429);
+  });
+
+  it('counts the keys of different sellers on their own', async () => {
+    const a = await freshSellerKey();
+    const b = await freshSellerKey();
     await freshWindow();
     for (let i = 0; i < 100; i++) await api.get(endpoints, { token: a.key });
     expect((await api.get(endpoints, { token: a.key })).status).toBe(429);
@@ -205,7 +245,7 @@ describe('rate limit', () => {
     const { key } = await newKey('test');
     await freshWindow();
     for (let i = 0; i < 100; i++) await api.get(endpoints, { token: key });
-    await api.post('/api/test-helpers/clock/advance', { seconds: 120 });
+    runtime.wallClock.skew(120);
     const res = await api.get(endpoints, { token: key });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99');

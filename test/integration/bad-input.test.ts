@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { cpfCheckDigits } from '../../shared/domain/documents';
 import { Receiver } from '../support/receiver';
-import { client, startTestRuntime } from '../support/runtime';
+import { client, nextRateWindow, startTestRuntime } from '../support/runtime';
 
 /**
  * Malformed requests a probe sent to every route (issue 10): each must be a 4xx with the error
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 // Public routes count per client IP: every test starts in a fresh rate window.
 beforeEach(async () => {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  await nextRateWindow(runtime, api);
 });
 
 let nextDocument = 300_000_000 + Math.floor(Math.random() * 100_000_000);

@@ -125,7 +125,7 @@ describe('the pay link page in Chromium', () => {
     const { path, key, id } = await scheduled({ methods: ['card', 'pix'] });
     const w = await phone();
     await w.page.goto(`${runtime.baseUrl}${path}`);
-    // A declined card first: the reason in Portuguese, the form still there.
+    // A declined card first: "recusado" in Portuguese (no reason), the form still there.
     await w.page.locator('#card-number').pressSequentially('4000000000000002');
     await w.page.locator('#card-holder').fill('MARIA SOUZA');
     await w.page.locator('#card-expiry').pressSequentially('1234');
@@ -133,7 +133,7 @@ describe('the pay link page in Chromium', () => {
     await w.page.locator('#pay-button').click();
     await expect
       .poll(() => w.page.locator('#form-error').textContent(), SETTLED)
-      .toBe('O cartão foi recusado pelo banco emissor. Tente outro cartão.');
+      .toBe('Cartão recusado. Tente outro cartão ou outra forma de pagamento.');
     await w.page.locator('#card-number').fill('');
     await w.page.locator('#card-number').pressSequentially('4111111111111111');
     await w.page.locator('#card-cvv').fill('123');

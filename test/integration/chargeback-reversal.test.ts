@@ -3,7 +3,7 @@ import { signatureHeader } from '../../events/signing';
 import type { Runtime } from '../../infra/local/runtime';
 import { buyer, card } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
-import { type client, useTestRuntime } from '../support/runtime';
+import { type client, nextRateWindow, useTestRuntime } from '../support/runtime';
 
 /** A chargeback won on the sandbox: the sale is paid again, as Asaas's AWAITING_CHARGEBACK_REVERSAL. */
 
@@ -18,7 +18,7 @@ useTestRuntime((r, a) => {
 
 async function seller(environment: 'test' | 'live' = 'test') {
   const sellerId = nextSeller++;
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  await nextRateWindow(runtime, api);
   const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
   const key = (await api.post('/api/api-keys', { name: 'k', environment }, { token: jwt })).body
     .key as string;
@@ -51,7 +51,7 @@ const notify = (body: Record<string, unknown>) => {
   const t = Math.floor(runtime.clock.now().getTime() / 1000);
   return api.call('POST', '/api/transactions/handle-webhook', {
     raw,
-    headers: { 'x-signature': signatureHeader([runtime.deps.config.gatewayWebhookSecret], t, raw) },
+    headers: { 'x-signature': signatureHeader([runtime.sandboxNotificationSecret], t, raw) },
   });
 };
 

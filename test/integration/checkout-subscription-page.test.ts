@@ -4,7 +4,7 @@ import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
 import { launchChromium, PHONE, type Watched, watchPage } from '../support/browser';
 import { Receiver } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
+import { client, logLines, nextRateWindow, startTestRuntime } from '../support/runtime';
 
 const NBSP = '\u00a0';
 const APPROVED = '4111111111111111';
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 // Public routes count per client IP, and every page and poll here comes from 127.0.0.1.
 beforeEach(async () => {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  await nextRateWindow(runtime, api);
 });
 
 const shopOrigin = () => new URL(shop.url).origin;

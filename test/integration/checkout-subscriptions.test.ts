@@ -243,7 +243,11 @@ describe('paying a session with a subscription price', () => {
     const declined = await pay(cs.id, { paymentMethod: 'card', card: DECLINED });
     expect(declined.status).toBe(201);
     expect(declined.body).toMatchObject({ status: 'declined', subscription: null });
-    expect(declined.body.failure.message).toMatch(/limite insuficiente/);
+    // The buyer reads a plain decline; the seller's transaction keeps the issuer's reason.
+    expect(declined.body.failure).toEqual({
+      code: 'card_declined',
+      message: 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.',
+    });
 
     expect(await readSession(s, cs.id)).toMatchObject({
       status: 'open',

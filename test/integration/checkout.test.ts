@@ -350,7 +350,7 @@ describe('completing a session', () => {
     expect(logLines.join('\n')).not.toContain('4111111111111111');
   });
 
-  it('leaves the session open after a declined card, with the reason in Portuguese', async () => {
+  it('leaves the session open after a declined card, saying "recusado" in Portuguese', async () => {
     const s = await seller();
     const cs = await session(s);
     const declined = await api.post(`/api/public/checkout/${cs.id}/pay`, {
@@ -361,7 +361,10 @@ describe('completing a session', () => {
     expect(declined.status).toBe(201);
     expect(declined.body).toMatchObject({
       status: 'declined',
-      failure: { code: 'insufficient_funds', message: 'Saldo ou limite insuficiente. Tente outro cartão.' },
+      failure: {
+        code: 'card_declined',
+        message: 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.',
+      },
       redirectUrl: null,
     });
     expect((await api.get(`/api/checkout/sessions/${cs.id}`, { token: s.key })).body.data.status).toBe(

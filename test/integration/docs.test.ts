@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '#functions/docs/reference';
 import type { Runtime } from '../../infra/local/runtime';
 import { OPENAPI_FILE } from '../../scripts/openapi';
-import { launchChromium } from '../support/browser';
+import { launchChromium, noHorizontalScroll, PHONE, screenshots } from '../support/browser';
 import { client, startTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -54,6 +54,7 @@ describe('GET /docs', () => {
     expect(sources).toEqual([
       'data:,',
       '/docs/assets/swagger-ui.css',
+      '/docs/assets/reference.css',
       '/docs/assets/swagger-ui-bundle.js',
       '/docs/assets/reference.js',
     ]);
@@ -64,6 +65,7 @@ describe('GET /docs', () => {
     ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
     ['swagger-ui.css', 'text/css; charset=utf-8'],
     ['reference.js', 'text/javascript; charset=utf-8'],
+    ['reference.css', 'text/css; charset=utf-8'],
   ])('serves the asset %s as %s with nosniff', async (file, type) => {
     const res = await api.get(`/docs/assets/${file}`);
     expect(res.status).toBe(200);
@@ -78,7 +80,7 @@ describe('GET /docs', () => {
     expect(res.body).toMatchObject({ statusCode: 404, message: 'Asset not found' });
   });
 
-  // Chromium is a prerequisite of `npm test` (scripts/check-prerequisites.mjs); .ci/run installs it.
+  // npm's Chromium (test/support/chromium.ts), or the one CHROMIUM names.
   it('renders the reference in Chromium with no CSP violation, console error or foreign request', async () => {
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });
@@ -106,5 +108,135 @@ describe('GET /docs', () => {
     expect(problems).toEqual([]);
     const origin = new URL(runtime.baseUrl).origin;
     expect(requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'))).toEqual([]);
+  });
+
+  it('shows the hand-picked examples: the README buyer and the test cards, never generated placeholders', async () => {
+    browser ??= await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });
+    await page.goto(`${runtime.baseUrl}/docs#/transactions/createTransaction`);
+    const operation = page.locator('#operations-transactions-createTransaction');
+    const requestExample = operation.locator('.opblock-section-request-body .highlight-code').first();
+    await requestExample.waitFor({ timeout: 20_000 });
+    const choices = operation.locator('.opblock-section-request-body select.examples-select-element');
+    expect(await choices.locator('option:checked').textContent()).toBe('Pix: the BR Code to show the buyer');
+    expect(await requestExample.textContent()).toContain('"document": "529.982.247-25"');
+    // The request body's examples are a choice (in Try it out): the card one carries the test card.
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    await choices.selectOption({
+      label: 'Card 4111 1111 1111 1111 in 3 installments, approved; the card is saved',
+    });
+    expect(await operation.locator('.opblock-section-request-body textarea').inputValue()).toContain(
+      '"number": "4111111111111111"',
+    );
+    const shown = await operation.textContent();
+    expect(shown).toContain('Maria Souza');
+    expect(shown).not.toMatch(/additionalProp|"string"|1357944564547/);
+    // The getting-started guide heads the page, with the sandbox's test cards.
+    await page.getByRole('heading', { name: 'Getting started' }).waitFor();
+    await page.getByText('4000 0000 0000 0002', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it('wraps long operation names on a phone: the operationId on one line, the path only before a slash', async () => {
+    browser ??= await launchChromium();
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.goto(`${runtime.baseUrl}/docs`);
+    await page.getByText('Create a product').first().waitFor({ timeout: 20_000 });
+    await noHorizontalScroll(page);
+    // Every operationId and every path segment is one line box; each fits inside its operation.
+    const broken = await page.evaluate<string[]>(`(() => {
+      const lines = (node) => { const range = document.createRange(); range.selectNodeContents(node); return range.getClientRects().length; };
+      const bad = [];
+      for (const op of document.querySelectorAll('.opblock')) {
+        const block = op.getBoundingClientRect();
+        const id = op.querySelector('.opblock-summary-operation-id');
+        if (!id || lines(id) !== 1) bad.push('operationId ' + (id && id.textContent));
+        else {
+          const text = document.createRange();
+          text.selectNodeContents(id);
+          if (text.getBoundingClientRect().right > block.right) bad.push('wider than its block: ' + id.textContent);
+        }
+        const segments = op.querySelectorAll('.opblock-summary-path .path-segment');
+        if (segments.length === 0) bad.push('no path segments in ' + op.id);
+        for (const segment of segments) if (lines(segment) !== 1) bad.push('path segment ' + segment.textContent);
+      }
+      return bad;
+    })()`);
+    expect(broken).toEqual([]);
+    const count = await page.locator('.opblock').count();
+    expect(count).toBeGreaterThan(100);
+    await screenshots('docs-')(page, 'phone');
+    await page.close();
+    // An open operation, with its examples and answers, fits the width too.
+    const open = await browser.newPage({ viewport: PHONE });
+    await open.goto(`${runtime.baseUrl}/docs#/transactions/createTransaction`);
+    await open.locator('#operations-transactions-createTransaction .responses-table').first().waitFor();
+    await noHorizontalScroll(open);
+    await screenshots('docs-')(open, 'phone-operation');
+    await open.close();
+  });
+});
+
+describe('the error examples of the API reference', () => {
+  type Json = Record<string, any>;
+  const documented = (path: string, method: string, status: number): Json => {
+    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+    return document.paths[path][method].responses[status].content['application/json'].example;
+  };
+  const same = (answer: Json, example: Json) => {
+    const { timestamp: _answered, ...rest } = answer;
+    const { timestamp: _shown, ...shown } = example;
+    expect(rest).toEqual(shown);
+  };
+
+  it('are what the service answers: a sale without a body, a read without a key, a missing product', async () => {
+    const empty = await api.post('/api/transactions', {});
+    expect(empty.status).toBe(400);
+    same(empty.body, documented('/api/transactions', 'post', 400));
+
+    const example = documented('/api/products/{id}', 'get', 401);
+    const anonymous = await api.get(example.path);
+    expect(anonymous.status).toBe(401);
+    same(anonymous.body, example);
+
+    const jwt = await runtime.issuer.sign(9001, { now: runtime.clock.now() });
+    const key = (await api.post('/api/api-keys', { name: 'docs', environment: 'test' }, { token: jwt })).body
+      .key;
+    const missing = documented('/api/products/{id}', 'get', 404);
+    const read = await api.get(missing.path, { token: key });
+    expect(read.status).toBe(404);
+    same(read.body, missing);
+
+    const environment = documented('/api/products/{id}', 'get', 400);
+    const staging = await api.get(environment.path, { token: jwt, headers: { 'x-environment': 'staging' } });
+    expect(staging.status).toBe(400);
+    same(staging.body, environment);
+  });
+
+  it('are what the service answers: a test helper with a live key, a reused idempotency key', async () => {
+    const jwt = await runtime.issuer.sign(9002, { now: runtime.clock.now() });
+    const live = (await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt })).body
+      .key;
+    const forbidden = documented('/api/test-helpers/transactions/{id}/pay', 'post', 403);
+    const helper = await api.post(forbidden.path, undefined, { token: live });
+    expect(helper.status).toBe(403);
+    same(helper.body, forbidden);
+
+    const test = (await api.post('/api/api-keys', { name: 'test', environment: 'test' }, { token: jwt })).body
+      .key;
+    const headers = { 'x-idempotency-key': 'docs-example-1' };
+    const first = await api.post(
+      '/api/webhook-endpoints',
+      { url: 'http://127.0.0.1:4000/a', events: ['*'] },
+      { token: test, headers },
+    );
+    expect(first.status).toBe(201);
+    const reused = await api.post(
+      '/api/webhook-endpoints',
+      { url: 'http://127.0.0.1:4000/b', events: ['*'] },
+      { token: test, headers },
+    );
+    expect(reused.status).toBe(422);
+    same(reused.body, documented('/api/webhook-endpoints', 'post', 422));
   });
 });

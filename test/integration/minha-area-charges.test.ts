@@ -34,7 +34,7 @@ describe('GET /api/public/minha-area/charges', () => {
     await charge(a.key, other.id, 999, 'Outro cliente');
 
     const token = await linkFor(cpf, email);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     const batchReads = runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0;
     const { result: res, trips } = await tripsOf(() => api.get(CHARGES, { token }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -32,13 +32,13 @@ function javaPids(): string[] {
   }
 }
 
-async function waitForReady(proc: ChildProcess): Promise<string> {
+async function waitForReady(proc: ChildProcess, text = 'ready'): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line: ${out}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`no ${text} line: ${out}`)), 90_000);
     proc.stdout?.on('data', (chunk) => {
       out += chunk;
-      const line = out.split('\n').find((l) => l.includes('ready'));
+      const line = out.split('\n').find((l) => l.includes(text));
       if (line) {
         clearTimeout(timer);
         resolve(line);
@@ -89,4 +89,54 @@ it('npm start serves the API, writes dev credentials, and SIGTERM leaves no java
   // stop kills it then), so its absence is awaited rather than checked after a fixed pause.
   await expect.poll(javaPids, { timeout: 10_000, interval: 100 }).toEqual([]);
   expect(existsSync(join(dataDir, 'dynamodb'))).toBe(true);
+});
+
+function npmStart(port: number): ChildProcess {
+  return spawn('npm', ['start', '--silent'], {
+    env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+}
+
+async function stopChild(): Promise<void> {
+  const exited = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
+  process.kill(-(child?.pid as number), 'SIGTERM');
+  await exited;
+  await expect.poll(javaPids, { timeout: 10_000, interval: 100 }).toEqual([]);
+}
+
+it('moves business time only: credentials stay valid a month on, and a restart goes on from the clock', async () => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  child = npmStart(port);
+  expect(await waitForReady(child, 'test clock:')).toContain('(real time;');
+  const credentials = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
+
+  const advanced = await fetch(`${base}/api/test-helpers/clock/advance`, {
+    method: 'POST',
+    body: JSON.stringify({ seconds: 31 * 86_400 }),
+  });
+  expect(advanced.status).toBe(200);
+  const reached = Date.parse(((await advanced.json()) as { now: string }).now);
+
+  const devToken = execFileSync('npm', ['run', '--silent', 'dev-token', '--', '42'], {
+    env: { ...process.env, LOCAL_DATA_DIR: dataDir },
+    encoding: 'utf8',
+  }).trim();
+  for (const token of [credentials.dashboardToken, devToken]) {
+    const keys = await fetch(`${base}/api/api-keys`, { headers: { authorization: `Bearer ${token}` } });
+    expect(keys.status).toBe(200);
+  }
+  const withKey = await fetch(`${base}/api/webhook-endpoints`, {
+    headers: { authorization: `Bearer ${credentials.apiKey}` },
+  });
+  expect(withKey.status).toBe(200);
+  await stopChild();
+
+  child = npmStart(port);
+  expect(await waitForReady(child, 'test clock:')).toMatch(/days ahead of real time, kept from the last run/);
+  const clock = (await (await fetch(`${base}/api/test-helpers/clock`)).json()) as { now: string };
+  expect(Date.parse(clock.now)).toBeGreaterThanOrEqual(reached);
+  await stopChild();
 });

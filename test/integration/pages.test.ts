@@ -12,7 +12,7 @@ import {
   watchPage,
 } from '../support/browser';
 import { Receiver } from '../support/receiver';
-import { client, logLines, startTestRuntime } from '../support/runtime';
+import { client, logLines, nextRateWindow, startTestRuntime } from '../support/runtime';
 
 const NBSP = '\u00a0';
 const APPROVED = '4111111111111111';
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 // Public routes count per client IP, and every page and poll here comes from 127.0.0.1.
 beforeEach(async () => {
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  await nextRateWindow(runtime, api);
 });
 
 const shopOrigin = () => new URL(shop.url).origin;
@@ -268,7 +268,7 @@ describe('hosted pages in Chromium (390 px wide)', () => {
     await context.close();
   });
 
-  it('shows a declined card in Portuguese and lets the buyer pay with another', async () => {
+  it('shows a declined card as "recusado" and lets the buyer pay with another', async () => {
     const s = await seller();
     const cs = await session(s);
     const { page, context, problems, requested } = await phone();
@@ -278,7 +278,7 @@ describe('hosted pages in Chromium (390 px wide)', () => {
 
     await page.locator('#form-error').waitFor();
     expect(await page.locator('#form-error').textContent()).toBe(
-      'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
+      'Cartão recusado. Tente outro cartão ou outra forma de pagamento.',
     );
     // The number and CVV are cleared for the next try; the buyer's data stays.
     expect(await page.locator('#card-number').inputValue()).toBe('');

@@ -287,7 +287,15 @@ describe('GET /api/portal', () => {
         id: s.maria.subscription.id,
         status: 'active',
         subscriptionPrice: expect.objectContaining({ name: 'Plano mensal', unitAmount: 49.9 }),
-        actions: { cancel: true, pause: true, resume: false, reactivate: false, updatePaymentMethod: true },
+        actions: {
+          cancel: true,
+          pause: true,
+          resume: false,
+          reactivate: false,
+          updatePaymentMethod: true,
+          viewInvoices: true,
+        },
+        cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
       }),
     ]);
     expect(res.body.paymentMethods).toEqual([
@@ -496,7 +504,7 @@ describe('portal actions and their flags', () => {
     expectStatus(declined, 400);
     expect(declined.body).toMatchObject({
       code: 'card_declined',
-      message: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
+      message: 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.',
     });
 
     const added = await portalPost(path, token, { ...body, cardNumber: '4242 4242 4242 4242' });
@@ -554,5 +562,128 @@ describe('portal actions and their flags', () => {
     const refused = await portalPut('/api/portal/customer-info', token, { name: 'Outra' });
     expectStatus(refused, 403);
     expect(refused.body.message).toBe('Insufficient permissions');
+  });
+});
+
+describe("each subscription follows its own product's portal configuration", () => {
+  /**
+   * The seller's first product (Maria's subscription) forbids every portal action; a second
+   * product, with no configuration of its own, allows them; Maria subscribes to it too.
+   */
+  async function twoProducts() {
+    const s = await seller();
+    const forbidding = await api.post(
+      `/api/products/${s.product.id}/portal-config`,
+      {
+        allowCancelSubscription: false,
+        allowUpdatePaymentMethod: false,
+        allowViewInvoices: false,
+      },
+      { token: s.key },
+    );
+    expectStatus(forbidding, 200);
+    const other = (
+      await api.post(
+        '/api/products',
+        { name: 'Revista', image: 'https://cdn.example.com/r.png', value: 19.9, installments: 1 },
+        { token: s.key },
+      )
+    ).body;
+    const price = await api.post(
+      `/api/products/${other.id}/prices`,
+      { name: 'Plano mensal', unitAmount: 19.9, billingInterval: 'month' },
+      { token: s.key },
+    );
+    expectStatus(price, 201);
+    const sub = await api.post(
+      '/api/subscriptions',
+      { customerId: s.maria.customer.id, priceId: price.body.id, paymentMethodId: s.maria.card.id },
+      { token: s.key },
+    );
+    expectStatus(sub, 201);
+    return { ...s, other, otherSubscriptionId: sub.body.id as number };
+  }
+
+  it("refuses, with a session made for another product, every action the subscription's product forbids", async () => {
+    const s = await twoProducts();
+    // A session for the product that allows everything, used on the forbidding product's subscription.
+    const token = await portalToken(s, { productId: s.other.id });
+    const id = s.maria.subscription.id;
+
+    for (const action of ['pause', 'cancel', 'resume', 'reactivate']) {
+      const res = await portalPost(subPath(id, action), token);
+      expectStatus(res, 403);
+      expect(res.body.message).toBe('Insufficient permissions');
+    }
+    expectStatus(
+      await portalPost(subPath(id, 'update-payment-method'), token, { paymentMethodId: s.maria.card.id }),
+      403,
+    );
+    const card = { holderName: 'MARIA SOUZA', ...expiry(), cvv: '123', cardNumber: '4242424242424242' };
+    expectStatus(await portalPost(subPath(id, 'add-card-and-update'), token, card), 403);
+    expectStatus(await portalGet(subPath(id, 'events'), token), 403);
+
+    const seen = (await api.get(`/api/subscriptions/${id}`, { token: s.key })).body;
+    expect(seen).toMatchObject({ status: 'active', pauseCollection: null });
+    const cards = (
+      await api.get(`/api/v1/customers/${s.maria.customer.uuid}/payment-methods`, { token: s.key })
+    ).body.data;
+    expect(cards.map((c: { last4: string }) => c.last4)).toEqual(['1111']);
+  });
+
+  it("shows each subscription's actions by its own product's configuration", async () => {
+    const s = await twoProducts();
+
+    for (const token of [await portalToken(s), await portalToken(s, { productId: s.other.id })]) {
+      const res = await portalGet('/api/portal', token);
+      expectStatus(res, 200);
+      const byId = new Map(
+        res.body.subscriptions.map((x: { id: number; actions: unknown }) => [x.id, x.actions]),
+      );
+      expect(byId.get(s.maria.subscription.id)).toEqual({
+        cancel: false,
+        pause: false,
+        resume: false,
+        reactivate: false,
+        updatePaymentMethod: false,
+        viewInvoices: false,
+      });
+      expect(byId.get(s.otherSubscriptionId)).toEqual({
+        cancel: true,
+        pause: true,
+        resume: false,
+        reactivate: false,
+        updatePaymentMethod: true,
+        viewInvoices: true,
+      });
+    }
+  });
+
+  it("draws the page, also right after an action, with each subscription's own product's buttons", async () => {
+    const s = await twoProducts();
+    const token = await portalToken(s, { productId: s.other.id });
+    const id = s.maria.subscription.id;
+    const other = s.otherSubscriptionId;
+
+    for (const query of ['', `&updated=${id}`, `&updated=${other}`]) {
+      const res = await fetch(`${runtime.baseUrl}/portal?token=${token}${query}`);
+      expect(res.status).toBe(200);
+      const page = await res.text();
+      for (const action of ['pause', 'open-cancel', 'open-card', 'history'])
+        expect(page, `${action}${query}`).not.toContain(`data-action="${action}" data-subscription="${id}"`);
+      for (const action of ['pause', 'open-cancel', 'open-card', 'history'])
+        expect(page, `${action}${query}`).toContain(`data-action="${action}" data-subscription="${other}"`);
+    }
+  });
+
+  it("lets a session made for the forbidding product act on another product's subscription that allows it", async () => {
+    const s = await twoProducts();
+    const token = await portalToken(s, { productId: s.product.id });
+
+    const paused = await portalPost(subPath(s.otherSubscriptionId, 'pause'), token);
+
+    expectStatus(paused, 200);
+    expect(paused.body.pauseCollection).toMatchObject({ behavior: 'void' });
+    expectStatus(await portalPost(subPath(s.maria.subscription.id, 'pause'), token), 403);
   });
 });

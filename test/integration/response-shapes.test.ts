@@ -40,7 +40,7 @@ import {
 } from '../../shared/domain/webhooks/responses';
 import { card } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
-import { type Call, client, startTestRuntime } from '../support/runtime';
+import { type Call, client, nextRateWindow, startTestRuntime } from '../support/runtime';
 
 /**
  * Every route's success answer, parsed with the response schema the OpenAPI document publishes.
@@ -304,7 +304,7 @@ describe('transactions and charges', () => {
 
   beforeAll(async () => {
     // Public routes count per client IP: start in a fresh rate window.
-    await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+    await nextRateWindow(runtime, api);
     productUuid = (await api.post('/api/products', productBody, auth())).body.uuid;
   });
 
@@ -389,7 +389,7 @@ describe('transactions and charges', () => {
         raw: body,
         headers: {
           'x-signature': signatureHeader(
-            [runtime.deps.config.gatewayWebhookSecret],
+            [runtime.sandboxNotificationSecret],
             Math.floor(runtime.clock.now().getTime() / 1000),
             body,
           ),

@@ -52,7 +52,7 @@ describe('round trips of a sale (issue 17)', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.id as number;
     };
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     // The container's first sale claims its first block and registers the buyer.
     const first = await sell();
     const ids = [first];
@@ -60,7 +60,7 @@ describe('round trips of a sale (issue 17)', () => {
     let claimedAhead = 0;
     // 150 more sales: past a half-block (a claim ahead) and over the end of a block of 100.
     for (let i = 0; i < 150; i++) {
-      if (i % 90 === 0) await freshRateWindow(api);
+      if (i % 90 === 0) await freshRateWindow(runtime, api);
       const measured = await tripsOf(async () => ids.push(await sell()));
       trips.push(measured.trips);
       claimedAhead += measured.claimedAhead;
@@ -88,7 +88,7 @@ describe('round trips of a sale (issue 17)', () => {
     expect(registered.status).toBe(201);
     const sell = (product: { uuid: string }, customer = returning) =>
       api.post('/api/transactions', { productId: product.uuid, paymentMethod: 'pix', customer });
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     // The container's first sale claims its first block of transaction ids (one UpdateItem, once).
     expect((await sell(mine.product, buyer)).status).toBe(201);
 
@@ -121,7 +121,7 @@ describe('round trips of a sale (issue 17)', () => {
         { token: key },
       )
     ).body;
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
     // The container's first sale claims its first blocks of transaction and customer ids (once).
     const warmUp = await api.post('/api/transactions', {
       productId: product.uuid,
@@ -157,7 +157,7 @@ describe('round trips of a sale (issue 17)', () => {
       customer: buyer,
     });
     expect(sale.status, JSON.stringify(sale.body)).toBe(201);
-    await freshRateWindow(api);
+    await freshRateWindow(runtime, api);
 
     const paid = await tripsOf(() =>
       api.post(`/api/test-helpers/transactions/${sale.body.id}/pay`, {}, { token: key }),

@@ -53,6 +53,28 @@ describe('webhook endpoints', () => {
     }
   });
 
+  it('refuses IPv6 forms of loopback, private and metadata addresses (IPv4-mapped and IPv4-compatible, any notation)', async () => {
+    for (const url of [
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://[::ffff:7f00:1]/hook',
+      'https://[0:0:0:0:0:ffff:7f00:1]/hook',
+      'https://[::ffff:169.254.169.254]/latest',
+      'https://[::ffff:10.0.0.5]/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://[::7f00:1]/hook',
+      'https://[::a9fe:a9fe]/latest',
+      'https://[2002:7f00:1::1]/hook',
+    ]) {
+      const res = await api.post('/api/webhook-endpoints', { url, events: ['*'] }, { token: key });
+      expect(res.status, url).toBe(400);
+      expect(res.body.message, url).toEqual([
+        'url must not point to a private, loopback, link-local or metadata address',
+      ]);
+    }
+    const listed = await api.get('/api/webhook-endpoints', { token: key });
+    expect(JSON.stringify(listed.body)).not.toMatch(/ffff|7f00|a9fe|2002:/);
+  });
+
   it('lists unknown event names in the 400', async () => {
     const res = await api.post(
       '/api/webhook-endpoints',
@@ -96,14 +118,13 @@ describe('delivery', () => {
         header: String(got.headers['x-signature']),
         rawBody: got.body,
         secrets: secret,
-        now: runtime.clock.now(),
       }),
     ).not.toThrow();
   });
 
   it('retries after 1m, 5m, 30m, 2h, 8h and 16h, then marks the delivery failed', async () => {
     receiver.status = 500;
-    const { id } = await register();
+    const { id, secret } = await register();
     await emit();
     await waitFor(() => receiver.received.length === 1);
     const expected = [0, 60, 360, 2_160, 9_360, 38_160, 95_760];
@@ -121,16 +142,20 @@ describe('delivery', () => {
       const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
       // Before it is due nothing arrives; once it is, exactly one more attempt does. The margins are
       // generous because the runtime's clock also moves at wall-clock speed while an advance runs (a
-      // loaded CI machine spends seconds on one); the signatures below check the exact times.
+      // loaded CI machine spends seconds on one).
       await api.post('/api/test-helpers/clock/advance', { seconds: (due - now) / 1000 - 30 });
       expect(receiver.received.length, `before attempt ${k + 1}`).toBe(k);
       await api.post('/api/test-helpers/clock/advance', { seconds: 60 });
       expect(receiver.received.length, `after attempt ${k + 1}`).toBe(k + 1);
     }
-    const times = receiver.signedAt();
-    const offsets = times.map((t) => t - times[0]);
-    for (const [i, offset] of offsets.entries()) {
-      expect(Math.abs(offset - expected[i]), `attempt ${i + 1} made at`).toBeLessThanOrEqual(3);
+    // Signed on real time: a receiver checking against its own clock accepts every attempt, though
+    // the test clock ran a day and more ahead.
+    for (const [i, delivery] of receiver.received.entries()) {
+      const header = String(delivery.headers['x-signature']);
+      expect(
+        () => verifySignature({ header, rawBody: delivery.body, secrets: secret }),
+        `attempt ${i + 1}`,
+      ).not.toThrow();
     }
     await api.post('/api/test-helpers/clock/advance', { seconds: 86_400 });
     expect(receiver.received).toHaveLength(7);
@@ -233,7 +258,6 @@ describe('delivery', () => {
           header: String(again.headers['x-signature']),
           rawBody: again.body,
           secrets: s,
-          now: runtime.clock.now(),
         }),
       ).not.toThrow();
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { type FakeAsaas, startFakeAsaas } from './fake-asaas/server';
-import { client, startTestRuntime } from './runtime';
+import { client, nextRateWindow, startTestRuntime } from './runtime';
 
 /** Keys of the fake Asaas's accounts (the shape of Asaas sandbox keys; they open nothing real). */
 export const ASAAS_KEY =
@@ -38,12 +38,12 @@ export function useAsaasLive(
 }
 
 /**
- * A seller's dashboard JWT and a new sk_live_ key. The clock moves a minute first: every seller of a
+ * A seller's dashboard JWT and a new sk_live_ key. A fresh rate window first: every seller of a
  * file signs in from 127.0.0.1, and the JWT routes count per minute.
  */
 export async function liveKeyOf(live: AsaasLive, sellerId: number): Promise<{ jwt: string; key: string }> {
   const { api, runtime } = live;
-  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+  await nextRateWindow(runtime, api);
   const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
   const res = await api.post('/api/api-keys', { name: 'live', environment: 'live' }, { token: jwt });
   return { jwt, key: res.body.key as string };

@@ -2,15 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { chromiumBinary } from './chromium';
 
-/** Debian's chromium package (.ci/run installs it); playwright-core drives it and downloads nothing. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Starts headless Chromium (and the PAGES_SCREENSHOTS folder, when one is set). */
+/**
+ * Starts headless Chromium (and the PAGES_SCREENSHOTS folder, when one is set): the npm package's,
+ * or the one `CHROMIUM` names. playwright-core drives it and downloads nothing.
+ */
 export async function launchChromium(): Promise<Browser> {
   const folder = process.env.PAGES_SCREENSHOTS;
   if (folder) mkdirSync(folder, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const { executablePath, args, env } = chromiumBinary();
+  return chromium.launch({ executablePath, args, env });
 }
 
 /** A phone's viewport (iPhone 12-15 size): every hosted page is checked at this width. */

@@ -21,3 +21,21 @@ export const card = (number: string) => ({
   expiryYear: 2034,
   cvv: '123',
 });
+
+/**
+ * The n-th of a series of Luhn-valid numbers no sandbox script knows: each is declined
+ * `card_declined`, and each is another card to the card-testing guard.
+ */
+export function decliningCard(n: number): string {
+  const body = `5105${String(n).padStart(11, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}

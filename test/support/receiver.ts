@@ -36,11 +36,6 @@ export class Receiver {
     return this;
   }
 
-  /** Unix seconds of each delivery's signature (the runtime clock at the attempt). */
-  signedAt(): number[] {
-    return this.received.map((r) => Number(/t=(\d+)/.exec(String(r.headers['x-signature']))?.[1]));
-  }
-
   async stop() {
     await new Promise<void>((r) => {
       this.server?.close(() => r());

@@ -33,6 +33,16 @@ export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Ru
 }
 
 /**
+ * A fresh window for every rate limit, 61 s on: the request limit counts on real time (the
+ * runtime's wall clock, skewed in this process; no route moves it), the customer-area limits on
+ * the test clock (advanced over HTTP).
+ */
+export async function nextRateWindow(runtime: Runtime, api = client(runtime.baseUrl)): Promise<void> {
+  runtime.wallClock.skew(61);
+  await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
+}
+
+/**
  * The usual preamble of an integration test file: one runtime for the file, started before and
  * stopped after its tests, handed to `bind` with its client; with `freshRateWindow` every test
  * starts in a fresh per-IP rate window (public routes count per client IP).
@@ -52,7 +62,7 @@ export function useTestRuntime(
   afterAll(() => started?.stop());
   if (freshRateWindow) {
     beforeEach(async () => {
-      await api?.post('/api/test-helpers/clock/advance', { seconds: 61 });
+      if (started && api) await nextRateWindow(started, api);
     });
   }
 }

@@ -39,8 +39,11 @@ export function serviceTrips(runtime: Runtime) {
     const isNested = nestedIn(sent);
     const providerTrips = sent.filter((s) => s.provider).length;
     const nestedTrips = sent.filter((s) => !s.provider && isNested(s)).length;
+    // Work of no request at all (the runtime's heartbeat sweep, a queue consumer) that happened to
+    // run meanwhile is nobody's trip: a request's own commands always carry its request id.
+    const background = sent.filter((s) => !s.provider && s.request === undefined).length;
     return {
-      trips: runtime.roundTrips.total - total - providerTrips - nestedTrips - claimedAhead,
+      trips: runtime.roundTrips.total - total - providerTrips - nestedTrips - claimedAhead - background,
       claimedAhead,
       /** The sandbox provider's own commands, counted apart. */
       providerTrips,
@@ -51,8 +54,13 @@ export function serviceTrips(runtime: Runtime) {
   };
 }
 
-/** Starts a fresh rate window (100 requests a minute per key or client address) on the test clock. */
-export async function freshRateWindow(api: ReturnType<typeof client>): Promise<void> {
+/**
+ * Starts a fresh rate window (100 requests a minute per key or client address), aligned to its
+ * start: on real time (the runtime's wall clock, skewed in process) and on the test clock.
+ */
+export async function freshRateWindow(runtime: Runtime, api: ReturnType<typeof client>): Promise<void> {
+  const wall = runtime.wallClock.now().getTime();
+  runtime.wallClock.skew((60_000 - (wall % 60_000)) / 1000 + 0.5);
   const now = Date.parse((await api.get('/api/test-helpers/clock')).body.now);
   await api.post('/api/test-helpers/clock/advance', { seconds: (60_000 - (now % 60_000)) / 1000 + 0.5 });
 }

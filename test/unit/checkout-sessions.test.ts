@@ -965,7 +965,7 @@ describe('checkoutView', () => {
     expect((await view(s.id)).product.methods).toEqual(['pix']);
   });
 
-  it('is complete after the payment, showing it paid with the redirect', async () => {
+  it('is complete after the payment, showing it paid with the redirect and without the card', async () => {
     const s = await openSession({ success_url: 'https://shop.example/ok/{SESSION_ID}' });
     await pay(s.id, 'card');
 
@@ -976,7 +976,7 @@ describe('checkoutView', () => {
       status: 'paid',
       method: 'card',
       value: 49.9,
-      card: { brand: 'visa', last4: '1111' },
+      card: null,
       redirectUrl: `https://shop.example/ok/${s.id}`,
     });
   });
@@ -1095,14 +1095,17 @@ describe('payCheckout', () => {
     expect(sessionEvents()).toEqual(['checkout.session.completed']);
   });
 
-  it('leaves the session open after a declined card, with the reason in Portuguese', async () => {
+  it('leaves the session open after a declined card, saying "recusado" and no reason to the buyer', async () => {
     const s = await openSession();
 
     const outcome = await pay(s.id, 'card', DECLINED_CARD);
 
     expect(outcome).toMatchObject({
       status: 'declined',
-      failure: { code: 'insufficient_funds', message: 'Saldo ou limite insuficiente. Tente outro cartão.' },
+      failure: {
+        code: 'card_declined',
+        message: 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.',
+      },
       redirectUrl: null,
     });
     expect((await sessions.get(s.id))?.status).toBe('open');

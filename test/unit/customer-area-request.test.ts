@@ -62,7 +62,7 @@ function deps(steps: string[], known: CustomerProfile[]): RequestMagicLinkDeps {
           .map((p) => ({ sellerId: p.tenant.sellerId, customerId: p.id, uuid: p.uuid })),
       sellerName: async () => null,
     },
-    rateLimits: { hit: async () => 1 },
+    rateLimits: { hit: async () => 1, peek: async () => [], hold: async () => undefined },
     keyring: { key: async () => new Uint8Array(32).fill(7) },
     mailer: {
       send: async (message) => {

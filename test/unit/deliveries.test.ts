@@ -122,7 +122,7 @@ beforeEach(async () => {
   sender = new FakeWebhookSender(OK);
   urlPolicy = new FakeUrlPolicy({ 'hooks.example.com': [PUBLIC_ADDRESS] });
   metrics = new FakeMetrics();
-  deps = { deliveries, endpoints, queue, clock, sender, urlPolicy, metrics };
+  deps = { deliveries, endpoints, queue, clock, wallClock: clock, sender, urlPolicy, metrics };
 });
 
 describe('processDeliveryMessage on success', () => {
@@ -134,6 +134,7 @@ describe('processDeliveryMessage on success', () => {
     expect(sender.requests).toEqual([
       {
         url: URL,
+        addresses: [PUBLIC_ADDRESS],
         body: BODY,
         headers: {
           'content-type': 'application/json',
@@ -170,6 +171,16 @@ describe('processDeliveryMessage on success', () => {
     expect(sender.requests[0].headers['x-signature']).toBe(
       `t=${timestamp},v1=${sign(SECRET)},v1=${sign('whsec_old')}`,
     );
+  });
+
+  it('signs with the time of the wall clock, which a receiver checks, not the business clock', async () => {
+    clock.advanceSeconds(32 * 86_400);
+    const wall = new FakeClock(NOW);
+    await processDeliveryMessage({ ...deps, wallClock: wall }, message(1));
+
+    const timestamp = T0 / 1000;
+    const v1 = createHmac('sha256', SECRET).update(`${timestamp}.${BODY}`).digest('hex');
+    expect(sender.requests[0].headers['x-signature']).toBe(`t=${timestamp},v1=${v1}`);
   });
 });
 
@@ -380,6 +391,55 @@ describe('processDeliveryMessage when the endpoint changed meanwhile', () => {
       lastDurationMs: 0,
       lastError: 'refused: url must not point to a private, loopback, link-local or metadata address',
     });
+  });
+
+  it.each([
+    ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
+    ['IPv4-mapped loopback in hex', '::ffff:7f00:1'],
+    ['IPv4-mapped metadata address, written out', '0:0:0:0:0:ffff:a9fe:a9fe'],
+    ['IPv4-mapped public address', '::ffff:93.184.216.34'],
+    ['IPv4-compatible loopback', '::127.0.0.1'],
+    ['IPv4-compatible private address in hex', '::a00:5'],
+    ['IPv4-translated loopback', '::ffff:0:7f00:1'],
+    ['6to4 wrapping loopback', '2002:7f00:1::1'],
+    ['Teredo', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['local-use NAT64', '64:ff9b:1::a00:5'],
+    ['site-local', 'fec0::1'],
+  ])(
+    'refuses to post when the host resolves to an IPv6 form of an IPv4 address or a reserved range: %s',
+    async (_name, address) => {
+      urlPolicy.hosts.set('hooks.example.com', [address]);
+
+      expect(await processDeliveryMessage(deps, message(1))).toBe('retry');
+
+      expect(sender.requests).toEqual([]);
+      expect(stored()?.lastError).toBe(
+        'refused: url must not point to a private, loopback, link-local or metadata address',
+      );
+    },
+  );
+
+  it('hands the sender the addresses its one lookup checked, so a second answer (loopback) is never used', async () => {
+    const answers = [[PUBLIC_ADDRESS], ['127.0.0.1']];
+    urlPolicy.resolve = async (host) => {
+      urlPolicy.lookups.push(host);
+      return answers.shift() ?? ['127.0.0.1'];
+    };
+
+    expect(await processDeliveryMessage(deps, message(1))).toBe('succeeded');
+
+    expect(urlPolicy.lookups).toEqual(['hooks.example.com']);
+    expect(sender.requests.map((r) => r.addresses)).toEqual([[PUBLIC_ADDRESS]]);
+  });
+
+  it('posts to a public IPv6 address, and to every address the host answered', async () => {
+    urlPolicy.hosts.set('hooks.example.com', ['2606:2800:220:1:248:1893:25c8:1946', PUBLIC_ADDRESS]);
+
+    expect(await processDeliveryMessage(deps, message(1))).toBe('succeeded');
+
+    expect(sender.requests.map((r) => r.addresses)).toEqual([
+      ['2606:2800:220:1:248:1893:25c8:1946', PUBLIC_ADDRESS],
+    ]);
   });
 
   it('refuses to post when the host no longer resolves', async () => {

@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   isConflict,
   NotFoundError,
+  PreconditionRequiredError,
   ServiceUnavailableError,
   TooManyRequestsError,
   toErrorBody,
@@ -121,6 +122,24 @@ const rows: Row[] = [
     code: 'rate_limited',
     message: 'Muitas tentativas. Aguarde um momento e tente novamente.',
     headers: { 'retry-after': '42' },
+  },
+  {
+    error: new TooManyRequestsError(600, 'card_attempts_blocked', 'Muitas tentativas com cartão.'),
+    type: TooManyRequestsError,
+    statusCode: 429,
+    code: 'card_attempts_blocked',
+    message: 'Muitas tentativas com cartão.',
+    headers: { 'retry-after': '600' },
+  },
+  {
+    error: new PreconditionRequiredError('Solve the challenge', 'proof_of_work_required', {
+      'x-proof-of-work-challenge': 'pow1.16.1.abc.def',
+    }),
+    type: PreconditionRequiredError,
+    statusCode: 428,
+    code: 'proof_of_work_required',
+    message: 'Solve the challenge',
+    headers: { 'x-proof-of-work-challenge': 'pow1.16.1.abc.def' },
   },
   {
     error: new ServiceUnavailableError('Gateway down'),

@@ -55,6 +55,26 @@ describe('redact', () => {
       '/cobranca/cob_42_sch_test_AbCdEfGhIjKlMnOpQrStUvWx_[redacted]/card',
     ],
     ['an older pay link’s secret', `/cobranca/cob_${'k'.repeat(32)}`, '/cobranca/cob_[redacted]'],
+    [
+      'a checkout session id, keeping the product uuid it carries',
+      `/api/public/checkout/cs_test_AbCdEfGhIjKlMnOpQrStUvWx${'0123456789abcdef'.repeat(2)}/pay`,
+      `/api/public/checkout/cs_test_[redacted]${'0123456789abcdef'.repeat(2)}/pay`,
+    ],
+    [
+      'a live checkout session id in a page path',
+      `/checkout/cs_live_ZyXwVuTsRqPoNmLkJiHgFeDc${'f'.repeat(32)}`,
+      `/checkout/cs_live_[redacted]${'f'.repeat(32)}`,
+    ],
+    [
+      'an older checkout session id (no product uuid)',
+      'session cs_test_AbCdEfGhIjKlMnOpQrStUvWx expired',
+      'session cs_test_[redacted] expired',
+    ],
+    [
+      'a checkout session id in a success URL',
+      'https://shop.example.com/ok?session=cs_test_AbCdEfGhIjKlMnOpQrStUvWxyz12',
+      'https://shop.example.com/ok?session=cs_test_[redacted]',
+    ],
   ])('replaces %s inside a string', (_, input, output) => {
     expect(redact(input)).toBe(output);
     expect(redact({ message: input })).toEqual({ message: output });

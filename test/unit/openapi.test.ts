@@ -3,8 +3,11 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { httpGroups } from '#infra/routes';
+import { SAVED_CARD_LATER_DECLINES } from '#shared/adapters/sandbox-gateway/saved-cards';
+import { SANDBOX_CARDS } from '#shared/domain/payments/cards';
 import { buildOpenApi } from '#shared/http/openapi';
 import { defineRoutes, type RouteGroup } from '#shared/http/types';
+import { documentedAs } from '#shared/validation';
 import { OPENAPI_FILE, openApiText } from '../../scripts/openapi';
 
 const info = { title: 'Test API', version: '1.0.0' };
@@ -313,6 +316,32 @@ describe('buildOpenApi', () => {
     });
   });
 
+  it('shows a field marked documentedAs as the schema it names, and validates it as before', () => {
+    const buyer = z.object({ name: z.string(), email: z.email() }).strict();
+    const loose = documentedAs(z.record(z.string(), z.unknown()), buyer);
+    const sale = z.object({ buyer: loose, note: z.string().optional() });
+    const shop = defineRoutes('sale', [
+      {
+        operationId: 'sell',
+        method: 'POST',
+        path: '/api/sales',
+        auth: [],
+        summary: 'Sell',
+        request: { body: sale },
+        responses: { 201: null },
+      },
+    ]);
+    const body = documentOf([shop]).paths['/api/sales'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.buyer).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, email: expect.objectContaining({ format: 'email' }) },
+      required: ['name', 'email'],
+      additionalProperties: false,
+    });
+    // The route's own parse still takes any object: the use case checks the buyer.
+    expect(sale.safeParse({ buyer: { anything: 1 } }).success).toBe(true);
+  });
+
   it('refuses two routes with one operationId and two schemas with one id', () => {
     const twice = defineRoutes('twice', [
       shop.routes[0],
@@ -347,7 +376,10 @@ describe('the document of the API', () => {
         expect(operation.operationId).toBe(route.operationId);
         expect(operation.tags).toEqual([group.name]);
         const schemes = new Set(route.auth.map((s) => (s === 'jwt' || s === 'panel' ? 'dashboardJwt' : s)));
-        expect(operation.security).toEqual([...schemes].map((name) => ({ [name]: [] })));
+        // A public route that also takes an API key: anonymous, or the key.
+        expect(operation.security).toEqual(
+          route.acceptsApiKey ? [{}, { apiKey: [] }] : [...schemes].map((name) => ({ [name]: [] })),
+        );
         const pathParams = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map((m) => m[1]);
         const declared = (operation.parameters ?? []).filter((p: Json) => p.in === 'path');
         expect(declared.map((p: Json) => p.name)).toEqual(pathParams);
@@ -358,6 +390,41 @@ describe('the document of the API', () => {
         );
       }
     }
+  });
+
+  it("types a sale's customer with the customer's fields, not as a free map", () => {
+    const customerOf = (path: string) =>
+      api.paths[path].post.requestBody.content['application/json'].schema.properties.customer;
+    for (const path of ['/api/transactions', '/api/public/checkout/{ref}/pay']) {
+      const customer = customerOf(path);
+      expect(Object.keys(customer.properties), path).toEqual([
+        'name',
+        'email',
+        'document',
+        'phone',
+        'zipCode',
+        'street',
+        'number',
+        'complement',
+        'neighborhood',
+        'city',
+        'state',
+      ]);
+      expect(customer.required).toEqual(['name', 'email', 'document', 'phone']);
+      expect(customer.additionalProperties).toBe(false);
+      expect(customer.propertyNames).toBeUndefined();
+      expect(customer.properties.document.description).toMatch(/CPF .* or CNPJ/);
+    }
+  });
+
+  it('starts with the getting-started guide and lists every sandbox test card', () => {
+    const text: string = api.info.description;
+    for (const heading of ['Keys', 'A first sale', 'Webhooks', 'Test cards', 'The test clock'])
+      expect(text).toMatch(new RegExp(`^### \\d\\. ${heading}$`, 'm'));
+    for (const number of [...Object.keys(SANDBOX_CARDS), ...Object.keys(SAVED_CARD_LATER_DECLINES)])
+      expect(text.replaceAll(/(\d) (?=\d)/g, '$1')).toContain(`\`${number}\``);
+    expect(text).toContain('`4000 0000 0000 0002` | declined: `card_declined`');
+    expect(text).not.toContain('<!--');
   });
 
   it('is what docs/openapi.json holds (run `npm run openapi` after changing a route)', async () => {

@@ -83,6 +83,7 @@ const call = async (e: APIGatewayProxyEventV2) => {
 beforeAll(() => {
   useContainer({
     clock: { now: () => NOW },
+    wallClock: { now: () => NOW },
     ids: { uuid: () => 'u', prefixed: (p: string) => `${p}_x` },
   } as unknown as Container);
 });

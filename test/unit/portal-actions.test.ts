@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { CardGuardDeps } from '../../shared/domain/card-testing/guard';
 import type { CustomerProfile } from '../../shared/domain/customers/customer';
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import {
@@ -12,7 +13,12 @@ import {
   portalUpdateCustomerInfo,
   portalUpdatePaymentMethod,
 } from '../../shared/domain/portal/actions';
-import { actionsOf, getPortal, portalConfigOf } from '../../shared/domain/portal/portal';
+import {
+  actionsOf,
+  getPortal,
+  portalConfigOf,
+  subscriptionConfigOf,
+} from '../../shared/domain/portal/portal';
 import {
   portalAddCardSchema,
   portalCancelSchema,
@@ -38,6 +44,7 @@ import { FakePaymentMethodRepository } from '../support/fakes/payment-method-rep
 import { FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
@@ -198,7 +205,9 @@ let portalConfigs: FakePortalConfigRepository;
 let provider: FakePaymentProvider;
 let mailer: RecordingMailer;
 let mailErrors: { error: unknown; kind: string }[];
-let deps: PortalActionDeps;
+let deps: PortalActionDeps & CardGuardDeps;
+/** The portal's customer, as the card-testing guard sees the request. */
+const BUYER = { ip: '203.0.113.20' };
 
 beforeEach(async () => {
   clock = new FakeClock(NOW);
@@ -240,6 +249,8 @@ beforeEach(async () => {
     mailer,
     pause: async () => undefined,
     onMailError: (error, kind) => mailErrors.push({ error, kind }),
+    rateLimits: new FakeRateLimitRepository(),
+    cardKeys: { key: async () => new Uint8Array(32).fill(5) },
   };
 });
 
@@ -299,7 +310,69 @@ describe('portalConfigOf', () => {
   });
 });
 
+describe('subscriptionConfigOf', () => {
+  it("takes the subscription's own product's configuration, else the seller's, else the defaults", async () => {
+    expect(await subscriptionConfigOf(deps, stored())).toEqual({ source: 'default', ...PORTAL_DEFAULTS });
+
+    await sellerConfig({ businessName: 'Livraria Boa', allowCancelSubscription: false });
+    expect(await subscriptionConfigOf(deps, stored())).toMatchObject({
+      source: 'seller',
+      allowCancelSubscription: false,
+    });
+
+    await productConfig(PRODUCT_ID, { allowCancelSubscription: true, requireCancelReason: true });
+    await productConfig(OTHER_PRODUCT_ID, { allowCancelSubscription: false });
+    expect(await subscriptionConfigOf(deps, stored())).toMatchObject({
+      source: 'product',
+      allowCancelSubscription: true,
+      requireCancelReason: true,
+    });
+  });
+});
+
 describe('getPortal', () => {
+  it("draws each subscription's actions and cancel rules by its own product's configuration", async () => {
+    subscriptions.seed(
+      subscription({
+        id: 305,
+        price: {
+          ...subscription().price,
+          product: {
+            id: OTHER_PRODUCT_ID,
+            uuid: product(OTHER_PRODUCT_ID, '').uuid,
+            name: 'Curso de violão',
+          },
+        },
+      }),
+    );
+    await productConfig(PRODUCT_ID, {
+      allowCancelSubscription: false,
+      allowUpdatePaymentMethod: false,
+      allowViewInvoices: false,
+    });
+    await productConfig(OTHER_PRODUCT_ID, { cancelAtPeriodEndOnly: true, requireCancelReason: true });
+
+    const portal = await getPortal(deps, session({ productId: OTHER_PRODUCT_ID }));
+
+    expect(portal.configuration).toMatchObject({ source: 'product', allowCancelSubscription: true });
+    const byId = new Map(portal.subscriptions.map((x) => [x.id, x]));
+    expect(byId.get(301)).toMatchObject({
+      actions: {
+        cancel: false,
+        pause: false,
+        resume: false,
+        reactivate: false,
+        updatePaymentMethod: false,
+        viewInvoices: false,
+      },
+      cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
+    });
+    expect(byId.get(305)).toMatchObject({
+      actions: { cancel: true, pause: true, updatePaymentMethod: true, viewInvoices: true },
+      cancelRules: { atPeriodEndOnly: true, reasonRequired: true },
+    });
+  });
+
   it("answers the customer, the configuration, the customer's subscriptions with their actions and active cards", async () => {
     subscriptions.seed(
       subscription({ id: 304, status: 'canceled', dueAt: null, cancelledAt: NOW, cancelAt: NOW }),
@@ -330,11 +403,21 @@ describe('getPortal', () => {
             resume: false,
             reactivate: true,
             updatePaymentMethod: true,
+            viewInvoices: true,
           },
+          cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
         },
         {
           ...toSubscriptionView(stored(301)),
-          actions: { cancel: true, pause: true, resume: false, reactivate: false, updatePaymentMethod: true },
+          actions: {
+            cancel: true,
+            pause: true,
+            resume: false,
+            reactivate: false,
+            updatePaymentMethod: true,
+            viewInvoices: true,
+          },
+          cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
         },
       ],
       paymentMethods: [expect.objectContaining({ id: 72 }), expect.objectContaining({ id: 71 })],
@@ -365,13 +448,29 @@ describe('actionsOf', () => {
     ['canceled', false, { cancel: false, pause: false, resume: false, reactivate: true }],
     ['failed', false, { cancel: false, pause: false, resume: false, reactivate: true }],
   ] as const)('offers what a %s subscription (paused: %s) allows', (status, paused, expected) => {
-    expect(actionsOf(view(status, paused), config)).toEqual({ ...expected, updatePaymentMethod: true });
+    expect(actionsOf(view(status, paused), config)).toEqual({
+      ...expected,
+      updatePaymentMethod: true,
+      viewInvoices: true,
+    });
   });
 
-  it('offers no state action without allowCancelSubscription, and no card change without allowUpdatePaymentMethod', () => {
-    const off = { ...config, allowCancelSubscription: false, allowUpdatePaymentMethod: false };
+  it('offers no state action without allowCancelSubscription, no card change without allowUpdatePaymentMethod, no history without allowViewInvoices', () => {
+    const off = {
+      ...config,
+      allowCancelSubscription: false,
+      allowUpdatePaymentMethod: false,
+      allowViewInvoices: false,
+    };
     for (const status of ['active', 'pending_cancellation', 'canceled'] as const)
-      expect(Object.values(actionsOf(view(status, true), off))).toEqual([false, false, false, false, false]);
+      expect(Object.values(actionsOf(view(status, true), off))).toEqual([
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
   });
 
   it('offers cancel only on an active subscription when every cancel is one at period end', () => {
@@ -403,6 +502,7 @@ describe('portalCancel', () => {
       resume: false,
       reactivate: true,
       updatePaymentMethod: true,
+      viewInvoices: true,
     });
     expect(stored().status).toBe('canceled');
     expect(await subscriptions.history(SELLER, 301)).toEqual([
@@ -491,15 +591,31 @@ describe('portalCancel', () => {
     expect(stored().status).toBe('active');
   });
 
-  it("uses the session product's configuration over the seller's", async () => {
+  it("uses the subscription's product's configuration over the seller's, whatever product the session names", async () => {
     await sellerConfig({ allowCancelSubscription: false });
     await productConfig(PRODUCT_ID, { allowCancelSubscription: true });
 
-    await expect(
-      portalCancel(deps, session({ productId: PRODUCT_ID }), 301, cancelBody()),
-    ).resolves.toMatchObject({
+    await expect(portalCancel(deps, session(), 301, cancelBody())).resolves.toMatchObject({
       status: 'canceled',
     });
+  });
+
+  it("refuses what the subscription's product forbids with a session made for a product that allows it", async () => {
+    await productConfig(PRODUCT_ID, { allowCancelSubscription: false, requireCancelReason: true });
+    await productConfig(OTHER_PRODUCT_ID, { allowCancelSubscription: true });
+    const other = session({ productId: OTHER_PRODUCT_ID });
+
+    for (const action of [
+      () => portalCancel(deps, other, 301, cancelBody()),
+      () => portalPause(deps, other, 301),
+      () => portalResume(deps, other, 301),
+      () => portalReactivate(deps, other, 301),
+    ]) {
+      const error = await rejection(action());
+      expect(error).toBeInstanceOf(ForbiddenError);
+      expect(error.message).toBe('Insufficient permissions');
+    }
+    expect(stored()).toMatchObject({ status: 'active', pausedAt: null, version: 1 });
   });
 
   it("answers 404 Subscription not found for another customer's or another seller's subscription", async () => {
@@ -602,7 +718,7 @@ describe('portalUpdatePaymentMethod', () => {
 
 describe('portalAddCardAndUpdate', () => {
   it("tokenizes the card, keeps it as the customer's saved card and switches the subscription to it", async () => {
-    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     expect(provider.tokenizeRequests).toEqual([
       {
@@ -639,14 +755,14 @@ describe('portalAddCardAndUpdate', () => {
     );
   });
 
-  it('answers 400 with the decline in Portuguese and the decline code; nothing is saved or changed', async () => {
+  it('answers 400 "recusado" without the issuer’s reason; nothing is saved or changed', async () => {
     const error = await rejection(
-      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4000000000009995' })),
+      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4000000000009995' }), BUYER),
     );
 
     expect(error.statusCode).toBe(400);
-    expect(error.code).toBe('insufficient_funds');
-    expect(error.message).toBe('Saldo ou limite insuficiente. Tente outro cartão.');
+    expect(error.code).toBe('card_declined');
+    expect(error.message).toBe('Cartão recusado. Tente outro cartão ou outra forma de pagamento.');
     expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).map((m) => m.id).sort()).toEqual([
       71, 72, 74,
     ]);
@@ -655,7 +771,7 @@ describe('portalAddCardAndUpdate', () => {
   });
 
   it("schedules the new card's first expiry step once it is saved", async () => {
-    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const answer = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     const id = answer.paymentMethod?.id;
     expect((deps.scheduler as FakeScheduler).scheduled).toEqual([
@@ -666,11 +782,11 @@ describe('portalAddCardAndUpdate', () => {
   });
 
   it('answers the card the customer already has saved, forgets the second token and saves nothing new', async () => {
-    const first = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const first = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
     await portalUpdatePaymentMethod(deps, session(), 301, { paymentMethodId: 71 });
     const before = (await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).length;
 
-    const again = await portalAddCardAndUpdate(deps, session(), 301, cardBody());
+    const again = await portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER);
 
     expect(again.paymentMethod).toEqual(first.paymentMethod);
     expect(stored().paymentMethod?.id).toBe(first.paymentMethod?.id);
@@ -684,7 +800,7 @@ describe('portalAddCardAndUpdate', () => {
       subscriptions.beforeSave = null;
     };
 
-    const error = await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody()));
+    const error = await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER));
 
     expect(error).toMatchObject({ statusCode: 409, reason: 'changed' });
     expect((await paymentMethods.listByCustomer(SELLER, MARIA.uuid)).map((m) => m.id).sort()).toEqual([
@@ -695,14 +811,14 @@ describe('portalAddCardAndUpdate', () => {
 
   it('refuses a number that fails the Luhn check before the provider sees it', async () => {
     const error = await rejection(
-      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4111111111111112' })),
+      portalAddCardAndUpdate(deps, session(), 301, cardBody({ cardNumber: '4111111111111112' }), BUYER),
     );
     expect(error.messages).toEqual(['cardNumber is not a valid card number']);
     expect(provider.tokenizeRequests).toEqual([]);
   });
 
   it("answers 404 for another customer's subscription without sending the card to the provider", async () => {
-    expect((await rejection(portalAddCardAndUpdate(deps, session(), 302, cardBody()))).message).toBe(
+    expect((await rejection(portalAddCardAndUpdate(deps, session(), 302, cardBody(), BUYER))).message).toBe(
       'Subscription not found',
     );
     expect(provider.tokenizeRequests).toEqual([]);
@@ -710,7 +826,7 @@ describe('portalAddCardAndUpdate', () => {
 
   it('answers 403 without allowUpdatePaymentMethod before reading the card', async () => {
     await sellerConfig({ allowUpdatePaymentMethod: false });
-    expect(await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody()))).toBeInstanceOf(
+    expect(await rejection(portalAddCardAndUpdate(deps, session(), 301, cardBody(), BUYER))).toBeInstanceOf(
       ForbiddenError,
     );
     expect(provider.tokenizeRequests).toEqual([]);

@@ -42,6 +42,7 @@ const ALL_ACTIONS = {
   resume: false,
   reactivate: false,
   updatePaymentMethod: true,
+  viewInvoices: true,
 };
 
 function subscription(overrides: Partial<PortalSubscription> = {}): PortalSubscription {
@@ -66,6 +67,7 @@ function subscription(overrides: Partial<PortalSubscription> = {}): PortalSubscr
     },
     paymentMethod: { id: 3, cardLast4: '1111', cardBrand: 'visa' },
     actions: ALL_ACTIONS,
+    cancelRules: { atPeriodEndOnly: false, reasonRequired: false },
     ...overrides,
   };
 }
@@ -82,9 +84,6 @@ function data(
       logoUrl: 'https://cdn.example.com/logo.png',
       primaryColor: '#257264',
       allowUpdateBillingInfo: true,
-      allowViewInvoices: true,
-      cancelAtPeriodEndOnly: false,
-      requireCancelReason: false,
       customWelcomeText: null,
       customSuccessMessage: null,
       customCancellationMessage: null,
@@ -230,6 +229,7 @@ describe('renderPortalPage', () => {
       resume: false,
       reactivate: false,
       updatePaymentMethod: false,
+      viewInvoices: true,
     };
     const page = renderPortalPage(data({ subscriptions: [subscription({ actions: none })] }), NOW);
     expect(buttons(page)).toEqual(['Ver histórico de pagamentos']);
@@ -253,8 +253,12 @@ describe('renderPortalPage', () => {
     expect(canceledPage).toContain('<dt>Cancelada em</dt><dd>09/03/2030</dd>');
   });
 
-  it('has no history without allowViewInvoices and no billing form without allowUpdateBillingInfo', () => {
-    const page = renderPortalPage(data({}, { allowViewInvoices: false, allowUpdateBillingInfo: false }), NOW);
+  it("has no history where the subscription's actions refuse it, and no billing form without allowUpdateBillingInfo", () => {
+    const noHistory = subscription({ actions: { ...ALL_ACTIONS, viewInvoices: false } });
+    const page = renderPortalPage(
+      data({ subscriptions: [noHistory] }, { allowUpdateBillingInfo: false }),
+      NOW,
+    );
     expect(page).not.toContain('data-action="history"');
     expect(page).not.toContain('billing-form');
     expect(page).toContain('<dd id="customer-name">Maria Souza</dd>');
@@ -271,12 +275,29 @@ describe('renderPortalPage', () => {
     expect(page).not.toMatch(/id="cancel-reason-7"[^>]*required/);
   });
 
-  it('says "no fim do período" with no choice when cancelAtPeriodEndOnly, and requires the reason when configured', () => {
-    const page = renderPortalPage(data({}, { cancelAtPeriodEndOnly: true, requireCancelReason: true }), NOW);
+  it('says "no fim do período" with no choice and requires the reason by the subscription\'s own cancel rules', () => {
+    const strict = subscription({ cancelRules: { atPeriodEndOnly: true, reasonRequired: true } });
+    const page = renderPortalPage(data({ subscriptions: [strict] }), NOW);
     expect(page).toContain('A assinatura será cancelada no fim do período, em 01/04/2030.');
     expect(page).not.toContain('value="now"');
     expect(page).toMatch(/id="cancel-reason-7"[^>]*required/);
     expect(page).toContain('>Motivo do cancelamento</label>');
+  });
+
+  it("draws each subscription's history and cancel dialog by that subscription's own rules", () => {
+    const strict = subscription({
+      id: 8,
+      actions: { ...ALL_ACTIONS, viewInvoices: false },
+      cancelRules: { atPeriodEndOnly: true, reasonRequired: true },
+    });
+    const page = renderPortalPage(data({ subscriptions: [subscription(), strict] }), NOW);
+
+    expect(page).toContain('data-action="history" data-subscription="7"');
+    expect(page).not.toContain('data-action="history" data-subscription="8"');
+    expect(page).toContain('name="when-7" value="now"');
+    expect(page).not.toContain('name="when-8"');
+    expect(page).not.toMatch(/id="cancel-reason-7"[^>]*required/);
+    expect(page).toMatch(/id="cancel-reason-8"[^>]*required/);
   });
 
   it('offers the other saved cards and a new card, whose inputs have no name', () => {

@@ -32,7 +32,8 @@ function gateway(table: Table, randomId?: () => number) {
   return new SandboxGateway({
     table,
     clock: { now: () => new Date('2026-03-10T12:00:00Z') },
-    webhookSecret: 's'.repeat(64),
+    notificationKey: { key: async () => new Uint8Array(32).fill(1) },
+    pdfKey: { key: async () => new Uint8Array(32).fill(2) },
     publicBaseUrl: 'http://127.0.0.1:3000',
     randomId,
   });
@@ -64,7 +65,7 @@ describe('sandbox gateway ids', () => {
     if (second.outcome !== 'pending' || !second.boleto) throw new Error('expected a boleto');
     expect(second.boleto.pdfUrl).toContain('/api/sandbox/boletos/222222222222222/pdf?token=');
     expect(
-      sandbox.validPdfToken(
+      await sandbox.validPdfToken(
         222_222_222_222_222,
         new URL(second.boleto.pdfUrl).searchParams.get('token') ?? '',
       ),

@@ -47,7 +47,7 @@ class HostSender {
   maxInFlight = 0;
   readonly bodies: string[] = [];
   constructor(private readonly answers: Record<string, AttemptResult>) {}
-  async post(url: string, body: string): Promise<AttemptResult> {
+  async post({ url }: { url: string }, body: string): Promise<AttemptResult> {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     this.bodies.push(body);
@@ -120,6 +120,7 @@ beforeEach(() => {
     endpoints,
     queue: new FakeQueue(),
     clock: new FakeClock(NOW),
+    wallClock: new FakeClock(NOW),
     sender,
     urlPolicy: new FakeUrlPolicy({
       'ok.example.com': ['93.184.216.34'],

@@ -13,6 +13,8 @@ import {
   maskExpiry,
   onlyDigits,
   parseExpiry,
+  postWithProof,
+  tooManyMessage,
 } from '/pages/assets/checkout.js';
 
 const $ = (id) => document.getElementById(id);
@@ -113,19 +115,17 @@ function bootCard(root) {
     let response;
     let body;
     try {
-      response = await fetch(`${api}/card`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({
-          card: {
-            number: onlyDigits($('card-number').value),
-            holderName: $('card-holder').value.trim(),
-            expiryMonth: expiry.month,
-            expiryYear: expiry.year,
-            cvv: $('card-cvv').value,
-          },
-        }),
-        cache: 'no-store',
+      const card = {
+        number: onlyDigits($('card-number').value),
+        holderName: $('card-holder').value.trim(),
+        expiryMonth: expiry.month,
+        expiryYear: expiry.year,
+        cvv: $('card-cvv').value,
+      };
+      response = await postWithProof(`${api}/card`, JSON.stringify({ card }), {
+        onSolving: () => {
+          button.textContent = 'Verificando…';
+        },
       });
       body = await response.json().catch(() => ({}));
     } catch {
@@ -147,8 +147,7 @@ function bootCard(root) {
         typeof body.message === 'string' ? `${body.message} Recarregue a página.` : 'Recarregue a página.',
       );
     }
-    if (response.status === 429)
-      return showFormError('Muitas tentativas. Aguarde um momento e tente novamente.');
+    if (response.status === 429) return showFormError(tooManyMessage(body));
     showFormError('Não foi possível concluir o pagamento agora. Tente novamente em instantes.');
   });
 }

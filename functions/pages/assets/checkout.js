@@ -89,6 +89,7 @@ const FIELDS = [
   ['customer.phone', 'buyer-phone', 'Informe um telefone com DDD, com 10 ou 11 dígitos.'],
   ['card.number', 'card-number', 'Confira o número do cartão.'],
   ['card.holderName', 'card-holder', 'Informe o nome como está impresso no cartão.'],
+  ['card.expiryYear must not be in the past', 'card-expiry', 'Este cartão está vencido: confira a validade.'],
   ['card.expiryMonth', 'card-expiry', 'Informe a validade no formato MM/AA.'],
   ['card.expiryYear', 'card-expiry', 'Informe a validade no formato MM/AA.'],
   ['card.cvv', 'card-cvv', 'O CVV tem 3 ou 4 dígitos.'],
@@ -125,6 +126,70 @@ export function safeRedirect(url) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The zero bits a proof-of-work challenge (`pow1.<bits>.…`) asks for, or null when it is not one. */
+export function challengeBits(challenge) {
+  const m = /^pow1\.(\d{1,2})\./.exec(String(challenge ?? ''));
+  return m ? Number(m[1]) : null;
+}
+
+function leadingZeroBits(bytes) {
+  let bits = 0;
+  for (const byte of bytes) {
+    if (byte !== 0) return bits + Math.clz32(byte) - 24;
+    bits += 8;
+  }
+  return bits;
+}
+
+/** Digests asked of WebCrypto at once: enough to keep it busy, few enough to keep the page responsive. */
+const DIGESTS_PER_ROUND = 256;
+
+/**
+ * The nonce of a proof of work: the first decimal number whose SHA-256(challenge + nonce) starts with
+ * `bits` zero bits (about 2^bits digests: a second or so for the 16 bits the server asks first).
+ */
+export async function solveProofOfWork(challenge, bits, subtle = globalThis.crypto.subtle) {
+  const encoder = new TextEncoder();
+  for (let start = 0; ; start += DIGESTS_PER_ROUND) {
+    const digests = await Promise.all(
+      Array.from({ length: DIGESTS_PER_ROUND }, (_, i) =>
+        subtle.digest('SHA-256', encoder.encode(`${challenge}${start + i}`)),
+      ),
+    );
+    const found = digests.findIndex((d) => leadingZeroBits(new Uint8Array(d)) >= bits);
+    if (found >= 0) return String(start + found);
+  }
+}
+
+/**
+ * POSTs a card payment as JSON. After a few declines the server asks the client for a proof of work
+ * (428 with a challenge in X-Proof-Of-Work-Challenge): the challenge is solved here and the payment
+ * sent again with the solution, without the buyer doing anything but wait (`onSolving` says so).
+ * @param {string} url
+ * @param {string} body
+ * @param {{ onSolving?: () => void, fetchImpl?: typeof fetch }} [options]
+ */
+export async function postWithProof(url, body, { onSolving, fetchImpl = fetch } = {}) {
+  let proof;
+  for (let tries = 0; ; tries++) {
+    const headers = { 'content-type': 'application/json', accept: 'application/json' };
+    if (proof) headers['x-proof-of-work'] = proof;
+    const response = await fetchImpl(url, { method: 'POST', headers, body, cache: 'no-store' });
+    const challenge = response.headers.get('x-proof-of-work-challenge');
+    const bits = response.status === 428 ? challengeBits(challenge) : null;
+    if (bits === null || tries >= 2) return response;
+    onSolving?.();
+    proof = `${challenge}:${await solveProofOfWork(challenge, bits)}`;
+  }
+}
+
+/** A 429's sentence: the card guard's own (Portuguese, it says what to do), or the rate limit's. */
+export function tooManyMessage(body) {
+  return body?.code === 'card_attempts_blocked' && typeof body.message === 'string'
+    ? body.message
+    : 'Muitas tentativas. Aguarde um momento e tente novamente.';
+}
 
 /** `17/03/2026`: the Sao Paulo calendar day of an instant. */
 export const formatDay = (iso) =>
@@ -415,11 +480,10 @@ function boot(root) {
     let response;
     let body;
     try {
-      response = await fetch(`${api}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(paymentBody()),
-        cache: 'no-store',
+      response = await postWithProof(`${api}/pay`, JSON.stringify(paymentBody()), {
+        onSolving: () => {
+          payButton.textContent = 'Verificando…';
+        },
       });
       body = await response.json().catch(() => ({}));
     } catch {
@@ -441,8 +505,7 @@ function boot(root) {
         'Este pagamento não está mais disponível: o link expirou ou já foi pago. Recarregue a página.',
       );
     }
-    if (response.status === 429)
-      return showFormError('Muitas tentativas. Aguarde um momento e tente novamente.');
+    if (response.status === 429) return showFormError(tooManyMessage(body));
     showFormError('Não foi possível concluir o pagamento agora. Tente novamente em instantes.');
   });
 

@@ -4,7 +4,7 @@
  * (`/api/portal/...?token=…`, the token read from this page's own URL) and after each change fetches
  * the page again and swaps it in, so the server stays the one renderer. Every text from the API is
  * written with textContent. Card data is read from inputs that have no `name` and goes only into
- * the POST body of add-card-and-update.
+ * the POST body of add-card-and-update (sent again with a proof of work when the server asks one).
  */
 import {
   formatBrl,
@@ -15,6 +15,8 @@ import {
   maskPhone,
   onlyDigits,
   parseExpiry,
+  postWithProof,
+  tooManyMessage,
 } from './checkout.js';
 
 const MASKS = { card: maskCardNumber, expiry: maskExpiry, cvv: maskCvv, phone: maskPhone };
@@ -106,7 +108,7 @@ export function refusalMessage(status, body) {
   const text = Array.isArray(body?.message) ? body.message.join(' ') : String(body?.message ?? '');
   if (status === 403) return 'Esta ação não está disponível para esta assinatura.';
   if (status === 404) return 'Não encontramos esta assinatura ou este cartão. Recarregue a página.';
-  if (status === 429) return 'Muitas tentativas. Aguarde um momento e tente novamente.';
+  if (status === 429) return tooManyMessage(body);
   if (/expired/i.test(text) && /card/i.test(text))
     return 'O cartão salvo expirou. Troque o cartão e tente de novo.';
   if (/declined|recusad/i.test(text) || status === 402)
@@ -135,7 +137,11 @@ function boot(document, location) {
     }
     let response;
     try {
-      response = await fetch(route(path), init);
+      // A new card may be asked for a proof of work first (the card-testing guard): solved here.
+      response =
+        method === 'POST' && body !== undefined
+          ? await postWithProof(route(path), init.body)
+          : await fetch(route(path), init);
     } catch {
       return { ok: false, status: 0, body: {} };
     }

@@ -1,9 +1,11 @@
 import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
-import { DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
+import { ApiKeyLimitError, DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
 import type { ApiKeyRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
+import { contended } from './customer-repository';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
-import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
+import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'api-key';
@@ -25,68 +27,122 @@ function toRecord(item: Item): ApiKeyRecord {
   };
 }
 
+/** A create that keeps losing its set to other writes gives up after this many reads. */
+const CREATE_ATTEMPTS = 3;
+
+/** The key (by hash), its name guard and its pointer: indexes 0, 1 and 2 of the create transaction. */
+function createItems(record: ApiKeyRecord, sellerShared: boolean): TransactItem[] {
+  return [
+    {
+      Put: {
+        Item: {
+          ...keys.apiKey(record.hash),
+          [byOwner.partitionKey]: keys.apiKeysOfSeller(record.sellerId),
+          [byOwner.sortKey]: `${record.createdAt}#${record.id}`,
+          entity: ENTITY,
+          version: 1,
+          id: record.id,
+          sellerId: record.sellerId,
+          environment: record.environment,
+          name: record.name,
+          keyPreview: record.keyPreview,
+          permissions: record.permissions,
+          createdAt: record.createdAt,
+          hash: record.hash,
+          ...(sellerShared ? { sellerShared: true } : {}),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        Item: {
+          ...keys.apiKeyName(record.sellerId, record.environment, record.name),
+          entity: 'api-key-name',
+          version: 1,
+          id: record.id,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        Item: {
+          ...keys.apiKeyPointer(record.sellerId, record.id),
+          entity: 'api-key-pointer',
+          version: 1,
+          // A copy of what the revoke answer shows, so revoking needs no second read.
+          id: record.id,
+          sellerId: record.sellerId,
+          hash: record.hash,
+          environment: record.environment,
+          name: record.name,
+          keyPreview: record.keyPreview,
+          permissions: record.permissions,
+          createdAt: record.createdAt,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
 export function createApiKeyRepository(table: Table): ApiKeyRepository {
   return {
-    async create(record) {
-      // Key, name guard and pointer in one transaction: the name is unique per environment
-      // by condition, never by a read first.
-      await orConflict(
-        table.transact([
-          {
-            Put: {
-              Item: {
-                ...keys.apiKey(record.hash),
-                [byOwner.partitionKey]: keys.apiKeysOfSeller(record.sellerId),
-                [byOwner.sortKey]: `${record.createdAt}#${record.id}`,
-                entity: ENTITY,
-                version: 1,
-                id: record.id,
-                sellerId: record.sellerId,
-                environment: record.environment,
-                name: record.name,
-                keyPreview: record.keyPreview,
-                permissions: record.permissions,
-                createdAt: record.createdAt,
-                hash: record.hash,
+    async create(record, maxActive) {
+      // The seller's set of active keys is read, then written back in the key's transaction on
+      // the condition that nobody changed it meanwhile (its revision): the cap holds under
+      // concurrent creates, and every key that is not its seller's only one shares the seller's
+      // rate limit (sellerShared, set on the new key and on each one already there).
+      for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+        const setKey = keys.apiKeySet(record.sellerId, record.environment);
+        const set = await table.get<Item>(setKey, { consistent: true });
+        const active = set?.hashes instanceof Set ? [...(set.hashes as Set<string>)] : [];
+        if (maxActive !== undefined && active.length >= maxActive)
+          throw new ApiKeyLimitError(maxActive, record.environment);
+        try {
+          await table.transact([
+            ...createItems(record, active.length > 0),
+            {
+              Update: {
+                Key: setKey,
+                UpdateExpression: 'SET entity = :entity, version = :one, revision = :next ADD hashes :hash',
+                ConditionExpression: set ? 'revision = :revision' : 'attribute_not_exists(pk)',
+                ExpressionAttributeValues: {
+                  ':entity': 'api-key-set',
+                  ':one': 1,
+                  ':next': Number(set?.revision ?? 0) + 1,
+                  ':hash': new Set([record.hash]),
+                  ...(set ? { ':revision': Number(set.revision ?? 0) } : {}),
+                },
               },
-              ConditionExpression: 'attribute_not_exists(pk)',
             },
-          },
-          {
-            Put: {
-              Item: {
-                ...keys.apiKeyName(record.sellerId, record.environment, record.name),
-                entity: 'api-key-name',
-                version: 1,
-                id: record.id,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              Item: {
-                ...keys.apiKeyPointer(record.sellerId, record.id),
-                entity: 'api-key-pointer',
-                version: 1,
-                // A copy of what the revoke answer shows, so revoking needs no second read.
-                id: record.id,
-                sellerId: record.sellerId,
-                hash: record.hash,
-                environment: record.environment,
-                name: record.name,
-                keyPreview: record.keyPreview,
-                permissions: record.permissions,
-                createdAt: record.createdAt,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ]),
-        (failure) =>
-          failure.failedIndexes.includes(1)
-            ? new DuplicateKeyNameError(record.name, record.environment)
-            : alreadyExists('The API key')(failure),
+            ...active.map(
+              (hash): TransactItem => ({
+                Update: {
+                  Key: keys.apiKey(hash),
+                  UpdateExpression: 'SET sellerShared = :shared',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':shared': true },
+                },
+              }),
+            ),
+          ]);
+          return;
+        } catch (error) {
+          if (contended(error)) continue;
+          if (!(error instanceof ConditionFailedError)) throw error;
+          if (error.failedIndexes.includes(1))
+            throw new DuplicateKeyNameError(record.name, record.environment);
+          if (error.failedIndexes.includes(0) || error.failedIndexes.includes(2))
+            throw alreadyExists('The API key')(error);
+          // The set changed since it was read (another key created or revoked): read it again.
+        }
+      }
+      throw new ConflictError(
+        "Other changes to this seller's API keys ran at the same moment; try again",
+        'concurrent_update',
+        { reason: 'contended' },
       );
     },
 
@@ -140,6 +196,20 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
               ),
             },
           },
+          // And its place under the cap.
+          {
+            Update: {
+              Key: keys.apiKeySet(sellerId, pointer.environment as ApiKeyRecord['environment']),
+              UpdateExpression:
+                'SET entity = :entity, version = :one, revision = if_not_exists(revision, :zero) + :one DELETE hashes :hash',
+              ExpressionAttributeValues: {
+                ':entity': 'api-key-set',
+                ':one': 1,
+                ':zero': 0,
+                ':hash': new Set([hash]),
+              },
+            },
+          },
         ]);
       } catch (error) {
         if (error instanceof ConditionFailedError) return null;
@@ -158,7 +228,13 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
         guard: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
         set: { lastUsedAt: at.toISOString() },
       });
-      return result ? { record: toRecord(result.item), count: result.count } : null;
+      return result
+        ? {
+            record: toRecord(result.item),
+            count: result.count,
+            sharesSellerLimit: result.item.sellerShared === true,
+          }
+        : null;
     },
   };
 }

@@ -64,11 +64,18 @@ export const keys = {
   apiKeyPointer: (sellerId: number, id: string): Key => ({ pk: seller(sellerId), sk: `APIKEY#${id}` }),
   apiKeyName: (sellerId: number, environment: Environment, name: string): Key =>
     inTenant({ sellerId, environment }, `APIKEYNAME#${name.toLowerCase()}`),
+  /** The hashes of a seller's active keys in one environment (the cap, and who shares the limit). */
+  apiKeySet: (sellerId: number, environment: Environment): Key =>
+    inTenant({ sellerId, environment }, 'APIKEYSET'),
   rate: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'RATE' }),
+  /** A cool-down put on a principal, beside its counter. */
+  rateHold: (principal: string): Key => ({ pk: `RATE#${principal}`, sk: 'HOLD' }),
   idempotency: (scope: string, key: string): Key => ({ pk: `IDEMP#${scope}#${key}`, sk: 'IDEMP' }),
   tenant,
   webhookEndpoint: (t: Tenant, id: string): Key => inTenant(t, `WEBHOOK#${id}`),
   webhookEndpointPrefix: 'WEBHOOK#',
+  /** How many endpoints the tenant has (the cap); not under webhookEndpointPrefix, so no list reads it. */
+  webhookEndpointCount: (t: Tenant): Key => inTenant(t, 'WEBHOOKCOUNT'),
   webhookDelivery: (t: Tenant, id: string): Key => inTenant(t, `WHDELIVERY#${id}`),
   deliveriesOfEndpoint: (endpointId: string) => `WHENDPOINT#${endpointId}`,
   outboxEvent: (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),

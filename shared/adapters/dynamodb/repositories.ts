@@ -16,7 +16,7 @@ import { createPortalConfigRepository } from './portal-config-repository';
 import { createPortalSessionRepository } from './portal-session-repository';
 import { createPriceRepository } from './price-repository';
 import { createProductRepository } from './product-repository';
-import { createRateLimitRepository } from './rate-limit-repository';
+import { createFailedAuthCounter, createRateLimitRepository } from './rate-limit-repository';
 import { createScheduledChargeRepository } from './scheduled-charge-repository';
 import { createSellerRepository } from './seller-repository';
 import { createSubscriptionRepository } from './subscription-repository';
@@ -34,6 +34,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     health: createHealthRepository(table),
     apiKeys: createApiKeyRepository(table),
     rateLimits: createRateLimitRepository(table),
+    failedAuth: createFailedAuthCounter(table),
     idempotency: createIdempotencyRepository(table),
     sellers: createSellerRepository(table),
     outbox: createEventOutbox(table),

@@ -1,5 +1,9 @@
 import type { WebhookEndpointRepository } from '#shared/domain/ports';
-import type { EndpointPatch, WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
+import {
+  type EndpointPatch,
+  type WebhookEndpoint,
+  WebhookEndpointLimitError,
+} from '#shared/domain/webhooks/endpoints';
 import { WEBHOOK_ENDPOINT_NOT_FOUND } from '#shared/domain/webhooks/not-found';
 import { NotFoundError } from '#shared/errors';
 import { keys } from './keys';
@@ -44,27 +48,50 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
     );
 
   return {
-    async create(e) {
-      const put = table.put(
+    async create(e, max) {
+      // The endpoint and the tenant's count in one transaction: the cap is a condition, never a
+      // count read first.
+      const write = table.transact([
         {
-          ...keys.webhookEndpoint(e.tenant, e.id),
-          entity: ENTITY,
-          version: 1,
-          id: e.id,
-          sellerId: e.tenant.sellerId,
-          environment: e.tenant.environment,
-          url: e.url,
-          events: e.events,
-          description: e.description ?? undefined,
-          status: e.status,
-          secret: e.secret,
-          previousSecret: e.previousSecret ?? undefined,
-          createdAt: e.createdAt,
-          updatedAt: e.updatedAt,
+          Put: {
+            Item: {
+              ...keys.webhookEndpoint(e.tenant, e.id),
+              entity: ENTITY,
+              version: 1,
+              id: e.id,
+              sellerId: e.tenant.sellerId,
+              environment: e.tenant.environment,
+              url: e.url,
+              events: e.events,
+              description: e.description ?? undefined,
+              status: e.status,
+              secret: e.secret,
+              previousSecret: e.previousSecret ?? undefined,
+              createdAt: e.createdAt,
+              updatedAt: e.updatedAt,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
         },
-        { ConditionExpression: 'attribute_not_exists(pk)' },
+        {
+          Update: {
+            Key: keys.webhookEndpointCount(e.tenant),
+            UpdateExpression: 'SET entity = :entity, version = :one ADD #n :one',
+            ...(max === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#n) OR #n < :max' }),
+            ExpressionAttributeNames: { '#n': 'endpoints' },
+            ExpressionAttributeValues: {
+              ':entity': 'webhook-endpoint-count',
+              ':one': 1,
+              ...(max === undefined ? {} : { ':max': max }),
+            },
+          },
+        },
+      ]);
+      await orConflict(write, (failure) =>
+        failure.failedIndexes.includes(0) || max === undefined
+          ? alreadyExists('The webhook endpoint')(failure)
+          : new WebhookEndpointLimitError(max),
       );
-      await orConflict(put, alreadyExists('The webhook endpoint'));
     },
 
     async get(tenant, id) {
@@ -108,10 +135,18 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
     },
 
     async delete(tenant, id) {
-      await table.deleteIfExists(
-        keys.webhookEndpoint(tenant, id),
-        () => new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND),
-      );
+      const write = table.transact([
+        { Delete: { Key: keys.webhookEndpoint(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
+        {
+          Update: {
+            Key: keys.webhookEndpointCount(tenant),
+            UpdateExpression: 'ADD #n :minus',
+            ExpressionAttributeNames: { '#n': 'endpoints' },
+            ExpressionAttributeValues: { ':minus': -1 },
+          },
+        },
+      ]);
+      await orConflict(write, () => new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND));
     },
   };
 }

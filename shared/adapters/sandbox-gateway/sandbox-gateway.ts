@@ -14,6 +14,7 @@ import type {
   TokenizeCardRequest,
   TokenizeResult,
 } from '#shared/domain/payments/gateway';
+import { notificationSecret } from '#shared/domain/payments/notification-secret';
 import { buildPixPayload } from '#shared/domain/payments/pix';
 import type {
   Clock,
@@ -21,6 +22,7 @@ import type {
   PaymentProvider,
   SandboxCardBehaviour,
   SandboxOperations,
+  SecretKey,
   SimulateOptions,
 } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
@@ -73,7 +75,9 @@ export interface SandboxOptions {
   table: Table;
   clock: Clock;
   /** Signs the notifications the sandbox sends, as a provider signs its webhooks. */
-  webhookSecret: string;
+  notificationKey: SecretKey;
+  /** Signs the links of its boleto documents: a key of its own, so no other holder can mint one. */
+  pdfKey: SecretKey;
   /** Where notifications go: POST /api/transactions/handle-webhook of this deployment. */
   publicBaseUrl: string;
   /** Draws gateway ids (tests force a collision); default randomGatewayPayId. */
@@ -155,7 +159,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         dueDate,
         freeField: `0000${String(gatewayPayId).padStart(17, '0')}0000`,
       });
-      const pdfUrl = `${this.base()}/api/sandbox/boletos/${gatewayPayId}/pdf?token=${this.pdfToken(gatewayPayId)}`;
+      const pdfUrl = `${this.base()}/api/sandbox/boletos/${gatewayPayId}/pdf?token=${await this.pdfToken(gatewayPayId)}`;
       result = { outcome: 'pending', gatewayPayId, boleto: { ...boleto, dueDate, pdfUrl } };
       record.status = 'pending';
       record.boleto = {
@@ -309,16 +313,17 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
   /**
    * Gateway ids are not secret (the status route and every notification carry them), so the
    * boleto link carries an HMAC of the id: only who received the link can read the payer's name.
+   * The key is the PDF links' own: whoever holds the notification key cannot mint links with it.
    */
-  pdfToken(gatewayPayId: number): string {
-    return createHmac('sha256', this.options.webhookSecret)
+  async pdfToken(gatewayPayId: number): Promise<string> {
+    return createHmac('sha256', await this.options.pdfKey.key())
       .update(`boleto-pdf:${gatewayPayId}`)
       .digest('hex')
       .slice(0, 32);
   }
 
-  validPdfToken(gatewayPayId: number, token: string | undefined): boolean {
-    const expected = Buffer.from(this.pdfToken(gatewayPayId));
+  async validPdfToken(gatewayPayId: number, token: string | undefined): Promise<boolean> {
+    const expected = Buffer.from(await this.pdfToken(gatewayPayId));
     const given = Buffer.from(token ?? '');
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
@@ -428,7 +433,11 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'x-signature': signatureHeader([this.options.webhookSecret], timestamp, body),
+        'x-signature': signatureHeader(
+          [await notificationSecret(this.options.notificationKey)],
+          timestamp,
+          body,
+        ),
       },
       body,
       signal: AbortSignal.timeout(10_000),

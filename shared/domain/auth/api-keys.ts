@@ -41,6 +41,24 @@ export interface AuthenticatedKey {
   record: ApiKeyRecord;
   /** Requests counted in the current rate window, this one included. */
   count: number;
+  /**
+   * Whether the key's seller has (or had, since the key was made) other active keys in its
+   * environment: then the seller's own count decides the limit, so that keys do not add up.
+   */
+  sharesSellerLimit: boolean;
+}
+
+/** Active (not revoked) API keys a seller may hold in one environment. */
+export const MAX_ACTIVE_API_KEYS = 50;
+
+export class ApiKeyLimitError extends ConflictError {
+  constructor(max: number, environment: Environment) {
+    super(
+      `A seller may have at most ${max} active API keys in the ${environment} environment; revoke one before creating another`,
+      'limit_reached',
+      { reason: 'invalid_state' },
+    );
+  }
 }
 
 export class DuplicateKeyNameError extends ConflictError {
@@ -103,7 +121,7 @@ export async function createApiKey(
     revokedAt: null,
     hash: hashKey(key),
   };
-  await deps.apiKeys.create(record);
+  await deps.apiKeys.create(record, MAX_ACTIVE_API_KEYS);
   return { ...toView(record), key };
 }
 

@@ -1,4 +1,4 @@
-import { DECLINE_MESSAGES_PT } from '#shared/domain/payments/cards';
+import { buyerFailure } from '#shared/domain/payments/cards';
 import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
 import type { Subscription, SubscriptionStatus } from '#shared/domain/subscriptions/subscription';
 import { PAID, PENDING, type Transaction } from '#shared/domain/transactions/transaction';
@@ -34,14 +34,11 @@ export interface PaymentOutcome {
   } | null;
 }
 
-/** A decline as the buyer reads it (the one Portuguese table of card failures, payments/cards.ts). */
-const failureOf = (code: string | null) => ({
-  code: code ?? 'payment_failed',
-  message:
-    code && Object.hasOwn(DECLINE_MESSAGES_PT, code)
-      ? DECLINE_MESSAGES_PT[code as keyof typeof DECLINE_MESSAGES_PT]
-      : 'O pagamento não foi aprovado. Tente novamente.',
-});
+/** A decline as the buyer reads it: the exact reason stays with the seller (payments/cards.ts). */
+const failureOf = (code: string | null) =>
+  code === null
+    ? { code: 'payment_failed', message: 'O pagamento não foi aprovado. Tente novamente.' }
+    : buyerFailure(code);
 
 const methodOf = (t: Transaction): CheckoutMethod =>
   t.paymentMethod === 'creditcard' ? 'card' : t.paymentMethod;

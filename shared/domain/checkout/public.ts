@@ -1,4 +1,10 @@
 import type * as z from 'zod';
+import {
+  type CardAttempt,
+  type CardClient,
+  type CardGuardDeps,
+  guardCardAttempt,
+} from '#shared/domain/card-testing/guard';
 import { cpfCheckDigits, normalizeDocument } from '#shared/domain/documents';
 import type {
   CheckoutSessionRepository,
@@ -140,11 +146,13 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
   const { session, product } = target;
   const last = session?.payments.at(-1);
   const latest = session && last ? await deps.transactions.get(session.tenant, last.transactionId) : null;
-  const customer = session?.customer;
+  const state = stateOf(target, deps.clock.now());
+  const buyerShown = state.state === 'open';
+  const payment = latest && session ? await outcomeOf(latest, session) : null;
   return {
     kind: session ? 'session' : 'product',
     ref: session ? session.id : product.uuid,
-    ...stateOf(target, deps.clock.now()),
+    ...state,
     environment: product.tenant.environment,
     product: {
       uuid: product.uuid,
@@ -157,16 +165,49 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
       maxInstallments: session?.price ? 1 : product.installments,
     },
     price: session?.price ? toSessionPriceView(session.price) : null,
-    customer: customer ?? emptyCustomer(),
+    customer: session && buyerShown ? session.customer : emptyCustomer(),
     successUrl: session ? successUrlOf(session) : null,
     cancelUrl: session?.cancelUrl ?? null,
     expiresAt: session?.expiresAt ?? null,
-    payment: latest && session ? await outcomeOf(latest, session) : null,
+    payment: payment && !buyerShown ? withoutBuyer(payment) : payment,
   };
 }
 
-/** POST /api/public/checkout/{ref}/pay: the hosted page's payment (and the sandbox helper's). */
+/**
+ * Anyone holding a session's id (a shared link, a browser history, a log) reads its public answers.
+ * While the session is open they prefill the page for its buyer; once it is complete or expired
+ * nobody needs the buyer's data there any more, so they carry none of it (the seller's
+ * authenticated read keeps it).
+ */
+const withoutBuyer = (payment: PaymentOutcome): PaymentOutcome => ({ ...payment, card: null });
+
+/** What a card payment is guarded with: the public route's card-testing guard, or nothing. */
+type CardGate = (
+  attempt: Omit<CardAttempt, 'client'>,
+  pay: () => Promise<PaymentOutcome>,
+) => Promise<PaymentOutcome>;
+
+/**
+ * POST /api/public/checkout/{ref}/pay: the hosted page's payment. A card goes through the
+ * card-testing guard (card-testing/guard.ts) before the provider sees it.
+ */
+export async function payCheckoutAsBuyer(
+  deps: PublicCheckoutDeps & CardGuardDeps,
+  ref: string,
+  body: PayCheckoutInput,
+  client: CardClient,
+) {
+  return payTarget(deps, ref, body, (attempt, pay) =>
+    guardCardAttempt(deps, { ...attempt, client }, pay, (outcome) => outcome.status === 'declined'),
+  );
+}
+
+/** The hosted page's payment as the sandbox helper walks it, for its authenticated seller. */
 export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: PayCheckoutInput) {
+  return payTarget(deps, ref, body, (_attempt, pay) => pay());
+}
+
+async function payTarget(deps: PublicCheckoutDeps, ref: string, body: PayCheckoutInput, gate: CardGate) {
   const input = parseInput(payCheckoutSchema, body);
   // The buyer is read with the session and its product: the sale reads nothing more (issue 17).
   const document = documentSent(input.customer);
@@ -190,6 +231,21 @@ export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: P
     saveCard: method === 'card' ? input.saveCard : undefined,
   };
   const preread = target.joined ? { product, buyer, document } : undefined;
+  const pay = () => sell(deps, session, method, request, preread);
+  if (!request.card) return pay();
+  const on = session
+    ? { scope: 'session' as const, id: session.id }
+    : { scope: 'link' as const, id: product.uuid };
+  return gate({ tenant: product.tenant, on, card: request.card }, pay);
+}
+
+async function sell(
+  deps: PublicCheckoutDeps,
+  session: CheckoutSession | null,
+  method: CheckoutMethod,
+  request: CreateTransactionInput,
+  preread: SaleContext['preread'],
+): Promise<PaymentOutcome> {
   if (!session) return outcomeOf(await createSale(deps, request, { preread }), null);
   const context: SaleContext = {
     preread,
@@ -250,7 +306,10 @@ export async function checkoutPayment(
   const subscription = t.recurring
     ? await deps.subscriptions.get(t.tenant, t.recurring.subscriptionId)
     : null;
-  return outcomeOf(t, current, subscription);
+  const outcome = await outcomeOf(t, current, subscription);
+  const closed =
+    current && stateOf({ session: current, product, joined: false }, deps.clock.now()).state !== 'open';
+  return closed ? withoutBuyer(outcome) : outcome;
 }
 
 /** The session's prefill as the buyer data of a payment (fields the seller left out stay out). */

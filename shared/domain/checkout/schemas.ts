@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { updateCustomerSchema } from '#shared/domain/customers/schemas';
+import { saleCustomerField, updateCustomerSchema } from '#shared/domain/customers/schemas';
 import { methodField } from '#shared/domain/payments/method-names';
 import { describeIssue, metadataSchema, textField } from '#shared/validation';
 import { CHECKOUT_METHODS, type SessionCustomer } from './session';
@@ -131,7 +131,7 @@ export function redirectUrlProblem(field: string, raw: string, allowLocalHttp: b
 }
 
 /** The buyer's data on the page: the customers API's fields (camelCase), masks accepted. */
-export const payCustomerSchema = z.record(z.string(), z.unknown());
+export const payCustomerSchema = saleCustomerField;
 
 export const payCheckoutSchema = z
   .object({

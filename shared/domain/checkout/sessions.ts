@@ -483,7 +483,7 @@ function followUps(deps: CloseDeps & { afterPayment?: (t: Transaction) => Promis
 
 /** A live provider's notification, its sender already authenticated: the same transitions and follow-ups. */
 export function receiveVerifiedNotification(
-  deps: Omit<NotificationDeps, 'onApplied' | 'webhookSecret'> &
+  deps: Omit<NotificationDeps, 'onApplied' | 'notificationKey'> &
     CloseDeps & { afterPayment?: (t: Transaction) => Promise<unknown> },
   notification: ProviderNotification,
 ) {

@@ -58,10 +58,16 @@ async function limit(
     );
 }
 
-/** `m***@example.com`: enough for the customer to recognise the address, not to learn it. */
+/**
+ * `m***@example.com`: enough for the customer to recognise the address, not to learn it. Only the
+ * first letter (a whole code point) of the local part and the domain after the last `@` show; the
+ * mask is the same length for any local part, and a text without `@` shows no made-up domain.
+ */
 export function maskEmail(email: string): string {
-  const [local, domain] = email.toLowerCase().split('@');
-  return `${local.slice(0, 1)}***@${domain}`;
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  const first = [...(at === -1 ? address : address.slice(0, at))][0] ?? '';
+  return at === -1 ? `${first}***` : `${first}***@${address.slice(at + 1)}`;
 }
 
 /** Where a link goes: a customer of one environment, at one address a seller registered. */

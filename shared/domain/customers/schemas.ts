@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { documentKind, normalizeDocument, onlyDigits } from '#shared/domain/documents';
-import { textField } from '#shared/validation';
+import { documentedAs, textField } from '#shared/validation';
 import { MAX_LIST_WINDOW } from './customer';
 
 export const BRAZILIAN_STATES = [
@@ -42,25 +42,29 @@ const email = z.email().max(254);
 const document = z
   .string()
   .transform(normalizeDocument)
-  .refine((v) => documentKind(v) !== null, 'document is not a valid CPF or CNPJ');
+  .refine((v) => documentKind(v) !== null, 'document is not a valid CPF or CNPJ')
+  .describe('CPF (11 digits) or CNPJ (14), with or without its mask: 529.982.247-25; answered as digits');
 const phone = z
   .string()
   .transform(onlyDigits)
-  .refine((v) => v.length === 10 || v.length === 11, 'phone must have 10 or 11 digits');
+  .refine((v) => v.length === 10 || v.length === 11, 'phone must have 10 or 11 digits')
+  .describe('With the area code, 10 or 11 digits, mask accepted: (11) 98765-4321');
 const personType = z.enum(['fisica', 'juridica'], {
   error: (issue) => (issue.input === undefined ? 'personType is required' : undefined),
 });
 const zipCode = z
   .string()
   .transform(onlyDigits)
-  .refine((v) => v.length === 8, 'zipCode must have 8 digits');
+  .refine((v) => v.length === 8, 'zipCode must have 8 digits')
+  .describe('CEP, 8 digits, mask accepted: 01310-100');
 const state = z
   .string()
   .transform((v) => v.trim().toUpperCase())
   .refine(
     (v) => (BRAZILIAN_STATES as readonly string[]).includes(v),
     'state must be a Brazilian state (UF), e.g. SP',
-  );
+  )
+  .describe('UF, two letters: SP');
 
 const address = {
   zipCode: zipCode.nullish(),
@@ -105,6 +109,22 @@ export const createCustomerSchema = z
   .object({ name, email, document, phone, personType, ...address })
   .strict()
   .check(personTypeMatchesDocument);
+
+/**
+ * The buyer of a sale (POST /api/transactions, the hosted checkout's pay route) as the API reference
+ * shows it: a customer without personType, which the sale takes from the document. The sale checks
+ * the object itself (createTransaction's parseBuyer, with createCustomerSchema); this schema only
+ * describes it.
+ */
+export const saleCustomerSchema = z
+  .object({ name, email, document, phone, ...address })
+  .strict()
+  .describe(
+    "The buyer, registered as the seller's customer (or updated, by document). CPF or CNPJ and phone take masks; personType follows the document.",
+  );
+
+/** A sale's `customer`: any object to the route, checked by the sale, shown as saleCustomerSchema. */
+export const saleCustomerField = documentedAs(z.record(z.string(), z.unknown()), saleCustomerSchema);
 
 export const updateCustomerSchema = z
   .object({

@@ -1,26 +1,27 @@
 import { html } from './html';
 import { cardText, formatSaoPauloDay } from './portal-format';
-import type { PortalCard, PortalPageData, PortalSubscription } from './portal-page';
+import type { PortalCard, PortalSubscription } from './portal-page';
 
 /**
  * The dialogs of a subscription's actions, rendered with the page (their texts name the
  * subscription's own dates) and opened by the script.
  */
 
-export function cancelDialog(s: PortalSubscription, config: PortalPageData['configuration']) {
+/** The subscription's own cancel rules (its product's configuration) shape the dialog. */
+export function cancelDialog(s: PortalSubscription) {
   if (!s.actions.cancel) return '';
   const periodEnd = formatSaoPauloDay(s.currentPeriodEnd);
   // A scheduled cancellation can only be brought forward; a forced period-end one never ends access early.
   const scheduled = s.status === 'pending_cancellation';
   const choice = scheduled
     ? html`<p>O cancelamento já está agendado para ${periodEnd}. Confirme para encerrar a assinatura agora.</p>`
-    : config.cancelAtPeriodEndOnly
+    : s.cancelRules.atPeriodEndOnly
       ? html`<p id="cancel-when-${s.id}" data-when="period_end">A assinatura será cancelada no fim do período, em ${periodEnd}. Até lá você continua com acesso e não haverá novas cobranças.</p>`
       : html`<fieldset class="cancel-when"><legend>Quando cancelar?</legend>
 <label class="check"><input type="radio" name="when-${s.id}" value="period_end" checked> No fim do período (${periodEnd})</label>
 <label class="check"><input type="radio" name="when-${s.id}" value="now"> Agora</label>
 </fieldset>`;
-  const required = config.requireCancelReason;
+  const required = s.cancelRules.reasonRequired;
   return html`<dialog class="dialog" id="cancel-dialog-${s.id}" aria-labelledby="cancel-title-${s.id}" data-subscription="${s.id}" data-period-end="${periodEnd}" data-scheduled="${scheduled ? 'true' : 'false'}">
 <form class="dialog-form" data-form="cancel" data-subscription="${s.id}" method="dialog" novalidate>
 <h2 id="cancel-title-${s.id}">Cancelar ${s.subscriptionPrice.product.name}</h2>

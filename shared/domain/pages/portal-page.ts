@@ -17,9 +17,6 @@ export interface PortalPageData {
     logoUrl: string | null;
     primaryColor: string;
     allowUpdateBillingInfo: boolean;
-    allowViewInvoices: boolean;
-    cancelAtPeriodEndOnly: boolean;
-    requireCancelReason: boolean;
     customWelcomeText: string | null;
     customSuccessMessage: string | null;
     customCancellationMessage: string | null;
@@ -54,7 +51,9 @@ export interface PortalSubscription {
     resume: boolean;
     reactivate: boolean;
     updatePaymentMethod: boolean;
+    viewInvoices: boolean;
   };
+  cancelRules: { atPeriodEndOnly: boolean; reasonRequired: boolean };
 }
 
 export interface PortalCard {
@@ -146,7 +145,7 @@ function note(s: PortalSubscription) {
 const actionButton = (id: number, action: string, label: string, kind: 'primary' | 'secondary' | 'danger') =>
   html`<button type="button" class="action ${kind}" data-action="${action}" data-subscription="${id}">${label}</button>`;
 
-function actions(s: PortalSubscription, viewInvoices: boolean) {
+function actions(s: PortalSubscription) {
   const a = s.actions;
   const buttons = [
     a.reactivate ? actionButton(s.id, 'reactivate', 'Reativar', 'primary') : '',
@@ -157,7 +156,7 @@ function actions(s: PortalSubscription, viewInvoices: boolean) {
   ];
   return html`${buttons.some(Boolean) ? html`<div class="actions">${buttons}</div>` : ''}
 ${
-  viewInvoices
+  a.viewInvoices
     ? html`<button type="button" class="link" data-action="history" data-subscription="${s.id}" aria-expanded="false" aria-controls="history-${s.id}">Ver histórico de pagamentos</button>
 <div class="history" id="history-${s.id}" hidden><h4>Histórico</h4><ol class="history-list"></ol><p class="hint history-empty" hidden>Nenhum registro ainda.</p></div>`
     : ''
@@ -177,8 +176,8 @@ ${price.name && price.name !== price.product.name ? html`<p class="sub-plan">${p
 </div>
 ${details(s, now)}
 ${note(s)}
-${actions(s, data.configuration.allowViewInvoices)}
-${cancelDialog(s, data.configuration)}
+${actions(s)}
+${cancelDialog(s)}
 ${cardDialog(s, data.paymentMethods)}
 </article>`;
 }

@@ -1,4 +1,9 @@
-import { getPortal, type PortalReadDeps, toPortalSubscription } from '#shared/domain/portal/portal';
+import {
+  getPortal,
+  type PortalReadDeps,
+  subscriptionConfigOf,
+  toPortalSubscription,
+} from '#shared/domain/portal/portal';
 import type { PortalSession } from '#shared/domain/portal/session';
 import { type PortalTokenDeps, verifyPortalToken } from '#shared/domain/portal/verifier';
 import type { SubscriptionRepository } from '#shared/domain/ports';
@@ -18,12 +23,14 @@ type Portal = Awaited<ReturnType<typeof getPortal>>;
 /**
  * The customer's list is read through an index, which DynamoDB updates a moment after the write:
  * the page drawn right after an action would show the state before it. The subscription just
- * changed is read again by its key (a consistent read) and put in its place.
+ * changed is read again by its key (a consistent read), with its product's configuration, and put
+ * in its place.
  */
 async function withFresh(deps: PortalPageDeps, session: PortalSession, data: Portal, id: number) {
   const s = await deps.subscriptions.get(session.tenant, id);
   if (!s || s.customer.id !== session.customer.id) return data;
-  const fresh = toPortalSubscription(toSubscriptionView(s), data.configuration);
+  // Its actions are its own product's to say, as in the list (not the session's configuration).
+  const fresh = toPortalSubscription(toSubscriptionView(s), await subscriptionConfigOf(deps, s));
   const known = data.subscriptions.some((x) => x.id === id);
   return {
     ...data,

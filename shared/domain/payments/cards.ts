@@ -38,23 +38,26 @@ const REASONS: Record<CardDeclineCode | 'processing_error', string> = {
 };
 
 /**
- * The same failures as a buyer reads them on a hosted page (checkout, portal): Portuguese, and
- * saying what to do next. One table, so both pages word a decline alike.
+ * What a buyer is told of a card the issuer refused, whatever the reason: a card tester learns
+ * nothing from it (is the number live, the CVV right, the money there). The exact reason stays on
+ * the transaction, for the seller's API, the events and the dashboard.
  */
-export const DECLINE_MESSAGES_PT: Readonly<Record<CardDeclineCode | 'processing_error', string>> = {
-  card_declined: 'O cartão foi recusado pelo banco emissor. Tente outro cartão.',
-  insufficient_funds: 'Saldo ou limite insuficiente. Tente outro cartão.',
-  expired_card: 'O cartão está vencido. Confira a validade ou use outro cartão.',
-  incorrect_cvc: 'O código de segurança (CVV) está incorreto.',
-  issuer_unavailable: 'Não foi possível falar com o banco emissor. Tente novamente em instantes.',
-  processing_error: 'Ocorreu um erro ao processar o cartão. Nenhum valor foi cobrado; tente novamente.',
-};
+export const BUYER_DECLINE_PT = 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.';
+/** The same, as an anonymous caller of the API reads it (`failureReason`, in the API's language). */
+export const BUYER_DECLINE_REASON = 'The card was declined.';
 
-/** A failure code's Portuguese sentence; a code the table does not know reads as a plain decline. */
-export const declineMessagePt = (failureCode: string): string =>
-  Object.hasOwn(DECLINE_MESSAGES_PT, failureCode)
-    ? DECLINE_MESSAGES_PT[failureCode as keyof typeof DECLINE_MESSAGES_PT]
-    : DECLINE_MESSAGES_PT.card_declined;
+/**
+ * A failure as a public page (or an anonymous API caller) may read it: a technical failure as it
+ * is (nothing was charged, trying again is right), every issuer answer as a plain decline.
+ */
+export function buyerFailure(failureCode: string | null): { code: string; message: string } {
+  if (failureCode === 'processing_error')
+    return {
+      code: failureCode,
+      message: 'Ocorreu um erro ao processar o cartão. Nenhum valor foi cobrado; tente novamente.',
+    };
+  return { code: 'card_declined', message: BUYER_DECLINE_PT };
+}
 
 const decline = (failureCode: CardDeclineCode): CardOutcome => ({
   outcome: 'declined',

@@ -1,3 +1,4 @@
+import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
 import { billingEmailOf } from '#shared/domain/customers/customer';
 import { type CustomerDeps, updateCustomer } from '#shared/domain/customers/customers';
 import {
@@ -10,7 +11,7 @@ import {
 import { CARD_ALREADY_SAVED, CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { newCardRecord, type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
 import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/schedule';
-import { declineMessagePt, luhnValid } from '#shared/domain/payments/cards';
+import { buyerFailure, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { Mailer } from '#shared/domain/ports';
@@ -222,14 +223,15 @@ export async function portalUpdatePaymentMethod(
  * POST /api/portal/subscriptions/{id}/add-card-and-update: the card goes to the provider's
  * tokenizer (verified, not charged), is kept in the vault as the customer's payment method, and
  * the subscription switches to it. The number and CVV are never stored, logged or answered. A
- * declined card is a 400 whose message the page shows as is (Portuguese) and whose code is the
- * provider's failure code; nothing is saved then.
+ * declined card is a 400 whose message the page shows as is (Portuguese), `card_declined` whatever
+ * the issuer said (a technical failure is `processing_error`); nothing is saved then.
  */
 export async function portalAddCardAndUpdate(
-  deps: PortalActionDeps,
+  deps: PortalActionDeps & CardGuardDeps,
   session: PortalSession,
   id: number,
   input: PortalAddCardInput,
+  client: CardClient,
 ) {
   const reads = startReads(deps, session, id, true);
   const config = await reads.config;
@@ -243,25 +245,35 @@ export async function portalAddCardAndUpdate(
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   const customer = await reads.profile();
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
-  const result = await provider.tokenizeCard({
-    tenant: session.tenant,
-    customer: {
-      name: customer.name,
-      document: customer.document,
-      email: billingEmailOf(customer),
-      ...holderContactOf(customer),
-      ...buyerIpOf(deps),
-    },
-    card: {
-      number: input.cardNumber,
-      holderName: input.holderName,
-      expiryMonth: input.expiryMonth,
-      expiryYear: input.expiryYear,
-      cvv: input.cvv,
-    },
-  });
-  if (result.outcome !== 'approved')
-    throw new BadRequestError(declineMessagePt(result.failureCode), result.failureCode);
+  const typed = {
+    number: input.cardNumber,
+    holderName: input.holderName,
+    expiryMonth: input.expiryMonth,
+    expiryYear: input.expiryYear,
+    cvv: input.cvv,
+  };
+  // A card form in a browser like the checkout's: guarded against card testing the same way.
+  const result = await guardCardAttempt(
+    deps,
+    { tenant: session.tenant, on: { scope: 'portal', id: session.id }, card: typed, client },
+    () =>
+      provider.tokenizeCard({
+        tenant: session.tenant,
+        customer: {
+          name: customer.name,
+          document: customer.document,
+          email: billingEmailOf(customer),
+          ...holderContactOf(customer),
+          ...buyerIpOf(deps),
+        },
+        card: typed,
+      }),
+    (tokenized) => tokenized.outcome === 'declined',
+  );
+  if (result.outcome !== 'approved') {
+    const failure = buyerFailure(result.failureCode);
+    throw new BadRequestError(failure.message, failure.code);
+  }
   const save = {
     tenant: session.tenant,
     customer: session.customer,

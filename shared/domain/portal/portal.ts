@@ -7,26 +7,47 @@ import type {
   SubscriptionRepository,
 } from '#shared/domain/ports';
 import { effectivePortalConfig, type PortalSettings } from '#shared/domain/products/portal-config';
-import { type SubscriptionView, toSubscriptionView } from '#shared/domain/subscriptions/subscription';
+import {
+  type Subscription,
+  type SubscriptionView,
+  toSubscriptionView,
+} from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
 import { ForbiddenError, NotFoundError } from '#shared/errors';
 import { INSUFFICIENT_PERMISSIONS, type PortalSession } from './session';
 
 export type PortalConfig = ReturnType<typeof effectivePortalConfig>;
 
-/**
- * The configuration of a session: its product's (the session was created with `productId`), else
- * the seller's, else the defaults. One configuration per session, as Stripe's billing portal has
- * one per session; it governs every subscription the portal shows.
- */
-export async function portalConfigOf(
-  deps: { portalConfigs: Pick<PortalConfigRepository, 'get' | 'readForProduct'> },
-  session: PortalSession,
+type ConfigDeps = { portalConfigs: Pick<PortalConfigRepository, 'get' | 'readForProduct'> };
+
+/** A product's portal configuration: its own, else the seller's, else the defaults (null: the seller's). */
+async function configOfProduct(
+  deps: ConfigDeps,
+  tenant: Tenant,
+  productId: number | null,
 ): Promise<PortalConfig> {
-  if (session.productId === null)
-    return effectivePortalConfig(null, await deps.portalConfigs.get(session.tenant));
-  const found = await deps.portalConfigs.readForProduct(session.tenant, { id: session.productId }, true);
+  if (productId === null) return effectivePortalConfig(null, await deps.portalConfigs.get(tenant));
+  const found = await deps.portalConfigs.readForProduct(tenant, { id: productId }, true);
   return effectivePortalConfig(found.product, found.seller);
 }
+
+/**
+ * The configuration of the session (its product's when it was created with `productId`, else the
+ * seller's): the page's look and texts, and whether the customer may change their billing data.
+ * It never allows anything on a subscription: that is the subscription's own product's to say.
+ */
+export const portalConfigOf = (deps: ConfigDeps, session: PortalSession): Promise<PortalConfig> =>
+  configOfProduct(deps, session.tenant, session.productId);
+
+/**
+ * The configuration that governs what the customer may do with a subscription: its own product's,
+ * whatever product the session was made for (a session for one product must not open what
+ * another product's configuration forbids).
+ */
+export const subscriptionConfigOf = (
+  deps: ConfigDeps,
+  subscription: Pick<Subscription, 'tenant' | 'price'>,
+): Promise<PortalConfig> => configOfProduct(deps, subscription.tenant, subscription.price.product.id);
 
 type Flag = keyof Pick<
   PortalSettings,
@@ -57,15 +78,23 @@ export function actionsOf(s: Pick<SubscriptionView, 'status' | 'pauseCollection'
       manage && (s.status === 'pending_cancellation' || s.status === 'canceled' || s.status === 'failed'),
     // Any state: a canceled or failed subscription gets the card its reactivation will charge.
     updatePaymentMethod: config.allowUpdatePaymentMethod,
+    viewInvoices: config.allowViewInvoices,
   };
 }
 
 export type PortalActions = ReturnType<typeof actionsOf>;
 
-/** A subscription as the portal shows it: the API's view and what the customer may do with it. */
+/**
+ * A subscription as the portal shows it: the API's view, what the customer may do with it and how
+ * a cancellation goes, by its own product's configuration (subscriptionConfigOf).
+ */
 export const toPortalSubscription = (view: SubscriptionView, config: PortalConfig) => ({
   ...view,
   actions: actionsOf(view, config),
+  cancelRules: {
+    atPeriodEndOnly: config.cancelAtPeriodEndOnly,
+    reasonRequired: config.requireCancelReason,
+  },
 });
 
 export const toPortalCustomer = (
@@ -99,27 +128,34 @@ export interface PortalReadDeps {
 }
 
 /**
- * GET /api/portal: everything the hosted portal page draws, read in parallel (the customer by the
- * uuid the session names, and the configuration, in one BatchGetItem on DynamoDB): the customer, the
- * session's configuration, the customer's subscriptions with the actions allowed on each, and the
- * active saved cards (the choices of a card change).
+ * GET /api/portal: everything the hosted portal page draws: the customer, the session's
+ * configuration, the customer's subscriptions with the actions their own products' configurations
+ * allow, and the active saved cards (the choices of a card change). The two lists come first; the
+ * profile and every configuration they name are then read together (one BatchGetItem on DynamoDB).
  */
 export async function getPortal(deps: PortalReadDeps, session: PortalSession) {
   const { tenant, customer } = session;
-  const [profile, config, subscriptions, methods] = await Promise.all([
-    sessionProfile(deps, session),
-    portalConfigOf(deps, session),
+  const [subscriptions, methods] = await Promise.all([
     deps.subscriptions.listByCustomer(tenant, customer.id),
     deps.paymentMethods.listByCustomer(tenant, customer.uuid),
   ]);
+  const productIds = [...new Set(subscriptions.map((s) => s.price.product.id))];
+  const [profile, config, configs] = await Promise.all([
+    sessionProfile(deps, session),
+    portalConfigOf(deps, session),
+    Promise.all(productIds.map((id) => configOfProduct(deps, tenant, id))),
+  ]);
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+  const configOf = new Map(productIds.map((id, i) => [id, configs[i]]));
   return {
     sessionId: session.id,
     expiresAt: session.expiresAt,
     returnUrl: session.returnUrl,
     customer: toPortalCustomer(profile),
     configuration: config,
-    subscriptions: subscriptions.map((s) => toPortalSubscription(toSubscriptionView(s), config)),
+    subscriptions: subscriptions.map((s) =>
+      toPortalSubscription(toSubscriptionView(s), configOf.get(s.price.product.id) as PortalConfig),
+    ),
     paymentMethods: methods.filter((m) => m.status === 'active').map(toPaymentMethodView),
   };
 }

@@ -34,7 +34,10 @@ export const portalCustomerResponse = z.lazy(() =>
     .meta({ id: 'PortalCustomer', description: "The customer's billing data as the seller keeps it" }),
 );
 
-/** A subscription with what the customer may do with it now (the flags and its state). */
+/**
+ * A subscription with what the customer may do with it now: its own product's configuration
+ * flags and its state.
+ */
 export const portalSubscriptionResponse = z.lazy(() =>
   subscriptionResponse
     .unwrap()
@@ -46,8 +49,17 @@ export const portalSubscriptionResponse = z.lazy(() =>
           resume: z.boolean(),
           reactivate: z.boolean(),
           updatePaymentMethod: z.boolean(),
+          viewInvoices: z.boolean().describe('The history (GET …/events) may be read'),
         })
-        .describe('The portal actions allowed on this subscription now (configuration flags and state)'),
+        .describe(
+          "The portal actions allowed on this subscription now (its product's configuration flags and its state)",
+        ),
+      cancelRules: z
+        .object({
+          atPeriodEndOnly: z.boolean().describe('Every cancellation is one at the period end'),
+          reasonRequired: z.boolean().describe('A cancellation needs a reason'),
+        })
+        .describe("How a cancellation goes, by the subscription's product's configuration"),
     })
     .meta({ id: 'PortalSubscription', description: 'A subscription as the customer portal shows it' }),
 );

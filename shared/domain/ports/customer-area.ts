@@ -1,12 +1,8 @@
 import type { Environment } from '#shared/domain/tenant';
+import type { SecretKey } from './system';
 
-/**
- * The 32-byte key that seals magic links: Secrets Manager on AWS (read once per container), a
- * file in the data folder locally, memory in tests.
- */
-export interface MagicLinkKeyring {
-  key(): Promise<Uint8Array>;
-}
+/** The key that seals magic links (the `magicLink` secret). */
+export type MagicLinkKeyring = SecretKey;
 
 /** Global customers found by the e-mail they were registered with (lower case), per environment. */
 export interface CustomerDirectory {

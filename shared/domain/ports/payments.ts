@@ -12,6 +12,14 @@ import type {
 } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 
+/**
+ * The 32-byte key of the card-testing defences (keyed card fingerprints, signed proof-of-work
+ * challenges): Secrets Manager on AWS (read once per container), a file in the data folder locally.
+ */
+export interface CardTestingKeyring {
+  key(): Promise<Uint8Array>;
+}
+
 export type GatewayHealth = {
   status: 'healthy' | 'unhealthy';
   provider: string;
@@ -71,7 +79,7 @@ export interface GatewayRouter {
 /** What only the sandbox does: serve its boleto documents and play the payer or the bank. */
 export interface SandboxOperations {
   /** Whether the token of a boleto document link is the one the sandbox issued for it. */
-  validPdfToken(gatewayPayId: number, token: string | undefined): boolean;
+  validPdfToken(gatewayPayId: number, token: string | undefined): Promise<boolean>;
   charge(gatewayPayId: number): Promise<SandboxCharge | null>;
   /**
    * Pays, fails or charges back a charge and sends the signed notification a provider would.

@@ -11,3 +11,12 @@ export interface Ids {
 export interface Metrics {
   count(name: string, value?: number): void;
 }
+
+/**
+ * A 32-byte key kept in the secret store (Secrets Manager on AWS, read once per container by the
+ * functions granted it; a key file in the data folder locally; memory in tests). Never an
+ * environment variable, never logged.
+ */
+export interface SecretKey {
+  key(): Promise<Uint8Array>;
+}

@@ -3,7 +3,8 @@ import type { WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import type { EndpointPatch, WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
 
 export interface WebhookEndpointRepository {
-  create(endpoint: WebhookEndpoint): Promise<void>;
+  /** Fails with WebhookEndpointLimitError when the tenant already has `max` endpoints. */
+  create(endpoint: WebhookEndpoint, max?: number): Promise<void>;
   get(tenant: Tenant, id: string): Promise<WebhookEndpoint | null>;
   list(
     tenant: Tenant,
@@ -70,8 +71,24 @@ export interface AttemptResult {
   error: string | null;
 }
 
+/**
+ * Where a delivery goes: its URL, and the addresses its host was resolved to and checked against
+ * when the attempt began. The sender connects to one of these and never resolves the host again
+ * (a second answer could be another address: DNS rebinding); the URL's host still names the
+ * server (Host header, TLS server name and certificate check).
+ */
+export interface WebhookTarget {
+  url: string;
+  addresses: readonly string[];
+}
+
 export interface WebhookSender {
-  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult>;
+  post(
+    target: WebhookTarget,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<AttemptResult>;
 }
 
 export type Resolver = (host: string) => Promise<string[]>;

@@ -1,3 +1,4 @@
+import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
@@ -26,16 +27,24 @@ export interface PayLinkCardOutcome {
 /** A few tries when the due job or the seller wrote the charge between the read and the save. */
 const TRIES = 3;
 
+/** The link is public: every card goes through the card-testing guard before the provider sees it. */
 export async function payLinkByCard(
-  deps: ScheduledChargeDeps,
+  deps: ScheduledChargeDeps & CardGuardDeps,
   payToken: string,
   input: { card: CardInput },
+  client: CardClient,
 ): Promise<PayLinkCardOutcome> {
   const { charge, cycle } = await findByToken(deps, payToken);
   const mode = cardModeOf(charge, cycle, deps.clock.now());
   if (!mode) throw refusedMode(charge, cycle);
   if (!luhnValid(input.card.number)) throw new ValidationError(['card.number is not a valid card number']);
-  return mode === 'save' ? keepForTrial(deps, charge, input.card) : payCycle(deps, charge, cycle, input.card);
+  return guardCardAttempt(
+    deps,
+    { tenant: charge.tenant, on: { scope: 'charge', id: charge.id }, card: input.card, client },
+    () =>
+      mode === 'save' ? keepForTrial(deps, charge, input.card) : payCycle(deps, charge, cycle, input.card),
+    (outcome) => outcome.status === 'declined',
+  );
 }
 
 const customerOf = (c: ScheduledCharge) => ({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { declineMessagePt } from '#shared/domain/payments/cards';
+import { buyerFailure } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
@@ -144,11 +144,8 @@ export type PayLinkView = Awaited<ReturnType<typeof payLinkView>>;
 /** The card form's body: the card only (the charge already names its customer). */
 export const payLinkCardSchema = z.object({ card: createTransactionSchema.shape.card.unwrap() }).strict();
 
-/** A refusal's Portuguese sentence for the page (the checkout's and the portal's table). */
-export const failureOf = (code: string | null) => ({
-  code: code ?? 'card_declined',
-  message: declineMessagePt(code ?? 'card_declined'),
-});
+/** A refused card as the link's page says it: the exact reason stays with the seller. */
+export const failureOf = (code: string | null) => buyerFailure(code);
 
 /** 409s of the card form, in Portuguese for the page that shows them. */
 export function refusedMode(charge: ScheduledCharge, cycle: Cycle): ConflictError {

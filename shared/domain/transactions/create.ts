@@ -18,7 +18,7 @@ import {
   type GlobalCustomer,
   type SaleCustomer,
 } from '#shared/domain/customers/customer';
-import { createCustomerSchema } from '#shared/domain/customers/schemas';
+import { createCustomerSchema, saleCustomerField } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
@@ -74,7 +74,7 @@ export const createTransactionSchema = z
   .object({
     productId: z.string().regex(UUID_SHAPE, 'productId must be the product uuid'),
     paymentMethod: methodField(['pix', 'boleto', 'creditcard']),
-    customer: z.record(z.string(), z.unknown()),
+    customer: saleCustomerField,
     installments: z.number().int().min(1).max(12).optional(),
     card: z
       .object({

@@ -1,13 +1,15 @@
 import * as z from 'zod';
 import { SignatureVerificationError, verifySignature } from '#events/signing';
-import type { GatewayRouter } from '#shared/domain/ports';
+import { notificationSecret } from '#shared/domain/payments/notification-secret';
+import type { GatewayRouter, SecretKey } from '#shared/domain/ports';
+import type { Environment } from '#shared/domain/tenant';
 import { isConflict, NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
 import { canApply, canApplyTo, type Trigger } from './state-machine';
 import { TRANSACTION_NOT_FOUND, type Transaction } from './transaction';
 import { type TransitionDeps, transition } from './transitions';
 
-/** What a provider tells us about a charge, signed with the shared webhook secret. */
+/** What a provider tells us about a charge (the sandbox signs it with the notification key). */
 export const notificationSchema = z.object({
   id: z.string().min(1).max(100),
   provider: z.string().min(1).max(50),
@@ -41,7 +43,8 @@ const TRIGGERS: Record<z.output<typeof notificationSchema>['type'], Trigger> = {
 
 export interface NotificationDeps extends TransitionDeps {
   payments: GatewayRouter;
-  webhookSecret: string;
+  /** Verifies the sandbox's signature: the `gatewayWebhook` secret. */
+  notificationKey: SecretKey;
   /**
    * What follows an applied notification (a checkout session completes). Also called for a repeat,
    * with the transaction as stored: a provider retrying after a failure here heals it.
@@ -50,17 +53,27 @@ export interface NotificationDeps extends TransitionDeps {
 }
 
 /**
+ * The signed route serves the test environment's provider (the sandbox) and nothing else: whoever
+ * holds its key can move sandbox sales only. Live providers' notifications arrive through their own
+ * authenticated routes (Asaas: its per-seller token), never here.
+ */
+const SIGNED_ROUTE_ENVIRONMENT: Environment = 'test';
+
+/**
  * POST /api/transactions/handle-webhook. Nobody may mark a payment paid by posting JSON: the
  * signature is checked before anything is read. Each notification id is applied once; a trigger
  * that does not fit the current status (late, out of order, paid after cancel) changes nothing.
+ * A notification naming another provider is refused (400 naming `provider`); one whose charge is
+ * not a test-environment sale answers 404 exactly as a charge that does not exist.
  */
 export async function handleNotification(
   deps: NotificationDeps,
   rawBody: string,
   signature: string | undefined,
 ) {
+  const secret = await notificationSecret(deps.notificationKey);
   try {
-    verifySignature({ header: signature, rawBody, secrets: deps.webhookSecret, now: deps.clock.now() });
+    verifySignature({ header: signature, rawBody, secrets: secret, now: deps.clock.now() });
   } catch (error) {
     if (error instanceof SignatureVerificationError)
       throw new UnauthorizedError('Invalid notification signature', { cause: error });
@@ -74,22 +87,31 @@ export async function handleNotification(
   }
   const parsed = notificationSchema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw new ValidationError(parsed.error.issues.map(describeIssue));
-  return applyNotification(deps, parsed.data);
+  const signer = deps.payments.forEnvironment(SIGNED_ROUTE_ENVIRONMENT).provider;
+  if (parsed.data.provider !== signer)
+    throw new ValidationError([
+      `provider must be ${signer}: other providers notify through their own routes`,
+    ]);
+  return applyNotification(deps, parsed.data, { environment: SIGNED_ROUTE_ENVIRONMENT });
 }
 
 export type ProviderNotification = z.output<typeof notificationSchema>;
 
 /**
  * A notification whose sender was already authenticated (the signature above, or a live provider's
- * per-seller token): moves its transaction once per notification id.
+ * per-seller token): moves its transaction once per notification id. With `only`, a transaction of
+ * another environment is not a candidate: it answers as a missing one.
  */
 export async function applyNotification(
-  deps: Omit<NotificationDeps, 'webhookSecret'>,
+  deps: Omit<NotificationDeps, 'notificationKey'>,
   n: ProviderNotification,
+  only?: { environment: Environment },
 ) {
   if (!deps.payments.byName(n.provider)) throw new ValidationError([`provider ${n.provider} is unknown`]);
   const candidates = await deps.transactions.findByGatewayPayId(n.gatewayPayId);
-  const t: Transaction | undefined = candidates.find((c) => c.provider === n.provider);
+  const t: Transaction | undefined = candidates.find(
+    (c) => c.provider === n.provider && (!only || c.tenant.environment === only.environment),
+  );
   if (!t) throw new NotFoundError(TRANSACTION_NOT_FOUND);
   const trigger = TRIGGERS[n.type];
   if (trigger === 'refund') return applyProviderRefund(deps, t, n);
@@ -162,7 +184,7 @@ export function notificationOfStatus(
  * notification finds nothing left to add. No follow-ups: our own refund has none either.
  */
 async function applyProviderRefund(
-  deps: Omit<NotificationDeps, 'webhookSecret'>,
+  deps: Omit<NotificationDeps, 'notificationKey'>,
   t: Transaction,
   n: ProviderNotification,
 ) {

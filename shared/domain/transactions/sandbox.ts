@@ -58,7 +58,7 @@ export async function sandboxBoletoDocument(
   gatewayPayId: number,
   token: string | undefined,
 ): Promise<Buffer> {
-  const charge = deps.sandbox.validPdfToken(gatewayPayId, token)
+  const charge = (await deps.sandbox.validPdfToken(gatewayPayId, token))
     ? await deps.sandbox.charge(gatewayPayId)
     : null;
   if (!charge?.boleto) throw new NotFoundError(BOLETO_NOT_FOUND);

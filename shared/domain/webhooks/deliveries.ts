@@ -15,7 +15,7 @@ import type {
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError } from '#shared/errors';
 import { getEndpoint, signingSecrets, subscribes, type WebhookEndpoint } from './endpoints';
-import { checkWebhookUrl } from './url-policy';
+import { resolveWebhookUrl } from './url-policy';
 
 /** Waits after each failed attempt (spec Events, delivery rule 3): 1m, 5m, 30m, 2h, 8h, 16h. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 57_600] as const;
@@ -78,7 +78,10 @@ export interface DeliveryDeps {
   deliveries: DeliveryRepository;
   endpoints: WebhookEndpointRepository;
   queue: Queue;
+  /** When attempts are due (the test clock moves it). */
   clock: Clock;
+  /** The signature's timestamp: receivers check it against their own clock, so real time. */
+  wallClock: Clock;
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
@@ -160,7 +163,7 @@ function unstoredDelivery(
  * that runs twice sends the same delivery id twice; the attempt that finds it recorded drops it.
  */
 export async function fanOut(
-  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
+  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics' | 'wallClock'>,
   detail: BusDetail,
   /** The tenant's endpoints when the caller read them already (a batch reads each tenant's once). */
   tenantEndpoints?: readonly WebhookEndpoint[],
@@ -191,7 +194,7 @@ export async function fanOut(
  * failed (their tenant's read or their own queueing), to return to the queue; the others are done.
  */
 export async function fanOutBatch(
-  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics'>,
+  deps: Omit<DeliveryDeps, 'sender' | 'urlPolicy' | 'metrics' | 'wallClock'>,
   details: readonly BusDetail[],
 ): Promise<number[]> {
   const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
@@ -213,11 +216,12 @@ async function attempt(deps: DeliveryDeps, delivery: WebhookDelivery, endpoint: 
   if (!endpoint) return { statusCode: null, durationMs: 0, error: 'endpoint was deleted' };
   if (endpoint.status !== 'enabled')
     return { statusCode: null, durationMs: 0, error: 'endpoint is disabled' };
-  const problem = await checkWebhookUrl(endpoint.url, deps.urlPolicy);
-  if (problem) return { statusCode: null, durationMs: 0, error: `refused: ${problem}` };
-  const timestamp = Math.floor(now.getTime() / 1000);
+  const target = await resolveWebhookUrl(endpoint.url, deps.urlPolicy);
+  if (target.problem !== undefined)
+    return { statusCode: null, durationMs: 0, error: `refused: ${target.problem}` };
+  const timestamp = Math.floor(deps.wallClock.now().getTime() / 1000);
   return deps.sender.post(
-    endpoint.url,
+    { url: endpoint.url, addresses: target.addresses },
     delivery.body,
     {
       'content-type': 'application/json',

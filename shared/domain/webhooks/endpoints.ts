@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
 import type { Clock, Ids, UrlPolicy, WebhookEndpointRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError, ValidationError } from '#shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { textField } from '#shared/validation';
 import { WEBHOOK_ENDPOINT_NOT_FOUND } from './not-found';
@@ -10,6 +10,18 @@ import { checkWebhookUrl } from './url-policy';
 
 /** The previous secret keeps signing for this long after a rotation. */
 export const ROTATION_OVERLAP_SECONDS = 86_400;
+/** Endpoints a seller may register in one environment (Stripe stops at 16); each event fans out to all. */
+export const MAX_WEBHOOK_ENDPOINTS = 20;
+
+export class WebhookEndpointLimitError extends ConflictError {
+  constructor(max: number) {
+    super(
+      `A seller may have at most ${max} webhook endpoints in each environment; delete one before creating another`,
+      'limit_reached',
+      { reason: 'invalid_state' },
+    );
+  }
+}
 export const MAX_PAGE = 100;
 export { WEBHOOK_ENDPOINT_NOT_FOUND };
 
@@ -164,7 +176,7 @@ export async function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.endpoints.create(endpoint);
+  await deps.endpoints.create(endpoint, MAX_WEBHOOK_ENDPOINTS);
   return { ...toView(endpoint), secret: endpoint.secret };
 }
 

@@ -1,5 +1,9 @@
 import type { AuthenticatedKey } from '../../../shared/domain/auth/api-keys';
-import { type ApiKeyRecord, DuplicateKeyNameError } from '../../../shared/domain/auth/api-keys';
+import {
+  ApiKeyLimitError,
+  type ApiKeyRecord,
+  DuplicateKeyNameError,
+} from '../../../shared/domain/auth/api-keys';
 import type { RateWindow } from '../../../shared/domain/auth/rate-limit';
 import type { ApiKeyRepository } from '../../../shared/domain/ports';
 import type { Environment } from '../../../shared/domain/tenant';
@@ -19,14 +23,17 @@ const nameKey = (sellerId: number, environment: Environment, name: string) =>
 /**
  * API keys by hash, with the DynamoDB repository's outcomes: create throws DuplicateKeyNameError
  * when an active key of the seller's environment has the name (any case), ConflictError (reason
- * `already_exists`) when the hash or id is taken; revoking frees the name; authenticate counts the
- * request in a fixed window of its own per key and stamps lastUsedAt.
+ * `already_exists`) when the hash or id is taken, ApiKeyLimitError past `maxActive` active keys of
+ * the seller's environment; revoking frees the name; authenticate counts the request in a fixed
+ * window of its own per key, stamps lastUsedAt and says whether the seller has other active keys.
  */
 export class FakeApiKeyRepository implements ApiKeyRepository {
   readonly keys = new Map<string, StoredKey>();
   private readonly names = new Map<string, string>();
 
-  async create(record: ApiKeyRecord): Promise<void> {
+  async create(record: ApiKeyRecord, maxActive?: number): Promise<void> {
+    if (maxActive !== undefined && this.activeOf(record).length >= maxActive)
+      throw new ApiKeyLimitError(maxActive, record.environment);
     const name = nameKey(record.sellerId, record.environment, record.name);
     if (this.names.has(name)) throw new DuplicateKeyNameError(record.name, record.environment);
     const taken = [...this.keys.values()].some(
@@ -63,6 +70,14 @@ export class FakeApiKeyRepository implements ApiKeyRepository {
     found.count = found.window === window.index ? found.count + 1 : 1;
     found.window = window.index;
     found.record.lastUsedAt = at.toISOString();
-    return { record: structuredClone(found.record), count: found.count };
+    const sharesSellerLimit = this.activeOf(found.record).some((k) => k.hash !== hash);
+    return { record: structuredClone(found.record), count: found.count, sharesSellerLimit };
+  }
+
+  /** The active keys of a key's seller and environment. */
+  private activeOf(of: Pick<ApiKeyRecord, 'sellerId' | 'environment'>): ApiKeyRecord[] {
+    return [...this.keys.values()]
+      .map((k) => k.record)
+      .filter((r) => r.sellerId === of.sellerId && r.environment === of.environment && !r.revokedAt);
   }
 }

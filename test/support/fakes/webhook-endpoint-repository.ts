@@ -4,6 +4,7 @@ import {
   type EndpointPatch,
   WEBHOOK_ENDPOINT_NOT_FOUND,
   type WebhookEndpoint,
+  WebhookEndpointLimitError,
 } from '../../../shared/domain/webhooks/endpoints';
 import { ConflictError, NotFoundError, ValidationError } from '../../../shared/errors';
 
@@ -11,11 +12,16 @@ const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.envir
 const ofTenant = (tenant: Tenant) => (e: WebhookEndpoint) =>
   e.tenant.sellerId === tenant.sellerId && e.tenant.environment === tenant.environment;
 
-/** Endpoints in a map, each visible to its own tenant only; delete of a missing one is a NotFoundError. */
+/**
+ * Endpoints in a map, each visible to its own tenant only; delete of a missing one is a NotFoundError;
+ * create past `max` endpoints of the tenant is a WebhookEndpointLimitError.
+ */
 export class FakeWebhookEndpointRepository implements WebhookEndpointRepository {
   readonly items = new Map<string, WebhookEndpoint>();
 
-  async create(endpoint: WebhookEndpoint): Promise<void> {
+  async create(endpoint: WebhookEndpoint, max?: number): Promise<void> {
+    if (max !== undefined && (await this.all(endpoint.tenant)).length >= max)
+      throw new WebhookEndpointLimitError(max);
     const key = keyOf(endpoint.tenant, endpoint.id);
     if (this.items.has(key)) {
       throw new ConflictError('The webhook endpoint already exists', 'already_exists', {

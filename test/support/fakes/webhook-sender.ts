@@ -1,7 +1,9 @@
-import type { AttemptResult, WebhookSender } from '../../../shared/domain/ports';
+import type { AttemptResult, WebhookSender, WebhookTarget } from '../../../shared/domain/ports';
 
 export interface SentRequest {
   url: string;
+  /** The checked addresses the sender was told to connect to. */
+  addresses: readonly string[];
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
@@ -18,12 +20,12 @@ export class FakeWebhookSender implements WebhookSender {
     this.script = script;
   }
   async post(
-    url: string,
+    { url, addresses }: WebhookTarget,
     body: string,
     headers: Record<string, string>,
     timeoutMs: number,
   ): Promise<AttemptResult> {
-    this.requests.push({ url, body, headers, timeoutMs });
+    this.requests.push({ url, addresses, body, headers, timeoutMs });
     const next = this.script.length > 1 ? this.script.shift() : this.script[0];
     if (!next) throw new Error('FakeWebhookSender has no scripted answer');
     return next;

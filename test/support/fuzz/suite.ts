@@ -5,6 +5,7 @@ import { signatureHeader } from '../../../events/signing';
 import { REFERENCE_ASSETS } from '../../../functions/docs/routes';
 import type { Runtime } from '../../../infra/local/runtime';
 import { httpGroups } from '../../../infra/routes';
+import { FAILED_AUTH_LIMIT } from '../../../shared/domain/auth/rate-limit';
 import { cpfCheckDigits } from '../../../shared/domain/documents';
 import { PAGE_ASSETS } from '../../../shared/domain/pages/asset-names';
 import { notificationSchema } from '../../../shared/domain/transactions/notifications';
@@ -32,6 +33,12 @@ export const FUZZ_SHARDS = 4;
 const SEED = 20_240_610;
 /** Requests per rate window before the test clock moves on (the limit is 100 per minute). */
 const WINDOW_BUDGET = 90;
+/**
+ * 401 answers per rate window before the test clock moves on: past FAILED_AUTH_LIMIT failed
+ * authentications the client address gets 429 for the rest of the minute, which would hide the
+ * answers the cases are about.
+ */
+const FAILURE_BUDGET = FAILED_AUTH_LIMIT;
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -50,6 +57,9 @@ const foreign: Record<string, string[]> = {};
 let deliveredEndpoint: string;
 let deliveryIds: string[] = [];
 let sentSinceAdvance = 0;
+let failedSinceAdvance = 0;
+/** Whether the current rate window has room for one more case. */
+const windowFull = () => sentSinceAdvance >= WINDOW_BUDGET || failedSinceAdvance >= FAILURE_BUDGET;
 
 let nextDocument = 500_000_000 + Math.floor(Math.random() * 100_000_000);
 const newCpf = () => {
@@ -71,9 +81,11 @@ const card = {
 };
 
 async function advance() {
+  runtime.wallClock.skew(61);
   const res = await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
   expect(res.status).toBe(200);
   sentSinceAdvance = 0;
+  failedSinceAdvance = 0;
 }
 
 let scans = 0;
@@ -320,7 +332,7 @@ function requestOf(route: Route, c: FuzzCase): RawRequest {
   if (c.signature && c.signature !== 'none') {
     const t = Math.floor(runtime.clock.now().getTime() / 1000);
     const text = c.body?.bytes.toString('utf8') ?? '';
-    const secret = runtime.deps.config.gatewayWebhookSecret;
+    const secret = runtime.sandboxNotificationSecret;
     headers['x-signature'] =
       c.signature === 'garbage'
         ? 't=abc,v1=zz'
@@ -437,7 +449,7 @@ class WriteWatch {
     await settle();
     const before = await scan();
     for (const sent of batch) {
-      if (sentSinceAdvance >= WINDOW_BUDGET) await advance();
+      if (windowFull()) await advance();
       await this.send(sent);
     }
     await settle();
@@ -445,7 +457,7 @@ class WriteWatch {
     let culprits = 0;
     await advance();
     for (const sent of batch) {
-      if (sentSinceAdvance >= WINDOW_BUDGET) await advance();
+      if (windowFull()) await advance();
       await settle();
       const before = await scan();
       const answer = await this.send(sent);
@@ -564,7 +576,9 @@ export function fuzzShard(shard: number) {
         const send = async (sent: Sent): Promise<RawAnswer | undefined> => {
           sentSinceAdvance++;
           try {
-            return await sendRaw(runtime.baseUrl, sent.request);
+            const answer = await sendRaw(runtime.baseUrl, sent.request);
+            if (answer.status === 401) failedSinceAdvance++;
+            return answer;
           } catch (error) {
             problems.push({ kind: 'no answer', sent, note: String(error) });
             return undefined;
@@ -574,7 +588,7 @@ export function fuzzShard(shard: number) {
         await watch.open();
 
         for (const [index, fuzz] of cases.entries()) {
-          if (sentSinceAdvance >= WINDOW_BUDGET) {
+          if (windowFull()) {
             await watch.close();
             await advance();
             await watch.open();

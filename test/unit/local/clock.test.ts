@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { TestClock } from '../../../infra/local/clock';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TestClock, WallClock } from '../../../infra/local/clock';
+
+const folder = mkdtempSync(join(tmpdir(), 'ps-clock-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('TestClock', () => {
   it('starts at wall-clock time', () => {
@@ -58,5 +64,38 @@ describe('TestClock', () => {
     const before = clock.now().getTime();
     clock.advance(-60);
     expect(clock.now().getTime()).toBeGreaterThanOrEqual(before);
+  });
+});
+
+describe('TestClock kept in the data folder', () => {
+  it('goes on after a restart from the time the last run reached', () => {
+    const file = join(folder, 'clock.json');
+    const first = new TestClock(file);
+    first.advance(32 * 86_400);
+    const reached = first.now().getTime();
+
+    const restarted = new TestClock(file);
+    expect(restarted.offsetMs).toBe(32 * 86_400_000);
+    expect(restarted.now().getTime()).toBeGreaterThanOrEqual(reached);
+  });
+
+  it('starts at real time when the file is missing or unreadable', () => {
+    const file = join(folder, 'broken-clock.json');
+    writeFileSync(file, '{not json');
+    expect(new TestClock(file).offsetMs).toBe(0);
+    expect(new TestClock(join(folder, 'none.json')).offsetMs).toBe(0);
+  });
+});
+
+describe('WallClock', () => {
+  it('reads real time, and only an explicit skew (a test in the same process) moves it', () => {
+    const clock = new WallClock();
+    const before = Date.now();
+    expect(clock.now().getTime()).toBeGreaterThanOrEqual(before);
+    expect(clock.now().getTime()).toBeLessThanOrEqual(Date.now());
+    clock.skew(61);
+    expect(clock.now().getTime()).toBeGreaterThanOrEqual(before + 61_000);
+    clock.skew(-3_600);
+    expect(clock.now().getTime()).toBeLessThan(Date.now() + 62_000);
   });
 });

@@ -1,4 +1,6 @@
 /** The scheduled-charge engine over in-memory fakes: a monthly card series with a saved card (card*.test.ts). */
+
+import type { CardGuardDeps } from '../../../shared/domain/card-testing/guard';
 import type { PaymentMethod } from '../../../shared/domain/payment-methods/payment-method';
 import type { ScheduledCharge } from '../../../shared/domain/scheduled-charges/charge';
 import type { ScheduledChargeDeps } from '../../../shared/domain/scheduled-charges/deps';
@@ -11,6 +13,7 @@ import { RecordingMailer } from '../../support/fakes/mail';
 import { FakePaymentMethodRepository } from '../../support/fakes/payment-method-repository';
 import { FakePaymentProvider } from '../../support/fakes/payment-provider';
 import { FakeProductRepository } from '../../support/fakes/product-repository';
+import { FakeRateLimitRepository } from '../../support/fakes/rate-limit-repository';
 import { FakeScheduledChargeRepository } from '../../support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '../../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../../support/fakes/transaction-repository';
@@ -22,6 +25,8 @@ export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 export const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 export const TOKEN = 'tok_fake_sch';
+/** The pay link's buyer: a client address, no proof of work. */
+export const BUYER = { ip: '203.0.113.10' };
 
 export function engine() {
   const clock = new FakeClock(MAR_10);
@@ -30,7 +35,7 @@ export function engine() {
   const scheduledCharges = new FakeScheduledChargeRepository({ transactions });
   const paymentMethods = new FakePaymentMethodRepository();
   const provider = new FakePaymentProvider('sandbox');
-  const deps: ScheduledChargeDeps = {
+  const deps: ScheduledChargeDeps & CardGuardDeps = {
     scheduledCharges,
     transactions,
     customers: new FakeCustomerRepository(),
@@ -42,6 +47,8 @@ export function engine() {
     clock,
     ids,
     baseUrl: 'https://pay.example',
+    rateLimits: new FakeRateLimitRepository(),
+    cardKeys: { key: async () => new Uint8Array(32).fill(3) },
   };
   const card: PaymentMethod = {
     id: 41,

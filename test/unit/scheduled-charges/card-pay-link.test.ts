@@ -7,7 +7,7 @@ import {
   clearChargePaymentMethod,
 } from '../../../shared/domain/scheduled-charges/payment-method';
 import { ConflictError, NotFoundError } from '../../../shared/errors';
-import { engine, MAR_10 } from './card-engine';
+import { BUYER, engine, MAR_10 } from './card-engine';
 
 const visa = {
   number: '4111111111111111',
@@ -45,7 +45,7 @@ describe('payLinkByCard', () => {
   it('charges cycle 1 with the buyer present, keeps the card on the series and writes it all in one save', async () => {
     const charge = firstCycleOpen();
     const saves = e.scheduledCharges.saves;
-    const outcome = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa });
+    const outcome = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa }, BUYER);
     expect(outcome).toEqual({ status: 'paid', card: { brand: 'visa', last4: '1111' }, failure: null });
     expect(e.scheduledCharges.saves).toBe(saves + 1);
     expect(e.provider.requests[0]).toMatchObject({
@@ -83,7 +83,7 @@ describe('payLinkByCard', () => {
       stored.cycles[0] = { ...stored.cycles[0], status: 'paid', paidBy: 'transaction' };
       stored.version += 1;
     };
-    await expect(payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa })).rejects.toThrow(
+    await expect(payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa }, BUYER)).rejects.toThrow(
       'Esta cobrança já foi paga.',
     );
     expect(e.provider.refunds).toHaveLength(1);
@@ -92,14 +92,21 @@ describe('payLinkByCard', () => {
 
   it('records a declined card as an attempt, leaving the cycle open and no card saved', async () => {
     const charge = firstCycleOpen();
-    const outcome = await payLinkByCard(e.deps, charge.cycles[0].payToken, {
-      card: { ...visa, number: '4000000000009995' },
-    });
-    expect(outcome).toMatchObject({ status: 'declined', failure: { code: 'insufficient_funds' } });
+    const outcome = await payLinkByCard(
+      e.deps,
+      charge.cycles[0].payToken,
+      {
+        card: { ...visa, number: '4000000000009995' },
+      },
+      BUYER,
+    );
+    // The buyer reads a plain decline; the seller's attempt keeps the reason.
+    expect(outcome).toMatchObject({ status: 'declined', failure: { code: 'card_declined' } });
     expect(e.cycle(1)).toMatchObject({ status: 'due_today', attemptCount: 1, nextRetryAt: null });
     expect(e.stored().paymentMethod).toBeNull();
     expect((await e.attempts())[0]).toMatchObject({
       status: 'declined',
+      failureCode: 'insufficient_funds',
       gatewayFailureCode: 'fake_insufficient_funds',
     });
     expect(await e.timeline()).toEqual(['payment_failed']);
@@ -108,7 +115,7 @@ describe('payLinkByCard', () => {
   it('keeps the card without a charge during a trial', async () => {
     e.clock.set('2026-03-05T12:00:00.000Z');
     const charge = firstCycleOpen({ trialDays: 14, trialEndsOn: '2026-03-09', status: 'trial' });
-    const outcome = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa });
+    const outcome = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa }, BUYER);
     expect(outcome).toEqual({ status: 'card_saved', card: { brand: 'visa', last4: '1111' }, failure: null });
     expect(e.provider.requests).toHaveLength(0);
     expect(e.provider.tokenizeRequests).toHaveLength(1);
@@ -141,11 +148,11 @@ describe('payLinkByCard', () => {
           : c,
       ),
     });
-    await expect(payLinkByCard(e.deps, claimed.cycles[1].payToken, { card: visa })).rejects.toBeInstanceOf(
-      ConflictError,
-    );
     await expect(
-      payLinkByCard(e.deps, 'cob_00000000000000000000000000000000', { card: visa }),
+      payLinkByCard(e.deps, claimed.cycles[1].payToken, { card: visa }, BUYER),
+    ).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      payLinkByCard(e.deps, 'cob_00000000000000000000000000000000', { card: visa }, BUYER),
     ).rejects.toBeInstanceOf(NotFoundError);
     expect(e.provider.requests).toHaveLength(0);
   });

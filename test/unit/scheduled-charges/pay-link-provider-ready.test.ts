@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ScheduledCharge } from '../../../shared/domain/scheduled-charges/charge';
 import { payLinkByCard } from '../../../shared/domain/scheduled-charges/pay-link-card';
 import { ServiceUnavailableError } from '../../../shared/errors';
-import { engine } from './card-engine';
+import { BUYER, engine } from './card-engine';
 
 const visa = {
   number: '4111111111111111',
@@ -46,7 +46,7 @@ describe('the pay link asks providerReady (a per-seller provider must be connect
       },
     });
     const saves = e.scheduledCharges.saves;
-    const failure = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa }).catch(
+    const failure = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa }, BUYER).catch(
       (err) => err,
     );
     expect(failure).toBeInstanceOf(ServiceUnavailableError);
@@ -61,7 +61,7 @@ describe('the pay link asks providerReady (a per-seller provider must be connect
   it('charges as before once the seller is connected', async () => {
     const charge = firstCycleOpen();
     Object.assign(e.provider, { connected: async () => true });
-    const outcome = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa });
+    const outcome = await payLinkByCard(e.deps, charge.cycles[0].payToken, { card: visa }, BUYER);
     expect(outcome).toMatchObject({ status: 'paid' });
   });
 });

@@ -1,0 +1,151 @@
+import { BUYER_DECLINE_REASON } from '#shared/domain/payments/cards';
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
+import { NotFoundError, ServiceUnavailableError } from '#shared/errors';
+import {
+  approvedCard,
+  boletoSale,
+  buyer,
+  cardSale,
+  declinedCard,
+  declinedCardSale,
+  paidPixSale,
+  pixSale,
+  productUuid,
+} from '#shared/http/example-story';
+import { defineExamples } from '#shared/http/examples';
+import { transactionRoutes } from './routes';
+
+/** Calls of the transaction routes for the API reference (read by the OpenAPI generator and the tests only). */
+
+const affiliateSale = {
+  ...pixSale,
+  id: 5,
+  uuid: '4876bb6a-60e7-44b5-bd26-f4e5d6779f53',
+  gatewayPayId: 164929520295095,
+  valueSeller: 43.23,
+  affiliate: { affiliateId: 3, commissionPercent: 12.5, commission: 6.18 },
+  pix: {
+    qrCode:
+      '00020101021126580014br.gov.bcb.pix01367d9f0335-8dcc-4054-9bf9-0dbd61d36906520400005303986540549.905802BR5916SANDBOX SELLER 26009SAO PAULO62290525DQKZo5qkJDcPntVprzoBB0MsX63044AD0',
+    txid: 'DQKZo5qkJDcPntVprzoBB0MsX',
+    expiresAt: '2026-11-29T17:05:39.623Z',
+  },
+  date: '2026-11-28T17:05:39.623Z',
+  deadline: '2026-11-29T17:05:39.623Z',
+  createdAt: '2026-11-28T17:05:39.623Z',
+  updatedAt: '2026-11-28T17:05:39.623Z',
+} as const;
+
+export const examples = defineExamples(transactionRoutes, {
+  createTransaction: [
+    {
+      name: 'pix',
+      summary: 'Pix: the BR Code to show the buyer',
+      body: { productId: productUuid, paymentMethod: 'pix', customer: buyer },
+      responses: { 201: pixSale },
+    },
+    {
+      name: 'boleto',
+      summary: 'Boleto: the linha digitável and the PDF',
+      body: { productId: productUuid, paymentMethod: 'boleto', customer: buyer, boletoDueDate: '2026-12-01' },
+      responses: { 201: boletoSale },
+    },
+    {
+      name: 'card',
+      summary: 'Card 4111 1111 1111 1111 in 3 installments, approved; the card is saved',
+      body: {
+        productId: productUuid,
+        paymentMethod: 'creditcard',
+        customer: buyer,
+        installments: 3,
+        card: approvedCard,
+        saveCard: true,
+        metadata: { pedido: '1003' },
+      },
+      responses: { 201: cardSale },
+    },
+    {
+      name: 'card-declined',
+      summary:
+        "Card 4000 0000 0000 0002: declined (201, status denied); the exact reason only with the seller's key",
+      body: { productId: productUuid, paymentMethod: 'creditcard', customer: buyer, card: declinedCard },
+      responses: { 201: { ...declinedCardSale, failureReason: BUYER_DECLINE_REASON } },
+    },
+    {
+      name: 'affiliate',
+      summary: "Made with an affiliate: 12.5% of the seller's net is the affiliate's commission",
+      body: { productId: productUuid, paymentMethod: 'pix', customer: buyer, affiliateId: 3 },
+      responses: { 201: affiliateSale },
+    },
+    {
+      name: 'unknown-product',
+      summary: 'A product uuid the seller does not have (or deactivated): 404',
+      body: { productId: 'a860ad3f-da47-45bf-8f5a-2e37a55c8b6d', paymentMethod: 'pix', customer: buyer },
+      errors: { 404: new NotFoundError(PRODUCT_NOT_FOUND) },
+    },
+    {
+      name: 'live-without-provider',
+      summary: 'A live product whose seller has not connected a provider: 503, nothing charged',
+      body: { productId: productUuid, paymentMethod: 'pix', customer: buyer },
+      errors: { 503: new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured') },
+    },
+  ],
+  listTransactions: {
+    query: { page: 1, limit: 2, search: 'maria' },
+    responses: { 200: { data: [affiliateSale, declinedCardSale], count: 2, page: 1, totalPages: 3 } },
+  },
+  handleProviderNotification: [
+    {
+      name: 'applied',
+      summary: 'The payment was confirmed: the pix is paid',
+      responses: {
+        201: { received: true, applied: true, duplicate: false, transactionId: 1, status: 'payedPix' },
+      },
+    },
+    {
+      name: 'duplicate',
+      summary: 'The same notification again: nothing changes',
+      responses: {
+        201: { received: true, applied: false, duplicate: true, transactionId: 1, status: 'payedPix' },
+      },
+    },
+  ],
+  getTransactionStatus: {
+    path: { gatewayPayId: String(paidPixSale.gatewayPayId) },
+    responses: { 200: 'payedPix' },
+  },
+  getTransaction: { path: { id: '1' }, responses: { 200: paidPixSale } },
+  cancelTransactionByGatewayPayId: {
+    path: { id: String(boletoSale.gatewayPayId) },
+    responses: { 200: true },
+  },
+  refundTransaction: {
+    path: { id: '3' },
+    body: { amount: 20, reason: 'Desistência de uma aula' },
+    responses: {
+      200: {
+        ...cardSale,
+        refundedAmount: 20,
+        refunds: [
+          {
+            id: 're_ng3XFui9BZYLkP1pu1wd',
+            amount: 20,
+            reason: 'Desistência de uma aula',
+            createdAt: '2026-11-28T17:25:41.314Z',
+          },
+        ],
+        updatedAt: '2026-11-28T17:25:41.314Z',
+      },
+    },
+  },
+  listCharges: {
+    query: { status: 'pendingBoleto', limit: 10 },
+    responses: { 200: { data: [boletoSale], nextCursor: null, hasMore: false } },
+  },
+  cancelCharge: { path: { uuid: boletoSale.uuid }, responses: { 200: { canceled: true } } },
+  getSandboxBoletoPdf: {
+    path: { gatewayPayId: String(boletoSale.gatewayPayId) },
+    query: { token: '596e56f3a6ac072fa0614dea59e98b1b' },
+  },
+});
