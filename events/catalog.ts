@@ -95,7 +95,9 @@ const paymentMethodExpired = (): z.ZodType =>
 
 /**
  * A subscription as GET /api/subscriptions/{id} shows it: the payload of subscription.* and
- * customer.trial_* (the spec shows neither; this is the resource, like Stripe's subscription events).
+ * customer.trial_* (the spec shows neither; this is the resource, like Stripe's subscription events),
+ * except `paymentMethod`: `"pix_automatic"` for a Pix Automático subscription (spec Events), the
+ * saved card (or null) for a card one.
  */
 export const subscriptionEventData = () =>
   z.object({
@@ -134,7 +136,10 @@ export const subscriptionEventData = () =>
       product: z.object({ id: z.number(), name: z.string() }),
     }),
     customer: z.object({ id: z.number(), name: z.string(), email: z.string() }),
-    paymentMethod: z.object({ id: z.number(), cardLast4: z.string(), cardBrand: z.string() }).nullable(),
+    paymentMethod: z.union([
+      z.literal('pix_automatic'),
+      z.object({ id: z.number(), cardLast4: z.string(), cardBrand: z.string() }).nullable(),
+    ]),
   });
 
 export interface EventDefinition {
@@ -142,8 +147,11 @@ export interface EventDefinition {
   group: string;
   /** The service release that introduced the event. */
   since: string;
-  /** Still delivered to endpoints that subscribed before 0.8.0; cannot be added to an endpoint now. */
-  legacy?: boolean;
+  /**
+   * Deprecated (spec: "legacy transaction.failed still delivered to endpoints already subscribed"):
+   * delivered only to endpoints that name it, which may still do so; `*` does not include it.
+   */
+  deprecated?: { replacedBy: string };
   /** Built on first use: every function loads the catalog, few of them validate every event. */
   readonly schema: z.ZodType;
   description: string;
@@ -211,10 +219,13 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('transaction.chargeback_reversed', 'transaction', 'A chargeback was won: the sale is paid again'),
   def('transaction.refunded', 'transaction', 'A transaction was refunded, in whole or in part'),
   Object.assign(
-    def('transaction.failed', 'transaction', 'Legacy: use transaction.payment.failed', paymentFailed),
-    {
-      legacy: true,
-    },
+    def(
+      'transaction.failed',
+      'transaction',
+      'Deprecated since 0.8.0: a payment was refused or failed (use transaction.payment.failed); sent only to endpoints that name it',
+      paymentFailed,
+    ),
+    { deprecated: { replacedBy: 'transaction.payment.failed' } },
   ),
   def('scheduled_charge.created', 'scheduled_charge', 'A scheduled charge was created'),
   def('scheduled_charge.updated', 'scheduled_charge', 'A scheduled charge changed'),
@@ -293,10 +304,11 @@ export const EVENTS_BY_NAME: ReadonlyMap<string, EventDefinition> = new Map(
   EVENT_CATALOG.map((e) => [e.name, e]),
 );
 
-export const LEGACY_EVENTS = EVENT_CATALOG.filter((e) => e.legacy).map((e) => e.name);
+/** The deprecated (legacy) events: an endpoint receives them only when it names them. */
+export const LEGACY_EVENTS = EVENT_CATALOG.filter((e) => e.deprecated).map((e) => e.name);
 
-/** The events a `['*']` subscription receives: everything but the legacy ones. */
-export const WILDCARD_EVENTS = EVENT_CATALOG.filter((e) => !e.legacy).map((e) => e.name);
+/** The events a `['*']` subscription receives: everything but the deprecated ones. */
+export const WILDCARD_EVENTS = EVENT_CATALOG.filter((e) => !e.deprecated).map((e) => e.name);
 
 export function isKnownEvent(name: string): boolean {
   return EVENTS_BY_NAME.has(name);

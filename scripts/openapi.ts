@@ -7,7 +7,7 @@ import type { ExampleBook } from '#shared/http/examples';
 import { buildOpenApi } from '#shared/http/openapi';
 import { loadSchemas } from '#shared/http/responses';
 import type { RouteGroup } from '#shared/http/types';
-import pkg from '../package.json' with { type: 'json' };
+import { RELEASE } from '#shared/release';
 
 /**
  * `npm run openapi`: writes docs/openapi.json from the route rows, their examples and
@@ -66,7 +66,7 @@ export async function openApiText(): Promise<string> {
   await loadSchemas(httpGroups);
   const document = buildOpenApi(
     httpGroups,
-    { title: 'Payment Service API', version: pkg.version, description: gettingStarted() },
+    { title: 'Payment Service API', version: RELEASE, description: gettingStarted() },
     await loadExamples(httpGroups),
   );
   return `${JSON.stringify(document, null, 2)}\n`;

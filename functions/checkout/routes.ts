@@ -97,7 +97,7 @@ export const checkoutRoutes = defineRoutes('checkout', [
     testOnly: true,
     summary: 'Sandbox: pay a test checkout session through the hosted page path',
     description:
-      "Card: pays exactly as the page does (`card`, `save_card`). Pix and boleto: the session's pending payment of that method (the one a page created) is paid by a signed provider notification; without one, one is created first. The buyer is the session's prefill unless `customer` is sent.",
+      "Card: pays exactly as the page does (`card`, `save_card`). Pix and boleto: the session's pending payment of that method (the one a page created) is paid by a signed provider notification; without one, one is created first. The buyer is the session's prefill unless `customer` is sent; fields both leave out (name, e-mail, document, phone) are filled with a test buyer's, whose CPF follows its e-mail. The card may be named `card` or `creditcard`.",
     request: { path: schemas.opaqueIdParam, body: schemas.testPaySchema },
     errors: [409],
     responses: { 200: checkoutResponses.checkoutSessionEnvelope },

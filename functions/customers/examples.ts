@@ -1,3 +1,5 @@
+import { DOCUMENT_TAKEN } from '#shared/domain/customers/customers';
+import { ConflictError } from '#shared/errors';
 import { defineExamples } from '#shared/http/examples';
 import { customerRoutes } from './routes';
 
@@ -72,7 +74,7 @@ export const examples = defineExamples(customerRoutes, {
     },
     {
       name: 'known-document',
-      summary: 'A document the seller has (Maria bought before): her profile is updated, same uuid',
+      summary: 'A document the seller has (Maria bought before): her profile is updated, same uuid, 201',
       body: {
         name: 'Maria Souza',
         email: 'maria@example.com',
@@ -81,18 +83,38 @@ export const examples = defineExamples(customerRoutes, {
         personType: 'fisica',
         ...address,
       },
-      responses: { 200: maria },
+      responses: { 201: maria },
     },
   ],
   listCustomers: {
     query: { page: 1, limit: 20, search: 'maria' },
     responses: { 200: { data: [maria], count: 1, totalCount: 1, totalPages: 1 } },
   },
-  updateCustomer: {
-    path: { uuid: mariaUuid },
-    body: { phone: '11912345678', complement: 'Apto 43' },
-    responses: { 200: updated },
-  },
+  updateCustomer: [
+    {
+      name: 'contact',
+      summary: 'A new phone and a new complement; the rest stays',
+      path: { uuid: mariaUuid },
+      body: { phone: '11912345678', complement: 'Apto 43' },
+      responses: { 200: updated },
+    },
+    {
+      name: 'correct-document',
+      summary: 'A mistyped CPF corrected: the same customer (id, uuid, history) under the right document',
+      path: { uuid: mariaUuid },
+      body: { document: '390.533.447-05' },
+      responses: {
+        200: { ...updated, document: '39053344705', updatedAt: '2026-11-28T17:09:29.102Z' },
+      },
+    },
+    {
+      name: 'document-taken',
+      summary: 'The seller already has a customer with that document: 409',
+      path: { uuid: mariaUuid },
+      body: { document: '390.533.447-05' },
+      errors: { 409: new ConflictError(DOCUMENT_TAKEN, 'customer_exists') },
+    },
+  ],
   setBillingEmailOverride: {
     path: { uuid: mariaUuid },
     body: { billingEmailOverride: 'financeiro@example.com' },

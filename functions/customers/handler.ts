@@ -15,10 +15,9 @@ export const handler = createHttpHandler(customerRoutes, (c) => {
     scheduler: c.scheduler,
   };
   return {
-    createCustomer: async ({ tenant, body }) => {
-      const out = await (await useCases()).createCustomer(deps, tenant, body);
-      return reply(out.created ? 201 : 200, out.customer);
-    },
+    // Spec: 201 for every successful registration, a new profile or an update of the seller's own.
+    createCustomer: async ({ tenant, body }) =>
+      reply(201, (await (await useCases()).createCustomer(deps, tenant, body)).customer),
     listCustomers: async ({ tenant, query }) => (await useCases()).listCustomers(deps, tenant, query),
     updateCustomer: async ({ tenant, path, body }) =>
       (await useCases()).updateCustomer(deps, tenant, path.uuid, body),

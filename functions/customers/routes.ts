@@ -20,9 +20,9 @@ export const customerRoutes = defineRoutes('customers', [
     idempotent: true,
     summary: 'Register a customer (reuses the global customer of a known document)',
     description:
-      '201 when this seller had no profile of the customer yet, 200 when a re-registration updated it.',
+      "201 with the seller's profile of the customer: a new one, or its own profile updated when the seller registers a document again.",
     request: { body: schemas.createCustomerSchema },
-    responses: { 200: customersResponses.customerResponse, 201: customersResponses.customerResponse },
+    responses: { 201: customersResponses.customerResponse },
   },
   {
     operationId: 'listCustomers',
@@ -39,6 +39,11 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}',
     auth,
     summary: "Change this seller's view of a customer",
+    description:
+      'Every field optional, in the formats of the registration. A new `document` corrects a mistyped one: ' +
+      'the customer keeps its `id`, `uuid` and history and joins the customer of that document (other ' +
+      'sellers see nothing change); `personType` follows the document. 409 when this seller already has a ' +
+      'customer with that document.',
     request: { path: schemas.uuidParam, body: schemas.updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],

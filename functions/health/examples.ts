@@ -1,4 +1,5 @@
 import { defineExamples } from '#shared/http/examples';
+import { RELEASE } from '#shared/release';
 import { healthRoutes } from './routes';
 
 /** Calls of the health routes for the API reference (read by the OpenAPI generator and the tests only). */
@@ -19,7 +20,9 @@ export const examples = defineExamples(healthRoutes, {
     {
       name: 'healthy',
       summary: 'Every dependency answers',
-      responses: { 200: { status: 'healthy', checks: { database, cron, gateway }, timestamp: at } },
+      responses: {
+        200: { status: 'healthy', checks: { database, cron, gateway }, timestamp: at, version: RELEASE },
+      },
     },
     {
       name: 'degraded',
@@ -38,6 +41,7 @@ export const examples = defineExamples(healthRoutes, {
             gateway,
           },
           timestamp: at,
+          version: RELEASE,
         },
       },
     },
@@ -45,7 +49,12 @@ export const examples = defineExamples(healthRoutes, {
       name: 'unhealthy',
       summary: 'The database does not answer: 503',
       responses: {
-        503: { status: 'unhealthy', checks: { database: databaseDown, cron, gateway }, timestamp: at },
+        503: {
+          status: 'unhealthy',
+          checks: { database: databaseDown, cron, gateway },
+          timestamp: at,
+          version: RELEASE,
+        },
       },
     },
   ],
@@ -53,19 +62,21 @@ export const examples = defineExamples(healthRoutes, {
     {
       name: 'healthy',
       summary: 'The table answers',
-      responses: { 200: { status: 'healthy', checks: { database }, timestamp: at } },
+      responses: { 200: { status: 'healthy', checks: { database }, timestamp: at, version: RELEASE } },
     },
     {
       name: 'unhealthy',
       summary: 'The table does not answer within 2.5 s',
-      responses: { 503: { status: 'unhealthy', checks: { database: databaseDown }, timestamp: at } },
+      responses: {
+        503: { status: 'unhealthy', checks: { database: databaseDown }, timestamp: at, version: RELEASE },
+      },
     },
   ],
   getCronHealth: [
     {
       name: 'healthy',
       summary: 'The heartbeat ran 2 minutes ago',
-      responses: { 200: { status: 'healthy', checks: { cron }, timestamp: at } },
+      responses: { 200: { status: 'healthy', checks: { cron }, timestamp: at, version: RELEASE } },
     },
     {
       name: 'unhealthy',
@@ -82,6 +93,7 @@ export const examples = defineExamples(healthRoutes, {
             },
           },
           timestamp: at,
+          version: RELEASE,
         },
       },
     },
@@ -103,6 +115,7 @@ export const examples = defineExamples(healthRoutes, {
             },
           },
           timestamp: at,
+          version: RELEASE,
         },
       },
     },
@@ -114,6 +127,7 @@ export const examples = defineExamples(healthRoutes, {
           status: 'unhealthy',
           checks: { gateway: { status: 'unhealthy', provider: 'sandbox', detail: 'timed out' } },
           timestamp: at,
+          version: RELEASE,
         },
       },
     },

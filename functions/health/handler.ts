@@ -1,6 +1,7 @@
 import { type HealthScope, healthReport } from '#shared/domain/health/health';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
+import { RELEASE } from '#shared/release';
 import { healthRoutes } from './routes';
 
 export const handler = createHttpHandler(healthRoutes, (c) => {
@@ -10,6 +11,7 @@ export const handler = createHttpHandler(healthRoutes, (c) => {
     gateway: c.gateway,
     providers: [c.gateway, c.providers.live],
     intervalSeconds: c.config.heartbeatIntervalSeconds,
+    release: RELEASE,
   };
   /** The overall answer fails only when unhealthy; a single check fails unless healthy. */
   const answer = (scope: HealthScope) => async () => {

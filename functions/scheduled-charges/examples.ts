@@ -1,5 +1,12 @@
 import { refused } from '#shared/domain/scheduled-charges/actions';
-import { chargeCustomer, lessons, lessonsDetail, productUuid } from '#shared/http/example-story';
+import {
+  boletoSale,
+  chargeCustomer,
+  lessons,
+  lessonsDetail,
+  pixSale,
+  productUuid,
+} from '#shared/http/example-story';
 import { defineExamples } from '#shared/http/examples';
 import { scheduledChargeRoutes } from './routes';
 
@@ -29,6 +36,120 @@ const tuition = {
   createdAt: '2026-11-28T17:09:34.393Z',
   updatedAt: '2026-11-28T17:09:34.498Z',
 } as const;
+/**
+ * The tuition marked paid after its due date: the pix and boleto issued 5 days ahead are cancelled
+ * under the cycle, and `transactions` (its payments) stays empty.
+ */
+const tuitionItem = { id: 0, name: tuition.description, value: 120.5, uuid: '' } as const;
+const issuedAs = {
+  value: 120.5,
+  customer: {
+    id: 1,
+    name: chargeCustomer.name,
+    email: chargeCustomer.email,
+    document: chargeCustomer.document,
+    phone: '',
+  },
+  product: tuitionItem,
+  status: 'cancel',
+  canceledAt: '2026-12-03T17:09:40.775Z',
+  updatedAt: '2026-12-03T17:09:40.775Z',
+} as const;
+const tuitionMarkedPaid = {
+  ...tuition,
+  status: 'paid',
+  updatedAt: '2026-12-03T17:09:40.775Z',
+  cycles: [
+    {
+      cycleId: `${tuition.id}_c1`,
+      cycleNumber: 1,
+      dueDate: '2026-11-29',
+      amount: 120.5,
+      status: 'paid',
+      payUrl: `http://127.0.0.1:3000/cobranca/cob_2_${tuition.id}_Qb7TnW2kXo9LcVs3EyPa8RdHm4JuFg6Z`,
+      paidAt: '2026-12-03T17:09:40.775Z',
+      paidBy: 'manual',
+      paymentDate: '2026-12-03',
+      externalReference: 'TED 4471',
+      attemptCount: 1,
+      nextRetryAt: null,
+      failureCode: null,
+      failureReason: null,
+      issued: [
+        {
+          ...pixSale,
+          ...issuedAs,
+          id: 31,
+          uuid: '2f6c1c8e-5b7a-4f0e-9d1a-3c8b6e2a7f10',
+          gatewayPayId: 310472895561204,
+          valueSeller: 119.31,
+          date: '2026-11-28T17:09:34.450Z',
+          deadline: '2026-12-29T02:59:59.999Z',
+          pix: { ...pixSale.pix, expiresAt: '2026-12-29T02:59:59.999Z' },
+          createdAt: '2026-11-28T17:09:34.450Z',
+        },
+        {
+          ...boletoSale,
+          ...issuedAs,
+          id: 32,
+          uuid: '9a0e4d27-61c3-4b8f-a5e2-7d1f0c3b9e64',
+          gatewayPayId: 744109358216630,
+          valueSeller: 117.01,
+          date: '2026-11-28T17:09:34.470Z',
+          deadline: '2026-11-29',
+          boleto: { ...boletoSale.boleto, dueDate: '2026-11-29' },
+          createdAt: '2026-11-28T17:09:34.470Z',
+        },
+      ],
+    },
+  ],
+  transactions: [],
+  timeline: [
+    {
+      id: 6,
+      kind: 'manually_marked_paid',
+      cycleNumber: 1,
+      data: { paymentDate: '2026-12-03', externalReference: 'TED 4471' },
+      createdAt: '2026-12-03T17:09:40.775Z',
+    },
+    {
+      id: 5,
+      kind: 'overdue',
+      cycleNumber: 1,
+      data: { dueDate: '2026-11-29' },
+      createdAt: '2026-11-30T03:00:00.011Z',
+    },
+    {
+      id: 4,
+      kind: 'due_today',
+      cycleNumber: 1,
+      data: { dueDate: '2026-11-29' },
+      createdAt: '2026-11-29T03:00:00.009Z',
+    },
+    {
+      id: 3,
+      kind: 'issued',
+      cycleNumber: 1,
+      data: { method: 'boleto', transactionId: 32 },
+      createdAt: '2026-11-28T17:09:34.470Z',
+    },
+    {
+      id: 2,
+      kind: 'issued',
+      cycleNumber: 1,
+      data: { method: 'pix', transactionId: 31 },
+      createdAt: '2026-11-28T17:09:34.450Z',
+    },
+    {
+      id: 1,
+      kind: 'created',
+      cycleNumber: null,
+      data: { amount: 120.5, dueDate: '2026-11-29' },
+      createdAt: '2026-11-28T17:09:34.393Z',
+    },
+  ],
+} as const;
+
 const lessonsCreated = {
   ...lessons,
   amount: 49.9,
@@ -78,12 +199,10 @@ export const examples = defineExamples(scheduledChargeRoutes, {
   markScheduledChargePaid: [
     {
       name: 'overdue',
-      summary: 'Paid by bank transfer: paid, no transaction created',
+      summary: 'Paid by bank transfer: paid, no transaction created, its pix and boleto cancelled',
       path: { id: tuition.id },
       body: { paymentDate: '2026-12-03', externalReference: 'TED 4471' },
-      responses: {
-        200: { ...tuition, dueDate: '2026-12-03', status: 'paid', updatedAt: '2026-12-03T17:09:40.775Z' },
-      },
+      responses: { 200: tuitionMarkedPaid },
     },
     {
       name: 'not-due',

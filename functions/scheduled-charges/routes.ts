@@ -85,14 +85,16 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '`paymentDate` today or earlier (Sao Paulo), `externalReference` up to 255 characters, `cycleNumber` ' +
       'required for a recurring charge and refused for a one_time one. One-time from due_today or overdue; ' +
       'a recurring cycle from due_today, overdue or failed (409 `Cycle <n> cannot be marked paid in status ' +
-      '<status>`; 404 `Cycle not found`). No transaction is created. Timeline `manually_marked_paid`; webhook ' +
+      "<status>`; 404 `Cycle not found`). No transaction is created: the answer is the charge's detail, whose " +
+      "`transactions` (its payments) gain nothing; the cycle's issued pix and boleto are cancelled (under " +
+      '`cycles[].issued`). Timeline `manually_marked_paid`; webhook ' +
       `scheduled_charge.paid with seriesId and cycleNumber. ${STATE_RULE}`,
     request: {
       path: schemas.scheduledChargePathSchema,
       body: schemas.markPaidSchema,
     },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
   },
   { ...postponeRoute, operationId: 'postponeScheduledCharge', path: `${charge}/postpone` },
   {

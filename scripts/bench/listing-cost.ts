@@ -3,13 +3,13 @@ import { type Runtime, startRuntime } from '#infra/local/runtime';
 import { addDays, saoPauloDate } from '#shared/dates';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit';
-import { classifySearch } from '#shared/domain/customers/listing';
 import { buildBoleto } from '#shared/domain/payments/boleto';
 import type { ChargeMethod } from '#shared/domain/payments/gateway';
 import { buildPixPayload } from '#shared/domain/payments/pix';
 import type { TransactionQuery } from '#shared/domain/ports';
 import type { ProductView } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
+import { parseSearch } from '#shared/domain/transactions/search';
 import { sellerNet, type Transaction, type TransactionStatus } from '#shared/domain/transactions/transaction';
 import { percentile } from './endpoints';
 import { createProducts, sandbox, testApiKey } from './fixtures';
@@ -315,23 +315,15 @@ export async function nextRateWindow(runtime: Runtime) {
 interface Filter {
   label: string;
   path: string;
-  query: Omit<TransactionQuery, 'page' | 'limit'> & { page?: number; search?: string };
+  query: Omit<TransactionQuery, 'page' | 'limit' | 'search'> & { page?: number; search?: string };
 }
 
 async function measureFilter(runtime: Runtime, tenant: Tenant, key: string, f: Filter): Promise<ListingRow> {
   const { repos } = runtime.deps;
   const { search, page = 1, ...rest } = f.query;
   const query: TransactionQuery = { page, limit: 20, ...rest };
-  if (search !== undefined) {
-    // As GET /api/transactions resolves ?search: the customers it names, then their transactions.
-    const found = await repos.customers.list(tenant, {
-      search: classifySearch(search),
-      overdueOnly: false,
-      skip: 0,
-      take: 25,
-    });
-    query.customerIds = found.items.map((c) => c.id);
-  }
+  // As GET /api/transactions reads ?search: the transactions' search index (search.ts).
+  if (search !== undefined) query.search = parseSearch(search) ?? undefined;
   const direct = await repos.transactions.list(tenant, query);
   await nextRateWindow(runtime);
   const trips: number[] = [];

@@ -226,6 +226,8 @@ const cycle = {
   nextRetryAt: null,
   failureCode: null,
   failureReason: null,
+  // A card series issues no pix or boleto ahead.
+  issued: [],
 } as const;
 
 /** Its cycles, transactions and timeline, as its detail shows them. */

@@ -441,6 +441,28 @@ describe('transaction repository: status transition', () => {
     },
   });
 
+  /** The search index entry under one token of the buyer (a name word, the e-mail, the document). */
+  const searchEntry = (token: string) => ({
+    Put: {
+      TableName: TABLE_NAME,
+      Item: {
+        pk: `${TENANT_PK}#TXNSEARCH#${token[0]}`,
+        sk: `${token}#000000001001`,
+        entity: 'transaction-search',
+        version: 1,
+        id: 1001,
+        status: 'payedPix',
+        paymentMethod: 'pix',
+        productId: 42,
+        customerId: 501,
+        createdAt: '2026-03-10T14:00:00.000Z',
+        words: ' maria silva',
+        email: 'maria@example.com',
+        document: '52998224725',
+      },
+    },
+  });
+
   const transactionItem = {
     pk: TENANT_PK,
     sk: 'TXN#000000001001',
@@ -516,6 +538,8 @@ describe('transaction repository: status transition', () => {
           statusCounter('payedPix', 1),
           methodCounter('pendingPix', -1),
           methodCounter('payedPix', 1),
+          // The search entries carry the status: written again with the new one.
+          ...['maria', 'silva', 'maria@example.com', '52998224725'].map(searchEntry),
           {
             Delete: {
               TableName: TABLE_NAME,
@@ -537,8 +561,8 @@ describe('transaction repository: status transition', () => {
     });
 
     const items = transactions()[0].TransactItems ?? [];
-    expect(items).toHaveLength(8);
-    expect(items[7]).toEqual({
+    expect(items).toHaveLength(12);
+    expect(items[11]).toEqual({
       Put: {
         TableName: TABLE_NAME,
         Item: {

@@ -180,6 +180,11 @@ describe('SubscriptionRepository commands', () => {
       'Update SELLER#7#test COUNT#TXN#STATUSMETHOD#captured#creditcard',
       'Update SELLER#7#test COUNT#TXN#PRODUCT#9',
       'Update SELLER#7#test COUNT#TXN#CUSTOMER#41',
+      // The charge's search index entries: its buyer's name words, e-mail and document.
+      'Put SELLER#7#test#TXNSEARCH#a ana#000000000077',
+      'Put SELLER#7#test#TXNSEARCH#s souza#000000000077',
+      'Put SELLER#7#test#TXNSEARCH#a ana@example.com#000000000077',
+      'Put SELLER#7#test#TXNSEARCH#5 52998224725#000000000077',
       'Put EVENT#evt_created EVENT',
     ]);
     const put = ddb.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems?.[0].Put;

@@ -561,17 +561,17 @@ describe.each([
       expect(found.items.map((p) => p.email)).toEqual(['ANAIS@example.com', 'Anais@Example.com']);
     });
 
-    it('finds a name prefix ignoring case and accents, in name order, paged with the total', async () => {
+    it('finds a name prefix ignoring case and accents, newest first, paged with the total', async () => {
       const repo = await seeded();
 
       const found = await repo.list(SELLER, query({ search: { kind: 'name', prefix: 'ana' } }));
-      expect(found.items.map((p) => p.name)).toEqual(['Ána Paula', 'Ana Souza', 'ANAÍS Costa']);
+      expect(found.items.map((p) => p.name)).toEqual(['ANAÍS Costa', 'Ána Paula', 'Ana Souza']);
       expect(found.total).toBe(3);
       const second = await repo.list(
         SELLER,
         query({ search: { kind: 'name', prefix: 'ana' }, skip: 2, take: 2 }),
       );
-      expect(seen(second)).toEqual([[6], 3]);
+      expect(seen(second)).toEqual([[1], 3]);
       expect(seen(await repo.list(SELLER, query({ search: { kind: 'name', prefix: 'loja ana' } })))).toEqual([
         [5],
         1,
@@ -632,6 +632,106 @@ describe.each([
       expect(seen(await repo.list(SELLER, byEmail))).toEqual([[1], 1]);
       const byDocument = query({ overdueOnly: true, search: { kind: 'document', document: DOCUMENTS[2] } });
       expect(seen(await repo.list(SELLER, byDocument))).toEqual([[], 0]);
+    });
+  });
+  describe('relinkProfile', () => {
+    /** The profile of customer 1 moved to document 2 (`created`: document 2 is new to the platform). */
+    async function moved(repo: CustomerRepository, created: boolean) {
+      const mine = await register(repo, 1, { name: 'Ana Souza', email: 'ana@example.com' });
+      const target = created
+        ? globalCustomer(2, { id: 20, uuid: 'c0000000-0000-4000-8000-000000000020' })
+        : globalCustomer(2);
+      if (!created) await repo.createGlobal(target, profileOf(target, OTHER_SELLER));
+      const next: CustomerProfile = {
+        ...mine,
+        document: DOCUMENTS[2],
+        name: 'Ana Souza Lima',
+        email: 'ana.lima@example.com',
+        globalEmail: target.email,
+        updatedAt: NOW,
+      };
+      const spare = { id: 30, uuid: 'c0000000-0000-4000-8000-000000000030' };
+      const answer = await repo.relinkProfile({ current: mine, next, target, createTarget: created, spare });
+      return { mine, next, target, spare, answer };
+    }
+
+    for (const created of [false, true]) {
+      it(`moves the profile to ${created ? 'a new' : 'a known'} document, keeping its id and uuid`, async () => {
+        const repo = await make();
+        const { mine, next, spare, answer } = await moved(repo, created);
+
+        expect(answer).toEqual(next);
+        expect(await repo.findProfile(SELLER, mine.uuid)).toMatchObject({
+          id: mine.id,
+          uuid: mine.uuid,
+          document: DOCUMENTS[2],
+          name: 'Ana Souza Lima',
+          email: 'ana.lima@example.com',
+        });
+        expect(await repo.findProfileById(SELLER, mine.id)).toMatchObject({ document: DOCUMENTS[2] });
+        // The new document is the seller's, naming the moved profile; the old one is not any more.
+        const now = await repo.findRegistration(SELLER, DOCUMENTS[2]);
+        expect(now.linked).toBe(true);
+        expect(now.global?.profileRefs?.[SELLER.sellerId]).toEqual({ id: mine.id, uuid: mine.uuid });
+        const before = await repo.findRegistration(SELLER, DOCUMENTS[1]);
+        expect(before.linked).toBe(false);
+        expect(before.global?.profileRefs?.[SELLER.sellerId]).toEqual(spare);
+        // Searches follow: the new document and e-mail find it, the old ones do not.
+        const search = (s: CustomerSearch) => repo.list(SELLER, query({ search: s })).then(seen);
+        expect(await search({ kind: 'document', document: DOCUMENTS[2] })).toEqual([[mine.id], 1]);
+        expect(await search({ kind: 'document', document: DOCUMENTS[1] })).toEqual([[], 0]);
+        expect(await search({ kind: 'email', email: 'ana.lima@example.com' })).toEqual([[mine.id], 1]);
+        expect(await search({ kind: 'email', email: 'ana@example.com' })).toEqual([[], 0]);
+        expect(seen(await repo.list(SELLER, query()))).toEqual([[mine.id], 1]);
+        // The other seller of document 2 is untouched.
+        if (!created) expect((await repo.findRegistration(OTHER_SELLER, DOCUMENTS[2])).linked).toBe(true);
+      });
+    }
+
+    it('gives a later profile of the old document the spare identity', async () => {
+      const repo = await make();
+      const { mine, spare } = await moved(repo, false);
+      const old = (await repo.findRegistration(SELLER, DOCUMENTS[1])).global as GlobalCustomer;
+      const again = profileOf(old, SELLER, { ...spare, name: 'Dono do CPF' });
+      await repo.addProfile(again);
+
+      expect(await repo.findProfile(SELLER, spare.uuid)).toMatchObject({
+        document: DOCUMENTS[1],
+        name: 'Dono do CPF',
+      });
+      expect(await repo.findProfile(SELLER, mine.uuid)).toMatchObject({ document: DOCUMENTS[2] });
+      expect((await repo.findRegistration(SELLER, DOCUMENTS[1])).linked).toBe(true);
+    });
+
+    it('refuses a document the tenant already has with ConflictError already_exists, writing nothing', async () => {
+      const repo = await make();
+      const mine = await register(repo, 1);
+      const theirs = await register(repo, 2);
+      const target = (await repo.findGlobal('test', DOCUMENTS[2])) as GlobalCustomer;
+      const next = { ...mine, document: DOCUMENTS[2], updatedAt: NOW };
+      const spare = { id: 30, uuid: 'c0000000-0000-4000-8000-000000000030' };
+
+      const error = await conflictOf(
+        repo.relinkProfile({ current: mine, next, target, createTarget: false, spare }),
+      );
+      expect(error.reason).toBe('already_exists');
+      expect(await repo.findProfile(SELLER, mine.uuid)).toMatchObject({ document: DOCUMENTS[1] });
+      expect(await repo.findProfile(SELLER, theirs.uuid)).toMatchObject({ document: DOCUMENTS[2] });
+      expect((await repo.findRegistration(SELLER, DOCUMENTS[1])).linked).toBe(true);
+    });
+
+    it('refuses a profile changed since it was read with CustomerContentionError', async () => {
+      const repo = await make();
+      const mine = await register(repo, 1);
+      await repo.updateProfile(mine, { name: 'Outra', updatedAt: NOW });
+      const target = globalCustomer(2, { id: 20, uuid: 'c0000000-0000-4000-8000-000000000020' });
+      const next = { ...mine, document: DOCUMENTS[2], updatedAt: NOW };
+      const spare = { id: 30, uuid: 'c0000000-0000-4000-8000-000000000030' };
+
+      await expect(
+        repo.relinkProfile({ current: mine, next, target, createTarget: true, spare }),
+      ).rejects.toBeInstanceOf(CustomerContentionError);
+      expect(await repo.findGlobal('test', DOCUMENTS[2])).toBeNull();
     });
   });
 });

@@ -2,10 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createPortalConfigRepository } from '../../shared/adapters/dynamodb/portal-config-repository';
 import { createProductRepository } from '../../shared/adapters/dynamodb/product-repository';
 import type { PortalConfigRepository, ProductRepository } from '../../shared/domain/ports';
-import { PORTAL_CONFIG_NOT_FOUND, type PortalFields } from '../../shared/domain/products/portal-config';
+import type { PortalFields } from '../../shared/domain/products/portal-config';
 import type { Product } from '../../shared/domain/products/products';
 import type { Tenant } from '../../shared/domain/tenant';
-import { NotFoundError } from '../../shared/errors';
 import { FakeClock } from '../support/fakes/clock';
 import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
@@ -178,23 +177,18 @@ describe.each([
       expect(await portal.get(SELLER, 7)).toBeNull();
     });
 
-    it('throws NotFoundError when there is none, also the second time', async () => {
-      await expect(portal.delete(SELLER)).rejects.toThrow(new NotFoundError(PORTAL_CONFIG_NOT_FOUND));
+    it('answers false when there is none, also the second time', async () => {
+      expect(await portal.delete(SELLER)).toBe(false);
       await portal.replace(SELLER, undefined, brand, now());
-      await portal.delete(SELLER);
-      const error = await portal.delete(SELLER).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(NotFoundError);
-      expect(error).toMatchObject({ statusCode: 404, message: PORTAL_CONFIG_NOT_FOUND });
+      expect(await portal.delete(SELLER)).toBe(true);
+      expect(await portal.delete(SELLER)).toBe(false);
     });
 
     it('removes only the one it names: the seller’s, not a product’s, and not another tenant’s', async () => {
       await portal.replace(SELLER, undefined, brand, now());
       await portal.replace(SELLER, 7, brand, now());
       await portal.replace(LIVE, undefined, brand, now());
-      await expect(portal.delete(OTHER_SELLER)).rejects.toBeInstanceOf(NotFoundError);
+      expect(await portal.delete(OTHER_SELLER)).toBe(false);
       await portal.delete(SELLER);
       expect(await portal.get(SELLER)).toBeNull();
       expect((await portal.get(SELLER, 7))?.fields).toEqual(brand);

@@ -242,7 +242,8 @@ describe.each([
       ),
     );
 
-    expect(error.found).toEqual({ global: GLOBAL });
+    // The stored global, and whether it lists the tenant (it does not: a profile is still to be made).
+    expect(error.found).toEqual({ global: GLOBAL, linked: false });
     expect(await repos.transactions.get(OTHER_SELLER, 2)).toBeNull();
     expect(await repos.customers.findProfile(OTHER_SELLER, other.uuid)).toBeNull();
   });
@@ -261,6 +262,32 @@ describe.each([
     expect(again.found).toEqual({ profile: theirs });
     expect(await repos.transactions.get(OTHER_SELLER, 3)).toBeNull();
     expect(await repos.customers.findProfile(OTHER_SELLER, GLOBAL.uuid)).toEqual(theirs);
+  });
+
+  it('refuses a new profile of a global that already lists the tenant (a profile moved to it), answering that global', async () => {
+    const repos = await make();
+    const moved = profileOf(SELLER, {
+      id: 9,
+      uuid: 'c0000000-0000-4000-8000-000000000009',
+      document: '11144477735',
+    });
+    const elsewhere = { ...GLOBAL, id: 9, uuid: moved.uuid, document: '11144477735' };
+    await repos.customers.createGlobal(elsewhere, moved);
+    await repos.customers.createGlobal(GLOBAL, profileOf(OTHER_SELLER));
+    const next = { ...moved, document: CPF, updatedAt: LATER };
+    const spare = { id: 10, uuid: 'c0000000-0000-4000-8000-000000000010' };
+    await repos.customers.relinkProfile({ current: moved, next, target: GLOBAL, createTarget: false, spare });
+    // A sale that read the global before the move: it assumes no profile of this seller.
+    const fresh = profileOf(SELLER);
+
+    const error = await changedOf(write(repos, 1, SELLER, { kind: 'newProfile', profile: fresh }, fresh));
+
+    expect(error.found).toMatchObject({
+      global: { uuid: GLOBAL.uuid, profileRefs: { [SELLER.sellerId]: { id: 9, uuid: moved.uuid } } },
+      linked: true,
+    });
+    expect(await repos.transactions.get(SELLER, 1)).toBeNull();
+    expect(await repos.customers.findProfile(SELLER, GLOBAL.uuid)).toBeNull();
   });
 
   it("writes nothing of an existing customer: the sale alone, the seller's profile as stored", async () => {

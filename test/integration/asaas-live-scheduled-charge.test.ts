@@ -56,7 +56,9 @@ describe('a live scheduled charge on Asaas', () => {
       );
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const before = await detail(s.key, created.body.id);
-      const issued = before.transactions.find((t: { paymentMethod: string }) => t.paymentMethod === method);
+      const issued = before.cycles[0].issued.find(
+        (t: { paymentMethod: string }) => t.paymentMethod === method,
+      );
       expect(issued).toMatchObject({ value: 150.5 });
       if (method === 'pix') expect(issued.pix.qrCode).toBe(FAKE_PIX_PAYLOAD);
       const payment = fake.paymentByReference(String(issued.gatewayPayId));

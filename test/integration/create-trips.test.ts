@@ -259,7 +259,7 @@ describe('round trips of POST /api/public/cobranca/{payToken}/card (issue 17)', 
 describe('round trips of a scheduled charge’s reads and actions (issue 17)', () => {
   const batchReads = () => runtime.roundTrips.byCommand.BatchGetItemCommand ?? 0;
 
-  it('reads the issued pix and boleto together: pay link 3, detail 4; mark-paid cancels them in 6', async () => {
+  it('reads the issued pix and boleto together: pay link 3, detail 4; mark-paid cancels them and answers the detail in 8', async () => {
     const s = await seller();
     const [c] = await customers(s, 1);
     const today = saoPauloDate(runtime.clock.now());
@@ -275,7 +275,7 @@ describe('round trips of a scheduled charge’s reads and actions (issue 17)', (
     };
     const path = await dueToday();
     const issued = (await api.get(path, { token: s.key })).body;
-    expect(issued.transactions.map((t: { status: string }) => t.status).sort()).toEqual([
+    expect(issued.cycles[0].issued.map((t: { status: string }) => t.status).sort()).toEqual([
       'pendingBoleto',
       'pendingPix',
     ]);
@@ -292,7 +292,7 @@ describe('round trips of a scheduled charge’s reads and actions (issue 17)', (
     expect(batchReads() - before).toBe(1);
 
     const detail = await tripsOf(() => api.get(path, { token: s.key }));
-    expect(detail.result.body.transactions).toHaveLength(2);
+    expect(detail.result.body.cycles[0].issued).toHaveLength(2);
     // The rate count, the charge, its timeline, its transactions together.
     expect(detail.trips).toBe(4);
 
@@ -302,11 +302,13 @@ describe('round trips of a scheduled charge’s reads and actions (issue 17)', (
     const paid = await tripsOf(() => api.post(`${path}/mark-paid`, { paymentDate: today }, { token: s.key }));
     expect(paid.result.status, JSON.stringify(paid.result.body)).toBe(200);
     // The rate count, the charge, its write, the issued transactions read together, one cancel each
-    // (the provider's cancels apart).
-    expect(paid.trips).toBe(6);
+    // (the provider's cancels apart), then the detail it answers: its transactions and its timeline.
+    expect(paid.trips).toBe(8);
+    expect(paid.result.body.transactions).toEqual([]);
     const after = (await api.get(path, { token: s.key })).body;
     expect(after.status).toBe('paid');
-    expect(after.transactions.map((t: { status: string }) => t.status)).toEqual(['cancel', 'cancel']);
+    expect(after.transactions).toEqual([]);
+    expect(after.cycles[0].issued.map((t: { status: string }) => t.status)).toEqual(['cancel', 'cancel']);
   });
 
   it('changes the card of a charge in 5: the charge and the card, one write, the detail’s timeline', async () => {

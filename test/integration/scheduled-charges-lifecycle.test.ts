@@ -88,7 +88,7 @@ describe('a one-time pix charge through its days', () => {
     try {
       const due = addDays(today(), 4);
       const charge = await create(s, { dueDate: due });
-      expect((await detail(s, charge.id)).transactions).toHaveLength(1);
+      expect((await detail(s, charge.id)).cycles[0].issued).toHaveLength(1);
 
       // The day before, 23:55 Sao Paulo: still scheduled; the before_3 reminder went out once.
       await advanceTo(spTime(due, -5 / 60));
@@ -152,7 +152,10 @@ describe('a one-time pix charge through its days', () => {
         paidBy: 'manual',
         externalReference: 'TED 0042',
       });
-      expect(final.transactions.every((t: { status: string }) => t.status !== 'payedPix')).toBe(true);
+      // No transaction made by it: the payments stay empty, the issued pix is cancelled under its cycle.
+      expect(final.transactions).toEqual([]);
+      expect(final.cycles[0].issued.every((t: { status: string }) => t.status === 'cancel')).toBe(true);
+      expect(paid.body.transactions).toEqual([]);
       expect(final.timeline.map((e: { kind: string }) => e.kind)).toEqual(
         expect.arrayContaining([
           'postponed',
@@ -181,16 +184,23 @@ describe('a pix cycle paid by its transaction', () => {
     const s = await seller();
     const charge = await create(s, { dueDate: addDays(today(), 2), methods: ['pix', 'boleto'] });
     const before = await detail(s, charge.id);
-    const pix = before.transactions.find((t: { paymentMethod: string }) => t.paymentMethod === 'pix');
+    const pix = before.cycles[0].issued.find((t: { paymentMethod: string }) => t.paymentMethod === 'pix');
     const pay = await post(s, `/api/test-helpers/transactions/${pix.id}/pay`);
     expect(pay.status, JSON.stringify(pay.body)).toBe(200);
     const after = await detail(s, charge.id);
     expect(after.status).toBe('paid');
     expect(after.cycles[0]).toMatchObject({ status: 'paid', paidBy: 'transaction' });
     const statuses = Object.fromEntries(
-      after.transactions.map((t: { paymentMethod: string; status: string }) => [t.paymentMethod, t.status]),
+      after.cycles[0].issued.map((t: { paymentMethod: string; status: string }) => [
+        t.paymentMethod,
+        t.status,
+      ]),
     );
     expect(statuses).toEqual({ pix: 'payedPix', boleto: 'cancel' });
+    // The paid pix is the charge's one payment.
+    expect(after.transactions.map((t: { id: number; status: string }) => [t.id, t.status])).toEqual([
+      [pix.id, 'payedPix'],
+    ]);
     expect(after.timeline.filter((e: { kind: string }) => e.kind === 'paid')).toHaveLength(1);
     // A manual mark-paid of the paid charge is refused.
     const again = await post(s, `${BASE}/${charge.id}/mark-paid`, { paymentDate: today() });

@@ -99,24 +99,28 @@ describe('create', () => {
         amount: 150.5,
         status: 'scheduled',
         payUrl: expect.stringMatching(/\/cobranca\/cob_\d+_sch_test_[A-Za-z0-9]{24}_[A-Za-z0-9]{32}$/),
+        issued: [],
       }),
     ]);
     expect(detail.transactions).toEqual([]);
     expect(detail.timeline.map((e: { kind: string }) => e.kind)).toEqual(['created']);
   });
 
-  it('issues the pix and boleto at once when the due date is within 5 days', async () => {
+  it('issues the pix and boleto at once when the due date is within 5 days, under their cycle', async () => {
     const s = await seller();
     const charge = await create(s, { dueDate: addDays(today(), 2) });
     const detail = (await get(s, `${BASE}/${charge.id}`)).body;
-    expect(
-      detail.transactions.map((t: { paymentMethod: string; status: string }) => [t.paymentMethod, t.status]),
-    ).toEqual([
-      ['pix', 'pendingPix'],
-      ['boleto', 'pendingBoleto'],
-    ]);
-    expect(detail.transactions[1].boleto.dueDate).toBe(addDays(today(), 2));
-    expect(detail.transactions[0].value).toBe(150.5);
+    const issued = detail.cycles[0].issued;
+    expect(issued.map((t: { paymentMethod: string; status: string }) => [t.paymentMethod, t.status])).toEqual(
+      [
+        ['pix', 'pendingPix'],
+        ['boleto', 'pendingBoleto'],
+      ],
+    );
+    expect(issued[1].boleto.dueDate).toBe(addDays(today(), 2));
+    expect(issued[0].value).toBe(150.5);
+    // Instruments, not payments: the charge's payments are none yet.
+    expect(detail.transactions).toEqual([]);
     expect(detail.timeline.map((e: { kind: string }) => e.kind)).toContain('issued');
   });
 
@@ -292,7 +296,8 @@ describe('actions and their refusals', () => {
     expect(res.body).toMatchObject({ status: 'canceled', canceledAt: expect.any(String) });
     const detail = (await get(s, `${BASE}/${c.id}`)).body;
     expect(detail.cycles[0].status).toBe('canceled');
-    expect(detail.transactions.map((t: { status: string }) => t.status)).toEqual(['cancel', 'cancel']);
+    expect(detail.cycles[0].issued.map((t: { status: string }) => t.status)).toEqual(['cancel', 'cancel']);
+    expect(detail.transactions).toEqual([]);
     const again = await post(s, `${BASE}/${c.id}/cancel`);
     expect(again.status).toBe(409);
     expect(JSON.stringify(again.body)).toContain('Scheduled charge cannot be canceled in status canceled');

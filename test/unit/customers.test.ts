@@ -6,11 +6,13 @@ import {
   type CustomerProfile,
   type GlobalCustomer,
   type ProfilePatch,
+  type ProfileRelink,
   type RegisteredFields,
   searchableName,
 } from '../../shared/domain/customers/customer';
 import {
   createCustomer,
+  DOCUMENT_TAKEN,
   setBillingEmailOverride,
   updateCustomer,
 } from '../../shared/domain/customers/customers';
@@ -48,7 +50,13 @@ class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'joinBuyerR
   }
   async findRegistration(tenant: Tenant, document: string) {
     const global = this.globals.get(`${tenant.environment}#${document}`) ?? null;
-    return { global, linked: global !== null && this.profiles.has(profileKey(tenant, global.uuid)) };
+    const linked = [...this.profiles.values()].some(
+      (p) =>
+        p.document === document &&
+        p.tenant.sellerId === tenant.sellerId &&
+        p.tenant.environment === tenant.environment,
+    );
+    return { global, linked: global !== null && linked };
   }
   async findProfile(tenant: Tenant, uuid: string) {
     return this.profiles.get(profileKey(tenant, uuid)) ?? null;
@@ -84,6 +92,26 @@ class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'joinBuyerR
     if (!stored || stored.email !== current.email) throw new CustomerContentionError();
     const next = { ...stored, ...patch };
     this.profiles.set(profileKey(current.tenant, current.uuid), next);
+    this.writes++;
+    return next;
+  }
+  async relinkProfile({ current, next, target, spare }: ProfileRelink) {
+    const { tenant } = current;
+    if ((await this.findRegistration(tenant, next.document)).linked)
+      throw new ConflictError('taken', 'customer_exists', { reason: 'already_exists' });
+    const withRef = (g: GlobalCustomer, ref: { id: number; uuid: string }) => ({
+      ...g,
+      profileRefs: { ...g.profileRefs, [tenant.sellerId]: ref },
+    });
+    const oldKey = `${tenant.environment}#${current.document}`;
+    const old = this.globals.get(oldKey);
+    if (old) this.globals.set(oldKey, withRef(old, spare));
+    const targetKey = `${tenant.environment}#${target.document}`;
+    this.globals.set(
+      targetKey,
+      withRef(this.globals.get(targetKey) ?? target, { id: next.id, uuid: next.uuid }),
+    );
+    this.profiles.set(profileKey(tenant, current.uuid), next);
     this.writes++;
     return next;
   }
@@ -356,18 +384,42 @@ describe('updateCustomer', () => {
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('accepts the stored document again and refuses another one or another personType', async () => {
-    const { deps } = setup();
+  it('accepts the stored document again; another one moves the profile, keeping its id and uuid', async () => {
+    const { customers, deps } = setup();
     const { customer } = await createCustomer(deps, A, input());
     const same = parseInput(updateCustomerSchema, { document: '529.982.247-25', personType: 'fisica' });
     await expect(updateCustomer(deps, A, customer.uuid, same)).resolves.toMatchObject({ document: CPF });
-    const other = parseInput(updateCustomerSchema, { document: '11222333000181', personType: 'juridica' });
-    await expect(updateCustomer(deps, A, customer.uuid, other)).rejects.toMatchObject({
+    const cnpj = parseInput(updateCustomerSchema, { document: '11.222.333/0001-81', name: 'Ana ME' });
+    const moved = await updateCustomer(deps, A, customer.uuid, cnpj);
+    expect(moved).toMatchObject({
+      id: customer.id,
+      uuid: customer.uuid,
+      document: '11222333000181',
+      personType: 'juridica',
+      name: 'Ana ME',
+    });
+    // The old document's next profile of this seller gets an identity of its own.
+    const old = await customers.findGlobal('test', CPF);
+    expect(old?.profileRefs?.[A.sellerId]?.uuid).not.toBe(customer.uuid);
+    expect((await customers.findGlobal('test', '11222333000181'))?.profileRefs?.[A.sellerId]).toEqual({
+      id: customer.id,
+      uuid: customer.uuid,
+    });
+  });
+
+  it('refuses a personType the document does not make, and a document the seller already has (409)', async () => {
+    const { deps } = setup();
+    const { customer } = await createCustomer(deps, A, input());
+    const wrongType = parseInput(updateCustomerSchema, { personType: 'juridica' });
+    await expect(updateCustomer(deps, A, customer.uuid, wrongType)).rejects.toMatchObject({
       statusCode: 400,
-      messages: [
-        'document cannot be changed; register a new customer for another document',
-        'personType cannot be changed; it follows the document',
-      ],
+      messages: ['personType juridica requires a CNPJ (14 characters)'],
+    });
+    await createCustomer(deps, A, input({ document: '11222333000181', personType: 'juridica' }));
+    const taken = parseInput(updateCustomerSchema, { document: '11222333000181' });
+    await expect(updateCustomer(deps, A, customer.uuid, taken)).rejects.toMatchObject({
+      statusCode: 409,
+      message: DOCUMENT_TAKEN,
     });
   });
 

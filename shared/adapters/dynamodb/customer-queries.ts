@@ -2,7 +2,14 @@
  * The customer list's reads. Every search goes through a key or an index made for it (docs/data-model.md);
  * offset pages are walked with Limit, bounded by MAX_LIST_WINDOW, since the spec pages by number.
  */
-import { ADDRESS_FIELDS, type CustomerProfile, MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import {
+  ADDRESS_FIELDS,
+  type CustomerProfile,
+  type GlobalCustomer,
+  MAX_LIST_WINDOW,
+  type ProfileRef,
+  profileRefOf,
+} from '#shared/domain/customers/customer';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { keys } from './keys';
@@ -13,6 +20,34 @@ import { TABLE } from './table-definition';
 const byCreation = TABLE.indexes.byUuidOrOwner;
 /** A seller's customers by name prefix. */
 const byName = TABLE.indexes.byStatusOrName;
+
+/**
+ * The global item's attribute holding a seller's profile identity when it is not the global's own
+ * (GlobalCustomer.profileRefs): one top-level attribute per seller, so setting it needs no map to exist.
+ */
+export const PROFILE_REF_PREFIX = 'profileRef#';
+export const profileRefAttribute = (sellerId: number) => `${PROFILE_REF_PREFIX}${sellerId}`;
+
+export function toGlobal(item: Item): GlobalCustomer {
+  const refs: Record<number, ProfileRef> = {};
+  for (const [attribute, value] of Object.entries(item)) {
+    if (!attribute.startsWith(PROFILE_REF_PREFIX)) continue;
+    const ref = value as Item;
+    refs[Number(attribute.slice(PROFILE_REF_PREFIX.length))] = { id: Number(ref.id), uuid: String(ref.uuid) };
+  }
+  return {
+    id: Number(item.id),
+    uuid: String(item.uuid),
+    environment: item.environment as GlobalCustomer['environment'],
+    document: String(item.document),
+    personType: item.personType as GlobalCustomer['personType'],
+    name: String(item.name),
+    email: String(item.email),
+    phone: String(item.phone),
+    createdAt: String(item.createdAt),
+    ...(Object.keys(refs).length > 0 ? { profileRefs: refs } : {}),
+  };
+}
 
 export function toProfile(item: Item): CustomerProfile {
   const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (item[f] as string | undefined) ?? null]));
@@ -101,43 +136,20 @@ export function createCustomerQueries(table: Table) {
   }
 
   /**
-   * Offset pages without a cursor: read matches in Limit-ed pages up to skip + take. The list
-   * window (page × limit ≤ MAX_LIST_WINDOW) bounds it; a filter may make a page match fewer.
+   * Every match of a name prefix, up to MAX_LIST_WINDOW (the window a page may reach), so they are
+   * answered newest first like the plain list (the index orders them by name).
    */
-  async function walk(q: IndexQuery, skip: number, take: number): Promise<Item[]> {
-    const need = skip + take;
+  async function allMatches(q: IndexQuery): Promise<CustomerProfile[]> {
     const items: Item[] = [];
     let cursor: string | undefined;
-    let budget = MAX_LIST_WINDOW;
+    let read = 0;
     do {
-      const limit = q.overdueOnly
-        ? Math.min(budget, Math.max(need - items.length, 100))
-        : need - items.length;
-      const page = await table.query<Item>({ ...indexQuery(q), Limit: limit, cursor });
+      const page = await table.query<Item>({ ...indexQuery(q), Limit: MAX_LIST_WINDOW - read, cursor });
       items.push(...page.items);
+      read += page.scanned ?? page.items.length;
       cursor = page.cursor;
-      budget -= limit;
-    } while (cursor && items.length < need && budget > 0);
-    return items.slice(skip, need);
-  }
-
-  /** A keys-only count of the matches, exact up to MAX_LIST_WINDOW (then capped). */
-  async function count(q: IndexQuery): Promise<number> {
-    const base = indexQuery(q);
-    let counted = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await table.query<Item>({
-        ...base,
-        ProjectionExpression: '#pk',
-        ExpressionAttributeNames: { ...base.ExpressionAttributeNames, '#pk': TABLE.partitionKey },
-        Limit: MAX_LIST_WINDOW,
-        cursor,
-      });
-      counted += page.items.length;
-      cursor = page.cursor;
-    } while (cursor && counted < MAX_LIST_WINDOW);
-    return Math.min(counted, MAX_LIST_WINDOW);
+    } while (cursor && read < MAX_LIST_WINDOW);
+    return items.map(toProfile);
   }
 
   const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
@@ -147,7 +159,9 @@ export function createCustomerQueries(table: Table) {
   async function exactMatches(tenant: Tenant, search: CustomerSearch): Promise<CustomerProfile[]> {
     if (search.kind === 'document') {
       const global = await table.get<Item>(keys.customerGlobal(tenant.environment, search.document));
-      const item = global ? await getProfileItem(tenant, String(global.uuid)) : undefined;
+      const item = global
+        ? await getProfileItem(tenant, profileRefOf(toGlobal(global), tenant.sellerId).uuid)
+        : undefined;
       return item ? [toProfile(item)] : [];
     }
     if (search.kind !== 'email') return [];
@@ -189,8 +203,8 @@ export function createCustomerQueries(table: Table) {
           overdueOnly,
           newestFirst: false,
         };
-        const [items, total] = await Promise.all([walk(q, skip, take), count(q)]);
-        return { items: items.map(toProfile), total };
+        const matches = (await allMatches(q)).sort(newestFirst);
+        return { items: matches.slice(skip, skip + take), total: matches.length };
       }
       if (overdueOnly) return overdue(tenant, skip, take);
       // The seller's count heads the newest-first partition: the first page reads it with the rows.

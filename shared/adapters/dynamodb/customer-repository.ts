@@ -6,6 +6,7 @@ import {
   type CustomerProfile,
   type GlobalCustomer,
   type ProfilePatch,
+  type ProfileRelink,
   type RegisteredFields,
   searchableName,
 } from '#shared/domain/customers/customer';
@@ -13,7 +14,13 @@ import type { BuyerRead, CustomerRepository, JoinedWrite } from '#shared/domain/
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
-import { createCustomerQueries, creationOrder, toProfile } from './customer-queries';
+import {
+  createCustomerQueries,
+  creationOrder,
+  profileRefAttribute,
+  toGlobal,
+  toProfile,
+} from './customer-queries';
 import { keys } from './keys';
 import type { DynamoJoinedRead } from './product-repository';
 import {
@@ -30,18 +37,6 @@ import { TABLE } from './table-definition';
 const byCreation = TABLE.indexes.byUuidOrOwner;
 /** A seller's customers by name prefix. */
 const byName = TABLE.indexes.byStatusOrName;
-
-const toGlobal = (item: Item): GlobalCustomer => ({
-  id: Number(item.id),
-  uuid: String(item.uuid),
-  environment: item.environment as GlobalCustomer['environment'],
-  document: String(item.document),
-  personType: item.personType as GlobalCustomer['personType'],
-  name: String(item.name),
-  email: String(item.email),
-  phone: String(item.phone),
-  createdAt: String(item.createdAt),
-});
 
 function profileItem(p: CustomerProfile): Item {
   const nameSearch = searchableName(p.name);
@@ -89,19 +84,19 @@ const directoryPointer = (environment: Environment, email: string, document: str
   },
 });
 
+type LinkedProfile = Pick<CustomerProfile, 'tenant' | 'id' | 'uuid' | 'document'>;
+
 /** The global customer's list of sellers (the customer area reads it across sellers, issue 15). */
-const sellerLink = (p: Pick<CustomerProfile, 'tenant' | 'id' | 'uuid' | 'document'>): TransactItem => ({
-  Put: {
-    Item: {
-      ...keys.customerSeller(p.tenant.environment, p.document, p.tenant.sellerId),
-      entity: 'customer-seller',
-      version: 1,
-      sellerId: p.tenant.sellerId,
-      customerId: p.id,
-      uuid: p.uuid,
-    },
-  },
+const sellerLinkItem = (p: LinkedProfile): Item => ({
+  ...keys.customerSeller(p.tenant.environment, p.document, p.tenant.sellerId),
+  entity: 'customer-seller',
+  version: 1,
+  sellerId: p.tenant.sellerId,
+  customerId: p.id,
+  uuid: p.uuid,
 });
+
+const sellerLink = (p: LinkedProfile): TransactItem => ({ Put: { Item: sellerLinkItem(p) } });
 
 /**
  * The numeric id's pointer to the uuid-keyed profile, written with the profile: a strongly
@@ -190,20 +185,28 @@ const countOne = (tenant: Tenant): TransactItem => ({
   },
 });
 
+/** A global customer's item, with its first seller and that seller's profile identity when not its own. */
+function globalItem(global: GlobalCustomer, sellerId: number, ref?: { id: number; uuid: string }): Item {
+  const { environment, profileRefs: _, ...rest } = global;
+  const own = !ref || (ref.id === global.id && ref.uuid === global.uuid);
+  return {
+    ...keys.customerGlobal(environment, global.document),
+    entity: 'customer',
+    version: 1,
+    environment,
+    ...rest,
+    [SELLER_IDS]: new Set([sellerId]),
+    ...(own ? {} : { [profileRefAttribute(sellerId)]: { id: ref.id, uuid: ref.uuid } }),
+  };
+}
+
 /** A new global customer with the tenant's profile (entry 0: the global, ALL_OLD on failure). */
 function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): TransactItem[] {
-  const { environment, ...rest } = global;
+  const { environment } = global;
   return [
     {
       Put: {
-        Item: {
-          ...keys.customerGlobal(environment, global.document),
-          entity: 'customer',
-          version: 1,
-          environment,
-          ...rest,
-          [SELLER_IDS]: new Set([profile.tenant.sellerId]),
-        },
+        Item: globalItem(global, profile.tenant.sellerId),
         ConditionExpression: 'attribute_not_exists(pk)',
         // A sale that assumed a new document learns the registered one from its failure.
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -225,16 +228,31 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
  */
 const SELLER_IDS = 'sellerIds';
 
-/** The tenant joins the global's seller list (a global is never deleted; the condition keeps it so). */
-const joinSellerIds = (profile: CustomerProfile): TransactItem => ({
-  Update: {
-    Key: keys.customerGlobal(profile.tenant.environment, profile.document),
-    UpdateExpression: 'ADD #sellers :seller',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: { '#sellers': SELLER_IDS },
-    ExpressionAttributeValues: { ':seller': new Set([profile.tenant.sellerId]) },
-  },
-});
+/**
+ * The tenant joins the global's seller list (a global is never deleted; the condition keeps it so).
+ * A tenant already listed has a profile of it (one moved here from another document, keyed by its
+ * own id): the write fails with the global (ALL_OLD), which names that profile.
+ */
+const joinSellerIds = (profile: CustomerProfile): TransactItem =>
+  ({
+    Update: {
+      Key: keys.customerGlobal(profile.tenant.environment, profile.document),
+      UpdateExpression: 'ADD #sellers :seller',
+      ConditionExpression: 'attribute_exists(pk) AND NOT contains(#sellers, :sellerId)',
+      ExpressionAttributeNames: { '#sellers': SELLER_IDS },
+      ExpressionAttributeValues: {
+        ':seller': new Set([profile.tenant.sellerId]),
+        ':sellerId': profile.tenant.sellerId,
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  }) as TransactItem;
+
+/** Whether the tenant is among a global item's sellers (undefined: a global written before the list). */
+const listsSeller = (item: Item, sellerId: number): boolean | undefined => {
+  const sellers = item[SELLER_IDS] as Set<number> | undefined;
+  return sellers ? sellers.has(sellerId) : undefined;
+};
 
 /** The tenant's new profile of a known global (entry 0: the profile, ALL_OLD on failure). */
 function newProfileWrites(profile: CustomerProfile): TransactItem[] {
@@ -298,6 +316,73 @@ function reRegisterUpdate(tenant: Tenant, uuid: string, fields: RegisteredFields
   };
 }
 
+/** The profile fields a relink changes (patchFields' form: a null clears one). */
+function relinkedFields(current: CustomerProfile, next: CustomerProfile): ProfilePatch & Item {
+  const changed: Item = {};
+  for (const [field, value] of Object.entries(next)) {
+    if (field === 'tenant' || field === 'overdueCount') continue;
+    if (value !== current[field as keyof CustomerProfile]) changed[field] = value;
+  }
+  return changed as ProfilePatch & Item;
+}
+
+/**
+ * A profile's move to another document, in one TransactWriteItems (entry 3, the seller's new link,
+ * is the one whose failure means the tenant already has that document): the profile on the state
+ * read (`updatedAt`, document), its id pointer's copy, the links, both globals' seller lists and
+ * identities, the directory entry of the new document and, when the e-mail changes, its pointers.
+ */
+function relinkWrites({ current, next, target, createTarget, spare }: ProfileRelink): TransactItem[] {
+  const { tenant } = current;
+  const sellerId = tenant.sellerId;
+  const set = patchExpression(patchFields(current, relinkedFields(current, next)));
+  const ref = { id: next.id, uuid: next.uuid };
+  const sellers = { '#sellers': SELLER_IDS, '#ref': profileRefAttribute(sellerId) };
+  const emailMoves = current.email.toLowerCase() !== next.email.toLowerCase();
+  return [
+    {
+      Update: {
+        Key: keys.customerProfile(tenant, current.uuid),
+        UpdateExpression: set.expression,
+        ConditionExpression: 'attribute_exists(pk) AND #seenAt = :seenAt AND #seenDoc = :seenDoc',
+        ExpressionAttributeNames: { ...set.names, '#seenAt': 'updatedAt', '#seenDoc': 'document' },
+        ExpressionAttributeValues: {
+          ...set.values,
+          ':seenAt': current.updatedAt,
+          ':seenDoc': current.document,
+        },
+      },
+    },
+    idPointer(next),
+    { Delete: { Key: keys.customerSeller(tenant.environment, current.document, sellerId) } },
+    { Put: { Item: sellerLinkItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Update: {
+        Key: keys.customerGlobal(tenant.environment, current.document),
+        UpdateExpression: 'DELETE #sellers :seller SET #ref = :spare',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: sellers,
+        ExpressionAttributeValues: { ':seller': new Set([sellerId]), ':spare': spare },
+      },
+    },
+    createTarget
+      ? { Put: { Item: globalItem(target, sellerId, ref), ConditionExpression: 'attribute_not_exists(pk)' } }
+      : {
+          Update: {
+            Key: keys.customerGlobal(tenant.environment, target.document),
+            UpdateExpression: 'ADD #sellers :seller SET #ref = :ref',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: sellers,
+            ExpressionAttributeValues: { ':seller': new Set([sellerId]), ':ref': ref },
+          },
+        },
+    directoryPointer(tenant.environment, next.email, next.document),
+    ...(emailMoves
+      ? [{ Delete: { Key: keys.customerEmail(tenant, current.email, current.uuid) } }, emailPointer(next)]
+      : []),
+  ];
+}
+
 /** The DynamoDB form of a JoinedWrite: its entries, and what a failed condition at `index` of them means. */
 export interface DynamoJoinedWrite {
   items: TransactItem[];
@@ -313,28 +398,40 @@ export interface DynamoJoinedWrite {
 export function buyerWrites(write: BuyerWrite): DynamoJoinedWrite {
   const succeeded = () => undefined;
   switch (write.kind) {
-    case 'newGlobal':
+    case 'newGlobal': {
+      const sellerId = write.profile.tenant.sellerId;
       return {
         items: newGlobalWrites(write.global, write.profile),
         succeeded,
         failure: (error, index) => {
           const old = error.itemAt(index);
           return old
-            ? new BuyerChangedError({ global: toGlobal(old) }, { cause: error })
+            ? new BuyerChangedError(
+                { global: toGlobal(old), linked: listsSeller(old, sellerId) },
+                { cause: error },
+              )
             : new CustomerContentionError({ cause: error });
         },
       };
-    case 'newProfile':
+    }
+    case 'newProfile': {
+      const sellerId = write.profile.tenant.sellerId;
       return {
         items: newProfileWrites(write.profile),
         succeeded,
         failure: (error, index) => {
           const old = error.itemAt(index);
-          return old
-            ? new BuyerChangedError({ profile: toProfile(old) }, { cause: error })
-            : new CustomerContentionError({ cause: error });
+          if (!old) return new CustomerContentionError({ cause: error });
+          // The profile's own key was taken (entry 0), or the global already lists the tenant.
+          return old.entity === 'customer'
+            ? new BuyerChangedError(
+                { global: toGlobal(old), linked: listsSeller(old, sellerId) },
+                { cause: error },
+              )
+            : new BuyerChangedError({ profile: toProfile(old) }, { cause: error });
         },
       };
+    }
     case 'existing':
       return { items: [], succeeded, failure: (error) => new CustomerContentionError({ cause: error }) };
   }
@@ -477,6 +574,27 @@ export function createCustomerRepository(table: Table): CustomerRepository {
         return next;
       } catch (error) {
         // The profile changed (or went away) since `current` was read: the use case reads again.
+        if (error instanceof ConditionFailedError || contended(error))
+          throw new CustomerContentionError({ cause: error });
+        throw error;
+      }
+    },
+
+    async relinkProfile(change) {
+      try {
+        await table.transact(relinkWrites(change));
+        return change.next;
+      } catch (error) {
+        if (error instanceof ConditionFailedError && error.failedIndexes.includes(3))
+          throw new ConflictError(
+            'This seller already has a customer with this document',
+            'customer_exists',
+            {
+              reason: 'already_exists',
+              cause: error,
+            },
+          );
+        // The profile or a global changed since read (or another write held them): read again.
         if (error instanceof ConditionFailedError || contended(error))
           throw new CustomerContentionError({ cause: error });
         throw error;

@@ -101,6 +101,16 @@ export const keys = {
   transactionByGatewayId: (gatewayPayId: number) => `GATEWAYPAY#${gatewayPayId}`,
   transactionsOfProduct: (t: Tenant, productId: number) => `${tenant(t)}#TXNPRODUCT#${productId}`,
   transactionsOfCustomer: (t: Tenant, customerId: number) => `${tenant(t)}#TXNCUSTOMER#${customerId}`,
+  /**
+   * A transaction's entry in the search index under one token (a word of its buyer's name, the
+   * e-mail, the document), in a partition per token's first character: a search reads one key range
+   * (the token prefix) of one partition.
+   */
+  transactionSearch: (t: Tenant, token: string, id: number): Key => ({
+    pk: `${tenant(t)}#TXNSEARCH#${[...token][0]}`,
+    sk: `${token}#${pad(id)}`,
+  }),
+  transactionSearchPartition: (t: Tenant, prefix: string) => `${tenant(t)}#TXNSEARCH#${[...prefix][0]}`,
   /** The seller-wide counter sorts after every transaction of the partition (see counterSortKey). */
   transactionCounter: (t: Tenant, scope: string): Key =>
     inTenant(t, scope === 'ALL' ? 'TXN#~COUNT' : `COUNT#TXN#${scope}`),

@@ -1,12 +1,7 @@
 import type { PortalConfigRepository } from '#shared/domain/ports';
 import type { StoredPortalConfig } from '#shared/domain/products/portal-config';
-import {
-  PORTAL_CONFIG_NOT_FOUND,
-  PORTAL_DEFAULTS,
-  type PortalFields,
-} from '#shared/domain/products/portal-defaults';
+import { PORTAL_DEFAULTS, type PortalFields } from '#shared/domain/products/portal-defaults';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError } from '#shared/errors';
 import { keys } from './keys';
 import type { Item, Table } from './table';
 import { TABLE } from './table-definition';
@@ -132,13 +127,6 @@ export function createPortalConfigRepository(table: Table): PortalConfigReposito
     merge: (tenant, productId, fields, now, uuid) =>
       write(table, tenant, productId, fields, now, false, uuid),
 
-    async delete(tenant, productId) {
-      await table.deleteIfExists(
-        keys.portalConfig(tenant, productId),
-        () => new NotFoundError(PORTAL_CONFIG_NOT_FOUND),
-      );
-      // A missing configuration threw above; `true` stays for the caller that still tests it.
-      return true;
-    },
+    delete: (tenant, productId) => table.deleteIfExists(keys.portalConfig(tenant, productId)),
   };
 }

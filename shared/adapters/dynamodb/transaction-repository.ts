@@ -7,6 +7,14 @@ import type {
   TransactionRepository,
 } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import {
+  matchesSearch,
+  SEARCH_READ_LIMIT,
+  type SearchText,
+  searchTextOf,
+  searchTokens,
+  type TransactionSearch,
+} from '#shared/domain/transactions/search';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
 import { startKeyOf } from './cursor';
@@ -207,16 +215,62 @@ function statusMove(previous: Transaction, next: Transaction): TransactItem[] {
   ];
 }
 
+const SEARCH_ENTITY = 'transaction-search';
+
+/**
+ * The transaction's search index entries, one per token of its buyer (searchTokens): each carries
+ * what a search matches and filters on (the buyer's words, e-mail and document; status, payment
+ * method, product, customer, creation time), so a search reads no transaction that it does not show.
+ */
+function searchEntries(t: Transaction): TransactItem[] {
+  const text = searchTextOf(t.customer);
+  return searchTokens(t.customer).map((token) => ({
+    Put: {
+      Item: {
+        ...keys.transactionSearch(t.tenant, token, t.id),
+        entity: SEARCH_ENTITY,
+        version: 1,
+        id: t.id,
+        status: t.status,
+        paymentMethod: t.paymentMethod,
+        productId: t.product.id,
+        customerId: t.customer.id,
+        createdAt: t.createdAt,
+        ...text,
+      },
+    },
+  }));
+}
+
+/**
+ * A save's index entries: written again when the status moves (they carry it); an entry of a token
+ * the buyer no longer has is deleted (a transaction's buyer does not change today, but the entries
+ * must follow it if it ever does). Entries missing from before the index existed are written then.
+ */
+function searchEntriesOnSave(previous: Transaction, next: Transaction): TransactItem[] {
+  if (previous.status === next.status) return [];
+  const kept = new Set(searchTokens(next.customer));
+  const gone = searchTokens(previous.customer).filter((token) => !kept.has(token));
+  return [
+    ...searchEntries(next),
+    ...gone.map((token) => ({
+      Delete: { Key: keys.transactionSearch(previous.tenant, token, previous.id) },
+    })),
+  ];
+}
+
 /**
  * Everything a new transaction writes (the item, `attribute_not_exists`, first; its counters; a
- * pending pix's expiry marker; its outbox items): `create` sends them alone, the subscription
- * repository inside the subscription's own TransactWriteItems (a renewal's charge).
+ * pending pix's expiry marker; its search index entries; its outbox items): `create` sends them
+ * alone, the subscription repository inside the subscription's own TransactWriteItems (a renewal's
+ * charge).
  */
 export function transactionCreateWrites(t: Transaction, events: DomainEvent[]): TransactItem[] {
   return [
     { Put: { Item: toItem(t), ConditionExpression: 'attribute_not_exists(pk)' } },
     ...counterUpdates(t, 1),
     ...pixExpiryMarker(t),
+    ...searchEntries(t),
     ...events.map(outboxPut),
   ];
 }
@@ -306,6 +360,7 @@ export function createTransactionRepository(table: Table): TransactionRepository
           },
         },
         ...(statusMoved ? statusMove(previous, next) : []),
+        ...searchEntriesOnSave(previous, next),
         ...(statusMoved && previous.status === 'pendingPix' && previous.pix
           ? [{ Delete: { Key: keys.pixExpiry(previous.pix.expiresAt, previous.tenant, previous.id) } }]
           : []),
@@ -339,7 +394,10 @@ export function createTransactionRepository(table: Table): TransactionRepository
       );
     },
 
-    list: (tenant, query) => listTransactions(table, tenant, query),
+    list: (tenant, query) =>
+      query.search
+        ? searchTransactions(table, tenant, query, query.search)
+        : listTransactions(table, tenant, query),
   };
 }
 
@@ -360,6 +418,67 @@ function pixExpiryMarker(t: Transaction): TransactItem[] {
       },
     },
   ];
+}
+
+/** An index entry passes the query's other filters (they are copied on every entry). */
+function entryPasses(entry: Item, q: TransactionQuery): boolean {
+  if (q.status !== undefined && entry.status !== q.status) return false;
+  if (q.paymentMethod !== undefined && entry.paymentMethod !== q.paymentMethod) return false;
+  if (q.productId !== undefined && Number(entry.productId) !== q.productId) return false;
+  if (q.customerIds !== undefined && !q.customerIds.includes(Number(entry.customerId))) return false;
+  if (q.createdBefore !== undefined && !(String(entry.createdAt) < q.createdBefore)) return false;
+  return true;
+}
+
+/**
+ * `search`: the index entries whose token starts like the term (one key range per range of the
+ * search, in the partition of its first character), matched and filtered in memory, then newest
+ * first; only the page's transactions are read (one BatchGetItem). Every match is counted: past
+ * SEARCH_READ_LIMIT entries the page says `tooBroad` instead of answering a part silently.
+ */
+async function searchTransactions(
+  table: Table,
+  tenant: Tenant,
+  q: TransactionQuery,
+  search: TransactionSearch,
+): Promise<TransactionPage> {
+  const matched = new Set<number>();
+  let itemsRead = 0;
+  for (const prefix of search.ranges) {
+    let cursor: string | undefined;
+    do {
+      const page = await table.query<Item>({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': keys.transactionSearch(tenant, prefix, 0).pk,
+          ':prefix': prefix,
+        },
+        cursor,
+      });
+      itemsRead += page.items.length;
+      for (const entry of page.items) {
+        if (matchesSearch(entry as unknown as SearchText, search) && entryPasses(entry, q))
+          matched.add(Number(entry.id));
+      }
+      cursor = page.cursor;
+      if (cursor && itemsRead >= SEARCH_READ_LIMIT)
+        return { items: [], totalCount: 0, itemsRead, tooBroad: true };
+    } while (cursor);
+  }
+  const ids = [...matched].sort((a, b) => b - a);
+  const pageIds = ids.slice((q.page - 1) * q.limit, q.page * q.limit);
+  const read = pageIds.length
+    ? await table.batchGet<Item>(
+        pageIds.map((id) => keys.transaction(tenant, id)),
+        { consistent: true },
+      )
+    : [];
+  const byId = new Map(read.map((item) => [Number(item.id), toTransaction(item)]));
+  return {
+    items: pageIds.map((id) => byId.get(id)).filter((t): t is Transaction => t !== undefined),
+    totalCount: ids.length,
+    itemsRead: itemsRead + read.length,
+  };
 }
 
 /** The ExclusiveStartKey that resumes right after `item` on the table or one of its indexes. */

@@ -5,7 +5,7 @@ import {
   type CardGuardDeps,
   guardCardAttempt,
 } from '#shared/domain/card-testing/guard';
-import { normalizeDocument } from '#shared/domain/documents';
+import { cpfCheckDigits, normalizeDocument } from '#shared/domain/documents';
 import type {
   CheckoutSessionRepository,
   JoinedRead,
@@ -320,6 +320,40 @@ function prefillOf(session: CheckoutSession): Record<string, string> {
   >;
 }
 
+/** FNV-1a: a stable 32-bit number of a text (not a secret: it only spreads test buyers apart). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of text) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+  return hash;
+}
+
+/** A valid CPF of the sandbox, the same for the same `seed` (its 9-digit base never starts with 0). */
+function testCpf(seed: string): string {
+  const base = String(100_000_000 + (fnv1a(seed) % 900_000_000));
+  return `${base}${cpfCheckDigits(base)}`;
+}
+
+/**
+ * The buyer of a sandbox payment, as a tester fills the page: what the caller sent (or the session's
+ * prefill), and a test buyer's value for every field left out (a name, an e-mail of the session, a
+ * CPF, a phone). The CPF comes from the e-mail, so one test buyer keeps one CPF across sessions and
+ * two different e-mails never share one (a CPF names one person: docs/decisions.md, "Customers").
+ */
+export function withTestBuyer(given: Record<string, unknown>, sessionId: string): Record<string, unknown> {
+  const present = (field: string) =>
+    typeof given[field] === 'string' && (given[field] as string).trim() !== '';
+  const email = present('email')
+    ? (given.email as string)
+    : `sandbox+${fnv1a(sessionId).toString(36)}@example.com`;
+  return {
+    ...given,
+    name: present('name') ? given.name : 'Cliente Sandbox',
+    email,
+    document: present('document') ? given.document : testCpf(email.trim().toLowerCase()),
+    phone: present('phone') ? given.phone : '11999999999',
+  };
+}
+
 /** An approving sandbox test card, used when the helper's caller sends none. */
 const APPROVED_TEST_CARD = {
   number: '4111111111111111',
@@ -332,7 +366,8 @@ const APPROVED_TEST_CARD = {
 /**
  * POST /api/test-helpers/checkout/sessions/{id}/pay: walks the page's path without a browser. A
  * card is paid as the page pays it; pix and boleto pay the page's pending payment of that method
- * (creating one first when there is none) through the sandbox's signed notification.
+ * (creating one first when there is none) through the sandbox's signed notification. The buyer is
+ * the caller's or the session's prefill, completed with a test buyer (withTestBuyer).
  */
 export async function payTestSession(
   deps: PublicCheckoutDeps & { sandbox: SandboxOperations; publicBaseUrl: string },
@@ -342,7 +377,7 @@ export async function payTestSession(
 ) {
   const session = await findSession(deps, tenant, id);
   const method = body.paymentMethod as CheckoutMethod;
-  const customer = body.customer ?? prefillOf(session);
+  const customer = withTestBuyer(body.customer ?? prefillOf(session), session.id);
   if (method === 'card') {
     await payCheckout(deps, session.id, {
       paymentMethod: 'card',

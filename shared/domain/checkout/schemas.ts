@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { saleCustomerField, updateCustomerSchema } from '#shared/domain/customers/schemas';
+import { methodField } from '#shared/domain/payments/method-names';
 import { describeIssue, metadataSchema, textField } from '#shared/validation';
 import { CHECKOUT_METHODS, type SessionCustomer } from './session';
 
@@ -89,11 +90,7 @@ export const createSessionSchema = z
     product_id: z.number().int().positive(),
     price_id: z.string().min(1).max(64).nullish(),
     customer: sessionCustomerSchema.optional(),
-    payment_methods: z
-      .array(z.enum(CHECKOUT_METHODS as [string, ...string[]]))
-      .min(1)
-      .max(3)
-      .optional(),
+    payment_methods: z.array(methodField(CHECKOUT_METHODS)).min(1).max(3).optional(),
     metadata: metadataSchema.optional(),
     success_url: redirectUrl('success_url').nullish(),
     cancel_url: redirectUrl('cancel_url').nullish(),
@@ -138,7 +135,7 @@ export const payCustomerSchema = saleCustomerField;
 
 export const payCheckoutSchema = z
   .object({
-    paymentMethod: z.enum(CHECKOUT_METHODS as [string, ...string[]]),
+    paymentMethod: methodField(CHECKOUT_METHODS),
     customer: payCustomerSchema,
     installments: z.number().int().min(1).max(12).optional(),
     card: z
@@ -160,7 +157,7 @@ export type PayCheckoutInput = z.output<typeof payCheckoutSchema>;
 /** The sandbox helper's body: the page's payment, with the buyer taken from the session's prefill. */
 export const testPaySchema = z
   .object({
-    paymentMethod: z.enum(CHECKOUT_METHODS as [string, ...string[]]),
+    paymentMethod: methodField(CHECKOUT_METHODS),
     card: payCheckoutSchema.shape.card,
     installments: z.number().int().min(1).max(12).optional(),
     save_card: z.boolean().optional(),

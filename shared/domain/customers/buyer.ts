@@ -6,6 +6,7 @@ import {
   type BuyerWrite,
   CustomerContentionError,
   type GlobalCustomer,
+  profileRefOf,
   type SaleCustomer,
 } from './customer';
 import { newProfile } from './customers';
@@ -45,22 +46,22 @@ export function buyerWrite(
  * buyer typed (the transaction's own copy, whatever the seller's profile holds).
  */
 export function saleCustomerOf(write: BuyerWrite, input: CreateCustomerInput): SaleCustomer {
-  const global = write.kind === 'newProfile' ? write.profile : write.global;
   const tenant = write.kind === 'existing' ? write.tenant : write.profile.tenant;
+  const ref = write.kind === 'existing' ? profileRefOf(write.global, tenant.sellerId) : write.profile;
   return {
     tenant,
-    id: global.id,
-    uuid: global.uuid,
-    document: global.document,
+    id: ref.id,
+    uuid: ref.uuid,
+    document: write.kind === 'newProfile' ? write.profile.document : write.global.document,
     name: input.name,
     email: input.email,
     phone: input.phone,
   };
 }
 
-/** The state a failed write found: a found global says nothing yet of the tenant's profile. */
+/** The state a failed write found: a found global says of the tenant's profile what the write could tell. */
 export function learnBuyer(state: BuyerState, found: BuyerFound): BuyerState {
-  if (found.global) return { global: found.global };
+  if (found.global) return { global: found.global, linked: found.linked };
   return found.profile ? { ...state, linked: true } : state;
 }
 
@@ -80,10 +81,9 @@ export async function recordPublicBuyer(
   buyer: CreateCustomerInput,
 ): Promise<SaleCustomer> {
   const now = deps.clock.now().toISOString();
-  const asTyped = (g: Pick<GlobalCustomer, 'id' | 'uuid' | 'document'>): SaleCustomer => ({
+  const asTyped = (g: GlobalCustomer): SaleCustomer => ({
     tenant,
-    id: g.id,
-    uuid: g.uuid,
+    ...profileRefOf(g, tenant.sellerId),
     document: g.document,
     name: buyer.name,
     email: buyer.email,

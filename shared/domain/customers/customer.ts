@@ -5,6 +5,12 @@ export type PersonType = 'fisica' | 'juridica';
 export type EmailSource = 'seller' | 'buyer';
 export type OverrideSetter = 'seller' | 'customer';
 
+/** The numeric id and uuid a seller's profile answers with (its key: never changes once written). */
+export interface ProfileRef {
+  id: number;
+  uuid: string;
+}
+
 /** One per (environment, document), shared by every seller; written once, by whoever registers it first. */
 export interface GlobalCustomer {
   id: number;
@@ -16,7 +22,22 @@ export interface GlobalCustomer {
   email: string;
   phone: string;
   createdAt: string;
+  /**
+   * Sellers whose profile of this document is not keyed by the global's own id and uuid, by seller
+   * id: a profile a seller moved here from a mistyped document keeps its identity, and the document
+   * it left gets a fresh one for that seller (its own is still the moved profile's key). Absent
+   * for most globals: every profile then takes the global's id and uuid.
+   */
+  profileRefs?: Readonly<Record<number, ProfileRef>>;
 }
+
+/** The id and uuid of `sellerId`'s profile of the global customer (one it has, or one it would create). */
+export const profileRefOf = (global: GlobalCustomer, sellerId: number): ProfileRef =>
+  global.profileRefs?.[sellerId] ?? { id: global.id, uuid: global.uuid };
+
+/** The person type a document makes: fisica for a CPF, juridica for a CNPJ. */
+export const personTypeOf = (document: string): PersonType =>
+  document.length === 11 ? 'fisica' : 'juridica';
 
 export interface Address {
   zipCode: string | null;
@@ -128,10 +149,28 @@ export interface Registration {
   linked: boolean;
 }
 
-/** What a failed BuyerWrite found instead of the state it assumed: the global, or the tenant's profile. */
+/**
+ * What a failed BuyerWrite found instead of the state it assumed: the global (with whether the
+ * tenant is among its sellers, when the write could tell), or the tenant's profile.
+ */
 export interface BuyerFound {
   global?: GlobalCustomer;
+  linked?: boolean;
   profile?: CustomerProfile;
+}
+
+/**
+ * A seller moves its profile to another document (PATCH with `document`), keeping the profile's id
+ * and uuid: `next` is the profile as it will be stored; `target` the new document's global customer
+ * (as read, or new when `createTarget`); `spare` the id and uuid the old document keeps for a later
+ * profile of this seller (the moved profile still holds the old ones).
+ */
+export interface ProfileRelink {
+  current: CustomerProfile;
+  next: CustomerProfile;
+  target: GlobalCustomer;
+  createTarget: boolean;
+  spare: ProfileRef;
 }
 
 /** A BuyerWrite's assumption did not hold: the sale writes again on what was found (nothing was written). */

@@ -1,6 +1,6 @@
 import type { Clock, CustomerRepository, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { freshGlobal } from './buyer';
 import {
   ADDRESS_FIELDS,
@@ -9,7 +9,10 @@ import {
   type CustomerView,
   type EmailSource,
   type GlobalCustomer,
+  type PersonType,
   type ProfilePatch,
+  personTypeOf,
+  profileRefOf,
   type RegisteredFields,
   toCustomerView,
 } from './customer';
@@ -55,8 +58,7 @@ export function newProfile(
 ): CustomerProfile {
   return {
     tenant,
-    id: global.id,
-    uuid: global.uuid,
+    ...profileRefOf(global, tenant.sellerId),
     document: global.document,
     personType: global.personType,
     globalEmail: global.email,
@@ -169,7 +171,8 @@ export function createCustomer(
       if (!global) throw new CustomerContentionError();
     } else if (registration.linked) {
       try {
-        const updated = await deps.customers.reRegister(tenant, global.uuid, registeredFields(input), now);
+        const { uuid } = profileRefOf(global, tenant.sellerId);
+        const updated = await deps.customers.reRegister(tenant, uuid, registeredFields(input), now);
         return { customer: toCustomerView(updated), created: false };
       } catch (error) {
         // Nothing differs, or the e-mail changes: the stored profile came back with the failure.
@@ -195,8 +198,13 @@ export async function getProfile(deps: Pick<CustomerDeps, 'customers'>, tenant: 
   return profile;
 }
 
+export const DOCUMENT_TAKEN = 'This seller already has a customer with this document';
+
 /**
- * A seller changes only its own view; the document is the customer's identity and never changes.
+ * A seller changes only its own view (spec: every field optional, "same formats as create").
+ * A new `document` fixes a mistyped one: the profile moves to the global customer of that document
+ * (created when the document is new), keeping its id, uuid and history; 409 when the seller already
+ * has a customer with it. `personType` follows the document (400 when it does not match).
  * `source`: who sends the change, the seller (its API) or the customer (the portal's customer-info).
  */
 export function updateCustomer(
@@ -208,17 +216,48 @@ export function updateCustomer(
 ): Promise<CustomerView> {
   return retrying(deps, async () => {
     const current = await getProfile(deps, tenant, uuid);
-    const problems: string[] = [];
-    if (input.document !== undefined && input.document !== current.document) {
-      problems.push('document cannot be changed; register a new customer for another document');
-    }
-    if (input.personType !== undefined && input.personType !== current.personType) {
-      problems.push('personType cannot be changed; it follows the document');
-    }
-    if (problems.length > 0) throw new ValidationError(problems);
-    const patch = diff(current, input, deps.clock.now().toISOString(), source);
+    const document = input.document ?? current.document;
+    const personType = input.personType ?? personTypeOf(document);
+    if (personType !== personTypeOf(document))
+      throw new ValidationError([
+        personType === 'fisica'
+          ? 'personType fisica requires a CPF (11 digits)'
+          : 'personType juridica requires a CNPJ (14 characters)',
+      ]);
+    const now = deps.clock.now().toISOString();
+    if (document !== current.document)
+      return toCustomerView(await relink(deps, current, { document, personType }, input, now));
+    const patch = diff(current, input, now, source);
     if (!patch) return toCustomerView(current);
     return toCustomerView(await deps.customers.updateProfile(current, patch));
+  });
+}
+
+/**
+ * The profile moves to another document's global customer in one write (docs/decisions.md,
+ * "Contract fidelity (issue 32): correcting a customer's document"): its other changes go with it.
+ */
+async function relink(
+  deps: CustomerDeps,
+  current: CustomerProfile,
+  to: { document: string; personType: PersonType },
+  input: UpdateCustomerInput,
+  now: string,
+): Promise<CustomerProfile> {
+  const tenant = current.tenant;
+  const registration = await deps.customers.findRegistration(tenant, to.document);
+  if (registration.linked) throw new ConflictError(DOCUMENT_TAKEN, 'customer_exists');
+  const fields: CustomerProfile = { ...current, ...diff(current, input, now), ...to, updatedAt: now };
+  const target =
+    registration.global ??
+    freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, { ...fields, ...to }, now);
+  const spare = { id: await deps.customers.nextId(), uuid: deps.ids.uuid() };
+  return deps.customers.relinkProfile({
+    current,
+    next: { ...fields, globalEmail: target.email },
+    target,
+    createTarget: registration.global === null,
+    spare,
   });
 }
 

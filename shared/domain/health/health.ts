@@ -15,6 +15,9 @@ export interface HealthReport {
   timestamp: string;
 }
 
+/** A health answer: the report and the service's release number (package.json). */
+export type HealthAnswer = HealthReport & { version: string };
+
 /** The database check gives up after this long so a dead endpoint answers 503 quickly. */
 export const DB_CHECK_TIMEOUT_MS = 2_500;
 
@@ -103,6 +106,8 @@ export interface HealthDeps {
   clock: Clock;
   gateway: PaymentGateway;
   intervalSeconds: number;
+  /** The service's release number, answered as `version`. */
+  release: string;
   /**
    * Every configured provider (the sandbox, Asaas), each checked without any seller's credentials and
    * listed on GET /api/health/gateway; the check's own status stays the in-process gateway's.
@@ -129,7 +134,7 @@ export async function checkProviders(providers: PaymentGateway[]) {
  * (whose status is that check's own). The caller answers 503 when the status is not healthy
  * enough: `unhealthy` for all, anything but `healthy` for a single check.
  */
-export async function healthReport(deps: HealthDeps, scope: HealthScope): Promise<HealthReport> {
+export async function healthReport(deps: HealthDeps, scope: HealthScope): Promise<HealthAnswer> {
   const run = {
     database: () => checkDatabase(deps),
     cron: () => checkCron(deps),
@@ -138,8 +143,8 @@ export async function healthReport(deps: HealthDeps, scope: HealthScope): Promis
   if (scope !== 'all') {
     const check = await run[scope]();
     if (scope === 'gateway' && deps.providers) check.providers = await checkProviders(deps.providers);
-    return report({ [scope]: check }, deps.clock.now(), check.status);
+    return { ...report({ [scope]: check }, deps.clock.now(), check.status), version: deps.release };
   }
   const [database, cron, gateway] = await Promise.all([run.database(), run.cron(), run.gateway()]);
-  return report({ database, cron, gateway }, deps.clock.now());
+  return { ...report({ database, cron, gateway }, deps.clock.now()), version: deps.release };
 }

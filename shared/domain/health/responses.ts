@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Assert, Equals, Extends } from '#shared/domain/type-assert';
-import type { Check, HealthReport } from './health';
+import type { Check, HealthAnswer } from './health';
 
 const checkStatus = z.enum(['healthy', 'unhealthy']);
 
@@ -50,6 +50,7 @@ export const healthResponse = z.lazy(() =>
         })
         .describe('The checks run, by dependency: all three on /api/health, one on each single route'),
       timestamp: z.iso.datetime(),
+      version: z.string().describe("The service's release number (the OpenAPI document's info.version)"),
     })
     .meta({
       id: 'HealthReport',
@@ -61,5 +62,5 @@ export const healthResponse = z.lazy(() =>
 // `Check` keeps an index signature for its per-dependency fields, so equality is out of reach:
 // a check and the report must at least fit the schemas.
 type _Check = Assert<Extends<Check, z.input<typeof healthCheckResponse>>>;
-type _HealthReport = Assert<Extends<HealthReport, z.input<typeof healthResponse>>>;
-type _Status = Assert<Equals<z.output<typeof healthResponse>['status'], HealthReport['status']>>;
+type _HealthReport = Assert<Extends<HealthAnswer, z.input<typeof healthResponse>>>;
+type _Status = Assert<Equals<z.output<typeof healthResponse>['status'], HealthAnswer['status']>>;

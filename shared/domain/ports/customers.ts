@@ -5,6 +5,7 @@ import type {
   GlobalCustomer,
   OverrideSetter,
   ProfilePatch,
+  ProfileRelink,
   RegisteredFields,
   Registration,
 } from '#shared/domain/customers/customer';
@@ -94,6 +95,16 @@ export interface CustomerRepository {
    * e-mail, when anything changed since `current` was read (that answer is built from `current`).
    */
   updateProfile(current: CustomerProfile, patch: ProfilePatch): Promise<CustomerProfile>;
+  /**
+   * Moves the tenant's profile to another document in one write, keeping its id and uuid: the
+   * profile as `next`; the seller's link to the old document removed and one to the new document
+   * added (naming the profile); the old global loses the seller (a later profile of it for this
+   * seller takes `spare`); the new document's global gains the seller with the profile's id and
+   * uuid, or is created (`createTarget`). Answers `next`. Throws ConflictError (reason
+   * `already_exists`) when the tenant already has a profile of the new document, and
+   * CustomerContentionError when the profile or the new document's global changed since read.
+   */
+  relinkProfile(change: ProfileRelink): Promise<CustomerProfile>;
   /**
    * A re-registration in one write, without reading the profile first: sets `fields` (and
    * `updatedAt` = `at`) on the tenant's profile `uuid` and answers it, when the stored e-mail is

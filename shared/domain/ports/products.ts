@@ -71,6 +71,6 @@ export interface PortalConfigRepository {
     /** Indexes a product's configuration next to the product, so a read by uuid finds both. */
     productUuid?: string,
   ): Promise<StoredPortalConfig>;
-  /** Throws NotFoundError when there is no such configuration; answers true otherwise. */
+  /** Removes the configuration; answers whether there was one (a missing one is no error). */
   delete(tenant: Tenant, productId?: number): Promise<boolean>;
 }

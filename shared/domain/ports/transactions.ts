@@ -1,5 +1,6 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
+import type { TransactionSearch } from '#shared/domain/transactions/search';
 import type { Transaction, TransactionStatus } from '#shared/domain/transactions/transaction';
 import type { JoinedWrite } from './customers';
 
@@ -9,8 +10,10 @@ export interface TransactionQuery {
   status?: TransactionStatus;
   paymentMethod?: Transaction['paymentMethod'];
   productId?: number;
-  /** One customer, or the customers a name/e-mail search matched. */
+  /** One customer (or any of several). */
   customerIds?: number[];
+  /** The buyer's name, e-mail or document (search.ts): newest first, every match counted. */
+  search?: TransactionSearch;
   createdBefore?: string;
   cursor?: string;
   /** False for cursor pages that show no total (they never read ahead just to count). */
@@ -23,6 +26,8 @@ export interface TransactionPage {
   /** Items DynamoDB read to build the page (the bench reports it per filter). */
   itemsRead: number;
   cursor?: string;
+  /** A search that matches more than SEARCH_READ_LIMIT index entries: nothing is answered (400). */
+  tooBroad?: boolean;
 }
 
 export interface TransactionRepository {

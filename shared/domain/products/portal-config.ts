@@ -7,7 +7,6 @@ import { PORTAL_DEFAULTS, type PortalFields } from './portal-defaults';
 import { findProduct, PRODUCT_NOT_FOUND, productRefOf } from './products';
 
 export {
-  PORTAL_CONFIG_NOT_FOUND,
   PORTAL_DEFAULTS,
   type PortalFields,
   type PortalSettings,
@@ -116,9 +115,10 @@ export async function writeProductPortalConfig(
 
 export async function deleteProductPortalConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string) {
   const product = await productOf(deps, tenant, ref);
-  // A missing configuration is the repository's NotFoundError (one conditional delete).
-  await deps.portalConfigs.delete(tenant, product.id);
-  return { productId: product.id, deleted: true as const };
+  // Idempotent, as a DELETE is (spec: "removes the per-product config; 200"): a product without a
+  // configuration of its own answers 200 too, and `deleted` says whether one was removed.
+  const deleted = await deps.portalConfigs.delete(tenant, product.id);
+  return { productId: product.id, deleted };
 }
 
 export async function getSellerPortalConfig(deps: Pick<PortalConfigDeps, 'portalConfigs'>, tenant: Tenant) {

@@ -5,8 +5,6 @@
  * The customer portal's look and allowed actions, per product or per seller. The spec gives the
  * defaults of primaryColor and the four allow… flags; the rest default to off / empty.
  */
-export const PORTAL_CONFIG_NOT_FOUND = 'Portal configuration not found';
-
 export const PORTAL_DEFAULTS = {
   businessName: null as string | null,
   logoUrl: null as string | null,

@@ -156,7 +156,12 @@ export const effectivePortalConfigResponse = z.lazy(() =>
 /** DELETE /api/products/{id}/portal-config. */
 export const portalConfigDeletedResponse = z.lazy(() =>
   z
-    .object({ productId: z.number().int(), deleted: z.boolean().describe('Always true') })
+    .object({
+      productId: z.number().int(),
+      deleted: z
+        .boolean()
+        .describe('Whether a configuration was removed (false: the product had none; still a 200)'),
+    })
     .meta({ id: 'PortalConfigurationDeleted', description: "A product's removed portal configuration" }),
 );
 

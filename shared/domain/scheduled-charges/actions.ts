@@ -6,7 +6,7 @@ import type { Attempt, ChargeStatus, Cycle, ScheduledCharge } from './charge';
 import { toScheduledChargeView } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import { cancelIssued } from './issue';
-import { findCharge } from './queries';
+import { findCharge, toChargeDetail } from './queries';
 import type { MarkPaidInput, PostponeInput, UpdateScheduledChargeInput } from './schemas';
 import { applyCyclePaid, type Draft, draftOf, finish, isOpen, putCycle, saveCharge } from './state';
 
@@ -54,9 +54,15 @@ const openCycles = (c: ScheduledCharge) =>
  * POST /{id}/mark-paid: a payment made outside the service. One-time from `due_today`/`overdue`
  * (no cycleNumber); a recurring cycle from `due_today`/`overdue`/`failed` (cycleNumber required).
  * No transaction is created; an attempt `manual_mark_paid` is logged; the cycle's issued pix and
- * boleto stop being payable.
+ * boleto stop being payable. Answers the detail: the parent charge with the cycle it paid and its
+ * payments (spec: "no Transaction created, so the transactions array stays empty").
  */
-export async function markPaid(deps: ActionDeps, tenant: Tenant, id: string, input: MarkPaidInput) {
+export async function markPaid(
+  deps: ActionDeps & Pick<ScheduledChargeDeps, 'baseUrl'>,
+  tenant: Tenant,
+  id: string,
+  input: MarkPaidInput,
+) {
   const now = deps.clock.now();
   if (input.paymentDate > saoPauloDate(now))
     throw new ValidationError(['paymentDate must be today or earlier (America/Sao_Paulo)']);
@@ -101,7 +107,7 @@ export async function markPaid(deps: ActionDeps, tenant: Tenant, id: string, inp
   };
   const saved = await saveCharge(deps, next, charge, { ...changes, attempts: [attempt] });
   await cancelIssued(deps, saved, [cycle]);
-  return toScheduledChargeView(saved);
+  return toChargeDetail(deps, saved);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Ids } from '#shared/domain/ports/system';
 import type { Tenant } from '#shared/domain/tenant';
+import { type Transaction, toTransactionView } from '#shared/domain/transactions/transaction';
 import { centavosToReais } from '#shared/money';
 import { SCHEDULED_CHARGE_NOT_FOUND } from './not-found';
 
@@ -269,7 +270,22 @@ export const cycleIdOf = (chargeId: string, cycleNumber: number) => `${chargeId}
 export const payUrlOf = (baseUrl: string, payToken: string) =>
   `${baseUrl.replace(/\/$/, '')}/cobranca/${payToken}`;
 
-export const toCycleView = (chargeId: string, cycle: Cycle, baseUrl: string) => ({
+/**
+ * A payment of a charge (its detail's `transactions`): a card charge, approved or not, or a pix or
+ * boleto that was paid. A pix or boleto issued and never paid is an instrument, shown under its cycle.
+ */
+export const isPayment = (t: Transaction): boolean => t.paymentMethod === 'creditcard' || t.paidAt !== null;
+
+/**
+ * A cycle as the detail shows it, with `issued`: the pix and boleto issued for it (ahead of its due
+ * date, again after a postpone), oldest first, paid or not, as the transactions API shows them.
+ */
+export const toCycleView = (
+  chargeId: string,
+  cycle: Cycle,
+  baseUrl: string,
+  transactions: ReadonlyMap<number, Transaction>,
+) => ({
   cycleId: cycleIdOf(chargeId, cycle.number),
   cycleNumber: cycle.number,
   dueDate: cycle.dueDate,
@@ -284,6 +300,10 @@ export const toCycleView = (chargeId: string, cycle: Cycle, baseUrl: string) => 
   nextRetryAt: cycle.nextRetryAt,
   failureCode: cycle.failureCode,
   failureReason: cycle.failureReason,
+  issued: cycle.transactionIds
+    .map((id) => transactions.get(id))
+    .filter((t): t is Transaction => t !== undefined && t.paymentMethod !== 'creditcard')
+    .map(toTransactionView),
 });
 
 export const toAttemptView = (a: Attempt) => ({

@@ -3,6 +3,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import { type Transaction, toTransactionView } from '#shared/domain/transactions/transaction';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import {
+  isPayment,
   SCHEDULED_CHARGE_NOT_FOUND,
   type ScheduledCharge,
   type TimelineEntry,
@@ -41,7 +42,11 @@ export async function transactionsOf(
   return found.filter((t): t is Transaction => t !== null);
 }
 
-/** The detail view: the charge, its cycles with their pay links, its transactions and its timeline (newest first). */
+/**
+ * The detail view: the charge, its cycles with their pay links and issued pix and boleto, its
+ * payments (`transactions`, oldest first: spec, a mark-paid creates none, "so the transactions array
+ * stays empty") and its timeline (newest first).
+ */
 export async function toChargeDetail(
   deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'baseUrl'>,
   charge: ScheduledCharge,
@@ -50,10 +55,11 @@ export async function toChargeDetail(
     transactionsOf(deps, charge),
     deps.scheduledCharges.timeline(charge.tenant, charge.id),
   ]);
+  const byId = new Map(transactions.map((t) => [t.id, t]));
   return {
     ...toScheduledChargeView(charge),
-    cycles: charge.cycles.map((c) => toCycleView(charge.id, c, deps.baseUrl)),
-    transactions: transactions.map(toTransactionView),
+    cycles: charge.cycles.map((c) => toCycleView(charge.id, c, deps.baseUrl, byId)),
+    transactions: transactions.filter(isPayment).map(toTransactionView),
     timeline: timeline.map(toTimelineView),
   };
 }

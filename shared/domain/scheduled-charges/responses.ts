@@ -81,6 +81,11 @@ export const scheduledChargeCycleResponse = z.lazy(() =>
       nextRetryAt: iso().nullable(),
       failureCode: z.string().nullable(),
       failureReason: z.string().nullable(),
+      issued: z
+        .array(transactionResponse)
+        .describe(
+          'The pix and boleto issued for this cycle (5 days ahead of its due date, again after a postpone), oldest first; one replaced or no longer needed is `cancel`',
+        ),
     })
     .meta({ id: 'ScheduledChargeCycle', description: 'One cycle of a scheduled charge' }),
 );
@@ -105,7 +110,9 @@ export const scheduledChargeDetailResponse = z.lazy(() =>
       cycles: z.array(scheduledChargeCycleResponse),
       transactions: z
         .array(transactionResponse)
-        .describe('Every cycle’s transactions (empty for a mark-paid)'),
+        .describe(
+          'The payments of every cycle, oldest first: card charges (approved or not) and the issued pix or boleto that was paid. Empty for a charge marked paid (mark-paid creates no transaction); unpaid instruments are under their cycle (`issued`)',
+        ),
       timeline: z.array(scheduledChargeTimelineResponse),
     })
     .meta({

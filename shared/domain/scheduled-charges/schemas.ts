@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isCalendarDate } from '#shared/dates';
+import { methodField } from '#shared/domain/payments/method-names';
 import { MIN_PRICE_CENTAVOS } from '#shared/domain/products/products';
 import { UUID_SHAPE } from '#shared/ids';
 import { reaisField } from '#shared/money-field';
@@ -50,9 +51,14 @@ export const createScheduledChargeSchema = z
     amount: amountField,
     dueDate: dateField('dueDate'),
     methods: z
-      .array(z.enum(CHARGE_METHODS, { error: `methods must hold only: ${CHARGE_METHODS.join(', ')}` }), {
-        error: required('methods', `a list of: ${CHARGE_METHODS.join(', ')}`),
-      })
+      .array(
+        methodField(CHARGE_METHODS, {
+          error: `methods must hold only: ${CHARGE_METHODS.join(', ')} (or creditcard)`,
+        }),
+        {
+          error: required('methods', `a list of: ${CHARGE_METHODS.join(', ')}`),
+        },
+      )
       .min(1, 'methods must not be empty')
       .refine((m) => new Set(m).size === m.length, 'methods must not repeat a method'),
     type: z.enum(CHARGE_TYPES, { error: required('type', `one of: ${CHARGE_TYPES.join(', ')}`) }),

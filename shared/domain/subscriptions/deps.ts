@@ -9,7 +9,7 @@ import type {
   TransactionRepository,
 } from '#shared/domain/ports';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import { type Subscription, toSubscriptionView } from './subscription';
+import { type Subscription, toSubscriptionEventData } from './subscription';
 
 /** What the subscription engine (charges, due jobs) needs; the API's use cases extend it. */
 export interface SubscriptionDeps {
@@ -34,11 +34,11 @@ export interface SubscriptionDeps {
   onDueError?: (error: unknown, jobId: string) => void;
 }
 
-/** A subscription.* or customer.trial_* webhook: its payload is the subscription as the API shows it. */
+/** A subscription.* or customer.trial_* webhook: the subscription as the API shows it (toSubscriptionEventData). */
 export function subscriptionEvent(
   deps: { ids: Ids; clock: Clock },
   subscription: Subscription,
   name: string,
 ): DomainEvent {
-  return newEvent(deps, subscription.tenant, name, toSubscriptionView(subscription));
+  return newEvent(deps, subscription.tenant, name, toSubscriptionEventData(subscription));
 }

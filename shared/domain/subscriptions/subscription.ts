@@ -160,6 +160,20 @@ export function toSubscriptionView(s: Subscription) {
 
 export type SubscriptionView = ReturnType<typeof toSubscriptionView>;
 
+/**
+ * A subscription.* or customer.trial_* webhook's payload: the subscription as the API shows it, with
+ * `paymentMethod: "pix_automatic"` for a Pix Automático subscription (spec Events: its events are the
+ * card ones, told apart by that field, as its transaction events are); a card subscription keeps
+ * its saved card there (or null once the card is gone).
+ */
+export function toSubscriptionEventData(s: Subscription) {
+  const view = toSubscriptionView(s);
+  return {
+    ...view,
+    paymentMethod: s.collectionMethod === 'pix_automatic' ? ('pix_automatic' as const) : view.paymentMethod,
+  };
+}
+
 export const toHistoryView = (e: SubscriptionHistoryEntry) => ({
   id: e.id,
   subscriptionId: e.subscriptionId,

@@ -1,4 +1,4 @@
-import type { Address } from '#shared/domain/customers/customer';
+import { type Address, profileRefOf } from '#shared/domain/customers/customer';
 import type { CardHolderContact } from '#shared/domain/payments/gateway';
 import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
@@ -37,7 +37,9 @@ export async function cardHolderContact(
   if (buyer.zipCode) return holderContactOf(buyer);
   if (tenant.environment !== 'live') return holderContactOf({ phone: buyer.phone });
   const global = await deps.customers.findGlobal(tenant.environment, buyer.document);
-  const profile = global ? await deps.customers.findProfile(tenant, global.uuid) : null;
+  const profile = global
+    ? await deps.customers.findProfile(tenant, profileRefOf(global, tenant.sellerId).uuid)
+    : null;
   return holderContactOf({ ...(profile ?? {}), phone: buyer.phone });
 }
 

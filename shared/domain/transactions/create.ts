@@ -29,6 +29,7 @@ import {
   PROVIDER_NOT_CONFIGURED,
   type RecurringConsent,
 } from '#shared/domain/payments/gateway';
+import { methodField } from '#shared/domain/payments/method-names';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
@@ -72,7 +73,7 @@ export { EXPIRY_JOB };
 export const createTransactionSchema = z
   .object({
     productId: z.string().regex(UUID_SHAPE, 'productId must be the product uuid'),
-    paymentMethod: z.enum(['pix', 'boleto', 'creditcard']),
+    paymentMethod: methodField(['pix', 'boleto', 'creditcard']),
     customer: saleCustomerField,
     installments: z.number().int().min(1).max(12).optional(),
     card: z

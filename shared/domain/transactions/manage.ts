@@ -1,9 +1,11 @@
 import * as z from 'zod';
+import { methodField } from '#shared/domain/payments/method-names';
 import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { looksLikeNumericId } from '#shared/ids';
 import { reaisToCentavos } from '#shared/money';
+import { parseSearch, SEARCH_READ_LIMIT } from './search';
 import { canApply, refusal } from './state-machine';
 import { STATUSES, TRANSACTION_NOT_FOUND, type Transaction, toTransactionView } from './transaction';
 import { type TransitionDeps, transition } from './transitions';
@@ -112,17 +114,28 @@ export const listSchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   status: z.enum(STATUSES).optional(),
-  search: z.string().trim().min(1).max(100).optional(),
-  paymentMethod: z.enum(['pix', 'boleto', 'creditcard']).optional(),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'The buyer: the start of any word of the name, of the e-mail or of the document; case and accents ignored',
+    ),
+  paymentMethod: methodField(['pix', 'boleto', 'creditcard']).optional(),
   productId: z.coerce.number().int().positive().optional(),
   customerId: z.coerce.number().int().positive().optional(),
 });
 
+/**
+ * GET /api/transactions: newest first, every filter together; `search` finds the buyer by a word of
+ * the name, the e-mail or the document (search.ts), counting every match.
+ */
 export async function listTransactions(
   deps: Pick<ManageDeps, 'transactions'>,
   tenant: Tenant,
   input: z.output<typeof listSchema>,
-  searchCustomers: (term: string) => Promise<number[]>,
 ) {
   if (input.page * input.limit > 10_000)
     throw new ValidationError(['page * limit must be at most 10000; narrow the filters']);
@@ -134,13 +147,13 @@ export async function listTransactions(
     productId: input.productId,
   };
   if (input.customerId !== undefined) query.customerIds = [input.customerId];
-  if (input.search !== undefined) {
-    const ids = await searchCustomers(input.search);
-    query.customerIds = query.customerIds ? query.customerIds.filter((id) => ids.includes(id)) : ids;
-  }
-  if (query.customerIds && query.customerIds.length === 0)
-    return { data: [], count: 0, page: input.page, totalPages: 0 };
+  const search = input.search === undefined ? null : parseSearch(input.search);
+  if (search) query.search = search;
   const page = await deps.transactions.list(tenant, query);
+  if (page.tooBroad)
+    throw new ValidationError([
+      `search matches more than ${SEARCH_READ_LIMIT} transactions; type more of the name, e-mail or document`,
+    ]);
   return {
     data: page.items.map(toTransactionView),
     count: page.items.length,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { classifySearch } from '#shared/domain/customers/listing';
-import type { CustomerRepository, ProductRepository } from '#shared/domain/ports';
+import { methodField } from '#shared/domain/payments/method-names';
+import type { ProductRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { looksLikeUuid } from '#shared/ids';
@@ -16,25 +16,13 @@ import {
 } from './manage';
 import { STATUSES, TRANSACTION_NOT_FOUND, toTransactionView } from './transaction';
 
-/** How many customers a transaction search by name, e-mail or document looks at. */
-const SEARCH_CUSTOMERS = 25;
-
-/** The seller's transactions, filtered; `search` matches the buyer (document, e-mail or name). */
+/** The seller's transactions, filtered; `search` matches the buyer (a word of the name, the e-mail, the document). */
 export async function listSellerTransactions(
-  deps: Pick<ManageDeps, 'transactions'> & { customers: CustomerRepository },
+  deps: Pick<ManageDeps, 'transactions'>,
   tenant: Tenant,
   input: z.output<typeof listSchema>,
 ) {
-  const searchCustomers = async (term: string) => {
-    const { items } = await deps.customers.list(tenant, {
-      search: classifySearch(term),
-      overdueOnly: false,
-      skip: 0,
-      take: SEARCH_CUSTOMERS,
-    });
-    return items.map((c) => c.id);
-  };
-  return listTransactions(deps, tenant, input, searchCustomers);
+  return listTransactions(deps, tenant, input);
 }
 
 export async function getTransactionView(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, id: string) {
@@ -65,7 +53,7 @@ export async function publicStatus(deps: Pick<ManageDeps, 'transactions'>, gatew
 
 export const chargesQuerySchema = z.object({
   status: z.enum(STATUSES).optional(),
-  paymentMethod: z.enum(['pix', 'boleto', 'creditcard']).optional(),
+  paymentMethod: methodField(['pix', 'boleto', 'creditcard']).optional(),
   createdBefore: z.iso
     .datetime({ offset: true, error: 'createdBefore must be an ISO 8601 timestamp' })
     .optional(),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
 import type { Clock, Ids, UrlPolicy, WebhookEndpointRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { textField } from '#shared/validation';
 import { WEBHOOK_ENDPOINT_NOT_FOUND } from './not-found';
@@ -79,8 +79,25 @@ export const toView = (e: WebhookEndpoint): WebhookEndpointView => ({
 
 const newSecret = () => `whsec_${randomBase62(32)}`;
 
+/**
+ * Event names are checked by validateEvents (one sentence for every unknown name); the OpenAPI
+ * document lists them, the deprecated ones marked `deprecated`.
+ */
+const eventName = z.string().meta({
+  description:
+    'An event name of the catalog, or `*` for every event but the deprecated ones (`*` may be listed with deprecated names only).',
+  anyOf: [
+    { enum: ['*', ...WILDCARD_EVENTS] },
+    ...LEGACY_EVENTS.map((name) => ({
+      const: name,
+      deprecated: true,
+      description: `Deprecated: use ${EVENTS_BY_NAME.get(name)?.deprecated?.replacedBy}. Sent only to endpoints that name it.`,
+    })),
+  ],
+});
+
 const eventsField = z
-  .array(z.string(), { error: 'events must be an array of event names' })
+  .array(eventName, { error: 'events must be an array of event names' })
   .min(1, 'events must name at least one event');
 
 const description = textField('description', { max: 500, multiline: true });
@@ -102,23 +119,22 @@ export const updateEndpointSchema = z
   })
   .strict();
 
-/** Unknown names are listed; the legacy transaction.failed cannot be added to an endpoint any more. */
+/**
+ * Unknown names are listed. `*` stands alone, or with deprecated names only (it does not include
+ * them: an endpoint that wants every event and the legacy transaction.failed lists both).
+ */
 export function validateEvents(events: string[]): string[] {
   if (events.includes('*')) {
-    if (events.length > 1)
-      throw new ValidationError(['events must be either ["*"] or a list of event names']);
-    return ['*'];
+    const others = events.filter((e) => e !== '*');
+    if (others.some((e) => !LEGACY_EVENTS.includes(e)))
+      throw new ValidationError([
+        'events must be either ["*"] (optionally with deprecated event names) or a list of event names',
+      ]);
+    return ['*', ...new Set(others)];
   }
   const unknown = events.filter((e) => !EVENTS_BY_NAME.has(e));
   if (unknown.length > 0)
     throw new ValidationError([`events contains unknown event names: ${unknown.join(', ')}`]);
-  const legacy = events.filter((e) => LEGACY_EVENTS.includes(e));
-  if (legacy.length > 0) {
-    throw new BadRequestError(
-      `${legacy.join(', ')} is a legacy event and cannot be added to an endpoint; subscribe to transaction.payment.failed instead`,
-      'legacy_event',
-    );
-  }
   return [...new Set(events)];
 }
 

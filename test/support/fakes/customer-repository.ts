@@ -6,6 +6,7 @@ import {
   type GlobalCustomer,
   type OverrideSetter,
   type ProfilePatch,
+  type ProfileRelink,
   type RegisteredFields,
   type Registration,
   searchableName,
@@ -17,10 +18,8 @@ import { ConflictError } from '../../../shared/errors';
 const globalKey = (environment: Environment, document: string) => `${environment}#${document}`;
 const profileKey = (tenant: Tenant, uuid: string) => `${tenant.sellerId}#${tenant.environment}#${uuid}`;
 const creationOrder = (p: CustomerProfile) => `${p.createdAt}#${String(p.id).padStart(12, '0')}`;
-const nameOrder = (p: CustomerProfile) => `${searchableName(p.name)}#${p.uuid}`;
 const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
   creationOrder(a) < creationOrder(b) ? 1 : -1;
-const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameOrder(b) ? -1 : 1);
 
 /**
  * Global customers and sellers' profiles in maps, with the DynamoDB repository's outcomes:
@@ -29,7 +28,8 @@ const byName = (a: CustomerProfile, b: CustomerProfile) => (nameOrder(a) < nameO
  * (reason `changed`, `current`) when the e-mail differs or nothing does, updateProfile throws
  * CustomerContentionError when the stored e-mail is no longer the one read, or when an e-mail
  * change meets a profile changed since it was read. joinSale's writes are checked and applied by
- * FakeTransactionRepository.create (FakeJoinedWrite), with the adapter's BuyerChangedError.
+ * FakeTransactionRepository.create (FakeJoinedWrite), with the adapter's BuyerChangedError. A seller
+ * is linked to a document when it has a profile of that document (the adapter's seller link).
  */
 /** The in-memory form of a JoinedRead: FakeProductRepository.findByUuidJoined calls `receive` when it reads. */
 export interface FakeJoinedRead {
@@ -60,6 +60,15 @@ export class FakeCustomerRepository implements CustomerRepository {
     return this.profiles.get(profileKey(tenant, uuid));
   }
 
+  /** The sellers with a profile of the document in that environment (the adapter's seller links). */
+  private sellersOf(environment: Environment, document: string): Set<string> {
+    return new Set(
+      [...this.profiles.values()]
+        .filter((p) => p.document === document && p.tenant.environment === environment)
+        .map((p) => String(p.tenant.sellerId)),
+    );
+  }
+
   async nextId(): Promise<number> {
     return ++this.lastId;
   }
@@ -80,10 +89,7 @@ export class FakeCustomerRepository implements CustomerRepository {
         found = (['test', 'live'] as Environment[]).flatMap((environment) => {
           const global = this.global(environment, document);
           if (!global) return [];
-          const sellers = [...this.profiles.values()]
-            .filter((p) => p.uuid === global.uuid && p.tenant.environment === environment)
-            .map((p) => String(p.tenant.sellerId));
-          return [{ global: structuredClone(global), sellers: new Set(sellers) }];
+          return [{ global: structuredClone(global), sellers: this.sellersOf(environment, document) }];
         });
       },
     };
@@ -99,14 +105,20 @@ export class FakeCustomerRepository implements CustomerRepository {
 
   private checkBuyer(write: BuyerWrite): void {
     if (write.kind === 'newGlobal') {
-      const global = this.global(write.global.environment, write.global.document);
-      if (global) throw new BuyerChangedError({ global });
+      const { environment, document } = write.global;
+      const global = this.global(environment, document);
+      const linked = this.sellersOf(environment, document).has(String(write.profile.tenant.sellerId));
+      if (global) throw new BuyerChangedError({ global, linked });
       if (this.profile(write.profile.tenant, write.profile.uuid)) throw new CustomerContentionError();
       return;
     }
     if (write.kind === 'newProfile') {
-      const profile = this.profile(write.profile.tenant, write.profile.uuid);
+      const { tenant, document, uuid } = write.profile;
+      const profile = this.profile(tenant, uuid);
       if (profile) throw new BuyerChangedError({ profile });
+      const global = this.global(tenant.environment, document);
+      if (global && this.sellersOf(tenant.environment, document).has(String(tenant.sellerId)))
+        throw new BuyerChangedError({ global, linked: true });
       return;
     }
   }
@@ -126,7 +138,10 @@ export class FakeCustomerRepository implements CustomerRepository {
 
   async findRegistration(tenant: Tenant, document: string): Promise<Registration> {
     const global = this.globals.get(globalKey(tenant.environment, document)) ?? null;
-    return { global, linked: global !== null && this.profiles.has(profileKey(tenant, global.uuid)) };
+    return {
+      global,
+      linked: global !== null && this.sellersOf(tenant.environment, document).has(String(tenant.sellerId)),
+    };
   }
 
   async findProfile(tenant: Tenant, uuid: string): Promise<CustomerProfile | null> {
@@ -178,6 +193,38 @@ export class FakeCustomerRepository implements CustomerRepository {
     if (emailChanges && stored.updatedAt !== current.updatedAt) throw new CustomerContentionError();
     const next = { ...stored, ...patch };
     this.profiles.set(key, next);
+    return next;
+  }
+
+  async relinkProfile({
+    current,
+    next,
+    target,
+    createTarget,
+    spare,
+  }: ProfileRelink): Promise<CustomerProfile> {
+    const { tenant } = current;
+    const key = profileKey(tenant, current.uuid);
+    const stored = this.profiles.get(key);
+    if (!stored || stored.updatedAt !== current.updatedAt || stored.document !== current.document)
+      throw new CustomerContentionError();
+    if (this.sellersOf(tenant.environment, next.document).has(String(tenant.sellerId)))
+      throw new ConflictError('This seller already has a customer with this document', 'customer_exists', {
+        reason: 'already_exists',
+      });
+    const targetKey = globalKey(tenant.environment, target.document);
+    if (createTarget === this.globals.has(targetKey)) throw new CustomerContentionError();
+    const withRef = (g: GlobalCustomer, ref: { id: number; uuid: string }): GlobalCustomer => ({
+      ...g,
+      profileRefs: { ...g.profileRefs, [tenant.sellerId]: ref },
+    });
+    const oldKey = globalKey(tenant.environment, current.document);
+    const old = this.globals.get(oldKey);
+    if (old) this.globals.set(oldKey, withRef(old, spare));
+    const base = createTarget ? target : (this.globals.get(targetKey) as GlobalCustomer);
+    this.globals.set(targetKey, withRef(base, { id: next.id, uuid: next.uuid }));
+    const moved = { ...next, overdueCount: stored.overdueCount };
+    this.profiles.set(key, moved);
     return next;
   }
 
@@ -237,8 +284,8 @@ export class FakeCustomerRepository implements CustomerRepository {
         if (search.kind === 'name') return searchableName(p.name).startsWith(search.prefix);
         return true;
       })
-      // Name searches in name order, everything else newest first (creation time, then id).
-      .sort(search.kind === 'name' ? byName : newestFirst);
+      // Newest first (creation time, then id), searches too.
+      .sort(newestFirst);
     return { items: matching.slice(query.skip, query.skip + query.take), total: matching.length };
   }
 

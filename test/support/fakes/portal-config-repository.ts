@@ -1,12 +1,10 @@
 import type { PortalConfigRepository, ProductRepository } from '../../../shared/domain/ports';
 import {
-  PORTAL_CONFIG_NOT_FOUND,
   PORTAL_DEFAULTS,
   type PortalFields,
   type StoredPortalConfig,
 } from '../../../shared/domain/products/portal-config';
 import type { Tenant } from '../../../shared/domain/tenant';
-import { NotFoundError } from '../../../shared/errors';
 
 const FIELD_NAMES = Object.keys(PORTAL_DEFAULTS) as (keyof PortalFields)[];
 const keyOf = (tenant: Tenant, productId?: number) =>
@@ -28,7 +26,7 @@ function known(fields: PortalFields): PortalFields {
 /**
  * Seller and product portal configurations in a map, with the DynamoDB repository's outcomes:
  * replace keeps only the fields given, merge adds them to the stored ones, both keep createdAt;
- * delete of a missing one throws NotFoundError. Products are read from the product repository the
+ * delete of a missing one answers false. Products are read from the product repository the
  * fake is given; a read by uuid finds the product's configuration only when it was written with
  * that uuid, as the table's index does.
  */
@@ -94,8 +92,7 @@ export class FakePortalConfigRepository implements PortalConfigRepository {
   }
 
   async delete(tenant: Tenant, productId?: number): Promise<boolean> {
-    if (!this.items.delete(keyOf(tenant, productId))) throw new NotFoundError(PORTAL_CONFIG_NOT_FOUND);
-    return true;
+    return this.items.delete(keyOf(tenant, productId));
   }
 
   private write(

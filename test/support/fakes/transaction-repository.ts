@@ -6,6 +6,7 @@ import type {
   TransactionRepository,
 } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
+import { matchesSearch, searchTextOf } from '../../../shared/domain/transactions/search';
 import type { Transaction } from '../../../shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '../../../shared/errors';
 import type { FakeJoinedWrite } from './customer-repository';
@@ -102,6 +103,7 @@ export class FakeTransactionRepository implements TransactionRepository {
       .filter((t) => query.productId === undefined || t.product.id === query.productId)
       .filter((t) => !query.customerIds || query.customerIds.includes(t.customer.id))
       .filter((t) => !query.createdBefore || t.createdAt < query.createdBefore)
+      .filter((t) => !query.search || matchesSearch(searchTextOf(t.customer), query.search))
       .sort((a, b) => b.id - a.id);
     // A cursor names the tenant and the last id shown and continues after it, as a start key does;
     // another tenant's cursor, or text that is none, is the store's 400.
