@@ -1,7 +1,13 @@
 import { API_KEY_FORMAT, hashKey, sameHash } from '#shared/domain/auth/api-keys';
 import { decide, rateWindow } from '#shared/domain/auth/rate-limit';
 import type { Environment } from '#shared/domain/tenant';
-import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
+import {
+  type AuthFailure,
+  authFailure,
+  BadRequestError,
+  ForbiddenError,
+  TooManyRequestsError,
+} from '#shared/errors';
 import type { AuthContext, AuthScheme, HttpRequest, Route } from '#shared/http/types';
 
 /** The claim of the Cognito ID token that carries the numeric seller id (a custom attribute). */
@@ -47,14 +53,31 @@ function environmentHeader(req: HttpRequest): Environment {
   throw new BadRequestError('X-Environment must be one of: test, live', 'invalid_environment');
 }
 
+/**
+ * The credential of `Authorization: Bearer <credential>`. The scheme is matched ignoring case (RFC
+ * 7235, section 2.1); another scheme, or a credential sent without one, is refused as such.
+ */
+export function bearerCredential(header: string | undefined, missing: AuthFailure): string {
+  const value = header?.trim() ?? '';
+  if (value === '') throw authFailure(missing);
+  const match = /^bearer(?:[ \t]+(.*))?$/i.exec(value);
+  if (!match) throw authFailure('scheme');
+  const credential = match[1]?.trim() ?? '';
+  if (credential === '') throw authFailure(missing);
+  return credential;
+}
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+
 async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthContext; count: number }> {
-  if (!API_KEY_FORMAT.test(token)) throw new UnauthorizedError();
+  if (!API_KEY_FORMAT.test(token)) throw authFailure('apiKeyInvalid');
   const now = req.container.clock.now();
   const hash = hashKey(token);
   const found = await req.container.repos.apiKeys.authenticate(hash, now, rateWindow(now));
-  if (!found || !sameHash(found.record.hash, hash)) throw new UnauthorizedError();
+  if (found === 'revoked') throw authFailure('apiKeyRevoked');
+  if (!found || !sameHash(found.record.hash, hash)) throw authFailure('apiKeyInvalid');
   const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
-  if (found.record.environment !== environment) throw new UnauthorizedError();
+  if (found.record.environment !== environment) throw authFailure('apiKeyInvalid');
   if (found.record.permissions === 'read' && req.method !== 'GET') throw new ForbiddenError();
   return {
     auth: {
@@ -83,13 +106,15 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
     }));
   } catch (error) {
     if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) {
-      throw new UnauthorizedError('Unauthorized', { cause: error });
+      throw authFailure(error instanceof joseErrors.JWTExpired ? 'tokenExpired' : 'tokenInvalid', {
+        cause: error,
+      });
     }
     throw error;
   }
   const sellerId = Number(payload[SELLER_CLAIM]);
   if (payload.token_use !== 'id' || !Number.isSafeInteger(sellerId) || sellerId <= 0)
-    throw new UnauthorizedError();
+    throw authFailure('tokenInvalid');
   const environment = environmentHeader(req);
   const principal = `jwt:${String(payload.sub)}`;
   const now = req.container.clock.now();
@@ -99,7 +124,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
 
 /**
  * Resolves who is calling from the route's declared schemes and counts the request against the
- * caller's rate limit. Throws 401 (with the spec's messages) or 429.
+ * caller's rate limit. Throws 401 (one AUTH_FAILURES case) or 429.
  */
 export async function authenticate(
   req: HttpRequest,
@@ -137,16 +162,16 @@ export async function authenticate(
 
   const acceptsKey = route.auth.includes('apiKey');
   const jwtScheme = route.auth.includes('panel') ? 'panel' : route.auth.includes('jwt') ? 'jwt' : undefined;
-  const header = req.headers.authorization;
-  if (!header) throw new UnauthorizedError(acceptsKey ? 'API key is required' : 'Unauthorized');
-  if (!header.startsWith('Bearer ')) throw new UnauthorizedError();
-  const token = header.slice('Bearer '.length).trim();
+  const token = bearerCredential(
+    req.headers.authorization,
+    acceptsKey ? 'apiKeyMissing' : 'authorizationMissing',
+  );
   if (token.startsWith('sk_')) {
-    if (!acceptsKey) throw new UnauthorizedError();
+    if (!acceptsKey) throw authFailure('apiKeyNotAccepted');
     const { auth, count } = await viaApiKey(req, token);
     return settle(auth, count);
   }
-  if (!jwtScheme) throw new UnauthorizedError();
+  if (!jwtScheme) throw authFailure(JWT_SHAPE.test(token) ? 'tokenNotAccepted' : 'apiKeyInvalid');
   const { auth, count } = await viaJwt(req, token, jwtScheme);
   return settle(auth, count);
 }

@@ -158,7 +158,9 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
         guard: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
         set: { lastUsedAt: at.toISOString() },
       });
-      return result ? { record: toRecord(result.item), count: result.count } : null;
+      // The guard refuses a missing key and a revoked one; only the revoked one has an item.
+      if ('refused' in result) return result.existing ? 'revoked' : null;
+      return { record: toRecord(result.item), count: result.count };
     },
   };
 }

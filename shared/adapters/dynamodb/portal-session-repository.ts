@@ -58,7 +58,8 @@ export function createPortalSessionRepository(table: Table): PortalSessionReposi
         guardValues: { ':gNow': now },
         guardHolds: (existing) => existing !== undefined && String(existing.expiresAt) > now,
       });
-      if (!result) return null;
+      // The guard refuses a missing session and one past its hour; only the latter has an item.
+      if ('refused' in result) return result.existing ? 'expired' : null;
       return { session: fromTenantAttributes<PortalSession>(result.item, DATA_FIELDS), count: result.count };
     },
   };

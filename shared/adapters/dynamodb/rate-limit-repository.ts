@@ -14,7 +14,8 @@ export function createRateLimitRepository(table: Table): RateLimitRepository {
         set: { entity: 'rate', version: 1 },
         ttlSeconds: 3_600,
       });
-      return result?.count ?? 1;
+      // No guard here, so the count is never refused.
+      return 'count' in result ? result.count : 1;
     },
   };
 }

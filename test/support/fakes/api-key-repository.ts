@@ -57,9 +57,10 @@ export class FakeApiKeyRepository implements ApiKeyRepository {
     return structuredClone(found.record);
   }
 
-  async authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | null> {
+  async authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | 'revoked' | null> {
     const found = this.keys.get(hash);
-    if (!found || found.record.revokedAt) return null;
+    if (!found) return null;
+    if (found.record.revokedAt) return 'revoked';
     found.count = found.window === window.index ? found.count + 1 : 1;
     found.window = window.index;
     found.record.lastUsedAt = at.toISOString();

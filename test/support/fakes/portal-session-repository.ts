@@ -42,9 +42,10 @@ export class FakePortalSessionRepository implements PortalSessionRepository {
     tokenHash: string,
     at: Date,
     window: RateWindow,
-  ): Promise<{ session: PortalSession; count: number } | null> {
+  ): Promise<{ session: PortalSession; count: number } | 'expired' | null> {
     const found = this.items.get(tokenHash);
-    if (!found || Date.parse(found.expiresAt) <= at.getTime()) return null;
+    if (!found) return null;
+    if (Date.parse(found.expiresAt) <= at.getTime()) return 'expired';
     const current = this.windows.get(tokenHash);
     const count = current?.window === window.index ? current.count + 1 : 1;
     this.windows.set(tokenHash, { window: window.index, count });
