@@ -57,7 +57,11 @@ export class FakeApiKeyRepository implements ApiKeyRepository {
     return structuredClone(found.record);
   }
 
-  async authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | 'revoked' | null> {
+  async authenticate(
+    hash: string,
+    at: Date,
+    window: RateWindow,
+  ): Promise<AuthenticatedKey | 'revoked' | null> {
     const found = this.keys.get(hash);
     if (!found) return null;
     if (found.record.revokedAt) return 'revoked';
