@@ -74,7 +74,7 @@ async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthC
   const now = req.container.clock.now();
   const hash = hashKey(token);
   const found = await req.container.repos.apiKeys.authenticate(hash, now, rateWindow(now));
-  if (found === 'revoked') throw authFailure('apiKeyRevoked');
+  if (!found && (await req.container.repos.apiKeys.isRevoked(hash))) throw authFailure('apiKeyRevoked');
   if (!found || !sameHash(found.record.hash, hash)) throw authFailure('apiKeyInvalid');
   const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
   if (found.record.environment !== environment) throw authFailure('apiKeyInvalid');

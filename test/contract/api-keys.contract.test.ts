@@ -213,8 +213,6 @@ describe.each([
     const at = (seconds: number) => new Date(Date.parse(START) + seconds * 1000);
     const auth = (hash: string, seconds: number) =>
       repo.authenticate(hash, at(seconds), rateWindow(at(seconds)));
-    const countIn = (found: Awaited<ReturnType<typeof auth>>) =>
-      found && found !== 'revoked' ? found.count : undefined;
 
     it('answers null for a hash it does not know', async () => {
       expect(await auth(hashKey('sk_test_unknown'), 0)).toBeNull();
@@ -234,7 +232,7 @@ describe.each([
       const key = record(1);
       await repo.create(key);
       const counts = [];
-      for (const s of [0, 10, 59, 60, 61, 119, 120]) counts.push(countIn(await auth(key.hash, s)));
+      for (const s of [0, 10, 59, 60, 61, 119, 120]) counts.push((await auth(key.hash, s))?.count);
       expect(counts).toEqual([1, 2, 3, 1, 2, 3, 1]);
     });
 
@@ -242,23 +240,23 @@ describe.each([
       const key = record(1);
       await repo.create(key);
       for (const s of [0, 1, 2]) await auth(key.hash, s);
-      expect(countIn(await auth(key.hash, 120))).toBe(1);
-      expect(countIn(await auth(key.hash, 121))).toBe(2);
-      expect(countIn(await auth(key.hash, 360))).toBe(1);
+      expect((await auth(key.hash, 120))?.count).toBe(1);
+      expect((await auth(key.hash, 121))?.count).toBe(2);
+      expect((await auth(key.hash, 360))?.count).toBe(1);
     });
 
     it('starts at 1 after an idle gap of an odd number of minutes', async () => {
       const key = record(1);
       await repo.create(key);
       for (const s of [0, 1]) await auth(key.hash, s);
-      expect(countIn(await auth(key.hash, 180))).toBe(1);
+      expect((await auth(key.hash, 180))?.count).toBe(1);
     });
 
     it('counts concurrent requests of one minute exactly once each', async () => {
       const key = record(1);
       await repo.create(key);
       const counts = await Promise.all(Array.from({ length: 12 }, (_, i) => auth(key.hash, i)));
-      expect(counts.map(countIn).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+      expect(counts.map((c) => c?.count).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
         Array.from({ length: 12 }, (_, i) => i + 1),
       );
     });
@@ -270,17 +268,26 @@ describe.each([
       await repo.create(b);
       await auth(a.hash, 0);
       await auth(a.hash, 1);
-      expect(countIn(await auth(b.hash, 2))).toBe(1);
-      expect(countIn(await auth(a.hash, 3))).toBe(3);
+      expect((await auth(b.hash, 2))?.count).toBe(1);
+      expect((await auth(a.hash, 3))?.count).toBe(3);
     });
 
-    it('answers `revoked` for a revoked key and no longer stamps it', async () => {
+    it('tells a revoked key (isRevoked) from an active or unknown one', async () => {
+      const key = record(1);
+      await repo.create(key);
+      expect(await repo.isRevoked(key.hash)).toBe(false);
+      expect(await repo.isRevoked(hashKey('sk_test_unknown'))).toBe(false);
+      await repo.revoke(1, key.id, at(10));
+      expect(await repo.isRevoked(key.hash)).toBe(true);
+    });
+
+    it('answers null for a revoked key and no longer stamps it', async () => {
       const key = record(1);
       await repo.create(key);
       await auth(key.hash, 0);
       await repo.revoke(1, key.id, at(10));
-      expect(await auth(key.hash, 20)).toBe('revoked');
-      expect(await auth(key.hash, 120)).toBe('revoked');
+      expect(await auth(key.hash, 20)).toBeNull();
+      expect(await auth(key.hash, 120)).toBeNull();
       expect((await repo.list(1))[0]).toEqual({
         ...key,
         lastUsedAt: START,

@@ -158,9 +158,12 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
         guard: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
         set: { lastUsedAt: at.toISOString() },
       });
-      // The guard refuses a missing key and a revoked one; only the revoked one has an item.
-      if ('refused' in result) return result.existing ? 'revoked' : null;
-      return { record: toRecord(result.item), count: result.count };
+      return result ? { record: toRecord(result.item), count: result.count } : null;
+    },
+
+    async isRevoked(hash) {
+      const item = await table.get<Item>(keys.apiKey(hash), { consistent: true });
+      return item?.revokedAt !== undefined && item.revokedAt !== null;
     },
   };
 }

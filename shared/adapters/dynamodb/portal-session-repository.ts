@@ -58,8 +58,7 @@ export function createPortalSessionRepository(table: Table): PortalSessionReposi
         guardValues: { ':gNow': now },
         guardHolds: (existing) => existing !== undefined && String(existing.expiresAt) > now,
       });
-      // The guard refuses a missing session and one past its hour; only the latter has an item.
-      if ('refused' in result) return result.existing ? 'expired' : null;
+      if (!result) return null;
       return { session: fromTenantAttributes<PortalSession>(result.item, DATA_FIELDS), count: result.count };
     },
   };

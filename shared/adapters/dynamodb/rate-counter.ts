@@ -34,13 +34,7 @@ export interface CountResult {
   count: number;
 }
 
-/** The guard refused: `existing` is the item as it was (undefined when there is none). */
-export interface CountRefused {
-  refused: true;
-  existing: Item | undefined;
-}
-
-export async function countRequest(options: CountOptions): Promise<CountResult | CountRefused> {
+export async function countRequest(options: CountOptions): Promise<CountResult | null> {
   const slot = `rl${options.window.index % 2}`;
   const other = `rl${(options.window.index + 1) % 2}`;
   const names: Record<string, string> = { '#cur': slot, '#other': other, '#rlAt': 'rlAt' };
@@ -76,7 +70,7 @@ export async function countRequest(options: CountOptions): Promise<CountResult |
       return { item: item ?? {}, count: Number(item?.[slot] ?? 1) };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
-      if (options.guard && !holds(error.existing)) return { refused: true, existing: error.existing };
+      if (options.guard && !holds(error.existing)) return null;
     }
     try {
       // The slot is left over from an idle gap: start the window at 1.
@@ -91,7 +85,7 @@ export async function countRequest(options: CountOptions): Promise<CountResult |
       return { item: item ?? {}, count: 1 };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
-      if (options.guard && !holds(error.existing)) return { refused: true, existing: error.existing };
+      if (options.guard && !holds(error.existing)) return null;
       // Another request reset the window first: count on top of it.
     }
   }

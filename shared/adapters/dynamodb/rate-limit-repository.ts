@@ -14,8 +14,7 @@ export function createRateLimitRepository(table: Table): RateLimitRepository {
         set: { entity: 'rate', version: 1 },
         ttlSeconds: 3_600,
       });
-      // No guard here, so the count is never refused.
-      return 'count' in result ? result.count : 1;
+      return result?.count ?? 1;
     },
   };
 }

@@ -34,16 +34,17 @@ export async function verifyPortalToken(
  * limit together, with the same 401s; a refused token is not counted.
  */
 export async function authenticatePortalToken(
-  deps: { portalSessions: Pick<PortalSessionRepository, 'authenticate'>; clock: Clock },
+  deps: { portalSessions: Pick<PortalSessionRepository, 'authenticate' | 'findByTokenHash'>; clock: Clock },
   token: string | undefined,
 ): Promise<{ session: PortalSession; count: number }> {
   if (!token) throw authFailure('tokenMissing');
   if (!PORTAL_TOKEN_FORMAT.test(token)) throw authFailure('tokenInvalid');
   const now = deps.clock.now();
-  const found = await deps.portalSessions.authenticate(portalTokenHash(token), now, rateWindow(now));
-  if (found === 'expired') throw authFailure('tokenExpired');
-  if (!found) throw authFailure('tokenInvalid');
-  return found;
+  const hash = portalTokenHash(token);
+  const found = await deps.portalSessions.authenticate(hash, now, rateWindow(now));
+  if (found) return found;
+  // Refused: a second read tells a session past its hour (its item outlives it) from no session.
+  throw authFailure((await deps.portalSessions.findByTokenHash(hash)) ? 'tokenExpired' : 'tokenInvalid');
 }
 
 /** The AuthContext of a portal token route: the session's seller, counted per session. */

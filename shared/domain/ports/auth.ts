@@ -8,11 +8,10 @@ export interface ApiKeyRepository {
   list(sellerId: number, environment?: Environment): Promise<ApiKeyRecord[]>;
   /** Returns the revoked record, or null when the seller has no such key (or it is already revoked). */
   revoke(sellerId: number, id: string, at: Date): Promise<ApiKeyRecord | null>;
-  /**
-   * Looks the key up by hash and counts the request in one round trip; `revoked` for a revoked key,
-   * null for an unknown one (neither is counted).
-   */
-  authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | 'revoked' | null>;
+  /** Looks the key up by hash and counts the request in one round trip; null for unknown or revoked keys. */
+  authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | null>;
+  /** Whether a key of that hash exists and was revoked (read after a refused authentication only). */
+  isRevoked(hash: string): Promise<boolean>;
 }
 
 export interface RateLimitRepository {

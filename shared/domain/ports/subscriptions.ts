@@ -124,12 +124,11 @@ export interface PortalSessionRepository {
   /**
    * The session of a token hash if it is still before its `expiresAt` at `at`, with the request
    * counted in the session's own rate window, in one round trip (the counter lives in the
-   * session's item); `expired` for a session past its hour, null for an unknown hash, and nothing
-   * is counted then.
+   * session's item); null for an unknown hash or an expired session, and nothing is counted then.
    */
   authenticate(
     tokenHash: string,
     at: Date,
     window: RateWindow,
-  ): Promise<{ session: PortalSession; count: number } | 'expired' | null>;
+  ): Promise<{ session: PortalSession; count: number } | null>;
 }

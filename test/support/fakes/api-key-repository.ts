@@ -57,17 +57,16 @@ export class FakeApiKeyRepository implements ApiKeyRepository {
     return structuredClone(found.record);
   }
 
-  async authenticate(
-    hash: string,
-    at: Date,
-    window: RateWindow,
-  ): Promise<AuthenticatedKey | 'revoked' | null> {
+  async authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | null> {
     const found = this.keys.get(hash);
-    if (!found) return null;
-    if (found.record.revokedAt) return 'revoked';
+    if (!found || found.record.revokedAt) return null;
     found.count = found.window === window.index ? found.count + 1 : 1;
     found.window = window.index;
     found.record.lastUsedAt = at.toISOString();
     return { record: structuredClone(found.record), count: found.count };
+  }
+
+  async isRevoked(hash: string): Promise<boolean> {
+    return Boolean(this.keys.get(hash)?.record.revokedAt);
   }
 }

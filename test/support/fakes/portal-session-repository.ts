@@ -42,10 +42,9 @@ export class FakePortalSessionRepository implements PortalSessionRepository {
     tokenHash: string,
     at: Date,
     window: RateWindow,
-  ): Promise<{ session: PortalSession; count: number } | 'expired' | null> {
+  ): Promise<{ session: PortalSession; count: number } | null> {
     const found = this.items.get(tokenHash);
-    if (!found) return null;
-    if (Date.parse(found.expiresAt) <= at.getTime()) return 'expired';
+    if (!found || Date.parse(found.expiresAt) <= at.getTime()) return null;
     const current = this.windows.get(tokenHash);
     const count = current?.window === window.index ? current.count + 1 : 1;
     this.windows.set(tokenHash, { window: window.index, count });
