@@ -2,7 +2,8 @@
  * The customer list's reads. Every search goes through a key or an index made for it (docs/data-model.md);
  * offset pages are walked with Limit, bounded by MAX_LIST_WINDOW, since the spec pages by number.
  */
-import { ADDRESS_FIELDS, type CustomerProfile, MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import { ADDRESS_FIELDS, type CustomerProfile } from '#shared/domain/customers/customer';
+import { MAX_LIST_WINDOW } from '#shared/domain/paging';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { keys } from './keys';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pageFields, readNumberedPage } from '#shared/domain/paging';
 import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
@@ -109,8 +110,7 @@ export async function refundTransaction(
 }
 
 export const listSchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageFields,
   status: z.enum(STATUSES).optional(),
   search: z.string().trim().min(1).max(100).optional(),
   paymentMethod: z.enum(['pix', 'boleto', 'creditcard']).optional(),
@@ -124,11 +124,7 @@ export async function listTransactions(
   input: z.output<typeof listSchema>,
   searchCustomers: (term: string) => Promise<number[]>,
 ) {
-  if (input.page * input.limit > 10_000)
-    throw new ValidationError(['page * limit must be at most 10000; narrow the filters']);
-  const query: TransactionQuery = {
-    page: input.page,
-    limit: input.limit,
+  const query: Omit<TransactionQuery, 'page' | 'limit'> = {
     status: input.status,
     paymentMethod: input.paymentMethod,
     productId: input.productId,
@@ -140,7 +136,7 @@ export async function listTransactions(
   }
   if (query.customerIds && query.customerIds.length === 0)
     return { data: [], count: 0, page: input.page, totalPages: 0 };
-  const page = await deps.transactions.list(tenant, query);
+  const page = await readNumberedPage(input, (at) => deps.transactions.list(tenant, { ...query, ...at }));
   return {
     data: page.items.map(toTransactionView),
     count: page.items.length,

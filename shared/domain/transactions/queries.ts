@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { classifySearch } from '#shared/domain/customers/listing';
+import { limitQuery } from '#shared/domain/paging';
 import type { CustomerRepository, ProductRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
@@ -69,7 +70,7 @@ export const chargesQuerySchema = z.object({
   createdBefore: z.iso
     .datetime({ offset: true, error: 'createdBefore must be an ISO 8601 timestamp' })
     .optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: limitQuery,
   cursor: z.string().max(2048).optional(),
 });
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
+import { limitQuery } from '#shared/domain/paging';
 import type { Clock, Ids, UrlPolicy, WebhookEndpointRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
@@ -10,7 +11,6 @@ import { checkWebhookUrl } from './url-policy';
 
 /** The previous secret keeps signing for this long after a rotation. */
 export const ROTATION_OVERLAP_SECONDS = 86_400;
-export const MAX_PAGE = 100;
 export { WEBHOOK_ENDPOINT_NOT_FOUND };
 
 export interface WebhookEndpoint {
@@ -201,7 +201,7 @@ export async function deleteEndpoint(deps: Pick<EndpointDeps, 'endpoints'>, tena
 
 /** A page of endpoints: `limit` 1–100, `cursor` from the previous page's nextCursor. */
 export const pageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
+  limit: limitQuery,
   cursor: z.string().max(2048).optional(),
 });
 
