@@ -49,7 +49,8 @@ export const portalRoutes = defineRoutes('portal', [
     summary: "The portal session's data",
     description:
       "The customer, the effective portal configuration, the customer's subscriptions with the actions " +
-      'allowed on each, and the active saved cards. 401 `Unauthorized` for an unknown or expired token.',
+      'allowed on each, and the active saved cards. 401 `token_invalid` for an unknown token, ' +
+      '`token_expired` past its hour (messages in Portuguese, as on every portal token route).',
     responses: { 200: portalResponses.portalResponse },
   },
   {
