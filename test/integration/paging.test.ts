@@ -93,8 +93,8 @@ describe('paging, the same on every list', () => {
     }
   });
 
-  // Under the 100 requests a minute of one key: 3 limits and 2 pages per list beside the set-up.
-  it('words a bad page or limit the same on every list, numbered or by cursor', async () => {
+  // Under the 100 requests a minute of one key: 3 limits, 2 pages or a cursor per list beside the set-up.
+  it('words a bad page, limit or cursor the same on every list, numbered or by cursor', async () => {
     const s = await seller();
     const numbered = [
       '/api/transactions',
@@ -121,6 +121,7 @@ describe('paging, the same on every list', () => {
     for (const path of numbered) {
       for (const page of ['0', '1.5']) refusals.push([`${path}?page=${page}`, PAGE]);
     }
+    for (const path of byCursor) refusals.push([`${path}?cursor=garbage`, 'cursor is not valid']);
     for (const [path, message] of refusals) {
       const res = await api.get(path, { token: s.key });
       expect([res.status, res.body.message], path).toEqual([400, [message]]);
