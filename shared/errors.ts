@@ -39,9 +39,41 @@ export class BadRequestError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Unauthorized', options?: { cause?: unknown }) {
-    super(401, 'unauthorized', message, options);
+  constructor(message = 'Unauthorized', options?: { cause?: unknown; code?: string }) {
+    super(401, options?.code ?? 'unauthorized', message, options);
   }
+}
+
+/**
+ * Every reason a credential is refused, as the 401's stable `code` and its message. The spec's texts
+ * stay where it names them: `API key is required` when a route that takes API keys gets no
+ * credential, `Unauthorized` for a credential that is not valid; the code tells the cases apart.
+ */
+export const AUTH_FAILURES = {
+  apiKeyMissing: { code: 'authorization_missing', message: 'API key is required' },
+  authorizationMissing: { code: 'authorization_missing', message: 'Authorization header is required' },
+  scheme: {
+    code: 'authorization_scheme',
+    message: 'Authorization header must be "Bearer <API key or token>"',
+  },
+  apiKeyInvalid: { code: 'api_key_invalid', message: 'Unauthorized' },
+  apiKeyRevoked: { code: 'api_key_revoked', message: 'API key has been revoked' },
+  apiKeyNotAccepted: {
+    code: 'credential_not_accepted',
+    message: 'This route accepts a dashboard token, not an API key',
+  },
+  tokenNotAccepted: { code: 'credential_not_accepted', message: 'This route accepts an API key only' },
+  tokenMissing: { code: 'token_missing', message: 'token is required' },
+  tokenInvalid: { code: 'token_invalid', message: 'Unauthorized' },
+  tokenExpired: { code: 'token_expired', message: 'Token has expired' },
+} as const;
+
+export type AuthFailure = keyof typeof AUTH_FAILURES;
+
+/** The 401 of one AUTH_FAILURES case. */
+export function authFailure(reason: AuthFailure, options?: { cause?: unknown }): UnauthorizedError {
+  const { code, message } = AUTH_FAILURES[reason];
+  return new UnauthorizedError(message, { code, cause: options?.cause });
 }
 
 export class ForbiddenError extends AppError {

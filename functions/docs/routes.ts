@@ -11,6 +11,18 @@ export { REFERENCE_ASSETS };
 // would be the only DynamoDB traffic of the group.
 export const docsRoutes = defineRoutes('docs', [
   {
+    operationId: 'getRoot',
+    method: 'GET',
+    path: '/',
+    auth: [],
+    rateLimited: false,
+    summary: 'The service root: redirects to the API reference',
+    description: 'A 302 to `/docs` (Location header), the page a person opening the base URL wants first.',
+    responses: {
+      302: { contentType: 'text/plain', description: 'Found: the Location header is `/docs`.' },
+    },
+  },
+  {
     operationId: 'getOpenApiDocument',
     method: 'GET',
     path: '/api/openapi.json',

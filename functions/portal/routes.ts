@@ -55,7 +55,8 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "The customer, the session's effective portal configuration (the page's look and texts), the " +
       "customer's subscriptions with the actions and cancel rules of each one's own product's configuration, " +
-      'and the active saved cards. 401 `Unauthorized` for an unknown or expired token.',
+      'and the active saved cards. 401 `token_invalid` for an unknown token, ' +
+      '`token_expired` past its hour (messages in Portuguese, as on every portal token route).',
     responses: { 200: portalResponses.portalResponse },
   },
   {

@@ -125,6 +125,10 @@ export const examples = defineExamples(productRoutes, {
     query: { page: 1, limit: 20, tab: 'active' },
     responses: { 200: { data: [updated], count: 1, page: 1, totalCount: 1, totalPages: 1 } },
   },
+  listProductsAlias: {
+    query: { page: 1, limit: 20 },
+    responses: { 200: { data: [updated], count: 1, page: 1, totalCount: 1, totalPages: 1 } },
+  },
   getProductByUuid: { path: { uuid: productUuid }, responses: { 200: product } },
   getProduct: { path: { id: '1' }, responses: { 200: product } },
   updateProduct: {

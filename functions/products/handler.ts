@@ -18,6 +18,7 @@ export const handler = createHttpHandler(productRoutes, (c) => {
   return {
     createProduct: async ({ tenant, body }) => (await useCases()).createProduct(deps, tenant, body),
     listProducts: async ({ tenant, query }) => (await useCases()).listProducts(deps, tenant, query),
+    listProductsAlias: async ({ tenant, query }) => (await useCases()).listProducts(deps, tenant, query),
     listProductsV1: async ({ tenant, query }) => (await useCases()).pageProducts(deps, tenant, query),
     getProductByUuid: async ({ tenant, path, query }) =>
       (await useCases()).getProduct(deps, tenant, path.uuid, query.includeArchived),

@@ -39,6 +39,18 @@ export const productRoutes = defineRoutes('products', [
     responses: { 200: productsResponses.productListResponse },
   },
   {
+    operationId: 'listProductsAlias',
+    method: 'GET',
+    path: '/api/products',
+    auth,
+    summary: "List the seller's products (as GET /api/products/seller)",
+    description:
+      'The collection URL answers the same numbered page as `GET /api/products/seller`, with the same ' +
+      'query (`page`, `limit`, `search`, `tab`); `GET /api/v1/products` pages the same products by cursor.',
+    request: { query: schemas.listQuerySchema },
+    responses: { 200: productsResponses.productListResponse },
+  },
+  {
     ...byUuid,
     operationId: 'getProductByUuid',
     method: 'GET',

@@ -175,6 +175,8 @@ async function send(baseUrl: string, req: BenchRequest): Promise<number> {
     method: req.method,
     headers,
     body: req.body === undefined ? undefined : JSON.stringify(req.body),
+    // A redirect is the route's answer (GET /), not a request to follow.
+    redirect: 'manual',
   });
   await res.arrayBuffer();
   return res.status;

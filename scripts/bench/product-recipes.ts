@@ -19,6 +19,13 @@ export const productRecipes: Record<string, Recipe> = {
       return () => ({ method: 'GET', path: '/api/products/seller', token, expect: 200 });
     },
   },
+  'GET /api/products': {
+    prepare: async (ctx) => {
+      const { sellerId, token } = await ctx.newSeller();
+      await createProducts(ctx, live(sellerId), 25);
+      return () => ({ method: 'GET', path: '/api/products', token, expect: 200 });
+    },
+  },
   'GET /api/products/uuid/{uuid}': {
     prepare: async (ctx) => {
       const { sellerId, token } = await ctx.newSeller();

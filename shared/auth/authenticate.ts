@@ -7,7 +7,14 @@ import {
   secondsUntilReset,
 } from '#shared/domain/auth/rate-limit';
 import type { Environment } from '#shared/domain/tenant';
-import { BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '#shared/errors';
+import {
+  type AuthFailure,
+  authFailure,
+  BadRequestError,
+  ForbiddenError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '#shared/errors';
 import type { AuthContext, AuthScheme, HttpRequest, Route } from '#shared/http/types';
 
 /** The claim of the Cognito ID token that carries the numeric seller id (a custom attribute). */
@@ -53,14 +60,31 @@ function environmentHeader(req: HttpRequest): Environment {
   throw new BadRequestError('X-Environment must be one of: test, live', 'invalid_environment');
 }
 
+/**
+ * The credential of `Authorization: Bearer <credential>`. The scheme is matched ignoring case (RFC
+ * 7235, section 2.1); another scheme, or a credential sent without one, is refused as such.
+ */
+export function bearerCredential(header: string | undefined, missing: AuthFailure): string {
+  const value = header?.trim() ?? '';
+  if (value === '') throw authFailure(missing);
+  const match = /^bearer(?:[ \t]+(.*))?$/i.exec(value);
+  if (!match) throw authFailure('scheme');
+  const credential = match[1]?.trim() ?? '';
+  if (credential === '') throw authFailure(missing);
+  return credential;
+}
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+
 async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthContext; count: number }> {
-  if (!API_KEY_FORMAT.test(token)) throw new UnauthorizedError();
+  if (!API_KEY_FORMAT.test(token)) throw authFailure('apiKeyInvalid');
   const now = req.container.wallClock.now();
   const hash = hashKey(token);
   const found = await req.container.repos.apiKeys.authenticate(hash, now, rateWindow(now));
-  if (!found || !sameHash(found.record.hash, hash)) throw new UnauthorizedError();
+  if (!found && (await req.container.repos.apiKeys.isRevoked(hash))) throw authFailure('apiKeyRevoked');
+  if (!found || !sameHash(found.record.hash, hash)) throw authFailure('apiKeyInvalid');
   const environment: Environment = token.startsWith('sk_live_') ? 'live' : 'test';
-  if (found.record.environment !== environment) throw new UnauthorizedError();
+  if (found.record.environment !== environment) throw authFailure('apiKeyInvalid');
   if (found.record.permissions === 'read' && req.method !== 'GET') throw new ForbiddenError();
   const tenant = { sellerId: found.record.sellerId, environment };
   // A seller's keys share one limit: a seller with one key is counted in that key's own item (one
@@ -107,12 +131,14 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
     }));
   } catch (error) {
     if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) {
-      throw new UnauthorizedError('Unauthorized', { cause: error });
+      throw authFailure(error instanceof joseErrors.JWTExpired ? 'tokenExpired' : 'tokenInvalid', {
+        cause: error,
+      });
     }
     throw error;
   }
   const sellerId = sellerIdOf(payload[SELLER_CLAIM]);
-  if (payload.token_use !== 'id' || sellerId === null) throw new UnauthorizedError();
+  if (payload.token_use !== 'id' || sellerId === null) throw authFailure('tokenInvalid');
   const environment = environmentHeader(req);
   const principal = `jwt:${String(payload.sub)}`;
   const now = req.container.wallClock.now();
@@ -122,7 +148,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
 
 /**
  * Resolves who is calling from the route's declared schemes and counts the request against the
- * caller's rate limit. Throws 401 (with the spec's messages) or 429. A client address with
+ * caller's rate limit. Throws 401 (one AUTH_FAILURES case) or 429. A client address with
  * FAILED_AUTH_LIMIT failed authentications in the window gets 429 on every authenticated route
  * before anything is read or written (docs/decisions.md, "Failed authentications").
  */
@@ -143,7 +169,7 @@ export async function authenticate(
   };
 
   if (route.auth.length === 0) {
-    const bearer = req.headers.authorization?.match(/^Bearer (sk_\S+)\s*$/)?.[1];
+    const bearer = req.headers.authorization?.match(/^bearer[ \t]+(sk_\S+)\s*$/i)?.[1];
     if (route.acceptsApiKey && bearer) {
       const { auth, count } = await viaApiKey(req, bearer);
       return settle(auth, count);
@@ -189,15 +215,15 @@ async function identify(
 
   const acceptsKey = route.auth.includes('apiKey');
   const jwtScheme = route.auth.includes('panel') ? 'panel' : route.auth.includes('jwt') ? 'jwt' : undefined;
-  const header = req.headers.authorization;
-  if (!header) throw new UnauthorizedError(acceptsKey ? 'API key is required' : 'Unauthorized');
-  if (!header.startsWith('Bearer ')) throw new UnauthorizedError();
-  const token = header.slice('Bearer '.length).trim();
+  const token = bearerCredential(
+    req.headers.authorization,
+    acceptsKey ? 'apiKeyMissing' : 'authorizationMissing',
+  );
   if (token.startsWith('sk_')) {
-    if (!acceptsKey) throw new UnauthorizedError();
+    if (!acceptsKey) throw authFailure('apiKeyNotAccepted');
     return viaApiKey(req, token);
   }
-  if (!jwtScheme) throw new UnauthorizedError();
+  if (!jwtScheme) throw authFailure(JWT_SHAPE.test(token) ? 'tokenNotAccepted' : 'apiKeyInvalid');
   return viaJwt(req, token, jwtScheme);
 }
 

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { MAX_KEY_LENGTH } from '#shared/domain/idempotency';
-import type { AppError } from '#shared/errors';
+import { type AppError, AUTH_FAILURES } from '#shared/errors';
 import { type ExampleBook, type Scenario, scenariosOf } from './examples';
 import { errorExample, refusalExample } from './openapi-errors';
 import { createSchemaBook, type Json, refTo, type SchemaBook } from './openapi-schemas';
@@ -86,7 +86,9 @@ const REASONS: Record<number, string> = {
   302: 'Found',
   303: 'See Other',
   400: 'Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it.',
-  401: 'Missing or invalid credentials.',
+  401: `Missing or invalid credentials; the body's \`code\` says which: ${[
+    ...new Set(Object.values(AUTH_FAILURES).map((failure) => `\`${failure.code}\``)),
+  ].join(', ')}.`,
   403: 'Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment.',
   404: 'Not found (a resource of another seller or environment answers the same).',
   409: 'Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed.',

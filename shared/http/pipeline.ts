@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { assertSchemesAvailable } from '#shared/auth/authenticate';
 import { AppError, NotFoundError, toErrorBody } from '#shared/errors';
 import { authentication } from '#shared/http/auth-middleware';
+import { inPortuguese, isBuyerRoute } from '#shared/http/buyer-language';
 import { idempotency } from '#shared/http/idempotency-middleware';
 import { withTransportHeaders } from '#shared/http/transport-headers';
 import { type ParsedInput, validation } from '#shared/http/validation-middleware';
@@ -152,7 +153,9 @@ function errorMapper(): PipelineMiddleware {
       const req = request as PipelineRequest;
       const error = request.error;
       const path = req.internal.http?.path ?? request.event.rawPath ?? '/';
-      const body = toErrorBody(error, path, (await getContainer()).clock.now());
+      const english = toErrorBody(error, path, (await getContainer()).clock.now());
+      const route = req.internal.route;
+      const body = route && isBuyerRoute(route) ? inPortuguese(english) : english;
       const extra = error instanceof AppError ? error.headers : {};
       request.response = {
         statusCode: body.statusCode,

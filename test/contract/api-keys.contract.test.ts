@@ -278,6 +278,15 @@ describe.each([
       expect((await auth(a.hash, 3))?.count).toBe(3);
     });
 
+    it('tells a revoked key (isRevoked) from an active or unknown one', async () => {
+      const key = record(1);
+      await repo.create(key);
+      expect(await repo.isRevoked(key.hash)).toBe(false);
+      expect(await repo.isRevoked(hashKey('sk_test_unknown'))).toBe(false);
+      await repo.revoke(1, key.id, at(10));
+      expect(await repo.isRevoked(key.hash)).toBe(true);
+    });
+
     it('answers null for a revoked key and no longer stamps it', async () => {
       const key = record(1);
       await repo.create(key);

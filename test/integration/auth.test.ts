@@ -49,7 +49,7 @@ describe('the 401 answers', () => {
   it('refuses a key sent without the Bearer prefix', async () => {
     const { key } = await newKey('test');
     const res = await api.get(endpoints, { headers: { authorization: key } });
-    expect(res).toMatchObject({ status: 401, body: { message: 'Unauthorized' } });
+    expect(res).toMatchObject({ status: 401, body: { code: 'authorization_scheme' } });
   });
 
   it('refuses an unknown key and a malformed key', async () => {
@@ -94,7 +94,7 @@ describe('the 401 answers', () => {
   it('refuses an API key on a dashboard-only route', async () => {
     const { key } = await newKey('test');
     const res = await api.get('/api/api-keys', { token: key });
-    expect(res).toMatchObject({ status: 401, body: { message: 'Unauthorized' } });
+    expect(res).toMatchObject({ status: 401, body: { code: 'credential_not_accepted' } });
   });
 });
 

@@ -525,7 +525,7 @@ describe('the public page routes', () => {
     for (const ref of ['cs_test_nope', '00000000-0000-4000-8000-000000000000']) {
       const res = await api.get(`/api/public/checkout/${ref}`);
       expect(res.status).toBe(404);
-      expect(res.body.message).toBe('Checkout not found');
+      expect(res.body.message).toBe('Link de pagamento não encontrado.');
     }
   });
 

@@ -101,7 +101,9 @@ describe('GET /docs', () => {
 
     const response = await page.goto(`${runtime.baseUrl}/docs`);
     expect(response?.status()).toBe(200);
-    await page.getByText('Create a product').first().waitFor({ timeout: 20_000 });
+    // Past 150 tags and operations Swagger UI renders the list virtualized (only what is in view), so
+    // the check is an operation of the first tag, not one further down.
+    await page.getByText('Overall health').first().waitFor({ timeout: 20_000 });
     await page.getByText('Payment Service API').first().waitFor();
     await page.screenshot({ path: '/tmp/docs.png', fullPage: false });
 

@@ -215,7 +215,7 @@ describe('the mailbox test helper', () => {
     const bad = await inbox(s.key, '?to=not-an-address&limit=500');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toEqual(
-      expect.arrayContaining(['to must be a valid e-mail', 'limit must be at most 100']),
+      expect.arrayContaining(['to must be a valid e-mail', 'limit must be an integer from 1 to 100']),
     );
     expect((await inbox(s.key, '?cursor=garbage')).status).toBe(400);
   });

@@ -102,9 +102,16 @@ describe('GET /api/public/minha-area/charges', () => {
     await customer(a.key, cpf, email);
     const token = await linkFor(cpf, email);
     expect((await api.get(CHARGES)).status).toBe(401);
-    expect((await api.get(CHARGES, { token: 'eyJhbGciOiJub25lIn0.e30.' })).status).toBe(401);
+    expect(await api.get(CHARGES, { token: 'eyJhbGciOiJub25lIn0.e30.' })).toMatchObject({
+      status: 401,
+      body: { code: 'token_invalid' },
+    });
     expect((await api.get(CHARGES, { token: a.key })).status).toBe(401);
+    expect((await api.get(CHARGES, { headers: { authorization: token } })).body.code).toBe(
+      'authorization_scheme',
+    );
     expect((await api.get(CHARGES, { token })).status).toBe(200);
+    expect((await api.get(CHARGES, { headers: { authorization: `bearer ${token}` } })).status).toBe(200);
     await api.post('/api/test-helpers/clock/advance', { seconds: 31 * 60 });
     const expired = await api.get(CHARGES, { token });
     expect(expired.status).toBe(401);

@@ -134,6 +134,6 @@ describe('PATCH /api/public/minha-area/profile', () => {
       { token: s.token },
     );
     expect(res.status).toBe(404);
-    expect(res.body.message).toBe('Customer not found');
+    expect(res.body.message).toBe('Cadastro não encontrado.');
   });
 });

@@ -167,7 +167,7 @@ describe('hosted pages over HTTP', () => {
   it('answers 404 for a file the page does not use', async () => {
     const res = await api.get('/pages/assets/package.json');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ statusCode: 404, message: 'Asset not found' });
+    expect(res.body).toMatchObject({ statusCode: 404, message: 'Arquivo não encontrado.' });
   });
 
   it('gives products a payment link to their hosted page', async () => {

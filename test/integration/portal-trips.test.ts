@@ -149,18 +149,20 @@ describe('round trips of the customer portal (issue 17)', () => {
     ).toEqual({ UpdateItemCommand: 2, BatchGetItemCommand: 1 });
   });
 
-  it('answers an unknown or expired token 401 after one failed conditional UpdateItem and the count of failures of the client address', async () => {
+  it('answers an unknown or expired token 401 after one failed conditional UpdateItem, one read that tells them apart, and the count of failures of the client address', async () => {
     const s = await setUp();
     const token = (await api.post('/api/portal/sessions', { customerId: s.customer.id }, { token: s.key }))
       .body.token as string;
     expect(await tripsOf(() => api.get(`/api/portal?token=pt_${'A'.repeat(43)}`), 401)).toEqual({
       UpdateItemCommand: 2,
+      GetItemCommand: 1,
     });
     // 61 minutes: past the token's hour, and an odd gap for the client's failure counter (after an
     // even gap its slot is reset first, one more UpdateItem: docs/data-model.md).
     await api.post('/api/test-helpers/clock/advance', { seconds: 3_660 });
     expect(await tripsOf(() => api.get(`/api/portal?token=${token}`), 401)).toEqual({
       UpdateItemCommand: 2,
+      GetItemCommand: 1,
     });
   });
 });

@@ -222,7 +222,7 @@ describe('POST /api/portal/sessions', () => {
 });
 
 describe('the portal token', () => {
-  it('stops working after one hour (401 Unauthorized)', async () => {
+  it('stops working after one hour (401 token_expired, in Portuguese)', async () => {
     const s = await seller();
     const token = await portalToken(s);
     await api.post('/api/test-helpers/clock/advance', { seconds: 3_540 });
@@ -232,7 +232,10 @@ describe('the portal token', () => {
 
     const expired = await portalGet('/api/portal', token);
     expectStatus(expired, 401);
-    expect(expired.body.message).toBe('Unauthorized');
+    expect(expired.body).toMatchObject({
+      code: 'token_expired',
+      message: 'Este link de acesso expirou. Peça um novo.',
+    });
     expectStatus(await portalPost(subPath(s.maria.subscription.id, 'cancel'), token), 401);
   });
 
@@ -240,14 +243,15 @@ describe('the portal token', () => {
     const s = await seller();
     const token = await portalToken(s);
 
-    for (const path of [
-      withToken('/api/portal', `pt_${'A'.repeat(43)}`),
-      withToken('/api/portal', 'sk_test_nope'),
-      '/api/portal',
+    for (const [path, code] of [
+      [withToken('/api/portal', `pt_${'A'.repeat(43)}`), 'token_invalid'],
+      [withToken('/api/portal', 'sk_test_nope'), 'token_invalid'],
+      ['/api/portal', 'token_missing'],
     ]) {
       const res = await api.get(path);
       expectStatus(res, 401);
-      expect(res.body.message).toBe('Unauthorized');
+      expect(res.body.code).toBe(code);
+      expect(res.body.message).toMatch(/^Este link de acesso/);
     }
     expectStatus(await api.get('/api/portal', { token }), 401);
     expectStatus(await api.get(withToken('/api/portal', s.key)), 401);
@@ -398,10 +402,13 @@ describe('portal actions and their flags', () => {
     expect(reactivated.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
     const refused = await portalPost(subPath(id, 'resume'), token);
     expectStatus(refused, 409);
-    expect(refused.body.message).toBe('Subscription cannot be resumed: it is not paused');
+    expect(refused.body).toMatchObject({
+      code: 'invalid_transition',
+      message: 'Esta assinatura não permite esta ação na situação em que está.',
+    });
   });
 
-  it('answers 403 Insufficient permissions for cancel, pause, resume and reactivate without allowCancelSubscription', async () => {
+  it('answers 403 (in Portuguese) for cancel, pause, resume and reactivate without allowCancelSubscription', async () => {
     const s = await seller();
     await configure(s, { allowCancelSubscription: false });
     const token = await portalToken(s);
@@ -409,13 +416,13 @@ describe('portal actions and their flags', () => {
     for (const action of ['cancel', 'pause', 'resume', 'reactivate']) {
       const res = await portalPost(subPath(s.maria.subscription.id, action), token);
       expectStatus(res, 403);
-      expect(res.body.message).toBe('Insufficient permissions');
+      expect(res.body.message).toBe('Esta ação não está disponível para esta assinatura.');
     }
     const seen = (await api.get(`/api/subscriptions/${s.maria.subscription.id}`, { token: s.key })).body;
     expect(seen).toMatchObject({ status: 'active', pauseCollection: null });
   });
 
-  it("answers 404 Subscription not found for another customer's subscription, in every action", async () => {
+  it("answers 404 (in Portuguese) for another customer's subscription, in every action", async () => {
     const s = await seller();
     const joao = await subscriber(s, JOAO);
     const token = await portalToken(s);
@@ -434,7 +441,7 @@ describe('portal actions and their flags', () => {
       }),
     ]) {
       expectStatus(res, 404);
-      expect(res.body.message).toBe('Subscription not found');
+      expect(res.body.message).toBe('Assinatura não encontrada.');
     }
     expect((await api.get(`/api/subscriptions/${id}`, { token: s.key })).body.status).toBe('active');
   });
@@ -449,7 +456,7 @@ describe('portal actions and their flags', () => {
       paymentMethodId: joao.card.id,
     });
     expectStatus(foreign, 404);
-    expect(foreign.body.message).toBe('Payment method not found');
+    expect(foreign.body.message).toBe('Cartão não encontrado.');
     expect(await mailOf(s, 'payment_method_updated')).toEqual([]);
 
     const res = await portalPost(subPath(s.maria.subscription.id, 'update-payment-method'), token, {
@@ -531,7 +538,7 @@ describe('portal actions and their flags', () => {
     await configure(s, { allowViewInvoices: false });
     const refused = await portalGet(subPath(s.maria.subscription.id, 'events'), token);
     expectStatus(refused, 403);
-    expect(refused.body.message).toBe('Insufficient permissions');
+    expect(refused.body.message).toBe('Esta ação não está disponível para esta assinatura.');
   });
 
   it("changes the customer's data with allowUpdateBillingInfo, validated as the customers API; 403 without it", async () => {
@@ -561,7 +568,7 @@ describe('portal actions and their flags', () => {
     await configure(s, { allowUpdateBillingInfo: false });
     const refused = await portalPut('/api/portal/customer-info', token, { name: 'Outra' });
     expectStatus(refused, 403);
-    expect(refused.body.message).toBe('Insufficient permissions');
+    expect(refused.body.message).toBe('Esta ação não está disponível para esta assinatura.');
   });
 });
 

@@ -213,6 +213,10 @@ describe('products and portal configuration', () => {
     shape(await api.get('/api/products/seller', auth()), 200, productListResponse);
   });
 
+  it('GET /api/products', async () => {
+    shape(await api.get('/api/products', auth()), 200, productListResponse);
+  });
+
   it('GET /api/products/uuid/{uuid}', async () => {
     shape(await api.get(`/api/products/uuid/${product.uuid}`, auth()), 200, productResponse);
   });

@@ -466,7 +466,7 @@ describe('reads', () => {
     expect(await ids('?customerId=999999')).toEqual([[], 0, 0, 0]);
     for (const [query, message] of [
       ['?status=paused', 'status must be one of: pending, active, pending_cancellation, canceled, failed'],
-      ['?limit=101', 'limit must be at most 100'],
+      ['?limit=101', 'limit must be an integer from 1 to 100'],
       ['?customerId=x', 'customerId must be a customer id (a positive integer)'],
     ]) {
       const res = await get(s, `/api/subscriptions${query}`);

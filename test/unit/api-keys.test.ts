@@ -38,6 +38,9 @@ class FakeApiKeys implements ApiKeyRepository {
   async authenticate() {
     return null;
   }
+  async isRevoked() {
+    return false;
+  }
 }
 
 function deps() {

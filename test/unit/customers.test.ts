@@ -244,18 +244,15 @@ describe('customer schemas', () => {
     }
   });
 
-  it('pages 20 by default, at most 100, and within the list window', () => {
+  it('pages 20 by default, at most 100', () => {
     expect(parseInput(listCustomersSchema, {})).toEqual({ page: 1, limit: 20 });
     expect(messagesOf(() => parseInput(listCustomersSchema, { limit: '101' }))).toEqual([
-      'limit must be at most 100',
+      'limit must be an integer from 1 to 100',
     ]);
     expect(messagesOf(() => parseInput(listCustomersSchema, { status: 'late' }))).toEqual([
       'status must be one of: overdue',
     ]);
-    expect(parseInput(listCustomersSchema, { page: '100', limit: '100' })).toMatchObject({ page: 100 });
-    expect(messagesOf(() => parseInput(listCustomersSchema, { page: '101', limit: '100' }))[0]).toMatch(
-      /^page /,
-    );
+    expect(parseInput(listCustomersSchema, { page: '101', limit: '100' })).toMatchObject({ page: 101 });
   });
 });
 

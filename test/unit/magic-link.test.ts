@@ -18,20 +18,20 @@ describe('magic links', () => {
     );
   });
 
-  it('refuses an expired link, another key, a tampered or a malformed token with 401', async () => {
+  it('refuses an expired link (token_expired), another key, a tampered or a malformed token (token_invalid) with 401', async () => {
     const token = await issueMagicLink({ keyring: keyring(1) }, subject, t0);
     const tampered = `${token.slice(0, -3)}${token.endsWith('AAA') ? 'BBB' : 'AAA'}`;
-    const cases: [string | undefined, number, Uint8Array | number][] = [
-      [token, MAGIC_LINK_TTL_SECONDS + 1, 1],
-      [token, 0, 2],
-      [tampered, 0, 1],
-      ['not-a-jwt', 0, 1],
-      [undefined, 0, 1],
+    const cases: [string | undefined, number, Uint8Array | number, string][] = [
+      [token, MAGIC_LINK_TTL_SECONDS + 1, 1, 'token_expired'],
+      [token, 0, 2, 'token_invalid'],
+      [tampered, 0, 1, 'token_invalid'],
+      ['not-a-jwt', 0, 1, 'token_invalid'],
+      [undefined, 0, 1, 'token_invalid'],
     ];
-    for (const [value, seconds, byte] of cases) {
+    for (const [value, seconds, byte, code] of cases) {
       await expect(
         openMagicLink({ keyring: keyring(Number(byte)) }, value, later(seconds)),
-      ).rejects.toMatchObject({ statusCode: 401 });
+      ).rejects.toMatchObject({ statusCode: 401, code });
     }
   });
 });

@@ -252,12 +252,12 @@ describe('verifyPortalToken', () => {
     });
   });
 
-  it('answers 401 Unauthorized once the hour is over, though the item is still stored', async () => {
+  it('answers 401 token_expired once the hour is over, though the item is still stored', async () => {
     clock.advanceSeconds(3600);
 
     const error = await rejection(verifyPortalToken(deps, token));
     expect(error).toBeInstanceOf(UnauthorizedError);
-    expect((error as UnauthorizedError).message).toBe('Unauthorized');
+    expect((error as UnauthorizedError).code).toBe('token_expired');
     expect(sessions.items.size).toBe(1);
   });
 

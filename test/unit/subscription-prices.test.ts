@@ -222,7 +222,9 @@ describe('subscription requests', () => {
     expect(problems(listSubscriptionsQuerySchema, { customerId: 'abc' })).toEqual([
       'customerId must be a customer id (a positive integer)',
     ]);
-    expect(problems(listSubscriptionsQuerySchema, { limit: '101' })).toEqual(['limit must be at most 100']);
+    expect(problems(listSubscriptionsQuerySchema, { limit: '101' })).toEqual([
+      'limit must be an integer from 1 to 100',
+    ]);
     expect(problems(listSubscriptionsQuerySchema, { sort: 'id' })).toEqual(['sort is not allowed']);
   });
 });

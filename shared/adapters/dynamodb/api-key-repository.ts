@@ -236,5 +236,10 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
           }
         : null;
     },
+
+    async isRevoked(hash) {
+      const item = await table.get<Item>(keys.apiKey(hash), { consistent: true });
+      return item?.revokedAt !== undefined && item.revokedAt !== null;
+    },
   };
 }

@@ -6,10 +6,10 @@ import {
   ADDRESS_FIELDS,
   type CustomerProfile,
   type GlobalCustomer,
-  MAX_LIST_WINDOW,
   type ProfileRef,
   profileRefOf,
 } from '#shared/domain/customers/customer';
+import { MAX_LIST_WINDOW } from '#shared/domain/paging';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { keys } from './keys';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { saleCustomerField, updateCustomerSchema } from '#shared/domain/customers/schemas';
+import { pageFields } from '#shared/domain/paging';
 import { methodField } from '#shared/domain/payments/method-names';
 import { describeIssue, metadataSchema, textField } from '#shared/validation';
 import { CHECKOUT_METHODS, type SessionCustomer } from './session';
@@ -113,8 +114,7 @@ export const listSessionsSchema = z
     created_to: z.iso
       .datetime({ offset: true, error: 'created_to must be an ISO 8601 date-time' })
       .optional(),
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
+    ...pageFields,
   })
   .strict();
 

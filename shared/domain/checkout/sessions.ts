@@ -1,5 +1,6 @@
 import { requireActiveAffiliation } from '#shared/domain/affiliates/index';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { readNumberedPage } from '#shared/domain/paging';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
@@ -241,15 +242,16 @@ export async function listSessions(
   const createdTo = iso(query.created_to);
   if (createdFrom && createdTo && createdFrom > createdTo)
     throw new ValidationError(['created_from must not be after created_to']);
-  const page = await deps.sessions.list(tenant, {
-    status: query.status,
-    productId: query.product_id,
-    customerEmail: query.customer_email?.toLowerCase(),
-    createdFrom,
-    createdTo,
-    page: query.page,
-    limit: query.limit,
-  });
+  const page = await readNumberedPage(query, (at) =>
+    deps.sessions.list(tenant, {
+      status: query.status,
+      productId: query.product_id,
+      customerEmail: query.customer_email?.toLowerCase(),
+      createdFrom,
+      createdTo,
+      ...at,
+    }),
+  );
   return {
     data: page.items.map((s) => toSessionView(s, deps.publicBaseUrl)),
     count: page.items.length,

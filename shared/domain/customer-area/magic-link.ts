@@ -1,6 +1,6 @@
 import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
 import type { Environment } from '#shared/domain/tenant';
-import { UnauthorizedError } from '#shared/errors';
+import { authFailure, UnauthorizedError } from '#shared/errors';
 
 /** docs/decisions.md "Customer area (issue 15)": 30 minutes, reusable within them. */
 export const MAGIC_LINK_TTL_SECONDS = 30 * 60;
@@ -37,14 +37,14 @@ export async function issueMagicLink(
     .encrypt(await deps.keyring.key());
 }
 
-/** The subject of a magic link, or 401 for anything else (malformed, tampered, expired). */
+/** The subject of a magic link, or 401: `token_expired` past its 30 minutes, else `token_invalid`. */
 export async function openMagicLink(
   deps: { keyring: MagicLinkKeyring },
   token: string | undefined,
   now: Date,
 ): Promise<MagicLinkSubject> {
-  if (!token || token.length > 4096) throw new UnauthorizedError();
-  const { jwtDecrypt } = await import('jose');
+  if (!token || token.length > 4096) throw authFailure('tokenInvalid');
+  const { errors, jwtDecrypt } = await import('jose');
   try {
     const { payload } = await jwtDecrypt(token, await deps.keyring.key(), {
       issuer: ISSUER,
@@ -55,10 +55,10 @@ export async function openMagicLink(
     });
     const { env, doc, em } = payload;
     if ((env !== 'test' && env !== 'live') || typeof doc !== 'string' || typeof em !== 'string')
-      throw new UnauthorizedError();
+      throw authFailure('tokenInvalid');
     return { environment: env, document: doc, email: em };
   } catch (error) {
     if (error instanceof UnauthorizedError) throw error;
-    throw new UnauthorizedError('Unauthorized', { cause: error });
+    throw authFailure(error instanceof errors.JWTExpired ? 'tokenExpired' : 'tokenInvalid', { cause: error });
   }
 }

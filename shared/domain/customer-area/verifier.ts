@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { registerSchemeVerifier } from '#shared/auth/authenticate';
-import { UnauthorizedError } from '#shared/errors';
+import { bearerCredential, registerSchemeVerifier } from '#shared/auth/authenticate';
 import { type MagicLinkSubject, openMagicLink } from './magic-link';
 
 /**
@@ -9,9 +8,7 @@ import { type MagicLinkSubject, openMagicLink } from './magic-link';
  */
 export function useMagicLinks(): void {
   registerSchemeVerifier('magicLink', async (req) => {
-    const header = req.headers.authorization;
-    if (!header?.startsWith('Bearer ')) throw new UnauthorizedError();
-    const token = header.slice('Bearer '.length).trim();
+    const token = bearerCredential(req.headers.authorization, 'authorizationMissing');
     const subject = await openMagicLink(
       { keyring: req.container.magicLinks },
       token,

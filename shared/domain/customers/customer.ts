@@ -99,9 +99,6 @@ export type ProfilePatch = Partial<
   updatedAt: string;
 };
 
-/** Deepest position a page may reach without a narrower search (page × limit). */
-export const MAX_LIST_WINDOW = 10_000;
-
 /**
  * Concurrent writers touched the same items (a lost create race, a TransactionConflict). The use
  * cases retry; only a request that keeps losing sees the 409.

@@ -1,4 +1,5 @@
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
+import { readNumberedPage } from '#shared/domain/paging';
 import type { CustomerRepository, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { searchableName, toCustomerView } from './customer';
@@ -24,16 +25,20 @@ export async function listCustomers(
   tenant: Tenant,
   input: ListCustomersInput,
 ) {
-  const { items, total } = await deps.customers.list(tenant, {
-    search: classifySearch(input.search),
-    overdueOnly: input.status === 'overdue',
-    skip: (input.page - 1) * input.limit,
-    take: input.limit,
+  const search = classifySearch(input.search);
+  const { items, totalCount } = await readNumberedPage(input, async ({ page, limit }) => {
+    const { items, total } = await deps.customers.list(tenant, {
+      search,
+      overdueOnly: input.status === 'overdue',
+      skip: (page - 1) * limit,
+      take: limit,
+    });
+    return { items, totalCount: total };
   });
   return {
     data: items.map(toCustomerView),
     count: items.length,
-    totalCount: total,
-    totalPages: Math.ceil(total / input.limit),
+    totalCount,
+    totalPages: Math.ceil(totalCount / input.limit),
   };
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { documentKind, normalizeDocument, onlyDigits } from '#shared/domain/documents';
+import { pageFields } from '#shared/domain/paging';
 import { documentedAs, textField } from '#shared/validation';
-import { MAX_LIST_WINDOW } from './customer';
 
 export const BRAZILIAN_STATES = [
   'AC',
@@ -147,24 +147,11 @@ export const billingEmailOverrideSchema = z
   })
   .strict();
 
-export const listCustomersSchema = z
-  .object({
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    search: z.string().trim().max(200).optional(),
-    status: z.enum(['overdue']).optional(),
-  })
-  .check((ctx) => {
-    const { page, limit } = ctx.value;
-    if (ctx.issues.length === 0 && page * limit > MAX_LIST_WINDOW) {
-      ctx.issues.push({
-        code: 'custom',
-        path: ['page'],
-        message: `page must keep page × limit within ${MAX_LIST_WINDOW}; narrow the search to reach older customers`,
-        input: page,
-      });
-    }
-  });
+export const listCustomersSchema = z.object({
+  ...pageFields,
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(['overdue']).optional(),
+});
 
 export type CreateCustomerInput = z.output<typeof createCustomerSchema>;
 export type UpdateCustomerInput = z.output<typeof updateCustomerSchema>;

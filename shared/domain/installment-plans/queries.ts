@@ -1,4 +1,5 @@
-import { checkListWindow, numberedPage } from '#shared/domain/scheduled-charges/queries';
+import { readNumberedPage } from '#shared/domain/paging';
+import { numberedPage } from '#shared/domain/scheduled-charges/queries';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import type { InstallmentPlanDeps } from './deps';
@@ -32,12 +33,8 @@ export async function listInstallmentPlans(
   tenant: Tenant,
   query: ListInstallmentPlansInput,
 ) {
-  checkListWindow(query);
-  const page = await deps.installmentPlans.list(tenant, {
-    statuses: query.status ?? [],
-    customerId: query.customerId,
-    page: query.page,
-    limit: query.limit,
-  });
+  const page = await readNumberedPage(query, (at) =>
+    deps.installmentPlans.list(tenant, { statuses: query.status ?? [], customerId: query.customerId, ...at }),
+  );
   return numberedPage(page, query.limit, toPlanView);
 }

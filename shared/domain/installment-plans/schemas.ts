@@ -1,11 +1,7 @@
 import * as z from 'zod';
+import { pageFields } from '#shared/domain/paging';
 import { uuidString } from '#shared/domain/params';
-import {
-  customerIdQuery,
-  dateField,
-  pageFields,
-  statusListOf,
-} from '#shared/domain/scheduled-charges/schemas';
+import { customerIdQuery, dateField, statusListOf } from '#shared/domain/scheduled-charges/schemas';
 import { UUID_SHAPE } from '#shared/ids';
 import { PLAN_STATUSES } from './plan';
 import { MAX_INSTALLMENTS, MIN_INSTALLMENTS } from './state';

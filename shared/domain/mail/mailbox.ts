@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { limitQuery } from '#shared/domain/paging';
 import type { MailboxReader, MailSummary, StoredMail } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
@@ -10,11 +11,10 @@ import { MAIL_NOT_FOUND } from './not-found';
  * and nothing else (another tenant's message answers exactly like a missing one).
  */
 export { MAIL_NOT_FOUND };
-const MAX_PAGE = 100;
 
 export const mailQuerySchema = z.object({
   to: z.email().max(254).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
+  limit: limitQuery,
   cursor: z.string().max(2048).optional(),
 });
 

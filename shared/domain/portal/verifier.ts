@@ -1,7 +1,7 @@
 import { registerSchemeVerifier } from '#shared/auth/authenticate';
 import { rateWindow } from '#shared/domain/auth/rate-limit';
 import type { Clock, PortalSessionRepository } from '#shared/domain/ports';
-import { UnauthorizedError } from '#shared/errors';
+import { authFailure } from '#shared/errors';
 import type { AuthContext } from '#shared/http/types';
 import { PORTAL_TOKEN_FORMAT, type PortalSession, portalTokenHash } from './session';
 
@@ -11,35 +11,40 @@ export interface PortalTokenDeps {
 }
 
 /**
- * The session of a portal token, or 401 `Unauthorized`: no token, a malformed one (refused before
- * any read), an unknown one, or one past its hour. The same answer for each, so a caller learns
- * nothing about which tokens exist.
+ * The session of a portal token, or 401: no token (`token_missing`), a malformed one (refused
+ * before any read) or an unknown one (`token_invalid`, the same answer for both, so a caller learns
+ * nothing about which tokens exist), or one past its hour (`token_expired`: only its holder asks).
  */
 export async function verifyPortalToken(
   deps: PortalTokenDeps,
   token: string | undefined,
 ): Promise<PortalSession> {
-  if (!token || !PORTAL_TOKEN_FORMAT.test(token)) throw new UnauthorizedError();
+  if (!token) throw authFailure('tokenMissing');
+  if (!PORTAL_TOKEN_FORMAT.test(token)) throw authFailure('tokenInvalid');
   const session = await deps.portalSessions.findByTokenHash(portalTokenHash(token));
+  if (!session) throw authFailure('tokenInvalid');
   // The item outlives its hour by the TTL's margin: the expiry is checked here, on the Clock port.
-  if (!session || Date.parse(session.expiresAt) <= deps.clock.now().getTime()) throw new UnauthorizedError();
+  if (Date.parse(session.expiresAt) <= deps.clock.now().getTime()) throw authFailure('tokenExpired');
   return session;
 }
 
 /**
  * As verifyPortalToken, with the request counted in the session's own rate window in the same
  * round trip (one conditional UpdateItem of the session's item): the token routes' auth and rate
- * limit together. The same 401 for a malformed, unknown or expired token; none of them is counted.
+ * limit together, with the same 401s; a refused token is not counted.
  */
 export async function authenticatePortalToken(
-  deps: { portalSessions: Pick<PortalSessionRepository, 'authenticate'>; clock: Clock },
+  deps: { portalSessions: Pick<PortalSessionRepository, 'authenticate' | 'findByTokenHash'>; clock: Clock },
   token: string | undefined,
 ): Promise<{ session: PortalSession; count: number }> {
-  if (!token || !PORTAL_TOKEN_FORMAT.test(token)) throw new UnauthorizedError();
+  if (!token) throw authFailure('tokenMissing');
+  if (!PORTAL_TOKEN_FORMAT.test(token)) throw authFailure('tokenInvalid');
   const now = deps.clock.now();
-  const found = await deps.portalSessions.authenticate(portalTokenHash(token), now, rateWindow(now));
-  if (!found) throw new UnauthorizedError();
-  return found;
+  const hash = portalTokenHash(token);
+  const found = await deps.portalSessions.authenticate(hash, now, rateWindow(now));
+  if (found) return found;
+  // Refused: a second read tells a session past its hour (its item outlives it) from no session.
+  throw authFailure((await deps.portalSessions.findByTokenHash(hash)) ? 'tokenExpired' : 'tokenInvalid');
 }
 
 /** The AuthContext of a portal token route: the session's seller, counted per session. */

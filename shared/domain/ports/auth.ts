@@ -13,6 +13,8 @@ export interface ApiKeyRepository {
   revoke(sellerId: number, id: string, at: Date): Promise<ApiKeyRecord | null>;
   /** Looks the key up by hash and counts the request in one round trip; null for unknown or revoked keys. */
   authenticate(hash: string, at: Date, window: RateWindow): Promise<AuthenticatedKey | null>;
+  /** Whether a key of that hash exists and was revoked (read after a refused authentication only). */
+  isRevoked(hash: string): Promise<boolean>;
 }
 
 export interface RateLimitRepository {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { newEvent } from '#shared/domain/events/events';
+import { limitQuery, pageFields, readNumberedPage } from '#shared/domain/paging';
 import type { Clock, Ids, ProductRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
@@ -285,8 +286,7 @@ export async function deactivateProduct(deps: ProductDeps, tenant: Tenant, produ
 }
 
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageFields,
   search: z.string().trim().min(1).max(100).optional(),
   tab: z.enum(['active', 'archived', 'all']).default('active'),
 });
@@ -296,9 +296,9 @@ export async function listProducts(
   tenant: Tenant,
   query: z.output<typeof listQuerySchema>,
 ) {
-  if (query.page * query.limit > 10_000)
-    throw new ValidationError(['page * limit must be at most 10000; narrow the search']);
-  const { items, totalCount } = await deps.products.list(tenant, query);
+  const { items, totalCount } = await readNumberedPage(query, (at) =>
+    deps.products.list(tenant, { ...query, ...at }),
+  );
   return {
     data: items.map((p) => toView(p, deps.publicBaseUrl)),
     count: items.length,
@@ -313,12 +313,7 @@ export const pageQuerySchema = z.object({
     .enum(['true', 'false'], { error: 'isActive must be true or false' })
     .optional()
     .transform((flag) => (flag === undefined ? undefined : flag === 'true')),
-  limit: z.coerce
-    .number({ error: 'limit must be an integer from 1 to 100' })
-    .int({ error: 'limit must be an integer from 1 to 100' })
-    .min(1, { error: 'limit must be an integer from 1 to 100' })
-    .max(100, { error: 'limit must be an integer from 1 to 100' })
-    .default(20),
+  limit: limitQuery,
   cursor: z.string().max(2048).optional(),
 });
 

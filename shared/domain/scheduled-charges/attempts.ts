@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
+import { pageFields, readNumberedPage } from '#shared/domain/paging';
 import type { CardSummary, ChargeResult } from '#shared/domain/payments/gateway';
 import type { PaymentMethodRepository, ScheduledChargeRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { eventsOf, statusOf } from '#shared/domain/transactions/create';
 import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
-import { NotFoundError, ValidationError } from '#shared/errors';
+import { NotFoundError } from '#shared/errors';
 import {
   type Attempt,
   type AttemptSource,
@@ -169,17 +169,7 @@ export const attemptsQuerySchema = z
       .min(1, 'cycleNumber must be an integer of at least 1')
       .max(MAX_CYCLES, `cycleNumber must be at most ${MAX_CYCLES}`)
       .optional(),
-    page: z.coerce
-      .number({ error: 'page must be an integer of at least 1' })
-      .int('page must be an integer of at least 1')
-      .min(1, 'page must be an integer of at least 1')
-      .default(1),
-    limit: z.coerce
-      .number({ error: 'limit must be an integer from 1 to 100' })
-      .int('limit must be an integer from 1 to 100')
-      .min(1, 'limit must be an integer from 1 to 100')
-      .max(100, 'limit must be an integer from 1 to 100')
-      .default(20),
+    ...pageFields,
   })
   .strict();
 export type AttemptsQuery = z.output<typeof attemptsQuerySchema>;
@@ -197,11 +187,11 @@ export async function listAttempts(
   chargeId: string,
   query: AttemptsQuery,
 ) {
-  if (query.page * query.limit > MAX_LIST_WINDOW)
-    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}`]);
   const charge = await deps.scheduledCharges.get(tenant, chargeId);
   if (!charge) throw new NotFoundError(SCHEDULED_CHARGE_NOT_FOUND);
-  const { items, totalCount } = await deps.scheduledCharges.attempts(tenant, chargeId, query);
+  const { items, totalCount } = await readNumberedPage(query, (at) =>
+    deps.scheduledCharges.attempts(tenant, chargeId, { ...query, ...at }),
+  );
   const ids = [...new Set(items.map((a) => a.paymentMethodId).filter((id): id is number => id !== null))];
   const kept = new Set<number>();
   await Promise.all(

@@ -1,7 +1,7 @@
-import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import { readNumberedPage } from '#shared/domain/paging';
 import type { Tenant } from '#shared/domain/tenant';
 import { type Transaction, toTransactionView } from '#shared/domain/transactions/transaction';
-import { NotFoundError, ValidationError } from '#shared/errors';
+import { NotFoundError } from '#shared/errors';
 import {
   isPayment,
   SCHEDULED_CHARGE_NOT_FOUND,
@@ -82,24 +82,18 @@ export async function listScheduledCharges(
   tenant: Tenant,
   query: ListScheduledChargesInput,
 ) {
-  checkListWindow(query);
-  const page = await deps.scheduledCharges.list(tenant, {
-    statuses: query.status ?? [],
-    customerId: query.customerId,
-    type: query.type,
-    dueDateFrom: query.dueDateFrom,
-    dueDateTo: query.dueDateTo,
-    search: query.search,
-    page: query.page,
-    limit: query.limit,
-  });
+  const page = await readNumberedPage(query, (at) =>
+    deps.scheduledCharges.list(tenant, {
+      statuses: query.status ?? [],
+      customerId: query.customerId,
+      type: query.type,
+      dueDateFrom: query.dueDateFrom,
+      dueDateTo: query.dueDateTo,
+      search: query.search,
+      ...at,
+    }),
+  );
   return numberedPage(page, query.limit, toScheduledChargeView);
-}
-
-/** Numbered pages read from the start, so page × limit is bounded (400 beyond MAX_LIST_WINDOW). */
-export function checkListWindow(query: { page: number; limit: number }): void {
-  if (query.page * query.limit > MAX_LIST_WINDOW)
-    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
 }
 
 /** A repository page as a list answers it: `{data, count, totalCount, totalPages}`. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isCalendarDate } from '#shared/dates';
+import { pageFields } from '#shared/domain/paging';
 import { methodField } from '#shared/domain/payments/method-names';
 import { MIN_PRICE_CENTAVOS } from '#shared/domain/products/products';
 import { UUID_SHAPE } from '#shared/ids';
@@ -111,17 +112,6 @@ export const customerIdQuery = z.coerce
   .min(1, 'customerId must be a customer id (a positive integer)')
   .max(MAX_ID, 'customerId must be a customer id (a positive integer)')
   .optional();
-
-/** `page` (from 1) and `limit` (1..100, default 20) of a numbered list. */
-export const pageFields = {
-  page: z.coerce.number({ error: 'page must be an integer of at least 1' }).int().min(1).default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be an integer from 1 to 100' })
-    .int('limit must be an integer from 1 to 100')
-    .min(1, 'limit must be an integer from 1 to 100')
-    .max(100, 'limit must be an integer from 1 to 100')
-    .default(20),
-};
 
 /** GET /api/v1/scheduled-charges. */
 export const listScheduledChargesQuerySchema = z

@@ -1,7 +1,7 @@
-import { MAX_LIST_WINDOW } from '#shared/domain/customers/customer';
+import { readNumberedPage } from '#shared/domain/paging';
 import type { SubscriptionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { NotFoundError, ValidationError } from '#shared/errors';
+import { NotFoundError } from '#shared/errors';
 import type { ListSubscriptionsInput } from './schemas';
 import { SUBSCRIPTION_NOT_FOUND, type Subscription, toHistoryView, toSubscriptionView } from './subscription';
 
@@ -45,10 +45,7 @@ export async function listSubscriptions(
   tenant: Tenant,
   query: ListSubscriptionsInput,
 ) {
-  // Numbered pages are read from the start of the index: a deep page costs every item before it.
-  if (query.page * query.limit > MAX_LIST_WINDOW)
-    throw new ValidationError([`page * limit must be at most ${MAX_LIST_WINDOW}; narrow the filters`]);
-  const page = await deps.subscriptions.list(tenant, query);
+  const page = await readNumberedPage(query, (at) => deps.subscriptions.list(tenant, { ...query, ...at }));
   return {
     data: page.items.map(toSubscriptionView),
     count: page.items.length,

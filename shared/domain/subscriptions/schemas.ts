@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pageFields } from '#shared/domain/paging';
 import { numericOrUuidParam } from '#shared/domain/params';
 import { MIN_PRICE_CENTAVOS } from '#shared/domain/products/products';
 import { NUMERIC_ID, UUID_SHAPE } from '#shared/ids';
@@ -146,8 +147,7 @@ export const listSubscriptionsQuerySchema = z
       .min(1, 'productId must be a product id (a positive integer)')
       .max(MAX_ID, 'productId must be a product id (a positive integer)')
       .optional(),
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
+    ...pageFields,
   })
   .strict();
 export type ListSubscriptionsInput = z.output<typeof listSubscriptionsQuerySchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pageFields, readNumberedPage } from '#shared/domain/paging';
 import { methodField } from '#shared/domain/payments/method-names';
 import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
@@ -111,8 +112,7 @@ export async function refundTransaction(
 }
 
 export const listSchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageFields,
   status: z.enum(STATUSES).optional(),
   search: z
     .string()
@@ -137,11 +137,7 @@ export async function listTransactions(
   tenant: Tenant,
   input: z.output<typeof listSchema>,
 ) {
-  if (input.page * input.limit > 10_000)
-    throw new ValidationError(['page * limit must be at most 10000; narrow the filters']);
-  const query: TransactionQuery = {
-    page: input.page,
-    limit: input.limit,
+  const query: Omit<TransactionQuery, 'page' | 'limit'> = {
     status: input.status,
     paymentMethod: input.paymentMethod,
     productId: input.productId,
@@ -149,7 +145,7 @@ export async function listTransactions(
   if (input.customerId !== undefined) query.customerIds = [input.customerId];
   const search = input.search === undefined ? null : parseSearch(input.search);
   if (search) query.search = search;
-  const page = await deps.transactions.list(tenant, query);
+  const page = await readNumberedPage(input, (at) => deps.transactions.list(tenant, { ...query, ...at }));
   if (page.tooBroad)
     throw new ValidationError([
       `search matches more than ${SEARCH_READ_LIMIT} transactions; type more of the name, e-mail or document`,

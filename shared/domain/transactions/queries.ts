@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { limitQuery } from '#shared/domain/paging';
 import { methodField } from '#shared/domain/payments/method-names';
 import type { ProductRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
@@ -57,7 +58,7 @@ export const chargesQuerySchema = z.object({
   createdBefore: z.iso
     .datetime({ offset: true, error: 'createdBefore must be an ISO 8601 timestamp' })
     .optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: limitQuery,
   cursor: z.string().max(2048).optional(),
 });
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
+import { limitQuery } from '#shared/domain/paging';
 import type { Clock, Ids, UrlPolicy, WebhookEndpointRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
@@ -22,7 +23,6 @@ export class WebhookEndpointLimitError extends ConflictError {
     );
   }
 }
-export const MAX_PAGE = 100;
 export { WEBHOOK_ENDPOINT_NOT_FOUND };
 
 export interface WebhookEndpoint {
@@ -229,7 +229,7 @@ export async function deleteEndpoint(deps: Pick<EndpointDeps, 'endpoints'>, tena
 
 /** A page of endpoints: `limit` 1–100, `cursor` from the previous page's nextCursor. */
 export const pageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
+  limit: limitQuery,
   cursor: z.string().max(2048).optional(),
 });
 

@@ -80,4 +80,8 @@ export class FakeApiKeyRepository implements ApiKeyRepository {
       .map((k) => k.record)
       .filter((r) => r.sellerId === of.sellerId && r.environment === of.environment && !r.revokedAt);
   }
+
+  async isRevoked(hash: string): Promise<boolean> {
+    return Boolean(this.keys.get(hash)?.record.revokedAt);
+  }
 }
