@@ -3,13 +3,13 @@ import { PROOF_OF_WORK_REQUIRED } from '#shared/domain/card-testing/guard';
 import { resolveExisting, validateKey } from '#shared/domain/idempotency';
 import {
   type AppError,
+  authFailure,
   BadRequestError,
   ForbiddenError,
   NotFoundError,
   PreconditionRequiredError,
   TooManyRequestsError,
   toErrorBody,
-  UnauthorizedError,
   ValidationError,
 } from '#shared/errors';
 import { describeIssue } from '#shared/parse-input';
@@ -56,7 +56,7 @@ function errorOf(route: Route, status: number): unknown {
           : undefined)
       );
     case 401:
-      return new UnauthorizedError(route.auth.includes('apiKey') ? 'API key is required' : 'Unauthorized');
+      return authFailure(route.auth.includes('apiKey') ? 'apiKeyMissing' : 'authorizationMissing');
     case 403:
       return route.testOnly
         ? new ForbiddenError('Test helpers work only in the test environment')

@@ -620,7 +620,7 @@ describe("each subscription follows its own product's portal configuration", () 
     for (const action of ['pause', 'cancel', 'resume', 'reactivate']) {
       const res = await portalPost(subPath(id, action), token);
       expectStatus(res, 403);
-      expect(res.body.message).toBe('Insufficient permissions');
+      expect(res.body.message).toBe('Esta ação não está disponível para esta assinatura.');
     }
     expectStatus(
       await portalPost(subPath(id, 'update-payment-method'), token, { paymentMethodId: s.maria.card.id }),
