@@ -28,12 +28,12 @@ function* sourceFiles(dir: string): Generator<string> {
  * A comment's lines joined into one (a cited title may wrap): each line break with the next line's
  * indentation and comment marker (` * `, `//`) becomes one space.
  */
-export function joinCommentLines(text: string): string {
+function joinCommentLines(text: string): string {
   return text.replace(/\s*\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*/g, ' ');
 }
 
 /** The titles a text cites: quoted strings right after `decisions` / `decisions.md`, joined by `,` or `and`. */
-export function citedTitles(text: string): string[] {
+function citedTitles(text: string): string[] {
   const citation = /decisions(?:\.md)?\s*[,:]?\s*\(?\s*("[^"]{1,120}"(?:\s*(?:,|and)\s*"[^"]{1,120}")*)/g;
   const titles: string[] = [];
   for (const match of joinCommentLines(text).matchAll(citation)) {
@@ -43,7 +43,7 @@ export function citedTitles(text: string): string[] {
 }
 
 /** Every heading's text (any level), as written after the `#`s. */
-export function headingsOf(markdown: string): Set<string> {
+function headingsOf(markdown: string): Set<string> {
   return new Set([...markdown.matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)].map((m) => m[1]));
 }
 
