@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { DataStore } from '#infra/constructs/data';
+
+/**
+ * docs/data-model.md against the code: the indexes the deployed table has (the CDK construct, which
+ * DynamoDB Local's CreateTable shares through TABLE), how many the document says there are, and
+ * every `entity` the adapters write.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const doc = readFileSync(join(ROOT, 'docs/data-model.md'), 'utf8');
+
+interface Gsi {
+  IndexName: string;
+  KeySchema: { AttributeName: string; KeyType: string }[];
+}
+
+function deployedIndexes(): Gsi[] {
+  const stack = new Stack(new App(), 'DataModelDoc');
+  new DataStore(stack, 'Data');
+  const tables = Object.values(Template.fromStack(stack).findResources('AWS::DynamoDB::Table'));
+  expect(tables).toHaveLength(1);
+  return tables[0].Properties.GlobalSecondaryIndexes as Gsi[];
+}
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/** The count the prose states: "six global secondary indexes" (or a digit). */
+function statedIndexCount(markdown: string): number {
+  const match = markdown.match(/\b(\w+) global secondary indexes\b/);
+  if (!match) throw new Error('docs/data-model.md does not say how many global secondary indexes there are');
+  const word = match[1].toLowerCase();
+  return /^\d+$/.test(word) ? Number(word) : NUMBER_WORDS.indexOf(word);
+}
+
+/** The rows of the table that starts at `heading`'s section, as cells. */
+function tableRows(markdown: string, heading: string): string[][] {
+  const section = markdown.split(/^## /m).find((part) => part.startsWith(`${heading}\n`));
+  if (!section) throw new Error(`docs/data-model.md has no "## ${heading}"`);
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
+    .slice(1)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
+}
+
+/** The entity names the adapters write: `entity: 'x'`, `const X_ENTITY = 'x'`, `':entity': 'x'`. */
+function writtenEntities(): Map<string, string> {
+  const patterns = [
+    /\b(?:const|let)\s+[A-Z_]*(?:ENTITY|COUNTER)[A-Z_]*\s*=\s*'([a-z][a-z0-9-]*)'/g,
+    /\bentity:\s*'([a-z][a-z0-9-]*)'/g,
+    /':(?:entity|e)':\s*'([a-z][a-z0-9-]*)'/g,
+    /\boutboxEntity:\s*'([a-z][a-z0-9-]*)'/g,
+  ];
+  const found = new Map<string, string>();
+  const folder = join(ROOT, 'shared/adapters');
+  for (const file of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts')) continue;
+    const text = readFileSync(join(folder, file), 'utf8');
+    for (const pattern of patterns) for (const m of text.matchAll(pattern)) found.set(m[1], file);
+  }
+  return found;
+}
+
+/** The entity names in the first column of "## Entities": the leading `name` of each row. */
+function documentedEntities(markdown: string): Set<string> {
+  return new Set(
+    tableRows(markdown, 'Entities')
+      .map((cells) => cells[0].match(/^`([a-z][a-z0-9-]*)`/)?.[1])
+      .filter((name): name is string => name !== undefined),
+  );
+}
+
+describe('docs/data-model.md', () => {
+  const indexes = deployedIndexes();
+
+  it('states the number of global secondary indexes the table defines', () => {
+    expect(indexes.length).toBeGreaterThan(0);
+    expect(statedIndexCount(doc)).toBe(indexes.length);
+  });
+
+  it('lists every index with its name and key attributes, and no other', () => {
+    const rows = tableRows(doc, 'Indexes').filter((cells) => /^`\w+`$/.test(cells[0]));
+    const documented = rows.map((cells) => ({ name: cells[0].slice(1, -1), keys: cells[1] }));
+    expect(documented.map((d) => d.name).sort()).toEqual(indexes.map((i) => i.IndexName).sort());
+    for (const index of indexes) {
+      const keys = documented.find((d) => d.name === index.IndexName)?.keys;
+      for (const key of index.KeySchema) expect(keys, index.IndexName).toContain(`\`${key.AttributeName}\``);
+    }
+  });
+
+  it('documents every entity the adapters write, and none they do not', () => {
+    const written = writtenEntities();
+    // Dozens of kinds are written; a handful would mean the scan lost a pattern.
+    expect(written.size).toBeGreaterThan(40);
+    const documented = documentedEntities(doc);
+    const undocumented = [...written]
+      .filter(([name]) => !documented.has(name))
+      .map(([n, f]) => `${n} (${f})`);
+    expect(undocumented).toEqual([]);
+    expect([...documented].filter((name) => !written.has(name))).toEqual([]);
+  });
+});
