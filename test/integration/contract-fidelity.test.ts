@@ -166,7 +166,13 @@ describe('the legacy transaction.failed', () => {
       (await api.get(`/api/webhook-endpoints/${endpointId}/deliveries`, { token: key })).body.data.map(
         (d: { event: string }) => d.event,
       );
-    expect(await deliveries(named.id)).toEqual(['transaction.failed']);
+    // The receiver has the event before the attempt's record is written: wait for the record.
+    let recorded: string[] = [];
+    for (let tries = 0; tries < 100 && recorded.length === 0; tries++) {
+      recorded = await deliveries(named.id);
+      if (recorded.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(recorded).toEqual(['transaction.failed']);
     expect(await deliveries(everything.id)).not.toContain('transaction.failed');
     expect(delivered('transaction.failed', ofSale)[0]).toMatchObject({ failureCode: 'card_declined' });
   });
