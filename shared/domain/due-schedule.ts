@@ -24,16 +24,22 @@ export interface DueJob {
 
 /**
  * Schedules the due job at `dueAt`. Scheduler `at()` expressions have whole seconds: the time is
- * rounded up, so the job never fires before `dueAt` and finds nothing due. A failure is reported,
- * not thrown: the change is saved and the heartbeat sweep runs it later.
+ * rounded up, so the job never fires before `dueAt` and finds nothing due. Work already due runs a
+ * minute from now, and a schedule of the same name may still be pending from an earlier save inside
+ * that minute (a pause and a resume): it is replaced, since Scheduler refuses a second schedule of a
+ * name. A failure is reported, not thrown: the change is saved and the heartbeat sweep runs it later.
  */
 export async function scheduleAtDue(deps: ScheduleDeps, job: DueJob, dueAt: string | null): Promise<void> {
   if (!dueAt) return;
   const due = Math.ceil(Date.parse(dueAt) / 1000) * 1000;
-  const at = new Date(Math.max(due, deps.clock.now().getTime() + MIN_LEAD_MS));
-  await deps.scheduler
-    .scheduleAt(job.nameAt(dueAt), at, job.payload)
-    .catch((error) => deps.onScheduleError?.(error));
+  const soonest = deps.clock.now().getTime() + MIN_LEAD_MS;
+  const name = job.nameAt(dueAt);
+  try {
+    if (due < soonest) await deps.scheduler.cancel(name);
+    await deps.scheduler.scheduleAt(name, new Date(Math.max(due, soonest)), job.payload);
+  } catch (error) {
+    deps.onScheduleError?.(error);
+  }
 }
 
 /**
