@@ -22,6 +22,7 @@ import type {
 } from '#shared/domain/scheduled-charges/charge';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
+import { jobId } from '../../shared/domain/job-id';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeScheduledChargeRepository } from '../support/fakes/scheduled-charge-repository';
 import { conflictOf, customerProfile, freshTable, overdueCustomerIds, registerProfiles } from './support';
@@ -221,7 +222,7 @@ const query = (q: Partial<ScheduledChargeQuery> = {}): ScheduledChargeQuery => (
 });
 /** A page as its charge numbers, with its total. */
 const seen = (page: ScheduledChargePage) => [page.items.map((c) => Number(c.id.slice(-24))), page.totalCount];
-const jobOf = (c: ScheduledCharge) => `${c.tenant.sellerId}:${c.tenant.environment}:${c.id}`;
+const jobOf = (c: ScheduledCharge) => jobId(c.tenant, c.id);
 
 /** Registers customers 1 to 3 with the seller (test environment). */
 const registerCustomers = (customers: CustomerRepository) =>

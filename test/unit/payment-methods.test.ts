@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CustomerProfile } from '../../shared/domain/customers/customer';
+import { jobId as tenantJobId } from '../../shared/domain/job-id';
 import { runExpiryStep, sweepExpirySteps } from '../../shared/domain/payment-methods/expiry-steps';
 import { deletePaymentMethod, listPaymentMethods } from '../../shared/domain/payment-methods/manage';
 import { type SaveCardInput, saveCard } from '../../shared/domain/payment-methods/save-card';
@@ -54,7 +55,7 @@ const deps = () => ({
 const save = (overrides: Partial<SaveCardInput> = {}) =>
   saveCard(deps(), { tenant: SELLER, customer: MARIA, provider: 'fake', savedCard: card(), ...overrides });
 
-const jobId = (id: number, t = SELLER) => `${t.sellerId}:${t.environment}:${id}`;
+const jobId = (id: number, t = SELLER) => tenantJobId(t, id);
 
 beforeEach(() => {
   clock = new FakeClock(SAVED_AT);

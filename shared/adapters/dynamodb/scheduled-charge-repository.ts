@@ -10,7 +10,7 @@ import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
-import { byDue, dueJobIds } from './due-buckets';
+import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import {
@@ -41,7 +41,6 @@ const byCycle = TABLE.indexes.byUuidOrOwner;
 /** The portal lists at most this many open charges of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
 const CLOSED = ['paid', 'canceled', 'recurrence_canceled'];
-const jobIdOf = (tenant: Tenant, id: string) => `${tenant.sellerId}:${tenant.environment}:${id}`;
 
 function chargeItem(c: ScheduledCharge, timelineSeq: number): Item {
   const item: Item = {
@@ -58,7 +57,7 @@ function chargeItem(c: ScheduledCharge, timelineSeq: number): Item {
   // Only while something is due is the charge in the sweep's index (Put replaces the item).
   if (c.dueAt) {
     item[byDue.partitionKey] = keys.scheduledChargeDueBucket(c.dueAt);
-    item[byDue.sortKey] = `${c.dueAt}#${jobIdOf(c.tenant, c.id)}`;
+    item[byDue.sortKey] = dueSortKey(c.dueAt, c.tenant, c.id);
   }
   return item;
 }
@@ -411,7 +410,7 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
 
     dueCharges(now, hoursBack) {
       const accept = (item: Item) => item.entity === CHARGE_ENTITY;
-      return dueJobIds(table, { bucketOf: keys.scheduledChargeDueBucket, accept, jobIdOf }, now, hoursBack);
+      return dueJobIds(table, hourBuckets(now, hoursBack, keys.scheduledChargeDueBucket), now, { accept });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { jobId, parseNumericJobId } from '#shared/domain/job-id';
 import type { ScheduledJob, Scheduler } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { nextExpiryStep } from './expiry';
@@ -9,13 +10,9 @@ export const PAYMENT_METHOD_EXPIRY_JOB = 'payment-method-expiry';
 /** A schedule never targets the past: a step already due runs a minute from now. */
 const MIN_LEAD_MS = 60_000;
 
-export const expiryJobId = (tenant: Tenant, id: number) => `${tenant.sellerId}:${tenant.environment}:${id}`;
+export const expiryJobId = (tenant: Tenant, id: number) => jobId(tenant, id);
 
-export function parseExpiryJobId(jobId: string): { tenant: Tenant; id: number } | null {
-  const m = /^(\d{1,15}):(test|live):(\d{1,15})$/.exec(jobId);
-  if (!m) return null;
-  return { tenant: { sellerId: Number(m[1]), environment: m[2] as Tenant['environment'] }, id: Number(m[3]) };
-}
+export const parseExpiryJobId = parseNumericJobId;
 
 /** One schedule name per method and step, so a step is never scheduled twice under two names. */
 export function expiryScheduleName(pm: PaymentMethod): string | null {

@@ -1,5 +1,6 @@
 import { searchableName } from '../../../shared/domain/customers/customer';
 import { classifySearch } from '../../../shared/domain/customers/listing';
+import { jobId } from '../../../shared/domain/job-id';
 import type {
   ScheduledChargeChanges,
   ScheduledChargePage,
@@ -25,7 +26,7 @@ const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
 /** As FakeTransactionRepository keys its map. */
 const keyOf = (tenant: Tenant, id: string | number) => `${tenantKey(tenant)}#${id}`;
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
-const jobIdOf = (c: ScheduledCharge) => `${c.tenant.sellerId}:${c.tenant.environment}:${c.id}`;
+const jobIdOf = (c: ScheduledCharge) => jobId(c.tenant, c.id);
 /** The hour bucket of an instant, as the adapter's due index is partitioned. */
 const bucketOf = (iso: string) => iso.slice(0, 13);
 /** The list's order, as the adapter's index sort keys: dueDate, then id. */
