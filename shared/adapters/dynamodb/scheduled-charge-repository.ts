@@ -25,7 +25,6 @@ import {
   readCharge,
   SEARCH_ENTITY,
   searchCopyKeys,
-  timelineSeqRead,
   toCharge,
 } from './scheduled-charge-queries';
 import type { Item, Table, TransactItem } from './table';
@@ -224,19 +223,21 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
     previous: ScheduledCharge | null,
     next: ScheduledCharge,
     changes: ScheduledChargeChanges,
-    lastTimelineId: number,
   ): Promise<void> {
     if ((changes.transactions?.length ?? 0) > 1)
       throw new Error(
         'A scheduled charge change writes at most one new transaction (their tenant counters are shared items)',
       );
+    // The timeline's ids continue the counter of the charge as read (`previous.timelineSeq`); the
+    // Put's condition holds it to the stored one, so an entry is never written over.
+    const lastTimelineId = previous?.timelineSeq ?? 0;
     const timelineSeq = lastTimelineId + changes.timeline.length;
     const put: TransactItem = previous
       ? {
           Put: {
             Item: chargeItem(next, timelineSeq),
-            ConditionExpression: 'attribute_exists(pk) AND version = :v',
-            ExpressionAttributeValues: { ':v': previous.version },
+            ConditionExpression: 'attribute_exists(pk) AND version = :v AND timelineSeq = :seq',
+            ExpressionAttributeValues: { ':v': previous.version, ':seq': previous.timelineSeq },
           },
         }
       : { Put: { Item: chargeItem(next, timelineSeq), ConditionExpression: 'attribute_not_exists(pk)' } };
@@ -264,35 +265,16 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
           error.failedIndexes.includes(customerCheck) ? profileChanged(error, customerCheck) : undefined,
       },
     );
-    // The charge as written: a save that follows from it needs no read of the counter either.
-    timelineSeqRead.set(next, timelineSeq);
   }
-
-  const changed = () =>
-    new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
-      reason: 'changed',
-    });
 
   return {
     nextAttemptId: () => table.nextId('scheduled-charge-attempt', { block: 20 }),
 
-    create: (charge, changes) => write(null, charge, changes, 0),
+    create: (charge, changes) => write(null, charge, changes),
 
     get: (tenant, id) => readCharge(table, tenant, id),
 
-    async save(next, previous, changes) {
-      // The timeline's ids continue the charge's counter, as stored with the version read: known
-      // when `previous` is the charge a read answered (its Put's version condition holds it), else
-      // read now.
-      const known = timelineSeqRead.get(previous);
-      if (known !== undefined) return write(previous, next, changes, known);
-      const stored = await table.get<Item>(keys.scheduledCharge(previous.tenant, previous.id), {
-        consistent: true,
-      });
-      if (!stored || stored.entity !== CHARGE_ENTITY || Number(stored.version) !== previous.version)
-        throw changed();
-      await write(previous, next, changes, Number(stored.timelineSeq ?? 0));
-    },
+    save: (next, previous, changes) => write(previous, next, changes),
 
     list: (tenant, query) => listScheduledCharges(table, tenant, query),
 

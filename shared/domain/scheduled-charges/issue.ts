@@ -226,12 +226,11 @@ export async function issueNow(
     const { next, changes } = finish(deps, current, draft, { transactions: issued.transactions });
     const records = issued.transactions.map((t) => t.record);
     try {
-      await saveCharge(deps, next, current, changes);
+      current = await saveCharge(deps, next, current, changes);
     } catch (error) {
       await undoIssued(deps, records);
       throw error;
     }
     await scheduleIssuedExpiries(deps, records);
-    current = next;
   }
 }

@@ -372,7 +372,8 @@ export const chargeDueJob = (charge: Pick<ScheduledCharge, 'tenant' | 'id'>): Du
 
 /**
  * Writes `next` on `previous`'s version with its changes (one transaction), then keeps the
- * one-time schedule in step with `dueAt` (the subscriptions' due-schedule).
+ * one-time schedule in step with `dueAt` (the subscriptions' due-schedule). Answers the charge as
+ * written: its timeline counter moved on by the entries written with it.
  */
 export async function saveCharge(
   deps: Pick<ScheduledChargeDeps, 'scheduledCharges'> & ScheduleDeps,
@@ -380,7 +381,8 @@ export async function saveCharge(
   previous: ScheduledCharge,
   changes: ScheduledChargeChanges,
 ): Promise<ScheduledCharge> {
-  await deps.scheduledCharges.save(next, previous, changes);
-  await followDueAt(deps, chargeDueJob(next), previous.dueAt, next.dueAt);
-  return next;
+  const written = { ...next, timelineSeq: previous.timelineSeq + changes.timeline.length };
+  await deps.scheduledCharges.save(written, previous, changes);
+  await followDueAt(deps, chargeDueJob(written), previous.dueAt, written.dueAt);
+  return written;
 }

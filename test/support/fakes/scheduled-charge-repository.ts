@@ -79,7 +79,6 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
   beforeSave: (() => void | Promise<void>) | null = null;
   saves = 0;
   private lastAttemptId = 0;
-  private readonly timelineSeq = new Map<string, number>();
   private readonly writes: FakeChangeWrites;
 
   constructor(
@@ -119,7 +118,7 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
       });
     this.writes.refuseStoredTransactions(changes);
     this.writes.refuseChangedCustomer(changes);
-    this.write(charge, changes);
+    this.write(charge, 0, changes);
   }
 
   async get(tenant: Tenant, id: string): Promise<ScheduledCharge | null> {
@@ -133,13 +132,14 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
     changes: ScheduledChargeChanges,
   ): Promise<void> {
     await this.beforeSave?.();
-    if (this.items.get(keyOf(previous.tenant, previous.id))?.version !== previous.version)
+    const stored = this.items.get(keyOf(previous.tenant, previous.id));
+    if (stored?.version !== previous.version || stored.timelineSeq !== previous.timelineSeq)
       throw new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
       });
     this.writes.refuseSeveralTransactions(changes);
     this.writes.refuseStoredTransactions(changes);
-    this.write(next, changes);
+    this.write(next, previous.timelineSeq, changes);
     this.saves++;
   }
 
@@ -234,10 +234,13 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
     return [...this.items.values()].filter((c) => sameTenant(c.tenant, tenant));
   }
 
-  private write(charge: ScheduledCharge, changes: ScheduledChargeChanges): void {
+  private write(charge: ScheduledCharge, lastTimelineId: number, changes: ScheduledChargeChanges): void {
     const key = keyOf(charge.tenant, charge.id);
-    this.items.set(key, structuredClone(charge));
-    let seq = this.timelineSeq.get(key) ?? 0;
+    this.items.set(
+      key,
+      structuredClone({ ...charge, timelineSeq: lastTimelineId + changes.timeline.length }),
+    );
+    let seq = lastTimelineId;
     for (const t of changes.timeline)
       this.timelines.push({
         tenant: charge.tenant,
@@ -250,7 +253,6 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
           createdAt: charge.updatedAt,
         }),
       });
-    this.timelineSeq.set(key, seq);
     for (const attempt of changes.attempts ?? [])
       this.attemptItems.set(keyOf(charge.tenant, `${charge.id}#${attempt.id}`), {
         tenant: charge.tenant,
