@@ -7,7 +7,6 @@ import {
   type TimelineEntry,
 } from '#shared/domain/scheduled-charges/charge';
 import type { Environment, Tenant } from '#shared/domain/tenant';
-import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
