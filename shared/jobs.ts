@@ -35,7 +35,7 @@ const cardExpiryDeps = (deps: Deps): ExpiryStepDeps => ({
   clock: deps.clock,
   ids: deps.ids,
   onScheduleError: (error) => logger.error('could not schedule a saved card expiry step', { error }),
-  onStepError: (error, id) => logger.error('could not run a saved card expiry step', { error, id }),
+  onDueError: (error, id) => logger.error('could not run a saved card expiry step', { error, id }),
 });
 
 const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: string) => void } => ({

@@ -1,5 +1,6 @@
 import { handler as jobsHandler } from '#functions/jobs/handler';
 import type { Runtime } from '#infra/local/runtime';
+import { jobId } from '#shared/domain/job-id';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { SUBSCRIPTION_DUE_JOB, type SubscriptionView } from '#shared/domain/subscriptions/subscription';
 import { percentile } from './endpoints';
@@ -124,7 +125,7 @@ function statsOf(runs: Run[]): JobStats {
 
 /** The one-time schedule the engine made for the subscription's current due time. */
 function dueJobOf(runtime: Runtime, s: SubscriptionView): ScheduledJob {
-  const id = `${s.sellerId}:${s.environment}:${s.id}`;
+  const id = jobId(s, s.id);
   const entry = runtime.scheduler
     .pending()
     .find((e) => !e.everySeconds && e.payload.job === SUBSCRIPTION_DUE_JOB && e.payload.id === id);

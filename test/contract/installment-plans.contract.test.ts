@@ -15,6 +15,7 @@ import type {
 } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
+import { jobId } from '../../shared/domain/job-id';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeInstallmentPlanRepository } from '../support/fakes/installment-plan-repository';
@@ -165,7 +166,7 @@ const query = (q: Partial<InstallmentPlanQuery> = {}): InstallmentPlanQuery => (
 });
 /** A page as its plan numbers, with its total. */
 const seen = (page: InstallmentPlanPage) => [page.items.map(numberOf), page.totalCount];
-const jobOf = (p: InstallmentPlan) => `${p.tenant.sellerId}:${p.tenant.environment}:${p.uuid}`;
+const jobOf = (p: InstallmentPlan) => jobId(p.tenant, p.uuid);
 
 /** Registers customers 1 and 2 with the seller (test environment). */
 const registerCustomers = (customers: CustomerRepository) =>

@@ -16,6 +16,7 @@ import type {
 import type { NewHistoryEntry, Subscription } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
+import { jobId } from '../../shared/domain/job-id';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { conflictOf, freshTable } from './support';
@@ -166,7 +167,7 @@ const card = (id: number): PaymentMethod => ({
   version: 1,
 });
 
-const jobOf = (s: Subscription) => `${s.tenant.sellerId}:${s.tenant.environment}:${s.id}`;
+const jobOf = (s: Subscription) => jobId(s.tenant, s.id);
 
 interface Subject {
   repo: SubscriptionRepository;

@@ -4,6 +4,7 @@ import type { TransactionPage, TransactionQuery, TransactionRepository } from '#
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction, TransactionStatus } from '#shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '#shared/errors';
+import { jobId } from '../../shared/domain/job-id';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { freshTable } from './support';
 
@@ -578,8 +579,6 @@ describe.each([
   });
 
   describe('due pix expiries', () => {
-    const jobId = (t: Tenant, id: number) => `${t.sellerId}:${t.environment}:${id}`;
-
     it('answers the job ids of pending pix charges due in the last hours, oldest first, across tenants', async () => {
       const repo = await make();
       const rows = [

@@ -3,7 +3,7 @@ import type { Runtime } from '../../infra/local/runtime';
 import { addDays, addMonthsAnchored, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
 import { runJob } from '../../shared/jobs';
 import { Receiver, waitFor } from '../support/receiver';
-import { type client, useTestRuntime } from '../support/runtime';
+import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -238,6 +238,30 @@ describe('pause, resume and the due job fired twice', () => {
     // Paying it takes the customer out of the overdue list.
     await post(s, `${BASE}/${charge.id}/mark-paid`, { paymentDate: today() });
     expect(await overdueCustomers(s)).toEqual([]);
+  });
+});
+
+describe('resume', () => {
+  it('resuming a recurring series twice within a minute keeps its one schedule and logs no error', async () => {
+    const s = await seller();
+    const due = addDays(today(), 1);
+    const charge = await create(s, { dueDate: due, type: 'recurring', recurrence: { interval: 'month' } });
+    expect((await post(s, `${BASE}/${charge.id}/pause`)).body.status).toBe('paused');
+    await advanceTo(spTime(addDays(due, 1), 1));
+    const logged = logLines.length;
+    // The first resume schedules the work that fell due a minute on; a pause and a resume inside
+    // that minute find its schedule still pending.
+    for (const action of ['resume', 'pause', 'resume'])
+      expect((await post(s, `${BASE}/${charge.id}/${action}`)).status).toBe(200);
+    const errors = logLines.slice(logged).filter((l) => l.includes('"level":"error"'));
+    expect(errors).toEqual([]);
+    const pending = runtime.scheduler.pending().filter((e) => e.payload.id.endsWith(charge.id));
+    expect(pending).toHaveLength(1);
+    await advanceTo(new Date(runtime.clock.now().getTime() + 120_000));
+    const after = await detail(s, charge.id);
+    expect(after.status).toBe('overdue');
+    const kinds = after.timeline.map((e: { kind: string }) => e.kind);
+    expect(kinds.filter((k: string) => k === 'overdue')).toHaveLength(1);
   });
 });
 

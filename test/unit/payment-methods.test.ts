@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CustomerProfile } from '../../shared/domain/customers/customer';
+import { jobId as tenantJobId } from '../../shared/domain/job-id';
 import { runExpiryStep, sweepExpirySteps } from '../../shared/domain/payment-methods/expiry-steps';
 import { deletePaymentMethod, listPaymentMethods } from '../../shared/domain/payment-methods/manage';
 import { type SaveCardInput, saveCard } from '../../shared/domain/payment-methods/save-card';
@@ -54,7 +55,7 @@ const deps = () => ({
 const save = (overrides: Partial<SaveCardInput> = {}) =>
   saveCard(deps(), { tenant: SELLER, customer: MARIA, provider: 'fake', savedCard: card(), ...overrides });
 
-const jobId = (id: number, t = SELLER) => `${t.sellerId}:${t.environment}:${id}`;
+const jobId = (id: number, t = SELLER) => tenantJobId(t, id);
 
 beforeEach(() => {
   clock = new FakeClock(SAVED_AT);
@@ -304,11 +305,11 @@ describe('sweepExpirySteps', () => {
     const { id } = await save();
     const { id: later } = await save({ customer: JOAO, savedCard: card({ token: 'tok_j', expiryMonth: 9 }) });
     clock.set('2026-03-01T12:00:00.000Z');
-    expect(await sweepExpirySteps(deps())).toEqual({ due: 0, advanced: 0 });
+    expect(await sweepExpirySteps(deps())).toEqual({ due: 0, ran: 0 });
     // The sweep was down too until after the 14-day stage: only that one is sent.
     clock.set('2026-03-19T12:00:00.000Z');
-    expect(await sweepExpirySteps(deps())).toEqual({ due: 1, advanced: 1 });
-    expect(await sweepExpirySteps(deps())).toEqual({ due: 0, advanced: 0 });
+    expect(await sweepExpirySteps(deps())).toEqual({ due: 1, ran: 1 });
+    expect(await sweepExpirySteps(deps())).toEqual({ due: 0, ran: 0 });
     expect(repo.outbox.events.map((e) => (e.envelope.data as any).stage)).toEqual([14]);
     expect(await repo.get(SELLER, id)).toMatchObject({ expiryNotices: [14] });
     expect(await repo.get(SELLER, later)).toMatchObject({ expiryNotices: [] });
@@ -330,9 +331,9 @@ describe('sweepExpirySteps', () => {
     const out = await sweepExpirySteps({
       ...deps(),
       paymentMethods: flaky,
-      onStepError: (_e, id) => failures.push(id),
+      onDueError: (_e, id) => failures.push(id),
     });
-    expect(out).toEqual({ due: 2, advanced: 1 });
+    expect(out).toEqual({ due: 2, ran: 1 });
     expect(failures).toHaveLength(1);
   });
 });

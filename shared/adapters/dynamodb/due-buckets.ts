@@ -1,47 +1,60 @@
+import { jobId } from '#shared/domain/job-id';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Environment } from './keys';
 import type { Item, Table } from './table';
-import { TABLE } from './table-definition';
+import { type IndexDefinition, TABLE } from './table-definition';
 
-/** The index of due times: hour buckets (`DUE#<kind>#<hour>`) sorted by `<dueAt>#<job id>`. */
+/**
+ * The index of due times: time buckets (`DUE#<kind>#<hour>`, a saved card's `<month>`) sorted by
+ * `<dueAt>#<job id>`. Every resource with due work (subscriptions, scheduled charges, installment
+ * plans, saved cards' expiry steps) is in it while, and only while, something is due.
+ */
 export const byDue = TABLE.indexes.byGatewayPayId;
 
 const HOUR_MS = 3_600_000;
 
+/** The index's sort key of a resource due at `dueAt`. */
+export const dueSortKey = (dueAt: string, tenant: Tenant, id: string | number) =>
+  `${dueAt}#${jobId(tenant, id)}`;
+
+/** The hour buckets of the last `hoursBack` hours up to `now`, oldest first. */
+export function hourBuckets(now: Date, hoursBack: number, bucketOf: (instant: string) => string): string[] {
+  const buckets: string[] = [];
+  for (let h = hoursBack; h >= 0; h--)
+    buckets.push(bucketOf(new Date(now.getTime() - h * HOUR_MS).toISOString()));
+  return buckets;
+}
+
 /**
- * The job ids due by `now` in the hour buckets of the last `hoursBack` hours, oldest bucket first:
- * the heartbeat's backstop of one-time schedules (subscriptions, scheduled charges, installment
- * plans). `accept` keeps the items of the entity the bucket belongs to; `jobIdOf` names the job of
- * one, from its `id` attribute or what `idOf` reads (an installment plan's `uuid`).
+ * The job ids due by `now` in `buckets`, in their order: the heartbeat's backstop of one-time
+ * schedules. `accept` keeps the items of the entity the bucket belongs to; the job names the
+ * resource by its `id` attribute or what `idOf` reads (an installment plan's `uuid`). A saved card's
+ * expiry steps are on an index of their own (`index`).
  */
 export async function dueJobIds(
   table: Table,
-  options: {
-    bucketOf: (instant: string) => string;
-    accept?: (item: Item) => boolean;
-    jobIdOf: (tenant: Tenant, id: string) => string;
-    idOf?: (item: Item) => string;
-  },
+  buckets: string[],
   now: Date,
-  hoursBack: number,
+  options: { accept?: (item: Item) => boolean; idOf?: (item: Item) => string; index?: IndexDefinition } = {},
 ): Promise<string[]> {
   const due: string[] = [];
   const nowIso = now.toISOString();
-  for (let h = hoursBack; h >= 0; h--) {
-    const bucket = options.bucketOf(new Date(now.getTime() - h * HOUR_MS).toISOString());
+  const index = options.index ?? byDue;
+  for (const bucket of buckets) {
     let cursor: string | undefined;
     do {
       const out = await table.query<Item>({
-        IndexName: byDue.name,
+        IndexName: index.name,
         KeyConditionExpression: '#pk = :pk AND #sk <= :now',
-        ExpressionAttributeNames: { '#pk': byDue.partitionKey, '#sk': byDue.sortKey },
+        ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
         ExpressionAttributeValues: { ':pk': bucket, ':now': `${nowIso}~` },
         cursor,
       });
       for (const item of out.items) {
-        if ((options.accept && !options.accept(item)) || String(item.dueAt) > nowIso) continue;
+        if ((options.accept && !options.accept(item)) || String(item[index.sortKey]).split('#')[0] > nowIso)
+          continue;
         const tenant = { sellerId: Number(item.sellerId), environment: item.environment as Environment };
-        due.push(options.jobIdOf(tenant, options.idOf ? options.idOf(item) : String(item.id)));
+        due.push(jobId(tenant, options.idOf ? options.idOf(item) : String(item.id)));
       }
       cursor = out.cursor;
     } while (cursor);

@@ -4,7 +4,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
-import { byDue, dueJobIds } from './due-buckets';
+import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
 import {
   listInstallmentPlans,
   listPlansOfCustomer,
@@ -23,8 +23,6 @@ const FINGERPRINT_ENTITY = 'installment-plan-fingerprint';
 /** A hold's item outlives its `until` by a day before DynamoDB's TTL removes it (expiry is `until`, not TTL). */
 const FINGERPRINT_TTL_MARGIN_S = 86_400;
 
-const jobIdOf = (tenant: Tenant, uuid: string) => `${tenant.sellerId}:${tenant.environment}:${uuid}`;
-
 function planItem(p: InstallmentPlan): Item {
   const item: Item = {
     ...keys.installmentPlan(p.tenant, p.uuid),
@@ -35,7 +33,7 @@ function planItem(p: InstallmentPlan): Item {
   // Only while something is due is the plan in the sweep's index (Put replaces the item).
   if (p.dueAt) {
     item[byDue.partitionKey] = keys.installmentPlanDueBucket(p.dueAt);
-    item[byDue.sortKey] = `${p.dueAt}#${jobIdOf(p.tenant, p.uuid)}`;
+    item[byDue.sortKey] = dueSortKey(p.dueAt, p.tenant, p.uuid);
   }
   return item;
 }
@@ -169,17 +167,10 @@ export function createInstallmentPlanRepository(
     listByCustomer: (tenant, customerId) => listPlansOfCustomer(table, tenant, customerId, clock.now()),
 
     duePlans(now, hoursBack) {
-      return dueJobIds(
-        table,
-        {
-          bucketOf: keys.installmentPlanDueBucket,
-          accept: (item) => item.entity === PLAN_ENTITY,
-          jobIdOf,
-          idOf: (item) => String(item.uuid),
-        },
-        now,
-        hoursBack,
-      );
+      return dueJobIds(table, hourBuckets(now, hoursBack, keys.installmentPlanDueBucket), now, {
+        accept: (item) => item.entity === PLAN_ENTITY,
+        idOf: (item) => String(item.uuid),
+      });
     },
   };
 }

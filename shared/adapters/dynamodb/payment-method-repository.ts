@@ -4,10 +4,10 @@ import {
   PAYMENT_METHOD_LIST_LIMIT,
   type PaymentMethod,
 } from '#shared/domain/payment-methods/payment-method';
-import { expiryJobId } from '#shared/domain/payment-methods/schedule';
 import type { PaymentMethodRead, PaymentMethodRepository } from '#shared/domain/ports';
-import type { Environment, Tenant } from '#shared/domain/tenant';
+import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
+import { dueJobIds, dueSortKey } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { joinOne } from './product-repository';
@@ -69,7 +69,7 @@ function toItem(pm: PaymentMethod): Item {
   // Only a method waiting for a step is in the sweep's index; an expired one leaves it.
   if (pm.nextExpiryStepAt) {
     item[byDue.partitionKey] = keys.paymentMethodExpiryBucket(pm.nextExpiryStepAt);
-    item[byDue.sortKey] = `${pm.nextExpiryStepAt}#${expiryJobId(pm.tenant, pm.id)}`;
+    item[byDue.sortKey] = dueSortKey(pm.nextExpiryStepAt, pm.tenant, pm.id);
   }
   return item;
 }
@@ -202,30 +202,11 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
       );
     },
 
-    async dueExpirySteps(now, monthsBack) {
-      const due: string[] = [];
-      const nowIso = now.toISOString();
-      for (let back = monthsBack; back >= 0; back--) {
-        const out = await table.query<Item>({
-          IndexName: byDue.name,
-          KeyConditionExpression: '#pk = :pk AND #sk <= :now',
-          ExpressionAttributeNames: { '#pk': byDue.partitionKey, '#sk': byDue.sortKey },
-          ExpressionAttributeValues: {
-            ':pk': keys.paymentMethodExpiryBucket(monthBefore(now, back)),
-            ':now': `${nowIso}~`,
-          },
-          Limit: 100,
-        });
-        for (const item of out.items) {
-          if (item.entity !== ENTITY) continue;
-          const tenant: Tenant = {
-            sellerId: Number(item.sellerId),
-            environment: item.environment as Environment,
-          };
-          due.push(expiryJobId(tenant, Number(item.id)));
-        }
-      }
-      return due;
+    dueExpirySteps(now, monthsBack) {
+      const buckets: string[] = [];
+      for (let back = monthsBack; back >= 0; back--)
+        buckets.push(keys.paymentMethodExpiryBucket(monthBefore(now, back)));
+      return dueJobIds(table, buckets, now, { accept: (item) => item.entity === ENTITY, index: byDue });
     },
   };
 }

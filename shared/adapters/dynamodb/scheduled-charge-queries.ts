@@ -120,10 +120,15 @@ export const chargeAttributes = (c: ScheduledCharge): Item => ({
   ...searchAttributes(c),
 });
 
-/** A charge item (or search copy) as the charge, without cycles (lists show none). */
+/**
+ * A charge item (or search copy) as the charge, without cycles (lists show none). A search copy has
+ * no timeline counter: a charge is saved only as `get` read it (readCharge), and the save's
+ * condition refuses a counter that is not the stored one.
+ */
 export const toCharge = (item: Item): ScheduledCharge => ({
   ...fromTenantAttributes<ScheduledCharge>(item, CHARGE_FIELDS),
   cycles: [],
+  timelineSeq: Number(item.timelineSeq ?? 0),
 });
 
 export function toCycle(item: Item): Cycle {
@@ -132,19 +137,11 @@ export function toCycle(item: Item): Cycle {
   return cycle as unknown as Cycle;
 }
 
-/**
- * The timeline counter (`timelineSeq`) of the charge item each charge read by readCharge was built
- * from: a save of that very object continues the timeline's ids without reading the item again
- * (its Put's version condition proves the counter unchanged). Not part of the domain's charge.
- */
-export const timelineSeqRead = new WeakMap<ScheduledCharge, number>();
-
 /** The charge and its cycles, read by one strongly consistent range query (paged past 1 MB). */
 export async function readCharge(table: Table, tenant: Tenant, id: string): Promise<ScheduledCharge | null> {
   const chargeKey = keys.scheduledCharge(tenant, id);
   const cyclePrefix = `${chargeKey.sk}#CYC#`;
   let charge: ScheduledCharge | null = null;
-  let timelineSeq = 0;
   const cycles: Cycle[] = [];
   let cursor: string | undefined;
   do {
@@ -161,17 +158,13 @@ export async function readCharge(table: Table, tenant: Tenant, id: string): Prom
     for (const item of page.items) {
       // Exact keys only: an id that is not a charge's must not read a neighbour's items.
       if (item.sk === chargeKey.sk) {
-        charge = toCharge(item);
-        timelineSeq = Number(item.timelineSeq ?? 0);
+        charge = { ...toCharge(item), timelineSeq: Number(item.timelineSeq) };
       } else if (String(item.sk).startsWith(cyclePrefix) && item.entity === CYCLE_ENTITY)
         cycles.push(toCycle(item));
     }
     cursor = page.cursor;
   } while (cursor);
-  if (!charge) return null;
-  const read: ScheduledCharge = { ...charge, cycles };
-  timelineSeqRead.set(read, timelineSeq);
-  return read;
+  return charge && { ...charge, cycles };
 }
 
 const listOrder = (item: Item) => `${item.dueDate}#${item.id}`;

@@ -7,10 +7,9 @@ import {
   type TimelineEntry,
 } from '#shared/domain/scheduled-charges/charge';
 import type { Environment, Tenant } from '#shared/domain/tenant';
-import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
-import { byDue, dueJobIds } from './due-buckets';
+import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import {
@@ -25,7 +24,6 @@ import {
   readCharge,
   SEARCH_ENTITY,
   searchCopyKeys,
-  timelineSeqRead,
   toCharge,
 } from './scheduled-charge-queries';
 import type { Item, Table, TransactItem } from './table';
@@ -41,7 +39,6 @@ const byCycle = TABLE.indexes.byUuidOrOwner;
 /** The portal lists at most this many open charges of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
 const CLOSED = ['paid', 'canceled', 'recurrence_canceled'];
-const jobIdOf = (tenant: Tenant, id: string) => `${tenant.sellerId}:${tenant.environment}:${id}`;
 
 function chargeItem(c: ScheduledCharge, timelineSeq: number): Item {
   const item: Item = {
@@ -58,7 +55,7 @@ function chargeItem(c: ScheduledCharge, timelineSeq: number): Item {
   // Only while something is due is the charge in the sweep's index (Put replaces the item).
   if (c.dueAt) {
     item[byDue.partitionKey] = keys.scheduledChargeDueBucket(c.dueAt);
-    item[byDue.sortKey] = `${c.dueAt}#${jobIdOf(c.tenant, c.id)}`;
+    item[byDue.sortKey] = dueSortKey(c.dueAt, c.tenant, c.id);
   }
   return item;
 }
@@ -225,19 +222,21 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
     previous: ScheduledCharge | null,
     next: ScheduledCharge,
     changes: ScheduledChargeChanges,
-    lastTimelineId: number,
   ): Promise<void> {
     if ((changes.transactions?.length ?? 0) > 1)
       throw new Error(
         'A scheduled charge change writes at most one new transaction (their tenant counters are shared items)',
       );
+    // The timeline's ids continue the counter of the charge as read (`previous.timelineSeq`); the
+    // Put's condition holds it to the stored one, so an entry is never written over.
+    const lastTimelineId = previous?.timelineSeq ?? 0;
     const timelineSeq = lastTimelineId + changes.timeline.length;
     const put: TransactItem = previous
       ? {
           Put: {
             Item: chargeItem(next, timelineSeq),
-            ConditionExpression: 'attribute_exists(pk) AND version = :v',
-            ExpressionAttributeValues: { ':v': previous.version },
+            ConditionExpression: 'attribute_exists(pk) AND version = :v AND timelineSeq = :seq',
+            ExpressionAttributeValues: { ':v': previous.version, ':seq': previous.timelineSeq },
           },
         }
       : { Put: { Item: chargeItem(next, timelineSeq), ConditionExpression: 'attribute_not_exists(pk)' } };
@@ -265,35 +264,16 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
           error.failedIndexes.includes(customerCheck) ? profileChanged(error, customerCheck) : undefined,
       },
     );
-    // The charge as written: a save that follows from it needs no read of the counter either.
-    timelineSeqRead.set(next, timelineSeq);
   }
-
-  const changed = () =>
-    new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
-      reason: 'changed',
-    });
 
   return {
     nextAttemptId: () => table.nextId('scheduled-charge-attempt', { block: 20 }),
 
-    create: (charge, changes) => write(null, charge, changes, 0),
+    create: (charge, changes) => write(null, charge, changes),
 
     get: (tenant, id) => readCharge(table, tenant, id),
 
-    async save(next, previous, changes) {
-      // The timeline's ids continue the charge's counter, as stored with the version read: known
-      // when `previous` is the charge a read answered (its Put's version condition holds it), else
-      // read now.
-      const known = timelineSeqRead.get(previous);
-      if (known !== undefined) return write(previous, next, changes, known);
-      const stored = await table.get<Item>(keys.scheduledCharge(previous.tenant, previous.id), {
-        consistent: true,
-      });
-      if (!stored || stored.entity !== CHARGE_ENTITY || Number(stored.version) !== previous.version)
-        throw changed();
-      await write(previous, next, changes, Number(stored.timelineSeq ?? 0));
-    },
+    save: (next, previous, changes) => write(previous, next, changes),
 
     list: (tenant, query) => listScheduledCharges(table, tenant, query),
 
@@ -411,7 +391,7 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
 
     dueCharges(now, hoursBack) {
       const accept = (item: Item) => item.entity === CHARGE_ENTITY;
-      return dueJobIds(table, { bucketOf: keys.scheduledChargeDueBucket, accept, jobIdOf }, now, hoursBack);
+      return dueJobIds(table, hourBuckets(now, hoursBack, keys.scheduledChargeDueBucket), now, { accept });
     },
   };
 }

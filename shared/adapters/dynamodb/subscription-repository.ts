@@ -1,10 +1,9 @@
 import type { JoinedRead, SubscriptionChanges, SubscriptionRepository } from '#shared/domain/ports';
-import { dueJobId } from '#shared/domain/subscriptions/schedule';
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
-import { byDue, dueJobIds } from './due-buckets';
+import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
 import { keys } from './keys';
 import { counterMoves } from './list-partitions';
 import { outboxPut } from './outbox';
@@ -49,7 +48,7 @@ function toItem(s: Subscription): Item {
   // Only while something is due is the subscription in the sweep's index (Put replaces the item).
   if (s.dueAt) {
     item[byDue.partitionKey] = keys.subscriptionDueBucket(s.dueAt);
-    item[byDue.sortKey] = `${s.dueAt}#${dueJobId(s.tenant, s.id)}`;
+    item[byDue.sortKey] = dueSortKey(s.dueAt, s.tenant, s.id);
   }
   return item;
 }
@@ -208,8 +207,7 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
     },
 
     dueSubscriptions(now, hoursBack) {
-      const jobIdOf = (tenant: Tenant, id: string) => dueJobId(tenant, Number(id));
-      return dueJobIds(table, { bucketOf: keys.subscriptionDueBucket, jobIdOf }, now, hoursBack);
+      return dueJobIds(table, hourBuckets(now, hoursBack, keys.subscriptionDueBucket), now);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { CustomerContentionError } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
+import { jobId } from '#shared/domain/job-id';
 import type {
   JoinedWrite,
   TransactionPage,
@@ -412,7 +413,7 @@ function pixExpiryMarker(t: Transaction): TransactItem[] {
           entity: 'pix-expiry',
           version: 1,
           expiresAt: t.pix.expiresAt,
-          jobId: `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`,
+          jobId: jobId(t.tenant, t.id),
           ttl: Math.floor(Date.parse(t.pix.expiresAt) / 1000) + 7 * 86_400,
         },
       },

@@ -1,4 +1,11 @@
 import { saoPauloDate } from '#shared/dates';
+import {
+  advanceWhileDue,
+  NOTHING_DUE,
+  runDue,
+  SWEEP_HOURS_BACK,
+  sweepDue,
+} from '#shared/domain/due-schedule';
 import { billingEmailFor, chargeReminder } from '#shared/domain/scheduled-charges/reminders';
 import type { ReminderStage } from '#shared/domain/scheduled-charges/state';
 import { isConflict } from '#shared/errors';
@@ -22,8 +29,7 @@ import {
   unpaidFirst,
 } from './state';
 
-/** How far back the heartbeat looks for due times a schedule missed (as the scheduled charges' sweep). */
-export const SWEEP_HOURS_BACK = 6;
+export { SWEEP_HOURS_BACK };
 /** Saves a run may make in a row while work stays due (one boleto per save). */
 const MAX_ROUNDS = 4;
 export const REMINDER_KIND = 'installment_plan_reminder';
@@ -147,37 +153,25 @@ export async function advancePlan(deps: DueDeps, plan: InstallmentPlan): Promise
 }
 
 /** `advancePlan` again while the plan it wrote still has work due by now (the next boleto), a few rounds at most. */
-export async function advanceDue(deps: DueDeps, plan: InstallmentPlan): Promise<InstallmentPlan | null> {
-  let last: InstallmentPlan | null = null;
-  let current = plan;
-  for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const saved = await advancePlan(deps, current);
-    if (!saved) return last;
-    last = saved;
-    current = saved;
-  }
-  return last;
+export function advanceDue(deps: DueDeps, plan: InstallmentPlan): Promise<InstallmentPlan | null> {
+  return advanceWhileDue((p) => advancePlan(deps, p), plan, MAX_ROUNDS);
 }
 
 /** The `installment-plan-due` job: re-reads the plan and applies what is due by now; firing twice changes nothing. */
 export async function runPlanDueJob(deps: DueDeps, jobId: string) {
   const ref = parsePlanJobId(jobId);
   if (!ref) throw new Error(`not an installment plan job id: ${jobId}`);
-  const plan = await deps.installmentPlans.get(ref.tenant, ref.uuid);
-  const saved = plan ? await advanceDue(deps, plan) : null;
-  return saved ? { outcome: 'advanced' as const, status: saved.status } : { outcome: 'nothing_due' as const };
+  return runDue(
+    () => deps.installmentPlans.get(ref.tenant, ref.uuid),
+    async (plan) => {
+      const saved = await advanceDue(deps, plan);
+      return saved ? { outcome: 'advanced' as const, status: saved.status } : NOTHING_DUE;
+    },
+  );
 }
 
 /** The heartbeat's backstop of the one-time schedules: every plan due by now, found by the due index. */
 export async function sweepDuePlans(deps: DueDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.installmentPlans.duePlans(deps.clock.now(), SWEEP_HOURS_BACK);
-  let ran = 0;
-  for (const jobId of due) {
-    try {
-      if ((await runPlanDueJob(deps, jobId)).outcome !== 'nothing_due') ran += 1;
-    } catch (error) {
-      deps.onDueError?.(error, jobId);
-    }
-  }
-  return { due: due.length, ran };
+  return sweepDue(deps, due, (jobId) => runPlanDueJob(deps, jobId));
 }

@@ -1,6 +1,7 @@
 import { addDays, addMonthsAnchored, startOfSaoPauloDay } from '#shared/dates';
 import { type DueJob, followDueAt, type ScheduleDeps } from '#shared/domain/due-schedule';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { Clock, Ids, InstallmentPlanChanges } from '#shared/domain/ports';
 import { FACTOR_SCALE } from '#shared/domain/products/products';
 import { REMINDER_STAGES, type ReminderStage, reminderAt } from '#shared/domain/scheduled-charges/state';
@@ -163,12 +164,11 @@ export const refused = (action: string, status: string) =>
   new ConflictError(`Installment plan cannot be ${action} in status ${status}`, 'invalid_transition');
 
 /** The due job's id: `<sellerId>:<environment>:<uuid>`. */
-export const planJobId = (tenant: Tenant, uuid: string) => `${tenant.sellerId}:${tenant.environment}:${uuid}`;
+export const planJobId = (tenant: Tenant, uuid: string) => jobId(tenant, uuid);
 
-export function parsePlanJobId(jobId: string): { tenant: Tenant; uuid: string } | null {
-  const m = /^(\d{1,15}):(test|live):([0-9a-f-]{36})$/.exec(jobId);
-  if (!m) return null;
-  return { tenant: { sellerId: Number(m[1]), environment: m[2] as Tenant['environment'] }, uuid: m[3] };
+export function parsePlanJobId(value: string): { tenant: Tenant; uuid: string } | null {
+  const ref = parseJobId(value, /[0-9a-f-]{36}/);
+  return ref && { tenant: ref.tenant, uuid: ref.id };
 }
 
 /** The plan's due job; one schedule name per plan and due time (at most 57 characters). */

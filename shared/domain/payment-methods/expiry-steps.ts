@@ -1,6 +1,6 @@
+import { NOTHING_DUE, runDue, sweepDue } from '#shared/domain/due-schedule';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
 import type { Clock, Ids, PaymentMethodRepository, Scheduler } from '#shared/domain/ports';
-import { isConflict } from '#shared/errors';
 import { dueExpiryStep, type ExpiryStep, nextExpiryStep } from './expiry';
 import { type PaymentMethod, toPaymentMethodView } from './payment-method';
 import { parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
@@ -15,7 +15,7 @@ export interface ExpiryStepDeps {
   ids: Ids;
   onScheduleError?: (error: unknown) => void;
   /** One method that cannot advance must not stop the sweep: reported here, retried next beat. */
-  onStepError?: (error: unknown, jobId: string) => void;
+  onDueError?: (error: unknown, jobId: string) => void;
 }
 
 export type ExpiryStepOutcome =
@@ -55,32 +55,24 @@ function apply(deps: ExpiryStepDeps, pm: PaymentMethod, step: ExpiryStep, at: st
 export async function runExpiryStep(deps: ExpiryStepDeps, jobId: string): Promise<ExpiryStepOutcome> {
   const ref = parseExpiryJobId(jobId);
   if (!ref) throw new Error(`not a payment method job id: ${jobId}`);
-  const pm = await deps.paymentMethods.get(ref.tenant, ref.id);
-  if (!pm) return { outcome: 'nothing_due' };
-  const now = deps.clock.now();
-  const step = dueExpiryStep(pm, now);
-  if (!step) return { outcome: 'nothing_due' };
-  const { next, events } = apply(deps, pm, step, now.toISOString());
-  try {
-    await deps.paymentMethods.save(next, pm, events);
-  } catch (error) {
-    if (isConflict(error, 'changed')) return { outcome: 'nothing_due' };
-    throw error;
-  }
-  await scheduleNextExpiryStep(deps, next);
-  return step.kind === 'expire' ? { outcome: 'expired' } : { outcome: 'expiring_soon', stage: step.stage };
+  return runDue(
+    () => deps.paymentMethods.get(ref.tenant, ref.id),
+    async (pm): Promise<ExpiryStepOutcome> => {
+      const now = deps.clock.now();
+      const step = dueExpiryStep(pm, now);
+      if (!step) return NOTHING_DUE;
+      const { next, events } = apply(deps, pm, step, now.toISOString());
+      await deps.paymentMethods.save(next, pm, events);
+      await scheduleNextExpiryStep(deps, next);
+      return step.kind === 'expire'
+        ? { outcome: 'expired' }
+        : { outcome: 'expiring_soon', stage: step.stage };
+    },
+  );
 }
 
 /** The heartbeat's backstop of the one-time schedules: every step due by now, found by the index. */
-export async function sweepExpirySteps(deps: ExpiryStepDeps): Promise<{ due: number; advanced: number }> {
+export async function sweepExpirySteps(deps: ExpiryStepDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.paymentMethods.dueExpirySteps(deps.clock.now(), SWEEP_MONTHS_BACK);
-  let advanced = 0;
-  for (const jobId of due) {
-    try {
-      if ((await runExpiryStep(deps, jobId)).outcome !== 'nothing_due') advanced += 1;
-    } catch (error) {
-      deps.onStepError?.(error, jobId);
-    }
-  }
-  return { due: due.length, advanced };
+  return sweepDue(deps, due, (jobId) => runExpiryStep(deps, jobId));
 }

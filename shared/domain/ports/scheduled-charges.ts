@@ -72,8 +72,9 @@ export interface ScheduledChargeRepository {
   /**
    * Writes `next` (charge and the cycles that differ from `previous`'s) if the stored version is
    * still `previous.version`, with its changes, in one transaction. The caller sets
-   * `next.version = previous.version + 1`. ConflictError (reason `changed`) when the charge changed
-   * since it was read; nothing is written then.
+   * `next.version = previous.version + 1`. The timeline entries get the ids after
+   * `previous.timelineSeq`, and the stored counter moves by their number (as `saveCharge` answers it).
+   * ConflictError (reason `changed`) when the charge changed since it was read; nothing is written then.
    */
   save(next: ScheduledCharge, previous: ScheduledCharge, changes: ScheduledChargeChanges): Promise<void>;
   list(tenant: Tenant, query: ScheduledChargeQuery): Promise<ScheduledChargePage>;

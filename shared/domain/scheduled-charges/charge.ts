@@ -226,6 +226,8 @@ export interface ScheduledCharge {
   overdueCycles: number;
   /** The next time the due job has work; null when nothing will ever be due. */
   dueAt: string | null;
+  /** How many timeline entries the charge has written: the id of the last one (the next continues it). */
+  timelineSeq: number;
   createdAt: string;
   updatedAt: string;
   version: number;

@@ -99,6 +99,7 @@ export async function createScheduledCharge(
     cycles: [],
     overdueCycles: 0,
     dueAt: null,
+    timelineSeq: 0,
     createdAt: at,
     updatedAt: at,
     version: 1,
@@ -120,6 +121,7 @@ export async function createScheduledCharge(
       cycleNumber: null,
       data: { trialDays: input.trialDays, trialEndsOn },
     });
+  charge.timelineSeq = timeline.length;
   // The customer read may be a copy of the profile: the write checks it, and is made again on the
   // stored profile when it changed since (issue 17).
   let seen = profile;

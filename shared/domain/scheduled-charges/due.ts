@@ -1,4 +1,11 @@
 import { saoPauloDate } from '#shared/dates';
+import {
+  advanceWhileDue,
+  NOTHING_DUE,
+  runDue,
+  SWEEP_HOURS_BACK,
+  sweepDue,
+} from '#shared/domain/due-schedule';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict } from '#shared/errors';
@@ -20,8 +27,7 @@ import {
   saveCharge,
 } from './state';
 
-/** How far back the heartbeat looks for due times a schedule missed (as the subscriptions' sweep). */
-export const SWEEP_HOURS_BACK = 6;
+export { SWEEP_HOURS_BACK };
 
 export type ChargeDueOutcome =
   /** The lifecycle moved (and card collection ran when a card cycle had work). */
@@ -137,10 +143,13 @@ export async function advanceCharge(deps: DueDeps, charge: ScheduledCharge): Pro
 export async function runChargeDueJob(deps: DueDeps, jobId: string): Promise<ChargeDueOutcome> {
   const ref = parseChargeJobId(jobId);
   if (!ref) throw new Error(`not a scheduled charge job id: ${jobId}`);
-  const charge = await deps.scheduledCharges.get(ref.tenant, ref.id);
-  if (!charge) return { outcome: 'nothing_due' };
-  const saved = await advanceDue(deps, charge);
-  return saved ? { outcome: 'advanced', status: saved.status } : { outcome: 'nothing_due' };
+  return runDue(
+    () => deps.scheduledCharges.get(ref.tenant, ref.id),
+    async (charge) => {
+      const saved = await advanceDue(deps, charge);
+      return saved ? { outcome: 'advanced' as const, status: saved.status } : NOTHING_DUE;
+    },
+  );
 }
 
 /** Saves a run may make in a row while work stays due (a boleto issued after the pix: ISSUED_PER_SAVE). */
@@ -150,28 +159,12 @@ const MAX_ROUNDS = 4;
  * `advanceCharge` again while the charge it wrote still has work due by now (the second issued
  * method), a few rounds at most; the rest is left to the schedule. Null when nothing was due.
  */
-export async function advanceDue(deps: DueDeps, charge: ScheduledCharge): Promise<ScheduledCharge | null> {
-  let last: ScheduledCharge | null = null;
-  let current = charge;
-  for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const saved = await advanceCharge(deps, current);
-    if (!saved || saved.version === current.version) return last;
-    last = saved;
-    current = saved;
-  }
-  return last;
+export function advanceDue(deps: DueDeps, charge: ScheduledCharge): Promise<ScheduledCharge | null> {
+  return advanceWhileDue((c) => advanceCharge(deps, c), charge, MAX_ROUNDS);
 }
 
 /** The heartbeat's backstop of the one-time schedules: every charge due by now, found by the due index. */
 export async function sweepDueCharges(deps: DueDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.scheduledCharges.dueCharges(deps.clock.now(), SWEEP_HOURS_BACK);
-  let ran = 0;
-  for (const jobId of due) {
-    try {
-      if ((await runChargeDueJob(deps, jobId)).outcome !== 'nothing_due') ran += 1;
-    } catch (error) {
-      deps.onDueError?.(error, jobId);
-    }
-  }
-  return { due: due.length, ran };
+  return sweepDue(deps, due, (jobId) => runChargeDueJob(deps, jobId));
 }

@@ -1,5 +1,6 @@
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import type { DomainEvent } from '#shared/domain/events/events';
+import { jobId } from '#shared/domain/job-id';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import { EXPIRY_JOB, eventsOf, statusOf } from '#shared/domain/transactions/create';
@@ -154,7 +155,7 @@ export async function scheduleIssuedExpiries(
     await deps.scheduler
       .scheduleAt(`txn-expiry-${t.tenant.environment}-${t.id}`, new Date(t.deadline), {
         job: EXPIRY_JOB,
-        id: `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`,
+        id: jobId(t.tenant, t.id),
       })
       .catch((error) => deps.onScheduleError?.(error));
   }
@@ -225,12 +226,11 @@ export async function issueNow(
     const { next, changes } = finish(deps, current, draft, { transactions: issued.transactions });
     const records = issued.transactions.map((t) => t.record);
     try {
-      await saveCharge(deps, next, current, changes);
+      current = await saveCharge(deps, next, current, changes);
     } catch (error) {
       await undoIssued(deps, records);
       throw error;
     }
     await scheduleIssuedExpiries(deps, records);
-    current = next;
   }
 }

@@ -1,6 +1,7 @@
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import { type DueJob, followDueAt, type ScheduleDeps } from '#shared/domain/due-schedule';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { Clock, Ids, ScheduledChargeChanges } from '#shared/domain/ports';
 import { anchoredDate } from '#shared/domain/subscriptions/periods';
 import type { Tenant } from '#shared/domain/tenant';
@@ -359,13 +360,9 @@ export function applyCyclePaid(
 }
 
 /** The due job's id: `<sellerId>:<environment>:<chargeId>`. */
-export const chargeJobId = (tenant: Tenant, id: string) => `${tenant.sellerId}:${tenant.environment}:${id}`;
+export const chargeJobId = (tenant: Tenant, id: string) => jobId(tenant, id);
 
-export function parseChargeJobId(jobId: string): { tenant: Tenant; id: string } | null {
-  const m = /^(\d{1,15}):(test|live):(sch_[A-Za-z0-9_]{1,60})$/.exec(jobId);
-  if (!m) return null;
-  return { tenant: { sellerId: Number(m[1]), environment: m[2] as Tenant['environment'] }, id: m[3] };
-}
+export const parseChargeJobId = (value: string) => parseJobId(value, /sch_[A-Za-z0-9_]{1,60}/);
 
 /** The charge's due job; one schedule name per charge and due time. */
 export const chargeDueJob = (charge: Pick<ScheduledCharge, 'tenant' | 'id'>): DueJob => ({
@@ -375,7 +372,8 @@ export const chargeDueJob = (charge: Pick<ScheduledCharge, 'tenant' | 'id'>): Du
 
 /**
  * Writes `next` on `previous`'s version with its changes (one transaction), then keeps the
- * one-time schedule in step with `dueAt` (the subscriptions' due-schedule).
+ * one-time schedule in step with `dueAt` (the subscriptions' due-schedule). Answers the charge as
+ * written: its timeline counter moved on by the entries written with it.
  */
 export async function saveCharge(
   deps: Pick<ScheduledChargeDeps, 'scheduledCharges'> & ScheduleDeps,
@@ -383,7 +381,8 @@ export async function saveCharge(
   previous: ScheduledCharge,
   changes: ScheduledChargeChanges,
 ): Promise<ScheduledCharge> {
-  await deps.scheduledCharges.save(next, previous, changes);
-  await followDueAt(deps, chargeDueJob(next), previous.dueAt, next.dueAt);
-  return next;
+  const written = { ...next, timelineSeq: previous.timelineSeq + changes.timeline.length };
+  await deps.scheduledCharges.save(written, previous, changes);
+  await followDueAt(deps, chargeDueJob(written), previous.dueAt, written.dueAt);
+  return written;
 }

@@ -1,17 +1,12 @@
+import { NOTHING_DUE, runDue, SWEEP_HOURS_BACK, sweepDue } from '#shared/domain/due-schedule';
 import type { ChargeStatus } from '#shared/domain/payments/gateway';
-import { isConflict } from '#shared/errors';
 import { AWAITED_DEBIT_RECHECK_MS, type CollectKind, type CollectOutcome, collect } from './collect';
 import type { SubscriptionDeps } from './deps';
 import { nextBoundary, periodEnd } from './periods';
 import { dueJobId, parseDueJobId, saveAndSchedule } from './schedule';
 import type { NewHistoryEntry, Subscription } from './subscription';
 
-/**
- * How far back the heartbeat looks for due times a schedule missed (hour buckets of the due index):
- * 6 hours, as the pix and session sweeps. Every heartbeat queries each bucket, so 48 cost 49 queries
- * a tick; a heartbeat that missed more than 6 hours is an outage the cron health check reports.
- */
-export const SWEEP_HOURS_BACK = 6;
+export { SWEEP_HOURS_BACK };
 
 export type DueOutcome =
   | { outcome: CollectOutcome; kind: CollectKind }
@@ -104,25 +99,23 @@ async function skipPaused(deps: SubscriptionDeps, s: Subscription, now: Date): P
 export async function runDueJob(deps: SubscriptionDeps, jobId: string): Promise<DueOutcome> {
   const ref = parseDueJobId(jobId);
   if (!ref) throw new Error(`not a subscription job id: ${jobId}`);
-  const s = await deps.subscriptions.get(ref.tenant, ref.id);
-  const now = deps.clock.now();
-  if (!s) return { outcome: 'nothing_due' };
-  try {
-    const awaited = await checkAwaitedDebit(deps, s, now);
-    if (awaited) return awaited;
-    if (!isDue(s, now)) return { outcome: 'nothing_due' };
-    if (!s.pendingCharge) {
-      if (s.status === 'pending_cancellation' && s.cancelAt && Date.parse(s.cancelAt) <= now.getTime())
-        return await expire(deps, s, now);
-      if (s.pausedAt) return await skipPaused(deps, s, now);
-    }
-    const kind = kindOf(s);
-    const { outcome } = await collect(deps, s, kind);
-    return { outcome, kind };
-  } catch (error) {
-    if (isConflict(error, 'changed')) return { outcome: 'nothing_due' };
-    throw error;
-  }
+  return runDue(
+    () => deps.subscriptions.get(ref.tenant, ref.id),
+    async (s): Promise<DueOutcome> => {
+      const now = deps.clock.now();
+      const awaited = await checkAwaitedDebit(deps, s, now);
+      if (awaited) return awaited;
+      if (!isDue(s, now)) return NOTHING_DUE;
+      if (!s.pendingCharge) {
+        if (s.status === 'pending_cancellation' && s.cancelAt && Date.parse(s.cancelAt) <= now.getTime())
+          return expire(deps, s, now);
+        if (s.pausedAt) return skipPaused(deps, s, now);
+      }
+      const kind = kindOf(s);
+      const { outcome } = await collect(deps, s, kind);
+      return { outcome, kind };
+    },
+  );
 }
 
 /**
@@ -163,13 +156,5 @@ async function checkAwaitedDebit(
 /** The heartbeat's backstop of the one-time schedules: every subscription due by now, found by the index. */
 export async function sweepDueSubscriptions(deps: SubscriptionDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.subscriptions.dueSubscriptions(deps.clock.now(), SWEEP_HOURS_BACK);
-  let ran = 0;
-  for (const jobId of due) {
-    try {
-      if ((await runDueJob(deps, jobId)).outcome !== 'nothing_due') ran += 1;
-    } catch (error) {
-      deps.onDueError?.(error, jobId);
-    }
-  }
-  return { due: due.length, ran };
+  return sweepDue(deps, due, (jobId) => runDueJob(deps, jobId));
 }

@@ -1,15 +1,14 @@
 import { type DueJob, followDueAt, type ScheduleDeps, scheduleAtDue } from '#shared/domain/due-schedule';
-import { expiryJobId, parseExpiryJobId } from '#shared/domain/payment-methods/schedule';
+import { jobId, parseNumericJobId } from '#shared/domain/job-id';
 import type { SubscriptionChanges } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { SubscriptionDeps } from './deps';
 import { SUBSCRIPTION_DUE_JOB, type Subscription } from './subscription';
 
 /** The due job's id: `<sellerId>:<environment>:<subscriptionId>` (the same shape as the other jobs). */
-export const dueJobId = (tenant: Tenant, id: number): string => expiryJobId(tenant, id);
+export const dueJobId = (tenant: Tenant, id: number): string => jobId(tenant, id);
 
-export const parseDueJobId = (jobId: string): { tenant: Tenant; id: number } | null =>
-  parseExpiryJobId(jobId);
+export const parseDueJobId = parseNumericJobId;
 
 /** One schedule name per subscription and due time: a due time is never scheduled twice under two names. */
 export function dueScheduleName(subscription: Pick<Subscription, 'tenant' | 'id'>, dueAt: string): string {

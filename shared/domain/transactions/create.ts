@@ -21,6 +21,7 @@ import {
 import { createCustomerSchema, saleCustomerField } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { jobId } from '#shared/domain/job-id';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
@@ -456,7 +457,7 @@ export async function createSaleKeepingCard(
     await deps.scheduler
       .scheduleAt(`txn-expiry-${tenant.environment}-${t.id}`, new Date(expiresAt), {
         job: EXPIRY_JOB,
-        id: `${tenant.sellerId}:${tenant.environment}:${t.id}`,
+        id: jobId(tenant, t.id),
       })
       .catch((error) => deps.onScheduleError?.(error));
   }

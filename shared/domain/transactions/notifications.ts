@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { SignatureVerificationError, verifySignature } from '#events/signing';
+import { parseNumericJobId } from '#shared/domain/job-id';
 import { notificationSecret } from '#shared/domain/payments/notification-secret';
 import type { GatewayRouter, SecretKey } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
@@ -228,12 +229,11 @@ async function applyProviderRefund(
 
 /** Job: a pix charge whose expiry came while it was still unpaid stops being payable. */
 export async function expirePix(deps: TransitionDeps & { payments: GatewayRouter }, jobId: string) {
-  const [sellerId, environment, id] = jobId.split(':');
-  if (environment !== 'test' && environment !== 'live') return { skipped: 'bad id' };
-  const tenant = { sellerId: Number(sellerId), environment } as const;
-  const t = await deps.transactions.get(tenant, Number(id));
+  const ref = parseNumericJobId(jobId);
+  if (!ref) return { skipped: 'bad id' };
+  const t = await deps.transactions.get(ref.tenant, ref.id);
   if (!t || !canApply('expire', t.status)) return { skipped: t?.status ?? 'missing' };
-  await deps.payments.forEnvironment(environment).cancel(t.gatewayPayId);
+  await deps.payments.forEnvironment(ref.tenant.environment).cancel(t.gatewayPayId);
   const { transaction } = await transition(deps, t, 'expire');
   return { expired: transaction.id };
 }

@@ -1,5 +1,6 @@
 import type { InstallmentPlan, PlanStatus } from '../../../shared/domain/installment-plans/plan';
 import { FINGERPRINT_HELD } from '../../../shared/domain/installment-plans/plan';
+import { jobId } from '../../../shared/domain/job-id';
 import type {
   Clock,
   InstallmentPlanChanges,
@@ -20,7 +21,7 @@ const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
 /** As FakeTransactionRepository keys its map. */
 const keyOf = (tenant: Tenant, id: string | number) => `${tenantKey(tenant)}#${id}`;
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
-const jobIdOf = (p: InstallmentPlan) => `${p.tenant.sellerId}:${p.tenant.environment}:${p.uuid}`;
+const jobIdOf = (p: InstallmentPlan) => jobId(p.tenant, p.uuid);
 /** The hour bucket of an instant, as the adapter's due index is partitioned. */
 const bucketOf = (iso: string) => iso.slice(0, 13);
 /** The list's order, as the adapter's index sort keys: createdAt, then uuid (newest first). */

@@ -1,5 +1,6 @@
 import { searchableName } from '../../../shared/domain/customers/customer';
 import { classifySearch } from '../../../shared/domain/customers/listing';
+import { jobId } from '../../../shared/domain/job-id';
 import type {
   ScheduledChargeChanges,
   ScheduledChargePage,
@@ -25,7 +26,7 @@ const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
 /** As FakeTransactionRepository keys its map. */
 const keyOf = (tenant: Tenant, id: string | number) => `${tenantKey(tenant)}#${id}`;
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
-const jobIdOf = (c: ScheduledCharge) => `${c.tenant.sellerId}:${c.tenant.environment}:${c.id}`;
+const jobIdOf = (c: ScheduledCharge) => jobId(c.tenant, c.id);
 /** The hour bucket of an instant, as the adapter's due index is partitioned. */
 const bucketOf = (iso: string) => iso.slice(0, 13);
 /** The list's order, as the adapter's index sort keys: dueDate, then id. */
@@ -78,7 +79,6 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
   beforeSave: (() => void | Promise<void>) | null = null;
   saves = 0;
   private lastAttemptId = 0;
-  private readonly timelineSeq = new Map<string, number>();
   private readonly writes: FakeChangeWrites;
 
   constructor(
@@ -118,7 +118,7 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
       });
     this.writes.refuseStoredTransactions(changes);
     this.writes.refuseChangedCustomer(changes);
-    this.write(charge, changes);
+    this.write(charge, 0, changes);
   }
 
   async get(tenant: Tenant, id: string): Promise<ScheduledCharge | null> {
@@ -132,13 +132,14 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
     changes: ScheduledChargeChanges,
   ): Promise<void> {
     await this.beforeSave?.();
-    if (this.items.get(keyOf(previous.tenant, previous.id))?.version !== previous.version)
+    const stored = this.items.get(keyOf(previous.tenant, previous.id));
+    if (stored?.version !== previous.version || stored.timelineSeq !== previous.timelineSeq)
       throw new ConflictError('The scheduled charge changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
       });
     this.writes.refuseSeveralTransactions(changes);
     this.writes.refuseStoredTransactions(changes);
-    this.write(next, changes);
+    this.write(next, previous.timelineSeq, changes);
     this.saves++;
   }
 
@@ -233,10 +234,13 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
     return [...this.items.values()].filter((c) => sameTenant(c.tenant, tenant));
   }
 
-  private write(charge: ScheduledCharge, changes: ScheduledChargeChanges): void {
+  private write(charge: ScheduledCharge, lastTimelineId: number, changes: ScheduledChargeChanges): void {
     const key = keyOf(charge.tenant, charge.id);
-    this.items.set(key, structuredClone(charge));
-    let seq = this.timelineSeq.get(key) ?? 0;
+    this.items.set(
+      key,
+      structuredClone({ ...charge, timelineSeq: lastTimelineId + changes.timeline.length }),
+    );
+    let seq = lastTimelineId;
     for (const t of changes.timeline)
       this.timelines.push({
         tenant: charge.tenant,
@@ -249,7 +253,6 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
           createdAt: charge.updatedAt,
         }),
       });
-    this.timelineSeq.set(key, seq);
     for (const attempt of changes.attempts ?? [])
       this.attemptItems.set(keyOf(charge.tenant, `${charge.id}#${attempt.id}`), {
         tenant: charge.tenant,

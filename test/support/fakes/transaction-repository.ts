@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../../shared/domain/events/events';
+import { jobId } from '../../../shared/domain/job-id';
 import type {
   JoinedWrite,
   TransactionPage,
@@ -135,6 +136,6 @@ export class FakeTransactionRepository implements TransactionRepository {
         return at <= now.getTime() && at >= from - (from % 3_600_000);
       })
       .sort((a, b) => (marker(a) < marker(b) ? -1 : 1))
-      .map((t) => `${t.tenant.sellerId}:${t.tenant.environment}:${t.id}`);
+      .map((t) => jobId(t.tenant, t.id));
   }
 }

@@ -124,6 +124,7 @@ export function engine() {
       cycles: [first, second],
       overdueCycles: 0,
       dueAt: MAR_10,
+      timelineSeq: 0,
       createdAt: '2026-02-01T12:00:00.000Z',
       updatedAt: '2026-02-10T15:00:00.000Z',
       version: 3,
