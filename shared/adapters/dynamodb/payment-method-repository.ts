@@ -5,12 +5,11 @@ import {
   type PaymentMethod,
 } from '#shared/domain/payment-methods/payment-method';
 import { expiryJobId } from '#shared/domain/payment-methods/schedule';
-import type { PaymentMethodRead, PaymentMethodRepository } from '#shared/domain/ports';
+import type { PaymentMethodRepository } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { joinOne } from './product-repository';
 import {
   alreadyExists,
   ConditionFailedError,
@@ -130,11 +129,6 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
     nextId: () => table.nextId('payment-method', { block: 20 }),
 
     get,
-
-    joinGet(tenant, id): PaymentMethodRead {
-      const read = joinOne(keys.paymentMethod(tenant, id), toPaymentMethod, 'payment method');
-      return { joined: read.joined, paymentMethod: read.found };
-    },
 
     async create(pm) {
       try {
