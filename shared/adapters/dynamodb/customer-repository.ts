@@ -220,9 +220,9 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
 }
 
 /**
- * The sellers with a profile of the global customer, kept on the global item from issue 17 on: a
- * sale reads the global with its product (before it knows the seller) and learns from it whether
- * the seller has a profile. A global written before has none (the sale then guesses, as before).
+ * The sellers with a profile of the global customer, kept on the global item: a sale reads the
+ * global with its product (before it knows the seller) and learns from it whether the seller has a
+ * profile.
  */
 const SELLER_IDS = 'sellerIds';
 
@@ -246,11 +246,9 @@ const joinSellerIds = (profile: CustomerProfile): TransactItem =>
     },
   }) as TransactItem;
 
-/** Whether the tenant is among a global item's sellers (undefined: a global written before the list). */
-const listsSeller = (item: Item, sellerId: number): boolean | undefined => {
-  const sellers = item[SELLER_IDS] as Set<number> | undefined;
-  return sellers ? sellers.has(sellerId) : undefined;
-};
+/** The sellers with a profile of a global item (every global lists them). */
+const sellersOf = (item: Item): Set<number> => item[SELLER_IDS] as Set<number>;
+const listsSeller = (item: Item, sellerId: number): boolean => sellersOf(item).has(sellerId);
 
 /** The tenant's new profile of a known global (entry 0: the profile, ALL_OLD on failure). */
 function newProfileWrites(profile: CustomerProfile): TransactItem[] {
@@ -468,8 +466,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
       const globalKeys = (['test', 'live'] as Environment[]).map((env) => keys.customerGlobal(env, document));
       for (const item of await table.batchGet<Item>(globalKeys, { consistent: true })) {
         const global = toGlobal(item);
-        const sellers = (item[SELLER_IDS] as Set<number> | undefined) ?? new Set<number>();
-        records[global.environment] = { global, sellerIds: [...sellers] };
+        records[global.environment] = { global, sellerIds: [...sellersOf(item)] };
       }
       return records;
     },
