@@ -170,7 +170,7 @@ export async function runJob(deps: Deps, job: JobRun): Promise<unknown> {
     return { skipped: true };
   }
   try {
-    const result = await handler(deps, job);
+    const result = await deps.unitOfWork(() => handler(deps, job));
     finish('succeeded');
     return result;
   } catch (error) {

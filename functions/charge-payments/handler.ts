@@ -29,9 +29,8 @@ export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
     onScheduleError: (error) =>
       log.error('could not schedule a scheduled-charge job or keep a card', { error }),
   });
-  // The item reads a use case starts together go as one BatchGetItem (issue 17).
-  const run = <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
-    c.readTogether(async () => work(await useCases()));
+  const run = async <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
+    work(await useCases());
   return {
     listScheduledChargeAttempts: async ({ tenant, path, query }) =>
       run((u) => u.listAttempts(c.repos, tenant, path.id, query)),

@@ -31,11 +31,8 @@ export const handler = createHttpHandler(customerAreaRoutes, (c) => {
   return {
     requestMagicLink: async ({ body, request }) =>
       (await useCases()).requestMagicLink(deps, body, request.sourceIp),
-    // The key reads of every seller (names, profiles) go as one BatchGetItem (issue 17).
     listCustomerAreaCharges: async ({ request }) =>
-      c.readTogether(async () =>
-        (await useCases()).listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
-      ),
+      (await useCases()).listCustomerCharges(charges, magicLinkSubjectOf(request.subject)),
     setCustomerAreaBillingEmail: async ({ body, request }) =>
       (await useCases()).setCustomerAreaBillingEmail(profile, magicLinkSubjectOf(request.subject), body),
   };

@@ -32,9 +32,7 @@ export const handler = createHttpHandler(pagesRoutes, (c) => {
     getCheckoutSessionPage: async ({ path }) =>
       pageReply(await (await useCases()).checkoutPage(deps, 'session', path.id)),
     getPageAsset: async ({ path }) => assetReply(path.file),
-    // The item reads the page starts together go as one BatchGetItem (issue 17).
-    getPortalPage: async ({ query }) =>
-      pageReply(await c.readTogether(async () => (await useCases()).portalPage(portalDeps, query))),
+    getPortalPage: async ({ query }) => pageReply(await (await useCases()).portalPage(portalDeps, query)),
     getPortalTheme: async ({ path }) => themeReply(path.color),
     getMinhaAreaPage: async () => pageReply((await useCases()).minhaAreaPage()),
   };

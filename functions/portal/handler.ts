@@ -33,9 +33,8 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
     onMailError: (error: unknown, kind: string) =>
       log.error('could not send a portal e-mail', { error, kind }),
   });
-  // The item reads a use case starts together go as one BatchGetItem (issue 17).
-  const run = <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
-    c.readTogether(async () => work(await useCases()));
+  const run = async <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
+    work(await useCases());
   return {
     createPortalSession: async ({ tenant, body }) =>
       reply(201, await run((u) => u.createPortalSession(base, tenant, body))),

@@ -31,9 +31,8 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
     ...engine(log),
     onCancelError: (error: unknown) => log.error('could not cancel an issued pix or boleto', { error }),
   });
-  // The item reads a use case starts together go as one BatchGetItem (issue 17).
-  const run = <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
-    c.readTogether(async () => work(await useCases()));
+  const run = async <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
+    work(await useCases());
   return {
     createScheduledCharge: async ({ tenant, body, request }) => {
       const onAdvanceError = (error: unknown) =>

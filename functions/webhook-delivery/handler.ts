@@ -10,19 +10,21 @@ const useCases = once(() => import('./deliver'));
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const c = await getContainer();
   const { deliverBatch } = await useCases();
-  const failed = await deliverBatch(
-    {
-      deliveries: c.repos.deliveries,
-      endpoints: c.repos.webhookEndpoints,
-      queue: c.queue,
-      clock: c.clock,
-      wallClock: c.wallClock,
-      sender: c.sender,
-      urlPolicy: c.urlPolicy,
-      metrics: c.metrics,
-    },
-    event.Records.map((r) => ({ id: r.messageId, body: r.body })),
-    logger,
+  const failed = await c.unitOfWork(() =>
+    deliverBatch(
+      {
+        deliveries: c.repos.deliveries,
+        endpoints: c.repos.webhookEndpoints,
+        queue: c.queue,
+        clock: c.clock,
+        wallClock: c.wallClock,
+        sender: c.sender,
+        urlPolicy: c.urlPolicy,
+        metrics: c.metrics,
+      },
+      event.Records.map((r) => ({ id: r.messageId, body: r.body })),
+      logger,
+    ),
   );
   return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 };

@@ -13,15 +13,17 @@ const useCases = once(() => import('./fan-out'));
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const deps = await getContainer();
   const { fanOutMessages } = await useCases();
-  const failed = await fanOutMessages(
-    {
-      deliveries: deps.repos.deliveries,
-      endpoints: deps.repos.webhookEndpoints,
-      queue: deps.queue,
-      clock: deps.clock,
-    },
-    event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
-    logger,
+  const failed = await deps.unitOfWork(() =>
+    fanOutMessages(
+      {
+        deliveries: deps.repos.deliveries,
+        endpoints: deps.repos.webhookEndpoints,
+        queue: deps.queue,
+        clock: deps.clock,
+      },
+      event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
+      logger,
+    ),
   );
   return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 };

@@ -21,6 +21,7 @@ import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer } from '#shared/platform/container';
 import { useContainer } from '#shared/platform/current';
 import { TestClock, WallClock } from './clock';
+import { checkDataFormat } from './data-format';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
 import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
@@ -189,7 +190,8 @@ async function listen(server: Server, port: number): Promise<number> {
   return typeof address === 'object' && address ? address.port : port;
 }
 
-async function startDatabase(options: RuntimeOptions, file: (name: string) => string | null) {
+async function startDatabase(options: RuntimeOptions, dataDir: string | null) {
+  const file = (name: string) => (dataDir ? join(dataDir, name) : null);
   const dynamo = options.dynamoEndpoint
     ? null
     : await startDynamoLocal({ dataDir: file('dynamodb'), jit: options.dynamoJit });
@@ -197,6 +199,8 @@ async function startDatabase(options: RuntimeOptions, file: (name: string) => st
   const tableName = options.tableName ?? 'payment-service';
   try {
     await ensureTable(endpoint, tableName);
+    // Kept data must be of the shape the code reads: refused with what to delete, never misread.
+    if (dataDir) await checkDataFormat(endpoint, tableName, dataDir);
   } catch (error) {
     await dynamo?.stop();
     throw error;
@@ -211,7 +215,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   if (dataDir) preparePrivateDir(dataDir);
   const file = (name: string) => (dataDir ? join(dataDir, name) : null);
   if (options.logLevel) configureLogs({ level: options.logLevel });
-  const { dynamo, endpoint, tableName } = await startDatabase(options, file);
+  const { dynamo, endpoint, tableName } = await startDatabase(options, dataDir);
   // The answer check reads every route's response schemas, which the functions load lazily.
   await loadSchemas(httpGroups);
 

@@ -11,14 +11,12 @@ export type {
   RateState,
   SellerRepository,
 } from './ports/auth';
-export type { CheckoutSessionRepository, SessionPage, SessionQuery, SessionRead } from './ports/checkout';
+export type { CheckoutSessionRepository, SessionPage, SessionQuery } from './ports/checkout';
 export type {
-  BuyerRead,
   CustomerAndProductReader,
   CustomerQuery,
   CustomerRepository,
   CustomerSearch,
-  JoinedRead,
   JoinedWrite,
 } from './ports/customers';
 export type { HealthRepository } from './ports/health';
@@ -50,7 +48,7 @@ export type {
   ScheduledJob,
   Scheduler,
 } from './ports/messaging';
-export type { PaymentMethodRead, PaymentMethodRepository } from './ports/payment-methods';
+export type { PaymentMethodRepository } from './ports/payment-methods';
 export type {
   CardTestingKeyring,
   GatewayHealth,

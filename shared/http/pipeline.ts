@@ -238,18 +238,20 @@ export function createHttpHandler<R extends Route>(
       const { http, route, binding } = state;
       const input = state.input as ParsedInput;
       pipelineProbe.onHandler?.(route);
-      const value = await handlerOf(binding)({
-        ...input,
-        tenant: http.auth?.tenant as never,
-        request: {
-          headers: http.headers,
-          rawBody: http.rawBody,
-          sourceIp: http.sourceIp,
-          requestId: http.requestId,
-          log: http.log,
-          subject: http.auth?.subject,
-        },
-      });
+      const value = await http.container.unitOfWork(() =>
+        handlerOf(binding)({
+          ...input,
+          tenant: http.auth?.tenant as never,
+          request: {
+            headers: http.headers,
+            rawBody: http.rawBody,
+            sourceIp: http.sourceIp,
+            requestId: http.requestId,
+            log: http.log,
+            subject: http.auth?.subject,
+          },
+        }),
+      );
       return toApiResult(route, value);
     });
 }

@@ -7,9 +7,9 @@ import {
   createProviderConnectionRepository,
   createProviderLinks,
 } from '#shared/adapters/dynamodb/provider-repositories';
-import { readTogether } from '#shared/adapters/dynamodb/read-batch';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
 import { Table } from '#shared/adapters/dynamodb/table';
+import { inUnitOfWork } from '#shared/adapters/dynamodb/unit-of-work';
 import { httpSender } from '#shared/adapters/http/webhook-sender';
 import { createEmfMetrics } from '#shared/adapters/metrics/emf';
 import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
@@ -101,10 +101,11 @@ export interface Container {
   /** Holds answers whose timing must not tell what they found (wall time). */
   pacer: ResponsePacer;
   /**
-   * Runs a use case so that the item reads it starts together (Promise.all over its ports) cost
-   * one BatchGetItem; the in-memory fakes need no such thing, so use cases never see it.
+   * Runs one route's handler or one job as a unit of work of the data layer: the item reads it
+   * starts together (Promise.all over its ports) cost one BatchGetItem. The HTTP pipeline and the
+   * job runners enter it; use cases never see it.
    */
-  readTogether: <T>(work: () => Promise<T>) => Promise<T>;
+  unitOfWork: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** What differs between AWS and the local runtime; everything else is built the same way. */
@@ -202,7 +203,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     magicLinks: platform.secrets.magicLink,
     cardKeys: platform.secrets.cardTesting,
     pacer: wallClockPacer,
-    readTogether,
+    unitOfWork: inUnitOfWork,
   };
 }
 

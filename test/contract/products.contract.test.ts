@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/adapters/dynamodb/keys';
 import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
+import { inUnitOfWork } from '#shared/adapters/dynamodb/unit-of-work';
 import type { ProductRepository } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
@@ -77,18 +77,17 @@ describe.each([
       expect(await repo.findByUuid(created.uuid)).toEqual(created);
     });
 
-    it('reads the product by uuid with joined reads, and the copy follows every save (issue 17)', async () => {
+    it('reads the product by uuid as every save left it, and lists it once', async () => {
       const repo = await make();
       const created = product(1, { boleto: true, installments: 6 });
       await repo.create(created, []);
-      expect(await repo.findByUuidJoined(created.uuid, [])).toEqual(created);
+      expect(await repo.findByUuid(created.uuid)).toEqual(created);
 
       const archived = await archive(repo, created);
-      expect(await repo.findByUuidJoined(created.uuid, [])).toEqual(archived);
-      expect(await repo.findByUuidJoined(uuidOf(SELLER, 2), [])).toBeNull();
-      // The copy is no second product: lists and the index still see one.
-      expect((await repo.list(SELLER, { tab: 'all', page: 1, limit: 10 })).items).toEqual([archived]);
       expect(await repo.findByUuid(created.uuid)).toEqual(archived);
+      expect(await repo.findByUuid(uuidOf(SELLER, 2))).toBeNull();
+      // The uuid copy is no second product: lists see one.
+      expect((await repo.list(SELLER, { tab: 'all', page: 1, limit: 10 })).items).toEqual([archived]);
     });
 
     it('answers null for an id or uuid nobody created', async () => {
@@ -369,27 +368,8 @@ describe.each([
   });
 });
 
-describe('ProductRepository on DynamoDB: the uuid copy (issue 17)', () => {
-  it('reads a product written before its copy existed through the index, in one more round trip', async () => {
-    const table = await freshTable();
-    const repo = createProductRepository(table);
-    const created = product(1);
-    await repo.create(created, []);
-    await table.delete(keys.productCopy(created.uuid));
-    const sent: string[] = [];
-    table.client.middlewareStack.add(
-      (next, context) => async (args) => {
-        sent.push(String(context.commandName));
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCommands' },
-    );
-
-    expect(await repo.findByUuidJoined(created.uuid, [])).toEqual(created);
-    expect(sent).toEqual(['BatchGetItemCommand', 'QueryCommand']);
-  });
-
-  it('reads a product and its joined keys in one BatchGetItem', async () => {
+describe('ProductRepository on DynamoDB: the uuid copy', () => {
+  it('reads a product by uuid in the BatchGetItem of the other reads its unit of work starts with it', async () => {
     const table = await freshTable();
     const repo = createProductRepository(table);
     const created = product(1);
@@ -402,14 +382,12 @@ describe('ProductRepository on DynamoDB: the uuid copy (issue 17)', () => {
       },
       { step: 'initialize', name: 'countCommands' },
     );
-    const received: unknown[] = [];
-    const joined = {
-      keys: [keys.product(SELLER, 1)],
-      receive: (items: unknown[]) => received.push(...items),
-    };
 
-    expect(await repo.findByUuidJoined(created.uuid, [{ joined }])).toEqual(created);
+    const [found, byId] = await inUnitOfWork(() =>
+      Promise.all([repo.findByUuid(created.uuid), repo.get(SELLER, 1)]),
+    );
+    expect(found).toEqual(created);
+    expect(byId).toEqual(created);
     expect(sent).toEqual(['BatchGetItemCommand']);
-    expect(received.map((i) => (i as { entity: string }).entity).sort()).toEqual(['product', 'product-copy']);
   });
 });

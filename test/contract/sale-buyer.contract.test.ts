@@ -4,6 +4,7 @@ import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-rep
 import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
 import type { CheckoutSession } from '#shared/domain/checkout/session';
+import { buyerStateOf } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerWrite,
@@ -310,9 +311,12 @@ describe.each([
   describe("the buyer read with the sale's product (issue 17)", () => {
     /** The sale's read for the product's tenant, as a container that never saw the buyer makes it. */
     async function readFor(repos: Repos, product: Product) {
-      const read = repos.customers.joinBuyerRead(CPF);
-      expect(await repos.products.findByUuidJoined(product.uuid, [read])).toEqual(product);
-      return read.state(product.tenant);
+      const [found, records] = await Promise.all([
+        repos.products.findByUuid(product.uuid),
+        repos.customers.findBuyer(CPF),
+      ]);
+      expect(found).toEqual(product);
+      return buyerStateOf(records, product.tenant);
     }
     const theirProduct = {
       ...PRODUCT,

@@ -64,8 +64,9 @@ type CustomerOf = keyof typeof CUSTOMERS;
 /** Charge n's id in a tenant: `sch_<env>_` and 24 characters. */
 const idOf = (n: number, tenant: Tenant = SELLER) =>
   `sch_${tenant.environment}_${String(n).padStart(24, '0')}`;
+/** A pay token as the domain mints it: it names its charge, then a 32-character secret. */
 const tokenOf = (n: number, cycleNumber: number, tenant: Tenant = SELLER) =>
-  `cob_${tenant.sellerId}${tenant.environment}${String(n).padStart(8, '0')}c${cycleNumber}`;
+  `cob_${tenant.sellerId}_${idOf(n, tenant)}_${`c${cycleNumber}`.padEnd(32, 'x')}`;
 
 function cycle(
   n: number,

@@ -4,7 +4,6 @@ import { createPaymentMethodRepository } from '#shared/adapters/dynamodb/payment
 import { createSubscriptionRepository } from '#shared/adapters/dynamodb/subscription-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
 import type { DomainEvent } from '#shared/domain/events/events';
-import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import type {
   PaymentMethodRepository,
   SubscriptionChanges,
@@ -145,27 +144,6 @@ function charge(id: number, s: Subscription, status: Transaction['status'] = 'ca
 const query = (q: Partial<SubscriptionQuery> = {}): SubscriptionQuery => ({ page: 1, limit: 50, ...q });
 /** A page as its ids, with its total. */
 const seen = (page: SubscriptionPage) => [page.items.map((s) => s.id), page.totalCount];
-/** A saved card of the subscriptions' customer. */
-const card = (id: number): PaymentMethod => ({
-  id,
-  uuid: `a0000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-  tenant: SELLER,
-  customer: { id: CUSTOMERS[1].id, uuid: CUSTOMERS[1].uuid },
-  type: 'card',
-  brand: 'visa',
-  last4: '4242',
-  expiryMonth: 12,
-  expiryYear: 2030,
-  status: 'active',
-  provider: 'sandbox',
-  token: `tok_${id}`,
-  expiryNotices: [],
-  nextExpiryStepAt: null,
-  expiredAt: null,
-  createdAt: at(0),
-  updatedAt: at(0),
-  version: 1,
-});
 
 const jobOf = (s: Subscription) => jobId(s.tenant, s.id);
 
@@ -208,19 +186,6 @@ describe.each([
   ],
 ])('SubscriptionRepository contract (%s)', (_name, make) => {
   describe('ids, create and get', () => {
-    it('reads a subscription with a joined card read in one read, each by its own tenant (issue 17)', async () => {
-      const { repo, paymentMethods } = await make();
-      await repo.create(subscription(1), nothing());
-      await paymentMethods.create(card(31));
-      const mine = paymentMethods.joinGet(SELLER, 31);
-      const theirs = paymentMethods.joinGet(OTHER_SELLER, 31);
-
-      expect(await repo.getJoined(SELLER, 1, [mine])).toEqual(await repo.get(SELLER, 1));
-      expect(mine.paymentMethod()).toEqual(await paymentMethods.get(SELLER, 31));
-      expect(await repo.getJoined(OTHER_SELLER, 1, [theirs])).toBeNull();
-      expect(theirs.paymentMethod()).toBeNull();
-    });
-
     it('hands out increasing ids, never the same twice', async () => {
       const { repo } = await make();
       const ids = [await repo.nextId(), await repo.nextId(), await repo.nextId()];

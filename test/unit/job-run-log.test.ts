@@ -7,7 +7,7 @@ import { FakeClock } from '../support/fakes/clock';
 const NOW = '2026-03-10T15:00:30.000Z';
 let clock: FakeClock;
 let lines: Record<string, unknown>[];
-const deps = () => ({ clock }) as unknown as Container;
+const deps = () => ({ clock, unitOfWork: <T>(work: () => Promise<T>) => work() }) as unknown as Container;
 const jobLines = () => lines.filter((l) => l.message === JOB_RUN_LOG);
 
 beforeEach(() => {

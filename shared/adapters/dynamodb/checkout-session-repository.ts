@@ -1,10 +1,9 @@
 import type { CheckoutSession, SessionPayment } from '#shared/domain/checkout/session';
-import type { CheckoutSessionRepository, JoinedWrite, SessionQuery, SessionRead } from '#shared/domain/ports';
+import type { CheckoutSessionRepository, JoinedWrite, SessionQuery } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
 import type { DynamoJoinedWrite } from './customer-repository';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { joinOne } from './product-repository';
 import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
@@ -161,11 +160,6 @@ export function createCheckoutSessionRepository(table: Table): CheckoutSessionRe
     async get(id) {
       const item = await table.get<Item>(keys.checkoutSession(id), { consistent: true });
       return item ? toSession(item) : null;
-    },
-
-    joinGet(id): SessionRead {
-      const read = joinOne(keys.checkoutSession(id), toSession, 'session');
-      return { joined: read.joined, session: read.found };
     },
 
     async addPayment(id, payment, now) {

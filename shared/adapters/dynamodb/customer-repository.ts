@@ -1,3 +1,4 @@
+import type { BuyerRecords } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerWrite,
@@ -10,7 +11,7 @@ import {
   type RegisteredFields,
   searchableName,
 } from '#shared/domain/customers/customer';
-import type { BuyerRead, CustomerRepository, JoinedWrite } from '#shared/domain/ports';
+import type { CustomerRepository, JoinedWrite } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
@@ -22,7 +23,6 @@ import {
   toProfile,
 } from './customer-queries';
 import { keys } from './keys';
-import type { DynamoJoinedRead } from './product-repository';
 import {
   ConditionFailedError,
   type Item,
@@ -129,13 +129,11 @@ function profileCopy(p: CustomerProfile): Item {
 }
 
 /**
- * What an id pointer (`CUSTOMERID#…`) tells of its profile: the uuid always; the profile as it was
- * when the pointer was last written (its overdue count reads 0), or null for pointers written before
- * the copy existed (the caller reads the profile by uuid then).
+ * The profile an id pointer (`CUSTOMERID#…`) carries, as it was when the pointer was last written
+ * (its overdue count reads 0).
  */
-export function fromIdPointer(item: Item): { uuid: string; copy: CustomerProfile | null } {
-  const copy = item.profile as Item | undefined;
-  return { uuid: String(item.uuid), copy: copy ? toProfile(copy) : null };
+export function profileOfIdPointer(item: Item): CustomerProfile {
+  return toProfile(item.profile as Item);
 }
 
 /**
@@ -222,9 +220,9 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
 }
 
 /**
- * The sellers with a profile of the global customer, kept on the global item from issue 17 on: a
- * sale reads the global with its product (before it knows the seller) and learns from it whether
- * the seller has a profile. A global written before has none (the sale then guesses, as before).
+ * The sellers with a profile of the global customer, kept on the global item: a sale reads the
+ * global with its product (before it knows the seller) and learns from it whether the seller has a
+ * profile.
  */
 const SELLER_IDS = 'sellerIds';
 
@@ -248,11 +246,9 @@ const joinSellerIds = (profile: CustomerProfile): TransactItem =>
     },
   }) as TransactItem;
 
-/** Whether the tenant is among a global item's sellers (undefined: a global written before the list). */
-const listsSeller = (item: Item, sellerId: number): boolean | undefined => {
-  const sellers = item[SELLER_IDS] as Set<number> | undefined;
-  return sellers ? sellers.has(sellerId) : undefined;
-};
+/** The sellers with a profile of a global item (every global lists them). */
+const sellersOf = (item: Item): Set<number> => item[SELLER_IDS] as Set<number>;
+const listsSeller = (item: Item, sellerId: number): boolean => sellersOf(item).has(sellerId);
 
 /** The tenant's new profile of a known global (entry 0: the profile, ALL_OLD on failure). */
 function newProfileWrites(profile: CustomerProfile): TransactItem[] {
@@ -465,25 +461,14 @@ export function createCustomerRepository(table: Table): CustomerRepository {
 
     joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write) }),
 
-    joinBuyerRead(document): BuyerRead {
+    async findBuyer(document) {
+      const records: BuyerRecords = {};
       const globalKeys = (['test', 'live'] as Environment[]).map((env) => keys.customerGlobal(env, document));
-      let found: Item[] | undefined;
-      const joined: DynamoJoinedRead = {
-        keys: globalKeys,
-        receive: (items) => {
-          found = items.filter((i) => globalKeys.some((k) => k.pk === i.pk && k.sk === i.sk));
-        },
-      };
-      return {
-        joined,
-        state(tenant) {
-          if (!found) throw new Error('the buyer read is joined to a product read before its state is asked');
-          const item = found.find((i) => i.pk === keys.customerGlobal(tenant.environment, document).pk);
-          if (!item) return {};
-          const sellers = item[SELLER_IDS] as Set<number> | undefined;
-          return { global: toGlobal(item), linked: sellers ? sellers.has(tenant.sellerId) : undefined };
-        },
-      };
+      for (const item of await table.batchGet<Item>(globalKeys, { consistent: true })) {
+        const global = toGlobal(item);
+        records[global.environment] = { global, sellerIds: [...sellersOf(item)] };
+      }
+      return records;
     },
 
     async findGlobal(environment, document) {

@@ -292,8 +292,6 @@ export const keys = {
   /** byUuidOrOwner partition of one cycle's attempts (the attempts' cycleNumber filter). */
   scheduledChargeAttemptsOfCycle: (t: Tenant, id: string, cycleNumber: number) =>
     `${tenant(t)}#SCHATTCYC#${id}#${cycleNumber}`,
-  /** A cycle's public pay link token → tenant, charge id and cycle number (the link carries no tenant). */
-  scheduledChargePayToken: (payToken: string): Key => ({ pk: `PAYTOKEN#${payToken}`, sk: 'PAYTOKEN' }),
   scheduledChargesOfTenant: (t: Tenant) => `${tenant(t)}#SCHS`,
   scheduledChargesByStatus: (t: Tenant, status: string) => `${tenant(t)}#SCHSTATUS#${status}`,
   scheduledChargesOfCustomer: (t: Tenant, customerId: number) => `${tenant(t)}#SCHCUSTOMER#${customerId}`,

@@ -4,13 +4,12 @@ import {
   PAYMENT_METHOD_LIST_LIMIT,
   type PaymentMethod,
 } from '#shared/domain/payment-methods/payment-method';
-import type { PaymentMethodRead, PaymentMethodRepository } from '#shared/domain/ports';
-import type { Tenant } from '#shared/domain/tenant';
+import type { PaymentMethodRepository } from '#shared/domain/ports';
+import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { dueJobIds, dueSortKey } from './due-buckets';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { joinOne } from './product-repository';
 import {
   alreadyExists,
   ConditionFailedError,
@@ -130,11 +129,6 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
     nextId: () => table.nextId('payment-method', { block: 20 }),
 
     get,
-
-    joinGet(tenant, id): PaymentMethodRead {
-      const read = joinOne(keys.paymentMethod(tenant, id), toPaymentMethod, 'payment method');
-      return { joined: read.joined, paymentMethod: read.found };
-    },
 
     async create(pm) {
       try {

@@ -1,8 +1,8 @@
 import type { DomainEvent } from '#shared/domain/events/events';
-import type { JoinedRead, ProductRepository } from '#shared/domain/ports';
+import type { ProductRepository } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import { ConflictError } from '#shared/errors';
-import { type Key, keys } from './keys';
+import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, type Item, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
@@ -53,8 +53,8 @@ function toItem(p: Product): Item {
 
 /**
  * The product's copy under its uuid (keys.productCopy), put in the same transaction as the product:
- * no index attributes, so no list or index query ever sees it twice. Products written before the
- * copy existed have none; findByUuidJoined falls back to the index for them.
+ * no index attributes, so no list or index query ever sees it twice. Every read by uuid is a key
+ * read of it: strongly consistent, and batched with the other reads a request starts beside it.
  */
 function copyPut(p: Product): TransactItem {
   const item = toItem(p);
@@ -63,33 +63,6 @@ function copyPut(p: Product): TransactItem {
     delete item[index.sortKey];
   }
   return { Put: { Item: { ...item, ...keys.productCopy(p.uuid), entity: COPY_ENTITY } } };
-}
-
-/** The DynamoDB form of a JoinedRead: the keys it reads, and what was found of them. */
-export interface DynamoJoinedRead {
-  keys: Key[];
-  receive(items: Item[]): void;
-}
-
-/**
- * A joined read of one item: the DynamoJoinedRead to hand to the read it joins, and `found()`, the
- * item mapped by `map` (null when missing) once that read ran; asking before then is a bug.
- */
-export function joinOne<T>(key: Key, map: (item: Item) => T, what: string) {
-  let found: Item | null | undefined;
-  const joined: DynamoJoinedRead = {
-    keys: [key],
-    receive: (items) => {
-      found = items.find((i) => i.pk === key.pk && i.sk === key.sk) ?? null;
-    },
-  };
-  return {
-    joined,
-    found(): T | null {
-      if (found === undefined) throw new Error(`the ${what} read is joined to a read before it is asked`);
-      return found ? map(found) : null;
-    },
-  };
 }
 
 export function toProduct(item: Item): Product {
@@ -150,15 +123,8 @@ function countUpdates(p: Product, active: number, archived: number): TransactIte
 
 export function createProductRepository(table: Table): ProductRepository {
   async function findByUuid(uuid: string) {
-    const out = await table.query<Item>({
-      IndexName: byUuid.name,
-      // The product's portal configuration shares this partition (read together by the portal).
-      KeyConditionExpression: '#pk = :pk AND #sk = :sk',
-      ExpressionAttributeNames: { '#pk': byUuid.partitionKey, '#sk': byUuid.sortKey },
-      ExpressionAttributeValues: { ':pk': keys.productByUuid(uuid), ':sk': 'PRODUCT' },
-      Limit: 1,
-    });
-    return out.items[0] ? toProduct(out.items[0]) : null;
+    const copy = await table.get<Item>(keys.productCopy(uuid), { consistent: true });
+    return copy ? toProduct(copy) : null;
   }
 
   return {
@@ -180,19 +146,6 @@ export function createProductRepository(table: Table): ProductRepository {
     },
 
     findByUuid,
-
-    async findByUuidJoined(uuid, joined: JoinedRead[]) {
-      const parts = joined.map((j) => j.joined as DynamoJoinedRead);
-      const copyKey = keys.productCopy(uuid);
-      const items = await table.batchGet<Item>([copyKey, ...parts.flatMap((p) => p.keys)], {
-        consistent: true,
-      });
-      for (const part of parts) part.receive(items);
-      const copy = items.find((i) => i.pk === copyKey.pk && i.sk === copyKey.sk);
-      if (copy) return toProduct(copy);
-      // A product written before its copy existed (or none at all): the index, as findByUuid reads.
-      return findByUuid(uuid);
-    },
 
     async save(product, expectedVersion, events, counters) {
       await orConflict(

@@ -7,6 +7,7 @@ import {
   type TimelineEntry,
 } from '#shared/domain/scheduled-charges/charge';
 import type { Environment, Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
@@ -32,7 +33,6 @@ import { transactionCreateWrites } from './transaction-repository';
 
 const TIMELINE_ENTITY = 'scheduled-charge-event';
 const ATTEMPT_ENTITY = 'scheduled-charge-attempt';
-const PAY_TOKEN_ENTITY = 'scheduled-charge-pay-token';
 /** Charges whose `dueAt` falls in one hour, for the heartbeat's sweep. */
 /** Attempts of one cycle, newest first. */
 const byCycle = TABLE.indexes.byUuidOrOwner;
@@ -155,32 +155,15 @@ const sameCycle = (a: Cycle | undefined, b: Cycle) =>
   a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * Cycles that differ from the previous state's, and the pointers of new pay tokens that do not name
- * their charge (the older form; findByPayToken reads a token that names it directly). A series'
- * cycles only grow (a cancelled cycle stays, `canceled`), so nothing is deleted here.
+ * Cycles that differ from the previous state's. A series' cycles only grow (a cancelled cycle
+ * stays, `canceled`), so nothing is deleted here.
  */
 function cycleWrites(previous: ScheduledCharge | null, next: ScheduledCharge): TransactItem[] {
   const before = new Map((previous?.cycles ?? []).map((c) => [c.number, c]));
   return next.cycles.flatMap((cycle): TransactItem[] => {
     const old = before.get(cycle.number);
     if (sameCycle(old, cycle)) return [];
-    const writes: TransactItem[] = [{ Put: { Item: cycleItem(next, cycle) } }];
-    if ((!old || old.payToken !== cycle.payToken) && !chargeOfPayToken(cycle.payToken))
-      writes.push({
-        Put: {
-          Item: {
-            ...keys.scheduledChargePayToken(cycle.payToken),
-            entity: PAY_TOKEN_ENTITY,
-            version: 1,
-            sellerId: next.tenant.sellerId,
-            environment: next.tenant.environment,
-            chargeId: next.id,
-            cycleNumber: cycle.number,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      });
-    return writes;
+    return [{ Put: { Item: cycleItem(next, cycle) } }];
   });
 }
 
@@ -333,22 +316,12 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
       return { items: rows.slice(skip, wanted).map(toAttempt), totalCount };
     },
 
-    /**
-     * A token that names its charge reads the charge alone and must equal one of its cycles' tokens;
-     * an older token (the secret alone) is found through its pointer item.
-     */
+    /** The token names its charge: the charge alone is read, and the token must be one of its cycles'. */
     async findByPayToken(payToken) {
       const named = chargeOfPayToken(payToken);
-      if (named) {
-        const charge = await readCharge(table, named.tenant, named.chargeId);
-        const cycle = charge?.cycles.find((c) => c.payToken === payToken);
-        return charge && cycle ? { charge, cycle } : null;
-      }
-      const pointer = await table.get<Item>(keys.scheduledChargePayToken(payToken), { consistent: true });
-      if (!pointer) return null;
-      const tenant = { sellerId: Number(pointer.sellerId), environment: pointer.environment as Environment };
-      const charge = await readCharge(table, tenant, String(pointer.chargeId));
-      const cycle = charge?.cycles.find((c) => c.number === Number(pointer.cycleNumber));
+      if (!named) return null;
+      const charge = await readCharge(table, named.tenant, named.chargeId);
+      const cycle = charge?.cycles.find((c) => c.payToken === payToken);
       return charge && cycle ? { charge, cycle } : null;
     },
 

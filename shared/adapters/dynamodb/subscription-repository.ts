@@ -1,4 +1,4 @@
-import type { JoinedRead, SubscriptionChanges, SubscriptionRepository } from '#shared/domain/ports';
+import type { SubscriptionChanges, SubscriptionRepository } from '#shared/domain/ports';
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
@@ -8,7 +8,6 @@ import { keys } from './keys';
 import { counterMoves } from './list-partitions';
 import { outboxPut } from './outbox';
 import { CARD_GUARD_INDEX, cardAlreadySaved, paymentMethodCreateWrites } from './payment-method-repository';
-import type { DynamoJoinedRead } from './product-repository';
 import {
   listSubscriptions,
   SUBSCRIPTION_FIELDS,
@@ -151,15 +150,6 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
 
     async get(tenant, id) {
       const item = await table.get<Item>(keys.subscription(tenant, id), { consistent: true });
-      return item ? toSubscription(item) : null;
-    },
-
-    async getJoined(tenant, id, joined: JoinedRead[]) {
-      const parts = joined.map((j) => j.joined as DynamoJoinedRead);
-      const key = keys.subscription(tenant, id);
-      const items = await table.batchGet<Item>([key, ...parts.flatMap((p) => p.keys)], { consistent: true });
-      for (const part of parts) part.receive(items);
-      const item = items.find((i) => i.pk === key.pk && i.sk === key.sk);
       return item ? toSubscription(item) : null;
     },
 

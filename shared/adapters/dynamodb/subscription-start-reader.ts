@@ -3,8 +3,7 @@ import type { SubscriptionStartReader, SubscriptionStartReads } from '#shared/do
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
 import { looksLikeNumericId, looksLikeUuid } from '#shared/ids';
-import { toProfile } from './customer-queries';
-import { fromIdPointer } from './customer-repository';
+import { profileOfIdPointer } from './customer-repository';
 import { type Key, keys } from './keys';
 import { LinkMemory } from './link-memory';
 import { toPaymentMethod } from './payment-method-repository';
@@ -16,9 +15,8 @@ import type { Item, Table } from './table';
  * POST /api/subscriptions' reads in one strongly consistent BatchGetItem (issue 17): the customer's
  * id pointer (which carries a copy of the profile), the price, the saved card and the price's
  * product, whose id this container remembers from an earlier read of the price (a price never
- * changes product). A second BatchGetItem reads what the first could not name: the product of a
- * price this container never read, the profile of a pointer written before it carried a copy.
- * A price named by uuid is found through its index first (a Query), as before.
+ * changes product). A second GetItem reads what the first could not name: the product of a price
+ * this container never read. A price named by uuid is found through its index first (a Query).
  */
 export function createSubscriptionStartReader(table: Table): SubscriptionStartReader {
   const prices = createPriceRepository(table);
@@ -50,19 +48,12 @@ export function createSubscriptionStartReader(table: Table): SubscriptionStartRe
       }
       if (price) productOfPrice.set(priceLink(tenant, price.id), price.product.id);
       const pointer = found.get(pointerKey.sk);
-      const link = pointer ? fromIdPointer(pointer) : null;
-      let customer: CustomerProfile | null = link?.copy ?? null;
+      const customer: CustomerProfile | null = pointer ? profileOfIdPointer(pointer) : null;
       const productKey = price ? keys.product(tenant, price.product.id) : null;
-      // Only what the first read could not name: a pointer without its copy, a product not known yet.
-      const profileKey = link && !link.copy ? keys.customerProfile(tenant, link.uuid) : null;
-      const second = [profileKey, productKey && !found.has(productKey.sk) ? productKey : null];
-      if (second.some(Boolean)) {
-        for (const [sk, item] of bySortKey(await table.batchGet<Item>(present(second), { consistent: true })))
-          found.set(sk, item);
-      }
-      if (profileKey) {
-        const item = found.get(profileKey.sk);
-        customer = item ? toProfile(item) : null;
+      // Only what the first read could not name: a product not known yet.
+      if (productKey && !found.has(productKey.sk)) {
+        const item = await table.get<Item>(productKey, { consistent: true });
+        if (item) found.set(productKey.sk, item);
       }
       const product = productKey ? found.get(productKey.sk) : undefined;
       const card = found.get(cardKey.sk);

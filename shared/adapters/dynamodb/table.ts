@@ -22,8 +22,8 @@ import { ConflictError } from '#shared/errors';
 import { decodeCursor, encodeCursor, startKeyOf } from './cursor';
 import { type Key, keys } from './keys';
 import { prefixAsRange } from './prefix-range';
-import { currentReadBatch, type ReadSender } from './read-batch';
 import { TABLE } from './table-definition';
+import { currentReadBatch, type ReadSender } from './unit-of-work';
 
 export type Item = Record<string, unknown>;
 
@@ -198,13 +198,13 @@ export class Table {
     key: Key,
     options: { consistent?: boolean; signal?: AbortSignal } = {},
   ): Promise<T | undefined> {
-    // Inside readTogether, reads started together go as one BatchGetItem (./read-batch).
+    // Inside a unit of work, reads started together go as one BatchGetItem (./unit-of-work).
     const batch = options.signal ? undefined : currentReadBatch();
     if (batch) return (await batch.read(this, [key], options.consistent ?? false, this.sendReads))[0] as T;
     return this.getOne<T>(key, options);
   }
 
-  /** What a readTogether batch sends: GetItem for one key, BatchGetItem for more. */
+  /** What a unit of work's read batch sends: GetItem for one key, BatchGetItem for more. */
   private readonly sendReads: ReadSender = async (keys, consistent) => {
     if (keys.length > 1) return this.getMany(keys, { consistent });
     const item = await this.getOne(keys[0], { consistent });

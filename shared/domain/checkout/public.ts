@@ -8,7 +8,6 @@ import {
 import { cpfCheckDigits, normalizeDocument } from '#shared/domain/documents';
 import type {
   CheckoutSessionRepository,
-  JoinedRead,
   ProductRepository,
   SandboxOperations,
   SubscriptionRepository,
@@ -72,8 +71,8 @@ export interface CheckoutView {
 }
 
 export interface CheckoutViewDeps {
-  sessions: Pick<CheckoutSessionRepository, 'get' | 'joinGet'>;
-  products: Pick<ProductRepository, 'get' | 'findByUuid' | 'findByUuidJoined'>;
+  sessions: Pick<CheckoutSessionRepository, 'get'>;
+  products: Pick<ProductRepository, 'get' | 'findByUuid'>;
   transactions: CloseDeps['transactions'];
   clock: CloseDeps['clock'];
 }
@@ -83,41 +82,33 @@ export type PublicCheckoutDeps = CreateDeps & CloseDeps & SubscribeDeps;
 interface Target {
   session: CheckoutSession | null;
   product: Product;
-  /** Whether the `joined` reads passed to resolve ran (with the product's read). */
-  joined: boolean;
 }
 
 /**
- * A page reference: a session id (`cs_…`) or a product's uuid (its payment link). The product is
- * read by its uuid with the session (an id that carries the uuid) and with `joined` (a payment's
- * buyer) in one round trip (issue 17); a session id made before ids carried the uuid reads the
- * session, then the product, and leaves `joined` unread.
+ * A page reference: a session id (`cs_…`) or a product's uuid (its payment link). A session id
+ * carries its product's uuid: the two are read together. One made before ids carried the uuid reads
+ * the session, then the product.
  */
-async function resolve(deps: CheckoutViewDeps, ref: string, joined: JoinedRead[] = []): Promise<Target> {
+async function resolve(deps: CheckoutViewDeps, ref: string): Promise<Target> {
   if (ref.startsWith(SESSION_ID_PREFIX)) {
     const productUuid = productUuidOfSessionId(ref);
-    if (!productUuid) {
-      const session = await deps.sessions.get(ref);
-      const product = session ? await deps.products.get(session.tenant, session.productId) : null;
-      if (!session || !product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
-      return { session, product, joined: false };
-    }
-    const read = deps.sessions.joinGet(ref);
-    const found = await deps.products.findByUuidJoined(productUuid, [read, ...joined]);
-    const session = read.session();
+    const [session, named] = await Promise.all([
+      deps.sessions.get(ref),
+      productUuid ? deps.products.findByUuid(productUuid) : null,
+    ]);
     if (!session) throw new NotFoundError(CHECKOUT_NOT_FOUND);
     // The session names its product; the uuid in its id is only where to look first.
     const product =
-      found && sameTenant(found.tenant, session.tenant) && found.id === session.productId
-        ? found
+      named && sameTenant(named.tenant, session.tenant) && named.id === session.productId
+        ? named
         : await deps.products.get(session.tenant, session.productId);
     if (!product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
-    return { session, product, joined: true };
+    return { session, product };
   }
   if (!looksLikeUuid(ref)) throw new NotFoundError(CHECKOUT_NOT_FOUND);
-  const product = await deps.products.findByUuidJoined(ref.toLowerCase(), joined);
+  const product = await deps.products.findByUuid(ref.toLowerCase());
   if (!product) throw new NotFoundError(CHECKOUT_NOT_FOUND);
-  return { session: null, product, joined: true };
+  return { session: null, product };
 }
 
 /** The document a payment's buyer sends, as the sale reads it (its validation comes with the sale). */
@@ -209,10 +200,9 @@ export async function payCheckout(deps: PublicCheckoutDeps, ref: string, body: P
 
 async function payTarget(deps: PublicCheckoutDeps, ref: string, body: PayCheckoutInput, gate: CardGate) {
   const input = parseInput(payCheckoutSchema, body);
-  // The buyer is read with the session and its product: the sale reads nothing more (issue 17).
+  // The buyer is read with the session and its product: the sale reads nothing more.
   const document = documentSent(input.customer);
-  const buyer = deps.customers.joinBuyerRead(document);
-  const target = await resolve(deps, ref, [buyer]);
+  const [target, buyer] = await Promise.all([resolve(deps, ref), deps.customers.findBuyer(document)]);
   const { state } = stateOf(target, deps.clock.now());
   if (state !== 'open') throw notOpen(state);
   const methods = methodsFor(target);
@@ -230,7 +220,7 @@ async function payTarget(deps: PublicCheckoutDeps, ref: string, body: PayCheckou
     metadata: session && Object.keys(session.metadata).length > 0 ? session.metadata : undefined,
     saveCard: method === 'card' ? input.saveCard : undefined,
   };
-  const preread = target.joined ? { product, buyer, document } : undefined;
+  const preread = { product, buyer, document };
   const pay = () => sell(deps, session, method, request, preread);
   if (!request.card) return pay();
   const on = session
@@ -307,8 +297,7 @@ export async function checkoutPayment(
     ? await deps.subscriptions.get(t.tenant, t.recurring.subscriptionId)
     : null;
   const outcome = await outcomeOf(t, current, subscription);
-  const closed =
-    current && stateOf({ session: current, product, joined: false }, deps.clock.now()).state !== 'open';
+  const closed = current && stateOf({ session: current, product }, deps.clock.now()).state !== 'open';
   return closed ? withoutBuyer(outcome) : outcome;
 }
 

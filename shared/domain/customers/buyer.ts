@@ -1,5 +1,5 @@
 import type { Clock, CustomerRepository, Ids } from '#shared/domain/ports';
-import type { Tenant } from '#shared/domain/tenant';
+import type { Environment, Tenant } from '#shared/domain/tenant';
 import { isConflict } from '#shared/errors';
 import {
   type BuyerFound,
@@ -14,12 +14,22 @@ import type { CreateCustomerInput } from './schemas';
 
 /**
  * What a sale knows of its buyer's stored state: the document's global customer (none: a new
- * document) and whether the tenant has a profile of it (`linked`; undefined for a global written
- * before its seller list existed: the sale then tries a new profile, and a failure says it exists).
+ * document) and whether the tenant has a profile of it (`linked`).
  */
 export interface BuyerState {
   global?: GlobalCustomer;
   linked?: boolean;
+}
+
+/** What is stored of a document, per environment: its global customer and the sellers with a profile of it. */
+export type BuyerRecords = Partial<
+  Record<Environment, { global: GlobalCustomer; sellerIds: readonly number[] }>
+>;
+
+/** The buyer's state for the seller that sells: the records of its environment. */
+export function buyerStateOf(records: BuyerRecords, tenant: Tenant): BuyerState {
+  const found = records[tenant.environment];
+  return found ? { global: found.global, linked: found.sellerIds.includes(tenant.sellerId) } : {};
 }
 
 /**

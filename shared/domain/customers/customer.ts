@@ -148,7 +148,7 @@ export interface Registration {
 
 /**
  * What a failed BuyerWrite found instead of the state it assumed: the global (with whether the
- * tenant is among its sellers, when the write could tell), or the tenant's profile.
+ * tenant is among its sellers), or the tenant's profile.
  */
 export interface BuyerFound {
   global?: GlobalCustomer;

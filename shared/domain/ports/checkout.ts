@@ -1,7 +1,7 @@
 import type { CheckoutSession, SessionPayment, SessionStatus } from '#shared/domain/checkout/session';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
-import type { JoinedRead, JoinedWrite } from './customers';
+import type { JoinedWrite } from './customers';
 
 export interface SessionQuery {
   status?: SessionStatus;
@@ -21,19 +21,11 @@ export interface SessionPage {
   itemsRead: number;
 }
 
-/** A session's read made with another repository's (the page reads the session with its product). */
-export interface SessionRead extends JoinedRead {
-  /** What the joined read found (strongly consistent); only after it ran. */
-  session(): CheckoutSession | null;
-}
-
 export interface CheckoutSessionRepository {
   /** Writes the session, its expiry marker (the heartbeat's backstop) and its events. */
   create(session: CheckoutSession, events: DomainEvent[]): Promise<void>;
   /** Any tenant's session by id, strongly consistent: callers check the tenant. */
   get(id: string): Promise<CheckoutSession | null>;
-  /** get, joined to another repository's read (ProductRepository.findByUuidJoined): one round trip. */
-  joinGet(id: string): SessionRead;
   /**
    * Records a payment attempt while the session is still open (and not past its expiry). Throws
    * ConflictError reason `invalid_state` when it is not; answers the session after the write.

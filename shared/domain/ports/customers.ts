@@ -1,4 +1,4 @@
-import type { BuyerState } from '#shared/domain/customers/buyer';
+import type { BuyerRecords } from '#shared/domain/customers/buyer';
 import type {
   BuyerWrite,
   CustomerProfile,
@@ -33,20 +33,6 @@ export interface JoinedWrite {
   readonly joined: unknown;
 }
 
-/**
- * Reads one repository prepares for another repository's read of the same request (one
- * BatchGetItem on DynamoDB): opaque to the domain, understood by the adapter family that made it.
- */
-export interface JoinedRead {
-  readonly joined: unknown;
-}
-
-/** A sale's read of its buyer, made with the product's read (the product names the tenant). */
-export interface BuyerRead extends JoinedRead {
-  /** What the read found of the buyer for `tenant`: where the sale's write starts. Only after the joined read ran. */
-  state(tenant: Tenant): BuyerState;
-}
-
 export interface CustomerRepository {
   nextId(): Promise<number>;
   /**
@@ -56,11 +42,10 @@ export interface CustomerRepository {
    */
   joinSale(write: BuyerWrite): JoinedWrite;
   /**
-   * The buyer's read to join the product's (ProductRepository.findByUuidJoined): the document's
-   * global customer in either environment and whether a seller has a profile of it, strongly
-   * consistent, so a returning buyer's sale writes right the first time (issue 17).
+   * The document's global customer in either environment with the sellers that have a profile of
+   * it, strongly consistent: a sale reads it beside its product, before it knows the seller.
    */
-  joinBuyerRead(document: string): BuyerRead;
+  findBuyer(document: string): Promise<BuyerRecords>;
   /** Strongly consistent: a request that lost the race to create it must see the winner's item. */
   findGlobal(environment: Environment, document: string): Promise<GlobalCustomer | null>;
   /**

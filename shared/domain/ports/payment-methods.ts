@@ -1,13 +1,6 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import type { Tenant } from '#shared/domain/tenant';
-import type { JoinedRead } from './customers';
-
-/** A payment method's read made with another repository's (a subscription's card change). */
-export interface PaymentMethodRead extends JoinedRead {
-  /** What the joined read found (strongly consistent); only after it ran. */
-  paymentMethod(): PaymentMethod | null;
-}
 
 export interface PaymentMethodRepository {
   nextId(): Promise<number>;
@@ -18,8 +11,6 @@ export interface PaymentMethodRepository {
    */
   create(pm: PaymentMethod): Promise<void>;
   get(tenant: Tenant, id: number): Promise<PaymentMethod | null>;
-  /** get, joined to another repository's read (SubscriptionRepository.getJoined): one round trip. */
-  joinGet(tenant: Tenant, id: number): PaymentMethodRead;
   /** The customer's methods, newest first, at most PAYMENT_METHOD_LIST_LIMIT. */
   listByCustomer(tenant: Tenant, customerUuid: string): Promise<PaymentMethod[]>;
   /**

@@ -2,18 +2,12 @@ import type { DomainEvent } from '#shared/domain/events/events';
 import type { PortalFields, StoredPortalConfig } from '#shared/domain/products/portal-config';
 import type { Product, ProductTab } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
-import type { JoinedRead } from './customers';
 
 export interface ProductRepository {
   create(product: Product, events: DomainEvent[]): Promise<void>;
   get(tenant: Tenant, id: number): Promise<Product | null>;
-  /** Any tenant's product by uuid (the public payment link and the checkout need this). */
+  /** Any tenant's product by uuid, strongly consistent (the public payment link and the checkout need this). */
   findByUuid(uuid: string): Promise<Product | null>;
-  /**
-   * findByUuid, strongly consistent, with other repositories' reads (`joined`) in the same round
-   * trip where the product was written with its uuid copy (a sale reads its buyer this way).
-   */
-  findByUuidJoined(uuid: string, joined: JoinedRead[]): Promise<Product | null>;
   /**
    * Replaces the product if its version is still `expectedVersion`; throws ConflictError
    * (`concurrent_update`, reason `changed`) when it changed.

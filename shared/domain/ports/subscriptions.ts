@@ -13,7 +13,6 @@ import type {
 } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import type { JoinedRead } from './customers';
 
 export interface PriceRepository {
   nextId(): Promise<number>;
@@ -93,8 +92,6 @@ export interface SubscriptionRepository {
   /** Writes a new subscription with its changes; ConflictError (`already_exists`) when the id is taken. */
   create(subscription: Subscription, changes: SubscriptionChanges): Promise<void>;
   get(tenant: Tenant, id: number): Promise<Subscription | null>;
-  /** get, with other repositories' reads (`joined`) in the same round trip (strongly consistent). */
-  getJoined(tenant: Tenant, id: number, joined: JoinedRead[]): Promise<Subscription | null>;
   /**
    * Writes `next` as given if the stored version is still `previous.version`, with its changes, in
    * one transaction. The caller sets `next.version = previous.version + 1` (the convention of every

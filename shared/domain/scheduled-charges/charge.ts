@@ -22,21 +22,18 @@ export const PAY_TOKEN_PREFIX = 'cob_';
 const PAY_TOKEN_SECRET_LENGTH = 32;
 /**
  * A pay token names its charge: `cob_<sellerId>_<charge id>_<secret>`, so the link reads the charge
- * directly (no pointer item). Tokens issued before that (`cob_` and the secret alone) are found
- * through their pointer. docs/decisions.md ("The pay token names its charge").
+ * directly (no pointer item). docs/decisions.md ("The pay token names its charge").
  */
 const PAY_TOKEN_WITH_CHARGE = /^cob_(\d{1,15})_(sch_(test|live)_[A-Za-z0-9]{24})_[A-Za-z0-9]{32}$/;
-const PAY_TOKEN_SECRET_ONLY = /^cob_[A-Za-z0-9]{32}$/;
 
 /** A new cycle's pay token: the charge's seller and id, then a fresh secret. */
 export const newPayToken = (ids: Pick<Ids, 'prefixed'>, charge: Pick<ScheduledCharge, 'tenant' | 'id'>) =>
   ids.prefixed(`${PAY_TOKEN_PREFIX}${charge.tenant.sellerId}_${charge.id}`, PAY_TOKEN_SECRET_LENGTH);
 
-/** Whether a text has the shape of a pay token (either form); anything else names nothing. */
-export const isPayToken = (text: string) =>
-  PAY_TOKEN_WITH_CHARGE.test(text) || PAY_TOKEN_SECRET_ONLY.test(text);
+/** Whether a text has the shape of a pay token; anything else names nothing. */
+export const isPayToken = (text: string) => PAY_TOKEN_WITH_CHARGE.test(text);
 
-/** The charge a pay token names, or null for a token of the older form (found by its pointer). */
+/** The charge a pay token names, or null when the text is no pay token. */
 export function chargeOfPayToken(payToken: string): { tenant: Tenant; chargeId: string } | null {
   const m = PAY_TOKEN_WITH_CHARGE.exec(payToken);
   if (!m) return null;

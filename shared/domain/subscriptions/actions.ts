@@ -232,7 +232,7 @@ async function checkChargeable(deps: SubscriptionDeps, s: Subscription) {
  * records it.
  */
 export async function changeSubscriptionPaymentMethod(
-  deps: SubscriptionDeps & { paymentMethods: Pick<PaymentMethodRepository, 'get' | 'joinGet'> },
+  deps: SubscriptionDeps & { paymentMethods: Pick<PaymentMethodRepository, 'get'> },
   tenant: Tenant,
   id: number,
   options: ChangePaymentMethodOptions,
@@ -254,11 +254,10 @@ export async function changeSubscriptionPaymentMethod(
     s = await findSubscription({ subscriptions: known }, tenant, id, scopeOf(options));
     card = preread.card?.id === options.paymentMethodId ? preread.card : null;
   } else {
-    // The card is read with the subscription, in one round trip (issue 17).
-    const cardRead = deps.paymentMethods.joinGet(tenant, options.paymentMethodId);
-    const joined = { get: (t: Tenant, i: number) => deps.subscriptions.getJoined(t, i, [cardRead]) };
-    s = await findSubscription({ subscriptions: joined }, tenant, id, scopeOf(options));
-    card = cardRead.paymentMethod();
+    [s, card] = await Promise.all([
+      findSubscription(deps, tenant, id, scopeOf(options)),
+      deps.paymentMethods.get(tenant, options.paymentMethodId),
+    ]);
   }
   if (!card || card.customer.id !== s.customer.id) throw new NotFoundError(PAYMENT_METHOD_NOT_FOUND);
   if (card.status !== 'active') throw new ValidationError(['paymentMethodId names an expired card']);

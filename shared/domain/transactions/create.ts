@@ -6,7 +6,9 @@ import {
   requireActiveAffiliation,
 } from '#shared/domain/affiliates/index';
 import {
+  type BuyerRecords,
   type BuyerState,
+  buyerStateOf,
   buyerWrite,
   freshGlobal,
   learnBuyer,
@@ -34,7 +36,6 @@ import { methodField } from '#shared/domain/payments/method-names';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
-  BuyerRead,
   Clock,
   CustomerRepository,
   GatewayRouter,
@@ -107,10 +108,10 @@ export type CreateTransactionInput = z.output<typeof createTransactionSchema>;
 /** What a sale made through a checkout session adds to the request. */
 export interface SaleContext {
   /**
-   * The product and the buyer's read, when the caller read them already (the checkout reads them
-   * with its session): used when they are the request's product and buyer's document.
+   * The product and what is stored of the buyer, when the caller read them already (the checkout
+   * reads them with its session): used when they are the request's product and buyer's document.
    */
-  preread?: { product: Product; buyer: BuyerRead; document: string };
+  preread?: { product: Product; buyer: BuyerRecords; document: string };
   /**
    * Writes of another repository that go in the sale's TransactWriteItems (the checkout session's
    * payment record, issue 17). When they cannot be written (ConflictError `invalid_state`), the sale
@@ -261,16 +262,13 @@ export async function checkSale(
 ) {
   const input = parseInput(createTransactionSchema, request);
   const buyer = parseBuyer(input.customer);
-  // The buyer is read with the product, in one round trip: the sale then writes once (issue 17).
   const uuid = input.productId.toLowerCase();
   const pre = context.preread;
   const known = pre && pre.product.uuid === uuid && pre.document === buyer.document ? pre : undefined;
-  const buyerRead = known?.buyer ?? deps.customers.joinBuyerRead(buyer.document);
-  const product = checkAgainstProduct(
-    known ? known.product : await deps.products.findByUuidJoined(uuid, [buyerRead]),
-    input,
-    context,
-  );
+  const [found, records] = known
+    ? [known.product, known.buyer]
+    : await Promise.all([deps.products.findByUuid(uuid), deps.customers.findBuyer(buyer.document)]);
+  const product = checkAgainstProduct(found, input, context);
   const provider = deps.payments.forEnvironment(product.tenant.environment);
   if (!(await providerReady(provider, product.tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
@@ -278,7 +276,7 @@ export async function checkSale(
   const dueDate = boletoDueDate(input, saoPauloDate(now));
   const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;
   const affiliation = await affiliationOf(deps, product, input, context);
-  const buyerState = buyerRead.state(product.tenant);
+  const buyerState = buyerStateOf(records, product.tenant);
   return { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation };
 }
 

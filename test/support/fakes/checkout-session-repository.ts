@@ -5,11 +5,10 @@ import type {
   JoinedWrite,
   SessionPage,
   SessionQuery,
-  SessionRead,
 } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
-import type { FakeJoinedRead, FakeJoinedWrite } from './customer-repository';
+import type { FakeJoinedWrite } from './customer-repository';
 import { FakeOutbox } from './outbox';
 
 const HOUR_MS = 3_600_000;
@@ -78,23 +77,6 @@ export class FakeCheckoutSessionRepository implements CheckoutSessionRepository 
   }
 
   /** As the adapter: the session as it was when the joined read ran (FakeProductRepository calls `receive`). */
-  joinGet(id: string): SessionRead {
-    let found: CheckoutSession | null | undefined;
-    const joined: FakeJoinedRead = {
-      receive: () => {
-        const stored = this.items.get(id);
-        found = stored ? structuredClone(stored) : null;
-      },
-    };
-    return {
-      joined,
-      session: () => {
-        if (found === undefined) throw new Error('the session read is joined to a read before it is asked');
-        return found;
-      },
-    };
-  }
-
   async addPayment(id: string, payment: SessionPayment, now: string): Promise<CheckoutSession> {
     await this.beforeAddPayment?.();
     const next = this.withPayment(id, payment, now);

@@ -1,3 +1,4 @@
+import type { BuyerRecords } from '../../../shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerWrite,
@@ -11,7 +12,7 @@ import {
   type Registration,
   searchableName,
 } from '../../../shared/domain/customers/customer';
-import type { BuyerRead, CustomerQuery, CustomerRepository, JoinedWrite } from '../../../shared/domain/ports';
+import type { CustomerQuery, CustomerRepository, JoinedWrite } from '../../../shared/domain/ports';
 import type { Environment, Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
 
@@ -31,11 +32,6 @@ const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
  * FakeTransactionRepository.create (FakeJoinedWrite), with the adapter's BuyerChangedError. A seller
  * is linked to a document when it has a profile of that document (the adapter's seller link).
  */
-/** The in-memory form of a JoinedRead: FakeProductRepository.findByUuidJoined calls `receive` when it reads. */
-export interface FakeJoinedRead {
-  receive(): void;
-}
-
 /** The in-memory form of a JoinedWrite: `check` throws as the adapter's failed condition would. */
 export interface FakeJoinedWrite {
   /** May wait (a staged concurrent change runs first, as the fakes' `before…` hooks do). */
@@ -81,26 +77,16 @@ export class FakeCustomerRepository implements CustomerRepository {
     return { joined };
   }
 
-  /** As the adapter: the document's globals and their seller lists as they were when read. */
-  joinBuyerRead(document: string): BuyerRead {
-    let found: { global: GlobalCustomer; sellers: Set<string> }[] | undefined;
-    const joined: FakeJoinedRead = {
-      receive: () => {
-        found = (['test', 'live'] as Environment[]).flatMap((environment) => {
-          const global = this.global(environment, document);
-          if (!global) return [];
-          return [{ global: structuredClone(global), sellers: this.sellersOf(environment, document) }];
-        });
-      },
-    };
-    return {
-      joined,
-      state: (tenant) => {
-        if (!found) throw new Error('the buyer read is joined to a product read before its state is asked');
-        const hit = found.find((f) => f.global.environment === tenant.environment);
-        return hit ? { global: hit.global, linked: hit.sellers.has(String(tenant.sellerId)) } : {};
-      },
-    };
+  /** As the adapter: the document's globals and their seller lists as they are now. */
+  async findBuyer(document: string): Promise<BuyerRecords> {
+    const records: BuyerRecords = {};
+    for (const environment of ['test', 'live'] as Environment[]) {
+      const global = this.global(environment, document);
+      if (!global) continue;
+      const sellerIds = [...this.sellersOf(environment, document)].map(Number);
+      records[environment] = { global: structuredClone(global), sellerIds };
+    }
+    return records;
   }
 
   private checkBuyer(write: BuyerWrite): void {

@@ -4,10 +4,9 @@ import {
   type PaymentMethod,
 } from '../../../shared/domain/payment-methods/payment-method';
 import { expiryJobId } from '../../../shared/domain/payment-methods/schedule';
-import type { PaymentMethodRead, PaymentMethodRepository } from '../../../shared/domain/ports';
+import type { PaymentMethodRepository } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
-import type { FakeJoinedRead } from './customer-repository';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
@@ -75,24 +74,6 @@ export class FakePaymentMethodRepository implements PaymentMethodRepository {
   }
 
   /** As the adapter: the method as it was when the joined read ran. */
-  joinGet(tenant: Tenant, id: number): PaymentMethodRead {
-    let found: PaymentMethod | null | undefined;
-    const joined: FakeJoinedRead = {
-      receive: () => {
-        const stored = this.items.get(keyOf(tenant, id));
-        found = stored ? structuredClone(stored) : null;
-      },
-    };
-    return {
-      joined,
-      paymentMethod: () => {
-        if (found === undefined)
-          throw new Error('the payment method read is joined to a read before it is asked');
-        return found;
-      },
-    };
-  }
-
   async listByCustomer(tenant: Tenant, customerUuid: string): Promise<PaymentMethod[]> {
     return [...this.items.values()]
       .filter(

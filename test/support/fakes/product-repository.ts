@@ -1,9 +1,8 @@
 import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { JoinedRead, ProductRepository } from '../../../shared/domain/ports';
+import type { ProductRepository } from '../../../shared/domain/ports';
 import type { Product, ProductTab } from '../../../shared/domain/products/products';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError, ValidationError } from '../../../shared/errors';
-import type { FakeJoinedRead } from './customer-repository';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
@@ -57,11 +56,6 @@ export class FakeProductRepository implements ProductRepository {
   }
 
   /** Reads the joined repositories' items at the moment the product is read, as one BatchGetItem does. */
-  async findByUuidJoined(uuid: string, joined: JoinedRead[]): Promise<Product | null> {
-    for (const j of joined) (j.joined as FakeJoinedRead).receive();
-    return this.findByUuid(uuid);
-  }
-
   async save(
     product: Product,
     expectedVersion: number,

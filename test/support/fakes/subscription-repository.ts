@@ -4,7 +4,6 @@ import {
   type CustomerProfile,
 } from '../../../shared/domain/customers/customer';
 import type {
-  JoinedRead,
   SubscriptionChanges,
   SubscriptionPage,
   SubscriptionQuery,
@@ -17,7 +16,7 @@ import type {
 } from '../../../shared/domain/subscriptions/subscription';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
-import type { FakeCustomerRepository, FakeJoinedRead } from './customer-repository';
+import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import type { FakePaymentMethodRepository } from './payment-method-repository';
 import { FakeTransactionRepository } from './transaction-repository';
@@ -117,11 +116,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   }
 
   /** Reads the joined repositories' items at the moment the subscription is read, as one BatchGetItem does. */
-  async getJoined(tenant: Tenant, id: number, joined: JoinedRead[]): Promise<Subscription | null> {
-    for (const j of joined) (j.joined as FakeJoinedRead).receive();
-    return this.get(tenant, id);
-  }
-
   async save(next: Subscription, previous: Subscription, changes: SubscriptionChanges): Promise<void> {
     await this.beforeSave?.();
     // Before the version's check: nothing may pause between that check and the write (one transaction).

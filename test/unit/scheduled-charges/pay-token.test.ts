@@ -18,11 +18,11 @@ describe('pay tokens', () => {
     expect(chargeOfPayToken(token)).toEqual({ tenant: charge.tenant, chargeId: charge.id });
   });
 
-  it('takes the older form (the secret alone) as a token that names no charge', () => {
-    const older = `cob_${'a'.repeat(32)}`;
+  it('takes the secret alone (a form no code mints) as no pay token', () => {
+    const secretOnly = `cob_${'a'.repeat(32)}`;
 
-    expect(isPayToken(older)).toBe(true);
-    expect(chargeOfPayToken(older)).toBeNull();
+    expect(isPayToken(secretOnly)).toBe(false);
+    expect(chargeOfPayToken(secretOnly)).toBeNull();
   });
 
   it('refuses anything else: a short secret, a malformed charge id, a seller that is not a number', () => {

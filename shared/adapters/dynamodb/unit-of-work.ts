@@ -58,16 +58,23 @@ class ReadBatch {
   }
 }
 
-const scope = new AsyncLocalStorage<ReadBatch>();
-
-/**
- * Runs `work` so that the key reads (Table.get, Table.batchGet) it starts together are sent as one
- * BatchGetItem (issue 17: a use case reads its items with Promise.all through its ports, and the
- * request pays one round trip for them). Only this request's reads join: the scope is per call.
- */
-export function readTogether<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run(new ReadBatch(), work);
+/** One request's or one job's work against the table: the reads it starts together. */
+class UnitOfWork {
+  readonly reads = new ReadBatch();
 }
 
-/** The open scope of readTogether, if the caller runs inside one. */
-export const currentReadBatch = (): ReadBatch | undefined => scope.getStore();
+const scope = new AsyncLocalStorage<UnitOfWork>();
+
+/**
+ * Runs `work` (one route's handler, one job, one consumed message) as one unit of work: the key
+ * reads (Table.get, Table.batchGet) it starts together are sent as one BatchGetItem, so a use case
+ * that reads its items with Promise.all through its ports pays one round trip for them. The HTTP
+ * pipeline and the job runners enter it (through the container); use cases never see it. Only this
+ * unit's reads join: the scope is per call.
+ */
+export function inUnitOfWork<T>(work: () => Promise<T>): Promise<T> {
+  return scope.run(new UnitOfWork(), work);
+}
+
+/** The read batch of the open unit of work, if the caller runs inside one. */
+export const currentReadBatch = (): ReadBatch | undefined => scope.getStore()?.reads;

@@ -2,8 +2,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readTogether } from '../../shared/adapters/dynamodb/read-batch';
 import { Table } from '../../shared/adapters/dynamodb/table';
+import { inUnitOfWork } from '../../shared/adapters/dynamodb/unit-of-work';
 
 const mock = mockClient(DynamoDBDocumentClient);
 const TABLE_NAME = 'payment-service-test';
@@ -14,7 +14,7 @@ beforeEach(() => {
   mock.reset();
 });
 
-describe('readTogether', () => {
+describe('inUnitOfWork', () => {
   it('sends the gets and batch gets started together as one consistent BatchGetItem, each answered its own', async () => {
     mock.on(BatchGetCommand).resolves({
       Responses: {
@@ -26,7 +26,7 @@ describe('readTogether', () => {
     });
     const t = table();
 
-    const [one, two, many] = await readTogether(() =>
+    const [one, two, many] = await inUnitOfWork(() =>
       Promise.all([t.get(key(1)), t.get(key(2), { consistent: true }), t.batchGet([key(3), key(1)])]),
     );
 
@@ -46,7 +46,7 @@ describe('readTogether', () => {
     mock.on(GetCommand).resolves({ Item: { ...key(1), n: 1 } });
     const t = table();
 
-    await readTogether(async () => {
+    await inUnitOfWork(async () => {
       expect(await t.get(key(1))).toEqual({ ...key(1), n: 1 });
       await t.get(key(1));
     });
@@ -61,7 +61,7 @@ describe('readTogether', () => {
     mock.on(BatchGetCommand).rejects(new Error('throttled'));
     const t = table();
 
-    const results = await readTogether(() => Promise.allSettled([t.get(key(1)), t.get(key(2))]));
+    const results = await inUnitOfWork(() => Promise.allSettled([t.get(key(1)), t.get(key(2))]));
 
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
@@ -73,8 +73,8 @@ describe('readTogether', () => {
     await Promise.all([
       t.get(key(1)),
       t.get(key(2)),
-      readTogether(() => t.get(key(3))),
-      readTogether(() => t.get(key(4))),
+      inUnitOfWork(() => t.get(key(3))),
+      inUnitOfWork(() => t.get(key(4))),
     ]);
 
     expect(mock.commandCalls(GetCommand)).toHaveLength(4);
