@@ -466,9 +466,8 @@ export function receiveProviderNotification(
       afterPayment?: (t: Transaction) => Promise<unknown>;
     },
   rawBody: string,
-  signature: string | undefined,
 ) {
-  return handleNotification({ ...deps, onApplied: followUps(deps) }, rawBody, signature);
+  return handleNotification({ ...deps, onApplied: followUps(deps) }, rawBody);
 }
 
 /** What follows an applied notification, whichever provider sent it. */
@@ -485,7 +484,7 @@ function followUps(deps: CloseDeps & { afterPayment?: (t: Transaction) => Promis
 
 /** A live provider's notification, its sender already authenticated: the same transitions and follow-ups. */
 export function receiveVerifiedNotification(
-  deps: Omit<NotificationDeps, 'onApplied' | 'notificationKey'> &
+  deps: Omit<NotificationDeps, 'onApplied'> &
     CloseDeps & { afterPayment?: (t: Transaction) => Promise<unknown> },
   notification: ProviderNotification,
 ) {
