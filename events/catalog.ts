@@ -11,7 +11,7 @@ export const PAYMENT_METHODS_IN_EVENTS = ['pix', 'boleto', 'card', 'pix_automati
 const looseResource = () =>
   z.looseObject({ id: z.union([z.string(), z.number()]), updatedAt: z.string().optional() });
 
-const productCreated = (): z.ZodType =>
+const productCreated = () =>
   z.object({
     id: z.number(),
     name: z.string(),
@@ -20,7 +20,7 @@ const productCreated = (): z.ZodType =>
     sellerId: z.number(),
   });
 
-const paymentSucceeded = (): z.ZodType =>
+const paymentSucceeded = () =>
   z.looseObject({
     id: z.number(),
     productId: z.number(),
@@ -31,9 +31,9 @@ const paymentSucceeded = (): z.ZodType =>
     paidAt: z.string(),
   });
 
-const paymentFailed = (): z.ZodType => looseResource().extend({ failureCode: z.string() });
+const paymentFailed = () => looseResource().extend({ failureCode: z.string() });
 
-const sessionCompleted = (): z.ZodType =>
+const sessionCompleted = () =>
   z.object({
     id: z.string(),
     status: z.literal('complete'),
@@ -46,7 +46,7 @@ const sessionCompleted = (): z.ZodType =>
     completed_at: z.string(),
   });
 
-const sessionExpired = (): z.ZodType =>
+const sessionExpired = () =>
   z.object({
     id: z.string(),
     status: z.literal('expired'),
@@ -56,12 +56,12 @@ const sessionExpired = (): z.ZodType =>
     expires_at: z.string(),
   });
 
-const scheduledChargePaid = (): z.ZodType =>
+const scheduledChargePaid = () =>
   looseResource().extend({
     seriesId: z.string().nullable(),
     cycleNumber: z.number().nullable(),
   });
-const cycleFailed = (): z.ZodType =>
+const cycleFailed = () =>
   looseResource().extend({
     failureCode: z.string(),
     failureReason: z.string(),
@@ -85,13 +85,12 @@ export const paymentMethodEventData = () =>
     createdAt: z.string(),
     updatedAt: z.string(),
   });
-const paymentMethodExpiringSoon = (): z.ZodType =>
+const paymentMethodExpiringSoon = () =>
   paymentMethodEventData().extend({
     stage: z.union([z.literal(30), z.literal(14), z.literal(7)]),
     daysUntilExpiry: z.number().int(),
   });
-const paymentMethodExpired = (): z.ZodType =>
-  paymentMethodEventData().extend({ status: z.literal('expired') });
+const paymentMethodExpired = () => paymentMethodEventData().extend({ status: z.literal('expired') });
 
 /**
  * A subscription as GET /api/subscriptions/{id} shows it: the payload of subscription.* and
@@ -142,8 +141,8 @@ export const subscriptionEventData = () =>
     ]),
   });
 
-export interface EventDefinition {
-  name: string;
+export interface EventDefinition<N extends string = string, S extends z.ZodType = z.ZodType> {
+  name: N;
   group: string;
   /** The service release that introduced the event. */
   since: string;
@@ -153,41 +152,41 @@ export interface EventDefinition {
    */
   deprecated?: { replacedBy: string };
   /** Built on first use: every function loads the catalog, few of them validate every event. */
-  readonly schema: z.ZodType;
+  readonly schema: S;
   description: string;
 }
 
 /** customer.trial_*: the subscription, or the scheduled charge (issue 13), whose trial it is. */
-const trialEventData = (): z.ZodType =>
+const trialEventData = () =>
   z.union([subscriptionEventData(), looseResource().extend({ object: z.literal('scheduled_charge') })]);
 
 /** installment_plan.*: the plan as the API shows it, `id` its uuid (issue 14). */
-const planEventData = (): z.ZodType =>
+const planEventData = () =>
   looseResource().extend({ object: z.literal('installment_plan'), uuid: z.string(), status: z.string() });
-const installmentEventData = (): z.ZodType =>
+const installmentEventData = () =>
   looseResource().extend({ object: z.literal('installment_plan'), number: z.number().int() });
-const installmentPaidData = (): z.ZodType =>
+const installmentPaidData = () =>
   looseResource().extend({
     object: z.literal('installment_plan'),
     number: z.number().int(),
     paidAmount: z.number(),
     transactionId: z.number().int(),
   });
-const planCanceledData = (): z.ZodType =>
+const planCanceledData = () =>
   looseResource().extend({
     object: z.literal('installment_plan'),
     cancelReason: z.enum(['seller', 'first_installment_unpaid']),
   });
 
 const INITIAL = '0.1.0';
-const def = (
-  name: string,
+const def = <const N extends string, S extends z.ZodType = ReturnType<typeof looseResource>>(
+  name: N,
   group: string,
   description: string,
-  make: () => z.ZodType = looseResource,
+  make: () => S = looseResource as () => never,
   since = INITIAL,
-): EventDefinition => {
-  let built: z.ZodType | undefined;
+): EventDefinition<N, S> => {
+  let built: S | undefined;
   return {
     name,
     group,
@@ -200,7 +199,7 @@ const def = (
   };
 };
 
-export const EVENT_CATALOG: readonly EventDefinition[] = [
+export const EVENT_CATALOG = [
   def('product.created', 'product', 'A product was created', productCreated),
   def('product.updated', 'product', 'A product changed'),
   def('product.deleted', 'product', 'A product was deactivated'),
@@ -298,18 +297,31 @@ export const EVENT_CATALOG: readonly EventDefinition[] = [
   def('subscription.renewed', 'subscription', 'A subscription renewed', subscriptionEventData),
   def('checkout.session.completed', 'checkout', 'A checkout session was paid', sessionCompleted),
   def('checkout.session.expired', 'checkout', 'A checkout session expired', sessionExpired),
-];
+] as const satisfies readonly EventDefinition[];
+
+type Catalogued = (typeof EVENT_CATALOG)[number];
+/** Every event name of the catalog. */
+export type EventName = Catalogued['name'];
+/** The payload a use case gives each event: its schema's input, so a wrong payload does not compile. */
+export type EventPayloads = { [D in Catalogued as D['name']]: z.input<D['schema']> };
+export type EventPayload<N extends EventName> = EventPayloads[N];
+/** The names of one family of events: `EventsOf<'scheduled_charge'>`. */
+export type EventsOf<F extends string> = Extract<EventName, `${F}.${string}`>;
+/** customer.trial_*: a subscription's or a scheduled charge's trial. */
+export type TrialEvent = Extract<EventName, `customer.trial_${string}`>;
 
 export const EVENTS_BY_NAME: ReadonlyMap<string, EventDefinition> = new Map(
   EVENT_CATALOG.map((e) => [e.name, e]),
 );
 
 /** The deprecated (legacy) events: an endpoint receives them only when it names them. */
-export const LEGACY_EVENTS = EVENT_CATALOG.filter((e) => e.deprecated).map((e) => e.name);
+export const LEGACY_EVENTS: readonly string[] = EVENT_CATALOG.filter((e) => e.deprecated).map((e) => e.name);
 
 /** The events a `['*']` subscription receives: everything but the deprecated ones. */
-export const WILDCARD_EVENTS = EVENT_CATALOG.filter((e) => !e.deprecated).map((e) => e.name);
+export const WILDCARD_EVENTS: readonly string[] = EVENT_CATALOG.filter((e) => !e.deprecated).map(
+  (e) => e.name,
+);
 
-export function isKnownEvent(name: string): boolean {
+export function isKnownEvent(name: string): name is EventName {
   return EVENTS_BY_NAME.has(name);
 }

@@ -1,3 +1,4 @@
+import { useProviderSignatures } from '#shared/domain/transactions/notification-verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { rawReply, reply } from '#shared/http/types';
 import { once } from '#shared/once';
@@ -6,6 +7,7 @@ import { transactionRoutes } from './routes';
 
 // The group's use cases load on its first request, not at cold start (./use-cases.ts).
 const useCases = once(() => import('./use-cases'));
+useProviderSignatures();
 
 export const handler = createHttpHandler(transactionRoutes, (c) => {
   const deps = { transactions: c.repos.transactions, payments: c.payments, clock: c.clock, ids: c.ids };
@@ -43,12 +45,8 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
       return reply(
         201,
         await u.receiveProviderNotification(
-          {
-            ...notificationDeps(c, request.log, u.notificationFollowUps),
-            notificationKey: c.secrets.gatewayWebhook,
-          },
+          notificationDeps(c, request.log, u.notificationFollowUps),
           request.rawBody,
-          request.headers['x-signature'],
         ),
       );
     },

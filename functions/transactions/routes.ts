@@ -37,10 +37,11 @@ export const transactionRoutes = defineRoutes('transactions', [
     operationId: 'handleProviderNotification',
     method: 'POST',
     path: '/api/transactions/handle-webhook',
-    auth: [],
+    auth: ['signature'],
     summary: 'Signed notification from the payment provider',
-    description: 'Authenticated by the X-Signature header over the raw body (the provider signs it).',
-    errors: [400, 401, 404],
+    description:
+      'Authenticated by the X-Signature header over the raw body (the provider signs it). A verified notification is not rate-limited; failed signatures count against the client address like any failed authentication.',
+    errors: [400, 404],
     responses: { 201: transactionsResponses.notificationResultResponse },
   },
   {

@@ -58,6 +58,12 @@ export interface RuntimeOptions {
   checkResponses?: boolean;
   /** Where both Asaas environments are reached (the tests' fake); default the real API. */
   asaasBaseUrl?: string;
+  /**
+   * Instrumentation (the bench): called as an HTTP route's handler starts, after the pipeline's
+   * authentication, rate limit, idempotency and validation. Appended to each HTTP function's
+   * middleware chain when the runtime loads it, so the functions themselves carry no probe.
+   */
+  beforeRouteHandler?: () => void;
 }
 
 export interface RoundTrips {
@@ -223,17 +229,25 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const wallClock = new WallClock();
   const issuer = await LocalIssuer.open(dataDir);
   // Every function runs the same handler module Lambda runs, invoked with the same event shapes.
-  const modules = new Map<
-    string,
-    Promise<{ handler: (event: unknown, context: unknown) => Promise<unknown> }>
-  >();
+  type LambdaHandler = ((event: unknown, context: unknown) => Promise<unknown>) & {
+    use?: (middleware: { before: () => void }) => unknown;
+  };
+  const modules = new Map<string, Promise<{ handler: LambdaHandler }>>();
+  const httpNames = new Set(httpGroups.map((g) => g.name));
+  const load = async (name: string) => {
+    const module: { handler: LambdaHandler } = await import(pathToFileURL(resolve(entryOf(name))).href);
+    const before = options.beforeRouteHandler;
+    // An HTTP function is a middy chain: a middleware added last runs its `before` just before the handler.
+    if (before && httpNames.has(name)) module.handler.use?.({ before });
+    return module;
+  };
   // The function whose invocation is running: the local secrets refuse what its role would not grant.
   const functionScope = new AsyncLocalStorage<string>();
   const invoke: Invoke = (name, event) =>
     functionScope.run(name, async () => {
       let module = modules.get(name);
       if (!module) {
-        module = import(pathToFileURL(resolve(entryOf(name))).href);
+        module = load(name);
         modules.set(name, module);
       }
       return (await module).handler(event, lambdaContext(name, cryptoIds.uuid()));

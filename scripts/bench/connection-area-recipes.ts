@@ -237,13 +237,10 @@ export const connectionAreaRecipes: Record<string, Recipe> = {
   'POST /api/test-helpers/transactions/{id}/chargeback-reversal': {
     prepare: async (ctx, count) => {
       // Approved cards (paid at once), each charged back in prepare through the sandbox, whose
-      // signed notification goes to the public webhook route: a fresh rate window every 90.
+      // signed notification goes to the webhook route (authenticated by its signature, not counted).
       const seller = await testSeller(ctx);
       const txs = await buy(ctx, seller, 'creditcard', count);
-      for (const [i, t] of txs.entries()) {
-        if (i % 90 === 0) await ctx.runtime.timeline.advance(61);
-        await ctx.runtime.deps.sandbox.simulate(t.gatewayPayId, 'chargeback');
-      }
+      for (const t of txs) await ctx.runtime.deps.sandbox.simulate(t.gatewayPayId, 'chargeback');
       return (i) => ({
         method: 'POST',
         path: `/api/test-helpers/transactions/${txs[i].id}/chargeback-reversal`,

@@ -6,7 +6,6 @@ import { httpGroups } from '#infra/routes';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { createApiKey } from '#shared/domain/auth/api-keys';
 import { RATE_LIMIT, RATE_WINDOW_SECONDS } from '#shared/domain/auth/rate-limit';
-import { pipelineProbe } from '#shared/http/pipeline';
 import { routeKey } from '#shared/http/types';
 import { type FakeAsaas, startFakeAsaas } from '../../test/support/fake-asaas/server';
 import { type BenchFilter, benchFilter } from './filter';
@@ -115,36 +114,43 @@ function partitionKeyOf(input: unknown): string | undefined {
 interface Tracer {
   /** The commands since the last call; the next request starts in the pipeline phase. */
   take(): Traced[];
-  handlerCalls: number;
+  readonly handlerCalls: number;
 }
 
 /**
- * Records each command the handlers send, beside the runtime's own counter, and whether the
- * route's handler had started: every route's handler is wrapped (the pipeline reads
- * `route.handler` on each request), so what comes before it is authentication + rate limit.
+ * The moment a route's handler starts, from outside the functions: the runtime appends this to
+ * each HTTP function's middleware chain (RuntimeOptions.beforeRouteHandler), so the commands sent
+ * before it are authentication + rate limit (and idempotency), those after it the route's own.
  */
-function traceCommands(runtime: Runtime): Tracer {
+function handlerStarts() {
+  const marks = { inHandler: false, handlerCalls: 0 };
+  const mark = () => {
+    marks.inHandler = true;
+    marks.handlerCalls += 1;
+  };
+  return { marks, mark };
+}
+
+/** Records each command the handlers send, beside the runtime's own counter, and whether the route's handler had started. */
+function traceCommands(runtime: Runtime, marks: ReturnType<typeof handlerStarts>['marks']): Tracer {
   const idempotencyPrefix = keys.idempotency('', '').pk.replace(/#+$/, '#');
   let log: Traced[] = [];
-  let inHandler = false;
   const tracer: Tracer = {
     take() {
       const out = log;
       log = [];
-      inHandler = false;
+      marks.inHandler = false;
       return out;
     },
-    handlerCalls: 0,
-  };
-  pipelineProbe.onHandler = () => {
-    inHandler = true;
-    tracer.handlerCalls += 1;
+    get handlerCalls() {
+      return marks.handlerCalls;
+    },
   };
   runtime.deps.table.client.middlewareStack.add(
     (next, context) => async (args) => {
       log.push({
         command: String(context.commandName ?? 'unknown'),
-        beforeHandler: !inHandler,
+        beforeHandler: !marks.inHandler,
         idempotency: partitionKeyOf(args.input)?.startsWith(idempotencyPrefix) ?? false,
         provider: providerOnly(args.input),
         request: runtime.currentRequest(),
@@ -303,11 +309,12 @@ function contextOf(runtime: Runtime, asaas: FakeAsaas): BenchContext {
 
 async function measureAll(
   runtime: Runtime,
+  marks: ReturnType<typeof handlerStarts>['marks'],
   asaas: FakeAsaas,
   filter: BenchFilter,
   progress: (line: string) => void,
 ): Promise<Omit<EndpointReport, 'dynamoLocalStopped'>> {
-  const tracer = traceCommands(runtime);
+  const tracer = traceCommands(runtime, marks);
   const ctx = contextOf(runtime, asaas);
   const endpoints: EndpointResult[] = [];
   const routeKeys = new Set<string>();
@@ -360,6 +367,7 @@ export async function measureEndpoints(
 ): Promise<EndpointReport> {
   // Asaas is the tests' fake (loopback, in this process): up before the runtime that points at it, down after.
   const asaas = await startFakeAsaas();
+  const { marks, mark } = handlerStarts();
   let runtime: Runtime;
   try {
     runtime = await startRuntime({
@@ -368,6 +376,7 @@ export async function measureEndpoints(
       logLevel: 'silent',
       tableName: 'bench',
       asaasBaseUrl: asaas.baseUrl,
+      beforeRouteHandler: mark,
     });
   } catch (error) {
     await asaas.stop();
@@ -384,7 +393,7 @@ export async function measureEndpoints(
     // No background ticks: streams, queues and jobs run only inside timeline.advance() between
     // batches, so every DynamoDB command between two measurement points belongs to the request.
     await runtime.timeline.stop();
-    report = await measureAll(runtime, asaas, filter, progress);
+    report = await measureAll(runtime, marks, asaas, filter, progress);
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);

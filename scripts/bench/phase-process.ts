@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Phase } from './filter';
+import type { LongPhase } from './filter';
 
 /**
  * Runs one heavy phase of the bench in a fresh node process and answers what it measured. Run one
@@ -9,7 +9,7 @@ import type { Phase } from './filter';
  * against 108.7 alone, and the load test 754 errors against 469. A process of its own per phase
  * makes the full run's figures the same as the phase's alone.
  */
-export function inFreshProcess<T>(phase: Phase): Promise<T> {
+export function inFreshProcess<T>(phase: LongPhase): Promise<T> {
   const child = fork(fileURLToPath(new URL('./phase-main.ts', import.meta.url)), [phase], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -6,8 +6,6 @@ import { buildFunction, functionBuildOptions, functionNames } from '../../esbuil
 /** Bench bundles live apart from `npm run build`'s output, so the two never race. */
 export const BENCH_BUILD_DIR = join('build', 'bench');
 export const BARE_NAME = 'bare-handler';
-export const SIZE_BUDGET_BYTES = 300 * 1024;
-export const SIZE_RATIO_BUDGET = 1.5;
 
 export interface BundleSize {
   name: string;

@@ -37,14 +37,18 @@ export interface CountedAuth {
 }
 const verifiers: Partial<Record<AuthScheme, SchemeVerifier>> = {};
 
-export function registerSchemeVerifier(scheme: 'portalToken' | 'magicLink', verifier: SchemeVerifier): void {
+/** The schemes whose verifier a handler module registers (the rest are built in). */
+type RegisteredScheme = 'portalToken' | 'magicLink' | 'signature';
+const REGISTERED: readonly AuthScheme[] = ['portalToken', 'magicLink', 'signature'];
+
+export function registerSchemeVerifier(scheme: RegisteredScheme, verifier: SchemeVerifier): void {
   verifiers[scheme] = verifier;
 }
 
 export function assertSchemesAvailable(routes: readonly Route[]): void {
   for (const route of routes) {
     for (const scheme of route.auth) {
-      if ((scheme === 'portalToken' || scheme === 'magicLink') && !verifiers[scheme]) {
+      if (REGISTERED.includes(scheme) && !verifiers[scheme]) {
         throw new Error(
           `route ${route.method} ${route.path} declares ${scheme} but no verifier is registered`,
         );
@@ -186,6 +190,10 @@ export async function authenticate(
   if (req.container.repos.failedAuth.known(client, window) >= FAILED_AUTH_LIMIT)
     throw new TooManyRequestsError(secondsUntilReset(window, now));
   try {
+    const signed = route.auth.includes('signature') ? verifiers.signature : undefined;
+    // The provider's signed notifications follow the sales it was given, however many a minute: a
+    // verified signature is not counted; a bad one is a failed authentication, counted below.
+    if (signed) return { auth: (await signed(req)) as AuthContext, headers: {} };
     const { auth, count } = await identify(req, route, now, window);
     return settle(auth, count);
   } catch (error) {

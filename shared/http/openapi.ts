@@ -34,6 +34,13 @@ const SECURITY_SCHEMES: Record<string, Json> = {
   },
   portalToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Customer portal session token.' },
   magicLink: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Customer magic-link JWT.' },
+  signature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Signature',
+    description:
+      'The payment provider\'s signature over the raw body: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.',
+  },
 };
 
 /** `jwt` and `panel` present the same credential; `panel` only refuses API keys, which the route's list already says. */
@@ -43,6 +50,7 @@ const SCHEME_NAME: Record<AuthScheme, string> = {
   panel: 'dashboardJwt',
   portalToken: 'portalToken',
   magicLink: 'magicLink',
+  signature: 'signature',
 };
 
 const ERROR_BODY: Json = {

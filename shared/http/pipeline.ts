@@ -191,12 +191,6 @@ export function toApiResult(route: Route, value: unknown): Result {
   };
 }
 
-/**
- * Instrumentation for the bench: called when a route's handler starts, so round trips can be told
- * apart into authentication and rate limit (before) and the use case (after). Unset in production.
- */
-export const pipelineProbe: { onHandler?: (route: Route) => void } = {};
-
 const handlerOf = (binding: Binding<Route>): RouteHandler =>
   typeof binding === 'function' ? binding : binding.handle;
 
@@ -237,7 +231,6 @@ export function createHttpHandler<R extends Route>(
       if (state.replay) return state.replay;
       const { http, route, binding } = state;
       const input = state.input as ParsedInput;
-      pipelineProbe.onHandler?.(route);
       const value = await http.container.unitOfWork(() =>
         handlerOf(binding)({
           ...input,

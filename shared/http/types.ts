@@ -7,9 +7,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * How a route authenticates. `apiKey` and `jwt` together mean either is accepted; `panel` is the
- * dashboard JWT alone (spec rule 6); an empty list is a public route, rate-limited per client IP.
+ * dashboard JWT alone (spec rule 6); `signature` is the payment provider's `X-Signature` over the
+ * raw body (not counted per minute once verified); an empty list is a public route, rate-limited
+ * per client IP.
  */
-export type AuthScheme = 'apiKey' | 'jwt' | 'panel' | 'portalToken' | 'magicLink';
+export type AuthScheme = 'apiKey' | 'jwt' | 'panel' | 'portalToken' | 'magicLink' | 'signature';
 
 export type { Tenant };
 

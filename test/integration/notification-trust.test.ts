@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../events/signing';
 import type { Runtime } from '../../infra/local/runtime';
 import { keys } from '../../shared/adapters/dynamodb/keys';
+import { FAILED_AUTH_LIMIT, RATE_LIMIT } from '../../shared/domain/auth/rate-limit';
 import { BOLETO_NOT_FOUND } from '../../shared/domain/transactions/not-found';
 import { connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
 import type { FakeAsaas } from '../support/fake-asaas/server';
@@ -171,6 +172,56 @@ describe('the sandbox notification route and live sales', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ applied: true, status: 'payedPix' });
+  });
+
+  it(`answers every signed notification of a minute, past the public limit of ${RATE_LIMIT} per address`, async () => {
+    const s = await sellerWithProduct('test');
+    const tx = (await buy(s.product.uuid, 'pix')).body;
+    await nextRateWindow(runtime, api);
+    const statuses: number[] = [];
+    for (let i = 0; i < RATE_LIMIT + 5; i++) {
+      const res = await signedNotification({
+        id: `ntf_many_${tx.id}_${i}`,
+        provider: 'sandbox',
+        type: 'charge.paid',
+        gatewayPayId: tx.gatewayPayId,
+      });
+      statuses.push(res.status);
+    }
+    expect(new Set(statuses)).toEqual(new Set([201]));
+  });
+
+  it(`limits failed signatures: past ${FAILED_AUTH_LIMIT} in a minute the address gets 429, a valid signature too`, async () => {
+    const s = await sellerWithProduct('test');
+    const tx = (await buy(s.product.uuid, 'pix')).body;
+    await nextRateWindow(runtime, api);
+    const body = {
+      id: `ntf_guess_${tx.id}`,
+      provider: 'sandbox',
+      type: 'charge.paid',
+      gatewayPayId: tx.gatewayPayId,
+    };
+    const raw = JSON.stringify({ occurredAt: runtime.clock.now().toISOString(), ...body });
+    const t = Math.floor(runtime.clock.now().getTime() / 1000);
+    const guess = (i: number) =>
+      api.call('POST', '/api/transactions/handle-webhook', {
+        raw,
+        headers: { 'x-signature': signatureHeader([`guess-${i}`], t, raw) },
+      });
+    for (let i = 0; i < FAILED_AUTH_LIMIT; i++) {
+      const res = await guess(i);
+      expect(res.status, `guess ${i + 1}: ${JSON.stringify(res.body)}`).toBe(401);
+    }
+    const refused = await guess(FAILED_AUTH_LIMIT);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await signedNotification(body)).status).toBe(429);
+    expect(await statusOf(tx.gatewayPayId)).toBe('pendingPix');
+
+    await nextRateWindow(runtime, api);
+    const paid = await signedNotification(body);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body).toMatchObject({ applied: true, status: 'payedPix' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { requireActiveAffiliation } from '#shared/domain/affiliates/index';
-import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { type DomainEvent, type EventPayload, type EventsOf, newEvent } from '#shared/domain/events/events';
 import { readNumberedPage } from '#shared/domain/paging';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
@@ -260,8 +260,12 @@ export async function listSessions(
   };
 }
 
-const eventOf = (deps: { ids: Ids; clock: Clock }, s: CheckoutSession, name: string, data: unknown) =>
-  newEvent(deps, s.tenant, name, data);
+const eventOf = <N extends EventsOf<'checkout'>>(
+  deps: { ids: Ids; clock: Clock },
+  s: CheckoutSession,
+  name: N,
+  data: EventPayload<N>,
+) => newEvent(deps, s.tenant, name, data);
 
 /**
  * Moves an open session to complete or expired with its event. A concurrent change is read again:
@@ -466,9 +470,8 @@ export function receiveProviderNotification(
       afterPayment?: (t: Transaction) => Promise<unknown>;
     },
   rawBody: string,
-  signature: string | undefined,
 ) {
-  return handleNotification({ ...deps, onApplied: followUps(deps) }, rawBody, signature);
+  return handleNotification({ ...deps, onApplied: followUps(deps) }, rawBody);
 }
 
 /** What follows an applied notification, whichever provider sent it. */
@@ -485,7 +488,7 @@ function followUps(deps: CloseDeps & { afterPayment?: (t: Transaction) => Promis
 
 /** A live provider's notification, its sender already authenticated: the same transitions and follow-ups. */
 export function receiveVerifiedNotification(
-  deps: Omit<NotificationDeps, 'onApplied' | 'notificationKey'> &
+  deps: Omit<NotificationDeps, 'onApplied'> &
     CloseDeps & { afterPayment?: (t: Transaction) => Promise<unknown> },
   notification: ProviderNotification,
 ) {

@@ -1,7 +1,9 @@
-import { EVENTS_BY_NAME } from '#events/catalog';
+import { EVENTS_BY_NAME, type EventName, type EventPayload } from '#events/catalog';
 import { EVENT_ID_PREFIX, type EventEnvelope } from '#events/envelope';
 import type { Clock, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+
+export type { EventName, EventPayload, EventsOf, TrialEvent } from '#events/catalog';
 
 /** An event a use case emits: it is written to the outbox in the same transaction as the change. */
 export interface DomainEvent {
@@ -10,14 +12,15 @@ export interface DomainEvent {
 }
 
 /**
- * Builds an event after checking its payload against the catalog. A mismatch is a programming
- * error (the use case built the wrong payload), so it throws a plain Error, not a 4xx.
+ * Builds an event of the catalog. The payload's type follows the event's schema (a wrong payload
+ * does not compile); it is still checked at run time, since a loose schema's extra fields and its
+ * refinements are not types. A mismatch is a programming error, so it throws a plain Error, not a 4xx.
  */
-export function newEvent(
+export function newEvent<N extends EventName>(
   deps: { ids: Ids; clock: Clock },
   tenant: Tenant,
-  name: string,
-  data: unknown,
+  name: N,
+  data: EventPayload<N>,
 ): DomainEvent {
   const definition = EVENTS_BY_NAME.get(name);
   if (!definition) throw new Error(`unknown event ${name}`);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EVENTS_BY_NAME } from '#events/catalog';
+import { EVENTS_BY_NAME, type EventPayload, isKnownEvent } from '#events/catalog';
 import type { Clock, EventOutbox, Ids } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, ValidationError } from '#shared/errors';
@@ -23,7 +23,8 @@ export async function emitTestEvent(
   input: z.output<typeof testEventSchema>,
 ) {
   const definition = EVENTS_BY_NAME.get(input.event);
-  if (!definition) throw new BadRequestError(`event ${input.event} is not a known event`, 'unknown_event');
+  if (!definition || !isKnownEvent(input.event))
+    throw new BadRequestError(`event ${input.event} is not a known event`, 'unknown_event');
   const now = deps.clock.now().toISOString();
   const data = input.data ?? { id: deps.ids.prefixed('test', 16), updatedAt: now };
   const parsed = definition.schema.safeParse(data);
@@ -31,7 +32,8 @@ export async function emitTestEvent(
     throw new ValidationError(
       parsed.error.issues.map((i) => describeIssue({ ...i, path: ['data', ...i.path] })),
     );
-  const event = newEvent(deps, tenant, input.event, data);
+  // Any event of the catalog, with the seller's payload: checked against its schema just above.
+  const event = newEvent(deps, tenant, input.event, data as EventPayload<typeof input.event>);
   await deps.outbox.write([event]);
   return event.envelope;
 }

@@ -1,6 +1,6 @@
 import { addDays, addMonthsAnchored, startOfSaoPauloDay } from '#shared/dates';
 import { type DueJob, followDueAt, type ScheduleDeps } from '#shared/domain/due-schedule';
-import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { type DomainEvent, type EventsOf, newEvent } from '#shared/domain/events/events';
 import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { Clock, Ids, InstallmentPlanChanges } from '#shared/domain/ports';
 import { FACTOR_SCALE } from '#shared/domain/products/products';
@@ -97,7 +97,7 @@ export function nextDueAt(plan: InstallmentPlan): string | null {
 /** What one change writes besides the plan: webhooks (built from the final plan), a boleto, the overdue count. */
 export interface Draft {
   plan: InstallmentPlan;
-  webhooks: { name: string; extra?: Record<string, unknown> }[];
+  webhooks: { name: EventsOf<'installment_plan'>; extra?: Record<string, unknown> }[];
   customerOverdueDelta: number;
 }
 
@@ -122,7 +122,7 @@ export function findInstallment(plan: InstallmentPlan, number: number): Installm
 export function planEvent(
   deps: { ids: Ids; clock: Clock },
   plan: InstallmentPlan,
-  name: string,
+  name: EventsOf<'installment_plan'>,
   extra: Record<string, unknown> = {},
 ): DomainEvent {
   return newEvent(deps, plan.tenant, name, {

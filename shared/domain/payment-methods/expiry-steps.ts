@@ -30,7 +30,12 @@ function apply(deps: ExpiryStepDeps, pm: PaymentMethod, step: ExpiryStep, at: st
   if (step.kind === 'expire') {
     next.status = 'expired';
     next.expiredAt = at;
-    events = [newEvent(deps, pm.tenant, 'payment_method.expired', toPaymentMethodView(next))];
+    events = [
+      newEvent(deps, pm.tenant, 'payment_method.expired', {
+        ...toPaymentMethodView(next),
+        status: 'expired',
+      }),
+    ];
   } else {
     next.expiryNotices = [...pm.expiryNotices, step.stage];
     events = [

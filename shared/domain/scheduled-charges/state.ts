@@ -1,6 +1,6 @@
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import { type DueJob, followDueAt, type ScheduleDeps } from '#shared/domain/due-schedule';
-import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { type DomainEvent, type EventsOf, newEvent, type TrialEvent } from '#shared/domain/events/events';
 import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { Clock, Ids, ScheduledChargeChanges } from '#shared/domain/ports';
 import { anchoredDate } from '#shared/domain/subscriptions/periods';
@@ -213,7 +213,7 @@ export interface Draft {
   charge: ScheduledCharge;
   timeline: NewTimelineEntry[];
   /** Webhooks by name with what their payload adds to the charge's view; built from the final charge. */
-  webhooks: { name: string; extra?: Record<string, unknown> }[];
+  webhooks: { name: EventsOf<'scheduled_charge'> | TrialEvent; extra?: Record<string, unknown> }[];
   customerOverdueDelta: number;
 }
 
@@ -257,7 +257,7 @@ export function settle(deps: { ids: Ids; clock: Clock }, draft: Draft, now: Date
 export function chargeEvent(
   deps: { ids: Ids; clock: Clock },
   charge: ScheduledCharge,
-  name: string,
+  name: EventsOf<'scheduled_charge'> | TrialEvent,
   extra: Record<string, unknown> = {},
 ): DomainEvent {
   return newEvent(deps, charge.tenant, name, { ...toScheduledChargeView(charge), ...extra });

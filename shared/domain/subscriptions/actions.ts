@@ -1,3 +1,4 @@
+import type { EventsOf, TrialEvent } from '#shared/domain/events/events';
 import { PAYMENT_METHOD_NOT_FOUND, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
@@ -42,7 +43,7 @@ async function transition(
   current: Subscription,
   changes: Partial<Subscription>,
   history: { type: HistoryType; data: Record<string, unknown> },
-  webhook: string | null,
+  webhook: EventsOf<'subscription'> | TrialEvent | null,
 ) {
   const next: Subscription = {
     ...current,

@@ -1,3 +1,4 @@
+import type { EventsOf, TrialEvent } from '#shared/domain/events/events';
 import {
   MAX_ATTEMPTS,
   nextRetryAt as retryAt,
@@ -134,7 +135,7 @@ export function applyOutcome(
     transactionId: (charged.transaction ?? charged.settled)?.id ?? null,
   };
   const history: NewHistoryEntry[] = [];
-  const webhooks: string[] = [];
+  const webhooks: (EventsOf<'subscription'> | TrialEvent)[] = [];
   let next: Subscription;
   if (charged.outcome === 'pending') {
     // The claim stays: the debit's notification finishes this charge. If none has by the time the

@@ -1,4 +1,4 @@
-import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { type DomainEvent, type EventsOf, newEvent, type TrialEvent } from '#shared/domain/events/events';
 import type {
   Clock,
   GatewayRouter,
@@ -38,7 +38,7 @@ export interface SubscriptionDeps {
 export function subscriptionEvent(
   deps: { ids: Ids; clock: Clock },
   subscription: Subscription,
-  name: string,
+  name: EventsOf<'subscription'> | TrialEvent,
 ): DomainEvent {
   return newEvent(deps, subscription.tenant, name, toSubscriptionEventData(subscription));
 }

@@ -1,4 +1,5 @@
 import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
+import type { EventsOf, TrialEvent } from '#shared/domain/events/events';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
@@ -171,8 +172,11 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
       { eventType: 'subscription.activated', eventData: { trial: true } },
       { eventType: 'trial_started', eventData: { trialDays, trialEndsAt } },
     ];
-    const names = ['subscription.created', 'subscription.activated', 'customer.trial_started'];
-    return write(deps, s, history, names);
+    return write(deps, s, history, [
+      'subscription.created',
+      'subscription.activated',
+      'customer.trial_started',
+    ]);
   }
   if (payment && PAID.includes(payment.status)) {
     const s = paidFirstPeriod(pending, payment.paidAt ?? now);
@@ -203,7 +207,7 @@ async function write(
   deps: SubscriptionDeps,
   first: Subscription,
   history: NewHistoryEntry[],
-  webhooks: string[],
+  webhooks: (EventsOf<'subscription'> | TrialEvent)[],
   customerProfile?: CustomerProfile,
 ): Promise<Subscription> {
   let s = first;

@@ -22,7 +22,7 @@ import {
 } from '#shared/domain/customers/customer';
 import { createCustomerSchema, saleCustomerField } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
-import { type DomainEvent, newEvent } from '#shared/domain/events/events';
+import { type DomainEvent, type EventName, type EventPayload, newEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
@@ -234,7 +234,7 @@ function pixExpiry(now: Date, input: CreateTransactionInput, context: SaleContex
 
 /** The events of a new transaction (a sale's, a subscription charge's). */
 export function eventsOf(deps: Pick<CreateDeps, 'ids' | 'clock'>, t: Transaction): DomainEvent[] {
-  const event = (name: string, data: unknown) => newEvent(deps, t.tenant, name, data);
+  const event = <N extends EventName>(name: N, data: EventPayload<N>) => newEvent(deps, t.tenant, name, data);
   const events = [event('transaction.created', toEventData(t))];
   if (t.status === 'captured') events.push(event('transaction.payment.succeeded', paymentSucceededData(t)));
   if (t.status === 'denied') {

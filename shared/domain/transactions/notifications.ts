@@ -1,10 +1,8 @@
 import * as z from 'zod';
-import { SignatureVerificationError, verifySignature } from '#events/signing';
 import { parseNumericJobId } from '#shared/domain/job-id';
-import { notificationSecret } from '#shared/domain/payments/notification-secret';
-import type { GatewayRouter, SecretKey } from '#shared/domain/ports';
+import type { GatewayRouter } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
-import { isConflict, NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
 import { canApply, canApplyTo, type Trigger } from './state-machine';
 import { TRANSACTION_NOT_FOUND, type Transaction } from './transaction';
@@ -44,8 +42,6 @@ const TRIGGERS: Record<z.output<typeof notificationSchema>['type'], Trigger> = {
 
 export interface NotificationDeps extends TransitionDeps {
   payments: GatewayRouter;
-  /** Verifies the sandbox's signature: the `gatewayWebhook` secret. */
-  notificationKey: SecretKey;
   /**
    * What follows an applied notification (a checkout session completes). Also called for a repeat,
    * with the transaction as stored: a provider retrying after a failure here heals it.
@@ -61,25 +57,13 @@ export interface NotificationDeps extends TransitionDeps {
 const SIGNED_ROUTE_ENVIRONMENT: Environment = 'test';
 
 /**
- * POST /api/transactions/handle-webhook. Nobody may mark a payment paid by posting JSON: the
- * signature is checked before anything is read. Each notification id is applied once; a trigger
+ * POST /api/transactions/handle-webhook, its signature verified by the route's `signature` scheme
+ * (./notification-verifier.ts) before anything is read. Each notification id is applied once; a trigger
  * that does not fit the current status (late, out of order, paid after cancel) changes nothing.
  * A notification naming another provider is refused (400 naming `provider`); one whose charge is
  * not a test-environment sale answers 404 exactly as a charge that does not exist.
  */
-export async function handleNotification(
-  deps: NotificationDeps,
-  rawBody: string,
-  signature: string | undefined,
-) {
-  const secret = await notificationSecret(deps.notificationKey);
-  try {
-    verifySignature({ header: signature, rawBody, secrets: secret, now: deps.clock.now() });
-  } catch (error) {
-    if (error instanceof SignatureVerificationError)
-      throw new UnauthorizedError('Invalid notification signature', { cause: error });
-    throw error;
-  }
+export async function handleNotification(deps: NotificationDeps, rawBody: string) {
   let json: unknown;
   try {
     json = JSON.parse(rawBody);
@@ -104,7 +88,7 @@ export type ProviderNotification = z.output<typeof notificationSchema>;
  * another environment is not a candidate: it answers as a missing one.
  */
 export async function applyNotification(
-  deps: Omit<NotificationDeps, 'notificationKey'>,
+  deps: NotificationDeps,
   n: ProviderNotification,
   only?: { environment: Environment },
 ) {
@@ -184,11 +168,7 @@ export function notificationOfStatus(
  * POST /refund. A refund we made ourselves is recorded before the provider is asked, so its
  * notification finds nothing left to add. No follow-ups: our own refund has none either.
  */
-async function applyProviderRefund(
-  deps: Omit<NotificationDeps, 'notificationKey'>,
-  t: Transaction,
-  n: ProviderNotification,
-) {
+async function applyProviderRefund(deps: NotificationDeps, t: Transaction, n: ProviderNotification) {
   const total = Math.min(n.amount ?? t.value, t.value);
   const missing = total - t.refundedAmount;
   const skipped = (reason: string) => ({

@@ -1,3 +1,4 @@
+import type { EventsOf } from '#shared/domain/events/events';
 import { BadRequestError, ConflictError } from '#shared/errors';
 import { PAID, PENDING, type Transaction, type TransactionStatus } from './transaction';
 
@@ -15,7 +16,7 @@ export const paidStatusOf = (t: Transaction): TransactionStatus =>
 interface Rule {
   from: readonly TransactionStatus[];
   to: (t: Transaction, fullRefund: boolean) => TransactionStatus;
-  events: (t: Transaction, fullRefund: boolean) => string[];
+  events: (t: Transaction, fullRefund: boolean) => EventsOf<'transaction'>[];
 }
 
 export const RULES: Record<Trigger, Rule> = {

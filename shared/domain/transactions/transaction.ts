@@ -1,4 +1,5 @@
 import { type TransactionAffiliate, toTransactionAffiliateView } from '#shared/domain/affiliates/index';
+import type { EventPayload } from '#shared/domain/events/events';
 import type { BoletoArtifact, CardSummary, ChargeMethod, PixArtifact } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { centavosToReais, percentOf } from '#shared/money';
@@ -167,7 +168,7 @@ export function toTransactionView(t: Transaction) {
 /** Webhook payloads name card payments `card` (spec Events); everything else is the API view. */
 export function toEventData(t: Transaction) {
   const view = toTransactionView(t);
-  const paymentMethod =
+  const paymentMethod: EventPayload<'transaction.payment.succeeded'>['paymentMethod'] =
     t.recurring?.method === 'pix_automatic'
       ? 'pix_automatic'
       : t.paymentMethod === 'creditcard'
