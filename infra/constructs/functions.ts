@@ -5,7 +5,7 @@ import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -55,6 +55,7 @@ export interface FunctionResources {
 export interface FunctionsProps extends FunctionResources {
   specs: FunctionSpec[];
   environment: Record<string, string>;
+  logRetention: RetentionDays;
 }
 
 type Capability = Exclude<keyof FunctionNeeds, 'table' | 'secrets'>;
@@ -125,7 +126,7 @@ export class Functions extends Construct {
 
   private createFunction(spec: FunctionSpec, props: FunctionsProps): LambdaFunction {
     const id = constructIdOf(spec.name);
-    const logGroup = new LogGroup(this, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
+    const logGroup = new LogGroup(this, `${id}Logs`, { retention: props.logRetention });
     // An explicit role instead of the default one: the default attaches the AWS managed
     // AWSLambdaBasicExecutionRole, which may write to any log group in the account.
     const role = new Role(this, `${id}Role`, {

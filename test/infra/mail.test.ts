@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAIL_DOMAIN, mailDomainOf } from '#infra/constructs/mail';
 import { functionNames } from '#infra/routes';
-import { PaymentServiceStack } from '#infra/stack';
+import { addServiceStacks } from '#infra/app';
 import { ENV } from '#shared/config';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { actionsOf, type Synthesized, statementsOfRole, synthesize } from './synth';
@@ -53,7 +53,7 @@ describe('SES sender identity and configuration set', () => {
 
   it('takes the sender domain from the mailDomain context value, and refuses one that is not a domain', () => {
     const app = new App({ context: { mailDomain: 'Recibos.Loja.com.br' } });
-    const template = Template.fromStack(new PaymentServiceStack(app, 'MailDomain'));
+    const template = Template.fromStack(addServiceStacks(app).service);
     template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'recibos.loja.com.br' });
     const bad = new App({ context: { mailDomain: 'not a domain' } });
     expect(() => mailDomainOf(bad)).toThrow(/mailDomain must be a domain name/);
