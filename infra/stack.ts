@@ -60,12 +60,16 @@ export class PaymentServiceStack extends Stack {
     this.auth = new DashboardAuth(this, 'Auth', stage);
     this.asyncInfra = new AsyncInfra(this, 'Async');
     this.api = new PublicApi(this, 'Api', { logRetention: stage.accessLogRetention });
-    this.edge = new Edge(new NestedStack(this, 'EdgeStack', { description: 'CloudFront and the dashboard files' }), 'Edge', {
-      apiDomain: this.api.domain,
-      stage,
-      domain: props.domain,
-      webAclArn: props.webAclArn,
-    });
+    this.edge = new Edge(
+      new NestedStack(this, 'EdgeStack', { description: 'CloudFront and the dashboard files' }),
+      'Edge',
+      {
+        apiDomain: this.api.domain,
+        stage,
+        domain: props.domain,
+        webAclArn: props.webAclArn,
+      },
+    );
     this.mail = new MailInfra(this, 'Mail', { domain: mailDomainOf(this) });
 
     // The jobs function gets a fixed name so its ARN can be written into every function's
@@ -137,7 +141,9 @@ export class PaymentServiceStack extends Stack {
     connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
 
     this.alarms = new AlarmTopic(this, 'Alarms', { email: alarmEmailOf(this) });
-    const observability = new NestedStack(this, 'ObservabilityStack', { description: 'Alarms and dashboard' });
+    const observability = new NestedStack(this, 'ObservabilityStack', {
+      description: 'Alarms and dashboard',
+    });
     this.observability = new Observability(observability, 'Observability', {
       api: this.api.httpApi,
       accessLogs: this.api.accessLogs,

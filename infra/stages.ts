@@ -83,7 +83,9 @@ export function customDomainOf(scope: Construct): CustomDomain | undefined {
     throw new Error('domainName and certificateArn come together (-c domainName=… -c certificateArn=…)');
   if (!DOMAIN.test(domainName)) throw new Error(`domainName must be a domain name, not "${domainName}"`);
   if (!US_EAST_1_CERTIFICATE.test(certificateArn))
-    throw new Error('certificateArn must be an ACM certificate ARN in us-east-1 (CloudFront reads only those)');
+    throw new Error(
+      'certificateArn must be an ACM certificate ARN in us-east-1 (CloudFront reads only those)',
+    );
   return { domainName, certificateArn };
 }
 

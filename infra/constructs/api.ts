@@ -21,6 +21,16 @@ export const ACCESS_LOG_FORMAT = JSON.stringify({
   integrationError: '$context.integrationErrorMessage',
 }).replace(/"(\$context\.(status|responseLatency))"/g, '$1');
 
+/** Why no route has an API Gateway authorizer (cdk-nag AwsSolutions-APIG4), on the API and its routes. */
+export const NO_AUTHORIZER = {
+  id: 'AwsSolutions-APIG4',
+  reason:
+    'Authentication runs inside the functions (one middleware), not in an API Gateway authorizer: ' +
+    'routes accept several schemes (API key or Cognito JWT, portal token in the query, magic-link ' +
+    'JWT, public routes limited per IP) and the rate limit must count every request, including ' +
+    'rejected ones. Cognito ID tokens are verified there against the pool JWKS.',
+};
+
 /**
  * The HTTP API (payload format 2.0) and its access-logged default stage. Its routes are made in
  * their own nested stack (infra/constructs/routes.ts); the public reach it through CloudFront.
@@ -51,13 +61,6 @@ export class PublicApi extends Construct {
     const stack = Stack.of(this);
     this.domain = `${this.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
 
-    Validations.of(this.httpApi).acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason:
-        'Authentication runs inside the functions (one middleware), not in an API Gateway authorizer: ' +
-        'routes accept several schemes (API key or Cognito JWT, portal token in the query, magic-link ' +
-        'JWT, public routes limited per IP) and the rate limit must count every request, including ' +
-        'rejected ones. Cognito ID tokens are verified there against the pool JWKS.',
-    });
+    Validations.of(this.httpApi).acknowledge(NO_AUTHORIZER);
   }
 }

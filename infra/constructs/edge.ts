@@ -146,7 +146,7 @@ export class Edge extends Construct {
       certificate: props.domain
         ? Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn)
         : undefined,
-      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      minimumProtocolVersion: props.domain ? SecurityPolicyProtocol.TLS_V1_2_2021 : undefined,
       httpVersion: HttpVersion.HTTP2_AND_3,
       // Brazilian buyers: South America's edge locations are only in the "all" class.
       priceClass: PriceClass.PRICE_CLASS_ALL,
@@ -163,7 +163,8 @@ export class Edge extends Construct {
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR1',
-      reason: 'Buyers and sellers are in Brazil but may pay from abroad; the WAF rate rules limit abuse instead.',
+      reason:
+        'Buyers and sellers are in Brazil but may pay from abroad; the WAF rate rules limit abuse instead.',
     });
     if (!props.domain) {
       Validations.of(this.distribution).acknowledge({

@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import {
   type HttpApi,
   HttpIntegrationType,
@@ -12,6 +12,7 @@ import {
 import { CfnPermission, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { RouteGroup } from '#shared/http/types';
+import { NO_AUTHORIZER } from './api';
 import { constructIdOf } from './functions';
 
 /**
@@ -57,6 +58,7 @@ export class ApiRoutes extends Construct {
   constructor(scope: Construct, id: string, props: ApiRoutesProps) {
     super(scope, id);
     const { httpApi } = props;
+    Validations.of(this).acknowledge(NO_AUTHORIZER);
     const integrations = new Map<string, LambdaProxy>();
     for (const group of props.groups) {
       const fn = props.functionOf(group.name);
@@ -69,7 +71,11 @@ export class ApiRoutes extends Construct {
           functionName: fn.functionArn,
           principal: 'apigateway.amazonaws.com',
           // Any stage and route of this API: `<api id>/<stage>/<method>/<path>`, `$default` included.
-          sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: httpApi.apiId, resourceName: '*' }),
+          sourceArn: Stack.of(this).formatArn({
+            service: 'execute-api',
+            resource: httpApi.apiId,
+            resourceName: '*',
+          }),
         }),
       );
       for (const route of group.routes) {

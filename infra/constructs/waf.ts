@@ -74,7 +74,7 @@ export class WafStack extends Stack {
       visibilityConfig: visibility(name),
     }));
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
-      description: `Payment service (${stage.name}): AWS managed rules and per-IP rate limits`,
+      description: `Payment service ${stage.name} - AWS managed rules, per-IP rate limits`,
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(`payment-service-${stage.name}`),

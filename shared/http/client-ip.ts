@@ -19,5 +19,7 @@ export function clientIpOf(headers: Record<string, string | undefined>, sourceIp
   if (!viewer) return sourceIp;
   const cut = viewer.lastIndexOf(':');
   const address = cut > 0 ? viewer.slice(0, cut) : '';
-  return IPV4.test(address) || (address.includes(':') && IPV6.test(address)) ? address.toLowerCase() : sourceIp;
+  return IPV4.test(address) || (address.includes(':') && IPV6.test(address))
+    ? address.toLowerCase()
+    : sourceIp;
 }

@@ -28,7 +28,9 @@ type Json = Record<string, any>;
  * template as CloudFormation receives it, the WAF stack's included.
  */
 export function synthesize(context: Record<string, unknown> = {}) {
-  const { context: flags } = JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: Record<string, unknown> };
+  const { context: flags } = JSON.parse(readFileSync('cdk.json', 'utf8')) as {
+    context: Record<string, unknown>;
+  };
   const outdir = mkdtempSync(join(tmpdir(), 'payment-service-cdk-'));
   const app = new App({
     outdir,
@@ -65,14 +67,18 @@ function flatten(root: Stack, nested: NestedStack[]): Json {
   const byResource = new Map<string, { json: Json; parameters: Json }>();
   for (const n of nested) {
     const id = root.getLogicalId(n.nestedStackResource as CfnElement);
-    byResource.set(id, { json: Template.fromStack(n).toJSON(), parameters: rootJson.Resources[id].Properties.Parameters ?? {} });
+    byResource.set(id, {
+      json: Template.fromStack(n).toJSON(),
+      parameters: rootJson.Resources[id].Properties.Parameters ?? {},
+    });
   }
   const resolve = (value: unknown, parameters: Json): unknown => {
     if (Array.isArray(value)) return value.map((v) => resolve(v, parameters));
     if (!value || typeof value !== 'object') return value;
     const object = value as Json;
     const keys = Object.keys(object);
-    if (keys.length === 1 && keys[0] === 'Ref' && object.Ref in parameters) return resolve(parameters[object.Ref], {});
+    if (keys.length === 1 && keys[0] === 'Ref' && object.Ref in parameters)
+      return resolve(parameters[object.Ref], {});
     if (keys.length === 1 && keys[0] === 'Fn::GetAtt') {
       const [resource, attribute] = object['Fn::GetAtt'] as [string, string];
       const from = byResource.get(resource);
@@ -81,7 +87,7 @@ function flatten(root: Stack, nested: NestedStack[]): Json {
     }
     return Object.fromEntries(keys.map((k) => [k, resolve(object[k], parameters)]));
   };
-  const resources: Json = { ...rootJson.Resources };
+  const resources: Json = resolve(rootJson.Resources, {}) as Json;
   for (const { json, parameters } of byResource.values()) {
     for (const [id, resource] of Object.entries(json.Resources as Json)) {
       if (id in resources) throw new Error(`logical id ${id} is used by two stacks`);
