@@ -17,23 +17,43 @@ export const MANAGED_RULE_GROUPS = ['AWSManagedRulesCommonRuleSet', 'AWSManagedR
  */
 export const REDACTED_HEADERS = ['authorization', 'x-api-key', 'cookie', 'referer'];
 
+/** How the public rate rule matches a path: a whole fixed path, or the part before its first parameter. */
+export interface PathMatch {
+  path: string;
+  constraint: 'EXACTLY' | 'STARTS_WITH';
+}
+
 /**
  * The paths of the routes anyone may call (no credential, or a token in the URL: the hosted pages,
- * the public checkout and pay-link calls, the portal and customer area), reduced to the shortest
- * prefixes that cover them: the scope of the per-IP rule on public routes.
+ * the public checkout and pay-link calls, the portal and customer area, health and docs): a fixed
+ * path exactly, a path with parameters by the prefix before its first one, without a match another
+ * already covers. The scope of the per-IP rule on public routes.
  */
-export function publicPathPrefixes(groups: readonly RouteGroup[]): string[] {
+export function publicPathMatches(groups: readonly RouteGroup[]): PathMatch[] {
   const credentialed = new Set(['apiKey', 'jwt', 'panel']);
-  const prefixes = groups
+  const all = groups
     .flatMap((g) => g.routes)
     .filter((r) => !r.auth.some((scheme) => credentialed.has(scheme)))
-    .map((r) => {
+    .map((r): PathMatch => {
       const cut = r.path.indexOf('{');
-      return cut === -1 ? r.path : r.path.slice(0, cut);
+      return cut === -1
+        ? { path: r.path, constraint: 'EXACTLY' }
+        : { path: r.path.slice(0, cut), constraint: 'STARTS_WITH' };
     });
-  const sorted = [...new Set(prefixes)].sort();
-  return sorted.filter((p, i) => !sorted.slice(0, i).some((q) => p.startsWith(q)));
+  const unique = [...new Map(all.map((m) => [`${m.constraint} ${m.path}`, m])).values()].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : a.constraint.localeCompare(b.constraint),
+  );
+  const covers = (by: PathMatch, m: PathMatch) =>
+    by !== m &&
+    (by.constraint === 'STARTS_WITH'
+      ? m.path.startsWith(by.path) && (m.path !== by.path || m.constraint === 'EXACTLY')
+      : false);
+  return unique.filter((m) => !unique.some((by) => covers(by, m)));
 }
+
+/** Whether a request path falls under the public rate rule. */
+export const isPublicPath = (matches: readonly PathMatch[], path: string) =>
+  matches.some((m) => (m.constraint === 'EXACTLY' ? path === m.path : path.startsWith(m.path)));
 
 const visibility = (metricName: string) => ({
   cloudWatchMetricsEnabled: true,
@@ -57,12 +77,12 @@ export class WafStack extends Stack {
   constructor(scope: Construct, id: string, props: WafStackProps) {
     super(scope, id, props);
     const { stage } = props;
-    const prefixes = publicPathPrefixes(props.groups);
-    const startsWith = (prefix: string) => ({
+    const matches = publicPathMatches(props.groups);
+    const byteMatch = (m: PathMatch) => ({
       byteMatchStatement: {
         fieldToMatch: { uriPath: {} },
-        positionalConstraint: 'STARTS_WITH',
-        searchString: prefix,
+        positionalConstraint: m.constraint,
+        searchString: m.path,
         textTransformations: [{ priority: 0, type: 'NONE' }],
       },
     });
@@ -90,9 +110,9 @@ export class WafStack extends Stack {
               evaluationWindowSec: RATE_WINDOW_SECONDS,
               aggregateKeyType: 'IP',
               scopeDownStatement:
-                prefixes.length === 1
-                  ? startsWith(prefixes[0])
-                  : { orStatement: { statements: prefixes.map(startsWith) } },
+                matches.length === 1
+                  ? byteMatch(matches[0])
+                  : { orStatement: { statements: matches.map(byteMatch) } },
             },
           },
           visibilityConfig: visibility('PublicRoutesPerIp'),

@@ -3,7 +3,12 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LOG_FORMAT } from '#infra/constructs/api';
 import { DASHBOARD_PATH, HSTS_MAX_AGE, SPA_FALLBACK_CODE } from '#infra/constructs/edge';
-import { MANAGED_RULE_GROUPS, publicPathPrefixes, REDACTED_HEADERS } from '#infra/constructs/waf';
+import {
+  isPublicPath,
+  MANAGED_RULE_GROUPS,
+  publicPathMatches,
+  REDACTED_HEADERS,
+} from '#infra/constructs/waf';
 import { httpGroups } from '#infra/routes';
 import { customDomainOf, STAGES, stageOf } from '#infra/stages';
 import { ASAAS_BASE_URLS } from '#shared/adapters/asaas/client';
@@ -236,15 +241,16 @@ describe('one domain in front', () => {
       AggregateKeyType: 'IP',
       Limit: STAGES.prod.globalRateLimit,
     });
-    const scoped = rate.PublicRoutesPerIp.ScopeDownStatement.OrStatement.Statements.map(
-      (st: any) => st.ByteMatchStatement.SearchString,
-    );
-    expect(scoped).toEqual(publicPathPrefixes(httpGroups));
+    const scoped = rate.PublicRoutesPerIp.ScopeDownStatement.OrStatement.Statements.map((st: any) => ({
+      path: st.ByteMatchStatement.SearchString,
+      constraint: st.ByteMatchStatement.PositionalConstraint,
+    }));
+    expect(scoped).toEqual(publicPathMatches(httpGroups));
   });
 
   it('scopes the public rate rule to every route anyone may call, and to no API-key route', () => {
-    const prefixes = publicPathPrefixes(httpGroups);
-    const matched = (path: string) => prefixes.some((p) => path.startsWith(p));
+    const matches = publicPathMatches(httpGroups);
+    const matched = (path: string) => isPublicPath(matches, path);
     for (const route of httpGroups.flatMap((g) => g.routes)) {
       const credentialed = route.auth.some((a) => a === 'apiKey' || a === 'jwt' || a === 'panel');
       if (!credentialed) expect(matched(route.path)).toBe(true);
@@ -252,6 +258,7 @@ describe('one domain in front', () => {
     expect(matched('/cobranca/abc')).toBe(true);
     expect(matched('/api/transactions')).toBe(false);
     expect(matched('/api/products')).toBe(false);
+    expect(matched('/api/api-keys')).toBe(false);
   });
 });
 
