@@ -109,10 +109,28 @@ export class WafStack extends Stack {
               limit: stage.publicRateLimit,
               evaluationWindowSec: RATE_WINDOW_SECONDS,
               aggregateKeyType: 'IP',
-              scopeDownStatement:
-                matches.length === 1
-                  ? byteMatch(matches[0])
-                  : { orStatement: { statements: matches.map(byteMatch) } },
+              // A public path, called without credentials: a seller's server creating sales with its
+              // API key (POST /api/transactions is public too) counts only against the rule below. A
+              // forged Authorization header only earns 401s, counted by the functions per IP.
+              scopeDownStatement: {
+                andStatement: {
+                  statements: [
+                    { orStatement: { statements: matches.map(byteMatch) } },
+                    {
+                      notStatement: {
+                        statement: {
+                          sizeConstraintStatement: {
+                            fieldToMatch: { singleHeader: { Name: 'authorization' } },
+                            comparisonOperator: 'GT',
+                            size: 0,
+                            textTransformations: [{ priority: 0, type: 'NONE' }],
+                          },
+                        },
+                      },
+                    },
+                  ],
+                },
+              },
             },
           },
           visibilityConfig: visibility('PublicRoutesPerIp'),

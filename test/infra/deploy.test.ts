@@ -241,14 +241,18 @@ describe('one domain in front', () => {
       AggregateKeyType: 'IP',
       Limit: STAGES.prod.globalRateLimit,
     });
-    const scoped = rate.PublicRoutesPerIp.ScopeDownStatement.OrStatement.Statements.map((st: any) => ({
+    const [paths, uncredentialed] = rate.PublicRoutesPerIp.ScopeDownStatement.AndStatement.Statements;
+    expect(uncredentialed.NotStatement.Statement.SizeConstraintStatement.FieldToMatch).toEqual({
+      SingleHeader: { Name: 'authorization' },
+    });
+    const scoped = paths.OrStatement.Statements.map((st: any) => ({
       path: st.ByteMatchStatement.SearchString,
       constraint: st.ByteMatchStatement.PositionalConstraint,
     }));
     expect(scoped).toEqual(publicPathMatches(httpGroups));
   });
 
-  it('scopes the public rate rule to every route anyone may call, and to no API-key route', () => {
+  it('scopes the public rate rule to every route anyone may call, and to no seller-only route', () => {
     const matches = publicPathMatches(httpGroups);
     const matched = (path: string) => isPublicPath(matches, path);
     for (const route of httpGroups.flatMap((g) => g.routes)) {
@@ -256,7 +260,7 @@ describe('one domain in front', () => {
       if (!credentialed) expect(matched(route.path)).toBe(true);
     }
     expect(matched('/cobranca/abc')).toBe(true);
-    expect(matched('/api/transactions')).toBe(false);
+    expect(matched('/api/transactions/42')).toBe(false);
     expect(matched('/api/products')).toBe(false);
     expect(matched('/api/api-keys')).toBe(false);
   });
