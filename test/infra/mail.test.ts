@@ -76,17 +76,7 @@ describe('receipts', () => {
     );
     expect(senders).toEqual(['scheduled-charges', 'portal', 'customer-area', 'jobs', 'notifications']);
     const arn = (resource: string, ref: string) => ({
-      'Fn::Join': [
-        '',
-        [
-          'arn:',
-          { Ref: 'AWS::Partition' },
-          ':ses:sa-east-1:',
-          { Ref: 'AWS::AccountId' },
-          `:${resource}/`,
-          { Ref: ref },
-        ],
-      ],
+      'Fn::Join': ['', ['arn:aws:ses:sa-east-1:', { Ref: 'AWS::AccountId' }, `:${resource}/`, { Ref: ref }]],
     });
     for (const sender of senders) {
       const statement = statementsOfRole(s.template, roleOf(sender)).find((st) =>
