@@ -1,45 +1,75 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, NestedStack, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ASAAS_BASE_URLS } from '#shared/adapters/asaas/client';
 import { ENV } from '#shared/config';
 import { SECRET_NAMES, SECRETS, type SecretName } from '#shared/secrets';
-import { AlarmTopic } from './constructs/alerting';
+import { ALARM_EMAIL_PARAMETER, AlarmTopic } from './constructs/alerting';
 import { PublicApi } from './constructs/api';
 import { AsyncInfra, HEARTBEAT_INTERVAL } from './constructs/async';
 import { DashboardAuth } from './constructs/auth';
 import { DataStore } from './constructs/data';
+import { DASHBOARD_PATH, Edge } from './constructs/edge';
 import { constructIdOf, type FunctionSpec, Functions, functionArnOf } from './constructs/functions';
 import { MailInfra, mailDomainOf } from './constructs/mail';
 import { Observability } from './constructs/observability';
 import { needsOf } from './constructs/permissions';
+import { ApiRoutes } from './constructs/routes';
 import { connectTriggers } from './constructs/triggers';
 import { asyncFunctions, defaultRouteGroup, httpGroups } from './routes';
+import { alarmEmailOf, type CustomDomain, type StageSettings } from './stages';
 
 type EnvName = (typeof ENV)[keyof typeof ENV];
 
+export interface PaymentServiceProps extends StackProps {
+  stage: StageSettings;
+  domain?: CustomDomain;
+  /** The CLOUDFRONT-scope web ACL of the WAF stack (us-east-1). */
+  webAclArn: string;
+}
+
 /**
- * The whole payment service in one stack (design section 1): HTTP API → one Lambda per endpoint
- * group → one DynamoDB table; Scheduler → jobs; webhook delivery queue with a DLQ; Cognito for the
- * dashboard; alarms to an e-mailed SNS topic and a dashboard.
+ * The payment service (design section 1): HTTP API → one Lambda per endpoint group → one DynamoDB
+ * table; Scheduler → jobs; webhook delivery queue with a DLQ; Cognito for the dashboard; alarms to an
+ * e-mailed SNS topic and a dashboard; CloudFront with the WAF in front of it all.
+ *
+ * This stack owns the data, the asynchronous plumbing and the functions. Three nested stacks, each
+ * deployed with it, own the rest, so no template nears CloudFormation's 500-resource limit
+ * (test/infra/limits.test.ts holds each under 300): `Api` the routes and their invoke permissions,
+ * `Edge` CloudFront and the dashboard's bucket, `Observability` the alarms and the dashboard.
  */
 export class PaymentServiceStack extends Stack {
   readonly data: DataStore;
   readonly auth: DashboardAuth;
   readonly asyncInfra: AsyncInfra;
   readonly api: PublicApi;
+  readonly routes: ApiRoutes;
+  readonly edge: Edge;
   readonly functions: Functions;
   readonly observability: Observability;
   readonly mail: MailInfra;
   readonly alarms: AlarmTopic;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  readonly stage: StageSettings;
+
+  constructor(scope: Construct, id: string, props: PaymentServiceProps) {
     super(scope, id, props);
-    this.data = new DataStore(this, 'Data');
-    this.auth = new DashboardAuth(this, 'Auth');
+    const { stage } = props;
+    this.stage = stage;
+    this.data = new DataStore(this, 'Data', stage);
+    this.auth = new DashboardAuth(this, 'Auth', stage);
     this.asyncInfra = new AsyncInfra(this, 'Async');
-    this.api = new PublicApi(this, 'Api');
+    this.api = new PublicApi(this, 'Api', { logRetention: stage.accessLogRetention });
+    this.edge = new Edge(
+      new NestedStack(this, 'EdgeStack', { description: 'CloudFront and the dashboard files' }),
+      'Edge',
+      {
+        apiDomain: this.api.domain,
+        stage,
+        domain: props.domain,
+        webAclArn: props.webAclArn,
+      },
+    );
     this.mail = new MailInfra(this, 'Mail', { domain: mailDomainOf(this) });
 
     // The jobs function gets a fixed name so its ARN can be written into every function's
@@ -50,7 +80,7 @@ export class PaymentServiceStack extends Stack {
     const providerKey = new Key(this, 'ProviderKeys', {
       description: 'Encrypts sellers’ payment provider API keys',
       enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: stage.removalPolicy,
     });
     // Every secret of shared/secrets.ts: read at run time (GetSecretValue) by the functions that
     // declare it, which alone get its ARN; never placed in the template or any environment.
@@ -68,13 +98,14 @@ export class PaymentServiceStack extends Stack {
       [ENV.jwtClientId]: this.auth.client.userPoolClientId,
       [ENV.jwksUrl]: this.auth.jwksUrl,
       [ENV.heartbeatIntervalSeconds]: String(HEARTBEAT_INTERVAL.toSeconds()),
-      [ENV.publicBaseUrl]: this.api.url,
+      [ENV.publicBaseUrl]: this.edge.url,
       [ENV.runtime]: 'aws',
+      [ENV.logLevel]: stage.logLevel,
       [ENV.mailFrom]: this.mail.fromAddress,
       [ENV.mailConfigurationSet]: this.mail.configurationSet.configurationSetName,
       [ENV.providerKeyId]: providerKey.keyArn,
-      [ENV.asaasSandboxUrl]: ASAAS_BASE_URLS.sandbox,
-      [ENV.asaasProductionUrl]: ASAAS_BASE_URLS.production,
+      [ENV.asaasSandboxUrl]: stage.asaas.sandbox,
+      [ENV.asaasProductionUrl]: stage.asaas.production,
     };
 
     const specs: FunctionSpec[] = [
@@ -97,14 +128,23 @@ export class PaymentServiceStack extends Stack {
       mail: this.mail,
       providerKey,
       secrets,
+      logRetention: stage.functionLogRetention,
     });
 
     const functionOf = (name: string) => this.functions.get(name);
-    this.api.addGroupRoutes(httpGroups, functionOf, defaultRouteGroup);
+    this.routes = new ApiRoutes(new NestedStack(this, 'ApiStack', { description: 'API routes' }), 'Routes', {
+      httpApi: this.api.httpApi,
+      groups: httpGroups,
+      functionOf,
+      defaultGroup: defaultRouteGroup,
+    });
     connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
 
-    this.alarms = new AlarmTopic(this, 'Alarms');
-    this.observability = new Observability(this, 'Observability', {
+    this.alarms = new AlarmTopic(this, 'Alarms', { email: alarmEmailOf(this) });
+    const observability = new NestedStack(this, 'ObservabilityStack', {
+      description: 'Alarms and dashboard',
+    });
+    this.observability = new Observability(observability, 'Observability', {
       api: this.api.httpApi,
       accessLogs: this.api.accessLogs,
       functions: this.functions.byName,
@@ -118,10 +158,41 @@ export class PaymentServiceStack extends Stack {
       alarmTopic: this.alarms.topic,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
-    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
-    new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
-    new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
+    this.outputs(props.domain);
+  }
+
+  /** What an operator does next, in the order docs/operations.md does it. */
+  private outputs(domain: CustomDomain | undefined): void {
+    new CfnOutput(this, 'Url', {
+      description: 'The public base URL: API, hosted pages, /docs and /dashboard. Try GET /api/health.',
+      value: this.edge.url,
+    });
+    new CfnOutput(this, 'DistributionDomain', {
+      description: domain
+        ? `Point ${domain.domainName} at this name (Route 53 alias, or a CNAME at your DNS host)`
+        : 'The service answers here; deploy with -c domainName=… -c certificateArn=… for your own domain',
+      value: this.edge.distribution.distributionDomainName,
+    });
+    new CfnOutput(this, 'DashboardBucketName', {
+      description: `Upload the dashboard build under the ${DASHBOARD_PATH.slice(1)}/ prefix (aws s3 sync dist s3://<bucket>${DASHBOARD_PATH}/)`,
+      value: this.edge.dashboardBucket.bucketName,
+    });
+    new CfnOutput(this, 'UserPoolId', {
+      description: 'Create the first seller here (aws cognito-idp admin-create-user … custom:seller_id=<id>)',
+      value: this.auth.userPool.userPoolId,
+    });
+    new CfnOutput(this, 'UserPoolClientId', {
+      description: 'The dashboard app client (its tokens are verified by the functions)',
+      value: this.auth.client.userPoolClientId,
+    });
+    new CfnOutput(this, 'TableName', {
+      description: 'The single table (point-in-time recovery on): see docs/operations.md to restore it',
+      value: this.data.table.tableName,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: `Confirm the subscription e-mail sent to the ${ALARM_EMAIL_PARAMETER} address, or no alarm reaches anyone`,
+      value: this.alarms.topic.topicArn,
+    });
   }
 }
 

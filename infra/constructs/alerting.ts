@@ -5,7 +5,10 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 
-/** The stack parameter that says who receives the alarms (`cdk deploy --parameters AlarmEmail=…`). */
+/**
+ * The stack parameter that says who receives the alarms (`cdk deploy --parameters AlarmEmail=…`);
+ * its default is the stage's `-c alarmEmail=…`.
+ */
 export const ALARM_EMAIL_PARAMETER = 'AlarmEmail';
 
 /**
@@ -18,7 +21,7 @@ export class AlarmTopic extends Construct {
   readonly key: Key;
   readonly email: CfnParameter;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { email?: string } = {}) {
     super(scope, id);
     const stack = Stack.of(this);
     this.email = new CfnParameter(stack, ALARM_EMAIL_PARAMETER, {
@@ -26,6 +29,7 @@ export class AlarmTopic extends Construct {
       description: 'E-mail address that receives the alarms (confirm the subscription e-mail once)',
       allowedPattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
       constraintDescription: 'must be an e-mail address',
+      default: props.email,
     });
     // A customer managed key, not alias/aws/sns: CloudWatch alarms cannot publish to a topic
     // encrypted with the AWS managed key, whose policy cannot be changed to admit them.

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   ClientAttributes,
@@ -10,6 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { SELLER_CLAIM } from '#shared/auth/authenticate';
+import type { StageSettings } from '../stages';
 
 /** `custom:seller_id` in the ID token is the attribute `seller_id` in the pool's schema. */
 const SELLER_ATTRIBUTE = SELLER_CLAIM.replace(/^custom:/, '');
@@ -25,7 +26,7 @@ export class DashboardAuth extends Construct {
   readonly issuer: string;
   readonly jwksUrl: string;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, stage: StageSettings) {
     super(scope, id);
     this.userPool = new UserPool(this, 'UserPool', {
       signInAliases: { email: true },
@@ -49,8 +50,8 @@ export class DashboardAuth extends Construct {
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       featurePlan: FeaturePlan.ESSENTIALS,
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: stage.deletionProtection,
+      removalPolicy: stage.removalPolicy,
     });
     Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG8',

@@ -1,7 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import type { StageSettings } from '../stages';
 
 /**
  * The single table, mapped from the same TABLE definition the local runtime's CreateTable uses,
@@ -12,7 +12,7 @@ export class DataStore extends Construct {
   /** ARNs a GSI Query is authorised against (one per index; no `index/*` wildcard). */
   readonly indexArns: string[];
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, stage: StageSettings) {
     super(scope, id);
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
@@ -21,9 +21,10 @@ export class DataStore extends Construct {
       timeToLiveAttribute: TABLE.ttlAttribute,
       stream: StreamViewType[TABLE.streamView],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      // Payments, customers and API keys: a stack deletion or replacement must never drop them.
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Payments, customers and API keys: in prod a stack deletion or replacement never drops them
+      // (retained, deletion protection on); a dev stage's table goes with its stack.
+      deletionProtection: stage.deletionProtection,
+      removalPolicy: stage.removalPolicy,
     });
     for (const index of Object.values(TABLE.indexes)) {
       this.table.addGlobalSecondaryIndex({

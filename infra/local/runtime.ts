@@ -9,7 +9,7 @@ import { defaultRouteGroup, entryOf, httpGroups } from '#infra/routes';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { cryptoIds } from '#shared/adapters/system/ids';
-import { type Config, ENV, setConfig } from '#shared/config';
+import { ENV, setConfig } from '#shared/config';
 import { parseConfig } from '#shared/config-schema';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
@@ -19,7 +19,8 @@ import { loadSchemas } from '#shared/http/responses';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer } from '#shared/platform/container';
-import { useContainer } from '#shared/platform/current';
+import { offerLocalPlatform, useContainer } from '#shared/platform/current';
+import { BUILD_DIR } from '../../esbuild.config.mjs';
 import { TestClock, WallClock } from './clock';
 import { checkDataFormat } from './data-format';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
@@ -64,6 +65,12 @@ export interface RuntimeOptions {
    * middleware chain when the runtime loads it, so the functions themselves carry no probe.
    */
   beforeRouteHandler?: () => void;
+  /**
+   * Run every function from its esbuild bundle (build/<name>/index.mjs, as Lambda runs it) instead
+   * of its TypeScript source: `npm run start:bundled`. The bundles read the configuration from the
+   * environment, as on Lambda, and build their container on this runtime's stand-ins.
+   */
+  bundled?: boolean;
 }
 
 export interface RoundTrips {
@@ -167,9 +174,14 @@ function countRoundTrips(table: Table): RoundTrips {
   return roundTrips;
 }
 
-/** The local configuration, through the same schema that parses the Lambda environment. */
-function localConfig(options: RuntimeOptions, endpoint: string, tableName: string, baseUrl: string): Config {
-  return parseConfig({
+/** The local environment of the functions, as the stack sets it on Lambda. */
+function localEnvironment(
+  options: RuntimeOptions,
+  endpoint: string,
+  tableName: string,
+  baseUrl: string,
+): Record<string, string> {
+  return {
     [ENV.tableName]: tableName,
     [ENV.dynamoEndpoint]: endpoint,
     [ENV.deliveryQueueUrl]: 'local://webhook-delivery',
@@ -184,8 +196,12 @@ function localConfig(options: RuntimeOptions, endpoint: string, tableName: strin
     ...(options.asaasBaseUrl
       ? { [ENV.asaasSandboxUrl]: options.asaasBaseUrl, [ENV.asaasProductionUrl]: options.asaasBaseUrl }
       : {}),
-  });
+  };
 }
+
+/** Where a function's code is loaded from: its source, or its bundle. */
+const moduleOf = (name: string, bundled: boolean) =>
+  pathToFileURL(resolve(bundled ? join(BUILD_DIR, name, 'index.mjs') : entryOf(name))).href;
 
 async function listen(server: Server, port: number): Promise<number> {
   await new Promise<void>((ok, fail) => {
@@ -235,7 +251,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const modules = new Map<string, Promise<{ handler: LambdaHandler }>>();
   const httpNames = new Set(httpGroups.map((g) => g.name));
   const load = async (name: string) => {
-    const module: { handler: LambdaHandler } = await import(pathToFileURL(resolve(entryOf(name))).href);
+    const module: { handler: LambdaHandler } = await import(moduleOf(name, options.bundled ?? false));
     const before = options.beforeRouteHandler;
     // An HTTP function is a middy chain: a middleware added last runs its `before` just before the handler.
     if (before && httpNames.has(name)) module.handler.use?.({ before });
@@ -282,15 +298,19 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   }
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const config = localConfig(options, endpoint, tableName, baseUrl);
+  const environment = localEnvironment(options, endpoint, tableName, baseUrl);
+  // The same schema that parses the Lambda environment; the bundles parse it themselves from
+  // process.env, as on Lambda.
+  const config = parseConfig(environment);
   setConfig(config);
+  if (options.bundled) Object.assign(process.env, environment);
   const table = new Table({ tableName, endpoint });
   const roundTrips = countRoundTrips(table);
   const metrics: Record<string, number> = {};
   const bus = new LocalEventBus(clock, config.eventBusName, file('eventbridge.json'));
   // No live mailer: locally every message, sandbox or live, is kept in the mail folder.
   const mailbox = new LocalMailbox(file('mail'));
-  const container = createContainer(config, {
+  const platform = {
     mailbox,
     clock,
     wallClock,
@@ -305,12 +325,15 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       return fn === undefined ? undefined : { fn, allowed: secretsOf(fn).includes(secret) };
     }),
     metrics: {
-      count: (name, value = 1) => {
+      count: (name: string, value = 1) => {
         metrics[name] = (metrics[name] ?? 0) + value;
       },
     },
-  });
+  };
+  const container = createContainer(config, platform);
   useContainer(container);
+  // The bundles make their own table client, from DYNAMODB_ENDPOINT, as a Lambda does.
+  if (options.bundled) offerLocalPlatform(platform);
 
   const onError = (error: unknown) => logger.error('local async work failed', { error });
   const streams = new LocalStreamPoller({

@@ -1,10 +1,16 @@
 import { join, resolve } from 'node:path';
 import { logger } from '#shared/logger';
+import { BUILD_DIR } from '../../esbuild.config.mjs';
 import type { TestClock } from './clock';
 import { startRuntime } from './runtime';
 
-/** `npm start`: the whole service on this machine, no AWS account. */
+/**
+ * `npm start`: the whole service on this machine, no AWS account. `npm run start:bundled` (this,
+ * with --bundled, after `npm run build`) runs every function from its esbuild bundle in build/, the
+ * code Lambda runs, instead of its source.
+ */
 async function main() {
+  const bundled = process.argv.includes('--bundled');
   const inMemory = process.env.LOCAL_IN_MEMORY === '1';
   const dataDir = inMemory ? null : resolve(process.env.LOCAL_DATA_DIR ?? '.local');
   let runtime: Awaited<ReturnType<typeof startRuntime>>;
@@ -12,6 +18,7 @@ async function main() {
     runtime = await startRuntime({
       dataDir,
       dynamoJit: 'long',
+      bundled,
       logLevel: (process.env.LOG_LEVEL as never) ?? 'info',
     });
   } catch (error) {
@@ -23,6 +30,7 @@ async function main() {
     : 'in memory: nothing is written, not even dev-credentials.json';
   console.log(`payment-service ready at ${runtime.baseUrl} (${where})`);
   console.log(testClockLine(runtime.clock));
+  if (bundled) console.log(`functions: the esbuild bundles in ${resolve(BUILD_DIR)}`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

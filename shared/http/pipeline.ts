@@ -4,6 +4,7 @@ import { assertSchemesAvailable } from '#shared/auth/authenticate';
 import { AppError, NotFoundError, toErrorBody } from '#shared/errors';
 import { authentication } from '#shared/http/auth-middleware';
 import { inPortuguese, isBuyerRoute } from '#shared/http/buyer-language';
+import { clientIpOf } from '#shared/http/client-ip';
 import { idempotency } from '#shared/http/idempotency-middleware';
 import { withTransportHeaders } from '#shared/http/transport-headers';
 import { type ParsedInput, validation } from '#shared/http/validation-middleware';
@@ -72,17 +73,18 @@ function requestContext(
       states.set(event, req.internal);
       req.internal.started = Date.now();
       req.internal.responseHeaders = {};
+      const headers = headersOf(event);
       req.internal.http = {
         method,
         path,
         routeKey: event.routeKey,
         pathParams: (event.pathParameters ?? {}) as Record<string, string>,
         query: event.queryStringParameters ?? {},
-        headers: headersOf(event),
+        headers,
         body: undefined,
         rawBody: '',
         requestId,
-        sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+        sourceIp: clientIpOf(headers, event.requestContext?.http?.sourceIp ?? 'unknown'),
         container,
         log: logger.child({ requestId, route: event.routeKey }),
       };

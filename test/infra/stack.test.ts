@@ -104,7 +104,7 @@ describe('functions', () => {
   });
 
   it('sets every variable the configuration parser reads, named from ENV, and the ARNs of its own secrets', () => {
-    const expected = Object.values(ENV).filter((n) => n !== ENV.dynamoEndpoint && n !== ENV.logLevel);
+    const expected = Object.values(ENV).filter((n) => n !== ENV.dynamoEndpoint);
     for (const name of functionNames) {
       const own = secretsOf(name).map((secret) => SECRETS[secret].arnVariable);
       expect(Object.keys(fnProps(name).Environment.Variables).sort()).toEqual([...expected, ...own].sort());
@@ -117,32 +117,18 @@ describe('functions', () => {
     expect(arn).toContain(`:function:${fnProps('jobs').FunctionName}`);
   });
 
-  it('builds PUBLIC_BASE_URL from the API id, without a trailing slash', () => {
+  it('builds PUBLIC_BASE_URL from the CloudFront domain, without a trailing slash', () => {
     expect(fnProps('health').Environment.Variables[ENV.publicBaseUrl]).toEqual({
       'Fn::Join': [
         '',
-        [
-          'https://',
-          { Ref: s.logicalId(s.stack.api.httpApi) },
-          '.execute-api.',
-          { Ref: 'AWS::Region' },
-          '.',
-          { Ref: 'AWS::URLSuffix' },
-        ],
+        ['https://', { 'Fn::GetAtt': [s.logicalId(s.stack.edge.distribution), 'DomainName'] }],
       ],
     });
   });
 
   it('verifies dashboard tokens against the Cognito issuer and its JWKS', () => {
     const pool = { Ref: s.logicalId(s.stack.auth.userPool) };
-    const issuer = [
-      'https://cognito-idp.',
-      { Ref: 'AWS::Region' },
-      '.',
-      { Ref: 'AWS::URLSuffix' },
-      '/',
-      pool,
-    ];
+    const issuer = ['https://cognito-idp.sa-east-1.', { Ref: 'AWS::URLSuffix' }, '/', pool];
     const vars = fnProps('api-keys').Environment.Variables;
     expect(vars[ENV.jwtIssuer]).toEqual({ 'Fn::Join': ['', issuer] });
     expect(vars[ENV.jwksUrl]).toEqual({ 'Fn::Join': ['', [...issuer, '/.well-known/jwks.json']] });

@@ -4,6 +4,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DataStore } from '#infra/constructs/data';
+import { STAGES } from '#infra/stages';
 
 /**
  * docs/data-model.md against the code: the indexes the deployed table has (the CDK construct, which
@@ -20,7 +21,7 @@ interface Gsi {
 
 function deployedIndexes(): Gsi[] {
   const stack = new Stack(new App(), 'DataModelDoc');
-  new DataStore(stack, 'Data');
+  new DataStore(stack, 'Data', STAGES.prod);
   const tables = Object.values(Template.fromStack(stack).findResources('AWS::DynamoDB::Table'));
   expect(tables).toHaveLength(1);
   return tables[0].Properties.GlobalSecondaryIndexes as Gsi[];

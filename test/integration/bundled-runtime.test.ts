@@ -1,0 +1,219 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILD_DIR, buildAll } from '../../esbuild.config.mjs';
+import { functionNames } from '../../infra/routes';
+
+/**
+ * The smoke suite of the shipped artifact: `npm start --bundled` (what `npm run start:bundled` runs
+ * after `npm run build`) in a process of its own, every function loaded from its esbuild bundle in
+ * build/ as Lambda loads it, then a walk through what would break first in production if a bundle
+ * missed an asset, failed to load a chunk or leaned on an import only tsx resolves.
+ */
+
+const root = resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'ps-bundled-'));
+let child: ChildProcess;
+let output = '';
+let B = '';
+let KEY = '';
+let receiver: Server;
+let hookUrl = '';
+const deliveries: string[] = [];
+
+/** The runtime's ready line, which `npm start` prints too. */
+const READY = /payment-service ready at (http:\/\/\S+)/;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`gave up waiting for ${what}\n${output}`);
+}
+
+async function call(method: string, path: string, body?: unknown, auth = true) {
+  const res = await fetch(`${B}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(auth ? { authorization: `Bearer ${KEY}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+const customer = {
+  name: 'Maria Souza',
+  email: 'maria@example.com',
+  document: '529.982.247-25',
+  phone: '11987654321',
+};
+
+beforeAll(async () => {
+  // The suite's global setup has built the bundles; a lone run of this file builds them itself.
+  if (!functionNames.every((name) => existsSync(join(root, BUILD_DIR, name, 'index.mjs')))) await buildAll();
+  receiver = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => {
+      raw += c;
+    });
+    req.on('end', () => {
+      deliveries.push(JSON.parse(raw).event);
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', () => ok()));
+  const address = receiver.address();
+  hookUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+
+  child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts', '--bundled'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOCAL_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (c) => {
+    output += c;
+  });
+  child.stderr?.on('data', (c) => {
+    output += c;
+  });
+  B = await until('the ready line', () => {
+    if (child.exitCode !== null) throw new Error(`the bundled runtime exited\n${output}`);
+    return output.match(READY)?.[1];
+  });
+  KEY = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8')).apiKey;
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  receiver?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the bundled runtime (npm run start:bundled)', () => {
+  it('says it runs the bundles, and answers health with every check healthy', async () => {
+    expect(output).toContain(`functions: the esbuild bundles in ${join(root, BUILD_DIR)}`);
+    const health = await call('GET', '/api/health', undefined, false);
+    expect(health.status).toBe(200);
+    expect(health.json.status).toBe('healthy');
+  });
+
+  it('serves the docs: the OpenAPI document and its reference page with its assets', async () => {
+    const openapi = await call('GET', '/api/openapi.json', undefined, false);
+    expect(openapi.status).toBe(200);
+    expect(openapi.json.openapi).toMatch(/^3\.1/);
+    const page = await call('GET', '/docs', undefined, false);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const asset = page.text.match(/\/docs\/assets\/[\w.-]+\.js/)?.[0] as string;
+    expect(asset).toBeDefined();
+    expect((await call('GET', asset, undefined, false)).status).toBe(200);
+  });
+
+  it('sells by pix, boleto and card, serves the pay page, and delivers the webhooks', async () => {
+    const endpoint = await call('POST', '/api/webhook-endpoints', { url: hookUrl, events: ['*'] });
+    expect(endpoint.status).toBe(201);
+    const product = await call('POST', '/api/products', {
+      name: 'Curso',
+      image: 'https://example.com/c.png',
+      value: 49.9,
+    });
+    expect(product.status).toBe(201);
+    const P = product.json.uuid;
+
+    const page = await call('GET', `/pay/${P}`, undefined, false);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Curso');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+
+    const pix = await call(
+      'POST',
+      '/api/transactions',
+      { productId: P, paymentMethod: 'pix', customer },
+      false,
+    );
+    expect(pix.status, pix.text).toBeLessThan(300);
+    expect(pix.json.status).toBe('pendingPix');
+    expect(pix.json.pix.qrCode).toMatch(/^000201/);
+    const paid = await call('POST', `/api/test-helpers/transactions/${pix.json.id}/pay`);
+    expect(paid.json.status).toBe('payedPix');
+
+    const boleto = await call(
+      'POST',
+      '/api/transactions',
+      { productId: P, paymentMethod: 'boleto', customer },
+      false,
+    );
+    expect(boleto.status, boleto.text).toBeLessThan(300);
+    expect(boleto.json.status).toBe('pendingBoleto');
+    const pdfUrl = JSON.stringify(boleto.json).match(/https?:\/\/[^"]+\/pdf[^"]*/)?.[0] as string;
+    expect(pdfUrl).toBeDefined();
+    const pdf = await fetch(pdfUrl);
+    expect(pdf.status).toBe(200);
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+
+    const card = await call(
+      'POST',
+      '/api/transactions',
+      {
+        productId: P,
+        paymentMethod: 'creditcard',
+        card: {
+          number: '4111111111111111',
+          holderName: 'MARIA SOUZA',
+          expiryMonth: 12,
+          expiryYear: 2031,
+          cvv: '123',
+        },
+        customer,
+      },
+      false,
+    );
+    expect(card.status, card.text).toBeLessThan(300);
+    expect(card.json.status).toBe('captured');
+
+    // The outbox publisher, the fan-out and the delivery function, each from its bundle.
+    await until('the payment webhook', () =>
+      deliveries.includes('transaction.payment.succeeded') ? true : undefined,
+    );
+    const listed = await call('GET', `/api/webhook-endpoints/${endpoint.json.id}/deliveries?limit=20`);
+    expect(listed.status).toBe(200);
+    const paidDelivery = listed.json.data.find((d: any) => d.event === 'transaction.payment.succeeded');
+    expect(paidDelivery).toMatchObject({ status: 'succeeded', lastStatusCode: 200 });
+  });
+
+  it('runs scheduled jobs: the heartbeat runs again when the test clock passes its interval', async () => {
+    const before = (await call('GET', '/api/health/cron', undefined, false)).json;
+    const lastRun = (h: any) => h.lastRunAt ?? h.checks?.cron?.lastRunAt;
+    const first = lastRun(before);
+    expect(first).toBeDefined();
+    const advanced = await call('POST', '/api/test-helpers/clock/advance', { seconds: 600 }, false);
+    expect(advanced.status).toBe(200);
+    const after = await until('a later heartbeat', async () => {
+      const now = lastRun((await call('GET', '/api/health/cron', undefined, false)).json);
+      return now && now > first ? now : undefined;
+    });
+    expect(new Date(after).getTime()).toBeGreaterThan(new Date(first).getTime());
+  });
+});
