@@ -44,7 +44,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
         201,
         await u.receiveProviderNotification(
           {
-            ...notificationDeps(c, request.log, u.notificationFollowUps),
+            ...notificationDeps(c, request.log),
             notificationKey: c.secrets.gatewayWebhook,
           },
           request.rawBody,
