@@ -67,7 +67,7 @@ const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
   settleDebit: async (t, status) => {
     const u = await useCases();
     return u.receiveVerifiedNotification(
-      notificationDeps(deps, logger, u.notificationFollowUps),
+      notificationDeps(deps, logger),
       u.notificationOfStatus(t, status, deps.clock.now()),
     );
   },

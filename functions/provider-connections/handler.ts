@@ -27,10 +27,7 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
           // The same follow-ups as the sandbox's notifications (functions/transactions).
           apply: async (n) => {
             const u = await useCases();
-            return u.receiveVerifiedNotification(
-              notificationDeps(c, request.log, u.notificationFollowUps),
-              n,
-            );
+            return u.receiveVerifiedNotification(notificationDeps(c, request.log), n);
           },
         },
         request.headers['asaas-access-token'],

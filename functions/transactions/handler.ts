@@ -44,10 +44,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
       const u = await useCases();
       return reply(
         201,
-        await u.receiveProviderNotification(
-          notificationDeps(c, request.log, u.notificationFollowUps),
-          request.rawBody,
-        ),
+        await u.receiveProviderNotification(notificationDeps(c, request.log), request.rawBody),
       );
     },
     getTransactionStatus: async ({ path }) => (await useCases()).publicStatus(deps, path.gatewayPayId),

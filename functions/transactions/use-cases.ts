@@ -6,12 +6,11 @@
  */
 
 export { PROOF_HEADER } from '#shared/domain/card-testing/proof-of-work';
-export * from '#shared/domain/checkout/sessions';
 // Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
 export { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
-export * from '#shared/domain/payments/paid-follow-ups';
 export * from '#shared/domain/transactions/buyer-sale';
 export * from '#shared/domain/transactions/create';
+export * from '#shared/domain/transactions/follow-ups';
 export * from '#shared/domain/transactions/manage';
 export * from '#shared/domain/transactions/queries';
 export * from '#shared/domain/transactions/sandbox';

@@ -15,17 +15,10 @@ import type {
   TransactionRepository,
 } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
-import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { resolvePrice } from '#shared/domain/subscriptions/prices';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
-import {
-  applyNotification,
-  handleNotification,
-  type NotificationDeps,
-  type ProviderNotification,
-} from '#shared/domain/transactions/notifications';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
@@ -59,11 +52,7 @@ import {
   sessionPriceOf,
   toSessionView,
 } from './session';
-import {
-  dropWaitingSubscriptions,
-  type SessionSubscriptionDeps,
-  settleFirstPixPayment,
-} from './session-subscriptions';
+import { dropWaitingSubscriptions, type SessionSubscriptionDeps } from './session-subscriptions';
 
 export interface SessionDeps {
   sessions: CheckoutSessionRepository;
@@ -450,47 +439,4 @@ export async function sweepSessionExpiries(
     }
   }
   return { due: due.length, processed };
-}
-
-/** The session a payment was made through, as stored now (null for a sale without one). */
-async function sessionOfPayment(deps: CloseDeps, t: Transaction) {
-  if (!t.checkoutSessionId) return null;
-  const session = await deps.sessions.get(t.checkoutSessionId);
-  return session && sameTenant(session.tenant, t.tenant) ? session : null;
-}
-
-/**
- * POST /api/transactions/handle-webhook: a provider's notification moves the transaction, and a
- * confirmed payment made through a checkout session completes the session.
- */
-export function receiveProviderNotification(
-  deps: Omit<NotificationDeps, 'onApplied'> &
-    CloseDeps & {
-      /** What else follows a payment (a scheduled-charge cycle paid by its transaction). */
-      afterPayment?: (t: Transaction) => Promise<unknown>;
-    },
-  rawBody: string,
-) {
-  return handleNotification({ ...deps, onApplied: followUps(deps) }, rawBody);
-}
-
-/** What follows an applied notification, whichever provider sent it. */
-function followUps(deps: CloseDeps & { afterPayment?: (t: Transaction) => Promise<unknown> }) {
-  return async (t: Transaction) => {
-    const session = await completeWithTransaction(deps, t);
-    // A Pix Automático first payment activates the subscription its session started.
-    await settleFirstPixPayment(deps, t, session ?? (await sessionOfPayment(deps, t)));
-    // A renewal debit a live provider scheduled is settled by its payment's notification.
-    await settleAwaitedCharge(deps, t);
-    await deps.afterPayment?.(t);
-  };
-}
-
-/** A live provider's notification, its sender already authenticated: the same transitions and follow-ups. */
-export function receiveVerifiedNotification(
-  deps: Omit<NotificationDeps, 'onApplied'> &
-    CloseDeps & { afterPayment?: (t: Transaction) => Promise<unknown> },
-  notification: ProviderNotification,
-) {
-  return applyNotification({ ...deps, onApplied: followUps(deps) }, notification);
 }

@@ -1,0 +1,153 @@
+import type { CheckoutSession } from '#shared/domain/checkout/session';
+import { settleFirstPixPayment } from '#shared/domain/checkout/session-subscriptions';
+import { type CloseDeps, completeWithTransaction } from '#shared/domain/checkout/sessions';
+import { type PayDeps, payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
+import type { InstallmentPlanRepository, ScheduledChargeRepository } from '#shared/domain/ports';
+import {
+  type PaidNotificationDeps,
+  payCycleOfTransaction,
+} from '#shared/domain/scheduled-charges/notifications';
+import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
+import { sameTenant } from '#shared/domain/tenant';
+import type { Logger } from '#shared/logger';
+import type { ManageDeps } from './manage';
+import {
+  applyNotification,
+  handleNotification,
+  type NotificationDeps,
+  type ProviderNotification,
+} from './notifications';
+import { PAID, type Transaction } from './transaction';
+
+/** What a transaction can be linked to that its outcome moves besides itself. */
+export type FollowUpLink = 'checkoutSession' | 'subscription' | 'scheduledChargeCycle' | 'installment';
+
+/** What happened to the transaction, read from its status as stored. */
+export type PaymentOutcome = 'paid' | 'failed' | 'canceled' | 'refunded' | 'chargedBack';
+
+/**
+ * What the follow-ups need: the sale's repositories, the linked aggregates' ones, and the log the
+ * scheduled-charge and carnê follow-ups report a failed schedule or cancel to (the change is saved;
+ * the heartbeat's sweeps are the backstop).
+ */
+export type FollowUpDeps = CloseDeps &
+  ManageDeps & {
+    scheduledCharges: ScheduledChargeRepository;
+    installmentPlans: InstallmentPlanRepository;
+    log: Logger;
+  };
+
+export type FollowUp = (deps: FollowUpDeps, t: Transaction) => Promise<unknown>;
+
+export interface FollowUpRow {
+  /** Whether the transaction carries this link. */
+  linked: (t: Transaction) => boolean;
+  /** What each outcome does to the linked aggregate; null: nothing, on purpose. */
+  on: Record<PaymentOutcome, FollowUp | null>;
+}
+
+/** The session a payment was made through, as stored now (null for a sale without one). */
+async function sessionOfPayment(deps: CloseDeps, t: Transaction): Promise<CheckoutSession | null> {
+  if (!t.checkoutSessionId) return null;
+  const session = await deps.sessions.get(t.checkoutSessionId);
+  return session && sameTenant(session.tenant, t.tenant) ? session : null;
+}
+
+/**
+ * A paid payment of a session completes it, once. A Pix Automático first payment then activates
+ * the subscription its session started, or, when another payment completed the session, is
+ * returned and that subscription canceled: the session decides which subscription a first payment
+ * gets, so it is the session's follow-up.
+ */
+const completeSession: FollowUp = async (deps, t) => {
+  const session = await completeWithTransaction(deps, t);
+  if (!t.recurring) return session;
+  return settleFirstPixPayment(deps, t, session ?? (await sessionOfPayment(deps, t)));
+};
+
+/** A renewal's Pix Automático debit the provider answered pending gets its outcome (collect.ts). */
+const settleDebit: FollowUp = (deps, t) => settleAwaitedCharge(deps, t);
+
+const cycleDeps = (deps: FollowUpDeps): PaidNotificationDeps & PayDeps => ({
+  ...deps,
+  onScheduleError: (error) => deps.log.error('could not schedule a scheduled-charge or carnê job', { error }),
+  onCancelError: (error) => deps.log.error('could not cancel an issued pix or boleto', { error }),
+});
+
+/** The cycle the transaction collects is paid, and its other issued pix or boleto stops being payable. */
+const payCycle: FollowUp = (deps, t) => payCycleOfTransaction(cycleDeps(deps), t);
+
+/** The carnê installment its boleto pays (or fails) takes that outcome. */
+const settleInstallment: FollowUp = (deps, t) => payInstallmentOfTransaction(cycleDeps(deps), t);
+
+/**
+ * What a transaction's outcome moves besides itself, per link, in the order it runs. A chargeback
+ * or a refund undoes no follow-up: the session stays complete, the subscription active, the cycle
+ * or installment paid (the money is disputed or returned through the transaction itself).
+ */
+export const FOLLOW_UPS: Record<FollowUpLink, FollowUpRow> = {
+  checkoutSession: {
+    linked: (t) => Boolean(t.checkoutSessionId),
+    on: { paid: completeSession, failed: null, canceled: null, refunded: null, chargedBack: null },
+  },
+  subscription: {
+    linked: (t) => Boolean(t.recurring),
+    on: { paid: settleDebit, failed: settleDebit, canceled: settleDebit, refunded: null, chargedBack: null },
+  },
+  scheduledChargeCycle: {
+    linked: (t) => Boolean(t.scheduledCharge),
+    on: { paid: payCycle, failed: null, canceled: null, refunded: null, chargedBack: null },
+  },
+  installment: {
+    linked: (t) => Boolean(t.installmentPlan),
+    on: {
+      paid: settleInstallment,
+      failed: settleInstallment,
+      canceled: null,
+      refunded: null,
+      chargedBack: null,
+    },
+  },
+};
+
+/** The outcome a transaction's status records; null while it is still pending. */
+export function outcomeOf(t: Transaction): PaymentOutcome | null {
+  if (PAID.includes(t.status)) return 'paid';
+  if (t.status === 'denied') return 'failed';
+  if (t.status === 'cancel') return 'canceled';
+  if (t.status === 'reversed')
+    return t.chargeback || t.failureCode === 'chargeback' ? 'chargedBack' : 'refunded';
+  return null;
+}
+
+/**
+ * Runs the follow-ups of the transaction as stored, one link after the other. Each is idempotent:
+ * a repeated notification (a provider retrying after a failure here) heals what a failure left.
+ */
+export async function runFollowUps(deps: FollowUpDeps, t: Transaction): Promise<void> {
+  const outcome = outcomeOf(t);
+  if (!outcome) return;
+  for (const row of Object.values(FOLLOW_UPS)) {
+    const followUp = row.on[outcome];
+    if (followUp && row.linked(t)) await followUp(deps, t);
+  }
+}
+
+/**
+ * POST /api/transactions/handle-webhook: the sandbox's signed notification moves the transaction,
+ * and its follow-ups run.
+ */
+export function receiveProviderNotification(
+  deps: Omit<NotificationDeps, 'onApplied'> & FollowUpDeps,
+  rawBody: string,
+) {
+  return handleNotification({ ...deps, onApplied: (t) => runFollowUps(deps, t) }, rawBody);
+}
+
+/** A live provider's notification, its sender already authenticated: the same transitions and follow-ups. */
+export function receiveVerifiedNotification(
+  deps: Omit<NotificationDeps, 'onApplied'> & FollowUpDeps,
+  notification: ProviderNotification,
+) {
+  return applyNotification({ ...deps, onApplied: (t) => runFollowUps(deps, t) }, notification);
+}
