@@ -5,6 +5,7 @@ import { checkoutRoutes } from '#functions/checkout/routes';
 import { customerAreaRoutes } from '#functions/customer-area/routes';
 import { customerRoutes } from '#functions/customers/routes';
 import { docsRoutes } from '#functions/docs/routes';
+import { eventRoutes } from '#functions/events/routes';
 import { healthRoutes } from '#functions/health/routes';
 import { installmentPlanRoutes } from '#functions/installment-plans/routes';
 import { pagesRoutes } from '#functions/pages/routes';
@@ -41,6 +42,7 @@ export const httpGroups: RouteGroup[] = [
   providerConnectionRoutes,
   customerAreaRoutes,
   authRoutes,
+  eventRoutes,
 ];
 
 /**

@@ -21,6 +21,7 @@ export type {
   JoinedRead,
   JoinedWrite,
 } from './ports/customers';
+export type { EventLog, EventLogQuery } from './ports/events';
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
 export type {

@@ -3,6 +3,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import { asaasAccounts } from '#shared/adapters/asaas/accounts';
 import { ASAAS_PROVIDER, AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
 import { AsaasClient } from '#shared/adapters/asaas/client';
+import { createEventLog } from '#shared/adapters/dynamodb/event-log-repository';
 import {
   createProviderConnectionRepository,
   createProviderLinks,
@@ -24,6 +25,7 @@ import type {
   CardTestingKeyring,
   Clock,
   EventBus,
+  EventLog,
   GatewayRouter,
   IdentityProvider,
   Ids,
@@ -84,6 +86,8 @@ export interface Container {
   identity: IdentityProvider;
   /** Sellers that signed up alone, and whether their login has a second factor. */
   sellerAccounts: SellerAccountRepository;
+  /** The events of the last 30 days with their deliveries (GET /api/events). */
+  events: EventLog;
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
@@ -204,6 +208,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     jwks: remoteJwks(cfg.jwksUrl),
     identity: platform.identity({ table, mailer }),
     sellerAccounts: createSellerAccountRepository(table),
+    events: createEventLog(table),
     sender: httpSender,
     urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
     metrics: platform.metrics,

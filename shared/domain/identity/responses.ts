@@ -13,12 +13,10 @@ type Out<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 /** Sign-up and forgotten password: the same words whether or not the address has a login. */
 export const identityAcceptedResponse = z.lazy(() =>
-  z
-    .object({ message: z.string() })
-    .meta({
-      id: 'IdentityAccepted',
-      description: 'Accepted; the answer never tells whether the address has a login',
-    }),
+  z.object({ message: z.string() }).meta({
+    id: 'IdentityAccepted',
+    description: 'Accepted; the answer never tells whether the address has a login',
+  }),
 );
 
 export const confirmedResponse = z.lazy(() =>
@@ -44,12 +42,10 @@ const sessionFields = {
 
 /** Login, its TOTP step and refresh: the ID token (the refresh token is in the cookie, never in a body). */
 export const sessionResponse = z.lazy(() =>
-  z
-    .object(sessionFields)
-    .meta({
-      id: 'DashboardSession',
-      description: 'A dashboard ID token; the refresh token is set as an HttpOnly cookie',
-    }),
+  z.object(sessionFields).meta({
+    id: 'DashboardSession',
+    description: 'A dashboard ID token; the refresh token is set as an HttpOnly cookie',
+  }),
 );
 
 export const totpChallengeResponse = z.lazy(() =>
