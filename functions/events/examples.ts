@@ -5,14 +5,14 @@ import { eventRoutes } from './routes';
 
 const paid = {
   id: 'evt_4kQm9TzR2bWcX7vN1pL8sD3f',
-  event: 'transaction.paid',
+  event: 'transaction.updated',
   timestamp: '2026-11-28T17:42:05.310Z',
   data: { id: 1042, uuid: '3f1c2a9e-8b7d-4c6e-9a1f-2d3e4f5a6b7c', status: 'paid', value: 49.9 },
 } as const;
 
 export const examples = defineExamples(eventRoutes, {
   listEvents: {
-    query: { type: 'transaction.paid', from: '2026-11-28T00:00:00Z' },
+    query: { type: 'transaction.updated', from: '2026-11-28T00:00:00Z' },
     responses: { 200: { data: [paid], nextCursor: null } },
   },
   getEvent: {

@@ -8,6 +8,7 @@ import { FANOUT_QUEUE, FANOUT_VISIBILITY_TIMEOUT_SECONDS } from '#infra/fanout-q
 import { defaultRouteGroup, entryOf, httpGroups } from '#infra/routes';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { LocalIdentityProvider } from '#shared/adapters/local-identity/local-identity-provider';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { type Config, ENV, setConfig } from '#shared/config';
 import { parseConfig } from '#shared/config-schema';
@@ -28,7 +29,6 @@ import { FileCipher } from './file-cipher';
 import { lambdaContext } from './gateway';
 import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
-import { LocalIdentityProvider } from './local-identity';
 import { LocalMailbox } from './mailbox';
 import { preparePrivateDir } from './private-files';
 import { LocalQueue } from './queue';
@@ -284,7 +284,12 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     allowLocalHttp: true,
     cipher: new FileCipher(file('provider-secrets.key')),
     identity: ({ table: identityTable, mailer }) =>
-      new LocalIdentityProvider({ table: identityTable, issuer, mailer, clock: wallClock }),
+      new LocalIdentityProvider({
+        table: identityTable,
+        mailer,
+        clock: wallClock,
+        signIdToken: (sellerId, signing) => issuer.sign(sellerId, signing),
+      }),
     secrets: localSecretKeys(file, (secret) => {
       const fn = functionScope.getStore();
       return fn === undefined ? undefined : { fn, allowed: secretsOf(fn).includes(secret) };

@@ -28,7 +28,10 @@ export const INDEXES = {
    * children newest first (API keys of a seller, deliveries of an endpoint, customers of a seller).
    */
   byUuidOrOwner: { name: 'byUuidOrOwner', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-  /** A tenant's items by status (products per tab, transactions per status) and customers by name prefix. */
+  /**
+   * A tenant's items by status (products per tab, transactions per status), customers by name
+   * prefix, events by type and an event's deliveries.
+   */
   byStatusOrName: { name: 'byStatusOrName', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
   /** Transactions by the provider's payment id (provider notifications, the panel's cancel). */
   byGatewayPayId: { name: 'byGatewayPayId', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },

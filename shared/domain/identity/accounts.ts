@@ -57,7 +57,6 @@ export async function signUp(deps: IdentityDeps, caller: Caller, input: unknown)
       email: body.email,
       password: body.password,
       sellerId,
-      businessName: body.businessName,
     });
   } catch (error) {
     if (!(error instanceof AccountExistsError)) throw error;

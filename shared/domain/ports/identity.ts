@@ -32,7 +32,7 @@ export interface IdentityProvider {
    * Registers an unconfirmed login for the seller and sends the verification code to the address.
    * Throws AccountExistsError when the address already has a login (the use case answers as if not).
    */
-  signUp(input: { email: string; password: string; sellerId: number; businessName: string }): Promise<void>;
+  signUp(input: { email: string; password: string; sellerId: number }): Promise<void>;
   /** Throws InvalidCodeError for a wrong, expired or used code, or an address without a pending login. */
   confirmSignUp(email: string, code: string): Promise<void>;
   /** Throws InvalidCredentialsError (unknown address or wrong password alike) or NotConfirmedError. */

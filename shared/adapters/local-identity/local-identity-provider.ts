@@ -14,7 +14,6 @@ import { SESSION_DAYS } from '#shared/domain/identity/session-cookie';
 import { type AccountMailKind, accountMail } from '#shared/domain/mail/templates';
 import type { Clock, IdentityProvider, Mailer, SignedIn } from '#shared/domain/ports';
 import { randomBase62 } from '#shared/ids';
-import type { LocalIssuer } from './jwt-issuer';
 
 const LOGIN_ENTITY = 'local-login';
 const SESSION_ENTITY = 'local-session';
@@ -99,7 +98,11 @@ interface LocalSession {
 
 export interface LocalIdentityDeps {
   table: Table;
-  issuer: LocalIssuer;
+  /** The local issuer's signature (infra/local/jwt-issuer.ts): the tokens the functions already verify. */
+  signIdToken: (
+    sellerId: number,
+    options: { now: Date; expiresInSeconds: number; subject: string; overrides: Record<string, unknown> },
+  ) => Promise<string>;
   mailer: Mailer;
   clock: Clock;
 }
@@ -273,7 +276,7 @@ export class LocalIdentityProvider implements IdentityProvider {
   }
 
   private async idToken(login: LocalLogin) {
-    const idToken = await this.deps.issuer.sign(login.sellerId, {
+    const idToken = await this.deps.signIdToken(login.sellerId, {
       now: this.deps.clock.now(),
       expiresInSeconds: ID_TOKEN_SECONDS,
       subject: login.userId,
