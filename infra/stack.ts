@@ -101,8 +101,7 @@ export class PaymentServiceStack extends Stack {
 
     const functionOf = (name: string) => this.functions.get(name);
     // Only the auth function signs user pool calls (sign-up writes the seller id): it alone reads the secret.
-    this.auth.clientSecret.grantRead(functionOf('auth'));
-    functionOf('auth').addEnvironment(ENV.cognitoClientSecretArn, this.auth.clientSecret.secretArn);
+    this.auth.grantClientSecretRead(functionOf('auth'));
     this.api.addGroupRoutes(httpGroups, functionOf, defaultRouteGroup);
     connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
 

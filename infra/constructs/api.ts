@@ -80,7 +80,11 @@ export class PublicApi extends Construct {
   addGroupRoutes(groups: RouteGroup[], functionOf: (name: string) => IFunction, defaultGroup: string): void {
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const group of groups) {
-      const integration = new HttpLambdaIntegration(`${group.name}-integration`, functionOf(group.name));
+      // One invoke permission per function for this API, not one per route: a permission per route
+      // put the stack past CloudFormation's 500 resources (each route row costs a route and a permission).
+      const integration = new HttpLambdaIntegration(`${group.name}-integration`, functionOf(group.name), {
+        scopePermissionToRoute: false,
+      });
       integrations.set(group.name, integration);
       for (const route of group.routes) {
         this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });

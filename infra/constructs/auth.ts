@@ -9,7 +9,7 @@ import {
   type UserPoolClient,
   VerificationEmailStyle,
 } from 'aws-cdk-lib/aws-cognito';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { SELLER_CLAIM } from '#shared/auth/authenticate';
 import { PASSWORD_POLICY } from '#shared/domain/identity/schemas';
@@ -31,8 +31,6 @@ export class DashboardAuth extends Construct {
   /** The `iss` claim of the pool's tokens. */
   readonly issuer: string;
   readonly jwksUrl: string;
-  /** The app client's secret, read at run time by the auth function only (COGNITO_CLIENT_SECRET_ARN). */
-  readonly clientSecret: Secret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -95,17 +93,23 @@ export class DashboardAuth extends Construct {
         .withStandardAttributes({ email: true })
         .withCustomAttributes(SELLER_ATTRIBUTE),
     });
-    this.clientSecret = new Secret(this, 'ClientSecret', {
-      description: 'Secret of the dashboard user pool client (the auth function signs its calls with it)',
-      secretStringValue: this.client.userPoolClientSecret,
-    });
-    Validations.of(this.clientSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason: 'Cognito makes the client secret; rotating it means a new app client, done by hand.',
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is optional in the pool on purpose: the API requires TOTP before a live API key or a live ' +
+        'provider account (403 second_factor_required), so a sandbox-only seller can start without one.',
     });
 
     const stack = Stack.of(this);
     this.issuer = `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${this.userPool.userPoolId}`;
     this.jwksUrl = `${this.issuer}/.well-known/jwks.json`;
+  }
+
+  /**
+   * The auth function reads the app client's secret from the pool at run time (DescribeUserPoolClient,
+   * kept in memory per container): the secret is never in the template, an environment variable or a log.
+   */
+  grantClientSecretRead(grantee: IGrantable): void {
+    this.userPool.grant(grantee, 'cognito-idp:DescribeUserPoolClient');
   }
 }

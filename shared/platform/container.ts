@@ -295,31 +295,18 @@ function awsPlatform(cfg: Config): Platform {
   };
 }
 
-/**
- * The user pool (region and id from its issuer URL), its client's secret read once from Secrets
- * Manager; the SDK clients load with the first identity call.
- */
+/** The user pool (region and id from its issuer URL); the SDK client loads with the first identity call. */
 function cognitoIdentity(cfg: Config): IdentityProvider {
   return lazy<IdentityProvider>(async () => {
-    const [{ CognitoIdentityProviderClient }, { CognitoIdentityProvider }] = await Promise.all([
+    const [{ CognitoIdentityProviderClient }, { CognitoIdentityProvider, userPoolOf }] = await Promise.all([
       import('@aws-sdk/client-cognito-identity-provider'),
       import('#shared/adapters/cognito/cognito-identity'),
     ]);
-    const region = /^https:\/\/cognito-idp\.([a-z0-9-]+)\./.exec(cfg.jwtIssuer)?.[1];
-    const clientSecret = once(async () => {
-      if (!cfg.cognitoClientSecretArn)
-        throw new Error('COGNITO_CLIENT_SECRET_ARN is not set for this function');
-      const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-      const out = await new SecretsManagerClient({}).send(
-        new GetSecretValueCommand({ SecretId: cfg.cognitoClientSecretArn }),
-      );
-      if (!out.SecretString) throw new Error('the user pool client secret is empty');
-      return out.SecretString;
-    });
+    const pool = userPoolOf(cfg.jwtIssuer);
     return new CognitoIdentityProvider({
-      client: new CognitoIdentityProviderClient({ region }),
+      client: new CognitoIdentityProviderClient({ region: pool.region }),
+      userPoolId: pool.id,
       clientId: cfg.jwtClientId,
-      clientSecret,
     });
   });
 }

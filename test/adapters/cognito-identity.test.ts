@@ -6,6 +6,7 @@ import {
   CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   ConfirmSignUpCommand,
+  DescribeUserPoolClientCommand,
   ForgotPasswordCommand,
   InitiateAuthCommand,
   NotAuthorizedException,
@@ -19,7 +20,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CognitoIdentityProvider } from '../../shared/adapters/cognito/cognito-identity';
+import { CognitoIdentityProvider, userPoolOf } from '../../shared/adapters/cognito/cognito-identity';
 import {
   AccountExistsError,
   InvalidCodeError,
@@ -48,11 +49,16 @@ const REFRESH = 'eyJjdHkiOiJKV1QiLCJlbmMiOiJBMjU2R0NNIn0.part.two.three.four';
 const provider = () =>
   new CognitoIdentityProvider({
     client: new CognitoIdentityProviderClient({ region: 'sa-east-1' }),
+    userPoolId: 'sa-east-1_Abc123',
     clientId: CLIENT_ID,
-    clientSecret: async () => SECRET,
   });
 
-beforeEach(() => mock.reset());
+beforeEach(() => {
+  mock.reset();
+  mock
+    .on(DescribeUserPoolClientCommand, { UserPoolId: 'sa-east-1_Abc123', ClientId: CLIENT_ID })
+    .resolves({ UserPoolClient: { ClientSecret: SECRET } });
+});
 
 describe('CognitoIdentityProvider', () => {
   it('signs up with the seller id and the secret hash, and maps an existing address', async () => {
@@ -215,5 +221,13 @@ describe('CognitoIdentityProvider', () => {
     );
     mock.on(VerifySoftwareTokenCommand).resolves({ Status: 'ERROR' });
     await expect(provider().finishTotpSetup(session, '000000')).rejects.toBeInstanceOf(InvalidCodeError);
+  });
+
+  it('reads the pool of an issuer URL', () => {
+    expect(userPoolOf('https://cognito-idp.sa-east-1.amazonaws.com/sa-east-1_Abc123')).toEqual({
+      region: 'sa-east-1',
+      id: 'sa-east-1_Abc123',
+    });
+    expect(() => userPoolOf('http://localhost/local-issuer')).toThrow();
   });
 });

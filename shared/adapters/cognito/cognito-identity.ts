@@ -5,6 +5,7 @@ import {
   type CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   ConfirmSignUpCommand,
+  DescribeUserPoolClientCommand,
   ForgotPasswordCommand,
   InitiateAuthCommand,
   RespondToAuthChallengeCommand,
@@ -26,12 +27,15 @@ import type { IdentityProvider, Refreshed, SignedIn, SignInOutcome } from '#shar
 
 export interface CognitoIdentityOptions {
   client: CognitoIdentityProviderClient;
+  userPoolId: string;
   clientId: string;
-  /**
-   * The app client's secret: only a caller holding it may call SignUp, which writes the immutable
-   * `custom:seller_id` (a browser with the public client id alone could otherwise pick any seller).
-   */
-  clientSecret: () => Promise<string>;
+}
+
+/** The region and id of a user pool from its issuer URL (`https://cognito-idp.<region>.amazonaws.com/<id>`). */
+export function userPoolOf(issuer: string): { region: string; id: string } {
+  const m = /^https:\/\/cognito-idp\.([a-z0-9-]+)\.[^/]+\/([\w-]+_[0-9A-Za-z]+)$/.exec(issuer);
+  if (!m) throw new Error(`not a Cognito issuer: ${issuer}`);
+  return { region: m[1], id: m[2] };
 }
 
 /** Cognito's error names, by what they mean to the caller (the SDK error's `name`). */
@@ -76,8 +80,32 @@ const codeRefusals = Object.fromEntries([...CODES].map((name) => [name, asCode])
 export class CognitoIdentityProvider implements IdentityProvider {
   constructor(private readonly options: CognitoIdentityOptions) {}
 
+  private secret?: Promise<string>;
+
+  /**
+   * The app client's secret, read from the pool once per container (DescribeUserPoolClient) and kept
+   * in memory: only a caller holding it may call SignUp, which writes the immutable
+   * `custom:seller_id` (with the client id alone anyone could otherwise pick a seller).
+   */
+  private clientSecret(): Promise<string> {
+    this.secret ??= this.send<{ UserPoolClient?: { ClientSecret?: string } }>(
+      new DescribeUserPoolClientCommand({
+        UserPoolId: this.options.userPoolId,
+        ClientId: this.options.clientId,
+      }),
+    ).then((out) => {
+      const secret = out.UserPoolClient?.ClientSecret;
+      if (!secret) throw new Error('the user pool client has no secret');
+      return secret;
+    });
+    this.secret.catch(() => {
+      this.secret = undefined;
+    });
+    return this.secret;
+  }
+
   private async secretHash(username: string): Promise<string> {
-    return createHmac('sha256', await this.options.clientSecret())
+    return createHmac('sha256', await this.clientSecret())
       .update(`${username}${this.options.clientId}`)
       .digest('base64');
   }
@@ -194,7 +222,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       this.send(
         new RevokeTokenCommand({
           ClientId: this.options.clientId,
-          ClientSecret: await this.options.clientSecret(),
+          ClientSecret: await this.clientSecret(),
           Token: token,
         }),
       ),
