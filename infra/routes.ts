@@ -1,9 +1,11 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
+import { authRoutes } from '#functions/auth/routes';
 import { chargePaymentRoutes } from '#functions/charge-payments/routes';
 import { checkoutRoutes } from '#functions/checkout/routes';
 import { customerAreaRoutes } from '#functions/customer-area/routes';
 import { customerRoutes } from '#functions/customers/routes';
 import { docsRoutes } from '#functions/docs/routes';
+import { eventRoutes } from '#functions/events/routes';
 import { healthRoutes } from '#functions/health/routes';
 import { installmentPlanRoutes } from '#functions/installment-plans/routes';
 import { pagesRoutes } from '#functions/pages/routes';
@@ -39,6 +41,8 @@ export const httpGroups: RouteGroup[] = [
   chargePaymentRoutes,
   providerConnectionRoutes,
   customerAreaRoutes,
+  authRoutes,
+  eventRoutes,
 ];
 
 /**

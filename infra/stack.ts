@@ -132,6 +132,8 @@ export class PaymentServiceStack extends Stack {
     });
 
     const functionOf = (name: string) => this.functions.get(name);
+    // Only the auth function signs user pool calls (sign-up writes the seller id): it alone reads the secret.
+    this.auth.grantClientSecretRead(functionOf('auth'));
     this.routes = new ApiRoutes(new NestedStack(this, 'ApiStack', { description: 'API routes' }), 'Routes', {
       httpApi: this.api.httpApi,
       groups: httpGroups,

@@ -4,6 +4,7 @@
  * modules the entry shares with each of them into as many static chunks, and each file the entry
  * imports costs its cold start more than the bytes would (docs/decisions.md, "Cold start").
  */
+export { connectLiveProvider } from '#shared/domain/identity/live-gate';
 export * from '#shared/domain/provider-connections/connections';
 export * from '#shared/domain/provider-connections/notifications';
 export * from '#shared/domain/transactions/follow-ups';

@@ -8,6 +8,7 @@ import { FANOUT_QUEUE, FANOUT_VISIBILITY_TIMEOUT_SECONDS } from '#infra/fanout-q
 import { defaultRouteGroup, entryOf, httpGroups } from '#infra/routes';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { LocalIdentityProvider } from '#shared/adapters/local-identity/local-identity-provider';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { ENV, setConfig } from '#shared/config';
 import { parseConfig } from '#shared/config-schema';
@@ -18,7 +19,7 @@ import type { ScheduledJob } from '#shared/domain/ports';
 import { loadSchemas } from '#shared/http/responses';
 import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
-import { type Container, createContainer } from '#shared/platform/container';
+import { type Container, createContainer, type Platform } from '#shared/platform/container';
 import { offerLocalPlatform, useContainer } from '#shared/platform/current';
 import { BUILD_DIR } from '../../esbuild.config.mjs';
 import { TestClock, WallClock } from './clock';
@@ -320,6 +321,13 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     table,
     allowLocalHttp: true,
     cipher: new FileCipher(file('provider-secrets.key')),
+    identity: ({ table: identityTable, mailer }: Parameters<Platform['identity']>[0]) =>
+      new LocalIdentityProvider({
+        table: identityTable,
+        mailer,
+        clock: wallClock,
+        signIdToken: (sellerId, signing) => issuer.sign(sellerId, signing),
+      }),
     secrets: localSecretKeys(file, (secret) => {
       const fn = functionScope.getStore();
       return fn === undefined ? undefined : { fn, allowed: secretsOf(fn).includes(secret) };

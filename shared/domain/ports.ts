@@ -19,8 +19,18 @@ export type {
   CustomerSearch,
   JoinedWrite,
 } from './ports/customers';
+export type { EventLog, EventLogQuery } from './ports/events';
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
+export type {
+  IdentityProvider,
+  Refreshed,
+  SellerAccountRepository,
+  SellerLogin,
+  SignedIn,
+  SignInOutcome,
+  TotpChallenge,
+} from './ports/identity';
 export type {
   InstallmentPlanChanges,
   InstallmentPlanPage,

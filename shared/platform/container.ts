@@ -3,11 +3,13 @@ import type { JWTVerifyGetKey } from 'jose';
 import { asaasAccounts } from '#shared/adapters/asaas/accounts';
 import { ASAAS_PROVIDER, AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
 import { AsaasClient } from '#shared/adapters/asaas/client';
+import { createEventLog } from '#shared/adapters/dynamodb/event-log-repository';
 import {
   createProviderConnectionRepository,
   createProviderLinks,
 } from '#shared/adapters/dynamodb/provider-repositories';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
+import { createSellerAccountRepository } from '#shared/adapters/dynamodb/seller-account-repository';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { inUnitOfWork } from '#shared/adapters/dynamodb/unit-of-work';
 import { httpSender } from '#shared/adapters/http/webhook-sender';
@@ -23,7 +25,9 @@ import type {
   CardTestingKeyring,
   Clock,
   EventBus,
+  EventLog,
   GatewayRouter,
+  IdentityProvider,
   Ids,
   Mailbox,
   MailboxReader,
@@ -34,6 +38,7 @@ import type {
   SandboxOperations,
   Scheduler,
   SecretKey,
+  SellerAccountRepository,
   UrlPolicy,
   WebhookSender,
 } from '#shared/domain/ports';
@@ -77,6 +82,12 @@ export interface Container {
   sandbox: SandboxOperations;
   /** Key lookup for dashboard JWTs: the Cognito JWKS in AWS, the local issuer's locally. */
   jwks: JWTVerifyGetKey;
+  /** Dashboard sign-up, sign-in and sessions: Cognito in AWS, the local identity store locally. */
+  identity: IdentityProvider;
+  /** Sellers that signed up alone, and whether their login has a second factor. */
+  sellerAccounts: SellerAccountRepository;
+  /** The events of the last 30 days with their deliveries (GET /api/events). */
+  events: EventLog;
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
@@ -131,6 +142,8 @@ export interface Platform {
   cipher: SecretCipher;
   /** Secrets Manager on AWS, key files in the data folder locally. */
   secrets: SecretKeys;
+  /** The dashboard's identity provider, given what the container built (the mailer, the table). */
+  identity: (built: { table: Table; mailer: Mailer }) => IdentityProvider;
 }
 
 export type SecretKeys = Record<SecretName, SecretKey>;
@@ -160,6 +173,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
   const repos = createRepositories(table, platform.clock);
   const mailbox = platform.mailbox ?? repos.sandboxMailbox;
   const kept = keepingMailer({ ids: cryptoIds, clock: platform.clock, store: mailbox });
+  const mailer = routeMail({ sandbox: kept, live: platform.mailer ?? kept });
   const sandbox = new SandboxGateway({
     table,
     clock: platform.clock,
@@ -193,10 +207,13 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     payments: createGatewayRouter(sandbox, live),
     sandbox,
     jwks: remoteJwks(cfg.jwksUrl),
+    identity: platform.identity({ table, mailer }),
+    sellerAccounts: createSellerAccountRepository(table),
+    events: createEventLog(table),
     sender: httpSender,
     urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
     metrics: platform.metrics,
-    mailer: routeMail({ sandbox: kept, live: platform.mailer ?? kept }),
+    mailer,
     mailbox,
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
     secrets: platform.secrets,
@@ -273,9 +290,26 @@ function awsPlatform(cfg: Config): Platform {
       return new KmsCipher(new KMSClient({}), cfg.providerKeyId);
     }),
     secrets: awsSecrets(cfg),
+    identity: () => cognitoIdentity(cfg),
     metrics: createEmfMetrics(),
     allowLocalHttp: false,
   };
+}
+
+/** The user pool (region and id from its issuer URL); the SDK client loads with the first identity call. */
+function cognitoIdentity(cfg: Config): IdentityProvider {
+  return lazy<IdentityProvider>(async () => {
+    const [{ CognitoIdentityProviderClient }, { CognitoIdentityProvider, userPoolOf }] = await Promise.all([
+      import('@aws-sdk/client-cognito-identity-provider'),
+      import('#shared/adapters/cognito/cognito-identity'),
+    ]);
+    const pool = userPoolOf(cfg.jwtIssuer);
+    return new CognitoIdentityProvider({
+      client: new CognitoIdentityProviderClient({ region: pool.region }),
+      userPoolId: pool.id,
+      clientId: cfg.jwtClientId,
+    });
+  });
 }
 
 /** Each secret read from Secrets Manager on first use, through one client made with the first. */

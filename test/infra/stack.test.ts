@@ -320,26 +320,6 @@ describe('asynchronous work', () => {
   });
 });
 
-describe('dashboard sign-in', () => {
-  it('keeps an immutable seller_id attribute and requires MFA', () => {
-    s.template.hasResourceProperties('AWS::Cognito::UserPool', {
-      Schema: Match.arrayWith([
-        Match.objectLike({ Name: 'seller_id', AttributeDataType: 'String', Mutable: false }),
-      ]),
-      MfaConfiguration: 'ON',
-      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
-    });
-  });
-
-  it('has a public app client that can read the seller id but never write it', () => {
-    s.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      GenerateSecret: false,
-      ReadAttributes: Match.arrayWith(['custom:seller_id']),
-      WriteAttributes: Match.not(Match.arrayWith(['custom:seller_id'])),
-    });
-  });
-});
-
 describe('least privilege', () => {
   it('lets the health function only read single items', () => {
     expect(roleActions('health').filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:GetItem']);

@@ -1,6 +1,7 @@
 import type { DeliveryRepository } from '#shared/domain/ports';
 import type { WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import { ConflictError } from '#shared/errors';
+import { eventDeliveryAttributes } from './event-log-keys';
 import { keys } from './keys';
 import {
   alreadyExists,
@@ -37,7 +38,7 @@ const FIELDS = [
   'updatedAt',
 ] as const;
 
-function toDelivery(item: Item): WebhookDelivery {
+export function toDelivery(item: Item): WebhookDelivery {
   const out: Record<string, unknown> = {
     tenant: { sellerId: Number(item.sellerId), environment: item.environment },
   };
@@ -56,6 +57,7 @@ function itemOf(d: WebhookDelivery): Item {
     ...keys.webhookDelivery(d.tenant, d.id),
     [byOwner.partitionKey]: keys.deliveriesOfEndpoint(d.endpointId),
     [byOwner.sortKey]: `${d.createdAt}#${d.id}`,
+    ...eventDeliveryAttributes(d),
     entity: ENTITY,
     version: 1,
     sellerId: d.tenant.sellerId,

@@ -2,6 +2,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { EventOutbox } from '#shared/domain/ports';
+import { eventLogAttributes } from './event-log-keys';
 import { keys } from './keys';
 import { alreadyExists, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
@@ -24,6 +25,7 @@ export function outboxPut(event: DomainEvent): TransactItem {
         version: 1,
         tenant: event.tenant,
         envelope: event.envelope,
+        ...eventLogAttributes(event),
         ttl: Math.floor(at / 1000) + RETENTION_SECONDS,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
