@@ -20,6 +20,7 @@ import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer } from '#shared/platform/container';
 import { useContainer } from '#shared/platform/current';
+import { DASHBOARD_DIR } from '../../esbuild.config.mjs';
 import { TestClock, WallClock } from './clock';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
 import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
   checkResponses?: boolean;
   /** Where both Asaas environments are reached (the tests' fake); default the real API. */
   asaasBaseUrl?: string;
+  /** The dashboard's build served at /dashboard (default build/dashboard, written by `npm run build`). */
+  dashboardDir?: string;
 }
 
 export interface RoundTrips {
@@ -250,6 +253,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     extraJson: { [JWKS_PATH]: () => issuer.jwks() },
     advanceClock: (seconds) => (timeline as Timeline).advance(seconds),
     checkResponses: options.checkResponses ?? false,
+    dashboardDir: options.dashboardDir ?? resolve(DASHBOARD_DIR),
     onViolation: (violation) => {
       responseViolations.push(violation);
       logger.error('response does not match its schema', { violation });
