@@ -23,30 +23,32 @@ export function Shell({ children }: { children: ReactNode }) {
       <a className="skip" href="#conteudo">
         Pular para o conteúdo
       </a>
-      {testMode ? (
-        <p className="test-banner">Modo de teste: dados do sandbox, nada é cobrado de verdade.</p>
-      ) : null}
-      <header className="topbar">
-        <span className="brand">Painel do vendedor</span>
-        <label className="switch">
-          <input
-            type="checkbox"
-            role="switch"
-            aria-checked={testMode}
-            checked={testMode}
-            onChange={(e) => setEnvironment(e.target.checked ? 'test' : 'live')}
-          />
-          <span>Modo de teste</span>
-        </label>
-        <button
-          type="button"
-          className="menu-button"
-          aria-expanded={menuOpen}
-          aria-controls="menu"
-          onClick={() => setMenuOpen(!menuOpen)}
-        >
-          Menu
-        </button>
+      <header>
+        {testMode ? (
+          <p className="test-banner">Modo de teste: dados do sandbox, nada é cobrado de verdade.</p>
+        ) : null}
+        <div className="topbar">
+          <span className="brand">Painel do vendedor</span>
+          <label className="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-checked={testMode}
+              checked={testMode}
+              onChange={(e) => setEnvironment(e.target.checked ? 'test' : 'live')}
+            />
+            <span>Modo de teste</span>
+          </label>
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="menu"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            Menu
+          </button>
+        </div>
       </header>
       <div className="layout">
         <nav id="menu" aria-label="Menu principal" className={menuOpen ? 'open' : undefined}>
