@@ -76,7 +76,7 @@ export function EndpointDetailView({ id }: { id: string }) {
   return (
     <>
       <p>
-        <Link to="/desenvolvedores/webhooks">← Webhooks</Link>
+        <Link to="/desenvolvedores/webhooks">Voltar para Webhooks</Link>
       </p>
       <PageTitle lead={data.description ?? undefined}>{data.url}</PageTitle>
       <section className="card" aria-labelledby="endpoint-settings">
