@@ -112,7 +112,7 @@ function ConnectForm(props: {
           autoComplete="off"
           spellCheck={false}
           placeholder="$aact_…"
-          hint="No Asaas: Integrações → Chave de API."
+          hint="No Asaas: Integrações > Chave de API."
         />
         <fieldset>
           <legend>Ambiente da chave</legend>
@@ -143,7 +143,7 @@ function WebhookInstructions({ webhook }: { webhook: Schemas['ProviderConnected'
     <div className="stack">
       <h3>Configure o webhook no Asaas</h3>
       <p>
-        No Asaas, em Integrações → Webhooks (API v3), cole o endereço e o token abaixo. O Asaas envia o token
+        No Asaas, em Integrações > Webhooks (API v3), cole o endereço e o token abaixo. O Asaas envia o token
         no cabeçalho <code>{webhook.header}</code>.
       </p>
       <SecretOnce label="URL do webhook" value={webhook.url} note="Este endereço não muda." />
