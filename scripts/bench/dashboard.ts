@@ -20,7 +20,6 @@ const VIEWS: Record<string, string> = {
   'Chaves de API': '/desenvolvedores/chaves',
   Webhooks: '/desenvolvedores/webhooks',
   'Endpoint e entregas': '/desenvolvedores/webhooks/{endpoint}',
-  Eventos: '/desenvolvedores/eventos',
   'Conectar Asaas': '/asaas',
   Conta: '/conta',
 };

@@ -2,11 +2,10 @@ import { type ReactNode, useState } from 'react';
 import { useApp } from './context';
 import { Link, useLocation } from './router';
 
-const NAV: { to: string; label: string; liveOnly?: boolean }[] = [
+const NAV: { to: string; label: string }[] = [
   { to: '/', label: 'Início' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
-  { to: '/desenvolvedores/eventos', label: 'Eventos' },
   { to: '/asaas', label: 'Conectar Asaas' },
   { to: '/conta', label: 'Conta' },
 ];

@@ -182,9 +182,7 @@ export function DeliveryItem(props: {
       <div>
         <p>
           <span className={`badge ${d.status}`}>{DELIVERY_STATUS[d.status]}</span> <code>{d.event}</code>{' '}
-          <Link to={`/desenvolvedores/eventos/${d.eventId}`} className="muted">
-            {d.eventId}
-          </Link>
+          <code className="muted">{d.eventId}</code>
         </p>
         <dl className="facts">
           <dt>Tentativas</dt>

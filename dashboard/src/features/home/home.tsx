@@ -83,9 +83,6 @@ export function HomeView() {
             <Link to="/desenvolvedores/webhooks">Webhooks</Link>
           </li>
           <li>
-            <Link to="/desenvolvedores/eventos">Eventos</Link>
-          </li>
-          <li>
             <a href="/docs">Referência da API</a>
           </li>
         </ul>
@@ -115,7 +112,7 @@ function FirstSale() {
             </a>
           </p>
           <p className="muted">
-            O pagamento aparece em <Link to="/desenvolvedores/eventos">Eventos</Link> como
+            Seus <Link to="/desenvolvedores/webhooks">webhooks</Link> recebem o pagamento como
             transaction.payment.succeeded.
           </p>
         </>

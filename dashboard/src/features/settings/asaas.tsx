@@ -143,8 +143,8 @@ function WebhookInstructions({ webhook }: { webhook: Schemas['ProviderConnected'
     <div className="stack">
       <h3>Configure o webhook no Asaas</h3>
       <p>
-        No Asaas, em Integrações > Webhooks (API v3), cole o endereço e o token abaixo. O Asaas envia o token
-        no cabeçalho <code>{webhook.header}</code>.
+        No Asaas, em Integrações {'>'} Webhooks (API v3), cole o endereço e o token abaixo. O Asaas envia o
+        token no cabeçalho <code>{webhook.header}</code>.
       </p>
       <SecretOnce label="URL do webhook" value={webhook.url} note="Este endereço não muda." />
       <SecretOnce label="Token de autenticação" value={webhook.authToken} />
