@@ -1,4 +1,5 @@
 import { apiKeyRoutes } from '#functions/api-keys/routes';
+import { authRoutes } from '#functions/auth/routes';
 import { chargePaymentRoutes } from '#functions/charge-payments/routes';
 import { checkoutRoutes } from '#functions/checkout/routes';
 import { customerAreaRoutes } from '#functions/customer-area/routes';
@@ -39,6 +40,7 @@ export const httpGroups: RouteGroup[] = [
   chargePaymentRoutes,
   providerConnectionRoutes,
   customerAreaRoutes,
+  authRoutes,
 ];
 
 /**

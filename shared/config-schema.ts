@@ -28,6 +28,7 @@ const schema = once(() =>
     [ENV.providerKeyId]: z.string().default(''),
     [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
     [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
+    [ENV.cognitoClientSecretArn]: z.string().default(''),
   }),
 );
 
@@ -59,6 +60,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     providerKeyId: e[ENV.providerKeyId],
     asaasSandboxUrl: e[ENV.asaasSandboxUrl],
     asaasProductionUrl: e[ENV.asaasProductionUrl],
+    cognitoClientSecretArn: e[ENV.cognitoClientSecretArn],
     // Only the functions granted a secret have its ARN; the others read '' and are refused the key.
     secretArns: Object.fromEntries(
       SECRET_NAMES.map((name) => [name, env[SECRETS[name].arnVariable] ?? '']),

@@ -25,6 +25,7 @@ export const ENV = {
   providerKeyId: 'PROVIDER_KEY_ID',
   asaasSandboxUrl: 'ASAAS_SANDBOX_URL',
   asaasProductionUrl: 'ASAAS_PRODUCTION_URL',
+  cognitoClientSecretArn: 'COGNITO_CLIENT_SECRET_ARN',
 } as const;
 
 /** The From address when none is configured (the local runtime, which sends nothing). */
@@ -54,6 +55,8 @@ export interface Config {
   /** Asaas API v3 base URLs (the tests point both at the local fake). */
   asaasSandboxUrl: string;
   asaasProductionUrl: string;
+  /** The Secrets Manager secret holding the user pool client's secret (the auth function's only). */
+  cognitoClientSecretArn: string;
   /**
    * The ARN of each secret this function is granted ('' for the others, and locally, where the
    * secrets are key files). Never a secret's value.

@@ -7,9 +7,10 @@ const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(apiKeyRoutes, (c) => {
   // Keys are credentials: made, used and revoked on real time, never on the test clock.
-  const deps = { apiKeys: c.repos.apiKeys, clock: c.wallClock, ids: c.ids };
+  const deps = { apiKeys: c.repos.apiKeys, clock: c.wallClock, ids: c.ids, sellerLogins: c.sellerAccounts };
   return {
-    createApiKey: async ({ tenant, body }) => (await useCases()).createApiKey(deps, tenant.sellerId, body),
+    createApiKey: async ({ tenant, body }) =>
+      (await useCases()).createDashboardApiKey(deps, tenant.sellerId, body),
     listApiKeys: async ({ tenant, query }) => ({
       data: await (await useCases()).listApiKeys(deps, tenant.sellerId, query.environment),
     }),

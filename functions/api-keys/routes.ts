@@ -14,7 +14,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     auth: ['jwt'],
     summary: 'Create an API key (the key is shown once)',
     request: { body: schemas.createApiKeySchema },
-    errors: [409],
+    errors: [403, 409],
     responses: { 201: authResponses.apiKeyCreatedResponse },
   },
   {

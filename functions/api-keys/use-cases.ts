@@ -6,6 +6,7 @@
  */
 export * from '#shared/domain/auth/api-key-schema';
 export * from '#shared/domain/auth/api-keys';
+export { createDashboardApiKey } from '#shared/domain/identity/live-gate';
 // Path shapes the route table names (./routes.ts), in this group's one lazy chunk.
 export { opaqueIdParam } from '#shared/domain/params';
 export * from './shapes';

@@ -12,10 +12,12 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
     cipher: c.providers.cipher,
     accounts: c.providers.accounts,
     clock: c.clock,
+    sellerLogins: c.sellerAccounts,
     webhookUrl: `${c.config.publicBaseUrl}/api/provider-connections/asaas/notifications`,
   };
   return {
-    connectAsaas: async ({ tenant, body }) => (await useCases()).connectProvider(deps, tenant.sellerId, body),
+    connectAsaas: async ({ tenant, body }) =>
+      (await useCases()).connectLiveProvider(deps, tenant.sellerId, body),
     getAsaasConnection: async ({ tenant }) => (await useCases()).getProviderConnection(deps, tenant.sellerId),
     disconnectAsaas: async ({ tenant }) => (await useCases()).disconnectProvider(deps, tenant.sellerId),
     receiveAsaasNotification: async ({ request }) =>

@@ -16,7 +16,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     auth: ['jwt'],
     summary: 'Connect the seller’s Asaas account (the key is checked, stored encrypted, never shown)',
     request: { body: schemas.connectProviderSchema },
-    errors: [503],
+    errors: [403, 503],
     responses: { 200: providerConnectionsResponses.providerConnectedResponse },
   },
   {

@@ -5,6 +5,7 @@
  * imports costs its cold start more than the bytes would (docs/decisions.md, "Cold start").
  */
 export * from '#shared/domain/checkout/sessions';
+export { connectLiveProvider } from '#shared/domain/identity/live-gate';
 export * from '#shared/domain/payments/paid-follow-ups';
 export * from '#shared/domain/provider-connections/connections';
 export * from '#shared/domain/provider-connections/notifications';

@@ -29,6 +29,7 @@ import { FileCipher } from './file-cipher';
 import { lambdaContext } from './gateway';
 import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
+import { LocalIdentityProvider } from './local-identity';
 import { LocalMailbox } from './mailbox';
 import { preparePrivateDir } from './private-files';
 import { LocalQueue } from './queue';
@@ -286,6 +287,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     table,
     allowLocalHttp: true,
     cipher: new FileCipher(file('provider-secrets.key')),
+    identity: ({ table: identityTable, mailer }) =>
+      new LocalIdentityProvider({ table: identityTable, issuer, mailer, clock: wallClock }),
     secrets: localSecretKeys(file, (secret) => {
       const fn = functionScope.getStore();
       return fn === undefined ? undefined : { fn, allowed: secretsOf(fn).includes(secret) };

@@ -24,6 +24,15 @@ export type {
 export type { HealthRepository } from './ports/health';
 export type { BeginOutcome, IdempotencyRepository } from './ports/idempotency';
 export type {
+  IdentityProvider,
+  Refreshed,
+  SellerAccountRepository,
+  SellerLogin,
+  SignedIn,
+  SignInOutcome,
+  TotpChallenge,
+} from './ports/identity';
+export type {
   InstallmentPlanChanges,
   InstallmentPlanPage,
   InstallmentPlanQuery,

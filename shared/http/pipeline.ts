@@ -48,6 +48,8 @@ export type PipelineMiddleware = MiddlewareObj<Event, Result, Error, Context>;
 function headersOf(event: Event): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) out[k.toLowerCase()] = v;
+  // Payload 2.0 moves the Cookie header into `cookies`; routes read it back as the header it was.
+  if (event.cookies?.length) out.cookie = event.cookies.join('; ');
   return out;
 }
 

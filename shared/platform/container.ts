@@ -9,6 +9,7 @@ import {
 } from '#shared/adapters/dynamodb/provider-repositories';
 import { readTogether } from '#shared/adapters/dynamodb/read-batch';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
+import { createSellerAccountRepository } from '#shared/adapters/dynamodb/seller-account-repository';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { httpSender } from '#shared/adapters/http/webhook-sender';
 import { createEmfMetrics } from '#shared/adapters/metrics/emf';
@@ -24,6 +25,7 @@ import type {
   Clock,
   EventBus,
   GatewayRouter,
+  IdentityProvider,
   Ids,
   Mailbox,
   MailboxReader,
@@ -34,6 +36,7 @@ import type {
   SandboxOperations,
   Scheduler,
   SecretKey,
+  SellerAccountRepository,
   UrlPolicy,
   WebhookSender,
 } from '#shared/domain/ports';
@@ -77,6 +80,10 @@ export interface Container {
   sandbox: SandboxOperations;
   /** Key lookup for dashboard JWTs: the Cognito JWKS in AWS, the local issuer's locally. */
   jwks: JWTVerifyGetKey;
+  /** Dashboard sign-up, sign-in and sessions: Cognito in AWS, the local identity store locally. */
+  identity: IdentityProvider;
+  /** Sellers that signed up alone, and whether their login has a second factor. */
+  sellerAccounts: SellerAccountRepository;
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
@@ -130,6 +137,8 @@ export interface Platform {
   cipher: SecretCipher;
   /** Secrets Manager on AWS, key files in the data folder locally. */
   secrets: SecretKeys;
+  /** The dashboard's identity provider, given what the container built (the mailer, the table). */
+  identity: (built: { table: Table; mailer: Mailer }) => IdentityProvider;
 }
 
 export type SecretKeys = Record<SecretName, SecretKey>;
@@ -159,6 +168,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
   const repos = createRepositories(table, platform.clock);
   const mailbox = platform.mailbox ?? repos.sandboxMailbox;
   const kept = keepingMailer({ ids: cryptoIds, clock: platform.clock, store: mailbox });
+  const mailer = routeMail({ sandbox: kept, live: platform.mailer ?? kept });
   const sandbox = new SandboxGateway({
     table,
     clock: platform.clock,
@@ -192,10 +202,12 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     payments: createGatewayRouter(sandbox, live),
     sandbox,
     jwks: remoteJwks(cfg.jwksUrl),
+    identity: platform.identity({ table, mailer }),
+    sellerAccounts: createSellerAccountRepository(table),
     sender: httpSender,
     urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
     metrics: platform.metrics,
-    mailer: routeMail({ sandbox: kept, live: platform.mailer ?? kept }),
+    mailer,
     mailbox,
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
     secrets: platform.secrets,
@@ -272,9 +284,39 @@ function awsPlatform(cfg: Config): Platform {
       return new KmsCipher(new KMSClient({}), cfg.providerKeyId);
     }),
     secrets: awsSecrets(cfg),
+    identity: () => cognitoIdentity(cfg),
     metrics: createEmfMetrics(),
     allowLocalHttp: false,
   };
+}
+
+/**
+ * The user pool (region and id from its issuer URL), its client's secret read once from Secrets
+ * Manager; the SDK clients load with the first identity call.
+ */
+function cognitoIdentity(cfg: Config): IdentityProvider {
+  return lazy<IdentityProvider>(async () => {
+    const [{ CognitoIdentityProviderClient }, { CognitoIdentityProvider }] = await Promise.all([
+      import('@aws-sdk/client-cognito-identity-provider'),
+      import('#shared/adapters/cognito/cognito-identity'),
+    ]);
+    const region = /^https:\/\/cognito-idp\.([a-z0-9-]+)\./.exec(cfg.jwtIssuer)?.[1];
+    const clientSecret = once(async () => {
+      if (!cfg.cognitoClientSecretArn)
+        throw new Error('COGNITO_CLIENT_SECRET_ARN is not set for this function');
+      const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+      const out = await new SecretsManagerClient({}).send(
+        new GetSecretValueCommand({ SecretId: cfg.cognitoClientSecretArn }),
+      );
+      if (!out.SecretString) throw new Error('the user pool client secret is empty');
+      return out.SecretString;
+    });
+    return new CognitoIdentityProvider({
+      client: new CognitoIdentityProviderClient({ region }),
+      clientId: cfg.jwtClientId,
+      clientSecret,
+    });
+  });
 }
 
 /** Each secret read from Secrets Manager on first use, through one client made with the first. */

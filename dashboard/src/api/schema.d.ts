@@ -55,6 +55,226 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password of the signed-in seller
+         * @description The refresh token is in the `ps_refresh` cookie (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), set by login. 401 `invalid_credentials` when the current password is wrong.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the e-mail address with the code from the verification e-mail
+         * @description 400 `invalid_code` for a wrong or expired code and for an address with nothing to confirm. Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.
+         */
+        post: operations["confirmSignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a 6-digit code to reset the password
+         * @description Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.
+         */
+        post: operations["forgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in: the dashboard ID token, and the refresh cookie
+         * @description 401 `invalid_credentials` for an unknown address and a wrong password alike. With an authenticator app the answer is a TOTP challenge for POST /api/auth/login/totp. Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.
+         */
+        post: operations["logIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the TOTP challenge of a login with the authenticator code
+         * @description Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.
+         */
+        post: operations["logInWithTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out: revokes the refresh token and clears its cookie
+         * @description The refresh token is in the `ps_refresh` cookie (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), set by login.
+         */
+        post: operations["logOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new dashboard ID token from the refresh cookie
+         * @description The refresh token is in the `ps_refresh` cookie (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), set by login. 401 `session_invalid` without a valid one.
+         */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the code from the reset e-mail
+         * @description 400 `invalid_code` for a wrong or expired code and for an unknown address. Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a seller account (a 6-digit code is e-mailed to confirm the address)
+         * @description Creates the seller and its sandbox (the `test` environment). Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding an authenticator app (TOTP): its secret, shown once
+         * @description The refresh token is in the `ps_refresh` cookie (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), set by login.
+         */
+        post: operations["beginTotpSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the authenticator app with one of its codes; every login then asks for one
+         * @description The refresh token is in the `ps_refresh` cookie (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), set by login. Live API keys and a live provider account need this done first.
+         */
+        post: operations["finishTotpSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/checkout/sessions": {
         parameters: {
             query?: never;
@@ -2347,6 +2567,13 @@ export interface components {
             totalCount: number;
             totalPages: number;
         };
+        /** @description A dashboard ID token; the refresh token is set as an HttpOnly cookie */
+        DashboardSession: {
+            /** @description Seconds the ID token is valid */
+            expiresIn: number;
+            /** @description The dashboard JWT (a Cognito-style ID token): send it as `Authorization: Bearer`; keep it in memory only */
+            idToken: string;
+        };
         /** @description The configuration the portal uses for a product; fields left unset take the defaults */
         EffectivePortalConfiguration: {
             allowCancelSubscription: boolean;
@@ -2436,6 +2663,10 @@ export interface components {
             /** @description The service's release number (the OpenAPI document's info.version) */
             version: string;
         };
+        /** @description Accepted; the answer never tells whether the address has a login */
+        IdentityAccepted: {
+            message: string;
+        };
         /** @description One installment of a carnê */
         Installment: {
             /** @description The installment’s face value, in Reais (decimal, e.g. 49.9) */
@@ -2515,6 +2746,8 @@ export interface components {
             totalCount: number;
             totalPages: number;
         };
+        /** @description A session, or the TOTP challenge when the login has a second factor */
+        LoginAnswer: components["schemas"]["DashboardSession"] | components["schemas"]["TotpChallenge"];
         /** @description A sandbox e-mail message with its text and HTML parts */
         Mail: {
             /** Format: date-time */
@@ -2566,6 +2799,11 @@ export interface components {
             received: boolean;
             status: components["schemas"]["TransactionStatus"];
             transactionId: number;
+        };
+        /** @description The new password is set; every other session ends */
+        PasswordReset: {
+            /** @constant */
+            passwordReset: true;
         };
         /** @description The card form’s outcome (a decline is a 201 too) */
         PayLinkCardOutcome: {
@@ -3161,6 +3399,11 @@ export interface components {
             /** @enum {string} */
             kind: "created" | "updated" | "due_today" | "overdue" | "reminder_sent" | "issued" | "paid" | "manually_marked_paid" | "postponed" | "payment_failed" | "cycle_failed" | "canceled" | "recurrence_canceled" | "cancel_at_period_end_set" | "cancel_at_period_end_cleared" | "paused" | "resumed" | "payment_method_attached" | "payment_method_changed" | "payment_method_cleared" | "trial_started" | "trial_converted" | "trial_lapsed";
         };
+        /** @description The address is confirmed: log in */
+        SignUpConfirmed: {
+            /** @constant */
+            confirmed: true;
+        };
         /** @description A customer paying a price every period */
         Subscription: {
             /** @description Paid periods so far (0 during a trial) */
@@ -3292,6 +3535,28 @@ export interface components {
         /** @description A product's prices, newest first */
         SubscriptionPriceList: {
             data: components["schemas"]["SubscriptionPrice"][];
+        };
+        /** @description The password was right; the authenticator code is due */
+        TotpChallenge: {
+            /**
+             * @description The login has a second factor: send a code to POST /api/auth/login/totp
+             * @constant
+             */
+            challenge: "totp";
+            /** @description Answers this sign-in only, for 3 minutes */
+            session: string;
+        };
+        /** @description Every sign-in now asks for an authenticator code */
+        TotpEnabled: {
+            /** @constant */
+            totpEnabled: true;
+        };
+        /** @description A new authenticator secret, to be confirmed with one of its codes */
+        TotpSetup: {
+            /** @description The same secret as an otpauth:// URI, for a QR code */
+            otpauthUri: string;
+            /** @description Base32 shared secret, shown once; type it into the authenticator app */
+            secret: string;
         };
         /** @description A sale of a product by pix, boleto or card */
         Transaction: {
@@ -3784,6 +4049,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/api-keys"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
             409: {
                 headers: {
@@ -3956,6 +4239,1059 @@ export interface operations {
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/api-keys/key_Tt716iQRpoWcHGOaWXVA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "Correct-Horse-42",
+                 *       "newPassword": "Another-Horse-43"
+                 *     }
+                 */
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "currentPassword must be a string",
+                     *         "newPassword must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/change-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/change-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/change-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/change-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirmSignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignUpConfirmed"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/confirm"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/confirm"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    forgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "financeiro@lojadaana.com.br"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "If this address has a confirmed login, a 6-digit reset code is on its way to it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityAccepted"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/forgot-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/forgot-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/forgot-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginAnswer"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email must be a string",
+                     *         "password must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/login"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/login"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/login"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/login"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logInWithTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "financeiro@lojadaana.com.br",
+                 *       "session": "ltc_9aQ2mZ7cV1xK4bT8nR3wE6yU0iO5pL2sD7fG1hJ4",
+                 *       "code": "281904"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                    email: string;
+                    session: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "idToken": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImxvY2FsLW05dDJ4IiwidHlwIjoiSldUIn0.eyJjdXN0b206c2VsbGVyX2lkIjoiNDIiLCJ0b2tlbl91c2UiOiJpZCIsImVtYWlsIjoibG9qYUBleGFtcGxlLmNvbS5iciJ9.c2lnbmF0dXJl",
+                     *       "expiresIn": 3600
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardSession"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email must be a string",
+                     *         "session must be a string",
+                     *         "code must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/login/totp"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/login/totp"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/login/totp"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/logout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/logout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "idToken": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImxvY2FsLW05dDJ4IiwidHlwIjoiSldUIn0.eyJjdXN0b206c2VsbGVyX2lkIjoiNDIiLCJ0b2tlbl91c2UiOiJpZCIsImVtYWlsIjoibG9qYUBleGFtcGxlLmNvbS5iciJ9.c2lnbmF0dXJl",
+                     *       "expiresIn": 3600
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardSession"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/refresh"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/refresh"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/refresh"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "financeiro@lojadaana.com.br",
+                 *       "code": "730164",
+                 *       "password": "Another-Horse-43"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "passwordReset": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasswordReset"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email must be a string",
+                     *         "code must be a string",
+                     *         "password must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/reset-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/reset-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/reset-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "financeiro@lojadaana.com.br",
+                 *       "password": "Correct-Horse-42",
+                 *       "businessName": "Loja da Ana",
+                 *       "document": "11.222.333/0001-81"
+                 *     }
+                 */
+                "application/json": {
+                    businessName: string;
+                    /** @description CPF or CNPJ of the business, with or without punctuation */
+                    document: string;
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "If this address can be registered, a 6-digit confirmation code is on its way to it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IdentityAccepted"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email must be a string",
+                     *         "password must be a string",
+                     *         "businessName is required",
+                     *         "document must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sign-up"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sign-up"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sign-up"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    beginTotpSetup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                     *       "otpauthUri": "otpauth://totp/Payment%20Service%3Aseller%2042?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Payment%20Service&algorithm=SHA1&digits=6&period=30"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TotpSetup"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/setup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/setup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/setup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/setup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    finishTotpSetup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "281904"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totpEnabled": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TotpEnabled"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "code must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/verify"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/verify"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/verify"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/totp/verify"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -10060,6 +11396,24 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "message": "Authorization header is required",
                      *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/provider-connections/asaas"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/provider-connections/asaas"
                      *     }

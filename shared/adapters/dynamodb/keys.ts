@@ -59,6 +59,17 @@ export const keys = {
   heartbeat: (): Key => ({ pk: 'SYSTEM', sk: 'HEARTBEAT' }),
   counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
   seller: (sellerId: number): Key => ({ pk: seller(sellerId), sk: 'PROFILE' }),
+  /** A seller's dashboard login record (signed up alone, second factor), beside its profile. */
+  sellerLogin: (sellerId: number): Key => ({ pk: seller(sellerId), sk: 'LOGIN' }),
+  /** The local runtime's stand-in for the user pool: one login per (lower-cased) e-mail address. */
+  localLogin: (email: string): Key => ({ pk: `LOCALLOGIN#${email}`, sk: 'LOGIN' }),
+  /** A local refresh token or TOTP sign-in challenge, by the SHA-256 of its value. */
+  localSession: (tokenHash: string): Key => ({ pk: `LOCALSESSION#${tokenHash}`, sk: 'SESSION' }),
+  /** A tenant's events, newest first (byUuidOrOwner), and those of one event type (byStatusOrName). */
+  eventsOfTenant: (t: Tenant) => `${tenant(t)}#EVENTS`,
+  eventsOfType: (t: Tenant, type: string) => `${tenant(t)}#EVENTTYPE#${type}`,
+  /** The deliveries of one event (byStatusOrName), one per endpoint it was sent to. */
+  deliveriesOfEvent: (t: Tenant, eventId: string) => `${tenant(t)}#EVENTDELIVERIES#${eventId}`,
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   apiKeysOfSeller: (sellerId: number) => `${seller(sellerId)}#APIKEYS`,
   apiKeyPointer: (sellerId: number, id: string): Key => ({ pk: seller(sellerId), sk: `APIKEY#${id}` }),

@@ -186,3 +186,40 @@ export function paymentMethodUpdated(data: PaymentMethodUpdatedData): RenderedMa
     `Se você não fez esta alteração, fale com ${sellerOf(data.businessName)}.`,
   ]);
 }
+
+/** The dashboard's account messages (the local identity store sends them; Cognito sends its own on AWS). */
+export type AccountMailKind = 'sign-up-code' | 'password-reset-code' | 'already-registered';
+
+export function accountMail(kind: AccountMailKind, code?: string): RenderedMail {
+  const byKind: Record<AccountMailKind, { subject: string; paragraphs: string[] }> = {
+    'sign-up-code': {
+      subject: 'Confirme seu e-mail',
+      paragraphs: [
+        `Seu código de confirmação é ${code}.`,
+        'Ele vale por 24 horas. Se você não criou uma conta, ignore esta mensagem.',
+      ],
+    },
+    'password-reset-code': {
+      subject: 'Redefinição de senha',
+      paragraphs: [
+        `Seu código para redefinir a senha é ${code}.`,
+        'Ele vale por 1 hora. Se você não pediu a redefinição, ignore esta mensagem: sua senha continua a mesma.',
+      ],
+    },
+    'already-registered': {
+      subject: 'Você já tem uma conta',
+      paragraphs: [
+        'Alguém tentou criar uma conta com este e-mail, que já está cadastrado.',
+        'Se foi você, entre com sua senha ou use "Esqueci minha senha". Se não foi, ignore esta mensagem.',
+      ],
+    },
+  };
+  const { subject, paragraphs } = byKind[kind];
+  const text = paragraphs.join('\n\n');
+  const html = [
+    '<!doctype html><html lang="pt-BR"><body>',
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    '</body></html>',
+  ].join('\n');
+  return { subject: headerText(subject), text, html };
+}
