@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
@@ -102,13 +103,21 @@ describe('the seller dashboard', () => {
     await page.getByRole('heading', { name: 'Confirme seu e-mail' }).waitFor();
     await checkView('confirm');
     const mail = runtime.mailbox.all().find((m) => m.to === EMAIL);
-    const code = mail?.text.match(/\b(\d{6})\b/)?.[1] as string;
-    expect(code).toMatch(/^\d{6}$/);
-    await page.getByLabel('Código').fill(code);
+    const mailCode = mail?.text.match(/\b(\d{6})\b/)?.[1] as string;
+    expect(mailCode).toMatch(/^\d{6}$/);
+    await page.getByLabel('Código').fill(mailCode);
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByRole('heading', { name: 'Bem-vindo!' }).waitFor();
     await checkView('welcome-totp');
-    await page.getByRole('button', { name: 'Agora não, ir para o início' }).click();
+    // The authenticator offered at sign-up: live keys and a live provider need it.
+    await page.getByRole('button', { name: 'Configurar agora' }).click();
+    const secret = (await page.locator('.secret-value').first().textContent()) as string;
+    const code = await generate({ secret, epoch: Math.floor(runtime.wallClock.now().getTime() / 1000) });
+    await page.getByLabel('Código de 6 dígitos do aplicativo').fill(code);
+    await checkView('totp-setup');
+    await page.getByRole('button', { name: 'Ativar' }).click();
+    await page.getByText('Aplicativo autenticador ativado.').waitFor();
+    await page.getByRole('button', { name: 'Continuar' }).click();
     await page.getByRole('heading', { name: 'Início' }).waitFor();
   });
 
