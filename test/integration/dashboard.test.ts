@@ -111,6 +111,11 @@ describe('the seller dashboard', () => {
     await checkView('welcome-totp');
     // The authenticator offered at sign-up: live keys and a live provider need it.
     await page.getByRole('button', { name: 'Configurar agora' }).click();
+    await page.locator('.secret-value, .error').first().waitFor();
+    expect(
+      await page.locator('.error').count(),
+      (await page.locator('.error').allTextContents()).join(),
+    ).toBe(0);
     const secret = (await page.locator('.secret-value').first().textContent()) as string;
     const code = await generate({ secret, epoch: Math.floor(runtime.wallClock.now().getTime() / 1000) });
     await page.getByLabel('Código de 6 dígitos do aplicativo').fill(code);

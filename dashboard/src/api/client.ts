@@ -4,6 +4,18 @@ import type { components, paths } from './schema';
 export type Schemas = components['schemas'];
 export type Environment = 'test' | 'live';
 
+/** The auth routes a visitor calls with no token (the refresh route would otherwise ask itself for one). */
+const PUBLIC_AUTH = new Set([
+  '/api/auth/sign-up',
+  '/api/auth/confirm',
+  '/api/auth/login',
+  '/api/auth/login/totp',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+  '/api/auth/forgot-password',
+  '/api/auth/reset-password',
+]);
+
 /** What the client needs from the session: the ID token (refreshed when near its end) and the mode. */
 export interface ClientContext {
   token(): Promise<string | null>;
@@ -21,7 +33,7 @@ export function createApi(context: ClientContext) {
   const api = createClient<paths>({ baseUrl: '' });
   const auth: Middleware = {
     async onRequest({ request, schemaPath }) {
-      if (schemaPath.startsWith('/api/auth/')) return request;
+      if (PUBLIC_AUTH.has(schemaPath)) return request;
       const token = await context.token();
       if (token) request.headers.set('authorization', `Bearer ${token}`);
       if (!request.headers.has('x-environment')) request.headers.set('x-environment', context.environment());
