@@ -9,6 +9,7 @@ import { declaredResponse } from '#shared/http/responses';
 import type { Route, RouteGroup } from '#shared/http/types';
 import { routeKey } from '#shared/http/types';
 import { logger } from '#shared/logger';
+import { DASHBOARD_PATH, dashboardFiles } from './dashboard-files';
 import {
   compileRoutes,
   DEFAULT_ROUTE_KEY,
@@ -45,6 +46,8 @@ export interface LocalServerOptions {
   /** Check every answer against its route's response schema (tests). */
   checkResponses: boolean;
   onViolation: (violation: string) => void;
+  /** The dashboard's build folder, served at /dashboard as S3 behind CloudFront serves it on AWS. */
+  dashboardDir: string;
 }
 
 /**
@@ -54,6 +57,7 @@ export interface LocalServerOptions {
  */
 export function createLocalServer(options: LocalServerOptions): Server {
   const compiled = compileRoutes(options.groups);
+  const dashboard = dashboardFiles(options.dashboardDir);
   const routes = new Map<string, Route>(
     options.groups.flatMap((g) => g.routes.map((r) => [routeKey(r), r] as const)),
   );
@@ -76,6 +80,8 @@ export function createLocalServer(options: LocalServerOptions): Server {
       const error = new AppError(413, 'payload_too_large', 'Request body is larger than 1 MB');
       return sendError(res, error, url.pathname, { connection: 'close' });
     }
+    const isDashboard = url.pathname === DASHBOARD_PATH || url.pathname.startsWith(`${DASHBOARD_PATH}/`);
+    if (isDashboard && (req.method === 'GET' || req.method === 'HEAD')) return dashboard(url.pathname, res);
     const extra = req.method === 'GET' ? options.extraJson[url.pathname] : undefined;
     if (extra) return sendJson(res, 200, extra());
     if (url.pathname.startsWith('/api/test-helpers/clock')) return clockRoute(req, res, url.pathname, body);

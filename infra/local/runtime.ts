@@ -21,7 +21,7 @@ import { HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer, type Platform } from '#shared/platform/container';
 import { offerLocalPlatform, useContainer } from '#shared/platform/current';
-import { BUILD_DIR } from '../../esbuild.config.mjs';
+import { BUILD_DIR, DASHBOARD_DIR } from '../../esbuild.config.mjs';
 import { TestClock, WallClock } from './clock';
 import { checkDataFormat } from './data-format';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
@@ -72,6 +72,8 @@ export interface RuntimeOptions {
    * environment, as on Lambda, and build their container on this runtime's stand-ins.
    */
   bundled?: boolean;
+  /** The dashboard's build served at /dashboard (default build/dashboard, written by `npm run build`). */
+  dashboardDir?: string;
 }
 
 export interface RoundTrips {
@@ -285,6 +287,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     extraJson: { [JWKS_PATH]: () => issuer.jwks() },
     advanceClock: (seconds) => (timeline as Timeline).advance(seconds),
     checkResponses: options.checkResponses ?? false,
+    dashboardDir: options.dashboardDir ?? resolve(DASHBOARD_DIR),
     onViolation: (violation) => {
       responseViolations.push(violation);
       logger.error('response does not match its schema', { violation });

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { logger } from '#shared/logger';
-import { BUILD_DIR } from '../../esbuild.config.mjs';
+import { BUILD_DIR, buildDashboard } from '../../esbuild.config.mjs';
 import type { TestClock } from './clock';
 import { startRuntime } from './runtime';
 
@@ -15,6 +15,8 @@ async function main() {
   const dataDir = inMemory ? null : resolve(process.env.LOCAL_DATA_DIR ?? '.local');
   let runtime: Awaited<ReturnType<typeof startRuntime>>;
   try {
+    // The dashboard is built from its sources at every start, so /dashboard is never stale.
+    await buildDashboard();
     runtime = await startRuntime({
       dataDir,
       dynamoJit: 'long',
@@ -29,6 +31,7 @@ async function main() {
     ? `data in ${dataDir}; credentials in ${join(dataDir, 'dev-credentials.json')}`
     : 'in memory: nothing is written, not even dev-credentials.json';
   console.log(`payment-service ready at ${runtime.baseUrl} (${where})`);
+  console.log(`seller dashboard: ${runtime.baseUrl}/dashboard`);
   console.log(testClockLine(runtime.clock));
   if (bundled) console.log(`functions: the esbuild bundles in ${resolve(BUILD_DIR)}`);
   let stopping = false;

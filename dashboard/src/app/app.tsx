@@ -1,0 +1,121 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { createApi, type Environment, must } from '../api/client';
+import { PageTitle } from '../components/ui';
+import {
+  ConfirmView,
+  ForgotPasswordView,
+  LoginView,
+  ResetPasswordView,
+  SignUpView,
+} from '../features/auth/auth-views';
+import { ApiKeysView } from '../features/developers/api-keys';
+import { EndpointDetailView } from '../features/developers/endpoint-detail';
+import { WebhooksView } from '../features/developers/webhooks';
+import { HomeView } from '../features/home/home';
+import { AccountView, TotpView } from '../features/settings/account';
+import { AsaasView } from '../features/settings/asaas';
+import { AppContext, type AppContextValue } from './context';
+import { match, navigate, useLocation } from './router';
+import { Session } from './session';
+import { Shell } from './shell';
+
+/** Signed-in views by path; each loads its data in at most two requests. */
+const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
+  ['/', () => <HomeView />],
+  ['/desenvolvedores/chaves', () => <ApiKeysView />],
+  ['/desenvolvedores/webhooks', () => <WebhooksView />],
+  ['/desenvolvedores/webhooks/:id', (p) => <EndpointDetailView id={p.id} />],
+  ['/asaas', () => <AsaasView />],
+  ['/conta', () => <AccountView />],
+  ['/conta/autenticador', () => <TotpView />],
+];
+
+/** Views of a visitor who is not signed in. */
+const PUBLIC_VIEWS: Partial<Record<string, () => ReactNode>> = {
+  '/entrar': () => <LoginView />,
+  '/cadastro': () => <SignUpView />,
+  '/confirmar': () => <ConfirmView />,
+  '/esqueci-a-senha': () => <ForgotPasswordView />,
+  '/nova-senha': () => <ResetPasswordView />,
+};
+
+export function App() {
+  const [environment, setEnvironment] = useState<Environment>('test');
+  const value = useMemo(() => {
+    let current: Environment = 'test';
+    const holder = { environment: () => current };
+    const queryClient = new QueryClient({
+      defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
+    });
+    const session: Session = new Session({
+      async refresh() {
+        const { data, response } = await api.POST('/api/auth/refresh');
+        return response.ok && data ? data : null;
+      },
+      async logout() {
+        await must(api.POST('/api/auth/logout'));
+      },
+    });
+    const api = createApi({
+      token: () => session.token(),
+      environment: () => holder.environment(),
+      onUnauthorized: () => session.end(),
+    });
+    session.subscribe(() => {
+      if (session.state === 'signedOut') queryClient.clear();
+    });
+    return {
+      api,
+      session,
+      queryClient,
+      setCurrent: (next: Environment) => {
+        current = next;
+      },
+    };
+  }, []);
+  useEffect(() => {
+    void value.session.start();
+  }, [value]);
+  const context: AppContextValue = {
+    api: value.api,
+    session: value.session,
+    environment,
+    setEnvironment: (next) => {
+      value.setCurrent(next);
+      setEnvironment(next);
+    },
+  };
+  return (
+    <AppContext.Provider value={context}>
+      <QueryClientProvider client={value.queryClient}>
+        <Routes session={value.session} />
+      </QueryClientProvider>
+    </AppContext.Provider>
+  );
+}
+
+function Routes({ session }: { session: Session }) {
+  const state = useSyncExternalStore(
+    (listener) => session.subscribe(listener),
+    () => session.state,
+  );
+  const { path } = useLocation();
+  const publicView = PUBLIC_VIEWS[path];
+  useEffect(() => {
+    if (state === 'signedOut' && !publicView) navigate('/entrar', { replace: true });
+    if (state === 'signedIn' && publicView) navigate('/', { replace: true });
+  }, [state, publicView]);
+  if (state === 'starting') return <p className="boot">Carregando o painel…</p>;
+  if (state === 'signedOut') return publicView ? publicView() : null;
+  if (publicView) return null;
+  for (const [pattern, view] of VIEWS) {
+    const params = match(pattern, path);
+    if (params) return <Shell>{view(params)}</Shell>;
+  }
+  return (
+    <Shell>
+      <PageTitle>Página não encontrada</PageTitle>
+    </Shell>
+  );
+}

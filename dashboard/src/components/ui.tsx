@@ -1,0 +1,123 @@
+import { type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { ApiError } from '../api/client';
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode };
+
+/** An input with its visible Portuguese label (and a hint read with it). */
+export function Field({ label, hint, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+/** A view's or a form's failure, read out by screen readers. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const messages =
+    error instanceof ApiError
+      ? error.messages
+      : ['Não foi possível falar com o servidor. Verifique a conexão e tente de novo.'];
+  return (
+    <div role="alert" className="error">
+      {messages.map((m) => (
+        <p key={m}>{m}</p>
+      ))}
+    </div>
+  );
+}
+
+export function Loading() {
+  return (
+    <p className="muted" aria-live="polite">
+      Carregando…
+    </p>
+  );
+}
+
+/** The view's heading: the document title follows it, and focus lands on it after a navigation. */
+export function PageTitle({ children, lead }: { children: string; lead?: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${children} · Painel do vendedor`;
+  }, [children]);
+  return (
+    <header className="page-title">
+      <h1 ref={ref} tabIndex={-1}>
+        {children}
+      </h1>
+      {lead ? <p className="lead">{lead}</p> : null}
+    </header>
+  );
+}
+
+/** A secret shown once (an API key, a signing secret, a token), with a copy button. */
+export function SecretOnce({ label, value, note }: { label: string; value: string; note?: ReactNode }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(value);
+    setCopied(true);
+  };
+  return (
+    <div className="secret">
+      <p className="secret-label">{label}</p>
+      <code className="secret-value">{value}</code>
+      <div className="row">
+        <button type="button" onClick={copy}>
+          Copiar
+        </button>
+        <span aria-live="polite" className="muted">
+          {copied ? 'Copiado.' : ''}
+        </span>
+      </div>
+      <p className="muted">{note ?? 'Guarde agora: não será mostrado de novo.'}</p>
+    </div>
+  );
+}
+
+/**
+ * A destructive action asked twice, in the page (no browser dialog): the first press shows the
+ * question with the buttons that confirm or give up.
+ */
+export function ConfirmAction(props: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  busy?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" className="danger" onClick={() => setAsking(true)}>
+        {props.label}
+      </button>
+    );
+  return (
+    <span className="confirm">
+      <span>{props.question}</span>
+      <button
+        type="button"
+        className="danger"
+        disabled={props.busy}
+        onClick={() => {
+          props.onConfirm();
+          setAsking(false);
+        }}
+      >
+        {props.confirmLabel}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancelar
+      </button>
+    </span>
+  );
+}
