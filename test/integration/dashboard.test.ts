@@ -202,6 +202,20 @@ describe('the seller dashboard', () => {
     expect(ids.size).toBe(1);
   });
 
+  it('finds the test event in Eventos, and its detail shows its delivery', async () => {
+    const eventId = receiver.received[0].json.id as string;
+    await goTo('Eventos');
+    const events = page.getByRole('list', { name: 'Eventos' });
+    await expect.poll(() => events.textContent()).toContain(eventId);
+    await checkView('events');
+    await events.getByRole('link', { name: 'product.updated' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'product.updated' }).waitFor();
+    expect(await page.getByText(eventId).first().isVisible()).toBe(true);
+    const deliveries = page.getByRole('list', { name: 'Entregas deste evento' });
+    expect(await deliveries.textContent()).toMatch(/Entregue.*Resposta200/);
+    await checkView('event-detail');
+  });
+
   it('switches to live, connects the fake Asaas and disconnects it', async () => {
     await page.getByRole('switch', { name: 'Modo de teste' }).uncheck();
     expect(await page.getByText('Modo de teste: dados do sandbox').count()).toBe(0);
