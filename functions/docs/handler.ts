@@ -3,8 +3,8 @@ import { rawReply } from '#shared/http/types';
 import { openApiDocument, referenceAsset, referencePage } from './reference';
 import { docsRoutes } from './routes';
 
-/** Where the base URL sends a person: the API reference (the dashboard, once there is one). */
-const ROOT_TARGET = '/docs';
+/** Where the base URL sends a person: the seller dashboard (CloudFront serves it from S3 on AWS). */
+const ROOT_TARGET = '/dashboard';
 
 export const handler = createHttpHandler(docsRoutes, () => ({
   getRoot: async () =>

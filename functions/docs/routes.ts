@@ -16,10 +16,11 @@ export const docsRoutes = defineRoutes('docs', [
     path: '/',
     auth: [],
     rateLimited: false,
-    summary: 'The service root: redirects to the API reference',
-    description: 'A 302 to `/docs` (Location header), the page a person opening the base URL wants first.',
+    summary: 'The service root: redirects to the seller dashboard',
+    description:
+      'A 302 to `/dashboard` (Location header), where a seller opening the base URL signs up or logs in. The API reference is at `/docs`.',
     responses: {
-      302: { contentType: 'text/plain', description: 'Found: the Location header is `/docs`.' },
+      302: { contentType: 'text/plain', description: 'Found: the Location header is `/dashboard`.' },
     },
   },
   {

@@ -20,6 +20,8 @@ const VIEWS: Record<string, string> = {
   'Chaves de API': '/desenvolvedores/chaves',
   Webhooks: '/desenvolvedores/webhooks',
   'Endpoint e entregas': '/desenvolvedores/webhooks/{endpoint}',
+  Eventos: '/desenvolvedores/eventos',
+  'Evento e entregas': '/desenvolvedores/eventos/{event}',
   'Conectar Asaas': '/asaas',
   Conta: '/conta',
 };
@@ -53,6 +55,15 @@ try {
     },
     body: JSON.stringify({ url: 'https://example.com/hook', events: ['*'] }),
   }).then((r) => r.json() as Promise<{ id: string }>);
+  // A test event, so the event view has one (and the endpoint a delivery of it).
+  const event = await fetch(`${runtime.baseUrl}/api/test-helpers/events`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${runtime.devCredentials?.apiKey}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ event: 'product.updated' }),
+  }).then((r) => r.json() as Promise<{ id: string }>);
   const context = await browser.newContext();
   await context.route('**/api/auth/refresh', (route) =>
     route.fulfill({
@@ -64,7 +75,10 @@ try {
   const page = await context.newPage();
   const requests: Record<string, number> = {};
   for (const [name, path] of Object.entries(VIEWS)) {
-    requests[name] = await requestsToLoad(page, `${base}${path.replace('{endpoint}', endpoint.id)}`);
+    requests[name] = await requestsToLoad(
+      page,
+      `${base}${path.replace('{endpoint}', endpoint.id).replace('{event}', event.id)}`,
+    );
   }
 
   const best = Math.min(...shellMs);

@@ -29,14 +29,14 @@ async function product(key: string, name: string, body: Record<string, unknown> 
 }
 
 describe('the URLs a newcomer guesses', () => {
-  it('redirects / to the API reference', async () => {
+  it('redirects / to the seller dashboard', async () => {
     const res = await fetch(`${runtime.baseUrl}/`, { redirect: 'manual' });
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/docs');
+    expect(res.headers.get('location')).toBe('/dashboard');
     expect(res.headers.get('content-type')).not.toMatch(/json/);
     const followed = await fetch(`${runtime.baseUrl}/`);
     expect(followed.status).toBe(200);
-    expect(followed.url).toBe(`${runtime.baseUrl}/docs`);
+    expect(followed.url).toBe(`${runtime.baseUrl}/dashboard`);
     expect(followed.headers.get('content-type')).toMatch(/^text\/html/);
   });
 

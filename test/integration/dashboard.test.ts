@@ -24,6 +24,7 @@ import { client, startTestRuntime } from '../support/runtime';
 const DESKTOP = { width: 1280, height: 900 };
 const EMAIL = 'ana@padaria.example.com';
 const PASSWORD = 'Senha-forte-123';
+const NEW_PASSWORD = 'Outra-senha-forte-456';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -31,6 +32,8 @@ let fake: FakeAsaas;
 let browser: Browser;
 let watched: Watched;
 let page: Page;
+/** The authenticator's secret, set up at sign-up: every later login asks its code. */
+let totpSecret: string;
 const receiver = new Receiver();
 const shot = screenshots('dashboard-');
 
@@ -116,8 +119,11 @@ describe('the seller dashboard', () => {
       await page.locator('.error').count(),
       (await page.locator('.error').allTextContents()).join(),
     ).toBe(0);
-    const secret = (await page.locator('.secret-value').first().textContent()) as string;
-    const code = await generate({ secret, epoch: Math.floor(runtime.wallClock.now().getTime() / 1000) });
+    totpSecret = (await page.locator('.secret-value').first().textContent()) as string;
+    const code = await generate({
+      secret: totpSecret,
+      epoch: Math.floor(runtime.wallClock.now().getTime() / 1000),
+    });
     await page.getByLabel('Código de 6 dígitos do aplicativo').fill(code);
     await checkView('totp-setup');
     await page.getByRole('button', { name: 'Ativar' }).click();
@@ -202,6 +208,20 @@ describe('the seller dashboard', () => {
     expect(ids.size).toBe(1);
   });
 
+  it('finds the test event in Eventos, and its detail shows its delivery', async () => {
+    const eventId = receiver.received[0].json.id as string;
+    await goTo('Eventos');
+    const events = page.getByRole('list', { name: 'Eventos' });
+    await expect.poll(() => events.textContent()).toContain(eventId);
+    await checkView('events');
+    await events.getByRole('link', { name: 'product.updated' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'product.updated' }).waitFor();
+    expect(await page.getByText(eventId).first().isVisible()).toBe(true);
+    const deliveries = page.getByRole('list', { name: 'Entregas deste evento' });
+    expect(await deliveries.textContent()).toMatch(/Entregue.*Resposta200/);
+    await checkView('event-detail');
+  });
+
   it('switches to live, connects the fake Asaas and disconnects it', async () => {
     await page.getByRole('switch', { name: 'Modo de teste' }).uncheck();
     expect(await page.getByText('Modo de teste: dados do sandbox').count()).toBe(0);
@@ -236,5 +256,36 @@ describe('the seller dashboard', () => {
     expect(watched.problems).toEqual([]);
     expect(watched.dialogs).toEqual([]);
     expect(watched.requested.filter((u) => !u.startsWith(runtime.baseUrl))).toEqual([]);
+  });
+
+  it('resets a forgotten password with the code from the mailbox and logs in with the new one', async () => {
+    await page.getByRole('link', { name: 'Esqueci a senha' }).click();
+    await page.getByRole('heading', { name: 'Esqueci a senha' }).waitFor();
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await checkView('forgot-password');
+    await page.getByRole('button', { name: 'Enviar código' }).click();
+    await page.getByRole('heading', { name: 'Nova senha' }).waitFor();
+    const mail = runtime.mailbox.all().find((m) => m.to === EMAIL && m.subject === 'Redefinição de senha');
+    const resetCode = mail?.text.match(/\b(\d{6})\b/)?.[1] as string;
+    expect(resetCode).toMatch(/^\d{6}$/);
+    expect(await page.getByLabel('E-mail').inputValue()).toBe(EMAIL);
+    await page.getByLabel('Código').fill(resetCode);
+    await page.getByLabel('Nova senha').fill(NEW_PASSWORD);
+    await checkView('reset-password');
+    await page.getByRole('button', { name: 'Redefinir senha' }).click();
+    await page.getByText('Senha redefinida. Entre com a nova senha.').waitFor();
+
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByLabel('Senha').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    // The authenticator's code: the next step's, since the one of sign-up's step cannot be used twice.
+    const code = await generate({
+      secret: totpSecret,
+      epoch: Math.floor(runtime.wallClock.now().getTime() / 1000) + 30,
+    });
+    await page.getByLabel('Código do aplicativo autenticador').fill(code);
+    await page.getByRole('button', { name: 'Confirmar código' }).click();
+    await page.getByRole('heading', { name: 'Início' }).waitFor();
+    expect(watched.problems).toEqual([]);
   });
 });

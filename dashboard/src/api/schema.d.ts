@@ -8,8 +8,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service root: redirects to the API reference
-         * @description A 302 to `/docs` (Location header), the page a person opening the base URL wants first.
+         * The service root: redirects to the seller dashboard
+         * @description A 302 to `/dashboard` (Location header), where a seller opening the base URL signs up or logs in. The API reference is at `/docs`.
          */
         get: operations["getRoot"];
         put?: never;
@@ -3888,7 +3888,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Found: the Location header is `/docs`. */
+            /** @description Found: the Location header is `/dashboard`. */
             302: {
                 headers: {
                     [name: string]: unknown;

@@ -11,6 +11,7 @@ import {
 } from '../features/auth/auth-views';
 import { ApiKeysView } from '../features/developers/api-keys';
 import { EndpointDetailView } from '../features/developers/endpoint-detail';
+import { EventDetailView, EventsView } from '../features/developers/events';
 import { WebhooksView } from '../features/developers/webhooks';
 import { HomeView } from '../features/home/home';
 import { AccountView, TotpView } from '../features/settings/account';
@@ -26,6 +27,8 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/desenvolvedores/chaves', () => <ApiKeysView />],
   ['/desenvolvedores/webhooks', () => <WebhooksView />],
   ['/desenvolvedores/webhooks/:id', (p) => <EndpointDetailView id={p.id} />],
+  ['/desenvolvedores/eventos', () => <EventsView />],
+  ['/desenvolvedores/eventos/:id', (p) => <EventDetailView id={p.id} />],
   ['/asaas', () => <AsaasView />],
   ['/conta', () => <AccountView />],
   ['/conta/autenticador', () => <TotpView />],

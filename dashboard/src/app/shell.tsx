@@ -6,6 +6,7 @@ const NAV: { to: string; label: string }[] = [
   { to: '/', label: 'Início' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
+  { to: '/desenvolvedores/eventos', label: 'Eventos' },
   { to: '/asaas', label: 'Conectar Asaas' },
   { to: '/conta', label: 'Conta' },
 ];

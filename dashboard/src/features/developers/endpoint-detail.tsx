@@ -161,6 +161,7 @@ export function EndpointDetailView({ id }: { id: string }) {
             <DeliveryItem
               key={delivery.id}
               delivery={delivery}
+              link="event"
               onResend={() => resend.mutate(delivery.id)}
               busy={resend.isPending}
             />
@@ -171,8 +172,10 @@ export function EndpointDetailView({ id }: { id: string }) {
   );
 }
 
+/** A delivery; `link` names what it points to: its event (in an endpoint's log) or its endpoint (in an event). */
 export function DeliveryItem(props: {
   delivery: Schemas['WebhookDelivery'];
+  link: 'event' | 'endpoint';
   onResend?: () => void;
   busy?: boolean;
 }) {
@@ -182,7 +185,15 @@ export function DeliveryItem(props: {
       <div>
         <p>
           <span className={`badge ${d.status}`}>{DELIVERY_STATUS[d.status]}</span> <code>{d.event}</code>{' '}
-          <code className="muted">{d.eventId}</code>
+          {props.link === 'event' ? (
+            <Link to={`/desenvolvedores/eventos/${d.eventId}`} className="muted">
+              {d.eventId}
+            </Link>
+          ) : (
+            <Link to={`/desenvolvedores/webhooks/${d.endpointId}`} className="muted">
+              Endpoint {d.endpointId}
+            </Link>
+          )}
         </p>
         <dl className="facts">
           <dt>Tentativas</dt>

@@ -83,6 +83,9 @@ export function HomeView() {
             <Link to="/desenvolvedores/webhooks">Webhooks</Link>
           </li>
           <li>
+            <Link to="/desenvolvedores/eventos">Eventos</Link>
+          </li>
+          <li>
             <a href="/docs">Referência da API</a>
           </li>
         </ul>
@@ -112,8 +115,9 @@ function FirstSale() {
             </a>
           </p>
           <p className="muted">
-            Seus <Link to="/desenvolvedores/webhooks">webhooks</Link> recebem o pagamento como
-            transaction.payment.succeeded.
+            O pagamento aparece em <Link to="/desenvolvedores/eventos">Eventos</Link> como
+            transaction.payment.succeeded, e seus <Link to="/desenvolvedores/webhooks">webhooks</Link> o
+            recebem.
           </p>
         </>
       ) : (
