@@ -31,6 +31,7 @@ export const examples = defineExamples(eventRoutes, {
             lastStatusCode: 500,
             lastDurationMs: 212,
             lastError: 'HTTP 500',
+            lastResponseExcerpt: '{"error":"internal server error"}',
             lastAttemptAt: '2026-11-30T03:12:44.001Z',
             nextAttemptAt: null,
             createdAt: paid.timestamp,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpSender, MAX_ANSWER_BYTES } from '#shared/adapters/http/webhook-sender';
+import { EXCERPT_BYTES, excerptOf, httpSender, MAX_ANSWER_BYTES } from '#shared/adapters/http/webhook-sender';
 import {
   DELIVERY_TIMEOUT_MS,
   deliveryIdOf,
@@ -84,17 +84,53 @@ describe('httpSender', () => {
 
     const result = await httpSender.post(at(url), BODY, HEADERS, 5_000);
 
-    expect(result).toEqual({ statusCode: 204, durationMs: expect.any(Number), error: null });
+    expect(result).toEqual({
+      statusCode: 204,
+      durationMs: expect.any(Number),
+      error: null,
+      responseExcerpt: null,
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/hook', body: BODY });
     expect(seen[0].headers).toMatchObject({ ...HEADERS, 'content-length': String(Buffer.byteLength(BODY)) });
   });
 
-  it('answers a 500 as the status, not an error', async () => {
+  it('answers a 500 as the status, not an error, with its body as the excerpt', async () => {
     const { url } = await serve((_req, res) => res.writeHead(500).end('boom'));
     expect(await httpSender.post(at(url), BODY, HEADERS, 5_000)).toMatchObject({
       statusCode: 500,
       error: null,
+      responseExcerpt: 'boom',
+    });
+  });
+
+  it('keeps the first 500 characters of a longer answer, and the connection serves the next delivery', async () => {
+    const long = `${'x'.repeat(EXCERPT_BYTES - 1)}yz${'w'.repeat(3_000)}`;
+    const { url, seen, server } = await serve((_req, res) => res.writeHead(502).end(long));
+    const sockets = new Set<number | undefined>();
+    server.on('connection', (socket) => sockets.add(socket.remotePort));
+
+    const first = await httpSender.post(at(url), BODY, HEADERS, 5_000);
+    const second = await httpSender.post(at(url), BODY, HEADERS, 5_000);
+
+    expect(EXCERPT_BYTES).toBe(500);
+    expect(first).toMatchObject({ statusCode: 502, error: null, responseExcerpt: long.slice(0, 500) });
+    expect(first.responseExcerpt).toHaveLength(500);
+    expect(second).toMatchObject({ statusCode: 502, responseExcerpt: long.slice(0, 500) });
+    expect(seen).toHaveLength(2);
+    expect(sockets.size).toBe(1);
+  });
+
+  it('answers the status with the part of the body that came within the timeout', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(503);
+      res.write('partial ');
+    });
+
+    expect(await httpSender.post(at(url), BODY, HEADERS, 200)).toMatchObject({
+      statusCode: 503,
+      error: null,
+      responseExcerpt: 'partial ',
     });
   });
 
@@ -118,6 +154,7 @@ describe('httpSender', () => {
       statusCode: null,
       durationMs: expect.any(Number),
       error: 'no answer within 150 ms',
+      responseExcerpt: null,
     });
     expect(result.durationMs).toBeGreaterThanOrEqual(100);
   });
@@ -182,6 +219,20 @@ describe('httpSender', () => {
     await socketClosed;
     expect(closed).toBe(true);
     expect(MAX_ANSWER_BYTES).toBe(64 * 1024);
+  });
+});
+
+describe('excerptOf', () => {
+  it('decodes UTF-8, leaves out a character cut at the end and the control characters, keeps lines', () => {
+    const text = `ação\u0000\u001b[31m\r\n\tok\u202Eevil\u0085`;
+    expect(excerptOf(Buffer.from(text))).toBe('ação[31m\n\tokevil');
+    const cut = Buffer.concat([Buffer.alloc(EXCERPT_BYTES - 1, 'a'), Buffer.from('é')]);
+    expect(excerptOf(cut)).toBe('a'.repeat(EXCERPT_BYTES - 1));
+  });
+
+  it('is null for no body or a body of control characters only', () => {
+    expect(excerptOf(Buffer.alloc(0))).toBeNull();
+    expect(excerptOf(Buffer.from('\u0000\u0007'))).toBeNull();
   });
 });
 
@@ -269,6 +320,7 @@ describe('a delivery whose host answers a public address, then loopback (DNS reb
         lastStatusCode: null,
         lastDurationMs: null,
         lastError: null,
+        lastResponseExcerpt: null,
         lastAttemptAt: null,
         nextAttemptAt: now,
         createdAt: now,

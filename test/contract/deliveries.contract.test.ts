@@ -37,6 +37,7 @@ function delivery(n: number, overrides: Partial<WebhookDelivery> = {}): WebhookD
     lastStatusCode: null,
     lastDurationMs: null,
     lastError: null,
+    lastResponseExcerpt: null,
     lastAttemptAt: null,
     nextAttemptAt: at(n),
     createdAt: at(n),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../events/signing';
 import type { Runtime } from '../../infra/local/runtime';
 import { eventually, Receiver, waitFor } from '../support/receiver';
-import { client, startTestRuntime } from '../support/runtime';
+import { client, logLines, startTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -170,6 +170,21 @@ describe('delivery', () => {
     // Fifteen advances over two simulated days, each running the deliveries and sweeps it passes:
     // about 5 s on a quiet machine, longer beside the other test files on a loaded CI runner.
   }, 180_000);
+
+  it("shows the start of a failing endpoint's answer in the deliveries list, and never logs it", async () => {
+    receiver.status = 503;
+    receiver.answer = `Loja em manutenção\u0007 ${'z'.repeat(600)}`;
+    const { id } = await register();
+    await emit();
+    const logOf = async () =>
+      (await api.get(`/api/webhook-endpoints/${id}/deliveries`, { token: key })).body.data[0];
+    await eventually(async () => (await logOf())?.attemptCount === 1);
+    const delivery = await logOf();
+    expect(delivery).toMatchObject({ status: 'pending', lastStatusCode: 503, lastError: null });
+    // The first 500 bytes: the prefix is 22 of them (ç and ã take two, the bell one and is left out).
+    expect(delivery.lastResponseExcerpt).toBe(`Loja em manutenção ${'z'.repeat(500 - 22)}`);
+    expect(logLines.some((line) => line.includes('Loja em manuten'))).toBe(false);
+  });
 
   it('counts an answer after 6 seconds as a failed attempt', async () => {
     receiver.delayMs = 6_000;

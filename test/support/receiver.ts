@@ -11,6 +11,8 @@ export class Receiver {
   readonly received: Received[] = [];
   status = 200;
   delayMs = 0;
+  /** The answer's body. */
+  answer = 'ok';
   private server?: Server;
   url = '';
 
@@ -28,7 +30,7 @@ export class Receiver {
       this.received.push({ headers: req.headers, body, json });
       if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
       res.writeHead(this.status, { 'content-type': 'text/plain' });
-      res.end('ok');
+      res.end(this.answer);
     });
     await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', () => r()));
     const address = this.server.address();

@@ -24,6 +24,59 @@ describe('the webhook event picker', () => {
   });
 });
 
+/**
+ * The component is TSX of the dashboard's own project (`tsc -p dashboard` checks it); this project
+ * has neither JSX nor the DOM types React's bring, so React and the component are imported by
+ * names its typecheck does not follow, and vitest compiles them.
+ */
+const modules = {
+  react: 'react',
+  server: 'react-dom/server',
+  endpointDetail: '../../dashboard/src/features/developers/endpoint-detail.tsx',
+};
+const { createElement } = (await import(modules.react)) as {
+  createElement: (type: unknown, props: unknown) => unknown;
+};
+const { renderToStaticMarkup } = (await import(modules.server)) as {
+  renderToStaticMarkup: (element: unknown) => string;
+};
+const { DeliveryItem } = (await import(modules.endpointDetail)) as { DeliveryItem: unknown };
+
+describe("a delivery log's item", () => {
+  const delivery = {
+    id: 'whd_0Z4FNqdE5j7rKSgzWCD0_67971e0eb9dca7ba',
+    endpointId: 'we_0Z4FNqdE5j7rKSgzWCD0',
+    eventId: 'evt_OzA0t9sEpX9BxA6ObA2rmwBx',
+    event: 'transaction.paid',
+    status: 'pending' as const,
+    attemptCount: 1,
+    lastStatusCode: 500,
+    lastDurationMs: 84,
+    lastError: null,
+    lastResponseExcerpt: '<script>alert(1)</script>\n{"error":"boom"}',
+    lastAttemptAt: '2026-11-28T17:10:22.699Z',
+    nextAttemptAt: '2026-11-28T17:11:22.671Z',
+    createdAt: '2026-11-28T17:10:22.671Z',
+    updatedAt: '2026-11-28T17:10:22.700Z',
+  };
+
+  it("shows the answer's excerpt as text in a code block, escaped", () => {
+    const html = renderToStaticMarkup(createElement(DeliveryItem, { delivery }));
+    expect(html).toContain(
+      '<pre class="excerpt"><code>&lt;script&gt;alert(1)&lt;/script&gt;\n{&quot;error&quot;:&quot;boom&quot;}</code></pre>',
+    );
+    expect(html).not.toContain('<script>');
+  });
+
+  it('shows no excerpt block when the answer had no body', () => {
+    const html = renderToStaticMarkup(
+      createElement(DeliveryItem, { delivery: { ...delivery, lastResponseExcerpt: null } }),
+    );
+    expect(html).not.toContain('<code>&lt;');
+    expect(html).not.toContain('Início da resposta');
+  });
+});
+
 describe('the CPF or CNPJ mask', () => {
   it.each([
     ['5299822', '529.982.2'],

@@ -39,8 +39,13 @@ const BODY = JSON.stringify({
   data: { id: 1001, updatedAt: NOW },
 });
 
-const OK = { statusCode: 200, durationMs: 42, error: null };
-const SERVER_ERROR = { statusCode: 500, durationMs: 37, error: null };
+const OK = { statusCode: 200, durationMs: 42, error: null, responseExcerpt: '{"received":true}' };
+const SERVER_ERROR = {
+  statusCode: 500,
+  durationMs: 37,
+  error: null,
+  responseExcerpt: 'Internal Server Error',
+};
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
 let clock: FakeClock;
@@ -82,6 +87,7 @@ function delivery(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
     lastStatusCode: null,
     lastDurationMs: null,
     lastError: null,
+    lastResponseExcerpt: null,
     lastAttemptAt: null,
     nextAttemptAt: NOW,
     createdAt: NOW,
@@ -107,6 +113,7 @@ const succeededAtFirst = () =>
     lastStatusCode: 200,
     lastDurationMs: 42,
     lastError: null,
+    lastResponseExcerpt: '{"received":true}',
     lastAttemptAt: NOW,
     nextAttemptAt: null,
     updatedAt: NOW,
@@ -204,6 +211,7 @@ describe('processDeliveryMessage on a failed attempt', () => {
         lastStatusCode: 500,
         lastDurationMs: 37,
         lastError: null,
+        lastResponseExcerpt: 'Internal Server Error',
         lastAttemptAt: NOW,
         nextAttemptAt: at(60),
         updatedAt: NOW,
@@ -212,8 +220,11 @@ describe('processDeliveryMessage on a failed attempt', () => {
   });
 
   it.each([
-    ['a redirect', { statusCode: 302, durationMs: 10, error: null }],
-    ['a timeout', { statusCode: null, durationMs: 5_000, error: 'timed out after 5000 ms' }],
+    ['a redirect', { statusCode: 302, durationMs: 10, error: null, responseExcerpt: 'Moved' }],
+    [
+      'a timeout',
+      { statusCode: null, durationMs: 5_000, error: 'timed out after 5000 ms', responseExcerpt: null },
+    ],
   ])('treats %s as a failure', async (_name, result) => {
     sender.answer(result);
 
@@ -222,6 +233,7 @@ describe('processDeliveryMessage on a failed attempt', () => {
       status: 'pending',
       lastStatusCode: result.statusCode,
       lastError: result.error,
+      lastResponseExcerpt: result.responseExcerpt,
     });
   });
 
@@ -324,6 +336,7 @@ describe('processDeliveryMessage on the last attempt', () => {
         lastStatusCode: 500,
         lastDurationMs: 37,
         lastError: null,
+        lastResponseExcerpt: 'Internal Server Error',
         lastAttemptAt: NOW,
         nextAttemptAt: null,
         updatedAt: NOW,

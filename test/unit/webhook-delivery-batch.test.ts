@@ -90,6 +90,7 @@ async function seedDelivery(endpointId: string, host: string, eventId: string): 
     lastStatusCode: null,
     lastDurationMs: null,
     lastError: null,
+    lastResponseExcerpt: null,
     lastAttemptAt: null,
     nextAttemptAt: NOW,
     createdAt: NOW,
@@ -111,9 +112,14 @@ beforeEach(() => {
   endpoints = new FakeWebhookEndpointRepository();
   deliveries = new FakeDeliveryRepository(endpoints);
   sender = new HostSender({
-    'ok.example.com': { statusCode: 204, durationMs: 40, error: null },
-    'down.example.com': { statusCode: 503, durationMs: 75, error: null },
-    'slow.example.com': { statusCode: null, durationMs: 5_000, error: 'no answer within 5000 ms' },
+    'ok.example.com': { statusCode: 204, durationMs: 40, error: null, responseExcerpt: null },
+    'down.example.com': { statusCode: 503, durationMs: 75, error: null, responseExcerpt: 'down' },
+    'slow.example.com': {
+      statusCode: null,
+      durationMs: 5_000,
+      error: 'no answer within 5000 ms',
+      responseExcerpt: null,
+    },
   });
   deps = {
     deliveries,

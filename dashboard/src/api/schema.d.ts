@@ -3784,6 +3784,8 @@ export interface components {
             lastAttemptAt: string | null;
             lastDurationMs: number | null;
             lastError: string | null;
+            /** @description The first characters (at most 500) of the last attempt's answer body, control characters removed; null when it had no body or no answer came */
+            lastResponseExcerpt: string | null;
             /** @description HTTP status of the last attempt; null before one or when no answer came */
             lastStatusCode: number | null;
             /** @description null unless the delivery is pending */
@@ -6196,6 +6198,7 @@ export interface operations {
                      *           "lastStatusCode": 500,
                      *           "lastDurationMs": 212,
                      *           "lastError": "HTTP 500",
+                     *           "lastResponseExcerpt": "{\"error\":\"internal server error\"}",
                      *           "lastAttemptAt": "2026-11-30T03:12:44.001Z",
                      *           "nextAttemptAt": null,
                      *           "createdAt": "2026-11-28T17:42:05.310Z",
@@ -24215,6 +24218,7 @@ export interface operations {
                      *       "lastStatusCode": 200,
                      *       "lastDurationMs": 63,
                      *       "lastError": null,
+                     *       "lastResponseExcerpt": "{\"received\":true}",
                      *       "lastAttemptAt": "2026-11-28T17:10:51.195Z",
                      *       "nextAttemptAt": null,
                      *       "createdAt": "2026-11-28T17:10:22.671Z",
@@ -25131,6 +25135,7 @@ export interface operations {
                      *           "lastStatusCode": 500,
                      *           "lastDurationMs": 84,
                      *           "lastError": null,
+                     *           "lastResponseExcerpt": "<html><body><h1>500 Internal Server Error</h1></body></html>",
                      *           "lastAttemptAt": "2026-11-28T17:10:22.699Z",
                      *           "nextAttemptAt": "2026-11-28T17:11:22.671Z",
                      *           "createdAt": "2026-11-28T17:10:22.671Z",

@@ -32,6 +32,7 @@ const FIELDS = [
   'lastStatusCode',
   'lastDurationMs',
   'lastError',
+  'lastResponseExcerpt',
   'lastAttemptAt',
   'nextAttemptAt',
   'createdAt',

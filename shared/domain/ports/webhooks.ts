@@ -69,6 +69,11 @@ export interface AttemptResult {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /**
+   * The answer's first characters (the seller's endpoint's words: shown to its seller, never
+   * logged); null when no body came or no answer.
+   */
+  responseExcerpt: string | null;
 }
 
 /**

@@ -46,6 +46,8 @@ export interface WebhookDelivery {
   lastStatusCode: number | null;
   lastDurationMs: number | null;
   lastError: string | null;
+  /** The last answer's first characters (see AttemptResult): shown to the seller, never logged. */
+  lastResponseExcerpt: string | null;
   lastAttemptAt: string | null;
   nextAttemptAt: string | null;
   createdAt: string;
@@ -149,6 +151,7 @@ function unstoredDelivery(
     lastStatusCode: null,
     lastDurationMs: null,
     lastError: null,
+    lastResponseExcerpt: null,
     lastAttemptAt: null,
     nextAttemptAt: first.createdAt,
     createdAt: first.createdAt,
@@ -211,14 +214,24 @@ export async function fanOutBatch(
   return outcomes.flatMap((o, i) => (o.status === 'rejected' ? [i] : []));
 }
 
-async function attempt(deps: DeliveryDeps, delivery: WebhookDelivery, endpoint: WebhookEndpoint | null) {
+/** An attempt that sent nothing, for the reason given. */
+const notSent = (error: string): AttemptResult => ({
+  statusCode: null,
+  durationMs: 0,
+  error,
+  responseExcerpt: null,
+});
+
+async function attempt(
+  deps: DeliveryDeps,
+  delivery: WebhookDelivery,
+  endpoint: WebhookEndpoint | null,
+): Promise<AttemptResult> {
   const now = deps.clock.now();
-  if (!endpoint) return { statusCode: null, durationMs: 0, error: 'endpoint was deleted' };
-  if (endpoint.status !== 'enabled')
-    return { statusCode: null, durationMs: 0, error: 'endpoint is disabled' };
+  if (!endpoint) return notSent('endpoint was deleted');
+  if (endpoint.status !== 'enabled') return notSent('endpoint is disabled');
   const target = await resolveWebhookUrl(endpoint.url, deps.urlPolicy);
-  if (target.problem !== undefined)
-    return { statusCode: null, durationMs: 0, error: `refused: ${target.problem}` };
+  if (target.problem !== undefined) return notSent(`refused: ${target.problem}`);
   const timestamp = Math.floor(deps.wallClock.now().getTime() / 1000);
   return deps.sender.post(
     { url: endpoint.url, addresses: target.addresses },
@@ -278,6 +291,7 @@ export async function processDeliveryMessage(
     lastStatusCode: result.statusCode,
     lastDurationMs: result.durationMs,
     lastError: result.error,
+    lastResponseExcerpt: result.responseExcerpt,
     lastAttemptAt: now.toISOString(),
     updatedAt: deps.clock.now().toISOString(),
   };
@@ -335,6 +349,7 @@ export async function resendDelivery(deps: DeliveryDeps, tenant: Tenant, id: str
     lastStatusCode: result.statusCode,
     lastDurationMs: result.durationMs,
     lastError: result.error,
+    lastResponseExcerpt: result.responseExcerpt,
     lastAttemptAt: now.toISOString(),
     updatedAt: deps.clock.now().toISOString(),
   };
@@ -357,6 +372,7 @@ export function toDeliveryView(d: WebhookDelivery) {
     lastStatusCode: d.lastStatusCode,
     lastDurationMs: d.lastDurationMs,
     lastError: d.lastError,
+    lastResponseExcerpt: d.lastResponseExcerpt,
     lastAttemptAt: d.lastAttemptAt,
     nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
     createdAt: d.createdAt,

@@ -85,6 +85,12 @@ export const webhookDeliveryResponse = z.lazy(() =>
         .describe('HTTP status of the last attempt; null before one or when no answer came'),
       lastDurationMs: z.number().nullable(),
       lastError: z.string().nullable(),
+      lastResponseExcerpt: z
+        .string()
+        .nullable()
+        .describe(
+          "The first characters (at most 500) of the last attempt's answer body, control characters removed; null when it had no body or no answer came",
+        ),
       lastAttemptAt: z.iso.datetime().nullable(),
       nextAttemptAt: z.iso.datetime().nullable().describe('null unless the delivery is pending'),
       createdAt: z.iso.datetime(),

@@ -14,7 +14,8 @@ export class FakeWebhookSender implements WebhookSender {
   readonly requests: SentRequest[] = [];
   private script: AttemptResult[];
   constructor(...script: AttemptResult[]) {
-    this.script = script.length > 0 ? script : [{ statusCode: 200, durationMs: 12, error: null }];
+    this.script =
+      script.length > 0 ? script : [{ statusCode: 200, durationMs: 12, error: null, responseExcerpt: null }];
   }
   answer(...script: AttemptResult[]): void {
     this.script = script;

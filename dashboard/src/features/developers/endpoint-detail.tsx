@@ -206,6 +206,15 @@ export function DeliveryItem(props: {
           <dd>{formatDateTime(d.nextAttemptAt)}</dd>
         </dl>
         {d.lastError ? <pre className="excerpt">{d.lastError}</pre> : null}
+        {d.lastResponseExcerpt ? (
+          <>
+            <p className="muted">Início da resposta</p>
+            {/* The endpoint's own words, as text: React escapes them. */}
+            <pre className="excerpt">
+              <code>{d.lastResponseExcerpt}</code>
+            </pre>
+          </>
+        ) : null}
       </div>
       {props.onResend ? (
         <button type="button" onClick={props.onResend} disabled={props.busy}>
