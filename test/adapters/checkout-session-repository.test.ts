@@ -15,6 +15,7 @@ import type { DomainEvent } from '../../shared/domain/events/events';
 import type { SessionQuery } from '../../shared/domain/ports';
 import type { Tenant } from '../../shared/domain/tenant';
 import { type ConflictError, isConflict } from '../../shared/errors';
+import { outboxPut as outboxItem } from '../support/outbox-put';
 import { cancelled, caught } from '../support/transact-failures';
 
 /** The exact commands the checkout session repository sends (inputs as built, before marshalling). */
@@ -117,21 +118,7 @@ const event = (id: string, name: string): DomainEvent => ({
   envelope: { id, event: name, timestamp: CREATED, data: { id: ID } },
 });
 
-const outboxPut = (e: DomainEvent) => ({
-  Put: {
-    TableName: TABLE_NAME,
-    Item: {
-      pk: `EVENT#${e.envelope.id}`,
-      sk: 'EVENT',
-      entity: 'outbox-event',
-      version: 1,
-      tenant: TENANT,
-      envelope: e.envelope,
-      ttl: OUTBOX_TTL,
-    },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
-});
+const outboxPut = (e: DomainEvent) => outboxItem(e, TABLE_NAME, OUTBOX_TTL);
 
 const conditionFailed = () =>
   new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });

@@ -199,8 +199,10 @@ describe('payment method repository', () => {
     ]);
   });
 
-  it('sweeps with one Query per month bucket on byStatusOrName, oldest month first (never a Scan)', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [item] });
+  it('sweeps each month bucket on byStatusOrName to its last page, oldest month first (never a Scan)', async () => {
+    // The mock answers every bucket with one card whose step is due (the sweep also drops an item
+    // whose step is after now, as a page may end past it).
+    ddb.on(QueryCommand).resolves({ Items: [{ ...item, gsi2sk: '2026-01-02T03:00:00.000Z#7:test:5' }] });
     const due = await repo().dueExpirySteps(new Date('2026-01-15T12:00:00.000Z'), 2);
     expect(due).toEqual(['7:test:5', '7:test:5', '7:test:5']);
     expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input.ExpressionAttributeValues)).toEqual([
@@ -212,7 +214,8 @@ describe('payment method repository', () => {
       IndexName: 'byStatusOrName',
       KeyConditionExpression: '#pk = :pk AND #sk <= :now',
       ExpressionAttributeNames: { '#pk': 'gsi2pk', '#sk': 'gsi2sk' },
-      Limit: 100,
     });
+    // Every page of a month is read (no cap at the first 100 items).
+    expect(ddb.commandCalls(QueryCommand)[0].args[0].input.Limit).toBeUndefined();
   });
 });

@@ -26,6 +26,7 @@ import type { Product } from '../../shared/domain/products/products';
 import type { Tenant } from '../../shared/domain/tenant';
 import type { Transaction } from '../../shared/domain/transactions/transaction';
 import type { WebhookEndpoint } from '../../shared/domain/webhooks/endpoints';
+import { outboxPut as outboxItem } from '../support/outbox-put';
 
 /**
  * The exact command each repository sends for its representative write, read back from the
@@ -56,22 +57,7 @@ function event(id: string, name: string, data: unknown): DomainEvent {
   return { tenant: TENANT, envelope: { id, event: name, timestamp: NOW_ISO, data } };
 }
 
-/** The outbox item every state change carries in its TransactWriteItems. */
-const outboxPut = (e: DomainEvent) => ({
-  Put: {
-    TableName: TABLE_NAME,
-    Item: {
-      pk: `EVENT#${e.envelope.id}`,
-      sk: 'EVENT',
-      entity: 'outbox-event',
-      version: 1,
-      tenant: TENANT,
-      envelope: e.envelope,
-      ttl: OUTBOX_TTL,
-    },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
-});
+const outboxPut = (e: DomainEvent) => outboxItem(e, TABLE_NAME, OUTBOX_TTL);
 
 it('builds the epoch constants from NOW', () => {
   expect(Math.floor(NOW.getTime() / 1000)).toBe(NOW_EPOCH);

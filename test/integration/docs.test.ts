@@ -182,10 +182,23 @@ describe('GET /docs', () => {
     // An open operation, with its examples and answers, fits the width too.
     const open = await browser.newPage({ viewport: PHONE });
     await open.goto(`${runtime.baseUrl}/docs#/transactions/createTransaction`);
-    // The deep link opens the operation; a list this long is drawn as it comes into view.
+    // The deep link opens the operation; a list this long is drawn as it comes into view, so the
+    // page is walked down until the operation is drawn.
+    await open.locator('.opblock').first().waitFor({ state: 'attached', timeout: 30_000 });
+    const drawn = await open.evaluate<boolean>(`(async () => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.floor(innerHeight / 2)) {
+        if (document.getElementById('operations-transactions-createTransaction')) return true;
+        scrollTo(0, y);
+        await frame();
+      }
+      return Boolean(document.getElementById('operations-transactions-createTransaction'));
+    })()`);
+    expect(drawn).toBe(true);
     const deep = open.locator('#operations-transactions-createTransaction');
-    await deep.waitFor({ state: 'attached', timeout: 30_000 });
     await deep.scrollIntoViewIfNeeded();
+    if ((await deep.locator('.responses-table').count()) === 0)
+      await deep.locator('.opblock-summary').first().click();
     await deep.locator('.responses-table').first().waitFor({ timeout: 30_000 });
     await noHorizontalScroll(open);
     await screenshots('docs-')(open, 'phone-operation');

@@ -85,6 +85,7 @@ beforeAll(() => {
     clock: { now: () => NOW },
     wallClock: { now: () => NOW },
     ids: { uuid: () => 'u', prefixed: (p: string) => `${p}_x` },
+    unitOfWork: <T>(work: () => Promise<T>) => work(),
   } as unknown as Container);
 });
 

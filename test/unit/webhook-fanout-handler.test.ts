@@ -81,6 +81,7 @@ beforeEach(() => {
     repos: { deliveries: new FakeDeliveryRepository(endpoints), webhookEndpoints: endpoints },
     queue,
     clock: new FakeClock(NOW),
+    unitOfWork: <T>(work: () => Promise<T>) => work(),
   };
   vi.mocked(fanOutBatch).mockClear();
   vi.mocked(fanOutBatch).mockImplementation(actual.fanOutBatch);
