@@ -5,7 +5,7 @@ import {
   type PaymentMethod,
 } from '#shared/domain/payment-methods/payment-method';
 import type { PaymentMethodRepository } from '#shared/domain/ports';
-import type { Environment, Tenant } from '#shared/domain/tenant';
+import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { dueJobIds, dueSortKey } from './due-buckets';
 import { keys } from './keys';

@@ -6,8 +6,7 @@ import {
   type ScheduledCharge,
   type TimelineEntry,
 } from '#shared/domain/scheduled-charges/charge';
-import type { Environment, Tenant } from '#shared/domain/tenant';
-import { ConflictError } from '#shared/errors';
+import type { Tenant } from '#shared/domain/tenant';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
