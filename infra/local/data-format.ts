@@ -1,4 +1,4 @@
-import { GetItemCommand, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { localClient } from './dynamodb-local';
 
 /**
@@ -27,10 +27,16 @@ export class LocalDataFormatError extends Error {
 }
 
 /**
- * Holds a kept table to the code's data format: an empty table is stamped with it; a table with
- * data and a stamp older or newer than the code, or none, throws LocalDataFormatError naming `dataDir`.
+ * Holds a kept table to the code's data format: a table created by this start is stamped with it;
+ * a table kept from an earlier start whose stamp is older or newer than the code, or missing,
+ * throws LocalDataFormatError naming `dataDir`.
  */
-export async function checkDataFormat(endpoint: string, tableName: string, dataDir: string): Promise<void> {
+export async function checkDataFormat(
+  endpoint: string,
+  tableName: string,
+  dataDir: string,
+  created: boolean,
+): Promise<void> {
   const client = localClient(endpoint);
   try {
     const stamp = await client.send(
@@ -38,9 +44,7 @@ export async function checkDataFormat(endpoint: string, tableName: string, dataD
     );
     const found = stamp.Item?.format?.N === undefined ? null : Number(stamp.Item.format.N);
     if (found === DATA_FORMAT_VERSION) return;
-    // Start-up only, never a request path: one item tells whether the table holds anything.
-    const any = await client.send(new ScanCommand({ TableName: tableName, Limit: 1 }));
-    if (found !== null || (any.Items?.length ?? 0) > 0) throw new LocalDataFormatError(found, dataDir);
+    if (!created) throw new LocalDataFormatError(found, dataDir);
     await client.send(
       new PutItemCommand({
         TableName: tableName,

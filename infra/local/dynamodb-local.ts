@@ -251,9 +251,10 @@ export function localClient(endpoint: string): DynamoDBClient {
 /**
  * Creates the table from the definition the CDK stack uses, unless it exists; an existing table
  * (data kept in the data folder) gets the definition's indexes it lacks and loses the ones the
- * definition no longer has, so a renamed index is rebuilt from the items already there.
+ * definition no longer has, so a renamed index is rebuilt from the items already there. Answers
+ * whether this call created it.
  */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+export async function ensureTable(endpoint: string, tableName: string): Promise<{ created: boolean }> {
   const client = localClient(endpoint);
   try {
     let existing: TableDescription | undefined;
@@ -264,7 +265,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     }
     if (existing) {
       await alignIndexes(client, tableName, existing);
-      return;
+      return { created: false };
     }
     await client.send(new CreateTableCommand(createTableInput(tableName)));
     await client.send(
@@ -273,6 +274,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
         TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
       }),
     );
+    return { created: true };
   } finally {
     client.destroy();
   }

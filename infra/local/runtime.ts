@@ -223,9 +223,9 @@ async function startDatabase(options: RuntimeOptions, dataDir: string | null) {
   const endpoint = options.dynamoEndpoint ?? (dynamo as DynamoLocal).endpoint;
   const tableName = options.tableName ?? 'payment-service';
   try {
-    await ensureTable(endpoint, tableName);
+    const { created } = await ensureTable(endpoint, tableName);
     // Kept data must be of the shape the code reads: refused with what to delete, never misread.
-    if (dataDir) await checkDataFormat(endpoint, tableName, dataDir);
+    if (dataDir) await checkDataFormat(endpoint, tableName, dataDir, created);
   } catch (error) {
     await dynamo?.stop();
     throw error;

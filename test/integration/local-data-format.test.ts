@@ -10,8 +10,8 @@ const DATA_DIR = '/home/dev/payment-service/.local';
 async function table() {
   const endpoint = await fileDynamoEndpoint();
   const tableName = `format-${randomUUID()}`;
-  await ensureTable(endpoint, tableName);
-  return { endpoint, tableName };
+  const { created } = await ensureTable(endpoint, tableName);
+  return { endpoint, tableName, created };
 }
 
 async function put(endpoint: string, tableName: string, item: Record<string, unknown>) {
@@ -34,16 +34,19 @@ const refusalOf = async (promise: Promise<unknown>) => {
 
 describe('the local data format check at npm start', () => {
   it('stamps an empty table with the format and lets every later start through', async () => {
-    const { endpoint, tableName } = await table();
-    await checkDataFormat(endpoint, tableName, DATA_DIR);
+    const { endpoint, tableName, created } = await table();
+    expect(created).toBe(true);
+    await checkDataFormat(endpoint, tableName, DATA_DIR, created);
     await put(endpoint, tableName, { pk: { S: 'SELLER#1' }, sk: { S: 'PRODUCT#1' } });
-    await expect(checkDataFormat(endpoint, tableName, DATA_DIR)).resolves.toBeUndefined();
+    // The next start finds the table kept, with its stamp.
+    expect((await ensureTable(endpoint, tableName)).created).toBe(false);
+    await expect(checkDataFormat(endpoint, tableName, DATA_DIR, false)).resolves.toBeUndefined();
   });
 
   it('refuses data written before the format was recorded, naming the folder to delete', async () => {
     const { endpoint, tableName } = await table();
     await put(endpoint, tableName, { pk: { S: 'SELLER#1' }, sk: { S: 'PRODUCT#1' } });
-    const message = await refusalOf(checkDataFormat(endpoint, tableName, DATA_DIR));
+    const message = await refusalOf(checkDataFormat(endpoint, tableName, DATA_DIR, false));
     expect(message).toContain(`delete ${DATA_DIR}`);
     expect(message).toContain('before its format was recorded');
   });
@@ -53,7 +56,7 @@ describe('the local data format check at npm start', () => {
       const { endpoint, tableName } = await table();
       const key = { pk: { S: 'LOCAL#DATA_FORMAT' }, sk: { S: 'LOCAL#DATA_FORMAT' } };
       await put(endpoint, tableName, { ...key, format: { N: String(format) } });
-      const message = await refusalOf(checkDataFormat(endpoint, tableName, DATA_DIR));
+      const message = await refusalOf(checkDataFormat(endpoint, tableName, DATA_DIR, false));
       expect(message).toContain(`data of format ${format}`);
       expect(message).toContain(DATA_DIR);
     }
