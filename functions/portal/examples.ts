@@ -1,4 +1,4 @@
-import { chargeCustomer, subscription } from '#shared/http/example-story';
+import { chargeCustomer, subscription, subscriptionHistory } from '#shared/http/example-story';
 import { defineExamples } from '#shared/http/examples';
 import { portalRoutes } from './routes';
 
@@ -25,29 +25,6 @@ const inPortal = {
 const newCard = { id: 4, cardBrand: 'visa', cardLast4: '4242' } as const;
 const onNewCard = { ...inPortal, paymentMethodId: 4, paymentMethod: newCard } as const;
 const portalCustomer = { ...chargeCustomer, phone: '11987654321' } as const;
-const events = [
-  {
-    id: 3,
-    subscriptionId: 1,
-    eventType: 'payment_success',
-    eventData: { amount: 29.9, transactionId: 15, paidAt: '2026-11-28T17:09:31.620Z', billingCycle: 1 },
-    createdAt: '2026-11-28T17:09:31.729Z',
-  },
-  {
-    id: 2,
-    subscriptionId: 1,
-    eventType: 'subscription.activated',
-    eventData: {},
-    createdAt: '2026-11-28T17:09:31.729Z',
-  },
-  {
-    id: 1,
-    subscriptionId: 1,
-    eventType: 'subscription.created',
-    eventData: { priceId: 1, trialDays: 0 },
-    createdAt: '2026-11-28T17:09:31.729Z',
-  },
-] as const;
 
 export const examples = defineExamples(portalRoutes, {
   createPortalSession: {
@@ -156,7 +133,7 @@ export const examples = defineExamples(portalRoutes, {
     },
     responses: { 200: { ...onNewCard, updatedAt: '2026-11-28T17:09:34.289Z' } },
   },
-  portalSubscriptionEvents: { path: { id: '1' }, responses: { 200: events } },
+  portalSubscriptionEvents: { path: { id: '1' }, responses: { 200: subscriptionHistory } },
   portalUpdateCustomerInfo: {
     body: { phone: '(11) 98765-4321' },
     responses: { 200: portalCustomer },

@@ -1,4 +1,4 @@
-import { productUuid, subscription } from '#shared/http/example-story';
+import { productUuid, subscription, subscriptionHistory } from '#shared/http/example-story';
 import { defineExamples } from '#shared/http/examples';
 import { subscriptionRoutes } from './routes';
 
@@ -128,27 +128,7 @@ export const examples = defineExamples(subscriptionRoutes, {
           eventData: { pausedAt: '2026-11-28T17:09:33.597Z', by: 'seller' },
           createdAt: '2026-11-28T17:09:33.597Z',
         },
-        {
-          id: 3,
-          subscriptionId: 1,
-          eventType: 'payment_success',
-          eventData: { amount: 29.9, transactionId: 15, paidAt: '2026-11-28T17:09:31.620Z', billingCycle: 1 },
-          createdAt: '2026-11-28T17:09:31.729Z',
-        },
-        {
-          id: 2,
-          subscriptionId: 1,
-          eventType: 'subscription.activated',
-          eventData: {},
-          createdAt: '2026-11-28T17:09:31.729Z',
-        },
-        {
-          id: 1,
-          subscriptionId: 1,
-          eventType: 'subscription.created',
-          eventData: { priceId: 1, trialDays: 0 },
-          createdAt: '2026-11-28T17:09:31.729Z',
-        },
+        ...subscriptionHistory,
       ],
     },
   },

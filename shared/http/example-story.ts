@@ -395,3 +395,28 @@ export const subscription = {
   customer: { id: 1, name: 'Maria Souza', email: 'maria@example.com' },
   paymentMethod: { id: 1, cardBrand: 'visa', cardLast4: '1111' },
 } as const;
+
+/** The subscription's history, newest first: created, activated, its first payment. */
+export const subscriptionHistory = [
+  {
+    id: 3,
+    subscriptionId: 1,
+    eventType: 'payment_success',
+    eventData: { amount: 29.9, transactionId: 15, paidAt: '2026-11-28T17:09:31.620Z', billingCycle: 1 },
+    createdAt: '2026-11-28T17:09:31.729Z',
+  },
+  {
+    id: 2,
+    subscriptionId: 1,
+    eventType: 'subscription.activated',
+    eventData: {},
+    createdAt: '2026-11-28T17:09:31.729Z',
+  },
+  {
+    id: 1,
+    subscriptionId: 1,
+    eventType: 'subscription.created',
+    eventData: { priceId: 1, trialDays: 0 },
+    createdAt: '2026-11-28T17:09:31.729Z',
+  },
+] as const;
