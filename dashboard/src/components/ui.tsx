@@ -19,6 +19,22 @@ export function Field({ label, hint, ...input }: FieldProps) {
   );
 }
 
+const PASSWORD_HINT = 'Pelo menos 12 caracteres, com letras minúsculas e maiúsculas, números e símbolos.';
+
+/** A password being chosen (sign-up, reset, change): the policy's length and its hint, in one place. */
+export function NewPasswordField(props: Omit<FieldProps, 'type' | 'autoComplete' | 'minLength' | 'hint'>) {
+  return (
+    <Field
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={12}
+      hint={PASSWORD_HINT}
+      {...props}
+    />
+  );
+}
+
 /** A view's or a form's failure, read out by screen readers. */
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;

@@ -3,11 +3,8 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
-import { ErrorNote, Field, PageTitle } from '../../components/ui';
+import { ErrorNote, Field, NewPasswordField, PageTitle } from '../../components/ui';
 import { maskDocument } from './document-mask';
-
-export const PASSWORD_HINT =
-  'Pelo menos 12 caracteres, com letras minúsculas e maiúsculas, números e símbolos.';
 
 /**
  * The password typed at sign-up, kept in memory (never stored) until the address is confirmed, so
@@ -148,16 +145,7 @@ export function SignUpView() {
           onChange={set('email')}
           required
         />
-        <Field
-          label="Senha"
-          type="password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={set('password')}
-          required
-          minLength={12}
-          hint={PASSWORD_HINT}
-        />
+        <NewPasswordField label="Senha" value={form.password} onChange={set('password')} />
         <button type="submit" className="primary" disabled={signUp.isPending}>
           Criar conta
         </button>
@@ -291,16 +279,7 @@ export function ResetPasswordView() {
           onChange={set('code')}
           required
         />
-        <Field
-          label="Nova senha"
-          type="password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={set('password')}
-          required
-          minLength={12}
-          hint={PASSWORD_HINT}
-        />
+        <NewPasswordField label="Nova senha" value={form.password} onChange={set('password')} />
         <button type="submit" className="primary" disabled={reset.isPending}>
           Redefinir senha
         </button>

@@ -3,8 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
-import { ErrorNote, Field, PageTitle, SecretOnce } from '../../components/ui';
-import { PASSWORD_HINT } from '../auth/auth-views';
+import { ErrorNote, Field, NewPasswordField, PageTitle, SecretOnce } from '../../components/ui';
 
 /** Conta: change the password; the authenticator app has its own view. No request to load. */
 export function AccountView() {
@@ -36,15 +35,10 @@ export function AccountView() {
             onChange={(e) => setCurrent(e.target.value)}
             required
           />
-          <Field
+          <NewPasswordField
             label="Nova senha"
-            type="password"
-            autoComplete="new-password"
             value={newPassword}
             onChange={(e) => setNext(e.target.value)}
-            required
-            minLength={12}
-            hint={PASSWORD_HINT}
           />
           <button type="submit" className="primary" disabled={change.isPending}>
             Alterar senha
