@@ -33,12 +33,13 @@ export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Ru
 }
 
 /**
- * A fresh window for every rate limit, 61 s on: the request limit counts on real time (the
- * runtime's wall clock, skewed in this process; no route moves it), the customer-area limits on
- * the test clock (advanced over HTTP).
+ * A fresh window for every rate limit: the request limit counts on real time (the runtime's wall
+ * clock, skewed in this process to just past the next minute's start, so the test has the whole
+ * window; no route moves it), the customer-area limits on the test clock (advanced 61 s over HTTP).
  */
 export async function nextRateWindow(runtime: Runtime, api = client(runtime.baseUrl)): Promise<void> {
-  runtime.wallClock.skew(61);
+  const wall = runtime.wallClock.now().getTime();
+  runtime.wallClock.skew((60_000 - (wall % 60_000)) / 1000 + 0.5);
   await api.post('/api/test-helpers/clock/advance', { seconds: 61 });
 }
 
