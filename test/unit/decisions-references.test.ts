@@ -11,7 +11,11 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SKIPPED_FOLDERS = new Set(['node_modules', 'cdk.out', 'dist', 'coverage']);
 const SOURCE = /\.(ts|tsx|mjs|md)$/;
-const DECISIONS = 'docs/decisions.md';
+/** The documents cited by heading, each with the word a citation starts with. */
+const CITED_DOCS = [
+  { path: 'docs/decisions.md', word: 'decisions' },
+  { path: 'docs/state-machines.md', word: 'state-machines' },
+] as const;
 /** This file's own examples are not citations. */
 const SELF = relative(ROOT, import.meta.filename);
 
@@ -32,9 +36,12 @@ function joinCommentLines(text: string): string {
   return text.replace(/\s*\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*/g, ' ');
 }
 
-/** The titles a text cites: quoted strings right after `decisions` / `decisions.md`, joined by `,` or `and`. */
-function citedTitles(text: string): string[] {
-  const citation = /decisions(?:\.md)?\s*[,:]?\s*\(?\s*("[^"]{1,120}"(?:\s*(?:,|and)\s*"[^"]{1,120}")*)/g;
+/** The titles a text cites: quoted strings right after `<word>` / `<word>.md`, joined by `,` or `and`. */
+function citedTitles(text: string, word = 'decisions'): string[] {
+  const citation = new RegExp(
+    `${word}(?:\\.md)?\\s*[,:]?\\s*\\(?\\s*("[^"]{1,120}"(?:\\s*(?:,|and)\\s*"[^"]{1,120}")*)`,
+    'g',
+  );
   const titles: string[] = [];
   for (const match of joinCommentLines(text).matchAll(citation)) {
     for (const quoted of match[1].matchAll(/"([^"]+)"/g)) titles.push(quoted[1]);
@@ -47,12 +54,12 @@ function headingsOf(markdown: string): Set<string> {
   return new Set([...markdown.matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)].map((m) => m[1]));
 }
 
-function citations(): Map<string, string[]> {
+function citations(doc: (typeof CITED_DOCS)[number]): Map<string, string[]> {
   const byTitle = new Map<string, string[]>();
   for (const file of sourceFiles(ROOT)) {
     const path = relative(ROOT, file);
-    if (path === DECISIONS || path === SELF || path.startsWith('docs/decisions-incoming/')) continue;
-    for (const title of citedTitles(readFileSync(file, 'utf8'))) {
+    if (path === doc.path || path === SELF || path.startsWith('docs/decisions-incoming/')) continue;
+    for (const title of citedTitles(readFileSync(file, 'utf8'), doc.word)) {
       byTitle.set(title, [...(byTitle.get(title) ?? []), path]);
     }
   }
@@ -74,13 +81,14 @@ describe('decision records cited from the code', () => {
       citedTitles('  // (docs/decisions.md, "Security review (issue 31): card\n  // testing").'),
     ).toEqual(['Security review (issue 31): card testing']);
     expect(citedTitles('docs/decisions.md has the numbers.')).toEqual([]);
+    expect(citedTitles('(docs/state-machines.md, "Statuses")', 'state-machines')).toEqual(['Statuses']);
   });
 
-  it('finds a heading for every title the sources cite', () => {
-    const headings = headingsOf(readFileSync(join(ROOT, DECISIONS), 'utf8'));
-    const cited = citations();
-    // The sources cite dozens of records; an empty map would mean the scan itself broke.
-    expect(cited.size).toBeGreaterThan(20);
+  it.each(CITED_DOCS)('finds a heading of $path for every title the sources cite', (doc) => {
+    const headings = headingsOf(readFileSync(join(ROOT, doc.path), 'utf8'));
+    const cited = citations(doc);
+    // The sources cite these documents many times; an empty map would mean the scan itself broke.
+    expect(cited.size).toBeGreaterThan(doc.word === 'decisions' ? 20 : 1);
     const missing = [...cited]
       .filter(([title]) => !headings.has(title))
       .map(([title, files]) => `"${title}" (cited by ${[...new Set(files)].join(', ')})`);

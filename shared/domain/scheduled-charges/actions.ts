@@ -11,7 +11,7 @@ import type { MarkPaidInput, PostponeInput, UpdateScheduledChargeInput } from '.
 import { applyCyclePaid, type Draft, draftOf, finish, isOpen, putCycle, saveCharge } from './state';
 
 /**
- * The seller's actions on a charge (docs/decisions.md, "Transitions"). Each is one conditional
+ * The seller's actions on a charge (docs/state-machines.md, "Transitions"). Each is one conditional
  * save of the charge with its timeline, webhooks and the customer's overdue count; a state that
  * refuses the action is a 409 naming it.
  */

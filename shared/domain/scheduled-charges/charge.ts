@@ -6,7 +6,7 @@ import { SCHEDULED_CHARGE_NOT_FOUND } from './not-found';
 
 /**
  * Scheduled charges (issue 13): a one-time charge or a recurring series, each made of cycles with
- * a due date. docs/decisions.md ("Scheduled charges: the state machine") is the contract every
+ * a due date. docs/state-machines.md ("Scheduled charges") is the contract every
  * module of this folder follows; this file holds the stored shapes and the API's views.
  */
 

@@ -119,7 +119,7 @@ export const issuedMethods = (c: Pick<ScheduledCharge, 'methods'>) =>
 export const inTrial = (c: Pick<ScheduledCharge, 'trialEndsOn'>, now: Date) =>
   c.trialEndsOn !== null && saoPauloDate(now) <= c.trialEndsOn;
 
-/** The charge's status, derived in the contract's order (docs/decisions.md, "Statuses"). */
+/** The charge's status, derived in the contract's order (docs/state-machines.md, "Statuses"). */
 export function deriveStatus(charge: ScheduledCharge, now: Date): ChargeStatus {
   if (charge.canceledAt !== null) return charge.type === 'one_time' ? 'canceled' : 'recurrence_canceled';
   if (charge.pausedAt !== null) return 'paused';
