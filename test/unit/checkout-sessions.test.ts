@@ -38,6 +38,7 @@ import { FakeAffiliationRepository } from '../support/fakes/affiliation-reposito
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
@@ -119,6 +120,7 @@ function makeDeps() {
     transactions,
     affiliations,
     customers: new FakeCustomerRepository(501),
+    atomically: fakeAtomically,
     paymentMethods: new FakePaymentMethodRepository(),
     prices: new FakePriceRepository(),
     subscriptions: new FakeSubscriptionRepository({ transactions }),

@@ -16,6 +16,7 @@ import { FakeAffiliationRepository } from '../support/fakes/affiliation-reposito
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
@@ -98,6 +99,7 @@ function makeDeps() {
     prices,
     affiliations: new FakeAffiliationRepository({ exists: async () => true }),
     customers: new FakeCustomerRepository(501),
+    atomically: fakeAtomically,
     paymentMethods: new FakePaymentMethodRepository(),
     payments: new FakeGatewayRouter({
       test: new FakePaymentProvider('sandbox'),
