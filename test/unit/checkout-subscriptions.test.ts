@@ -16,7 +16,6 @@ import { FakeAffiliationRepository } from '../support/fakes/affiliation-reposito
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
-import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
@@ -26,6 +25,7 @@ import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 
 const NOW = '2026-03-10T15:00:00.000Z';
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };

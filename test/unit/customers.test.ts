@@ -489,10 +489,21 @@ describe('who gave the e-mail (issue 31, customer identity)', () => {
   }
 
   /** A public buyer recorded alone (a subscription trial's), as the stored state is now. */
-  async function recordPublicBuyer(deps: ReturnType<typeof shared>['deps'], tenant: Tenant, buyer: ReturnType<typeof input>) {
+  async function recordPublicBuyer(
+    deps: ReturnType<typeof shared>['deps'],
+    tenant: Tenant,
+    buyer: ReturnType<typeof input>,
+  ) {
     const state = buyerStateOf(await deps.customers.findBuyer(buyer.document), tenant);
     const at = NOW.toISOString();
-    const recorded = await recordBuyer({ ...deps, atomically: fakeAtomically }, tenant, buyer, state, at, async () => {});
+    const recorded = await recordBuyer(
+      { ...deps, atomically: fakeAtomically },
+      tenant,
+      buyer,
+      state,
+      at,
+      async () => {},
+    );
     return recorded.customer;
   }
 

@@ -16,10 +16,9 @@ import {
   ValidationError,
 } from '../../shared/errors';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
-import { FakeClock } from '../support/fakes/clock';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
+import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
-import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { nthUuid, SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
@@ -27,6 +26,7 @@ import { FAKE_GATEWAY_ID_BASE, FakePaymentProvider } from '../support/fakes/paym
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 
 // 12:00 in Sao Paulo (UTC-3): the Sao Paulo calendar day is 2026-03-10.
 const NOW = '2026-03-10T15:00:00.000Z';

@@ -3,7 +3,7 @@ import type { CheckoutSessionRepository, SessionQuery } from '#shared/domain/por
 import { ConflictError } from '#shared/errors';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
+import { alreadyExists, type ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 

@@ -57,7 +57,9 @@ export class ConditionFailedError extends Error {
   /** The failure as the `count` entries from `start` see it: their own indexes, from 0. */
   within(start: number, count: number): ConditionFailedError {
     const own = this.failedIndexes.filter((i) => i >= start && i < start + count);
-    const items = new Map([...this.items].filter(([i]) => own.includes(i)).map(([i, item]) => [i - start, item]));
+    const items = new Map(
+      [...this.items].filter(([i]) => own.includes(i)).map(([i, item]) => [i - start, item]),
+    );
     return new ConditionFailedError(
       own.map((i) => i - start),
       items,
@@ -368,7 +370,9 @@ export class Table {
     const items = parts.flatMap((p) => p.items);
     if (items.length === 0) return;
     if (items.length > MAX_TRANSACT_ITEMS)
-      throw new Error(`one unit of work writes at most ${MAX_TRANSACT_ITEMS} items (this one: ${items.length})`);
+      throw new Error(
+        `one unit of work writes at most ${MAX_TRANSACT_ITEMS} items (this one: ${items.length})`,
+      );
     try {
       await (items.length === 1 ? this.writeOne(items[0]) : this.transact(items));
     } catch (error) {

@@ -1,10 +1,6 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
-import type {
-  TransactionPage,
-  TransactionQuery,
-  TransactionRepository,
-} from '#shared/domain/ports';
+import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import {
   matchesSearch,
@@ -290,7 +286,10 @@ export function createTransactionRepository(table: Table): TransactionRepository
     nextId: () => table.nextId('transaction', { block: 100 }),
 
     async create(t, events) {
-      await table.write({ items: transactionCreateWrites(t, events), toError: alreadyExists('The transaction') });
+      await table.write({
+        items: transactionCreateWrites(t, events),
+        toError: alreadyExists('The transaction'),
+      });
     },
 
     async duePixExpiries(now, hoursBack) {

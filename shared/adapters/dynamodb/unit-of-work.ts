@@ -70,7 +70,8 @@ class WriteSet<Part = unknown> {
 
   stage(owner: object, part: Part, send: (parts: Part[]) => Promise<void>): void {
     // A write that lands after the commit would be lost or sent alone: both break all-or-nothing.
-    if (this.closed) throw new Error('a write was staged after its unit of work ended: await it inside atomically');
+    if (this.closed)
+      throw new Error('a write was staged after its unit of work ended: await it inside atomically');
     if (this.owner && this.owner !== owner) throw new Error('one unit of work writes to one table');
     this.owner = owner;
     this.send = send;

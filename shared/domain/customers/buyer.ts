@@ -94,7 +94,8 @@ export async function recordBuyer<T>(
   let read = state;
   let fresh: GlobalCustomer | undefined;
   for (let attempt = 1; ; attempt++) {
-    if (!read.global && !fresh) fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, buyer, at);
+    if (!read.global && !fresh)
+      fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, buyer, at);
     const write = buyerWrite(read, () => fresh as GlobalCustomer, tenant, buyer, at);
     const customer = saleCustomerOf(write, buyer);
     try {

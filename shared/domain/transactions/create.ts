@@ -326,7 +326,11 @@ async function writeSale(
 }
 
 /** The session's record of a payment, at the time of the write (after the provider charged). */
-const paymentOf = (deps: Pick<CreateDeps, 'clock'>, t: Transaction, method: CheckoutMethod): SessionPayment => ({
+const paymentOf = (
+  deps: Pick<CreateDeps, 'clock'>,
+  t: Transaction,
+  method: CheckoutMethod,
+): SessionPayment => ({
   transactionId: t.id,
   transactionUuid: t.uuid,
   method,

@@ -1,10 +1,6 @@
 import type { CheckoutSession, SessionPayment } from '../../../shared/domain/checkout/session';
 import type { DomainEvent } from '../../../shared/domain/events/events';
-import type {
-  CheckoutSessionRepository,
-  SessionPage,
-  SessionQuery,
-} from '../../../shared/domain/ports';
+import type { CheckoutSessionRepository, SessionPage, SessionQuery } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
 import { FakeOutbox } from './outbox';

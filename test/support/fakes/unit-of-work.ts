@@ -23,7 +23,8 @@ export async function writeOrStage(write: FakeWrite): Promise<void> {
     write.apply();
     return;
   }
-  if (unit.closed) throw new Error('a write was staged after its unit of work ended: await it inside atomically');
+  if (unit.closed)
+    throw new Error('a write was staged after its unit of work ended: await it inside atomically');
   unit.writes.push(write);
 }
 
