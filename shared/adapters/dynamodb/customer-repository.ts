@@ -251,7 +251,6 @@ const joinSellerIds = (profile: CustomerProfile): TransactItem =>
 /** The sellers with a profile of a global item (every global lists them). */
 // DynamoDB stores no empty set: a global whose last seller moved away (a corrected document) has none.
 const sellersOf = (item: Item): Set<number> => (item[SELLER_IDS] as Set<number> | undefined) ?? new Set();
-const listsSeller = (item: Item, sellerId: number): boolean => sellersOf(item).has(sellerId);
 
 /** The tenant's new profile of a known global (entry 0: the profile, ALL_OLD on failure). */
 function newProfileWrites(profile: CustomerProfile): TransactItem[] {

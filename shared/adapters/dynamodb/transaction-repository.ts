@@ -15,15 +15,7 @@ import { ConflictError } from '#shared/errors';
 import { startKeyOf } from './cursor';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import {
-  alreadyExists,
-  ConditionFailedError,
-  encodeCursor,
-  type Item,
-  orConflict,
-  type Table,
-  type TransactItem,
-} from './table';
+import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 

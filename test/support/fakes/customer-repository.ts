@@ -82,16 +82,13 @@ export class FakeCustomerRepository implements CustomerRepository {
   private checkBuyer(write: BuyerWrite): void {
     if (write.kind === 'newGlobal') {
       const { environment, document } = write.global;
-      const global = this.global(environment, document);
-      const linked = this.sellersOf(environment, document).has(String(write.profile.tenant.sellerId));
-      if (global) throw new BuyerChangedError();
+      if (this.global(environment, document)) throw new BuyerChangedError();
       if (this.profile(write.profile.tenant, write.profile.uuid)) throw new CustomerContentionError();
       return;
     }
     if (write.kind === 'newProfile') {
       const { tenant, document, uuid } = write.profile;
-      const profile = this.profile(tenant, uuid);
-      if (profile) throw new BuyerChangedError();
+      if (this.profile(tenant, uuid)) throw new BuyerChangedError();
       const global = this.global(tenant.environment, document);
       if (global && this.sellersOf(tenant.environment, document).has(String(tenant.sellerId)))
         throw new BuyerChangedError();
