@@ -123,7 +123,7 @@ function makeDeps() {
     atomically: fakeAtomically,
     paymentMethods: new FakePaymentMethodRepository(),
     prices: new FakePriceRepository(),
-    subscriptions: new FakeSubscriptionRepository({ transactions }),
+    subscriptions: new FakeSubscriptionRepository(),
     payments: new FakeGatewayRouter({ test: sandbox, live: new FakePaymentProvider('live') }),
     scheduler,
     clock,
