@@ -31,8 +31,8 @@ export const PIX_AUTHORIZATION = 'pixauth_fake_1';
 export function subscriptionEngine() {
   const clock = new FakeClock(ANCHOR);
   const ids = new SequentialIds();
-  const transactions = new FakeTransactionRepository(500);
   const subscriptions = new FakeSubscriptionRepository();
+  const transactions = new FakeTransactionRepository(500, subscriptions.outbox);
   const paymentMethods = new FakePaymentMethodRepository();
   const provider = new FakePaymentProvider('sandbox');
   const scheduler = new FakeScheduler();

@@ -117,7 +117,7 @@ beforeEach(() => {
   clock = new FakeClock(NOW);
   sessions = new FakeCheckoutSessionRepository();
   transactions = new FakeTransactionRepository(FIRST_TRANSACTION_ID);
-  subscriptions = new FakeSubscriptionRepository();
+  subscriptions = new FakeSubscriptionRepository({ outbox: transactions.outbox });
   prices = new FakePriceRepository();
   prices.seed(price);
   deps = makeDeps();

@@ -55,7 +55,7 @@ interface StoredEntry {
 export class FakeSubscriptionRepository implements SubscriptionRepository {
   readonly items = new Map<string, Subscription>();
   readonly entries: StoredEntry[] = [];
-  readonly outbox = new FakeOutbox();
+  readonly outbox: FakeOutbox;
   beforeSave: (() => void | Promise<void>) | null = null;
   saves = 0;
   private lastId: number;
@@ -69,12 +69,15 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   constructor(
     options: {
       firstId?: number;
+      /** One shared with the other fakes of a test (a charge's transaction events), as the table's one outbox. */
+      outbox?: FakeOutbox;
       customers?: Pick<FakeCustomerRepository, 'findProfile'>;
       paymentMethods?: Pick<FakePaymentMethodRepository, 'createNow'>;
     } = {},
   ) {
     this.paymentMethods = options.paymentMethods ?? null;
     this.lastId = (options.firstId ?? 1) - 1;
+    this.outbox = options.outbox ?? new FakeOutbox();
     this.customers = options.customers ?? null;
   }
 

@@ -19,13 +19,15 @@ const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.envir
  */
 export class FakeTransactionRepository implements TransactionRepository {
   readonly items = new Map<string, Transaction>();
-  readonly outbox = new FakeOutbox();
+  readonly outbox: FakeOutbox;
   readonly notifications = new Set<string>();
   failCreateWith: Error | null = null;
   private lastId: number;
 
-  constructor(firstId = 1) {
+  /** `outbox`: one shared with the other fakes of a test, as the table's one outbox. */
+  constructor(firstId = 1, outbox = new FakeOutbox()) {
     this.lastId = firstId - 1;
+    this.outbox = outbox;
   }
 
   all(): Transaction[] {

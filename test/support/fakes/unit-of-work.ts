@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { inOneOutboxBatch } from './outbox';
 
 /**
  * One fake repository's write, split as the adapter's TransactWriteItems entry is: `check` throws
@@ -40,7 +41,9 @@ export async function fakeAtomically<T>(work: () => Promise<T>): Promise<T> {
     const result = await scope.run(unit, work);
     unit.closed = true;
     for (const write of unit.writes) await write.check();
-    for (const write of unit.writes) write.apply();
+    inOneOutboxBatch(() => {
+      for (const write of unit.writes) write.apply();
+    });
     return result;
   } finally {
     unit.closed = true;
