@@ -46,6 +46,7 @@ const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: 
   ids: deps.ids,
   // An expired session with a price cancels the subscriptions its unpaid pix started.
   subscriptions: deps.repos.subscriptions,
+  atomically: deps.atomically,
   paymentMethods: deps.repos.paymentMethods,
   scheduler: deps.scheduler,
   onScheduleError: (error) => logger.error('could not schedule a subscription job', { error }),
@@ -54,6 +55,7 @@ const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: 
 
 const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
   subscriptions: deps.repos.subscriptions,
+  atomically: deps.atomically,
   transactions: deps.repos.transactions,
   paymentMethods: deps.repos.paymentMethods,
   payments: deps.payments,

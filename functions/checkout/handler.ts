@@ -12,6 +12,7 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     transactions: c.repos.transactions,
     products: c.repos.products,
     customers: c.repos.customers,
+    atomically: c.atomically,
     affiliations: c.repos.affiliations,
     paymentMethods: c.repos.paymentMethods,
     prices: c.repos.prices,

@@ -16,6 +16,7 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
     customers: c.repos.customers,
     products: c.repos.products,
     subscriptions: c.repos.subscriptions,
+    atomically: c.atomically,
     transactions: c.repos.transactions,
     paymentMethods: c.repos.paymentMethods,
     payments: c.payments,

@@ -12,6 +12,7 @@ const seller = { by: 'seller' } as const;
 export const handler = createHttpHandler(subscriptionRoutes, (c) => {
   const engine = {
     subscriptions: c.repos.subscriptions,
+    atomically: c.atomically,
     transactions: c.repos.transactions,
     paymentMethods: c.repos.paymentMethods,
     payments: c.payments,

@@ -15,6 +15,8 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
     ...deps,
     products: c.repos.products,
     customers: c.repos.customers,
+    sessions: c.repos.checkoutSessions,
+    atomically: c.atomically,
     affiliations: c.repos.affiliations,
     paymentMethods: c.repos.paymentMethods,
     scheduler: c.scheduler,

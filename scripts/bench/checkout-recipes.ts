@@ -26,6 +26,7 @@ function checkoutDeps(ctx: BenchContext) {
     prices: deps.repos.prices,
     subscriptions: deps.repos.subscriptions,
     customers: deps.repos.customers,
+    atomically: deps.atomically,
     affiliations: deps.repos.affiliations,
     paymentMethods: deps.repos.paymentMethods,
     payments: deps.payments,

@@ -93,6 +93,8 @@ async function buyPendingPix(runtime: Runtime) {
     products: deps.repos.products,
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
+    sessions: deps.repos.checkoutSessions,
+    atomically: deps.atomically,
     affiliations: deps.repos.affiliations,
     paymentMethods: deps.repos.paymentMethods,
     payments: deps.payments,

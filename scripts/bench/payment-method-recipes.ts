@@ -29,6 +29,8 @@ export async function customersWithCards(ctx: BenchContext, count: number, custo
     products: deps.repos.products,
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
+    sessions: deps.repos.checkoutSessions,
+    atomically: deps.atomically,
     affiliations: deps.repos.affiliations,
     paymentMethods: deps.repos.paymentMethods,
     payments: deps.payments,

@@ -57,6 +57,8 @@ async function pixAuthorizations(ctx: BenchContext, s: SubscriptionSeller, count
     products: deps.repos.products,
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
+    sessions: deps.repos.checkoutSessions,
+    atomically: deps.atomically,
     affiliations: deps.repos.affiliations,
     paymentMethods: deps.repos.paymentMethods,
     payments: deps.payments,

@@ -80,6 +80,8 @@ export async function buy(
     products: deps.repos.products,
     transactions: deps.repos.transactions,
     customers: deps.repos.customers,
+    sessions: deps.repos.checkoutSessions,
+    atomically: deps.atomically,
     affiliations: deps.repos.affiliations,
     paymentMethods: deps.repos.paymentMethods,
     payments: deps.payments,

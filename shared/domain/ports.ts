@@ -17,7 +17,6 @@ export type {
   CustomerQuery,
   CustomerRepository,
   CustomerSearch,
-  JoinedWrite,
 } from './ports/customers';
 export type { EventLog, EventLogQuery } from './ports/events';
 export type { HealthRepository } from './ports/health';
@@ -86,7 +85,7 @@ export type {
   SubscriptionStartReader,
   SubscriptionStartReads,
 } from './ports/subscriptions';
-export type { Clock, Ids, Metrics, SecretKey } from './ports/system';
+export type { Atomically, Clock, Ids, Metrics, SecretKey } from './ports/system';
 export type {
   TransactionPage,
   TransactionQuery,

@@ -11,7 +11,7 @@ import {
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
 import { createSellerAccountRepository } from '#shared/adapters/dynamodb/seller-account-repository';
 import { Table } from '#shared/adapters/dynamodb/table';
-import { inUnitOfWork } from '#shared/adapters/dynamodb/unit-of-work';
+import { atomically, inUnitOfWork } from '#shared/adapters/dynamodb/unit-of-work';
 import { httpSender } from '#shared/adapters/http/webhook-sender';
 import { createEmfMetrics } from '#shared/adapters/metrics/emf';
 import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
@@ -22,6 +22,7 @@ import { wallClockPacer } from '#shared/adapters/system/pacer';
 import type { Config } from '#shared/config';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
+  Atomically,
   CardTestingKeyring,
   Clock,
   EventBus,
@@ -117,6 +118,8 @@ export interface Container {
    * job runners enter it; use cases never see it.
    */
   unitOfWork: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The domain's Atomically: the writes a use case makes inside it go as one TransactWriteItems. */
+  atomically: Atomically;
 }
 
 /** What differs between AWS and the local runtime; everything else is built the same way. */
@@ -221,6 +224,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     cardKeys: platform.secrets.cardTesting,
     pacer: wallClockPacer,
     unitOfWork: inUnitOfWork,
+    atomically,
   };
 }
 

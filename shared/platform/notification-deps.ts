@@ -21,6 +21,7 @@ export function notificationDeps(c: Container, log: Logger) {
     scheduler: c.scheduler,
     sessions: c.repos.checkoutSessions,
     subscriptions: c.repos.subscriptions,
+    atomically: c.atomically,
     scheduledCharges: c.repos.scheduledCharges,
     installmentPlans: c.repos.installmentPlans,
     onScheduleError: (error: unknown) => log.error('could not schedule a subscription job', { error }),

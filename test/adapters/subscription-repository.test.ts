@@ -9,6 +9,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSubscriptionRepository } from '../../shared/adapters/dynamodb/subscription-repository';
 import { Table } from '../../shared/adapters/dynamodb/table';
+import { createTransactionRepository } from '../../shared/adapters/dynamodb/transaction-repository';
+import { atomically } from '../../shared/adapters/dynamodb/unit-of-work';
 import type { DomainEvent } from '../../shared/domain/events/events';
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import type { SubscriptionQuery } from '../../shared/domain/ports';
@@ -20,10 +22,8 @@ import { cancelled, caught } from '../support/transact-failures';
 /** The commands the subscription repository sends: what one state change writes, which index a list reads. */
 const ddb = mockClient(DynamoDBDocumentClient);
 const TABLE_NAME = 'payment-service-test';
-const repo = () =>
-  createSubscriptionRepository(
-    new Table({ tableName: TABLE_NAME, client: new DynamoDBClient({ region: 'sa-east-1' }) }),
-  );
+const table = () => new Table({ tableName: TABLE_NAME, client: new DynamoDBClient({ region: 'sa-east-1' }) });
+const repo = () => createSubscriptionRepository(table());
 
 const TENANT: Tenant = { sellerId: 7, environment: 'test' };
 const CREATED = '2026-01-31T13:00:00.000Z';
@@ -151,7 +151,7 @@ function entriesOf(call: number) {
 }
 
 describe('SubscriptionRepository commands', () => {
-  it('writes a renewal in one TransactWriteItems: the subscription on its version, its history, events, and the charge with its counters', async () => {
+  it('writes a renewal in one TransactWriteItems with its charge: the subscription on its version, its history, events, then the charge with its counters', async () => {
     const next: Subscription = {
       ...current,
       billingCycle: 2,
@@ -164,10 +164,13 @@ describe('SubscriptionRepository commands', () => {
       version: 5,
     };
 
-    await repo().save(next, current, {
-      events: [event('evt_renewed', 'subscription.renewed')],
-      history: [{ eventType: 'payment_success', eventData: { transactionId: 77 } }],
-      transaction: { record: charge, events: [event('evt_created', 'transaction.created')] },
+    const shared = table();
+    await atomically(async () => {
+      await createSubscriptionRepository(shared).save(next, current, {
+        events: [event('evt_renewed', 'subscription.renewed')],
+        history: [{ eventType: 'payment_success', eventData: { transactionId: 77 } }],
+      });
+      await createTransactionRepository(shared).create(charge, [event('evt_created', 'transaction.created')]);
     });
 
     expect(entriesOf(0)).toEqual([

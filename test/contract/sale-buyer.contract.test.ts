@@ -3,6 +3,7 @@ import { createCheckoutSessionRepository } from '#shared/adapters/dynamodb/check
 import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-repository';
 import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import { atomically } from '#shared/adapters/dynamodb/unit-of-work';
 import type { CheckoutSession } from '#shared/domain/checkout/session';
 import { buyerStateOf } from '#shared/domain/customers/buyer';
 import {
@@ -12,6 +13,7 @@ import {
   type GlobalCustomer,
 } from '#shared/domain/customers/customer';
 import type {
+  Atomically,
   CheckoutSessionRepository,
   CustomerRepository,
   ProductRepository,
@@ -25,6 +27,7 @@ import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -126,6 +129,7 @@ type Repos = {
   transactions: TransactionRepository;
   products: ProductRepository;
   sessions: CheckoutSessionRepository;
+  atomically: Atomically;
 };
 
 const SESSION: CheckoutSession = {
@@ -193,6 +197,7 @@ describe.each([
       transactions: new FakeTransactionRepository(),
       products: new FakeProductRepository(),
       sessions: new FakeCheckoutSessionRepository(),
+      atomically: fakeAtomically,
     }),
   ],
   [
@@ -204,12 +209,16 @@ describe.each([
         transactions: createTransactionRepository(table),
         products: createProductRepository(table),
         sessions: createCheckoutSessionRepository(table),
+        atomically,
       };
     },
   ],
-])('a sale joined by its buyer (%s)', (_name, make) => {
+])('a sale and its buyer in one unit of work (%s)', (_name, make) => {
   const write = (repos: Repos, id: number, tenant: Tenant, buyer: BuyerWrite, customer: CustomerProfile) =>
-    repos.transactions.create(sale(id, tenant, customer), [], [repos.customers.joinSale(buyer)]);
+    repos.atomically(async () => {
+      await repos.customers.addBuyer(buyer);
+      await repos.transactions.create(sale(id, tenant, customer), []);
+    });
 
   it('writes a new buyer, its profile and the sale together', async () => {
     const repos = await make();
@@ -226,14 +235,14 @@ describe.each([
     ).toBe(1);
   });
 
-  it('refuses a "new" document that is registered, answering the stored global, and writes no sale', async () => {
+  it('refuses a "new" document that is registered and writes no sale', async () => {
     const repos = await make();
     const profile = profileOf(SELLER);
     await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile }, profile);
     const other = { ...GLOBAL, id: 2, uuid: 'c0000000-0000-4000-8000-000000000002' };
     const otherProfile = profileOf(OTHER_SELLER, { id: 2, uuid: other.uuid });
 
-    const error = await changedOf(
+    await changedOf(
       write(
         repos,
         2,
@@ -243,29 +252,27 @@ describe.each([
       ),
     );
 
-    // The stored global, and whether it lists the tenant (it does not: a profile is still to be made).
-    expect(error.found).toEqual({ global: GLOBAL, linked: false });
+    expect(await repos.customers.findGlobal('test', CPF)).toEqual(GLOBAL);
     expect(await repos.transactions.get(OTHER_SELLER, 2)).toBeNull();
     expect(await repos.customers.findProfile(OTHER_SELLER, other.uuid)).toBeNull();
   });
 
-  it('adds a profile of a known global, and answers the stored profile when the tenant has it', async () => {
+  it('adds a profile of a known global, and refuses a second one of the tenant', async () => {
     const repos = await make();
     const mine = profileOf(SELLER);
     await write(repos, 1, SELLER, { kind: 'newGlobal', global: GLOBAL, profile: mine }, mine);
     const theirs = profileOf(OTHER_SELLER);
 
     await write(repos, 2, OTHER_SELLER, { kind: 'newProfile', profile: theirs }, theirs);
-    const again = await changedOf(
+    await changedOf(
       write(repos, 3, OTHER_SELLER, { kind: 'newProfile', profile: { ...theirs, updatedAt: LATER } }, theirs),
     );
 
-    expect(again.found).toEqual({ profile: theirs });
     expect(await repos.transactions.get(OTHER_SELLER, 3)).toBeNull();
     expect(await repos.customers.findProfile(OTHER_SELLER, GLOBAL.uuid)).toEqual(theirs);
   });
 
-  it('refuses a new profile of a global that already lists the tenant (a profile moved to it), answering that global', async () => {
+  it('refuses a new profile of a global that already lists the tenant (a profile moved to it)', async () => {
     const repos = await make();
     const moved = profileOf(SELLER, {
       id: 9,
@@ -281,9 +288,10 @@ describe.each([
     // A sale that read the global before the move: it assumes no profile of this seller.
     const fresh = profileOf(SELLER);
 
-    const error = await changedOf(write(repos, 1, SELLER, { kind: 'newProfile', profile: fresh }, fresh));
+    await changedOf(write(repos, 1, SELLER, { kind: 'newProfile', profile: fresh }, fresh));
 
-    expect(error.found).toMatchObject({
+    // What the sale reads again: the seller is linked to the global through the moved profile.
+    expect(buyerStateOf(await repos.customers.findBuyer(CPF), SELLER)).toMatchObject({
       global: { uuid: GLOBAL.uuid, profileRefs: { [SELLER.sellerId]: { id: 9, uuid: moved.uuid } } },
       linked: true,
     });
@@ -341,7 +349,7 @@ describe.each([
     });
   });
 
-  describe("a checkout session's payment in the sale's write (issue 17)", () => {
+  describe("a checkout session's payment in the sale's unit of work", () => {
     const payment = (id: number) => ({
       transactionId: id,
       transactionUuid: sale(id, SELLER, profileOf(SELLER)).uuid,
@@ -353,12 +361,12 @@ describe.each([
       const repos = await make();
       const profile = profileOf(SELLER);
       await repos.sessions.create(SESSION, []);
-      const joined = (id: number) => [
-        repos.customers.joinSale({ kind: 'newGlobal', global: GLOBAL, profile }),
-        repos.sessions.joinAddPayment(SESSION.id, payment(id), LATER),
-      ];
 
-      await repos.transactions.create(sale(1, SELLER, profile), [], joined(1));
+      await repos.atomically(async () => {
+        await repos.customers.addBuyer({ kind: 'newGlobal', global: GLOBAL, profile });
+        await repos.transactions.create(sale(1, SELLER, profile), []);
+        await repos.sessions.addPayment(SESSION.id, payment(1), LATER);
+      });
       expect(await repos.sessions.get(SESSION.id)).toMatchObject({
         payments: [payment(1)],
         updatedAt: LATER,
@@ -373,13 +381,12 @@ describe.each([
         },
         [],
       );
-      const unchanged = [repos.customers.joinSale({ kind: 'existing', tenant: SELLER, global: GLOBAL })];
-      const error = await repos.transactions
-        .create(
-          sale(2, SELLER, profile),
-          [],
-          [...unchanged, repos.sessions.joinAddPayment(SESSION.id, payment(2), LATER)],
-        )
+      const error = await repos
+        .atomically(async () => {
+          await repos.customers.addBuyer({ kind: 'existing', tenant: SELLER, global: GLOBAL });
+          await repos.transactions.create(sale(2, SELLER, profile), []);
+          await repos.sessions.addPayment(SESSION.id, payment(2), LATER);
+        })
         .then(
           () => null,
           (e: unknown) => e,

@@ -3,8 +3,10 @@ import { keys } from '#shared/adapters/dynamodb/keys';
 import { createPaymentMethodRepository } from '#shared/adapters/dynamodb/payment-method-repository';
 import { createSubscriptionRepository } from '#shared/adapters/dynamodb/subscription-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import { atomically } from '#shared/adapters/dynamodb/unit-of-work';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type {
+  Atomically,
   PaymentMethodRepository,
   SubscriptionChanges,
   SubscriptionPage,
@@ -18,6 +20,8 @@ import type { Transaction } from '#shared/domain/transactions/transaction';
 import { jobId } from '../../shared/domain/job-id';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
+import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { conflictOf, freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -150,7 +154,9 @@ const jobOf = (s: Subscription) => jobId(s.tenant, s.id);
 interface Subject {
   repo: SubscriptionRepository;
   /** Where a charge written with a subscription can be read back. */
-  transactions: Pick<TransactionRepository, 'get' | 'list'>;
+  transactions: Pick<TransactionRepository, 'get' | 'list' | 'create'>;
+  /** The subscription and its charge written together (the unit of work). */
+  atomically: Atomically;
   hasEvent(id: string): Promise<boolean>;
   dynamo: boolean;
   /** In the same table: a card read with a subscription (getJoined). */
@@ -162,10 +168,13 @@ describe.each([
     'in-memory fake',
     async (): Promise<Subject> => {
       const repo = new FakeSubscriptionRepository();
+      const transactions = new FakeTransactionRepository();
       return {
         repo,
-        transactions: repo.transactions,
-        hasEvent: async (id) => repo.outbox.events.some((e) => e.envelope.id === id),
+        transactions,
+        atomically: fakeAtomically,
+        hasEvent: async (id) =>
+          [...repo.outbox.events, ...transactions.outbox.events].some((e) => e.envelope.id === id),
         dynamo: false,
         paymentMethods: new FakePaymentMethodRepository(),
       };
@@ -178,6 +187,7 @@ describe.each([
       return {
         repo: createSubscriptionRepository(table),
         transactions: createTransactionRepository(table),
+        atomically,
         hasEvent: async (id) => (await table.get(keys.outboxEvent(id), { consistent: true })) !== undefined,
         dynamo: true,
         paymentMethods: createPaymentMethodRepository(table),
@@ -287,7 +297,7 @@ describe.each([
     });
 
     it('refuses a stale version with ConflictError changed, writing no state, history, event or charge', async () => {
-      const { repo, hasEvent, transactions } = await make();
+      const { repo, hasEvent, transactions, atomically } = await make();
       const s = subscription(1);
       await repo.create(s, nothing());
       const winner = moved(s, { failedPaymentCount: 1 });
@@ -295,10 +305,12 @@ describe.each([
       const loser = moved(s, { status: 'canceled', dueAt: null });
 
       const error = await conflictOf(
-        repo.save(loser, s, {
-          events: [event('evt_lost')],
-          history: history('subscription.canceled'),
-          transaction: { record: charge(50, loser), events: [event('evt_txn_lost')] },
+        atomically(async () => {
+          await repo.save(loser, s, {
+            events: [event('evt_lost')],
+            history: history('subscription.canceled'),
+          });
+          await transactions.create(charge(50, loser), [event('evt_txn_lost')]);
         }),
       );
 
@@ -323,19 +335,15 @@ describe.each([
     });
 
     it("writes the charge's transaction with the subscription: readable by id, counted, its events in the outbox", async () => {
-      const { repo, hasEvent, transactions } = await make();
+      const { repo, hasEvent, transactions, atomically } = await make();
       const s = subscription(1);
       await repo.create(s, nothing());
       const renewed = moved(s, { billingCycle: 2, lastPaymentAt: later(s.updatedAt, 60) });
       const record = charge(50, renewed);
 
-      await repo.save(renewed, s, {
-        events: [event('evt_renewed')],
-        history: history('payment_success'),
-        transaction: {
-          record,
-          events: [event('evt_txn_created', SELLER, 'transaction.created')],
-        },
+      await atomically(async () => {
+        await repo.save(renewed, s, { events: [event('evt_renewed')], history: history('payment_success') });
+        await transactions.create(record, [event('evt_txn_created', SELLER, 'transaction.created')]);
       });
 
       expect(await repo.get(SELLER, 1)).toEqual(renewed);
@@ -347,22 +355,23 @@ describe.each([
     });
 
     it('refuses a charge whose transaction id is stored already (already_exists), writing nothing', async () => {
-      const { repo, hasEvent, transactions } = await make();
+      const { repo, hasEvent, transactions, atomically } = await make();
       const s = subscription(1);
       await repo.create(s, nothing());
       const first = moved(s, { billingCycle: 2 });
-      await repo.save(first, s, {
-        events: [],
-        history: [],
-        transaction: { record: charge(50, first), events: [] },
+      await atomically(async () => {
+        await repo.save(first, s, { events: [], history: [] });
+        await transactions.create(charge(50, first), []);
       });
       const second = moved(first, { billingCycle: 3 });
 
       const error = await conflictOf(
-        repo.save(second, first, {
-          events: [event('evt_again')],
-          history: history('payment_success'),
-          transaction: { record: charge(50, second), events: [] },
+        atomically(async () => {
+          await repo.save(second, first, {
+            events: [event('evt_again')],
+            history: history('payment_success'),
+          });
+          await transactions.create(charge(50, second), []);
         }),
       );
 
@@ -373,14 +382,13 @@ describe.each([
       expect(await repo.history(SELLER, 1)).toEqual([]);
     });
 
-    it('writes a new subscription with its first charge in one create', async () => {
-      const { repo, transactions } = await make();
+    it('writes a new subscription with its first charge in one unit of work', async () => {
+      const { repo, transactions, atomically } = await make();
       const s = subscription(1);
 
-      await repo.create(s, {
-        events: [],
-        history: history('subscription.created'),
-        transaction: { record: charge(50, s), events: [] },
+      await atomically(async () => {
+        await repo.create(s, { events: [], history: history('subscription.created') });
+        await transactions.create(charge(50, s), []);
       });
 
       expect(await repo.get(SELLER, 1)).toEqual(s);

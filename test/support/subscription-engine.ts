@@ -11,6 +11,7 @@ import { FakePaymentProvider } from './fakes/payment-provider';
 import { FakeScheduler } from './fakes/scheduler';
 import { FakeSubscriptionRepository } from './fakes/subscription-repository';
 import { FakeTransactionRepository } from './fakes/transaction-repository';
+import { fakeAtomically } from './fakes/unit-of-work';
 
 export const TENANT: Tenant = { sellerId: 7, environment: 'test' };
 /** 31 January 2026, 10:00 in Sao Paulo: the anchor of the subscriptions below. */
@@ -30,8 +31,8 @@ export const PIX_AUTHORIZATION = 'pixauth_fake_1';
 export function subscriptionEngine() {
   const clock = new FakeClock(ANCHOR);
   const ids = new SequentialIds();
-  const transactions = new FakeTransactionRepository(500);
-  const subscriptions = new FakeSubscriptionRepository({ transactions });
+  const subscriptions = new FakeSubscriptionRepository();
+  const transactions = new FakeTransactionRepository(500, subscriptions.outbox);
   const paymentMethods = new FakePaymentMethodRepository();
   const provider = new FakePaymentProvider('sandbox');
   const scheduler = new FakeScheduler();
@@ -39,6 +40,7 @@ export function subscriptionEngine() {
   const dueErrors: { error: unknown; jobId: string }[] = [];
   const deps: SubscriptionDeps & { paymentMethods: FakePaymentMethodRepository } = {
     subscriptions,
+    atomically: fakeAtomically,
     transactions,
     paymentMethods,
     payments: new FakeGatewayRouter({ test: provider, live: new FakePaymentProvider('live', false) }),

@@ -47,6 +47,7 @@ import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 
 const NOW = '2026-03-10T15:00:00.000Z';
 const HOUR = 3_600_000;
@@ -119,9 +120,10 @@ function makeDeps() {
     transactions,
     affiliations,
     customers: new FakeCustomerRepository(501),
+    atomically: fakeAtomically,
     paymentMethods: new FakePaymentMethodRepository(),
     prices: new FakePriceRepository(),
-    subscriptions: new FakeSubscriptionRepository({ transactions }),
+    subscriptions: new FakeSubscriptionRepository(),
     payments: new FakeGatewayRouter({ test: sandbox, live: new FakePaymentProvider('live') }),
     scheduler,
     clock,

@@ -25,6 +25,7 @@ import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 
 const NOW = '2026-03-10T15:00:00.000Z';
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -98,6 +99,7 @@ function makeDeps() {
     prices,
     affiliations: new FakeAffiliationRepository({ exists: async () => true }),
     customers: new FakeCustomerRepository(501),
+    atomically: fakeAtomically,
     paymentMethods: new FakePaymentMethodRepository(),
     payments: new FakeGatewayRouter({
       test: new FakePaymentProvider('sandbox'),
@@ -115,7 +117,7 @@ beforeEach(() => {
   clock = new FakeClock(NOW);
   sessions = new FakeCheckoutSessionRepository();
   transactions = new FakeTransactionRepository(FIRST_TRANSACTION_ID);
-  subscriptions = new FakeSubscriptionRepository({ transactions });
+  subscriptions = new FakeSubscriptionRepository({ outbox: transactions.outbox });
   prices = new FakePriceRepository();
   prices.seed(price);
   deps = makeDeps();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordPublicBuyer } from '../../shared/domain/customers/buyer';
+import { buyerStateOf, recordBuyer } from '../../shared/domain/customers/buyer';
 import {
   billingEmailOf,
   CustomerContentionError,
@@ -28,6 +28,7 @@ import type { Tenant } from '../../shared/domain/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const A: Tenant = { sellerId: 1, environment: 'test' };
@@ -37,7 +38,7 @@ const CPF = '52998224725';
 const profileKey = (t: Tenant, uuid: string) => `${t.sellerId}#${t.environment}#${uuid}`;
 
 /** In-memory repository with the same outcomes as the DynamoDB one; tests override methods to stage races. */
-class FakeCustomers implements Omit<CustomerRepository, 'joinSale' | 'findBuyer'> {
+class FakeCustomers implements Omit<CustomerRepository, 'addBuyer' | 'findBuyer'> {
   globals = new Map<string, GlobalCustomer>();
   profiles = new Map<string, CustomerProfile>();
   writes = 0;
@@ -487,6 +488,25 @@ describe('who gave the e-mail (issue 31, customer identity)', () => {
     return { customers, deps };
   }
 
+  /** A public buyer recorded alone (a subscription trial's), as the stored state is now. */
+  async function recordPublicBuyer(
+    deps: ReturnType<typeof shared>['deps'],
+    tenant: Tenant,
+    buyer: ReturnType<typeof input>,
+  ) {
+    const state = buyerStateOf(await deps.customers.findBuyer(buyer.document), tenant);
+    const at = NOW.toISOString();
+    const recorded = await recordBuyer(
+      { ...deps, atomically: fakeAtomically },
+      tenant,
+      buyer,
+      state,
+      at,
+      async () => {},
+    );
+    return recorded.customer;
+  }
+
   it("marks a seller's registration and update as the seller's, a portal change as the buyer's", async () => {
     const { customers, deps } = shared();
     const { customer } = await createCustomer(deps, A, input());
@@ -515,7 +535,7 @@ describe('who gave the e-mail (issue 31, customer identity)', () => {
     });
   });
 
-  it("recordPublicBuyer leaves a stored customer as it is and answers the buyer's own data", async () => {
+  it("recordBuyer leaves a stored customer as it is and answers the buyer's own data", async () => {
     const { customers, deps } = shared();
     const { customer } = await createCustomer(deps, A, input());
     const recorded = await recordPublicBuyer(deps, A, input({ name: 'Outro', email: 'outro@example.com' }));

@@ -48,6 +48,7 @@ import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository'
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
@@ -213,7 +214,7 @@ beforeEach(async () => {
   clock = new FakeClock(NOW);
   const transactions = new FakeTransactionRepository(900);
   paymentMethods = new FakePaymentMethodRepository();
-  subscriptions = new FakeSubscriptionRepository({ transactions, paymentMethods });
+  subscriptions = new FakeSubscriptionRepository({ paymentMethods, outbox: transactions.outbox });
   customers = new FakeCustomerRepository();
   products = new FakeProductRepository();
   portalConfigs = new FakePortalConfigRepository(products);
@@ -238,6 +239,7 @@ beforeEach(async () => {
   subscriptions.seed(subscription({ id: 303, tenant: OTHER_SELLER }));
   deps = {
     subscriptions,
+    atomically: fakeAtomically,
     transactions,
     paymentMethods,
     payments: new FakeGatewayRouter({ test: provider, live: new FakePaymentProvider('live', false) }),

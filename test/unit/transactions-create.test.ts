@@ -16,6 +16,7 @@ import {
   ValidationError,
 } from '../../shared/errors';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
+import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
@@ -25,6 +26,7 @@ import { FAKE_GATEWAY_ID_BASE, FakePaymentProvider } from '../support/fakes/paym
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 
 // 12:00 in Sao Paulo (UTC-3): the Sao Paulo calendar day is 2026-03-10.
 const NOW = '2026-03-10T15:00:00.000Z';
@@ -106,6 +108,8 @@ beforeEach(() => {
     products,
     transactions,
     customers,
+    sessions: new FakeCheckoutSessionRepository(),
+    atomically: fakeAtomically,
     affiliations: new FakeAffiliationRepository({ exists: async () => true }),
     paymentMethods: new FakePaymentMethodRepository(),
     payments: new FakeGatewayRouter({ test: sandbox, live }),
@@ -518,9 +522,9 @@ describe('createTransaction makes the buyer a customer', () => {
     const other: Tenant = { sellerId: 8, environment: 'test' };
     products.seed(product({ id: 43, uuid: 'bbbbbbbb-bbbb-4ccc-8ddd-eeeeeeeeeeee', tenant: other }));
     await createTransaction(deps, pixInput({ productId: 'bbbbbbbb-bbbb-4ccc-8ddd-eeeeeeeeeeee' }));
-    const join = customers.joinSale.bind(customers);
+    const add = customers.addBuyer.bind(customers);
     let raced = false;
-    customers.joinSale = (write) => {
+    customers.addBuyer = (write) => {
       if (write.kind === 'newProfile' && !raced) {
         raced = true;
         customers.profiles.set(`${SELLER.sellerId}#${SELLER.environment}#${nthUuid(1)}`, {
@@ -529,7 +533,7 @@ describe('createTransaction makes the buyer a customer', () => {
           emailSource: 'seller',
         });
       }
-      return join(write);
+      return add(write);
     };
 
     await createTransaction(deps, pixInput());

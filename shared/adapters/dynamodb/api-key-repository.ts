@@ -2,10 +2,16 @@ import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
 import { ApiKeyLimitError, DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
 import type { ApiKeyRepository } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
-import { contended } from './customer-repository';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
-import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import {
+  alreadyExists,
+  ConditionFailedError,
+  contended,
+  type Item,
+  type Table,
+  type TransactItem,
+} from './table';
 import { TABLE } from './table-definition';
 
 const ENTITY = 'api-key';

@@ -1,10 +1,9 @@
 import type { CheckoutSession, SessionPayment } from '#shared/domain/checkout/session';
-import type { CheckoutSessionRepository, JoinedWrite, SessionQuery } from '#shared/domain/ports';
+import type { CheckoutSessionRepository, SessionQuery } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
-import type { DynamoJoinedWrite } from './customer-repository';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
+import { alreadyExists, type ConditionFailedError, type Item, orConflict, type Table } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
@@ -163,25 +162,7 @@ export function createCheckoutSessionRepository(table: Table): CheckoutSessionRe
     },
 
     async addPayment(id, payment, now) {
-      try {
-        const item = await table.update<Item>({
-          ...addPaymentUpdate(id, payment, now),
-          ReturnValues: 'ALL_NEW',
-        });
-        return toSession(item ?? {});
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        throw notOpen(error);
-      }
-    },
-
-    joinAddPayment(id, payment, now): JoinedWrite {
-      const joined: DynamoJoinedWrite = {
-        items: [{ Update: addPaymentUpdate(id, payment, now) }],
-        failure: (error) => notOpen(error),
-        succeeded: () => undefined,
-      };
-      return { joined };
+      await table.write({ items: [{ Update: addPaymentUpdate(id, payment, now) }], toError: notOpen });
     },
 
     async close(next, previous, events) {

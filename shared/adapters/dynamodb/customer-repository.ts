@@ -11,7 +11,7 @@ import {
   type RegisteredFields,
   searchableName,
 } from '#shared/domain/customers/customer';
-import type { CustomerRepository, JoinedWrite } from '#shared/domain/ports';
+import type { CustomerRepository } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
@@ -25,11 +25,13 @@ import {
 import { keys } from './keys';
 import {
   ConditionFailedError,
+  contended,
   type Item,
   orConflict,
   patchExpression,
   type Table,
   type TransactItem,
+  type WritePart,
 } from './table';
 import { TABLE } from './table-definition';
 
@@ -249,7 +251,6 @@ const joinSellerIds = (profile: CustomerProfile): TransactItem =>
 /** The sellers with a profile of a global item (every global lists them). */
 // DynamoDB stores no empty set: a global whose last seller moved away (a corrected document) has none.
 const sellersOf = (item: Item): Set<number> => (item[SELLER_IDS] as Set<number> | undefined) ?? new Set();
-const listsSeller = (item: Item, sellerId: number): boolean => sellersOf(item).has(sellerId);
 
 /** The tenant's new profile of a known global (entry 0: the profile, ALL_OLD on failure). */
 function newProfileWrites(profile: CustomerProfile): TransactItem[] {
@@ -380,66 +381,35 @@ function relinkWrites({ current, next, target, createTarget, spare }: ProfileRel
   ];
 }
 
-/** The DynamoDB form of a JoinedWrite: its entries, and what a failed condition at `index` of them means. */
-export interface DynamoJoinedWrite {
-  items: TransactItem[];
-  failure(error: ConditionFailedError, index: number): Error;
-  /** Called once the write that carried the items succeeded. */
-  succeeded(): void;
-}
-
 /**
- * The writes of a BuyerWrite, and its failed assumption as BuyerChangedError (what was found). An
- * `existing` profile writes nothing: profiles are never deleted, and the sale changes none.
+ * A sale's buyer write as one part of the sale's unit of work: its entries, and its failed
+ * assumption as BuyerChangedError (nothing was written). An `existing` customer writes nothing
+ * (profiles are never deleted, and a sale changes none); its part still says that the sale's write
+ * losing to another transaction is the customer's contention (the sale writes again).
  */
-export function buyerWrites(write: BuyerWrite): DynamoJoinedWrite {
-  const succeeded = () => undefined;
+function buyerPart(write: BuyerWrite): WritePart {
+  const contention = (cause: unknown) => new CustomerContentionError({ cause });
   switch (write.kind) {
-    case 'newGlobal': {
-      const sellerId = write.profile.tenant.sellerId;
+    case 'newGlobal':
       return {
         items: newGlobalWrites(write.global, write.profile),
-        succeeded,
-        failure: (error, index) => {
-          const old = error.itemAt(index);
-          return old
-            ? new BuyerChangedError(
-                { global: toGlobal(old), linked: listsSeller(old, sellerId) },
-                { cause: error },
-              )
-            : new CustomerContentionError({ cause: error });
-        },
+        contended: contention,
+        toError: (failure) =>
+          failure.itemAt(0) ? new BuyerChangedError({ cause: failure }) : contention(failure),
       };
-    }
-    case 'newProfile': {
-      const sellerId = write.profile.tenant.sellerId;
+    case 'newProfile':
       return {
         items: newProfileWrites(write.profile),
-        succeeded,
-        failure: (error, index) => {
-          const old = error.itemAt(index);
-          if (!old) return new CustomerContentionError({ cause: error });
-          // The profile's own key was taken (entry 0), or the global already lists the tenant.
-          return old.entity === 'customer'
-            ? new BuyerChangedError(
-                { global: toGlobal(old), linked: listsSeller(old, sellerId) },
-                { cause: error },
-              )
-            : new BuyerChangedError({ profile: toProfile(old) }, { cause: error });
-        },
+        contended: contention,
+        // The profile's own key was taken (entry 0), or the global already lists the tenant.
+        toError: (failure) =>
+          failure.failedIndexes.some((i) => failure.itemAt(i))
+            ? new BuyerChangedError({ cause: failure })
+            : contention(failure),
       };
-    }
     case 'existing':
-      return { items: [], succeeded, failure: (error) => new CustomerContentionError({ cause: error }) };
+      return { items: [], contended: contention, toError: contention };
   }
-}
-
-/** Another transaction held one of the items: the domain retries, it is not a failed condition. */
-export function contended(error: unknown): boolean {
-  const name = (error as Error)?.name;
-  if (name === 'TransactionConflictException') return true;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons ?? [];
-  return name === 'TransactionCanceledException' && reasons.some((r) => r.Code === 'TransactionConflict');
 }
 
 async function transact(table: Table, items: TransactItem[]): Promise<void> {
@@ -460,7 +430,7 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     // Blocks of 100 per container, the next claimed in the background at half (issue 17): ids come from memory.
     nextId: () => table.nextId('customer', { block: 100 }),
 
-    joinSale: (write): JoinedWrite => ({ joined: buyerWrites(write) }),
+    addBuyer: (write) => table.write(buyerPart(write)),
 
     async findBuyer(document) {
       const records: BuyerRecords = {};

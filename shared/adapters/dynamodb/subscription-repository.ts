@@ -24,13 +24,11 @@ import {
 } from './table';
 import { TABLE } from './table-definition';
 import { tenantAttributes } from './tenant-fields';
-import { transactionCreateWrites } from './transaction-repository';
 
 const ENTITY = 'subscription';
 const HISTORY_ENTITY = 'subscription-event';
 /** Subscriptions whose `dueAt` falls in one hour, for the heartbeat's sweep. */
 /** TransactWriteItems takes at most 100 entries; a state change writes about 10 to 20. */
-const MAX_TRANSACT_ITEMS = 100;
 /** The portal lists at most this many subscriptions of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
 
@@ -95,10 +93,8 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
   }
 
   /**
-   * The subscription's Put (index 0), its counters, history and events, its charge's transaction
-   * with that one's counters and events, and a card saved with it, in one TransactWriteItems. A
-   * failed condition other than the subscription's, the card's or the customer's is the
-   * transaction's (the outbox ids are new uuids).
+   * The subscription's Put (index 0), its counters, history and events, and a card saved with it,
+   * in one write (Table.write: inside Atomically, with the charge's transaction).
    */
   async function write(
     put: TransactItem,
@@ -111,33 +107,26 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
       ...counterMovesOf(previous, next),
       ...(await historyPuts(next, changes)),
       ...changes.events.map(outboxPut),
-      ...(changes.transaction
-        ? transactionCreateWrites(changes.transaction.record, changes.transaction.events)
-        : []),
     ];
     const cardGuard = changes.paymentMethod ? writes.length + CARD_GUARD_INDEX : -1;
     if (changes.paymentMethod) writes.push(...paymentMethodCreateWrites(changes.paymentMethod));
     // The customer check goes last: its index names a changed profile.
     const customerCheck = changes.customer ? writes.length : -1;
     if (changes.customer) writes.push(...profileAsOfWrites(changes.customer));
-    if (writes.length > MAX_TRANSACT_ITEMS)
-      throw new Error(
-        `A subscription change of ${writes.length} writes exceeds TransactWriteItems' ${MAX_TRANSACT_ITEMS}`,
-      );
-    await orConflict(table.transact(writes), (failure: ConditionFailedError) =>
-      failure.failedIndexes.includes(customerCheck)
-        ? profileChanged(failure, customerCheck)
-        : failure.failedIndexes.includes(cardGuard)
-          ? cardAlreadySaved(failure)
-          : !failure.failedIndexes.includes(0)
-            ? alreadyExists('The transaction')(failure)
+    await table.write({
+      items: writes,
+      toError: (failure: ConditionFailedError) =>
+        failure.failedIndexes.includes(customerCheck)
+          ? profileChanged(failure, customerCheck)
+          : failure.failedIndexes.includes(cardGuard)
+            ? cardAlreadySaved(failure)
             : previous
               ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
                   reason: 'changed',
                   cause: failure,
                 })
               : alreadyExists('The subscription')(failure),
-    );
+    });
   }
 
   return {

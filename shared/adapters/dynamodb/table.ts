@@ -23,7 +23,7 @@ import { decodeCursor, encodeCursor, startKeyOf } from './cursor';
 import { type Key, keys } from './keys';
 import { prefixAsRange } from './prefix-range';
 import { TABLE } from './table-definition';
-import { currentReadBatch, type ReadSender } from './unit-of-work';
+import { currentReadBatch, currentWrites, type ReadSender } from './unit-of-work';
 
 export type Item = Record<string, unknown>;
 
@@ -53,6 +53,40 @@ export class ConditionFailedError extends Error {
   itemAt(index: number): Item | undefined {
     return this.items.get(index);
   }
+
+  /** The failure as the `count` entries from `start` see it: their own indexes, from 0. */
+  within(start: number, count: number): ConditionFailedError {
+    const own = this.failedIndexes.filter((i) => i >= start && i < start + count);
+    const items = new Map(
+      [...this.items].filter(([i]) => own.includes(i)).map(([i, item]) => [i - start, item]),
+    );
+    return new ConditionFailedError(
+      own.map((i) => i - start),
+      items,
+      this.cause,
+    );
+  }
+}
+
+/**
+ * One repository's part of a write (Table.write): its entries, what a failed condition of them
+ * means to it, and, for writes that retry when another transaction held their items, what that means.
+ */
+export interface WritePart {
+  items: TransactItem[];
+  toError(failure: ConditionFailedError): Error;
+  contended?(cause: unknown): Error;
+}
+
+/** TransactWriteItems takes at most 100 entries; a unit of work never splits (it would not be all-or-nothing). */
+export const MAX_TRANSACT_ITEMS = 100;
+
+/** Another transaction held one of the items (TransactionConflict): not a failed condition. */
+export function contended(error: unknown): boolean {
+  const name = (error as Error)?.name;
+  if (name === 'TransactionConflictException') return true;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons ?? [];
+  return name === 'TransactionCanceledException' && reasons.some((r) => r.Code === 'TransactionConflict');
 }
 
 /**
@@ -316,6 +350,64 @@ export class Table {
       if (missing) throw missing();
       return false;
     }
+  }
+
+  /**
+   * A repository's all-or-nothing write. Outside `atomically` it is sent now, as one
+   * TransactWriteItems; inside, it is staged and sent with the unit of work's other writes when the
+   * work returns (unit-of-work.ts). Either way a failed condition of these entries throws
+   * `part.toError(failure)` with the failure as these entries alone see it (their own indexes), so
+   * the repository that wrote the condition names the domain's error.
+   */
+  async write(part: WritePart): Promise<void> {
+    const staged = currentWrites<WritePart>();
+    if (staged) staged.stage(this, part, (parts) => this.commit(parts));
+    else await this.commit([part]);
+  }
+
+  /** The parts as one TransactWriteItems; a failure is the first failing part's to name. */
+  private async commit(parts: WritePart[]): Promise<void> {
+    const items = parts.flatMap((p) => p.items);
+    if (items.length === 0) return;
+    if (items.length > MAX_TRANSACT_ITEMS)
+      throw new Error(
+        `one unit of work writes at most ${MAX_TRANSACT_ITEMS} items (this one: ${items.length})`,
+      );
+    try {
+      await (items.length === 1 ? this.writeOne(items[0]) : this.transact(items));
+    } catch (error) {
+      if (error instanceof ConditionFailedError) {
+        let start = 0;
+        for (const part of parts) {
+          const own = error.within(start, part.items.length);
+          if (own.failedIndexes.length > 0) throw part.toError(own);
+          start += part.items.length;
+        }
+      }
+      const contention = contended(error) ? parts.find((p) => p.contended) : undefined;
+      throw contention?.contended ? contention.contended(error) : error;
+    }
+  }
+
+  /** A lone entry as its own command (PutItem, UpdateItem, DeleteItem): half a transaction's write cost. */
+  private async writeOne(entry: TransactItem): Promise<void> {
+    if ('Put' in entry) {
+      const { Item: item, ...rest } = entry.Put;
+      return this.put(item, rest);
+    }
+    if ('Update' in entry) {
+      await this.update(entry.Update);
+      return;
+    }
+    if ('Delete' in entry) {
+      try {
+        await this.doc.send(new DeleteCommand({ TableName: this.name, ...entry.Delete }));
+        return;
+      } catch (error) {
+        throw translate(error);
+      }
+    }
+    return this.transact([entry]);
   }
 
   /** All-or-nothing write of up to 100 items; a failed condition names the failing items. */

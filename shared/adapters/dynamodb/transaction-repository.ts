@@ -1,12 +1,6 @@
-import { CustomerContentionError } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
-import type {
-  JoinedWrite,
-  TransactionPage,
-  TransactionQuery,
-  TransactionRepository,
-} from '#shared/domain/ports';
+import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import {
   matchesSearch,
@@ -19,18 +13,9 @@ import {
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
 import { startKeyOf } from './cursor';
-import { contended, type DynamoJoinedWrite } from './customer-repository';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import {
-  alreadyExists,
-  ConditionFailedError,
-  encodeCursor,
-  type Item,
-  orConflict,
-  type Table,
-  type TransactItem,
-} from './table';
+import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
@@ -292,28 +277,11 @@ export function createTransactionRepository(table: Table): TransactionRepository
     // Blocks of 100 per container, the next claimed in the background at half (issue 17): ids come from memory.
     nextId: () => table.nextId('transaction', { block: 100 }),
 
-    async create(t, events: DomainEvent[], joined: JoinedWrite[] = []) {
-      // The buyer's writes first, so a failed condition's index says whose it was.
-      const parts = joined.map((j) => j.joined as DynamoJoinedWrite);
-      const own = transactionCreateWrites(t, events);
-      const items = [...parts.flatMap((p) => p.items), ...own];
-      try {
-        await table.transact(items);
-        for (const part of parts) part.succeeded();
-      } catch (error) {
-        if (error instanceof ConditionFailedError) {
-          let start = 0;
-          for (const part of parts) {
-            const failed = error.failedIndexes.find((i) => i >= start && i < start + part.items.length);
-            if (failed !== undefined) throw part.failure(error, failed);
-            start += part.items.length;
-          }
-          throw alreadyExists('The transaction')(error);
-        }
-        // Another transaction held the buyer's items: the sale writes again.
-        if (parts.length > 0 && contended(error)) throw new CustomerContentionError({ cause: error });
-        throw error;
-      }
+    async create(t, events) {
+      await table.write({
+        items: transactionCreateWrites(t, events),
+        toError: alreadyExists('The transaction'),
+      });
     },
 
     async duePixExpiries(now, hoursBack) {

@@ -58,9 +58,42 @@ class ReadBatch {
   }
 }
 
-/** One request's or one job's work against the table: the reads it starts together. */
+/**
+ * The writes staged inside `atomically`, for one table: the Table that staged the first sends them
+ * all (Table.write), when the work returns.
+ */
+class WriteSet<Part = unknown> {
+  private owner: object | undefined;
+  private send: ((parts: Part[]) => Promise<void>) | undefined;
+  private readonly parts: Part[] = [];
+  private closed = false;
+
+  stage(owner: object, part: Part, send: (parts: Part[]) => Promise<void>): void {
+    // A write that lands after the commit would be lost or sent alone: both break all-or-nothing.
+    if (this.closed)
+      throw new Error('a write was staged after its unit of work ended: await it inside atomically');
+    if (this.owner && this.owner !== owner) throw new Error('one unit of work writes to one table');
+    this.owner = owner;
+    this.send = send;
+    this.parts.push(part);
+  }
+
+  async commit(): Promise<void> {
+    this.closed = true;
+    if (this.send && this.parts.length > 0) await this.send(this.parts);
+  }
+
+  discard(): void {
+    this.closed = true;
+  }
+}
+
+/** One request's or one job's work against the table: the reads it starts together, and the writes it stages. */
 class UnitOfWork {
-  readonly reads = new ReadBatch();
+  constructor(
+    readonly reads = new ReadBatch(),
+    readonly writes?: WriteSet,
+  ) {}
 }
 
 const scope = new AsyncLocalStorage<UnitOfWork>();
@@ -70,11 +103,37 @@ const scope = new AsyncLocalStorage<UnitOfWork>();
  * reads (Table.get, Table.batchGet) it starts together are sent as one BatchGetItem, so a use case
  * that reads its items with Promise.all through its ports pays one round trip for them. The HTTP
  * pipeline and the job runners enter it (through the container); use cases never see it. Only this
- * unit's reads join: the scope is per call.
+ * unit's reads join: the scope is per call. An `atomically` around it keeps staging its writes.
  */
 export function inUnitOfWork<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run(new UnitOfWork(), work);
+  return scope.run(new UnitOfWork(new ReadBatch(), scope.getStore()?.writes), work);
+}
+
+/**
+ * The domain's Atomically port: the writes `work` makes through the repositories (each a
+ * Table.write) are staged, and sent when it returns as one TransactWriteItems, all or nothing. A
+ * failed condition is thrown as the ConflictError of the repository whose entry failed; nothing is
+ * written. Work that throws writes nothing. Inside another `atomically` it joins that one. Reads
+ * still batch as in the enclosing unit of work.
+ */
+export async function atomically<T>(work: () => Promise<T>): Promise<T> {
+  const outer = scope.getStore();
+  if (outer?.writes) return work();
+  const writes = new WriteSet();
+  let result: T;
+  try {
+    result = await scope.run(new UnitOfWork(outer?.reads ?? new ReadBatch(), writes), work);
+  } catch (error) {
+    writes.discard();
+    throw error;
+  }
+  await writes.commit();
+  return result;
 }
 
 /** The read batch of the open unit of work, if the caller runs inside one. */
 export const currentReadBatch = (): ReadBatch | undefined => scope.getStore()?.reads;
+
+/** The staged writes of the open `atomically`, if the caller runs inside one. */
+export const currentWrites = <Part>(): WriteSet<Part> | undefined =>
+  scope.getStore()?.writes as WriteSet<Part> | undefined;

@@ -5,7 +5,7 @@ import { PAID, type Transaction } from '#shared/domain/transactions/transaction'
 import { transition } from '#shared/domain/transactions/transitions';
 import { isConflict } from '#shared/errors';
 import { notOpen } from './outcome';
-import type { CheckoutMethod, CheckoutSession } from './session';
+import { type CheckoutMethod, type CheckoutSession, sessionWith } from './session';
 
 /**
  * A payment that must not stand (made after its session closed, or one the session did not keep):
@@ -33,12 +33,10 @@ export async function recordPayment(
   method: CheckoutMethod,
 ): Promise<CheckoutSession> {
   const now = deps.clock.now().toISOString();
+  const payment = { transactionId: t.id, transactionUuid: t.uuid, method, createdAt: now };
   try {
-    return await deps.sessions.addPayment(
-      session.id,
-      { transactionId: t.id, transactionUuid: t.uuid, method, createdAt: now },
-      now,
-    );
+    await deps.sessions.addPayment(session.id, payment, now);
+    return sessionWith(session, payment);
   } catch (error) {
     if (!isConflict(error, 'invalid_state')) throw error;
     await undoPayment(deps, t, 'checkout session closed before the payment was recorded');

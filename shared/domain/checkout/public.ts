@@ -18,6 +18,7 @@ import {
   type CreateDeps,
   type CreateTransactionInput,
   createSale,
+  createSaleKeepingCard,
   type SaleContext,
 } from '#shared/domain/transactions/create';
 import { PAID, PENDING } from '#shared/domain/transactions/transaction';
@@ -35,7 +36,7 @@ import {
   productUuidOfSessionId,
   SESSION_ID_PREFIX,
   type SessionCustomer,
-  type SessionPayment,
+  sessionWith,
   successUrlOf,
   toSessionPriceView,
 } from './session';
@@ -245,35 +246,16 @@ async function sell(
     notAfter: session.expiresAt,
   };
   if (session.price) return paySubscription(deps, session, request, context);
-  // The payment is recorded on the session in the sale's own write (issue 17), at the time of that
-  // write (after the provider charged), as recordPayment records it.
-  let recorded: SessionPayment | null = null;
-  let joining: SessionPayment | null = null;
-  const t = await createSale(deps, request, {
-    ...context,
-    joinWith: (sale) => {
-      const createdAt = deps.clock.now().toISOString();
-      joining = { transactionId: sale.id, transactionUuid: sale.uuid, method, createdAt };
-      return [deps.sessions.joinAddPayment(session.id, joining, createdAt)];
-    },
-    onJoinedWritten: () => {
-      recorded = joining;
-    },
-  });
+  // The payment is recorded on the session in the sale's own write, at the time of that write
+  // (after the provider charged), as recordPayment records it.
+  const sale = await createSaleKeepingCard(deps, request, { ...context, recordOnSession: method });
+  const t = sale.transaction;
   // As the write left it; else (the session closed meanwhile) as before: the payment is undone.
-  let after = recorded ? sessionWith(session, recorded) : await recordPayment(deps, session, t, method);
+  let after = sale.sessionPayment
+    ? sessionWith(session, sale.sessionPayment)
+    : await recordPayment(deps, session, t, method);
   if (PAID.includes(t.status)) after = (await completeWithTransaction(deps, t)) ?? after;
   return outcomeOf(t, after);
-}
-
-/** The session after its payment was recorded (what addPayment's update makes of it). */
-function sessionWith(session: CheckoutSession, payment: SessionPayment): CheckoutSession {
-  return {
-    ...session,
-    payments: [...session.payments, payment],
-    updatedAt: payment.createdAt,
-    version: session.version + 1,
-  };
 }
 
 /** GET /api/public/checkout/{ref}/payments/{paymentId}: what the page polls while a payment is pending. */

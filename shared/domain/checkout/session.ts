@@ -125,6 +125,14 @@ export interface CheckoutSession {
   version: number;
 }
 
+/** The session after a payment was recorded on it (what CheckoutSessionRepository.addPayment stores). */
+export const sessionWith = (session: CheckoutSession, payment: SessionPayment): CheckoutSession => ({
+  ...session,
+  payments: [...session.payments, payment],
+  updatedAt: payment.createdAt,
+  version: session.version + 1,
+});
+
 /** The hosted page of a session. */
 export const sessionUrl = (baseUrl: string, id: string) => `${baseUrl.replace(/\/$/, '')}/checkout/${id}`;
 

@@ -1,4 +1,4 @@
-import { recordPublicBuyer } from '#shared/domain/customers/buyer';
+import { recordBuyer } from '#shared/domain/customers/buyer';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import type { PriceRepository } from '#shared/domain/ports';
@@ -79,9 +79,10 @@ async function startTrial(
   request: CreateTransactionInput,
   context: SaleContext,
 ): Promise<PaymentOutcome> {
-  const { input, buyer, product, provider } = await checkSale(deps, request, context);
+  const { input, buyer, buyerState, product, provider, now } = await checkSale(deps, request, context);
   const tenant = product.tenant;
-  const customer = await recordPublicBuyer(deps, tenant, buyer);
+  const at = now.toISOString();
+  const { customer } = await recordBuyer(deps, tenant, buyer, buyerState, at, async () => undefined);
   const tokenized = await provider.tokenizeCard({
     tenant,
     customer: {

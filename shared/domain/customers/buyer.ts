@@ -1,8 +1,7 @@
-import type { Clock, CustomerRepository, Ids } from '#shared/domain/ports';
+import type { Atomically, CustomerRepository, Ids } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
-import { isConflict } from '#shared/errors';
 import {
-  type BuyerFound,
+  BuyerChangedError,
   type BuyerWrite,
   CustomerContentionError,
   type GlobalCustomer,
@@ -69,51 +68,46 @@ export function saleCustomerOf(write: BuyerWrite, input: CreateCustomerInput): S
   };
 }
 
-/** The state a failed write found: a found global says of the tenant's profile what the write could tell. */
-export function learnBuyer(state: BuyerState, found: BuyerFound): BuyerState {
-  if (found.global) return { global: found.global, linked: found.linked };
-  return found.profile ? { ...state, linked: true } : state;
-}
+/** A public buyer's write is tried at most this often, each time on the buyer as stored then. */
+const BUYER_WRITE_ATTEMPTS = 6;
 
 /**
- * A public buyer recorded outside a sale's write (a card trial keeps the card before any charge):
- * the same rule as buyerWrite, through the registration writes. A new document or a customer new
- * to the seller is created from what the buyer typed; a stored one is left as it is. Answers the
- * customer's id and uuid with the buyer's own data.
+ * The one buyer upsert of a public payment (a sale, a subscription's trial): the buyer's customer
+ * when it is new to the seller (buyerWrite: what the buyer typed never changes a stored one),
+ * written together with what `alongside` writes for that customer (the sale's transaction), all or
+ * nothing. `state` is what the caller read of the document. When another request registers the
+ * document or links the seller between that read and this write, the write fails with nothing
+ * written: the buyer is read again and everything is written once more on what is stored.
  */
-export async function recordPublicBuyer(
+export async function recordBuyer<T>(
   deps: {
-    customers: Pick<CustomerRepository, 'findRegistration' | 'createGlobal' | 'addProfile' | 'nextId'>;
-    clock: Clock;
+    customers: Pick<CustomerRepository, 'findBuyer' | 'addBuyer' | 'nextId'>;
+    atomically: Atomically;
     ids: Ids;
   },
   tenant: Tenant,
   buyer: CreateCustomerInput,
-): Promise<SaleCustomer> {
-  const now = deps.clock.now().toISOString();
-  const asTyped = (g: GlobalCustomer): SaleCustomer => ({
-    tenant,
-    ...profileRefOf(g, tenant.sellerId),
-    document: g.document,
-    name: buyer.name,
-    email: buyer.email,
-    phone: buyer.phone,
-  });
+  state: BuyerState,
+  at: string,
+  alongside: (customer: SaleCustomer) => Promise<T>,
+): Promise<{ customer: SaleCustomer; written: T }> {
+  let read = state;
+  let fresh: GlobalCustomer | undefined;
   for (let attempt = 1; ; attempt++) {
-    const { global, linked } = await deps.customers.findRegistration(tenant, buyer.document);
+    if (!read.global && !fresh)
+      fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, buyer, at);
+    const write = buyerWrite(read, () => fresh as GlobalCustomer, tenant, buyer, at);
+    const customer = saleCustomerOf(write, buyer);
     try {
-      if (!global) {
-        const fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, buyer, now);
-        await deps.customers.createGlobal(fresh, newProfile(tenant, fresh, buyer, now, 'buyer'));
-        return asTyped(fresh);
-      }
-      if (!linked) await deps.customers.addProfile(newProfile(tenant, global, buyer, now, 'buyer'));
-      return asTyped(global);
+      const written = await deps.atomically(async () => {
+        await deps.customers.addBuyer(write);
+        return alongside(customer);
+      });
+      return { customer, written };
     } catch (error) {
-      // Another request created it first: the stored customer stands.
-      if (isConflict(error, 'already_exists') && global) return asTyped(global);
-      if (attempt >= 3 || !(isConflict(error, 'already_exists') || error instanceof CustomerContentionError))
-        throw error;
+      const raced = error instanceof BuyerChangedError || error instanceof CustomerContentionError;
+      if (!raced || attempt >= BUYER_WRITE_ATTEMPTS) throw error;
+      read = buyerStateOf(await deps.customers.findBuyer(buyer.document), tenant);
     }
   }
 }

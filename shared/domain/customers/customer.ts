@@ -147,16 +147,6 @@ export interface Registration {
 }
 
 /**
- * What a failed BuyerWrite found instead of the state it assumed: the global (with whether the
- * tenant is among its sellers), or the tenant's profile.
- */
-export interface BuyerFound {
-  global?: GlobalCustomer;
-  linked?: boolean;
-  profile?: CustomerProfile;
-}
-
-/**
  * A seller moves its profile to another document (PATCH with `document`), keeping the profile's id
  * and uuid: `next` is the profile as it will be stored; `target` the new document's global customer
  * (as read, or new when `createTarget`); `spare` the id and uuid the old document keeps for a later
@@ -170,12 +160,12 @@ export interface ProfileRelink {
   spare: ProfileRef;
 }
 
-/** A BuyerWrite's assumption did not hold: the sale writes again on what was found (nothing was written). */
+/**
+ * A BuyerWrite's assumption did not hold (another request registered the document or linked the
+ * seller meanwhile): nothing was written; the buyer is read again and the sale written on that.
+ */
 export class BuyerChangedError extends ConflictError {
-  constructor(
-    readonly found: BuyerFound,
-    options: { cause?: unknown } = {},
-  ) {
+  constructor(options: { cause?: unknown } = {}) {
     super('The customer changed while the sale was written; retry', 'customer_changed', {
       ...options,
       reason: 'changed',

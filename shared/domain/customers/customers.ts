@@ -20,7 +20,7 @@ import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
 export interface CustomerDeps {
   /** Registration and updates never join a sale's write. */
-  customers: Omit<CustomerRepository, 'joinSale' | 'findBuyer'>;
+  customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer'>;
   clock: Clock;
   ids: Ids;
   /** Between attempts after a lost race; tests pass a no-op. */

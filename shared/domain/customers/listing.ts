@@ -21,7 +21,7 @@ export function classifySearch(term: string | undefined): CustomerSearch {
 }
 
 export async function listCustomers(
-  deps: { customers: Omit<CustomerRepository, 'joinSale' | 'findBuyer'> },
+  deps: { customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer'> },
   tenant: Tenant,
   input: ListCustomersInput,
 ) {

@@ -1,7 +1,6 @@
 import type { CheckoutSession, SessionPayment, SessionStatus } from '#shared/domain/checkout/session';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
-import type { JoinedWrite } from './customers';
 
 export interface SessionQuery {
   status?: SessionStatus;
@@ -28,15 +27,9 @@ export interface CheckoutSessionRepository {
   get(id: string): Promise<CheckoutSession | null>;
   /**
    * Records a payment attempt while the session is still open (and not past its expiry). Throws
-   * ConflictError reason `invalid_state` when it is not; answers the session after the write.
+   * ConflictError reason `invalid_state` when it is not. Inside Atomically, with the sale.
    */
-  addPayment(id: string, payment: SessionPayment, now: string): Promise<CheckoutSession>;
-  /**
-   * addPayment as a part of another repository's write (the sale's TransactWriteItems, issue 17):
-   * when the session is no longer open that write throws ConflictError reason `invalid_state` and
-   * writes nothing.
-   */
-  joinAddPayment(id: string, payment: SessionPayment, now: string): JoinedWrite;
+  addPayment(id: string, payment: SessionPayment, now: string): Promise<void>;
   /**
    * Moves an open session to `next` (complete or expired) with its events, if it is still open at
    * `previous.version`. Throws ConflictError reason `changed` otherwise.

@@ -25,22 +25,15 @@ export interface CustomerQuery {
   take: number;
 }
 
-/**
- * Writes one repository prepares for another repository's atomic write (one TransactWriteItems on
- * DynamoDB): opaque to the domain, understood by the adapter family that made it.
- */
-export interface JoinedWrite {
-  readonly joined: unknown;
-}
-
 export interface CustomerRepository {
   nextId(): Promise<number>;
   /**
-   * The buyer's writes for a sale, to pass to TransactionRepository.create. When the state the
-   * write assumes does not hold, that create throws BuyerChangedError with what was found
-   * (CustomerContentionError when another transaction held the items) and writes nothing.
+   * A public buyer's write (customers/buyer.ts buyerWrite): a new global customer with the tenant's
+   * profile, a new profile of a known global, or nothing for a customer the tenant has. When the
+   * state the write assumes does not hold it throws BuyerChangedError (CustomerContentionError when
+   * another transaction held the items) and writes nothing. Inside Atomically, with the sale.
    */
-  joinSale(write: BuyerWrite): JoinedWrite;
+  addBuyer(write: BuyerWrite): Promise<void>;
   /**
    * The document's global customer in either environment with the sellers that have a profile of
    * it, strongly consistent: a sale reads it beside its product, before it knows the seller.

@@ -38,8 +38,6 @@ export interface SubscriptionChanges {
    * subscription id, and `createdAt` = the written subscription's `updatedAt` (the change's instant).
    */
   history: NewHistoryEntry[];
-  /** A charge's transaction (a renewal, a retry, a reactivation), written in the same transaction. */
-  transaction?: { record: Transaction; events: DomainEvent[] };
   /**
    * The profile the subscription's customer snapshot was taken from, when it may be a copy
    * (SubscriptionStartReader): the write checks it is still the stored one, else writes nothing and

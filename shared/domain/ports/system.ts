@@ -20,3 +20,11 @@ export interface Metrics {
 export interface SecretKey {
   key(): Promise<Uint8Array>;
 }
+
+/**
+ * Writes that stand or fall together: the creates and saves `work` makes through the repositories
+ * are written when it returns, all of them or none. A write whose stored state is not what it
+ * assumed throws that repository's ConflictError, and nothing is written; so does work that throws.
+ * Reads inside see the state before any of the writes.
+ */
+export type Atomically = <T>(work: () => Promise<T>) => Promise<T>;

@@ -2,7 +2,6 @@ import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
 import type { TransactionSearch } from '#shared/domain/transactions/search';
 import type { Transaction, TransactionStatus } from '#shared/domain/transactions/transaction';
-import type { JoinedWrite } from './customers';
 
 export interface TransactionQuery {
   page: number;
@@ -32,8 +31,11 @@ export interface TransactionPage {
 
 export interface TransactionRepository {
   nextId(): Promise<number>;
-  /** The transaction, its counters and events, and `joined` writes (the buyer's), all or nothing. */
-  create(t: Transaction, events: DomainEvent[], joined?: JoinedWrite[]): Promise<void>;
+  /**
+   * The transaction with its counters and events, all or nothing. Throws ConflictError reason
+   * `already_exists` when its id is taken. Inside Atomically, with the sale's other writes.
+   */
+  create(t: Transaction, events: DomainEvent[]): Promise<void>;
   get(tenant: Tenant, id: number): Promise<Transaction | null>;
   findByUuid(uuid: string): Promise<Transaction | null>;
   /** Every tenant's and provider's transactions with this provider id: callers pick theirs. */

@@ -11,7 +11,7 @@ import { centavosToReais } from '#shared/money';
 import { type Charged, type CollectOutcome, charge, transactionEvents } from './charge';
 import { type SubscriptionDeps, subscriptionEvent } from './deps';
 import { nextBoundary, periodEnd } from './periods';
-import { saveAndSchedule } from './schedule';
+import { type ChargeRecord, saveAndSchedule } from './schedule';
 import type { NewHistoryEntry, PendingCharge, Subscription } from './subscription';
 
 export type { CollectOutcome } from './charge';
@@ -119,14 +119,14 @@ function failedState(s: Subscription, kind: CollectKind, outcome: 'declined' | '
   return { next, nextRetryAt };
 }
 
-/** The subscription after the charge's outcome, with its history, webhooks and transaction, to write in one save. */
+/** The subscription after the charge's outcome, with its history and webhooks, and the charge's transaction: written together. */
 export function applyOutcome(
   deps: SubscriptionDeps,
   s: Subscription,
   kind: CollectKind,
   charged: Charged,
   now: Date,
-): { next: Subscription; changes: SubscriptionChanges } {
+): { next: Subscription; changes: SubscriptionChanges; charge?: ChargeRecord } {
   const at = now.toISOString();
   const pc = s.pendingCharge as PendingCharge;
   const base: Subscription = { ...s, pendingCharge: null, updatedAt: at, version: s.version + 1 };
@@ -182,13 +182,8 @@ export function applyOutcome(
   const transaction = charged.transaction;
   return {
     next,
-    changes: {
-      events: webhooks.map((name) => subscriptionEvent(deps, next, name)),
-      history,
-      ...(transaction
-        ? { transaction: { record: transaction, events: transactionEvents(deps, transaction) } }
-        : {}),
-    },
+    changes: { events: webhooks.map((name) => subscriptionEvent(deps, next, name)), history },
+    ...(transaction ? { charge: { record: transaction, events: transactionEvents(deps, transaction) } } : {}),
   };
 }
 
@@ -212,9 +207,9 @@ async function finish(
   const now = deps.clock.now();
   let current = claimed;
   for (let tries = 1; ; tries++) {
-    const { next, changes } = applyOutcome(deps, current, kind, charged, now);
+    const { next, changes, charge } = applyOutcome(deps, current, kind, charged, now);
     try {
-      const subscription = await saveAndSchedule(deps, next, current, changes);
+      const subscription = await saveAndSchedule(deps, next, current, changes, charge);
       return { subscription, transaction: charged.transaction, outcome: charged.outcome };
     } catch (error) {
       if (!isConflict(error, 'changed')) throw error;

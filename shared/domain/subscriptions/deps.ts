@@ -1,5 +1,6 @@
 import { type DomainEvent, type EventsOf, newEvent, type TrialEvent } from '#shared/domain/events/events';
 import type {
+  Atomically,
   Clock,
   GatewayRouter,
   Ids,
@@ -14,8 +15,12 @@ import { type Subscription, toSubscriptionEventData } from './subscription';
 /** What the subscription engine (charges, due jobs) needs; the API's use cases extend it. */
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
-  /** Ids for charges, and a look at one already written (a concurrent run finished it). */
-  transactions: Pick<TransactionRepository, 'nextId' | 'get'>;
+  /**
+   * Ids for charges, a look at one already written (a concurrent run finished it), and a charge's
+   * transaction written with the subscription (in one Atomically).
+   */
+  transactions: Pick<TransactionRepository, 'nextId' | 'get' | 'create'>;
+  atomically: Atomically;
   /** The saved card a renewal charges (its status: an expired card is never charged). */
   paymentMethods: Pick<PaymentMethodRepository, 'get'>;
   payments: GatewayRouter;

@@ -1,7 +1,9 @@
 import { type DueJob, followDueAt, type ScheduleDeps, scheduleAtDue } from '#shared/domain/due-schedule';
+import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId, parseNumericJobId } from '#shared/domain/job-id';
 import type { SubscriptionChanges } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
 import type { SubscriptionDeps } from './deps';
 import { SUBSCRIPTION_DUE_JOB, type Subscription } from './subscription';
 
@@ -27,17 +29,27 @@ export async function scheduleDue(deps: ScheduleDeps, subscription: Subscription
   await scheduleAtDue(deps, dueJobOf(subscription), subscription.dueAt);
 }
 
+/** A charge's transaction (a renewal, a retry, a reactivation), written with its subscription. */
+export interface ChargeRecord {
+  record: Transaction;
+  events: DomainEvent[];
+}
+
 /**
- * Writes `next` on `previous`'s version with its changes (one transaction), then keeps the
- * schedule in step with `dueAt`.
+ * Writes `next` on `previous`'s version with its changes and the charge's transaction, all or
+ * nothing, then keeps the schedule in step with `dueAt`.
  */
 export async function saveAndSchedule(
-  deps: Pick<SubscriptionDeps, 'subscriptions'> & ScheduleDeps,
+  deps: Pick<SubscriptionDeps, 'subscriptions' | 'transactions' | 'atomically'> & ScheduleDeps,
   next: Subscription,
   previous: Subscription,
   changes: SubscriptionChanges,
+  charge?: ChargeRecord,
 ): Promise<Subscription> {
-  await deps.subscriptions.save(next, previous, changes);
+  await deps.atomically(async () => {
+    await deps.subscriptions.save(next, previous, changes);
+    if (charge) await deps.transactions.create(charge.record, charge.events);
+  });
   await followDueAt(deps, dueJobOf(next), previous.dueAt, next.dueAt);
   return next;
 }

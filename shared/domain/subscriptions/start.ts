@@ -248,15 +248,17 @@ async function startCharged(
   let profile = input.customerProfile;
   const now = deps.clock.now();
   for (let tries = 1; ; tries++) {
-    const { next, changes } = applyOutcome(deps, claimed, 'first', charged, now);
+    const { next, changes, charge } = applyOutcome(deps, claimed, 'first', charged, now);
     const s: Subscription = { ...next, version: 1 };
     const opening = subscriptionEvent(deps, { ...claimed, pendingCharge: null }, 'subscription.created');
     try {
-      await deps.subscriptions.create(s, {
-        ...changes,
-        events: [opening, ...changes.events],
-        history: [created, ...changes.history],
-        ...(profile ? { customer: profile } : {}),
+      await deps.atomically(async () => {
+        await deps.subscriptions.create(s, {
+          events: [opening, ...changes.events],
+          history: [created, ...changes.history],
+          ...(profile ? { customer: profile } : {}),
+        });
+        if (charge) await deps.transactions.create(charge.record, charge.events);
       });
     } catch (error) {
       if (error instanceof CustomerChangedError && tries < CUSTOMER_TRIES) {

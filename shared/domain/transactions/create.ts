@@ -5,21 +5,9 @@ import {
   findActiveAffiliation,
   requireActiveAffiliation,
 } from '#shared/domain/affiliates/index';
-import {
-  type BuyerRecords,
-  type BuyerState,
-  buyerStateOf,
-  buyerWrite,
-  freshGlobal,
-  learnBuyer,
-  saleCustomerOf,
-} from '#shared/domain/customers/buyer';
-import {
-  BuyerChangedError,
-  CustomerContentionError,
-  type GlobalCustomer,
-  type SaleCustomer,
-} from '#shared/domain/customers/customer';
+import type { CheckoutMethod, SessionPayment } from '#shared/domain/checkout/session';
+import { type BuyerRecords, buyerStateOf, recordBuyer } from '#shared/domain/customers/buyer';
+import type { SaleCustomer } from '#shared/domain/customers/customer';
 import { createCustomerSchema, saleCustomerField } from '#shared/domain/customers/schemas';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { type DomainEvent, type EventName, type EventPayload, newEvent } from '#shared/domain/events/events';
@@ -36,11 +24,12 @@ import { methodField } from '#shared/domain/payments/method-names';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type {
   AffiliationRepository,
+  Atomically,
+  CheckoutSessionRepository,
   Clock,
   CustomerRepository,
   GatewayRouter,
   Ids,
-  JoinedWrite,
   PaymentMethodRepository,
   ProductRepository,
   Scheduler,
@@ -113,12 +102,11 @@ export interface SaleContext {
    */
   preread?: { product: Product; buyer: BuyerRecords; document: string };
   /**
-   * Writes of another repository that go in the sale's TransactWriteItems (the checkout session's
-   * payment record, issue 17). When they cannot be written (ConflictError `invalid_state`), the sale
-   * is written without them and `onJoinedWritten` is not called: the caller handles it as before.
+   * The payment is recorded on the session (`checkoutSessionId`) as this method, in the sale's own
+   * write. A session no longer open by then (ConflictError `invalid_state`) gets nothing: the sale
+   * is written without it, and the caller undoes the payment.
    */
-  joinWith?: (t: Transaction) => JoinedWrite[];
-  onJoinedWritten?: () => void;
+  recordOnSession?: CheckoutMethod;
   checkoutSessionId?: string;
   clientReferenceId?: string | null;
   /**
@@ -147,6 +135,8 @@ export interface CreateDeps {
   affiliations: Pick<AffiliationRepository, 'get'>;
   paymentMethods: PaymentMethodRepository;
   customers: CustomerRepository;
+  sessions: Pick<CheckoutSessionRepository, 'addPayment'>;
+  atomically: Atomically;
   payments: GatewayRouter;
   scheduler: Scheduler;
   clock: Clock;
@@ -302,55 +292,50 @@ export async function createSale(
   return (await createSaleKeepingCard(deps, request, context)).transaction;
 }
 
-/** A sale writes again at most this often after learning what is stored of its buyer (or losing a race). */
-const SALE_WRITE_ATTEMPTS = 6;
-
 /**
- * One TransactWriteItems: the buyer's customer when it is new to the seller (buyerWrite: a public
- * sale never changes a stored customer), the transaction, its counters and its events. The first
- * attempt assumes what the sale's read found of the buyer; a failed assumption comes back with what
- * is stored and the next attempt writes on that (issue 17).
+ * The sale's one write, all or nothing: the buyer's customer when it is new to the seller
+ * (recordBuyer), the transaction with its counters and events, and the payment on its checkout
+ * session when asked. Answers the transaction, its buyer and the payment recorded on the session
+ * (null when the session closed meanwhile: the sale is then written alone).
  */
 async function writeSale(
   deps: CreateDeps,
-  tenant: Product['tenant'],
-  buyer: ReturnType<typeof parseBuyer>,
-  read: BuyerState,
+  check: Pick<Awaited<ReturnType<typeof checkSale>>, 'buyer' | 'buyerState' | 'product'>,
   at: string,
   sale: (customer: SaleCustomer, uuid: string) => Transaction,
   context: SaleContext,
-): Promise<{ t: Transaction; customer: SaleCustomer }> {
-  let state: BuyerState = read;
-  let joinWith = context.joinWith;
-  let fresh: GlobalCustomer | undefined;
+) {
+  // The transaction's uuid is drawn once, after a new buyer's own (the order of the ids as before).
   let uuid: string | undefined;
-  const allocated = () => {
-    if (!fresh) throw new Error('the fresh global customer is allocated before the write');
-    return fresh;
-  };
-  for (let attempt = 1; ; attempt++) {
-    if (!state.global && !fresh)
-      fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, buyer, at);
-    // The transaction's uuid is drawn once, after a new buyer's own (the order of the ids as before).
-    uuid = uuid ?? deps.ids.uuid();
-    const write = buyerWrite(state, allocated, tenant, buyer, at);
-    const customer = saleCustomerOf(write, buyer);
-    const t = sale(customer, uuid);
-    try {
-      const joined = [deps.customers.joinSale(write), ...(joinWith?.(t) ?? [])];
-      await deps.transactions.create(t, eventsOf(deps, t), joined);
-      if (joinWith) context.onJoinedWritten?.();
-      return { t, customer };
-    } catch (error) {
-      if (attempt >= SALE_WRITE_ATTEMPTS) throw error;
-      if (error instanceof BuyerChangedError) state = learnBuyer(state, error.found);
-      // The joined writes' state is gone (a session closed while the provider charged): the sale
-      // stands alone, and the caller undoes it as it did before they were joined.
-      else if (joinWith && isConflict(error, 'invalid_state')) joinWith = undefined;
-      else if (!(error instanceof CustomerContentionError)) throw error;
-    }
+  const record = (onSession: CheckoutMethod | undefined) =>
+    recordBuyer(deps, check.product.tenant, check.buyer, check.buyerState, at, async (customer) => {
+      uuid ??= deps.ids.uuid();
+      const t = sale(customer, uuid);
+      await deps.transactions.create(t, eventsOf(deps, t));
+      const payment = onSession && t.checkoutSessionId ? paymentOf(deps, t, onSession) : null;
+      if (payment && t.checkoutSessionId)
+        await deps.sessions.addPayment(t.checkoutSessionId, payment, payment.createdAt);
+      return { t, payment };
+    });
+  try {
+    return await record(context.recordOnSession);
+  } catch (error) {
+    if (!(context.recordOnSession && isConflict(error, 'invalid_state'))) throw error;
+    return record(undefined);
   }
 }
+
+/** The session's record of a payment, at the time of the write (after the provider charged). */
+const paymentOf = (
+  deps: Pick<CreateDeps, 'clock'>,
+  t: Transaction,
+  method: CheckoutMethod,
+): SessionPayment => ({
+  transactionId: t.id,
+  transactionUuid: t.uuid,
+  method,
+  createdAt: deps.clock.now().toISOString(),
+});
 
 /**
  * The sale, and the payment method its approved card became when the card was saved (null when
@@ -360,9 +345,13 @@ export async function createSaleKeepingCard(
   deps: CreateDeps,
   request: CreateTransactionInput,
   context: SaleContext = {},
-): Promise<{ transaction: Transaction; paymentMethod: PaymentMethodView | null }> {
-  const { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation } =
-    await checkSale(deps, request, context);
+): Promise<{
+  transaction: Transaction;
+  paymentMethod: PaymentMethodView | null;
+  sessionPayment: SessionPayment | null;
+}> {
+  const checked = await checkSale(deps, request, context);
+  const { input, buyer, product, provider, now, dueDate, expiresAt, affiliation } = checked;
   const tenant = product.tenant;
   const id = await deps.transactions.nextId();
   const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
@@ -430,14 +419,15 @@ export async function createSaleKeepingCard(
     updatedAt: at,
     version: 1,
   });
-  let t: Transaction;
-  let customer: SaleCustomer;
+  let written: Awaited<ReturnType<typeof writeSale>>;
   try {
-    ({ t, customer } = await writeSale(deps, tenant, buyer, buyerState, at, sale, context));
+    written = await writeSale(deps, checked, at, sale, context);
   } catch (error) {
     if (status === 'captured') await provider.refund(result.gatewayPayId, value).catch(() => undefined);
     throw error;
   }
+  const { customer } = written;
+  const { t, payment } = written.written;
   let paymentMethod: PaymentMethodView | null = null;
   if (result.outcome === 'approved' && result.savedCard) {
     paymentMethod = await saveCard(deps, {
@@ -459,5 +449,5 @@ export async function createSaleKeepingCard(
       })
       .catch((error) => deps.onScheduleError?.(error));
   }
-  return { transaction: t, paymentMethod };
+  return { transaction: t, paymentMethod, sessionPayment: payment };
 }

@@ -1,15 +1,10 @@
 import type { CheckoutSession, SessionPayment } from '../../../shared/domain/checkout/session';
 import type { DomainEvent } from '../../../shared/domain/events/events';
-import type {
-  CheckoutSessionRepository,
-  JoinedWrite,
-  SessionPage,
-  SessionQuery,
-} from '../../../shared/domain/ports';
+import type { CheckoutSessionRepository, SessionPage, SessionQuery } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
-import type { FakeJoinedWrite } from './customer-repository';
 import { FakeOutbox } from './outbox';
+import { writeOrStage } from './unit-of-work';
 
 const HOUR_MS = 3_600_000;
 
@@ -77,16 +72,9 @@ export class FakeCheckoutSessionRepository implements CheckoutSessionRepository 
   }
 
   /** As the adapter: the session as it was when the joined read ran (FakeProductRepository calls `receive`). */
-  async addPayment(id: string, payment: SessionPayment, now: string): Promise<CheckoutSession> {
-    await this.beforeAddPayment?.();
-    const next = this.withPayment(id, payment, now);
-    this.items.set(id, next);
-    return structuredClone(next);
-  }
-
-  /** As the adapter: checked and applied by FakeTransactionRepository.create with the sale. */
-  joinAddPayment(id: string, payment: SessionPayment, now: string): JoinedWrite {
-    const joined: FakeJoinedWrite = {
+  /** As the adapter: inside fakeAtomically, checked and stored with the unit's other writes. */
+  async addPayment(id: string, payment: SessionPayment, now: string): Promise<void> {
+    await writeOrStage({
       check: async () => {
         await this.beforeAddPayment?.();
         this.withPayment(id, payment, now);
@@ -94,8 +82,7 @@ export class FakeCheckoutSessionRepository implements CheckoutSessionRepository 
       apply: () => {
         this.items.set(id, this.withPayment(id, payment, now));
       },
-    };
-    return { joined };
+    });
   }
 
   private withPayment(id: string, payment: SessionPayment, now: string): CheckoutSession {

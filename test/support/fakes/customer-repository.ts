@@ -12,9 +12,10 @@ import {
   type Registration,
   searchableName,
 } from '../../../shared/domain/customers/customer';
-import type { CustomerQuery, CustomerRepository, JoinedWrite } from '../../../shared/domain/ports';
+import type { CustomerQuery, CustomerRepository } from '../../../shared/domain/ports';
 import type { Environment, Tenant } from '../../../shared/domain/tenant';
 import { ConflictError } from '../../../shared/errors';
+import { writeOrStage } from './unit-of-work';
 
 const globalKey = (environment: Environment, document: string) => `${environment}#${document}`;
 const profileKey = (tenant: Tenant, uuid: string) => `${tenant.sellerId}#${tenant.environment}#${uuid}`;
@@ -28,17 +29,10 @@ const newestFirst = (a: CustomerProfile, b: CustomerProfile) =>
  * addProfile throws it with the stored profile as `current`, reRegister throws ConflictError
  * (reason `changed`, `current`) when the e-mail differs or nothing does, updateProfile throws
  * CustomerContentionError when the stored e-mail is no longer the one read, or when an e-mail
- * change meets a profile changed since it was read. joinSale's writes are checked and applied by
- * FakeTransactionRepository.create (FakeJoinedWrite), with the adapter's BuyerChangedError. A seller
+ * change meets a profile changed since it was read. addBuyer throws the adapter's BuyerChangedError
+ * (inside fakeAtomically, when the unit's writes are checked). A seller
  * is linked to a document when it has a profile of that document (the adapter's seller link).
  */
-/** The in-memory form of a JoinedWrite: `check` throws as the adapter's failed condition would. */
-export interface FakeJoinedWrite {
-  /** May wait (a staged concurrent change runs first, as the fakes' `before…` hooks do). */
-  check(): void | Promise<void>;
-  apply(): void;
-}
-
 export class FakeCustomerRepository implements CustomerRepository {
   readonly globals = new Map<string, GlobalCustomer>();
   readonly profiles = new Map<string, CustomerProfile>();
@@ -69,12 +63,8 @@ export class FakeCustomerRepository implements CustomerRepository {
     return ++this.lastId;
   }
 
-  joinSale(write: BuyerWrite): JoinedWrite {
-    const joined: FakeJoinedWrite = {
-      check: () => this.checkBuyer(write),
-      apply: () => this.applyBuyer(write),
-    };
-    return { joined };
+  async addBuyer(write: BuyerWrite): Promise<void> {
+    await writeOrStage({ check: () => this.checkBuyer(write), apply: () => this.applyBuyer(write) });
   }
 
   /** As the adapter: the document's globals and their seller lists as they are now. */
@@ -92,19 +82,16 @@ export class FakeCustomerRepository implements CustomerRepository {
   private checkBuyer(write: BuyerWrite): void {
     if (write.kind === 'newGlobal') {
       const { environment, document } = write.global;
-      const global = this.global(environment, document);
-      const linked = this.sellersOf(environment, document).has(String(write.profile.tenant.sellerId));
-      if (global) throw new BuyerChangedError({ global, linked });
+      if (this.global(environment, document)) throw new BuyerChangedError();
       if (this.profile(write.profile.tenant, write.profile.uuid)) throw new CustomerContentionError();
       return;
     }
     if (write.kind === 'newProfile') {
       const { tenant, document, uuid } = write.profile;
-      const profile = this.profile(tenant, uuid);
-      if (profile) throw new BuyerChangedError({ profile });
+      if (this.profile(tenant, uuid)) throw new BuyerChangedError();
       const global = this.global(tenant.environment, document);
       if (global && this.sellersOf(tenant.environment, document).has(String(tenant.sellerId)))
-        throw new BuyerChangedError({ global, linked: true });
+        throw new BuyerChangedError();
       return;
     }
   }

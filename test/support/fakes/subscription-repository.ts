@@ -19,10 +19,9 @@ import { ConflictError } from '../../../shared/errors';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import type { FakePaymentMethodRepository } from './payment-method-repository';
-import { FakeTransactionRepository } from './transaction-repository';
+import { writeOrStage } from './unit-of-work';
 
 const HOUR_MS = 3_600_000;
-/** As FakeTransactionRepository keys its map. */
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
 const jobIdOf = (s: Subscription) => dueJobId(s.tenant, s.id);
@@ -39,12 +38,10 @@ interface StoredEntry {
 /**
  * Subscriptions in a map, with the DynamoDB repository's outcomes:
  * - create and save write the subscription, its history records (ids from one sequence,
- *   `createdAt` = the subscription's `updatedAt`), its charge's transaction (into `transactions`,
- *   shared with the use case's deps when given) and every event in ONE outbox batch (the
- *   subscription's events, then the transaction's), or nothing;
- * - create of a stored id, or of a stored transaction id, is ConflictError `already_exists`;
- * - save writes only on `previous.version` (ConflictError `changed`, checked first), then
- *   `already_exists` for a stored transaction id;
+ *   `createdAt` = the subscription's `updatedAt`) and its events in one outbox batch, or nothing;
+ *   inside fakeAtomically, checked and stored with the unit's other writes (a charge's transaction);
+ * - create of a stored id is ConflictError `already_exists`;
+ * - save writes only on `previous.version` (ConflictError `changed`);
  * - list filters by tenant, status, customer and product, newest first (by id), totalCount of every
  *   match; listByCustomer at most 100; history newest first;
  * - dueSubscriptions answers the subscriptions whose `dueAt` is by `now` in the hour buckets from
@@ -58,8 +55,7 @@ interface StoredEntry {
 export class FakeSubscriptionRepository implements SubscriptionRepository {
   readonly items = new Map<string, Subscription>();
   readonly entries: StoredEntry[] = [];
-  readonly outbox = new FakeOutbox();
-  readonly transactions: FakeTransactionRepository;
+  readonly outbox: FakeOutbox;
   beforeSave: (() => void | Promise<void>) | null = null;
   saves = 0;
   private lastId: number;
@@ -72,15 +68,16 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
 
   constructor(
     options: {
-      transactions?: FakeTransactionRepository;
       firstId?: number;
+      /** One shared with the other fakes of a test (a charge's transaction events), as the table's one outbox. */
+      outbox?: FakeOutbox;
       customers?: Pick<FakeCustomerRepository, 'findProfile'>;
       paymentMethods?: Pick<FakePaymentMethodRepository, 'createNow'>;
     } = {},
   ) {
     this.paymentMethods = options.paymentMethods ?? null;
-    this.transactions = options.transactions ?? new FakeTransactionRepository();
     this.lastId = (options.firstId ?? 1) - 1;
+    this.outbox = options.outbox ?? new FakeOutbox();
     this.customers = options.customers ?? null;
   }
 
@@ -100,14 +97,19 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   }
 
   async create(subscription: Subscription, changes: SubscriptionChanges): Promise<void> {
-    if (changes.customer) await this.refuseChangedCustomer(changes.customer);
-    if (this.items.has(keyOf(subscription.tenant, subscription.id)))
-      throw new ConflictError('The subscription already exists', 'already_exists', {
-        reason: 'already_exists',
-      });
-    this.refuseStoredTransaction(changes);
-    this.createCard(changes);
-    this.write(subscription, changes);
+    await writeOrStage({
+      check: async () => {
+        if (changes.customer) await this.refuseChangedCustomer(changes.customer);
+        if (this.items.has(keyOf(subscription.tenant, subscription.id)))
+          throw new ConflictError('The subscription already exists', 'already_exists', {
+            reason: 'already_exists',
+          });
+      },
+      apply: () => {
+        this.createCard(changes);
+        this.write(subscription, changes);
+      },
+    });
   }
 
   async get(tenant: Tenant, id: number): Promise<Subscription | null> {
@@ -115,19 +117,22 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
     return found ? structuredClone(found) : null;
   }
 
-  /** Reads the joined repositories' items at the moment the subscription is read, as one BatchGetItem does. */
   async save(next: Subscription, previous: Subscription, changes: SubscriptionChanges): Promise<void> {
-    await this.beforeSave?.();
-    // Before the version's check: nothing may pause between that check and the write (one transaction).
-    if (changes.customer) await this.refuseChangedCustomer(changes.customer);
-    if (this.items.get(keyOf(previous.tenant, previous.id))?.version !== previous.version)
-      throw new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
-        reason: 'changed',
-      });
-    this.refuseStoredTransaction(changes);
-    this.createCard(changes);
-    this.write(next, changes);
-    this.saves++;
+    await writeOrStage({
+      check: async () => {
+        await this.beforeSave?.();
+        // Before the version's check: nothing may pause between that check and the write (one transaction).
+        if (changes.customer) await this.refuseChangedCustomer(changes.customer);
+        this.refuseMovedVersion(previous);
+      },
+      apply: () => {
+        // Again with the write: another save may have run in the pause after the checks.
+        this.refuseMovedVersion(previous);
+        this.createCard(changes);
+        this.write(next, changes);
+        this.saves++;
+      },
+    });
   }
 
   async list(tenant: Tenant, q: SubscriptionQuery): Promise<SubscriptionPage> {
@@ -175,23 +180,23 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
     return [...this.items.values()].filter((s) => sameTenant(s.tenant, tenant)).sort((a, b) => b.id - a.id);
   }
 
-  private refuseStoredTransaction(changes: SubscriptionChanges): void {
-    const record = changes.transaction?.record;
-    if (record && this.transactions.items.has(keyOf(record.tenant, record.id)))
-      throw new ConflictError('The transaction already exists', 'already_exists', {
-        reason: 'already_exists',
-      });
-  }
-
   /**
-   * The card saved with the change, last: its create checks before it writes. Synchronous, as the
-   * checks before it: nothing may pause between the version's check and the write.
+   * The card saved with the change, first of the writes: its create checks before it writes (a card
+   * already saved leaves the subscription unwritten). Synchronous: nothing may pause between the
+   * version's check and the write.
    */
   private createCard(changes: SubscriptionChanges): void {
     if (!changes.paymentMethod) return;
     if (!this.paymentMethods)
       throw new Error('a change with a paymentMethod needs the paymentMethods option');
     this.paymentMethods.createNow(changes.paymentMethod);
+  }
+
+  private refuseMovedVersion(previous: Subscription): void {
+    if (this.items.get(keyOf(previous.tenant, previous.id))?.version !== previous.version)
+      throw new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
+        reason: 'changed',
+      });
   }
 
   /** As profileAsOfWrites' check: the profile the snapshot came from must still be the stored one. */
@@ -215,12 +220,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
           createdAt: subscription.updatedAt,
         }),
       });
-    const transaction = changes.transaction;
-    if (transaction)
-      this.transactions.items.set(
-        keyOf(transaction.record.tenant, transaction.record.id),
-        structuredClone(transaction.record),
-      );
-    this.outbox.write([...changes.events, ...(transaction?.events ?? [])]);
+    this.outbox.write(changes.events);
   }
 }

@@ -1,17 +1,12 @@
 import type { DomainEvent } from '../../../shared/domain/events/events';
 import { jobId } from '../../../shared/domain/job-id';
-import type {
-  JoinedWrite,
-  TransactionPage,
-  TransactionQuery,
-  TransactionRepository,
-} from '../../../shared/domain/ports';
+import type { TransactionPage, TransactionQuery, TransactionRepository } from '../../../shared/domain/ports';
 import type { Tenant } from '../../../shared/domain/tenant';
 import { matchesSearch, searchTextOf } from '../../../shared/domain/transactions/search';
 import type { Transaction } from '../../../shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '../../../shared/errors';
-import type { FakeJoinedWrite } from './customer-repository';
 import { FakeOutbox } from './outbox';
+import { writeOrStage } from './unit-of-work';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 
@@ -24,13 +19,15 @@ const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.envir
  */
 export class FakeTransactionRepository implements TransactionRepository {
   readonly items = new Map<string, Transaction>();
-  readonly outbox = new FakeOutbox();
+  readonly outbox: FakeOutbox;
   readonly notifications = new Set<string>();
   failCreateWith: Error | null = null;
   private lastId: number;
 
-  constructor(firstId = 1) {
+  /** `outbox`: one shared with the other fakes of a test, as the table's one outbox. */
+  constructor(firstId = 1, outbox = new FakeOutbox()) {
     this.lastId = firstId - 1;
+    this.outbox = outbox;
   }
 
   all(): Transaction[] {
@@ -41,20 +38,22 @@ export class FakeTransactionRepository implements TransactionRepository {
     return ++this.lastId;
   }
 
-  async create(t: Transaction, events: DomainEvent[], joined: JoinedWrite[] = []): Promise<void> {
-    if (this.failCreateWith) throw this.failCreateWith;
-    // As one TransactWriteItems: every condition first (the buyer's before the transaction's), then all writes.
-    const parts = joined.map((j) => j.joined as FakeJoinedWrite);
-    for (const part of parts) await part.check();
+  /** As the adapter: inside fakeAtomically, checked and stored with the unit's other writes. */
+  async create(t: Transaction, events: DomainEvent[]): Promise<void> {
     const key = keyOf(t.tenant, t.id);
-    if (this.items.has(key)) {
-      throw new ConflictError('The transaction already exists', 'already_exists', {
-        reason: 'already_exists',
-      });
-    }
-    for (const part of parts) part.apply();
-    this.items.set(key, structuredClone(t));
-    this.outbox.write(events);
+    await writeOrStage({
+      check: () => {
+        if (this.failCreateWith) throw this.failCreateWith;
+        if (this.items.has(key))
+          throw new ConflictError('The transaction already exists', 'already_exists', {
+            reason: 'already_exists',
+          });
+      },
+      apply: () => {
+        this.items.set(key, structuredClone(t));
+        this.outbox.write(events);
+      },
+    });
   }
 
   async get(tenant: Tenant, id: number): Promise<Transaction | null> {
