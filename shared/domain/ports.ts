@@ -86,7 +86,7 @@ export type {
   SubscriptionStartReader,
   SubscriptionStartReads,
 } from './ports/subscriptions';
-export type { Clock, Ids, Metrics, SecretKey } from './ports/system';
+export type { Clock, Ids, Metrics, Reporter, SecretKey } from './ports/system';
 export type {
   TransactionPage,
   TransactionQuery,

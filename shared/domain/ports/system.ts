@@ -20,3 +20,12 @@ export interface Metrics {
 export interface SecretKey {
   key(): Promise<Uint8Array>;
 }
+
+/**
+ * Where a use case reports a failure that must not fail it: the change it follows is committed
+ * (a schedule, an e-mail, a clean-up after the write), and a sweep or the operator takes it from
+ * the report. `what` says what could not be done; `context` names the item (a job id, a kind).
+ */
+export interface Reporter {
+  error(what: string, error: unknown, context?: Record<string, unknown>): void;
+}
