@@ -143,12 +143,7 @@ export async function portalCancel(
 }
 
 /** Pause, resume and reactivate: allowed by `allowCancelSubscription` (spec: it governs pause and resume). */
-async function stateAction(
-  deps: PortalActionDeps,
-  session: PortalSession,
-  id: number,
-  action: typeof pause,
-) {
+async function stateAction(deps: PortalActionDeps, session: PortalSession, id: number, action: typeof pause) {
   const current = await subscriptionOf(deps, session, id);
   const config = await subscriptionConfigOf(deps, current);
   requireFlag(config, 'allowCancelSubscription');

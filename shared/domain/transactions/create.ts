@@ -43,6 +43,7 @@ import type {
   JoinedWrite,
   PaymentMethodRepository,
   ProductRepository,
+  Reporter,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';
@@ -151,9 +152,8 @@ export interface CreateDeps {
   scheduler: Scheduler;
   clock: Clock;
   ids: Ids;
-  onScheduleError?: (error: unknown) => void;
-  /** The sale stands when its card could not be kept: reported here. */
-  onSaveCardError?: (error: unknown) => void;
+  /** The sale stands when its pix expiry could not be scheduled or its card could not be kept: reported here. */
+  reporter: Reporter;
   /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
   buyerIp?: string;
 }
@@ -354,7 +354,7 @@ async function writeSale(
 
 /**
  * The sale, and the payment method its approved card became when the card was saved (null when
- * it was not asked for, or could not be kept: the sale stands, reported to onSaveCardError).
+ * it was not asked for, or could not be kept: the sale stands, reported).
  */
 export async function createSaleKeepingCard(
   deps: CreateDeps,
@@ -446,7 +446,7 @@ export async function createSaleKeepingCard(
       provider: provider.provider,
       savedCard: result.savedCard,
     }).catch((error) => {
-      deps.onSaveCardError?.(error);
+      deps.reporter.error('could not save the card', error, { id: t.id });
       return null;
     });
   }
@@ -457,7 +457,7 @@ export async function createSaleKeepingCard(
         job: EXPIRY_JOB,
         id: jobId(tenant, t.id),
       })
-      .catch((error) => deps.onScheduleError?.(error));
+      .catch((error) => deps.reporter.error('could not schedule the pix expiry', error, { id: t.id }));
   }
   return { transaction: t, paymentMethod };
 }
