@@ -124,14 +124,12 @@ export async function followDueAt(
 ): Promise<void> {
   if (nextDueAt === previousDueAt) return;
   if (previousDueAt && Date.parse(previousDueAt) > deps.clock.now().getTime()) {
-    await deps.scheduler
-      .cancel(job.nameAt(previousDueAt))
-      .catch((error) =>
-        deps.reporter.error('could not delete a due job', error, {
-          job: job.payload.job,
-          id: job.payload.id,
-        }),
-      );
+    await deps.scheduler.cancel(job.nameAt(previousDueAt)).catch((error) =>
+      deps.reporter.error('could not delete a due job', error, {
+        job: job.payload.job,
+        id: job.payload.id,
+      }),
+    );
   }
   await scheduleAtDue(deps, job, nextDueAt);
 }

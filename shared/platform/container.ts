@@ -51,8 +51,8 @@ import type {
   ProviderLinks,
   SecretCipher,
 } from '#shared/domain/ports/provider-connections';
-import { logger } from '#shared/logger';
 import { credentialsResolver } from '#shared/domain/provider-connections/connections';
+import { logger } from '#shared/logger';
 import { once } from '#shared/once';
 import { SECRET_NAMES, type SecretName } from '#shared/secrets';
 

@@ -1,6 +1,6 @@
 import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
-import { billingEmailOf } from '#shared/domain/customers/customer';
 import type { CustomerProfile } from '#shared/domain/customers/customer';
+import { billingEmailOf } from '#shared/domain/customers/customer';
 import { type CustomerDeps, updateProfile } from '#shared/domain/customers/customers';
 import {
   type CancellationData,

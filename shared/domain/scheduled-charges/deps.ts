@@ -6,8 +6,8 @@ import type {
   Mailer,
   PaymentMethodRepository,
   ProductRepository,
-  ScheduledChargeRepository,
   Reporter,
+  ScheduledChargeRepository,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';

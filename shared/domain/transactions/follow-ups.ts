@@ -1,12 +1,9 @@
 import type { CheckoutSession } from '#shared/domain/checkout/session';
 import { settleFirstPixPayment } from '#shared/domain/checkout/session-subscriptions';
 import { type CloseDeps, completeWithTransaction } from '#shared/domain/checkout/sessions';
-import { type PayDeps, payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
+import { payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
 import type { InstallmentPlanRepository, ScheduledChargeRepository } from '#shared/domain/ports';
-import {
-  type PaidNotificationDeps,
-  payCycleOfTransaction,
-} from '#shared/domain/scheduled-charges/notifications';
+import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
 import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
 import { sameTenant } from '#shared/domain/tenant';
 import type { ManageDeps } from './manage';
