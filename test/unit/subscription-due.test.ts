@@ -300,9 +300,9 @@ describe('sweepDueSubscriptions', () => {
     expect(await sweepDueSubscriptions(e.deps)).toEqual({ due: 2, ran: 1 });
     expect(e.reporter.reports).toEqual([
       {
-        what: 'could not ask the provider about a debit',
+        what: 'could not run a due job',
         error: new Error('provider down'),
-        context: { id: '7:test:1' },
+        context: { job: 'subscription-due', id: '7:test:1' },
       },
     ]);
     expect(e.subscriptions.stored(TENANT, 2)).toMatchObject({ billingCycle: 2 });
