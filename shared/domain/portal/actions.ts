@@ -47,7 +47,7 @@ import type { PortalSession } from './session';
 type ActionDeps = Parameters<typeof cancel>[0];
 
 /**
- * What the portal's actions need: the subscription actions' own deps (H2b's use cases, called on
+ * What the portal's actions need: the subscription actions' own deps (called on
  * the session customer's subscription), the vault and the provider's tokenizer for a new card, the
  * customers use case for billing data, and the mailer for the two e-mails.
  */
@@ -65,12 +65,12 @@ export type PortalActionDeps = ActionDeps &
 const by = 'customer' as const;
 
 /**
- * The session customer's subscription `id` (another customer's is a 404, before any 403) and the
- * configuration that rules what they may do with it: its own product's, whatever the session's.
+ * The session customer's subscription `id`: another customer's is a 404, before any 403. What the
+ * customer may do with it is then its own product's configuration's to say (subscriptionConfigOf),
+ * whatever the session's.
  */
-async function subscriptionOf(deps: PortalActionDeps, session: PortalSession, id: number) {
-  return findSubscription(deps, session.tenant, id, { customerId: session.customer.id });
-}
+const subscriptionOf = (deps: PortalActionDeps, session: PortalSession, id: number) =>
+  findSubscription(deps, session.tenant, id, { customerId: session.customer.id });
 
 /**
  * Sends one portal e-mail to the customer's billing address (the seller's override, else the

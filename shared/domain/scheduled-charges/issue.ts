@@ -186,7 +186,7 @@ export async function cancelIssued(
       (id): id is number => id !== null && id !== cycle.paidTransactionId,
     ),
   );
-  // Read together (one BatchGetItem where the caller batches reads), then cancelled one by one.
+  // Read together, then cancelled one by one.
   const read = await Promise.allSettled(ids.map((id) => deps.transactions.get(charge.tenant, id)));
   for (const outcome of read) {
     try {
