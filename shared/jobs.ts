@@ -26,7 +26,7 @@ const expiryDeps = (deps: Deps): ExpirySweepDeps => ({
   clock: deps.clock,
   ids: deps.ids,
   payments: deps.payments,
-  onExpiryError: (error, id) => logger.error('could not expire a pix charge', { error, id }),
+  reporter: deps.reporter,
 });
 
 const cardExpiryDeps = (deps: Deps): ExpiryStepDeps => ({
@@ -34,11 +34,10 @@ const cardExpiryDeps = (deps: Deps): ExpiryStepDeps => ({
   scheduler: deps.scheduler,
   clock: deps.clock,
   ids: deps.ids,
-  onScheduleError: (error) => logger.error('could not schedule a saved card expiry step', { error }),
-  onDueError: (error, id) => logger.error('could not run a saved card expiry step', { error, id }),
+  reporter: deps.reporter,
 });
 
-const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: string) => void } => ({
+const sessionDeps = (deps: Deps): CloseDeps => ({
   sessions: deps.repos.checkoutSessions,
   transactions: deps.repos.transactions,
   payments: deps.payments,
@@ -49,8 +48,7 @@ const sessionDeps = (deps: Deps): CloseDeps & { onExpiryError: (e: unknown, id: 
   atomically: deps.atomically,
   paymentMethods: deps.repos.paymentMethods,
   scheduler: deps.scheduler,
-  onScheduleError: (error) => logger.error('could not schedule a subscription job', { error }),
-  onExpiryError: (error, id) => logger.error('could not expire a checkout session', { error, id }),
+  reporter: deps.reporter,
 });
 
 const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
@@ -62,14 +60,13 @@ const subscriptionDeps = (deps: Deps): SubscriptionDeps => ({
   scheduler: deps.scheduler,
   clock: deps.clock,
   ids: deps.ids,
-  onScheduleError: (error) => logger.error('could not schedule a subscription due job', { error }),
-  onDueError: (error, id) => logger.error('could not run a subscription due job', { error, id }),
+  reporter: deps.reporter,
   // What the provider reports of a debit whose notification never came goes through the same
   // transition and follow-ups as that notification (functions/provider-connections).
   settleDebit: async (t, status) => {
     const u = await useCases();
     return u.receiveVerifiedNotification(
-      notificationDeps(deps, logger),
+      notificationDeps(deps),
       u.notificationOfStatus(t, status, deps.clock.now()),
     );
   },
@@ -87,9 +84,7 @@ const scheduledChargeDeps = (deps: Deps): ChargeDueDeps => ({
   clock: deps.clock,
   ids: deps.ids,
   baseUrl: deps.config.publicBaseUrl,
-  onScheduleError: (error) => logger.error('could not schedule a scheduled-charge due job', { error }),
-  onDueError: (error, id) => logger.error('could not run a scheduled-charge due job', { error, id }),
-  onMailError: (error) => logger.error('could not send a scheduled-charge reminder', { error }),
+  reporter: deps.reporter,
 });
 
 const installmentPlanDeps = (deps: Deps): PlanDueDeps => ({
@@ -103,10 +98,7 @@ const installmentPlanDeps = (deps: Deps): PlanDueDeps => ({
   mailer: deps.mailer,
   clock: deps.clock,
   ids: deps.ids,
-  onScheduleError: (error) => logger.error('could not schedule an installment plan due job', { error }),
-  onDueError: (error, id) => logger.error('could not run an installment plan due job', { error, id }),
-  onMailError: (error) => logger.error('could not send an installment reminder', { error }),
-  onCancelError: (error) => logger.error('could not cancel an unpaid installment boleto', { error }),
+  reporter: deps.reporter,
 });
 
 /**

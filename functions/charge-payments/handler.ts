@@ -2,7 +2,6 @@ import type { ScheduledChargeDeps } from '#shared/domain/scheduled-charges/deps'
 import { assetReplier, pageReply } from '#shared/http/page-replies';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
-import type { Logger } from '#shared/logger';
 import { once } from '#shared/once';
 import { CHARGE_ASSET_FILES } from './assets';
 import { chargePaymentRoutes } from './routes';
@@ -13,8 +12,8 @@ const useCases = once(() => import('./use-cases'));
 const chargeAssetReply = assetReplier(CHARGE_ASSET_FILES);
 
 export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
-  // A change is saved before its due job is scheduled: a failed schedule is logged and left to the sweep.
-  const engine = (log: Logger): ScheduledChargeDeps => ({
+  // A change is saved before its due job is scheduled: a failed schedule is reported and left to the sweep.
+  const engine: ScheduledChargeDeps = {
     scheduledCharges: c.repos.scheduledCharges,
     transactions: c.repos.transactions,
     customers: c.repos.customers,
@@ -26,33 +25,30 @@ export const handler = createHttpHandler(chargePaymentRoutes, (c) => {
     clock: c.clock,
     ids: c.ids,
     baseUrl: c.config.publicBaseUrl,
-    onScheduleError: (error) =>
-      log.error('could not schedule a scheduled-charge job or keep a card', { error }),
-  });
+    reporter: c.reporter,
+  };
   const run = async <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
     work(await useCases());
   return {
     listScheduledChargeAttempts: async ({ tenant, path, query }) =>
       run((u) => u.listAttempts(c.repos, tenant, path.id, query)),
-    changeScheduledChargePaymentMethod: async ({ tenant, path, body, request }) =>
-      run((u) => u.changeChargePaymentMethod(engine(request.log), tenant, path.id, body)),
-    clearScheduledChargePaymentMethod: async ({ tenant, path, request }) =>
-      run((u) => u.clearChargePaymentMethod(engine(request.log), tenant, path.id)),
-    getChargePage: async ({ path, request }) =>
+    changeScheduledChargePaymentMethod: async ({ tenant, path, body }) =>
+      run((u) => u.changeChargePaymentMethod(engine, tenant, path.id, body)),
+    clearScheduledChargePaymentMethod: async ({ tenant, path }) =>
+      run((u) => u.clearChargePaymentMethod(engine, tenant, path.id)),
+    getChargePage: async ({ path }) =>
       pageReply(
-        await run((u) =>
-          u.chargePage({ payLinkView: (t) => u.payLinkView(engine(request.log), t) }, path.payToken),
-        ),
+        await run((u) => u.chargePage({ payLinkView: (t) => u.payLinkView(engine, t) }, path.payToken)),
       ),
     getChargePageAsset: async ({ path }) => chargeAssetReply(path.file),
-    getPayLink: async ({ path, request }) => run((u) => u.payLinkView(engine(request.log), path.payToken)),
+    getPayLink: async ({ path }) => run((u) => u.payLinkView(engine, path.payToken)),
     payPayLinkByCard: async ({ path, body, request }) =>
       reply(
         201,
         await run((u) =>
           u.payLinkByCard(
             {
-              ...engine(request.log),
+              ...engine,
               rateLimits: c.repos.rateLimits,
               cardKeys: c.cardKeys,
               buyerIp: request.sourceIp,

@@ -23,30 +23,17 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     ids: c.ids,
     publicBaseUrl: c.config.publicBaseUrl,
     allowLocalHttp: c.urlPolicy.allowLocalHttp,
+    reporter: c.reporter,
   };
   return {
-    createCheckoutSession: async ({ tenant, body, request }) => {
-      const onScheduleError = (error: unknown) =>
-        request.log.error('could not schedule a checkout session expiry', { error });
-      return reply(201, await (await useCases()).createSession({ ...base, onScheduleError }, tenant, body));
-    },
+    createCheckoutSession: async ({ tenant, body }) =>
+      reply(201, await (await useCases()).createSession(base, tenant, body)),
     listCheckoutSessions: async ({ tenant, query }) => (await useCases()).listSessions(base, tenant, query),
     getCheckoutSession: async ({ tenant, path }) => (await useCases()).getSession(base, tenant, path.id),
-    expireCheckoutSession: async ({ tenant, path, request }) =>
-      (await useCases()).expireSession(
-        {
-          ...base,
-          // The session is expired either way; its expiry job retries what the provider refused.
-          onCancelError: (error, id) =>
-            request.log.error('could not cancel a session payment', { error, id }),
-        },
-        tenant,
-        path.id,
-      ),
+    expireCheckoutSession: async ({ tenant, path }) =>
+      (await useCases()).expireSession(base, tenant, path.id),
     getCheckoutPage: async ({ path }) => (await useCases()).checkoutView(base, path.ref),
     payCheckout: async ({ path, body, request }) => {
-      const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
-      const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
       const u = await useCases();
       return reply(
         201,
@@ -55,8 +42,6 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
             ...base,
             rateLimits: c.repos.rateLimits,
             cardKeys: c.cardKeys,
-            onSaveCardError,
-            onScheduleError,
             buyerIp: request.sourceIp,
           },
           path.ref,
@@ -67,14 +52,7 @@ export const handler = createHttpHandler(checkoutRoutes, (c) => {
     },
     getCheckoutPayment: async ({ path }) =>
       (await useCases()).checkoutPayment(base, path.ref, path.paymentId),
-    payTestCheckoutSession: async ({ tenant, path, body, request }) => {
-      const onScheduleError = (error: unknown) => request.log.error('could not schedule a job', { error });
-      return (await useCases()).payTestSession(
-        { ...base, sandbox: c.sandbox, onScheduleError },
-        tenant,
-        path.id,
-        body,
-      );
-    },
+    payTestCheckoutSession: async ({ tenant, path, body }) =>
+      (await useCases()).payTestSession({ ...base, sandbox: c.sandbox }, tenant, path.id, body),
   };
 });

@@ -13,6 +13,7 @@ export const handler = createHttpHandler(customerRoutes, (c) => {
     customers: c.repos.customers,
     payments: c.payments,
     scheduler: c.scheduler,
+    reporter: c.reporter,
   };
   return {
     // Spec: 201 for every successful registration, a new profile or an update of the seller's own.
@@ -25,9 +26,7 @@ export const handler = createHttpHandler(customerRoutes, (c) => {
       (await useCases()).setBillingEmailOverride(deps, tenant, path.uuid, body.billingEmailOverride),
     listPaymentMethods: async ({ tenant, path }) =>
       (await useCases()).listPaymentMethods(vault, tenant, path.uuid),
-    deletePaymentMethod: async ({ tenant, path, request }) => {
-      const onCleanupError = (error: unknown) => request.log.error('saved card clean-up failed', { error });
-      return (await useCases()).deletePaymentMethod({ ...vault, onCleanupError }, tenant, path.uuid, path.id);
-    },
+    deletePaymentMethod: async ({ tenant, path }) =>
+      (await useCases()).deletePaymentMethod(vault, tenant, path.uuid, path.id),
   };
 });

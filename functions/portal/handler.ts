@@ -1,6 +1,6 @@
 import { portalSessionOf, usePortalTokens } from '#shared/domain/portal/verifier';
 import { createHttpHandler } from '#shared/http/pipeline';
-import { type RequestInfo, reply } from '#shared/http/types';
+import { reply } from '#shared/http/types';
 import { once } from '#shared/once';
 import { portalRoutes } from './routes';
 
@@ -26,14 +26,9 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
     ids: c.ids,
     publicBaseUrl: c.config.publicBaseUrl,
     allowLocalHttp: c.urlPolicy.allowLocalHttp,
+    // What never fails the customer's action (a schedule, an e-mail): the action is done when it happens.
+    reporter: c.reporter,
   };
-  // Reports that never fail the customer's action: the action is done when they happen.
-  const deps = (log: RequestInfo['log']) => ({
-    ...base,
-    onScheduleError: (error: unknown) => log.error('could not schedule subscription work', { error }),
-    onMailError: (error: unknown, kind: string) =>
-      log.error('could not send a portal e-mail', { error, kind }),
-  });
   const run = async <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
     work(await useCases());
   return {
@@ -41,27 +36,20 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
       reply(201, await run((u) => u.createPortalSession(base, tenant, body))),
     getPortal: async ({ request }) => run((u) => u.getPortal(base, portalSessionOf(request.subject))),
     portalCancelSubscription: async ({ path, body, request }) =>
-      run((u) => u.portalCancel(deps(request.log), portalSessionOf(request.subject), Number(path.id), body)),
+      run((u) => u.portalCancel(base, portalSessionOf(request.subject), Number(path.id), body)),
     portalPauseSubscription: async ({ path, request }) =>
-      run((u) => u.portalPause(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
+      run((u) => u.portalPause(base, portalSessionOf(request.subject), Number(path.id))),
     portalResumeSubscription: async ({ path, request }) =>
-      run((u) => u.portalResume(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
+      run((u) => u.portalResume(base, portalSessionOf(request.subject), Number(path.id))),
     portalReactivateSubscription: async ({ path, request }) =>
-      run((u) => u.portalReactivate(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
+      run((u) => u.portalReactivate(base, portalSessionOf(request.subject), Number(path.id))),
     portalUpdatePaymentMethod: async ({ path, body, request }) =>
-      run((u) =>
-        u.portalUpdatePaymentMethod(
-          deps(request.log),
-          portalSessionOf(request.subject),
-          Number(path.id),
-          body,
-        ),
-      ),
+      run((u) => u.portalUpdatePaymentMethod(base, portalSessionOf(request.subject), Number(path.id), body)),
     portalAddCardAndUpdate: async ({ path, body, request }) =>
       run((u) =>
         u.portalAddCardAndUpdate(
           {
-            ...deps(request.log),
+            ...base,
             rateLimits: c.repos.rateLimits,
             cardKeys: c.cardKeys,
             buyerIp: request.sourceIp,
@@ -73,8 +61,8 @@ export const handler = createHttpHandler(portalRoutes, (c) => {
         ),
       ),
     portalSubscriptionEvents: async ({ path, request }) =>
-      run((u) => u.portalEvents(deps(request.log), portalSessionOf(request.subject), Number(path.id))),
+      run((u) => u.portalEvents(base, portalSessionOf(request.subject), Number(path.id))),
     portalUpdateCustomerInfo: async ({ body, request }) =>
-      run((u) => u.portalUpdateCustomerInfo(deps(request.log), portalSessionOf(request.subject), body)),
+      run((u) => u.portalUpdateCustomerInfo(base, portalSessionOf(request.subject), body)),
   };
 });

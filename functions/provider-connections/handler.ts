@@ -29,7 +29,7 @@ export const handler = createHttpHandler(providerConnectionRoutes, (c) => {
           // The same follow-ups as the sandbox's notifications (functions/transactions).
           apply: async (n) => {
             const u = await useCases();
-            return u.receiveVerifiedNotification(notificationDeps(c, request.log), n);
+            return u.receiveVerifiedNotification(notificationDeps(c), n);
           },
         },
         request.headers['asaas-access-token'],

@@ -1,7 +1,6 @@
 import type { DueDeps } from '#shared/domain/scheduled-charges/due';
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
-import type { Logger } from '#shared/logger';
 import { once } from '#shared/once';
 import { scheduledChargeRoutes } from './routes';
 
@@ -10,8 +9,8 @@ const useCases = once(() => import('./use-cases'));
 
 export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
   // A change is saved before its due job is scheduled, its mail sent or its pix cancelled: those
-  // failures are logged and left to the heartbeat's sweep.
-  const engine = (log: Logger): DueDeps => ({
+  // failures are reported and left to the heartbeat's sweep.
+  const engine: DueDeps = {
     scheduledCharges: c.repos.scheduledCharges,
     transactions: c.repos.transactions,
     customers: c.repos.customers,
@@ -23,53 +22,40 @@ export const handler = createHttpHandler(scheduledChargeRoutes, (c) => {
     clock: c.clock,
     ids: c.ids,
     baseUrl: c.config.publicBaseUrl,
-    onScheduleError: (error) => log.error('could not schedule a scheduled-charge job', { error }),
-    onMailError: (error) => log.error('could not send a scheduled-charge reminder', { error }),
-    onDueError: (error, id) => log.error('could not run a scheduled-charge step', { error, id }),
-  });
-  const actions = (log: Logger) => ({
-    ...engine(log),
-    onCancelError: (error: unknown) => log.error('could not cancel an issued pix or boleto', { error }),
-  });
+    reporter: c.reporter,
+  };
   const run = async <T>(work: (u: Awaited<ReturnType<typeof useCases>>) => Promise<T>) =>
     work(await useCases());
   return {
-    createScheduledCharge: async ({ tenant, body, request }) => {
-      const onAdvanceError = (error: unknown) =>
-        request.log.error('could not issue a new scheduled charge now; the due job will', { error });
-      return reply(
+    createScheduledCharge: async ({ tenant, body }) =>
+      reply(
         201,
         await run((u) =>
           u.createScheduledCharge(
-            { ...engine(request.log), customerAndProduct: c.repos.customerAndProduct },
+            { ...engine, customerAndProduct: c.repos.customerAndProduct },
             tenant,
             body,
-            onAdvanceError,
           ),
         ),
-      );
-    },
+      ),
     listScheduledCharges: async ({ tenant, query }) =>
       run((u) => u.listScheduledCharges({ scheduledCharges: c.repos.scheduledCharges }, tenant, query)),
-    getScheduledCharge: async ({ tenant, path, request }) =>
-      run((u) => u.getScheduledCharge(engine(request.log), tenant, path.id)),
-    markScheduledChargePaid: async ({ tenant, path, body, request }) =>
-      run((u) => u.markPaid(actions(request.log), tenant, path.id, body)),
-    postponeScheduledCharge: async ({ tenant, path, body, request }) =>
-      run((u) => u.postpone(actions(request.log), tenant, path.id, body)),
-    postponeScheduledChargeUnversioned: async ({ tenant, path, body, request }) =>
-      run((u) => u.postpone(actions(request.log), tenant, path.id, body)),
-    cancelScheduledCharge: async ({ tenant, path, body, request }) =>
-      run((u) => u.cancelCharge(actions(request.log), tenant, path.id, body)),
-    setScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
-      run((u) => u.setCancelAtPeriodEnd(actions(request.log), tenant, path.id, true)),
-    clearScheduledChargeCancelAtPeriodEnd: async ({ tenant, path, request }) =>
-      run((u) => u.setCancelAtPeriodEnd(actions(request.log), tenant, path.id, false)),
-    pauseScheduledCharge: async ({ tenant, path, request }) =>
-      run((u) => u.pauseCharge(actions(request.log), tenant, path.id)),
-    resumeScheduledCharge: async ({ tenant, path, request }) =>
-      run((u) => u.resumeCharge(actions(request.log), tenant, path.id)),
-    updateScheduledCharge: async ({ tenant, path, body, request }) =>
-      run((u) => u.updateCharge(actions(request.log), tenant, path.id, body)),
+    getScheduledCharge: async ({ tenant, path }) => run((u) => u.getScheduledCharge(engine, tenant, path.id)),
+    markScheduledChargePaid: async ({ tenant, path, body }) =>
+      run((u) => u.markPaid(engine, tenant, path.id, body)),
+    postponeScheduledCharge: async ({ tenant, path, body }) =>
+      run((u) => u.postpone(engine, tenant, path.id, body)),
+    postponeScheduledChargeUnversioned: async ({ tenant, path, body }) =>
+      run((u) => u.postpone(engine, tenant, path.id, body)),
+    cancelScheduledCharge: async ({ tenant, path, body }) =>
+      run((u) => u.cancelCharge(engine, tenant, path.id, body)),
+    setScheduledChargeCancelAtPeriodEnd: async ({ tenant, path }) =>
+      run((u) => u.setCancelAtPeriodEnd(engine, tenant, path.id, true)),
+    clearScheduledChargeCancelAtPeriodEnd: async ({ tenant, path }) =>
+      run((u) => u.setCancelAtPeriodEnd(engine, tenant, path.id, false)),
+    pauseScheduledCharge: async ({ tenant, path }) => run((u) => u.pauseCharge(engine, tenant, path.id)),
+    resumeScheduledCharge: async ({ tenant, path }) => run((u) => u.resumeCharge(engine, tenant, path.id)),
+    updateScheduledCharge: async ({ tenant, path, body }) =>
+      run((u) => u.updateCharge(engine, tenant, path.id, body)),
   };
 });

@@ -1,6 +1,5 @@
 import { createHttpHandler } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
-import type { Logger } from '#shared/logger';
 import { once } from '#shared/once';
 import { subscriptionRoutes } from './routes';
 
@@ -19,13 +18,10 @@ export const handler = createHttpHandler(subscriptionRoutes, (c) => {
     scheduler: c.scheduler,
     clock: c.clock,
     ids: c.ids,
+    // A change is saved before its due job is scheduled; a failed schedule is left to the heartbeat's sweep.
+    reporter: c.reporter,
   };
   const prices = { prices: c.repos.prices, products: c.repos.products, clock: c.clock, ids: c.ids };
-  // A change is saved before its due job is scheduled; a failed schedule is left to the heartbeat's sweep.
-  const withLog = (log: Logger) => ({
-    ...engine,
-    onScheduleError: (error: unknown) => log.error('could not schedule a subscription due job', { error }),
-  });
   return {
     createSubscriptionPrice: async ({ tenant, path, body }) =>
       reply(201, await (await useCases()).createPrice(prices, tenant, path.id, body)),
@@ -33,8 +29,8 @@ export const handler = createHttpHandler(subscriptionRoutes, (c) => {
       (await useCases()).listPrices(prices, tenant, path.id, query.active),
     deactivateSubscriptionPrice: async ({ tenant, path }) =>
       (await useCases()).deactivatePrice(prices, tenant, path.id, path.priceId),
-    createSubscription: async ({ tenant, body, request }) => {
-      const deps = { ...withLog(request.log), startReader: c.repos.subscriptionStartReader };
+    createSubscription: async ({ tenant, body }) => {
+      const deps = { ...engine, startReader: c.repos.subscriptionStartReader };
       return reply(201, await (await useCases()).createSubscriptionByApi(deps, tenant, body));
     },
     listSubscriptions: async ({ tenant, query }) =>
@@ -43,19 +39,19 @@ export const handler = createHttpHandler(subscriptionRoutes, (c) => {
       (await useCases()).getSubscription(engine, tenant, Number(path.id)),
     listSubscriptionEvents: async ({ tenant, path }) =>
       (await useCases()).listSubscriptionEvents(engine, tenant, Number(path.id)),
-    cancelSubscription: async ({ tenant, path, body, request }) =>
-      (await useCases()).cancelSubscription(withLog(request.log), tenant, Number(path.id), {
+    cancelSubscription: async ({ tenant, path, body }) =>
+      (await useCases()).cancelSubscription(engine, tenant, Number(path.id), {
         ...body,
         ...seller,
       }),
-    pauseSubscription: async ({ tenant, path, request }) =>
-      (await useCases()).pauseSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    resumeSubscription: async ({ tenant, path, request }) =>
-      (await useCases()).resumeSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    reactivateSubscription: async ({ tenant, path, request }) =>
-      (await useCases()).reactivateSubscription(withLog(request.log), tenant, Number(path.id), seller),
-    changeSubscriptionPaymentMethod: async ({ tenant, path, body, request }) =>
-      (await useCases()).changeSubscriptionPaymentMethod(withLog(request.log), tenant, Number(path.id), {
+    pauseSubscription: async ({ tenant, path }) =>
+      (await useCases()).pauseSubscription(engine, tenant, Number(path.id), seller),
+    resumeSubscription: async ({ tenant, path }) =>
+      (await useCases()).resumeSubscription(engine, tenant, Number(path.id), seller),
+    reactivateSubscription: async ({ tenant, path }) =>
+      (await useCases()).reactivateSubscription(engine, tenant, Number(path.id), seller),
+    changeSubscriptionPaymentMethod: async ({ tenant, path, body }) =>
+      (await useCases()).changeSubscriptionPaymentMethod(engine, tenant, Number(path.id), {
         ...body,
         ...seller,
       }),

@@ -20,23 +20,20 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
     affiliations: c.repos.affiliations,
     paymentMethods: c.repos.paymentMethods,
     scheduler: c.scheduler,
+    reporter: c.reporter,
   };
   const guardDeps = { rateLimits: c.repos.rateLimits, cardKeys: c.cardKeys };
   return {
     createTransaction: {
       idempotencyScope: async (raw) => (await useCases()).productOwnerScope(createDeps, raw),
       handle: async ({ body, request, tenant }) => {
-        const onScheduleError = (error: unknown) =>
-          request.log.error('could not schedule the pix expiry', { error });
-        const onSaveCardError = (error: unknown) => request.log.error('could not save the card', { error });
         const u = await useCases();
         return reply(
           201,
-          await u.sellAs(
-            { ...createDeps, ...guardDeps, onScheduleError, onSaveCardError, buyerIp: request.sourceIp },
-            body,
-            { tenant, client: { ip: request.sourceIp, proof: request.headers[u.PROOF_HEADER] } },
-          ),
+          await u.sellAs({ ...createDeps, ...guardDeps, buyerIp: request.sourceIp }, body, {
+            tenant,
+            client: { ip: request.sourceIp, proof: request.headers[u.PROOF_HEADER] },
+          }),
         );
       },
     },
@@ -44,10 +41,7 @@ export const handler = createHttpHandler(transactionRoutes, (c) => {
       (await useCases()).listSellerTransactions(createDeps, tenant, query),
     handleProviderNotification: async ({ request }) => {
       const u = await useCases();
-      return reply(
-        201,
-        await u.receiveProviderNotification(notificationDeps(c, request.log), request.rawBody),
-      );
+      return reply(201, await u.receiveProviderNotification(notificationDeps(c), request.rawBody));
     },
     getTransactionStatus: async ({ path }) => (await useCases()).publicStatus(deps, path.gatewayPayId),
     getTransaction: async ({ tenant, path }) => (await useCases()).getTransactionView(deps, tenant, path.id),

@@ -35,6 +35,7 @@ function checkoutDeps(ctx: BenchContext) {
     ids: deps.ids,
     publicBaseUrl: deps.config.publicBaseUrl,
     allowLocalHttp: deps.urlPolicy.allowLocalHttp,
+    reporter: deps.reporter,
   } satisfies SessionDeps & Record<string, unknown>;
 }
 

@@ -101,6 +101,7 @@ async function buyPendingPix(runtime: Runtime) {
     scheduler: deps.scheduler,
     clock: deps.clock,
     ids: deps.ids,
+    reporter: deps.reporter,
   };
   const productDeps = {
     products: deps.repos.products,

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createApiKey } from '#shared/domain/auth/api-keys';
+import type { Reporter } from '#shared/domain/ports';
 import { portalConfigSchema } from '#shared/domain/products/portal-config';
 import { createProduct, createProductSchema, type ProductView } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
@@ -10,6 +11,13 @@ import type { BenchContext } from './recipes';
  * Set-up for the recipes, straight through the domain (no HTTP, not measured, no rate-limit hit),
  * like BenchContext.createKeys. A dashboard JWT without X-Environment acts on the live tenant.
  */
+/** A fixture must not go on past a failure that a request would only report: it fails the bench. */
+export const throwingReporter: Reporter = {
+  error: (_what, error) => {
+    throw error;
+  },
+};
+
 export const live = (sellerId: number): Tenant => ({ sellerId, environment: 'live' });
 export const sandbox = (sellerId: number): Tenant => ({ sellerId, environment: 'test' });
 

@@ -1,5 +1,5 @@
 import { createSale, createTransactionSchema } from '#shared/domain/transactions/create';
-import { sandbox } from './fixtures';
+import { sandbox, throwingReporter } from './fixtures';
 import type { BenchContext, Recipe } from './recipes';
 import { APPROVED_CARD, buyer, testSeller } from './transaction-recipes';
 
@@ -37,9 +37,7 @@ export async function customersWithCards(ctx: BenchContext, count: number, custo
     scheduler: deps.scheduler,
     clock: deps.clock,
     ids: deps.ids,
-    onSaveCardError: (error: unknown) => {
-      throw error;
-    },
+    reporter: throwingReporter,
   };
   const owners = new Map<string, number>();
   for (let i = 0; i < count; i++) {

@@ -8,7 +8,7 @@ import { type CreateByApiDeps, createSubscriptionByApi } from '#shared/domain/su
 import type { SubscriptionView } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { createSale, createTransactionSchema } from '#shared/domain/transactions/create';
-import { sandbox } from './fixtures';
+import { sandbox, throwingReporter } from './fixtures';
 import type { BenchContext } from './recipes';
 import { APPROVED_CARD, buyer, testSeller } from './transaction-recipes';
 
@@ -36,9 +36,7 @@ export function subscriptionDeps(runtime: Runtime) {
     scheduler: deps.scheduler,
     clock: deps.clock,
     ids: deps.ids,
-    onScheduleError: (error: unknown) => {
-      throw error;
-    },
+    reporter: throwingReporter,
   } satisfies CreateByApiDeps & Record<string, unknown>;
 }
 
@@ -119,9 +117,7 @@ export async function cardHolders(
     scheduler: deps.scheduler,
     clock: deps.clock,
     ids: deps.ids,
-    onSaveCardError: (error: unknown) => {
-      throw error;
-    },
+    reporter: throwingReporter,
   };
   const out: CardHolder[] = [];
   for (let c = 0; c < customers; c++) {

@@ -65,6 +65,7 @@ async function pixAuthorizations(ctx: BenchContext, s: SubscriptionSeller, count
     scheduler: deps.scheduler,
     clock: deps.clock,
     ids: deps.ids,
+    reporter: deps.reporter,
   };
   const out: string[] = [];
   for (let i = 0; i < count; i++) {

@@ -88,6 +88,7 @@ export async function buy(
     scheduler: deps.scheduler,
     clock: deps.clock,
     ids: deps.ids,
+    reporter: deps.reporter,
   };
   const out: TransactionView[] = [];
   for (let i = 0; i < count; i++) {

@@ -1,4 +1,4 @@
-import type { Clock, ScheduledJob, Scheduler } from '#shared/domain/ports';
+import type { Clock, Reporter, ScheduledJob, Scheduler } from '#shared/domain/ports';
 import { isConflict } from '#shared/errors';
 
 /**
@@ -59,7 +59,8 @@ export async function advanceWhileDue<T extends { version: number }>(
  * lists by now. One that fails is reported and left to the next beat; the others still run.
  */
 export async function sweepDue(
-  deps: { onDueError?: (error: unknown, jobId: string) => void },
+  deps: { reporter: Reporter },
+  job: string,
   dueIds: string[],
   run: (jobId: string) => Promise<{ outcome: string }>,
 ): Promise<{ due: number; ran: number }> {
@@ -68,7 +69,7 @@ export async function sweepDue(
     try {
       if ((await run(jobId)).outcome !== NOTHING_DUE.outcome) ran += 1;
     } catch (error) {
-      deps.onDueError?.(error, jobId);
+      deps.reporter.error('could not run a due job', error, { job, id: jobId });
     }
   }
   return { due: dueIds.length, ran };
@@ -81,7 +82,7 @@ export interface ScheduleDeps {
   scheduler: Scheduler;
   clock: Clock;
   /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
-  onScheduleError?: (error: unknown) => void;
+  reporter: Reporter;
 }
 
 /** What a resource's due job needs: its payload, and one schedule name per due time. */
@@ -107,7 +108,7 @@ export async function scheduleAtDue(deps: ScheduleDeps, job: DueJob, dueAt: stri
     if (due < soonest) await deps.scheduler.cancel(name);
     await deps.scheduler.scheduleAt(name, new Date(Math.max(due, soonest)), job.payload);
   } catch (error) {
-    deps.onScheduleError?.(error);
+    deps.reporter.error('could not schedule a due job', error, { job: job.payload.job, id: job.payload.id });
   }
 }
 
@@ -123,7 +124,12 @@ export async function followDueAt(
 ): Promise<void> {
   if (nextDueAt === previousDueAt) return;
   if (previousDueAt && Date.parse(previousDueAt) > deps.clock.now().getTime()) {
-    await deps.scheduler.cancel(job.nameAt(previousDueAt)).catch((error) => deps.onScheduleError?.(error));
+    await deps.scheduler.cancel(job.nameAt(previousDueAt)).catch((error) =>
+      deps.reporter.error('could not delete a due job', error, {
+        job: job.payload.job,
+        id: job.payload.id,
+      }),
+    );
   }
   await scheduleAtDue(deps, job, nextDueAt);
 }

@@ -85,7 +85,7 @@ export type {
   SubscriptionStartReader,
   SubscriptionStartReads,
 } from './ports/subscriptions';
-export type { Atomically, Clock, Ids, Metrics, SecretKey } from './ports/system';
+export type { Atomically, Clock, Ids, Metrics, Reporter, SecretKey } from './ports/system';
 export type {
   TransactionPage,
   TransactionQuery,

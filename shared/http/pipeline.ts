@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { reportingTo } from '#shared/adapters/system/reporter';
 import { assertSchemesAvailable } from '#shared/auth/authenticate';
 import { AppError, NotFoundError, toErrorBody } from '#shared/errors';
 import { authentication } from '#shared/http/auth-middleware';
@@ -235,19 +236,21 @@ export function createHttpHandler<R extends Route>(
       if (state.replay) return state.replay;
       const { http, route, binding } = state;
       const input = state.input as ParsedInput;
-      const value = await http.container.unitOfWork(() =>
-        handlerOf(binding)({
-          ...input,
-          tenant: http.auth?.tenant as never,
-          request: {
-            headers: http.headers,
-            rawBody: http.rawBody,
-            sourceIp: http.sourceIp,
-            requestId: http.requestId,
-            log: http.log,
-            subject: http.auth?.subject,
-          },
-        }),
+      const value = await reportingTo(http.log, () =>
+        http.container.unitOfWork(() =>
+          handlerOf(binding)({
+            ...input,
+            tenant: http.auth?.tenant as never,
+            request: {
+              headers: http.headers,
+              rawBody: http.rawBody,
+              sourceIp: http.sourceIp,
+              requestId: http.requestId,
+              log: http.log,
+              subject: http.auth?.subject,
+            },
+          }),
+        ),
       );
       return toApiResult(route, value);
     });

@@ -19,6 +19,7 @@ import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway
 import { systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { wallClockPacer } from '#shared/adapters/system/pacer';
+import { logReporter } from '#shared/adapters/system/reporter';
 import type { Config } from '#shared/config';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
@@ -36,6 +37,7 @@ import type {
   Metrics,
   PaymentGateway,
   Queue,
+  Reporter,
   SandboxOperations,
   Scheduler,
   SecretKey,
@@ -51,6 +53,7 @@ import type {
   SecretCipher,
 } from '#shared/domain/ports/provider-connections';
 import { credentialsResolver } from '#shared/domain/provider-connections/connections';
+import { logger } from '#shared/logger';
 import { once } from '#shared/once';
 import { SECRET_NAMES, type SecretName } from '#shared/secrets';
 
@@ -92,6 +95,8 @@ export interface Container {
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
+  /** Failures that must not fail the use case they follow, reported to the request's or the job's log. */
+  reporter: Reporter;
   /** Sends mail: a sandbox tenant's is kept in the mailbox, the rest goes to the platform's mailer. */
   mailer: Mailer;
   /** The kept mail the sandbox test helper reads. */
@@ -216,6 +221,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     sender: httpSender,
     urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
     metrics: platform.metrics,
+    reporter: logReporter(logger),
     mailer,
     mailbox,
     providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },

@@ -1,4 +1,3 @@
-import type { Logger } from '#shared/logger';
 import type { Container } from './container';
 
 /**
@@ -8,7 +7,7 @@ import type { Container } from './container';
  * (shared/jobs). The sale's repositories, plus those of everything a transaction can be linked to:
  * the follow-up map (shared/domain/transactions/follow-ups.ts) moves them.
  */
-export function notificationDeps(c: Container, log: Logger) {
+export function notificationDeps(c: Container) {
   return {
     transactions: c.repos.transactions,
     payments: c.payments,
@@ -24,7 +23,6 @@ export function notificationDeps(c: Container, log: Logger) {
     atomically: c.atomically,
     scheduledCharges: c.repos.scheduledCharges,
     installmentPlans: c.repos.installmentPlans,
-    onScheduleError: (error: unknown) => log.error('could not schedule a subscription job', { error }),
-    log,
+    reporter: c.reporter,
   };
 }

@@ -8,6 +8,7 @@ import { FakeGatewayRouter } from './fakes/gateway-router';
 import { SequentialIds } from './fakes/ids';
 import { FakePaymentMethodRepository } from './fakes/payment-method-repository';
 import { FakePaymentProvider } from './fakes/payment-provider';
+import { FakeReporter } from './fakes/reporter';
 import { FakeScheduler } from './fakes/scheduler';
 import { FakeSubscriptionRepository } from './fakes/subscription-repository';
 import { FakeTransactionRepository } from './fakes/transaction-repository';
@@ -36,8 +37,7 @@ export function subscriptionEngine() {
   const paymentMethods = new FakePaymentMethodRepository();
   const provider = new FakePaymentProvider('sandbox');
   const scheduler = new FakeScheduler();
-  const scheduleErrors: unknown[] = [];
-  const dueErrors: { error: unknown; jobId: string }[] = [];
+  const reporter = new FakeReporter();
   const deps: SubscriptionDeps & { paymentMethods: FakePaymentMethodRepository } = {
     subscriptions,
     atomically: fakeAtomically,
@@ -47,8 +47,7 @@ export function subscriptionEngine() {
     scheduler,
     clock,
     ids,
-    onScheduleError: (error) => scheduleErrors.push(error),
-    onDueError: (error, jobId) => dueErrors.push({ error, jobId }),
+    reporter,
   };
 
   const card: PaymentMethod = {
@@ -137,8 +136,7 @@ export function subscriptionEngine() {
     transactions,
     paymentMethods,
     card,
-    scheduleErrors,
-    dueErrors,
+    reporter,
     jobId: '7:test:1',
     /** Stores the subscription above with `changes` applied, and returns it. */
     seed(changes: Partial<Subscription> = {}): Subscription {

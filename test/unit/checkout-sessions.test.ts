@@ -44,6 +44,7 @@ import { FakePaymentMethodRepository } from '../support/fakes/payment-method-rep
 import { FAKE_GATEWAY_ID_BASE, FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakePriceRepository } from '../support/fakes/price-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
@@ -110,7 +111,7 @@ let transactions: FakeTransactionRepository;
 let affiliations: FakeAffiliationRepository;
 let sandbox: FakePaymentProvider;
 let scheduler: FakeScheduler;
-let scheduleErrors: unknown[];
+let reporter: FakeReporter;
 let deps: ReturnType<typeof makeDeps>;
 
 function makeDeps() {
@@ -130,8 +131,7 @@ function makeDeps() {
     ids: new SequentialIds(),
     publicBaseUrl: BASE_URL,
     allowLocalHttp: false,
-    onScheduleError: (error: unknown) => scheduleErrors.push(error),
-    onCancelError: undefined as ((error: unknown, transactionId: number) => void) | undefined,
+    reporter,
   };
 }
 
@@ -144,7 +144,7 @@ beforeEach(() => {
   affiliations = new FakeAffiliationRepository({ exists: async () => true });
   sandbox = new FakePaymentProvider('sandbox');
   scheduler = new FakeScheduler();
-  scheduleErrors = [];
+  reporter = new FakeReporter();
   deps = makeDeps();
 });
 
@@ -497,7 +497,7 @@ describe('createSession', () => {
         },
       ]);
       expect(SESSION_EXPIRY_JOB).toBe('checkout-session-expiry');
-      expect(scheduleErrors).toEqual([]);
+      expect(reporter.reports).toEqual([]);
     });
 
     it('still creates the session when the schedule fails, reporting the error (the sweep covers it)', async () => {
@@ -508,17 +508,8 @@ describe('createSession', () => {
 
       expect(view.status).toBe('open');
       expect(await sessions.get(view.id)).not.toBeNull();
-      expect(scheduleErrors).toEqual([outage]);
+      expect(reporter.errors).toEqual([outage]);
       expect(await sessions.dueExpiries(new Date(IN_24_HOURS), SESSION_SWEEP_HOURS)).toEqual([view.id]);
-    });
-
-    it('still creates the session when the schedule fails and nobody listens for the error', async () => {
-      scheduler.failWith = new Error('scheduler throttled');
-      const { onScheduleError: _ignored, ...quiet } = deps;
-
-      const view = await createSession(quiet, SELLER, body());
-
-      expect(view.id).toBe(SESSION_ID);
     });
   });
 });
@@ -751,21 +742,39 @@ describe('expireSessionJob (by time)', () => {
     expect(sessionEvents()).toEqual(['checkout.session.expired']);
   });
 
-  it('reports a failed cancellation to onCancelError and goes on with the next payment', async () => {
+  it('fails the job on a cancellation the provider refuses, for its retry to finish', async () => {
+    const s = await openSession();
+    await pay(s.id, 'pix');
+    clock.set(IN_24_HOURS);
+    sandbox.cancel = async () => {
+      throw new Error('provider down');
+    };
+
+    await expect(expireSessionJob(deps, s.id)).rejects.toThrow('provider down');
+    expect((await sessions.get(s.id))?.status).toBe('expired');
+    expect(reporter.reports).toEqual([]);
+  });
+
+  it('reports a cancellation the provider refuses on an expire call and goes on with the next payment', async () => {
     const s = await openSession();
     await pay(s.id, 'pix');
     await pay(s.id, 'boleto');
-    clock.set(IN_24_HOURS);
     const cancel = sandbox.cancel.bind(sandbox);
     sandbox.cancel = async (id: number) => {
       if (id === FIRST_GATEWAY_ID) throw new Error('provider down');
       return cancel(id);
     };
-    const reported: number[] = [];
-    deps.onCancelError = (_error, transactionId) => reported.push(transactionId);
 
-    expect(await expireSessionJob(deps, s.id)).toEqual({ expired: s.id });
-    expect(reported).toEqual([FIRST_TRANSACTION_ID]);
+    const { data } = await expireSession(deps, SELLER, s.id);
+
+    expect(data.status).toBe('expired');
+    expect(reporter.reports).toEqual([
+      {
+        what: 'could not cancel a session payment',
+        error: new Error('provider down'),
+        context: { id: FIRST_TRANSACTION_ID },
+      },
+    ]);
     expect((await storedTransaction(FIRST_TRANSACTION_ID + 1)).status).toBe('cancel');
   });
 });
@@ -899,13 +908,12 @@ describe('sweepSessionExpiries', () => {
     sandbox.cancel = async () => {
       throw new Error('provider down');
     };
-    const reported: string[] = [];
     clock.set(at(2 * HOUR));
 
-    const result = await sweepSessionExpiries({ ...deps, onExpiryError: (_e, id) => reported.push(id) });
+    const result = await sweepSessionExpiries(deps);
 
     expect(result).toEqual({ due: 2, processed: 1 });
-    expect(reported).toEqual([failing.id]);
+    expect(reporter.reports.map((r) => r.context)).toEqual([{ id: failing.id }]);
     expect((await sessions.get(fine.id))?.status).toBe('expired');
   });
 });

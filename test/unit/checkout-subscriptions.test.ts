@@ -22,6 +22,7 @@ import { FakePaymentMethodRepository } from '../support/fakes/payment-method-rep
 import { FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakePriceRepository } from '../support/fakes/price-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
@@ -110,6 +111,7 @@ function makeDeps() {
     ids: new SequentialIds(),
     publicBaseUrl: 'https://pay.example.com',
     allowLocalHttp: false,
+    reporter: new FakeReporter(),
   };
 }
 

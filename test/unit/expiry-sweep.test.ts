@@ -3,6 +3,7 @@ import type { GatewayRouter, TransactionRepository } from '../../shared/domain/p
 import { SWEEP_HOURS, sweepPixExpiries } from '../../shared/domain/transactions/expiry-sweep';
 import { FakeClock } from '../support/fakes/clock';
 import { SequentialIds } from '../support/fakes/ids';
+import { FakeReporter } from '../support/fakes/reporter';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 
@@ -25,17 +26,19 @@ function transactionsWith(due: string[], failing: string) {
 describe('sweepPixExpiries', () => {
   it('looks back SWEEP_HOURS from now and goes on past a charge it cannot expire, reporting it', async () => {
     const { repo, asked } = transactionsWith(['1:test:10', '1:test:11', '1:test:12'], '1:test:11');
-    const errors: string[] = [];
+    const reporter = new FakeReporter();
     const result = await sweepPixExpiries({
       transactions: repo,
       clock: new FakeClock(NOW),
       ids: new SequentialIds(),
       payments: {} as GatewayRouter,
-      onExpiryError: (error, id) => errors.push(`${id}: ${(error as Error).message}`),
+      reporter,
     });
     expect(asked).toEqual([{ now: new Date(NOW), hoursBack: SWEEP_HOURS }]);
     expect(result).toEqual({ due: 3, expired: 2 });
-    expect(errors).toEqual(['1:test:11: table unavailable']);
+    expect(reporter.reports.map((r) => `${r.context?.id}: ${(r.error as Error).message}`)).toEqual([
+      '1:test:11: table unavailable',
+    ]);
   });
 
   it('does nothing when no expiry is due', async () => {
@@ -45,6 +48,7 @@ describe('sweepPixExpiries', () => {
       clock: new FakeClock(NOW),
       ids: new SequentialIds(),
       payments: {} as GatewayRouter,
+      reporter: new FakeReporter(),
     });
     expect(result).toEqual({ due: 0, expired: 0 });
   });

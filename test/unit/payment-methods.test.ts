@@ -13,6 +13,7 @@ import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
 import { FakePaymentProvider } from '../support/fakes/payment-provider';
+import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -35,7 +36,7 @@ let clock: FakeClock;
 let repo: FakePaymentMethodRepository;
 let scheduler: FakeScheduler;
 let provider: FakePaymentProvider;
-let scheduleErrors: unknown[];
+let reporter: FakeReporter;
 let profiles: Set<string>;
 
 const deps = () => ({
@@ -48,8 +49,7 @@ const deps = () => ({
     findProfile: async (t: Tenant, uuid: string) =>
       profiles.has(`${t.sellerId}#${t.environment}#${uuid}`) ? ({ uuid } as CustomerProfile) : null,
   },
-  onScheduleError: (error: unknown) => scheduleErrors.push(error),
-  onCleanupError: (error: unknown) => scheduleErrors.push(error),
+  reporter,
 });
 
 const save = (overrides: Partial<SaveCardInput> = {}) =>
@@ -62,7 +62,7 @@ beforeEach(() => {
   repo = new FakePaymentMethodRepository();
   scheduler = new FakeScheduler();
   provider = new FakePaymentProvider();
-  scheduleErrors = [];
+  reporter = new FakeReporter();
   profiles = new Set([`7#test#${MARIA.uuid}`, `7#test#${JOAO.uuid}`, `8#test#${MARIA.uuid}`]);
 });
 
@@ -143,7 +143,7 @@ describe('saveCard', () => {
     scheduler.failWith = new Error('scheduler down');
     const view = await save();
     expect(view.status).toBe('active');
-    expect(scheduleErrors).toHaveLength(1);
+    expect(reporter.errors).toEqual([new Error('scheduler down')]);
   });
 });
 
@@ -319,7 +319,6 @@ describe('sweepExpirySteps', () => {
     scheduler.failWith = new Error('scheduler down');
     await save();
     await save({ customer: JOAO, savedCard: card({ token: 'tok_j' }) });
-    const failures: string[] = [];
     let calls = 0;
     const flaky = Object.assign(Object.create(repo), {
       save: async (...args: Parameters<FakePaymentMethodRepository['save']>) => {
@@ -331,9 +330,9 @@ describe('sweepExpirySteps', () => {
     const out = await sweepExpirySteps({
       ...deps(),
       paymentMethods: flaky,
-      onDueError: (_e, id) => failures.push(id),
     });
     expect(out).toEqual({ due: 2, ran: 1 });
-    expect(failures).toHaveLength(1);
+    const ran = reporter.reports.filter((r) => r.what === 'could not run a due job');
+    expect(ran.map((r) => r.context)).toEqual([{ job: 'payment-method-expiry', id: expect.any(String) }]);
   });
 });

@@ -45,6 +45,7 @@ import { FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository';
+import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
@@ -205,7 +206,7 @@ let products: FakeProductRepository;
 let portalConfigs: FakePortalConfigRepository;
 let provider: FakePaymentProvider;
 let mailer: RecordingMailer;
-let mailErrors: { error: unknown; kind: string }[];
+let reporter: FakeReporter;
 let deps: PortalActionDeps & CardGuardDeps;
 /** The portal's customer, as the card-testing guard sees the request. */
 const BUYER = { ip: '203.0.113.20' };
@@ -220,7 +221,7 @@ beforeEach(async () => {
   portalConfigs = new FakePortalConfigRepository(products);
   provider = new FakePaymentProvider('fake');
   mailer = new RecordingMailer();
-  mailErrors = [];
+  reporter = new FakeReporter();
   products.seed(product(PRODUCT_ID, 'Clube do livro'));
   products.seed(product(OTHER_PRODUCT_ID, 'Curso de violão'));
   await customers.addProfile(profile(SELLER, MARIA, 'Maria Souza', 'maria@example.com'));
@@ -250,7 +251,7 @@ beforeEach(async () => {
     portalConfigs,
     mailer,
     pause: async () => undefined,
-    onMailError: (error, kind) => mailErrors.push({ error, kind }),
+    reporter,
     rateLimits: new FakeRateLimitRepository(),
     cardKeys: { key: async () => new Uint8Array(32).fill(5) },
   };
@@ -581,7 +582,13 @@ describe('portalCancel', () => {
     await expect(portalCancel(deps, session(), 301, cancelBody())).resolves.toMatchObject({
       status: 'canceled',
     });
-    expect(mailErrors).toEqual([{ error: expect.any(Error), kind: 'subscription_cancellation' }]);
+    expect(reporter.reports).toEqual([
+      {
+        what: 'could not send a portal e-mail',
+        error: expect.any(Error),
+        context: { kind: 'subscription_cancellation' },
+      },
+    ]);
   });
 
   it('answers 403 Insufficient permissions without allowCancelSubscription, and cancels nothing', async () => {

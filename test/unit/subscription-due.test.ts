@@ -283,7 +283,7 @@ describe('scheduling', () => {
     e.scheduler.failWith = new Error('throttled');
     e.clock.set(FEB_28);
     expect(await runDueJob(e.deps, e.jobId)).toMatchObject({ outcome: 'paid' });
-    expect(e.scheduleErrors).toEqual([e.scheduler.failWith]);
+    expect(e.reporter.errors).toEqual([e.scheduler.failWith]);
     e.clock.set(MAR_31);
     expect(await sweepDueSubscriptions(e.deps)).toEqual({ due: 1, ran: 1 });
     expect(e.stored().billingCycle).toBe(3);
@@ -298,7 +298,13 @@ describe('sweepDueSubscriptions', () => {
     e.clock.set(plus(FEB_28, HOUR));
     e.provider.savedCardOutcomes.push({ throw: new Error('provider down') });
     expect(await sweepDueSubscriptions(e.deps)).toEqual({ due: 2, ran: 1 });
-    expect(e.dueErrors).toEqual([{ error: new Error('provider down'), jobId: '7:test:1' }]);
+    expect(e.reporter.reports).toEqual([
+      {
+        what: 'could not run a due job',
+        error: new Error('provider down'),
+        context: { job: 'subscription-due', id: '7:test:1' },
+      },
+    ]);
     expect(e.subscriptions.stored(TENANT, 2)).toMatchObject({ billingCycle: 2 });
     expect(e.subscriptions.stored(TENANT, 3)).toMatchObject({ billingCycle: 1 });
     expect(SWEEP_HOURS_BACK).toBe(6);

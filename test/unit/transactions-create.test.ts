@@ -24,6 +24,7 @@ import { nthUuid, SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
 import { FAKE_GATEWAY_ID_BASE, FakePaymentProvider } from '../support/fakes/payment-provider';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
@@ -91,7 +92,7 @@ let customers: FakeCustomerRepository;
 let sandbox: FakePaymentProvider;
 let live: FakePaymentProvider;
 let scheduler: FakeScheduler;
-let scheduleErrors: unknown[];
+let reporter: FakeReporter;
 let deps: CreateDeps;
 
 beforeEach(() => {
@@ -103,7 +104,7 @@ beforeEach(() => {
   sandbox = new FakePaymentProvider('sandbox');
   live = new FakePaymentProvider('live', false);
   scheduler = new FakeScheduler();
-  scheduleErrors = [];
+  reporter = new FakeReporter();
   deps = {
     products,
     transactions,
@@ -116,7 +117,7 @@ beforeEach(() => {
     scheduler,
     clock,
     ids: new SequentialIds(),
-    onScheduleError: (error) => scheduleErrors.push(error),
+    reporter,
   };
 });
 
@@ -253,7 +254,7 @@ describe('createTransaction with pix', () => {
       },
     ]);
     expect(EXPIRY_JOB).toBe('transaction-expiry');
-    expect(scheduleErrors).toEqual([]);
+    expect(reporter.reports).toEqual([]);
   });
 
   it('still answers the sale when the expiry cannot be scheduled, and reports the error', async () => {
@@ -264,16 +265,9 @@ describe('createTransaction with pix', () => {
 
     expect(view.status).toBe('pendingPix');
     expect(transactions.all().map((t) => t.id)).toEqual([FIRST_TRANSACTION_ID]);
-    expect(scheduleErrors).toEqual([outage]);
-  });
-
-  it('still answers the sale when scheduling fails and nobody listens for the error', async () => {
-    scheduler.failWith = new Error('scheduler throttled');
-    delete deps.onScheduleError;
-
-    const view = await createTransaction(deps, pixInput());
-
-    expect(view.id).toBe(FIRST_TRANSACTION_ID);
+    expect(reporter.reports).toEqual([
+      { what: 'could not schedule the pix expiry', error: outage, context: { id: FIRST_TRANSACTION_ID } },
+    ]);
   });
 
   it('finds the product by an upper-case uuid', async () => {

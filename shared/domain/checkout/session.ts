@@ -10,7 +10,7 @@ export const SESSION_ID_PREFIX = 'cs_';
 
 /**
  * A session id carries its product's uuid (32 hex digits after the random part) from issue 17 on,
- * so the hosted page reads the session and its product in one BatchGetItem. The uuid is no secret:
+ * so the hosted page reads the session and its product together. The uuid is no secret:
  * the page shows it. The random part alone is what makes an id unguessable.
  */
 const SESSION_ID_SHAPE = /^cs_(?:test|live)_[A-Za-z0-9]{24}([0-9a-f]{32})$/;

@@ -11,6 +11,7 @@ import type {
   Ids,
   PriceRepository,
   ProductRepository,
+  Reporter,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';
@@ -67,7 +68,8 @@ export interface SessionDeps {
   publicBaseUrl: string;
   /** Plain-HTTP redirect URLs to this machine are accepted in the local runtime only. */
   allowLocalHttp: boolean;
-  onScheduleError?: (error: unknown) => void;
+  /** The session is saved: a failed expiry schedule is reported (the heartbeat sweeps expiries). */
+  reporter: Reporter;
 }
 
 /**
@@ -80,7 +82,6 @@ export interface CloseDeps extends SessionSubscriptionDeps {
   payments: GatewayRouter;
   clock: Clock;
   ids: Ids;
-  onCancelError?: (error: unknown, transactionId: number) => void;
 }
 
 /** The methods a product sells by, under the names a session uses. */
@@ -195,7 +196,9 @@ export async function createSession(deps: SessionDeps, tenant: Tenant, input: Cr
   // The session is saved; a failed schedule is covered by the heartbeat's sweep of expiry markers.
   await deps.scheduler
     .scheduleAt(`cs-expiry-${session.id}`, new Date(expiresAt), { job: SESSION_EXPIRY_JOB, id: session.id })
-    .catch((error) => deps.onScheduleError?.(error));
+    .catch((error) =>
+      deps.reporter.error('could not schedule a checkout session expiry', error, { id: session.id }),
+    );
   return toSessionView(session, deps.publicBaseUrl);
 }
 
@@ -337,7 +340,7 @@ export async function completeWithSubscription(
 async function letGoOfOtherPayments(deps: CloseDeps, session: CheckoutSession) {
   if (!session.price || session.payments.length < 2) return;
   const others = (await paymentsOf(deps, session)).filter((t) => t.id !== session.transactionId);
-  await cancelPending(deps, session, others);
+  await cancelPending(deps, session, others, 'throw');
 }
 
 /** The session's payments as stored now (a payment whose transaction never got written is skipped). */
@@ -351,18 +354,30 @@ async function paymentsOf(deps: CloseDeps, s: CheckoutSession): Promise<Transact
 }
 
 /**
+ * What a payment that cannot be canceled does: `throw` fails a job (its retry, or the expiry job,
+ * finishes the work); `report` lets a seller's expire call answer, the session being expired
+ * either way and its expiry job retrying what the provider refused.
+ */
+type CancelFailure = 'throw' | 'report';
+
+/**
  * Expired sessions leave nothing payable: each pending pix or boleto is canceled at the provider
  * and moved to `cancel`. Safe to repeat (a canceled one is skipped).
  */
-async function cancelPending(deps: CloseDeps, s: CheckoutSession, transactions: Transaction[]) {
+async function cancelPending(
+  deps: CloseDeps,
+  s: CheckoutSession,
+  transactions: Transaction[],
+  onFailure: CancelFailure,
+) {
   for (const t of transactions) {
     if (!canApply('cancel', t.status)) continue;
     try {
       await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
       await transition(deps, t, 'cancel');
     } catch (error) {
-      deps.onCancelError?.(error, t.id);
-      if (!deps.onCancelError) throw error;
+      if (onFailure === 'throw') throw error;
+      deps.reporter.error('could not cancel a session payment', error, { id: t.id });
     }
   }
   if (s.price) await dropWaitingSubscriptions(deps, s, transactions);
@@ -373,7 +388,7 @@ async function cancelPending(deps: CloseDeps, s: CheckoutSession, transactions: 
  * Expires an open session (by call or by time). A payment already confirmed completes it instead:
  * the money came in first. Answers whether this call expired it.
  */
-async function expire(deps: CloseDeps, session: CheckoutSession) {
+async function expire(deps: CloseDeps, session: CheckoutSession, onFailure: CancelFailure) {
   const transactions = await paymentsOf(deps, session);
   const paid = transactions.find((t) => PAID.includes(t.status));
   if (paid) {
@@ -390,7 +405,7 @@ async function expire(deps: CloseDeps, session: CheckoutSession) {
     };
     return { next, events: [eventOf(deps, next, 'checkout.session.expired', expiredData(next))] };
   });
-  if (result.session.status === 'expired') await cancelPending(deps, result.session, transactions);
+  if (result.session.status === 'expired') await cancelPending(deps, result.session, transactions, onFailure);
   return { session: result.session, expired: result.changed && result.session.status === 'expired' };
 }
 
@@ -398,7 +413,7 @@ async function expire(deps: CloseDeps, session: CheckoutSession) {
 export async function expireSession(deps: CloseDeps & { publicBaseUrl: string }, tenant: Tenant, id: string) {
   const session = await findSession(deps, tenant, id);
   if (session.status !== 'open') throw new ConflictError(SESSION_CANNOT_BE_EXPIRED, 'session_not_open');
-  const { session: after, expired } = await expire(deps, session);
+  const { session: after, expired } = await expire(deps, session, 'report');
   if (!expired) throw new ConflictError(SESSION_CANNOT_BE_EXPIRED, 'session_not_open');
   return { data: toSessionView(after, deps.publicBaseUrl) };
 }
@@ -413,11 +428,11 @@ export async function expireSessionJob(deps: CloseDeps, id: string) {
   if (!session) return { skipped: 'missing' };
   if (session.status === 'complete') return { skipped: 'complete' };
   if (session.status === 'expired') {
-    await cancelPending(deps, session, await paymentsOf(deps, session));
+    await cancelPending(deps, session, await paymentsOf(deps, session), 'throw');
     return { skipped: 'expired' };
   }
   if (Date.parse(session.expiresAt) > deps.clock.now().getTime()) return { skipped: 'not due' };
-  const { session: after } = await expire(deps, session);
+  const { session: after } = await expire(deps, session, 'throw');
   return { [after.status]: after.id };
 }
 
@@ -425,9 +440,7 @@ export async function expireSessionJob(deps: CloseDeps, id: string) {
 export const SESSION_SWEEP_HOURS = 6;
 
 /** The heartbeat's backstop of the one-time expiry schedules. */
-export async function sweepSessionExpiries(
-  deps: CloseDeps & { onExpiryError?: (e: unknown, id: string) => void },
-) {
+export async function sweepSessionExpiries(deps: CloseDeps) {
   const due = await deps.sessions.dueExpiries(deps.clock.now(), SESSION_SWEEP_HOURS);
   let processed = 0;
   for (const id of due) {
@@ -435,7 +448,7 @@ export async function sweepSessionExpiries(
       await expireSessionJob(deps, id);
       processed += 1;
     } catch (error) {
-      deps.onExpiryError?.(error, id);
+      deps.reporter.error('could not expire a checkout session', error, { id });
     }
   }
   return { due: due.length, processed };

@@ -72,7 +72,7 @@ export async function listCustomerCharges(
   const since = recent.slice(0, 10);
   const data: Item[] = [];
   const sellers: z.output<typeof customerAreaSeller>[] = [];
-  // Every seller's reads at once: their key reads (names) go together where the caller batches reads.
+  // Every seller's reads at once.
   const read = await Promise.all(
     registered.map(async ({ link, profile }) => {
       const tenant = { sellerId: link.sellerId, environment: subject.environment };

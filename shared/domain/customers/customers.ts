@@ -207,15 +207,30 @@ export const DOCUMENT_TAKEN = 'This seller already has a customer with this docu
  * has a customer with it. `personType` follows the document (400 when it does not match).
  * `source`: who sends the change, the seller (its API) or the customer (the portal's customer-info).
  */
-export function updateCustomer(
+export async function updateCustomer(
   deps: CustomerDeps,
   tenant: Tenant,
   uuid: string,
   input: UpdateCustomerInput,
   source: EmailSource = 'seller',
 ): Promise<CustomerView> {
+  return updateProfile(deps, await getProfile(deps, tenant, uuid), input, source);
+}
+
+/**
+ * updateCustomer on a profile the caller has read. After a lost race the profile is read again
+ * and the change tried on what is stored now.
+ */
+export function updateProfile(
+  deps: CustomerDeps,
+  profile: CustomerProfile,
+  input: UpdateCustomerInput,
+  source: EmailSource = 'seller',
+): Promise<CustomerView> {
+  let read: CustomerProfile | null = profile;
   return retrying(deps, async () => {
-    const current = await getProfile(deps, tenant, uuid);
+    const current = read ?? (await getProfile(deps, profile.tenant, profile.uuid));
+    read = null;
     const document = input.document ?? current.document;
     const personType = input.personType ?? personTypeOf(document);
     if (personType !== personTypeOf(document))

@@ -26,14 +26,7 @@ import { toPlanView } from './view';
 
 export type ActionDeps = Pick<
   InstallmentPlanDeps,
-  | 'installmentPlans'
-  | 'transactions'
-  | 'payments'
-  | 'scheduler'
-  | 'clock'
-  | 'ids'
-  | 'onScheduleError'
-  | 'onCancelError'
+  'installmentPlans' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
 >;
 
 const LIVE: readonly InstallmentPlan['status'][] = ['pending_activation', 'active'];

@@ -7,6 +7,7 @@ import type {
   InstallmentPlanRepository,
   Mailer,
   ProductRepository,
+  Reporter,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';
@@ -27,11 +28,10 @@ export interface InstallmentPlanDeps {
   mailer: Mailer;
   clock: Clock;
   ids: Ids;
-  /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
-  onScheduleError?: (error: unknown) => void;
-  /** One plan that cannot advance must not stop the sweep: reported here, retried next beat. */
-  onDueError?: (error: unknown, jobId: string) => void;
-  onMailError?: (error: unknown) => void;
-  /** A boleto that could not be made unpayable after the plan's save. */
-  onCancelError?: (error: unknown) => void;
+  /**
+   * What must not fail the plan's saved change: a failed schedule (the heartbeat's sweep is the
+   * backstop), a plan that cannot advance (the sweep goes on), a reminder, a boleto that could not
+   * be made unpayable after the save.
+   */
+  reporter: Reporter;
 }

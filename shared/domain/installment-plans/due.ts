@@ -12,7 +12,7 @@ import { isConflict } from '#shared/errors';
 import { cancelDraft } from './actions';
 import type { InstallmentPlanDeps } from './deps';
 import { cancelBoletos, type IssuedBoleto, issueBoleto, undoBoleto } from './issue';
-import type { InstallmentBoleto, InstallmentPlan } from './plan';
+import { INSTALLMENT_PLAN_DUE_JOB, type InstallmentBoleto, type InstallmentPlan } from './plan';
 import {
   type Draft,
   draftOf,
@@ -77,7 +77,7 @@ async function applyTime(deps: DueDeps, plan: InstallmentPlan, now: Date): Promi
         i = { ...i, boleto: issued.boleto };
         draft.webhooks.push({ name: 'installment_plan.installment_issued', extra: { number: i.number } });
       } catch (error) {
-        deps.onDueError?.(error, plan.uuid);
+        deps.reporter.error('could not issue an installment boleto', error, { id: plan.uuid });
       }
     }
     if (isOpen(i) && i.boleto !== null) {
@@ -119,12 +119,14 @@ async function sendReminders(deps: DueDeps, plan: InstallmentPlan, reminders: Ap
         pixCopyPaste: null,
         sandbox: plan.tenant.environment === 'test',
       });
-      await deps.mailer.send({ to, ...mail, tenant: plan.tenant, kind: REMINDER_KIND }).catch((error) => {
-        deps.onMailError?.(error);
-      });
+      await deps.mailer
+        .send({ to, ...mail, tenant: plan.tenant, kind: REMINDER_KIND })
+        .catch((error) =>
+          deps.reporter.error('could not send an installment reminder', error, { id: plan.uuid }),
+        );
     }
   } catch (error) {
-    deps.onMailError?.(error);
+    deps.reporter.error('could not send an installment reminder', error, { id: plan.uuid });
   }
 }
 
@@ -173,5 +175,5 @@ export async function runPlanDueJob(deps: DueDeps, jobId: string) {
 /** The heartbeat's backstop of the one-time schedules: every plan due by now, found by the due index. */
 export async function sweepDuePlans(deps: DueDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.installmentPlans.duePlans(deps.clock.now(), SWEEP_HOURS_BACK);
-  return sweepDue(deps, due, (jobId) => runPlanDueJob(deps, jobId));
+  return sweepDue(deps, INSTALLMENT_PLAN_DUE_JOB, due, (jobId) => runPlanDueJob(deps, jobId));
 }

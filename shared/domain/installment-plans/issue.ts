@@ -138,7 +138,7 @@ export async function undoBoleto(
  * canceled): canceled at the provider, then the transaction `cancel`. Best effort; a failure is reported.
  */
 export async function cancelBoletos(
-  deps: Pick<InstallmentPlanDeps, 'transactions' | 'payments' | 'clock' | 'ids' | 'onCancelError'>,
+  deps: Pick<InstallmentPlanDeps, 'transactions' | 'payments' | 'clock' | 'ids' | 'reporter'>,
   plan: InstallmentPlan,
   boletos: InstallmentBoleto[],
 ): Promise<void> {
@@ -149,7 +149,8 @@ export async function cancelBoletos(
       await deps.payments.forEnvironment(plan.tenant.environment).cancel(b.gatewayPayId);
       await transition(deps, t, 'cancel');
     } catch (error) {
-      if (!isConflict(error)) deps.onCancelError?.(error);
+      if (!isConflict(error))
+        deps.reporter.error('could not cancel an unpaid installment boleto', error, { id: b.transactionId });
     }
   }
 }

@@ -18,7 +18,7 @@ import { toInstallmentView } from './view';
 
 export type PayDeps = Pick<
   InstallmentPlanDeps,
-  'installmentPlans' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'onScheduleError'
+  'installmentPlans' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
 >;
 
 export const NOT_REPORTED_PAID = "The provider does not report this installment's boleto as paid";

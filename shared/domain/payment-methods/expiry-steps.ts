@@ -1,9 +1,9 @@
 import { NOTHING_DUE, runDue, sweepDue } from '#shared/domain/due-schedule';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
-import type { Clock, Ids, PaymentMethodRepository, Scheduler } from '#shared/domain/ports';
+import type { Clock, Ids, PaymentMethodRepository, Reporter, Scheduler } from '#shared/domain/ports';
 import { dueExpiryStep, type ExpiryStep, nextExpiryStep } from './expiry';
 import { type PaymentMethod, toPaymentMethodView } from './payment-method';
-import { parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
+import { PAYMENT_METHOD_EXPIRY_JOB, parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
 
 /** How many index months behind the current one the heartbeat looks for steps a schedule missed. */
 export const SWEEP_MONTHS_BACK = 2;
@@ -13,9 +13,8 @@ export interface ExpiryStepDeps {
   scheduler: Scheduler;
   clock: Clock;
   ids: Ids;
-  onScheduleError?: (error: unknown) => void;
-  /** One method that cannot advance must not stop the sweep: reported here, retried next beat. */
-  onDueError?: (error: unknown, jobId: string) => void;
+  /** A failed schedule, and one method that cannot advance (the sweep goes on, retried next beat). */
+  reporter: Reporter;
 }
 
 export type ExpiryStepOutcome =
@@ -79,5 +78,5 @@ export async function runExpiryStep(deps: ExpiryStepDeps, jobId: string): Promis
 /** The heartbeat's backstop of the one-time schedules: every step due by now, found by the index. */
 export async function sweepExpirySteps(deps: ExpiryStepDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.paymentMethods.dueExpirySteps(deps.clock.now(), SWEEP_MONTHS_BACK);
-  return sweepDue(deps, due, (jobId) => runExpiryStep(deps, jobId));
+  return sweepDue(deps, PAYMENT_METHOD_EXPIRY_JOB, due, (jobId) => runExpiryStep(deps, jobId));
 }

@@ -2,6 +2,7 @@ import type {
   CustomerRepository,
   GatewayRouter,
   PaymentMethodRepository,
+  Reporter,
   Scheduler,
 } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
@@ -21,7 +22,7 @@ export interface ManagePaymentMethodsDeps {
   payments: GatewayRouter;
   scheduler: Scheduler;
   /** The method is deleted: a schedule or provider clean-up that failed is reported here. */
-  onCleanupError?: (error: unknown) => void;
+  reporter: Reporter;
 }
 
 /**
@@ -74,7 +75,7 @@ export async function deletePaymentMethod(
       deps.payments.forEnvironment(tenant.environment).detachSavedCard(tenant, pm.token),
     ];
     for (const result of await Promise.allSettled(cleanups))
-      if (result.status === 'rejected') deps.onCleanupError?.(result.reason);
+      if (result.status === 'rejected') deps.reporter.error('saved card clean-up failed', result.reason);
     return { id: pm.id, deleted: true };
   }
 }

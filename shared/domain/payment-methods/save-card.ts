@@ -1,5 +1,12 @@
 import type { SavedCardToken } from '#shared/domain/payments/gateway';
-import type { Clock, GatewayRouter, Ids, PaymentMethodRepository, Scheduler } from '#shared/domain/ports';
+import type {
+  Clock,
+  GatewayRouter,
+  Ids,
+  PaymentMethodRepository,
+  Reporter,
+  Scheduler,
+} from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict } from '#shared/errors';
 import { nextExpiryStep } from './expiry';
@@ -14,7 +21,7 @@ export interface SaveCardDeps {
   clock: Clock;
   ids: Ids;
   /** Saving never fails because a schedule or a provider clean-up did: they are reported here. */
-  onScheduleError?: (error: unknown) => void;
+  reporter: Reporter;
 }
 
 export interface SaveCardInput {
@@ -96,7 +103,7 @@ export async function saveCardRecord(deps: SaveCardDeps, input: SaveCardInput): 
       await deps.payments
         .forEnvironment(input.tenant.environment)
         .detachSavedCard(input.tenant, pm.token)
-        .catch((e) => deps.onScheduleError?.(e));
+        .catch((e) => deps.reporter.error('could not forget a second token of a saved card', e));
     }
     return kept;
   }

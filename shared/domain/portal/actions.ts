@@ -1,6 +1,7 @@
 import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
+import type { CustomerProfile } from '#shared/domain/customers/customer';
 import { billingEmailOf } from '#shared/domain/customers/customer';
-import { type CustomerDeps, updateCustomer } from '#shared/domain/customers/customers';
+import { type CustomerDeps, updateProfile } from '#shared/domain/customers/customers';
 import {
   type CancellationData,
   type PaymentMethodUpdatedData,
@@ -8,22 +9,20 @@ import {
   type RenderedMail,
   subscriptionCancellation,
 } from '#shared/domain/mail/templates';
-import { CARD_ALREADY_SAVED, CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
+import {
+  CARD_ALREADY_SAVED,
+  CUSTOMER_NOT_FOUND,
+  type PaymentMethod,
+} from '#shared/domain/payment-methods/payment-method';
 import { newCardRecord, type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
 import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/schedule';
 import { buyerFailure, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import type { Mailer } from '#shared/domain/ports';
-import {
-  cancelSubscription,
-  changeSubscriptionPaymentMethod,
-  pauseSubscription,
-  reactivateSubscription,
-  resumeSubscription,
-} from '#shared/domain/subscriptions/actions';
-import { listSubscriptionEvents } from '#shared/domain/subscriptions/queries';
-import { type SubscriptionView, toSubscriptionView } from '#shared/domain/subscriptions/subscription';
+import type { Mailer, Reporter } from '#shared/domain/ports';
+import { cancel, pause, reactivate, resume, switchCard } from '#shared/domain/subscriptions/actions';
+import { findSubscription, subscriptionEvents } from '#shared/domain/subscriptions/queries';
+import type { Subscription, SubscriptionView } from '#shared/domain/subscriptions/subscription';
 import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import {
   BadRequestError,
@@ -32,23 +31,24 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '#shared/errors';
-import { type Profile, startReads, withSubscription } from './action-reads';
 import {
   type PortalConfig,
   type PortalReadDeps,
+  portalConfigOf,
   requireFlag,
+  sessionProfile,
+  subscriptionConfigOf,
   toPortalCustomer,
   toPortalSubscription,
 } from './portal';
-import { early, knowing } from './prefetch';
 import type { PortalAddCardInput, PortalCancelInput, PortalCustomerInfoInput } from './schemas';
 import type { PortalSession } from './session';
 
-type ActionDeps = Parameters<typeof cancelSubscription>[0];
+type ActionDeps = Parameters<typeof cancel>[0];
 
 /**
- * What the portal's actions need: the subscription actions' own deps (H2b's use cases, called with
- * the session's customer as scope), the vault and the provider's tokenizer for a new card, the
+ * What the portal's actions need: the subscription actions' own deps (called on
+ * the session customer's subscription), the vault and the provider's tokenizer for a new card, the
  * customers use case for billing data, and the mailer for the two e-mails.
  */
 export type PortalActionDeps = ActionDeps &
@@ -57,28 +57,34 @@ export type PortalActionDeps = ActionDeps &
   CustomerDeps & {
     mailer: Mailer;
     /** A message that could not be sent never fails the action: it is reported here. */
-    onMailError?: (error: unknown, kind: string) => void;
+    reporter: Reporter;
     /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
     buyerIp?: string;
   };
 
-/** The customer's scope for the subscription use cases: another customer's subscription is a 404. */
-const scopeOf = (session: PortalSession) => ({ by: 'customer' as const, customerId: session.customer.id });
+const by = 'customer' as const;
+
+/**
+ * The session customer's subscription `id`: another customer's is a 404, before any 403. What the
+ * customer may do with it is then its own product's configuration's to say (subscriptionConfigOf),
+ * whatever the session's.
+ */
+const subscriptionOf = (deps: PortalActionDeps, session: PortalSession, id: number) =>
+  findSubscription(deps, session.tenant, id, { customerId: session.customer.id });
 
 /**
  * Sends one portal e-mail to the customer's billing address (the seller's override, else the
- * profile's e-mail), kept in the sandbox mailbox for a test tenant. Any failure (the profile read,
- * the mailer) is reported, never thrown: the action it follows has already happened.
+ * profile's e-mail), kept in the sandbox mailbox for a test tenant. Any failure (no profile, the
+ * mailer) is reported, never thrown: the action it follows has already happened.
  */
 async function sendPortalMail(
   deps: PortalActionDeps,
   session: PortalSession,
   kind: string,
   render: (customerName: string) => RenderedMail,
-  readProfile: Profile,
+  profile: CustomerProfile | null,
 ): Promise<void> {
   try {
-    const profile = await readProfile();
     if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
     await deps.mailer.send({
       to: billingEmailOf(profile),
@@ -87,7 +93,7 @@ async function sendPortalMail(
       kind,
     });
   } catch (error) {
-    deps.onMailError?.(error, kind);
+    deps.reporter.error('could not send a portal e-mail', error, { kind });
   }
 }
 
@@ -109,17 +115,15 @@ export async function portalCancel(
   id: number,
   input: PortalCancelInput,
 ) {
-  const reads = startReads(deps, session, id, true);
-  const config = await reads.config;
+  const [current, profile] = await Promise.all([
+    subscriptionOf(deps, session, id),
+    sessionProfile(deps, session),
+  ]);
+  const config = await subscriptionConfigOf(deps, current);
   requireFlag(config, 'allowCancelSubscription');
   if (config.requireCancelReason && !input.reason) throw new ValidationError(['reason is required']);
   const atPeriodEnd = config.cancelAtPeriodEndOnly || (input.atPeriodEnd ?? false);
-  const current = await reads.subscription();
-  const view = await cancelSubscription(withSubscription(deps, current), session.tenant, id, {
-    atPeriodEnd,
-    reason: input.reason,
-    ...scopeOf(session),
-  });
+  const view = await cancel(deps, current, { atPeriodEnd, reason: input.reason, by });
   if (config.sendCancellationEmail) {
     const data: Omit<CancellationData, 'customerName'> = {
       ...mailSubjectOf(view, config),
@@ -132,66 +136,50 @@ export async function portalCancel(
       session,
       'subscription_cancellation',
       (customerName) => subscriptionCancellation({ ...data, customerName }),
-      reads.profile,
+      profile,
     );
   }
   return toPortalSubscription(view, config);
 }
 
 /** Pause, resume and reactivate: allowed by `allowCancelSubscription` (spec: it governs pause and resume). */
-async function stateAction(
-  deps: PortalActionDeps,
-  session: PortalSession,
-  id: number,
-  action: typeof pauseSubscription,
-) {
-  const reads = startReads(deps, session, id, false);
-  const config = await reads.config;
+async function stateAction(deps: PortalActionDeps, session: PortalSession, id: number, action: typeof pause) {
+  const current = await subscriptionOf(deps, session, id);
+  const config = await subscriptionConfigOf(deps, current);
   requireFlag(config, 'allowCancelSubscription');
-  const current = await reads.subscription();
-  return toPortalSubscription(
-    await action(withSubscription(deps, current), session.tenant, id, scopeOf(session)),
-    config,
-  );
+  return toPortalSubscription(await action(deps, current, { by }), config);
 }
 
 export const portalPause = (deps: PortalActionDeps, session: PortalSession, id: number) =>
-  stateAction(deps, session, id, pauseSubscription);
+  stateAction(deps, session, id, pause);
 export const portalResume = (deps: PortalActionDeps, session: PortalSession, id: number) =>
-  stateAction(deps, session, id, resumeSubscription);
+  stateAction(deps, session, id, resume);
 /** Reactivating undoes a cancellation, so the flag that allows cancelling allows it (decisions). */
 export const portalReactivate = (deps: PortalActionDeps, session: PortalSession, id: number) =>
-  stateAction(deps, session, id, reactivateSubscription);
+  stateAction(deps, session, id, reactivate);
 
 /** Switches the subscription to the card, then sends the e-mail when `sendPaymentMethodUpdatedEmail` is on. */
 async function changeCard(
   deps: PortalActionDeps,
   session: PortalSession,
   config: PortalConfig,
-  id: number,
-  paymentMethodId: number,
-  readProfile: Profile,
-  preread?: Parameters<typeof changeSubscriptionPaymentMethod>[4],
+  current: Subscription,
+  card: { card: PaymentMethod | null; cardIsNew?: boolean },
+  profile: CustomerProfile | null,
 ) {
-  const view = await changeSubscriptionPaymentMethod(
-    deps,
-    session.tenant,
-    id,
-    { paymentMethodId, ...scopeOf(session) },
-    preread,
-  );
-  const card = view.paymentMethod;
-  if (config.sendPaymentMethodUpdatedEmail && card) {
+  const view = await switchCard(deps, current, card.card, { cardIsNew: card.cardIsNew });
+  const saved = view.paymentMethod;
+  if (config.sendPaymentMethodUpdatedEmail && saved) {
     const data: Omit<PaymentMethodUpdatedData, 'customerName'> = {
       ...mailSubjectOf(view, config),
-      card: { brand: card.cardBrand, last4: card.cardLast4 },
+      card: { brand: saved.cardBrand, last4: saved.cardLast4 },
     };
     await sendPortalMail(
       deps,
       session,
       'payment_method_updated',
       (customerName) => paymentMethodUpdated({ ...data, customerName }),
-      readProfile,
+      profile,
     );
   }
   return toPortalSubscription(view, config);
@@ -207,16 +195,14 @@ export async function portalUpdatePaymentMethod(
   id: number,
   input: { paymentMethodId: number },
 ) {
-  const reads = startReads(deps, session, id, true);
-  const card = early(deps.paymentMethods.get(session.tenant, input.paymentMethodId));
-  const config = await reads.config;
+  const [current, card, profile] = await Promise.all([
+    subscriptionOf(deps, session, id),
+    deps.paymentMethods.get(session.tenant, input.paymentMethodId),
+    sessionProfile(deps, session),
+  ]);
+  const config = await subscriptionConfigOf(deps, current);
   requireFlag(config, 'allowUpdatePaymentMethod');
-  const current = await reads.subscription();
-  const known = withSubscription(deps, current);
-  return changeCard(known, session, config, id, input.paymentMethodId, reads.profile, {
-    subscription: current,
-    card: await card(),
-  });
+  return changeCard(deps, session, config, current, { card }, profile);
 }
 
 /**
@@ -233,17 +219,17 @@ export async function portalAddCardAndUpdate(
   input: PortalAddCardInput,
   client: CardClient,
 ) {
-  const reads = startReads(deps, session, id, true);
-  const config = await reads.config;
+  // The subscription is the customer's before any card reaches the provider.
+  const [current, customer] = await Promise.all([
+    subscriptionOf(deps, session, id),
+    sessionProfile(deps, session),
+  ]);
+  const config = await subscriptionConfigOf(deps, current);
   requireFlag(config, 'allowUpdatePaymentMethod');
   if (!luhnValid(input.cardNumber)) throw new ValidationError(['cardNumber is not a valid card number']);
-  // The subscription is the customer's before any card reaches the provider.
-  const current = await reads.subscription();
-  const subscription = toSubscriptionView(current);
   const provider = deps.payments.forEnvironment(session.tenant.environment);
   if (!(await providerReady(provider, session.tenant)))
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
-  const customer = await reads.profile();
   if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   const typed = {
     number: input.cardNumber,
@@ -280,16 +266,10 @@ export async function portalAddCardAndUpdate(
     provider: provider.provider,
     savedCard: result.savedCard,
   };
-  const known = withSubscription(deps, current);
-  const readProfile = async () => customer;
-  // The card and the subscription's switch to it in one transaction (issue 17).
+  // The card and the subscription's switch to it are one write.
   const card = await newCardRecord(deps, save);
   try {
-    const answer = await changeCard(known, session, config, subscription.id, card.id, readProfile, {
-      subscription: current,
-      card,
-      cardIsNew: true,
-    });
+    const answer = await changeCard(deps, session, config, current, { card, cardIsNew: true }, customer);
     await scheduleNextExpiryStep(deps, card);
     return answer;
   } catch (error) {
@@ -297,21 +277,15 @@ export async function portalAddCardAndUpdate(
   }
   // The customer has this card saved already: saveCard answers the kept one (and forgets the new token).
   const kept = await saveCardRecord(deps, save);
-  return changeCard(known, session, config, subscription.id, kept.id, readProfile, {
-    subscription: current,
-    card: kept,
-  });
+  return changeCard(deps, session, config, current, { card: kept }, customer);
 }
 
 /** GET /api/portal/subscriptions/{id}/events: the subscription's history, when `allowViewInvoices` is on. */
 export async function portalEvents(deps: PortalActionDeps, session: PortalSession, id: number) {
-  const reads = startReads(deps, session, id, false);
-  const config = await reads.config;
+  const current = await subscriptionOf(deps, session, id);
+  const config = await subscriptionConfigOf(deps, current);
   requireFlag(config, 'allowViewInvoices');
-  const current = await reads.subscription();
-  return listSubscriptionEvents(withSubscription(deps, current), session.tenant, id, {
-    customerId: session.customer.id,
-  });
+  return subscriptionEvents(deps, current);
 }
 
 /**
@@ -325,19 +299,9 @@ export async function portalUpdateCustomerInfo(
   session: PortalSession,
   input: PortalCustomerInfoInput,
 ) {
-  const reads = startReads(deps, session, null, true);
-  const config = await reads.config;
+  const [config, profile] = await Promise.all([portalConfigOf(deps, session), sessionProfile(deps, session)]);
   requireFlag(config, 'allowUpdateBillingInfo');
-  const { tenant, customer } = session;
-  const customers = knowing(
-    deps.customers,
-    'findProfile',
-    (t: PortalSession['tenant'], uuid: string) =>
-      uuid === customer.uuid && t.sellerId === tenant.sellerId && t.environment === tenant.environment,
-    await reads.profile(),
-  );
+  if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   // The subscriber types it: the seller's reminders follow it, the customer area does not (`buyer`).
-  return toPortalCustomer(
-    await updateCustomer({ ...deps, customers }, tenant, customer.uuid, input, 'buyer'),
-  );
+  return toPortalCustomer(await updateProfile(deps, profile, input, 'buyer'));
 }

@@ -109,8 +109,8 @@ export const toPortalCustomer = (
 });
 
 /**
- * The session customer's profile, by the uuid the session names (one key: it joins the request's
- * other reads), and only if it is still the customer of the session's numeric id.
+ * The session customer's profile, by the uuid the session names, and only if it is still the
+ * customer of the session's numeric id.
  */
 export async function sessionProfile(
   deps: { customers: Pick<CustomerRepository, 'findProfile'> },
@@ -131,7 +131,7 @@ export interface PortalReadDeps {
  * GET /api/portal: everything the hosted portal page draws: the customer, the session's
  * configuration, the customer's subscriptions with the actions their own products' configurations
  * allow, and the active saved cards (the choices of a card change). The two lists come first; the
- * profile and every configuration they name are then read together (one BatchGetItem on DynamoDB).
+ * profile and every configuration they name are then read together.
  */
 export async function getPortal(deps: PortalReadDeps, session: PortalSession) {
   const { tenant, customer } = session;

@@ -28,3 +28,12 @@ export interface SecretKey {
  * Reads inside see the state before any of the writes.
  */
 export type Atomically = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Where a use case reports a failure that must not fail it: the change it follows is committed
+ * (a schedule, an e-mail, a clean-up after the write), and a sweep or the operator takes it from
+ * the report. `what` says what could not be done; `context` names the item (a job id, a kind).
+ */
+export interface Reporter {
+  error(what: string, error: unknown, context?: Record<string, unknown>): void;
+}

@@ -80,7 +80,7 @@ export interface PortalConfigDeps {
   clock: Clock;
 }
 
-/** Reads the product and its configuration together (one batch or one query). */
+/** Reads the product and its configuration together. */
 async function readConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string, withSeller: boolean) {
   const productRef = productRefOf(ref);
   if (!productRef) throw new NotFoundError(PRODUCT_NOT_FOUND);

@@ -18,8 +18,8 @@ import { applyCyclePaid, type Draft, draftOf, finish, isOpen, putCycle, saveChar
 
 export type ActionDeps = Pick<
   ScheduledChargeDeps,
-  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'onScheduleError'
-> & { onCancelError?: (error: unknown) => void };
+  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+>;
 
 /** `Scheduled charge cannot be <action> in status <status>` (409). */
 export const refused = (action: string, status: ChargeStatus) =>

@@ -44,7 +44,6 @@ export async function createScheduledCharge(
   deps: CreateDeps,
   tenant: Tenant,
   input: CreateScheduledChargeInput,
-  onAdvanceError?: (error: unknown) => void,
 ) {
   const now = deps.clock.now();
   const today = saoPauloDate(now);
@@ -147,7 +146,9 @@ export async function createScheduledCharge(
   try {
     latest = (await advanceDue(deps, charge)) ?? charge;
   } catch (error) {
-    onAdvanceError?.(error);
+    deps.reporter.error('could not issue a new scheduled charge now; the due job will', error, {
+      id: charge.id,
+    });
   }
   return toScheduledChargeView(latest);
 }

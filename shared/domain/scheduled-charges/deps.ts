@@ -6,6 +6,7 @@ import type {
   Mailer,
   PaymentMethodRepository,
   ProductRepository,
+  Reporter,
   ScheduledChargeRepository,
   Scheduler,
   TransactionRepository,
@@ -29,10 +30,11 @@ export interface ScheduledChargeDeps {
   ids: Ids;
   /** The public base URL pay links are built on. */
   baseUrl: string;
-  /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
-  onScheduleError?: (error: unknown) => void;
-  /** One charge that cannot advance must not stop the sweep: reported here, retried next beat. */
-  onDueError?: (error: unknown, jobId: string) => void;
+  /**
+   * What must not fail the charge's saved change: a failed schedule (the heartbeat's sweep is the
+   * backstop), a charge that cannot advance (the sweep goes on, retried next beat).
+   */
+  reporter: Reporter;
   /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
   buyerIp?: string;
 }

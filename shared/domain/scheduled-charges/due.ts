@@ -10,7 +10,7 @@ import type { DomainEvent } from '#shared/domain/events/events';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict } from '#shared/errors';
 import { collectDueCards } from './card';
-import type { ScheduledCharge } from './charge';
+import { SCHEDULED_CHARGE_DUE_JOB, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import { issueCycle, scheduleIssuedExpiries, undoIssued } from './issue';
 import { billingEmailFor, type PendingReminder, sendReminders } from './reminders';
@@ -35,7 +35,7 @@ export type ChargeDueOutcome =
   /** Nothing was due: not yet, done by another run, paused, cancelled or gone. */
   | { outcome: 'nothing_due' };
 
-export type DueDeps = ScheduledChargeDeps & { onMailError?: (error: unknown) => void };
+export type DueDeps = ScheduledChargeDeps;
 
 /**
  * Everything time has made due on the charge by `now`, in one draft: each open cycle's issuance,
@@ -75,7 +75,7 @@ async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date) {
         transactions.push(...issued.transactions);
         draft.timeline.push(...issued.timeline);
       } catch (error) {
-        deps.onDueError?.(error, charge.id);
+        deps.reporter.error('could not issue a scheduled-charge cycle', error, { id: charge.id });
       }
     }
     const stages = dueReminderStages(charge, cycle, now);
@@ -166,5 +166,5 @@ export function advanceDue(deps: DueDeps, charge: ScheduledCharge): Promise<Sche
 /** The heartbeat's backstop of the one-time schedules: every charge due by now, found by the due index. */
 export async function sweepDueCharges(deps: DueDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.scheduledCharges.dueCharges(deps.clock.now(), SWEEP_HOURS_BACK);
-  return sweepDue(deps, due, (jobId) => runChargeDueJob(deps, jobId));
+  return sweepDue(deps, SCHEDULED_CHARGE_DUE_JOB, due, (jobId) => runChargeDueJob(deps, jobId));
 }

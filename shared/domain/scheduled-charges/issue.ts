@@ -28,7 +28,7 @@ import {
 
 export type IssueDeps = Pick<
   ScheduledChargeDeps,
-  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'onScheduleError'
+  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
 >;
 
 /**
@@ -147,7 +147,7 @@ export async function issueCycle(
 
 /** After the save: each issued pix gets its expiry job (as a sale's pix); a failure is left to the sweep. */
 export async function scheduleIssuedExpiries(
-  deps: Pick<IssueDeps, 'scheduler' | 'onScheduleError'>,
+  deps: Pick<IssueDeps, 'scheduler' | 'reporter'>,
   issued: Transaction[],
 ): Promise<void> {
   for (const t of issued) {
@@ -157,7 +157,7 @@ export async function scheduleIssuedExpiries(
         job: EXPIRY_JOB,
         id: jobId(t.tenant, t.id),
       })
-      .catch((error) => deps.onScheduleError?.(error));
+      .catch((error) => deps.reporter.error('could not schedule a pix expiry', error, { id: t.id }));
   }
 }
 
@@ -177,9 +177,7 @@ export async function undoIssued(deps: Pick<IssueDeps, 'payments'>, issued: Tran
  * charge's save; a failure is reported.
  */
 export async function cancelIssued(
-  deps: Pick<IssueDeps, 'transactions' | 'payments' | 'clock' | 'ids'> & {
-    onCancelError?: (e: unknown) => void;
-  },
+  deps: Pick<IssueDeps, 'transactions' | 'payments' | 'clock' | 'ids' | 'reporter'>,
   charge: ScheduledCharge,
   cycles: Cycle[],
 ): Promise<void> {
@@ -188,7 +186,7 @@ export async function cancelIssued(
       (id): id is number => id !== null && id !== cycle.paidTransactionId,
     ),
   );
-  // Read together (one BatchGetItem where the caller batches reads), then cancelled one by one.
+  // Read together, then cancelled one by one.
   const read = await Promise.allSettled(ids.map((id) => deps.transactions.get(charge.tenant, id)));
   for (const outcome of read) {
     try {
@@ -198,7 +196,8 @@ export async function cancelIssued(
       await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
       await transition(deps, t, 'cancel');
     } catch (error) {
-      if (!isConflict(error)) deps.onCancelError?.(error);
+      if (!isConflict(error))
+        deps.reporter.error('could not cancel an issued pix or boleto', error, { id: charge.id });
     }
   }
 }

@@ -6,8 +6,8 @@ import { applyCyclePaid, draftOf, finish, isOpen, saveCharge } from './state';
 
 export type PaidNotificationDeps = Pick<
   ScheduledChargeDeps,
-  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'onScheduleError'
-> & { onCancelError?: (error: unknown) => void };
+  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+>;
 
 /** A concurrent change (a mark-paid, the due job) moved the charge: read it again, a few times. */
 const MAX_TRIES = 3;

@@ -67,7 +67,7 @@ async function keep(
     provider,
     savedCard: result.savedCard,
   }).catch((error: unknown) => {
-    deps.onScheduleError?.(error);
+    deps.reporter.error('could not save the card', error, { id: charge.id });
     return null;
   });
 }

@@ -22,7 +22,7 @@ export type PaymentMethodDeps = Pick<
   | 'clock'
   | 'ids'
   | 'baseUrl'
-  | 'onScheduleError'
+  | 'reporter'
 >;
 
 /** PUT /api/v1/scheduled-charges/{id}/payment-method. */

@@ -108,9 +108,10 @@ export function chargeReminder(data: ReminderData): RenderedMail {
   return { subject: fullSubject, text, html };
 }
 
-export type ReminderDeps = Pick<ScheduledChargeDeps, 'customers' | 'transactions' | 'mailer' | 'baseUrl'> & {
-  onMailError?: (error: unknown) => void;
-};
+export type ReminderDeps = Pick<
+  ScheduledChargeDeps,
+  'customers' | 'transactions' | 'mailer' | 'baseUrl' | 'reporter'
+>;
 
 /** A reminder recorded by the due job's save, sent after it. */
 export interface PendingReminder {
@@ -162,7 +163,7 @@ export async function sendReminders(
       });
       await deps.mailer.send({ to: r.to, ...mail, tenant: charge.tenant, kind: 'scheduled_charge_reminder' });
     } catch (error) {
-      deps.onMailError?.(error);
+      deps.reporter.error('could not send a scheduled-charge reminder', error, { id: charge.id });
     }
   }
 }

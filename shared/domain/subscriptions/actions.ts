@@ -73,7 +73,11 @@ export async function cancelSubscription(
   id: number,
   options: CancelOptions,
 ) {
-  const s = await findSubscription(deps, tenant, id, scopeOf(options));
+  return cancel(deps, await findSubscription(deps, tenant, id, scopeOf(options)), options);
+}
+
+/** cancelSubscription on a subscription the caller has found (and checked is in its scope). */
+export async function cancel(deps: SubscriptionDeps, s: Subscription, options: CancelOptions) {
   const now = deps.clock.now();
   const at = now.toISOString();
   const periodRunning = s.failedPaymentCount === 0 && Date.parse(s.currentPeriodEnd) > now.getTime();
@@ -119,7 +123,11 @@ export async function pauseSubscription(
   id: number,
   scope: ActionScope,
 ) {
-  const s = await findSubscription(deps, tenant, id, scopeOf(scope));
+  return pause(deps, await findSubscription(deps, tenant, id, scopeOf(scope)), scope);
+}
+
+/** pauseSubscription on a subscription the caller has found. */
+export async function pause(deps: SubscriptionDeps, s: Subscription, scope: ActionScope) {
   if (s.status !== 'active') throw refused('paused', s.status);
   if (s.pausedAt) throw refused('paused', 'paused');
   const at = deps.clock.now().toISOString();
@@ -143,7 +151,11 @@ export async function resumeSubscription(
   id: number,
   scope: ActionScope,
 ) {
-  const s = await findSubscription(deps, tenant, id, scopeOf(scope));
+  return resume(deps, await findSubscription(deps, tenant, id, scopeOf(scope)), scope);
+}
+
+/** resumeSubscription on a subscription the caller has found. */
+export async function resume(deps: SubscriptionDeps, s: Subscription, scope: ActionScope) {
   if (s.status !== 'active' && s.status !== 'pending_cancellation') throw refused('resumed', s.status);
   if (!s.pausedAt) throw refused('resumed', 'not paused');
   return transition(
@@ -169,7 +181,11 @@ export async function reactivateSubscription(
   id: number,
   scope: ActionScope,
 ) {
-  const s = await findSubscription(deps, tenant, id, scopeOf(scope));
+  return reactivate(deps, await findSubscription(deps, tenant, id, scopeOf(scope)), scope);
+}
+
+/** reactivateSubscription on a subscription the caller has found. */
+export async function reactivate(deps: SubscriptionDeps, s: Subscription, scope: ActionScope) {
   const now = deps.clock.now().getTime();
   const activated = { type: 'subscription.activated' as const, data: { reactivated: true, by: scope.by } };
   const undo: Partial<Subscription> = {
@@ -208,7 +224,7 @@ export async function reactivateSubscription(
     return toSubscriptionView(result.subscription);
   const failureCode =
     result.transaction?.failureCode ??
-    (await deps.subscriptions.history(tenant, id, 1))[0]?.eventData.failureCode ??
+    (await deps.subscriptions.history(s.tenant, s.id, 1))[0]?.eventData.failureCode ??
     result.outcome;
   throw notReactivated(`the payment was declined (${String(failureCode)})`);
 }
@@ -237,29 +253,25 @@ export async function changeSubscriptionPaymentMethod(
   tenant: Tenant,
   id: number,
   options: ChangePaymentMethodOptions,
-  /**
-   * The subscription and the card when the caller read them already (the portal reads them in one
-   * batch). `cardIsNew`: the card is not stored yet and is written with the subscription, in one
-   * transaction (SubscriptionChanges.paymentMethod).
-   */
-  preread?: { subscription: Subscription; card: PaymentMethod | null; cardIsNew?: boolean },
 ) {
-  let s: Subscription;
-  let card: PaymentMethod | null;
-  if (preread) {
-    const p = preread.subscription;
-    const known = {
-      get: async (t: Tenant, i: number) =>
-        p.id === i && p.tenant.sellerId === t.sellerId && p.tenant.environment === t.environment ? p : null,
-    };
-    s = await findSubscription({ subscriptions: known }, tenant, id, scopeOf(options));
-    card = preread.card?.id === options.paymentMethodId ? preread.card : null;
-  } else {
-    [s, card] = await Promise.all([
-      findSubscription(deps, tenant, id, scopeOf(options)),
-      deps.paymentMethods.get(tenant, options.paymentMethodId),
-    ]);
-  }
+  const [s, card] = await Promise.all([
+    findSubscription(deps, tenant, id, scopeOf(options)),
+    deps.paymentMethods.get(tenant, options.paymentMethodId),
+  ]);
+  return switchCard(deps, s, card);
+}
+
+/**
+ * changeSubscriptionPaymentMethod on a subscription and a card the caller has read (null: no such
+ * card). `cardIsNew`: the card is not stored yet and is written with the subscription, in one
+ * transaction (SubscriptionChanges.paymentMethod).
+ */
+export async function switchCard(
+  deps: SubscriptionDeps,
+  s: Subscription,
+  card: PaymentMethod | null,
+  options: { cardIsNew?: boolean } = {},
+) {
   if (!card || card.customer.id !== s.customer.id) throw new NotFoundError(PAYMENT_METHOD_NOT_FOUND);
   if (card.status !== 'active') throw new ValidationError(['paymentMethodId names an expired card']);
   if (s.collectionMethod === 'card' && s.paymentMethod?.id === card.id) return toSubscriptionView(s);
@@ -270,6 +282,6 @@ export async function changeSubscriptionPaymentMethod(
     updatedAt: deps.clock.now().toISOString(),
     version: s.version + 1,
   };
-  const newCard = preread?.cardIsNew ? { paymentMethod: card } : {};
+  const newCard = options.cardIsNew ? { paymentMethod: card } : {};
   return toSubscriptionView(await saveAndSchedule(deps, next, s, { events: [], history: [], ...newCard }));
 }

@@ -5,6 +5,7 @@ import type {
   GatewayRouter,
   Ids,
   PaymentMethodRepository,
+  Reporter,
   Scheduler,
   SubscriptionRepository,
   TransactionRepository,
@@ -27,16 +28,17 @@ export interface SubscriptionDeps {
   scheduler: Scheduler;
   clock: Clock;
   ids: Ids;
-  /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
-  onScheduleError?: (error: unknown) => void;
+  /**
+   * What must not fail the subscription's saved change: a failed schedule (the heartbeat's sweep
+   * is the backstop), a subscription that cannot advance (the sweep goes on, retried next beat).
+   */
+  reporter: Reporter;
   /**
    * Applies what the provider reports of an awaited Pix Automático debit whose notification never
    * came, exactly as that notification would (the transaction's transition and its follow-ups,
    * which settle the subscription). Absent: the due job only asks again later.
    */
   settleDebit?: (transaction: Transaction, status: 'paid' | 'failed' | 'canceled') => Promise<unknown>;
-  /** One subscription that cannot advance must not stop the sweep: reported here, retried next beat. */
-  onDueError?: (error: unknown, jobId: string) => void;
 }
 
 /** A subscription.* or customer.trial_* webhook: the subscription as the API shows it (toSubscriptionEventData). */

@@ -4,7 +4,7 @@ import { AWAITED_DEBIT_RECHECK_MS, type CollectKind, type CollectOutcome, collec
 import type { SubscriptionDeps } from './deps';
 import { nextBoundary, periodEnd } from './periods';
 import { dueJobId, parseDueJobId, saveAndSchedule } from './schedule';
-import type { NewHistoryEntry, Subscription } from './subscription';
+import { type NewHistoryEntry, SUBSCRIPTION_DUE_JOB, type Subscription } from './subscription';
 
 export { SWEEP_HOURS_BACK };
 
@@ -137,7 +137,7 @@ async function checkAwaitedDebit(
   try {
     status = await deps.payments.forEnvironment(s.tenant.environment).status(t.gatewayPayId);
   } catch (error) {
-    deps.onDueError?.(error, dueJobId(s.tenant, s.id));
+    deps.reporter.error('could not ask the provider about a debit', error, { id: dueJobId(s.tenant, s.id) });
   }
   if (deps.settleDebit && (status === 'paid' || status === 'failed' || status === 'canceled')) {
     await deps.settleDebit(t, status);
@@ -156,5 +156,5 @@ async function checkAwaitedDebit(
 /** The heartbeat's backstop of the one-time schedules: every subscription due by now, found by the index. */
 export async function sweepDueSubscriptions(deps: SubscriptionDeps): Promise<{ due: number; ran: number }> {
   const due = await deps.subscriptions.dueSubscriptions(deps.clock.now(), SWEEP_HOURS_BACK);
-  return sweepDue(deps, due, (jobId) => runDueJob(deps, jobId));
+  return sweepDue(deps, SUBSCRIPTION_DUE_JOB, due, (jobId) => runDueJob(deps, jobId));
 }

@@ -66,8 +66,17 @@ export async function listSubscriptionEvents(
   id: number,
   scope: Scope = {},
 ) {
-  if (scope.customerId !== undefined) await findSubscription(deps, tenant, id, scope);
+  if (scope.customerId !== undefined)
+    return subscriptionEvents(deps, await findSubscription(deps, tenant, id, scope));
   const entries = await deps.subscriptions.history(tenant, id);
-  if (entries.length === 0 && scope.customerId === undefined) await findSubscription(deps, tenant, id);
+  if (entries.length === 0) await findSubscription(deps, tenant, id);
   return entries.map(toHistoryView);
+}
+
+/** The history of a subscription the caller has found (and checked is in its scope), newest first. */
+export async function subscriptionEvents(
+  deps: { subscriptions: Pick<SubscriptionRepository, 'history'> },
+  s: Pick<Subscription, 'tenant' | 'id'>,
+) {
+  return (await deps.subscriptions.history(s.tenant, s.id)).map(toHistoryView);
 }

@@ -32,6 +32,7 @@ import type {
   Ids,
   PaymentMethodRepository,
   ProductRepository,
+  Reporter,
   Scheduler,
   TransactionRepository,
 } from '#shared/domain/ports';
@@ -141,9 +142,8 @@ export interface CreateDeps {
   scheduler: Scheduler;
   clock: Clock;
   ids: Ids;
-  onScheduleError?: (error: unknown) => void;
-  /** The sale stands when its card could not be kept: reported here. */
-  onSaveCardError?: (error: unknown) => void;
+  /** The sale stands when its pix expiry could not be scheduled or its card could not be kept: reported here. */
+  reporter: Reporter;
   /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
   buyerIp?: string;
 }
@@ -339,7 +339,7 @@ const paymentOf = (
 
 /**
  * The sale, and the payment method its approved card became when the card was saved (null when
- * it was not asked for, or could not be kept: the sale stands, reported to onSaveCardError).
+ * it was not asked for, or could not be kept: the sale stands, reported).
  */
 export async function createSaleKeepingCard(
   deps: CreateDeps,
@@ -436,7 +436,7 @@ export async function createSaleKeepingCard(
       provider: provider.provider,
       savedCard: result.savedCard,
     }).catch((error) => {
-      deps.onSaveCardError?.(error);
+      deps.reporter.error('could not save the card', error, { id: t.id });
       return null;
     });
   }
@@ -447,7 +447,7 @@ export async function createSaleKeepingCard(
         job: EXPIRY_JOB,
         id: jobId(tenant, t.id),
       })
-      .catch((error) => deps.onScheduleError?.(error));
+      .catch((error) => deps.reporter.error('could not schedule the pix expiry', error, { id: t.id }));
   }
   return { transaction: t, paymentMethod, sessionPayment: payment };
 }

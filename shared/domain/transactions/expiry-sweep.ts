@@ -1,4 +1,4 @@
-import type { Clock, GatewayRouter, Ids, TransactionRepository } from '#shared/domain/ports';
+import type { Clock, GatewayRouter, Ids, Reporter, TransactionRepository } from '#shared/domain/ports';
 import { expirePix } from './notifications';
 
 /** How far back the heartbeat looks for expiries a schedule missed. */
@@ -10,7 +10,7 @@ export interface ExpirySweepDeps {
   ids: Ids;
   payments: GatewayRouter;
   /** One charge that cannot be expired must not stop the sweep: it is reported here and retried next beat. */
-  onExpiryError?: (error: unknown, jobId: string) => void;
+  reporter: Reporter;
 }
 
 /** The backstop of the one-time expiry schedules: any pix still pending past its expiry is expired. */
@@ -22,7 +22,7 @@ export async function sweepPixExpiries(deps: ExpirySweepDeps): Promise<{ due: nu
       await expirePix(deps, id);
       expired += 1;
     } catch (error) {
-      deps.onExpiryError?.(error, id);
+      deps.reporter.error('could not expire a pix charge', error, { id });
     }
   }
   return { due: due.length, expired };

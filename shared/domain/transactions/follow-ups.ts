@@ -1,15 +1,11 @@
 import type { CheckoutSession } from '#shared/domain/checkout/session';
 import { settleFirstPixPayment } from '#shared/domain/checkout/session-subscriptions';
 import { type CloseDeps, completeWithTransaction } from '#shared/domain/checkout/sessions';
-import { type PayDeps, payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
+import { payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
 import type { InstallmentPlanRepository, ScheduledChargeRepository } from '#shared/domain/ports';
-import {
-  type PaidNotificationDeps,
-  payCycleOfTransaction,
-} from '#shared/domain/scheduled-charges/notifications';
+import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
 import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
 import { sameTenant } from '#shared/domain/tenant';
-import type { Logger } from '#shared/logger';
 import type { ManageDeps } from './manage';
 import {
   applyNotification,
@@ -26,15 +22,14 @@ export type FollowUpLink = 'checkoutSession' | 'subscription' | 'scheduledCharge
 export type PaymentOutcome = 'paid' | 'failed' | 'canceled' | 'refunded' | 'chargedBack';
 
 /**
- * What the follow-ups need: the sale's repositories, the linked aggregates' ones, and the log the
- * scheduled-charge and carnê follow-ups report a failed schedule or cancel to (the change is saved;
- * the heartbeat's sweeps are the backstop).
+ * What the follow-ups need: the sale's repositories and the linked aggregates' ones. A failed
+ * schedule or cancel after a follow-up's save goes to the reporter (CloseDeps): the change is
+ * saved, the heartbeat's sweeps are the backstop.
  */
 export type FollowUpDeps = CloseDeps &
   ManageDeps & {
     scheduledCharges: ScheduledChargeRepository;
     installmentPlans: InstallmentPlanRepository;
-    log: Logger;
   };
 
 export type FollowUp = (deps: FollowUpDeps, t: Transaction) => Promise<unknown>;
@@ -68,17 +63,11 @@ const completeSession: FollowUp = async (deps, t) => {
 /** A renewal's Pix Automático debit the provider answered pending gets its outcome (collect.ts). */
 const settleDebit: FollowUp = (deps, t) => settleAwaitedCharge(deps, t);
 
-const cycleDeps = (deps: FollowUpDeps): PaidNotificationDeps & PayDeps => ({
-  ...deps,
-  onScheduleError: (error) => deps.log.error('could not schedule a scheduled-charge or carnê job', { error }),
-  onCancelError: (error) => deps.log.error('could not cancel an issued pix or boleto', { error }),
-});
-
 /** The cycle the transaction collects is paid, and its other issued pix or boleto stops being payable. */
-const payCycle: FollowUp = (deps, t) => payCycleOfTransaction(cycleDeps(deps), t);
+const payCycle: FollowUp = (deps, t) => payCycleOfTransaction(deps, t);
 
 /** The carnê installment its boleto pays (or fails) takes that outcome. */
-const settleInstallment: FollowUp = (deps, t) => payInstallmentOfTransaction(cycleDeps(deps), t);
+const settleInstallment: FollowUp = (deps, t) => payInstallmentOfTransaction(deps, t);
 
 /**
  * What a transaction's outcome moves besides itself, per link, in the order it runs. A chargeback

@@ -17,6 +17,7 @@ import { FakeInstallmentPlanRepository } from '../../support/fakes/installment-p
 import { RecordingMailer } from '../../support/fakes/mail';
 import { FakePaymentProvider } from '../../support/fakes/payment-provider';
 import { FakeProductRepository } from '../../support/fakes/product-repository';
+import { FakeReporter } from '../../support/fakes/reporter';
 import { FakeScheduler } from '../../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../../support/fakes/transaction-repository';
 
@@ -46,6 +47,7 @@ function engine() {
     mailer,
     clock,
     ids: new SequentialIds(),
+    reporter: new FakeReporter(),
   };
   const product = products.seed({
     id: 41,

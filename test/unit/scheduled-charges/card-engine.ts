@@ -14,6 +14,7 @@ import { FakePaymentMethodRepository } from '../../support/fakes/payment-method-
 import { FakePaymentProvider } from '../../support/fakes/payment-provider';
 import { FakeProductRepository } from '../../support/fakes/product-repository';
 import { FakeRateLimitRepository } from '../../support/fakes/rate-limit-repository';
+import { FakeReporter } from '../../support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '../../support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '../../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../../support/fakes/transaction-repository';
@@ -47,6 +48,7 @@ export function engine() {
     clock,
     ids,
     baseUrl: 'https://pay.example',
+    reporter: new FakeReporter(),
     rateLimits: new FakeRateLimitRepository(),
     cardKeys: { key: async () => new Uint8Array(32).fill(3) },
   };

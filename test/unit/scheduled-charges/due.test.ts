@@ -15,6 +15,7 @@ import { RecordingMailer } from '../../support/fakes/mail';
 import { FakePaymentMethodRepository } from '../../support/fakes/payment-method-repository';
 import { FakePaymentProvider } from '../../support/fakes/payment-provider';
 import { FakeProductRepository } from '../../support/fakes/product-repository';
+import { FakeReporter } from '../../support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '../../support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '../../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../../support/fakes/transaction-repository';
@@ -46,6 +47,7 @@ function engine() {
     clock,
     ids,
     baseUrl: 'https://pay.example',
+    reporter: new FakeReporter(),
   };
   const profile: CustomerProfile = {
     tenant: TENANT,
@@ -63,7 +65,19 @@ function engine() {
     updatedAt: NOW,
   } as CustomerProfile;
   customers.profiles.set(`${TENANT.sellerId}#${TENANT.environment}#${profile.uuid}`, profile);
-  return { deps, clock, provider, mailer, scheduler, scheduledCharges, transactions, customers, profile };
+  const reporter = deps.reporter as FakeReporter;
+  return {
+    deps,
+    clock,
+    provider,
+    mailer,
+    scheduler,
+    scheduledCharges,
+    transactions,
+    customers,
+    profile,
+    reporter,
+  };
 }
 
 type Engine = ReturnType<typeof engine>;
@@ -146,15 +160,13 @@ describe('the due job', () => {
 
   it('a provider that cannot issue does not hold the dates back; issuance stays due', async () => {
     const e = engine();
-    const errors: unknown[] = [];
-    e.deps.onDueError = (error) => errors.push(error);
     const id = await oneTime(e, '2026-03-20', ['boleto']);
     e.provider.failWith = new Error('provider down');
     expect(await runAt(e, id, sp('2026-03-20', 1000))).toMatchObject({
       outcome: 'advanced',
       status: 'due_today',
     });
-    expect(errors.length).toBeGreaterThan(0);
+    expect(e.reporter.reports.map((r) => r.what)).toContain('could not issue a scheduled-charge cycle');
     expect(stored(e, id)?.cycles[0].issued.boleto).toBeNull();
     expect(stored(e, id)?.dueAt).toBe(sp('2026-03-15'));
     e.provider.failWith = null;
