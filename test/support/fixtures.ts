@@ -18,7 +18,7 @@ export const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 export const PRODUCT_UUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 
 /** The time unit-test fixtures were created at. */
-export const CREATED_AT = '2026-03-10T15:00:00.000Z';
+export const CREATED_AT = '2026-01-01T00:00:00.000Z';
 
 /** A product as the domain holds it: the seller's R$ 49,90 course, every method on, one installment. */
 export function product(overrides: Partial<Product> = {}): Product {

@@ -26,7 +26,6 @@ import {
 } from '../../shared/domain/portal/schemas';
 import type { PortalSession } from '../../shared/domain/portal/session';
 import { PORTAL_DEFAULTS, type PortalFields } from '../../shared/domain/products/portal-config';
-import type { Product } from '../../shared/domain/products/products';
 import {
   type Subscription,
   type SubscriptionStatus,
@@ -48,8 +47,8 @@ import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository'
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
+import { product as productFixture, SELLER } from '../support/fixtures';
 
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
 const NOW = '2026-03-10T15:00:00.000Z';
 const PERIOD_START = '2026-03-01T15:00:00.000Z';
@@ -91,26 +90,16 @@ function profile(
   };
 }
 
-function product(id: number, name: string): Product {
-  return {
+const product = (id: number, name: string) =>
+  productFixture({
     id,
     uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-    tenant: SELLER,
     name,
     image: 'https://cdn.example/p.png',
-    value: 4990,
-    description: null,
-    pix: true,
-    creditCard: true,
     boleto: false,
-    installments: 1,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
     createdAt: NOW,
     updatedAt: NOW,
-    version: 1,
-  };
-}
+  });
 
 function card(
   id: number,

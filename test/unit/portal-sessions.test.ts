@@ -9,7 +9,6 @@ import {
   type PortalSessionDeps,
 } from '../../shared/domain/portal/sessions';
 import { portalAuthContext, verifyPortalToken } from '../../shared/domain/portal/verifier';
-import type { Product } from '../../shared/domain/products/products';
 import type { Tenant } from '../../shared/domain/tenant';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
@@ -18,8 +17,8 @@ import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePortalSessionRepository } from '../support/fakes/portal-session-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { product as productFixture, SELLER } from '../support/fixtures';
 
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER: Tenant = { sellerId: 8, environment: 'test' };
 const NOW = '2026-03-10T15:00:00.000Z';
 const MARIA_UUID = '4b0d3c4e-8a51-4d4e-9a43-4c9a3f0b2a11';
@@ -51,26 +50,18 @@ function profile(tenant: Tenant, id: number, uuid: string): CustomerProfile {
   };
 }
 
-function product(tenant: Tenant, id: number, isActive = true): Product {
-  return {
+const product = (tenant: Tenant, id: number, isActive = true) =>
+  productFixture({
     id,
     uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
     tenant,
     name: 'Clube do livro',
     image: 'https://cdn.example/livro.png',
-    value: 4990,
-    description: null,
-    pix: true,
-    creditCard: true,
     boleto: false,
-    installments: 1,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
     isActive,
     createdAt: NOW,
     updatedAt: NOW,
-    version: 1,
-  };
-}
+  });
 
 let clock: FakeClock;
 let sessions: FakePortalSessionRepository;
