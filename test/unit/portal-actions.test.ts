@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CardGuardDeps } from '../../shared/domain/card-testing/guard';
-import type { CustomerProfile } from '../../shared/domain/customers/customer';
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import {
   type PortalActionDeps,
@@ -47,7 +46,7 @@ import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository'
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
-import { product as productFixture, SELLER } from '../support/fixtures';
+import { customerProfile, product as productFixture, SELLER } from '../support/fixtures';
 
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
 const NOW = '2026-03-10T15:00:00.000Z';
@@ -58,37 +57,8 @@ const JOAO = { id: 42, uuid: '9f1e2d3c-4b5a-4697-8877-665544332211' };
 const PRODUCT_ID = 12;
 const OTHER_PRODUCT_ID = 13;
 
-function profile(
-  tenant: Tenant,
-  who: { id: number; uuid: string },
-  name: string,
-  email: string,
-): CustomerProfile {
-  return {
-    tenant,
-    id: who.id,
-    uuid: who.uuid,
-    document: '52998224725',
-    personType: 'fisica',
-    globalEmail: email,
-    name,
-    email,
-    phone: '11987654321',
-    zipCode: null,
-    street: null,
-    number: null,
-    complement: null,
-    neighborhood: null,
-    city: null,
-    state: null,
-    emailSource: 'seller',
-    billingEmailOverride: null,
-    overrideSetBy: null,
-    overdueCount: 0,
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
-}
+const profile = (tenant: Tenant, who: { id: number; uuid: string }, name: string, email: string) =>
+  customerProfile({ tenant, id: who.id, uuid: who.uuid, name, email, createdAt: NOW });
 
 const product = (id: number, name: string) =>
   productFixture({
