@@ -9,6 +9,7 @@ import type { CustomerQuery, CustomerRepository, CustomerSearch } from '#shared/
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
+import { customerProfile } from '../support/fixtures';
 import { freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -55,7 +56,7 @@ function profileOf(
   tenant: Tenant,
   overrides: Partial<CustomerProfile> = {},
 ): CustomerProfile {
-  return {
+  return customerProfile({
     tenant,
     id: g.id,
     uuid: g.uuid,
@@ -65,21 +66,10 @@ function profileOf(
     email: g.email,
     phone: g.phone,
     globalEmail: g.email,
-    zipCode: null,
-    street: null,
-    number: null,
-    complement: null,
-    neighborhood: null,
-    city: null,
-    state: null,
-    emailSource: 'seller',
-    billingEmailOverride: null,
-    overrideSetBy: null,
-    overdueCount: 0,
     createdAt: g.createdAt,
     updatedAt: g.createdAt,
     ...overrides,
-  };
+  });
 }
 
 /** Registers customer n with the tenant as its first seller; answers the profile. */

@@ -8,6 +8,7 @@ import type { Tenant } from '../../shared/domain/tenant';
 import { FakeClock } from '../support/fakes/clock';
 import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { product as productFixture } from '../support/fixtures';
 import { freshTable } from './support';
 
 const START = '2040-01-01T00:00:00.000Z';
@@ -21,24 +22,17 @@ interface Subject {
 }
 
 function product(id: number, tenant: Tenant = SELLER): Product {
-  return {
+  return productFixture({
     id,
     uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
     tenant,
     name: `Produto ${id}`,
     image: 'https://cdn.example.com/p.png',
     value: 1_990,
-    description: null,
-    pix: true,
-    creditCard: true,
     boleto: false,
-    installments: 1,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
     createdAt: START,
     updatedAt: START,
-    version: 1,
-  };
+  });
 }
 
 const brand: PortalFields = {

@@ -6,6 +6,7 @@ import type { Product } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, ValidationError } from '#shared/errors';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { product as productFixture } from '../support/fixtures';
 import { freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -19,25 +20,19 @@ const uuidOf = (t: Tenant, id: number) =>
 
 function product(id: number, overrides: Partial<Product> = {}): Product {
   const tenant = overrides.tenant ?? SELLER;
-  return {
+  return productFixture({
     id,
     uuid: uuidOf(tenant, id),
     tenant,
     name: `Produto ${id}`,
     image: `https://cdn.example/${id}.png`,
     value: 4990 + id,
-    description: null,
-    pix: true,
-    creditCard: true,
     boleto: false,
     installments: 3,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
     createdAt: at(id),
     updatedAt: at(id),
-    version: 1,
     ...overrides,
-  };
+  });
 }
 
 /** The repository's way to archive: the product moves tabs and the counters follow. */

@@ -28,6 +28,7 @@ import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
+import { customerProfile } from '../support/fixtures';
 import { freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -48,31 +49,21 @@ const GLOBAL: GlobalCustomer = {
   createdAt: AT,
 };
 
-const profileOf = (tenant: Tenant, overrides: Partial<CustomerProfile> = {}): CustomerProfile => ({
-  tenant,
-  id: GLOBAL.id,
-  uuid: GLOBAL.uuid,
-  document: CPF,
-  personType: 'fisica',
-  globalEmail: GLOBAL.email,
-  name: GLOBAL.name,
-  email: GLOBAL.email,
-  phone: GLOBAL.phone,
-  zipCode: null,
-  street: null,
-  number: null,
-  complement: null,
-  neighborhood: null,
-  city: null,
-  state: null,
-  emailSource: 'buyer',
-  billingEmailOverride: null,
-  overrideSetBy: null,
-  overdueCount: 0,
-  createdAt: AT,
-  updatedAt: AT,
-  ...overrides,
-});
+const profileOf = (tenant: Tenant, overrides: Partial<CustomerProfile> = {}): CustomerProfile =>
+  customerProfile({
+    tenant,
+    id: GLOBAL.id,
+    uuid: GLOBAL.uuid,
+    document: CPF,
+    name: GLOBAL.name,
+    email: GLOBAL.email,
+    globalEmail: GLOBAL.email,
+    phone: GLOBAL.phone,
+    emailSource: 'buyer',
+    createdAt: AT,
+    updatedAt: AT,
+    ...overrides,
+  });
 
 function sale(id: number, tenant: Tenant, customer: CustomerProfile): Transaction {
   return {

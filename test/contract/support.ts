@@ -7,6 +7,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { ensureTable } from '../../infra/local/dynamodb-local';
 import { fileDynamoEndpoint } from '../support/file-dynamo';
+import { customerProfile as profileFixture } from '../support/fixtures';
 
 const opened: Table[] = [];
 
@@ -49,7 +50,7 @@ export interface CustomerSeed {
 
 /** A seller's profile of `c`, created at `createdAt`, with no address and no overdue count. */
 export function customerProfile(tenant: Tenant, c: CustomerSeed, createdAt: string): CustomerProfile {
-  return {
+  return profileFixture({
     tenant,
     id: c.id,
     uuid: c.uuid,
@@ -57,22 +58,8 @@ export function customerProfile(tenant: Tenant, c: CustomerSeed, createdAt: stri
     personType: c.document.length === 14 ? 'juridica' : 'fisica',
     name: c.name,
     email: c.email,
-    phone: '11987654321',
-    globalEmail: c.email,
-    zipCode: null,
-    street: null,
-    number: null,
-    complement: null,
-    neighborhood: null,
-    city: null,
-    state: null,
-    emailSource: 'seller',
-    billingEmailOverride: null,
-    overrideSetBy: null,
-    overdueCount: 0,
     createdAt,
-    updatedAt: createdAt,
-  };
+  });
 }
 
 /** Registers each profile with a new global customer of the same fields. */

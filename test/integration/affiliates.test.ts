@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { sellerFixtures } from '../support/fixtures';
 import { client, startTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
+const fixtures = sellerFixtures(() => ({ runtime, api }));
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -13,17 +15,9 @@ afterAll(() => runtime?.stop());
 
 /** A registered seller (as Cognito sign-up creates one) with its dashboard token and a sandbox key. */
 async function seller(name: string) {
-  const now = runtime.clock.now();
-  const sellerId = await runtime.deps.repos.sellers.create(name, now);
-  const jwt = await runtime.issuer.sign(sellerId, { now });
-  const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const s = await fixtures.seller({ named: name });
   // The dashboard token reads sandbox data with `x-environment: test`.
-  return {
-    sellerId,
-    key: res.body.key as string,
-    dashboard: { token: jwt, headers: { 'x-environment': 'test' } },
-  };
+  return { ...s, dashboard: { token: s.jwt, headers: { 'x-environment': 'test' } } };
 }
 
 async function product(key: string) {

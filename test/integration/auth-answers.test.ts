@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 330_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 330_000);
 
 // Every test starts in a fresh minute, so no test comes near a per-client limit of failures.
 useTestRuntime((r, a) => {
@@ -16,12 +17,7 @@ const keyRoute = '/api/webhook-endpoints';
 const dashboardRoute = '/api/api-keys';
 const keyOnlyRoute = '/api/v1/charges';
 
-async function seller() {
-  const jwt = await runtime.issuer.sign(nextSeller++);
-  const created = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { jwt, key: created.body.key as string, keyId: created.body.id as string };
-}
+const seller = () => fixtures.seller();
 
 const withHeader = (authorization: string) => ({ headers: { authorization } });
 
@@ -85,14 +81,16 @@ describe('what a 401 says', () => {
 
   it('tells an expired dashboard token from an invalid one', async () => {
     const { jwt } = await seller();
-    const expired = await runtime.issuer.sign(nextSeller++, {
+    const expired = await runtime.issuer.sign(fixtures.nextSellerId(), {
       now: new Date(Date.now() - 86_400_000),
       expiresInSeconds: 60,
     });
     const answer = await refusal(dashboardRoute, { token: expired });
     expect(answer.code).toBe('token_expired');
     expect(answer.message).toMatch(/expired/);
-    const accessToken = await runtime.issuer.sign(nextSeller++, { overrides: { token_use: 'access' } });
+    const accessToken = await runtime.issuer.sign(fixtures.nextSellerId(), {
+      overrides: { token_use: 'access' },
+    });
     for (const token of [`${jwt}x`, accessToken, 'garbage']) {
       expect(await refusal(dashboardRoute, { token }), token).toEqual({
         code: 'token_invalid',

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 import { serviceTrips } from '../support/service-trips';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let tripsOf: ReturnType<typeof serviceTrips>;
-let nextSeller = 320_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 320_000);
 
 // Every test starts in a fresh minute (useTestRuntime moves both clocks 61 s on first).
 useTestRuntime((r, a) => {
@@ -20,12 +21,7 @@ const LIMIT = 20;
 const endpoints = '/api/webhook-endpoints';
 const badKey = (i: number) => `sk_test_${String(i).padStart(40, 'Z')}`;
 
-async function seller() {
-  const jwt = await runtime.issuer.sign(nextSeller++, { now: runtime.clock.now() });
-  const created = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { jwt, key: created.body.key as string };
-}
+const seller = () => fixtures.seller();
 
 async function failTimes(n: number, token: (i: number) => string = badKey) {
   for (let i = 0; i < n; i++) {

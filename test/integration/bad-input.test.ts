@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { cpfCheckDigits } from '../../shared/domain/documents';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver } from '../support/receiver';
 import { client, nextRateWindow, startTestRuntime } from '../support/runtime';
 
@@ -10,7 +11,7 @@ import { client, nextRateWindow, startTestRuntime } from '../support/runtime';
  */
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 93_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 93_000);
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -28,20 +29,7 @@ const newCpf = () => {
   return `${base}${cpfCheckDigits(base)}`;
 };
 
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, jwt, key, product };
-}
+const seller = () => fixtures.seller({ product: {} });
 
 const buyer = (document: string, extra: Record<string, unknown> = {}) => ({
   name: 'Maria Souza',

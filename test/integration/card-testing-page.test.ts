@@ -5,6 +5,7 @@ import { addDays, saoPauloDate } from '../../shared/dates';
 import { launchChromium, PHONE, type Watched, watchPage } from '../support/browser';
 import { buyer, card, decliningCard } from '../support/checkout-fixtures';
 import { clientFrom, freshLoopback } from '../support/client-from';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 
 /**
@@ -14,7 +15,7 @@ import { type client, useTestRuntime } from '../support/runtime';
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let browser: Browser;
-let nextSeller = 233_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 233_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -30,20 +31,7 @@ afterAll(async () => {
 const SETTLED = { timeout: 30_000 };
 const GENERIC = 'Cartão recusado. Tente outro cartão ou outra forma de pagamento.';
 
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, installments: 1 },
-      { token: key },
-    )
-  ).body as { id: number; uuid: string };
-  return { key, product };
-}
+const seller = () => fixtures.seller({ product: { installments: 1 } });
 
 async function session(s: Awaited<ReturnType<typeof seller>>) {
   const res = await api.post(

@@ -6,12 +6,13 @@ import { addDays, saoPauloDate } from '../../shared/dates';
 import { leadingZeroBits } from '../../shared/domain/card-testing/proof-of-work';
 import { buyer, card, decliningCard } from '../support/checkout-fixtures';
 import { clientFrom, freshLoopback } from '../support/client-from';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type Call, type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 231_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 231_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -31,13 +32,7 @@ const fresh = (): Client => clientFrom(runtime.baseUrl, freshLoopback());
 let nextCard = 0;
 const freshCard = () => decliningCard(nextCard++);
 
-async function seller(environment: 'test' = 'test') {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment }, { token: jwt })).body
-    .key as string;
-  return { sellerId, jwt, key };
-}
+const seller = (environment: 'test' = 'test') => fixtures.seller({ environment });
 type Seller = Awaited<ReturnType<typeof seller>>;
 
 async function product(s: Seller) {

@@ -11,6 +11,7 @@ import {
   type Watched,
   watchPage,
 } from '../support/browser';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 const NBSP = '\u00a0';
@@ -20,7 +21,7 @@ const HOSTILE = '<img src=x onerror="alert(1)">Aula & <b>violão</b>';
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let browser: Browser;
-let nextSeller = 139_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 139_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -33,23 +34,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
 const today = () => saoPauloDate(runtime.clock.now());
 const ddmmyyyy = (date: string) => date.split('-').reverse().join('/');
 
 /** A seller's scheduled charge (over HTTP, as a seller makes it), answered with cycle 1's pay link path. */
 async function scheduled(body: Record<string, unknown>) {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
+  const { key, customer } = await fixtures.seller({ customer: {} });
   const created = await api.post(
     '/api/v1/scheduled-charges',
     { customerId: customer.id, amount: 1234.5, dueDate: addDays(today(), 2), type: 'one_time', ...body },

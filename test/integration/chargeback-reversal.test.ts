@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../events/signing';
 import type { Runtime } from '../../infra/local/runtime';
 import { buyer, card } from '../support/checkout-fixtures';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, nextRateWindow, useTestRuntime } from '../support/runtime';
 
@@ -9,7 +10,7 @@ import { type client, nextRateWindow, useTestRuntime } from '../support/runtime'
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 171_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 171_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -17,19 +18,8 @@ useTestRuntime((r, a) => {
 });
 
 async function seller(environment: 'test' | 'live' = 'test') {
-  const sellerId = nextSeller++;
   await nextRateWindow(runtime, api);
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, installments: 6 },
-      { token: key },
-    )
-  ).body;
-  return { key, product };
+  return fixtures.seller({ environment, product: { installments: 6 } });
 }
 
 const helper = (id: number, action: string, key: string) =>

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
 import type { Runtime } from '../../infra/local/runtime';
 import { launchChromium, PHONE, type Watched, watchPage } from '../support/browser';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver } from '../support/receiver';
 import { client, logLines, nextRateWindow, startTestRuntime } from '../support/runtime';
 
@@ -17,7 +18,7 @@ let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let browser: Browser;
 let shop: Receiver;
-let nextSeller = 93_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 93_000);
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -50,19 +51,15 @@ async function created(key: string, path: string, body: unknown) {
 
 /** A seller, a product and one subscription price of it. */
 async function priced(product: Record<string, unknown>, price: Record<string, unknown>) {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const s: Seller = {
-    key,
-    product: await created(key, '/api/products', {
+  const { key, product: made } = await fixtures.seller({
+    product: {
       name: 'Clube do Violão',
       image: 'https://cdn.example.com/violao.png',
       value: 49.9,
       ...product,
-    }),
-  };
+    },
+  });
+  const s: Seller = { key, product: made };
   const p = await created(key, `/api/products/${s.product.id}/prices`, {
     name: 'Plano Mensal',
     unitAmount: 49.9,

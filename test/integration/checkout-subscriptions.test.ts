@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let receiver: Receiver;
-let nextSeller = 150_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 150_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -35,15 +36,8 @@ interface Seller {
 }
 
 async function seller(productBody: Record<string, unknown> = {}): Promise<Seller> {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const product = await post(key, '/api/products', {
-    name: 'Clube do Violão',
-    image: 'https://cdn.example.com/c.png',
-    value: 100,
-    ...productBody,
+  const { sellerId, key, product } = await fixtures.seller({
+    product: { name: 'Clube do Violão', ...productBody },
   });
   const hook = await api.post(
     '/api/webhook-endpoints',

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let receiver: Receiver;
-let nextSeller = 110_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 110_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -18,20 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver?.stop());
 
-async function seller(productBody: Record<string, unknown> = {}) {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, installments: 6, ...productBody },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, jwt, key, product };
-}
+const seller = (overrides: Record<string, unknown> = {}) =>
+  fixtures.seller({ product: { installments: 6, ...overrides } });
 
 async function session(s: { key: string; product: { id: number } }, extra: Record<string, unknown> = {}) {
   const res = await api.post(

@@ -4,6 +4,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { addDays, saoPauloDate } from '../../shared/dates';
 import { cpfCheckDigits } from '../../shared/domain/documents';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
@@ -34,15 +35,9 @@ async function post(key: string, path: string, body: unknown) {
   return res.body;
 }
 
-let nextSeller = 320_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 320_000);
 /** A seller nobody else uses, with a sandbox API key. */
-async function freshSeller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId);
-  const res = await api.post('/api/api-keys', { name: `k-${sellerId}`, environment: 'test' }, { token: jwt });
-  expect(res.status).toBe(201);
-  return { sellerId, jwt, key: res.body.key as string };
-}
+const freshSeller = () => fixtures.seller();
 
 const releaseParts = (v: string) => v.split('.').map(Number);
 

@@ -1,22 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 350_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 350_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
   api = a;
 });
 
-async function seller() {
-  const jwt = await runtime.issuer.sign(nextSeller++);
-  const created = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { jwt, key: created.body.key as string };
-}
+const seller = () => fixtures.seller();
 
 async function product(key: string, name: string, body: Record<string, unknown> = {}) {
   const res = await api.post(

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
+import { customerBody, sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 import { freshRateWindow, serviceTrips } from '../support/service-trips';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let tripsOf: ReturnType<typeof serviceTrips>;
-let nextSeller = 94_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 94_000);
 
 useTestRuntime(
   (r, a) => {
@@ -19,28 +20,12 @@ useTestRuntime(
   { tickMs: 3_600_000 },
 );
 
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
-
 /** A seller with a sandbox key, one registered customer with a saved card, a product and a monthly price. */
 async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Clube do livro', image: 'https://cdn.example.com/c.png', value: 100, installments: 1 },
-      { token: key },
-    )
-  ).body;
+  const { key, customer, product } = await fixtures.seller({
+    customer: {},
+    product: { name: 'Clube do livro', installments: 1 },
+  });
   const price = (
     await api.post(
       `/api/products/${product.id}/prices`,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { cnpjCheckDigits, cpfCheckDigits, normalizeDocument } from '../../shared/domain/documents';
 import { UUID_V4 } from '../../shared/ids';
+import { sellerFixtures } from '../support/fixtures';
 import { client, startTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -15,7 +16,7 @@ afterAll(() => runtime?.stop());
 
 const path = '/api/v1/customers';
 
-let nextSeller = 80_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 80_000);
 interface Seller {
   sellerId: number;
   /** Dashboard JWT: acts on live unless X-Environment: test. */
@@ -26,11 +27,8 @@ interface Seller {
 
 /** A seller nobody else uses, so its lists hold only what the test made. */
 async function freshSeller(): Promise<Seller> {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId);
-  const res = await api.post('/api/api-keys', { name: `k-${sellerId}`, environment: 'test' }, { token: jwt });
-  expect(res.status).toBe(201);
-  return { sellerId, jwt, key: res.body.key };
+  const { sellerId, jwt, key } = await fixtures.seller();
+  return { sellerId, jwt, key };
 }
 
 let nextDocument = 100_000_000 + Math.floor(Math.random() * 100_000_000);

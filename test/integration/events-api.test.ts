@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { sellerFixtures } from '../support/fixtures';
 import { eventually, Receiver } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
@@ -15,20 +16,12 @@ beforeEach(async () => {
 });
 afterEach(() => receiver.stop());
 
-let nextSeller = 81_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 81_000);
 /** A seller of its own: a write key, a read-only key and its dashboard token, all sandbox. */
 async function seller() {
-  const jwt = await runtime.issuer.sign(nextSeller++);
-  const make = async (permissions: 'write' | 'read') => {
-    const res = await api.post(
-      '/api/api-keys',
-      { name: `${permissions}-${Math.random()}`, environment: 'test', permissions },
-      { token: jwt },
-    );
-    expect(res.status).toBe(201);
-    return res.body.key as string;
-  };
-  return { jwt, key: await make('write'), readKey: await make('read') };
+  const { jwt, key } = await fixtures.seller({ permissions: 'write' });
+  const read = await fixtures.apiKey(jwt, { name: `read-${Math.random()}`, permissions: 'read' });
+  return { jwt, key, readKey: read.key };
 }
 
 const product = (key: string, name: string) =>

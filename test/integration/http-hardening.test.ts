@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, nextRateWindow, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 310_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 310_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
   api = a;
 });
 
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const created = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const key = created.body.key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, jwt, key, product };
-}
+const seller = () => fixtures.seller({ product: {} });
 
 type Seller = Awaited<ReturnType<typeof seller>>;
 
@@ -252,7 +239,7 @@ describe("a closed checkout session's public answers", () => {
 
 describe('caps per seller and environment', () => {
   it('refuses a 51st active API key with 409 limit_reached naming the cap; a revoked key frees its place', async () => {
-    const jwt = await runtime.issuer.sign(nextSeller++, { now: runtime.clock.now() });
+    const jwt = await runtime.issuer.sign(fixtures.nextSellerId(), { now: runtime.clock.now() });
     const create = (name: string, environment = 'test') =>
       api.post('/api/api-keys', { name, environment }, { token: jwt });
     const made: string[] = [];

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
 import { parseDigitableLine } from '../../shared/domain/payments/boleto';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
+const fixtures = sellerFixtures(() => ({ runtime, api }));
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -18,29 +20,11 @@ const today = () => saoPauloDate(runtime.clock.now());
 
 /** A registered seller with a sandbox key, a customer and a carnê product (R$ 1.000,00; 3x at 1.0349). */
 async function seller(name = 'Loja', document = '52998224725') {
-  const now = runtime.clock.now();
-  const sellerId = await runtime.deps.repos.sellers.create(name, now);
-  const jwt = await runtime.issuer.sign(sellerId, { now });
-  const keyRes = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-  expect(keyRes.status, JSON.stringify(keyRes.body)).toBe(201);
-  const key = keyRes.body.key as string;
-  const customer = (
-    await api.post(
-      '/api/v1/customers',
-      {
-        name: 'Maria Souza',
-        email: 'maria@example.com',
-        document,
-        phone: '11987654321',
-        personType: 'fisica',
-      },
-      { token: key },
-    )
-  ).body;
-  const product = await createProduct(key, {
+  const s = await fixtures.seller({ named: name, customer: { document } });
+  const product = await createProduct(s.key, {
     carne: { enabled: true, maxInstallments: 6, interestFactors: { '3': 1.0349 } },
   });
-  return { sellerId, jwt, key, customer, product };
+  return { ...s, product };
 }
 type Seller = Awaited<ReturnType<typeof seller>>;
 

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { EVENT_SOURCE } from '../../shared/domain/events/events';
 import { card } from '../support/checkout-fixtures';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 91_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 91_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -21,20 +22,8 @@ const buyer = {
   phone: '11987654321',
 };
 
-async function seller(environment: 'test' | 'live' = 'test', productName = 'Curso de Programação') {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: productName, image: 'https://cdn.example.com/c.png', value: 49.9, installments: 6 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, key, product };
-}
+const seller = (environment: 'test' | 'live' = 'test', productName = 'Curso de Programação') =>
+  fixtures.seller({ environment, product: { name: productName, value: 49.9, installments: 6 } });
 
 const buy = (productUuid: string, paymentMethod: string, extra: Record<string, unknown> = {}) =>
   api.post('/api/transactions', { productId: productUuid, paymentMethod, customer: buyer, ...extra });

@@ -11,6 +11,7 @@ import {
   type Watched,
   watchPage,
 } from '../support/browser';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver } from '../support/receiver';
 import { client, logLines, nextRateWindow, startTestRuntime } from '../support/runtime';
 
@@ -27,7 +28,7 @@ let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let browser: Browser;
 let shop: Receiver;
-let nextSeller = 91_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 91_000);
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -47,14 +48,9 @@ beforeEach(async () => {
 
 const shopOrigin = () => new URL(shop.url).origin;
 
-async function seller(product: Record<string, unknown> = {}) {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const created = await api.post(
-    '/api/products',
-    {
+const seller = (product: Record<string, unknown> = {}) =>
+  fixtures.seller({
+    product: {
       name: 'Curso de Violão',
       description: 'Aulas gravadas e ao vivo',
       image: 'https://cdn.example.com/violao.png',
@@ -62,11 +58,7 @@ async function seller(product: Record<string, unknown> = {}) {
       installments: 3,
       ...product,
     },
-    { token: key },
-  );
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { sellerId, key, product: created.body };
-}
+  });
 
 async function session(s: Awaited<ReturnType<typeof seller>>, extra: Record<string, unknown> = {}) {
   const res = await api.post(

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 340_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 340_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -18,31 +19,14 @@ const LIMIT = 'limit must be an integer from 1 to 100';
 
 /** A seller with one of everything a list shows: customer, product, scheduled charge, endpoint. */
 async function seller() {
-  const jwt = await runtime.issuer.sign(nextSeller++, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = await api.post(
-    '/api/v1/customers',
-    {
-      name: 'Maria Souza',
-      email: 'maria@example.com',
-      document: '52998224725',
-      phone: '11987654321',
-      personType: 'fisica',
-    },
-    { token: key },
-  );
-  expect(customer.status, JSON.stringify(customer.body)).toBe(201);
-  const product = await api.post(
-    '/api/products',
-    { name: 'Aulas de violão', image: 'https://cdn.example.com/v.png', value: 100, installments: 1 },
-    { token: key },
-  );
-  expect(product.status, JSON.stringify(product.body)).toBe(201);
+  const { key, customer } = await fixtures.seller({
+    customer: {},
+    product: { name: 'Aulas de violão', image: 'https://cdn.example.com/v.png', installments: 1 },
+  });
   const charge = await api.post(
     '/api/v1/scheduled-charges',
     {
-      customerId: customer.body.id,
+      customerId: customer.id,
       amount: 49.9,
       dueDate: addDays(saoPauloDate(runtime.clock.now()), 1),
       methods: ['pix'],

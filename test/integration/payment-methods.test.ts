@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
-import type { Tenant } from '../../shared/domain/tenant';
+import { customerBody, sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 91_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 91_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -16,31 +16,10 @@ useTestRuntime((r, a) => {
 
 /** A valid CPF other than customerBody's: another global customer. */
 const OTHER_DOCUMENT = '11144477735';
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
 
 /** A seller with a sandbox key and one customer (the same global customer unless `document` differs). */
-async function seller(document = customerBody.document) {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', { ...customerBody, document }, { token: key })).body;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, installments: 6 },
-      { token: key },
-    )
-  ).body;
-  const tenant: Tenant = { sellerId, environment: 'test' };
-  return { sellerId, jwt, key, customer, product, tenant };
-}
+const seller = (document = customerBody.document) =>
+  fixtures.seller({ customer: { document }, product: { installments: 6 } });
 
 /** The expiry month `ahead` months after the runtime clock's month (Sao Paulo), as month and year. */
 function expiryAhead(ahead: number) {

@@ -11,6 +11,7 @@ import {
   screenshots,
   watchPage,
 } from '../support/browser';
+import { customerBody, sellerFixtures } from '../support/fixtures';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 const NBSP = '\u00a0';
@@ -28,7 +29,7 @@ const SETTLED = { timeout: 15_000 };
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
 let browser: Browser;
-let nextSeller = 95_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 95_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -41,31 +42,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
-
 /**
  * A seller with a monthly price, a customer with a card saved by a purchase, and that customer's
  * subscription created by API with the card (each step over HTTP, as a seller does it).
  */
 async function subscribed(config: Record<string, unknown> = {}) {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Clube do Violão', image: 'https://cdn.example.com/c.png', value: 49.9, installments: 1 },
-      { token: key },
-    )
-  ).body;
+  const { key, customer, product } = await fixtures.seller({
+    customer: {},
+    product: { name: 'Clube do Violão', value: 49.9, installments: 1 },
+  });
   const price = await api.post(
     `/api/products/${product.id}/prices`,
     { name: 'Plano mensal', unitAmount: 49.9, billingInterval: 'month' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, nextRateWindow, useTestRuntime } from '../support/runtime';
 import { serviceTrips } from '../support/service-trips';
 
@@ -40,20 +41,13 @@ async function tripsOf(work: () => Promise<{ status: number; body: unknown }>, s
   return by;
 }
 
-let nextSeller = 95_001;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 95_001);
 
 /** A seller with a monthly price, Maria's two saved cards and a subscription on the first. */
 async function setUp() {
-  const jwt = await runtime.issuer.sign(nextSeller++, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Clube do livro', image: 'https://cdn.example.com/c.png', value: 49.9, installments: 1 },
-      { token: key },
-    )
-  ).body;
+  const { key, product } = await fixtures.seller({
+    product: { name: 'Clube do livro', value: 49.9, installments: 1 },
+  });
   const price = (
     await api.post(
       `/api/products/${product.id}/prices`,

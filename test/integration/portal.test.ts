@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 94_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 94_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -70,17 +71,9 @@ async function subscriber(
 
 /** A seller with a sandbox key, a product with a monthly price, and Maria subscribed to it. */
 async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Clube do livro', image: 'https://cdn.example.com/c.png', value: 49.9, installments: 1 },
-      { token: key },
-    )
-  ).body;
+  const { sellerId, jwt, key, product } = await fixtures.seller({
+    product: { name: 'Clube do livro', value: 49.9, installments: 1 },
+  });
   const price = await api.post(
     `/api/products/${product.id}/prices`,
     { name: 'Plano mensal', unitAmount: 49.9, billingInterval: 'month' },

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { client, startTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 50_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 50_000);
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -14,16 +15,7 @@ beforeAll(async () => {
 afterAll(() => runtime?.stop());
 
 /** A seller of its own per test, with a sandbox key: lists hold only what the test made. */
-async function seller(permissions: 'write' | 'read' = 'write') {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId);
-  const res = await api.post(
-    '/api/api-keys',
-    { name: 'k', environment: 'test', permissions },
-    { token: jwt },
-  );
-  return { sellerId, jwt, key: res.body.key as string };
-}
+const seller = (permissions: 'write' | 'read' = 'write') => fixtures.seller({ permissions });
 
 const valid = { name: 'Curso de Violão', image: 'https://cdn.example.com/v.png', value: 49.9 };
 

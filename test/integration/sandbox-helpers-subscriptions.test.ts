@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
-import type { Tenant } from '../../shared/domain/tenant';
+import { customerBody, sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 95_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 95_000);
 let nextKey = 0;
 
 useTestRuntime((r, a) => {
@@ -13,32 +13,13 @@ useTestRuntime((r, a) => {
   api = a;
 });
 
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
 const buyer = { name: customerBody.name, document: customerBody.document, email: customerBody.email };
 
 /** A seller with a key of `environment`, a product and (test only) a registered customer. */
 async function seller(environment: 'test' | 'live' = 'test') {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment }, { token: jwt })).body
-    .key as string;
-  const tenant: Tenant = { sellerId, environment };
-  if (environment === 'live') return { sellerId, key, tenant, product: null, customer: null };
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Assinatura', image: 'https://cdn.example.com/c.png', value: 49.9, installments: 1 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, key, tenant, product, customer };
+  if (environment === 'live')
+    return { ...(await fixtures.seller({ environment })), product: null, customer: null };
+  return fixtures.seller({ customer: {}, product: { name: 'Assinatura', value: 49.9, installments: 1 } });
 }
 
 type Seller = Awaited<ReturnType<typeof seller>>;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
+import { customerBody, sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 137_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 137_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -15,30 +16,13 @@ useTestRuntime((r, a) => {
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
 
 /** A seller with a sandbox key, one customer and one product. */
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Aulas de violão', image: 'https://cdn.example.com/v.png', value: 100, installments: 1 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, jwt, key, customer, product };
-}
+const seller = () =>
+  fixtures.seller({
+    customer: {},
+    product: { name: 'Aulas de violão', image: 'https://cdn.example.com/v.png', installments: 1 },
+  });
 type Seller = Awaited<ReturnType<typeof seller>>;
 
 const today = () => saoPauloDate(runtime.clock.now());

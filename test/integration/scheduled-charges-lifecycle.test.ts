@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, addMonthsAnchored, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
 import { runJob } from '../../shared/jobs';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 135_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 135_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -15,22 +16,8 @@ useTestRuntime((r, a) => {
 });
 
 const HOUR_MS = 3_600_000;
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
 
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
-  return { sellerId, key, customer };
-}
+const seller = () => fixtures.seller({ customer: {} });
 type Seller = Awaited<ReturnType<typeof seller>>;
 
 const BASE = '/api/v1/scheduled-charges';

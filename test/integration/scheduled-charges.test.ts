@@ -1,41 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 130_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 130_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
   api = a;
 });
 
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
-
 /** A seller with a sandbox key, one customer and one product. */
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Mensalidade <Escola>', image: 'https://cdn.example.com/c.png', value: 100, installments: 1 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, jwt, key, customer, product };
-}
+const seller = () =>
+  fixtures.seller({ customer: {}, product: { name: 'Mensalidade <Escola>', installments: 1 } });
 type Seller = Awaited<ReturnType<typeof seller>>;
 
 const today = () => saoPauloDate(runtime.clock.now());

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { saoPauloDate } from '../../shared/dates';
 import { periodEnd } from '../../shared/domain/subscriptions/periods';
+import { customerBody, sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 93_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 93_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -16,13 +17,6 @@ useTestRuntime((r, a) => {
 
 const DAY_S = 86_400;
 const OTHER_DOCUMENT = '11144477735';
-const customerBody = {
-  name: 'Maria Souza',
-  email: 'maria@example.com',
-  document: '52998224725',
-  phone: '11987654321',
-  personType: 'fisica',
-};
 const monthly = { name: 'Mensal', unitAmount: 29.9, billingInterval: 'month' };
 
 /** The expiry a year after the runtime clock's month (Sao Paulo): a card that stays valid in these tests. */
@@ -32,21 +26,7 @@ function validExpiry() {
 }
 
 /** A seller with a sandbox key, one customer and one product. */
-async function seller() {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const customer = (await api.post('/api/v1/customers', customerBody, { token: key })).body;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Clube do livro', image: 'https://cdn.example.com/c.png', value: 100, installments: 1 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, jwt, key, customer, product };
-}
+const seller = () => fixtures.seller({ customer: {}, product: { name: 'Clube do livro', installments: 1 } });
 type Seller = Awaited<ReturnType<typeof seller>>;
 
 /**

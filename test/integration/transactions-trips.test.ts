@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 import { freshRateWindow, serviceTrips } from '../support/service-trips';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
+const fixtures = sellerFixtures(() => ({ runtime, api }));
 let tripsOf: ReturnType<typeof serviceTrips>;
 
 useTestRuntime(
@@ -26,19 +28,7 @@ const buyer = {
 };
 
 /** A seller with a test key and a product; its customers are registered by API, not by a sale. */
-async function seller(sellerId: number) {
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100 },
-      { token: key },
-    )
-  ).body;
-  return { key, product };
-}
+const seller = (sellerId: number) => fixtures.seller({ sellerId, product: {} });
 
 describe('round trips of a sale (issue 17)', () => {
   it('costs 3 round trips for every sale across id blocks: the next block is claimed ahead, not waited for', async () => {

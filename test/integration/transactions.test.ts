@@ -5,12 +5,13 @@ import { saoPauloDate } from '../../shared/dates';
 import { parseDigitableLine } from '../../shared/domain/payments/boleto';
 import { parsePixPayload } from '../../shared/domain/payments/pix';
 import { card } from '../support/checkout-fixtures';
+import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-let nextSeller = 80_000;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 80_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
@@ -25,18 +26,8 @@ const buyer = {
 };
 
 async function seller(environment: 'test' | 'live' = 'test') {
-  const sellerId = nextSeller++;
-  const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-  const key = (await api.post('/api/api-keys', { name: 'k', environment }, { token: jwt })).body
-    .key as string;
-  const product = (
-    await api.post(
-      '/api/products',
-      { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 100, installments: 6 },
-      { token: key },
-    )
-  ).body;
-  return { sellerId, jwt, key, product, jwtTest: { token: jwt, headers: { 'x-environment': environment } } };
+  const s = await fixtures.seller({ environment, product: { installments: 6 } });
+  return { ...s, jwtTest: { token: s.jwt, headers: { 'x-environment': environment } } };
 }
 
 async function buy(

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
 import { addDays, saoPauloDate } from '../../shared/dates';
 import { cpfCheckDigits } from '../../shared/domain/documents';
+import { sellerFixtures } from './fixtures';
 import type { client } from './runtime';
 
 /**
@@ -13,7 +14,7 @@ export function customerAreaScene(
   current: () => { runtime: Runtime; api: ReturnType<typeof client> },
   firstSeller: number,
 ) {
-  let nextSeller = firstSeller;
+  const fixtures = sellerFixtures(current, firstSeller);
   let nextDocument = 100_000_000 + Math.floor(Math.random() * 800_000_000);
 
   const newCpf = () => {
@@ -21,24 +22,10 @@ export function customerAreaScene(
     return `${base}${cpfCheckDigits(base)}`;
   };
 
-  async function seller() {
-    const { runtime, api } = current();
-    const sellerId = nextSeller++;
-    const jwt = await runtime.issuer.sign(sellerId, { now: runtime.clock.now() });
-    const res = await api.post('/api/api-keys', { name: 'k', environment: 'test' }, { token: jwt });
-    expect(res.status).toBe(201);
-    return { sellerId, jwt, key: res.body.key as string };
-  }
+  const seller = () => fixtures.seller();
 
-  async function customer(token: string, document: string, email: string, name = 'Paula Reis') {
-    const res = await current().api.post(
-      '/api/v1/customers',
-      { name, email, document, phone: '11987654321', personType: 'fisica' },
-      { token },
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body as { id: number; uuid: string };
-  }
+  const customer = (token: string, document: string, email: string, name = 'Paula Reis') =>
+    fixtures.customer(token, { name, email, document }) as Promise<{ id: number; uuid: string }>;
 
   /** A one-time scheduled charge due in `inDays` days (São Paulo calendar). */
   async function charge(

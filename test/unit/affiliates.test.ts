@@ -24,34 +24,14 @@ import { FakeAffiliationRepository } from '../support/fakes/affiliation-reposito
 import { FakeClock } from '../support/fakes/clock';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeSellerRepository } from '../support/fakes/seller-repository';
+import { PRODUCT_UUID, product as productFixture, SELLER } from '../support/fixtures';
 
 const NOW = '2026-03-10T15:00:00.000Z';
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const AFFILIATE = 8;
 const OTHER_AFFILIATE = 9;
-const PRODUCT_UUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 
-function product(overrides: Partial<Product> = {}): Product {
-  return {
-    id: 42,
-    uuid: PRODUCT_UUID,
-    tenant: SELLER,
-    name: 'Curso de violão',
-    image: 'https://cdn.example/violao.png',
-    value: 10_000,
-    description: null,
-    pix: true,
-    creditCard: true,
-    boleto: true,
-    installments: 1,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
-    createdAt: NOW,
-    updatedAt: NOW,
-    version: 1,
-    ...overrides,
-  };
-}
+const product = (overrides: Partial<Product> = {}) =>
+  productFixture({ value: 10_000, createdAt: NOW, updatedAt: NOW, ...overrides });
 
 const caught = (promise: Promise<unknown>) =>
   promise.then(

@@ -49,16 +49,15 @@ import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
+import { PRODUCT_UUID, product as productFixture, SELLER } from '../support/fixtures';
 
 const NOW = '2026-03-10T15:00:00.000Z';
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString();
 const IN_24_HOURS = at(24 * HOUR);
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
 const LIVE_SELLER: Tenant = { sellerId: 7, environment: 'live' };
 const BASE_URL = 'https://pay.example.com';
-const PRODUCT_UUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 /** The first prefixed id SequentialIds hands out: the first session of a test. */
 /** A session id carries its product's uuid after the random part (issue 17). */
 const SESSION_ID = `cs_test_${'1'.padStart(24, '0')}${PRODUCT_UUID.replace(/-/g, '')}`;
@@ -82,27 +81,8 @@ const APPROVED_CARD = {
 };
 const DECLINED_CARD = { ...APPROVED_CARD, number: '4000000000009995' };
 
-function product(overrides: Partial<Product> = {}): Product {
-  return {
-    id: 42,
-    uuid: PRODUCT_UUID,
-    tenant: SELLER,
-    name: 'Curso de violão',
-    image: 'https://cdn.example/violao.png',
-    value: PRICE,
-    description: 'Do zero ao primeiro show',
-    pix: true,
-    creditCard: true,
-    boleto: true,
-    installments: 6,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    version: 1,
-    ...overrides,
-  };
-}
+const product = (overrides: Partial<Product> = {}) =>
+  productFixture({ value: PRICE, description: 'Do zero ao primeiro show', installments: 6, ...overrides });
 
 let clock: FakeClock;
 let products: FakeProductRepository;

@@ -7,34 +7,20 @@ import {
 } from '#shared/domain/customer-area/request';
 import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { ResponsePacer } from '#shared/domain/ports/customer-area';
+import { customerProfile } from '../support/fixtures';
 
 const CPF = '52998224725';
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 /** Seller 3's profile of Paula, its e-mail registered through the seller's API. */
-const paula: CustomerProfile = {
+const paula = customerProfile({
   tenant: { sellerId: 3, environment: 'test' },
   id: 1,
   uuid: '00000000-0000-4000-8000-000000000001',
   document: CPF,
-  personType: 'fisica',
   name: 'Paula Reis',
   email: 'paula@example.com',
-  phone: '11987654321',
-  globalEmail: 'paula@example.com',
-  zipCode: null,
-  street: null,
-  number: null,
-  complement: null,
-  neighborhood: null,
-  city: null,
-  state: null,
-  emailSource: 'seller',
-  billingEmailOverride: null,
-  overrideSetBy: null,
-  overdueCount: 0,
   createdAt: NOW.toISOString(),
-  updatedAt: NOW.toISOString(),
-};
+});
 
 /** A pacer that records what happens around the hold: the answer must come after it. */
 function recordingPacer(steps: string[]): ResponsePacer {

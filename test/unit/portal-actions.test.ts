@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CardGuardDeps } from '../../shared/domain/card-testing/guard';
-import type { CustomerProfile } from '../../shared/domain/customers/customer';
 import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
 import {
   type PortalActionDeps,
@@ -26,7 +25,6 @@ import {
 } from '../../shared/domain/portal/schemas';
 import type { PortalSession } from '../../shared/domain/portal/session';
 import { PORTAL_DEFAULTS, type PortalFields } from '../../shared/domain/products/portal-config';
-import type { Product } from '../../shared/domain/products/products';
 import {
   type Subscription,
   type SubscriptionStatus,
@@ -50,8 +48,8 @@ import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
+import { customerProfile, product as productFixture, SELLER } from '../support/fixtures';
 
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
 const NOW = '2026-03-10T15:00:00.000Z';
 const PERIOD_START = '2026-03-01T15:00:00.000Z';
@@ -61,58 +59,19 @@ const JOAO = { id: 42, uuid: '9f1e2d3c-4b5a-4697-8877-665544332211' };
 const PRODUCT_ID = 12;
 const OTHER_PRODUCT_ID = 13;
 
-function profile(
-  tenant: Tenant,
-  who: { id: number; uuid: string },
-  name: string,
-  email: string,
-): CustomerProfile {
-  return {
-    tenant,
-    id: who.id,
-    uuid: who.uuid,
-    document: '52998224725',
-    personType: 'fisica',
-    globalEmail: email,
-    name,
-    email,
-    phone: '11987654321',
-    zipCode: null,
-    street: null,
-    number: null,
-    complement: null,
-    neighborhood: null,
-    city: null,
-    state: null,
-    emailSource: 'seller',
-    billingEmailOverride: null,
-    overrideSetBy: null,
-    overdueCount: 0,
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
-}
+const profile = (tenant: Tenant, who: { id: number; uuid: string }, name: string, email: string) =>
+  customerProfile({ tenant, id: who.id, uuid: who.uuid, name, email, createdAt: NOW });
 
-function product(id: number, name: string): Product {
-  return {
+const product = (id: number, name: string) =>
+  productFixture({
     id,
     uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
-    tenant: SELLER,
     name,
     image: 'https://cdn.example/p.png',
-    value: 4990,
-    description: null,
-    pix: true,
-    creditCard: true,
     boleto: false,
-    installments: 1,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
     createdAt: NOW,
     updatedAt: NOW,
-    version: 1,
-  };
-}
+  });
 
 function card(
   id: number,

@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cryptoIds } from '../../shared/adapters/system/ids';
 import { hashKey } from '../../shared/domain/auth/api-keys';
-import type { CustomerProfile } from '../../shared/domain/customers/customer';
 import { PORTAL_TOKEN_FORMAT, PORTAL_TOKEN_TTL_MS } from '../../shared/domain/portal/session';
 import {
   createPortalSession,
@@ -9,7 +8,6 @@ import {
   type PortalSessionDeps,
 } from '../../shared/domain/portal/sessions';
 import { portalAuthContext, verifyPortalToken } from '../../shared/domain/portal/verifier';
-import type { Product } from '../../shared/domain/products/products';
 import type { Tenant } from '../../shared/domain/tenant';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import { parseInput } from '../../shared/validation';
@@ -18,59 +16,27 @@ import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePortalSessionRepository } from '../support/fakes/portal-session-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { customerProfile, product as productFixture, SELLER } from '../support/fixtures';
 
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER: Tenant = { sellerId: 8, environment: 'test' };
 const NOW = '2026-03-10T15:00:00.000Z';
 const MARIA_UUID = '4b0d3c4e-8a51-4d4e-9a43-4c9a3f0b2a11';
 
-function profile(tenant: Tenant, id: number, uuid: string): CustomerProfile {
-  return {
-    tenant,
-    id,
-    uuid,
-    document: '52998224725',
-    personType: 'fisica',
-    globalEmail: 'maria@example.com',
-    name: 'Maria Souza',
-    email: 'maria@example.com',
-    phone: '11987654321',
-    zipCode: null,
-    street: null,
-    number: null,
-    complement: null,
-    neighborhood: null,
-    city: null,
-    state: null,
-    emailSource: 'seller',
-    billingEmailOverride: null,
-    overrideSetBy: null,
-    overdueCount: 0,
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
-}
+const profile = (tenant: Tenant, id: number, uuid: string) =>
+  customerProfile({ tenant, id, uuid, createdAt: NOW });
 
-function product(tenant: Tenant, id: number, isActive = true): Product {
-  return {
+const product = (tenant: Tenant, id: number, isActive = true) =>
+  productFixture({
     id,
     uuid: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
     tenant,
     name: 'Clube do livro',
     image: 'https://cdn.example/livro.png',
-    value: 4990,
-    description: null,
-    pix: true,
-    creditCard: true,
     boleto: false,
-    installments: 1,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
     isActive,
     createdAt: NOW,
     updatedAt: NOW,
-    version: 1,
-  };
-}
+  });
 
 let clock: FakeClock;
 let sessions: FakePortalSessionRepository;

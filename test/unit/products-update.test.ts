@@ -11,36 +11,25 @@ import { ConflictError, NotFoundError, ValidationError } from '../../shared/erro
 import { FakeClock } from '../support/fakes/clock';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { PRODUCT_UUID, product as productFixture, SELLER } from '../support/fixtures';
 
 const NOW = '2026-03-10T15:00:00.000Z';
 const CREATED = '2026-01-05T10:00:00.000Z';
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
 const BASE_URL = 'https://pay.example.com/';
-const PRODUCT_UUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 const FIRST_EVENT_ID = `evt_${'1'.padStart(24, '0')}`;
 
-function product(overrides: Partial<Product> = {}): Product {
-  return {
-    id: 42,
-    uuid: PRODUCT_UUID,
-    tenant: SELLER,
-    name: 'Curso de violão',
-    image: 'https://cdn.example/violao.png',
-    value: 4990,
+const product = (overrides: Partial<Product> = {}) =>
+  productFixture({
     description: 'Aulas gravadas',
-    pix: true,
-    creditCard: true,
     boleto: false,
     installments: 3,
     carne: { enabled: true, maxInstallments: 6, interestFactors: { '2': 10_200 } },
-    isActive: true,
     createdAt: CREATED,
     updatedAt: CREATED,
     version: 4,
     ...overrides,
-  };
-}
+  });
 
 /** The body as the route parses it: reais become centavos, factors ten-thousandths. */
 const body = (raw: unknown) => updateProductSchema.parse(raw);

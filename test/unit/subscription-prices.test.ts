@@ -23,34 +23,14 @@ import { FakeClock } from '../support/fakes/clock';
 import { nthUuid, SequentialIds } from '../support/fakes/ids';
 import { FakePriceRepository } from '../support/fakes/price-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
+import { PRODUCT_UUID, product as productFixture, SELLER } from '../support/fixtures';
 
 const NOW = '2026-03-10T15:00:00.000Z';
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const OTHER_SELLER: Tenant = { sellerId: 8, environment: 'test' };
 const LIVE_SELLER: Tenant = { sellerId: 7, environment: 'live' };
-const PRODUCT_UUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 
-function product(overrides: Partial<Product> = {}): Product {
-  return {
-    id: 42,
-    uuid: PRODUCT_UUID,
-    tenant: SELLER,
-    name: 'Clube do livro',
-    image: 'https://cdn.example/livro.png',
-    value: 4990,
-    description: null,
-    pix: true,
-    creditCard: true,
-    boleto: true,
-    installments: 1,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    version: 1,
-    ...overrides,
-  };
-}
+const product = (overrides: Partial<Product> = {}) =>
+  productFixture({ name: 'Clube do livro', image: 'https://cdn.example/livro.png', ...overrides });
 
 const monthly = { name: 'Mensal', unitAmount: 29.9, billingInterval: 'month' };
 

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CustomerProfile } from '../../shared/domain/customers/customer';
 import type { Product } from '../../shared/domain/products/products';
 import { periodEnd, trialEnd } from '../../shared/domain/subscriptions/periods';
 import type { SubscriptionPrice } from '../../shared/domain/subscriptions/price';
@@ -21,6 +20,7 @@ import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakePriceRepository } from '../support/fakes/price-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { fakeSubscriptionStartReader } from '../support/fakes/subscription-start-reader';
+import { customerProfile } from '../support/fixtures';
 import {
   AMOUNT,
   ANCHOR,
@@ -51,30 +51,7 @@ const price: SubscriptionPrice = {
   version: 1,
 };
 
-const profile: CustomerProfile = {
-  tenant: TENANT,
-  id: 11,
-  uuid: '3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b',
-  document: '52998224725',
-  personType: 'fisica',
-  name: 'Ana Souza',
-  email: 'ana@example.com',
-  phone: '11987654321',
-  globalEmail: 'ana@example.com',
-  emailSource: 'seller',
-  billingEmailOverride: null,
-  overrideSetBy: null,
-  overdueCount: 0,
-  zipCode: null,
-  street: null,
-  number: null,
-  complement: null,
-  neighborhood: null,
-  city: null,
-  state: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const profile = customerProfile({ tenant: TENANT, name: 'Ana Souza', email: 'ana@example.com' });
 
 const product: Product = {
   id: 5,

@@ -28,12 +28,11 @@ import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
+import { PRODUCT_UUID, product as productFixture, SELLER } from '../support/fixtures';
 
 // 12:00 in Sao Paulo (UTC-3): the Sao Paulo calendar day is 2026-03-10.
 const NOW = '2026-03-10T15:00:00.000Z';
-const SELLER: Tenant = { sellerId: 7, environment: 'test' };
 const LIVE_SELLER: Tenant = { sellerId: 7, environment: 'live' };
-const PRODUCT_UUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 const FIRST_TRANSACTION_ID = 1001;
 const FIRST_CUSTOMER_ID = 501;
 const FIRST_GATEWAY_ID = FAKE_GATEWAY_ID_BASE + 1;
@@ -56,27 +55,8 @@ const APPROVED_CARD = {
   cvv: '123',
 };
 
-function product(overrides: Partial<Product> = {}): Product {
-  return {
-    id: 42,
-    uuid: PRODUCT_UUID,
-    tenant: SELLER,
-    name: 'Curso de violão',
-    image: 'https://cdn.example/violao.png',
-    value: PRICE,
-    description: null,
-    pix: true,
-    creditCard: true,
-    boleto: true,
-    installments: 6,
-    carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-    isActive: true,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    version: 1,
-    ...overrides,
-  };
-}
+const product = (overrides: Partial<Product> = {}) =>
+  productFixture({ value: PRICE, installments: 6, ...overrides });
 
 const pixInput = (overrides: Partial<CreateTransactionInput> = {}): CreateTransactionInput => ({
   productId: PRODUCT_UUID,

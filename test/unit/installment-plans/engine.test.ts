@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CustomerProfile } from '../../../shared/domain/customers/customer';
 import { createInstallmentPlan } from '../../../shared/domain/installment-plans/create';
 import type { InstallmentPlanDeps } from '../../../shared/domain/installment-plans/deps';
 import { runPlanDueJob } from '../../../shared/domain/installment-plans/due';
@@ -20,6 +19,7 @@ import { FakeProductRepository } from '../../support/fakes/product-repository';
 import { FakeReporter } from '../../support/fakes/reporter';
 import { FakeScheduler } from '../../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../../support/fakes/transaction-repository';
+import { customerProfile } from '../../support/fixtures';
 
 const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 12:00 in Sao Paulo. */
@@ -67,21 +67,7 @@ function engine() {
     updatedAt: NOW,
     version: 1,
   } as Product);
-  const profile = {
-    tenant: TENANT,
-    id: 11,
-    uuid: '3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b',
-    document: '52998224725',
-    personType: 'fisica',
-    name: 'Ana',
-    email: 'ana@example.com',
-    phone: '11987654321',
-    globalEmail: 'ana@example.com',
-    billingEmailOverride: null,
-    overdueCount: 0,
-    createdAt: NOW,
-    updatedAt: NOW,
-  } as CustomerProfile;
+  const profile = customerProfile({ tenant: TENANT, name: 'Ana', email: 'ana@example.com', createdAt: NOW });
   customers.profiles.set(`${TENANT.sellerId}#${TENANT.environment}#${profile.uuid}`, profile);
   const reader = fakeCustomerAndProductReader({ customers, products, installmentPlans });
   const create = (firstDueDate = '2026-03-31') =>

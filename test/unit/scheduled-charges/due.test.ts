@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CustomerProfile } from '../../../shared/domain/customers/customer';
 import { markPaid, postpone } from '../../../shared/domain/scheduled-charges/actions';
 import { createScheduledCharge } from '../../../shared/domain/scheduled-charges/create';
 import type { ScheduledChargeDeps } from '../../../shared/domain/scheduled-charges/deps';
@@ -19,6 +18,7 @@ import { FakeReporter } from '../../support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '../../support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '../../support/fakes/scheduler';
 import { FakeTransactionRepository } from '../../support/fakes/transaction-repository';
+import { customerProfile } from '../../support/fixtures';
 
 const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 12:00 in Sao Paulo. */
@@ -49,21 +49,13 @@ function engine() {
     baseUrl: 'https://pay.example',
     reporter: new FakeReporter(),
   };
-  const profile: CustomerProfile = {
+  const profile = customerProfile({
     tenant: TENANT,
-    id: 11,
-    uuid: '3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b',
-    document: '52998224725',
-    personType: 'fisica',
     name: 'Ana <b>',
     email: 'ana@example.com',
-    phone: '11987654321',
-    globalEmail: 'ana@example.com',
     billingEmailOverride: 'financeiro@example.com',
-    overdueCount: 0,
     createdAt: NOW,
-    updatedAt: NOW,
-  } as CustomerProfile;
+  });
   customers.profiles.set(`${TENANT.sellerId}#${TENANT.environment}#${profile.uuid}`, profile);
   const reporter = deps.reporter as FakeReporter;
   return {
