@@ -18,7 +18,6 @@ import {
   alreadyExists,
   type ConditionFailedError,
   type Item,
-  orConflict,
   type Table,
   type TransactItem,
 } from './table';
