@@ -489,7 +489,7 @@ describe('who gave the e-mail (issue 31, customer identity)', () => {
   }
 
   /** A public buyer recorded alone (a subscription trial's), as the stored state is now. */
-  async function recordPublicBuyer(
+  async function recordBuyerAlone(
     deps: ReturnType<typeof shared>['deps'],
     tenant: Tenant,
     buyer: ReturnType<typeof input>,
@@ -524,7 +524,7 @@ describe('who gave the e-mail (issue 31, customer identity)', () => {
 
   it("a seller's re-registration of a buyer-made customer makes its e-mail the seller's", async () => {
     const { customers, deps } = shared();
-    await recordPublicBuyer(deps, A, input({ name: 'Comprador' }));
+    await recordBuyerAlone(deps, A, input({ name: 'Comprador' }));
     const [made] = [...customers.profiles.values()];
     expect(made).toMatchObject({ name: 'Comprador', emailSource: 'buyer' });
 
@@ -538,7 +538,7 @@ describe('who gave the e-mail (issue 31, customer identity)', () => {
   it("recordBuyer leaves a stored customer as it is and answers the buyer's own data", async () => {
     const { customers, deps } = shared();
     const { customer } = await createCustomer(deps, A, input());
-    const recorded = await recordPublicBuyer(deps, A, input({ name: 'Outro', email: 'outro@example.com' }));
+    const recorded = await recordBuyerAlone(deps, A, input({ name: 'Outro', email: 'outro@example.com' }));
     expect(recorded).toMatchObject({
       id: customer.id,
       uuid: customer.uuid,

@@ -14,14 +14,7 @@ import {
   subscriptionPartitions,
   toSubscription,
 } from './subscription-queries';
-import {
-  alreadyExists,
-  type ConditionFailedError,
-  type Item,
-  orConflict,
-  type Table,
-  type TransactItem,
-} from './table';
+import { alreadyExists, type ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 import { TABLE } from './table-definition';
 import { tenantAttributes } from './tenant-fields';
 

@@ -12,7 +12,6 @@ import type {
   SubscriptionStatus,
 } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
-import type { Transaction } from '#shared/domain/transactions/transaction';
 
 export interface PriceRepository {
   nextId(): Promise<number>;
