@@ -19,7 +19,12 @@ const LOCAL_STAMP = { pk: 'LOCAL#DATA_FORMAT', sk: 'LOCAL#DATA_FORMAT' };
 /** A clock the test moves: leases expire when it says. */
 function fakeClock(start = Date.parse('2026-11-28T12:00:00Z')) {
   let now = start;
-  return { now: () => new Date(now), advance: (ms: number) => (now += ms) };
+  return {
+    now: () => new Date(now),
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 const eventAt = (i: number): DomainEvent => ({
