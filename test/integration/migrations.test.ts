@@ -273,6 +273,50 @@ describe('the migration runner on DynamoDB Local', () => {
     );
   });
 
+  it("pages through an index partition by Query, resuming from the cursor of the index's key", async () => {
+    const { table } = await oldShapeTable(5);
+    const clock = fakeClock();
+    const seen: string[] = [];
+    let crash = true;
+    const byEndpoint: Migration = {
+      id: 3,
+      name: 'mark-deliveries',
+      description: 'marks the deliveries of one endpoint',
+      run: (ctx) =>
+        ctx.eachPage(
+          {
+            query: {
+              IndexName: 'byUuidOrOwner',
+              KeyConditionExpression: 'gsi1pk = :pk',
+              ExpressionAttributeValues: { ':pk': keys.deliveriesOfEndpoint('we_1') },
+            },
+          },
+          async (items) => {
+            if (crash && seen.length === 2) throw new Error('killed');
+            for (const item of items) {
+              seen.push(String(item.id));
+              await table.update({
+                Key: { pk: item.pk, sk: item.sk },
+                UpdateExpression: 'SET marked = :yes',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(marked)',
+                ExpressionAttributeValues: { ':yes': true },
+              });
+            }
+          },
+        ),
+    };
+    const options = { clock, pageSize: 2, migrations: [byEndpoint] };
+    await expect(runMigrations(table, { ...options, owner: 'dead' })).rejects.toThrow('killed');
+    crash = false;
+    clock.advance(60_001);
+    expect(await runMigrations(table, { ...options, owner: 'next' })).toMatchObject({
+      state: 'current',
+      ran: [3],
+    });
+    // Each delivery once: the second run began after the first page.
+    expect(seen.sort()).toEqual(Array.from({ length: 5 }, (_, i) => `whd_${eventAt(i).envelope.id}`));
+  });
+
   it('refuses a table of a newer format, and data with no format recorded', async () => {
     const newer = await freshTable('migrations');
     await newer.put({
