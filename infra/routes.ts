@@ -58,6 +58,7 @@ export const asyncFunctions = [
   'webhook-fanout',
   'webhook-delivery',
   'notifications',
+  'migrations',
 ] as const;
 
 export const functionNames = [...httpGroups.map((g) => g.name), ...asyncFunctions];

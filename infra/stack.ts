@@ -12,6 +12,7 @@ import { DataStore } from './constructs/data';
 import { DASHBOARD_PATH, Edge } from './constructs/edge';
 import { constructIdOf, type FunctionSpec, Functions, functionArnOf } from './constructs/functions';
 import { MailInfra, mailDomainOf } from './constructs/mail';
+import { DeploymentMigrations } from './constructs/migrations';
 import { Observability } from './constructs/observability';
 import { needsOf } from './constructs/permissions';
 import { ApiRoutes } from './constructs/routes';
@@ -49,6 +50,7 @@ export class PaymentServiceStack extends Stack {
   readonly observability: Observability;
   readonly mail: MailInfra;
   readonly alarms: AlarmTopic;
+  readonly migrations: DeploymentMigrations;
 
   readonly stage: StageSettings;
 
@@ -141,6 +143,11 @@ export class PaymentServiceStack extends Stack {
       defaultGroup: defaultRouteGroup,
     });
     connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
+    this.migrations = new DeploymentMigrations(this, 'Migrations', {
+      fn: functionOf('migrations'),
+      failures: this.asyncInfra.failureQueueFor('migrations', 'MigrationsFailures'),
+      writers: this.functions,
+    });
 
     this.alarms = new AlarmTopic(this, 'Alarms', { email: alarmEmailOf(this) });
     const observability = new NestedStack(this, 'ObservabilityStack', {

@@ -14,6 +14,7 @@ import { SECRETS, type SecretName } from '#shared/secrets';
 import { BUILD_DIR } from '../../esbuild.config.mjs';
 import { DELIVERY_FUNCTION_TIMEOUT, FANOUT_FUNCTION_TIMEOUT } from './async';
 import type { MailInfra } from './mail';
+import { MIGRATIONS_FUNCTION_TIMEOUT } from './migrations';
 import { type FunctionNeeds, tableGrantsOf } from './permissions';
 
 /** Per-function settings that differ from the defaults below; everything else is uniform. */
@@ -23,6 +24,8 @@ const TIMEOUTS: Record<string, Duration> = {
   'webhook-delivery': DELIVERY_FUNCTION_TIMEOUT,
   // The fan-out queue's visibility timeout is derived from it.
   'webhook-fanout': FANOUT_FUNCTION_TIMEOUT,
+  // Pages through the table until a minute before it, then goes on in a new invocation.
+  migrations: MIGRATIONS_FUNCTION_TIMEOUT,
 };
 // API Gateway HTTP APIs give up on an integration after 30 s anyway.
 const DEFAULT_TIMEOUT = Duration.seconds(30);

@@ -10,8 +10,8 @@ import type { SecretName } from '#shared/secrets';
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 
 /**
- * DynamoDB access levels. No level includes Scan (the design forbids it in requests and jobs) or
- * BatchWriteItem (no repository writes in batches).
+ * DynamoDB access levels. Only `migrate` includes Scan (the design forbids it in requests and
+ * jobs); none includes BatchWriteItem (no repository writes in batches).
  */
 export const TABLE_ACCESS = {
   /** Health probes: one GetItem on a fixed key, nothing else. */
@@ -37,6 +37,12 @@ export const TABLE_ACCESS = {
     ],
     indexes: true,
   },
+  /**
+   * The deployment's migrations: what requests do, plus Scan on the table (never an index), for a
+   * migration that must visit an entity no index lists whole. A one-off batch job at deployment,
+   * never a request or a job.
+   */
+  migrate: { actions: ['dynamodb:Scan'], indexes: false },
 } as const;
 
 export type TableAccess = keyof typeof TABLE_ACCESS;
@@ -162,6 +168,8 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   'customer-area': { table: 'readWrite', sendsMail: true, secrets: ['magicLink'] },
   // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.
   notifications: { table: 'readWrite', sendsMail: true },
+  // Brings the table's data to the code's format at each deployment (the only Scan).
+  migrations: { table: 'migrate' },
 };
 
 export function needsOf(name: string, kind: 'http' | 'async'): FunctionNeeds {
@@ -243,6 +251,7 @@ export function tableGrantsOf(
   routes: readonly Route[] = [],
 ): TableGrant[] {
   if (needs.table === 'readWrite') return [TABLE_ACCESS.readWrite];
+  if (needs.table === 'migrate') return [TABLE_ACCESS.readWrite, TABLE_ACCESS.migrate];
   const writes = pipelineWritesOf(routes);
   if (needs.table === 'read') {
     const writing = routes.filter((r) => r.method !== 'GET');

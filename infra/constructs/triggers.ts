@@ -123,6 +123,9 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
     });
   },
 
+  // The deployment's custom resource and its own continuation queue (DeploymentMigrations, stack.ts).
+  migrations: () => undefined,
+
   'webhook-delivery': (fn, { infra }) => {
     fn.addEventSource(
       new SqsEventSource(infra.deliveryQueue, {

@@ -23,7 +23,7 @@ import { type Container, createContainer, type Platform } from '#shared/platform
 import { offerLocalPlatform, useContainer } from '#shared/platform/current';
 import { BUILD_DIR, DASHBOARD_DIR } from '../../esbuild.config.mjs';
 import { TestClock, WallClock } from './clock';
-import { checkDataFormat } from './data-format';
+import { migrateLocalData } from './data-format';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
 import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
@@ -223,9 +223,10 @@ async function startDatabase(options: RuntimeOptions, dataDir: string | null) {
   const endpoint = options.dynamoEndpoint ?? (dynamo as DynamoLocal).endpoint;
   const tableName = options.tableName ?? 'payment-service';
   try {
-    const { created } = await ensureTable(endpoint, tableName);
-    // Kept data must be of the shape the code reads: refused with what to delete, never misread.
-    if (dataDir) await checkDataFormat(endpoint, tableName, dataDir, created);
+    await ensureTable(endpoint, tableName);
+    // Kept data is migrated to the shape the code reads before anything serves, or refused with
+    // what to delete (a format the code does not know), never misread.
+    if (dataDir) await migrateLocalData(endpoint, tableName, dataDir);
   } catch (error) {
     await dynamo?.stop();
     throw error;

@@ -5,8 +5,10 @@ import {
   FANOUT_FUNCTION_TIMEOUT,
   HEARTBEAT_INTERVAL,
 } from '#infra/constructs/async';
+import { MIGRATIONS_FUNCTION_TIMEOUT, MIGRATIONS_SERVICE_TIMEOUT } from '#infra/constructs/migrations';
 import { secretsOf } from '#infra/constructs/permissions';
 import { asyncFunctions, defaultRouteGroup, functionNames, httpGroups } from '#infra/routes';
+import { LATEST_FORMAT } from '#shared/adapters/dynamodb/migrations/list';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { scheduleInputOf } from '#shared/adapters/scheduler/eventbridge-scheduler';
 import { ENV } from '#shared/config';
@@ -325,8 +327,10 @@ describe('least privilege', () => {
     expect(roleActions('health').filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:GetItem']);
   });
 
-  it('never grants Scan, and no table access to the publisher', () => {
-    for (const name of functionNames) expect(roleActions(name)).not.toContain('dynamodb:Scan');
+  it('grants Scan to the migrations function alone, and no table access to the publisher', () => {
+    expect(functionNames.filter((name) => roleActions(name).includes('dynamodb:Scan'))).toEqual([
+      'migrations',
+    ]);
     expect(
       roleActions('outbox-publisher').filter(
         (a) => a.startsWith('dynamodb:') && a !== 'dynamodb:ListStreams',
@@ -385,6 +389,65 @@ describe('least privilege', () => {
     for (const [, role] of resourcesOf('AWS::IAM::Role')) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }
+  });
+});
+
+describe('migrations at deployment', () => {
+  const migrations = () => s.stack.migrations;
+  const queueArn = (queue: Parameters<typeof s.logicalId>[0]) => ({
+    'Fn::GetAtt': [s.logicalId(queue), 'Arn'],
+  });
+
+  it('invokes the migrations function from a custom resource keyed on the latest format, waiting up to an hour', () => {
+    const [[id, resource]] = resourcesOf('Custom::Migrations') as [string, any][];
+    expect(resource.Properties).toEqual({
+      ServiceToken: { 'Fn::GetAtt': [fnId('migrations'), 'Arn'] },
+      ServiceTimeout: String(MIGRATIONS_SERVICE_TIMEOUT.toSeconds()),
+      Format: String(LATEST_FORMAT),
+      ContinuationQueueUrl: { Ref: s.logicalId(migrations().continuations) },
+    });
+    // Once every function that writes the table runs the new code.
+    const dependsOn = s.template.toJSON().Resources[id].DependsOn as string[];
+    for (const name of functionNames) expect(dependsOn).toContain(fnId(name));
+    expect(fnProps('migrations').Timeout).toBe(MIGRATIONS_FUNCTION_TIMEOUT.toSeconds());
+  });
+
+  it('goes on through its own queue, one message per invocation, lost work in an alarmed failure queue', () => {
+    const failures = s.stack.asyncInfra.failureQueues.get('migrations');
+    expect(failures).toBeDefined();
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: MIGRATIONS_FUNCTION_TIMEOUT.toSeconds() + 60,
+      RedrivePolicy: { deadLetterTargetArn: queueArn(failures!), maxReceiveCount: 1 },
+    });
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId('migrations') },
+      EventSourceArn: queueArn(migrations().continuations),
+      BatchSize: 1,
+    });
+    s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fnId('migrations') },
+      MaximumRetryAttempts: 0,
+      DestinationConfig: { OnFailure: { Destination: queueArn(failures!) } },
+    });
+    const depthAlarms = resourcesOf('AWS::CloudWatch::Alarm').filter(
+      ([, a]) =>
+        JSON.stringify(a.Properties.Dimensions) ===
+        JSON.stringify([
+          { Name: 'QueueName', Value: { 'Fn::GetAtt': [s.logicalId(failures!), 'QueueName'] } },
+        ]),
+    );
+    expect(depthAlarms).toHaveLength(1);
+    const statements = statementsOfRole(s.template, s.logicalId(s.stack.functions.roles.get('migrations')!));
+    const sends = statements.filter((st) => actionsOf([st]).includes('sqs:SendMessage'));
+    expect(sends.map((st) => st.Resource)).toContainEqual(queueArn(migrations().continuations));
+  });
+
+  it('lets the migrations function Scan the table, never an index', () => {
+    const statements = statementsOfRole(s.template, s.logicalId(s.stack.functions.roles.get('migrations')!));
+    const scans = statements.filter((st) => actionsOf([st]).includes('dynamodb:Scan'));
+    expect(scans).toHaveLength(1);
+    expect(scans[0].Action).toBe('dynamodb:Scan');
+    expect(scans[0].Resource).toEqual({ 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] });
   });
 });
 

@@ -61,6 +61,12 @@ export const keys = {
   healthProbe: (): Key => ({ pk: 'SYSTEM', sk: 'HEALTH' }),
   heartbeat: (): Key => ({ pk: 'SYSTEM', sk: 'HEARTBEAT' }),
   counter: (name: string): Key => ({ pk: 'COUNTER', sk: name }),
+  /** The partition of every id counter: any item a seller ever created allocated its id here. */
+  counterPartition: 'COUNTER',
+  /** The table's stored-shape format: the id of the last migration its data was brought to. */
+  migrationFormat: (): Key => ({ pk: 'MIGRATION', sk: 'FORMAT' }),
+  /** One migration's run: its lease, its resumable cursors, done or not. */
+  migration: (id: number): Key => ({ pk: 'MIGRATION', sk: `MIGRATION#${pad(id, 4)}` }),
   seller: (sellerId: number): Key => ({ pk: seller(sellerId), sk: 'PROFILE' }),
   /** A seller's dashboard login record (signed up alone, second factor), beside its profile. */
   sellerLogin: (sellerId: number): Key => ({ pk: seller(sellerId), sk: 'LOGIN' }),

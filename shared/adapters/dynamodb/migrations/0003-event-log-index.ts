@@ -1,0 +1,76 @@
+import type { DomainEvent } from '#shared/domain/events/events';
+import { toDelivery } from '../delivery-repository';
+import { byEvent, byTenant, eventDeliveryAttributes, eventLogAttributes } from '../event-log-keys';
+import { ConditionFailedError, type Item, patchExpression, type Table } from '../table';
+import { TABLE } from '../table-definition';
+import type { Migration } from './migration';
+
+/** The delivery item's entity, as written since deliveries exist. */
+const DELIVERY_ENTITY = 'webhook-delivery';
+
+/**
+ * Sets the attributes `item` lacks, only while it still lacks them (`missing`) and still exists:
+ * an item the service rewrote since the page was read, or that its TTL removed, is left alone.
+ */
+async function addAttributes(table: Table, item: Item, attributes: Item, missing: string): Promise<void> {
+  const patch = patchExpression(attributes, 'm');
+  try {
+    await table.update({
+      Key: { pk: item.pk, sk: item.sk },
+      UpdateExpression: patch.expression,
+      ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#missing)',
+      ExpressionAttributeNames: { ...patch.names, '#pk': TABLE.partitionKey, '#missing': missing },
+      ExpressionAttributeValues: patch.values,
+    });
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
+  }
+}
+
+/**
+ * The events API lists a tenant's events through index attributes on the outbox item (by tenant,
+ * by type, its resource id) and an event's deliveries through one on the delivery. Items written
+ * before that change have none of them: GET /api/events leaves those events out and GET
+ * /api/events/{id} shows them without deliveries, for the 30 days their TTL keeps them.
+ *
+ * Outbox items are keyed by event id alone and the old ones are in no index, so nothing lists
+ * them but a Scan (filtered to the items still lacking the attributes). The attributes derive from
+ * fields that never change (tenant, envelope; a delivery's tenant, event, creation and id).
+ */
+export const eventLogIndex: Migration = {
+  id: 3,
+  name: 'event-log-index',
+  description: 'Outbox items and webhook deliveries written before the events API get its index attributes',
+  async run(ctx) {
+    await ctx.eachPage(
+      {
+        scan: {
+          FilterExpression:
+            '(#entity = :outbox AND attribute_not_exists(#eventPk)) OR (#entity = :delivery AND attribute_not_exists(#deliveryPk))',
+          ExpressionAttributeNames: {
+            '#entity': 'entity',
+            '#eventPk': byTenant.partitionKey,
+            '#deliveryPk': byEvent.partitionKey,
+          },
+          ExpressionAttributeValues: { ':outbox': TABLE.outboxEntity, ':delivery': DELIVERY_ENTITY },
+        },
+        segments: 4,
+      },
+      async (items) => {
+        for (const item of items) {
+          if (item.entity === TABLE.outboxEntity) {
+            const event = { tenant: item.tenant, envelope: item.envelope } as DomainEvent;
+            await addAttributes(ctx.table, item, eventLogAttributes(event), byTenant.partitionKey);
+          } else {
+            await addAttributes(
+              ctx.table,
+              item,
+              eventDeliveryAttributes(toDelivery(item)),
+              byEvent.partitionKey,
+            );
+          }
+        }
+      },
+    );
+  },
+};
