@@ -314,29 +314,29 @@ describe('checkout session repository: list', () => {
     Limit: 40,
   });
 
-  it("reads the tenant's partition on byUuidOrOwner, newest first, with no filter", async () => {
+  it("reads the tenant's partition on checkout-session.byTenant (gsi1), newest first, with no filter", async () => {
     ddb.on(QueryCommand).resolves({ Items: [item], Count: 1, ScannedCount: 1 });
 
     const page = await repo().list(TENANT, query());
 
-    expect(queries()).toEqual([on('byUuidOrOwner', 'gsi1pk', 'gsi1sk', 'SELLER#7#test#SESSIONS')]);
+    expect(queries()).toEqual([on('gsi1', 'gsi1pk', 'gsi1sk', 'SELLER#7#test#SESSIONS')]);
     expect(page).toEqual({ items: [session], totalCount: 1, itemsRead: 1 });
   });
 
-  it('picks byStatusOrName for status alone, with no filter expression', async () => {
+  it('picks checkout-session.byStatus (gsi2) for status alone, with no filter expression', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
 
     await repo().list(TENANT, query({ status: 'expired' }));
 
-    expect(queries()).toEqual([on('byStatusOrName', 'gsi2pk', 'gsi2sk', 'SELLER#7#test#SESSIONS#expired')]);
+    expect(queries()).toEqual([on('gsi2', 'gsi2pk', 'gsi2sk', 'SELLER#7#test#SESSIONS#expired')]);
   });
 
-  it('picks byProduct for a product, the status and the e-mail as filters on it', async () => {
+  it('picks checkout-session.byProduct (gsi4) for a product, the status and the e-mail as filters on it', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
 
     await repo().list(TENANT, query({ productId: 42, status: 'open', customerEmail: 'maria@example.com' }));
 
-    const base = on('byProduct', 'gsi4pk', 'gsi4sk', 'SELLER#7#test#SESSPRODUCT#42');
+    const base = on('gsi4', 'gsi4pk', 'gsi4sk', 'SELLER#7#test#SESSPRODUCT#42');
     expect(queries()).toEqual([
       {
         ...base,
@@ -355,12 +355,12 @@ describe('checkout session repository: list', () => {
     ]);
   });
 
-  it('picks byCustomer for an e-mail (lower case), the status as a filter on it', async () => {
+  it('picks checkout-session.byEmail (gsi5) for an e-mail (lower case), the status as a filter on it', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
 
     await repo().list(TENANT, query({ customerEmail: 'Maria@Example.com', status: 'complete' }));
 
-    const base = on('byCustomer', 'gsi5pk', 'gsi5sk', 'SELLER#7#test#SESSEMAIL#maria@example.com');
+    const base = on('gsi5', 'gsi5pk', 'gsi5sk', 'SELLER#7#test#SESSEMAIL#maria@example.com');
     expect(queries()).toEqual([
       {
         ...base,
@@ -400,7 +400,7 @@ describe('checkout session repository: list', () => {
       [6, undefined],
       [4, lastKey],
     ]);
-    expect(inputs[1]?.IndexName).toBe('byProduct');
+    expect(inputs[1]?.IndexName).toBe('gsi4');
     expect(page.items).toHaveLength(3);
     expect([page.totalCount, page.itemsRead]).toEqual([3, 47]);
   });
@@ -416,7 +416,7 @@ describe('checkout session repository: list', () => {
     const page = await repo().list(TENANT, query({ page: 2, limit: 2, status: 'open' }));
 
     const [read, ...counts] = queries();
-    const base = on('byStatusOrName', 'gsi2pk', 'gsi2sk', 'SELLER#7#test#SESSIONS#open');
+    const base = on('gsi2', 'gsi2pk', 'gsi2sk', 'SELLER#7#test#SESSIONS#open');
     expect(read).toEqual({ ...base, Limit: 8 });
     const { Limit: _limit, ...unlimited } = base;
     expect(counts).toEqual([

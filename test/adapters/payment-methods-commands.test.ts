@@ -183,13 +183,13 @@ describe('payment method repository', () => {
     ]);
   });
 
-  it("lists a customer's methods with one Query on byUuidOrOwner, newest first", async () => {
+  it("lists a customer's methods with one Query on payment-method.byCustomer (gsi1), newest first", async () => {
     ddb.on(QueryCommand).resolves({ Items: [item] });
     expect(await repo().listByCustomer(pm.tenant, CUSTOMER_UUID)).toEqual([pm]);
     expect(ddb.commandCalls(QueryCommand).map((c) => c.args[0].input)).toEqual([
       {
         TableName: TABLE_NAME,
-        IndexName: 'byUuidOrOwner',
+        IndexName: 'gsi1',
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': 'gsi1pk' },
         ExpressionAttributeValues: { ':pk': `SELLER#7#test#PAYMETHODS#${CUSTOMER_UUID}` },
@@ -199,7 +199,7 @@ describe('payment method repository', () => {
     ]);
   });
 
-  it('sweeps each month bucket on byStatusOrName to its last page, oldest month first (never a Scan)', async () => {
+  it('sweeps each month bucket on payment-method.byExpiryMonth (gsi2) to its last page, oldest month first (never a Scan)', async () => {
     // The mock answers every bucket with one card whose step is due (the sweep also drops an item
     // whose step is after now, as a page may end past it).
     ddb.on(QueryCommand).resolves({ Items: [{ ...item, gsi2sk: '2026-01-02T03:00:00.000Z#7:test:5' }] });
@@ -211,7 +211,7 @@ describe('payment method repository', () => {
       { ':pk': 'DUE#CARD#2026-01', ':now': '2026-01-15T12:00:00.000Z~' },
     ]);
     expect(ddb.commandCalls(QueryCommand)[0].args[0].input).toMatchObject({
-      IndexName: 'byStatusOrName',
+      IndexName: 'gsi2',
       KeyConditionExpression: '#pk = :pk AND #sk <= :now',
       ExpressionAttributeNames: { '#pk': 'gsi2pk', '#sk': 'gsi2sk' },
     });

@@ -283,13 +283,13 @@ describe('SubscriptionRepository commands', () => {
   it.each([
     [
       { customerId: 41, productId: 9, status: 'active' },
-      'byCustomer',
+      'gsi5',
       'SELLER#7#test#SUBCUSTOMER#41',
       ['#price.#product.#id = :product AND #status = :status'],
     ],
-    [{ productId: 9, status: 'active' }, 'byProduct', 'SELLER#7#test#SUBPRODUCT#9', ['#status = :status']],
-    [{ status: 'failed' }, 'byStatusOrName', 'SELLER#7#test#SUBSTATUS#failed', []],
-    [{}, 'byUuidOrOwner', 'SELLER#7#test#SUBS', []],
+    [{ productId: 9, status: 'active' }, 'gsi4', 'SELLER#7#test#SUBPRODUCT#9', ['#status = :status']],
+    [{ status: 'failed' }, 'gsi2', 'SELLER#7#test#SUBSTATUS#failed', []],
+    [{}, 'gsi1', 'SELLER#7#test#SUBS', []],
   ] as const)(
     'lists %j from the narrowest partition (%s), filtering the rest',
     async (filters, index, partition, filter) => {

@@ -58,16 +58,9 @@ describe('single table', () => {
     });
   });
 
-  it('names every index after the access patterns it serves, never gsiN', () => {
+  it('names its indexes generically (gsi1 … gsi6): the entities name their access patterns on them', () => {
     const names = Object.values(TABLE.indexes).map((i) => i.name);
-    expect(names).toEqual([
-      'byUuidOrOwner',
-      'byStatusOrName',
-      'byGatewayPayId',
-      'byProduct',
-      'byCustomer',
-      'byStatusAndMethod',
-    ]);
+    expect(names).toEqual(['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6']);
     const [[, table]] = resourcesOf('AWS::DynamoDB::Table');
     expect(table.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual(
       names,

@@ -5,11 +5,15 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DataStore } from '#infra/constructs/data';
 import { STAGES } from '#infra/stages';
+import { ENTITY_DEFINITIONS } from '#shared/adapters/dynamodb/entities/index';
+import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { withIndexSection } from '../../scripts/data-model';
 
 /**
- * docs/data-model.md against the code: the indexes the deployed table has (the CDK construct, which
- * DynamoDB Local's CreateTable shares through TABLE), how many the document says there are, and
- * every `entity` the adapters write.
+ * docs/data-model.md against the code: its index section is the one generated from the entity
+ * definitions, the indexes the deployed table has (the CDK construct, which DynamoDB Local's
+ * CreateTable shares through TABLE) are the ones the entities' access patterns reach, how many the
+ * document says there are, and every `entity` the adapters write.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const doc = readFileSync(join(ROOT, 'docs/data-model.md'), 'utf8');
@@ -88,14 +92,41 @@ describe('docs/data-model.md', () => {
     expect(statedIndexCount(doc)).toBe(indexes.length);
   });
 
-  it('lists every index with its name and key attributes, and no other', () => {
-    const rows = tableRows(doc, 'Indexes').filter((cells) => /^`\w+`$/.test(cells[0]));
-    const documented = rows.map((cells) => ({ name: cells[0].slice(1, -1), keys: cells[1] }));
-    expect(documented.map((d) => d.name).sort()).toEqual(indexes.map((i) => i.IndexName).sort());
+  it('holds the index section generated from the entity definitions (run `npm run data-model`)', () => {
+    expect(doc).toBe(withIndexSection(doc));
+  });
+
+  it('reaches every deployed index through some entity access pattern, and no other index', () => {
+    const reached = new Set(ENTITY_DEFINITIONS.flatMap((e) => Object.values(e.patterns).map((p) => p.name)));
+    expect([...reached].sort()).toEqual(indexes.map((i) => i.IndexName).sort());
     for (const index of indexes) {
-      const keys = documented.find((d) => d.name === index.IndexName)?.keys;
-      for (const key of index.KeySchema) expect(keys, index.IndexName).toContain(`\`${key.AttributeName}\``);
+      const physical = Object.values(TABLE.indexes).find((i) => i.name === index.IndexName);
+      expect(index.KeySchema.map((k) => k.AttributeName)).toEqual([
+        physical?.partitionKey,
+        physical?.sortKey,
+      ]);
     }
+  });
+
+  it('names each access pattern once, after its entity', () => {
+    const names = ENTITY_DEFINITIONS.flatMap((e) => Object.values(e.patterns).map((p) => p.pattern));
+    expect(new Set(names).size).toBe(names.length);
+    for (const e of ENTITY_DEFINITIONS)
+      for (const p of Object.values(e.patterns)) expect(p.pattern.startsWith(`${e.entity}.`)).toBe(true);
+  });
+
+  it('leaves the physical indexes to the entity definitions: no repository names one itself', () => {
+    // The table (keys, definition, cursors) and the entity definitions name physical indexes.
+    const allowed = (file: string) =>
+      /^dynamodb[\\/](keys|table-definition|cursor)\.ts$|^dynamodb[\\/]entities[\\/]/.test(file);
+    const folder = join(ROOT, 'shared/adapters');
+    const offenders: string[] = [];
+    for (const file of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || allowed(file)) continue;
+      const text = readFileSync(join(folder, file), 'utf8');
+      if (/\bTABLE\.indexes\b|\bINDEXES\b|'gsi[1-9]'/.test(text)) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('documents every entity the adapters write, and none they do not', () => {

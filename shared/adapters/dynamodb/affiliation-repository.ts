@@ -5,43 +5,12 @@ import {
 } from '#shared/domain/affiliates/affiliation';
 import type { AffiliationRepository } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
+import { affiliationEntity } from './entities/affiliation';
 import { keys } from './keys';
 import { ConditionFailedError, type Item, orConflict, type Table } from './table';
 
-const ENTITY = 'affiliation';
-
-function toItem(a: Affiliation): Item {
-  return {
-    ...keys.affiliation(a.tenant, a.productId, a.affiliateId),
-    entity: ENTITY,
-    version: 1,
-    sellerId: a.tenant.sellerId,
-    environment: a.tenant.environment,
-    productId: a.productId,
-    affiliateId: a.affiliateId,
-    commissionBasisPoints: a.commissionBasisPoints,
-    status: a.status,
-    createdAt: a.createdAt,
-    updatedAt: a.updatedAt,
-    endedAt: a.endedAt ?? undefined,
-  };
-}
-
-function toAffiliation(item: Item): Affiliation {
-  return {
-    tenant: {
-      sellerId: Number(item.sellerId),
-      environment: item.environment as Affiliation['tenant']['environment'],
-    },
-    productId: Number(item.productId),
-    affiliateId: Number(item.affiliateId),
-    commissionBasisPoints: Number(item.commissionBasisPoints),
-    status: item.status as Affiliation['status'],
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-    endedAt: (item.endedAt as string | undefined) ?? null,
-  };
-}
+const toItem = affiliationEntity.toItem;
+const toAffiliation = affiliationEntity.fromItem;
 
 export function createAffiliationRepository(table: Table): AffiliationRepository {
   return {

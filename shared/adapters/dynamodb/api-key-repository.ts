@@ -2,6 +2,7 @@ import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
 import { ApiKeyLimitError, DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
 import type { ApiKeyRepository } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
+import { apiKeyEntity } from './entities/api-key';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
 import {
@@ -12,26 +13,9 @@ import {
   type Table,
   type TransactItem,
 } from './table';
-import { TABLE } from './table-definition';
 
-const ENTITY = 'api-key';
-/** A seller's keys, newest first. */
-const byOwner = TABLE.indexes.byUuidOrOwner;
-
-function toRecord(item: Item): ApiKeyRecord {
-  return {
-    id: String(item.id),
-    sellerId: Number(item.sellerId),
-    environment: item.environment as ApiKeyRecord['environment'],
-    name: String(item.name),
-    keyPreview: String(item.keyPreview),
-    permissions: item.permissions === 'read' ? 'read' : 'write',
-    createdAt: String(item.createdAt),
-    lastUsedAt: (item.lastUsedAt as string | undefined) ?? null,
-    revokedAt: (item.revokedAt as string | undefined) ?? null,
-    hash: String(item.hash),
-  };
-}
+const { bySeller } = apiKeyEntity.patterns;
+const toRecord = (item: Item): ApiKeyRecord => apiKeyEntity.fromItem(item).record;
 
 /** A create that keeps losing its set to other writes gives up after this many reads. */
 const CREATE_ATTEMPTS = 3;
@@ -41,22 +25,7 @@ function createItems(record: ApiKeyRecord, sellerShared: boolean): TransactItem[
   return [
     {
       Put: {
-        Item: {
-          ...keys.apiKey(record.hash),
-          [byOwner.partitionKey]: keys.apiKeysOfSeller(record.sellerId),
-          [byOwner.sortKey]: `${record.createdAt}#${record.id}`,
-          entity: ENTITY,
-          version: 1,
-          id: record.id,
-          sellerId: record.sellerId,
-          environment: record.environment,
-          name: record.name,
-          keyPreview: record.keyPreview,
-          permissions: record.permissions,
-          createdAt: record.createdAt,
-          hash: record.hash,
-          ...(sellerShared ? { sellerShared: true } : {}),
-        },
+        Item: apiKeyEntity.toItem({ record, sellerShared }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -157,9 +126,9 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
       let cursor: string | undefined;
       do {
         const page = await table.query<Item>({
-          IndexName: byOwner.name,
+          IndexName: bySeller.name,
           KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': byOwner.partitionKey },
+          ExpressionAttributeNames: { '#pk': bySeller.partitionKey },
           ExpressionAttributeValues: { ':pk': keys.apiKeysOfSeller(sellerId) },
           ScanIndexForward: false,
           cursor,

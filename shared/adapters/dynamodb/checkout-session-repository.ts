@@ -1,63 +1,16 @@
 import type { CheckoutSession, SessionPayment } from '#shared/domain/checkout/session';
 import type { CheckoutSessionRepository, SessionQuery } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
+import { checkoutSessionEntity } from './entities/checkout-session';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, type ConditionFailedError, type Item, orConflict, type Table } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
-const ENTITY = 'checkout-session';
-const { byUuidOrOwner: byTenant, byStatusOrName: byStatus, byProduct, byCustomer: byEmail } = TABLE.indexes;
+const { byTenant, byStatus, byProduct, byEmail } = checkoutSessionEntity.patterns;
+const toItem = checkoutSessionEntity.toItem;
+const toSession = checkoutSessionEntity.fromItem;
 /** Expiry markers outlive their hour by a week: the sweep looks back hours, never days. */
 const MARKER_TTL_SECONDS = 7 * 86_400;
-
-const DATA_FIELDS = [
-  'id',
-  'status',
-  'productId',
-  'productUuid',
-  'priceId',
-  'price',
-  'customer',
-  'paymentMethods',
-  'metadata',
-  'successUrl',
-  'cancelUrl',
-  'clientReferenceId',
-  'affiliateId',
-  'transactionId',
-  'subscriptionId',
-  'payments',
-  'expiresAt',
-  'completedAt',
-  'expiredAt',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const;
-
-/** Newest first within every list partition, and a created_at range is a key condition. */
-const sortKeyOf = (s: CheckoutSession) => `${s.createdAt}#${s.id}`;
-
-function toItem(s: CheckoutSession): Item {
-  const item: Item = {
-    ...keys.checkoutSession(s.id),
-    entity: ENTITY,
-    ...tenantAttributes(s, DATA_FIELDS),
-    [byTenant.partitionKey]: keys.sessionsOfTenant(s.tenant),
-    [byTenant.sortKey]: sortKeyOf(s),
-    [byStatus.partitionKey]: keys.sessionsByStatus(s.tenant, s.status),
-    [byStatus.sortKey]: sortKeyOf(s),
-    [byProduct.partitionKey]: keys.sessionsOfProduct(s.tenant, s.productId),
-    [byProduct.sortKey]: sortKeyOf(s),
-  };
-  if (s.customer.email) {
-    item[byEmail.partitionKey] = keys.sessionsOfEmail(s.tenant, s.customer.email);
-    item[byEmail.sortKey] = sortKeyOf(s);
-  }
-  return item;
-}
 
 /** A payment appended to a session that is still open and not past its expiry. */
 const addPaymentUpdate = (id: string, payment: SessionPayment, now: string) => ({
@@ -74,11 +27,6 @@ const notOpen = (cause: unknown) =>
     reason: 'invalid_state',
     cause,
   });
-
-function toSession(item: Item): CheckoutSession {
-  const session = fromTenantAttributes<CheckoutSession>(item, DATA_FIELDS);
-  return { ...session, payments: session.payments ?? [] };
-}
 
 interface Source {
   IndexName: string;

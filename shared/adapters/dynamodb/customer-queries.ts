@@ -3,7 +3,6 @@
  * offset pages are walked with Limit, bounded by MAX_LIST_WINDOW, since the spec pages by number.
  */
 import {
-  ADDRESS_FIELDS,
   type CustomerProfile,
   type GlobalCustomer,
   type ProfileRef,
@@ -12,14 +11,12 @@ import {
 import { MAX_LIST_WINDOW } from '#shared/domain/paging';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { creationOrder, customerProfileEntity } from './entities/customer';
 import { keys } from './keys';
 import type { Item, Table } from './table';
-import { TABLE } from './table-definition';
 
-/** A seller's customers newest first (the count heads the partition). */
-const byCreation = TABLE.indexes.byUuidOrOwner;
-/** A seller's customers by name prefix. */
-const byName = TABLE.indexes.byStatusOrName;
+const { byCreation, byName } = customerProfileEntity.patterns;
+const toProfile = customerProfileEntity.fromItem;
 
 /**
  * The global item's attribute holding a seller's profile identity when it is not the global's own
@@ -49,38 +46,7 @@ export function toGlobal(item: Item): GlobalCustomer {
   };
 }
 
-export function toProfile(item: Item): CustomerProfile {
-  const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (item[f] as string | undefined) ?? null]));
-  return {
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment as Tenant['environment'] },
-    id: Number(item.id),
-    uuid: String(item.uuid),
-    document: String(item.document),
-    personType: item.personType as CustomerProfile['personType'],
-    name: String(item.name),
-    email: String(item.email),
-    phone: String(item.phone),
-    globalEmail: String(item.globalEmail ?? ''),
-    ...(address as Pick<CustomerProfile, (typeof ADDRESS_FIELDS)[number]>),
-    // Profiles written before the identity model (issue 31) do not say who gave the e-mail: not a seller.
-    emailSource: item.emailSource === 'seller' ? 'seller' : 'buyer',
-    billingEmailOverride: (item.billingEmailOverride as string | undefined) ?? null,
-    overrideSetBy: overrideSetterOf(item),
-    overdueCount: Number(item.overdueCount ?? 0),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
-}
-
-/** An override written before its setter was recorded counts as the customer area's (the weaker). */
-function overrideSetterOf(item: Item): CustomerProfile['overrideSetBy'] {
-  if (item.billingEmailOverride === undefined) return null;
-  return item.overrideSetBy === 'seller' ? 'seller' : 'customer';
-}
-
-/** The newest-first order of a seller's customers (byCreation sort key, overdue markers). */
-export const creationOrder = (p: Pick<CustomerProfile, 'createdAt' | 'id'>) =>
-  `${p.createdAt}#${keys.numeric(p.id)}`;
+export { creationOrder, toProfile };
 
 export function createCustomerQueries(table: Table) {
   const getProfileItem = (tenant: Tenant, uuid: string) =>

@@ -15,13 +15,8 @@ import type { CustomerRepository } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
-import {
-  createCustomerQueries,
-  creationOrder,
-  profileRefAttribute,
-  toGlobal,
-  toProfile,
-} from './customer-queries';
+import { createCustomerQueries, profileRefAttribute, toGlobal, toProfile } from './customer-queries';
+import { customerProfileEntity, nameOrder } from './entities/customer';
 import { keys } from './keys';
 import {
   ConditionFailedError,
@@ -33,31 +28,9 @@ import {
   type TransactItem,
   type WritePart,
 } from './table';
-import { TABLE } from './table-definition';
 
-/** A seller's customers newest first. */
-const byCreation = TABLE.indexes.byUuidOrOwner;
-/** A seller's customers by name prefix. */
-const byName = TABLE.indexes.byStatusOrName;
-
-function profileItem(p: CustomerProfile): Item {
-  const nameSearch = searchableName(p.name);
-  const item: Item = {
-    ...keys.customerProfile(p.tenant, p.uuid),
-    [byCreation.partitionKey]: keys.customersByCreation(p.tenant),
-    [byCreation.sortKey]: creationOrder(p),
-    [byName.partitionKey]: keys.customersByName(p.tenant),
-    [byName.sortKey]: `${nameSearch}#${p.uuid}`,
-    entity: 'customer-profile',
-    version: 1,
-    sellerId: p.tenant.sellerId,
-    environment: p.tenant.environment,
-    nameSearch,
-  };
-  for (const [field, value] of Object.entries(p))
-    if (field !== 'tenant' && value !== null) item[field] = value;
-  return item;
-}
+const { byCreation, byName } = customerProfileEntity.patterns;
+const profileItem = customerProfileEntity.toItem;
 
 const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): TransactItem => ({
   Put: {
@@ -277,7 +250,7 @@ function patchFields(current: CustomerProfile, patch: ProfilePatch): Item {
   const fields: Item = { ...patch };
   if (patch.name !== undefined) {
     fields.nameSearch = searchableName(patch.name);
-    fields[byName.sortKey] = `${fields.nameSearch}#${current.uuid}`;
+    fields[byName.sortKey] = nameOrder(fields.nameSearch as string, current.uuid);
   }
   return fields;
 }
@@ -292,7 +265,7 @@ function reRegisterUpdate(tenant: Tenant, uuid: string, fields: RegisteredFields
   const set = patchExpression({
     ...fields,
     nameSearch,
-    [byName.sortKey]: `${nameSearch}#${uuid}`,
+    [byName.sortKey]: nameOrder(nameSearch, uuid),
     updatedAt: at,
   });
   // patchExpression names field f `#f_<f>` and its value `:f_<f>`.

@@ -1,7 +1,6 @@
 import type { DeliveryRepository } from '#shared/domain/ports';
-import type { WebhookDelivery } from '#shared/domain/webhooks/deliveries';
 import { ConflictError } from '#shared/errors';
-import { eventDeliveryAttributes } from './event-log-keys';
+import { webhookDeliveryEntity } from './entities/event-log';
 import { keys } from './keys';
 import {
   alreadyExists,
@@ -11,41 +10,10 @@ import {
   patchExpression,
   type Table,
 } from './table';
-import { TABLE } from './table-definition';
 import { toEndpoint } from './webhook-endpoint-repository';
 
-const ENTITY = 'webhook-delivery';
-/** Delivery logs are kept 30 days. */
-const RETENTION_SECONDS = 30 * 86_400;
-/** An endpoint's deliveries, newest first. */
-const byOwner = TABLE.indexes.byUuidOrOwner;
-
-const FIELDS = [
-  'id',
-  'endpointId',
-  'eventId',
-  'eventName',
-  'body',
-  'status',
-  'scheduledAttempts',
-  'manualAttempts',
-  'lastStatusCode',
-  'lastDurationMs',
-  'lastError',
-  'lastResponseExcerpt',
-  'lastAttemptAt',
-  'nextAttemptAt',
-  'createdAt',
-  'updatedAt',
-] as const;
-
-export function toDelivery(item: Item): WebhookDelivery {
-  const out: Record<string, unknown> = {
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment },
-  };
-  for (const f of FIELDS) out[f] = item[f] ?? null;
-  return out as unknown as WebhookDelivery;
-}
+const { byEndpoint } = webhookDeliveryEntity.patterns;
+export const toDelivery = webhookDeliveryEntity.fromItem;
 
 const attemptAlreadyRecorded = (cause: unknown) =>
   new ConflictError('The attempt was already recorded', 'attempt_already_recorded', {
@@ -53,21 +21,7 @@ const attemptAlreadyRecorded = (cause: unknown) =>
     cause,
   });
 
-function itemOf(d: WebhookDelivery): Item {
-  const item: Item = {
-    ...keys.webhookDelivery(d.tenant, d.id),
-    [byOwner.partitionKey]: keys.deliveriesOfEndpoint(d.endpointId),
-    [byOwner.sortKey]: `${d.createdAt}#${d.id}`,
-    ...eventDeliveryAttributes(d),
-    entity: ENTITY,
-    version: 1,
-    sellerId: d.tenant.sellerId,
-    environment: d.tenant.environment,
-    ttl: Math.floor(Date.parse(d.createdAt) / 1000) + RETENTION_SECONDS,
-  };
-  for (const f of FIELDS) item[f] = d[f] ?? undefined;
-  return item;
-}
+const itemOf = webhookDeliveryEntity.toItem;
 
 export function createDeliveryRepository(table: Table): DeliveryRepository {
   return {
@@ -130,10 +84,10 @@ export function createDeliveryRepository(table: Table): DeliveryRepository {
     async listByEndpoint(tenant, endpointId, page) {
       const out = await table.queryPage<Item>(
         {
-          IndexName: byOwner.name,
+          IndexName: byEndpoint.name,
           KeyConditionExpression: '#pk = :pk',
           FilterExpression: 'sellerId = :seller AND environment = :env',
-          ExpressionAttributeNames: { '#pk': byOwner.partitionKey },
+          ExpressionAttributeNames: { '#pk': byEndpoint.partitionKey },
           ExpressionAttributeValues: {
             ':pk': keys.deliveriesOfEndpoint(endpointId),
             ':seller': tenant.sellerId,

@@ -1,15 +1,8 @@
 import { jobId } from '#shared/domain/job-id';
 import type { Tenant } from '#shared/domain/tenant';
+import type { AccessPattern } from './entities/entity';
 import type { Environment } from './keys';
 import type { Item, Table } from './table';
-import { type IndexDefinition, TABLE } from './table-definition';
-
-/**
- * The index of due times: time buckets (`DUE#<kind>#<hour>`, a saved card's `<month>`) sorted by
- * `<dueAt>#<job id>`. Every resource with due work (subscriptions, scheduled charges, installment
- * plans, saved cards' expiry steps) is in it while, and only while, something is due.
- */
-export const byDue = TABLE.indexes.byGatewayPayId;
 
 const HOUR_MS = 3_600_000;
 
@@ -26,20 +19,21 @@ export function hourBuckets(now: Date, hoursBack: number, bucketOf: (instant: st
 }
 
 /**
- * The job ids due by `now` in `buckets`, in their order: the heartbeat's backstop of one-time
- * schedules. `accept` keeps the items of the entity the bucket belongs to; the job names the
- * resource by its `id` attribute or what `idOf` reads (an installment plan's `uuid`). A saved card's
- * expiry steps are on an index of their own (`index`).
+ * The job ids due by `now` in `buckets` of an entity's due pattern (`byDueHour`, a saved card's
+ * `byExpiryMonth`: time buckets `DUE#<kind>#<hour or month>` sorted by `<dueAt>#<job id>`), in
+ * their order: the heartbeat's backstop of one-time schedules. `accept` keeps the items of the
+ * entity the bucket belongs to; the job names the resource by its `id` attribute or what `idOf`
+ * reads (an installment plan's `uuid`).
  */
 export async function dueJobIds(
   table: Table,
+  index: AccessPattern,
   buckets: string[],
   now: Date,
-  options: { accept?: (item: Item) => boolean; idOf?: (item: Item) => string; index?: IndexDefinition } = {},
+  options: { accept?: (item: Item) => boolean; idOf?: (item: Item) => string } = {},
 ): Promise<string[]> {
   const due: string[] = [];
   const nowIso = now.toISOString();
-  const index = options.index ?? byDue;
   for (const bucket of buckets) {
     let cursor: string | undefined;
     do {

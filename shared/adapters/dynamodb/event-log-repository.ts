@@ -1,16 +1,11 @@
-import type { DomainEvent } from '#shared/domain/events/events';
 import type { EventLog } from '#shared/domain/ports';
-import type { Tenant } from '#shared/domain/tenant';
-import { toDelivery } from './delivery-repository';
-import { byEvent, byTenant, byType } from './event-log-keys';
+import { outboxEventEntity, webhookDeliveryEntity } from './entities/event-log';
 import { keys } from './keys';
 import type { Item, Table } from './table';
-import { TABLE } from './table-definition';
 
-const toEvent = (item: Item): DomainEvent => ({
-  tenant: item.tenant as Tenant,
-  envelope: item.envelope as DomainEvent['envelope'],
-});
+const toEvent = outboxEventEntity.fromItem;
+const { byTenant, byType } = outboxEventEntity.patterns;
+const { byEvent } = webhookDeliveryEntity.patterns;
 
 /** Pages of a filtered list read at most this many index pages to fill one (then answer a cursor). */
 const MAX_READS_PER_PAGE = 5;
@@ -58,12 +53,12 @@ export function createEventLog(table: Table): EventLog {
           ExpressionAttributeValues: { ':pk': keys.deliveriesOfEvent(tenant, id) },
         }),
       ]);
-      if (!item || (item.entity as string) !== TABLE.outboxEntity) return null;
+      if (!item || item.entity !== outboxEventEntity.entity) return null;
       const event = toEvent(item);
       // Another tenant's event is not there, exactly as a missing one.
       if (event.tenant.sellerId !== tenant.sellerId || event.tenant.environment !== tenant.environment)
         return null;
-      return { event, deliveries: deliveries.items.map(toDelivery) };
+      return { event, deliveries: deliveries.items.map(webhookDeliveryEntity.fromItem) };
     },
   };
 }

@@ -1,13 +1,12 @@
 import type { InstallmentPlan } from '#shared/domain/installment-plans/plan';
 import type { InstallmentPlanPage, InstallmentPlanQuery } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { planEntity } from './entities/installment-plan';
 import { keys } from './keys';
-import { type ListPartition, readNewestFirst } from './list-partitions';
+import { readNewestFirst } from './list-partitions';
 import type { Item, Table } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
-export const PLAN_ENTITY = 'installment-plan';
+const PLAN_ENTITY = planEntity.entity;
 /** listByCustomer answers at most this many plans (the customer area). */
 const CUSTOMER_LIST_LIMIT = 100;
 /** listByCustomer leaves out plans completed or canceled longer ago than this. */
@@ -15,70 +14,7 @@ const CLOSED_SHOWN_MS = 90 * 86_400_000;
 /** listByCustomer's bound on the items one request reads. */
 const MAX_ITEMS_READ = 2_000;
 
-const {
-  byUuidOrOwner: byTenant,
-  byStatusOrName: byStatus,
-  byCustomer,
-  byProduct: byCustomerStatus,
-} = TABLE.indexes;
-
-/**
- * The four list partitions a plan is in (all, status, customer, customer and status), each sorted
- * by `createdAt#uuid` and headed by its counter, so every filter of `list` (statuses and/or
- * customer) is one or more whole partitions. The order is fixed: counters move by position.
- */
-export function planPartitions(p: InstallmentPlan): ListPartition[] {
-  return [
-    { scope: 'ALL', index: byTenant, value: keys.installmentPlansOfTenant(p.tenant) },
-    {
-      scope: `STATUS#${p.status}`,
-      index: byStatus,
-      value: keys.installmentPlansByStatus(p.tenant, p.status),
-    },
-    {
-      scope: `CUSTOMER#${p.customer.id}`,
-      index: byCustomer,
-      value: keys.installmentPlansOfCustomer(p.tenant, p.customer.id),
-    },
-    {
-      scope: `CUSTSTATUS#${p.customer.id}#${p.status}`,
-      index: byCustomerStatus,
-      value: keys.installmentPlansOfCustomerByStatus(p.tenant, p.customer.id, p.status),
-    },
-  ];
-}
-
-/** The plan's attributes, one each, top level; its installments are one list attribute. */
-export const PLAN_FIELDS = [
-  'uuid',
-  'status',
-  'cancelReason',
-  'product',
-  'customer',
-  'affiliate',
-  'installments',
-  'installmentsPaid',
-  'baseValue',
-  'fator',
-  'installmentAmount',
-  'totalScheduled',
-  'totalCollected',
-  'firstDueDate',
-  'installmentsDetail',
-  'overdueInstallments',
-  'dueAt',
-  'fingerprint',
-  'activatedAt',
-  'completedAt',
-  'canceledAt',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const satisfies readonly Exclude<keyof InstallmentPlan, 'tenant'>[];
-
-export const planAttributes = (p: InstallmentPlan): Item => tenantAttributes(p, PLAN_FIELDS);
-export const toPlan = (item: Item): InstallmentPlan =>
-  fromTenantAttributes<InstallmentPlan>(item, PLAN_FIELDS);
+const { byTenant, byStatus, byCustomer, byCustomerStatus } = planEntity.patterns;
 const listOrder = (item: Item) => keys.installmentPlanListOrder(String(item.createdAt), String(item.uuid));
 
 /**
@@ -112,7 +48,7 @@ export async function listInstallmentPlans(
   const { rows, totalCount, itemsRead } = await readNewestFirst(table, partitions, wanted);
   const plans = rows.filter((item) => item.entity === PLAN_ENTITY);
   plans.sort((a, b) => (listOrder(a) < listOrder(b) ? 1 : listOrder(a) > listOrder(b) ? -1 : 0));
-  return { items: plans.slice(skip, wanted).map(toPlan), totalCount, itemsRead };
+  return { items: plans.slice(skip, wanted).map(planEntity.fromItem), totalCount, itemsRead };
 }
 
 /**
@@ -150,5 +86,5 @@ export async function listPlansOfCustomer(
     found.push(...page.items);
     cursor = page.cursor;
   } while (cursor && found.length < CUSTOMER_LIST_LIMIT && read < MAX_ITEMS_READ);
-  return found.slice(0, CUSTOMER_LIST_LIMIT).map(toPlan);
+  return found.slice(0, CUSTOMER_LIST_LIMIT).map(planEntity.fromItem);
 }

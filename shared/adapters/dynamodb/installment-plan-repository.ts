@@ -4,17 +4,11 @@ import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
-import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
-import {
-  listInstallmentPlans,
-  listPlansOfCustomer,
-  PLAN_ENTITY,
-  planAttributes,
-  planPartitions,
-  toPlan,
-} from './installment-plan-queries';
+import { dueJobIds, hourBuckets } from './due-buckets';
+import { planEntity, planPartitions } from './entities/installment-plan';
+import { listInstallmentPlans, listPlansOfCustomer } from './installment-plan-queries';
 import { keys } from './keys';
-import { counterMoves, partitionAttributes } from './list-partitions';
+import { counterMoves } from './list-partitions';
 import { outboxPut } from './outbox';
 import { ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 import { transactionCreateWrites } from './transaction-repository';
@@ -23,20 +17,10 @@ const FINGERPRINT_ENTITY = 'installment-plan-fingerprint';
 /** A hold's item outlives its `until` by a day before DynamoDB's TTL removes it (expiry is `until`, not TTL). */
 const FINGERPRINT_TTL_MARGIN_S = 86_400;
 
-function planItem(p: InstallmentPlan): Item {
-  const item: Item = {
-    ...keys.installmentPlan(p.tenant, p.uuid),
-    entity: PLAN_ENTITY,
-    ...planAttributes(p),
-    ...partitionAttributes(planPartitions(p), keys.installmentPlanListOrder(p.createdAt, p.uuid)),
-  };
-  // Only while something is due is the plan in the sweep's index (Put replaces the item).
-  if (p.dueAt) {
-    item[byDue.partitionKey] = keys.installmentPlanDueBucket(p.dueAt);
-    item[byDue.sortKey] = dueSortKey(p.dueAt, p.tenant, p.uuid);
-  }
-  return item;
-}
+const planItem = planEntity.toItem;
+const toPlan = planEntity.fromItem;
+const PLAN_ENTITY = planEntity.entity;
+const { byDueHour } = planEntity.patterns;
 
 /**
  * Installment plans in the single table (docs/data-model.md, "Installment plans"): the plan item
@@ -167,7 +151,7 @@ export function createInstallmentPlanRepository(
     listByCustomer: (tenant, customerId) => listPlansOfCustomer(table, tenant, customerId, clock.now()),
 
     duePlans(now, hoursBack) {
-      return dueJobIds(table, hourBuckets(now, hoursBack, keys.installmentPlanDueBucket), now, {
+      return dueJobIds(table, byDueHour, hourBuckets(now, hoursBack, keys.installmentPlanDueBucket), now, {
         accept: (item) => item.entity === PLAN_ENTITY,
         idOf: (item) => String(item.uuid),
       });

@@ -1,6 +1,7 @@
 /**
  * Every key and index of the single table is named here and nowhere else; the table definition
- * (CDK and DynamoDB Local) takes its attribute and index names from this module. Keys are
+ * (CDK and DynamoDB Local) takes its attribute and index names from this module, and each entity's
+ * definition (entities/) builds its items and access patterns from these keys. Keys are
  * prefixed by entity; tenant data lives under SELLER#<id>#<environment> (built by `tenant` only),
  * so a test-mode item can never be read with a live tenant's keys. docs/data-model.md lists each
  * access pattern against these.
@@ -18,36 +19,22 @@ export interface Key {
 export const ATTRIBUTES = { partitionKey: 'pk', sortKey: 'sk', ttl: 'ttl' } as const;
 
 /**
- * The global secondary indexes, named after the access patterns they serve (ElectroDB style). The
- * key attributes keep their generic names (gsi1pk … gsi6sk): several entities share an index, and
- * items written before the names changed are indexed as they are, with no data migration.
+ * The global secondary indexes, with generic names: each entity names its own access patterns on
+ * them (shared/adapters/dynamodb/entities/), so one physical index is reached under its entities'
+ * pattern names and never under a second semantic name of its own. docs/data-model.md lists which
+ * patterns each index serves.
  */
 export const INDEXES = {
-  /**
-   * One entity by its uuid (product with its portal configuration, transaction), and an owner's
-   * children newest first (API keys of a seller, deliveries of an endpoint, customers of a seller).
-   */
-  byUuidOrOwner: { name: 'byUuidOrOwner', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-  /**
-   * A tenant's items by status (products per tab, transactions per status), customers by name
-   * prefix, events by type and an event's deliveries.
-   */
-  byStatusOrName: { name: 'byStatusOrName', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-  /** Transactions by the provider's payment id (provider notifications, the panel's cancel). */
-  byGatewayPayId: { name: 'byGatewayPayId', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-  /** A tenant's transactions of one product, newest first. */
-  byProduct: { name: 'byProduct', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
-  /** A tenant's transactions of one customer, newest first (also the customer name/e-mail filter). */
-  byCustomer: { name: 'byCustomer', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
-  /**
-   * A tenant's transactions of one status and one payment method, newest first: the list's
-   * combined filter reads the page, not the whole status (issue 17).
-   */
-  byStatusAndMethod: { name: 'byStatusAndMethod', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
+  gsi1: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  gsi2: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  gsi3: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  gsi4: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+  gsi5: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+  gsi6: { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
 } as const;
 
-export type IndexName = keyof typeof INDEXES;
-export type IndexDefinition = (typeof INDEXES)[IndexName];
+export type PhysicalIndex = keyof typeof INDEXES;
+export type IndexDefinition = (typeof INDEXES)[PhysicalIndex];
 
 const pad = (n: number, width = 12) => String(n).padStart(width, '0');
 
@@ -74,10 +61,10 @@ export const keys = {
   localLogin: (email: string): Key => ({ pk: `LOCALLOGIN#${email}`, sk: 'LOGIN' }),
   /** A local refresh token or TOTP sign-in challenge, by the SHA-256 of its value. */
   localSession: (tokenHash: string): Key => ({ pk: `LOCALSESSION#${tokenHash}`, sk: 'SESSION' }),
-  /** A tenant's events, newest first (byUuidOrOwner), and those of one event type (byStatusOrName). */
+  /** A tenant's events, newest first (outbox-event.byTenant), and those of one event type (byType). */
   eventsOfTenant: (t: Tenant) => `${tenant(t)}#EVENTS`,
   eventsOfType: (t: Tenant, type: string) => `${tenant(t)}#EVENTTYPE#${type}`,
-  /** The deliveries of one event (byStatusOrName), one per endpoint it was sent to. */
+  /** The deliveries of one event (webhook-delivery.byEvent), one per endpoint it was sent to. */
   deliveriesOfEvent: (t: Tenant, eventId: string) => `${tenant(t)}#EVENTDELIVERIES#${eventId}`,
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   apiKeysOfSeller: (sellerId: number) => `${seller(sellerId)}#APIKEYS`,
@@ -109,7 +96,7 @@ export const keys = {
    */
   productCopy: (uuid: string): Key => ({ pk: `PRODUCTUUID#${uuid}`, sk: 'PRODUCT' }),
   productsByState: (t: Tenant, state: 'active' | 'archived') => `${tenant(t)}#PRODUCTS#${state}`,
-  /** Sorts after every product id in both the table and byStatusOrName, so a newest-first page reads it first. */
+  /** Sorts after every product id in both the table and product.byState, so a newest-first page reads it first. */
   productCounter: (t: Tenant, state: 'active' | 'archived'): Key => inTenant(t, `PRODUCT#~COUNT#${state}`),
   counterSortKey: '~COUNT',
   transaction: (t: Tenant, id: number): Key => inTenant(t, `TXN#${pad(id)}`),
@@ -252,8 +239,8 @@ export const keys = {
   mailToPrefix: (to: string) => `MAILTO#${encodeURIComponent(to)}#`,
   /** A message that must go out once (a receipt per event id): its claim, then its sent mark. */
   mailLog: (key: string): Key => ({ pk: `MAILLOG#${key}`, sk: 'MAILLOG' }),
-  // Saved cards (payment methods): by id in the tenant partition; byUuidOrOwner lists a customer's;
-  // byStatusOrName buckets the next expiry step by month for the heartbeat's sweep.
+  // Saved cards (payment methods): by id in the tenant partition; payment-method.byCustomer lists a
+  // customer's; byExpiryMonth buckets the next expiry step by month for the heartbeat's sweep.
   paymentMethod: (t: Tenant, id: number): Key => inTenant(t, `PAYMETHOD#${pad(id)}`),
   paymentMethodsOfCustomer: (t: Tenant, customerUuid: string) => `${tenant(t)}#PAYMETHODS#${customerUuid}`,
   /** One per customer and card (provider, brand, last 4, expiry): a card is saved once. */
@@ -267,8 +254,8 @@ export const keys = {
     ),
   /** The month (YYYY-MM of the ISO instant) of a payment method's next expiry step. */
   paymentMethodExpiryBucket: (instant: string) => `DUE#CARD#${instant.slice(0, 7)}`,
-  // Subscription prices: by id in the tenant partition; byStatusOrName lists a product's prices,
-  // byUuidOrOwner finds one by uuid (the tenant is compared).
+  // Subscription prices: by id in the tenant partition; subscription-price.byProduct lists a
+  // product's prices, byUuid finds one by uuid (the tenant is compared).
   price: (t: Tenant, id: number): Key => inTenant(t, `PRICE#${pad(id)}`),
   priceByUuid: (uuid: string) => `PRICEUUID#${uuid}`,
   pricesOfProduct: (t: Tenant, productId: number) => `${tenant(t)}#PRICES#${productId}`,
@@ -309,7 +296,7 @@ export const keys = {
   scheduledChargeAttempt: (t: Tenant, id: string, attemptId: number): Key =>
     inTenant(t, `SCHATT#${id}#${pad(attemptId)}`),
   scheduledChargeAttemptsPrefix: (id: string) => `SCHATT#${id}#`,
-  /** byUuidOrOwner partition of one cycle's attempts (the attempts' cycleNumber filter). */
+  /** scheduled-charge-attempt.byCycle partition of one cycle's attempts (the attempts' cycleNumber filter). */
   scheduledChargeAttemptsOfCycle: (t: Tenant, id: string, cycleNumber: number) =>
     `${tenant(t)}#SCHATTCYC#${id}#${cycleNumber}`,
   scheduledChargesOfTenant: (t: Tenant) => `${tenant(t)}#SCHS`,

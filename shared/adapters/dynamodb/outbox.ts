@@ -2,13 +2,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { EventOutbox } from '#shared/domain/ports';
-import { eventLogAttributes } from './event-log-keys';
-import { keys } from './keys';
+import { outboxEventEntity } from './entities/event-log';
 import { alreadyExists, orConflict, type Table, type TransactItem } from './table';
-import { TABLE } from './table-definition';
-
-/** Outbox items stay 30 days (resends and audits), then TTL removes them. */
-const RETENTION_SECONDS = 30 * 86_400;
 
 /**
  * The outbox item of an event. Repositories add it to the TransactWriteItems that changes the
@@ -16,18 +11,9 @@ const RETENTION_SECONDS = 30 * 86_400;
  * with this entity to the publisher.
  */
 export function outboxPut(event: DomainEvent): TransactItem {
-  const at = Date.parse(event.envelope.timestamp);
   return {
     Put: {
-      Item: {
-        ...keys.outboxEvent(event.envelope.id),
-        entity: TABLE.outboxEntity,
-        version: 1,
-        tenant: event.tenant,
-        envelope: event.envelope,
-        ...eventLogAttributes(event),
-        ttl: Math.floor(at / 1000) + RETENTION_SECONDS,
-      },
+      Item: outboxEventEntity.toItem(event),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };

@@ -1,4 +1,3 @@
-import type { ExpiryStage } from '#shared/domain/payment-methods/expiry';
 import {
   CARD_ALREADY_SAVED,
   PAYMENT_METHOD_LIST_LIMIT,
@@ -7,7 +6,8 @@ import {
 import type { PaymentMethodRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
-import { dueJobIds, dueSortKey } from './due-buckets';
+import { dueJobIds } from './due-buckets';
+import { paymentMethodEntity } from './entities/payment-method';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import {
@@ -18,35 +18,9 @@ import {
   type Table,
   type TransactItem,
 } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
-const ENTITY = 'payment-method';
-/** A customer's saved cards, newest first. */
-const byCustomer = TABLE.indexes.byUuidOrOwner;
-/** Next expiry steps by month, for the heartbeat's sweep. */
-const byDue = TABLE.indexes.byStatusOrName;
-const pad = keys.numeric;
-
-const DATA_FIELDS = [
-  'id',
-  'uuid',
-  'customer',
-  'type',
-  'brand',
-  'last4',
-  'expiryMonth',
-  'expiryYear',
-  'status',
-  'provider',
-  'token',
-  'expiryNotices',
-  'nextExpiryStepAt',
-  'expiredAt',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const;
+const ENTITY = paymentMethodEntity.entity;
+const { byCustomer, byExpiryMonth } = paymentMethodEntity.patterns;
 
 const cardGuard = (pm: PaymentMethod) =>
   keys.paymentMethodCard(pm.tenant, {
@@ -57,26 +31,8 @@ const cardGuard = (pm: PaymentMethod) =>
     expiry: `${pm.expiryYear}-${String(pm.expiryMonth).padStart(2, '0')}`,
   });
 
-function toItem(pm: PaymentMethod): Item {
-  const item: Item = {
-    ...keys.paymentMethod(pm.tenant, pm.id),
-    [byCustomer.partitionKey]: keys.paymentMethodsOfCustomer(pm.tenant, pm.customer.uuid),
-    [byCustomer.sortKey]: pad(pm.id),
-    entity: ENTITY,
-    ...tenantAttributes(pm, DATA_FIELDS),
-  };
-  // Only a method waiting for a step is in the sweep's index; an expired one leaves it.
-  if (pm.nextExpiryStepAt) {
-    item[byDue.partitionKey] = keys.paymentMethodExpiryBucket(pm.nextExpiryStepAt);
-    item[byDue.sortKey] = dueSortKey(pm.nextExpiryStepAt, pm.tenant, pm.id);
-  }
-  return item;
-}
-
-export function toPaymentMethod(item: Item): PaymentMethod {
-  const pm = fromTenantAttributes<PaymentMethod>(item, DATA_FIELDS);
-  return { ...pm, expiryNotices: ((pm.expiryNotices as number[] | null) ?? []).map(Number) as ExpiryStage[] };
-}
+const toItem = paymentMethodEntity.toItem;
+export const toPaymentMethod = paymentMethodEntity.fromItem;
 
 const changed = (cause: ConditionFailedError) =>
   new ConflictError('The payment method changed at the same time; retry', 'concurrent_update', {
@@ -200,7 +156,7 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
       const buckets: string[] = [];
       for (let back = monthsBack; back >= 0; back--)
         buckets.push(keys.paymentMethodExpiryBucket(monthBefore(now, back)));
-      return dueJobIds(table, buckets, now, { accept: (item) => item.entity === ENTITY, index: byDue });
+      return dueJobIds(table, byExpiryMonth, buckets, now, { accept: (item) => item.entity === ENTITY });
     },
   };
 }

@@ -1,26 +1,14 @@
 import type { PortalConfigRepository } from '#shared/domain/ports';
-import type { StoredPortalConfig } from '#shared/domain/products/portal-config';
-import { PORTAL_DEFAULTS, type PortalFields } from '#shared/domain/products/portal-defaults';
+import type { PortalFields } from '#shared/domain/products/portal-defaults';
 import type { Tenant } from '#shared/domain/tenant';
+import { PORTAL_FIELD_NAMES, portalConfigEntity, productConfigPlace } from './entities/portal-config';
 import { keys } from './keys';
 import type { Item, Table } from './table';
-import { TABLE } from './table-definition';
 
-const ENTITY = 'portal-config';
-/** A product's configuration is indexed under the product's uuid, beside the product. */
-const byUuid = TABLE.indexes.byUuidOrOwner;
-const FIELD_NAMES = Object.keys(PORTAL_DEFAULTS) as (keyof PortalFields)[];
-
-function toConfig(item: Item): StoredPortalConfig {
-  const fields: Record<string, unknown> = {};
-  for (const name of FIELD_NAMES) if (item[name] !== undefined) fields[name] = item[name];
-  return {
-    productId: item.productId === undefined || item.productId === null ? null : Number(item.productId),
-    fields: fields as PortalFields,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
-}
+const ENTITY = portalConfigEntity.entity;
+const { byProductUuid } = portalConfigEntity.patterns;
+const FIELD_NAMES = PORTAL_FIELD_NAMES;
+const toConfig = portalConfigEntity.fromItem;
 
 /**
  * Fields are top-level attributes, so both "replace" (POST/PUT: set the given fields, remove the
@@ -36,7 +24,12 @@ async function write(
   productUuid?: string,
 ) {
   const names: Record<string, string> = { '#e': 'entity', '#v': 'version' };
-  const values: Record<string, unknown> = { ':now': now, ':pid': productId ?? null, ':e': ENTITY, ':v': 1 };
+  const values: Record<string, unknown> = {
+    ':now': now,
+    ':pid': productId ?? null,
+    ':e': ENTITY,
+    ':v': portalConfigEntity.version,
+  };
   const sets = [
     'createdAt = if_not_exists(createdAt, :now)',
     'updatedAt = :now',
@@ -46,10 +39,11 @@ async function write(
   ];
   const removes: string[] = [];
   if (productUuid) {
-    names['#g1pk'] = byUuid.partitionKey;
-    names['#g1sk'] = byUuid.sortKey;
-    values[':g1pk'] = keys.productByUuid(productUuid);
-    values[':g1sk'] = 'PORTALCFG';
+    names['#g1pk'] = byProductUuid.partitionKey;
+    names['#g1sk'] = byProductUuid.sortKey;
+    const place = productConfigPlace(productUuid);
+    values[':g1pk'] = place.pk;
+    values[':g1sk'] = place.sk;
     sets.push('#g1pk = :g1pk', '#g1sk = :g1sk');
   }
   FIELD_NAMES.forEach((name, i) => {
@@ -102,11 +96,11 @@ export function createPortalConfigRepository(table: Table): PortalConfigReposito
           seller: seller ? toConfig(seller) : null,
         };
       }
-      // By uuid: the product and its configuration share a byUuidOrOwner partition (one query).
+      // By uuid: the product and its configuration share a byProductUuidOrOwner partition (one query).
       const out = await table.query<Item>({
-        IndexName: byUuid.name,
+        IndexName: byProductUuid.name,
         KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': byUuid.partitionKey },
+        ExpressionAttributeNames: { '#pk': byProductUuid.partitionKey },
         ExpressionAttributeValues: { ':pk': keys.productByUuid(ref.uuid) },
       });
       const product = out.items.find(isProduct);

@@ -1,34 +1,10 @@
-import type { PortalSession } from '#shared/domain/portal/session';
 import type { PortalSessionRepository } from '#shared/domain/ports';
+import { portalSessionEntity } from './entities/portal-session';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
 import { alreadyExists, type Item, orConflict, type Table } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
-const ENTITY = 'portal-session';
-/** TTL deletion may lag for days, so callers check `expiresAt`; the day of margin only keeps it tidy. */
-const TTL_MARGIN_SECONDS = 86_400;
-
-const DATA_FIELDS = [
-  'id',
-  'tokenHash',
-  'customer',
-  'productId',
-  'returnUrl',
-  'expiresAt',
-  'createdAt',
-] as const;
-
-function toItem(s: PortalSession): Item {
-  return {
-    ...keys.portalSession(s.tokenHash),
-    entity: ENTITY,
-    version: 1,
-    ...tenantAttributes(s, DATA_FIELDS),
-    [TABLE.ttlAttribute]: Math.floor(Date.parse(s.expiresAt) / 1000) + TTL_MARGIN_SECONDS,
-  };
-}
+const toItem = portalSessionEntity.toItem;
 
 export function createPortalSessionRepository(table: Table): PortalSessionRepository {
   return {
@@ -43,7 +19,7 @@ export function createPortalSessionRepository(table: Table): PortalSessionReposi
 
     async findByTokenHash(tokenHash) {
       const item = await table.get<Item>(keys.portalSession(tokenHash), { consistent: true });
-      return item ? fromTenantAttributes<PortalSession>(item, DATA_FIELDS) : null;
+      return item ? portalSessionEntity.fromItem(item) : null;
     },
 
     async authenticate(tokenHash, at, window) {
@@ -59,7 +35,7 @@ export function createPortalSessionRepository(table: Table): PortalSessionReposi
         guardHolds: (existing) => existing !== undefined && String(existing.expiresAt) > now,
       });
       if (!result) return null;
-      return { session: fromTenantAttributes<PortalSession>(result.item, DATA_FIELDS), count: result.count };
+      return { session: portalSessionEntity.fromItem(result.item), count: result.count };
     },
   };
 }

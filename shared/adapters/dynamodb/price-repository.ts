@@ -2,45 +2,13 @@ import type { PriceRepository } from '#shared/domain/ports';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
+import { priceEntity } from './entities/price';
 import { keys } from './keys';
 import { alreadyExists, type Item, orConflict, type Table } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
-const ENTITY = 'subscription-price';
-/** A price by its uuid (a checkout session's `price_id`). */
-const byUuid = TABLE.indexes.byUuidOrOwner;
-/** A product's prices, newest first. */
-const byProduct = TABLE.indexes.byStatusOrName;
-
-const DATA_FIELDS = [
-  'id',
-  'uuid',
-  'product',
-  'name',
-  'unitAmount',
-  'billingInterval',
-  'intervalCount',
-  'trialDays',
-  'isActive',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const;
-
-function toItem(p: SubscriptionPrice): Item {
-  return {
-    ...keys.price(p.tenant, p.id),
-    [byUuid.partitionKey]: keys.priceByUuid(p.uuid),
-    [byUuid.sortKey]: 'PRICE',
-    [byProduct.partitionKey]: keys.pricesOfProduct(p.tenant, p.product.id),
-    [byProduct.sortKey]: keys.numeric(p.id),
-    entity: ENTITY,
-    ...tenantAttributes(p, DATA_FIELDS),
-  };
-}
-
-export const toPrice = (item: Item) => fromTenantAttributes<SubscriptionPrice>(item, DATA_FIELDS);
+const { byUuid, byProduct } = priceEntity.patterns;
+const toItem = priceEntity.toItem;
+const toPrice = priceEntity.fromItem;
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;
 
 export function createPriceRepository(table: Table): PriceRepository {

@@ -2,92 +2,19 @@ import type { DomainEvent } from '#shared/domain/events/events';
 import type { ProductRepository } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import { ConflictError } from '#shared/errors';
+import { productCopyEntity, productEntity, searchable } from './entities/product';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, type Item, orConflict, type Table, type TransactItem } from './table';
-import { TABLE } from './table-definition';
 
-const ENTITY = 'product';
-const COPY_ENTITY = 'product-copy';
-/** A product by uuid (its portal configuration shares the partition). */
-const byUuid = TABLE.indexes.byUuidOrOwner;
-/** A tenant's products per tab (active / archived), newest first. */
-const byState = TABLE.indexes.byStatusOrName;
+const { byState } = productEntity.patterns;
 /** Product search filters the seller's catalogue; it reads at most this many items per request. */
 const SEARCH_READ_LIMIT = 5_000;
 
-export const searchable = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-
-function toItem(p: Product): Item {
-  return {
-    ...keys.product(p.tenant, p.id),
-    [byUuid.partitionKey]: keys.productByUuid(p.uuid),
-    [byUuid.sortKey]: 'PRODUCT',
-    [byState.partitionKey]: keys.productsByState(p.tenant, p.isActive ? 'active' : 'archived'),
-    [byState.sortKey]: keys.numeric(p.id),
-    entity: ENTITY,
-    version: p.version,
-    id: p.id,
-    uuid: p.uuid,
-    sellerId: p.tenant.sellerId,
-    environment: p.tenant.environment,
-    name: p.name,
-    nameSearch: searchable(p.name),
-    image: p.image,
-    value: p.value,
-    description: p.description ?? undefined,
-    pix: p.pix,
-    creditCard: p.creditCard,
-    boleto: p.boleto,
-    installments: p.installments,
-    carne: p.carne,
-    isActive: p.isActive,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-  };
-}
-
-/**
- * The product's copy under its uuid (keys.productCopy), put in the same transaction as the product:
- * no index attributes, so no list or index query ever sees it twice. Every read by uuid is a key
- * read of it: strongly consistent, and batched with the other reads a request starts beside it.
- */
-function copyPut(p: Product): TransactItem {
-  const item = toItem(p);
-  for (const index of Object.values(TABLE.indexes)) {
-    delete item[index.partitionKey];
-    delete item[index.sortKey];
-  }
-  return { Put: { Item: { ...item, ...keys.productCopy(p.uuid), entity: COPY_ENTITY } } };
-}
-
-export function toProduct(item: Item): Product {
-  return {
-    id: Number(item.id),
-    uuid: String(item.uuid),
-    tenant: {
-      sellerId: Number(item.sellerId),
-      environment: item.environment as Product['tenant']['environment'],
-    },
-    name: String(item.name),
-    image: String(item.image),
-    value: Number(item.value),
-    description: (item.description as string | undefined) ?? null,
-    pix: Boolean(item.pix),
-    creditCard: Boolean(item.creditCard),
-    boleto: Boolean(item.boleto),
-    installments: Number(item.installments),
-    carne: item.carne as Product['carne'],
-    isActive: Boolean(item.isActive),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-    version: Number(item.version),
-  };
-}
+const toItem = productEntity.toItem;
+/** The product of a stored product or product-copy item (the sale's readers share it). */
+export const toProduct = productEntity.fromItem;
+const copyPut = (p: Product): TransactItem => ({ Put: { Item: productCopyEntity.toItem(p) } });
 
 const COUNTER = 'counter';
 

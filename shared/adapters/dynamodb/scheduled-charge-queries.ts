@@ -1,16 +1,15 @@
-import { searchableName } from '#shared/domain/customers/customer';
 import { classifySearch } from '#shared/domain/customers/listing';
-import { normalizeDocument } from '#shared/domain/documents';
 import type { ScheduledChargePage, ScheduledChargeQuery } from '#shared/domain/ports';
 import type { Cycle, ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
 import type { Tenant } from '#shared/domain/tenant';
+import { scheduledChargeEntity, searchAttributes } from './entities/scheduled-charge';
 import { type Key, keys } from './keys';
 import type { Item, Table } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
-export const CHARGE_ENTITY = 'scheduled-charge';
 export const CYCLE_ENTITY = 'scheduled-charge-cycle';
+const { byTenant, byStatus, byCustomer, byType } = scheduledChargeEntity.patterns;
+type Index = { name: string; partitionKey: string; sortKey: string };
+export const CHARGE_ENTITY = scheduledChargeEntity.entity;
 export const SEARCH_ENTITY = 'scheduled-charge-search';
 export const COUNTER_ENTITY = 'counter';
 /**
@@ -19,57 +18,6 @@ export const COUNTER_ENTITY = 'counter';
  * list is the matches within the items read: totalCount counts those, later pages come back empty.
  */
 export const MAX_ITEMS_READ = 20_000;
-
-const { byUuidOrOwner: byTenant, byStatusOrName: byStatus, byCustomer, byProduct: byType } = TABLE.indexes;
-type Index = { name: string; partitionKey: string; sortKey: string };
-
-/**
- * The four list partitions a charge is in (all, status, customer, type), each sorted by
- * `dueDate#id` and counted by `keys.scheduledChargeCounter(scope)`. The order is fixed: the
- * repository moves counters by position.
- */
-export function chargePartitions(c: ScheduledCharge): { scope: string; index: Index; value: string }[] {
-  return [
-    { scope: 'ALL', index: byTenant, value: keys.scheduledChargesOfTenant(c.tenant) },
-    {
-      scope: `STATUS#${c.status}`,
-      index: byStatus,
-      value: keys.scheduledChargesByStatus(c.tenant, c.status),
-    },
-    {
-      scope: `CUSTOMER#${c.customer.id}`,
-      index: byCustomer,
-      value: keys.scheduledChargesOfCustomer(c.tenant, c.customer.id),
-    },
-    { scope: `TYPE#${c.type}`, index: byType, value: keys.scheduledChargesOfType(c.tenant, c.type) },
-  ];
-}
-
-/** The charge's attributes (its cycles are items of their own). */
-export const CHARGE_FIELDS = [
-  'id',
-  'type',
-  'status',
-  'customer',
-  'product',
-  'description',
-  'amount',
-  'methods',
-  'dueDate',
-  'anchorDate',
-  'recurrence',
-  'trialDays',
-  'trialEndsOn',
-  'paymentMethod',
-  'cancelAtPeriodEnd',
-  'pausedAt',
-  'canceledAt',
-  'overdueCycles',
-  'dueAt',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const;
 
 export const CYCLE_FIELDS = [
   'number',
@@ -95,15 +43,6 @@ export const CYCLE_FIELDS = [
   'updatedAt',
 ] as const;
 
-/** What a search compares, stored on the charge and its copies (filters of the other partitions). */
-export function searchAttributes(c: ScheduledCharge) {
-  return {
-    searchName: searchableName(c.customer.name),
-    searchEmail: c.customer.email.toLowerCase(),
-    searchDocument: normalizeDocument(c.customer.document),
-  };
-}
-
 /** The charge's search copies: one per way a search finds it, each ending in the list order. */
 export function searchCopyKeys(c: ScheduledCharge): Key[] {
   const s = searchAttributes(c);
@@ -113,23 +52,6 @@ export function searchCopyKeys(c: ScheduledCharge): Key[] {
     keys.scheduledChargeSearch(c.tenant, 'DOC', s.searchDocument, c.dueDate, c.id),
   ];
 }
-
-/** The charge's data attributes (what the charge item and its search copies share). */
-export const chargeAttributes = (c: ScheduledCharge): Item => ({
-  ...tenantAttributes(c, CHARGE_FIELDS),
-  ...searchAttributes(c),
-});
-
-/**
- * A charge item (or search copy) as the charge, without cycles (lists show none). A search copy has
- * no timeline counter: a charge is saved only as `get` read it (readCharge), and the save's
- * condition refuses a counter that is not the stored one.
- */
-export const toCharge = (item: Item): ScheduledCharge => ({
-  ...fromTenantAttributes<ScheduledCharge>(item, CHARGE_FIELDS),
-  cycles: [],
-  timelineSeq: Number(item.timelineSeq ?? 0),
-});
 
 export function toCycle(item: Item): Cycle {
   const cycle: Record<string, unknown> = {};
@@ -158,7 +80,7 @@ export async function readCharge(table: Table, tenant: Tenant, id: string): Prom
     for (const item of page.items) {
       // Exact keys only: an id that is not a charge's must not read a neighbour's items.
       if (item.sk === chargeKey.sk) {
-        charge = { ...toCharge(item), timelineSeq: Number(item.timelineSeq) };
+        charge = { ...scheduledChargeEntity.fromItem(item), timelineSeq: Number(item.timelineSeq) };
       } else if (String(item.sk).startsWith(cyclePrefix) && item.entity === CYCLE_ENTITY)
         cycles.push(toCycle(item));
     }
@@ -354,5 +276,5 @@ export async function listScheduledCharges(
     itemsRead += counters.length;
     totalCount = counters.reduce((sum, c) => sum + Number(c.count ?? 0), 0);
   }
-  return { items: rows.slice(skip, wanted).map(toCharge), totalCount, itemsRead };
+  return { items: rows.slice(skip, wanted).map(scheduledChargeEntity.fromItem), totalCount, itemsRead };
 }

@@ -9,7 +9,13 @@ import {
 import type { Tenant } from '#shared/domain/tenant';
 import { transactWithOverdueCount } from './customer-overdue';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
-import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
+import { dueJobIds, hourBuckets } from './due-buckets';
+import {
+  attemptEntity,
+  chargeAttributes,
+  chargePartitions,
+  scheduledChargeEntity,
+} from './entities/scheduled-charge';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import {
@@ -17,47 +23,27 @@ import {
   COUNTER_ENTITY,
   CYCLE_ENTITY,
   CYCLE_FIELDS,
-  chargeAttributes,
-  chargePartitions,
   listScheduledCharges,
   MAX_ITEMS_READ,
   readCharge,
   SEARCH_ENTITY,
   searchCopyKeys,
-  toCharge,
 } from './scheduled-charge-queries';
 import type { Item, Table, TransactItem } from './table';
-import { TABLE } from './table-definition';
 import { transactionCreateWrites } from './transaction-repository';
 
 const TIMELINE_ENTITY = 'scheduled-charge-event';
-const ATTEMPT_ENTITY = 'scheduled-charge-attempt';
-/** Charges whose `dueAt` falls in one hour, for the heartbeat's sweep. */
-/** Attempts of one cycle, newest first. */
-const byCycle = TABLE.indexes.byUuidOrOwner;
+const { byCycle } = attemptEntity.patterns;
+const { byCustomer, byDueHour } = scheduledChargeEntity.patterns;
 /** The portal lists at most this many open charges of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
 const CLOSED = ['paid', 'canceled', 'recurrence_canceled'];
 
-function chargeItem(c: ScheduledCharge, timelineSeq: number): Item {
-  const item: Item = {
-    ...keys.scheduledCharge(c.tenant, c.id),
-    entity: CHARGE_ENTITY,
-    ...chargeAttributes(c),
-    timelineSeq,
-  };
-  const order = keys.scheduledChargeListOrder(c.dueDate, c.id);
-  for (const p of chargePartitions(c)) {
-    item[p.index.partitionKey] = p.value;
-    item[p.index.sortKey] = order;
-  }
-  // Only while something is due is the charge in the sweep's index (Put replaces the item).
-  if (c.dueAt) {
-    item[byDue.partitionKey] = keys.scheduledChargeDueBucket(c.dueAt);
-    item[byDue.sortKey] = dueSortKey(c.dueAt, c.tenant, c.id);
-  }
-  return item;
-}
+/** The charge's item with the timeline counter its save moved to. */
+const chargeItem = (c: ScheduledCharge, timelineSeq: number): Item => ({
+  ...scheduledChargeEntity.toItem(c),
+  timelineSeq,
+});
 
 function cycleItem(c: ScheduledCharge, cycle: Cycle): Item {
   const item: Item = {
@@ -71,42 +57,8 @@ function cycleItem(c: ScheduledCharge, cycle: Cycle): Item {
   return item;
 }
 
-function attemptItem(tenant: Tenant, a: Attempt): Item {
-  return {
-    ...keys.scheduledChargeAttempt(tenant, a.chargeId, a.id),
-    entity: ATTEMPT_ENTITY,
-    sellerId: tenant.sellerId,
-    environment: tenant.environment,
-    [byCycle.partitionKey]: keys.scheduledChargeAttemptsOfCycle(tenant, a.chargeId, a.cycleNumber),
-    [byCycle.sortKey]: keys.numeric(a.id),
-    ...a,
-  };
-}
-
-const ATTEMPT_FIELDS: (keyof Attempt)[] = [
-  'id',
-  'chargeId',
-  'cycleNumber',
-  'attemptNumber',
-  'attemptedAt',
-  'source',
-  'paymentMethod',
-  'paymentMethodId',
-  'cardLast4',
-  'cardBrand',
-  'status',
-  'failureCode',
-  'failureReason',
-  'gatewayFailureCode',
-  'gatewayChargeId',
-  'transactionId',
-];
-
-function toAttempt(item: Item): Attempt {
-  const a: Record<string, unknown> = {};
-  for (const f of ATTEMPT_FIELDS) a[f] = item[f] ?? null;
-  return a as unknown as Attempt;
-}
+const attemptItem = (tenant: Tenant, attempt: Attempt): Item => attemptEntity.toItem({ tenant, attempt });
+const toAttempt = (item: Item): Attempt => attemptEntity.fromItem(item).attempt;
 
 const toTimelineEntry = (item: Item): TimelineEntry => ({
   id: Number(item.id),
@@ -326,7 +278,7 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
 
     /** Open charges (not paid or cancelled), latest due date first (then id), each with its cycles. */
     async listByCustomer(tenant, customerId, options = {}) {
-      const index = TABLE.indexes.byCustomer;
+      const index = byCustomer;
       const since = options.closedSince;
       const found: Item[] = [];
       let read = 0;
@@ -356,14 +308,18 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
         cursor = page.cursor;
       } while (cursor && found.length < CUSTOMER_LIST_LIMIT && read < MAX_ITEMS_READ);
       const charges = await Promise.all(
-        found.slice(0, CUSTOMER_LIST_LIMIT).map((item) => readCharge(table, tenant, toCharge(item).id)),
+        found
+          .slice(0, CUSTOMER_LIST_LIMIT)
+          .map((item) => readCharge(table, tenant, scheduledChargeEntity.fromItem(item).id)),
       );
       return charges.filter((c): c is ScheduledCharge => c !== null);
     },
 
     dueCharges(now, hoursBack) {
       const accept = (item: Item) => item.entity === CHARGE_ENTITY;
-      return dueJobIds(table, hourBuckets(now, hoursBack, keys.scheduledChargeDueBucket), now, { accept });
+      return dueJobIds(table, byDueHour, hourBuckets(now, hoursBack, keys.scheduledChargeDueBucket), now, {
+        accept,
+      });
     },
   };
 }

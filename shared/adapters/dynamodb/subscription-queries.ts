@@ -1,73 +1,15 @@
 import type { SubscriptionPage, SubscriptionQuery } from '#shared/domain/ports';
-import type { Subscription } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
+import { subscriptionEntity } from './entities/subscription';
 import { keys } from './keys';
 import type { Item, Table } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes } from './tenant-fields';
 
 export const SUBSCRIPTION_COUNTER = 'counter';
 /** A filtered list reads its whole partition to count its total; this bounds one request's reads. */
 const MAX_ITEMS_READ = 20_000;
 
-const { byUuidOrOwner: byTenant, byStatusOrName: byStatus, byCustomer, byProduct } = TABLE.indexes;
+const { byTenant, byStatus, byCustomer, byProduct } = subscriptionEntity.patterns;
 type Index = { name: string; partitionKey: string; sortKey: string };
-
-/**
- * The four list partitions a subscription is in (all, status, customer, product), each headed by
- * its counter (`keys.subscriptionCounter(scope)`, index sort key `~COUNT`). The order is fixed:
- * the repository moves counters by position.
- */
-export function subscriptionPartitions(s: Subscription): { scope: string; index: Index; value: string }[] {
-  return [
-    { scope: 'ALL', index: byTenant, value: keys.subscriptionsOfTenant(s.tenant) },
-    { scope: `STATUS#${s.status}`, index: byStatus, value: keys.subscriptionsByStatus(s.tenant, s.status) },
-    {
-      scope: `CUSTOMER#${s.customer.id}`,
-      index: byCustomer,
-      value: keys.subscriptionsOfCustomer(s.tenant, s.customer.id),
-    },
-    {
-      scope: `PRODUCT#${s.price.product.id}`,
-      index: byProduct,
-      value: keys.subscriptionsOfProduct(s.tenant, s.price.product.id),
-    },
-  ];
-}
-
-/** The subscription's attributes: one each, top level (the tenant as sellerId and environment). */
-export const SUBSCRIPTION_FIELDS = [
-  'id',
-  'uuid',
-  'status',
-  'customer',
-  'price',
-  'collectionMethod',
-  'paymentMethod',
-  'pixAuthorizationId',
-  'billingAnchor',
-  'billingCycle',
-  'currentPeriodStart',
-  'currentPeriodEnd',
-  'trialEndsAt',
-  'cancelAt',
-  'cancelledAt',
-  'cancelAtPeriodEnd',
-  'cancelReason',
-  'pausedAt',
-  'lastPaymentAt',
-  'nextPaymentAt',
-  'failedPaymentCount',
-  'dueAt',
-  'pendingCharge',
-  'checkoutSessionId',
-  'metadata',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const;
-
-export const toSubscription = (item: Item) => fromTenantAttributes<Subscription>(item, SUBSCRIPTION_FIELDS);
 
 /**
  * The narrowest filter picks the partition (customer, then product, then status, else all), newest
@@ -130,7 +72,7 @@ export async function listSubscriptions(
     if (!filtered && rows.length >= wanted) break;
   } while (cursor && itemsRead < MAX_ITEMS_READ);
   return {
-    items: rows.slice(skip, wanted).map(toSubscription),
+    items: rows.slice(skip, wanted).map(subscriptionEntity.fromItem),
     totalCount: filtered ? rows.length : counted,
     itemsRead,
   };

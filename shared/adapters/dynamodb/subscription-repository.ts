@@ -3,45 +3,24 @@ import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subs
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { profileAsOfWrites, profileChanged } from './customer-repository';
-import { byDue, dueJobIds, dueSortKey, hourBuckets } from './due-buckets';
+import { dueJobIds, hourBuckets } from './due-buckets';
+import { subscriptionEntity, subscriptionPartitions } from './entities/subscription';
 import { keys } from './keys';
 import { counterMoves } from './list-partitions';
 import { outboxPut } from './outbox';
 import { CARD_GUARD_INDEX, cardAlreadySaved, paymentMethodCreateWrites } from './payment-method-repository';
-import {
-  listSubscriptions,
-  SUBSCRIPTION_FIELDS,
-  subscriptionPartitions,
-  toSubscription,
-} from './subscription-queries';
+import { listSubscriptions } from './subscription-queries';
 import { alreadyExists, type ConditionFailedError, type Item, type Table, type TransactItem } from './table';
-import { TABLE } from './table-definition';
-import { tenantAttributes } from './tenant-fields';
 
-const ENTITY = 'subscription';
+const ENTITY = subscriptionEntity.entity;
+const { byCustomer, byDueHour } = subscriptionEntity.patterns;
 const HISTORY_ENTITY = 'subscription-event';
-/** Subscriptions whose `dueAt` falls in one hour, for the heartbeat's sweep. */
 /** TransactWriteItems takes at most 100 entries; a state change writes about 10 to 20. */
 /** The portal lists at most this many subscriptions of a customer. */
 const CUSTOMER_LIST_LIMIT = 100;
 
-function toItem(s: Subscription): Item {
-  const item: Item = {
-    ...keys.subscription(s.tenant, s.id),
-    entity: ENTITY,
-    ...tenantAttributes(s, SUBSCRIPTION_FIELDS),
-  };
-  for (const p of subscriptionPartitions(s)) {
-    item[p.index.partitionKey] = p.value;
-    item[p.index.sortKey] = keys.numeric(s.id);
-  }
-  // Only while something is due is the subscription in the sweep's index (Put replaces the item).
-  if (s.dueAt) {
-    item[byDue.partitionKey] = keys.subscriptionDueBucket(s.dueAt);
-    item[byDue.sortKey] = dueSortKey(s.dueAt, s.tenant, s.id);
-  }
-  return item;
-}
+const toItem = subscriptionEntity.toItem;
+const toSubscription = subscriptionEntity.fromItem;
 
 /** Counters of the list partitions the subscription leaves go down, those it enters go up. */
 const counterMovesOf = (previous: Subscription | null, next: Subscription): TransactItem[] =>
@@ -149,7 +128,7 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
     list: (tenant, query) => listSubscriptions(table, tenant, query),
 
     async listByCustomer(tenant, customerId) {
-      const index = TABLE.indexes.byCustomer;
+      const index = byCustomer;
       const page = await table.query<Item>({
         IndexName: index.name,
         KeyConditionExpression: '#pk = :pk',
@@ -179,7 +158,7 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
     },
 
     dueSubscriptions(now, hoursBack) {
-      return dueJobIds(table, hourBuckets(now, hoursBack, keys.subscriptionDueBucket), now);
+      return dueJobIds(table, byDueHour, hourBuckets(now, hoursBack, keys.subscriptionDueBucket), now);
     },
   };
 }

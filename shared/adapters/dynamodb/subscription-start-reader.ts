@@ -4,11 +4,12 @@ import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
 import { looksLikeNumericId, looksLikeUuid } from '#shared/ids';
 import { profileOfIdPointer } from './customer-repository';
+import { priceEntity } from './entities/price';
+import { productEntity } from './entities/product';
 import { type Key, keys } from './keys';
 import { LinkMemory } from './link-memory';
 import { toPaymentMethod } from './payment-method-repository';
-import { createPriceRepository, toPrice } from './price-repository';
-import { toProduct } from './product-repository';
+import { createPriceRepository } from './price-repository';
 import type { Item, Table } from './table';
 
 /**
@@ -44,7 +45,7 @@ export function createSubscriptionStartReader(table: Table): SubscriptionStartRe
 
       if (priceKey) {
         const item = found.get(priceKey.sk);
-        price = item ? toPrice(item) : null;
+        price = item ? priceEntity.fromItem(item) : null;
       }
       if (price) productOfPrice.set(priceLink(tenant, price.id), price.product.id);
       const pointer = found.get(pointerKey.sk);
@@ -60,7 +61,7 @@ export function createSubscriptionStartReader(table: Table): SubscriptionStartRe
       return {
         customer,
         price,
-        product: product ? toProduct(product) : null,
+        product: product ? productEntity.fromItem(product) : null,
         paymentMethod: card ? toPaymentMethod(card) : null,
       };
     },

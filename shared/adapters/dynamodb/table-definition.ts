@@ -5,7 +5,7 @@
  */
 import { ATTRIBUTES, INDEXES } from './keys';
 
-export type { IndexDefinition, IndexName } from './keys';
+export type { IndexDefinition, PhysicalIndex } from './keys';
 
 export const TABLE = {
   partitionKey: ATTRIBUTES.partitionKey,

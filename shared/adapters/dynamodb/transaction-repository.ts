@@ -13,102 +13,25 @@ import {
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
 import { startKeyOf } from './cursor';
+import { transactionEntity } from './entities/transaction';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
-import { TABLE } from './table-definition';
-import { fromTenantAttributes, tenantAttributes } from './tenant-fields';
 
-const ENTITY = 'transaction';
-const { byGatewayPayId, byProduct, byCustomer } = TABLE.indexes;
-/** A transaction by its uuid. */
-const byUuid = TABLE.indexes.byUuidOrOwner;
-/** A tenant's transactions of one status, newest first. */
-const byStatus = TABLE.indexes.byStatusOrName;
-/** A tenant's transactions of one status and one payment method, newest first. */
-const byStatusAndMethod = TABLE.indexes.byStatusAndMethod;
+const { byUuid, byStatus, byGatewayPayId, byProduct, byCustomer, byStatusAndMethod } =
+  transactionEntity.patterns;
 /** Provider notifications are remembered 30 days to drop repeats. */
 const NOTIFICATION_TTL_SECONDS = 30 * 86_400;
-const pad = keys.numeric;
 
-const DATA_FIELDS = [
-  'id',
-  'uuid',
-  'provider',
-  'gatewayPayId',
-  'status',
-  'paymentMethod',
-  'value',
-  'valueSeller',
-  'installments',
-  'customer',
-  'product',
-  'pix',
-  'boleto',
-  'card',
-  'failureCode',
-  'failureReason',
-  'refunds',
-  'refundedAmount',
-  'paidAt',
-  'canceledAt',
-  'deadline',
-  'metadata',
-  'checkoutSessionId',
-  'clientReferenceId',
-  'affiliate',
-  'recurring',
-  'scheduledCharge',
-  'installmentPlan',
-  'paidAmount',
-  'chargeback',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const;
-
-function toItem(t: Transaction): Item {
-  const item: Item = {
-    ...keys.transaction(t.tenant, t.id),
-    [byUuid.partitionKey]: keys.transactionByUuid(t.uuid),
-    [byUuid.sortKey]: 'TXN',
-    [byStatus.partitionKey]: keys.transactionsByStatus(t.tenant, t.status),
-    [byStatus.sortKey]: pad(t.id),
-    [byStatusAndMethod.partitionKey]: keys.transactionsByStatusAndMethod(t.tenant, t.status, t.paymentMethod),
-    [byStatusAndMethod.sortKey]: pad(t.id),
-    [byGatewayPayId.partitionKey]: keys.transactionByGatewayId(t.gatewayPayId),
-    [byGatewayPayId.sortKey]: `${t.provider}#${t.tenant.sellerId}#${t.tenant.environment}`,
-    [byProduct.partitionKey]: keys.transactionsOfProduct(t.tenant, t.product.id),
-    [byProduct.sortKey]: pad(t.id),
-    [byCustomer.partitionKey]: keys.transactionsOfCustomer(t.tenant, t.customer.id),
-    [byCustomer.sortKey]: pad(t.id),
-    entity: ENTITY,
-    ...tenantAttributes(t, DATA_FIELDS),
-  };
-  return item;
-}
-
-function toTransaction(item: Item): Transaction {
-  const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, ...t } =
-    fromTenantAttributes<Transaction>(item, DATA_FIELDS);
-  // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
-  // others read back as they were written, without.
-  return {
-    ...t,
-    ...(recurring ? { recurring } : {}),
-    ...(scheduledCharge ? { scheduledCharge } : {}),
-    ...(installmentPlan ? { installmentPlan } : {}),
-    ...(typeof paidAmount === 'number' ? { paidAmount } : {}),
-    ...(chargeback ? { chargeback } : {}),
-  };
-}
+const toItem = transactionEntity.toItem;
+const toTransaction = transactionEntity.fromItem;
 
 const COUNTER = 'counter';
 
 /**
  * The counters behind totalPages live inside the partitions the lists read, sorted before every
  * transaction (`~COUNT` > digits), so a newest-first page reads its total in the same query:
- * the seller's one (with a count per payment method) in the table, one per status in byStatusOrName,
+ * the seller's one (with a count per payment method) in the table, one per status in byStatus,
  * per status and payment method in byStatusAndMethod, per product in byProduct, per customer in
  * byCustomer. The status ones come second and third: a status change moves exactly those.
  */

@@ -6,6 +6,7 @@ import {
 } from '#shared/domain/webhooks/endpoints';
 import { WEBHOOK_ENDPOINT_NOT_FOUND } from '#shared/domain/webhooks/not-found';
 import { NotFoundError } from '#shared/errors';
+import { webhookEndpointEntity } from './entities/webhook-endpoint';
 import { keys } from './keys';
 import {
   alreadyExists,
@@ -16,25 +17,7 @@ import {
   type Table,
 } from './table';
 
-const ENTITY = 'webhook-endpoint';
-
-export function toEndpoint(item: Item): WebhookEndpoint {
-  return {
-    id: String(item.id),
-    tenant: {
-      sellerId: Number(item.sellerId),
-      environment: item.environment as WebhookEndpoint['tenant']['environment'],
-    },
-    url: String(item.url),
-    events: item.events as string[],
-    description: (item.description as string | undefined) ?? null,
-    status: item.status as WebhookEndpoint['status'],
-    secret: String(item.secret),
-    previousSecret: (item.previousSecret as WebhookEndpoint['previousSecret'] | undefined) ?? null,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
-}
+export const toEndpoint = webhookEndpointEntity.fromItem;
 
 export function createWebhookEndpointRepository(table: Table): WebhookEndpointRepository {
   const queryPage = (tenant: WebhookEndpoint['tenant'], limit: number, cursor?: string) =>
@@ -54,22 +37,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
       const write = table.transact([
         {
           Put: {
-            Item: {
-              ...keys.webhookEndpoint(e.tenant, e.id),
-              entity: ENTITY,
-              version: 1,
-              id: e.id,
-              sellerId: e.tenant.sellerId,
-              environment: e.tenant.environment,
-              url: e.url,
-              events: e.events,
-              description: e.description ?? undefined,
-              status: e.status,
-              secret: e.secret,
-              previousSecret: e.previousSecret ?? undefined,
-              createdAt: e.createdAt,
-              updatedAt: e.updatedAt,
-            },
+            Item: webhookEndpointEntity.toItem(e),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

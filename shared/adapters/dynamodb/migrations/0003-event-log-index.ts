@@ -1,12 +1,19 @@
 import type { DomainEvent } from '#shared/domain/events/events';
-import { toDelivery } from '../delivery-repository';
-import { byEvent, byTenant, eventDeliveryAttributes, eventLogAttributes } from '../event-log-keys';
+import { outboxEventEntity, webhookDeliveryEntity } from '../entities/event-log';
 import { ConditionFailedError, type Item, patchExpression, type Table } from '../table';
 import { TABLE } from '../table-definition';
 import type { Migration } from './migration';
 
 /** The delivery item's entity, as written since deliveries exist. */
-const DELIVERY_ENTITY = 'webhook-delivery';
+const DELIVERY_ENTITY = webhookDeliveryEntity.entity;
+const { byTenant } = outboxEventEntity.patterns;
+const { byEvent } = webhookDeliveryEntity.patterns;
+
+/** The event log's attributes of an outbox item: its index places and the resource it is about. */
+function eventLogAttributes(event: DomainEvent): Item {
+  const { resourceId } = outboxEventEntity.toItem(event);
+  return { ...outboxEventEntity.indexAttributes(event), ...(resourceId === undefined ? {} : { resourceId }) };
+}
 
 /**
  * Sets the attributes `item` lacks, only while it still lacks them (`missing`) and still exists:
@@ -65,7 +72,7 @@ export const eventLogIndex: Migration = {
             await addAttributes(
               ctx.table,
               item,
-              eventDeliveryAttributes(toDelivery(item)),
+              webhookDeliveryEntity.indexAttributes(webhookDeliveryEntity.fromItem(item)),
               byEvent.partitionKey,
             );
           }

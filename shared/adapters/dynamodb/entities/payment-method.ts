@@ -1,0 +1,62 @@
+import type { ExpiryStage } from '#shared/domain/payment-methods/expiry';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import { dueSortKey } from '../due-buckets';
+import { keys } from '../keys';
+import { fromTenantAttributes, tenantAttributes } from '../tenant-fields';
+import { defineEntity } from './entity';
+
+const DATA_FIELDS = [
+  'id',
+  'uuid',
+  'customer',
+  'type',
+  'brand',
+  'last4',
+  'expiryMonth',
+  'expiryYear',
+  'status',
+  'provider',
+  'token',
+  'expiryNotices',
+  'nextExpiryStepAt',
+  'expiredAt',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const;
+
+/** A saved card, in its tenant's partition under its numeric id; `version` is its optimistic lock. */
+export const paymentMethodEntity = defineEntity({
+  entity: 'payment-method',
+  key: (pm: PaymentMethod) => keys.paymentMethod(pm.tenant, pm.id),
+  patterns: {
+    byCustomer: {
+      index: 'gsi1',
+      doc: "`SELLER#<id>#<env>#PAYMETHODS#<customer uuid>` / id: a customer's saved cards, newest first",
+      at: (pm) => ({
+        pk: keys.paymentMethodsOfCustomer(pm.tenant, pm.customer.uuid),
+        sk: keys.numeric(pm.id),
+      }),
+    },
+    byExpiryMonth: {
+      index: 'gsi2',
+      doc: "`DUE#CARD#<YYYY-MM>` / `<nextExpiryStepAt>#<job id>`: saved cards by the month of their next expiry step (the heartbeat's sweep); only while a step is due",
+      // Only a method waiting for a step is in the sweep's index; an expired one leaves it.
+      at: (pm) =>
+        pm.nextExpiryStepAt
+          ? {
+              pk: keys.paymentMethodExpiryBucket(pm.nextExpiryStepAt),
+              sk: dueSortKey(pm.nextExpiryStepAt, pm.tenant, pm.id),
+            }
+          : null,
+    },
+  },
+  attributes: (pm) => tenantAttributes(pm, DATA_FIELDS),
+  fromItem: (item) => {
+    const pm = fromTenantAttributes<PaymentMethod>(item, DATA_FIELDS);
+    return {
+      ...pm,
+      expiryNotices: ((pm.expiryNotices as number[] | null) ?? []).map(Number) as ExpiryStage[],
+    };
+  },
+});
