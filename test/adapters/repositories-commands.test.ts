@@ -79,7 +79,7 @@ describe('api key repository: revoke', () => {
     createdAt: '2026-01-02T03:04:05.000Z',
   };
 
-  it('reads the pointer consistently, then revokes key and pointer and frees the name and its place under the cap in one transaction', async () => {
+  it('reads the pointer consistently, revokes key and pointer and frees the name and its place under the cap in one transaction, then reads when the key was last used', async () => {
     ddb.on(GetCommand).resolves({ Item: pointer });
     ddb.on(TransactWriteCommand).resolves({});
 
@@ -87,6 +87,7 @@ describe('api key repository: revoke', () => {
 
     expect(gets()).toEqual([
       { TableName: TABLE_NAME, Key: { pk: 'SELLER#7', sk: 'APIKEY#key_01' }, ConsistentRead: true },
+      { TableName: TABLE_NAME, Key: { pk: 'APIKEY#f00dcafe', sk: 'APIKEY' }, ConsistentRead: true },
     ]);
     expect(transactions()).toEqual([
       {

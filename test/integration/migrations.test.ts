@@ -286,7 +286,7 @@ describe('the migration runner on DynamoDB Local', () => {
         ctx.eachPage(
           {
             query: {
-              IndexName: 'byUuidOrOwner',
+              IndexName: 'gsi1',
               KeyConditionExpression: 'gsi1pk = :pk',
               ExpressionAttributeValues: { ':pk': keys.deliveriesOfEndpoint('we_1') },
             },

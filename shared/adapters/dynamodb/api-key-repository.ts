@@ -190,8 +190,10 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
         if (error instanceof ConditionFailedError) return null;
         throw error;
       }
-      // lastUsedAt lives on the key item only; the pointer has everything else the answer shows.
-      return toRecord({ ...pointer, revokedAt: at.toISOString() });
+      // lastUsedAt lives on the key item only (authenticate stamps it there): the answer reads it,
+      // as the list does, instead of answering a used key as never used.
+      const key = await table.get<Item>(keys.apiKey(hash), { consistent: true });
+      return toRecord({ ...pointer, lastUsedAt: key?.lastUsedAt, revokedAt: at.toISOString() });
     },
 
     async authenticate(hash, at, window) {
