@@ -58,15 +58,15 @@ export interface AsaasProviderDeps {
 }
 
 const ID_ATTEMPTS = 5;
+/** What a 503 of an unreachable provider asks the client to wait, in seconds. */
+const PROVIDER_RETRY_AFTER_SECONDS = 30;
 
 const notConnected = () => new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
 const unavailable = (cause: unknown) =>
   new ServiceUnavailableError(
     'The payment provider is unavailable; nothing was charged. Try again later.',
     'provider_unavailable',
-    {
-      cause,
-    },
+    { cause, retryAfterSeconds: PROVIDER_RETRY_AFTER_SECONDS },
   );
 
 /**
