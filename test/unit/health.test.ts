@@ -165,7 +165,13 @@ describe('checkGateway', () => {
     provider: 'asaas',
     health: async () => ({ status, provider: 'asaas', latencyMs: 120, ...(detail ? { detail } : {}) }),
   });
-  const sandboxRow = { provider: 'sandbox', status: 'healthy', latencyMs: 3, detail: undefined, serves: 'test' };
+  const sandboxRow = {
+    provider: 'sandbox',
+    status: 'healthy',
+    latencyMs: 3,
+    detail: undefined,
+    serves: 'test',
+  };
 
   it('passes the sandbox answer through when no provider serves live sales', async () => {
     expect(await checkGateway({ gateway: sandbox })).toEqual({

@@ -61,7 +61,10 @@ export async function checkCron(deps: {
  * environment it serves; the in-process sandbox, which serves test tenants only, is reported there
  * apart and never fails the check. Without a live provider the sandbox's own status is the check's.
  */
-export async function checkGateway(deps: { gateway: PaymentGateway; live?: PaymentGateway[] }): Promise<Check> {
+export async function checkGateway(deps: {
+  gateway: PaymentGateway;
+  live?: PaymentGateway[];
+}): Promise<Check> {
   const [sandbox, ...live] = await checkProviders([deps.gateway, ...(deps.live ?? [])]);
   const providers = [
     { ...sandbox, serves: 'test' as const },
