@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type Config, DEFAULT_MAIL_FROM, ENV } from '#shared/config';
+import { asaasUrlsOf, type Config, DEFAULT_MAIL_FROM, ENV } from '#shared/config';
 import { once } from '#shared/once';
 import { SECRET_NAMES, SECRETS } from '#shared/secrets';
 
@@ -28,12 +28,18 @@ const schema = once(() =>
     [ENV.providerKeyId]: z.string().default(''),
     [ENV.asaasSandboxUrl]: z.string().url().default('https://api-sandbox.asaas.com/v3'),
     [ENV.asaasProductionUrl]: z.string().url().default('https://api.asaas.com/v3'),
+    [ENV.asaasBaseUrl]: z.string().url().optional(),
   }),
 );
 
 /** Parses the environment once; a missing or malformed variable stops the cold start. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = schema().safeParse(env);
+  const asaas = asaasUrlsOf(env);
+  const result = schema().safeParse({
+    ...env,
+    [ENV.asaasSandboxUrl]: asaas.sandbox,
+    [ENV.asaasProductionUrl]: asaas.production,
+  });
   if (!result.success) {
     const names = result.error.issues.map((issue) => issue.path.join('.')).join(', ');
     throw new Error(`invalid configuration: ${names}`);

@@ -25,6 +25,8 @@ export const ENV = {
   providerKeyId: 'PROVIDER_KEY_ID',
   asaasSandboxUrl: 'ASAAS_SANDBOX_URL',
   asaasProductionUrl: 'ASAAS_PRODUCTION_URL',
+  /** Both Asaas environments at one endpoint (a fake, Asaas's sandbox); a per-environment URL wins. */
+  asaasBaseUrl: 'ASAAS_BASE_URL',
 } as const;
 
 /** The From address when none is configured (the local runtime, which sends nothing). */
@@ -74,6 +76,22 @@ export async function config(): Promise<Config> {
     cached ??= parseConfig(process.env);
   }
   return cached;
+}
+
+/**
+ * The Asaas endpoints the environment names: ASAAS_SANDBOX_URL and ASAAS_PRODUCTION_URL each, else
+ * ASAAS_BASE_URL for both; undefined where none is set (the real API then). The deployed stack sets
+ * the per-environment ones; an operator points `npm start` at a fake or at Asaas's sandbox with either.
+ */
+export function asaasUrlsOf(env: Record<string, string | undefined> = process.env): {
+  sandbox?: string;
+  production?: string;
+} {
+  const both = env[ENV.asaasBaseUrl] || undefined;
+  return {
+    sandbox: env[ENV.asaasSandboxUrl] || both,
+    production: env[ENV.asaasProductionUrl] || both,
+  };
 }
 
 /** The local runtime sets its own configuration before it loads any handler. */

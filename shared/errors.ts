@@ -153,10 +153,78 @@ export class PreconditionRequiredError extends AppError {
 }
 
 export class ServiceUnavailableError extends AppError {
-  constructor(message: string, code = 'service_unavailable', options?: { cause?: unknown }) {
-    super(503, code, message, options);
+  constructor(
+    message: string,
+    code = 'service_unavailable',
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
+    super(503, code, message, {
+      cause: options.cause,
+      headers:
+        options.retryAfterSeconds === undefined ? {} : { 'retry-after': String(options.retryAfterSeconds) },
+    });
   }
 }
+
+/** What an overloaded dependency's 503 asks the client to wait, in seconds. */
+const OVERLOAD_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * A dependency that is saturated or did not answer in time, by the error's name as the AWS SDK
+ * names it (no SDK is imported here): DynamoDB's throttling (docs: "Error handling with DynamoDB"),
+ * other services' throttling, DynamoDB's own 500 ("retry the request"), and the SDK's connection
+ * and socket timeouts (`TimeoutError`, also what AbortSignal.timeout raises).
+ */
+const OVERLOADED_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'TooManyRequestsException',
+  'ThrottledException',
+  'Throttling',
+  'SlowDown',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+/** A transaction DynamoDB cancelled because an item was throttled (CancellationReasons[].Code). */
+const OVERLOADED_REASONS = new Set([
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+  'RequestLimitExceeded',
+]);
+/** Node's network failures under load: the socket closed, refused or timed out. */
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+
+/**
+ * The 503 an overloaded or unreachable dependency is answered as, with Retry-After; null for any
+ * other failure (a bug stays a 500). Applied by toErrorBody and the pipeline's error mapper, so
+ * the answer and its stored idempotent copy agree.
+ */
+export function unavailableOf(error: unknown): ServiceUnavailableError | null {
+  if (!(error instanceof Error) || error instanceof AppError) return null;
+  const { name, code, CancellationReasons } = error as Error & {
+    code?: string;
+    CancellationReasons?: { Code?: string }[];
+  };
+  const overloaded =
+    OVERLOADED_NAMES.has(name) ||
+    (code !== undefined && NETWORK_CODES.has(code)) ||
+    (name === 'TransactionCanceledException' &&
+      (CancellationReasons ?? []).some((r) => r.Code !== undefined && OVERLOADED_REASONS.has(r.Code)));
+  if (!overloaded) return null;
+  return new ServiceUnavailableError(
+    'The service is overloaded or a dependency did not answer in time; retry later.',
+    'service_overloaded',
+    { cause: error, retryAfterSeconds: OVERLOAD_RETRY_AFTER_SECONDS },
+  );
+}
+
+/** The error as the mapper answers it: an overloaded dependency's failure becomes its 503. */
+export const asAnswerable = (error: unknown): unknown => unavailableOf(error) ?? error;
 
 export interface ErrorBody {
   statusCode: number;
@@ -167,7 +235,8 @@ export interface ErrorBody {
 }
 
 /** The one function that maps any thrown value to the spec's error body. */
-export function toErrorBody(error: unknown, path: string, now: Date): ErrorBody {
+export function toErrorBody(thrown: unknown, path: string, now: Date): ErrorBody {
+  const error = asAnswerable(thrown);
   if (error instanceof AppError && error.expose) {
     return {
       statusCode: error.statusCode,

@@ -12,7 +12,24 @@ const cron = {
   ageSeconds: 121,
   intervalSeconds: 300,
 } as const;
-const gateway = { status: 'healthy', provider: 'sandbox', latencyMs: 0 } as const;
+const sandboxUp = { provider: 'sandbox', status: 'healthy', latencyMs: 0, serves: 'test' } as const;
+const gateway = {
+  status: 'healthy',
+  provider: 'asaas',
+  latencyMs: 184,
+  providers: [sandboxUp, { provider: 'asaas', status: 'healthy', latencyMs: 184, serves: 'live' }],
+} as const;
+/** Asaas unreachable: its circuit opened after consecutive failures, so no call is made. */
+const gatewayDown = {
+  status: 'unhealthy',
+  provider: 'asaas',
+  latencyMs: 0,
+  detail: 'asaas: circuit_open',
+  providers: [
+    sandboxUp,
+    { provider: 'asaas', status: 'unhealthy', latencyMs: 0, detail: 'circuit_open', serves: 'live' },
+  ],
+} as const;
 const databaseDown = { status: 'unhealthy', latencyMs: 2500, detail: 'timed out' } as const;
 
 export const examples = defineExamples(healthRoutes, {
@@ -40,6 +57,18 @@ export const examples = defineExamples(healthRoutes, {
             },
             gateway,
           },
+          timestamp: at,
+          version: RELEASE,
+        },
+      },
+    },
+    {
+      name: 'provider down',
+      summary: 'Asaas, which serves live sales, is unreachable: degraded, still 200',
+      responses: {
+        200: {
+          status: 'degraded',
+          checks: { database, cron, gateway: gatewayDown },
           timestamp: at,
           version: RELEASE,
         },
@@ -105,15 +134,7 @@ export const examples = defineExamples(healthRoutes, {
       responses: {
         200: {
           status: 'healthy',
-          checks: {
-            gateway: {
-              ...gateway,
-              providers: [
-                { provider: 'sandbox', status: 'healthy', latencyMs: 0 },
-                { provider: 'asaas', status: 'healthy', latencyMs: 184 },
-              ],
-            },
-          },
+          checks: { gateway },
           timestamp: at,
           version: RELEASE,
         },
@@ -121,11 +142,11 @@ export const examples = defineExamples(healthRoutes, {
     },
     {
       name: 'unhealthy',
-      summary: 'The payment gateway cannot be reached',
+      summary: 'Asaas, which serves live sales, cannot be reached (the sandbox is reported apart)',
       responses: {
         503: {
           status: 'unhealthy',
-          checks: { gateway: { status: 'unhealthy', provider: 'sandbox', detail: 'timed out' } },
+          checks: { gateway: gatewayDown },
           timestamp: at,
           version: RELEASE,
         },

@@ -9,7 +9,7 @@ export const handler = createHttpHandler(healthRoutes, (c) => {
     health: c.repos.health,
     clock: c.clock,
     gateway: c.gateway,
-    providers: [c.gateway, c.providers.live],
+    live: [c.providers.live],
     intervalSeconds: c.config.heartbeatIntervalSeconds,
     release: RELEASE,
   };

@@ -24,7 +24,7 @@ const affiliateSale = {
   uuid: '4876bb6a-60e7-44b5-bd26-f4e5d6779f53',
   gatewayPayId: 164929520295095,
   valueSeller: 43.23,
-  affiliate: { affiliateId: 3, commissionPercent: 12.5, commission: 6.18 },
+  affiliate: { affiliateId: 3, commissionPercent: 12.5, commission: 6.18, commissionReversed: 0, net: 6.18 },
   pix: {
     qrCode:
       '00020101021126580014br.gov.bcb.pix01367d9f0335-8dcc-4054-9bf9-0dbd61d36906520400005303986540549.905802BR5916SANDBOX SELLER 26009SAO PAULO62290525DQKZo5qkJDcPntVprzoBB0MsX63044AD0',

@@ -92,6 +92,7 @@ export function toApiGatewayEvent(
   body: Buffer,
   match: { route: CompiledRoute; pathParameters: Record<string, string> } | undefined,
   now: Date,
+  arrivedAtMs = Date.now(),
 ): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const headers: Record<string, string> = {};
@@ -136,7 +137,10 @@ export function toApiGatewayEvent(
       routeKey,
       stage: '$default',
       time: now.toUTCString(),
-      timeEpoch: now.getTime(),
+      // When the request arrived, in real time as API Gateway stamps it: the pipeline's deadline runs
+      // from it (shared/deadline.ts), so a request that queued here under load is shed, never the
+      // test clock's business time.
+      timeEpoch: arrivedAtMs,
     },
   };
 }

@@ -72,6 +72,7 @@ export function createLocalServer(options: LocalServerOptions): Server {
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    const arrivedAt = Date.now();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const body = await readBody(req, BODY_LIMIT);
     if (body === null) {
@@ -96,7 +97,7 @@ export function createLocalServer(options: LocalServerOptions): Server {
       );
     }
     const group = match?.route.group ?? options.defaultGroup;
-    const event = toApiGatewayEvent(req, body, match, options.clock.now());
+    const event = toApiGatewayEvent(req, body, match, options.clock.now(), arrivedAt);
     const result = await options.invoke(group, event);
     if (options.checkResponses) check(match ? routes.get(match.route.routeKey) : undefined, result);
     sendResult(res, result);

@@ -61,6 +61,11 @@ export interface RuntimeOptions {
   /** Where both Asaas environments are reached (the tests' fake); default the real API. */
   asaasBaseUrl?: string;
   /**
+   * Where each Asaas environment is reached (`npm start` passes what ASAAS_BASE_URL,
+   * ASAAS_SANDBOX_URL and ASAAS_PRODUCTION_URL say: asaasUrlsOf in shared/config.ts); asaasBaseUrl wins.
+   */
+  asaasUrls?: { sandbox?: string; production?: string };
+  /**
    * Instrumentation (the bench): called as an HTTP route's handler starts, after the pipeline's
    * authentication, rate limit, idempotency and validation. Appended to each HTTP function's
    * middleware chain when the runtime loads it, so the functions themselves carry no probe.
@@ -196,9 +201,17 @@ function localEnvironment(
     [ENV.publicBaseUrl]: baseUrl,
     [ENV.runtime]: 'local',
     [ENV.logLevel]: options.logLevel ?? 'info',
-    ...(options.asaasBaseUrl
-      ? { [ENV.asaasSandboxUrl]: options.asaasBaseUrl, [ENV.asaasProductionUrl]: options.asaasBaseUrl }
-      : {}),
+    ...asaasEnvironment(options),
+  };
+}
+
+/** The Asaas URLs the functions get, as the stack sets them: one variable per environment. */
+function asaasEnvironment(options: RuntimeOptions): Record<string, string> {
+  const sandbox = options.asaasBaseUrl ?? options.asaasUrls?.sandbox;
+  const production = options.asaasBaseUrl ?? options.asaasUrls?.production;
+  return {
+    ...(sandbox ? { [ENV.asaasSandboxUrl]: sandbox } : {}),
+    ...(production ? { [ENV.asaasProductionUrl]: production } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { asaasUrlsOf } from '#shared/config';
 import { logger } from '#shared/logger';
 import { BUILD_DIR, buildDashboard } from '../../esbuild.config.mjs';
 import type { TestClock } from './clock';
@@ -22,6 +23,8 @@ async function main() {
       dynamoJit: 'long',
       bundled,
       logLevel: (process.env.LOG_LEVEL as never) ?? 'info',
+      // Live mode's Asaas endpoints, as the deployed stack passes them (a fake, Asaas's sandbox).
+      asaasUrls: asaasUrlsOf(),
     });
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
@@ -34,6 +37,8 @@ async function main() {
   console.log(`seller dashboard: ${runtime.baseUrl}/dashboard`);
   console.log(testClockLine(runtime.clock));
   if (bundled) console.log(`functions: the esbuild bundles in ${resolve(BUILD_DIR)}`);
+  const asaas = runtime.deps.config;
+  console.log(`asaas: sandbox ${asaas.asaasSandboxUrl}, production ${asaas.asaasProductionUrl}`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

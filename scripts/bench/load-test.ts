@@ -56,8 +56,14 @@ interface LatencySummary {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Answers other than the expected status and other than 503: a 500 is always one (a bug). */
   errors: number;
+  /** 503 answers (with Retry-After): the service shed the request under overload, counted apart. */
+  shed: number;
 }
+
+/** The service's answer to overload (shared/deadline.ts, unavailableOf in shared/errors.ts). */
+const SHED_STATUS = 503;
 
 export interface LoadTest {
   durationSeconds: number;
@@ -70,7 +76,7 @@ export interface LoadTest {
   byRoute: Record<string, LatencySummary>;
   /** The latest any request left after its slot: large values mean the client, not the service, lagged. */
   maxSendLagMs: number;
-  /** Status -> count of the answers that were errors (0 expected). */
+  /** Status -> count of the answers that were errors (0 expected); 503s are `overall.shed`. */
   errorStatuses: Record<string, number>;
   /** What the runtime logged at error level during the whole test (the cause of a 500): count and the first few. */
   errorLogs: { count: number; first: string[] };
@@ -279,7 +285,7 @@ function runInSecondProcess(plan: LoadPlan): Promise<{ outcomes: Outcome[]; cpuM
   });
 }
 
-const isSustained = (s: LatencySummary) => s.errors === 0 && s.p99Ms <= SUSTAINED_P99_MS;
+const isSustained = (s: LatencySummary) => s.errors === 0 && s.shed === 0 && s.p99Ms <= SUSTAINED_P99_MS;
 
 function summarise(outcomes: Outcome[], expected: (o: Outcome) => boolean): LatencySummary {
   const latencies = outcomes.map((o) => o.latencyMs);
@@ -289,7 +295,8 @@ function summarise(outcomes: Outcome[], expected: (o: Outcome) => boolean): Late
     p50Ms: round(percentile(latencies, 50)),
     p99Ms: round(percentile(latencies, 99)),
     maxMs: round(Math.max(0, ...latencies)),
-    errors: outcomes.filter((o) => !expected(o)).length,
+    errors: outcomes.filter((o) => !expected(o) && o.status !== SHED_STATUS).length,
+    shed: outcomes.filter((o) => !expected(o) && o.status === SHED_STATUS).length,
   };
 }
 
@@ -355,7 +362,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
     }
     const statusesOf = (answers: Outcome[]) => {
       const statuses: Record<string, number> = {};
-      for (const o of answers.filter((x) => !ok(x))) {
+      for (const o of answers.filter((x) => !ok(x) && x.status !== SHED_STATUS)) {
         const key = o.error ? `network: ${o.error}` : String(o.status);
         statuses[key] = (statuses[key] ?? 0) + 1;
       }
@@ -429,7 +436,7 @@ export async function measureLoadTest(): Promise<LoadTest> {
 
 export function formatLoadTest(t: LoadTest): string {
   const line = (name: string, s: LatencySummary) =>
-    `  ${name.padEnd(28)} ${String(s.count).padStart(5)} req  p50 ${s.p50Ms} ms  p99 ${s.p99Ms} ms  max ${s.maxMs} ms  errors ${s.errors}`;
+    `  ${name.padEnd(28)} ${String(s.count).padStart(5)} req  p50 ${s.p50Ms} ms  p99 ${s.p99Ms} ms  max ${s.maxMs} ms  errors ${s.errors}  shed (503) ${s.shed}`;
   const o = t.overLimit;
   const overOk = o.limited === o.expectedLimited && o.ok === o.sent - o.expectedLimited && o.other === 0;
   return [
@@ -439,13 +446,14 @@ export function formatLoadTest(t: LoadTest): string {
     `  errors: ${t.overall.errors} (target 0: ${t.overall.errors === 0 ? 'ok' : 'FAIL'})${
       t.overall.errors ? ` ${JSON.stringify(t.errorStatuses)}` : ''
     }; latest send after its slot: ${t.maxSendLagMs} ms`,
+    `  shed under overload (503 with Retry-After, not errors): ${t.overall.shed}`,
     ...(t.errorLogs.count > 0
       ? [
           `  the runtime logged ${t.errorLogs.count} errors during the test (steps included); the first:`,
           ...t.errorLogs.first.map((line) => `    ${line}`),
         ]
       : []),
-    `  kept up (0 errors and p99 <= ${SUSTAINED_P99_MS} ms): ${
+    `  kept up (0 errors, 0 shed and p99 <= ${SUSTAINED_P99_MS} ms): ${
       isSustained(t.overall) ? 'yes' : 'NO, requests queued or failed'
     }`,
     formatCpuShare(t.cpu, 'request', t.ratePerSecond),
@@ -463,12 +471,12 @@ function formatSteps(steps: RateStep[]): string[] {
   if (steps.length === 0) return [];
   const best = steps.filter((s) => s.sustained).at(-1);
   return [
-    `  what this machine sustains (${STEP_SECONDS} s per rate, sustained = 0 errors and p99 <= ${SUSTAINED_P99_MS} ms): ${
+    `  what this machine sustains (${STEP_SECONDS} s per rate, sustained = 0 errors, 0 shed and p99 <= ${SUSTAINED_P99_MS} ms): ${
       best ? `${best.ratePerSecond} requests/s` : `less than ${steps[0].ratePerSecond} requests/s`
     }`,
     ...steps.map(
       (s) =>
-        `    ${String(s.ratePerSecond).padStart(3)}/s: p50 ${s.summary.p50Ms} ms  p99 ${s.summary.p99Ms} ms  errors ${s.summary.errors}${s.summary.errors ? ` ${JSON.stringify(s.errorStatuses)}` : ''}${s.sustained ? '' : '  (not sustained)'}`,
+        `    ${String(s.ratePerSecond).padStart(3)}/s: p50 ${s.summary.p50Ms} ms  p99 ${s.summary.p99Ms} ms  errors ${s.summary.errors}  shed ${s.summary.shed}${s.summary.errors ? ` ${JSON.stringify(s.errorStatuses)}` : ''}${s.sustained ? '' : '  (not sustained)'}`,
     ),
   ];
 }

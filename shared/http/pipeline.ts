@@ -2,7 +2,8 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { reportingTo } from '#shared/adapters/system/reporter';
 import { assertSchemesAvailable } from '#shared/auth/authenticate';
-import { AppError, NotFoundError, toErrorBody } from '#shared/errors';
+import { requestDeadline, withDeadline } from '#shared/deadline';
+import { AppError, asAnswerable, NotFoundError, toErrorBody } from '#shared/errors';
 import { authentication } from '#shared/http/auth-middleware';
 import { inPortuguese, isBuyerRoute } from '#shared/http/buyer-language';
 import { clientIpOf } from '#shared/http/client-ip';
@@ -35,6 +36,8 @@ export interface PipelineInternal {
   /** The request's path, query and body after the route's schemas (set by the validation middleware). */
   input?: ParsedInput;
   started: number;
+  /** Wall time (epoch ms) by which the request's work must end (shared/deadline.ts). */
+  deadline: number;
   responseHeaders: Record<string, string>;
   /** Set by the idempotency middleware when a stored answer replaces running the route. */
   replay?: Result;
@@ -93,14 +96,19 @@ function requestContext(
       };
       if (!route) throw new NotFoundError(`Cannot ${method} ${path}`);
       req.internal.route = route;
+      // A request that waited too long in front of the service is shed before anything writes.
+      req.internal.deadline = requestDeadline(event.requestContext?.timeEpoch, req.internal.started);
       req.internal.binding = (bindingsOf(container) as Record<string, Binding<Route>>)[route.operationId];
     },
     after: (request) => finish(request as PipelineRequest),
     onError: (request) => {
       const req = request as PipelineRequest;
       const error = request.error;
-      const status = error instanceof AppError ? error.statusCode : 500;
-      if (status >= 500) req.internal.http?.log.error('request failed', { error });
+      const answered = asAnswerable(error);
+      const status = answered instanceof AppError ? answered.statusCode : 500;
+      // An overload's 503 is the service shedding work, not a failure of its code.
+      if (status === 503) req.internal.http?.log.warn('request refused: unavailable', { error });
+      else if (status >= 500) req.internal.http?.log.error('request failed', { error });
     },
   };
 }
@@ -161,7 +169,8 @@ function errorMapper(): PipelineMiddleware {
       const english = toErrorBody(error, path, (await getContainer()).clock.now());
       const route = req.internal.route;
       const body = route && isBuyerRoute(route) ? inPortuguese(english) : english;
-      const extra = error instanceof AppError ? error.headers : {};
+      const answered = asAnswerable(error);
+      const extra = answered instanceof AppError ? answered.headers : {};
       request.response = {
         statusCode: body.statusCode,
         headers: { 'content-type': 'application/json', ...(req.internal.responseHeaders ?? {}), ...extra },
@@ -237,19 +246,21 @@ export function createHttpHandler<R extends Route>(
       const { http, route, binding } = state;
       const input = state.input as ParsedInput;
       const value = await reportingTo(http.log, () =>
-        http.container.unitOfWork(() =>
-          handlerOf(binding)({
-            ...input,
-            tenant: http.auth?.tenant as never,
-            request: {
-              headers: http.headers,
-              rawBody: http.rawBody,
-              sourceIp: http.sourceIp,
-              requestId: http.requestId,
-              log: http.log,
-              subject: http.auth?.subject,
-            },
-          }),
+        withDeadline(state.deadline, () =>
+          http.container.unitOfWork(() =>
+            handlerOf(binding)({
+              ...input,
+              tenant: http.auth?.tenant as never,
+              request: {
+                headers: http.headers,
+                rawBody: http.rawBody,
+                sourceIp: http.sourceIp,
+                requestId: http.requestId,
+                log: http.log,
+                subject: http.auth?.subject,
+              },
+            }),
+          ),
         ),
       );
       return toApiResult(route, value);

@@ -193,6 +193,8 @@ export function createContainer(cfg: Config, platform: Platform): Container {
   const links = createProviderLinks(table, ASAAS_PROVIDER);
   const asaasClient = new AsaasClient({
     baseUrls: { sandbox: cfg.asaasSandboxUrl, production: cfg.asaasProductionUrl },
+    // The circuit's open period runs on real time (the local wall clock, which tests skew).
+    breaker: { now: () => platform.wallClock.now().getTime() },
   });
   // Live tenants get Asaas: a seller without a connected account still gets the 503.
   const live = new AsaasProvider({

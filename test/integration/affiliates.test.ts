@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../infra/local/runtime';
+import { buyer, card } from '../support/checkout-fixtures';
 import { sellerFixtures } from '../support/fixtures';
 import { client, startTestRuntime } from '../support/runtime';
 
@@ -194,5 +195,63 @@ describe('product affiliates over HTTP', () => {
     // Nothing was written by the refused requests.
     expect((await api.get(affiliates(p.id), { token: owner.key })).body).toEqual({ data: [] });
     expect((await api.get(`${affiliates(p.id)}?status=paused`, { token: owner.key })).status).toBe(400);
+  });
+});
+
+describe("an affiliate's commission follows refunds and chargebacks", () => {
+  /** A card sale of R$ 100 (net R$ 95.62 after 3.99 % + R$ 0.39) made through a 12.5 % affiliate. */
+  async function affiliateCardSale() {
+    const owner = await seller('Produtora');
+    const affiliate = await seller('Afiliada');
+    const p = await product(owner.key);
+    const added = await api.post(
+      affiliates(p.id),
+      { affiliateId: affiliate.sellerId, commissionPercent: 12.5 },
+      { token: owner.key },
+    );
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const sale = await api.post('/api/transactions', {
+      productId: p.uuid,
+      paymentMethod: 'creditcard',
+      customer: buyer,
+      card: card('4111111111111111'),
+      affiliateId: affiliate.sellerId,
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    // 12.5 % of R$ 95.62 = R$ 11.9525, half up: R$ 11.95.
+    expect(sale.body.affiliate).toEqual({
+      affiliateId: affiliate.sellerId,
+      commissionPercent: 12.5,
+      commission: 11.95,
+      commissionReversed: 0,
+      net: 11.95,
+    });
+    return { owner, id: sale.body.id as number };
+  }
+
+  it('takes back the refunded share on a partial refund, the rest on the refund that completes it', async () => {
+    const { owner, id } = await affiliateCardSale();
+    const partial = await api.post(`/api/transactions/${id}/refund`, { amount: 33.33 }, { token: owner.key });
+    expect(partial.status, JSON.stringify(partial.body)).toBe(200);
+    // floor(1195 × 3333 / 10000) = 398 centavos.
+    expect(partial.body.affiliate).toMatchObject({ commission: 11.95, commissionReversed: 3.98, net: 7.97 });
+    const rest = await api.post(`/api/transactions/${id}/refund`, {}, { token: owner.key });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(rest.body.status).toBe('reversed');
+    expect(rest.body.affiliate).toMatchObject({ commission: 11.95, commissionReversed: 11.95, net: 0 });
+    const read = await api.get(`/api/transactions/${id}`, { token: owner.key });
+    expect(read.body.affiliate).toMatchObject({ commissionReversed: 11.95, net: 0 });
+  });
+
+  it('takes all of it back on a chargeback and restores it when the chargeback is won', async () => {
+    const { owner, id } = await affiliateCardSale();
+    const helper = (action: string) =>
+      api.post(`/api/test-helpers/transactions/${id}/${action}`, {}, { token: owner.key });
+    const back = await helper('chargeback');
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body.affiliate).toMatchObject({ commission: 11.95, commissionReversed: 11.95, net: 0 });
+    const won = await helper('chargeback-reversal');
+    expect(won.status, JSON.stringify(won.body)).toBe(200);
+    expect(won.body.affiliate).toMatchObject({ commission: 11.95, commissionReversed: 0, net: 11.95 });
   });
 });

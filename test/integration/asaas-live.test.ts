@@ -157,10 +157,10 @@ describe('/api/health/gateway', () => {
     const before = fake.requests.length;
     const res = await api.get('/api/health/gateway');
     expect(res.status).toBe(200);
-    expect(res.body.checks.gateway).toMatchObject({ status: 'healthy', provider: 'sandbox' });
+    expect(res.body.checks.gateway).toMatchObject({ status: 'healthy', provider: 'asaas' });
     expect(res.body.checks.gateway.providers).toEqual([
-      expect.objectContaining({ provider: 'sandbox', status: 'healthy' }),
-      expect.objectContaining({ provider: 'asaas', status: 'healthy' }),
+      expect.objectContaining({ provider: 'sandbox', status: 'healthy', serves: 'test' }),
+      expect.objectContaining({ provider: 'asaas', status: 'healthy', serves: 'live' }),
     ]);
     const pings = fake.requests.slice(before);
     expect(pings.length).toBeGreaterThan(0);

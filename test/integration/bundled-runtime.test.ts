@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_DIR, buildAll } from '../../esbuild.config.mjs';
 import { functionNames } from '../../infra/routes';
+import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 
 /**
  * The smoke suite of the shipped artifact: `npm start --bundled` (what `npm run start:bundled` runs
@@ -21,6 +22,8 @@ let output = '';
 let B = '';
 let KEY = '';
 let receiver: Server;
+/** Live mode's Asaas, as an operator points the runtime at one: ASAAS_BASE_URL. */
+let asaas: FakeAsaas;
 let hookUrl = '';
 const deliveries: string[] = [];
 
@@ -79,9 +82,16 @@ beforeAll(async () => {
   const address = receiver.address();
   hookUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
 
+  asaas = await startFakeAsaas();
   child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts', '--bundled'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', LOCAL_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOCAL_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ASAAS_BASE_URL: asaas.baseUrl,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (c) => {
@@ -104,6 +114,7 @@ afterAll(async () => {
     await exited;
   }
   receiver?.close();
+  await asaas?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -113,6 +124,15 @@ describe('the bundled runtime (npm run start:bundled)', () => {
     const health = await call('GET', '/api/health', undefined, false);
     expect(health.status).toBe(200);
     expect(health.json.status).toBe('healthy');
+  });
+
+  it('reaches Asaas where ASAAS_BASE_URL points, for both environments', async () => {
+    expect(output).toContain(`asaas: sandbox ${asaas.baseUrl}, production ${asaas.baseUrl}`);
+    const before = asaas.requests.length;
+    const gateway = await call('GET', '/api/health/gateway', undefined, false);
+    expect(gateway.status).toBe(200);
+    expect(gateway.json.checks.gateway).toMatchObject({ status: 'healthy', provider: 'asaas' });
+    expect(asaas.requests.slice(before).map((r) => r.path)).toContain('/v3/myAccount/commercialInfo');
   });
 
   it('serves the docs: the OpenAPI document and its reference page with its assets', async () => {

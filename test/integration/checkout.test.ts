@@ -436,7 +436,13 @@ describe('completing a session', () => {
     const read = (await api.get(`/api/checkout/sessions/${cs.id}`, { token: s.key })).body.data;
     const tx = (await api.get(`/api/transactions/${read.transaction_id}`, { token: s.key })).body;
     // Pix fee 0.99 % of R$ 100 = R$ 0.99; 10 % of the net R$ 99.01 = R$ 9.90 (half up).
-    expect(tx.affiliate).toEqual({ affiliateId: affiliate.sellerId, commissionPercent: 10, commission: 9.9 });
+    expect(tx.affiliate).toEqual({
+      affiliateId: affiliate.sellerId,
+      commissionPercent: 10,
+      commission: 9.9,
+      commissionReversed: 0,
+      net: 9.9,
+    });
     expect(tx.valueSeller).toBe(89.11);
   });
 });

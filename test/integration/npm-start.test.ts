@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
+import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ps-start-'));
 let child: ChildProcess | undefined;
-afterAll(() => {
+let asaas: FakeAsaas | undefined;
+afterAll(async () => {
+  await asaas?.stop();
   // Even when the test failed half-way: no npm, node or java of this test outlives it.
   try {
     if (child?.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
@@ -50,8 +53,19 @@ async function waitForReady(proc: ChildProcess, text = 'ready'): Promise<string>
 
 it('npm start serves the API, writes dev credentials, and SIGTERM leaves no java process behind', async () => {
   const port = await freePort();
+  asaas = await startFakeAsaas();
+  // Live mode pointed at another Asaas endpoint by the environment: ASAAS_BASE_URL for both
+  // environments, a per-environment variable winning for its own.
+  const sandboxUrl = 'https://api-sandbox.example.com/v3';
   child = spawn('npm', ['start', '--silent'], {
-    env: { ...process.env, PORT: String(port), LOCAL_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LOCAL_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ASAAS_BASE_URL: asaas.baseUrl,
+      ASAAS_SANDBOX_URL: sandboxUrl,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -60,6 +74,9 @@ it('npm start serves the API, writes dev credentials, and SIGTERM leaves no java
 
   const health = await fetch(`http://127.0.0.1:${port}/api/health`);
   expect(health.status).toBe(200);
+  const gateway = await fetch(`http://127.0.0.1:${port}/api/health/gateway`);
+  expect(gateway.status).toBe(200);
+  expect(asaas.requests.map((r) => r.path)).toContain('/v3/myAccount/commercialInfo');
 
   const credentials = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8'));
   expect(credentials).toMatchObject({ baseUrl: `http://127.0.0.1:${port}`, sellerId: expect.any(Number) });

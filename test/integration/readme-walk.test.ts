@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
 import type { Runtime } from '../../infra/local/runtime';
+import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 import { announcedStatuses, runWalk, SKIP_MARKER, walkBlocks } from '../support/readme-walk';
 import { startTestRuntime } from '../support/runtime';
 
@@ -12,9 +13,18 @@ const root = resolve(import.meta.dirname, '../..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const dataDir = mkdtempSync(join(tmpdir(), 'ps-readme-walk-'));
 let runtime: Runtime | undefined;
+/** Live mode's Asaas (the machine may have no internet): health is `healthy` only while it answers. */
+let asaas: FakeAsaas | undefined;
+/** The walk's one runtime, its live provider the fake. */
+async function walkRuntime(dataDir: string): Promise<Runtime> {
+  asaas ??= await startFakeAsaas();
+  runtime ??= await startTestRuntime({ dataDir, port: 0, asaasBaseUrl: asaas.baseUrl });
+  return runtime;
+}
 const which = (tool: string) => execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
 afterAll(async () => {
   await runtime?.stop();
+  await asaas?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -50,7 +60,7 @@ describe("the README's walk", () => {
   it('brings a curl of its own to a machine that has none (only Node and Java)', async () => {
     const bin = mkdtempSync(join(tmpdir(), 'ps-walk-bare-'));
     for (const tool of ['bash', 'sh', 'node']) symlinkSync(which(tool), join(bin, tool));
-    runtime ??= await startTestRuntime({ dataDir, port: 0 });
+    runtime = await walkRuntime(dataDir);
     const run = await runWalk(
       [
         {
@@ -77,7 +87,7 @@ describe("the README's walk", () => {
   });
 
   it('runs top to bottom against one local runtime without an error', async () => {
-    runtime ??= await startTestRuntime({ dataDir, port: 0 });
+    runtime = await walkRuntime(dataDir);
     const blocks = walkBlocks(readme);
     const hookPort = await freePort();
     const run = await runWalk(blocks, {

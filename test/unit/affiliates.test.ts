@@ -11,7 +11,9 @@ import {
 } from '../../shared/domain/affiliates/affiliations';
 import {
   affiliateSale,
+  commissionReversed,
   commissionSplit,
+  toAffiliateCommissionView,
   toTransactionAffiliateView,
 } from '../../shared/domain/affiliates/commission';
 import { addAffiliationSchema, listAffiliationsQuerySchema } from '../../shared/domain/affiliates/schemas';
@@ -108,15 +110,99 @@ describe('affiliateSale', () => {
       valueSeller: 8_663,
       affiliate: { affiliateId: AFFILIATE, commissionPercent: 12.5, commission: 1_238 },
     });
-    expect(toTransactionAffiliateView(sale.affiliate!)).toEqual({
+    expect(toAffiliateCommissionView(sale.affiliate!)).toEqual({
       affiliateId: AFFILIATE,
       commissionPercent: 12.5,
       commission: 12.38,
     });
+    const untouched = { value: 9_901, refundedAmount: 0, chargebackOpen: false };
+    expect(toTransactionAffiliateView(sale.affiliate!, untouched)).toEqual({
+      affiliateId: AFFILIATE,
+      commissionPercent: 12.5,
+      commission: 12.38,
+      commissionReversed: 0,
+      net: 12.38,
+    });
+  });
+
+  it("shows a partial refund's share of the commission taken back and the affiliate's net", () => {
+    const affiliate = { affiliateId: AFFILIATE, commissionPercent: 12.5, commission: 1_238 };
+    // R$ 33.00 of R$ 99.01 refunded: floor(1238 × 3300 / 9901) = 412 centavos reversed.
+    expect(
+      toTransactionAffiliateView(affiliate, { value: 9_901, refundedAmount: 3_300, chargebackOpen: false }),
+    ).toMatchObject({ commission: 12.38, commissionReversed: 4.12, net: 8.26 });
   });
 
   it('leaves the net unchanged without an affiliate', () => {
     expect(affiliateSale(null, 9_901)).toEqual({ valueSeller: 9_901, affiliate: null });
+  });
+});
+
+describe('commissionReversed', () => {
+  const sale = (value: number, refundedAmount: number, chargebackOpen = false) => ({
+    value,
+    refundedAmount,
+    chargebackOpen,
+  });
+
+  it.each([
+    [1_238, 9_901, 0, 0],
+    [1_238, 9_901, 9_901, 1_238], // a full refund takes it all back
+    [1_238, 9_901, 4_950, 618], // floor(1238 × 4950 / 9901) = 618.9…: rounded down
+    [1_000, 3, 1, 333],
+    [1_000, 3, 2, 666],
+    [1_000, 3, 3, 1_000], // the last refund completes it
+    [0, 5_000, 5_000, 0],
+  ])('a commission of %i on a sale of %i refunded %i takes back %i', (commission, value, refunded, out) => {
+    expect(commissionReversed(commission, sale(value, refunded))).toBe(out);
+  });
+
+  it('takes all of it back while a chargeback is open, and only the refunded share once it is won', () => {
+    expect(commissionReversed(1_238, sale(9_901, 0, true))).toBe(1_238);
+    expect(commissionReversed(1_238, sale(9_901, 3_300, true))).toBe(1_238);
+    expect(commissionReversed(1_238, sale(9_901, 3_300, false))).toBe(412);
+  });
+
+  const value = fc.integer({ min: 1, max: MAX_CENTAVOS });
+  const refundsOf = (v: number) =>
+    fc.array(fc.integer({ min: 1, max: v }), { minLength: 1, maxLength: 12 }).map((parts) => {
+      // Refunds as a provider accepts them: each at most what is left of the sale.
+      const out: number[] = [];
+      let left = v;
+      for (const p of parts) {
+        const r = Math.min(p, left);
+        if (r > 0) out.push(r);
+        left -= r;
+      }
+      return out;
+    });
+
+  it('never reverses more than the commission, over any sequence of partial refunds, in integers', () => {
+    fc.assert(
+      fc.property(
+        value.chain((v) => fc.tuple(fc.constant(v), fc.integer({ min: 0, max: v }), refundsOf(v))),
+        ([v, commission, refunds]) => {
+          let refunded = 0;
+          let reversedSoFar = 0;
+          let sumOfReversals = 0;
+          for (const r of refunds) {
+            refunded += r;
+            const now = commissionReversed(commission, sale(v, refunded));
+            expect(Number.isSafeInteger(now)).toBe(true);
+            // Each refund's reversal is what the total moved by: never negative.
+            expect(now).toBeGreaterThanOrEqual(reversedSoFar);
+            sumOfReversals += now - reversedSoFar;
+            reversedSoFar = now;
+            // Pro rata, rounded down: within one centavo below the exact share, never above it.
+            const exact = BigInt(commission) * BigInt(refunded);
+            expect(BigInt(now) * BigInt(v) <= exact).toBe(true);
+            expect(BigInt(now + 1) * BigInt(v) > exact).toBe(true);
+          }
+          expect(sumOfReversals).toBeLessThanOrEqual(commission);
+          if (refunded === v) expect(sumOfReversals).toBe(commission);
+        },
+      ),
+    );
   });
 });
 

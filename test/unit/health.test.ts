@@ -157,17 +157,51 @@ describe('checkCron', () => {
 });
 
 describe('checkGateway', () => {
-  it('passes the gateway answer through', async () => {
-    const gateway: PaymentGateway = {
-      provider: 'sandbox',
-      health: async () => ({ status: 'healthy', provider: 'sandbox', latencyMs: 3 }),
-    };
-    expect(await checkGateway({ gateway })).toEqual({
+  const sandbox: PaymentGateway = {
+    provider: 'sandbox',
+    health: async () => ({ status: 'healthy', provider: 'sandbox', latencyMs: 3 }),
+  };
+  const asaas = (status: 'healthy' | 'unhealthy', detail?: string): PaymentGateway => ({
+    provider: 'asaas',
+    health: async () => ({ status, provider: 'asaas', latencyMs: 120, ...(detail ? { detail } : {}) }),
+  });
+  const sandboxRow = {
+    provider: 'sandbox',
+    status: 'healthy',
+    latencyMs: 3,
+    detail: undefined,
+    serves: 'test',
+  };
+
+  it('passes the sandbox answer through when no provider serves live sales', async () => {
+    expect(await checkGateway({ gateway: sandbox })).toEqual({
       status: 'healthy',
       provider: 'sandbox',
       latencyMs: 3,
       detail: undefined,
+      providers: [sandboxRow],
     });
+  });
+
+  it('is healthy when every live provider answers, listing the sandbox apart', async () => {
+    expect(await checkGateway({ gateway: sandbox, live: [asaas('healthy')] })).toEqual({
+      status: 'healthy',
+      provider: 'asaas',
+      latencyMs: 120,
+      providers: [
+        sandboxRow,
+        { provider: 'asaas', status: 'healthy', latencyMs: 120, detail: undefined, serves: 'live' },
+      ],
+    });
+  });
+
+  it('is unhealthy while a live provider is unreachable, even with the sandbox up', async () => {
+    const check = await checkGateway({ gateway: sandbox, live: [asaas('unhealthy', 'circuit_open')] });
+    expect(check).toMatchObject({ status: 'unhealthy', provider: 'asaas', detail: 'asaas: circuit_open' });
+    expect(check.providers).toEqual([
+      sandboxRow,
+      { provider: 'asaas', status: 'unhealthy', latencyMs: 120, detail: 'circuit_open', serves: 'live' },
+    ]);
   });
 
   it('is unhealthy naming the provider when the gateway throws', async () => {
@@ -181,6 +215,7 @@ describe('checkGateway', () => {
       status: 'unhealthy',
       provider: 'sandbox',
       detail: 'TypeError',
+      providers: [{ provider: 'sandbox', status: 'unhealthy', detail: 'TypeError', serves: 'test' }],
     });
   });
 });

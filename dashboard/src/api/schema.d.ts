@@ -2317,6 +2317,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An affiliate and its commission */
+        AffiliateCommission: {
+            /** @description The affiliate's seller id */
+            affiliateId: number;
+            /** @description The affiliate's commission, in Reais; valueSeller is already net of it */
+            commission: number;
+            /** @description Commission in percent of the seller net (0.01 to 90, at most 2 decimals, e.g. 12.5) */
+            commissionPercent: number;
+        };
         /** @description An affiliate's commission on a product */
         Affiliation: {
             /** @description The affiliate's seller id */
@@ -2704,11 +2713,16 @@ export interface components {
             latencyMs?: number;
             /** @description gateway check: the payment provider */
             provider?: string;
-            /** @description GET /api/health/gateway: every configured payment provider, checked without credentials */
+            /** @description gateway check: every configured payment provider, checked without credentials; the check is unhealthy while any provider serving live sales is */
             providers?: {
                 detail?: string;
                 latencyMs?: number;
                 provider: string;
+                /**
+                 * @description the environment it charges: the sandbox serves test tenants, Asaas live ones
+                 * @enum {string}
+                 */
+                serves: "test" | "live";
                 /** @enum {string} */
                 status: "healthy" | "unhealthy";
             }[];
@@ -2762,7 +2776,7 @@ export interface components {
         /** @description A carnê: 2..12 monthly boletos */
         InstallmentPlan: {
             activatedAt: string | null;
-            affiliate: components["schemas"]["TransactionAffiliate"] | null;
+            affiliate: components["schemas"]["AffiliateCommission"] | null;
             /** @description The product’s cash price at creation, in Reais (decimal, e.g. 49.9) */
             baseValue: number;
             canceledAt: string | null;
@@ -3694,14 +3708,18 @@ export interface components {
             /** @description The seller's net after the fee, in Reais (decimal, e.g. 49.9) */
             valueSeller: number;
         };
-        /** @description The affiliate of a sale and its commission */
+        /** @description The affiliate of a sale, its commission and what refunds or a chargeback took back */
         TransactionAffiliate: {
             /** @description The affiliate's seller id */
             affiliateId: number;
-            /** @description The affiliate's commission, in Reais; valueSeller is already net of it */
+            /** @description The affiliate's commission of the sale, in Reais; valueSeller is already net of it */
             commission: number;
             /** @description Commission in percent of the seller net (0.01 to 90, at most 2 decimals, e.g. 12.5) */
             commissionPercent: number;
+            /** @description In Reais: the refunded share of the commission (pro rata, rounded down to the centavo), or all of it while a chargeback is open; 0 again when the chargeback is won */
+            commissionReversed: number;
+            /** @description The affiliate's net, in Reais: commission less commissionReversed */
+            net: number;
         };
         /** @description The boleto of a boleto transaction */
         TransactionBoleto: {
@@ -17033,7 +17051,9 @@ export interface operations {
                      *           "affiliate": {
                      *             "affiliateId": 3,
                      *             "commissionPercent": 12.5,
-                     *             "commission": 6.18
+                     *             "commission": 6.18,
+                     *             "commissionReversed": 0,
+                     *             "net": 6.18
                      *           },
                      *           "chargeback": null,
                      *           "createdAt": "2026-11-28T17:05:39.623Z",

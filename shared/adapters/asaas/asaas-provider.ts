@@ -58,15 +58,15 @@ export interface AsaasProviderDeps {
 }
 
 const ID_ATTEMPTS = 5;
+/** What a 503 of an unreachable provider asks the client to wait, in seconds. */
+const PROVIDER_RETRY_AFTER_SECONDS = 30;
 
 const notConnected = () => new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
 const unavailable = (cause: unknown) =>
   new ServiceUnavailableError(
     'The payment provider is unavailable; nothing was charged. Try again later.',
     'provider_unavailable',
-    {
-      cause,
-    },
+    { cause, retryAfterSeconds: PROVIDER_RETRY_AFTER_SECONDS },
   );
 
 /**
@@ -89,7 +89,7 @@ export class AsaasProvider implements PaymentProvider {
   async createCharge(request: ChargeRequest): Promise<ChargeResult> {
     // A period Pix Automático cannot debit is refused before anything is created or reserved.
     if (request.method === 'pix' && request.recurringConsent) frequencyOf(request.recurringConsent);
-    const credentials = await this.credentialsOf(request.tenant.sellerId);
+    const credentials = await this.reachableCredentialsOf(request.tenant.sellerId);
     const customer = await this.customerOf(credentials, request.tenant.sellerId, request.customer);
     const gatewayPayId = await this.reserveId(
       request.tenant.sellerId,
@@ -160,7 +160,7 @@ export class AsaasProvider implements PaymentProvider {
     const { sellerId } = request.tenant;
     const replay = await this.deps.links.replayed(sellerId, request.idempotencyKey);
     if (replay) return replay;
-    const credentials = await this.credentialsOf(sellerId);
+    const credentials = await this.reachableCredentialsOf(sellerId);
     const customer = await this.customerOf(credentials, sellerId, request.customer);
     const gatewayPayId = await this.reserveId(sellerId, 'creditcard', request.amountCentavos);
     const body = {
@@ -182,7 +182,7 @@ export class AsaasProvider implements PaymentProvider {
   }
 
   async tokenizeCard(request: TokenizeCardRequest): Promise<TokenizeResult> {
-    const credentials = await this.credentialsOf(request.tenant.sellerId);
+    const credentials = await this.reachableCredentialsOf(request.tenant.sellerId);
     const customer = await this.customerOf(credentials, request.tenant.sellerId, request.customer);
     try {
       const token = await this.deps.client.request<{
@@ -272,7 +272,10 @@ export class AsaasProvider implements PaymentProvider {
     }
   }
 
-  /** Reachability of the production API, without any seller's key (a 401 is an answer). */
+  /**
+   * Reachability of the production API, without any seller's key (a 401 is an answer). While the
+   * circuit is open it answers unhealthy without a call; once half-open the ping is the probe.
+   */
   async health(): Promise<GatewayHealth> {
     const started = Date.now();
     try {
@@ -306,6 +309,8 @@ export class AsaasProvider implements PaymentProvider {
     } catch (error) {
       if (error instanceof AsaasRefusal && error.status === 400)
         return { outcome: 'declined', gatewayPayId, card: summary, ...cardFailureOf(error.errors) };
+      // Never sent (the circuit opened meanwhile): nothing happened, so no outcome to record.
+      if (error instanceof AsaasUnavailable && error.reason === 'circuit_open') throw unavailable(error);
       if (error instanceof AsaasUnavailable)
         return {
           outcome: 'error',
@@ -355,6 +360,20 @@ export class AsaasProvider implements PaymentProvider {
   private async credentialsOf(sellerId: number): Promise<ProviderCredentials> {
     const credentials = await this.deps.credentials(sellerId);
     if (!credentials) throw notConnected();
+    return credentials;
+  }
+
+  /**
+   * The seller's credentials, once its environment's circuit lets calls out: a money call refused
+   * here (503 provider_unavailable) has written nothing and waited for nothing.
+   */
+  private async reachableCredentialsOf(sellerId: number): Promise<ProviderCredentials> {
+    const credentials = await this.credentialsOf(sellerId);
+    try {
+      this.deps.client.assertReachable(credentials.environment);
+    } catch (error) {
+      throw failureOf(error);
+    }
     return credentials;
   }
 
@@ -411,7 +430,7 @@ export class AsaasProvider implements PaymentProvider {
   private async linked(gatewayPayId: number) {
     const link = await this.deps.links.charge(gatewayPayId);
     if (!link?.providerPaymentId) throw new NotFoundError('Charge not found at the provider');
-    return { link, credentials: await this.credentialsOf(link.sellerId) };
+    return { link, credentials: await this.reachableCredentialsOf(link.sellerId) };
   }
 
   /** A call whose failure is not a card outcome: unavailable → 503, a refusal → 400 naming its codes. */

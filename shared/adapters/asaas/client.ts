@@ -1,4 +1,5 @@
 import type { ProviderCredentials, ProviderEnvironment } from '#shared/domain/ports/provider-connections';
+import { CircuitBreaker, type CircuitBreakerOptions } from '../http/circuit-breaker';
 
 /** docs.asaas.com "Authentication": one base URL per environment; the key goes in `access_token`. */
 export const ASAAS_BASE_URLS: Readonly<Record<ProviderEnvironment, string>> = {
@@ -17,6 +18,8 @@ export interface AsaasClientOptions {
   maxAttempts?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The circuit breaker of each base URL (threshold, open period, its wall clock). */
+  breaker?: CircuitBreakerOptions;
 }
 
 /** One error of the provider's 4xx body: `{ errors: [{ code, description }] }` (docs: HTTP response codes). */
@@ -42,7 +45,8 @@ export class AsaasRefusal extends Error {
  */
 export class AsaasUnavailable extends Error {
   constructor(
-    readonly reason: 'timeout' | 'network' | 'server_error' | 'rate_limited',
+    /** `circuit_open`: the request was never sent (../http/circuit-breaker), so nothing happened. */
+    readonly reason: 'timeout' | 'network' | 'server_error' | 'rate_limited' | 'circuit_open',
     readonly status?: number,
   ) {
     super(`asaas unavailable (${reason}${status ? ` ${status}` : ''})`);
@@ -85,10 +89,36 @@ export const encodeBody = (body: unknown) =>
 
 /** HTTP to Asaas API v3 for one seller's credentials: timeout, 429 backoff, no secret in any error. */
 export class AsaasClient {
+  /** One breaker per base URL: two environments pointed at one endpoint share it. */
+  private readonly breakers = new Map<string, CircuitBreaker>();
+
   constructor(private readonly options: AsaasClientOptions = {}) {}
 
   baseUrl(environment: ProviderEnvironment): string {
     return this.options.baseUrls?.[environment] ?? ASAAS_BASE_URLS[environment];
+  }
+
+  private breaker(environment: ProviderEnvironment): CircuitBreaker {
+    const url = this.baseUrl(environment);
+    let breaker = this.breakers.get(url);
+    if (!breaker) {
+      breaker = new CircuitBreaker(this.options.breaker);
+      this.breakers.set(url, breaker);
+    }
+    return breaker;
+  }
+
+  /**
+   * Throws `circuit_open` while the environment's circuit refuses calls: what a money call checks
+   * before it writes anything, so a provider that is down costs no record and no wait.
+   */
+  assertReachable(environment: ProviderEnvironment): void {
+    if (this.breaker(environment).refuses()) throw new AsaasUnavailable('circuit_open');
+  }
+
+  /** The circuit of an environment's endpoint, for the health check. */
+  circuit(environment: ProviderEnvironment) {
+    return this.breaker(environment).state();
   }
 
   async request<T>(
@@ -115,12 +145,17 @@ export class AsaasClient {
     }
   }
 
-  /** Any HTTP answer below 500 proves the API is up (a 401 without a key included). */
+  /**
+   * Any HTTP answer below 500 proves the API is up (a 401 without a key included). It goes through
+   * the circuit like any call: refused while open, the probe when half-open, a failure counted.
+   */
   async ping(environment: ProviderEnvironment): Promise<number> {
-    const res = await this.fetchWithTimeout(
-      `${this.baseUrl(environment)}/myAccount/commercialInfo`,
-      { method: 'GET', headers: { 'user-agent': 'payment-service' } },
-      PING_TIMEOUT_MS,
+    const res = await this.guarded(environment, () =>
+      this.fetchWithTimeout(
+        `${this.baseUrl(environment)}/myAccount/commercialInfo`,
+        { method: 'GET', headers: { 'user-agent': 'payment-service' } },
+        PING_TIMEOUT_MS,
+      ),
     );
     return res.status;
   }
@@ -132,11 +167,29 @@ export class AsaasClient {
       accept: 'application/json',
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return this.fetchWithTimeout(`${this.baseUrl(credentials.environment)}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : encodeBody(body),
-    });
+    return this.guarded(credentials.environment, () =>
+      this.fetchWithTimeout(`${this.baseUrl(credentials.environment)}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : encodeBody(body),
+      }),
+    );
+  }
+
+  /** One request through the endpoint's circuit: a timeout, a network failure or a 5xx counts against it. */
+  private async guarded(environment: ProviderEnvironment, call: () => Promise<Response>): Promise<Response> {
+    const breaker = this.breaker(environment);
+    if (!breaker.tryCall()) throw new AsaasUnavailable('circuit_open');
+    let res: Response;
+    try {
+      res = await call();
+    } catch (error) {
+      breaker.failed();
+      throw error;
+    }
+    if (res.status >= 500) breaker.failed();
+    else breaker.succeeded();
+    return res;
   }
 
   private async fetchWithTimeout(url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {

@@ -18,6 +18,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { awsRegion } from '#shared/config';
+import { deadlineExceeded, pastDeadline } from '#shared/deadline';
 import { ConflictError } from '#shared/errors';
 import { decodeCursor, encodeCursor, startKeyOf } from './cursor';
 import { type Key, keys } from './keys';
@@ -208,7 +209,26 @@ export function createDynamoClient(options: { endpoint?: string; region?: string
     },
     maxAttempts: 2,
   });
+  withRequestDeadline(client);
   return withoutSdkLogging(client);
+}
+
+/**
+ * No call starts past the running request's deadline (shared/deadline.ts): it would end after API
+ * Gateway gave up on the request. The request answers 503 with Retry-After instead; a call already
+ * sent runs to its end (a write's outcome is never left unknown by us).
+ */
+export function withRequestDeadline<T extends { middlewareStack: DynamoDBClient['middlewareStack'] }>(
+  client: T,
+): T {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      if (pastDeadline()) throw deadlineExceeded();
+      return next(args);
+    },
+    { step: 'initialize', name: 'requestDeadline' },
+  );
+  return client;
 }
 
 /**

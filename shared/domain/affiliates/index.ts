@@ -6,8 +6,11 @@ export { AFFILIATION_NOT_FOUND, type Affiliation } from './affiliation';
 export { findActiveAffiliation, requireActiveAffiliation } from './affiliations';
 export {
   affiliateSale,
+  commissionReversed,
   commissionSplit,
+  type SaleReturns,
   type TransactionAffiliate,
+  toAffiliateCommissionView,
   toTransactionAffiliateView,
 } from './commission';
-export { transactionAffiliateResponse } from './responses';
+export { affiliateCommissionResponse, transactionAffiliateResponse } from './responses';

@@ -55,18 +55,32 @@ export async function checkCron(deps: {
   }
 }
 
-export async function checkGateway(deps: { gateway: PaymentGateway }): Promise<Check> {
-  try {
-    const result = await deps.gateway.health();
-    return {
-      status: result.status,
-      provider: result.provider,
-      latencyMs: result.latencyMs,
-      detail: result.detail,
-    };
-  } catch (error) {
-    return { status: 'unhealthy', provider: deps.gateway.provider, detail: describe(error) };
-  }
+/**
+ * The payment gateways: unhealthy while any provider serving live sales is unreachable (its circuit
+ * open, or its ping failing), whatever the sandbox says. Every provider is listed with the
+ * environment it serves; the in-process sandbox, which serves test tenants only, is reported there
+ * apart and never fails the check. Without a live provider the sandbox's own status is the check's.
+ */
+export async function checkGateway(deps: {
+  gateway: PaymentGateway;
+  live?: PaymentGateway[];
+}): Promise<Check> {
+  const [sandbox, ...live] = await checkProviders([deps.gateway, ...(deps.live ?? [])]);
+  const providers = [
+    { ...sandbox, serves: 'test' as const },
+    ...live.map((p) => ({ ...p, serves: 'live' as const })),
+  ];
+  if (live.length === 0) return { ...sandbox, providers };
+  const down = live.filter((p) => p.status === 'unhealthy');
+  return {
+    status: down.length > 0 ? 'unhealthy' : 'healthy',
+    provider: live.map((p) => p.provider).join(', '),
+    latencyMs: Math.max(...live.map((p) => p.latencyMs ?? 0)),
+    ...(down.length > 0
+      ? { detail: down.map((p) => `${p.provider}: ${p.detail ?? 'unreachable'}`).join('; ') }
+      : {}),
+    providers,
+  };
 }
 
 /** Database down: unhealthy (nothing works). Cron or gateway down: degraded (reads still work). */
@@ -104,15 +118,16 @@ export type HealthScope = 'all' | 'database' | 'cron' | 'gateway';
 export interface HealthDeps {
   health: HealthRepository;
   clock: Clock;
+  /** The in-process sandbox (test tenants), reported apart. */
   gateway: PaymentGateway;
+  /**
+   * The providers serving live sales (Asaas), each checked without any seller's credentials: the
+   * gateway check fails while any of them is unreachable.
+   */
+  live?: PaymentGateway[];
   intervalSeconds: number;
   /** The service's release number, answered as `version`. */
   release: string;
-  /**
-   * Every configured provider (the sandbox, Asaas), each checked without any seller's credentials and
-   * listed on GET /api/health/gateway; the check's own status stays the in-process gateway's.
-   */
-  providers?: PaymentGateway[];
 }
 
 /** Each provider's own check, side by side (a provider that throws is unhealthy, named only). */
@@ -142,7 +157,6 @@ export async function healthReport(deps: HealthDeps, scope: HealthScope): Promis
   };
   if (scope !== 'all') {
     const check = await run[scope]();
-    if (scope === 'gateway' && deps.providers) check.providers = await checkProviders(deps.providers);
     return { ...report({ [scope]: check }, deps.clock.now(), check.status), version: deps.release };
   }
   const [database, cron, gateway] = await Promise.all([run.database(), run.cron(), run.gateway()]);

@@ -26,10 +26,15 @@ export const healthCheckResponse = z.lazy(() =>
             status: checkStatus,
             latencyMs: z.number().optional(),
             detail: z.string().optional(),
+            serves: z
+              .enum(['test', 'live'])
+              .describe('the environment it charges: the sandbox serves test tenants, Asaas live ones'),
           }),
         )
         .optional()
-        .describe('GET /api/health/gateway: every configured payment provider, checked without credentials'),
+        .describe(
+          'gateway check: every configured payment provider, checked without credentials; the check is unhealthy while any provider serving live sales is',
+        ),
     })
     .meta({ id: 'HealthCheck', description: "One dependency's health check" }),
 );

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { transactionAffiliateResponse } from '#shared/domain/affiliates/index';
+import { affiliateCommissionResponse } from '#shared/domain/affiliates/index';
 import type { Assert, Equals } from '#shared/domain/type-assert';
 import { INSTALLMENT_STATUSES, PLAN_CANCEL_REASONS, PLAN_STATUSES } from './plan';
 import type { listInstallmentPlans } from './queries';
@@ -56,7 +56,7 @@ export const installmentPlanResponse = z.lazy(() =>
         document: z.string(),
       }),
       product: z.object({ id: z.number().int(), uuid: z.string(), name: z.string() }),
-      affiliate: transactionAffiliateResponse.nullable(),
+      affiliate: affiliateCommissionResponse.nullable(),
       environment: z.enum(['test', 'live']),
       activatedAt: iso().nullable(),
       completedAt: iso().nullable(),

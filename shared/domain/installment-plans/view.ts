@@ -1,4 +1,4 @@
-import { toTransactionAffiliateView } from '#shared/domain/affiliates/index';
+import { toAffiliateCommissionView } from '#shared/domain/affiliates/index';
 import { FACTOR_SCALE } from '#shared/domain/products/products';
 import { centavosToReais } from '#shared/money';
 import type { Installment, InstallmentPlan } from './plan';
@@ -40,7 +40,7 @@ export function toPlanView(p: InstallmentPlan) {
     installmentsDetail: p.installmentsDetail.map(toInstallmentView),
     customer: p.customer,
     product: p.product,
-    affiliate: p.affiliate ? toTransactionAffiliateView(p.affiliate) : null,
+    affiliate: p.affiliate ? toAffiliateCommissionView(p.affiliate) : null,
     environment: p.tenant.environment,
     activatedAt: p.activatedAt,
     completedAt: p.completedAt,

@@ -73,6 +73,9 @@ const settleInstallment: FollowUp = (deps, t) => payInstallmentOfTransaction(dep
  * What a transaction's outcome moves besides itself, per link, in the order it runs. A chargeback
  * or a refund undoes no follow-up: the session stays complete, the subscription active, the cycle
  * or installment paid (the money is disputed or returned through the transaction itself).
+ * The affiliate's commission is no row here because it is part of the transaction: a refund
+ * reverses its refunded share, a chargeback all of it, a won chargeback restores it, in the same
+ * write as the transition (`commissionReversed`, shared/domain/affiliates/commission.ts).
  */
 export const FOLLOW_UPS: Record<FollowUpLink, FollowUpRow> = {
   checkoutSession: {

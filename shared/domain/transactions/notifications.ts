@@ -124,8 +124,8 @@ export async function applyNotification(
     duplicate = true;
     transaction = (await deps.transactions.get(t.tenant, t.id)) ?? t;
   }
-  // A chargeback undoes no follow-up (the checkout stays complete, the cycle or installment paid, the
-  // commission recorded): so its reversal has none to redo.
+  // A chargeback undoes no follow-up (the checkout stays complete, the cycle or installment paid; the
+  // commission's reversal and restoration are the transaction's own): so its reversal has none to redo.
   if (trigger !== 'chargeback_reversal') await deps.onApplied?.(transaction);
   return {
     received: true,

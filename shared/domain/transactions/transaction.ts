@@ -1,4 +1,8 @@
-import { type TransactionAffiliate, toTransactionAffiliateView } from '#shared/domain/affiliates/index';
+import {
+  type SaleReturns,
+  type TransactionAffiliate,
+  toTransactionAffiliateView,
+} from '#shared/domain/affiliates/index';
 import type { EventPayload } from '#shared/domain/events/events';
 import type { BoletoArtifact, CardSummary, ChargeMethod, PixArtifact } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
@@ -158,10 +162,24 @@ export function toTransactionView(t: Transaction) {
     metadata: t.metadata,
     checkoutSessionId: t.checkoutSessionId ?? null,
     clientReferenceId: t.clientReferenceId ?? null,
-    affiliate: t.affiliate ? toTransactionAffiliateView(t.affiliate) : null,
+    affiliate: t.affiliate ? toTransactionAffiliateView(t.affiliate, saleReturnsOf(t)) : null,
     chargeback: t.chargeback ?? null,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
+  };
+}
+
+/**
+ * What the sale's refunds and chargeback stand at, for its affiliate's reversal: a chargeback is
+ * open while it holds the sale reversed (a won one restored the sale).
+ */
+export function saleReturnsOf(t: Transaction): SaleReturns {
+  return {
+    value: t.value,
+    refundedAmount: t.refundedAmount,
+    chargebackOpen:
+      t.status === 'reversed' &&
+      (t.chargeback ? t.chargeback.status === 'open' : t.failureCode === 'chargeback'),
   };
 }
 

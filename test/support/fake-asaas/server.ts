@@ -116,6 +116,7 @@ export class FakeAsaas {
   private readonly authorizations = new Map<string, Authorization>();
   private readonly script: Scripted[] = [];
   private readonly hanging = new Set<ServerResponse>();
+  private outage: 'error' | 'hang' | null = null;
   private server?: Server;
   private seq = 0;
   baseUrl = '';
@@ -225,6 +226,11 @@ export class FakeAsaas {
     this.script.push(...answers);
   }
 
+  /** An outage until `down(null)`: every call answers 503 (`error`) or never answers (`hang`). */
+  down(mode: 'error' | 'hang' | null): void {
+    this.outage = mode;
+  }
+
   payment(id: string): Payment | undefined {
     return this.payments.get(id);
   }
@@ -311,6 +317,11 @@ export class FakeAsaas {
       rawBody,
       body,
     });
+    if (this.outage === 'hang') {
+      this.hanging.add(res);
+      return;
+    }
+    if (this.outage === 'error') return this.send(res, 503, {});
     const scripted = this.script.shift();
     if (scripted?.hang) {
       this.hanging.add(res);
