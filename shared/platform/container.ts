@@ -20,6 +20,7 @@ import { systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { wallClockPacer } from '#shared/adapters/system/pacer';
 import type { Config } from '#shared/config';
+import type { Deps } from '#shared/domain/deps';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
   CardTestingKeyring,
@@ -60,6 +61,8 @@ import { SECRET_NAMES, type SecretName } from '#shared/secrets';
  */
 export interface Container {
   config: Config;
+  /** What every use case takes (Pick<Deps, …>): built once here, passed whole by handlers and jobs. */
+  deps: Deps;
   /** Business time: what the local runtime's test clock moves (due dates, schedules, retries). */
   clock: Clock;
   /**
@@ -193,8 +196,66 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     links,
     clock: platform.clock,
   });
+  const payments = createGatewayRouter(sandbox, live);
+  const identity = platform.identity({ table, mailer });
+  const sellerAccounts = createSellerAccountRepository(table);
+  const events = createEventLog(table);
+  const urlPolicy = { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver };
+  const providerAccounts = asaasAccounts(asaasClient);
+  const deps: Deps = {
+    transactions: repos.transactions,
+    products: repos.products,
+    customers: repos.customers,
+    directory: repos.customerDirectory,
+    customerAndProduct: repos.customerAndProduct,
+    affiliations: repos.affiliations,
+    paymentMethods: repos.paymentMethods,
+    sessions: repos.checkoutSessions,
+    prices: repos.prices,
+    subscriptions: repos.subscriptions,
+    startReader: repos.subscriptionStartReader,
+    scheduledCharges: repos.scheduledCharges,
+    installmentPlans: repos.installmentPlans,
+    portalSessions: repos.portalSessions,
+    portalConfigs: repos.portalConfigs,
+    apiKeys: repos.apiKeys,
+    rateLimits: repos.rateLimits,
+    health: repos.health,
+    outbox: repos.outbox,
+    endpoints: repos.webhookEndpoints,
+    deliveries: repos.deliveries,
+    mailLog: repos.mailLog,
+    events,
+    sellerAccounts,
+    connections,
+    providerAccounts,
+    cipher: platform.cipher,
+    links,
+    clock: platform.clock,
+    wallClock: platform.wallClock,
+    ids: cryptoIds,
+    scheduler: platform.scheduler,
+    queue: platform.queue,
+    bus: platform.bus,
+    payments,
+    gateway: sandbox,
+    liveGateway: live,
+    sandbox,
+    mailer,
+    mailbox,
+    sender: httpSender,
+    urlPolicy,
+    metrics: platform.metrics,
+    identity,
+    magicLinks: platform.secrets.magicLink,
+    cardKeys: platform.secrets.cardTesting,
+    pacer: wallClockPacer,
+    publicBaseUrl: cfg.publicBaseUrl,
+    allowLocalHttp: platform.allowLocalHttp,
+  };
   return {
     config: cfg,
+    deps,
     clock: platform.clock,
     wallClock: platform.wallClock,
     ids: cryptoIds,
@@ -204,18 +265,18 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     queue: platform.queue,
     bus: platform.bus,
     gateway: sandbox,
-    payments: createGatewayRouter(sandbox, live),
+    payments,
     sandbox,
     jwks: remoteJwks(cfg.jwksUrl),
-    identity: platform.identity({ table, mailer }),
-    sellerAccounts: createSellerAccountRepository(table),
-    events: createEventLog(table),
+    identity,
+    sellerAccounts,
+    events,
     sender: httpSender,
-    urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
+    urlPolicy,
     metrics: platform.metrics,
     mailer,
     mailbox,
-    providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
+    providers: { connections, accounts: providerAccounts, cipher: platform.cipher, links, live },
     secrets: platform.secrets,
     magicLinks: platform.secrets.magicLink,
     cardKeys: platform.secrets.cardTesting,

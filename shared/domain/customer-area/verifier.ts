@@ -10,7 +10,7 @@ export function useMagicLinks(): void {
   registerSchemeVerifier('magicLink', async (req) => {
     const token = bearerCredential(req.headers.authorization, 'authorizationMissing');
     const subject = await openMagicLink(
-      { keyring: req.container.magicLinks },
+      { magicLinks: req.container.magicLinks },
       token,
       req.container.clock.now(),
     );

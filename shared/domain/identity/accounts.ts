@@ -23,7 +23,7 @@ import {
 
 export interface IdentityDeps {
   identity: IdentityProvider;
-  accounts: SellerAccountRepository;
+  sellerAccounts: SellerAccountRepository;
   rateLimits: RateLimitRepository;
   /** Real time: codes, sessions and the identity rate limits are credentials' business. */
   clock: Clock;
@@ -48,7 +48,7 @@ export const RESET_ACCEPTED =
 export async function signUp(deps: IdentityDeps, caller: Caller, input: unknown) {
   const body = parseInput(signUpSchema, input);
   await countIdentityCall(deps, { ip: caller.ip, email: body.email });
-  const sellerId = await deps.accounts.register(
+  const sellerId = await deps.sellerAccounts.register(
     { businessName: body.businessName, document: body.document, email: body.email },
     deps.clock.now(),
   );
@@ -60,7 +60,7 @@ export async function signUp(deps: IdentityDeps, caller: Caller, input: unknown)
     });
   } catch (error) {
     if (!(error instanceof AccountExistsError)) throw error;
-    await deps.accounts.discard(sellerId);
+    await deps.sellerAccounts.discard(sellerId);
   }
   return { message: SIGN_UP_ACCEPTED };
 }
@@ -159,7 +159,7 @@ export async function finishTotpSetup(
   await countIdentityCall(deps, { ip: `seller:${sellerId}` });
   const session = await sessionOf(deps, sellerId, refreshToken);
   await deps.identity.finishTotpSetup(session, body.code);
-  await deps.accounts.markTotpEnabled(sellerId, deps.clock.now());
+  await deps.sellerAccounts.markTotpEnabled(sellerId, deps.clock.now());
   return { totpEnabled: true as const };
 }
 

@@ -28,7 +28,7 @@ export interface ScheduledChargeDeps {
   clock: Clock;
   ids: Ids;
   /** The public base URL pay links are built on. */
-  baseUrl: string;
+  publicBaseUrl: string;
   /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
   onScheduleError?: (error: unknown) => void;
   /** One charge that cannot advance must not stop the sweep: reported here, retried next beat. */

@@ -108,7 +108,10 @@ export function chargeReminder(data: ReminderData): RenderedMail {
   return { subject: fullSubject, text, html };
 }
 
-export type ReminderDeps = Pick<ScheduledChargeDeps, 'customers' | 'transactions' | 'mailer' | 'baseUrl'> & {
+export type ReminderDeps = Pick<
+  ScheduledChargeDeps,
+  'customers' | 'transactions' | 'mailer' | 'publicBaseUrl'
+> & {
   onMailError?: (error: unknown) => void;
 };
 
@@ -155,7 +158,7 @@ export async function sendReminders(
         itemName: charge.product?.name ?? charge.description ?? 'Cobrança',
         amount: cycle.amount,
         dueDate: cycle.dueDate,
-        payUrl: payUrlOf(deps.baseUrl, cycle.payToken),
+        payUrl: payUrlOf(deps.publicBaseUrl, cycle.payToken),
         boletoLine: pending(boleto) ? (boleto?.boleto?.formattedLine ?? null) : null,
         pixCopyPaste: pending(pix) ? (pix?.pix?.qrCode ?? null) : null,
         sandbox: charge.tenant.environment === 'test',

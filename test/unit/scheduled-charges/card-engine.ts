@@ -46,7 +46,7 @@ export function engine() {
     mailer: new RecordingMailer(),
     clock,
     ids,
-    baseUrl: 'https://pay.example',
+    publicBaseUrl: 'https://pay.example',
     rateLimits: new FakeRateLimitRepository(),
     cardKeys: { key: async () => new Uint8Array(32).fill(3) },
   };

@@ -45,7 +45,7 @@ function engine() {
     mailer,
     clock,
     ids,
-    baseUrl: 'https://pay.example',
+    publicBaseUrl: 'https://pay.example',
   };
   const profile: CustomerProfile = {
     tenant: TENANT,
