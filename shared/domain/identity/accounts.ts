@@ -1,12 +1,5 @@
-import type {
-  Clock,
-  IdentityProvider,
-  RateLimitRepository,
-  Refreshed,
-  SellerAccountRepository,
-  SignedIn,
-  SignInOutcome,
-} from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { Refreshed, SellerAccountRepository, SignedIn, SignInOutcome } from '#shared/domain/ports';
 import { parseInput } from '#shared/validation';
 import { AccountExistsError, InvalidSessionError, SecondFactorRequiredError } from './errors';
 import { countIdentityCall } from './limits';
@@ -21,13 +14,7 @@ import {
   totpVerifySchema,
 } from './schemas';
 
-export interface IdentityDeps {
-  identity: IdentityProvider;
-  sellerAccounts: SellerAccountRepository;
-  rateLimits: RateLimitRepository;
-  /** Real time: codes, sessions and the identity rate limits are credentials' business. */
-  clock: Clock;
-}
+export type IdentityDeps = Pick<Deps, 'identity' | 'sellerAccounts' | 'rateLimits' | 'clock'>;
 
 /** Who is calling a public identity route: the client address the limits count. */
 export interface Caller {

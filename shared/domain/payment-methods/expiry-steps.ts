@@ -1,6 +1,6 @@
+import type { Deps } from '#shared/domain/deps';
 import { NOTHING_DUE, runDue, sweepDue } from '#shared/domain/due-schedule';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
-import type { Clock, Ids, PaymentMethodRepository, Scheduler } from '#shared/domain/ports';
 import { dueExpiryStep, type ExpiryStep, nextExpiryStep } from './expiry';
 import { type PaymentMethod, toPaymentMethodView } from './payment-method';
 import { parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
@@ -8,15 +8,11 @@ import { parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
 /** How many index months behind the current one the heartbeat looks for steps a schedule missed. */
 export const SWEEP_MONTHS_BACK = 2;
 
-export interface ExpiryStepDeps {
-  paymentMethods: PaymentMethodRepository;
-  scheduler: Scheduler;
-  clock: Clock;
-  ids: Ids;
+export type ExpiryStepDeps = Pick<Deps, 'paymentMethods' | 'scheduler' | 'clock' | 'ids'> & {
   onScheduleError?: (error: unknown) => void;
   /** One method that cannot advance must not stop the sweep: reported here, retried next beat. */
   onDueError?: (error: unknown, jobId: string) => void;
-}
+};
 
 export type ExpiryStepOutcome =
   | { outcome: 'expiring_soon'; stage: number }

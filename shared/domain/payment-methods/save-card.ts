@@ -1,21 +1,15 @@
+import type { Deps } from '#shared/domain/deps';
 import type { SavedCardToken } from '#shared/domain/payments/gateway';
-import type { Clock, GatewayRouter, Ids, PaymentMethodRepository, Scheduler } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict } from '#shared/errors';
 import { nextExpiryStep } from './expiry';
 import { type PaymentMethod, type PaymentMethodView, toPaymentMethodView } from './payment-method';
 import { scheduleNextExpiryStep } from './schedule';
 
-export interface SaveCardDeps {
-  paymentMethods: PaymentMethodRepository;
-  /** Forgets a second token of a card the customer already has saved. */
-  payments: GatewayRouter;
-  scheduler: Scheduler;
-  clock: Clock;
-  ids: Ids;
+export type SaveCardDeps = Pick<Deps, 'paymentMethods' | 'payments' | 'scheduler' | 'clock' | 'ids'> & {
   /** Saving never fails because a schedule or a provider clean-up did: they are reported here. */
   onScheduleError?: (error: unknown) => void;
-}
+};
 
 export interface SaveCardInput {
   tenant: Tenant;

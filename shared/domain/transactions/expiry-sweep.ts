@@ -1,17 +1,13 @@
-import type { Clock, GatewayRouter, Ids, TransactionRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import { expirePix } from './notifications';
 
 /** How far back the heartbeat looks for expiries a schedule missed. */
 export const SWEEP_HOURS = 6;
 
-export interface ExpirySweepDeps {
-  transactions: TransactionRepository;
-  clock: Clock;
-  ids: Ids;
-  payments: GatewayRouter;
+export type ExpirySweepDeps = Pick<Deps, 'transactions' | 'clock' | 'ids' | 'payments'> & {
   /** One charge that cannot be expired must not stop the sweep: it is reported here and retried next beat. */
   onExpiryError?: (error: unknown, jobId: string) => void;
-}
+};
 
 /** The backstop of the one-time expiry schedules: any pix still pending past its expiry is expired. */
 export async function sweepPixExpiries(deps: ExpirySweepDeps): Promise<{ due: number; expired: number }> {
