@@ -56,8 +56,8 @@ import { SECRET_NAMES, type SecretName } from '#shared/secrets';
 
 /**
  * Every adapter a function may need, built once per container (AWS) or once per process (the
- * local runtime). Handlers never see it: each group's handler map picks the narrow deps of the
- * use cases it calls, and no table or adapter class is reachable from here.
+ * local runtime). Handlers and jobs pass its `deps` to their use cases; the pipeline's middlewares
+ * use the rest. No table or adapter class is reachable from here.
  */
 export interface Container {
   config: Config;
