@@ -5,7 +5,6 @@ import { SAVED_CARD_LATER_DECLINES } from '#shared/adapters/sandbox-gateway/save
 import { SANDBOX_CARDS } from '#shared/domain/payments/cards';
 import type { ExampleBook } from '#shared/http/examples';
 import { buildOpenApi } from '#shared/http/openapi';
-import { loadSchemas } from '#shared/http/responses';
 import type { RouteGroup } from '#shared/http/types';
 import { RELEASE } from '#shared/release';
 
@@ -63,7 +62,6 @@ export function gettingStarted(): string {
 }
 
 export async function openApiText(): Promise<string> {
-  await loadSchemas(httpGroups);
   const document = buildOpenApi(
     httpGroups,
     { title: 'Payment Service API', version: RELEASE, description: gettingStarted() },

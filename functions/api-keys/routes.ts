@@ -1,9 +1,8 @@
-import { defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const authResponses = lazySchemas(() => import('#shared/domain/auth/responses'));
+import { createApiKeySchema } from '#shared/domain/auth/api-key-schema';
+import { apiKeyCreatedResponse, apiKeyListResponse, apiKeyResponse } from '#shared/domain/auth/responses';
+import { opaqueIdParam } from '#shared/domain/params';
+import { defineRoutes } from '#shared/http/types';
+import { listApiKeysQuery } from './shapes';
 
 /** Spec: api-keys routes accept the dashboard bearer token only. */
 export const apiKeyRoutes = defineRoutes('api-keys', [
@@ -13,9 +12,9 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'Create an API key (the key is shown once)',
-    request: { body: schemas.createApiKeySchema },
+    request: { body: createApiKeySchema },
     errors: [403, 409],
-    responses: { 201: authResponses.apiKeyCreatedResponse },
+    responses: { 201: apiKeyCreatedResponse },
   },
   {
     operationId: 'listApiKeys',
@@ -23,8 +22,8 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'List API keys',
-    request: { query: schemas.listApiKeysQuery },
-    responses: { 200: authResponses.apiKeyListResponse },
+    request: { query: listApiKeysQuery },
+    responses: { 200: apiKeyListResponse },
   },
   {
     operationId: 'revokeApiKey',
@@ -32,8 +31,8 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
     path: '/api/api-keys/{id}',
     auth: ['jwt'],
     summary: 'Revoke an API key',
-    request: { path: schemas.opaqueIdParam },
+    request: { path: opaqueIdParam },
     notFound: 'API key not found',
-    responses: { 200: authResponses.apiKeyResponse },
+    responses: { 200: apiKeyResponse },
   },
 ]);

@@ -1,9 +1,23 @@
-import { defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const responses = lazySchemas(() => import('#shared/domain/identity/responses'));
+import {
+  confirmedResponse,
+  identityAcceptedResponse,
+  loginResponse,
+  passwordResetResponse,
+  sessionResponse,
+  totpEnabledResponse,
+  totpSetupResponse,
+} from '#shared/domain/identity/responses';
+import {
+  changePasswordSchema,
+  confirmSchema,
+  forgotPasswordSchema,
+  loginSchema,
+  loginTotpSchema,
+  resetPasswordSchema,
+  signUpSchema,
+  totpVerifySchema,
+} from '#shared/domain/identity/schemas';
+import { defineRoutes } from '#shared/http/types';
 
 const IDENTITY_LIMITS =
   'Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.';
@@ -22,9 +36,9 @@ export const authRoutes = defineRoutes('auth', [
     auth: [],
     summary: 'Create a seller account (a 6-digit code is e-mailed to confirm the address)',
     description: `Creates the seller and its sandbox (the \`test\` environment). ${IDENTITY_LIMITS}`,
-    request: { body: schemas.signUpSchema },
+    request: { body: signUpSchema },
     errors: [429],
-    responses: { 202: responses.identityAcceptedResponse },
+    responses: { 202: identityAcceptedResponse },
   },
   {
     operationId: 'confirmSignUp',
@@ -33,9 +47,9 @@ export const authRoutes = defineRoutes('auth', [
     auth: [],
     summary: 'Confirm the e-mail address with the code from the verification e-mail',
     description: `400 \`invalid_code\` for a wrong or expired code and for an address with nothing to confirm. ${IDENTITY_LIMITS}`,
-    request: { body: schemas.confirmSchema },
+    request: { body: confirmSchema },
     errors: [429],
-    responses: { 200: responses.confirmedResponse },
+    responses: { 200: confirmedResponse },
   },
   {
     operationId: 'logIn',
@@ -44,9 +58,9 @@ export const authRoutes = defineRoutes('auth', [
     auth: [],
     summary: 'Log in: the dashboard ID token, and the refresh cookie',
     description: `401 \`invalid_credentials\` for an unknown address and a wrong password alike. With an authenticator app the answer is a TOTP challenge for POST /api/auth/login/totp. ${IDENTITY_LIMITS}`,
-    request: { body: schemas.loginSchema },
+    request: { body: loginSchema },
     errors: [401, 403, 429],
-    responses: { 200: responses.loginResponse },
+    responses: { 200: loginResponse },
   },
   {
     operationId: 'logInWithTotp',
@@ -55,9 +69,9 @@ export const authRoutes = defineRoutes('auth', [
     auth: [],
     summary: 'Answer the TOTP challenge of a login with the authenticator code',
     description: IDENTITY_LIMITS,
-    request: { body: schemas.loginTotpSchema },
+    request: { body: loginTotpSchema },
     errors: [429],
-    responses: { 200: responses.sessionResponse },
+    responses: { 200: sessionResponse },
   },
   {
     operationId: 'refreshSession',
@@ -67,7 +81,7 @@ export const authRoutes = defineRoutes('auth', [
     summary: 'A new dashboard ID token from the refresh cookie',
     description: `${COOKIE} 401 \`session_invalid\` without a valid one.`,
     errors: [401, 429],
-    responses: { 200: responses.sessionResponse },
+    responses: { 200: sessionResponse },
   },
   {
     operationId: 'logOut',
@@ -86,9 +100,9 @@ export const authRoutes = defineRoutes('auth', [
     auth: [],
     summary: 'E-mail a 6-digit code to reset the password',
     description: IDENTITY_LIMITS,
-    request: { body: schemas.forgotPasswordSchema },
+    request: { body: forgotPasswordSchema },
     errors: [429],
-    responses: { 202: responses.identityAcceptedResponse },
+    responses: { 202: identityAcceptedResponse },
   },
   {
     operationId: 'resetPassword',
@@ -97,9 +111,9 @@ export const authRoutes = defineRoutes('auth', [
     auth: [],
     summary: 'Set a new password with the code from the reset e-mail',
     description: `400 \`invalid_code\` for a wrong or expired code and for an unknown address. ${IDENTITY_LIMITS}`,
-    request: { body: schemas.resetPasswordSchema },
+    request: { body: resetPasswordSchema },
     errors: [429],
-    responses: { 200: responses.passwordResetResponse },
+    responses: { 200: passwordResetResponse },
   },
   {
     operationId: 'changePassword',
@@ -108,7 +122,7 @@ export const authRoutes = defineRoutes('auth', [
     auth: ['jwt'],
     summary: 'Change the password of the signed-in seller',
     description: `${COOKIE} 401 \`invalid_credentials\` when the current password is wrong.`,
-    request: { body: schemas.changePasswordSchema },
+    request: { body: changePasswordSchema },
     errors: [429],
     responses: { 204: null },
   },
@@ -119,7 +133,7 @@ export const authRoutes = defineRoutes('auth', [
     auth: ['jwt'],
     summary: 'Start adding an authenticator app (TOTP): its secret, shown once',
     description: COOKIE,
-    responses: { 200: responses.totpSetupResponse },
+    responses: { 200: totpSetupResponse },
   },
   {
     operationId: 'finishTotpSetup',
@@ -128,8 +142,8 @@ export const authRoutes = defineRoutes('auth', [
     auth: ['jwt'],
     summary: 'Confirm the authenticator app with one of its codes; every login then asks for one',
     description: `${COOKIE} Live API keys and a live provider account need this done first.`,
-    request: { body: schemas.totpVerifySchema },
+    request: { body: totpVerifySchema },
     errors: [429],
-    responses: { 200: responses.totpEnabledResponse },
+    responses: { 200: totpEnabledResponse },
   },
 ]);

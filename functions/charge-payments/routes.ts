@@ -1,11 +1,16 @@
+import { attemptsQuerySchema } from '#shared/domain/scheduled-charges/attempts';
 import { PAY_LINK_NOT_FOUND, SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const payLinkResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/pay-link-responses'));
-const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
+import { payLinkCardSchema } from '#shared/domain/scheduled-charges/pay-link';
+import {
+  attemptListResponse,
+  payLinkCardResponse,
+  payLinkViewResponse,
+} from '#shared/domain/scheduled-charges/pay-link-responses';
+import { changePaymentMethodSchema } from '#shared/domain/scheduled-charges/payment-method';
+import { scheduledChargeDetailResponse } from '#shared/domain/scheduled-charges/responses';
+import { scheduledChargePathSchema } from '#shared/domain/scheduled-charges/schemas';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { chargeAssetParam, payTokenParam } from './shapes';
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const charge = '/api/v1/scheduled-charges/{id}';
@@ -13,10 +18,10 @@ const charge = '/api/v1/scheduled-charges/{id}';
 const byCharge = {
   auth,
   notFound: SCHEDULED_CHARGE_NOT_FOUND,
-  request: { path: schemas.scheduledChargePathSchema },
+  request: { path: scheduledChargePathSchema },
 } as const;
 /** Any text reaches the use case: a malformed token gets the same 404 (page or JSON) as an unknown one. */
-const byToken = schemas.payTokenParam;
+const byToken = payTokenParam;
 const IN_FLIGHT =
   '409 while a card charge of a cycle is in progress, when the charge is closed, or when card is not among its methods.';
 
@@ -37,10 +42,10 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'emitted). `cycleNumber` keeps one cycle; `page` (default 1) and `limit` (1..100, default 20). The card ' +
       'snapshot (`cardLast4`, `cardBrand`) survives the deletion of the saved card, whose `paymentMethodId` is then null.',
     request: {
-      path: schemas.scheduledChargePathSchema,
-      query: schemas.attemptsQuerySchema,
+      path: scheduledChargePathSchema,
+      query: attemptsQuerySchema,
     },
-    responses: { 200: payLinkResponses.attemptListResponse },
+    responses: { 200: attemptListResponse },
   },
   {
     ...byCharge,
@@ -53,11 +58,11 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'for an expired one). The same card again changes nothing. Timeline `payment_method_changed`; webhook ' +
       `scheduled_charge.payment_method_changed. ${IN_FLIGHT}`,
     request: {
-      path: schemas.scheduledChargePathSchema,
-      body: schemas.changePaymentMethodSchema,
+      path: scheduledChargePathSchema,
+      body: changePaymentMethodSchema,
     },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
+    responses: { 200: scheduledChargeDetailResponse },
   },
   {
     ...byCharge,
@@ -69,7 +74,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       'Planned retries are dropped (those cycles wait on their links). Timeline `payment_method_cleared`; webhook ' +
       `scheduled_charge.payment_method_cleared. 409 \`Scheduled charge has no payment method to clear\`. ${IN_FLIGHT}`,
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
+    responses: { 200: scheduledChargeDetailResponse },
   },
   {
     operationId: 'getChargePage',
@@ -94,7 +99,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
     // A static file that never touches the table: the per-IP counter would be its only DynamoDB traffic.
     rateLimited: false,
     summary: 'Script of the pay link page',
-    request: { path: schemas.chargeAssetParam },
+    request: { path: chargeAssetParam },
     notFound: 'Asset not found',
     responses: { 200: { contentType: 'text/*', description: 'The script (text/javascript).' } },
   },
@@ -107,7 +112,7 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
     notFound: PAY_LINK_NOT_FOUND,
     request: { path: byToken },
     errors: [404],
-    responses: { 200: payLinkResponses.payLinkViewResponse },
+    responses: { 200: payLinkViewResponse },
   },
   {
     operationId: 'payPayLinkByCard',
@@ -124,8 +129,8 @@ export const chargePaymentRoutes = defineRoutes('charge-payments', [
       '(Retry-After) after too many declines, and after a few declines from one client 428 ' +
       '`proof_of_work_required` with a challenge in `X-Proof-Of-Work-Challenge`, whose solution goes in `X-Proof-Of-Work`.',
     notFound: PAY_LINK_NOT_FOUND,
-    request: { path: byToken, body: schemas.payLinkCardSchema },
+    request: { path: byToken, body: payLinkCardSchema },
     errors: [404, 409, 428, 429, 503],
-    responses: { 201: payLinkResponses.payLinkCardResponse },
+    responses: { 201: payLinkCardResponse },
   },
 ]);

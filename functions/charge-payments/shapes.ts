@@ -1,8 +1,7 @@
 import * as z from 'zod';
 import { CHARGE_ASSETS } from '#shared/domain/pages/asset-names';
 
-// Route-local request shapes, loaded with the group's use cases on its first request (./routes.ts
-// names them through lazySchemas), so that the route table, which every cold start loads, loads no zod.
+// Route-local request shapes (./routes.ts).
 
 /** Any text reaches the use case: a malformed token gets the same 404 (page or JSON) as an unknown one. */
 export const payTokenParam = z.object({ payToken: z.string() });

@@ -1,9 +1,8 @@
+import { customerChargesResponse } from '#shared/domain/customer-area/charges';
 import { CUSTOMER_GONE, NO_RELATIONSHIP } from '#shared/domain/customer-area/messages';
-import { defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts); response
-// schemas when a reader of the route table asks (shared/http/types.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
+import { customerAreaProfileResponse, customerAreaProfileSchema } from '#shared/domain/customer-area/profile';
+import { magicLinkRequestResponse, magicLinkRequestSchema } from '#shared/domain/customer-area/schemas';
+import { defineRoutes } from '#shared/http/types';
 
 /**
  * The customer area (minha-área, issue 15): a customer of any seller signs in with a magic link
@@ -22,8 +21,8 @@ export const customerAreaRoutes = defineRoutes('customer-area', [
       '`maskedEmail` (`m***@example.com`) when a customer matched, else null. A match gets an e-mail with a ' +
       'link valid for 30 minutes, for the environment (sandbox or live) where the customer exists. Rate ' +
       'limited per client IP (10 a minute) and per e-mail or document (5 every 10 minutes): 429 in Portuguese.',
-    request: { body: schemas.magicLinkRequestSchema },
-    responses: { 200: schemas.magicLinkRequestResponse },
+    request: { body: magicLinkRequestSchema },
+    responses: { 200: magicLinkRequestResponse },
   },
   {
     operationId: 'listCustomerAreaCharges',
@@ -37,7 +36,7 @@ export const customerAreaRoutes = defineRoutes('customer-area', [
       'has `sellerId`, `sellerName`, `amount` (reais), `dueDate`, `status` and, while open, `payUrl` (the pay ' +
       `link page, or the installment's boleto). 401 for an expired or invalid link; 404 \`${CUSTOMER_GONE}\`.`,
     errors: [404],
-    responses: { 200: schemas.customerChargesResponse },
+    responses: { 200: customerChargesResponse },
   },
   {
     operationId: 'setCustomerAreaBillingEmail',
@@ -50,8 +49,8 @@ export const customerAreaRoutes = defineRoutes('customer-area', [
       "is kept as given on that seller's profile (later e-mail changes do not move it) and that seller's " +
       `reminders go to it. 400 not an e-mail; 401 expired or invalid link; 403 \`${NO_RELATIONSHIP}\` when ` +
       `the customer has no charge, carnê or payment with the seller; 404 \`${CUSTOMER_GONE}\`.`,
-    request: { body: schemas.customerAreaProfileSchema },
+    request: { body: customerAreaProfileSchema },
     errors: [403, 404],
-    responses: { 200: schemas.customerAreaProfileResponse },
+    responses: { 200: customerAreaProfileResponse },
   },
 ]);

@@ -1,11 +1,17 @@
+import { customerListResponse, customerResponse } from '#shared/domain/customers/responses';
+import {
+  billingEmailOverrideSchema,
+  createCustomerSchema,
+  listCustomersSchema,
+  updateCustomerSchema,
+} from '#shared/domain/customers/schemas';
+import { paymentMethodParams, uuidParam } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const customersResponses = lazySchemas(() => import('#shared/domain/customers/responses'));
-const paymentMethodsResponses = lazySchemas(() => import('#shared/domain/payment-methods/responses'));
+import {
+  paymentMethodDeletedResponse,
+  paymentMethodListResponse,
+} from '#shared/domain/payment-methods/responses';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Spec: public API (API keys); the dashboard manages the same customers with its JWT. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -21,8 +27,8 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Register a customer (reuses the global customer of a known document)',
     description:
       "201 with the seller's profile of the customer: a new one, or its own profile updated when the seller registers a document again.",
-    request: { body: schemas.createCustomerSchema },
-    responses: { 201: customersResponses.customerResponse },
+    request: { body: createCustomerSchema },
+    responses: { 201: customerResponse },
   },
   {
     operationId: 'listCustomers',
@@ -30,8 +36,8 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers',
     auth,
     summary: 'List customers, newest first',
-    request: { query: schemas.listCustomersSchema },
-    responses: { 200: customersResponses.customerListResponse },
+    request: { query: listCustomersSchema },
+    responses: { 200: customerListResponse },
   },
   {
     operationId: 'updateCustomer',
@@ -44,10 +50,10 @@ export const customerRoutes = defineRoutes('customers', [
       'the customer keeps its `id`, `uuid` and history and joins the customer of that document (other ' +
       'sellers see nothing change); `personType` follows the document. 409 when this seller already has a ' +
       'customer with that document.',
-    request: { path: schemas.uuidParam, body: schemas.updateCustomerSchema },
+    request: { path: uuidParam, body: updateCustomerSchema },
     notFound: NOT_FOUND,
     errors: [409],
-    responses: { 200: customersResponses.customerResponse },
+    responses: { 200: customerResponse },
   },
   {
     operationId: 'setBillingEmailOverride',
@@ -55,10 +61,10 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/billing-email-override',
     auth,
     summary: 'Set or clear the billing e-mail override',
-    request: { path: schemas.uuidParam, body: schemas.billingEmailOverrideSchema },
+    request: { path: uuidParam, body: billingEmailOverrideSchema },
     notFound: NOT_FOUND,
     errors: [409],
-    responses: { 200: customersResponses.customerResponse },
+    responses: { 200: customerResponse },
   },
   {
     operationId: 'listPaymentMethods',
@@ -66,9 +72,9 @@ export const customerRoutes = defineRoutes('customers', [
     path: '/api/v1/customers/{uuid}/payment-methods',
     auth,
     summary: "The customer's saved cards, newest first (never their tokens)",
-    request: { path: schemas.uuidParam },
+    request: { path: uuidParam },
     notFound: NOT_FOUND,
-    responses: { 200: paymentMethodsResponses.paymentMethodListResponse },
+    responses: { 200: paymentMethodListResponse },
   },
   {
     operationId: 'deletePaymentMethod',
@@ -78,9 +84,9 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Detach a saved card: it is deleted and the provider forgets its token',
     description:
       "404 `Customer not found` when the customer is not this seller's, `Payment method not found` when the card is not this customer's.",
-    request: { path: schemas.paymentMethodParams },
+    request: { path: paymentMethodParams },
     notFound: PAYMENT_METHOD_NOT_FOUND,
     errors: [409],
-    responses: { 200: paymentMethodsResponses.paymentMethodDeletedResponse },
+    responses: { 200: paymentMethodDeletedResponse },
   },
 ]);

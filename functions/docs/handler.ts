@@ -1,17 +1,4 @@
 import { createHttpHandler } from '#shared/http/pipeline';
-import { rawReply } from '#shared/http/types';
-import { openApiDocument, referenceAsset, referencePage } from './reference';
-import { docsRoutes } from './routes';
 
-/** Where the base URL sends a person: the seller dashboard (CloudFront serves it from S3 on AWS). */
-const ROOT_TARGET = '/dashboard';
-
-export const handler = createHttpHandler(docsRoutes, () => ({
-  getRoot: async () =>
-    rawReply('text/plain; charset=utf-8', `Found. Redirecting to ${ROOT_TARGET}\n`, 302, {
-      location: ROOT_TARGET,
-    }),
-  getOpenApiDocument: ({ request }) => openApiDocument(request.headers['accept-encoding']),
-  getApiReference: async () => referencePage(),
-  getApiReferenceAsset: ({ path, request }) => referenceAsset(path.file, request.headers['accept-encoding']),
-}));
+// The group's routes, schemas and use cases load on its first request (docs/decisions.md, "Cold start").
+export const handler = createHttpHandler(() => import('./handlers'));

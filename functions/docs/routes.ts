@@ -1,8 +1,6 @@
-import { defineRoutes, lazySchemas } from '#shared/http/types';
+import { defineRoutes } from '#shared/http/types';
 import { REFERENCE_ASSETS } from './asset-names';
-
-// The asset route's path shape loads on its first request (./shapes.ts).
-const shapes = lazySchemas(() => import('./shapes'));
+import { referenceAssetParam } from './shapes';
 
 /** The files the reference page loads, all served by this group (no CDN: the page's CSP allows 'self' only). */
 export { REFERENCE_ASSETS };
@@ -58,7 +56,7 @@ export const docsRoutes = defineRoutes('docs', [
     auth: [],
     rateLimited: false,
     summary: 'Script or style sheet of the API reference page',
-    request: { path: shapes.referenceAssetParam },
+    request: { path: referenceAssetParam },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'A script (text/javascript) or style sheet (text/css).' },

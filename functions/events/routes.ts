@@ -1,9 +1,6 @@
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const responses = lazySchemas(() => import('#shared/domain/events/log-responses'));
+import { eventIdParam, listEventsQuery } from '#shared/domain/events/event-log';
+import { eventDetailResponse, eventListResponse } from '#shared/domain/events/log-responses';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Developers, Events: read-only API keys may read them too. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -17,8 +14,8 @@ export const eventRoutes = defineRoutes('events', [
     summary: 'List the events of the last 30 days, newest first',
     description:
       'Filter by `type`, by `resourceId` (the payload’s `id`) and by time (`from`, `to`). This is how to find an event a failing endpoint missed, and resend its delivery.',
-    request: { query: schemas.listEventsQuery },
-    responses: { 200: responses.eventListResponse },
+    request: { query: listEventsQuery },
+    responses: { 200: eventListResponse },
   },
   {
     operationId: 'getEvent',
@@ -26,8 +23,8 @@ export const eventRoutes = defineRoutes('events', [
     path: '/api/events/{id}',
     auth,
     summary: 'Read an event, with each of its webhook deliveries',
-    request: { path: schemas.eventIdParam },
+    request: { path: eventIdParam },
     notFound: 'Event not found',
-    responses: { 200: responses.eventDetailResponse },
+    responses: { 200: eventDetailResponse },
   },
 ]);

@@ -1,28 +1,4 @@
-import { type HealthScope, healthReport } from '#shared/domain/health/health';
 import { createHttpHandler } from '#shared/http/pipeline';
-import { reply } from '#shared/http/types';
-import { RELEASE } from '#shared/release';
-import { healthRoutes } from './routes';
 
-export const handler = createHttpHandler(healthRoutes, (c) => {
-  const deps = {
-    health: c.repos.health,
-    clock: c.clock,
-    gateway: c.gateway,
-    live: [c.providers.live],
-    intervalSeconds: c.config.heartbeatIntervalSeconds,
-    release: RELEASE,
-  };
-  /** The overall answer fails only when unhealthy; a single check fails unless healthy. */
-  const answer = (scope: HealthScope) => async () => {
-    const report = await healthReport(deps, scope);
-    const failed = scope === 'all' ? report.status === 'unhealthy' : report.status !== 'healthy';
-    return reply(failed ? 503 : 200, report);
-  };
-  return {
-    getHealth: answer('all'),
-    getDatabaseHealth: answer('database'),
-    getCronHealth: answer('cron'),
-    getGatewayHealth: answer('gateway'),
-  };
-});
+// The group's routes, schemas and use cases load on its first request (docs/decisions.md, "Cold start").
+export const handler = createHttpHandler(() => import('./handlers'));

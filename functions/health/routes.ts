@@ -1,6 +1,5 @@
-import { defineRoutes, lazySchemas } from '#shared/http/types';
-
-const healthResponses = lazySchemas(() => import('#shared/domain/health/responses'));
+import { healthResponse } from '#shared/domain/health/responses';
+import { defineRoutes } from '#shared/http/types';
 
 const check = <const Id extends string>(operationId: Id, path: string, summary: string) =>
   ({
@@ -10,7 +9,7 @@ const check = <const Id extends string>(operationId: Id, path: string, summary: 
     auth: [],
     rateLimited: false,
     summary,
-    responses: { 200: healthResponses.healthResponse, 503: healthResponses.healthResponse },
+    responses: { 200: healthResponse, 503: healthResponse },
   }) as const;
 
 export const healthRoutes = defineRoutes('health', [

@@ -1,10 +1,18 @@
 import { INSTALLMENT_PLAN_NOT_FOUND } from '#shared/domain/installment-plans/plan';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const installmentPlansResponses = lazySchemas(() => import('#shared/domain/installment-plans/responses'));
+import {
+  installmentPlanListResponse,
+  installmentPlanResponse,
+  installmentResponse,
+} from '#shared/domain/installment-plans/responses';
+import {
+  createInstallmentPlanSchema,
+  installmentPathSchema,
+  listInstallmentPlansQuerySchema,
+  planPathSchema,
+  reissueSchema,
+} from '#shared/domain/installment-plans/schemas';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { emptyActionBody } from './shapes';
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/installment-plans';
@@ -12,7 +20,7 @@ const plan = `${base}/{uuid}`;
 const installment = `${plan}/installments/{number}`;
 /** A plan by its uuid; another seller's or environment's answers like a missing one. */
 const byPlan = { auth, notFound: INSTALLMENT_PLAN_NOT_FOUND } as const;
-const noBody = schemas.emptyActionBody;
+const noBody = emptyActionBody;
 const STATE_RULE =
   '409 `Installment plan cannot be <action> in status <status>` when the plan is completed or canceled (docs/decisions.md, "Installment plans (issue 14)").';
 
@@ -33,9 +41,9 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       'plan was just created for this customer` (same customer, product, installments, firstDueDate and ' +
       'affiliate within 10 minutes). Supports X-Idempotency-Key (24 h). Webhooks installment_plan.created, ' +
       'installment_plan.installment_issued.',
-    request: { body: schemas.createInstallmentPlanSchema },
+    request: { body: createInstallmentPlanSchema },
     errors: [404, 409],
-    responses: { 201: installmentPlansResponses.installmentPlanResponse },
+    responses: { 201: installmentPlanResponse },
   },
   {
     operationId: 'listInstallmentPlans',
@@ -45,8 +53,8 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     summary: 'List installment plans, newest first',
     description:
       '`customerId`, `status` (repeatable: pending_activation, active, completed, canceled), `page`, `limit` (1..100, default 20).',
-    request: { query: schemas.listInstallmentPlansQuerySchema },
-    responses: { 200: installmentPlansResponses.installmentPlanListResponse },
+    request: { query: listInstallmentPlansQuerySchema },
+    responses: { 200: installmentPlanListResponse },
   },
   {
     ...byPlan,
@@ -54,8 +62,8 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     method: 'GET',
     path: plan,
     summary: 'Retrieve an installment plan with every installment (due date, status, boleto line and PDF)',
-    request: { path: schemas.planPathSchema },
-    responses: { 200: installmentPlansResponses.installmentPlanResponse },
+    request: { path: planPathSchema },
+    responses: { 200: installmentPlanResponse },
   },
   {
     ...byPlan,
@@ -68,9 +76,9 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       'the affiliate’s commission is recorded). 409 `The provider does not report this installment’s ' +
       'boleto as paid`, or an installment without a boleto or closed; 503 `The payment provider is ' +
       'unavailable; nothing was changed`. Already paid: 200 unchanged. 404 `Installment not found`.',
-    request: { path: schemas.installmentPathSchema, body: noBody, optionalBody: true },
+    request: { path: installmentPathSchema, body: noBody, optionalBody: true },
     errors: [409, 503],
-    responses: { 200: installmentPlansResponses.installmentResponse },
+    responses: { 200: installmentResponse },
   },
   {
     ...byPlan,
@@ -83,12 +91,12 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
       'The old boleto becomes unpayable; reissueCount + 1; reminders start again. 409 when the installment ' +
       `has no boleto or is paid or canceled. ${STATE_RULE}`,
     request: {
-      path: schemas.installmentPathSchema,
-      body: schemas.reissueSchema,
+      path: installmentPathSchema,
+      body: reissueSchema,
       optionalBody: true,
     },
     errors: [409],
-    responses: { 200: installmentPlansResponses.installmentPlanResponse },
+    responses: { 200: installmentPlanResponse },
   },
   {
     ...byPlan,
@@ -97,8 +105,8 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     path: `${plan}/cancel`,
     summary: 'Cancel a carnê: unpaid boletos become unpayable',
     description: `Open installments are canceled. Webhook installment_plan.canceled (cancelReason seller). ${STATE_RULE}`,
-    request: { path: schemas.planPathSchema, body: noBody, optionalBody: true },
+    request: { path: planPathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: installmentPlansResponses.installmentPlanResponse },
+    responses: { 200: installmentPlanResponse },
   },
 ]);

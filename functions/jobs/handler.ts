@@ -1,13 +1,11 @@
-import { runJob } from '#shared/jobs';
 import { once } from '#shared/once';
-import { parseInput } from '#shared/parse-input';
 import { getContainer } from '#shared/platform/current';
 
-// The input schema loads with the jobs' use cases on the first job (shared/job-input.ts).
-const useCases = once(() => import('#shared/job-use-cases'));
+// The jobs, their use cases and the input schema load with the first job (docs/decisions.md, "Cold start").
+const jobs = once(() => import('./run'));
 
 /** Target of every EventBridge Scheduler schedule (one-time `at()` jobs and the `rate()` heartbeat). */
 export const handler = async (event: unknown) => {
-  const container = await getContainer();
-  return runJob(container, parseInput((await useCases()).jobInputSchema, event));
+  const [container, { runScheduledJob }] = await Promise.all([getContainer(), jobs()]);
+  return runScheduledJob(container, event);
 };

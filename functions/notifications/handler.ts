@@ -15,13 +15,7 @@ const useCases = once(() => import('#shared/domain/mail/receipts'));
 export const handler = async (event: EventBridgeEvent<string, BusDetail>) => {
   const c = await getContainer();
   const { notify } = await useCases();
-  const result = await c.unitOfWork(() =>
-    notify(
-      { mailer: c.mailer, mailLog: c.repos.mailLog, clock: c.clock },
-      event['detail-type'],
-      event.detail,
-    ),
-  );
+  const result = await c.unitOfWork(() => notify(c.deps, event['detail-type'], event.detail));
   const fields = { event: event['detail-type'], eventId: event.detail?.envelope?.id, ...result };
   if (result.outcome === 'malformed') logger.error('notification not sent', fields);
   else logger.info('notification', fields);

@@ -10,7 +10,7 @@ const useCases = once(() => import('#shared/domain/events/publish'));
  * error makes Lambda retry the batch, so an event is published at least once.
  */
 export const handler = async (event: DynamoDBStreamEvent) => {
-  const { bus, repos, unitOfWork } = await getContainer();
+  const { deps, repos, unitOfWork } = await getContainer();
   const { publishOutbox } = await useCases();
-  return unitOfWork(() => publishOutbox({ bus }, repos.outbox.fromStream(event.Records)));
+  return unitOfWork(() => publishOutbox(deps, repos.outbox.fromStream(event.Records)));
 };

@@ -1,7 +1,11 @@
-import { defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Path and query shapes load with the group's use cases on its first request (./shapes.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
+import { defineRoutes } from '#shared/http/types';
+import {
+  pageAssetParam,
+  portalPageQuery,
+  productUuidPageParam,
+  sessionPageParam,
+  themeColorParam,
+} from './shapes';
 
 const page = {
   200: { contentType: 'text/html', description: 'The hosted payment page (pt-BR).' },
@@ -19,7 +23,7 @@ export const pagesRoutes = defineRoutes('pages', [
     path: '/pay/{productUuid}',
     auth: [],
     summary: 'Hosted payment page of a product (its payment link)',
-    request: { path: schemas.productUuidPageParam },
+    request: { path: productUuidPageParam },
     responses: page,
   },
   {
@@ -28,7 +32,7 @@ export const pagesRoutes = defineRoutes('pages', [
     path: '/checkout/{id}',
     auth: [],
     summary: 'Hosted payment page of a checkout session (its url)',
-    request: { path: schemas.sessionPageParam },
+    request: { path: sessionPageParam },
     responses: page,
   },
   {
@@ -39,7 +43,7 @@ export const pagesRoutes = defineRoutes('pages', [
     // Static files that never touch the table: the per-IP counter would be their only DynamoDB traffic.
     rateLimited: false,
     summary: 'Script or style sheet of the hosted payment pages',
-    request: { path: schemas.pageAssetParam },
+    request: { path: pageAssetParam },
     notFound: 'Asset not found',
     responses: {
       200: { contentType: 'text/*', description: 'The script (text/javascript) or style sheet (text/css).' },
@@ -56,7 +60,7 @@ export const pagesRoutes = defineRoutes('pages', [
       'rather than a JSON error; its script then calls the token routes of the portal group.',
     // Any text reaches the use case: a missing or malformed token gets the same 401 page as an expired one;
     // `updated` (the subscription an action just changed, sent by the page's script) is ignored unless an id.
-    request: { query: schemas.portalPageQuery },
+    request: { query: portalPageQuery },
     responses: {
       200: { contentType: 'text/html', description: "The customer's portal (pt-BR)." },
       401: {
@@ -85,7 +89,7 @@ export const pagesRoutes = defineRoutes('pages', [
     auth: [],
     rateLimited: false,
     summary: "Style sheet of a portal's primary colour (six hex digits)",
-    request: { path: schemas.themeColorParam },
+    request: { path: themeColorParam },
     notFound: 'Theme not found',
     responses: { 200: { contentType: 'text/css', description: 'The colour as CSS custom properties.' } },
   },

@@ -2,8 +2,7 @@ import * as z from 'zod';
 import { MINHA_AREA_ASSETS, PAGE_ASSETS, PORTAL_ASSETS } from '#shared/domain/pages/asset-names';
 import { THEME_COLOR } from '#shared/domain/pages/portal-theme';
 
-// Route-local request shapes, loaded with the group's use cases on its first request (./routes.ts
-// names them through lazySchemas), so that the route table, which every cold start loads, loads no zod.
+// Route-local request shapes (./routes.ts).
 
 // Any text reaches the use case: a malformed ref gets the same HTML 404 page as an unknown one.
 export const productUuidPageParam = z.object({ productUuid: z.string() });

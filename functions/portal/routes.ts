@@ -1,11 +1,20 @@
+import { numericIdParam } from '#shared/domain/params';
+import {
+  portalCustomerResponse,
+  portalResponse,
+  portalSessionResponse,
+  portalSubscriptionResponse,
+} from '#shared/domain/portal/responses';
+import {
+  portalAddCardSchema,
+  portalCancelSchema,
+  portalCustomerInfoSchema,
+  portalPaymentMethodSchema,
+} from '#shared/domain/portal/schemas';
+import { createPortalSessionSchema } from '#shared/domain/portal/sessions';
+import { subscriptionEventListResponse } from '#shared/domain/subscriptions/responses';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const portalResponses = lazySchemas(() => import('#shared/domain/portal/responses'));
-const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /**
  * The portal token travels in the `token` query parameter (spec); the `portalToken` scheme reads it
@@ -22,7 +31,7 @@ const SESSION_FLAG_RULE =
 const bySubscription = {
   auth: token,
   notFound: SUBSCRIPTION_NOT_FOUND,
-  request: { path: schemas.numericIdParam },
+  request: { path: numericIdParam },
   errors: [403],
 } as const;
 const subscription = '/api/portal/subscriptions/{id}';
@@ -43,8 +52,8 @@ export const portalRoutes = defineRoutes('portal', [
       '`returnUrl` (HTTPS). Answers a one-hour token, shown only here, and the portal URL to open. ' +
       'Not idempotent: each call is a new visit with a new token. 404 `Customer not found` or ' +
       "`Product not found` for another seller's.",
-    request: { body: schemas.createPortalSessionSchema },
-    responses: { 201: portalResponses.portalSessionResponse },
+    request: { body: createPortalSessionSchema },
+    responses: { 201: portalSessionResponse },
   },
   {
     operationId: 'getPortal',
@@ -57,7 +66,7 @@ export const portalRoutes = defineRoutes('portal', [
       "customer's subscriptions with the actions and cancel rules of each one's own product's configuration, " +
       'and the active saved cards. 401 `token_invalid` for an unknown token, ' +
       '`token_expired` past its hour (messages in Portuguese, as on every portal token route).',
-    responses: { 200: portalResponses.portalResponse },
+    responses: { 200: portalResponse },
   },
   {
     ...bySubscription,
@@ -69,8 +78,8 @@ export const portalRoutes = defineRoutes('portal', [
       'Optional body `{atPeriodEnd?, reason?}`. `cancelAtPeriodEndOnly` makes every cancellation one at ' +
       'the period end; `requireCancelReason` makes `reason` required (400). Sends the cancellation ' +
       `e-mail when \`sendCancellationEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: schemas.numericIdParam, body: schemas.portalCancelSchema, optionalBody: true },
-    responses: { 200: portalResponses.portalSubscriptionResponse },
+    request: { path: numericIdParam, body: portalCancelSchema, optionalBody: true },
+    responses: { 200: portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -80,7 +89,7 @@ export const portalRoutes = defineRoutes('portal', [
     path: `${subscription}/pause`,
     summary: "Pause a subscription's collection from the portal",
     description: `Follows allowCancelSubscription. ${FLAG_RULE} ${STATE_RULE}`,
-    responses: { 200: portalResponses.portalSubscriptionResponse },
+    responses: { 200: portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -90,7 +99,7 @@ export const portalRoutes = defineRoutes('portal', [
     path: `${subscription}/resume`,
     summary: "Resume a subscription's collection from the portal",
     description: `Follows allowCancelSubscription. ${FLAG_RULE} ${STATE_RULE}`,
-    responses: { 200: portalResponses.portalSubscriptionResponse },
+    responses: { 200: portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -102,7 +111,7 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       'Undoes a cancellation at period end, or reactivates a canceled subscription (charging the saved ' +
       `card when the paid period is over). Follows allowCancelSubscription. ${FLAG_RULE} ${STATE_RULE}`,
-    responses: { 200: portalResponses.portalSubscriptionResponse },
+    responses: { 200: portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -114,8 +123,8 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       "`paymentMethodId`: one of the customer's saved cards (404 `Payment method not found` otherwise). " +
       `Sends the payment-method-updated e-mail when \`sendPaymentMethodUpdatedEmail\` is on. ${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: schemas.numericIdParam, body: schemas.portalPaymentMethodSchema },
-    responses: { 200: portalResponses.portalSubscriptionResponse },
+    request: { path: numericIdParam, body: portalPaymentMethodSchema },
+    responses: { 200: portalSubscriptionResponse },
     errors: [403, 409],
   },
   {
@@ -131,8 +140,8 @@ export const portalRoutes = defineRoutes('portal', [
       'reads nothing of it: no charge was made). Cards are limited against card testing as on the checkout: ' +
       '429 `card_attempts_blocked`, and 428 `proof_of_work_required` after a few declines from one client. ' +
       `${FLAG_RULE} ${STATE_RULE}`,
-    request: { path: schemas.numericIdParam, body: schemas.portalAddCardSchema },
-    responses: { 200: portalResponses.portalSubscriptionResponse },
+    request: { path: numericIdParam, body: portalAddCardSchema },
+    responses: { 200: portalSubscriptionResponse },
     errors: [403, 409, 428, 429, 503],
   },
   {
@@ -142,7 +151,7 @@ export const portalRoutes = defineRoutes('portal', [
     path: `${subscription}/events`,
     summary: "A subscription's history, from the portal",
     description: `Newest first (payments, failures, state changes). Follows allowViewInvoices. ${FLAG_RULE}`,
-    responses: { 200: subscriptionsResponses.subscriptionEventListResponse },
+    responses: { 200: subscriptionEventListResponse },
   },
   {
     operationId: 'portalUpdateCustomerInfo',
@@ -153,8 +162,8 @@ export const portalRoutes = defineRoutes('portal', [
     description:
       '`name`, `email`, `phone` (each optional, at least one), validated as PATCH /api/v1/customers. ' +
       `Follows allowUpdateBillingInfo. ${SESSION_FLAG_RULE}`,
-    request: { body: schemas.portalCustomerInfoSchema },
-    responses: { 200: portalResponses.portalCustomerResponse },
+    request: { body: portalCustomerInfoSchema },
+    responses: { 200: portalCustomerResponse },
     errors: [403],
   },
 ]);

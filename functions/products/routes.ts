@@ -1,21 +1,42 @@
+import { affiliationListResponse, affiliationResponse } from '#shared/domain/affiliates/responses';
+import {
+  addAffiliationSchema,
+  affiliationPathSchema,
+  listAffiliationsQuerySchema,
+} from '#shared/domain/affiliates/schemas';
+import { numericOrUuidParam, uuidParam } from '#shared/domain/params';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-const affiliatesResponses = lazySchemas(() => import('#shared/domain/affiliates/responses'));
-const productsResponses = lazySchemas(() => import('#shared/domain/products/responses'));
+import { portalConfigSchema } from '#shared/domain/products/portal-config';
+import {
+  createProductSchema,
+  listQuerySchema,
+  pageQuerySchema,
+  readQuerySchema,
+  updateProductSchema,
+} from '#shared/domain/products/products';
+import {
+  effectivePortalConfigResponse,
+  paymentLinkProductResponse,
+  portalConfigDeletedResponse,
+  portalConfigOrNullResponse,
+  portalConfigResponse,
+  productDeactivatedResponse,
+  productListResponse,
+  productPageResponse,
+  productResponse,
+} from '#shared/domain/products/responses';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Spec rule 3: product routes accept an API key or the dashboard bearer token. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const config = '/api/products/{id}/portal-config';
 const affiliates = '/api/products/{id}/affiliates';
 /** A product route by integer id or uuid: a malformed id names no product. */
-const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: schemas.numericOrUuidParam } } as const;
-const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: schemas.uuidParam } } as const;
+const byId = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: numericOrUuidParam } } as const;
+const byUuid = { auth, notFound: PRODUCT_NOT_FOUND, request: { path: uuidParam } } as const;
 const configBody = {
-  path: schemas.numericOrUuidParam,
-  body: schemas.portalConfigSchema,
+  path: numericOrUuidParam,
+  body: portalConfigSchema,
   optionalBody: true,
 } as const;
 
@@ -26,8 +47,8 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products',
     auth,
     summary: 'Create a product',
-    request: { body: schemas.createProductSchema },
-    responses: { 201: productsResponses.productResponse },
+    request: { body: createProductSchema },
+    responses: { 201: productResponse },
   },
   {
     operationId: 'listProducts',
@@ -35,8 +56,8 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/products/seller',
     auth,
     summary: "List the seller's products",
-    request: { query: schemas.listQuerySchema },
-    responses: { 200: productsResponses.productListResponse },
+    request: { query: listQuerySchema },
+    responses: { 200: productListResponse },
   },
   {
     operationId: 'listProductsAlias',
@@ -47,8 +68,8 @@ export const productRoutes = defineRoutes('products', [
     description:
       'The collection URL answers the same numbered page as `GET /api/products/seller`, with the same ' +
       'query (`page`, `limit`, `search`, `tab`); `GET /api/v1/products` pages the same products by cursor.',
-    request: { query: schemas.listQuerySchema },
-    responses: { 200: productsResponses.productListResponse },
+    request: { query: listQuerySchema },
+    responses: { 200: productListResponse },
   },
   {
     ...byUuid,
@@ -56,8 +77,8 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/uuid/{uuid}',
     summary: 'Read a product by uuid',
-    request: { path: schemas.uuidParam, query: schemas.readQuerySchema },
-    responses: { 200: productsResponses.productResponse },
+    request: { path: uuidParam, query: readQuerySchema },
+    responses: { 200: productResponse },
   },
   {
     ...byId,
@@ -65,8 +86,8 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: '/api/products/{id}',
     summary: 'Read a product',
-    request: { path: schemas.numericOrUuidParam, query: schemas.readQuerySchema },
-    responses: { 200: productsResponses.productResponse },
+    request: { path: numericOrUuidParam, query: readQuerySchema },
+    responses: { 200: productResponse },
   },
   {
     ...byId,
@@ -74,9 +95,9 @@ export const productRoutes = defineRoutes('products', [
     method: 'PATCH',
     path: '/api/products/{id}',
     summary: 'Change a product',
-    request: { path: schemas.numericOrUuidParam, body: schemas.updateProductSchema },
+    request: { path: numericOrUuidParam, body: updateProductSchema },
     errors: [409],
-    responses: { 200: productsResponses.productResponse },
+    responses: { 200: productResponse },
   },
   {
     ...byId,
@@ -84,7 +105,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: '/api/products/{id}',
     summary: 'Deactivate a product',
-    responses: { 200: productsResponses.productResponse },
+    responses: { 200: productResponse },
   },
   {
     operationId: 'listProductsV1',
@@ -96,8 +117,8 @@ export const productRoutes = defineRoutes('products', [
       'Newest first, each with its `uuid`. `isActive` true or false lists only active or only deactivated ' +
       "products (every product when absent); `limit` 1..100 (20); `cursor` is the previous page's " +
       '`nextCursor` (null on the last page). A cursor of another list or seller is a 400.',
-    request: { query: schemas.pageQuerySchema },
-    responses: { 200: productsResponses.productPageResponse },
+    request: { query: pageQuerySchema },
+    responses: { 200: productPageResponse },
   },
   {
     ...byUuid,
@@ -105,7 +126,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: '/api/v1/products/{uuid}',
     summary: 'Deactivate a product by uuid',
-    responses: { 200: productsResponses.productDeactivatedResponse },
+    responses: { 200: productDeactivatedResponse },
   },
   {
     ...byId,
@@ -113,7 +134,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: config,
     summary: "A product's own portal configuration or null",
-    responses: { 200: productsResponses.portalConfigOrNullResponse },
+    responses: { 200: portalConfigOrNullResponse },
   },
   {
     ...byId,
@@ -122,7 +143,7 @@ export const productRoutes = defineRoutes('products', [
     path: config,
     summary: "Create or replace a product's portal configuration",
     request: configBody,
-    responses: { 200: productsResponses.portalConfigResponse },
+    responses: { 200: portalConfigResponse },
   },
   {
     ...byId,
@@ -131,7 +152,7 @@ export const productRoutes = defineRoutes('products', [
     path: config,
     summary: "Change fields of a product's portal configuration",
     request: configBody,
-    responses: { 200: productsResponses.portalConfigResponse },
+    responses: { 200: portalConfigResponse },
   },
   {
     ...byId,
@@ -139,7 +160,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: config,
     summary: "Remove a product's portal configuration",
-    responses: { 200: productsResponses.portalConfigDeletedResponse },
+    responses: { 200: portalConfigDeletedResponse },
   },
   {
     ...byId,
@@ -147,7 +168,7 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: `${config}/effective`,
     summary: 'The configuration the portal uses for this product (product, else seller, else defaults)',
-    responses: { 200: productsResponses.effectivePortalConfigResponse },
+    responses: { 200: effectivePortalConfigResponse },
   },
   {
     ...byId,
@@ -158,10 +179,10 @@ export const productRoutes = defineRoutes('products', [
     description:
       'The affiliate must be an existing seller other than the product owner. Re-adding an ended ' +
       'affiliation starts it again with the new commission; an active one answers 409.',
-    request: { path: schemas.numericOrUuidParam, body: schemas.addAffiliationSchema },
+    request: { path: numericOrUuidParam, body: addAffiliationSchema },
     errors: [400, 409],
     idempotent: true,
-    responses: { 201: affiliatesResponses.affiliationResponse },
+    responses: { 201: affiliationResponse },
   },
   {
     ...byId,
@@ -169,8 +190,8 @@ export const productRoutes = defineRoutes('products', [
     method: 'GET',
     path: affiliates,
     summary: "A product's affiliations, by affiliate id",
-    request: { path: schemas.numericOrUuidParam, query: schemas.listAffiliationsQuerySchema },
-    responses: { 200: affiliatesResponses.affiliationListResponse },
+    request: { path: numericOrUuidParam, query: listAffiliationsQuerySchema },
+    responses: { 200: affiliationListResponse },
   },
   {
     ...byId,
@@ -178,8 +199,8 @@ export const productRoutes = defineRoutes('products', [
     method: 'DELETE',
     path: `${affiliates}/{affiliateId}`,
     summary: 'End an affiliation (ending an ended one answers it unchanged)',
-    request: { path: schemas.affiliationPathSchema },
-    responses: { 200: affiliatesResponses.affiliationResponse },
+    request: { path: affiliationPathSchema },
+    responses: { 200: affiliationResponse },
   },
   {
     operationId: 'getSellerPortalConfig',
@@ -187,7 +208,7 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/portal/configuration',
     auth,
     summary: 'Seller-level portal configuration',
-    responses: { 200: productsResponses.portalConfigOrNullResponse },
+    responses: { 200: portalConfigOrNullResponse },
   },
   {
     operationId: 'putSellerPortalConfig',
@@ -195,8 +216,8 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/portal/configuration',
     auth,
     summary: 'Set the seller-level portal configuration',
-    request: { body: schemas.portalConfigSchema, optionalBody: true },
-    responses: { 200: productsResponses.portalConfigResponse },
+    request: { body: portalConfigSchema, optionalBody: true },
+    responses: { 200: portalConfigResponse },
   },
   {
     operationId: 'getPaymentLink',
@@ -204,9 +225,9 @@ export const productRoutes = defineRoutes('products', [
     path: '/api/payment-links/{uuid}',
     auth: [],
     summary: "A product's public payment link",
-    request: { path: schemas.uuidParam },
+    request: { path: uuidParam },
     notFound: PRODUCT_NOT_FOUND,
     errors: [400],
-    responses: { 200: productsResponses.paymentLinkProductResponse },
+    responses: { 200: paymentLinkProductResponse },
   },
 ]);

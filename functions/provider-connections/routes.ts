@@ -1,11 +1,10 @@
-import { defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const providerConnectionsResponses = lazySchemas(
-  () => import('#shared/domain/provider-connections/responses'),
-);
+import { connectProviderSchema } from '#shared/domain/provider-connections/connections';
+import {
+  asaasNotificationResponse,
+  providerConnectedResponse,
+  providerConnectionResponse,
+} from '#shared/domain/provider-connections/responses';
+import { defineRoutes } from '#shared/http/types';
 
 /** Issue 16: a seller's live provider account (dashboard only) and that provider's webhooks. */
 export const providerConnectionRoutes = defineRoutes('provider-connections', [
@@ -15,9 +14,9 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     path: '/api/provider-connections/asaas',
     auth: ['jwt'],
     summary: 'Connect the seller’s Asaas account (the key is checked, stored encrypted, never shown)',
-    request: { body: schemas.connectProviderSchema },
+    request: { body: connectProviderSchema },
     errors: [403, 503],
-    responses: { 200: providerConnectionsResponses.providerConnectedResponse },
+    responses: { 200: providerConnectedResponse },
   },
   {
     operationId: 'getAsaasConnection',
@@ -26,7 +25,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     auth: ['jwt'],
     summary: 'The connected Asaas account, without its key',
     errors: [404],
-    responses: { 200: providerConnectionsResponses.providerConnectionResponse },
+    responses: { 200: providerConnectionResponse },
   },
   {
     operationId: 'disconnectAsaas',
@@ -36,7 +35,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     summary: 'Disconnect the Asaas account (live sales answer 503 again)',
     description: '409 `concurrent_update` when the account was connected again during the call: retry.',
     errors: [404, 409],
-    responses: { 200: providerConnectionsResponses.providerConnectionResponse },
+    responses: { 200: providerConnectionResponse },
   },
   {
     operationId: 'receiveAsaasNotification',
@@ -46,6 +45,6 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     summary: 'Asaas webhook (authenticated by the asaas-access-token header)',
     description: 'Asaas API v3 webhook events; the seller is the owner of the token in asaas-access-token.',
     errors: [400, 401, 404],
-    responses: { 200: providerConnectionsResponses.asaasNotificationResponse },
+    responses: { 200: asaasNotificationResponse },
   },
 ]);

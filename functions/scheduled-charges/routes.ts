@@ -1,10 +1,20 @@
 import { SCHEDULED_CHARGE_NOT_FOUND } from '#shared/domain/scheduled-charges/not-found';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const scheduledChargesResponses = lazySchemas(() => import('#shared/domain/scheduled-charges/responses'));
+import {
+  scheduledChargeDetailResponse,
+  scheduledChargeListResponse,
+  scheduledChargeResponse,
+} from '#shared/domain/scheduled-charges/responses';
+import {
+  cancelSchema,
+  createScheduledChargeSchema,
+  listScheduledChargesQuerySchema,
+  markPaidSchema,
+  postponeSchema,
+  scheduledChargePathSchema,
+  updateScheduledChargeSchema,
+} from '#shared/domain/scheduled-charges/schemas';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { emptyActionBody } from './shapes';
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/scheduled-charges';
@@ -13,11 +23,11 @@ const charge = `${base}/{id}`;
 const byCharge = {
   auth,
   notFound: SCHEDULED_CHARGE_NOT_FOUND,
-  request: { path: schemas.scheduledChargePathSchema },
+  request: { path: scheduledChargePathSchema },
 } as const;
 const STATE_RULE =
   '409 `Scheduled charge cannot be <action> in status <status>` when its status refuses the action (docs/decisions.md, "Scheduled charges (issue 13)").';
-const noBody = schemas.emptyActionBody;
+const noBody = emptyActionBody;
 
 const postponeRoute = {
   ...byCharge,
@@ -29,11 +39,11 @@ const postponeRoute = {
     'issued again for the new date. Timeline `postponed` {from, to, reason}; webhook scheduled_charge.postponed. ' +
     `400 \`newDueDate must be today or later (America/Sao_Paulo)\`. ${STATE_RULE}`,
   request: {
-    path: schemas.scheduledChargePathSchema,
-    body: schemas.postponeSchema,
+    path: scheduledChargePathSchema,
+    body: postponeSchema,
   },
   errors: [409],
-  responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+  responses: { 200: scheduledChargeResponse },
 } as const;
 
 export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
@@ -51,9 +61,9 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '`trialDays` (recurring, methods [card]). A pix or boleto due within 5 days is issued at once. ' +
       'Webhook scheduled_charge.created (+ customer.trial_started). 404 `Customer not found`, ' +
       '`Product not found`. Supports X-Idempotency-Key.',
-    request: { body: schemas.createScheduledChargeSchema },
+    request: { body: createScheduledChargeSchema },
     errors: [404],
-    responses: { 201: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 201: scheduledChargeResponse },
   },
   {
     operationId: 'listScheduledCharges',
@@ -64,8 +74,8 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description:
       '`status` repeatable, `customerId`, `type`, `dueDateFrom` and `dueDateTo` (inclusive, YYYY-MM-DD), ' +
       '`search` (customer name prefix, e-mail or document), `page`, `limit` (1..100, default 20).',
-    request: { query: schemas.listScheduledChargesQuerySchema },
-    responses: { 200: scheduledChargesResponses.scheduledChargeListResponse },
+    request: { query: listScheduledChargesQuerySchema },
+    responses: { 200: scheduledChargeListResponse },
   },
   {
     ...byCharge,
@@ -73,7 +83,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     method: 'GET',
     path: charge,
     summary: 'Retrieve a scheduled charge with its cycles, transactions and timeline',
-    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
+    responses: { 200: scheduledChargeDetailResponse },
   },
   {
     ...byCharge,
@@ -90,11 +100,11 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       '`cycles[].issued`). Timeline `manually_marked_paid`; webhook ' +
       `scheduled_charge.paid with seriesId and cycleNumber. ${STATE_RULE}`,
     request: {
-      path: schemas.scheduledChargePathSchema,
-      body: schemas.markPaidSchema,
+      path: scheduledChargePathSchema,
+      body: markPaidSchema,
     },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeDetailResponse },
+    responses: { 200: scheduledChargeDetailResponse },
   },
   { ...postponeRoute, operationId: 'postponeScheduledCharge', path: `${charge}/postpone` },
   {
@@ -113,12 +123,12 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
       'One-time: `canceled`; recurring: `recurrence_canceled`. Open cycles are canceled and their pix and ' +
       `boleto made unpayable. Webhook scheduled_charge.canceled or .recurrence_canceled. ${STATE_RULE}`,
     request: {
-      path: schemas.scheduledChargePathSchema,
-      body: schemas.cancelSchema,
+      path: scheduledChargePathSchema,
+      body: cancelSchema,
       optionalBody: true,
     },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 200: scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -129,9 +139,9 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     description:
       'No cycle after the current one is created; once no cycle is open the charge is `recurrence_canceled`. ' +
       `Recurring only. Webhook scheduled_charge.cancel_at_period_end_set. ${STATE_RULE}`,
-    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 200: scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -141,7 +151,7 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     summary: 'Keep a series going after its current cycle',
     description: `Webhook scheduled_charge.cancel_at_period_end_cleared. ${STATE_RULE}`,
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 200: scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -150,9 +160,9 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     path: `${charge}/pause`,
     summary: 'Pause collection: no status change, card charge or reminder until resumed',
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
-    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 200: scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -161,9 +171,9 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     path: `${charge}/resume`,
     summary: 'Resume collection: what fell due meanwhile runs within a minute',
     description: `Webhook scheduled_charge.updated. ${STATE_RULE}`,
-    request: { path: schemas.scheduledChargePathSchema, body: noBody, optionalBody: true },
+    request: { path: scheduledChargePathSchema, body: noBody, optionalBody: true },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 200: scheduledChargeResponse },
   },
   {
     ...byCharge,
@@ -173,10 +183,10 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     summary: 'Change the amount or description of future cycles',
     description: `Open cycles keep their amount. Webhook scheduled_charge.updated. ${STATE_RULE}`,
     request: {
-      path: schemas.scheduledChargePathSchema,
-      body: schemas.updateScheduledChargeSchema,
+      path: scheduledChargePathSchema,
+      body: updateScheduledChargeSchema,
     },
     errors: [409],
-    responses: { 200: scheduledChargesResponses.scheduledChargeResponse },
+    responses: { 200: scheduledChargeResponse },
   },
 ]);

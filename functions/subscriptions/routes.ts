@@ -1,11 +1,23 @@
+import { numericIdParam, numericOrUuidParam } from '#shared/domain/params';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/not-found';
+import {
+  priceListResponse,
+  priceResponse,
+  subscriptionEventListResponse,
+  subscriptionListResponse,
+  subscriptionResponse,
+} from '#shared/domain/subscriptions/responses';
+import {
+  cancelSubscriptionSchema,
+  changePaymentMethodSchema,
+  createPriceSchema,
+  createSubscriptionSchema,
+  listPricesQuerySchema,
+  listSubscriptionsQuerySchema,
+  pricePathSchema,
+} from '#shared/domain/subscriptions/schemas';
 import { SUBSCRIPTION_NOT_FOUND } from '#shared/domain/subscriptions/subscription';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const subscriptionsResponses = lazySchemas(() => import('#shared/domain/subscriptions/responses'));
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const prices = '/api/products/{id}/prices';
@@ -13,13 +25,13 @@ const prices = '/api/products/{id}/prices';
 const byProduct = {
   auth,
   notFound: PRODUCT_NOT_FOUND,
-  request: { path: schemas.numericOrUuidParam },
+  request: { path: numericOrUuidParam },
 } as const;
 /** A subscription by its numeric id (spec: "path id number"); anything else names none. */
 const bySubscription = {
   auth,
   notFound: SUBSCRIPTION_NOT_FOUND,
-  request: { path: schemas.numericIdParam },
+  request: { path: numericIdParam },
 } as const;
 const subscription = '/api/subscriptions/{id}';
 const STATE_RULE =
@@ -36,8 +48,8 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`unitAmount` in Reais, at least 5.00 (never 0); `billingInterval` week, month or year, every ' +
       '`intervalCount` of them (up to 52 weeks, 12 months or 1 year); optional `trialDays` (0..730). ' +
       'The product must be active.',
-    request: { path: schemas.numericOrUuidParam, body: schemas.createPriceSchema },
-    responses: { 201: subscriptionsResponses.priceResponse },
+    request: { path: numericOrUuidParam, body: createPriceSchema },
+    responses: { 201: priceResponse },
   },
   {
     ...byProduct,
@@ -46,8 +58,8 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     path: prices,
     summary: "A product's prices, newest first",
     description: '`active=true` lists only the active prices, `active=false` only the deactivated ones.',
-    request: { path: schemas.numericOrUuidParam, query: schemas.listPricesQuerySchema },
-    responses: { 200: subscriptionsResponses.priceListResponse },
+    request: { path: numericOrUuidParam, query: listPricesQuerySchema },
+    responses: { 200: priceListResponse },
   },
   {
     ...byProduct,
@@ -58,8 +70,8 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     description:
       '`priceId` is the price id or uuid. Deactivating a deactivated price answers it unchanged. ' +
       '404 `Price not found` for a price of another product or account.',
-    request: { path: schemas.pricePathSchema },
-    responses: { 200: subscriptionsResponses.priceResponse },
+    request: { path: pricePathSchema },
+    responses: { 200: priceResponse },
   },
   {
     operationId: 'createSubscription',
@@ -74,9 +86,9 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'the first period is charged now: a declined charge answers 201 with status `failed`. ' +
       '404 `Customer not found`, `Price not found`, `Payment method not found`; 400 for a ' +
       'deactivated price or product, or an expired card. Supports X-Idempotency-Key.',
-    request: { body: schemas.createSubscriptionSchema },
+    request: { body: createSubscriptionSchema },
     errors: [400, 404, 503],
-    responses: { 201: subscriptionsResponses.subscriptionResponse },
+    responses: { 201: subscriptionResponse },
   },
   {
     operationId: 'listSubscriptions',
@@ -85,8 +97,8 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     auth,
     summary: 'List subscriptions, newest first',
     description: 'Filters: status, customerId, productId (combinable).',
-    request: { query: schemas.listSubscriptionsQuerySchema },
-    responses: { 200: subscriptionsResponses.subscriptionListResponse },
+    request: { query: listSubscriptionsQuerySchema },
+    responses: { 200: subscriptionListResponse },
   },
   {
     ...bySubscription,
@@ -94,7 +106,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     method: 'GET',
     path: subscription,
     summary: 'Retrieve a subscription',
-    responses: { 200: subscriptionsResponses.subscriptionResponse },
+    responses: { 200: subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -102,7 +114,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     method: 'GET',
     path: `${subscription}/events`,
     summary: "A subscription's history, newest first",
-    responses: { 200: subscriptionsResponses.subscriptionEventListResponse },
+    responses: { 200: subscriptionEventListResponse },
   },
   {
     ...bySubscription,
@@ -115,12 +127,12 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       '`pending_cancellation` until `currentPeriodEnd` (undone by reactivate), then `canceled`. ' +
       `Webhook subscription.cancelled. ${STATE_RULE}`,
     request: {
-      path: schemas.numericIdParam,
-      body: schemas.cancelSubscriptionSchema,
+      path: numericIdParam,
+      body: cancelSubscriptionSchema,
       optionalBody: true,
     },
     errors: [409],
-    responses: { 200: subscriptionsResponses.subscriptionResponse },
+    responses: { 200: subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -130,7 +142,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     summary: 'Pause collection: the status stays, periods go by without charges',
     description: `Only an active subscription pauses. Webhook subscription.paused. ${STATE_RULE}`,
     errors: [409],
-    responses: { 200: subscriptionsResponses.subscriptionResponse },
+    responses: { 200: subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -140,7 +152,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
     summary: 'Resume collection: the next charge is at the end of the current period',
     description: STATE_RULE,
     errors: [409],
-    responses: { 200: subscriptionsResponses.subscriptionResponse },
+    responses: { 200: subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -155,7 +167,7 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'new period starts; a declined charge answers 409 and changes nothing else. Supports ' +
       `X-Idempotency-Key. ${STATE_RULE}`,
     errors: [409],
-    responses: { 200: subscriptionsResponses.subscriptionResponse },
+    responses: { 200: subscriptionResponse },
   },
   {
     ...bySubscription,
@@ -167,8 +179,8 @@ export const subscriptionRoutes = defineRoutes('subscriptions', [
       'Any state (a canceled or failed subscription gets the card its reactivation charges); a Pix ' +
       'Automático subscription moves to the card. 404 `Payment method not found` for a card that is not the ' +
       "subscription customer's; 400 for an expired card.",
-    request: { path: schemas.numericIdParam, body: schemas.changePaymentMethodSchema },
+    request: { path: numericIdParam, body: changePaymentMethodSchema },
     errors: [400],
-    responses: { 200: subscriptionsResponses.subscriptionResponse },
+    responses: { 200: subscriptionResponse },
   },
 ]);

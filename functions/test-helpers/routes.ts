@@ -1,15 +1,20 @@
+import { eventEnvelopeResponse } from '#shared/domain/events/responses';
+import { testEventSchema } from '#shared/domain/events/test-events';
+import { mailIdParam, mailQuerySchema } from '#shared/domain/mail/mailbox';
 import { MAIL_NOT_FOUND } from '#shared/domain/mail/not-found';
+import { mailListResponse, mailResponse } from '#shared/domain/mail/responses';
+import { numericIdParam, opaqueIdParam } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/not-found';
+import {
+  cardOutcomeSchema,
+  sandboxCardOutcomeResponse,
+  sandboxPixAuthorizationResponse,
+} from '#shared/domain/payments/sandbox-helpers';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const eventsResponses = lazySchemas(() => import('#shared/domain/events/responses'));
-const mailResponses = lazySchemas(() => import('#shared/domain/mail/responses'));
-const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
+import { transactionResponse } from '#shared/domain/transactions/responses';
+import { simulateSchema } from '#shared/domain/transactions/sandbox';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Sandbox helpers that also exist deployed; they act on test-environment data only. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -26,10 +31,10 @@ const simulation = <const Id extends string>(
     auth,
     testOnly: true,
     summary,
-    request: { path: schemas.numericIdParam, body: schemas.simulateSchema, optionalBody: true },
+    request: { path: numericIdParam, body: simulateSchema, optionalBody: true },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [409],
-    responses: { 200: transactionsResponses.transactionResponse },
+    responses: { 200: transactionResponse },
   }) as const;
 
 const pixAuthorization = <const Id extends string>(operationId: Id, action: 'approve' | 'revoke') =>
@@ -43,10 +48,10 @@ const pixAuthorization = <const Id extends string>(operationId: Id, action: 'app
       action === 'approve'
         ? 'Sandbox: the bank activates a pending Pix Automático authorization without its first payment'
         : 'Sandbox: the payer revokes a Pix Automático authorization at the bank (later debits decline authorization_revoked)',
-    request: { path: schemas.opaqueIdParam },
+    request: { path: opaqueIdParam },
     notFound: PIX_AUTHORIZATION_NOT_FOUND,
     ...(action === 'approve' ? { errors: [409] } : {}),
-    responses: { 200: schemas.sandboxPixAuthorizationResponse },
+    responses: { 200: sandboxPixAuthorizationResponse },
   }) as const;
 
 export const testHelperRoutes = defineRoutes('test-helpers', [
@@ -57,8 +62,8 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: true,
     summary: 'Emit a sandbox event to the registered endpoints',
-    request: { body: schemas.testEventSchema },
-    responses: { 201: eventsResponses.eventEnvelopeResponse },
+    request: { body: testEventSchema },
+    responses: { 201: eventEnvelopeResponse },
   },
   simulation('payTestTransaction', 'pay'),
   simulation('failTestTransaction', 'fail'),
@@ -77,9 +82,9 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: 'Sandbox: how a saved card answers its later charges (renewals, retries) from now on',
     description:
       'approved, declined (failureCode, default card_declined) or error (default processing_error). An expired card still declines expired_card.',
-    request: { path: schemas.numericIdParam, body: schemas.cardOutcomeSchema },
+    request: { path: numericIdParam, body: cardOutcomeSchema },
     notFound: PAYMENT_METHOD_NOT_FOUND,
-    responses: { 200: schemas.sandboxCardOutcomeResponse },
+    responses: { 200: sandboxCardOutcomeResponse },
   },
   pixAuthorization('approveTestPixAuthorization', 'approve'),
   pixAuthorization('revokeTestPixAuthorization', 'revoke'),
@@ -92,8 +97,8 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     summary: "Sandbox: the e-mail the seller's test activity sent (receipts…), newest first",
     description:
       'Test-mode mail never reaches a real inbox: it is kept here (30 days on AWS; in the data folder locally). `to` keeps the messages to one address.',
-    request: { query: schemas.mailQuerySchema },
-    responses: { 200: mailResponses.mailListResponse },
+    request: { query: mailQuerySchema },
+    responses: { 200: mailListResponse },
   },
   {
     operationId: 'getTestMail',
@@ -102,8 +107,8 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: true,
     summary: 'Sandbox: one e-mail message with its text and HTML parts',
-    request: { path: schemas.mailIdParam },
+    request: { path: mailIdParam },
     notFound: MAIL_NOT_FOUND,
-    responses: { 200: mailResponses.mailResponse },
+    responses: { 200: mailResponse },
   },
 ]);

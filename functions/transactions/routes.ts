@@ -1,13 +1,23 @@
+import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
+import { createTransactionSchema } from '#shared/domain/transactions/create';
+import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
 import { BOLETO_NOT_FOUND, TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-const transactionsResponses = lazySchemas(() => import('#shared/domain/transactions/responses'));
+import { chargesQuerySchema } from '#shared/domain/transactions/queries';
+import {
+  chargeCanceledResponse,
+  chargeListResponse,
+  notificationResultResponse,
+  transactionCanceledResponse,
+  transactionListResponse,
+  transactionResponse,
+  transactionStatusResponse,
+} from '#shared/domain/transactions/responses';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { boletoTokenQuery } from './shapes';
 
 /** Spec rule 3: the "gateway" scheme of list/read/refund is an API key or the dashboard JWT here. */
 const gateway: AuthScheme[] = ['apiKey', 'jwt'];
-const byId = { notFound: TRANSACTION_NOT_FOUND, request: { path: schemas.numericIdParam } } as const;
+const byId = { notFound: TRANSACTION_NOT_FOUND, request: { path: numericIdParam } } as const;
 
 export const transactionRoutes = defineRoutes('transactions', [
   {
@@ -20,9 +30,9 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: "The buyer's checkout creates a transaction",
     description:
       "X-Idempotency-Key is scoped to the seller that owns the product. The product's seller may call it with an API key; anyone else is a buyer: a declined card answers `failureCode` `card_declined` whatever the issuer said (the seller reads the reason), and cards are limited against card testing: 429 `card_attempts_blocked` (Retry-After) after too many declines, and after a few declines from one client 428 `proof_of_work_required` with a challenge in `X-Proof-Of-Work-Challenge`, whose solution goes in `X-Proof-Of-Work`.",
-    request: { body: schemas.createTransactionSchema },
+    request: { body: createTransactionSchema },
     errors: [404, 428, 429, 503],
-    responses: { 201: transactionsResponses.transactionResponse },
+    responses: { 201: transactionResponse },
   },
   {
     operationId: 'listTransactions',
@@ -30,8 +40,8 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions',
     auth: gateway,
     summary: "List the seller's transactions",
-    request: { query: schemas.listSchema },
-    responses: { 200: transactionsResponses.transactionListResponse },
+    request: { query: listSchema },
+    responses: { 200: transactionListResponse },
   },
   {
     operationId: 'handleProviderNotification',
@@ -42,7 +52,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     description:
       'Authenticated by the X-Signature header over the raw body (the provider signs it). A verified notification is not rate-limited; failed signatures count against the client address like any failed authentication.',
     errors: [400, 404],
-    responses: { 201: transactionsResponses.notificationResultResponse },
+    responses: { 201: notificationResultResponse },
   },
   {
     operationId: 'getTransactionStatus',
@@ -50,9 +60,9 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/status/{gatewayPayId}',
     auth: [],
     summary: 'Public status by the provider id',
-    request: { path: schemas.gatewayPayIdParam },
+    request: { path: gatewayPayIdParam },
     notFound: TRANSACTION_NOT_FOUND,
-    responses: { 200: transactionsResponses.transactionStatusResponse },
+    responses: { 200: transactionStatusResponse },
   },
   {
     ...byId,
@@ -61,7 +71,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}',
     auth: gateway,
     summary: 'Transaction detail',
-    responses: { 200: transactionsResponses.transactionResponse },
+    responses: { 200: transactionResponse },
   },
   {
     ...byId,
@@ -71,7 +81,7 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: ['panel'],
     summary: 'Cancel an unpaid transaction by its gatewayPayId (panel only)',
     errors: [400, 409],
-    responses: { 200: transactionsResponses.transactionCanceledResponse },
+    responses: { 200: transactionCanceledResponse },
   },
   {
     ...byId,
@@ -80,9 +90,9 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions/{id}/refund',
     auth: gateway,
     summary: 'Refund in whole or in part',
-    request: { path: schemas.numericIdParam, body: schemas.refundSchema, optionalBody: true },
+    request: { path: numericIdParam, body: refundSchema, optionalBody: true },
     errors: [400, 409],
-    responses: { 200: transactionsResponses.transactionResponse },
+    responses: { 200: transactionResponse },
   },
   {
     operationId: 'listCharges',
@@ -90,8 +100,8 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/v1/charges',
     auth: ['apiKey'],
     summary: 'Charges, cursor pages',
-    request: { query: schemas.chargesQuerySchema },
-    responses: { 200: transactionsResponses.chargeListResponse },
+    request: { query: chargesQuerySchema },
+    responses: { 200: chargeListResponse },
   },
   {
     operationId: 'cancelCharge',
@@ -99,10 +109,10 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/v1/charges/{uuid}',
     auth: ['apiKey'],
     summary: 'Cancel an unpaid charge',
-    request: { path: schemas.uuidParam },
+    request: { path: uuidParam },
     notFound: TRANSACTION_NOT_FOUND,
     errors: [400, 409],
-    responses: { 200: transactionsResponses.chargeCanceledResponse },
+    responses: { 200: chargeCanceledResponse },
   },
   {
     operationId: 'getSandboxBoletoPdf',
@@ -111,8 +121,8 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: [],
     summary: "The sandbox provider's boleto PDF",
     request: {
-      path: schemas.gatewayPayIdParam,
-      query: schemas.boletoTokenQuery,
+      path: gatewayPayIdParam,
+      query: boletoTokenQuery,
     },
     notFound: BOLETO_NOT_FOUND,
     responses: { 200: { contentType: 'application/pdf', description: 'The boleto document' } },

@@ -12,16 +12,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const { deliverBatch } = await useCases();
   const failed = await c.unitOfWork(() =>
     deliverBatch(
-      {
-        deliveries: c.repos.deliveries,
-        endpoints: c.repos.webhookEndpoints,
-        queue: c.queue,
-        clock: c.clock,
-        wallClock: c.wallClock,
-        sender: c.sender,
-        urlPolicy: c.urlPolicy,
-        metrics: c.metrics,
-      },
+      c.deps,
       event.Records.map((r) => ({ id: r.messageId, body: r.body })),
       logger,
     ),

@@ -1,14 +1,24 @@
-import { type AuthScheme, defineRoutes, lazySchemas } from '#shared/http/types';
-
-// Request schemas load with the group's use cases on its first request (./use-cases.ts).
-const schemas = lazySchemas(() => import('./use-cases'));
-
-const webhooksResponses = lazySchemas(() => import('#shared/domain/webhooks/responses'));
+import { opaqueIdParam } from '#shared/domain/params';
+import {
+  createEndpointSchema,
+  pageQuerySchema,
+  updateEndpointSchema,
+} from '#shared/domain/webhooks/endpoints';
+import {
+  webhookDeliveryListResponse,
+  webhookDeliveryResponse,
+  webhookEndpointCreatedResponse,
+  webhookEndpointDeletedResponse,
+  webhookEndpointListResponse,
+  webhookEndpointResponse,
+  webhookEndpointRotatedResponse,
+} from '#shared/domain/webhooks/responses';
+import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Settings, Webhooks: the dashboard JWT and API keys both manage endpoints. */
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const NOT_FOUND = 'Webhook endpoint not found';
-const endpointRoute = { auth, request: { path: schemas.opaqueIdParam }, notFound: NOT_FOUND } as const;
+const endpointRoute = { auth, request: { path: opaqueIdParam }, notFound: NOT_FOUND } as const;
 
 export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
   {
@@ -18,8 +28,8 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     auth,
     idempotent: true,
     summary: 'Register a webhook endpoint (answers its signing secret once)',
-    request: { body: schemas.createEndpointSchema },
-    responses: { 201: webhooksResponses.webhookEndpointCreatedResponse },
+    request: { body: createEndpointSchema },
+    responses: { 201: webhookEndpointCreatedResponse },
   },
   {
     operationId: 'listWebhookEndpoints',
@@ -27,8 +37,8 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-endpoints',
     auth,
     summary: 'List webhook endpoints',
-    request: { query: schemas.pageQuerySchema },
-    responses: { 200: webhooksResponses.webhookEndpointListResponse },
+    request: { query: pageQuerySchema },
+    responses: { 200: webhookEndpointListResponse },
   },
   {
     ...endpointRoute,
@@ -36,7 +46,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Read a webhook endpoint',
-    responses: { 200: webhooksResponses.webhookEndpointResponse },
+    responses: { 200: webhookEndpointResponse },
   },
   {
     ...endpointRoute,
@@ -44,8 +54,8 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'PATCH',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Change a webhook endpoint',
-    request: { path: schemas.opaqueIdParam, body: schemas.updateEndpointSchema },
-    responses: { 200: webhooksResponses.webhookEndpointResponse },
+    request: { path: opaqueIdParam, body: updateEndpointSchema },
+    responses: { 200: webhookEndpointResponse },
   },
   {
     ...endpointRoute,
@@ -53,7 +63,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'DELETE',
     path: '/api/webhook-endpoints/{id}',
     summary: 'Delete a webhook endpoint',
-    responses: { 200: webhooksResponses.webhookEndpointDeletedResponse },
+    responses: { 200: webhookEndpointDeletedResponse },
   },
   {
     ...endpointRoute,
@@ -61,7 +71,7 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'POST',
     path: '/api/webhook-endpoints/{id}/rotate-secret',
     summary: 'Rotate the signing secret (the old one signs too for 24 hours)',
-    responses: { 200: webhooksResponses.webhookEndpointRotatedResponse },
+    responses: { 200: webhookEndpointRotatedResponse },
   },
   {
     ...endpointRoute,
@@ -69,8 +79,8 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     method: 'GET',
     path: '/api/webhook-endpoints/{id}/deliveries',
     summary: 'Delivery log of an endpoint',
-    request: { path: schemas.opaqueIdParam, query: schemas.pageQuerySchema },
-    responses: { 200: webhooksResponses.webhookDeliveryListResponse },
+    request: { path: opaqueIdParam, query: pageQuerySchema },
+    responses: { 200: webhookDeliveryListResponse },
   },
   {
     operationId: 'resendWebhookDelivery',
@@ -78,8 +88,8 @@ export const webhookEndpointRoutes = defineRoutes('webhook-endpoints', [
     path: '/api/webhook-deliveries/{id}/resend',
     auth,
     summary: 'Attempt a delivery again now (same event id)',
-    request: { path: schemas.opaqueIdParam },
+    request: { path: opaqueIdParam },
     notFound: 'Webhook delivery not found',
-    responses: { 200: webhooksResponses.webhookDeliveryResponse },
+    responses: { 200: webhookDeliveryResponse },
   },
 ]);

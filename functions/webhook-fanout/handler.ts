@@ -11,16 +11,11 @@ const useCases = once(() => import('./fan-out'));
  * delivery per subscribed endpoint; an event whose fan-out failed returns to the queue alone.
  */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const deps = await getContainer();
+  const c = await getContainer();
   const { fanOutMessages } = await useCases();
-  const failed = await deps.unitOfWork(() =>
+  const failed = await c.unitOfWork(() =>
     fanOutMessages(
-      {
-        deliveries: deps.repos.deliveries,
-        endpoints: deps.repos.webhookEndpoints,
-        queue: deps.queue,
-        clock: deps.clock,
-      },
+      c.deps,
       event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
       logger,
     ),

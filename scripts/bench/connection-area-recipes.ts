@@ -43,10 +43,7 @@ async function connectAsaas(ctx: BenchContext, sellerId: number) {
   fakeAsaas(ctx);
   const { deps } = ctx.runtime;
   const connectionDeps = {
-    connections: deps.providers.connections,
-    cipher: deps.providers.cipher,
-    accounts: deps.providers.accounts,
-    clock: deps.clock,
+    ...deps.deps,
     webhookUrl: `${deps.config.publicBaseUrl}${ASAAS_PATH}/notifications`,
   };
   return connectProvider(connectionDeps, sellerId, connectBody);
@@ -140,7 +137,7 @@ async function customerOfTwoSellers(ctx: BenchContext) {
     sellerIds.push(sellerId);
   }
   const token = await issueMagicLink(
-    { keyring: ctx.runtime.deps.magicLinks },
+    ctx.runtime.deps.deps,
     { environment: 'test', document: customer.document, email: customer.email.toLowerCase() },
     ctx.runtime.clock.now(),
   );

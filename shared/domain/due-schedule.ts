@@ -1,4 +1,5 @@
-import type { Clock, Reporter, ScheduledJob, Scheduler } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { Reporter, ScheduledJob } from '#shared/domain/ports';
 import { isConflict } from '#shared/errors';
 
 /**
@@ -78,12 +79,8 @@ export async function sweepDue(
 /** A schedule never targets the past: work already due runs a minute from now (the sweep is the backstop). */
 export const MIN_LEAD_MS = 60_000;
 
-export interface ScheduleDeps {
-  scheduler: Scheduler;
-  clock: Clock;
-  /** The change is saved: a failed schedule is reported here and left to the heartbeat's sweep. */
-  reporter: Reporter;
-}
+/** The change is saved: a failed schedule is reported and left to the heartbeat's sweep. */
+export type ScheduleDeps = Pick<Deps, 'scheduler' | 'clock' | 'reporter'>;
 
 /** What a resource's due job needs: its payload, and one schedule name per due time. */
 export interface DueJob {

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { AppError } from '#shared/errors';
-import type { LazySchema, RawContent, Route, RouteGroup } from './types';
+import type { RawContent, Route, RouteGroup } from './types';
 
 /**
  * Hand-picked examples of the API reference, kept beside each group's route rows
@@ -16,9 +16,7 @@ type Frozen<T> = T extends readonly (infer U)[]
   : T extends object
     ? { readonly [K in keyof T]: Frozen<T[K]> }
     : T;
-type Accepted<S> = Frozen<
-  S extends LazySchema<infer T> ? z.input<T> : S extends z.ZodType ? z.input<S> : never
->;
+type Accepted<S> = Frozen<S extends z.ZodType ? z.input<S> : never>;
 type RequestPart<R extends Route, P extends 'path' | 'query' | 'body'> = NonNullable<R['request']> extends {
   [K in P]: infer S;
 }

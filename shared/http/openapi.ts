@@ -322,7 +322,7 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route, calls: r
 
 /**
  * The OpenAPI 3.1.0 document of every route of the groups, in their order, with each operation's
- * examples from the book. Lazy schemas must be loaded first (loadSchemas).
+ * examples from the book.
  */
 export function buildOpenApi(groups: RouteGroup[], info: OpenApiInfo, examples: ExampleBook = {}): Json {
   const book = createSchemaBook(['ErrorBody']);

@@ -62,15 +62,12 @@ function headersOf(event: Event): Record<string, string | undefined> {
  * Request id, route resolution, one structured log line per request. Registered first among
  * befores. An unknown route (API Gateway's `$default`) is a 404 from the error mapper.
  */
-function requestContext(
-  routes: Map<string, Route>,
-  bindingsOf: (c: Container) => Handlers<Route>,
-): PipelineMiddleware {
+function requestContext(loaded: () => Promise<LoadedGroup>): PipelineMiddleware {
   return {
     before: async (request) => {
       const req = request as PipelineRequest;
       const event = request.event;
-      const container = await getContainer();
+      const [container, { routes, bindingsOf }] = await Promise.all([getContainer(), loaded()]);
       const requestId =
         event.requestContext?.requestId ?? request.context.awsRequestId ?? container.ids.uuid();
       const route = routes.get(event.routeKey);
@@ -221,20 +218,54 @@ function cachedBindings<R extends Route>(bind: (c: Container) => Handlers<R>) {
   };
 }
 
+/** An endpoint group's route table with its handler map: what a group's handlers.ts exports. */
+export interface HttpGroup<R extends Route = Route> {
+  routes: RouteGroup<R>;
+  bind: (c: Container) => Handlers<R>;
+}
+
+/** Binds a group's handler map to its route table, checked against the table's rows. */
+export function defineHandlers<R extends Route>(
+  routes: RouteGroup<R>,
+  bind: (c: Container) => Handlers<R>,
+): HttpGroup<R> {
+  return { routes, bind };
+}
+
+interface LoadedGroup {
+  routes: Map<string, Route>;
+  bindingsOf: (c: Container) => Handlers<Route>;
+}
+
+function prepare(group: HttpGroup<Route>): LoadedGroup {
+  assertSchemesAvailable(group.routes.routes);
+  return {
+    routes: new Map(group.routes.routes.map((route) => [routeKey(route), route])),
+    bindingsOf: cachedBindings(group.bind),
+  };
+}
+
 /**
  * The Lambda handler of an endpoint group. Order (style guide): request context and logging,
  * body parse, authentication and rate limit, idempotency, validation by the route's schemas, the
- * route's handler, error mapper last.
+ * route's handler, error mapper last. `load` imports the group's handlers module (its routes,
+ * schemas and use cases, all imported statically there) on the first request: that one import()
+ * keeps them out of the function's cold module load (docs/decisions.md, "Cold start").
  */
-export function createHttpHandler<R extends Route>(
-  group: RouteGroup<R>,
-  bind: (c: Container) => Handlers<R>,
-) {
-  assertSchemesAvailable(group.routes);
-  const routes = new Map<string, Route>(group.routes.map((route) => [routeKey(route), route]));
+export function createHttpHandler<R extends Route>(load: () => Promise<{ group: HttpGroup<R> }>) {
+  let loading: Promise<LoadedGroup> | undefined;
+  const loaded = () => {
+    loading ??= load()
+      .then(({ group }) => prepare(group as unknown as HttpGroup<Route>))
+      .catch((error: unknown) => {
+        loading = undefined;
+        throw error;
+      });
+    return loading;
+  };
   return middy<Event, Result, Error, Context>()
     .use(errorMapper())
-    .use(requestContext(routes, cachedBindings(bind)))
+    .use(requestContext(loaded))
     .use(bodyParser())
     .use(authentication())
     .use(idempotency())

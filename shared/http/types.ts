@@ -52,58 +52,14 @@ export interface RawContent {
 }
 
 /**
- * A schema whose module is imported on first use. A Lambda answering requests never reads its
- * route's response schemas (only the OpenAPI generator, the local runtime's answer check and the
- * tests do), and needs one route's request schemas, not its neighbours': building them all at
- * every cold start was pure cost. See shared/http/responses.ts, which loads them for those readers,
- * and the validation middleware, which loads a route's own on its first request.
- */
-export interface LazySchema<S extends z.ZodType = z.ZodType> {
-  readonly lazy: () => Promise<S>;
-}
-
-/**
- * The schemas a module exports, each loaded with the module on first use:
- * `const r = lazySchemas(() => import('#shared/domain/products/responses'))`, then
- * `responses: { 201: r.productResponse }` or `request: { body: r.createProductSchema }`. One
- * LazySchema per name, so a schema keeps one identity; each keeps its schema's type, so a
- * handler's input is typed as before.
- */
-export function lazySchemas<M extends object>(
-  load: () => Promise<M>,
-): { readonly [K in keyof M as M[K] extends z.ZodType ? K : never]: LazySchema<M[K] & z.ZodType> } {
-  let loaded: Promise<M> | undefined;
-  const made = new Map<string, LazySchema>();
-  return new Proxy({} as never, {
-    get: (_target, name) => {
-      if (typeof name !== 'string') return undefined;
-      let schema = made.get(name);
-      if (!schema) {
-        schema = {
-          lazy: async () => {
-            loaded ??= load();
-            const value = ((await loaded) as Record<string, unknown>)[name];
-            if (!value) throw new Error(`no schema ${name} in its module`);
-            return value as z.ZodType;
-          },
-        };
-        made.set(name, schema);
-      }
-      return schema;
-    },
-  });
-}
-
-/**
  * What a route may answer with success, by status. A zod schema describes a JSON body (checked
- * against every answer in the integration tests and published in the OpenAPI document), a
- * LazySchema the same loaded on first use, `null` an empty body, RawContent anything else. Error
- * answers always have the mapper's ErrorBody.
+ * against every answer in the integration tests and published in the OpenAPI document), `null` an
+ * empty body, RawContent anything else. Error answers always have the mapper's ErrorBody.
  */
-export type RouteResponses = Record<number, z.ZodType | LazySchema | RawContent | null>;
+export type RouteResponses = Record<number, z.ZodType | RawContent | null>;
 
-/** A request part's schema: built at load, or (most routes) loaded with the route's module on first use. */
-export type RequestSchema = z.ZodType | LazySchema;
+/** A request part's schema. */
+export type RequestSchema = z.ZodType;
 
 /** One row of a route table: data read by CDK, the local gateway, the bench and the OpenAPI generator. */
 export interface Route {
@@ -168,7 +124,7 @@ export function defineRoutes<const R extends readonly Route[]>(
   return { name, routes };
 }
 
-type Out<S> = S extends LazySchema<infer T> ? z.output<T> : S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type RequestOf<R extends Route> = NonNullable<R['request']>;
 
 /** What a handler receives: the validated parts of the request and who is calling. */

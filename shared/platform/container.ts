@@ -21,6 +21,7 @@ import { cryptoIds } from '#shared/adapters/system/ids';
 import { wallClockPacer } from '#shared/adapters/system/pacer';
 import { logReporter } from '#shared/adapters/system/reporter';
 import type { Config } from '#shared/config';
+import type { Deps } from '#shared/domain/deps';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
 import type {
   Atomically,
@@ -59,11 +60,13 @@ import { SECRET_NAMES, type SecretName } from '#shared/secrets';
 
 /**
  * Every adapter a function may need, built once per container (AWS) or once per process (the
- * local runtime). Handlers never see it: each group's handler map picks the narrow deps of the
- * use cases it calls, and no table or adapter class is reachable from here.
+ * local runtime). Handlers and jobs pass its `deps` to their use cases; the pipeline's middlewares
+ * use the rest. No table or adapter class is reachable from here.
  */
 export interface Container {
   config: Config;
+  /** What every use case takes (Pick<Deps, …>): built once here, passed whole by handlers and jobs. */
+  deps: Deps;
   /** Business time: what the local runtime's test clock moves (due dates, schedules, retries). */
   clock: Clock;
   /**
@@ -203,8 +206,69 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     links,
     clock: platform.clock,
   });
+  const payments = createGatewayRouter(sandbox, live);
+  const identity = platform.identity({ table, mailer });
+  const sellerAccounts = createSellerAccountRepository(table);
+  const events = createEventLog(table);
+  const urlPolicy = { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver };
+  const providerAccounts = asaasAccounts(asaasClient);
+  const reporter = logReporter(logger);
+  const deps: Deps = {
+    atomically,
+    reporter,
+    transactions: repos.transactions,
+    products: repos.products,
+    customers: repos.customers,
+    directory: repos.customerDirectory,
+    customerAndProduct: repos.customerAndProduct,
+    affiliations: repos.affiliations,
+    paymentMethods: repos.paymentMethods,
+    sessions: repos.checkoutSessions,
+    prices: repos.prices,
+    subscriptions: repos.subscriptions,
+    startReader: repos.subscriptionStartReader,
+    scheduledCharges: repos.scheduledCharges,
+    installmentPlans: repos.installmentPlans,
+    portalSessions: repos.portalSessions,
+    portalConfigs: repos.portalConfigs,
+    apiKeys: repos.apiKeys,
+    rateLimits: repos.rateLimits,
+    health: repos.health,
+    outbox: repos.outbox,
+    endpoints: repos.webhookEndpoints,
+    deliveries: repos.deliveries,
+    mailLog: repos.mailLog,
+    events,
+    sellerAccounts,
+    connections,
+    providerAccounts,
+    cipher: platform.cipher,
+    links,
+    clock: platform.clock,
+    wallClock: platform.wallClock,
+    ids: cryptoIds,
+    scheduler: platform.scheduler,
+    queue: platform.queue,
+    bus: platform.bus,
+    payments,
+    gateway: sandbox,
+    liveGateway: live,
+    sandbox,
+    mailer,
+    mailbox,
+    sender: httpSender,
+    urlPolicy,
+    metrics: platform.metrics,
+    identity,
+    magicLinks: platform.secrets.magicLink,
+    cardKeys: platform.secrets.cardTesting,
+    pacer: wallClockPacer,
+    publicBaseUrl: cfg.publicBaseUrl,
+    allowLocalHttp: platform.allowLocalHttp,
+  };
   return {
     config: cfg,
+    deps,
     clock: platform.clock,
     wallClock: platform.wallClock,
     ids: cryptoIds,
@@ -214,19 +278,19 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     queue: platform.queue,
     bus: platform.bus,
     gateway: sandbox,
-    payments: createGatewayRouter(sandbox, live),
+    payments,
     sandbox,
     jwks: remoteJwks(cfg.jwksUrl),
-    identity: platform.identity({ table, mailer }),
-    sellerAccounts: createSellerAccountRepository(table),
-    events: createEventLog(table),
+    identity,
+    sellerAccounts,
+    events,
     sender: httpSender,
-    urlPolicy: { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver },
+    urlPolicy,
     metrics: platform.metrics,
-    reporter: logReporter(logger),
+    reporter,
     mailer,
     mailbox,
-    providers: { connections, accounts: asaasAccounts(asaasClient), cipher: platform.cipher, links, live },
+    providers: { connections, accounts: providerAccounts, cipher: platform.cipher, links, live },
     secrets: platform.secrets,
     magicLinks: platform.secrets.magicLink,
     cardKeys: platform.secrets.cardTesting,

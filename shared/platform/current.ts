@@ -18,8 +18,8 @@ let building: Promise<Container> | undefined;
  * The container of this Lambda container, built on its first invocation. Only the configuration
  * and the table (the DynamoDB client, which every function uses on every invocation) load with
  * the function; the rest of the container (every repository, the payment providers and the zod
- * their modules import) is a chunk loaded here, on the first invocation, as the group's use cases
- * are (docs/decisions.md, "Cold start").
+ * their modules import) is a chunk loaded here, on the first invocation, as the group's handler
+ * map is (docs/decisions.md, "Cold start").
  */
 export async function getContainer(): Promise<Container> {
   if (current) return current;

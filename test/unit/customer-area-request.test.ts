@@ -49,7 +49,7 @@ function deps(steps: string[], known: CustomerProfile[]): RequestMagicLinkDeps {
       sellerName: async () => null,
     },
     rateLimits: { hit: async () => 1, peek: async () => [], hold: async () => undefined },
-    keyring: { key: async () => new Uint8Array(32).fill(7) },
+    magicLinks: { key: async () => new Uint8Array(32).fill(7) },
     mailer: {
       send: async (message) => {
         steps.push(`mail ${message.to}`);

@@ -12,14 +12,14 @@ const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 
 describe('magic links', () => {
   it('opens a link it issued, within its lifetime, as the same customer and environment', async () => {
-    const token = await issueMagicLink({ keyring: keyring(1) }, subject, t0);
-    expect(await openMagicLink({ keyring: keyring(1) }, token, later(MAGIC_LINK_TTL_SECONDS - 1))).toEqual(
+    const token = await issueMagicLink({ magicLinks: keyring(1) }, subject, t0);
+    expect(await openMagicLink({ magicLinks: keyring(1) }, token, later(MAGIC_LINK_TTL_SECONDS - 1))).toEqual(
       subject,
     );
   });
 
   it('refuses an expired link (token_expired), another key, a tampered or a malformed token (token_invalid) with 401', async () => {
-    const token = await issueMagicLink({ keyring: keyring(1) }, subject, t0);
+    const token = await issueMagicLink({ magicLinks: keyring(1) }, subject, t0);
     const tampered = `${token.slice(0, -3)}${token.endsWith('AAA') ? 'BBB' : 'AAA'}`;
     const cases: [string | undefined, number, Uint8Array | number, string][] = [
       [token, MAGIC_LINK_TTL_SECONDS + 1, 1, 'token_expired'],
@@ -30,7 +30,7 @@ describe('magic links', () => {
     ];
     for (const [value, seconds, byte, code] of cases) {
       await expect(
-        openMagicLink({ keyring: keyring(Number(byte)) }, value, later(seconds)),
+        openMagicLink({ magicLinks: keyring(Number(byte)) }, value, later(seconds)),
       ).rejects.toMatchObject({ statusCode: 401, code });
     }
   });

@@ -7,7 +7,7 @@ import { httpGroups } from '#infra/routes';
 import { SAVED_CARD_LATER_DECLINES } from '#shared/adapters/sandbox-gateway/saved-cards';
 import { SANDBOX_CARDS } from '#shared/domain/payments/cards';
 import { type ExampleBook, type Scenario, scenariosOf } from '#shared/http/examples';
-import { declaredRequest, declaredResponse, loadSchemas } from '#shared/http/responses';
+import { declaredRequest, declaredResponse } from '#shared/http/responses';
 import type { Route } from '#shared/http/types';
 import { loadExamples, openApiText } from '../../scripts/openapi';
 
@@ -35,7 +35,6 @@ const hasFields = (route: Route) => {
 let book: ExampleBook;
 let document: Json;
 beforeAll(async () => {
-  await loadSchemas(httpGroups);
   book = await loadExamples(httpGroups);
   document = JSON.parse(await openApiText());
 });

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createHttpHandler } from '#shared/http/pipeline';
+import { createHttpHandler, defineHandlers } from '#shared/http/pipeline';
 import { defineRoutes, rawReply, reply } from '#shared/http/types';
 import type { Container } from '#shared/platform/container';
 import { useContainer } from '#shared/platform/current';
@@ -51,11 +51,12 @@ const routes = defineRoutes('unit', [
   },
 ]);
 
-const handler = createHttpHandler(routes, () => ({
+const group = defineHandlers(routes, () => ({
   echo: async ({ path, query, body }) => ({ id: path.id, n: query.n, name: body.name }),
   options: async ({ body }) => (body.flag ? reply(202, {}, { 'x-flag': 'on' }) : body),
   pdf: async () => rawReply('application/pdf', Buffer.from('%PDF-1.4')),
 }));
+const handler = createHttpHandler(async () => ({ group }));
 
 function event(method: string, path: string, routePath: string, init: Partial<APIGatewayProxyEventV2> = {}) {
   return {

@@ -78,9 +78,7 @@ beforeEach(() => {
   endpoints = new FakeWebhookEndpointRepository();
   queue = new FakeQueue();
   container.current = {
-    repos: { deliveries: new FakeDeliveryRepository(endpoints), webhookEndpoints: endpoints },
-    queue,
-    clock: new FakeClock(NOW),
+    deps: { deliveries: new FakeDeliveryRepository(endpoints), endpoints, queue, clock: new FakeClock(NOW) },
     unitOfWork: <T>(work: () => Promise<T>) => work(),
   };
   vi.mocked(fanOutBatch).mockClear();

@@ -1,4 +1,5 @@
-import type { AffiliationRepository, Clock, ProductRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { AffiliationRepository } from '#shared/domain/ports';
 import { findProduct, PRODUCT_NOT_FOUND, productRefOf } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError, ValidationError } from '#shared/errors';
@@ -11,11 +12,7 @@ import {
 } from './affiliation';
 import type { AddAffiliationInput } from './schemas';
 
-export interface AffiliationDeps {
-  affiliations: AffiliationRepository;
-  products: ProductRepository;
-  clock: Clock;
-}
+export type AffiliationDeps = Pick<Deps, 'affiliations' | 'products' | 'clock'>;
 
 /**
  * Adds an affiliate to an active product of the tenant. Two round trips: the product, then one

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRepository, Clock, Ids } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import type { Environment } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
@@ -97,11 +97,7 @@ export const toView = (r: ApiKeyRecord): ApiKeyView => ({
   revokedAt: r.revokedAt,
 });
 
-export interface ApiKeyDeps {
-  apiKeys: ApiKeyRepository;
-  clock: Clock;
-  ids: Ids;
-}
+export type ApiKeyDeps = Pick<Deps, 'apiKeys' | 'clock' | 'ids'>;
 
 export async function createApiKey(
   deps: ApiKeyDeps,

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { saoPauloDate } from '#shared/dates';
 import { fixedWindow } from '#shared/domain/auth/rate-limit';
-import type { CardTestingKeyring, Clock, Ids, RateLimitRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import type { Tenant } from '#shared/domain/tenant';
 import { PreconditionRequiredError, TooManyRequestsError, ValidationError } from '#shared/errors';
 import {
@@ -21,12 +21,7 @@ import { CHALLENGE_HEADER, issueChallenge, solvedChallenge } from './proof-of-wo
  * decline, every scope counts it. An authenticated seller's own calls never come here.
  */
 
-export interface CardGuardDeps {
-  rateLimits: RateLimitRepository;
-  cardKeys: CardTestingKeyring;
-  clock: Clock;
-  ids: Ids;
-}
+export type CardGuardDeps = Pick<Deps, 'rateLimits' | 'cardKeys' | 'clock' | 'ids'>;
 
 /** Who is trying the card: the request's client address and the proof-of-work header it sent. */
 export interface CardClient {

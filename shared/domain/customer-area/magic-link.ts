@@ -22,7 +22,7 @@ export interface MagicLinkSubject {
  * jose verifies it on opening, and the CPF/CNPJ it carries is not readable from the URL.
  */
 export async function issueMagicLink(
-  deps: { keyring: MagicLinkKeyring },
+  deps: { magicLinks: MagicLinkKeyring },
   subject: MagicLinkSubject,
   now: Date,
 ): Promise<string> {
@@ -34,19 +34,19 @@ export async function issueMagicLink(
     .setIssuer(ISSUER)
     .setIssuedAt(iat)
     .setExpirationTime(iat + MAGIC_LINK_TTL_SECONDS)
-    .encrypt(await deps.keyring.key());
+    .encrypt(await deps.magicLinks.key());
 }
 
 /** The subject of a magic link, or 401: `token_expired` past its 30 minutes, else `token_invalid`. */
 export async function openMagicLink(
-  deps: { keyring: MagicLinkKeyring },
+  deps: { magicLinks: MagicLinkKeyring },
   token: string | undefined,
   now: Date,
 ): Promise<MagicLinkSubject> {
   if (!token || token.length > 4096) throw authFailure('tokenInvalid');
   const { errors, jwtDecrypt } = await import('jose');
   try {
-    const { payload } = await jwtDecrypt(token, await deps.keyring.key(), {
+    const { payload } = await jwtDecrypt(token, await deps.magicLinks.key(), {
       issuer: ISSUER,
       currentDate: now,
       requiredClaims: ['exp'],

@@ -28,7 +28,7 @@ export interface RequestMagicLinkDeps {
   customers: Pick<CustomerRepository, 'findProfile'>;
   directory: CustomerDirectory;
   rateLimits: RateLimitRepository;
-  keyring: MagicLinkKeyring;
+  magicLinks: MagicLinkKeyring;
   mailer: Mailer;
   clock: Clock;
   pacer: ResponsePacer;

@@ -9,11 +9,7 @@ import { type MagicLinkSubject, openMagicLink } from './magic-link';
 export function useMagicLinks(): void {
   registerSchemeVerifier('magicLink', async (req) => {
     const token = bearerCredential(req.headers.authorization, 'authorizationMissing');
-    const subject = await openMagicLink(
-      { keyring: req.container.magicLinks },
-      token,
-      req.container.clock.now(),
-    );
+    const subject = await openMagicLink(req.container.deps, token, req.container.clock.now());
     return {
       scheme: 'magicLink',
       principal: `magic:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`,

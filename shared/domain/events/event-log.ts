@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { isKnownEvent } from '#events/catalog';
 import { EVENT_ID_PREFIX } from '#events/envelope';
+import type { Deps } from '#shared/domain/deps';
 import { limitQuery } from '#shared/domain/paging';
-import type { Clock, EventLog } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { toDeliveryView } from '#shared/domain/webhooks/deliveries';
 import { NotFoundError, ValidationError } from '#shared/errors';
@@ -47,10 +47,7 @@ const toEventView = (e: DomainEvent) => ({
   data: e.envelope.data,
 });
 
-export interface EventLogDeps {
-  events: EventLog;
-  clock: Clock;
-}
+export type EventLogDeps = Pick<Deps, 'events' | 'clock'>;
 
 /** A tenant's events of the last 30 days, newest first, filtered by type, resource and time. */
 export async function listEvents(

@@ -1,12 +1,5 @@
-import type {
-  Clock,
-  IdentityProvider,
-  RateLimitRepository,
-  Refreshed,
-  SellerAccountRepository,
-  SignedIn,
-  SignInOutcome,
-} from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { Refreshed, SellerAccountRepository, SignedIn, SignInOutcome } from '#shared/domain/ports';
 import { parseInput } from '#shared/validation';
 import { AccountExistsError, InvalidSessionError, SecondFactorRequiredError } from './errors';
 import { countIdentityCall } from './limits';
@@ -21,13 +14,7 @@ import {
   totpVerifySchema,
 } from './schemas';
 
-export interface IdentityDeps {
-  identity: IdentityProvider;
-  accounts: SellerAccountRepository;
-  rateLimits: RateLimitRepository;
-  /** Real time: codes, sessions and the identity rate limits are credentials' business. */
-  clock: Clock;
-}
+export type IdentityDeps = Pick<Deps, 'identity' | 'sellerAccounts' | 'rateLimits' | 'clock'>;
 
 /** Who is calling a public identity route: the client address the limits count. */
 export interface Caller {
@@ -48,7 +35,7 @@ export const RESET_ACCEPTED =
 export async function signUp(deps: IdentityDeps, caller: Caller, input: unknown) {
   const body = parseInput(signUpSchema, input);
   await countIdentityCall(deps, { ip: caller.ip, email: body.email });
-  const sellerId = await deps.accounts.register(
+  const sellerId = await deps.sellerAccounts.register(
     { businessName: body.businessName, document: body.document, email: body.email },
     deps.clock.now(),
   );
@@ -60,7 +47,7 @@ export async function signUp(deps: IdentityDeps, caller: Caller, input: unknown)
     });
   } catch (error) {
     if (!(error instanceof AccountExistsError)) throw error;
-    await deps.accounts.discard(sellerId);
+    await deps.sellerAccounts.discard(sellerId);
   }
   return { message: SIGN_UP_ACCEPTED };
 }
@@ -159,7 +146,7 @@ export async function finishTotpSetup(
   await countIdentityCall(deps, { ip: `seller:${sellerId}` });
   const session = await sessionOf(deps, sellerId, refreshToken);
   await deps.identity.finishTotpSetup(session, body.code);
-  await deps.accounts.markTotpEnabled(sellerId, deps.clock.now());
+  await deps.sellerAccounts.markTotpEnabled(sellerId, deps.clock.now());
   return { totpEnabled: true as const };
 }
 

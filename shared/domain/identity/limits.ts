@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fixedWindow, secondsUntilReset } from '#shared/domain/auth/rate-limit';
-import type { Clock, RateLimitRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import { TooManyRequestsError } from '#shared/errors';
 
 /** Identity calls per client address in a 15-minute window (sign-up, login, codes, refresh). */
@@ -9,10 +9,7 @@ export const IDENTITY_IP_LIMIT = 30;
 export const IDENTITY_EMAIL_LIMIT = 10;
 export const IDENTITY_WINDOW_SECONDS = 900;
 
-export interface IdentityLimitDeps {
-  rateLimits: RateLimitRepository;
-  clock: Clock;
-}
+export type IdentityLimitDeps = Pick<Deps, 'rateLimits' | 'clock'>;
 
 /**
  * Counts the call against its client address and, when it names one, the e-mail address, before

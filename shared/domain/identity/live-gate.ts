@@ -4,7 +4,7 @@ import { type ConnectionDeps, connectProvider } from '#shared/domain/provider-co
 import type { Environment } from '#shared/domain/tenant';
 import { requireSecondFactor } from './accounts';
 
-type GateDeps = { sellerLogins: Pick<SellerAccountRepository, 'login'> };
+type GateDeps = { sellerAccounts: Pick<SellerAccountRepository, 'login'> };
 
 /** A key made from the dashboard: a live one needs the login's second factor first. */
 export async function createDashboardApiKey(
@@ -13,12 +13,12 @@ export async function createDashboardApiKey(
   input: { name: string; environment: Environment; permissions?: KeyPermissions },
 ) {
   if (input.environment === 'live')
-    await requireSecondFactor(deps.sellerLogins, sellerId, 'create a live API key');
+    await requireSecondFactor(deps.sellerAccounts, sellerId, 'create a live API key');
   return createApiKey(deps, sellerId, input);
 }
 
 /** The provider account serves the seller's live sales: connecting it needs the second factor first. */
 export async function connectLiveProvider(deps: ConnectionDeps & GateDeps, sellerId: number, input: unknown) {
-  await requireSecondFactor(deps.sellerLogins, sellerId, 'connect a live payment provider');
+  await requireSecondFactor(deps.sellerAccounts, sellerId, 'connect a live payment provider');
   return connectProvider(deps, sellerId, input);
 }

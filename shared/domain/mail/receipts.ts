@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { PAYMENT_METHODS_IN_EVENTS } from '#events/catalog';
+import type { Deps } from '#shared/domain/deps';
 import type { BusDetail } from '#shared/domain/events/events';
-import type { Clock, Mailer, MailLog } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
 import { reaisToCentavos } from '#shared/money';
 import { paymentReceipt } from './templates';
@@ -14,11 +14,7 @@ import { paymentReceipt } from './templates';
  */
 export const RECEIPT_LEASE_SECONDS = 90;
 
-export interface NotificationDeps {
-  mailer: Mailer;
-  mailLog: MailLog;
-  clock: Clock;
-}
+export type NotificationDeps = Pick<Deps, 'mailer' | 'mailLog' | 'clock'>;
 
 export type NotificationOutcome =
   /** The message went out (`recorded` false: the marker could not be set to sent; its lease guards). */

@@ -1,6 +1,6 @@
+import type { Deps } from '#shared/domain/deps';
 import { NOTHING_DUE, runDue, sweepDue } from '#shared/domain/due-schedule';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
-import type { Clock, Ids, PaymentMethodRepository, Reporter, Scheduler } from '#shared/domain/ports';
 import { dueExpiryStep, type ExpiryStep, nextExpiryStep } from './expiry';
 import { type PaymentMethod, toPaymentMethodView } from './payment-method';
 import { PAYMENT_METHOD_EXPIRY_JOB, parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
@@ -8,14 +8,8 @@ import { PAYMENT_METHOD_EXPIRY_JOB, parseExpiryJobId, scheduleNextExpiryStep } f
 /** How many index months behind the current one the heartbeat looks for steps a schedule missed. */
 export const SWEEP_MONTHS_BACK = 2;
 
-export interface ExpiryStepDeps {
-  paymentMethods: PaymentMethodRepository;
-  scheduler: Scheduler;
-  clock: Clock;
-  ids: Ids;
-  /** A failed schedule, and one method that cannot advance (the sweep goes on, retried next beat). */
-  reporter: Reporter;
-}
+/** `reporter`: a failed schedule, and one method that cannot advance (the sweep goes on). */
+export type ExpiryStepDeps = Pick<Deps, 'paymentMethods' | 'scheduler' | 'clock' | 'ids' | 'reporter'>;
 
 export type ExpiryStepOutcome =
   | { outcome: 'expiring_soon'; stage: number }

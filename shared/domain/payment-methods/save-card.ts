@@ -1,28 +1,16 @@
+import type { Deps } from '#shared/domain/deps';
 import type { SavedCardToken } from '#shared/domain/payments/gateway';
-import type {
-  Clock,
-  GatewayRouter,
-  Ids,
-  PaymentMethodRepository,
-  Reporter,
-  Scheduler,
-} from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict } from '#shared/errors';
 import { nextExpiryStep } from './expiry';
 import { type PaymentMethod, type PaymentMethodView, toPaymentMethodView } from './payment-method';
 import { scheduleNextExpiryStep } from './schedule';
 
-export interface SaveCardDeps {
-  paymentMethods: PaymentMethodRepository;
-  /** Forgets a second token of a card the customer already has saved. */
-  payments: GatewayRouter;
-  scheduler: Scheduler;
-  clock: Clock;
-  ids: Ids;
-  /** Saving never fails because a schedule or a provider clean-up did: they are reported here. */
-  reporter: Reporter;
-}
+/** Saving never fails because a schedule or a provider clean-up did: `reporter` takes them. */
+export type SaveCardDeps = Pick<
+  Deps,
+  'paymentMethods' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+>;
 
 export interface SaveCardInput {
   tenant: Tenant;

@@ -64,10 +64,7 @@ export function portalAuthContext(session: PortalSession): AuthContext {
  */
 export function usePortalTokens(): void {
   registerSchemeVerifier('portalToken', async (req) => {
-    const { session, count } = await authenticatePortalToken(
-      { portalSessions: req.container.repos.portalSessions, clock: req.container.clock },
-      req.query.token,
-    );
+    const { session, count } = await authenticatePortalToken(req.container.deps, req.query.token);
     return { auth: portalAuthContext(session), count };
   });
 }

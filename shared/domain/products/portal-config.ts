@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Clock, PortalConfigRepository, ProductRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { textField } from '#shared/validation';
@@ -74,11 +74,7 @@ async function productOf(deps: PortalConfigDeps, tenant: Tenant, ref: string) {
   return findProduct(deps, tenant, ref, { includeArchived: true });
 }
 
-export interface PortalConfigDeps {
-  portalConfigs: PortalConfigRepository;
-  products: ProductRepository;
-  clock: Clock;
-}
+export type PortalConfigDeps = Pick<Deps, 'portalConfigs' | 'products' | 'clock'>;
 
 /** Reads the product and its configuration together. */
 async function readConfig(deps: PortalConfigDeps, tenant: Tenant, ref: string, withSeller: boolean) {

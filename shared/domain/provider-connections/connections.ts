@@ -29,7 +29,7 @@ export const connectProviderSchema = z.strictObject({
 export interface ConnectionDeps {
   connections: ProviderConnectionRepository;
   cipher: SecretCipher;
-  accounts: ProviderAccounts;
+  providerAccounts: ProviderAccounts;
   clock: { now(): Date };
   /** Where the provider posts its webhooks (the seller pastes it into Asaas with the token). */
   webhookUrl: string;
@@ -55,7 +55,7 @@ export const connectionView = (c: ProviderConnection) => ({
  */
 export async function connectProvider(deps: ConnectionDeps, sellerId: number, input: unknown) {
   const { apiKey, environment } = parseInput(connectProviderSchema, input);
-  const accountName = await deps.accounts.accountName({ apiKey, environment });
+  const accountName = await deps.providerAccounts.accountName({ apiKey, environment });
   const webhookToken = `whsec_asaas_${randomBytes(24).toString('base64url')}`;
   const connection: ProviderConnection = {
     sellerId,

@@ -58,7 +58,7 @@ const openCycles = (c: ScheduledCharge) =>
  * payments (spec: "no Transaction created, so the transactions array stays empty").
  */
 export async function markPaid(
-  deps: ActionDeps & Pick<ScheduledChargeDeps, 'baseUrl'>,
+  deps: ActionDeps & Pick<ScheduledChargeDeps, 'publicBaseUrl'>,
   tenant: Tenant,
   id: string,
   input: MarkPaidInput,

@@ -21,7 +21,7 @@ export type PaymentMethodDeps = Pick<
   | 'scheduler'
   | 'clock'
   | 'ids'
-  | 'baseUrl'
+  | 'publicBaseUrl'
   | 'reporter'
 >;
 

@@ -48,7 +48,7 @@ export async function transactionsOf(
  * stays empty") and its timeline (newest first).
  */
 export async function toChargeDetail(
-  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'baseUrl'>,
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'publicBaseUrl'>,
   charge: ScheduledCharge,
 ) {
   const [transactions, timeline] = await Promise.all([
@@ -58,7 +58,7 @@ export async function toChargeDetail(
   const byId = new Map(transactions.map((t) => [t.id, t]));
   return {
     ...toScheduledChargeView(charge),
-    cycles: charge.cycles.map((c) => toCycleView(charge.id, c, deps.baseUrl, byId)),
+    cycles: charge.cycles.map((c) => toCycleView(charge.id, c, deps.publicBaseUrl, byId)),
     transactions: transactions.filter(isPayment).map(toTransactionView),
     timeline: timeline.map(toTimelineView),
   };
@@ -66,7 +66,7 @@ export async function toChargeDetail(
 
 /** GET /api/v1/scheduled-charges/{id}. */
 export async function getScheduledCharge(
-  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'baseUrl'>,
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'publicBaseUrl'>,
   tenant: Tenant,
   id: string,
 ) {

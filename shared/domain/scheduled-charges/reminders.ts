@@ -110,7 +110,7 @@ export function chargeReminder(data: ReminderData): RenderedMail {
 
 export type ReminderDeps = Pick<
   ScheduledChargeDeps,
-  'customers' | 'transactions' | 'mailer' | 'baseUrl' | 'reporter'
+  'customers' | 'transactions' | 'mailer' | 'publicBaseUrl' | 'reporter'
 >;
 
 /** A reminder recorded by the due job's save, sent after it. */
@@ -156,7 +156,7 @@ export async function sendReminders(
         itemName: charge.product?.name ?? charge.description ?? 'Cobrança',
         amount: cycle.amount,
         dueDate: cycle.dueDate,
-        payUrl: payUrlOf(deps.baseUrl, cycle.payToken),
+        payUrl: payUrlOf(deps.publicBaseUrl, cycle.payToken),
         boletoLine: pending(boleto) ? (boleto?.boleto?.formattedLine ?? null) : null,
         pixCopyPaste: pending(pix) ? (pix?.pix?.qrCode ?? null) : null,
         sandbox: charge.tenant.environment === 'test',

@@ -1,4 +1,5 @@
-import type { Clock, Ids, PriceRepository, ProductRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { PriceRepository } from '#shared/domain/ports';
 import { findProduct, PRODUCT_NOT_FOUND, productRefOf } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError } from '#shared/errors';
@@ -6,12 +7,7 @@ import { looksLikeNumericId, looksLikeUuid } from '#shared/ids';
 import { PRICE_NOT_FOUND, type SubscriptionPrice, toPriceView } from './price';
 import type { CreatePriceInput } from './schemas';
 
-export interface PriceDeps {
-  prices: PriceRepository;
-  products: ProductRepository;
-  clock: Clock;
-  ids: Ids;
-}
+export type PriceDeps = Pick<Deps, 'prices' | 'products' | 'clock' | 'ids'>;
 
 /**
  * POST /api/products/{id}/prices: a recurring price of an active product of the tenant (a

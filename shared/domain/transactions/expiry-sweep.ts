@@ -1,17 +1,11 @@
-import type { Clock, GatewayRouter, Ids, Reporter, TransactionRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import { expirePix } from './notifications';
 
 /** How far back the heartbeat looks for expiries a schedule missed. */
 export const SWEEP_HOURS = 6;
 
-export interface ExpirySweepDeps {
-  transactions: TransactionRepository;
-  clock: Clock;
-  ids: Ids;
-  payments: GatewayRouter;
-  /** One charge that cannot be expired must not stop the sweep: it is reported here and retried next beat. */
-  reporter: Reporter;
-}
+/** One charge that cannot be expired must not stop the sweep: `reporter` takes it, retried next beat. */
+export type ExpirySweepDeps = Pick<Deps, 'transactions' | 'clock' | 'ids' | 'payments' | 'reporter'>;
 
 /** The backstop of the one-time expiry schedules: any pix still pending past its expiry is expired. */
 export async function sweepPixExpiries(deps: ExpirySweepDeps): Promise<{ due: number; expired: number }> {

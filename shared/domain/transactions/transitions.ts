@@ -1,13 +1,9 @@
+import type { Deps } from '#shared/domain/deps';
 import { newEvent } from '#shared/domain/events/events';
-import type { Clock, Ids, TransactionRepository } from '#shared/domain/ports';
 import { canApplyTo, RULES, refusal, type Trigger } from './state-machine';
 import { paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
 
-export interface TransitionDeps {
-  transactions: TransactionRepository;
-  clock: Clock;
-  ids: Ids;
-}
+export type TransitionDeps = Pick<Deps, 'transactions' | 'clock' | 'ids'>;
 
 export interface TransitionDetails {
   failureCode?: string;

@@ -1,17 +1,8 @@
 import { createHash } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
+import type { Deps } from '#shared/domain/deps';
 import type { BusDetail } from '#shared/domain/events/events';
-import type {
-  AttemptResult,
-  Clock,
-  DeliveryRepository,
-  DeliveryWithEndpoint,
-  Metrics,
-  Queue,
-  UrlPolicy,
-  WebhookEndpointRepository,
-  WebhookSender,
-} from '#shared/domain/ports';
+import type { AttemptResult, DeliveryWithEndpoint } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError } from '#shared/errors';
 import { getEndpoint, signingSecrets, subscribes, type WebhookEndpoint } from './endpoints';
@@ -76,20 +67,13 @@ export interface FirstAttempt {
   createdAt: string;
 }
 
-export interface DeliveryDeps {
-  deliveries: DeliveryRepository;
-  endpoints: WebhookEndpointRepository;
-  queue: Queue;
-  /** When attempts are due (the test clock moves it). */
-  clock: Clock;
-  /** The signature's timestamp: receivers check it against their own clock, so real time. */
-  wallClock: Clock;
-  sender: WebhookSender;
-  urlPolicy: UrlPolicy;
-  metrics: Metrics;
+export type DeliveryDeps = Pick<
+  Deps,
+  'deliveries' | 'endpoints' | 'queue' | 'clock' | 'wallClock' | 'sender' | 'urlPolicy' | 'metrics'
+> & {
   /** Told about every scheduled attempt made (the delivery function logs one line per call). */
   onAttempt?: (attempt: AttemptReport) => void;
-}
+};
 
 /** What is known about one attempt: identifiers and outcome, never the body or the endpoint secret. */
 export interface AttemptReport {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
+import type { Deps } from '#shared/domain/deps';
 import { limitQuery } from '#shared/domain/paging';
-import type { Clock, Ids, UrlPolicy, WebhookEndpointRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
@@ -59,12 +59,7 @@ export interface EndpointPatch {
   updatedAt: string;
 }
 
-export interface EndpointDeps {
-  endpoints: WebhookEndpointRepository;
-  clock: Clock;
-  ids: Ids;
-  urlPolicy: UrlPolicy;
-}
+export type EndpointDeps = Pick<Deps, 'endpoints' | 'clock' | 'ids' | 'urlPolicy'>;
 
 export const toView = (e: WebhookEndpoint): WebhookEndpointView => ({
   id: e.id,

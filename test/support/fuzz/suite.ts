@@ -10,7 +10,6 @@ import { cpfCheckDigits } from '../../../shared/domain/documents';
 import { PAGE_ASSETS } from '../../../shared/domain/pages/asset-names';
 import { notificationSchema } from '../../../shared/domain/transactions/notifications';
 import { errorBodySchema } from '../../../shared/http/error-body';
-import { loadSchemas } from '../../../shared/http/responses';
 import { type Route, routeKey } from '../../../shared/http/types';
 import { type FakeAsaas, startFakeAsaas } from '../fake-asaas/server';
 import { Receiver } from '../receiver';
@@ -492,7 +491,6 @@ export function fuzzShard(shard: number) {
   beforeAll(async () => {
     // Asaas is the fake (no internet): a well-formed key it does not know is a 400, never a 503.
     asaas = await startFakeAsaas();
-    await loadSchemas(httpGroups);
     runtime = await startTestRuntime({ asaasBaseUrl: asaas.baseUrl });
     api = client(runtime.baseUrl);
     receiver = await new Receiver().start();

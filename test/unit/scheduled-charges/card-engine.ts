@@ -47,7 +47,7 @@ export function engine() {
     mailer: new RecordingMailer(),
     clock,
     ids,
-    baseUrl: 'https://pay.example',
+    publicBaseUrl: 'https://pay.example',
     reporter: new FakeReporter(),
     rateLimits: new FakeRateLimitRepository(),
     cardKeys: { key: async () => new Uint8Array(32).fill(3) },

@@ -46,7 +46,7 @@ function engine() {
     mailer,
     clock,
     ids,
-    baseUrl: 'https://pay.example',
+    publicBaseUrl: 'https://pay.example',
     reporter: new FakeReporter(),
   };
   const profile = customerProfile({

@@ -1,5 +1,0 @@
-/**
- * The group's use cases and request schemas, imported by the handler map and the route table on
- * the group's first request: one lazy chunk per group (docs/decisions.md, "Cold start").
- */
-export * from '#shared/domain/events/event-log';

@@ -1,0 +1,45 @@
+import { PROOF_HEADER } from '#shared/domain/card-testing/proof-of-work';
+import { sellAs } from '#shared/domain/transactions/buyer-sale';
+import { receiveProviderNotification } from '#shared/domain/transactions/follow-ups';
+import { useProviderSignatures } from '#shared/domain/transactions/notification-verifier';
+import {
+  cancelByGatewayPayId,
+  cancelChargeByUuid,
+  getTransactionView,
+  listCharges,
+  listSellerTransactions,
+  productOwnerScope,
+  publicStatus,
+  refundById,
+} from '#shared/domain/transactions/queries';
+import { sandboxBoletoDocument } from '#shared/domain/transactions/sandbox';
+import { defineHandlers } from '#shared/http/pipeline';
+import { rawReply, reply } from '#shared/http/types';
+import { transactionRoutes } from './routes';
+
+useProviderSignatures();
+
+export const group = defineHandlers(transactionRoutes, ({ deps }) => ({
+  createTransaction: {
+    idempotencyScope: (raw) => productOwnerScope(deps, raw),
+    handle: async ({ body, request, tenant }) =>
+      reply(
+        201,
+        await sellAs({ ...deps, buyerIp: request.sourceIp }, body, {
+          tenant,
+          client: { ip: request.sourceIp, proof: request.headers[PROOF_HEADER] },
+        }),
+      ),
+  },
+  listTransactions: ({ tenant, query }) => listSellerTransactions(deps, tenant, query),
+  handleProviderNotification: async ({ request }) =>
+    reply(201, await receiveProviderNotification(deps, request.rawBody)),
+  getTransactionStatus: ({ path }) => publicStatus(deps, path.gatewayPayId),
+  getTransaction: ({ tenant, path }) => getTransactionView(deps, tenant, path.id),
+  cancelTransactionByGatewayPayId: ({ tenant, path }) => cancelByGatewayPayId(deps, tenant, path.id),
+  refundTransaction: ({ tenant, path, body }) => refundById(deps, tenant, path.id, body),
+  listCharges: ({ tenant, query }) => listCharges(deps, tenant, query),
+  cancelCharge: ({ tenant, path }) => cancelChargeByUuid(deps, tenant, path.uuid),
+  getSandboxBoletoPdf: async ({ path, query }) =>
+    rawReply('application/pdf', await sandboxBoletoDocument(deps, path.gatewayPayId, query.token)),
+}));
