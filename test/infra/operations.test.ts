@@ -125,6 +125,7 @@ describe('on-failure destinations', () => {
   it('alarms on each on-failure queue as soon as it holds a message', () => {
     expect([...s.stack.asyncInfra.failureQueues.keys()].sort()).toEqual([
       'jobs',
+      'migrations',
       'notifications',
       'outbox-publisher',
       'webhook-fanout',
