@@ -1,6 +1,6 @@
 // Rewrites deep relative imports (two or more `../`) in the given folders to the package's
 // `imports` aliases (#shared/*, #functions/*, #infra/*, #events/*, #test/*). Only module
-// specifiers are touched (import/export from, import(), vi.mock, vi.importActual), and only
+// specifiers are touched (import/export from, import(), vi.mock, vi.importActual<…>(…)), and only
 // when the alias resolves to the same .ts file; anything else stays relative.
 // Usage: node scripts/alias-imports.mjs [folder...]   (default: test)
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const aliases = Object.entries(pkg.imports ?? {})
   .map(({ name, target }) => ({ alias: name.slice(0, -1), prefix: target.slice(2, -4) }));
 
 const SPECIFIER =
-  /(\bfrom\s*|\bimport\s*\(\s*|\bvi\.mock\(\s*|\bvi\.importActual(?:<[^>]*>)?\(\s*|^import\s+)(['"])((?:\.\.\/){2,}[^'"]*)\2/gm;
+  /(\bfrom\s*|\bimport\s*\(\s*|\bvi\.mock\(\s*|\bvi\.importActual\(\s*|>\(\s*|^import\s+)(['"])((?:\.\.\/){2,}[^'"]*)\2/gm;
 
 function aliasOf(file, specifier) {
   const target = resolve(dirname(file), specifier);

@@ -9,11 +9,11 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAffiliationRepository } from '../../shared/adapters/dynamodb/affiliation-repository';
-import { Table } from '../../shared/adapters/dynamodb/table';
-import { type Affiliation, UnknownAffiliateError } from '../../shared/domain/affiliates/affiliation';
-import type { Tenant } from '../../shared/domain/tenant';
-import { isConflict } from '../../shared/errors';
+import { createAffiliationRepository } from '#shared/adapters/dynamodb/affiliation-repository';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { type Affiliation, UnknownAffiliateError } from '#shared/domain/affiliates/affiliation';
+import type { Tenant } from '#shared/domain/tenant';
+import { isConflict } from '#shared/errors';
 import { cancelled, caught } from '../support/transact-failures';
 
 /** The exact commands the affiliation repository sends (inputs as built, before marshalling). */

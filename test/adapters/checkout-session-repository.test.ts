@@ -8,13 +8,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createCheckoutSessionRepository } from '../../shared/adapters/dynamodb/checkout-session-repository';
-import { Table } from '../../shared/adapters/dynamodb/table';
-import type { CheckoutSession } from '../../shared/domain/checkout/session';
-import type { DomainEvent } from '../../shared/domain/events/events';
-import type { SessionQuery } from '../../shared/domain/ports';
-import type { Tenant } from '../../shared/domain/tenant';
-import { type ConflictError, isConflict } from '../../shared/errors';
+import { createCheckoutSessionRepository } from '#shared/adapters/dynamodb/checkout-session-repository';
+import { Table } from '#shared/adapters/dynamodb/table';
+import type { CheckoutSession } from '#shared/domain/checkout/session';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { SessionQuery } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { type ConflictError, isConflict } from '#shared/errors';
 import { outboxPut as outboxItem } from '../support/outbox-put';
 import { cancelled, caught } from '../support/transact-failures';
 

@@ -20,14 +20,14 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CognitoIdentityProvider, userPoolOf } from '../../shared/adapters/cognito/cognito-identity';
+import { CognitoIdentityProvider, userPoolOf } from '#shared/adapters/cognito/cognito-identity';
 import {
   AccountExistsError,
   InvalidCodeError,
   InvalidCredentialsError,
   InvalidSessionError,
   NotConfirmedError,
-} from '../../shared/domain/identity/errors';
+} from '#shared/domain/identity/errors';
 
 const mock = mockClient(CognitoIdentityProviderClient);
 const CLIENT_ID = 'client-123';

@@ -13,9 +13,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Table } from '../../shared/adapters/dynamodb/table';
-import { REQUEST_DEADLINE_MS, requestDeadline, withDeadline } from '../../shared/deadline';
-import { AppError, toErrorBody, unavailableOf } from '../../shared/errors';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { REQUEST_DEADLINE_MS, requestDeadline, withDeadline } from '#shared/deadline';
+import { AppError, toErrorBody, unavailableOf } from '#shared/errors';
 import { cancelled, caught } from '../support/transact-failures';
 
 /** A saturated or unreachable store answers 503 with Retry-After; only a bug is a 500. */

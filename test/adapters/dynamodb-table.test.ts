@@ -26,8 +26,8 @@ import {
   orConflict,
   patchExpression,
   Table,
-} from '../../shared/adapters/dynamodb/table';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+} from '#shared/adapters/dynamodb/table';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 
 const mock = mockClient(DynamoDBDocumentClient);
 const TABLE_NAME = 'payment-service-test';

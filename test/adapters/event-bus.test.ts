@@ -1,8 +1,8 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EventBridgeBus } from '../../shared/adapters/eventbridge/event-bus';
-import type { BusEvent } from '../../shared/domain/ports';
+import { EventBridgeBus } from '#shared/adapters/eventbridge/event-bus';
+import type { BusEvent } from '#shared/domain/ports';
 
 const mock = mockClient(EventBridgeClient);
 const BUS = 'payment-service-bus';

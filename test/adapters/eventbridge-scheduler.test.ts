@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { atExpression, EventBridgeScheduler } from '../../shared/adapters/scheduler/eventbridge-scheduler';
+import { atExpression, EventBridgeScheduler } from '#shared/adapters/scheduler/eventbridge-scheduler';
 
 const mock = mockClient(SchedulerClient);
 

@@ -1,8 +1,8 @@
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { FileCipher } from '#infra/local/file-cipher';
 import { KmsCipher } from '#shared/adapters/kms/kms-cipher';
-import { FileCipher } from '../../infra/local/file-cipher';
 
 const kms = mockClient(KMSClient);
 const KEY = 'arn:aws:kms:sa-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';

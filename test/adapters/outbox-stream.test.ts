@@ -1,10 +1,10 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { outboxEventsOf, outboxPut } from '../../shared/adapters/dynamodb/outbox';
-import type { DomainEvent } from '../../shared/domain/events/events';
-import { publishOutbox } from '../../shared/domain/events/publish';
-import type { BusEvent } from '../../shared/domain/ports';
+import { outboxEventsOf, outboxPut } from '#shared/adapters/dynamodb/outbox';
+import type { DomainEvent } from '#shared/domain/events/events';
+import { publishOutbox } from '#shared/domain/events/publish';
+import type { BusEvent } from '#shared/domain/ports';
 
 const event: DomainEvent = {
   tenant: { sellerId: 7, environment: 'test' },

@@ -7,11 +7,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createPaymentMethodRepository } from '../../shared/adapters/dynamodb/payment-method-repository';
-import { Table } from '../../shared/adapters/dynamodb/table';
-import type { DomainEvent } from '../../shared/domain/events/events';
-import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
-import { isConflict } from '../../shared/errors';
+import { createPaymentMethodRepository } from '#shared/adapters/dynamodb/payment-method-repository';
+import { Table } from '#shared/adapters/dynamodb/table';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import { isConflict } from '#shared/errors';
 import { cancelled, caught } from '../support/transact-failures';
 
 /** The exact commands the payment method repository sends (inputs as built, before marshalling). */

@@ -10,22 +10,22 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApiKeyRepository } from '../../shared/adapters/dynamodb/api-key-repository';
-import { createCustomerRepository } from '../../shared/adapters/dynamodb/customer-repository';
-import { createIdempotencyRepository } from '../../shared/adapters/dynamodb/idempotency-repository';
-import { createProductRepository } from '../../shared/adapters/dynamodb/product-repository';
-import { createRateLimitRepository } from '../../shared/adapters/dynamodb/rate-limit-repository';
-import { Table } from '../../shared/adapters/dynamodb/table';
-import { createTransactionRepository } from '../../shared/adapters/dynamodb/transaction-repository';
-import { createWebhookEndpointRepository } from '../../shared/adapters/dynamodb/webhook-endpoint-repository';
-import type { ApiKeyRecord } from '../../shared/domain/auth/api-keys';
-import { fixedWindow, rateWindow } from '../../shared/domain/auth/rate-limit';
-import type { CustomerProfile, GlobalCustomer } from '../../shared/domain/customers/customer';
-import type { DomainEvent } from '../../shared/domain/events/events';
-import type { Product } from '../../shared/domain/products/products';
-import type { Tenant } from '../../shared/domain/tenant';
-import type { Transaction } from '../../shared/domain/transactions/transaction';
-import type { WebhookEndpoint } from '../../shared/domain/webhooks/endpoints';
+import { createApiKeyRepository } from '#shared/adapters/dynamodb/api-key-repository';
+import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-repository';
+import { createIdempotencyRepository } from '#shared/adapters/dynamodb/idempotency-repository';
+import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
+import { createRateLimitRepository } from '#shared/adapters/dynamodb/rate-limit-repository';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import { createWebhookEndpointRepository } from '#shared/adapters/dynamodb/webhook-endpoint-repository';
+import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
+import { fixedWindow, rateWindow } from '#shared/domain/auth/rate-limit';
+import type { CustomerProfile, GlobalCustomer } from '#shared/domain/customers/customer';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { Product } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import type { WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
 import { outboxPut as outboxItem } from '../support/outbox-put';
 
 /**

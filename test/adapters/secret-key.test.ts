@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Table } from '../../shared/adapters/dynamodb/table';
-import { SecretsManagerKey } from '../../shared/adapters/secrets-manager/secret-key';
-import { ENV } from '../../shared/config';
-import { parseConfig } from '../../shared/config-schema';
-import { createAwsContainer } from '../../shared/platform/container';
-import { SECRETS } from '../../shared/secrets';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { SecretsManagerKey } from '#shared/adapters/secrets-manager/secret-key';
+import { ENV } from '#shared/config';
+import { parseConfig } from '#shared/config-schema';
+import { createAwsContainer } from '#shared/platform/container';
+import { SECRETS } from '#shared/secrets';
 
 const sm = mockClient(SecretsManagerClient);
 const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:MagicLinkSecret-abc';

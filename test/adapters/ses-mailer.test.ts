@@ -1,7 +1,7 @@
 import { MessageRejected, SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SesMailer } from '../../shared/adapters/ses/ses-mailer';
+import { SesMailer } from '#shared/adapters/ses/ses-mailer';
 
 const mock = mockClient(SESv2Client);
 

@@ -1,7 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_DELAY_SECONDS, SqsQueue } from '../../shared/adapters/sqs/sqs-queue';
+import { MAX_DELAY_SECONDS, SqsQueue } from '#shared/adapters/sqs/sqs-queue';
 
 const mock = mockClient(SQSClient);
 const QUEUE_URL = 'https://sqs.sa-east-1.amazonaws.com/123456789012/payment-jobs';

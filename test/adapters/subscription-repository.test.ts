@@ -7,16 +7,16 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createSubscriptionRepository } from '../../shared/adapters/dynamodb/subscription-repository';
-import { Table } from '../../shared/adapters/dynamodb/table';
-import { createTransactionRepository } from '../../shared/adapters/dynamodb/transaction-repository';
-import { atomically } from '../../shared/adapters/dynamodb/unit-of-work';
-import type { DomainEvent } from '../../shared/domain/events/events';
-import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
-import type { SubscriptionQuery } from '../../shared/domain/ports';
-import type { Subscription } from '../../shared/domain/subscriptions/subscription';
-import type { Tenant } from '../../shared/domain/tenant';
-import type { Transaction } from '../../shared/domain/transactions/transaction';
+import { createSubscriptionRepository } from '#shared/adapters/dynamodb/subscription-repository';
+import { Table } from '#shared/adapters/dynamodb/table';
+import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import { atomically } from '#shared/adapters/dynamodb/unit-of-work';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import type { SubscriptionQuery } from '#shared/domain/ports';
+import type { Subscription } from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
 import { cancelled, caught } from '../support/transact-failures';
 
 /** The commands the subscription repository sends: what one state change writes, which index a list reads. */

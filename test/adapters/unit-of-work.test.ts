@@ -8,9 +8,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type ConditionFailedError, Table, type TransactItem } from '../../shared/adapters/dynamodb/table';
-import { atomically, inUnitOfWork } from '../../shared/adapters/dynamodb/unit-of-work';
-import { ConflictError } from '../../shared/errors';
+import { type ConditionFailedError, Table, type TransactItem } from '#shared/adapters/dynamodb/table';
+import { atomically, inUnitOfWork } from '#shared/adapters/dynamodb/unit-of-work';
+import { ConflictError } from '#shared/errors';
 import { cancelled, caught } from '../support/transact-failures';
 
 const mock = mockClient(DynamoDBDocumentClient);

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAffiliationRepository } from '../../shared/adapters/dynamodb/affiliation-repository';
-import { createSellerRepository } from '../../shared/adapters/dynamodb/seller-repository';
-import { type Affiliation, UnknownAffiliateError } from '../../shared/domain/affiliates/affiliation';
-import type { AffiliationRepository, SellerRepository } from '../../shared/domain/ports';
-import type { Tenant } from '../../shared/domain/tenant';
-import { ConflictError, isConflict } from '../../shared/errors';
+import { createAffiliationRepository } from '#shared/adapters/dynamodb/affiliation-repository';
+import { createSellerRepository } from '#shared/adapters/dynamodb/seller-repository';
+import { type Affiliation, UnknownAffiliateError } from '#shared/domain/affiliates/affiliation';
+import type { AffiliationRepository, SellerRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError, isConflict } from '#shared/errors';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeSellerRepository } from '../support/fakes/seller-repository';
 import { freshTable } from './support';

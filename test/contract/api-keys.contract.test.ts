@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApiKeyRepository } from '../../shared/adapters/dynamodb/api-key-repository';
+import { createApiKeyRepository } from '#shared/adapters/dynamodb/api-key-repository';
 import {
   ApiKeyLimitError,
   type ApiKeyRecord,
   DuplicateKeyNameError,
   hashKey,
-} from '../../shared/domain/auth/api-keys';
-import { rateWindow } from '../../shared/domain/auth/rate-limit';
-import type { ApiKeyRepository } from '../../shared/domain/ports';
-import { ConflictError } from '../../shared/errors';
+} from '#shared/domain/auth/api-keys';
+import { rateWindow } from '#shared/domain/auth/rate-limit';
+import type { ApiKeyRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 import { FakeApiKeyRepository } from '../support/fakes/api-key-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { freshTable } from './support';
@@ -48,7 +48,7 @@ async function conflictOf(write: Promise<unknown>) {
 describe.each([
   ['in-memory fake', async (): Promise<ApiKeyRepository> => new FakeApiKeyRepository()],
   [DYNAMO, async (): Promise<ApiKeyRepository> => createApiKeyRepository(await freshTable('apikeys'))],
-])('ApiKeyRepository contract (%s)', (name, make) => {
+])('ApiKeyRepository contract (%s)', (_name, make) => {
   let repo: ApiKeyRepository;
   let clock: FakeClock;
 

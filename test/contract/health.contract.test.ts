@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createHealthRepository } from '../../shared/adapters/dynamodb/health-repository';
-import type { HealthRepository } from '../../shared/domain/ports';
+import { createHealthRepository } from '#shared/adapters/dynamodb/health-repository';
+import type { HealthRepository } from '#shared/domain/ports';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeHealthRepository } from '../support/fakes/health-repository';
 import { freshTable } from './support';

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createIdempotencyRepository } from '../../shared/adapters/dynamodb/idempotency-repository';
+import { createIdempotencyRepository } from '#shared/adapters/dynamodb/idempotency-repository';
 import {
   IDEMPOTENCY_TTL_SECONDS,
   IN_PROGRESS_LEASE_SECONDS,
   type StoredResponse,
-} from '../../shared/domain/idempotency';
-import type { IdempotencyRepository } from '../../shared/domain/ports';
-import { ConflictError } from '../../shared/errors';
+} from '#shared/domain/idempotency';
+import type { IdempotencyRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeIdempotencyRepository } from '../support/fakes/idempotency-repository';
 import { freshTable } from './support';

@@ -5,6 +5,7 @@ import { keys } from '#shared/adapters/dynamodb/keys';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Installment, InstallmentPlan } from '#shared/domain/installment-plans/plan';
+import { jobId } from '#shared/domain/job-id';
 import type {
   CustomerRepository,
   InstallmentPlanChanges,
@@ -15,7 +16,6 @@ import type {
 } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import { jobId } from '../../shared/domain/job-id';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeInstallmentPlanRepository } from '../support/fakes/installment-plan-repository';

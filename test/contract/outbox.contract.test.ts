@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/adapters/dynamodb/keys';
-import { createEventOutbox } from '../../shared/adapters/dynamodb/outbox';
-import type { DomainEvent } from '../../shared/domain/events/events';
-import type { EventOutbox } from '../../shared/domain/ports';
-import type { Tenant } from '../../shared/domain/tenant';
-import { ConflictError } from '../../shared/errors';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { createEventOutbox } from '#shared/adapters/dynamodb/outbox';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { EventOutbox } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { FakeEventOutbox } from '../support/fakes/event-outbox';
 import { freshTable } from './support';
 

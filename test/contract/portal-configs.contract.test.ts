@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createPortalConfigRepository } from '../../shared/adapters/dynamodb/portal-config-repository';
-import { createProductRepository } from '../../shared/adapters/dynamodb/product-repository';
-import type { PortalConfigRepository, ProductRepository } from '../../shared/domain/ports';
-import type { PortalFields } from '../../shared/domain/products/portal-config';
-import type { Product } from '../../shared/domain/products/products';
-import type { Tenant } from '../../shared/domain/tenant';
+import { createPortalConfigRepository } from '#shared/adapters/dynamodb/portal-config-repository';
+import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
+import type { PortalConfigRepository, ProductRepository } from '#shared/domain/ports';
+import type { PortalFields } from '#shared/domain/products/portal-config';
+import type { Product } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
 import { FakeClock } from '../support/fakes/clock';
 import { FakePortalConfigRepository } from '../support/fakes/portal-config-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';

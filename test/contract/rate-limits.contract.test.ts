@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   createFailedAuthCounter,
   createRateLimitRepository,
-} from '../../shared/adapters/dynamodb/rate-limit-repository';
-import { rateWindow } from '../../shared/domain/auth/rate-limit';
-import type { RateLimitRepository } from '../../shared/domain/ports';
+} from '#shared/adapters/dynamodb/rate-limit-repository';
+import { rateWindow } from '#shared/domain/auth/rate-limit';
+import type { RateLimitRepository } from '#shared/domain/ports';
 import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository';
 import { freshTable } from './support';
 

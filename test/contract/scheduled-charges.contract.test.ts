@@ -5,6 +5,7 @@ import { createScheduledChargeRepository } from '#shared/adapters/dynamodb/sched
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
 import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
+import { jobId } from '#shared/domain/job-id';
 import type {
   CustomerRepository,
   ScheduledChargeChanges,
@@ -22,7 +23,6 @@ import type {
 } from '#shared/domain/scheduled-charges/charge';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import { jobId } from '../../shared/domain/job-id';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeScheduledChargeRepository } from '../support/fakes/scheduled-charge-repository';
 import { conflictOf, customerProfile, freshTable, overdueCustomerIds, registerProfiles } from './support';

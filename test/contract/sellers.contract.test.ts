@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/adapters/dynamodb/keys';
-import { createSellerRepository } from '../../shared/adapters/dynamodb/seller-repository';
-import type { SellerRepository } from '../../shared/domain/ports';
-import { ConflictError } from '../../shared/errors';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { createSellerRepository } from '#shared/adapters/dynamodb/seller-repository';
+import type { SellerRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeSellerRepository } from '../support/fakes/seller-repository';
 import { freshTable } from './support';

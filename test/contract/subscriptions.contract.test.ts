@@ -5,6 +5,7 @@ import { createSubscriptionRepository } from '#shared/adapters/dynamodb/subscrip
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
 import { atomically } from '#shared/adapters/dynamodb/unit-of-work';
 import type { DomainEvent } from '#shared/domain/events/events';
+import { jobId } from '#shared/domain/job-id';
 import type {
   Atomically,
   PaymentMethodRepository,
@@ -17,7 +18,6 @@ import type {
 import type { NewHistoryEntry, Subscription } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import { jobId } from '../../shared/domain/job-id';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';

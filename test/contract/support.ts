@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect } from 'vitest';
+import { ensureTable } from '#infra/local/dynamodb-local';
 import { Table } from '#shared/adapters/dynamodb/table';
 import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
-import { ensureTable } from '../../infra/local/dynamodb-local';
 import { fileDynamoEndpoint } from '../support/file-dynamo';
 import { customerProfile as profileFixture } from '../support/fixtures';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import { jobId } from '#shared/domain/job-id';
 import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction, TransactionStatus } from '#shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '#shared/errors';
-import { jobId } from '../../shared/domain/job-id';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { freshTable } from './support';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { buyer, card } from '../support/checkout-fixtures';
 import { sellerFixtures } from '../support/fixtures';
 import { client, startTestRuntime } from '../support/runtime';

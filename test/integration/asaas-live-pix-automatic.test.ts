@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { ASAAS_KEY, type AsaasLive, connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
 import { buyer, prefill } from '../support/checkout-fixtures';
 import { FAKE_PIX_AUTOMATIC_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, liveKeyOf, useAsaasLive } from '../support/asaas-live';
 import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';
 import type { client } from '../support/runtime';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { saoPauloDate } from '../../shared/dates';
+import type { Runtime } from '#infra/local/runtime';
+import { saoPauloDate } from '#shared/dates';
 import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, useAsaasLive } from '../support/asaas-live';
 import { FAKE_CARDS, type FakeAsaas } from '../support/fake-asaas/server';
 import type { client } from '../support/runtime';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import {
   ASAAS_KEY,
   type AsaasLive,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { type AsaasLive, connectAsaas, LIVE_CUSTOMER, liveKeyOf, useAsaasLive } from '../support/asaas-live';
 import type { FakeAsaas } from '../support/fake-asaas/server';
 import { type client, nextRateWindow } from '../support/runtime';

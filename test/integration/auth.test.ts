@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { Receiver } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
 import { freshRateWindow } from '../support/service-trips';

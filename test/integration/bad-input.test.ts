@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { cpfCheckDigits } from '../../shared/domain/documents';
+import type { Runtime } from '#infra/local/runtime';
+import { cpfCheckDigits } from '#shared/domain/documents';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver } from '../support/receiver';
 import { client, nextRateWindow, startTestRuntime } from '../support/runtime';

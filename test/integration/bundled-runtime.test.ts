@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functionNames } from '#infra/routes';
 import { BUILD_DIR, buildAll } from '../../esbuild.config.mjs';
-import { functionNames } from '../../infra/routes';
 import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate } from '../../shared/dates';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate } from '#shared/dates';
 import { launchChromium, PHONE, type Watched, watchPage } from '../support/browser';
 import { buyer, card, decliningCard } from '../support/checkout-fixtures';
 import { clientFrom, freshLoopback } from '../support/client-from';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate } from '../../shared/dates';
-import { leadingZeroBits } from '../../shared/domain/card-testing/proof-of-work';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate } from '#shared/dates';
+import { leadingZeroBits } from '#shared/domain/card-testing/proof-of-work';
 import { buyer, card, decliningCard } from '../support/checkout-fixtures';
 import { clientFrom, freshLoopback } from '../support/client-from';
 import { sellerFixtures } from '../support/fixtures';

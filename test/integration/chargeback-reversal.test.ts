@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../events/signing';
-import type { Runtime } from '../../infra/local/runtime';
+import { signatureHeader } from '#events/signing';
+import type { Runtime } from '#infra/local/runtime';
 import { buyer, card } from '../support/checkout-fixtures';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { launchChromium, PHONE, type Watched, watchPage } from '../support/browser';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver } from '../support/receiver';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate } from '#shared/dates';
+import { cpfCheckDigits } from '#shared/domain/documents';
 import pkg from '../../package.json' with { type: 'json' };
-import { addDays, saoPauloDate } from '../../shared/dates';
-import { cpfCheckDigits } from '../../shared/domain/documents';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';

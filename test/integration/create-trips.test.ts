@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate } from '../../shared/dates';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate } from '#shared/dates';
 import { customerBody, sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 import { freshRateWindow, serviceTrips } from '../support/service-trips';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { customerAreaScene } from '../support/customer-area';
 import { type client, useTestRuntime } from '../support/runtime';
 

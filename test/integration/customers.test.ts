@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { cnpjCheckDigits, cpfCheckDigits, normalizeDocument } from '../../shared/domain/documents';
-import { UUID_V4 } from '../../shared/ids';
+import type { Runtime } from '#infra/local/runtime';
+import { cnpjCheckDigits, cpfCheckDigits, normalizeDocument } from '#shared/domain/documents';
+import { UUID_V4 } from '#shared/ids';
 import { sellerFixtures } from '../support/fixtures';
 import { client, startTestRuntime } from '../support/runtime';
 

@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { type Call, type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { ASAAS_KEY } from '../support/asaas-live';
 import {
   launchChromium,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { client, startTestRuntime } from '../support/runtime';
 
 // This file runs its own DynamoDB Local, so stopping it harms no other test.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '#functions/docs/reference';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { OPENAPI_FILE } from '../../scripts/openapi';
 import { launchChromium, noHorizontalScroll, PHONE, screenshots } from '../support/browser';
 import { client, startTestRuntime } from '../support/runtime';

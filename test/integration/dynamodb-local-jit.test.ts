@@ -5,7 +5,7 @@ import {
   DYNAMO_LOCAL_ARGUMENTS,
   type DynamoJit,
   startDynamoLocal,
-} from '../../infra/local/dynamodb-local';
+} from '#infra/local/dynamodb-local';
 
 /** The JDK_JAVA_OPTIONS the started JVM was given (read from its environment in /proc). */
 function jvmOptionsOf(pid: number | undefined): string | undefined {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, listensOn, startDynamoLocal } from '../../infra/local/dynamodb-local';
+import { freePort, listensOn, startDynamoLocal } from '#infra/local/dynamodb-local';
 
 const servers: Server[] = [];
 afterEach(async () => {

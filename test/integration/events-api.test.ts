@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { sellerFixtures } from '../support/fixtures';
 import { eventually, Receiver } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 import { client, startTestRuntime } from '../support/runtime';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { buyer, card, prefill } from '../support/checkout-fixtures';
 import { sellerFixtures } from '../support/fixtures';
 import { type client, nextRateWindow, useTestRuntime } from '../support/runtime';

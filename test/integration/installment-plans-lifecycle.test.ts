@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
-import { parseDigitableLine } from '../../shared/domain/payments/boleto';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
+import { parseDigitableLine } from '#shared/domain/payments/boleto';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDynamoLocal } from '../../infra/local/dynamodb-local';
-import type { Runtime } from '../../infra/local/runtime';
+import { startDynamoLocal } from '#infra/local/dynamodb-local';
+import type { Runtime } from '#infra/local/runtime';
 import { card } from '../support/checkout-fixtures';
 import { client, startTestRuntime } from '../support/runtime';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { LocalDataFormatError, migrateLocalData } from '#infra/local/data-format';
+import { ensureTable, localClient } from '#infra/local/dynamodb-local';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { LATEST_FORMAT } from '#shared/adapters/dynamodb/migrations/list';
 import { outboxPut } from '#shared/adapters/dynamodb/outbox';
 import { type Item, Table } from '#shared/adapters/dynamodb/table';
-import { LocalDataFormatError, migrateLocalData } from '../../infra/local/data-format';
-import { ensureTable, localClient } from '../../infra/local/dynamodb-local';
 import { fileDynamoEndpoint } from '../support/file-dynamo';
 
 const DATA_DIR = '/home/dev/payment-service/.local';

@@ -7,7 +7,7 @@ import {
   readBody,
   sendJson,
   toApiGatewayEvent,
-} from '../../infra/local/gateway';
+} from '#infra/local/gateway';
 
 const noop = async () => ({ statusCode: 200 });
 const groups: RouteGroup[] = [

@@ -6,8 +6,8 @@ import {
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { ensureTable, localClient } from '#infra/local/dynamodb-local';
 import { createTableInput } from '#shared/adapters/dynamodb/table-definition';
-import { ensureTable, localClient } from '../../infra/local/dynamodb-local';
 import { fileDynamoEndpoint } from '../support/file-dynamo';
 
 /** The semantic index names the table had before the entities named their own access patterns. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ensureTable } from '#infra/local/dynamodb-local';
+import { IDLE_POLL_MS, LocalStreamPoller } from '#infra/local/streams';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
-import { ensureTable } from '../../infra/local/dynamodb-local';
-import { IDLE_POLL_MS, LocalStreamPoller } from '../../infra/local/streams';
 import { fileDynamoEndpoint } from '../support/file-dynamo';
 
 const tables: Table[] = [];

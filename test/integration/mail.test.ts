@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { EVENT_SOURCE } from '../../shared/domain/events/events';
+import type { Runtime } from '#infra/local/runtime';
+import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { card } from '../support/checkout-fixtures';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate } from '../../shared/dates';
-import { PAGE_CSP } from '../../shared/http/page-replies';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate } from '#shared/dates';
+import { PAGE_CSP } from '#shared/http/page-replies';
 import {
   launchChromium,
   noHorizontalScroll,

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../events/signing';
-import type { Runtime } from '../../infra/local/runtime';
-import { keys } from '../../shared/adapters/dynamodb/keys';
-import { FAILED_AUTH_LIMIT, RATE_LIMIT } from '../../shared/domain/auth/rate-limit';
-import { BOLETO_NOT_FOUND } from '../../shared/domain/transactions/not-found';
+import { signatureHeader } from '#events/signing';
+import type { Runtime } from '#infra/local/runtime';
+import { keys } from '#shared/adapters/dynamodb/keys';
+import { FAILED_AUTH_LIMIT, RATE_LIMIT } from '#shared/domain/auth/rate-limit';
+import { BOLETO_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
 import type { FakeAsaas } from '../support/fake-asaas/server';
 import { type client, nextRateWindow } from '../support/runtime';

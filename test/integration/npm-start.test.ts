@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { freePort } from '../../infra/local/dynamodb-local';
+import { freePort } from '#infra/local/dynamodb-local';
 import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ps-start-'));

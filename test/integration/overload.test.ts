@@ -1,6 +1,6 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { type client, useTestRuntime } from '../support/runtime';
 
 /** A throttled store answers 503 with Retry-After and the error body, and writes nothing. */

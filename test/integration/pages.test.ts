@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
-import type { Runtime } from '../../infra/local/runtime';
-import { parsePixPayload } from '../../shared/domain/payments/pix';
+import type { Runtime } from '#infra/local/runtime';
+import { parsePixPayload } from '#shared/domain/payments/pix';
 import {
   launchChromium,
   noHorizontalScroll,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import { customerBody, sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';

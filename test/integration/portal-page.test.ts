@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '#functions/pages/respond';
-import type { Runtime } from '../../infra/local/runtime';
-import { formatSaoPauloDay } from '../../shared/domain/pages/portal-format';
+import type { Runtime } from '#infra/local/runtime';
+import { formatSaoPauloDay } from '#shared/domain/pages/portal-format';
 import {
   launchChromium,
   noHorizontalScroll,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { saoPauloDate } from '../../shared/dates';
+import type { Runtime } from '#infra/local/runtime';
+import { saoPauloDate } from '#shared/dates';
 import { sellerFixtures } from '../support/fixtures';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 

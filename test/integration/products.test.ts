@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { client, startTestRuntime } from '../support/runtime';

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../infra/local/dynamodb-local';
-import type { Runtime } from '../../infra/local/runtime';
+import { freePort } from '#infra/local/dynamodb-local';
+import type { Runtime } from '#infra/local/runtime';
 import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 import { announcedStatuses, runWalk, SKIP_MARKER, walkBlocks } from '../support/readme-walk';
 import { startTestRuntime } from '../support/runtime';

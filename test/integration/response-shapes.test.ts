@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { signatureHeader } from '../../events/signing';
-import type { Runtime } from '../../infra/local/runtime';
-import {
-  apiKeyCreatedResponse,
-  apiKeyListResponse,
-  apiKeyResponse,
-} from '../../shared/domain/auth/responses';
-import { customerListResponse, customerResponse } from '../../shared/domain/customers/responses';
-import { eventEnvelopeResponse } from '../../shared/domain/events/responses';
-import { healthResponse } from '../../shared/domain/health/responses';
+import { signatureHeader } from '#events/signing';
+import type { Runtime } from '#infra/local/runtime';
+import { apiKeyCreatedResponse, apiKeyListResponse, apiKeyResponse } from '#shared/domain/auth/responses';
+import { customerListResponse, customerResponse } from '#shared/domain/customers/responses';
+import { eventEnvelopeResponse } from '#shared/domain/events/responses';
+import { healthResponse } from '#shared/domain/health/responses';
 import {
   effectivePortalConfigResponse,
   paymentLinkProductResponse,
@@ -19,7 +15,7 @@ import {
   productDeactivatedResponse,
   productListResponse,
   productResponse,
-} from '../../shared/domain/products/responses';
+} from '#shared/domain/products/responses';
 import {
   chargeCanceledResponse,
   chargeListResponse,
@@ -28,7 +24,7 @@ import {
   transactionListResponse,
   transactionResponse,
   transactionStatusResponse,
-} from '../../shared/domain/transactions/responses';
+} from '#shared/domain/transactions/responses';
 import {
   webhookDeliveryListResponse,
   webhookDeliveryResponse,
@@ -37,7 +33,7 @@ import {
   webhookEndpointListResponse,
   webhookEndpointResponse,
   webhookEndpointRotatedResponse,
-} from '../../shared/domain/webhooks/responses';
+} from '#shared/domain/webhooks/responses';
 import { card } from '../support/checkout-fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type Call, client, nextRateWindow, startTestRuntime } from '../support/runtime';

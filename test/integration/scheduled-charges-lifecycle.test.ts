@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, addMonthsAnchored, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
-import { runJob } from '../../shared/jobs';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, addMonthsAnchored, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
+import { runJob } from '#shared/jobs';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';

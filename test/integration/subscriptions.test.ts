@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { saoPauloDate } from '../../shared/dates';
-import { periodEnd } from '../../shared/domain/subscriptions/periods';
+import type { Runtime } from '#infra/local/runtime';
+import { saoPauloDate } from '#shared/dates';
+import { periodEnd } from '#shared/domain/subscriptions/periods';
 import { customerBody, sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, logLines, useTestRuntime } from '../support/runtime';

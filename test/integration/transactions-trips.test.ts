@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { sellerFixtures } from '../support/fixtures';
 import { type client, useTestRuntime } from '../support/runtime';
 import { freshRateWindow, serviceTrips } from '../support/service-trips';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../events/signing';
-import type { Runtime } from '../../infra/local/runtime';
-import { saoPauloDate } from '../../shared/dates';
-import { parseDigitableLine } from '../../shared/domain/payments/boleto';
-import { parsePixPayload } from '../../shared/domain/payments/pix';
+import { signatureHeader } from '#events/signing';
+import type { Runtime } from '#infra/local/runtime';
+import { saoPauloDate } from '#shared/dates';
+import { parseDigitableLine } from '#shared/domain/payments/boleto';
+import { parsePixPayload } from '#shared/domain/payments/pix';
 import { card } from '../support/checkout-fixtures';
 import { sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { EVENT_SOURCE } from '../../shared/domain/events/events';
-import type { Tenant } from '../../shared/domain/tenant';
+import type { Runtime } from '#infra/local/runtime';
+import { EVENT_SOURCE } from '#shared/domain/events/events';
+import type { Tenant } from '#shared/domain/tenant';
 import { Receiver, waitFor } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../events/signing';
-import { freePort } from '../../infra/local/dynamodb-local';
-import type { Runtime } from '../../infra/local/runtime';
+import { signatureHeader } from '#events/signing';
+import { freePort } from '#infra/local/dynamodb-local';
+import type { Runtime } from '#infra/local/runtime';
 import { client, startTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;

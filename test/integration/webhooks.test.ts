@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../events/signing';
-import type { Runtime } from '../../infra/local/runtime';
+import { verifySignature } from '#events/signing';
+import type { Runtime } from '#infra/local/runtime';
 import { eventually, Receiver, waitFor } from '../support/receiver';
 import { client, logLines, startTestRuntime } from '../support/runtime';
 

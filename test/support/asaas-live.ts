@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { type FakeAsaas, startFakeAsaas } from './fake-asaas/server';
 import { client, nextRateWindow, startTestRuntime } from './runtime';
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import { addDays, saoPauloDate } from '../../shared/dates';
-import { cpfCheckDigits } from '../../shared/domain/documents';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate } from '#shared/dates';
+import { cpfCheckDigits } from '#shared/domain/documents';
 import { sellerFixtures } from './fixtures';
 import type { client } from './runtime';
 

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { type DynamoLocal, startDynamoLocal } from '../../infra/local/dynamodb-local';
+import { type DynamoLocal, startDynamoLocal } from '#infra/local/dynamodb-local';
 
 /**
  * DynamoDB Local for the test run, one fresh instance per test file.

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import type { Runtime } from '../../infra/local/runtime';
-import type { CustomerProfile } from '../../shared/domain/customers/customer';
-import type { Product } from '../../shared/domain/products/products';
-import type { Environment, Tenant } from '../../shared/domain/tenant';
+import type { Runtime } from '#infra/local/runtime';
+import type { CustomerProfile } from '#shared/domain/customers/customer';
+import type { Product } from '#shared/domain/products/products';
+import type { Environment, Tenant } from '#shared/domain/tenant';
 import type { client } from './runtime';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { type Runtime, type RuntimeOptions, startRuntime } from '../../infra/local/runtime';
-import { configureLogs } from '../../shared/logger';
+import { type Runtime, type RuntimeOptions, startRuntime } from '#infra/local/runtime';
+import { configureLogs } from '#shared/logger';
 import { fileDynamoEndpoint } from './file-dynamo';
 
 /** Captured log lines of the runtime under test (for the "no secrets in logs" checks). */

@@ -1,4 +1,4 @@
-import type { Runtime } from '../../infra/local/runtime';
+import type { Runtime } from '#infra/local/runtime';
 import { nestedIn, providerOnly } from '../../scripts/bench/provider-trips';
 import type { client } from './runtime';
 

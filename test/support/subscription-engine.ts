@@ -1,8 +1,8 @@
-import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
-import type { PixAuthorizationStatus } from '../../shared/domain/payments/gateway';
-import type { SubscriptionDeps } from '../../shared/domain/subscriptions/deps';
-import type { Subscription } from '../../shared/domain/subscriptions/subscription';
-import type { Tenant } from '../../shared/domain/tenant';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import type { PixAuthorizationStatus } from '#shared/domain/payments/gateway';
+import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
+import type { Subscription } from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
 import { FakeClock } from './fakes/clock';
 import { FakeGatewayRouter } from './fakes/gateway-router';
 import { SequentialIds } from './fakes/ids';

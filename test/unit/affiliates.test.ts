@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Affiliation } from '../../shared/domain/affiliates/affiliation';
+import type { Affiliation } from '#shared/domain/affiliates/affiliation';
 import {
   type AffiliationDeps,
   addAffiliation,
@@ -8,20 +8,20 @@ import {
   findActiveAffiliation,
   listAffiliations,
   requireActiveAffiliation,
-} from '../../shared/domain/affiliates/affiliations';
+} from '#shared/domain/affiliates/affiliations';
 import {
   affiliateSale,
   commissionReversed,
   commissionSplit,
   toAffiliateCommissionView,
   toTransactionAffiliateView,
-} from '../../shared/domain/affiliates/commission';
-import { addAffiliationSchema, listAffiliationsQuerySchema } from '../../shared/domain/affiliates/schemas';
-import type { Product } from '../../shared/domain/products/products';
-import type { Tenant } from '../../shared/domain/tenant';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
-import { MAX_CENTAVOS } from '../../shared/money';
-import { parseInput } from '../../shared/validation';
+} from '#shared/domain/affiliates/commission';
+import { addAffiliationSchema, listAffiliationsQuerySchema } from '#shared/domain/affiliates/schemas';
+import type { Product } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { MAX_CENTAVOS } from '#shared/money';
+import { parseInput } from '#shared/validation';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeProductRepository } from '../support/fakes/product-repository';

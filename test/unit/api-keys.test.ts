@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createApiKeySchema } from '../../shared/domain/auth/api-key-schema';
+import { createApiKeySchema } from '#shared/domain/auth/api-key-schema';
 import {
   API_KEY_FORMAT,
   type ApiKeyRecord,
@@ -11,9 +11,9 @@ import {
   previewOf,
   revokeApiKey,
   sameHash,
-} from '../../shared/domain/auth/api-keys';
-import type { ApiKeyRepository, Clock, Ids } from '../../shared/domain/ports';
-import { NotFoundError } from '../../shared/errors';
+} from '#shared/domain/auth/api-keys';
+import type { ApiKeyRepository, Clock, Ids } from '#shared/domain/ports';
+import { NotFoundError } from '#shared/errors';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 

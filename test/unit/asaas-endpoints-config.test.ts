@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asaasUrlsOf, ENV } from '../../shared/config';
-import { parseConfig } from '../../shared/config-schema';
+import { asaasUrlsOf, ENV } from '#shared/config';
+import { parseConfig } from '#shared/config-schema';
 
 /** The Asaas endpoints come from the environment: one variable for both, or one per environment. */
 

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cardFingerprint, clientKeyOf, EXPIRED_CARD_INPUT } from '#shared/domain/card-testing/guard';
+import { proofBitsFor } from '#shared/domain/card-testing/limits';
+import { issueChallenge, leadingZeroBits, solvedChallenge } from '#shared/domain/card-testing/proof-of-work';
 import {
   challengeBits,
   fieldErrors,
@@ -8,13 +11,6 @@ import {
   solveProofOfWork,
   tooManyMessage,
 } from '../../functions/pages/assets/checkout.js';
-import { cardFingerprint, clientKeyOf, EXPIRED_CARD_INPUT } from '../../shared/domain/card-testing/guard';
-import { proofBitsFor } from '../../shared/domain/card-testing/limits';
-import {
-  issueChallenge,
-  leadingZeroBits,
-  solvedChallenge,
-} from '../../shared/domain/card-testing/proof-of-work';
 
 const KEY = new Uint8Array(32).fill(9);
 const NOW = new Date('2026-03-10T12:00:00.000Z');

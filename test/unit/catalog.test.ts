@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_CATALOG, EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '../../events/catalog';
+import { EVENT_CATALOG, EVENTS_BY_NAME, LEGACY_EVENTS, WILDCARD_EVENTS } from '#events/catalog';
 
 /** Every event name of the spec's Events table, group by group. */
 const SPEC_EVENTS = [

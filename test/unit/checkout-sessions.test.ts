@@ -6,17 +6,13 @@ import {
   checkoutView,
   PAYMENT_NOT_FOUND,
   payCheckout,
-} from '../../shared/domain/checkout/public';
-import {
-  createSessionSchema,
-  listSessionsSchema,
-  redirectUrlProblem,
-} from '../../shared/domain/checkout/schemas';
+} from '#shared/domain/checkout/public';
+import { createSessionSchema, listSessionsSchema, redirectUrlProblem } from '#shared/domain/checkout/schemas';
 import {
   type CheckoutSession,
   SESSION_CANNOT_BE_EXPIRED,
   SESSION_EXPIRY_JOB,
-} from '../../shared/domain/checkout/session';
+} from '#shared/domain/checkout/session';
 import {
   completeWithTransaction,
   createSession,
@@ -26,14 +22,14 @@ import {
   listSessions,
   SESSION_SWEEP_HOURS,
   sweepSessionExpiries,
-} from '../../shared/domain/checkout/sessions';
-import { cpfCheckDigits } from '../../shared/domain/documents';
-import type { Product } from '../../shared/domain/products/products';
-import type { Tenant } from '../../shared/domain/tenant';
-import type { Transaction } from '../../shared/domain/transactions/transaction';
-import { transition } from '../../shared/domain/transactions/transitions';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
-import { parseInput } from '../../shared/validation';
+} from '#shared/domain/checkout/sessions';
+import { cpfCheckDigits } from '#shared/domain/documents';
+import type { Product } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import { transition } from '#shared/domain/transactions/transitions';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { parseInput } from '#shared/validation';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';

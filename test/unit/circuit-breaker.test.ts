@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, FAILURE_THRESHOLD, OPEN_MS } from '../../shared/adapters/http/circuit-breaker';
+import { CircuitBreaker, FAILURE_THRESHOLD, OPEN_MS } from '#shared/adapters/http/circuit-breaker';
 
 /** The breaker's states on a clock the test moves. */
 function breaker() {

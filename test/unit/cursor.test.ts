@@ -5,9 +5,9 @@ import {
   decodeCursor,
   encodeCursor,
   keyConditions,
-} from '../../shared/adapters/dynamodb/cursor';
-import { TABLE } from '../../shared/adapters/dynamodb/table-definition';
-import { ValidationError } from '../../shared/errors';
+} from '#shared/adapters/dynamodb/cursor';
+import { TABLE } from '#shared/adapters/dynamodb/table-definition';
+import { ValidationError } from '#shared/errors';
 
 const cursorOf = (key: Record<string, unknown>) => encodeCursor(key) as string;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buyerStateOf, recordBuyer } from '../../shared/domain/customers/buyer';
+import { buyerStateOf, recordBuyer } from '#shared/domain/customers/buyer';
 import {
   billingEmailOf,
   CustomerContentionError,
@@ -9,24 +9,24 @@ import {
   type ProfileRelink,
   type RegisteredFields,
   searchableName,
-} from '../../shared/domain/customers/customer';
+} from '#shared/domain/customers/customer';
 import {
   createCustomer,
   DOCUMENT_TAKEN,
   setBillingEmailOverride,
   updateCustomer,
-} from '../../shared/domain/customers/customers';
-import { classifySearch, listCustomers } from '../../shared/domain/customers/listing';
+} from '#shared/domain/customers/customers';
+import { classifySearch, listCustomers } from '#shared/domain/customers/listing';
 import {
   billingEmailOverrideSchema,
   createCustomerSchema,
   listCustomersSchema,
   updateCustomerSchema,
-} from '../../shared/domain/customers/schemas';
-import type { CustomerQuery, CustomerRepository } from '../../shared/domain/ports';
-import type { Tenant } from '../../shared/domain/tenant';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
-import { parseInput } from '../../shared/validation';
+} from '#shared/domain/customers/schemas';
+import type { CustomerQuery, CustomerRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { parseInput } from '#shared/validation';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
 

@@ -7,7 +7,7 @@ import {
   isCalendarDate,
   saoPauloDate,
   startOfSaoPauloDay,
-} from '../../shared/dates';
+} from '#shared/dates';
 
 /** Calendar dates from 1990 to 2099 as YYYY-MM-DD. */
 const calendarDate = fc

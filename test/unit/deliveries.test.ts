@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Tenant } from '../../shared/domain/tenant';
+import type { Tenant } from '#shared/domain/tenant';
 import {
   DELIVERY_FAILED_METRIC,
   type DeliveryDeps,
@@ -13,8 +13,8 @@ import {
   RETRY_DELAYS_SECONDS,
   USER_AGENT,
   type WebhookDelivery,
-} from '../../shared/domain/webhooks/deliveries';
-import type { WebhookEndpoint } from '../../shared/domain/webhooks/endpoints';
+} from '#shared/domain/webhooks/deliveries';
+import type { WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeDeliveryRepository } from '../support/fakes/delivery-repository';
 import { FakeMetrics } from '../support/fakes/metrics';

@@ -8,7 +8,7 @@ import {
   isValidCpf,
   normalizeDocument,
   onlyDigits,
-} from '../../shared/domain/documents';
+} from '#shared/domain/documents';
 
 const DIGITS = '0123456789'.split('');
 const CNPJ_CHARS = [...DIGITS, ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')];

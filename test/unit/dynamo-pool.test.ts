@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DynamoLocal } from '../../infra/local/dynamodb-local';
+import type { DynamoLocal } from '#infra/local/dynamodb-local';
 import { DynamoPool, leaseDynamo } from '../support/dynamo-pool';
 
 function fakeStarts() {

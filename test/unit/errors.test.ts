@@ -13,7 +13,7 @@ import {
   UnauthorizedError,
   UnprocessableError,
   ValidationError,
-} from '../../shared/errors';
+} from '#shared/errors';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const PATH = '/api/products';

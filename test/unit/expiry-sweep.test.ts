@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayRouter, TransactionRepository } from '../../shared/domain/ports';
-import { SWEEP_HOURS, sweepPixExpiries } from '../../shared/domain/transactions/expiry-sweep';
+import type { GatewayRouter, TransactionRepository } from '#shared/domain/ports';
+import { SWEEP_HOURS, sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
 import { FakeClock } from '../support/fakes/clock';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakeReporter } from '../support/fakes/reporter';

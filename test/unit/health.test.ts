@@ -8,8 +8,8 @@ import {
   overallStatus,
   recordHeartbeat,
   report,
-} from '../../shared/domain/health/health';
-import type { Clock, HealthRepository, PaymentGateway } from '../../shared/domain/ports';
+} from '#shared/domain/health/health';
+import type { Clock, HealthRepository, PaymentGateway } from '#shared/domain/ports';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const clock: Clock = { now: () => NOW };

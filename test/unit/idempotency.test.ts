@@ -8,9 +8,9 @@ import {
   resolveExisting,
   type StoredResponse,
   validateKey,
-} from '../../shared/domain/idempotency';
-import type { BeginOutcome } from '../../shared/domain/ports';
-import { ConflictError, UnprocessableError, ValidationError } from '../../shared/errors';
+} from '#shared/domain/idempotency';
+import type { BeginOutcome } from '#shared/domain/ports';
+import { ConflictError, UnprocessableError, ValidationError } from '#shared/errors';
 
 /** The same JSON value with the keys of every object in another order. */
 function shuffleKeys(value: unknown, seed: number): unknown {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cryptoIds } from '../../shared/adapters/system/ids';
-import { randomBase62, UUID_V4 } from '../../shared/ids';
+import { cryptoIds } from '#shared/adapters/system/ids';
+import { randomBase62, UUID_V4 } from '#shared/ids';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

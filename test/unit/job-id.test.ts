@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobId, parseJobId, parseNumericJobId } from '../../shared/domain/job-id';
+import { jobId, parseJobId, parseNumericJobId } from '#shared/domain/job-id';
 
 const TENANT = { sellerId: 42, environment: 'live' } as const;
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOB_RUN_LOG, jobHandlers, runJob } from '../../shared/jobs';
-import { configureLogs } from '../../shared/logger';
-import type { Container } from '../../shared/platform/container';
+import { JOB_RUN_LOG, jobHandlers, runJob } from '#shared/jobs';
+import { configureLogs } from '#shared/logger';
+import type { Container } from '#shared/platform/container';
 import { FakeClock } from '../support/fakes/clock';
 
 const NOW = '2026-03-10T15:00:30.000Z';

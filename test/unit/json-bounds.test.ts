@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprintOf } from '../../shared/domain/idempotency';
-import { BadRequestError, ValidationError } from '../../shared/errors';
-import { JSON_BOUNDS, jsonBoundsViolation, parseBoundedJson } from '../../shared/json-bounds';
+import { canonicalJson, fingerprintOf } from '#shared/domain/idempotency';
+import { BadRequestError, ValidationError } from '#shared/errors';
+import { JSON_BOUNDS, jsonBoundsViolation, parseBoundedJson } from '#shared/json-bounds';
 
 /** `{"a":{"a":…1…}}`, `levels` objects deep. */
 const nested = (levels: number, key = 'a') => `${`{"${key}":`.repeat(levels)}1${'}'.repeat(levels)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awsRegion, logConfig } from '../../shared/config';
+import { awsRegion, logConfig } from '#shared/config';
 
 describe('logConfig', () => {
   it('reads LOG_LEVEL alone: no other variable is needed', () => {

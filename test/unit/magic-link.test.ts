@@ -3,7 +3,7 @@ import {
   issueMagicLink,
   MAGIC_LINK_TTL_SECONDS,
   openMagicLink,
-} from '../../shared/domain/customer-area/magic-link';
+} from '#shared/domain/customer-area/magic-link';
 
 const keyring = (byte: number) => ({ key: async () => new Uint8Array(32).fill(byte) });
 const subject = { environment: 'live' as const, document: '52998224725', email: 'maria@example.com' };

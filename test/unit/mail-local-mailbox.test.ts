@@ -10,9 +10,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalMailbox } from '../../infra/local/mailbox';
-import { keepingMailer, routeMail } from '../../shared/domain/mail/delivery';
-import type { StoredMail } from '../../shared/domain/ports';
+import { LocalMailbox } from '#infra/local/mailbox';
+import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
+import type { StoredMail } from '#shared/domain/ports';
 import { FakeClock } from '../support/fakes/clock';
 import { SequentialIds } from '../support/fakes/ids';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { centavosToReais, MAX_CENTAVOS, percentOf, reaisToCentavos, splitCentavos } from '../../shared/money';
-import { reaisField } from '../../shared/money-field';
+import { centavosToReais, MAX_CENTAVOS, percentOf, reaisToCentavos, splitCentavos } from '#shared/money';
+import { reaisField } from '#shared/money-field';
 
 describe('reaisToCentavos', () => {
   it.each([

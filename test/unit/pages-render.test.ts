@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import type { CheckoutView, PaymentOutcome } from '../../shared/domain/checkout/public';
+import type { CheckoutView, PaymentOutcome } from '#shared/domain/checkout/public';
 import {
   renderCheckoutPage,
   renderNotFoundPage,
   subscriptionPriceText,
-} from '../../shared/domain/pages/checkout-page';
-import { formatBrl, installmentOptions } from '../../shared/domain/pages/format';
-import { escapeHtml, html, safeUrl } from '../../shared/domain/pages/html';
-import { checkoutPage } from '../../shared/domain/pages/page';
-import { NotFoundError, ServiceUnavailableError } from '../../shared/errors';
+} from '#shared/domain/pages/checkout-page';
+import { formatBrl, installmentOptions } from '#shared/domain/pages/format';
+import { escapeHtml, html, safeUrl } from '#shared/domain/pages/html';
+import { checkoutPage } from '#shared/domain/pages/page';
+import { NotFoundError, ServiceUnavailableError } from '#shared/errors';
 
 const PRODUCT_UUID = '3f0c8a52-6a8e-4c51-9a57-0d3c1b2e4f60';
 const NBSP = '\u00a0';

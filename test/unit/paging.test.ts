@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { MAX_LIST_WINDOW, PAGING_ERRORS, pageFields, readNumberedPage } from '../../shared/domain/paging';
-import { ValidationError } from '../../shared/errors';
-import { parseInput } from '../../shared/parse-input';
+import { MAX_LIST_WINDOW, PAGING_ERRORS, pageFields, readNumberedPage } from '#shared/domain/paging';
+import { ValidationError } from '#shared/errors';
+import { parseInput } from '#shared/parse-input';
 
 /** A list of `size` items read as the repositories do: from the start, up to the page's end. */
 function listOf(size: number) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../shared/dates';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import {
   dueExpiryStep,
   EXPIRY_STAGES,
@@ -10,7 +10,7 @@ import {
   expiryDay,
   nextExpiryStep,
   stageDay,
-} from '../../shared/domain/payment-methods/expiry';
+} from '#shared/domain/payment-methods/expiry';
 
 const card = (
   expiryMonth: number,

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CardGuardDeps } from '../../shared/domain/card-testing/guard';
-import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
+import type { CardGuardDeps } from '#shared/domain/card-testing/guard';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import {
   type PortalActionDeps,
   portalAddCardAndUpdate,
@@ -11,28 +11,23 @@ import {
   portalResume,
   portalUpdateCustomerInfo,
   portalUpdatePaymentMethod,
-} from '../../shared/domain/portal/actions';
-import {
-  actionsOf,
-  getPortal,
-  portalConfigOf,
-  subscriptionConfigOf,
-} from '../../shared/domain/portal/portal';
+} from '#shared/domain/portal/actions';
+import { actionsOf, getPortal, portalConfigOf, subscriptionConfigOf } from '#shared/domain/portal/portal';
 import {
   portalAddCardSchema,
   portalCancelSchema,
   portalCustomerInfoSchema,
-} from '../../shared/domain/portal/schemas';
-import type { PortalSession } from '../../shared/domain/portal/session';
-import { PORTAL_DEFAULTS, type PortalFields } from '../../shared/domain/products/portal-config';
+} from '#shared/domain/portal/schemas';
+import type { PortalSession } from '#shared/domain/portal/session';
+import { PORTAL_DEFAULTS, type PortalFields } from '#shared/domain/products/portal-config';
 import {
   type Subscription,
   type SubscriptionStatus,
   toSubscriptionView,
-} from '../../shared/domain/subscriptions/subscription';
-import type { Tenant } from '../../shared/domain/tenant';
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/errors';
-import { parseInput } from '../../shared/validation';
+} from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from '#shared/errors';
+import { parseInput } from '#shared/validation';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';

@@ -1,30 +1,30 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  doneMessage,
-  fieldErrors,
-  historyLine,
-  refusalMessage,
-} from '../../functions/pages/assets/portal.js';
-import { portalPage } from '../../shared/domain/pages/portal';
+import { portalPage } from '#shared/domain/pages/portal';
 import {
   cardText,
   formatSaoPauloDay,
   intervalText,
   recurringPrice,
   statusLabel,
-} from '../../shared/domain/pages/portal-format';
+} from '#shared/domain/pages/portal-format';
 import {
   type PortalPageData,
   type PortalSubscription,
   renderPortalExpiredPage,
   renderPortalPage,
-} from '../../shared/domain/pages/portal-page';
-import { contrastRatio, themeColor, themeCss, themeHref } from '../../shared/domain/pages/portal-theme';
-import type { PortalSession } from '../../shared/domain/portal/session';
-import { portalTokenHash } from '../../shared/domain/portal/session';
-import type { Subscription } from '../../shared/domain/subscriptions/subscription';
-import type { Tenant } from '../../shared/domain/tenant';
+} from '#shared/domain/pages/portal-page';
+import { contrastRatio, themeColor, themeCss, themeHref } from '#shared/domain/pages/portal-theme';
+import type { PortalSession } from '#shared/domain/portal/session';
+import { portalTokenHash } from '#shared/domain/portal/session';
+import type { Subscription } from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
+import {
+  doneMessage,
+  fieldErrors,
+  historyLine,
+  refusalMessage,
+} from '../../functions/pages/assets/portal.js';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';

@@ -1,16 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cryptoIds } from '../../shared/adapters/system/ids';
-import { hashKey } from '../../shared/domain/auth/api-keys';
-import { PORTAL_TOKEN_FORMAT, PORTAL_TOKEN_TTL_MS } from '../../shared/domain/portal/session';
+import { cryptoIds } from '#shared/adapters/system/ids';
+import { hashKey } from '#shared/domain/auth/api-keys';
+import { PORTAL_TOKEN_FORMAT, PORTAL_TOKEN_TTL_MS } from '#shared/domain/portal/session';
 import {
   createPortalSession,
   createPortalSessionSchema,
   type PortalSessionDeps,
-} from '../../shared/domain/portal/sessions';
-import { portalAuthContext, verifyPortalToken } from '../../shared/domain/portal/verifier';
-import type { Tenant } from '../../shared/domain/tenant';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors';
-import { parseInput } from '../../shared/validation';
+} from '#shared/domain/portal/sessions';
+import { portalAuthContext, verifyPortalToken } from '#shared/domain/portal/verifier';
+import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
+import { parseInput } from '#shared/validation';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { SequentialIds } from '../support/fakes/ids';

@@ -5,9 +5,9 @@ import {
   toView,
   updateProduct,
   updateProductSchema,
-} from '../../shared/domain/products/products';
-import type { Tenant } from '../../shared/domain/tenant';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+} from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { FakeClock } from '../support/fakes/clock';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakeProductRepository } from '../support/fakes/product-repository';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildPixPayload } from '../../shared/domain/payments/pix';
-import { QR_IMAGE_PIXELS, qrCodeDataUrl } from '../../shared/domain/payments/qr-image';
-import { ValidationError } from '../../shared/errors';
+import { buildPixPayload } from '#shared/domain/payments/pix';
+import { QR_IMAGE_PIXELS, qrCodeDataUrl } from '#shared/domain/payments/qr-image';
+import { ValidationError } from '#shared/errors';
 
 const BR_CODE = buildPixPayload({
   locationUrl: 'https://pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25',

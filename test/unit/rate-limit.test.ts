@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decide, RATE_LIMIT, RATE_WINDOW_SECONDS, rateWindow } from '../../shared/domain/auth/rate-limit';
+import { decide, RATE_LIMIT, RATE_WINDOW_SECONDS, rateWindow } from '#shared/domain/auth/rate-limit';
 
 describe('rateWindow', () => {
   it('is the fixed minute containing the instant', () => {

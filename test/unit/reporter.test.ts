@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { logReporter, reportingTo } from '../../shared/adapters/system/reporter';
-import { configureLogs, createLogger } from '../../shared/logger';
+import { logReporter, reportingTo } from '#shared/adapters/system/reporter';
+import { configureLogs, createLogger } from '#shared/logger';
 
 let lines: Record<string, unknown>[];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConditionFailedError, type Item, type Table } from '../../shared/adapters/dynamodb/table';
-import { randomGatewayPayId, SandboxGateway } from '../../shared/adapters/sandbox-gateway/sandbox-gateway';
-import type { ChargeRequest } from '../../shared/domain/payments/gateway';
+import { ConditionFailedError, type Item, type Table } from '#shared/adapters/dynamodb/table';
+import { randomGatewayPayId, SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
+import type { ChargeRequest } from '#shared/domain/payments/gateway';
 
 /** A table that keeps puts by pk and refuses an existing pk as the conditional write does. */
 function fakeTable() {

@@ -7,7 +7,7 @@ import {
   SignatureVerificationError,
   signatureHeader,
   verifySignature,
-} from '../../events/signing';
+} from '#events/signing';
 
 const body = JSON.stringify({
   id: 'evt_1',

@@ -1,28 +1,28 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PaymentMethod } from '../../shared/domain/payment-methods/payment-method';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import {
   cancelSubscription,
   changeSubscriptionPaymentMethod,
   pauseSubscription,
   reactivateSubscription,
   resumeSubscription,
-} from '../../shared/domain/subscriptions/actions';
-import { runDueJob } from '../../shared/domain/subscriptions/due';
-import { periodEnd } from '../../shared/domain/subscriptions/periods';
+} from '#shared/domain/subscriptions/actions';
+import { runDueJob } from '#shared/domain/subscriptions/due';
+import { periodEnd } from '#shared/domain/subscriptions/periods';
 import {
   getSubscription,
   listSubscriptionEvents,
   listSubscriptions,
-} from '../../shared/domain/subscriptions/queries';
-import { dueScheduleName } from '../../shared/domain/subscriptions/schedule';
+} from '#shared/domain/subscriptions/queries';
+import { dueScheduleName } from '#shared/domain/subscriptions/schedule';
 import {
   SUBSCRIPTION_NOT_FOUND,
   type Subscription,
   type SubscriptionStatus,
   toSubscriptionView,
-} from '../../shared/domain/subscriptions/subscription';
-import type { Tenant } from '../../shared/domain/tenant';
-import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors';
+} from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import {
   AMOUNT,
   ANCHOR,

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { reactivateSubscription } from '../../shared/domain/subscriptions/actions';
-import { collect, settleAwaitedCharge } from '../../shared/domain/subscriptions/collect';
-import { runDueJob } from '../../shared/domain/subscriptions/due';
-import { dueJobId } from '../../shared/domain/subscriptions/schedule';
-import type { Transaction } from '../../shared/domain/transactions/transaction';
+import { reactivateSubscription } from '#shared/domain/subscriptions/actions';
+import { collect, settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
+import { runDueJob } from '#shared/domain/subscriptions/due';
+import { dueJobId } from '#shared/domain/subscriptions/schedule';
+import type { Transaction } from '#shared/domain/transactions/transaction';
 import {
   FEB_28,
   PIX_AUTHORIZATION,

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EVENTS_BY_NAME } from '../../events/catalog';
-import type { ChargeResult, SavedCardChargeRequest } from '../../shared/domain/payments/gateway';
-import { collect, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../shared/domain/subscriptions/collect';
-import { dueScheduleName } from '../../shared/domain/subscriptions/schedule';
-import { toSubscriptionView } from '../../shared/domain/subscriptions/subscription';
-import { sellerNet } from '../../shared/domain/transactions/transaction';
+import { EVENTS_BY_NAME } from '#events/catalog';
+import type { ChargeResult, SavedCardChargeRequest } from '#shared/domain/payments/gateway';
+import { collect, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '#shared/domain/subscriptions/collect';
+import { dueScheduleName } from '#shared/domain/subscriptions/schedule';
+import { toSubscriptionView } from '#shared/domain/subscriptions/subscription';
+import { sellerNet } from '#shared/domain/transactions/transaction';
 import {
   AMOUNT,
   ANCHOR,

@@ -1,12 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runDueJob, SWEEP_HOURS_BACK, sweepDueSubscriptions } from '../../shared/domain/subscriptions/due';
-import {
-  dueJobId,
-  dueScheduleName,
-  parseDueJobId,
-  scheduleDue,
-} from '../../shared/domain/subscriptions/schedule';
-import { SUBSCRIPTION_DUE_JOB } from '../../shared/domain/subscriptions/subscription';
+import { runDueJob, SWEEP_HOURS_BACK, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
+import { dueJobId, dueScheduleName, parseDueJobId, scheduleDue } from '#shared/domain/subscriptions/schedule';
+import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import {
   APR_30,
   FEB_28,

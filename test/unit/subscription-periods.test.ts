@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addMonthsAnchored, daysBetween, saoPauloDate } from '../../shared/dates';
-import { nextBoundary, periodEnd, trialEnd } from '../../shared/domain/subscriptions/periods';
-import { BILLING_INTERVALS, MAX_INTERVAL_COUNT } from '../../shared/domain/subscriptions/price';
+import { addMonthsAnchored, daysBetween, saoPauloDate } from '#shared/dates';
+import { nextBoundary, periodEnd, trialEnd } from '#shared/domain/subscriptions/periods';
+import { BILLING_INTERVALS, MAX_INTERVAL_COUNT } from '#shared/domain/subscriptions/price';
 
 const DAY_MS = 86_400_000;
 

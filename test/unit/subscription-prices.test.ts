@@ -1,24 +1,24 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Product } from '../../shared/domain/products/products';
-import { PRICE_NOT_FOUND, type SubscriptionPrice } from '../../shared/domain/subscriptions/price';
+import type { Product } from '#shared/domain/products/products';
+import { PRICE_NOT_FOUND, type SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import {
   createPrice,
   deactivatePrice,
   findPriceByRef,
   listPrices,
   resolvePrice,
-} from '../../shared/domain/subscriptions/prices';
+} from '#shared/domain/subscriptions/prices';
 import {
   cancelSubscriptionSchema,
   createPriceSchema,
   createSubscriptionSchema,
   listPricesQuerySchema,
   listSubscriptionsQuerySchema,
-} from '../../shared/domain/subscriptions/schemas';
-import type { Tenant } from '../../shared/domain/tenant';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
-import { parseInput } from '../../shared/validation';
+} from '#shared/domain/subscriptions/schemas';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { parseInput } from '#shared/validation';
 import { FakeClock } from '../support/fakes/clock';
 import { nthUuid, SequentialIds } from '../support/fakes/ids';
 import { FakePriceRepository } from '../support/fakes/price-repository';

@@ -1,21 +1,21 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Product } from '../../shared/domain/products/products';
-import { periodEnd, trialEnd } from '../../shared/domain/subscriptions/periods';
-import type { SubscriptionPrice } from '../../shared/domain/subscriptions/price';
-import { dueScheduleName } from '../../shared/domain/subscriptions/schedule';
-import { createSubscriptionSchema } from '../../shared/domain/subscriptions/schemas';
+import type { Product } from '#shared/domain/products/products';
+import { periodEnd, trialEnd } from '#shared/domain/subscriptions/periods';
+import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
+import { dueScheduleName } from '#shared/domain/subscriptions/schedule';
+import { createSubscriptionSchema } from '#shared/domain/subscriptions/schemas';
 import {
   activateFromFirstPayment,
   type CreateByApiDeps,
   createSubscriptionByApi,
   type StartInput,
   startSubscription,
-} from '../../shared/domain/subscriptions/start';
-import { toSubscriptionView } from '../../shared/domain/subscriptions/subscription';
-import type { Tenant } from '../../shared/domain/tenant';
-import type { Transaction } from '../../shared/domain/transactions/transaction';
-import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors';
-import { parseInput } from '../../shared/validation';
+} from '#shared/domain/subscriptions/start';
+import { toSubscriptionView } from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import { parseInput } from '#shared/validation';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakePriceRepository } from '../support/fakes/price-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';

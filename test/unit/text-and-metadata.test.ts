@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createCustomerSchema } from '../../shared/domain/customers/schemas';
-import { createProductSchema } from '../../shared/domain/products/products';
-import { ValidationError } from '../../shared/errors';
-import { METADATA_LIMITS, metadataSchema, parseInput, textField } from '../../shared/validation';
+import { createCustomerSchema } from '#shared/domain/customers/schemas';
+import { createProductSchema } from '#shared/domain/products/products';
+import { ValidationError } from '#shared/errors';
+import { METADATA_LIMITS, metadataSchema, parseInput, textField } from '#shared/validation';
 
 function messagesOf(schema: z.ZodType, input: unknown): string[] {
   try {

@@ -6,8 +6,8 @@ import {
   outcomeOf,
   type PaymentOutcome,
   runFollowUps,
-} from '../../shared/domain/transactions/follow-ups';
-import { STATUSES, type Transaction } from '../../shared/domain/transactions/transaction';
+} from '#shared/domain/transactions/follow-ups';
+import { STATUSES, type Transaction } from '#shared/domain/transactions/transaction';
 
 const LINKS: FollowUpLink[] = ['checkoutSession', 'subscription', 'scheduledChargeCycle', 'installment'];
 const OUTCOMES: PaymentOutcome[] = ['paid', 'failed', 'canceled', 'refunded', 'chargedBack'];

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  matchesSearch,
-  parseSearch,
-  searchTextOf,
-  searchTokens,
-} from '../../shared/domain/transactions/search';
+import { matchesSearch, parseSearch, searchTextOf, searchTokens } from '#shared/domain/transactions/search';
 
 const maria = {
   name: 'Maria-Clara Conceição  Souza',

@@ -1,20 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CustomerContentionError } from '../../shared/domain/customers/customer';
-import { PROVIDER_NOT_CONFIGURED } from '../../shared/domain/payments/gateway';
-import type { Product } from '../../shared/domain/products/products';
-import type { Tenant } from '../../shared/domain/tenant';
+import { CustomerContentionError } from '#shared/domain/customers/customer';
+import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import type { Product } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
 import {
   type CreateDeps,
   type CreateTransactionInput,
   createTransaction,
   EXPIRY_JOB,
-} from '../../shared/domain/transactions/create';
-import {
-  BadRequestError,
-  NotFoundError,
-  ServiceUnavailableError,
-  ValidationError,
-} from '../../shared/errors';
+} from '#shared/domain/transactions/create';
+import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';

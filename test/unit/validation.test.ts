@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ValidationError } from '../../shared/errors';
-import { reaisField } from '../../shared/money-field';
-import { describeIssue, parseInput } from '../../shared/validation';
+import { ValidationError } from '#shared/errors';
+import { reaisField } from '#shared/money-field';
+import { describeIssue, parseInput } from '#shared/validation';
 
 /** The messages parseInput throws for `input`, or [] when it parses. */
 function messagesOf(schema: z.ZodType, input: unknown): string[] {

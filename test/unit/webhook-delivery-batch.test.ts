@@ -1,13 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DELIVERY_ATTEMPT_LOG, deliverBatch } from '../../functions/webhook-delivery/deliver';
-import type { AttemptResult } from '../../shared/domain/ports';
-import type { Tenant } from '../../shared/domain/tenant';
-import {
-  type DeliveryDeps,
-  deliveryIdOf,
-  type WebhookDelivery,
-} from '../../shared/domain/webhooks/deliveries';
-import type { Logger } from '../../shared/logger';
+import { DELIVERY_ATTEMPT_LOG, deliverBatch } from '#functions/webhook-delivery/deliver';
+import type { AttemptResult } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { type DeliveryDeps, deliveryIdOf, type WebhookDelivery } from '#shared/domain/webhooks/deliveries';
+import type { Logger } from '#shared/logger';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeDeliveryRepository } from '../support/fakes/delivery-repository';
 import { FakeMetrics } from '../support/fakes/metrics';

@@ -1,9 +1,9 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BusDetail } from '../../shared/domain/events/events';
-import type { Tenant } from '../../shared/domain/tenant';
-import { fanOutBatch } from '../../shared/domain/webhooks/deliveries';
-import { logger } from '../../shared/logger';
+import type { BusDetail } from '#shared/domain/events/events';
+import type { Tenant } from '#shared/domain/tenant';
+import { fanOutBatch } from '#shared/domain/webhooks/deliveries';
+import { logger } from '#shared/logger';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeDeliveryRepository } from '../support/fakes/delivery-repository';
 import { FakeQueue } from '../support/fakes/queue';
@@ -11,15 +11,15 @@ import { FakeWebhookEndpointRepository } from '../support/fakes/webhook-endpoint
 
 // The use case is observed (and, in the last test, run for real); the container is the fakes'.
 vi.mock('#shared/domain/webhooks/deliveries', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../shared/domain/webhooks/deliveries')>();
+  const actual = await importOriginal<typeof import('#shared/domain/webhooks/deliveries')>();
   return { ...actual, fanOutBatch: vi.fn(actual.fanOutBatch) };
 });
 const container = vi.hoisted(() => ({ current: undefined as unknown }));
 vi.mock('#shared/platform/current', () => ({ getContainer: async () => container.current }));
 
-const { handler } = await import('../../functions/webhook-fanout/handler');
-const actual = await vi.importActual<typeof import('../../shared/domain/webhooks/deliveries')>(
-  '../../shared/domain/webhooks/deliveries',
+const { handler } = await import('#functions/webhook-fanout/handler');
+const actual = await vi.importActual<typeof import('#shared/domain/webhooks/deliveries')>(
+  '#shared/domain/webhooks/deliveries',
 );
 
 const NOW = '2026-03-10T15:00:00.000Z';

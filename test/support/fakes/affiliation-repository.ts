@@ -3,10 +3,10 @@ import {
   type Affiliation,
   type AffiliationStatus,
   UnknownAffiliateError,
-} from '../../../shared/domain/affiliates/affiliation';
-import type { AffiliationRepository, SellerRepository } from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+} from '#shared/domain/affiliates/affiliation';
+import type { AffiliationRepository, SellerRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 
 const keyOf = (tenant: Tenant, productId: number, affiliateId: number) =>
   `${tenant.sellerId}#${tenant.environment}#${productId}#${affiliateId}`;

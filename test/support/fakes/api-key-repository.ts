@@ -1,13 +1,9 @@
-import type { AuthenticatedKey } from '../../../shared/domain/auth/api-keys';
-import {
-  ApiKeyLimitError,
-  type ApiKeyRecord,
-  DuplicateKeyNameError,
-} from '../../../shared/domain/auth/api-keys';
-import type { RateWindow } from '../../../shared/domain/auth/rate-limit';
-import type { ApiKeyRepository } from '../../../shared/domain/ports';
-import type { Environment } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+import type { AuthenticatedKey } from '#shared/domain/auth/api-keys';
+import { ApiKeyLimitError, type ApiKeyRecord, DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
+import type { RateWindow } from '#shared/domain/auth/rate-limit';
+import type { ApiKeyRepository } from '#shared/domain/ports';
+import type { Environment } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 
 interface StoredKey {
   record: ApiKeyRecord;

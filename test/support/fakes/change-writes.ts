@@ -2,11 +2,11 @@ import {
   CustomerChangedError,
   CustomerContentionError,
   type CustomerProfile,
-} from '../../../shared/domain/customers/customer';
-import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { Tenant } from '../../../shared/domain/tenant';
-import type { Transaction } from '../../../shared/domain/transactions/transaction';
-import { ConflictError } from '../../../shared/errors';
+} from '#shared/domain/customers/customer';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import { ConflictError } from '#shared/errors';
 import type { FakeCustomerRepository } from './customer-repository';
 import type { FakeOutbox } from './outbox';
 import { FakeTransactionRepository } from './transaction-repository';

@@ -1,8 +1,8 @@
-import type { CheckoutSession, SessionPayment } from '../../../shared/domain/checkout/session';
-import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { CheckoutSessionRepository, SessionPage, SessionQuery } from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+import type { CheckoutSession, SessionPayment } from '#shared/domain/checkout/session';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { CheckoutSessionRepository, SessionPage, SessionQuery } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { FakeOutbox } from './outbox';
 import { writeOrStage } from './unit-of-work';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../shared/domain/ports';
+import type { Clock } from '#shared/domain/ports';
 
 /** A clock that stands still unless a test moves it: every `now()` answers the same instant. */
 export class FakeClock implements Clock {

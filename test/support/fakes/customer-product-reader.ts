@@ -1,9 +1,5 @@
-import type {
-  CustomerAndProductReader,
-  CustomerRepository,
-  ProductRepository,
-} from '../../../shared/domain/ports';
-import { sameTenant } from '../../../shared/domain/tenant';
+import type { CustomerAndProductReader, CustomerRepository, ProductRepository } from '#shared/domain/ports';
+import { sameTenant } from '#shared/domain/tenant';
 import type { FakeInstallmentPlanRepository } from './installment-plan-repository';
 
 /**

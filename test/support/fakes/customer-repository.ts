@@ -1,4 +1,4 @@
-import type { BuyerRecords } from '../../../shared/domain/customers/buyer';
+import type { BuyerRecords } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerWrite,
@@ -11,10 +11,10 @@ import {
   type RegisteredFields,
   type Registration,
   searchableName,
-} from '../../../shared/domain/customers/customer';
-import type { CustomerQuery, CustomerRepository } from '../../../shared/domain/ports';
-import type { Environment, Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+} from '#shared/domain/customers/customer';
+import type { CustomerQuery, CustomerRepository } from '#shared/domain/ports';
+import type { Environment, Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { writeOrStage } from './unit-of-work';
 
 const globalKey = (environment: Environment, document: string) => `${environment}#${document}`;

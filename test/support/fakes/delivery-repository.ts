@@ -3,11 +3,11 @@ import type {
   DeliveryRepository,
   DeliveryWithEndpoint,
   WebhookEndpointRepository,
-} from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
-import type { WebhookDelivery } from '../../../shared/domain/webhooks/deliveries';
-import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoints';
-import { ConflictError, ValidationError } from '../../../shared/errors';
+} from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import type { WebhookDelivery } from '#shared/domain/webhooks/deliveries';
+import type { WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
+import { ConflictError, ValidationError } from '#shared/errors';
 
 const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 

@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { EventOutbox } from '../../../shared/domain/ports';
-import { ConflictError } from '../../../shared/errors';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { EventOutbox } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 
 /**
  * The outbox on its own (EventOutbox), keyed by event id like the table's outbox items: a write

@@ -1,5 +1,5 @@
-import type { GatewayRouter, PaymentProvider } from '../../../shared/domain/ports';
-import type { Environment } from '../../../shared/domain/tenant';
+import type { GatewayRouter, PaymentProvider } from '#shared/domain/ports';
+import type { Environment } from '#shared/domain/tenant';
 
 /** Routes each environment to the provider a test gave it. */
 export class FakeGatewayRouter implements GatewayRouter {

@@ -1,4 +1,4 @@
-import type { HealthRepository } from '../../../shared/domain/ports';
+import type { HealthRepository } from '#shared/domain/ports';
 
 /**
  * The cron heartbeat in memory: every write stamps the time and counts one run. `failWith` makes

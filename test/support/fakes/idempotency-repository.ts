@@ -2,9 +2,9 @@ import {
   IDEMPOTENCY_TTL_SECONDS,
   IN_PROGRESS_LEASE_SECONDS,
   type StoredResponse,
-} from '../../../shared/domain/idempotency';
-import type { BeginOutcome, IdempotencyRepository } from '../../../shared/domain/ports';
-import { ConflictError } from '../../../shared/errors';
+} from '#shared/domain/idempotency';
+import type { BeginOutcome, IdempotencyRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 
 interface Claim {
   state: 'in_progress' | 'completed';

@@ -1,4 +1,4 @@
-import type { Ids } from '../../../shared/domain/ports';
+import type { Ids } from '#shared/domain/ports';
 
 /**
  * Predictable ids: the n-th uuid is `00000000-0000-4000-8000-<n as 12 digits>`, the n-th prefixed

@@ -1,15 +1,15 @@
-import type { InstallmentPlan, PlanStatus } from '../../../shared/domain/installment-plans/plan';
-import { FINGERPRINT_HELD } from '../../../shared/domain/installment-plans/plan';
-import { jobId } from '../../../shared/domain/job-id';
+import type { InstallmentPlan, PlanStatus } from '#shared/domain/installment-plans/plan';
+import { FINGERPRINT_HELD } from '#shared/domain/installment-plans/plan';
+import { jobId } from '#shared/domain/job-id';
 import type {
   Clock,
   InstallmentPlanChanges,
   InstallmentPlanPage,
   InstallmentPlanQuery,
   InstallmentPlanRepository,
-} from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+} from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { FakeChangeWrites } from './change-writes';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';

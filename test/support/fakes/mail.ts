@@ -1,5 +1,5 @@
-import type { Mailer, MailLog, MailMessage } from '../../../shared/domain/ports';
-import { ConflictError } from '../../../shared/errors';
+import type { Mailer, MailLog, MailMessage } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 
 /** A Mailer that records what it was asked to send; `failNext` makes the next sends throw. */
 export class RecordingMailer implements Mailer {

@@ -1,4 +1,4 @@
-import type { Metrics } from '../../../shared/domain/ports';
+import type { Metrics } from '#shared/domain/ports';
 
 /** Sums what is counted, per metric name. */
 export class FakeMetrics implements Metrics {

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../shared/domain/events/events';
+import type { DomainEvent } from '#shared/domain/events/events';
 
 /** The batches of the fakeAtomically whose writes are being applied, per outbox. */
 let openBatches: Map<FakeOutbox, DomainEvent[]> | null = null;

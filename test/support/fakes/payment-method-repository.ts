@@ -1,12 +1,9 @@
-import type { DomainEvent } from '../../../shared/domain/events/events';
-import {
-  PAYMENT_METHOD_LIST_LIMIT,
-  type PaymentMethod,
-} from '../../../shared/domain/payment-methods/payment-method';
-import { expiryJobId } from '../../../shared/domain/payment-methods/schedule';
-import type { PaymentMethodRepository } from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+import type { DomainEvent } from '#shared/domain/events/events';
+import { PAYMENT_METHOD_LIST_LIMIT, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import { expiryJobId } from '#shared/domain/payment-methods/schedule';
+import type { PaymentMethodRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;

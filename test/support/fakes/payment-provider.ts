@@ -1,4 +1,4 @@
-import { SANDBOX_CARDS } from '../../../shared/domain/payments/cards';
+import { SANDBOX_CARDS } from '#shared/domain/payments/cards';
 import type {
   ChargeRequest,
   ChargeResult,
@@ -9,10 +9,10 @@ import type {
   SavedCardToken,
   TokenizeCardRequest,
   TokenizeResult,
-} from '../../../shared/domain/payments/gateway';
-import type { GatewayHealth, PaymentProvider } from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { NotFoundError } from '../../../shared/errors';
+} from '#shared/domain/payments/gateway';
+import type { GatewayHealth, PaymentProvider } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { NotFoundError } from '#shared/errors';
 
 /** Gateway ids the fake hands out start here: the first charge is 7_000_001. */
 export const FAKE_GATEWAY_ID_BASE = 7_000_000;

@@ -1,10 +1,10 @@
-import type { PortalConfigRepository, ProductRepository } from '../../../shared/domain/ports';
+import type { PortalConfigRepository, ProductRepository } from '#shared/domain/ports';
 import {
   PORTAL_DEFAULTS,
   type PortalFields,
   type StoredPortalConfig,
-} from '../../../shared/domain/products/portal-config';
-import type { Tenant } from '../../../shared/domain/tenant';
+} from '#shared/domain/products/portal-config';
+import type { Tenant } from '#shared/domain/tenant';
 
 const FIELD_NAMES = Object.keys(PORTAL_DEFAULTS) as (keyof PortalFields)[];
 const keyOf = (tenant: Tenant, productId?: number) =>

@@ -1,7 +1,7 @@
-import type { RateWindow } from '../../../shared/domain/auth/rate-limit';
-import type { PortalSession } from '../../../shared/domain/portal/session';
-import type { PortalSessionRepository } from '../../../shared/domain/ports';
-import { ConflictError } from '../../../shared/errors';
+import type { RateWindow } from '#shared/domain/auth/rate-limit';
+import type { PortalSession } from '#shared/domain/portal/session';
+import type { PortalSessionRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 
 /** A day past its expiry, as the DynamoDB item's TTL: the table may delete it any time after. */
 const TTL_MARGIN_MS = 86_400_000;

@@ -1,7 +1,7 @@
-import type { PriceRepository } from '../../../shared/domain/ports';
-import type { SubscriptionPrice } from '../../../shared/domain/subscriptions/price';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+import type { PriceRepository } from '#shared/domain/ports';
+import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 const sameTenant = (a: Tenant, b: Tenant) => a.sellerId === b.sellerId && a.environment === b.environment;

@@ -1,8 +1,8 @@
-import type { DomainEvent } from '../../../shared/domain/events/events';
-import type { ProductRepository } from '../../../shared/domain/ports';
-import type { Product, ProductTab } from '../../../shared/domain/products/products';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError, ValidationError } from '../../../shared/errors';
+import type { DomainEvent } from '#shared/domain/events/events';
+import type { ProductRepository } from '#shared/domain/ports';
+import type { Product, ProductTab } from '#shared/domain/products/products';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError, ValidationError } from '#shared/errors';
 import { FakeOutbox } from './outbox';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;

@@ -1,4 +1,4 @@
-import type { Queue, QueueMessage } from '../../../shared/domain/ports';
+import type { Queue, QueueMessage } from '#shared/domain/ports';
 
 /** Keeps every message sent, in order. */
 export class FakeQueue implements Queue {

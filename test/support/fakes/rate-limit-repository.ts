@@ -1,5 +1,5 @@
-import type { RateWindow } from '../../../shared/domain/auth/rate-limit';
-import type { RateLimitRepository, RateState } from '../../../shared/domain/ports';
+import type { RateWindow } from '#shared/domain/auth/rate-limit';
+import type { RateLimitRepository, RateState } from '#shared/domain/ports';
 
 /** One fixed-window counter per principal: a request in a later window starts it again at 1. */
 export class FakeRateLimitRepository implements RateLimitRepository {

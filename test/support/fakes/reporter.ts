@@ -1,4 +1,4 @@
-import type { Reporter } from '../../../shared/domain/ports';
+import type { Reporter } from '#shared/domain/ports';
 
 export interface Report {
   what: string;

@@ -1,21 +1,21 @@
-import { searchableName } from '../../../shared/domain/customers/customer';
-import { classifySearch } from '../../../shared/domain/customers/listing';
-import { jobId } from '../../../shared/domain/job-id';
+import { searchableName } from '#shared/domain/customers/customer';
+import { classifySearch } from '#shared/domain/customers/listing';
+import { jobId } from '#shared/domain/job-id';
 import type {
   ScheduledChargeChanges,
   ScheduledChargePage,
   ScheduledChargeQuery,
   ScheduledChargeRepository,
-} from '../../../shared/domain/ports';
+} from '#shared/domain/ports';
 import type {
   Attempt,
   ChargeStatus,
   Cycle,
   ScheduledCharge,
   TimelineEntry,
-} from '../../../shared/domain/scheduled-charges/charge';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+} from '#shared/domain/scheduled-charges/charge';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import { FakeChangeWrites } from './change-writes';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';

@@ -1,4 +1,4 @@
-import type { ScheduledJob, Scheduler } from '../../../shared/domain/ports';
+import type { ScheduledJob, Scheduler } from '#shared/domain/ports';
 
 export interface ScheduledCall {
   name: string;

@@ -1,5 +1,5 @@
-import type { SellerRepository } from '../../../shared/domain/ports';
-import { ConflictError } from '../../../shared/errors';
+import type { SellerRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
 
 export interface StoredSeller {
   id: number;

@@ -2,20 +2,17 @@ import {
   CustomerChangedError,
   CustomerContentionError,
   type CustomerProfile,
-} from '../../../shared/domain/customers/customer';
+} from '#shared/domain/customers/customer';
 import type {
   SubscriptionChanges,
   SubscriptionPage,
   SubscriptionQuery,
   SubscriptionRepository,
-} from '../../../shared/domain/ports';
-import { dueJobId } from '../../../shared/domain/subscriptions/schedule';
-import type {
-  Subscription,
-  SubscriptionHistoryEntry,
-} from '../../../shared/domain/subscriptions/subscription';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { ConflictError } from '../../../shared/errors';
+} from '#shared/domain/ports';
+import { dueJobId } from '#shared/domain/subscriptions/schedule';
+import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
+import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import type { FakePaymentMethodRepository } from './payment-method-repository';

@@ -4,8 +4,8 @@ import type {
   PriceRepository,
   ProductRepository,
   SubscriptionStartReader,
-} from '../../../shared/domain/ports';
-import { findPriceByRef } from '../../../shared/domain/subscriptions/prices';
+} from '#shared/domain/ports';
+import { findPriceByRef } from '#shared/domain/subscriptions/prices';
 
 /**
  * The start reader over the other fakes, with the DynamoDB reader's answers: the customer by id,

@@ -1,10 +1,10 @@
-import type { DomainEvent } from '../../../shared/domain/events/events';
-import { jobId } from '../../../shared/domain/job-id';
-import type { TransactionPage, TransactionQuery, TransactionRepository } from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
-import { matchesSearch, searchTextOf } from '../../../shared/domain/transactions/search';
-import type { Transaction } from '../../../shared/domain/transactions/transaction';
-import { ConflictError, ValidationError } from '../../../shared/errors';
+import type { DomainEvent } from '#shared/domain/events/events';
+import { jobId } from '#shared/domain/job-id';
+import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
+import { matchesSearch, searchTextOf } from '#shared/domain/transactions/search';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import { ConflictError, ValidationError } from '#shared/errors';
 import { FakeOutbox } from './outbox';
 import { writeOrStage } from './unit-of-work';
 

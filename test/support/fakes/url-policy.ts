@@ -1,4 +1,4 @@
-import type { UrlPolicy } from '../../../shared/domain/ports';
+import type { UrlPolicy } from '#shared/domain/ports';
 
 /**
  * A resolver backed by a table of host → addresses; a host missing from it does not resolve.

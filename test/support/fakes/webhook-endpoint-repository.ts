@@ -1,12 +1,12 @@
-import type { WebhookEndpointRepository } from '../../../shared/domain/ports';
-import type { Tenant } from '../../../shared/domain/tenant';
+import type { WebhookEndpointRepository } from '#shared/domain/ports';
+import type { Tenant } from '#shared/domain/tenant';
 import {
   type EndpointPatch,
   WEBHOOK_ENDPOINT_NOT_FOUND,
   type WebhookEndpoint,
   WebhookEndpointLimitError,
-} from '../../../shared/domain/webhooks/endpoints';
-import { ConflictError, NotFoundError, ValidationError } from '../../../shared/errors';
+} from '#shared/domain/webhooks/endpoints';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 
 const keyOf = (tenant: Tenant, id: string) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 const ofTenant = (tenant: Tenant) => (e: WebhookEndpoint) =>

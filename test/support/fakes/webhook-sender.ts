@@ -1,4 +1,4 @@
-import type { AttemptResult, WebhookSender, WebhookTarget } from '../../../shared/domain/ports';
+import type { AttemptResult, WebhookSender, WebhookTarget } from '#shared/domain/ports';
 
 export interface SentRequest {
   url: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { declaredRequest } from '../../../shared/http/responses';
-import type { Route } from '../../../shared/http/types';
+import { declaredRequest } from '#shared/http/responses';
+import type { Route } from '#shared/http/types';
 import {
   type BodyCase,
   badBody,

@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Table } from '../../../shared/adapters/dynamodb/table';
+import type { Table } from '#shared/adapters/dynamodb/table';
 
 /** Every item of the table that a refused request must leave alone, by `pk|sk`, as canonical JSON. */
 export type Snapshot = Map<string, string>;

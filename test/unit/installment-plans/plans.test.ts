@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { InstallmentPlanDeps } from '../../../shared/domain/installment-plans/deps';
-import { markInstallmentPaid, PROVIDER_UNAVAILABLE } from '../../../shared/domain/installment-plans/payments';
-import type { Installment, InstallmentPlan } from '../../../shared/domain/installment-plans/plan';
-import { installmentAmountOf, installmentDueDate } from '../../../shared/domain/installment-plans/state';
-import { ServiceUnavailableError } from '../../../shared/errors';
-import { FakeClock } from '../../support/fakes/clock';
-import { SequentialIds } from '../../support/fakes/ids';
+import type { InstallmentPlanDeps } from '#shared/domain/installment-plans/deps';
+import { markInstallmentPaid, PROVIDER_UNAVAILABLE } from '#shared/domain/installment-plans/payments';
+import type { Installment, InstallmentPlan } from '#shared/domain/installment-plans/plan';
+import { installmentAmountOf, installmentDueDate } from '#shared/domain/installment-plans/state';
+import { ServiceUnavailableError } from '#shared/errors';
+import { FakeClock } from '#test/support/fakes/clock';
+import { SequentialIds } from '#test/support/fakes/ids';
 
 describe('installmentAmountOf', () => {
   it.each([

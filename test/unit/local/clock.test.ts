@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TestClock, WallClock } from '../../../infra/local/clock';
+import { TestClock, WallClock } from '#infra/local/clock';
 
 const folder = mkdtempSync(join(tmpdir(), 'ps-clock-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

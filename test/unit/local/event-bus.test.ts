@@ -1,6 +1,6 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { LocalEventBus, matches } from '../../../infra/local/event-bus';
+import { LocalEventBus, matches } from '#infra/local/event-bus';
 import { ManualClock } from './fake-clock';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');

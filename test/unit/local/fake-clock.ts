@@ -1,4 +1,4 @@
-import type { Clock } from '../../../shared/domain/ports';
+import type { Clock } from '#shared/domain/ports';
 
 /** A clock that only moves when told to, for driving the local services step by step. */
 export class ManualClock implements Clock {

@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { LocalQueue, type QueueConsumer } from '../../../infra/local/queue';
+import { LocalQueue, type QueueConsumer } from '#infra/local/queue';
 import { ManualClock } from './fake-clock';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LocalScheduler, ScheduleConflictError } from '../../../infra/local/scheduler';
-import type { ScheduledJob } from '../../../shared/domain/ports';
+import { LocalScheduler, ScheduleConflictError } from '#infra/local/scheduler';
+import type { ScheduledJob } from '#shared/domain/ports';
 import { ManualClock } from './fake-clock';
 
 const T0 = Date.parse('2026-11-21T12:00:00.000Z');

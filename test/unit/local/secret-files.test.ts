@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileSecretKey, localSecretKeys } from '../../../infra/local/secret-files';
-import { SECRET_NAMES } from '../../../shared/secrets';
+import { FileSecretKey, localSecretKeys } from '#infra/local/secret-files';
+import { SECRET_NAMES } from '#shared/secrets';
 
 describe('local secrets', () => {
   it('keeps each secret in its own 0600 file of the data folder, read again after a restart', async () => {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TestClock } from '../../../infra/local/clock';
-import { LocalQueue } from '../../../infra/local/queue';
-import { LocalScheduler } from '../../../infra/local/scheduler';
-import { type Drainable, type DrainOptions, type TimedSource, Timeline } from '../../../infra/local/timeline';
-import type { ScheduledJob } from '../../../shared/domain/ports';
+import { TestClock } from '#infra/local/clock';
+import { LocalQueue } from '#infra/local/queue';
+import { LocalScheduler } from '#infra/local/scheduler';
+import { type Drainable, type DrainOptions, type TimedSource, Timeline } from '#infra/local/timeline';
+import type { ScheduledJob } from '#shared/domain/ports';
 
 /** The test clock runs at wall-clock speed, so readings may trail a due time by a few ms. */
 const SLACK_MS = 1_000;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../../shared/dates';
+import { addDays } from '#shared/dates';
 import {
   barcodeFromDigitableLine,
   buildBoleto,
@@ -11,7 +11,7 @@ import {
   mod11General,
   parseBarcode,
   parseDigitableLine,
-} from '../../../shared/domain/payments/boleto';
+} from '#shared/domain/payments/boleto';
 
 // FEBRABAN example (facts file): Banco do Brasil, R$ 135,00, factor 3769.
 const BARCODE = '00192376900000135000000001238798777770016818';

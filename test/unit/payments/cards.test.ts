@@ -7,7 +7,7 @@ import {
   luhnValid,
   SANDBOX_CARDS,
   sandboxCardOutcome,
-} from '../../../shared/domain/payments/cards';
+} from '#shared/domain/payments/cards';
 
 const TODAY = '2026-05-15';
 const attempt = (number: string, overrides: Partial<CardAttempt> = {}): CardAttempt => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildBoleto } from '../../../shared/domain/payments/boleto';
-import { boletoPdf, formatReais, interleaved2of5Bars } from '../../../shared/domain/payments/pdf';
-import { pdfText } from '../../support/pdf-text';
+import { buildBoleto } from '#shared/domain/payments/boleto';
+import { boletoPdf, formatReais, interleaved2of5Bars } from '#shared/domain/payments/pdf';
+import { pdfText } from '#test/support/pdf-text';
 
 const boleto = buildBoleto({
   bankCode: '001',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPixPayload, crc16ccitt, parsePixPayload } from '../../../shared/domain/payments/pix';
+import { buildPixPayload, crc16ccitt, parsePixPayload } from '#shared/domain/payments/pix';
 
 const OFFICIAL =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR' +

@@ -1,23 +1,23 @@
 /** The scheduled-charge engine over in-memory fakes: a monthly card series with a saved card (card*.test.ts). */
 
-import type { CardGuardDeps } from '../../../shared/domain/card-testing/guard';
-import type { PaymentMethod } from '../../../shared/domain/payment-methods/payment-method';
-import type { ScheduledCharge } from '../../../shared/domain/scheduled-charges/charge';
-import type { ScheduledChargeDeps } from '../../../shared/domain/scheduled-charges/deps';
-import { newCycle } from '../../../shared/domain/scheduled-charges/state';
-import { FakeClock } from '../../support/fakes/clock';
-import { FakeCustomerRepository } from '../../support/fakes/customer-repository';
-import { FakeGatewayRouter } from '../../support/fakes/gateway-router';
-import { SequentialIds } from '../../support/fakes/ids';
-import { RecordingMailer } from '../../support/fakes/mail';
-import { FakePaymentMethodRepository } from '../../support/fakes/payment-method-repository';
-import { FakePaymentProvider } from '../../support/fakes/payment-provider';
-import { FakeProductRepository } from '../../support/fakes/product-repository';
-import { FakeRateLimitRepository } from '../../support/fakes/rate-limit-repository';
-import { FakeReporter } from '../../support/fakes/reporter';
-import { FakeScheduledChargeRepository } from '../../support/fakes/scheduled-charge-repository';
-import { FakeScheduler } from '../../support/fakes/scheduler';
-import { FakeTransactionRepository } from '../../support/fakes/transaction-repository';
+import type { CardGuardDeps } from '#shared/domain/card-testing/guard';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
+import type { ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
+import type { ScheduledChargeDeps } from '#shared/domain/scheduled-charges/deps';
+import { newCycle } from '#shared/domain/scheduled-charges/state';
+import { FakeClock } from '#test/support/fakes/clock';
+import { FakeCustomerRepository } from '#test/support/fakes/customer-repository';
+import { FakeGatewayRouter } from '#test/support/fakes/gateway-router';
+import { SequentialIds } from '#test/support/fakes/ids';
+import { RecordingMailer } from '#test/support/fakes/mail';
+import { FakePaymentMethodRepository } from '#test/support/fakes/payment-method-repository';
+import { FakePaymentProvider } from '#test/support/fakes/payment-provider';
+import { FakeProductRepository } from '#test/support/fakes/product-repository';
+import { FakeRateLimitRepository } from '#test/support/fakes/rate-limit-repository';
+import { FakeReporter } from '#test/support/fakes/reporter';
+import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-charge-repository';
+import { FakeScheduler } from '#test/support/fakes/scheduler';
+import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
 
 export const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 00:00:30 in Sao Paulo: cycle 2 of the series is due today. */

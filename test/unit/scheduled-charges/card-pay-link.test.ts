@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ScheduledCharge } from '../../../shared/domain/scheduled-charges/charge';
-import { payLinkView } from '../../../shared/domain/scheduled-charges/pay-link';
-import { payLinkByCard } from '../../../shared/domain/scheduled-charges/pay-link-card';
+import type { ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
+import { payLinkView } from '#shared/domain/scheduled-charges/pay-link';
+import { payLinkByCard } from '#shared/domain/scheduled-charges/pay-link-card';
 import {
   changeChargePaymentMethod,
   clearChargePaymentMethod,
-} from '../../../shared/domain/scheduled-charges/payment-method';
-import { ConflictError, NotFoundError } from '../../../shared/errors';
+} from '#shared/domain/scheduled-charges/payment-method';
+import { ConflictError, NotFoundError } from '#shared/errors';
 import { BUYER, engine, MAR_10 } from './card-engine';
 
 const visa = {

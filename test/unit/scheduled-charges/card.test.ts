@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../../shared/domain/payments/saved-card';
-import { collectDueCards } from '../../../shared/domain/scheduled-charges/card';
-import type { ScheduledCharge } from '../../../shared/domain/scheduled-charges/charge';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '#shared/domain/payments/saved-card';
+import { collectDueCards } from '#shared/domain/scheduled-charges/card';
+import type { ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
 import { DAY, engine, HOUR, MAR_10, plus, TOKEN } from './card-engine';
 
 let e: ReturnType<typeof engine>;

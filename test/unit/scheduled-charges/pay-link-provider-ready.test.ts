@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ScheduledCharge } from '../../../shared/domain/scheduled-charges/charge';
-import { payLinkByCard } from '../../../shared/domain/scheduled-charges/pay-link-card';
-import { ServiceUnavailableError } from '../../../shared/errors';
+import type { ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
+import { payLinkByCard } from '#shared/domain/scheduled-charges/pay-link-card';
+import { ServiceUnavailableError } from '#shared/errors';
 import { BUYER, engine } from './card-engine';
 
 const visa = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chargeOfPayToken, isPayToken, newPayToken } from '#shared/domain/scheduled-charges/charge';
-import { SequentialIds } from '../../support/fakes/ids';
+import { SequentialIds } from '#test/support/fakes/ids';
 
 const charge = {
   id: 'sch_live_AbCdEfGhIjKlMnOpQrStUvWx',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatCalendarDay } from '../../../shared/dates';
-import { chargeReminder, type ReminderData } from '../../../shared/domain/scheduled-charges/reminders';
-import { REMINDER_STAGES } from '../../../shared/domain/scheduled-charges/state';
+import { formatCalendarDay } from '#shared/dates';
+import { chargeReminder, type ReminderData } from '#shared/domain/scheduled-charges/reminders';
+import { REMINDER_STAGES } from '#shared/domain/scheduled-charges/state';
 
 const data: ReminderData = {
   stage: 'before_3',

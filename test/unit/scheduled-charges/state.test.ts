@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Cycle, ScheduledCharge } from '../../../shared/domain/scheduled-charges/charge';
+import type { Cycle, ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
 import {
   applyCyclePaid,
   chargeJobId,
@@ -10,9 +10,9 @@ import {
   newCycle,
   nextDueAt,
   parseChargeJobId,
-} from '../../../shared/domain/scheduled-charges/state';
-import { FakeClock } from '../../support/fakes/clock';
-import { SequentialIds } from '../../support/fakes/ids';
+} from '#shared/domain/scheduled-charges/state';
+import { FakeClock } from '#test/support/fakes/clock';
+import { SequentialIds } from '#test/support/fakes/ids';
 
 const tenant = { sellerId: 7, environment: 'test' } as const;
 const NOW = '2026-03-10T12:00:00.000Z';
