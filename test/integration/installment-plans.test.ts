@@ -188,6 +188,8 @@ describe('creating a carnê', () => {
       affiliateId: affiliate.sellerId,
       commissionPercent: 10,
       commission: 34.15,
+      commissionReversed: 0,
+      net: 34.15,
     });
     expect(t.valueSeller).toBe(307.33);
     await post(s, `${BASE}/${plan.uuid}/cancel`);
