@@ -28,7 +28,7 @@ import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
-import { customerProfile } from '../support/fixtures';
+import { customerProfile, product } from '../support/fixtures';
 import { freshTable } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -161,24 +161,15 @@ const SESSION: CheckoutSession = {
   version: 1,
 };
 
-const PRODUCT: Product = {
+const PRODUCT: Product = product({
   id: 1,
   uuid: 'p0000000-0000-4000-8000-000000000001',
-  tenant: SELLER,
   name: 'Curso',
   image: 'https://cdn.example/1.png',
   value: 10_000,
-  description: null,
-  pix: true,
-  creditCard: true,
-  boleto: true,
-  installments: 1,
-  carne: { enabled: false, maxInstallments: 12, interestFactors: {} },
-  isActive: true,
   createdAt: AT,
   updatedAt: AT,
-  version: 1,
-};
+});
 
 describe.each([
   [

@@ -19,6 +19,7 @@ import type { PortalSession } from '#shared/domain/portal/session';
 import { portalTokenHash } from '#shared/domain/portal/session';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
+import { customerProfile } from '#test/support/fixtures';
 import {
   doneMessage,
   fieldErrors,
@@ -478,29 +479,9 @@ describe('portalPage (GET /portal)', () => {
     };
     await portalSessions.create(session);
     if (withProfile)
-      await customers.addProfile({
-        tenant: SELLER,
-        ...MARIA,
-        document: '52998224725',
-        personType: 'fisica',
-        globalEmail: 'maria@example.com',
-        name: 'Maria Souza',
-        email: 'maria@example.com',
-        phone: '11987654321',
-        zipCode: null,
-        street: null,
-        number: null,
-        complement: null,
-        neighborhood: null,
-        city: null,
-        state: null,
-        emailSource: 'seller',
-        billingEmailOverride: null,
-        overrideSetBy: null,
-        overdueCount: 0,
-        createdAt: '2030-03-10T15:00:00.000Z',
-        updatedAt: '2030-03-10T15:00:00.000Z',
-      });
+      await customers.addProfile(
+        customerProfile({ tenant: SELLER, ...MARIA, createdAt: '2030-03-10T15:00:00.000Z' }),
+      );
     await portalConfigs.replace(SELLER, undefined, { businessName: 'Escola Lá' }, '2030-03-10T15:00:00.000Z');
     const deps = {
       portalSessions,
