@@ -7,7 +7,7 @@ import { healthRoutes } from './routes';
 export const group = defineHandlers(healthRoutes, ({ deps, config }) => {
   const health = {
     ...deps,
-    providers: [deps.gateway, deps.liveGateway],
+    live: [deps.liveGateway],
     intervalSeconds: config.heartbeatIntervalSeconds,
     release: RELEASE,
   };

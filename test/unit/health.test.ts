@@ -174,7 +174,7 @@ describe('checkGateway', () => {
   };
 
   it('passes the sandbox answer through when no provider serves live sales', async () => {
-    expect(await checkGateway({ gateway: sandbox })).toEqual({
+    expect(await checkGateway({ gateway: sandbox, live: [] })).toEqual({
       status: 'healthy',
       provider: 'sandbox',
       latencyMs: 3,
@@ -211,7 +211,7 @@ describe('checkGateway', () => {
         throw new TypeError('fetch failed https://internal-host');
       },
     };
-    expect(await checkGateway({ gateway })).toEqual({
+    expect(await checkGateway({ gateway, live: [] })).toEqual({
       status: 'unhealthy',
       provider: 'sandbox',
       detail: 'TypeError',

@@ -63,9 +63,9 @@ export async function checkCron(deps: {
  */
 export async function checkGateway(deps: {
   gateway: PaymentGateway;
-  live?: PaymentGateway[];
+  live: PaymentGateway[];
 }): Promise<Check> {
-  const [sandbox, ...live] = await checkProviders([deps.gateway, ...(deps.live ?? [])]);
+  const [sandbox, ...live] = await checkProviders([deps.gateway, ...deps.live]);
   const providers = [
     { ...sandbox, serves: 'test' as const },
     ...live.map((p) => ({ ...p, serves: 'live' as const })),
@@ -124,7 +124,7 @@ export interface HealthDeps {
    * The providers serving live sales (Asaas), each checked without any seller's credentials: the
    * gateway check fails while any of them is unreachable.
    */
-  live?: PaymentGateway[];
+  live: PaymentGateway[];
   intervalSeconds: number;
   /** The service's release number, answered as `version`. */
   release: string;
