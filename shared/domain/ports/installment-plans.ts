@@ -4,14 +4,14 @@ import type { InstallmentPlan, PlanStatus } from '#shared/domain/installment-pla
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 
-/** What one state change writes together with the plan, in one TransactWriteItems. */
+/** What one state change writes together with the plan, all or nothing. */
 export interface InstallmentPlanChanges {
   /** Outbox events (webhooks). */
   events: DomainEvent[];
   /**
    * A boleto issued by this change, with its events; ConflictError `already_exists` when stored.
-   * At most ONE per change (a tenant's new transactions share their list counters and one
-   * TransactWriteItems cannot touch an item twice); the repository throws an Error for more.
+   * At most ONE per change (a tenant's new transactions share their list counters, and one
+   * atomic write cannot change a counter twice); the repository throws an Error for more.
    */
   transactions?: { record: Transaction; events: DomainEvent[] }[];
   /**

@@ -12,7 +12,7 @@ import type {
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 
-/** What one state change writes together with the charge, in one TransactWriteItems. */
+/** What one state change writes together with the charge, all or nothing. */
 export interface ScheduledChargeChanges {
   /** Outbox events (webhooks). */
   events: DomainEvent[];
@@ -23,7 +23,7 @@ export interface ScheduledChargeChanges {
   /**
    * Transactions made by this change (a card charge, an issued pix or boleto), with their events;
    * ConflictError `already_exists` when one is stored. At most ONE per change: a tenant's new
-   * transactions share their list counters, and one TransactWriteItems cannot write an item twice
+   * transactions share their list counters, and one atomic write cannot change a counter twice
    * (the repository throws an Error for more, writing nothing).
    */
   transactions?: { record: Transaction; events: DomainEvent[] }[];

@@ -28,7 +28,7 @@ export interface PriceRepository {
   save(next: SubscriptionPrice, previous: SubscriptionPrice): Promise<void>;
 }
 
-/** What one state change writes together with the subscription, in one TransactWriteItems. */
+/** What one state change writes together with the subscription, all or nothing. */
 export interface SubscriptionChanges {
   /** Outbox events (webhooks). */
   events: DomainEvent[];

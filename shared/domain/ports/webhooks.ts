@@ -44,7 +44,7 @@ export interface DeliveryRepository {
     endpointId: string,
   ): Promise<{ delivery: WebhookDelivery | null; endpoint: WebhookEndpoint | null }>;
   /**
-   * The deliveries and their endpoints of a queue batch in one read (BatchGetItem), answered in the
+   * The deliveries and their endpoints of a queue batch in one read, answered in the
    * order asked; a pair asked twice is read once.
    */
   getManyWithEndpoints(refs: readonly DeliveryRef[]): Promise<DeliveryWithEndpoint[]>;

@@ -33,7 +33,7 @@ export type IssueDeps = Pick<
 
 /**
  * New transactions one save carries: the transactions repository keeps per-tenant counters that
- * each new transaction updates, and one TransactWriteItems may not touch an item twice. A cycle
+ * each new transaction updates, and one atomic write may not change a counter twice. A cycle
  * with pix and boleto is issued in two saves (the due job runs again at once while work is due).
  */
 export const ISSUED_PER_SAVE = 1;
