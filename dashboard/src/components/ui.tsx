@@ -35,6 +35,20 @@ export function NewPasswordField(props: Omit<FieldProps, 'type' | 'autoComplete'
   );
 }
 
+/** A 6-digit code typed from an authenticator app or an e-mail (TOTP, sign-up confirmation). */
+export function CodeField(props: Omit<FieldProps, 'inputMode' | 'autoComplete' | 'pattern' | 'maxLength'>) {
+  return (
+    <Field
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      required
+      {...props}
+    />
+  );
+}
+
 /** A view's or a form's failure, read out by screen readers. */
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;

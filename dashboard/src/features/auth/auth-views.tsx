@@ -3,7 +3,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
-import { ErrorNote, Field, NewPasswordField, PageTitle } from '../../components/ui';
+import { CodeField, ErrorNote, Field, NewPasswordField, PageTitle } from '../../components/ui';
 import { maskDocument } from './document-mask';
 
 /**
@@ -59,15 +59,10 @@ export function LoginView() {
       ) : null}
       <form onSubmit={submit} className="stack">
         {challenge ? (
-          <Field
+          <CodeField
             label="Código do aplicativo autenticador"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
             value={code}
             onChange={(e) => setCode(e.target.value)}
-            required
             autoFocus
           />
         ) : (
@@ -192,16 +187,7 @@ export function ConfirmView() {
           onChange={(e) => setEmail(e.target.value)}
           required
         />
-        <Field
-          label="Código"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          required
-        />
+        <CodeField label="Código" value={code} onChange={(e) => setCode(e.target.value)} />
         <button type="submit" className="primary" disabled={confirm.isPending}>
           Confirmar
         </button>

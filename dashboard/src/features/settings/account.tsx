@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
-import { ErrorNote, Field, NewPasswordField, PageTitle, SecretOnce } from '../../components/ui';
+import { CodeField, ErrorNote, Field, NewPasswordField, PageTitle, SecretOnce } from '../../components/ui';
 
 /** Conta: change the password; the authenticator app has its own view. No request to load. */
 export function AccountView() {
@@ -97,15 +97,10 @@ export function TotpView() {
             }}
             className="stack"
           >
-            <Field
+            <CodeField
               label="Código de 6 dígitos do aplicativo"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
               value={code}
               onChange={(e) => setCode(e.target.value)}
-              required
             />
             <button type="submit" className="primary" disabled={verify.isPending}>
               Ativar
