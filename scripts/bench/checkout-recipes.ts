@@ -22,6 +22,7 @@ function checkoutDeps(ctx: BenchContext) {
   return {
     sessions: deps.repos.checkoutSessions,
     transactions: deps.repos.transactions,
+    attempts: deps.repos.attempts,
     products: deps.repos.products,
     prices: deps.repos.prices,
     subscriptions: deps.repos.subscriptions,

@@ -92,6 +92,7 @@ async function buyPendingPix(runtime: Runtime) {
   const createDeps = {
     products: deps.repos.products,
     transactions: deps.repos.transactions,
+    attempts: deps.repos.attempts,
     customers: deps.repos.customers,
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,

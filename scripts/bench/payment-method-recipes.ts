@@ -28,6 +28,7 @@ export async function customersWithCards(ctx: BenchContext, count: number, custo
   const createDeps = {
     products: deps.repos.products,
     transactions: deps.repos.transactions,
+    attempts: deps.repos.attempts,
     customers: deps.repos.customers,
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,

@@ -30,6 +30,7 @@ export function subscriptionDeps(runtime: Runtime) {
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,
     transactions: deps.repos.transactions,
+    attempts: deps.repos.attempts,
     paymentMethods: deps.repos.paymentMethods,
     startReader: deps.repos.subscriptionStartReader,
     payments: deps.payments,
@@ -108,6 +109,7 @@ export async function cardHolders(
   const saleDeps = {
     products: deps.repos.products,
     transactions: deps.repos.transactions,
+    attempts: deps.repos.attempts,
     customers: deps.repos.customers,
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,

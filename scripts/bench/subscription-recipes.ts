@@ -56,6 +56,7 @@ async function pixAuthorizations(ctx: BenchContext, s: SubscriptionSeller, count
   const saleDeps = {
     products: deps.repos.products,
     transactions: deps.repos.transactions,
+    attempts: deps.repos.attempts,
     customers: deps.repos.customers,
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,

@@ -79,6 +79,7 @@ export async function buy(
   const createDeps = {
     products: deps.repos.products,
     transactions: deps.repos.transactions,
+    attempts: deps.repos.attempts,
     customers: deps.repos.customers,
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,

@@ -9,6 +9,7 @@ import type {
   AffiliationRepository,
   ApiKeyRepository,
   Atomically,
+  AttemptRepository,
   CardTestingKeyring,
   CheckoutSessionRepository,
   Clock,
@@ -57,6 +58,8 @@ import type {
 export interface Deps {
   // Repositories.
   transactions: TransactionRepository;
+  /** Payment attempts, written ahead of every provider call that can move money. */
+  attempts: AttemptRepository;
   products: ProductRepository;
   customers: CustomerRepository;
   /** The customer area's view of a customer across sellers. */

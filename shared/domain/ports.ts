@@ -4,6 +4,7 @@
  * Domain code and adapters import ports only from this file.
  */
 export type { AffiliationRepository } from './ports/affiliates';
+export type { AttemptRepository } from './ports/attempts';
 export type {
   ApiKeyRepository,
   FailedAuthCounter,

@@ -217,6 +217,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     atomically,
     reporter,
     transactions: repos.transactions,
+    attempts: repos.attempts,
     products: repos.products,
     customers: repos.customers,
     directory: repos.customerDirectory,

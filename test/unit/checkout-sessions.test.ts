@@ -31,6 +31,7 @@ import { transition } from '#shared/domain/transactions/transitions';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { parseInput } from '#shared/validation';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
+import { FakeAttemptRepository } from '../support/fakes/attempt-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
@@ -99,6 +100,7 @@ function makeDeps() {
     customers: new FakeCustomerRepository(501),
     atomically: fakeAtomically,
     paymentMethods: new FakePaymentMethodRepository(),
+    attempts: new FakeAttemptRepository(),
     prices: new FakePriceRepository(),
     subscriptions: new FakeSubscriptionRepository(),
     payments: new FakeGatewayRouter({ test: sandbox, live: new FakePaymentProvider('live') }),

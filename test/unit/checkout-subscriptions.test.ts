@@ -13,6 +13,7 @@ import { transition } from '#shared/domain/transactions/transitions';
 import { ConflictError } from '#shared/errors';
 import { parseInput } from '#shared/validation';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
+import { FakeAttemptRepository } from '../support/fakes/attempt-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
@@ -102,6 +103,7 @@ function makeDeps() {
     customers: new FakeCustomerRepository(501),
     atomically: fakeAtomically,
     paymentMethods: new FakePaymentMethodRepository(),
+    attempts: new FakeAttemptRepository(),
     payments: new FakeGatewayRouter({
       test: new FakePaymentProvider('sandbox'),
       live: new FakePaymentProvider('live'),

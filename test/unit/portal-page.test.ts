@@ -26,6 +26,7 @@ import {
   historyLine,
   refusalMessage,
 } from '../../functions/pages/assets/portal.js';
+import { FakeAttemptRepository } from '../support/fakes/attempt-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
@@ -489,6 +490,7 @@ describe('portalPage (GET /portal)', () => {
       portalConfigs,
       subscriptions: new FakeSubscriptionRepository(),
       paymentMethods: new FakePaymentMethodRepository(),
+      attempts: new FakeAttemptRepository(),
       clock,
     };
     return { deps, clock };

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ATTEMPT_RECONCILE_JOB } from '#shared/domain/attempts/attempt';
 import { CustomerContentionError } from '#shared/domain/customers/customer';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import type { Product } from '#shared/domain/products/products';
@@ -11,6 +12,7 @@ import {
 } from '#shared/domain/transactions/create';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
+import { FakeAttemptRepository } from '../support/fakes/attempt-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
 import { FakeClock } from '../support/fakes/clock';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
@@ -68,6 +70,7 @@ let sandbox: FakePaymentProvider;
 let live: FakePaymentProvider;
 let scheduler: FakeScheduler;
 let reporter: FakeReporter;
+let attempts: FakeAttemptRepository;
 let deps: CreateDeps;
 
 beforeEach(() => {
@@ -80,6 +83,7 @@ beforeEach(() => {
   live = new FakePaymentProvider('live', false);
   scheduler = new FakeScheduler();
   reporter = new FakeReporter();
+  attempts = new FakeAttemptRepository();
   deps = {
     products,
     transactions,
@@ -88,6 +92,7 @@ beforeEach(() => {
     atomically: fakeAtomically,
     affiliations: new FakeAffiliationRepository({ exists: async () => true }),
     paymentMethods: new FakePaymentMethodRepository(),
+    attempts,
     payments: new FakeGatewayRouter({ test: sandbox, live }),
     scheduler,
     clock,
@@ -105,7 +110,11 @@ function expectNothingWritten() {
   expect(transactions.all()).toEqual([]);
   expect(transactions.outbox.events).toEqual([]);
   expect(scheduler.scheduled).toEqual([]);
+  expect(attempts.all()).toEqual([]);
 }
+
+/** The schedules other than the attempts' reconciler (each sale schedules one, asserted apart). */
+const expirySchedules = () => scheduler.scheduled.filter((s) => s.payload.job !== ATTEMPT_RECONCILE_JOB);
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -174,6 +183,7 @@ describe('createTransaction with pix', () => {
       {
         tenant: SELLER,
         transactionId: FIRST_TRANSACTION_ID,
+        gatewayPayId: FIRST_GATEWAY_ID,
         method: 'pix',
         amountCentavos: 4990,
         installments: 1,
@@ -221,7 +231,7 @@ describe('createTransaction with pix', () => {
   it('schedules the expiry job at the expiry instant, named after the environment and the id', async () => {
     await createTransaction(deps, pixInput({ pixExpiresInSeconds: 3_600 }));
 
-    expect(scheduler.scheduled).toEqual([
+    expect(expirySchedules()).toEqual([
       {
         name: `txn-expiry-test-${FIRST_TRANSACTION_ID}`,
         at: new Date('2026-03-10T16:00:00.000Z'),
@@ -240,7 +250,9 @@ describe('createTransaction with pix', () => {
 
     expect(view.status).toBe('pendingPix');
     expect(transactions.all().map((t) => t.id)).toEqual([FIRST_TRANSACTION_ID]);
+    // The attempt's reconciler could not be scheduled either: the heartbeat's sweep is its backstop.
     expect(reporter.reports).toEqual([
+      { what: 'could not schedule a due job', error: outage, context: expect.objectContaining({ job: ATTEMPT_RECONCILE_JOB }) },
       { what: 'could not schedule the pix expiry', error: outage, context: { id: FIRST_TRANSACTION_ID } },
     ]);
   });
@@ -282,7 +294,7 @@ describe('createTransaction with boleto', () => {
       dueDate: '2026-03-13',
       expiresAt: undefined,
     });
-    expect(scheduler.scheduled).toEqual([]);
+    expect(expirySchedules()).toEqual([]);
     expect(transactions.outbox.names()).toEqual(['transaction.created']);
   });
 
@@ -329,7 +341,7 @@ describe('createTransaction with a card', () => {
       customer: { name: 'Maria Silva', email: 'maria@example.com', document: CPF },
       paidAt: NOW,
     });
-    expect(scheduler.scheduled).toEqual([]);
+    expect(expirySchedules()).toEqual([]);
   });
 
   it('charges the installments asked for and takes 1.49 % more per installment beyond the first', async () => {
@@ -377,24 +389,28 @@ describe('createTransaction with a card', () => {
     },
   );
 
-  it('refunds an approved charge when the transaction cannot be written, and rethrows', async () => {
+  it('leaves the attempt pending for its reconciler when the transaction cannot be written, refunding nothing', async () => {
     const failure = new Error('TransactionCanceled');
     transactions.failCreateWith = failure;
 
     const error = await rejection(createTransaction(deps, cardInput()));
 
     expect(error).toBe(failure);
-    expect(sandbox.refunds).toEqual([{ gatewayPayId: FIRST_GATEWAY_ID, amountCentavos: 4990 }]);
+    expect(sandbox.refunds).toEqual([]);
     expect(transactions.all()).toEqual([]);
+    expect(attempts.all()).toMatchObject([
+      { status: 'pending', gatewayPayId: FIRST_GATEWAY_ID, plan: { transactionId: FIRST_TRANSACTION_ID } },
+    ]);
+    expect(scheduler.scheduled.map((s) => s.payload.job)).toEqual([ATTEMPT_RECONCILE_JOB]);
   });
 
-  it('does not refund a pending pix whose transaction cannot be written, and schedules nothing', async () => {
+  it('does not refund a pending pix whose transaction cannot be written, and schedules no expiry', async () => {
     transactions.failCreateWith = new Error('TransactionCanceled');
 
     await expect(createTransaction(deps, pixInput())).rejects.toThrow('TransactionCanceled');
 
     expect(sandbox.refunds).toEqual([]);
-    expect(scheduler.scheduled).toEqual([]);
+    expect(expirySchedules()).toEqual([]);
   });
 });
 
@@ -516,7 +532,7 @@ describe('createTransaction makes the buyer a customer', () => {
     expect(transactions.all().map((t) => t.customer.name)).toEqual(['Maria Silva', 'Maria Silva']);
   });
 
-  it('refunds an approved card and answers 409 when the customer stays contended under the sale', async () => {
+  it('answers 409 when the customer stays contended under the sale, the attempt left to its reconciler', async () => {
     transactions.failCreateWith = new CustomerContentionError();
 
     const card = pixInput({ paymentMethod: 'creditcard', card: APPROVED_CARD });
@@ -524,7 +540,8 @@ describe('createTransaction makes the buyer a customer', () => {
 
     expect(error).toMatchObject({ statusCode: 409, code: 'customer_contention' });
     expect(transactions.all()).toHaveLength(0);
-    expect(sandbox.refunds).toEqual([{ gatewayPayId: FIRST_GATEWAY_ID, amountCentavos: 4990 }]);
+    expect(sandbox.refunds).toEqual([]);
+    expect(attempts.all().map((a) => a.status)).toEqual(['pending']);
   });
 
   it('registers a CNPJ buyer as a juridica customer', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   type CardHolderContact,
   type CardInput,
+  type ChargeLookupHint,
   type ChargeRequest,
   type ChargeResult,
   type ChargeStatus,
@@ -61,6 +62,17 @@ const ID_ATTEMPTS = 5;
 /** What a 503 of an unreachable provider asks the client to wait, in seconds. */
 const PROVIDER_RETRY_AFTER_SECONDS = 30;
 
+/**
+ * The provider did not answer a charge that may have gone through: nothing is recorded yet, the
+ * attempt stays pending and the reconciler settles it from what Asaas holds under its reference.
+ */
+const outcomeUnknown = (cause: unknown) =>
+  new ServiceUnavailableError(
+    'The payment provider did not answer; the outcome is not known yet. Retry with the same X-Idempotency-Key: the payment is never charged twice.',
+    'provider_unavailable',
+    { cause, retryAfterSeconds: PROVIDER_RETRY_AFTER_SECONDS },
+  );
+
 const notConnected = () => new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
 const unavailable = (cause: unknown) =>
   new ServiceUnavailableError(
@@ -91,11 +103,9 @@ export class AsaasProvider implements PaymentProvider {
     if (request.method === 'pix' && request.recurringConsent) frequencyOf(request.recurringConsent);
     const credentials = await this.reachableCredentialsOf(request.tenant.sellerId);
     const customer = await this.customerOf(credentials, request.tenant.sellerId, request.customer);
-    const gatewayPayId = await this.reserveId(
-      request.tenant.sellerId,
-      request.method,
-      request.amountCentavos,
-    );
+    const gatewayPayId =
+      request.gatewayPayId ??
+      (await this.reserveId(request.tenant.sellerId, request.method, request.amountCentavos));
     const body: Record<string, unknown> = {
       customer,
       billingType: BILLING_TYPE[request.method],
@@ -110,7 +120,10 @@ export class AsaasProvider implements PaymentProvider {
     if (request.method === 'creditcard') {
       if (!request.card) throw new BadRequestError('card is required for a card payment', 'card_required');
       Object.assign(body, cardFields(request.card, request.customer));
-      const result = await this.cardCharge(credentials, gatewayPayId, body, request.card, request.saveCard);
+      const result = await this.cardCharge(credentials, gatewayPayId, body, request.card, request.saveCard, {
+        // A sale's attempt stays pending on an unknown outcome: the reconciler asks Asaas later.
+        unknownOutcome: 'throw',
+      });
       if (result.outcome === 'approved' && result.savedCard)
         await this.keepCardIp(request.tenant.sellerId, result.savedCard.token, request.customer.remoteIp);
       return result;
@@ -122,7 +135,18 @@ export class AsaasProvider implements PaymentProvider {
       });
     const payment = await this.call(credentials, 'POST', '/payments', body);
     await this.link(gatewayPayId, payment.id);
-    if (request.method === 'pix') {
+    return this.pendingResult(credentials, gatewayPayId, payment, request.method, request.expiresAt);
+  }
+
+  /** A pix's QR code or a boleto's line of a created payment: the pending charge's answer. */
+  private async pendingResult(
+    credentials: ProviderCredentials,
+    gatewayPayId: number,
+    payment: AsaasPayment,
+    method: 'pix' | 'boleto',
+    expiresAt: string | undefined,
+  ): Promise<ChargeResult> {
+    if (method === 'pix') {
       const qr = await this.call<{ payload: string; expirationDate?: string }>(
         credentials,
         'GET',
@@ -134,7 +158,7 @@ export class AsaasProvider implements PaymentProvider {
         pix: {
           qrCode: qr.payload,
           txid: payment.id,
-          expiresAt: request.expiresAt ?? toIso(qr.expirationDate) ?? this.deps.clock.now().toISOString(),
+          expiresAt: expiresAt ?? toIso(qr.expirationDate) ?? this.deps.clock.now().toISOString(),
         },
       };
     }
@@ -150,7 +174,7 @@ export class AsaasProvider implements PaymentProvider {
         barcode: field.barCode,
         digitableLine: field.identificationField,
         formattedLine: formatDigitableLine(field.identificationField),
-        dueDate: payment.dueDate ?? String(body.dueDate),
+        dueDate: payment.dueDate ?? '',
         pdfUrl: payment.bankSlipUrl ?? payment.invoiceUrl ?? '',
       },
     };
@@ -233,6 +257,64 @@ export class AsaasProvider implements PaymentProvider {
     };
   }
 
+  /** A fresh gateway id for an attempt: the payment's externalReference when it is created. */
+  async reserveReference(tenant: Tenant, method: ChargeRequest['method'], amountCentavos: number) {
+    return this.reserveId(tenant.sellerId, method, amountCentavos);
+  }
+
+  /**
+   * The payment Asaas holds under our reference (`GET /payments?externalReference=`), as the charge
+   * would have answered it; null when it holds none (or only a deleted one). Links it, so its
+   * webhooks, cancel and refund find it.
+   */
+  async lookupCharge(
+    tenant: Tenant,
+    gatewayPayId: number,
+    hint: ChargeLookupHint,
+  ): Promise<ChargeResult | null> {
+    const credentials = await this.reachableCredentialsOf(tenant.sellerId);
+    const found = await this.call<{
+      data?: (AsaasPayment & { externalReference?: string | null; deleted?: boolean })[];
+    }>(credentials, 'GET', `/payments?externalReference=${gatewayPayId}`);
+    const payment = (found.data ?? []).find(
+      (p) => p.externalReference === String(gatewayPayId) && p.deleted !== true,
+    );
+    if (!payment) return null;
+    await this.link(gatewayPayId, payment.id);
+    if (hint.method === 'creditcard') {
+      const brand = brandOf(payment.creditCard?.creditCardBrand);
+      const last4 = payment.creditCard?.creditCardNumber?.slice(-4) ?? '';
+      const token = payment.creditCard?.creditCardToken;
+      if (chargeStatusOf(payment.status) === 'pending' || chargeStatusOf(payment.status) === 'failed')
+        return {
+          outcome: 'declined',
+          gatewayPayId,
+          card: { brand, last4 },
+          failureCode: 'card_declined',
+          failureReason: `The provider answered ${payment.status}.`,
+          gatewayFailureCode: payment.status,
+        };
+      return {
+        outcome: 'approved',
+        gatewayPayId,
+        card: { brand, last4 },
+        authorizationCode: payment.id,
+        ...(hint.saveCard && hint.cardExpiry && token
+          ? {
+              savedCard: {
+                token,
+                brand,
+                last4,
+                expiryMonth: hint.cardExpiry.month,
+                expiryYear: fourDigitYear(hint.cardExpiry.year),
+              },
+            }
+          : {}),
+      };
+    }
+    return this.pendingResult(credentials, gatewayPayId, payment, hint.method, hint.expiresAt);
+  }
+
   /** The provider keeps a token per customer and documents no call to delete one: nothing to do. */
   async detachSavedCard(): Promise<void> {}
 
@@ -301,6 +383,7 @@ export class AsaasProvider implements PaymentProvider {
     body: Record<string, unknown>,
     card?: CardInput,
     saveCard?: boolean,
+    options: { unknownOutcome: 'error' | 'throw' } = { unknownOutcome: 'error' },
   ): Promise<ChargeResult> {
     const summary = { brand: 'unknown', last4: card ? card.number.slice(-4) : '' };
     let payment: AsaasPayment;
@@ -311,6 +394,8 @@ export class AsaasProvider implements PaymentProvider {
         return { outcome: 'declined', gatewayPayId, card: summary, ...cardFailureOf(error.errors) };
       // Never sent (the circuit opened meanwhile): nothing happened, so no outcome to record.
       if (error instanceof AsaasUnavailable && error.reason === 'circuit_open') throw unavailable(error);
+      if (error instanceof AsaasUnavailable && options.unknownOutcome === 'throw')
+        throw outcomeUnknown(error);
       if (error instanceof AsaasUnavailable)
         return {
           outcome: 'error',

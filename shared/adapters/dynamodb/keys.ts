@@ -227,6 +227,10 @@ export const keys = {
   sessionsOfEmail: (t: Tenant, email: string) => `${tenant(t)}#SESSEMAIL#${email.toLowerCase()}`,
   /** Hour buckets of session expiries, swept by the heartbeat in case a schedule never fired. */
   sessionExpiryBucket: (instant: string) => `DUE#CS#${instant.slice(0, 13)}`,
+  /** A payment attempt, written ahead of the provider call it guards (its id: `att_…`). */
+  paymentAttempt: (t: Tenant, id: string): Key => inTenant(t, `ATT#${id}`),
+  /** Hour buckets of pending attempts' `dueAt`, swept by the heartbeat in case a schedule never fired. */
+  attemptDueBucket: (instant: string) => `DUE#ATT#${instant.slice(0, 13)}`,
   sessionExpiry: (expiresAt: string, id: string): Key => ({
     pk: `DUE#CS#${expiresAt.slice(0, 13)}`,
     sk: `${expiresAt}#${id}`,

@@ -1,6 +1,7 @@
 import type { Clock } from '#shared/domain/ports';
 import { createAffiliationRepository } from './affiliation-repository';
 import { createApiKeyRepository } from './api-key-repository';
+import { createAttemptRepository } from './attempt-repository';
 import { createCheckoutSessionRepository } from './checkout-session-repository';
 import { createCustomerDirectory } from './customer-directory';
 import { createCustomerAndProductReader } from './customer-product-reader';
@@ -45,6 +46,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     customerAndProduct: createCustomerAndProductReader(table),
     products: createProductRepository(table),
     transactions: createTransactionRepository(table),
+    attempts: createAttemptRepository(table),
     portalConfigs: createPortalConfigRepository(table),
     sandboxMailbox: createSandboxMailbox(table),
     mailLog: createMailLog(table),

@@ -111,7 +111,38 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
   }
 
   async createCharge(request: ChargeRequest): Promise<ChargeResult> {
-    return this.withFreshId((gatewayPayId) => this.createChargeWithId(request, gatewayPayId));
+    const fixed = request.gatewayPayId;
+    if (fixed === undefined)
+      return this.withFreshId((gatewayPayId) => this.createChargeWithId(request, gatewayPayId));
+    try {
+      return await this.createChargeWithId(request, fixed);
+    } catch (error) {
+      // Charged before under this reference (a retried attempt): its first answer, never a second charge.
+      if (!(error instanceof ConditionFailedError)) throw error;
+      const first = await this.lookupCharge(request.tenant, fixed);
+      if (!first) throw error;
+      return first;
+    }
+  }
+
+  /** A random id no sandbox charge holds yet (an attempt's reference). */
+  async reserveReference(): Promise<number> {
+    const draw = this.options.randomId ?? randomGatewayPayId;
+    for (let attempt = 1; ; attempt++) {
+      const gatewayPayId = draw();
+      const taken = await this.options.table.get<Item>(keys.sandboxCharge(gatewayPayId), {
+        consistent: true,
+      });
+      if (!taken) return gatewayPayId;
+      if (attempt >= SANDBOX_ID_ATTEMPTS) throw new Error('could not draw a free sandbox gateway id');
+    }
+  }
+
+  /** The sandbox's answer to the charge it holds under this reference, for this seller; null when none. */
+  async lookupCharge(tenant: Tenant, gatewayPayId: number): Promise<ChargeResult | null> {
+    const item = await this.options.table.get<Item>(keys.sandboxCharge(gatewayPayId), { consistent: true });
+    if (!item || Number(item.sellerId) !== tenant.sellerId || !item.result) return null;
+    return item.result as ChargeResult;
   }
 
   private async withFreshId(charge: (gatewayPayId: number) => Promise<ChargeResult>): Promise<ChargeResult> {
@@ -198,6 +229,8 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       }
       record.card = summary; // never the number
     }
+    // The answer is kept with the record: a lookup under the reference answers it again.
+    record.result = result;
     if (companion) {
       // The charge and its token (or authorization) are written together: none without the charge.
       await table.transact([

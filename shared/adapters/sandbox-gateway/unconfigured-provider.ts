@@ -11,6 +11,8 @@ export class UnconfiguredProvider implements PaymentProvider {
     throw new ServiceUnavailableError(PROVIDER_NOT_CONFIGURED, 'provider_not_configured');
   }
 
+  reserveReference = async () => this.refuse();
+  lookupCharge = async () => this.refuse();
   createCharge = async () => this.refuse();
   chargeSavedCard = async () => this.refuse();
   detachSavedCard = async () => this.refuse();

@@ -32,6 +32,11 @@ export interface CardHolderContact {
 export interface ChargeRequest {
   tenant: Tenant;
   transactionId: number;
+  /**
+   * The attempt's reference (PaymentProvider.reserveReference): the charge carries it, so the
+   * provider can be asked later what it holds under it. Absent: the provider draws one.
+   */
+  gatewayPayId?: number;
   method: ChargeMethod;
   amountCentavos: number;
   installments: number;
@@ -176,4 +181,14 @@ export interface SandboxCharge {
     payerName: string;
     beneficiary: string;
   } | null;
+}
+
+/** What a lookup needs to answer as the charge would have (never the card itself). */
+export interface ChargeLookupHint {
+  method: ChargeMethod;
+  /** Pix: the expiry the charge asked for. */
+  expiresAt?: string;
+  /** Card: whether the charge asked to keep the card, and its expiry to show of it. */
+  saveCard?: boolean;
+  cardExpiry?: { month: number; year: number } | null;
 }

@@ -1,4 +1,6 @@
 import type {
+  ChargeLookupHint,
+  ChargeMethod,
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
@@ -45,6 +47,16 @@ export interface PaymentProvider {
    * with a connected account). Absent: `ready` says it all.
    */
   connected?(tenant: Tenant): Promise<boolean>;
+  /**
+   * A fresh reference (our gateway id) for a charge about to be attempted: written with the attempt
+   * before the charge, sent with it (ChargeRequest.gatewayPayId) as the provider's external reference.
+   */
+  reserveReference(tenant: Tenant, method: ChargeMethod, amountCentavos: number): Promise<number>;
+  /**
+   * What the provider holds under a reference, answered as its charge would have been; null when it
+   * holds nothing (the charge never reached it, or a card was refused before any payment existed).
+   */
+  lookupCharge(tenant: Tenant, gatewayPayId: number, hint: ChargeLookupHint): Promise<ChargeResult | null>;
   createCharge(request: ChargeRequest): Promise<ChargeResult>;
   /**
    * Charges a card saved by an earlier approved charge (`saveCard`), without the buyer: approved,

@@ -5,17 +5,32 @@ import {
   findActiveAffiliation,
   requireActiveAffiliation,
 } from '#shared/domain/affiliates/index';
+import {
+  attemptIdOf,
+  type PaymentAttempt,
+  RECONCILE_AFTER_MS,
+  reconcileJobOf,
+  type SalePlan,
+} from '#shared/domain/attempts/attempt';
 import type { CheckoutMethod, SessionPayment } from '#shared/domain/checkout/session';
-import { type BuyerRecords, buyerStateOf, recordBuyer } from '#shared/domain/customers/buyer';
+import {
+  type BuyerRecords,
+  type BuyerState,
+  buyerStateOf,
+  recordBuyer,
+} from '#shared/domain/customers/buyer';
 import type { SaleCustomer } from '#shared/domain/customers/customer';
 import { createCustomerSchema, saleCustomerField } from '#shared/domain/customers/schemas';
+import type { Deps } from '#shared/domain/deps';
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
+import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { type DomainEvent, type EventName, type EventPayload, newEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import {
+  type ChargeLookupHint,
   type ChargeResult,
   PROVIDER_NOT_CONFIGURED,
   type RecurringConsent,
@@ -130,23 +145,27 @@ export interface SaleContext {
   recurringConsent?: RecurringConsent;
 }
 
-export interface CreateDeps {
-  products: ProductRepository;
-  transactions: TransactionRepository;
-  affiliations: Pick<AffiliationRepository, 'get'>;
-  paymentMethods: PaymentMethodRepository;
-  customers: CustomerRepository;
-  sessions: Pick<CheckoutSessionRepository, 'addPayment'>;
-  atomically: Atomically;
-  payments: GatewayRouter;
-  scheduler: Scheduler;
-  clock: Clock;
-  ids: Ids;
-  /** The sale stands when its pix expiry could not be scheduled or its card could not be kept: reported here. */
-  reporter: Reporter;
-  /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
-  buyerIp?: string;
-}
+/**
+ * What a sale takes. `buyerIp`: the IP address of the request, when it is the buyer's (a card
+ * payment's `remoteIp`); `retryKey`: the request's idempotency claim (its scope, key and body), which
+ * names the sale's attempt so a retry finds it.
+ */
+export type CreateDeps = Pick<
+  Deps,
+  | 'products'
+  | 'transactions'
+  | 'attempts'
+  | 'affiliations'
+  | 'paymentMethods'
+  | 'customers'
+  | 'sessions'
+  | 'atomically'
+  | 'payments'
+  | 'scheduler'
+  | 'clock'
+  | 'ids'
+  | 'reporter'
+> & { buyerIp?: string; retryKey?: string };
 
 /** The buyer, validated exactly as POST /api/v1/customers validates, with messages under `customer.`. */
 function parseBuyer(raw: Record<string, unknown>) {
@@ -294,34 +313,35 @@ export async function createSale(
 
 /**
  * The sale's one write, all or nothing: the buyer's customer when it is new to the seller
- * (recordBuyer), the transaction with its counters and events, and the payment on its checkout
- * session when asked. Answers the transaction, its buyer and the payment recorded on the session
- * (null when the session closed meanwhile: the sale is then written alone).
+ * (recordBuyer), the transaction with its counters and events, the payment on its checkout session
+ * when asked, and the attempt settled. Answers the transaction, its buyer and the payment recorded
+ * on the session (null when the session closed meanwhile: the sale is then written alone).
  */
 async function writeSale(
   deps: CreateDeps,
-  check: Pick<Awaited<ReturnType<typeof checkSale>>, 'buyer' | 'buyerState' | 'product'>,
-  at: string,
+  attempt: PaymentAttempt,
+  buyerState: BuyerState,
   sale: (customer: SaleCustomer, uuid: string) => Transaction,
-  context: SaleContext,
 ) {
+  const { plan, tenant } = attempt;
   // The transaction's uuid is drawn once, after a new buyer's own (the order of the ids as before).
   let uuid: string | undefined;
-  const record = (onSession: CheckoutMethod | undefined) =>
-    recordBuyer(deps, check.product.tenant, check.buyer, check.buyerState, at, async (customer) => {
+  const record = (onSession: CheckoutMethod | null) =>
+    recordBuyer(deps, tenant, plan.buyer, buyerState, attempt.createdAt, async (customer) => {
       uuid ??= deps.ids.uuid();
       const t = sale(customer, uuid);
       await deps.transactions.create(t, eventsOf(deps, t));
       const payment = onSession && t.checkoutSessionId ? paymentOf(deps, t, onSession) : null;
       if (payment && t.checkoutSessionId)
         await deps.sessions.addPayment(t.checkoutSessionId, payment, payment.createdAt);
+      await deps.attempts.settle(attempt, deps.clock.now().toISOString());
       return { t, payment };
     });
   try {
-    return await record(context.recordOnSession);
+    return await record(plan.recordOnSession);
   } catch (error) {
-    if (!(context.recordOnSession && isConflict(error, 'invalid_state'))) throw error;
-    return record(undefined);
+    if (!(plan.recordOnSession && isConflict(error, 'invalid_state'))) throw error;
+    return record(null);
   }
 }
 
@@ -337,59 +357,194 @@ const paymentOf = (
   createdAt: deps.clock.now().toISOString(),
 });
 
+export interface KeptSale {
+  transaction: Transaction;
+  paymentMethod: PaymentMethodView | null;
+  sessionPayment: SessionPayment | null;
+}
+
 /**
  * The sale, and the payment method its approved card became when the card was saved (null when
  * it was not asked for, or could not be kept: the sale stands, reported).
+ *
+ * Written ahead (docs/decisions.md, "Payment attempts"): the pending attempt, with everything the
+ * transaction is built from and the reference the charge carries, is written before the provider
+ * is called; the transaction is written with the attempt settled. A crash, a timeout or a failed
+ * write between the two leaves the attempt pending: its reconciler, or this request retried with
+ * the same X-Idempotency-Key, records what the provider holds under the reference, and never
+ * charges twice.
  */
 export async function createSaleKeepingCard(
   deps: CreateDeps,
   request: CreateTransactionInput,
   context: SaleContext = {},
-): Promise<{
-  transaction: Transaction;
-  paymentMethod: PaymentMethodView | null;
-  sessionPayment: SessionPayment | null;
-}> {
+): Promise<KeptSale> {
   const checked = await checkSale(deps, request, context);
-  const { input, buyer, product, provider, now, dueDate, expiresAt, affiliation } = checked;
-  const tenant = product.tenant;
-  const id = await deps.transactions.nextId();
-  const installments = input.paymentMethod === 'creditcard' ? (input.installments ?? 1) : 1;
-  const value = context.amountCentavos ?? product.value;
-  const card = input.paymentMethod === 'creditcard';
+  const { input, buyer, provider, now } = checked;
+  let { attempt, fresh } = await openAttempt(deps, checked, context);
+  if (attempt.status === 'settled') return settledSale(deps, attempt);
+  if (!fresh) {
+    // A retry of a request that did not finish: what the provider holds under the reference, if anything.
+    const held = await provider.lookupCharge(
+      attempt.tenant,
+      attempt.gatewayPayId,
+      lookupHintOf(attempt.plan),
+    );
+    if (held) return recordSale(deps, attempt, held, checked.buyerState);
+    if (attempt.status === 'voided')
+      attempt = await deps.attempts.reopen(attempt, now.toISOString(), reconcileAt(now));
+  }
+  const { plan, tenant } = attempt;
+  const card = plan.method === 'creditcard';
   // The provider sees the buyer as the request gives it, as the transaction keeps it.
   // A card's holder also gets the buyer's phone and any address we know of it.
   const holder = card ? { ...(await cardHolderContact(deps, tenant, buyer)), ...buyerIpOf(deps) } : {};
-  const result = await provider.createCharge({
-    tenant,
-    transactionId: id,
-    method: input.paymentMethod,
-    amountCentavos: value,
-    installments,
-    description: product.name,
-    customer: { name: buyer.name, document: buyer.document, email: buyer.email, ...holder },
-    card: input.card,
-    saveCard: card && (input.saveCard === true || context.forceSaveCard === true),
-    dueDate,
-    expiresAt,
-    ...(input.paymentMethod === 'pix' && context.recurringConsent
-      ? { recurringConsent: context.recurringConsent }
-      : {}),
-  });
-  const status = statusOf(result, input.paymentMethod);
-  const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, value, installments));
+  const [result] = await Promise.all([
+    provider.createCharge({
+      tenant,
+      transactionId: plan.transactionId,
+      gatewayPayId: attempt.gatewayPayId,
+      method: plan.method,
+      amountCentavos: plan.value,
+      installments: plan.installments,
+      description: plan.product.name,
+      customer: { name: buyer.name, document: buyer.document, email: buyer.email, ...holder },
+      card: input.card,
+      saveCard: plan.saveCard,
+      dueDate: plan.dueDate ?? undefined,
+      expiresAt: plan.expiresAt ?? undefined,
+      ...(plan.recurringConsent ? { recurringConsent: plan.recurringConsent } : {}),
+    }),
+    fresh ? scheduleReconcile(deps, attempt) : undefined,
+  ]);
+  return recordSale(deps, attempt, result, checked.buyerState);
+}
+
+const reconcileAt = (now: Date) => new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString();
+
+/**
+ * The sale's attempt: the one this request's first run wrote (the same X-Idempotency-Key, scope and
+ * body), or a new pending one written now with the reference the charge will carry.
+ */
+async function openAttempt(
+  deps: CreateDeps,
+  checked: CheckedSale,
+  context: SaleContext,
+): Promise<{ attempt: PaymentAttempt; fresh: boolean }> {
+  const { input, product, provider, now } = checked;
+  const tenant = product.tenant;
+  const id = attemptIdOf(deps.retryKey);
+  if (deps.retryKey) {
+    const found = await deps.attempts.get(tenant, id);
+    if (found) return { attempt: found, fresh: false };
+  }
+  const value = context.amountCentavos ?? product.value;
+  const [transactionId, gatewayPayId] = await Promise.all([
+    deps.transactions.nextId(),
+    provider.reserveReference(tenant, input.paymentMethod, value),
+  ]);
   const at = now.toISOString();
-  const sale = (customer: SaleCustomer, uuid: string): Transaction => ({
+  const attempt: PaymentAttempt = {
     id,
-    uuid,
     tenant,
+    kind: 'sale',
+    status: 'pending',
     provider: provider.provider,
-    gatewayPayId: result.gatewayPayId,
-    status,
-    paymentMethod: input.paymentMethod,
+    gatewayPayId,
+    plan: planOf(checked, context, transactionId, value),
+    dueAt: reconcileAt(now),
+    outcome: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  try {
+    await deps.attempts.create(attempt);
+  } catch (error) {
+    // The same request, retried while this one began: its attempt is the one.
+    const found = isConflict(error) ? await deps.attempts.get(tenant, id) : null;
+    if (!found) throw error;
+    return { attempt: found, fresh: false };
+  }
+  return { attempt, fresh: true };
+}
+
+type CheckedSale = Awaited<ReturnType<typeof checkSale>>;
+
+/** Everything the transaction is built from that the request decided before the charge. */
+function planOf(checked: CheckedSale, context: SaleContext, transactionId: number, value: number): SalePlan {
+  const { input, buyer, product, dueDate, expiresAt, affiliation } = checked;
+  const card = input.paymentMethod === 'creditcard';
+  const installments = card ? (input.installments ?? 1) : 1;
+  const split = affiliateSale(affiliation, sellerNet(input.paymentMethod, value, installments));
+  return {
+    transactionId,
+    method: input.paymentMethod,
     value,
     valueSeller: split.valueSeller,
+    affiliate: split.affiliate,
     installments,
+    buyer,
+    product: { id: product.id, uuid: product.uuid, name: product.name, value: product.value },
+    dueDate: dueDate ?? null,
+    expiresAt: expiresAt ?? null,
+    metadata: input.metadata ?? {},
+    checkoutSessionId: context.checkoutSessionId ?? null,
+    clientReferenceId: context.clientReferenceId ?? null,
+    recordOnSession: context.recordOnSession ?? null,
+    recurring: context.recurring ?? null,
+    saveCard: card && (input.saveCard === true || context.forceSaveCard === true),
+    recurringConsent: input.paymentMethod === 'pix' ? (context.recurringConsent ?? null) : null,
+    cardExpiry: input.card ? { month: input.card.expiryMonth, year: input.card.expiryYear } : null,
+  };
+}
+
+/** What a lookup at the provider needs to answer as the charge would have. */
+export const lookupHintOf = (plan: SalePlan): ChargeLookupHint => ({
+  method: plan.method,
+  expiresAt: plan.expiresAt ?? undefined,
+  saveCard: plan.saveCard,
+  cardExpiry: plan.cardExpiry,
+});
+
+/** The reconciler's one-time schedule; a failure is reported, and the heartbeat's sweep is the backstop. */
+function scheduleReconcile(deps: CreateDeps, attempt: PaymentAttempt): Promise<void> {
+  return scheduleAtDue(deps, reconcileJobOf(attempt), attempt.dueAt);
+}
+
+/** The transaction an attempt settled into, answered again (a retry after the sale was written). */
+async function settledSale(deps: CreateDeps, attempt: PaymentAttempt): Promise<KeptSale> {
+  const t = await deps.transactions.get(attempt.tenant, attempt.plan.transactionId);
+  if (!t) throw new Error(`attempt ${attempt.id} is settled without its transaction`);
+  return { transaction: t, paymentMethod: null, sessionPayment: null };
+}
+
+/**
+ * The sale as the provider answered it: the transaction written with the attempt settled, then what
+ * follows it (the card kept, the pix expiry scheduled). The request and the reconciler both end
+ * here; when the other settled first, its transaction is the answer.
+ */
+export async function recordSale(
+  deps: CreateDeps,
+  attempt: PaymentAttempt,
+  result: ChargeResult,
+  knownBuyer?: BuyerState,
+): Promise<KeptSale> {
+  const { plan, tenant } = attempt;
+  const buyerState = knownBuyer ?? buyerStateOf(await deps.customers.findBuyer(plan.buyer.document), tenant);
+  const status = statusOf(result, plan.method);
+  const at = attempt.createdAt;
+  const sale = (customer: SaleCustomer, uuid: string): Transaction => ({
+    id: plan.transactionId,
+    uuid,
+    tenant,
+    provider: attempt.provider,
+    gatewayPayId: result.gatewayPayId,
+    status,
+    paymentMethod: plan.method,
+    value: plan.value,
+    valueSeller: plan.valueSeller,
+    installments: plan.installments,
     customer: {
       id: customer.id,
       uuid: customer.uuid,
@@ -398,7 +553,7 @@ export async function createSaleKeepingCard(
       document: customer.document,
       phone: customer.phone,
     },
-    product: { id: product.id, uuid: product.uuid, name: product.name, value: product.value },
+    product: plan.product,
     pix: result.outcome === 'pending' ? (result.pix ?? null) : null,
     boleto: result.outcome === 'pending' ? (result.boleto ?? null) : null,
     card: result.outcome === 'pending' ? null : result.card,
@@ -408,22 +563,24 @@ export async function createSaleKeepingCard(
     refundedAmount: 0,
     paidAt: status === 'captured' ? at : null,
     canceledAt: null,
-    deadline: expiresAt ?? dueDate ?? null,
-    metadata: input.metadata ?? {},
-    checkoutSessionId: context.checkoutSessionId ?? null,
-    clientReferenceId: context.clientReferenceId ?? null,
-    affiliate: split.affiliate,
+    deadline: plan.expiresAt ?? plan.dueDate ?? null,
+    metadata: plan.metadata,
+    checkoutSessionId: plan.checkoutSessionId,
+    clientReferenceId: plan.clientReferenceId,
+    affiliate: plan.affiliate,
     // A declined first payment starts no subscription: it is nobody's charge.
-    recurring: status === 'denied' ? null : (context.recurring ?? null),
+    recurring: status === 'denied' ? null : plan.recurring,
     createdAt: at,
     updatedAt: at,
     version: 1,
   });
   let written: Awaited<ReturnType<typeof writeSale>>;
   try {
-    written = await writeSale(deps, checked, at, sale, context);
+    written = await writeSale(deps, attempt, buyerState, sale);
   } catch (error) {
-    if (status === 'captured') await provider.refund(result.gatewayPayId, value).catch(() => undefined);
+    // Another run (the reconciler, a retry) settled the attempt first: its transaction is the sale.
+    const now = isConflict(error) ? await deps.attempts.get(tenant, attempt.id) : null;
+    if (now?.status === 'settled') return settledSale(deps, now);
     throw error;
   }
   const { customer } = written;
@@ -433,17 +590,17 @@ export async function createSaleKeepingCard(
     paymentMethod = await saveCard(deps, {
       tenant,
       customer: { id: customer.id, uuid: customer.uuid },
-      provider: provider.provider,
+      provider: attempt.provider,
       savedCard: result.savedCard,
     }).catch((error) => {
       deps.reporter.error('could not save the card', error, { id: t.id });
       return null;
     });
   }
-  if (t.status === 'pendingPix' && expiresAt) {
+  if (t.status === 'pendingPix' && plan.expiresAt) {
     // The charge is saved; a failure to schedule its expiry must not turn a sale into a 500.
     await deps.scheduler
-      .scheduleAt(`txn-expiry-${tenant.environment}-${t.id}`, new Date(expiresAt), {
+      .scheduleAt(`txn-expiry-${tenant.environment}-${t.id}`, new Date(plan.expiresAt), {
         job: EXPIRY_JOB,
         id: jobId(tenant, t.id),
       })

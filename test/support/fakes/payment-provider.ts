@@ -71,10 +71,27 @@ export class FakePaymentProvider implements PaymentProvider {
     readonly ready = true,
   ) {}
 
+  /** What each charge answered, by gateway id: what lookupCharge finds (a test deletes one to lose it). */
+  readonly charges = new Map<number, ChargeResult>();
+
+  async reserveReference(): Promise<number> {
+    return ++this.nextGatewayId;
+  }
+
+  async lookupCharge(_tenant: Tenant, gatewayPayId: number): Promise<ChargeResult | null> {
+    return this.charges.get(gatewayPayId) ?? null;
+  }
+
   async createCharge(request: ChargeRequest): Promise<ChargeResult> {
+    const result = await this.charge(request);
+    this.charges.set(result.gatewayPayId, result);
+    return result;
+  }
+
+  private async charge(request: ChargeRequest): Promise<ChargeResult> {
     this.requests.push(request);
     if (this.failWith) throw this.failWith;
-    const gatewayPayId = ++this.nextGatewayId;
+    const gatewayPayId = request.gatewayPayId ?? ++this.nextGatewayId;
     if (request.method === 'pix') {
       const pix = {
         qrCode: `pix-qr-${gatewayPayId}`,

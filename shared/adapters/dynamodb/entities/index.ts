@@ -8,6 +8,7 @@ import { checkoutSessionEntity } from './checkout-session';
 import { customerProfileEntity } from './customer';
 import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
 import { planEntity } from './installment-plan';
+import { paymentAttemptEntity } from './payment-attempt';
 import { paymentMethodEntity } from './payment-method';
 import { portalConfigEntity } from './portal-config';
 import { portalSessionEntity } from './portal-session';
@@ -28,6 +29,7 @@ export const ENTITY_DEFINITIONS = [
   portalConfigEntity,
   affiliationEntity,
   transactionEntity,
+  paymentAttemptEntity,
   customerProfileEntity,
   checkoutSessionEntity,
   paymentMethodEntity,

@@ -1,0 +1,83 @@
+import type { PaymentAttempt } from '#shared/domain/attempts/attempt';
+import type { AttemptRepository } from '#shared/domain/ports';
+import { ConflictError } from '#shared/errors';
+import { dueJobIds, hourBuckets } from './due-buckets';
+import { paymentAttemptEntity } from './entities/payment-attempt';
+import { keys } from './keys';
+import { alreadyExists, type ConditionFailedError, type Item, orConflict, type Table } from './table';
+
+const { byDueHour } = paymentAttemptEntity.patterns;
+const toItem = paymentAttemptEntity.toItem;
+
+const changed = (cause: ConditionFailedError) =>
+  new ConflictError('The payment attempt changed; read it again', 'concurrent_update', {
+    reason: 'changed',
+    cause,
+  });
+
+export function createAttemptRepository(table: Table): AttemptRepository {
+  /** The attempt as `next`, on the version `previous` was read at, while it is in one of `from`. */
+  const save = (next: PaymentAttempt, previous: PaymentAttempt, from: PaymentAttempt['status'][]) =>
+    table.write({
+      items: [
+        {
+          Put: {
+            Item: toItem(next),
+            ConditionExpression: `version = :v AND #status IN (${from.map((_, i) => `:s${i}`).join(', ')})`,
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':v': previous.version,
+              ...Object.fromEntries(from.map((s, i) => [`:s${i}`, s])),
+            },
+          },
+        },
+      ],
+      toError: changed,
+    });
+
+  return {
+    async create(attempt) {
+      await orConflict(
+        table.put(toItem(attempt), { ConditionExpression: 'attribute_not_exists(pk)' }),
+        alreadyExists('The payment attempt'),
+      );
+    },
+
+    async get(tenant, id) {
+      const item = await table.get<Item>(keys.paymentAttempt(tenant, id), { consistent: true });
+      return item ? paymentAttemptEntity.fromItem(item) : null;
+    },
+
+    settle(attempt, at) {
+      // A voided attempt still settles: the provider's answer came after all, and money is recorded.
+      const next = { ...attempt, status: 'settled' as const, outcome: 'recorded', dueAt: null };
+      return save({ ...next, updatedAt: at, version: attempt.version + 1 }, attempt, ['pending', 'voided']);
+    },
+
+    void(attempt, at) {
+      const next = { ...attempt, status: 'voided' as const, outcome: 'not_at_provider', dueAt: null };
+      return save({ ...next, updatedAt: at, version: attempt.version + 1 }, attempt, ['pending']);
+    },
+
+    async reopen(attempt, at, dueAt) {
+      const next = {
+        ...attempt,
+        status: 'pending' as const,
+        outcome: null,
+        dueAt,
+        updatedAt: at,
+        version: attempt.version + 1,
+      };
+      await save(next, attempt, ['voided']);
+      return next;
+    },
+
+    postpone(attempt, at, dueAt) {
+      return save({ ...attempt, dueAt, updatedAt: at, version: attempt.version + 1 }, attempt, ['pending']);
+    },
+
+    dueJobIds(now, hoursBack) {
+      return dueJobIds(table, byDueHour, hourBuckets(now, hoursBack, keys.attemptDueBucket), now);
+    },
+  };
+}

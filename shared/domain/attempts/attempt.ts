@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { CheckoutMethod } from '#shared/domain/checkout/session';
+import type { CreateCustomerInput } from '#shared/domain/customers/schemas';
+import type { DueJob } from '#shared/domain/due-schedule';
+import { jobId } from '#shared/domain/job-id';
+import type { ChargeMethod, RecurringConsent } from '#shared/domain/payments/gateway';
+import type { Tenant } from '#shared/domain/tenant';
+import type { Transaction, TransactionRecurrence } from '#shared/domain/transactions/transaction';
+import { randomBase62 } from '#shared/ids';
+
+/**
+ * A call that can move money, written ahead of it (docs/decisions.md, "Payment attempts"):
+ * `pending` before the provider is called, `settled` in the same write as what its answer made
+ * (the transaction), `voided` when the reconciler found nothing at the provider under its reference.
+ */
+export type AttemptStatus = 'pending' | 'settled' | 'voided';
+
+/** The scheduled job that settles or voids an attempt still pending (a crash, a timeout). */
+export const ATTEMPT_RECONCILE_JOB = 'attempt-reconcile';
+
+/** How long after an attempt is written the reconciler first asks the provider about it. */
+export const RECONCILE_AFTER_MS = 2 * 60_000;
+/** How long the reconciler waits again after the provider could not answer. */
+export const RECONCILE_RETRY_MS = 5 * 60_000;
+
+/**
+ * What a sale's transaction is built from once the provider answered: everything the request
+ * decided before the charge, so the reconciler builds the same transaction the request would have
+ * (never the card: the provider's answer carries what may be shown of it).
+ */
+export interface SalePlan {
+  transactionId: number;
+  method: ChargeMethod;
+  value: number;
+  valueSeller: number;
+  affiliate: Transaction['affiliate'];
+  installments: number;
+  buyer: CreateCustomerInput;
+  product: Transaction['product'];
+  dueDate: string | null;
+  expiresAt: string | null;
+  metadata: Record<string, string>;
+  checkoutSessionId: string | null;
+  clientReferenceId: string | null;
+  /** The payment is recorded on the checkout session as this method, in the sale's own write. */
+  recordOnSession: CheckoutMethod | null;
+  recurring: TransactionRecurrence | null;
+  saveCard: boolean;
+  recurringConsent: RecurringConsent | null;
+  /** Card only, what may be kept of the card when it is saved: its expiry (never the number). */
+  cardExpiry: { month: number; year: number } | null;
+}
+
+export interface PaymentAttempt {
+  /** `att_<32 characters>`: derived from the request's idempotency key when it has one. */
+  id: string;
+  tenant: Tenant;
+  kind: 'sale';
+  status: AttemptStatus;
+  provider: string;
+  /** Our reference at the provider: the gateway id the provider's payment carries (its externalReference). */
+  gatewayPayId: number;
+  plan: SalePlan;
+  /** When the reconciler looks at it next; null once it is settled or voided. */
+  dueAt: string | null;
+  /** How it ended: `recorded` (settled), `not_at_provider` (voided). */
+  outcome: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export const ATTEMPT_ID = /att_[0-9A-Za-z]{32}/;
+
+/**
+ * The attempt of a request retried with the same X-Idempotency-Key, scope and body is the same
+ * attempt (a hash of the middleware's claim); a request without a key gets a fresh one.
+ */
+export function attemptIdOf(retryKey: string | undefined): string {
+  if (!retryKey) return `att_${randomBase62(32)}`;
+  return `att_${createHash('sha256').update(`attempt\n${retryKey}`).digest('hex').slice(0, 32)}`;
+}
+
+/** The reconciler's due job of an attempt: one schedule name per attempt and due time. */
+export const reconcileJobOf = (attempt: Pick<PaymentAttempt, 'tenant' | 'id'>): DueJob => ({
+  payload: { job: ATTEMPT_RECONCILE_JOB, id: jobId(attempt.tenant, attempt.id) },
+  nameAt: (dueAt) =>
+    `attempt-${attempt.tenant.environment}-${attempt.id.slice(4)}-${dueAt.replace(/\D/g, '').slice(0, 14)}`,
+});
