@@ -1,3 +1,5 @@
+import { ATTEMPT_RECONCILE_JOB } from '#shared/domain/attempts/attempt';
+import { reconcileAttempt, sweepAttempts } from '#shared/domain/attempts/reconcile';
 import { SESSION_EXPIRY_JOB } from '#shared/domain/checkout/session';
 import { expireSessionJob, sweepSessionExpiries } from '#shared/domain/checkout/sessions';
 import { recordHeartbeat } from '#shared/domain/health/health';
@@ -42,6 +44,7 @@ export const jobHandlers: Record<string, JobHandler> = {
     subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(c)),
     scheduledChargeSweep: await sweepDueCharges(c.deps),
     installmentPlanSweep: await sweepDuePlans(c.deps),
+    attemptSweep: await sweepAttempts(c.deps),
   }),
   [EXPIRY_JOB]: (c, job) => expirePix(c.deps, job.id),
   [SESSION_EXPIRY_JOB]: (c, job) => expireSessionJob(c.deps, job.id),
@@ -49,6 +52,7 @@ export const jobHandlers: Record<string, JobHandler> = {
   [SUBSCRIPTION_DUE_JOB]: (c, job) => runDueJob(subscriptionDeps(c), job.id),
   [SCHEDULED_CHARGE_DUE_JOB]: (c, job) => runChargeDueJob(c.deps, job.id),
   [INSTALLMENT_PLAN_DUE_JOB]: (c, job) => runPlanDueJob(c.deps, job.id),
+  [ATTEMPT_RECONCILE_JOB]: (c, job) => reconcileAttempt(c.deps, job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };

@@ -19,10 +19,15 @@ export const group = defineHandlers(checkoutRoutes, ({ deps }) => ({
   payCheckout: async ({ path, body, request }) =>
     reply(
       201,
-      await payCheckoutAsBuyer({ ...deps, buyerIp: request.sourceIp }, path.ref, body, {
-        ip: request.sourceIp,
-        proof: request.headers[PROOF_HEADER],
-      }),
+      await payCheckoutAsBuyer(
+        { ...deps, buyerIp: request.sourceIp, retryKey: request.retryKey },
+        path.ref,
+        body,
+        {
+          ip: request.sourceIp,
+          proof: request.headers[PROOF_HEADER],
+        },
+      ),
     ),
   getCheckoutPayment: ({ path }) => checkoutPayment(deps, path.ref, path.paymentId),
   payTestCheckoutSession: ({ tenant, path, body }) => payTestSession(deps, tenant, path.id, body),

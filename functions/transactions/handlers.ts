@@ -25,7 +25,7 @@ export const group = defineHandlers(transactionRoutes, ({ deps }) => ({
     handle: async ({ body, request, tenant }) =>
       reply(
         201,
-        await sellAs({ ...deps, buyerIp: request.sourceIp }, body, {
+        await sellAs({ ...deps, buyerIp: request.sourceIp, retryKey: request.retryKey }, body, {
           tenant,
           client: { ip: request.sourceIp, proof: request.headers[PROOF_HEADER] },
         }),

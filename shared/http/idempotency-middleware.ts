@@ -57,6 +57,7 @@ export function idempotency(): PipelineMiddleware {
         return;
       }
       claims.set(req.internal, { scope, key });
+      http.retryKey = `${scope}\n${key}\n${fingerprint}`;
     },
     after: async (request) => {
       const req = request as PipelineRequest;

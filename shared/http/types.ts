@@ -41,6 +41,8 @@ export interface HttpRequest {
   requestId: string;
   sourceIp: string;
   auth?: AuthContext;
+  /** The idempotency claim this request holds (scope, key and body), set by the idempotency middleware. */
+  retryKey?: string;
   container: Container;
   log: Logger;
 }
@@ -146,6 +148,11 @@ export interface RequestInfo {
   log: Logger;
   /** AuthContext.subject of a portalToken or magicLink route. */
   subject?: unknown;
+  /**
+   * The request's X-Idempotency-Key claim (its scope, key and body) when it sent one: the same on a
+   * retry, so what the request writes ahead (a payment attempt) is found again.
+   */
+  retryKey?: string;
 }
 
 /** A handler's answer with a status (or headers) other than the route's first response. */

@@ -252,7 +252,11 @@ describe('createTransaction with pix', () => {
     expect(transactions.all().map((t) => t.id)).toEqual([FIRST_TRANSACTION_ID]);
     // The attempt's reconciler could not be scheduled either: the heartbeat's sweep is its backstop.
     expect(reporter.reports).toEqual([
-      { what: 'could not schedule a due job', error: outage, context: expect.objectContaining({ job: ATTEMPT_RECONCILE_JOB }) },
+      {
+        what: 'could not schedule a due job',
+        error: outage,
+        context: expect.objectContaining({ job: ATTEMPT_RECONCILE_JOB }),
+      },
       { what: 'could not schedule the pix expiry', error: outage, context: { id: FIRST_TRANSACTION_ID } },
     ]);
   });

@@ -79,6 +79,8 @@ interface Scripted {
   headers?: Record<string, string>;
   /** Never answer (the client's timeout fires). */
   hang?: boolean;
+  /** Carry the call out, then drop the connection before answering (the answer is lost). */
+  lose?: boolean;
 }
 
 /** Card numbers with a scripted answer; any other valid number is authorized. */
@@ -235,6 +237,11 @@ export class FakeAsaas {
     return this.payments.get(id);
   }
 
+  /** Every payment of an account, deleted ones included, in the order they were created. */
+  paymentsOf(apiKey: string): Payment[] {
+    return [...this.payments.values()].filter((p) => p.apiKey === apiKey);
+  }
+
   paymentByReference(externalReference: string): Payment | undefined {
     return [...this.payments.values()].find((p) => p.externalReference === externalReference);
   }
@@ -327,11 +334,16 @@ export class FakeAsaas {
       this.hanging.add(res);
       return;
     }
-    if (scripted) return this.send(res, scripted.status, scripted.body ?? {}, scripted.headers);
+    if (scripted && !scripted.lose)
+      return this.send(res, scripted.status, scripted.body ?? {}, scripted.headers);
     const apiKey = String(req.headers.access_token ?? '');
     const account = this.accounts.get(apiKey);
     if (!account) return this.send(res, 401, {});
     const [status, answer] = this.route(req.method ?? 'GET', url, body as any, apiKey, account);
+    if (scripted?.lose) {
+      res.destroy();
+      return;
+    }
     this.send(res, status, answer);
   }
 
@@ -366,6 +378,14 @@ export class FakeAsaas {
       ];
     }
     if (method === 'POST' && path === '/payments') return this.createPayment(body, apiKey);
+    if (method === 'GET' && path === '/payments') {
+      const reference = url.searchParams.get('externalReference');
+      const data = [...this.payments.values()]
+        .filter((p) => p.apiKey === apiKey && !p.deleted)
+        .filter((p) => reference === null || p.externalReference === reference)
+        .map(({ apiKey: _k, ...shown }) => shown);
+      return [200, { object: 'list', hasMore: false, totalCount: data.length, limit: 10, offset: 0, data }];
+    }
     if (method === 'POST' && path === '/pix/automatic/authorizations')
       return this.createAuthorization(body, apiKey, account);
     const auth = /^\/pix\/automatic\/authorizations\/([^/]+)$/.exec(path);

@@ -1,0 +1,99 @@
+import type { Deps } from '#shared/domain/deps';
+import {
+  NOTHING_DUE,
+  type NothingDue,
+  runDue,
+  SWEEP_HOURS_BACK,
+  scheduleAtDue,
+  sweepDue,
+} from '#shared/domain/due-schedule';
+import { parseJobId } from '#shared/domain/job-id';
+import { lookupHintOf, recordSale } from '#shared/domain/transactions/create';
+import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
+import { notificationOfStatus } from '#shared/domain/transactions/notifications';
+import type { Transaction } from '#shared/domain/transactions/transaction';
+import {
+  ATTEMPT_ID,
+  ATTEMPT_RECONCILE_JOB,
+  type PaymentAttempt,
+  RECONCILE_RETRY_MS,
+  reconcileJobOf,
+} from './attempt';
+
+export type ReconcileDeps = Deps;
+
+export type ReconcileOutcome =
+  | { outcome: 'recorded'; transactionId: number; status: Transaction['status'] }
+  | { outcome: 'voided' }
+  | { outcome: 'postponed'; dueAt: string }
+  | NothingDue;
+
+/**
+ * The reconciler of one attempt still pending at its due time (docs/decisions.md, "Payment
+ * attempts"): it asks the provider what it holds under the attempt's reference. A charge there is
+ * recorded as the request would have recorded it (the transaction, its events, the attempt settled
+ * in one write), then brought to the provider's status through the notification path (a pix paid
+ * meanwhile). Nothing there voids the attempt. A provider that cannot answer postpones it. Running
+ * twice changes nothing more: a settled or voided attempt is nothing due, and the settle is
+ * conditional on the version read.
+ */
+export async function reconcileAttempt(deps: ReconcileDeps, value: string): Promise<ReconcileOutcome> {
+  const ref = parseJobId(value, ATTEMPT_ID);
+  if (!ref) return NOTHING_DUE;
+  return runDue(
+    () => deps.attempts.get(ref.tenant, ref.id),
+    async (attempt): Promise<ReconcileOutcome> => {
+      const now = deps.clock.now();
+      if (attempt.status !== 'pending' || !attempt.dueAt || Date.parse(attempt.dueAt) > now.getTime())
+        return NOTHING_DUE;
+      const provider = deps.payments.forEnvironment(attempt.tenant.environment);
+      let held: Awaited<ReturnType<typeof provider.lookupCharge>>;
+      try {
+        held = await provider.lookupCharge(attempt.tenant, attempt.gatewayPayId, lookupHintOf(attempt.plan));
+      } catch (error) {
+        return postpone(deps, attempt, now, error);
+      }
+      if (!held) {
+        await deps.attempts.void(attempt, now.toISOString());
+        return { outcome: 'voided' };
+      }
+      const { transaction } = await recordSale(deps, attempt, held);
+      const moved = await catchUp(deps, transaction);
+      return { outcome: 'recorded', transactionId: transaction.id, status: moved.status };
+    },
+  );
+}
+
+/** The provider could not answer: the attempt is looked at again later (its schedule, the sweep). */
+async function postpone(
+  deps: ReconcileDeps,
+  attempt: PaymentAttempt,
+  now: Date,
+  error: unknown,
+): Promise<ReconcileOutcome> {
+  const dueAt = new Date(now.getTime() + RECONCILE_RETRY_MS).toISOString();
+  deps.reporter.error('could not reconcile a payment attempt', error, { id: attempt.id });
+  await deps.attempts.postpone(attempt, now.toISOString(), dueAt);
+  await scheduleAtDue(deps, reconcileJobOf(attempt), dueAt);
+  return { outcome: 'postponed', dueAt };
+}
+
+/**
+ * A pending pix or boleto recorded late may have been paid, failed or canceled at the provider
+ * meanwhile, and its notification found no transaction then: the status now goes through the same
+ * transition and follow-ups a notification does.
+ */
+async function catchUp(deps: ReconcileDeps, t: Transaction): Promise<Transaction> {
+  if (t.status !== 'pendingPix' && t.status !== 'pendingBoleto') return t;
+  const provider = deps.payments.forEnvironment(t.tenant.environment);
+  const status = await provider.status(t.gatewayPayId).catch(() => null);
+  if (status !== 'paid' && status !== 'failed' && status !== 'canceled') return t;
+  await receiveVerifiedNotification(deps, notificationOfStatus(t, status, deps.clock.now()));
+  return (await deps.transactions.get(t.tenant, t.id)) ?? t;
+}
+
+/** The heartbeat's backstop of the attempts' one-time schedules. */
+export async function sweepAttempts(deps: ReconcileDeps) {
+  const due = await deps.attempts.dueJobIds(deps.clock.now(), SWEEP_HOURS_BACK);
+  return sweepDue(deps, ATTEMPT_RECONCILE_JOB, due, (id) => reconcileAttempt(deps, id));
+}
