@@ -332,19 +332,20 @@ describe('the Asaas adapter: failures', () => {
     }
   });
 
-  it('answers errored, never declined, on a 5xx and on a timeout', async () => {
+  it("answers a sale's card charge of unknown outcome (a 5xx, a timeout) 503, never declined", async () => {
     await provider.createCharge(sale()); // the customer exists: the next call is the payment
     fake.failNext({ status: 502, body: {} });
-    expect(await provider.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
-      outcome: 'error',
-      failureCode: 'processing_error',
-      gatewayFailureCode: 'server_error',
+    // The sale's attempt stays pending: the reconciler asks Asaas later what it holds.
+    await expect(provider.createCharge(sale({ method: 'creditcard', card: card() }))).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'provider_unavailable',
+      message: expect.stringContaining('outcome is not known'),
     });
     const slow = world.build(100);
     fake.failNext({ status: 200, hang: true });
-    expect(await slow.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
-      outcome: 'error',
-      gatewayFailureCode: 'timeout',
+    await expect(slow.createCharge(sale({ method: 'creditcard', card: card() }))).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'provider_unavailable',
     });
     fake.failNext({ status: 500 });
     await expect(provider.createCharge(sale())).rejects.toMatchObject({
@@ -353,16 +354,17 @@ describe('the Asaas adapter: failures', () => {
     });
   });
 
-  it('backs off on 429 (RateLimit-Reset when sent, else jittered) and gives up as errored', async () => {
+  it('backs off on 429 (RateLimit-Reset when sent, else jittered) and gives up with a 503', async () => {
     await provider.createCharge(sale());
     fake.failNext({ status: 429, headers: { 'ratelimit-reset': '2' } }, { status: 429 });
     const result = await provider.createCharge(sale());
     expect(result.outcome).toBe('pending');
     expect(world.sleeps).toEqual([2000, 400]);
     fake.failNext({ status: 429 }, { status: 429 }, { status: 429 });
-    expect(await provider.createCharge(sale({ method: 'creditcard', card: card() }))).toMatchObject({
-      outcome: 'error',
-      gatewayFailureCode: 'rate_limited',
+    await expect(provider.createCharge(sale({ method: 'creditcard', card: card() }))).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'provider_unavailable',
+      message: expect.stringContaining('nothing was charged'),
     });
   });
 

@@ -394,8 +394,9 @@ export class AsaasProvider implements PaymentProvider {
         return { outcome: 'declined', gatewayPayId, card: summary, ...cardFailureOf(error.errors) };
       // Never sent (the circuit opened meanwhile): nothing happened, so no outcome to record.
       if (error instanceof AsaasUnavailable && error.reason === 'circuit_open') throw unavailable(error);
+      // A 429 was never carried out; a 5xx or a timeout may have been: the attempt stays pending either way.
       if (error instanceof AsaasUnavailable && options.unknownOutcome === 'throw')
-        throw outcomeUnknown(error);
+        throw error.reason === 'rate_limited' ? unavailable(error) : outcomeUnknown(error);
       if (error instanceof AsaasUnavailable)
         return {
           outcome: 'error',
