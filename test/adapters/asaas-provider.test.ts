@@ -150,6 +150,34 @@ describe('the Asaas adapter: requests', () => {
     expect(fake.requests.filter((r) => r.path === '/v3/payments')).toHaveLength(1);
   });
 
+  it('finds the debit a lost answer hid when its key is retried, and never debits twice', async () => {
+    const charged = await provider.createCharge(sale({ method: 'creditcard', card: card(), saveCard: true }));
+    if (charged.outcome !== 'approved' || !charged.savedCard) throw new Error('no saved card');
+    const renew = () =>
+      provider.chargeSavedCard({
+        tenant,
+        transactionId: 4,
+        amountCentavos: 5000,
+        installments: 1,
+        description: 'Renovação',
+        customer: buyer,
+        token: (charged.savedCard as { token: string }).token,
+        idempotencyKey: 'renewal-lost',
+      });
+    fake.requests.length = 0;
+    // Asaas debits the card and the answer never arrives (the job dies or times out).
+    fake.failNext({ status: 200, lose: true });
+    expect(await renew()).toMatchObject({ outcome: 'error' });
+    const debits = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v3/payments');
+    expect(debits()).toHaveLength(1);
+
+    const retried = await renew();
+    expect(retried).toMatchObject({ outcome: 'approved', card: { last4: '8829' } });
+    expect(debits()).toHaveLength(1);
+    expect(fake.paymentByReference(String(retried.gatewayPayId))).toBeDefined();
+    expect(await renew()).toEqual(retried);
+  });
+
   it("sends a saved card's renewals the IP the buyer saved it from, and none when it is unknown", async () => {
     const charged = await provider.createCharge(
       sale({

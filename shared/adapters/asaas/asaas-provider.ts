@@ -186,7 +186,17 @@ export class AsaasProvider implements PaymentProvider {
     if (replay) return replay;
     const credentials = await this.reachableCredentialsOf(sellerId);
     const customer = await this.customerOf(credentials, sellerId, request.customer);
-    const gatewayPayId = await this.reserveId(sellerId, 'creditcard', request.amountCentavos);
+    // Written ahead: the key's reference exists before the charge, so a retry after a crash asks
+    // Asaas what it holds under it instead of charging again.
+    const reserved = await this.reserveId(sellerId, 'creditcard', request.amountCentavos);
+    const gatewayPayId = await this.deps.links.reserveKey(sellerId, request.idempotencyKey, reserved);
+    if (gatewayPayId !== reserved) {
+      const held = await this.lookupCharge(request.tenant, gatewayPayId, { method: 'creditcard' });
+      if (held) {
+        await this.deps.links.remember(sellerId, request.idempotencyKey, held);
+        return held;
+      }
+    }
     const body = {
       customer,
       billingType: 'CREDIT_CARD',

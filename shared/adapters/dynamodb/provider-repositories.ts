@@ -155,13 +155,36 @@ export function createProviderLinks(table: Table, provider: string): ProviderLin
       const item = await table.get<Item>(keys.providerIdempotency(provider, sellerId, key), {
         consistent: true,
       });
-      return item ? (item.result as ChargeResult) : null;
+      return item?.result ? (item.result as ChargeResult) : null;
+    },
+    async reserveKey(sellerId, key, gatewayPayId) {
+      const item = {
+        ...keys.providerIdempotency(provider, sellerId, key),
+        entity: 'provider-idempotency',
+        version: 1,
+        gatewayPayId,
+        result: null,
+      };
+      try {
+        await table.put(item, {
+          ConditionExpression: notExists.condition,
+          ExpressionAttributeNames: notExists.names,
+        });
+        return gatewayPayId;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        const first = await table.get<Item>(keys.providerIdempotency(provider, sellerId, key), {
+          consistent: true,
+        });
+        return Number(first?.gatewayPayId ?? gatewayPayId);
+      }
     },
     async remember(sellerId, key, result) {
       await table.put({
         ...keys.providerIdempotency(provider, sellerId, key),
         entity: 'provider-idempotency',
         version: 1,
+        gatewayPayId: result.gatewayPayId,
         result,
       });
     },

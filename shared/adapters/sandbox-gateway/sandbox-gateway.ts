@@ -120,22 +120,19 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       // Charged before under this reference (a retried attempt): its first answer, never a second charge.
       if (!(error instanceof ConditionFailedError)) throw error;
       const first = await this.lookupCharge(request.tenant, fixed);
-      if (!first) throw error;
+      if (!first)
+        throw new ConflictError('The charge reference is taken; nothing was charged', 'reference_taken');
       return first;
     }
   }
 
-  /** A random id no sandbox charge holds yet (an attempt's reference). */
+  /**
+   * A random id for an attempt's reference, drawn without a read: a collision (1 in 9 x 10^14 per
+   * pair) fails the charge record's conditional write, and the sale answers an error with nothing
+   * charged, never another seller's charge.
+   */
   async reserveReference(): Promise<number> {
-    const draw = this.options.randomId ?? randomGatewayPayId;
-    for (let attempt = 1; ; attempt++) {
-      const gatewayPayId = draw();
-      const taken = await this.options.table.get<Item>(keys.sandboxCharge(gatewayPayId), {
-        consistent: true,
-      });
-      if (!taken) return gatewayPayId;
-      if (attempt >= SANDBOX_ID_ATTEMPTS) throw new Error('could not draw a free sandbox gateway id');
-    }
+    return (this.options.randomId ?? randomGatewayPayId)();
   }
 
   /** The sandbox's answer to the charge it holds under this reference, for this seller; null when none. */

@@ -65,6 +65,11 @@ export interface ProviderLinks {
   linkCharge(gatewayPayId: number, providerPaymentId: string): Promise<void>;
   charge(gatewayPayId: number): Promise<ProviderChargeLink | null>;
   replayed(sellerId: number, idempotencyKey: string): Promise<ChargeResult | null>;
+  /**
+   * Writes ahead the reference a debit key charges under, before the charge: the first writer's
+   * reference wins and is answered (a retry of the key finds the charge a crashed run made).
+   */
+  reserveKey(sellerId: number, idempotencyKey: string, gatewayPayId: number): Promise<number>;
   remember(sellerId: number, idempotencyKey: string, result: ChargeResult): Promise<void>;
   /**
    * The IP address the buyer saved a card from (Asaas asks every card payment for the buyer's

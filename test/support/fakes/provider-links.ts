@@ -34,6 +34,13 @@ export class MemoryProviderLinks implements ProviderLinks {
   async replayed(sellerId: number, key: string) {
     return this.results.get(`${sellerId}#${key}`) ?? null;
   }
+  readonly reservedKeys = new Map<string, number>();
+  async reserveKey(sellerId: number, key: string, gatewayPayId: number) {
+    const first = this.reservedKeys.get(`${sellerId}#${key}`);
+    if (first !== undefined) return first;
+    this.reservedKeys.set(`${sellerId}#${key}`, gatewayPayId);
+    return gatewayPayId;
+  }
   async remember(sellerId: number, key: string, result: ChargeResult) {
     this.results.set(`${sellerId}#${key}`, result);
   }
