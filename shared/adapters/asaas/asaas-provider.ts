@@ -47,7 +47,7 @@ export interface AsaasPayment {
   bankSlipUrl?: string | null;
   invoiceUrl?: string | null;
   creditCard?: { creditCardNumber?: string; creditCardBrand?: string; creditCardToken?: string } | null;
-  refunds?: { id?: string; value?: number }[] | null;
+  refunds?: { id?: string; value?: number; description?: string | null }[] | null;
 }
 
 export interface AsaasProviderDeps {
@@ -269,6 +269,8 @@ export class AsaasProvider implements PaymentProvider {
 
   /** A fresh gateway id for an attempt: the payment's externalReference when it is created. */
   async reserveReference(tenant: Tenant, method: ChargeRequest['method'], amountCentavos: number) {
+    // A provider that is down refuses here, before the attempt or the reference is written.
+    await this.reachableCredentialsOf(tenant.sellerId);
     return this.reserveId(tenant.sellerId, method, amountCentavos);
   }
 
@@ -339,12 +341,26 @@ export class AsaasProvider implements PaymentProvider {
     await this.call(credentials, 'DELETE', `/payments/${link.providerPaymentId}`);
   }
 
-  async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
+  async refund(
+    gatewayPayId: number,
+    amountCentavos: number,
+    reference?: string,
+  ): Promise<{ refundId: string }> {
     const { credentials, link } = await this.linked(gatewayPayId);
-    const body = amountCentavos >= link.amountCentavos ? {} : { value: new Reais(amountCentavos) };
+    // Our refund's id rides as the refund's description: a lookup finds the refund by it.
+    const body = {
+      ...(amountCentavos >= link.amountCentavos ? {} : { value: new Reais(amountCentavos) }),
+      ...(reference ? { description: reference } : {}),
+    };
     const payment = await this.call(credentials, 'POST', `/payments/${link.providerPaymentId}/refund`, body);
     const last = payment.refunds?.at(-1);
     return { refundId: last?.id ?? `${link.providerPaymentId}:${amountCentavos}` };
+  }
+
+  async refundHeld(gatewayPayId: number, reference: string): Promise<boolean> {
+    const { credentials, link } = await this.linked(gatewayPayId);
+    const payment = await this.call(credentials, 'GET', `/payments/${link.providerPaymentId}`);
+    return (payment.refunds ?? []).some((r) => r.description === reference);
   }
 
   async status(gatewayPayId: number): Promise<ChargeStatus | null> {

@@ -4,7 +4,7 @@ import { ConflictError } from '#shared/errors';
 import { dueJobIds, hourBuckets } from './due-buckets';
 import { paymentAttemptEntity } from './entities/payment-attempt';
 import { keys } from './keys';
-import { alreadyExists, type ConditionFailedError, type Item, orConflict, type Table } from './table';
+import { alreadyExists, type ConditionFailedError, type Item, type Table } from './table';
 
 const { byDueHour } = paymentAttemptEntity.patterns;
 const toItem = paymentAttemptEntity.toItem;
@@ -37,10 +37,11 @@ export function createAttemptRepository(table: Table): AttemptRepository {
 
   return {
     async create(attempt) {
-      await orConflict(
-        table.put(toItem(attempt), { ConditionExpression: 'attribute_not_exists(pk)' }),
-        alreadyExists('The payment attempt'),
-      );
+      // Staged inside `atomically`: an attempt is written with what it guards (a refund's record).
+      await table.write({
+        items: [{ Put: { Item: toItem(attempt), ConditionExpression: 'attribute_not_exists(pk)' } }],
+        toError: alreadyExists('The payment attempt'),
+      });
     },
 
     async get(tenant, id) {
@@ -59,7 +60,7 @@ export function createAttemptRepository(table: Table): AttemptRepository {
       return save({ ...next, updatedAt: at, version: attempt.version + 1 }, attempt, ['pending']);
     },
 
-    async reopen(attempt, at, dueAt) {
+    async reopen<A extends PaymentAttempt>(attempt: A, at: string, dueAt: string): Promise<A> {
       const next = {
         ...attempt,
         status: 'pending' as const,

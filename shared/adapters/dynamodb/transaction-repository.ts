@@ -272,18 +272,21 @@ export function createTransactionRepository(table: Table): TransactionRepository
           },
         });
       }
-      await orConflict(table.transact(writes), (failure) =>
-        // A repeated notification wins over a version change: it was applied once already.
-        notification && failure.failedIndexes.includes(writes.length - 1)
-          ? new ConflictError('The notification was already applied', 'duplicate_notification', {
-              reason: 'already_exists',
-              cause: failure,
-            })
-          : new ConflictError('The transaction changed at the same time; retry', 'concurrent_update', {
-              reason: 'changed',
-              cause: failure,
-            }),
-      );
+      // Staged inside `atomically` (a refund's attempt is written with it), sent now outside one.
+      await table.write({
+        items: writes,
+        toError: (failure) =>
+          // A repeated notification wins over a version change: it was applied once already.
+          notification && failure.failedIndexes.includes(writes.length - 1)
+            ? new ConflictError('The notification was already applied', 'duplicate_notification', {
+                reason: 'already_exists',
+                cause: failure,
+              })
+            : new ConflictError('The transaction changed at the same time; retry', 'concurrent_update', {
+                reason: 'changed',
+                cause: failure,
+              }),
+      });
     },
 
     list: (tenant, query) =>

@@ -414,24 +414,44 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     await this.move(gatewayPayId, ['pending'], 'canceled');
   }
 
-  async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
+  async refund(
+    gatewayPayId: number,
+    amountCentavos: number,
+    reference?: string,
+  ): Promise<{ refundId: string }> {
+    const refundId = reference ?? `re_${randomBase62(20)}`;
     try {
-      // `refundable` counts down, so the bound is a plain comparison (conditions have no arithmetic).
+      // `refundable` counts down, so the bound is a plain comparison (conditions have no arithmetic);
+      // a refund's reference is kept, and one already made under it is not made again.
       await this.options.table.update({
         Key: keys.sandboxCharge(gatewayPayId),
-        UpdateExpression: 'SET refunded = refunded + :a, refundable = refundable - :a',
-        ConditionExpression: '#s = :paid AND refundable >= :a',
+        UpdateExpression:
+          'SET refunded = refunded + :a, refundable = refundable - :a, refundRefs = list_append(if_not_exists(refundRefs, :none), :ref)',
+        ConditionExpression:
+          '#s = :paid AND refundable >= :a AND (attribute_not_exists(refundRefs) OR NOT contains(refundRefs, :id))',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':a': amountCentavos, ':paid': 'paid' },
+        ExpressionAttributeValues: {
+          ':a': amountCentavos,
+          ':paid': 'paid',
+          ':none': [],
+          ':ref': [refundId],
+          ':id': refundId,
+        },
       });
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
+      if (reference && (await this.refundHeld(gatewayPayId, reference))) return { refundId };
       throw new ConflictError(
         'The sandbox charge cannot be refunded by that amount',
         'sandbox_refund_refused',
       );
     }
-    return { refundId: `re_${randomBase62(20)}` };
+    return { refundId };
+  }
+
+  async refundHeld(gatewayPayId: number, reference: string): Promise<boolean> {
+    const item = await this.options.table.get<Item>(keys.sandboxCharge(gatewayPayId), { consistent: true });
+    return Array.isArray(item?.refundRefs) && (item.refundRefs as string[]).includes(reference);
   }
 
   /**

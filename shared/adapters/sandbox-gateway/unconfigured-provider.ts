@@ -21,6 +21,7 @@ export class UnconfiguredProvider implements PaymentProvider {
   pixAuthorizationStatus = async () => this.refuse();
   cancel = async () => this.refuse();
   refund = async () => this.refuse();
+  refundHeld = async () => this.refuse();
   status = async () => this.refuse();
 
   async health(): Promise<GatewayHealth> {

@@ -51,16 +51,26 @@ export interface SalePlan {
   cardExpiry: { month: number; year: number } | null;
 }
 
-export interface PaymentAttempt {
+/** A refund recorded on its transaction before the provider is asked to make it. */
+export interface RefundPlan {
+  transactionId: number;
+  /** Our refund's id (`re_…`): the provider keeps it with the refund, so a lookup finds it. */
+  refundId: string;
+  amount: number;
+}
+
+export type PaymentAttempt = SaleAttempt | RefundAttempt;
+export type SaleAttempt = AttemptBase & { kind: 'sale'; plan: SalePlan };
+export type RefundAttempt = AttemptBase & { kind: 'refund'; plan: RefundPlan };
+
+interface AttemptBase {
   /** `att_<32 characters>`: derived from the request's idempotency key when it has one. */
   id: string;
   tenant: Tenant;
-  kind: 'sale';
   status: AttemptStatus;
   provider: string;
   /** Our reference at the provider: the gateway id the provider's payment carries (its externalReference). */
   gatewayPayId: number;
-  plan: SalePlan;
   /** When the reconciler looks at it next; null once it is settled or voided. */
   dueAt: string | null;
   /** How it ended: `recorded` (settled), `not_at_provider` (voided). */

@@ -10,6 +10,7 @@ import {
 import { parseJobId } from '#shared/domain/job-id';
 import { lookupHintOf, recordSale } from '#shared/domain/transactions/create';
 import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
+import { completeRefund } from '#shared/domain/transactions/manage';
 import { notificationOfStatus } from '#shared/domain/transactions/notifications';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import {
@@ -24,7 +25,7 @@ export type ReconcileDeps = Deps;
 
 export type ReconcileOutcome =
   | { outcome: 'recorded'; transactionId: number; status: Transaction['status'] }
-  | { outcome: 'voided' }
+  | { outcome: 'voided' | 'settled' }
   | { outcome: 'postponed'; dueAt: string }
   | NothingDue;
 
@@ -46,6 +47,13 @@ export async function reconcileAttempt(deps: ReconcileDeps, value: string): Prom
       const now = deps.clock.now();
       if (attempt.status !== 'pending' || !attempt.dueAt || Date.parse(attempt.dueAt) > now.getTime())
         return NOTHING_DUE;
+      if (attempt.kind === 'refund') {
+        try {
+          return { outcome: await completeRefund(deps, attempt) };
+        } catch (error) {
+          return postpone(deps, attempt, now, error);
+        }
+      }
       const provider = deps.payments.forEnvironment(attempt.tenant.environment);
       let held: Awaited<ReturnType<typeof provider.lookupCharge>>;
       try {

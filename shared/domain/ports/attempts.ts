@@ -14,7 +14,7 @@ export interface AttemptRepository {
   /** Voids it (nothing at the provider), on the version read; ConflictError `changed` otherwise. */
   void(attempt: PaymentAttempt, at: string): Promise<void>;
   /** Makes a voided attempt pending again (a retry charges under it), on the version read. */
-  reopen(attempt: PaymentAttempt, at: string, dueAt: string): Promise<PaymentAttempt>;
+  reopen<A extends PaymentAttempt>(attempt: A, at: string, dueAt: string): Promise<A>;
   /** Moves when the reconciler looks next, on the version read. */
   postpone(attempt: PaymentAttempt, at: string, dueAt: string): Promise<void>;
   /** The job ids of pending attempts due by `now` (the heartbeat's sweep). */

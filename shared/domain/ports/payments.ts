@@ -76,7 +76,13 @@ export interface PaymentProvider {
   detachSavedCard(tenant: Tenant, token: string): Promise<void>;
   /** Makes a pending pix or boleto unpayable. */
   cancel(gatewayPayId: number): Promise<void>;
-  refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }>;
+  /**
+   * Refunds part or all of a paid charge. `reference` (our refund's id) is kept with the refund at
+   * the provider: a refund already made under it is not made again, and `refundHeld` finds it.
+   */
+  refund(gatewayPayId: number, amountCentavos: number, reference?: string): Promise<{ refundId: string }>;
+  /** Whether the provider holds a refund made under `reference` on this charge. */
+  refundHeld(gatewayPayId: number, reference: string): Promise<boolean>;
   status(gatewayPayId: number): Promise<ChargeStatus | null>;
   health(): Promise<GatewayHealth>;
 }

@@ -7,9 +7,9 @@ import {
 } from '#shared/domain/affiliates/index';
 import {
   attemptIdOf,
-  type PaymentAttempt,
   RECONCILE_AFTER_MS,
   reconcileJobOf,
+  type SaleAttempt,
   type SalePlan,
 } from '#shared/domain/attempts/attempt';
 import type { CheckoutMethod, SessionPayment } from '#shared/domain/checkout/session';
@@ -319,7 +319,7 @@ export async function createSale(
  */
 async function writeSale(
   deps: CreateDeps,
-  attempt: PaymentAttempt,
+  attempt: SaleAttempt,
   buyerState: BuyerState,
   sale: (customer: SaleCustomer, uuid: string) => Transaction,
 ) {
@@ -430,13 +430,13 @@ async function openAttempt(
   deps: CreateDeps,
   checked: CheckedSale,
   context: SaleContext,
-): Promise<{ attempt: PaymentAttempt; fresh: boolean }> {
+): Promise<{ attempt: SaleAttempt; fresh: boolean }> {
   const { input, product, provider, now } = checked;
   const tenant = product.tenant;
   const id = attemptIdOf(deps.retryKey);
   if (deps.retryKey) {
     const found = await deps.attempts.get(tenant, id);
-    if (found) return { attempt: found, fresh: false };
+    if (found?.kind === 'sale') return { attempt: found, fresh: false };
   }
   const value = context.amountCentavos ?? product.value;
   const [transactionId, gatewayPayId] = await Promise.all([
@@ -444,7 +444,7 @@ async function openAttempt(
     provider.reserveReference(tenant, input.paymentMethod, value),
   ]);
   const at = now.toISOString();
-  const attempt: PaymentAttempt = {
+  const attempt: SaleAttempt = {
     id,
     tenant,
     kind: 'sale',
@@ -463,7 +463,7 @@ async function openAttempt(
   } catch (error) {
     // The same request, retried while this one began: its attempt is the one.
     const found = isConflict(error) ? await deps.attempts.get(tenant, id) : null;
-    if (!found) throw error;
+    if (found?.kind !== 'sale') throw error;
     return { attempt: found, fresh: false };
   }
   return { attempt, fresh: true };
@@ -508,12 +508,12 @@ export const lookupHintOf = (plan: SalePlan): ChargeLookupHint => ({
 });
 
 /** The reconciler's one-time schedule; a failure is reported, and the heartbeat's sweep is the backstop. */
-function scheduleReconcile(deps: CreateDeps, attempt: PaymentAttempt): Promise<void> {
+function scheduleReconcile(deps: CreateDeps, attempt: SaleAttempt): Promise<void> {
   return scheduleAtDue(deps, reconcileJobOf(attempt), attempt.dueAt);
 }
 
 /** The transaction an attempt settled into, answered again (a retry after the sale was written). */
-async function settledSale(deps: CreateDeps, attempt: PaymentAttempt): Promise<KeptSale> {
+async function settledSale(deps: CreateDeps, attempt: SaleAttempt): Promise<KeptSale> {
   const t = await deps.transactions.get(attempt.tenant, attempt.plan.transactionId);
   if (!t) throw new Error(`attempt ${attempt.id} is settled without its transaction`);
   return { transaction: t, paymentMethod: null, sessionPayment: null };
@@ -526,7 +526,7 @@ async function settledSale(deps: CreateDeps, attempt: PaymentAttempt): Promise<K
  */
 export async function recordSale(
   deps: CreateDeps,
-  attempt: PaymentAttempt,
+  attempt: SaleAttempt,
   result: ChargeResult,
   knownBuyer?: BuyerState,
 ): Promise<KeptSale> {
@@ -580,7 +580,7 @@ export async function recordSale(
   } catch (error) {
     // Another run (the reconciler, a retry) settled the attempt first: its transaction is the sale.
     const now = isConflict(error) ? await deps.attempts.get(tenant, attempt.id) : null;
-    if (now?.status === 'settled') return settledSale(deps, now);
+    if (now?.kind === 'sale' && now.status === 'settled') return settledSale(deps, now);
     throw error;
   }
   const { customer } = written;

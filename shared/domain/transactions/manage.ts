@@ -1,20 +1,32 @@
 import * as z from 'zod';
+import {
+  attemptIdOf,
+  RECONCILE_AFTER_MS,
+  type RefundAttempt,
+  reconcileJobOf,
+} from '#shared/domain/attempts/attempt';
+import type { Deps } from '#shared/domain/deps';
+import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { pageFields, readNumberedPage } from '#shared/domain/paging';
 import { methodField } from '#shared/domain/payments/method-names';
-import type { GatewayRouter, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
+import type { TransactionQuery } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
-import { BadRequestError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
+import { AppError, BadRequestError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { looksLikeNumericId } from '#shared/ids';
 import { reaisToCentavos } from '#shared/money';
 import { parseSearch, SEARCH_READ_LIMIT } from './search';
 import { canApply, refusal } from './state-machine';
-import { STATUSES, TRANSACTION_NOT_FOUND, type Transaction, toTransactionView } from './transaction';
+import {
+  type Refund,
+  STATUSES,
+  TRANSACTION_NOT_FOUND,
+  type Transaction,
+  toTransactionView,
+} from './transaction';
 import { type TransitionDeps, transition } from './transitions';
 
-export interface ManageDeps extends TransitionDeps {
-  transactions: TransactionRepository;
-  payments: GatewayRouter;
-}
+export type ManageDeps = TransitionDeps &
+  Pick<Deps, 'transactions' | 'payments' | 'attempts' | 'atomically' | 'scheduler' | 'reporter'>;
 
 export async function getTransaction(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, id: string) {
   const t = looksLikeNumericId(id) ? await deps.transactions.get(tenant, Number(id)) : null;
@@ -80,35 +92,111 @@ export async function refundTransaction(
       'refund_exceeds_remaining',
     );
   }
-  const provider = deps.payments.byName(t.provider) ?? deps.payments.forEnvironment(t.tenant.environment);
-  // The refund is recorded first (version-checked), so two concurrent refunds cannot both pass the
-  // "never above what remains" rule; the provider is asked after, and a refusal undoes the record.
+  // Written ahead (docs/decisions.md, "Payment attempts"): the refund is recorded on the transaction
+  // (version-checked, so two concurrent refunds cannot both pass "never above what remains") in one
+  // write with its pending attempt; the provider is asked after, under the refund's id.
+  const now = deps.clock.now();
   const refund = {
     id: deps.ids.prefixed('re', 20),
     amount,
     reason: input.reason ?? null,
-    createdAt: deps.clock.now().toISOString(),
+    createdAt: now.toISOString(),
   };
-  const saved = await transition(deps, t, 'refund', { refund });
+  const attempt = refundAttemptOf(t, refund, now);
+  const saved = await deps.atomically(async () => {
+    const written = await transition(deps, t, 'refund', { refund });
+    await deps.attempts.create(attempt);
+    return written;
+  });
+  const provider = providerOf(deps, t);
   try {
-    await provider.refund(t.gatewayPayId, amount);
+    await Promise.all([
+      provider.refund(t.gatewayPayId, amount, refund.id),
+      scheduleAtDue(deps, reconcileJobOf(attempt), attempt.dueAt),
+    ]);
   } catch (error) {
-    const current = saved.transaction;
-    const undone = {
-      ...current,
-      status: t.status,
-      refunds: t.refunds,
-      refundedAmount: t.refundedAmount,
-      updatedAt: deps.clock.now().toISOString(),
-      version: current.version + 1,
-    };
-    // A transaction changed meanwhile is not undone over that change; the provider's error is the answer.
-    await deps.transactions.save(undone, current, []).catch((undo: unknown) => {
-      if (!isConflict(undo, 'changed')) throw undo;
-    });
+    // Unanswered (a timeout, a provider down): the refund stays recorded, and its reconciler makes it.
+    if (!refused(error)) throw error;
+    await undoRefund(deps, t, saved.transaction, attempt);
     throw error;
   }
+  await deps.attempts
+    .settle(attempt, deps.clock.now().toISOString())
+    .catch((error) => deps.reporter.error('could not settle a refund attempt', error, { id: attempt.id }));
   return toTransactionView(saved.transaction);
+}
+
+const providerOf = (deps: Pick<ManageDeps, 'payments'>, t: Transaction) =>
+  deps.payments.byName(t.provider) ?? deps.payments.forEnvironment(t.tenant.environment);
+
+/** The provider answered and said no (a 4xx): nothing was refunded there. */
+const refused = (error: unknown) => error instanceof AppError && error.statusCode < 500;
+
+function refundAttemptOf(t: Transaction, refund: Refund, now: Date): RefundAttempt {
+  const at = now.toISOString();
+  return {
+    id: attemptIdOf(undefined),
+    tenant: t.tenant,
+    kind: 'refund',
+    status: 'pending',
+    provider: t.provider,
+    gatewayPayId: t.gatewayPayId,
+    plan: { transactionId: t.id, refundId: refund.id, amount: refund.amount },
+    dueAt: new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString(),
+    outcome: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+}
+
+/** A refusal undoes the record, unless the transaction changed meanwhile; the attempt is voided. */
+async function undoRefund(
+  deps: ManageDeps,
+  before: Transaction,
+  current: Transaction,
+  attempt: RefundAttempt,
+) {
+  const undone = {
+    ...current,
+    status: before.status,
+    refunds: before.refunds,
+    refundedAmount: before.refundedAmount,
+    updatedAt: deps.clock.now().toISOString(),
+    version: current.version + 1,
+  };
+  await deps.transactions.save(undone, current, []).catch((undo: unknown) => {
+    if (!isConflict(undo, 'changed')) throw undo;
+  });
+  await deps.attempts.void(attempt, deps.clock.now().toISOString()).catch((error) => {
+    deps.reporter.error('could not void a refund attempt', error, { id: attempt.id });
+  });
+}
+
+/**
+ * The reconciler's part for a refund still pending: the provider holds it under the refund's id
+ * (the answer was lost), or it is made now; then the attempt settles. A provider that refuses it
+ * (the charge was charged back meanwhile) voids it, reported: the transaction keeps the refund the
+ * seller asked for, and the daily reconciliation shows the difference.
+ */
+export async function completeRefund(
+  deps: ManageDeps,
+  attempt: RefundAttempt,
+): Promise<'settled' | 'voided'> {
+  const { plan } = attempt;
+  const provider =
+    deps.payments.byName(attempt.provider) ?? deps.payments.forEnvironment(attempt.tenant.environment);
+  try {
+    if (!(await provider.refundHeld(attempt.gatewayPayId, plan.refundId)))
+      await provider.refund(attempt.gatewayPayId, plan.amount, plan.refundId);
+  } catch (error) {
+    if (!refused(error)) throw error;
+    deps.reporter.error('the provider refused a recorded refund', error, { id: attempt.id });
+    await deps.attempts.void(attempt, deps.clock.now().toISOString());
+    return 'voided';
+  }
+  await deps.attempts.settle(attempt, deps.clock.now().toISOString());
+  return 'settled';
 }
 
 export const listSchema = z.object({

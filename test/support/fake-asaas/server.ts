@@ -425,7 +425,12 @@ export class FakeAsaas {
       }
       if (method === 'POST' && action === '/refund') {
         const value = typeof body?.value === 'number' ? body.value : payment.value;
-        const refund = { id: `ref_${this.nextId()}`, value, status: 'DONE' };
+        const refund = {
+          id: `ref_${this.nextId()}`,
+          value,
+          status: 'DONE',
+          description: body?.description ?? null,
+        };
         payment.refunds = [...(payment.refunds ?? []), refund];
         const total = payment.refunds.reduce((sum, r) => sum + Math.round(r.value * 100), 0);
         if (total >= Math.round(payment.value * 100)) payment.status = 'REFUNDED';

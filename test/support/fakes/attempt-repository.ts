@@ -55,7 +55,7 @@ export class FakeAttemptRepository implements AttemptRepository {
     await this.save({ ...next, updatedAt: at, version: attempt.version + 1 }, attempt, ['pending']);
   }
 
-  async reopen(attempt: PaymentAttempt, at: string, dueAt: string) {
+  async reopen<A extends PaymentAttempt>(attempt: A, at: string, dueAt: string): Promise<A> {
     const next = {
       ...attempt,
       status: 'pending' as const,

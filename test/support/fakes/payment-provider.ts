@@ -269,9 +269,23 @@ export class FakePaymentProvider implements PaymentProvider {
     this.canceled.push(gatewayPayId);
   }
 
-  async refund(gatewayPayId: number, amountCentavos: number): Promise<{ refundId: string }> {
+  /** The references refunds were made under, per gateway id: a reference is refunded once. */
+  readonly refundRefs = new Map<number, string[]>();
+
+  async refund(
+    gatewayPayId: number,
+    amountCentavos: number,
+    reference?: string,
+  ): Promise<{ refundId: string }> {
+    const refs = this.refundRefs.get(gatewayPayId) ?? [];
+    if (reference && refs.includes(reference)) return { refundId: reference };
     this.refunds.push({ gatewayPayId, amountCentavos });
-    return { refundId: `re_${this.refunds.length}` };
+    if (reference) this.refundRefs.set(gatewayPayId, [...refs, reference]);
+    return { refundId: reference ?? `re_${this.refunds.length}` };
+  }
+
+  async refundHeld(gatewayPayId: number, reference: string): Promise<boolean> {
+    return (this.refundRefs.get(gatewayPayId) ?? []).includes(reference);
   }
 
   /** What `status` reports for a charge a test moved at the provider (else a charge it issued is pending). */
