@@ -147,3 +147,57 @@ describe('a live charge that never reached the provider', () => {
     expect(await held(s.key, retried.body.gatewayPayId)).toEqual({ payments: 1, transactions: 1 });
   });
 });
+
+describe('a live refund the provider did not answer', () => {
+  async function capturedSale() {
+    const s = await connectedSeller();
+    const sold = await sale(s.product.uuid, `paid-${nextSeller}`);
+    expect(sold.status).toBe(201);
+    const payment = fake.paymentByReference(String(sold.body.gatewayPayId));
+    return { ...s, id: sold.body.id as number, payment };
+  }
+  const refundsAt = (c: Awaited<ReturnType<typeof capturedSale>>) =>
+    fake.payment(c.payment?.id as string)?.refunds ?? [];
+
+  it('made but unanswered: stays recorded, and its reconciler finds it instead of refunding twice', async () => {
+    const c = await capturedSale();
+    fake.failNext({ status: 200, lose: true });
+    const refund = await api.post(`/api/transactions/${c.id}/refund`, { amount: 40 }, { token: c.key });
+    expect(refund.status).toBe(503);
+    expect(refundsAt(c)).toHaveLength(1);
+    const recorded = (await api.get(`/api/transactions/${c.id}`, { token: c.key })).body;
+    expect(recorded.refundedAmount).toBe(40);
+
+    await advance(3 * 60);
+    expect(refundsAt(c)).toHaveLength(1);
+    expect((await api.get(`/api/transactions/${c.id}`, { token: c.key })).body.refundedAmount).toBe(40);
+  });
+
+  it('never made: stays recorded, and its reconciler makes it once', async () => {
+    const c = await capturedSale();
+    fake.failNext({ status: 502 });
+    expect((await api.post(`/api/transactions/${c.id}/refund`, {}, { token: c.key })).status).toBe(503);
+    expect(refundsAt(c)).toHaveLength(0);
+    expect((await api.get(`/api/transactions/${c.id}`, { token: c.key })).body.status).toBe('reversed');
+
+    await advance(3 * 60);
+    expect(refundsAt(c)).toHaveLength(1);
+    await advance(10 * 60);
+    expect(refundsAt(c)).toHaveLength(1);
+  });
+
+  it('refused by the provider: undone, with nothing left to reconcile', async () => {
+    const c = await capturedSale();
+    fake.failNext({
+      status: 400,
+      body: { errors: [{ code: 'invalid_action', description: 'Não permitido.' }] },
+    });
+    expect((await api.post(`/api/transactions/${c.id}/refund`, {}, { token: c.key })).status).toBe(400);
+    expect((await api.get(`/api/transactions/${c.id}`, { token: c.key })).body).toMatchObject({
+      status: 'captured',
+      refundedAmount: 0,
+    });
+    await advance(3 * 60);
+    expect(refundsAt(c)).toHaveLength(0);
+  });
+});
