@@ -423,8 +423,9 @@ export async function createSaleKeepingCard(
 const reconcileAt = (now: Date) => new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString();
 
 /**
- * The sale's attempt: the one this request's first run wrote (the same X-Idempotency-Key, scope and
- * body), or a new pending one written now with the reference the charge will carry.
+ * The sale's attempt: a new pending one written now with the reference the charge will carry, or,
+ * when its id is taken, the one this request's first run wrote (the same X-Idempotency-Key, scope
+ * and body).
  */
 async function openAttempt(
   deps: CreateDeps,
@@ -434,10 +435,8 @@ async function openAttempt(
   const { input, product, provider, now } = checked;
   const tenant = product.tenant;
   const id = attemptIdOf(deps.retryKey);
-  if (deps.retryKey) {
-    const found = await deps.attempts.get(tenant, id);
-    if (found?.kind === 'sale') return { attempt: found, fresh: false };
-  }
+  // Written first and read only when the id is taken: a first request pays no read for its key
+  // (a retry spends a transaction id and a reference it does not use).
   const value = context.amountCentavos ?? product.value;
   const [transactionId, gatewayPayId] = await Promise.all([
     deps.transactions.nextId(),
@@ -461,7 +460,7 @@ async function openAttempt(
   try {
     await deps.attempts.create(attempt);
   } catch (error) {
-    // The same request, retried while this one began: its attempt is the one.
+    // The same request ran before (a retry after its lease or a crash): its attempt is the one.
     const found = isConflict(error) ? await deps.attempts.get(tenant, id) : null;
     if (found?.kind !== 'sale') throw error;
     return { attempt: found, fresh: false };
