@@ -167,7 +167,7 @@ describe('the Asaas adapter: requests', () => {
     fake.requests.length = 0;
     // Asaas debits the card and the answer never arrives (the job dies or times out).
     fake.failNext({ status: 200, lose: true });
-    expect(await renew()).toMatchObject({ outcome: 'error' });
+    await expect(renew()).rejects.toMatchObject({ statusCode: 503, code: 'provider_unavailable' });
     const debits = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v3/payments');
     expect(debits()).toHaveLength(1);
 

@@ -209,7 +209,11 @@ export class AsaasProvider implements PaymentProvider {
     // No buyer at a renewal: the IP the buyer saved this card from (Asaas asks every card payment for one).
     const remoteIp = await this.deps.links.cardIp(sellerId, tokenHash(request.token));
     if (remoteIp) Object.assign(body, { remoteIp });
-    const result = await this.cardCharge(credentials, gatewayPayId, body);
+    // No answer (a 5xx, a timeout, a 429) throws: the debit's job runs again with the same key, which
+    // asks Asaas under the reference first, so a debit made without an answer is found, never repeated.
+    const result = await this.cardCharge(credentials, gatewayPayId, body, undefined, undefined, {
+      unknownOutcome: 'throw',
+    });
     // An errored debit is not remembered: the renewal's retry asks the provider again.
     if (result.outcome !== 'error') await this.deps.links.remember(sellerId, request.idempotencyKey, result);
     return result;
