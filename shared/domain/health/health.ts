@@ -1,3 +1,4 @@
+import type { Deps } from '#shared/domain/deps';
 import type { Clock, HealthRepository, PaymentGateway } from '#shared/domain/ports';
 
 export type Status = 'healthy' | 'degraded' | 'unhealthy';
@@ -115,11 +116,8 @@ export async function recordHeartbeat(deps: {
 
 export type HealthScope = 'all' | 'database' | 'cron' | 'gateway';
 
-export interface HealthDeps {
-  health: HealthRepository;
-  clock: Clock;
-  /** The in-process sandbox (test tenants), reported apart. */
-  gateway: PaymentGateway;
+/** `gateway`: the in-process sandbox (test tenants), reported apart. */
+export type HealthDeps = Pick<Deps, 'health' | 'clock' | 'gateway'> & {
   /**
    * The providers serving live sales (Asaas), each checked without any seller's credentials: the
    * gateway check fails while any of them is unreachable.
@@ -128,7 +126,7 @@ export interface HealthDeps {
   intervalSeconds: number;
   /** The service's release number, answered as `version`. */
   release: string;
-}
+};
 
 /** Each provider's own check, side by side (a provider that throws is unhealthy, named only). */
 export async function checkProviders(providers: PaymentGateway[]) {

@@ -1,11 +1,7 @@
 import type { CustomerProfile } from '#shared/domain/customers/customer';
+import type { Deps } from '#shared/domain/deps';
 import { CUSTOMER_NOT_FOUND, toPaymentMethodView } from '#shared/domain/payment-methods/payment-method';
-import type {
-  CustomerRepository,
-  PaymentMethodRepository,
-  PortalConfigRepository,
-  SubscriptionRepository,
-} from '#shared/domain/ports';
+import type { CustomerRepository, PortalConfigRepository } from '#shared/domain/ports';
 import { effectivePortalConfig, type PortalSettings } from '#shared/domain/products/portal-config';
 import {
   type Subscription,
@@ -120,12 +116,7 @@ export async function sessionProfile(
   return found && found.id === session.customer.id ? found : null;
 }
 
-export interface PortalReadDeps {
-  customers: Pick<CustomerRepository, 'findProfile'>;
-  portalConfigs: Pick<PortalConfigRepository, 'get' | 'readForProduct'>;
-  subscriptions: Pick<SubscriptionRepository, 'listByCustomer'>;
-  paymentMethods: Pick<PaymentMethodRepository, 'listByCustomer'>;
-}
+export type PortalReadDeps = Pick<Deps, 'customers' | 'portalConfigs' | 'subscriptions' | 'paymentMethods'>;
 
 /**
  * GET /api/portal: everything the hosted portal page draws: the customer, the session's

@@ -1,14 +1,12 @@
 import { registerSchemeVerifier } from '#shared/auth/authenticate';
 import { rateWindow } from '#shared/domain/auth/rate-limit';
+import type { Deps } from '#shared/domain/deps';
 import type { Clock, PortalSessionRepository } from '#shared/domain/ports';
 import { authFailure } from '#shared/errors';
 import type { AuthContext } from '#shared/http/types';
 import { PORTAL_TOKEN_FORMAT, type PortalSession, portalTokenHash } from './session';
 
-export interface PortalTokenDeps {
-  portalSessions: Pick<PortalSessionRepository, 'findByTokenHash'>;
-  clock: Clock;
-}
+export type PortalTokenDeps = Pick<Deps, 'portalSessions' | 'clock'>;
 
 /**
  * The session of a portal token, or 401: no token (`token_missing`), a malformed one (refused
