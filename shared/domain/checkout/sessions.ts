@@ -4,7 +4,6 @@ import { type DomainEvent, type EventPayload, type EventsOf, newEvent } from '#s
 import { readNumberedPage } from '#shared/domain/paging';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import type { CheckoutSessionRepository, Clock, Ids } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { resolvePrice } from '#shared/domain/subscriptions/prices';
@@ -193,7 +192,7 @@ export async function createSession(deps: SessionDeps, tenant: Tenant, input: Cr
 
 /** A session of this tenant; another seller's or environment's answers exactly like a missing one. */
 export async function findSession(
-  deps: { sessions: CheckoutSessionRepository },
+  deps: Pick<Deps, 'sessions'>,
   tenant: Tenant,
   id: string,
 ): Promise<CheckoutSession> {
@@ -203,17 +202,13 @@ export async function findSession(
 }
 
 /** GET /api/checkout/sessions/{id}. */
-export async function getSession(
-  deps: { sessions: CheckoutSessionRepository; publicBaseUrl: string },
-  tenant: Tenant,
-  id: string,
-) {
+export async function getSession(deps: Pick<Deps, 'sessions' | 'publicBaseUrl'>, tenant: Tenant, id: string) {
   return { data: toSessionView(await findSession(deps, tenant, id), deps.publicBaseUrl) };
 }
 
 /** GET /api/checkout/sessions. */
 export async function listSessions(
-  deps: { sessions: CheckoutSessionRepository; publicBaseUrl: string },
+  deps: Pick<Deps, 'sessions' | 'publicBaseUrl'>,
   tenant: Tenant,
   query: ListSessionsInput,
 ) {
@@ -242,7 +237,7 @@ export async function listSessions(
 }
 
 const eventOf = <N extends EventsOf<'checkout'>>(
-  deps: { ids: Ids; clock: Clock },
+  deps: Pick<Deps, 'ids' | 'clock'>,
   s: CheckoutSession,
   name: N,
   data: EventPayload<N>,

@@ -1,5 +1,5 @@
 import type { Deps } from '#shared/domain/deps';
-import type { Clock, HealthRepository, PaymentGateway } from '#shared/domain/ports';
+import type { PaymentGateway } from '#shared/domain/ports';
 
 export type Status = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -22,7 +22,7 @@ export type HealthAnswer = HealthReport & { version: string };
 /** The database check gives up after this long so a dead endpoint answers 503 quickly. */
 export const DB_CHECK_TIMEOUT_MS = 2_500;
 
-export async function checkDatabase(deps: { health: HealthRepository; clock: Clock }): Promise<Check> {
+export async function checkDatabase(deps: Pick<HealthDeps, 'health' | 'clock'>): Promise<Check> {
   const started = Date.now();
   try {
     await deps.health.ping(AbortSignal.timeout(DB_CHECK_TIMEOUT_MS));
@@ -33,11 +33,9 @@ export async function checkDatabase(deps: { health: HealthRepository; clock: Clo
 }
 
 /** Stale after two heartbeat intervals without a run. */
-export async function checkCron(deps: {
-  health: HealthRepository;
-  clock: Clock;
-  intervalSeconds: number;
-}): Promise<Check> {
+export async function checkCron(
+  deps: Pick<HealthDeps, 'health' | 'clock' | 'intervalSeconds'>,
+): Promise<Check> {
   try {
     const beat = await deps.health.readHeartbeat();
     if (!beat)
@@ -62,10 +60,7 @@ export async function checkCron(deps: {
  * environment it serves; the in-process sandbox, which serves test tenants only, is reported there
  * apart and never fails the check. Without a live provider the sandbox's own status is the check's.
  */
-export async function checkGateway(deps: {
-  gateway: PaymentGateway;
-  live: PaymentGateway[];
-}): Promise<Check> {
+export async function checkGateway(deps: Pick<HealthDeps, 'gateway' | 'live'>): Promise<Check> {
   const [sandbox, ...live] = await checkProviders([deps.gateway, ...deps.live]);
   const providers = [
     { ...sandbox, serves: 'test' as const },
@@ -105,10 +100,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.name : 'error';
 }
 
-export async function recordHeartbeat(deps: {
-  health: HealthRepository;
-  clock: Clock;
-}): Promise<{ at: string }> {
+export async function recordHeartbeat(deps: Pick<Deps, 'health' | 'clock'>): Promise<{ at: string }> {
   const at = deps.clock.now();
   await deps.health.writeHeartbeat(at);
   return { at: at.toISOString() };

@@ -1,7 +1,6 @@
 import { registerSchemeVerifier } from '#shared/auth/authenticate';
 import { rateWindow } from '#shared/domain/auth/rate-limit';
 import type { Deps } from '#shared/domain/deps';
-import type { Clock, PortalSessionRepository } from '#shared/domain/ports';
 import { authFailure } from '#shared/errors';
 import type { AuthContext } from '#shared/http/types';
 import { PORTAL_TOKEN_FORMAT, type PortalSession, portalTokenHash } from './session';
@@ -32,7 +31,7 @@ export async function verifyPortalToken(
  * limit together, with the same 401s; a refused token is not counted.
  */
 export async function authenticatePortalToken(
-  deps: { portalSessions: Pick<PortalSessionRepository, 'authenticate' | 'findByTokenHash'>; clock: Clock },
+  deps: Pick<Deps, 'portalSessions' | 'clock'>,
   token: string | undefined,
 ): Promise<{ session: PortalSession; count: number }> {
   if (!token) throw authFailure('tokenMissing');
