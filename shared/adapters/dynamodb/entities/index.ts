@@ -3,23 +3,29 @@
  * generated from it (`npm run data-model`) and the tests hold the table and the document to it.
  */
 import { affiliationEntity } from './affiliation';
-import { apiKeyEntity } from './api-key';
+import { apiKeyEntity, apiKeyNameEntity, apiKeyPointerEntity } from './api-key';
 import { checkoutSessionEntity } from './checkout-session';
 import { customerProfileEntity } from './customer';
 import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
 import { planEntity } from './installment-plan';
+import { mailLogEntity, sandboxMailEntity, sandboxMailToEntity } from './mail';
 import { paymentMethodEntity } from './payment-method';
 import { portalConfigEntity } from './portal-config';
 import { portalSessionEntity } from './portal-session';
 import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
+import { sellerEntity, sellerLoginEntity } from './seller';
 import { subscriptionEntity } from './subscription';
 import { transactionEntity } from './transaction';
 import { webhookEndpointEntity } from './webhook-endpoint';
 
 export const ENTITY_DEFINITIONS = [
+  sellerEntity,
+  sellerLoginEntity,
   apiKeyEntity,
+  apiKeyPointerEntity,
+  apiKeyNameEntity,
   webhookEndpointEntity,
   outboxEventEntity,
   webhookDeliveryEntity,
@@ -37,4 +43,7 @@ export const ENTITY_DEFINITIONS = [
   attemptEntity,
   planEntity,
   portalSessionEntity,
+  sandboxMailEntity,
+  sandboxMailToEntity,
+  mailLogEntity,
 ] as const;
