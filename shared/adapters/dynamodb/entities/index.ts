@@ -7,6 +7,7 @@ import { apiKeyEntity, apiKeyNameEntity, apiKeyPointerEntity } from './api-key';
 import { checkoutSessionEntity } from './checkout-session';
 import { customerProfileEntity } from './customer';
 import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
+import { idempotencyEntity } from './idempotency';
 import { planEntity } from './installment-plan';
 import { mailLogEntity, sandboxMailEntity, sandboxMailToEntity } from './mail';
 import { paymentMethodEntity } from './payment-method';
@@ -46,4 +47,5 @@ export const ENTITY_DEFINITIONS = [
   sandboxMailEntity,
   sandboxMailToEntity,
   mailLogEntity,
+  idempotencyEntity,
 ] as const;
