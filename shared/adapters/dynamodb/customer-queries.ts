@@ -12,6 +12,7 @@ import { MAX_LIST_WINDOW } from '#shared/domain/paging';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { creationOrder, customerProfileEntity } from './entities/customer';
+import { customerEmailEntity } from './entities/customer-links';
 import { keys } from './keys';
 import type { Item, Table } from './table';
 
@@ -134,7 +135,7 @@ export function createCustomerQueries(table: Table) {
     const pointers = await allOf(keys.tenant(tenant), keys.customerEmailPrefix(search.email));
     return profilesByUuid(
       tenant,
-      pointers.map((p) => String(p.uuid)),
+      pointers.map((p) => customerEmailEntity.fromItem(p).uuid),
     );
   }
 

@@ -6,6 +6,12 @@ import { affiliationEntity } from './affiliation';
 import { apiKeyEntity, apiKeyNameEntity, apiKeyPointerEntity } from './api-key';
 import { checkoutSessionEntity } from './checkout-session';
 import { customerProfileEntity } from './customer';
+import {
+  customerEmailEntity,
+  customerGlobalEmailEntity,
+  customerIdEntity,
+  customerSellerEntity,
+} from './customer-links';
 import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
 import { idempotencyEntity } from './idempotency';
 import { planEntity } from './installment-plan';
@@ -36,6 +42,10 @@ export const ENTITY_DEFINITIONS = [
   affiliationEntity,
   transactionEntity,
   customerProfileEntity,
+  customerEmailEntity,
+  customerGlobalEmailEntity,
+  customerSellerEntity,
+  customerIdEntity,
   checkoutSessionEntity,
   paymentMethodEntity,
   priceEntity,
