@@ -15,15 +15,21 @@ import type { CustomerRepository } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
-import { createCustomerQueries, profileRefAttribute, toGlobal, toProfile } from './customer-queries';
+import { createCustomerQueries, toProfile } from './customer-queries';
 import { customerProfileEntity, nameOrder } from './entities/customer';
 import {
   customerEmailEntity,
   customerGlobalEmailEntity,
+  customerGlobalEntity,
   customerIdEntity,
   customerSellerEntity,
   type LinkedProfile,
+  profileRefAttribute,
+  SELLER_IDS,
 } from './entities/customer-links';
+
+const toGlobal = customerGlobalEntity.fromItem;
+
 import { keys } from './keys';
 import {
   ConditionFailedError,
@@ -104,28 +110,13 @@ const countOne = (tenant: Tenant): TransactItem => ({
   },
 });
 
-/** A global customer's item, with its first seller and that seller's profile identity when not its own. */
-function globalItem(global: GlobalCustomer, sellerId: number, ref?: { id: number; uuid: string }): Item {
-  const { environment, profileRefs: _, ...rest } = global;
-  const own = !ref || (ref.id === global.id && ref.uuid === global.uuid);
-  return {
-    ...keys.customerGlobal(environment, global.document),
-    entity: 'customer',
-    version: 1,
-    environment,
-    ...rest,
-    [SELLER_IDS]: new Set([sellerId]),
-    ...(own ? {} : { [profileRefAttribute(sellerId)]: { id: ref.id, uuid: ref.uuid } }),
-  };
-}
-
 /** A new global customer with the tenant's profile (entry 0: the global, ALL_OLD on failure). */
 function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): TransactItem[] {
   const { environment } = global;
   return [
     {
       Put: {
-        Item: globalItem(global, profile.tenant.sellerId),
+        Item: customerGlobalEntity.toItem({ global, sellerId: profile.tenant.sellerId }),
         ConditionExpression: 'attribute_not_exists(pk)',
         // A sale that assumed a new document learns the registered one from its failure.
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -139,13 +130,6 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
     directoryPointer(environment, profile.email, global.document),
   ];
 }
-
-/**
- * The sellers with a profile of the global customer, kept on the global item: a sale reads the
- * global with its product (before it knows the seller) and learns from it whether the seller has a
- * profile.
- */
-const SELLER_IDS = 'sellerIds';
 
 /**
  * The tenant joins the global's seller list (a global is never deleted; the condition keeps it so).
@@ -283,7 +267,12 @@ function relinkWrites({ current, next, target, createTarget, spare }: ProfileRel
       },
     },
     createTarget
-      ? { Put: { Item: globalItem(target, sellerId, ref), ConditionExpression: 'attribute_not_exists(pk)' } }
+      ? {
+          Put: {
+            Item: customerGlobalEntity.toItem({ global: target, sellerId, ref }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        }
       : {
           Update: {
             Key: keys.customerGlobal(tenant.environment, target.document),

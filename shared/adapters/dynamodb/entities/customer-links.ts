@@ -1,4 +1,4 @@
-import type { CustomerProfile } from '#shared/domain/customers/customer';
+import type { CustomerProfile, GlobalCustomer, ProfileRef } from '#shared/domain/customers/customer';
 import type { Environment } from '#shared/domain/tenant';
 import { keys } from '../keys';
 import type { Item } from '../table';
@@ -87,4 +87,70 @@ export const customerIdEntity = defineEntity({
     uuid: String(item.uuid),
     profile: customerProfileEntity.fromItem(item.profile as Item),
   }),
+});
+
+/**
+ * The global item's attribute holding a seller's profile identity when it is not the global's own
+ * (GlobalCustomer.profileRefs): one top-level attribute per seller, so setting it needs no map to exist.
+ */
+export const PROFILE_REF_PREFIX = 'profileRef#';
+export const profileRefAttribute = (sellerId: number) => `${PROFILE_REF_PREFIX}${sellerId}`;
+
+/**
+ * The sellers with a profile of the global customer, a number set on the global item: a sale reads
+ * the global with its product (before it knows the seller) and learns from it whether the seller
+ * has a profile. Updates add and remove sellers.
+ */
+export const SELLER_IDS = 'sellerIds';
+
+/** A global customer as it is first written: with its first seller, and that seller's profile identity. */
+export interface GlobalWrite {
+  global: GlobalCustomer;
+  sellerId: number;
+  /** The seller's profile, when it is not keyed by the global's own id and uuid. */
+  ref?: ProfileRef;
+}
+
+/**
+ * A customer across sellers, one per document and environment (`CUSTOMER#<env>#<document>`): the
+ * registration data, its sellers (`sellerIds`) and, per seller whose profile is not the global's
+ * own id and uuid, that profile's identity (`profileRef#<sellerId>`).
+ */
+export const customerGlobalEntity = defineEntity({
+  entity: 'customer',
+  version: 1,
+  key: ({ global }: GlobalWrite) => keys.customerGlobal(global.environment, global.document),
+  patterns: {},
+  attributes: ({ global, sellerId, ref }) => {
+    const { profileRefs: _, ...fields } = global;
+    const own = !ref || (ref.id === global.id && ref.uuid === global.uuid);
+    return {
+      ...fields,
+      [SELLER_IDS]: new Set([sellerId]),
+      ...(own ? {} : { [profileRefAttribute(sellerId)]: { id: ref.id, uuid: ref.uuid } }),
+    };
+  },
+  fromItem: (item): GlobalCustomer => {
+    const refs: Record<number, ProfileRef> = {};
+    for (const [attribute, value] of Object.entries(item)) {
+      if (!attribute.startsWith(PROFILE_REF_PREFIX)) continue;
+      const ref = value as Item;
+      refs[Number(attribute.slice(PROFILE_REF_PREFIX.length))] = {
+        id: Number(ref.id),
+        uuid: String(ref.uuid),
+      };
+    }
+    return {
+      id: Number(item.id),
+      uuid: String(item.uuid),
+      environment: item.environment as GlobalCustomer['environment'],
+      document: String(item.document),
+      personType: item.personType as GlobalCustomer['personType'],
+      name: String(item.name),
+      email: String(item.email),
+      phone: String(item.phone),
+      createdAt: String(item.createdAt),
+      ...(Object.keys(refs).length > 0 ? { profileRefs: refs } : {}),
+    };
+  },
 });

@@ -9,6 +9,7 @@ import { customerProfileEntity } from './customer';
 import {
   customerEmailEntity,
   customerGlobalEmailEntity,
+  customerGlobalEntity,
   customerIdEntity,
   customerSellerEntity,
 } from './customer-links';
@@ -42,6 +43,7 @@ export const ENTITY_DEFINITIONS = [
   affiliationEntity,
   transactionEntity,
   customerProfileEntity,
+  customerGlobalEntity,
   customerEmailEntity,
   customerGlobalEmailEntity,
   customerSellerEntity,
