@@ -7,7 +7,7 @@ import { MAX_LIST_WINDOW } from '#shared/domain/paging';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { creationOrder, customerProfileEntity } from './entities/customer';
-import { customerEmailEntity, customerGlobalEntity } from './entities/customer-links';
+import { customerEmailEntity, customerGlobalEntity, customerOverdueEntity } from './entities/customer-links';
 import { keys } from './keys';
 import type { Item, Table } from './table';
 
@@ -110,11 +110,11 @@ export function createCustomerQueries(table: Table) {
 
   /** The overdue set: its markers carry the creation order, so only one page of profiles is read. */
   async function overdue(tenant: Tenant, skip: number, take: number) {
-    const markers = await allOf(keys.customersOverdue(tenant));
-    markers.sort((a, b) => String(b.order).localeCompare(String(a.order)));
+    const markers = (await allOf(keys.customersOverdue(tenant))).map(customerOverdueEntity.fromItem);
+    markers.sort((a, b) => b.order.localeCompare(a.order));
     const items = await profilesByUuid(
       tenant,
-      markers.slice(skip, skip + take).map((m) => String(m.sk)),
+      markers.slice(skip, skip + take).map((m) => m.uuid),
     );
     return { items, total: markers.length };
   }

@@ -2,7 +2,7 @@ import type { CustomerProfile, GlobalCustomer, ProfileRef } from '#shared/domain
 import type { Environment } from '#shared/domain/tenant';
 import { keys } from '../keys';
 import type { Item } from '../table';
-import { customerProfileEntity } from './customer';
+import { creationOrder, customerProfileEntity } from './customer';
 import { defineEntity } from './entity';
 
 /**
@@ -153,4 +153,18 @@ export const customerGlobalEntity = defineEntity({
       ...(Object.keys(refs).length > 0 ? { profileRefs: refs } : {}),
     };
   },
+});
+
+/**
+ * The marker of a customer with overdue charges (`OVERDUE` partition of its tenant, keyed by the
+ * profile's uuid): put when the overdue count leaves 0, deleted when it returns to 0. It carries the
+ * profile's creation order, so the overdue list pages without reading every profile.
+ */
+export const customerOverdueEntity = defineEntity({
+  entity: 'customer-overdue',
+  version: 1,
+  key: (p: CustomerProfile) => keys.customerOverdue(p.tenant, p.uuid),
+  patterns: {},
+  attributes: (p) => ({ order: creationOrder(p) }),
+  fromItem: (item) => ({ uuid: String(item.sk), order: String(item.order) }),
 });

@@ -11,6 +11,7 @@ import {
   customerGlobalEmailEntity,
   customerGlobalEntity,
   customerIdEntity,
+  customerOverdueEntity,
   customerSellerEntity,
 } from './customer-links';
 import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
@@ -48,6 +49,7 @@ export const ENTITY_DEFINITIONS = [
   customerGlobalEmailEntity,
   customerSellerEntity,
   customerIdEntity,
+  customerOverdueEntity,
   checkoutSessionEntity,
   paymentMethodEntity,
   priceEntity,
