@@ -18,6 +18,7 @@ import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
 import { idempotencyEntity } from './idempotency';
 import { planEntity } from './installment-plan';
 import { mailLogEntity, sandboxMailEntity, sandboxMailToEntity } from './mail';
+import { migrationFormatEntity } from './migration-format';
 import { paymentMethodEntity } from './payment-method';
 import { portalConfigEntity } from './portal-config';
 import { portalSessionEntity } from './portal-session';
@@ -62,4 +63,5 @@ export const ENTITY_DEFINITIONS = [
   sandboxMailToEntity,
   mailLogEntity,
   idempotencyEntity,
+  migrationFormatEntity,
 ] as const;
