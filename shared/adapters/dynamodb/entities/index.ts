@@ -17,6 +17,7 @@ import {
 import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
 import { idempotencyEntity } from './idempotency';
 import { planEntity } from './installment-plan';
+import { localLoginEntity, localSessionEntity } from './local-identity';
 import { mailLogEntity, sandboxMailEntity, sandboxMailToEntity } from './mail';
 import { migrationFormatEntity } from './migration-format';
 import { paymentMethodEntity } from './payment-method';
@@ -64,4 +65,6 @@ export const ENTITY_DEFINITIONS = [
   mailLogEntity,
   idempotencyEntity,
   migrationFormatEntity,
+  localLoginEntity,
+  localSessionEntity,
 ] as const;
