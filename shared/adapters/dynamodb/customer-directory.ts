@@ -1,5 +1,6 @@
 import type { CustomerDirectory } from '#shared/domain/ports/customer-area';
 import { customerGlobalEmailEntity, customerSellerEntity } from './entities/customer-links';
+import { sellerEntity } from './entities/seller';
 import { keys } from './keys';
 import type { Item, Table } from './table';
 
@@ -35,7 +36,7 @@ export function createCustomerDirectory(table: Table): CustomerDirectory {
 
     async sellerName(sellerId) {
       const item = await table.get<Item>(keys.seller(sellerId));
-      return typeof item?.name === 'string' && item.name ? item.name : null;
+      return (item && sellerEntity.fromItem(item).name) || null;
     },
   };
 }
