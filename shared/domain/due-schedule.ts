@@ -1,5 +1,5 @@
 import type { Deps } from '#shared/domain/deps';
-import type { Reporter, ScheduledJob } from '#shared/domain/ports';
+import type { ScheduledJob } from '#shared/domain/ports';
 import { isConflict } from '#shared/errors';
 
 /**
@@ -60,7 +60,7 @@ export async function advanceWhileDue<T extends { version: number }>(
  * lists by now. One that fails is reported and left to the next beat; the others still run.
  */
 export async function sweepDue(
-  deps: { reporter: Reporter },
+  deps: Pick<Deps, 'reporter'>,
   job: string,
   dueIds: string[],
   run: (jobId: string) => Promise<{ outcome: string }>,

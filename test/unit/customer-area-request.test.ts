@@ -7,6 +7,7 @@ import {
 } from '#shared/domain/customer-area/request';
 import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { ResponsePacer } from '#shared/domain/ports/customer-area';
+import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { customerProfile } from '../support/fixtures';
 
 const CPF = '52998224725';
@@ -34,12 +35,15 @@ function recordingPacer(steps: string[]): ResponsePacer {
   };
 }
 
+function customersOf(known: CustomerProfile[]): FakeCustomerRepository {
+  const customers = new FakeCustomerRepository();
+  for (const p of known) customers.seedProfile(p);
+  return customers;
+}
+
 function deps(steps: string[], known: CustomerProfile[]): RequestMagicLinkDeps {
   return {
-    customers: {
-      findProfile: async (tenant, uuid) =>
-        known.find((p) => p.tenant.sellerId === tenant.sellerId && p.uuid === uuid) ?? null,
-    },
+    customers: customersOf(known),
     directory: {
       documentsByEmail: async () => [],
       sellersOf: async (environment, document) =>

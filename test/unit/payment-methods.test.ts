@@ -9,6 +9,7 @@ import type { SavedCardToken } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { FakeClock } from '../support/fakes/clock';
+import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeGatewayRouter } from '../support/fakes/gateway-router';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakePaymentMethodRepository } from '../support/fakes/payment-method-repository';
@@ -37,7 +38,7 @@ let repo: FakePaymentMethodRepository;
 let scheduler: FakeScheduler;
 let provider: FakePaymentProvider;
 let reporter: FakeReporter;
-let profiles: Set<string>;
+let customers: FakeCustomerRepository;
 
 const deps = () => ({
   paymentMethods: repo,
@@ -45,10 +46,7 @@ const deps = () => ({
   scheduler,
   clock,
   ids: new SequentialIds(),
-  customers: {
-    findProfile: async (t: Tenant, uuid: string) =>
-      profiles.has(`${t.sellerId}#${t.environment}#${uuid}`) ? ({ uuid } as CustomerProfile) : null,
-  },
+  customers,
   reporter,
 });
 
@@ -63,7 +61,13 @@ beforeEach(() => {
   scheduler = new FakeScheduler();
   provider = new FakePaymentProvider();
   reporter = new FakeReporter();
-  profiles = new Set([`7#test#${MARIA.uuid}`, `7#test#${JOAO.uuid}`, `8#test#${MARIA.uuid}`]);
+  customers = new FakeCustomerRepository();
+  for (const [tenant, { uuid }] of [
+    [SELLER, MARIA],
+    [SELLER, JOAO],
+    [OTHER, MARIA],
+  ] as const)
+    customers.seedProfile({ tenant, uuid } as CustomerProfile);
 });
 
 describe('saveCard', () => {

@@ -570,7 +570,8 @@ describe('portalPage (GET /portal)', () => {
     const store = new FakeSubscriptionRepository();
     store.seed({ ...before, status: 'pending_cancellation', cancelAt: before.currentPeriodEnd, version: 2 });
     // The index still answers the state before the cancellation.
-    const lagging = { get: store.get.bind(store), listByCustomer: async () => [before] };
+    store.listByCustomer = async () => [before];
+    const lagging = store;
     const stale = await portalPage({ ...deps, subscriptions: lagging }, { token: TOKEN });
     expect(stale.html).toContain('<span class="status status-ok" id="status-301">Ativa</span>');
     const fresh = await portalPage({ ...deps, subscriptions: lagging }, { token: TOKEN, updated: '301' });

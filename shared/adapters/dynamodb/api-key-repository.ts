@@ -2,7 +2,7 @@ import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
 import { ApiKeyLimitError, DuplicateKeyNameError } from '#shared/domain/auth/api-keys';
 import type { ApiKeyRepository } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
-import { apiKeyEntity } from './entities/api-key';
+import { apiKeyEntity, apiKeyNameEntity, apiKeyPointerEntity } from './entities/api-key';
 import { keys } from './keys';
 import { countRequest } from './rate-counter';
 import {
@@ -29,36 +29,8 @@ function createItems(record: ApiKeyRecord, sellerShared: boolean): TransactItem[
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
-      Put: {
-        Item: {
-          ...keys.apiKeyName(record.sellerId, record.environment, record.name),
-          entity: 'api-key-name',
-          version: 1,
-          id: record.id,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    {
-      Put: {
-        Item: {
-          ...keys.apiKeyPointer(record.sellerId, record.id),
-          entity: 'api-key-pointer',
-          version: 1,
-          // A copy of what the revoke answer shows, so revoking needs no second read.
-          id: record.id,
-          sellerId: record.sellerId,
-          hash: record.hash,
-          environment: record.environment,
-          name: record.name,
-          keyPreview: record.keyPreview,
-          permissions: record.permissions,
-          createdAt: record.createdAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    { Put: { Item: apiKeyNameEntity.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { Item: apiKeyPointerEntity.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
   ];
 }
 
@@ -140,9 +112,10 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
     },
 
     async revoke(sellerId, id, at) {
-      const pointer = await table.get<Item>(keys.apiKeyPointer(sellerId, id), { consistent: true });
+      const item = await table.get<Item>(keys.apiKeyPointer(sellerId, id), { consistent: true });
+      const pointer = item ? apiKeyPointerEntity.fromItem(item) : null;
       if (!pointer || pointer.revokedAt) return null;
-      const hash = String(pointer.hash);
+      const hash = pointer.hash;
       try {
         await table.transact([
           {
@@ -156,25 +129,19 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
           },
           {
             Update: {
-              Key: keys.apiKeyPointer(sellerId, id),
+              Key: apiKeyPointerEntity.key(pointer),
               UpdateExpression: 'SET revokedAt = :at',
               ExpressionAttributeValues: { ':at': at.toISOString() },
             },
           },
           // The name is free again once its key is revoked.
           {
-            Delete: {
-              Key: keys.apiKeyName(
-                sellerId,
-                pointer.environment as ApiKeyRecord['environment'],
-                String(pointer.name),
-              ),
-            },
+            Delete: { Key: apiKeyNameEntity.key(pointer) },
           },
           // And its place under the cap.
           {
             Update: {
-              Key: keys.apiKeySet(sellerId, pointer.environment as ApiKeyRecord['environment']),
+              Key: keys.apiKeySet(sellerId, pointer.environment),
               UpdateExpression:
                 'SET entity = :entity, version = :one, revision = if_not_exists(revision, :zero) + :one DELETE hashes :hash',
               ExpressionAttributeValues: {
@@ -193,7 +160,11 @@ export function createApiKeyRepository(table: Table): ApiKeyRepository {
       // lastUsedAt lives on the key item only (authenticate stamps it there): the answer reads it,
       // as the list does, instead of answering a used key as never used.
       const key = await table.get<Item>(keys.apiKey(hash), { consistent: true });
-      return toRecord({ ...pointer, lastUsedAt: key?.lastUsedAt, revokedAt: at.toISOString() });
+      return {
+        ...pointer,
+        lastUsedAt: (key?.lastUsedAt as string | undefined) ?? null,
+        revokedAt: at.toISOString(),
+      };
     },
 
     async authenticate(hash, at, window) {

@@ -1,4 +1,6 @@
 import type { CustomerDirectory } from '#shared/domain/ports/customer-area';
+import { customerGlobalEmailEntity, customerSellerEntity } from './entities/customer-links';
+import { sellerEntity } from './entities/seller';
 import { keys } from './keys';
 import type { Item, Table } from './table';
 
@@ -13,7 +15,7 @@ export function createCustomerDirectory(table: Table): CustomerDirectory {
         ExpressionAttributeValues: { ':pk': keys.customerGlobalEmailPartition(environment, email) },
         Limit: MAX_DOCUMENTS,
       });
-      return page.items.map((item) => String(item.document));
+      return page.items.map((item) => customerGlobalEmailEntity.fromItem(item).document);
     },
 
     async sellersOf(environment, document) {
@@ -29,16 +31,12 @@ export function createCustomerDirectory(table: Table): CustomerDirectory {
         items.push(...page.items);
         cursor = page.cursor;
       } while (cursor);
-      return items.map((item) => ({
-        sellerId: Number(item.sellerId),
-        customerId: Number(item.customerId),
-        uuid: String(item.uuid),
-      }));
+      return items.map(customerSellerEntity.fromItem);
     },
 
     async sellerName(sellerId) {
       const item = await table.get<Item>(keys.seller(sellerId));
-      return typeof item?.name === 'string' && item.name ? item.name : null;
+      return (item && sellerEntity.fromItem(item).name) || null;
     },
   };
 }

@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
-import { creationOrder, toProfile } from './customer-queries';
+import { toProfile } from './customer-queries';
+import { customerOverdueEntity } from './entities/customer-links';
 import { keys } from './keys';
 import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 
@@ -46,7 +47,7 @@ export function overdueCountWrites(
   if (before === 0)
     writes.push({
       Put: {
-        Item: { ...marker, entity: 'customer-overdue', version: 1, order: creationOrder(toProfile(profile)) },
+        Item: customerOverdueEntity.toItem(toProfile(profile)),
       },
     });
   if (after === 0) writes.push({ Delete: { Key: marker } });

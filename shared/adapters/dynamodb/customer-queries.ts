@@ -2,49 +2,19 @@
  * The customer list's reads. Every search goes through a key or an index made for it (docs/data-model.md);
  * offset pages are walked with Limit, bounded by MAX_LIST_WINDOW, since the spec pages by number.
  */
-import {
-  type CustomerProfile,
-  type GlobalCustomer,
-  type ProfileRef,
-  profileRefOf,
-} from '#shared/domain/customers/customer';
+import { type CustomerProfile, profileRefOf } from '#shared/domain/customers/customer';
 import { MAX_LIST_WINDOW } from '#shared/domain/paging';
 import type { CustomerQuery, CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { creationOrder, customerProfileEntity } from './entities/customer';
+import { customerEmailEntity, customerGlobalEntity, customerOverdueEntity } from './entities/customer-links';
 import { keys } from './keys';
 import type { Item, Table } from './table';
 
 const { byCreation, byName } = customerProfileEntity.patterns;
 const toProfile = customerProfileEntity.fromItem;
 
-/**
- * The global item's attribute holding a seller's profile identity when it is not the global's own
- * (GlobalCustomer.profileRefs): one top-level attribute per seller, so setting it needs no map to exist.
- */
-export const PROFILE_REF_PREFIX = 'profileRef#';
-export const profileRefAttribute = (sellerId: number) => `${PROFILE_REF_PREFIX}${sellerId}`;
-
-export function toGlobal(item: Item): GlobalCustomer {
-  const refs: Record<number, ProfileRef> = {};
-  for (const [attribute, value] of Object.entries(item)) {
-    if (!attribute.startsWith(PROFILE_REF_PREFIX)) continue;
-    const ref = value as Item;
-    refs[Number(attribute.slice(PROFILE_REF_PREFIX.length))] = { id: Number(ref.id), uuid: String(ref.uuid) };
-  }
-  return {
-    id: Number(item.id),
-    uuid: String(item.uuid),
-    environment: item.environment as GlobalCustomer['environment'],
-    document: String(item.document),
-    personType: item.personType as GlobalCustomer['personType'],
-    name: String(item.name),
-    email: String(item.email),
-    phone: String(item.phone),
-    createdAt: String(item.createdAt),
-    ...(Object.keys(refs).length > 0 ? { profileRefs: refs } : {}),
-  };
-}
+const toGlobal = customerGlobalEntity.fromItem;
 
 export { creationOrder, toProfile };
 
@@ -134,17 +104,17 @@ export function createCustomerQueries(table: Table) {
     const pointers = await allOf(keys.tenant(tenant), keys.customerEmailPrefix(search.email));
     return profilesByUuid(
       tenant,
-      pointers.map((p) => String(p.uuid)),
+      pointers.map((p) => customerEmailEntity.fromItem(p).uuid),
     );
   }
 
   /** The overdue set: its markers carry the creation order, so only one page of profiles is read. */
   async function overdue(tenant: Tenant, skip: number, take: number) {
-    const markers = await allOf(keys.customersOverdue(tenant));
-    markers.sort((a, b) => String(b.order).localeCompare(String(a.order)));
+    const markers = (await allOf(keys.customersOverdue(tenant))).map(customerOverdueEntity.fromItem);
+    markers.sort((a, b) => b.order.localeCompare(a.order));
     const items = await profilesByUuid(
       tenant,
-      markers.slice(skip, skip + take).map((m) => String(m.sk)),
+      markers.slice(skip, skip + take).map((m) => m.uuid),
     );
     return { items, total: markers.length };
   }

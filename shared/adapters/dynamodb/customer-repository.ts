@@ -15,8 +15,21 @@ import type { CustomerRepository } from '#shared/domain/ports';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { overdueCountWrites } from './customer-overdue';
-import { createCustomerQueries, profileRefAttribute, toGlobal, toProfile } from './customer-queries';
+import { createCustomerQueries, toProfile } from './customer-queries';
 import { customerProfileEntity, nameOrder } from './entities/customer';
+import {
+  customerEmailEntity,
+  customerGlobalEmailEntity,
+  customerGlobalEntity,
+  customerIdEntity,
+  customerSellerEntity,
+  type LinkedProfile,
+  profileRefAttribute,
+  SELLER_IDS,
+} from './entities/customer-links';
+
+const toGlobal = customerGlobalEntity.fromItem;
+
 import { keys } from './keys';
 import {
   ConditionFailedError,
@@ -33,82 +46,21 @@ const { byCreation, byName } = customerProfileEntity.patterns;
 const profileItem = customerProfileEntity.toItem;
 
 const emailPointer = (p: Pick<CustomerProfile, 'tenant' | 'email' | 'uuid'>): TransactItem => ({
-  Put: {
-    Item: {
-      ...keys.customerEmail(p.tenant, p.email, p.uuid),
-      entity: 'customer-email',
-      version: 1,
-      uuid: p.uuid,
-    },
-  },
+  Put: { Item: customerEmailEntity.toItem(p) },
 });
 
-/**
- * The customer area's index of documents by e-mail (issue 15): written for every e-mail a profile
- * takes, whoever gave it. Only an index: the area sends a link to an address only when a seller
- * registered it (the profile's `emailSource`), read from the profiles themselves.
- */
 const directoryPointer = (environment: Environment, email: string, document: string): TransactItem => ({
-  Put: {
-    Item: {
-      ...keys.customerGlobalEmail(environment, email, document),
-      entity: 'customer-global-email',
-      version: 1,
-      document,
-    },
-  },
+  Put: { Item: customerGlobalEmailEntity.toItem({ environment, email, document }) },
 });
 
-type LinkedProfile = Pick<CustomerProfile, 'tenant' | 'id' | 'uuid' | 'document'>;
+const sellerLink = (p: LinkedProfile): TransactItem => ({ Put: { Item: customerSellerEntity.toItem(p) } });
 
-/** The global customer's list of sellers (the customer area reads it across sellers, issue 15). */
-const sellerLinkItem = (p: LinkedProfile): Item => ({
-  ...keys.customerSeller(p.tenant.environment, p.document, p.tenant.sellerId),
-  entity: 'customer-seller',
-  version: 1,
-  sellerId: p.tenant.sellerId,
-  customerId: p.id,
-  uuid: p.uuid,
-});
+/** Put without condition: the profile's own condition guards the pair. */
+const idPointer = (p: CustomerProfile): TransactItem => ({ Put: { Item: customerIdEntity.toItem(p) } });
 
-const sellerLink = (p: LinkedProfile): TransactItem => ({ Put: { Item: sellerLinkItem(p) } });
-
-/**
- * The numeric id's pointer to the uuid-keyed profile, written with the profile: a strongly
- * consistent GetItem finds a customer registered a moment ago (an index attribute would be
- * eventually consistent). Put without condition: the profile's own condition guards the pair.
- */
-const idPointer = (p: CustomerProfile): TransactItem => ({
-  Put: {
-    Item: {
-      ...keys.customerById(p.tenant, p.id),
-      entity: 'customer-id',
-      version: 1,
-      uuid: p.uuid,
-      profile: profileCopy(p),
-    },
-  },
-});
-
-/**
- * The copy of the profile an id pointer carries (issue 17), so a create that names the customer by
- * id reads it in the same BatchGetItem as its other items. The copy is not kept in step with
- * later profile changes: a write that used it checks the profile's `updatedAt` (profileAsOfWrites).
- */
-function profileCopy(p: CustomerProfile): Item {
-  // The overdue count moves without `updatedAt` (the charge work keeps it): never copied.
-  const { tenant, overdueCount: _, ...fields } = p;
-  const copy: Item = { sellerId: tenant.sellerId, environment: tenant.environment };
-  for (const [field, value] of Object.entries(fields)) if (value !== null) copy[field] = value;
-  return copy;
-}
-
-/**
- * The profile an id pointer (`CUSTOMERID#…`) carries, as it was when the pointer was last written
- * (its overdue count reads 0).
- */
+/** The profile an id pointer (`CUSTOMERID#…`) carries, as it was when the pointer was last written. */
 export function profileOfIdPointer(item: Item): CustomerProfile {
-  return toProfile(item.profile as Item);
+  return customerIdEntity.fromItem(item).profile;
 }
 
 /**
@@ -158,28 +110,13 @@ const countOne = (tenant: Tenant): TransactItem => ({
   },
 });
 
-/** A global customer's item, with its first seller and that seller's profile identity when not its own. */
-function globalItem(global: GlobalCustomer, sellerId: number, ref?: { id: number; uuid: string }): Item {
-  const { environment, profileRefs: _, ...rest } = global;
-  const own = !ref || (ref.id === global.id && ref.uuid === global.uuid);
-  return {
-    ...keys.customerGlobal(environment, global.document),
-    entity: 'customer',
-    version: 1,
-    environment,
-    ...rest,
-    [SELLER_IDS]: new Set([sellerId]),
-    ...(own ? {} : { [profileRefAttribute(sellerId)]: { id: ref.id, uuid: ref.uuid } }),
-  };
-}
-
 /** A new global customer with the tenant's profile (entry 0: the global, ALL_OLD on failure). */
 function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): TransactItem[] {
   const { environment } = global;
   return [
     {
       Put: {
-        Item: globalItem(global, profile.tenant.sellerId),
+        Item: customerGlobalEntity.toItem({ global, sellerId: profile.tenant.sellerId }),
         ConditionExpression: 'attribute_not_exists(pk)',
         // A sale that assumed a new document learns the registered one from its failure.
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -193,13 +130,6 @@ function newGlobalWrites(global: GlobalCustomer, profile: CustomerProfile): Tran
     directoryPointer(environment, profile.email, global.document),
   ];
 }
-
-/**
- * The sellers with a profile of the global customer, kept on the global item: a sale reads the
- * global with its product (before it knows the seller) and learns from it whether the seller has a
- * profile.
- */
-const SELLER_IDS = 'sellerIds';
 
 /**
  * The tenant joins the global's seller list (a global is never deleted; the condition keeps it so).
@@ -326,7 +256,7 @@ function relinkWrites({ current, next, target, createTarget, spare }: ProfileRel
     },
     idPointer(next),
     { Delete: { Key: keys.customerSeller(tenant.environment, current.document, sellerId) } },
-    { Put: { Item: sellerLinkItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { Item: customerSellerEntity.toItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Update: {
         Key: keys.customerGlobal(tenant.environment, current.document),
@@ -337,7 +267,12 @@ function relinkWrites({ current, next, target, createTarget, spare }: ProfileRel
       },
     },
     createTarget
-      ? { Put: { Item: globalItem(target, sellerId, ref), ConditionExpression: 'attribute_not_exists(pk)' } }
+      ? {
+          Put: {
+            Item: customerGlobalEntity.toItem({ global: target, sellerId, ref }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        }
       : {
           Update: {
             Key: keys.customerGlobal(tenant.environment, target.document),
@@ -435,13 +370,13 @@ export function createCustomerRepository(table: Table): CustomerRepository {
 
     async findRefById(tenant, id) {
       const pointer = await table.get<Item>(keys.customerById(tenant, id), { consistent: true });
-      return pointer ? { id, uuid: String(pointer.uuid) } : null;
+      return pointer ? { id, uuid: customerIdEntity.fromItem(pointer).uuid } : null;
     },
 
     async findProfileById(tenant, id) {
       const pointer = await table.get<Item>(keys.customerById(tenant, id), { consistent: true });
       if (!pointer) return null;
-      const item = await getProfileItem(tenant, String(pointer.uuid));
+      const item = await getProfileItem(tenant, customerIdEntity.fromItem(pointer).uuid);
       return item ? toProfile(item) : null;
     },
 

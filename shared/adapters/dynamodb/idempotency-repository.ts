@@ -1,10 +1,6 @@
-import {
-  IDEMPOTENCY_TTL_SECONDS,
-  IN_PROGRESS_LEASE_SECONDS,
-  type StoredResponse,
-} from '#shared/domain/idempotency';
 import type { BeginOutcome, IdempotencyRepository } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
+import { idempotencyEntity } from './entities/idempotency';
 import { keys } from './keys';
 import { ConditionFailedError, orConflict, type Table } from './table';
 
@@ -16,24 +12,12 @@ export function createIdempotencyRepository(table: Table): IdempotencyRepository
       try {
         // Exactly one concurrent request wins this conditional put. An expired record (TTL
         // deletion lags) or an abandoned lease can be taken over.
-        await table.put(
-          {
-            ...keys.idempotency(scope, key),
-            entity: 'idempotency',
-            version: 1,
-            state: 'in_progress',
-            fingerprint,
-            leaseUntil: epoch(now) + IN_PROGRESS_LEASE_SECONDS,
-            ttl: epoch(now) + IDEMPOTENCY_TTL_SECONDS,
-            createdAt: now.toISOString(),
-          },
-          {
-            ConditionExpression:
-              'attribute_not_exists(pk) OR #ttl < :now OR (#state = :running AND leaseUntil < :now)',
-            ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
-            ExpressionAttributeValues: { ':now': epoch(now), ':running': 'in_progress' },
-          },
-        );
+        await table.put(idempotencyEntity.toItem({ scope, key, fingerprint, now }), {
+          ConditionExpression:
+            'attribute_not_exists(pk) OR #ttl < :now OR (#state = :running AND leaseUntil < :now)',
+          ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
+          ExpressionAttributeValues: { ':now': epoch(now), ':running': 'in_progress' },
+        });
         return { state: 'started' };
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
@@ -43,14 +27,7 @@ export function createIdempotencyRepository(table: Table): IdempotencyRepository
             reason: 'already_exists',
             cause: error,
           });
-        if (existing.state === 'completed') {
-          return {
-            state: 'completed',
-            fingerprint: String(existing.fingerprint),
-            response: existing.response as StoredResponse,
-          };
-        }
-        return { state: 'in_progress', fingerprint: String(existing.fingerprint) };
+        return idempotencyEntity.fromItem(existing);
       }
     },
 

@@ -1,33 +1,8 @@
-import type { Mailbox, MailLog, MailSummary, StoredMail } from '#shared/domain/ports';
-import type { Tenant } from '#shared/domain/tenant';
+import type { Mailbox, MailLog } from '#shared/domain/ports';
 import { ConflictError } from '#shared/errors';
+import { mailLogEntity, sandboxMailEntity, sandboxMailToEntity } from './entities/mail';
 import { keys } from './keys';
 import { ConditionFailedError, type Item, orConflict, type Table } from './table';
-
-const MAIL_ENTITY = 'sandbox-mail';
-const MAIL_TO_ENTITY = 'sandbox-mail-to';
-const LOG_ENTITY = 'mail-log';
-/** Sandbox mail is kept 30 days, like delivery logs; the marker of a sent message as long. */
-const RETENTION_SECONDS = 30 * 86_400;
-
-const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-
-function toSummary(item: Item): MailSummary {
-  return {
-    id: String(item.id),
-    tenant: { sellerId: Number(item.sellerId), environment: item.environment as Tenant['environment'] },
-    to: String(item.to),
-    subject: String(item.subject),
-    kind: (item.kind as string | undefined) ?? null,
-    createdAt: String(item.createdAt),
-  };
-}
-
-const toMail = (item: Item): StoredMail => ({
-  ...toSummary(item),
-  text: String(item.text ?? ''),
-  html: (item.html as string | undefined) ?? null,
-});
 
 /**
  * The sandbox mailbox on AWS: a test tenant's messages in its own partition, so another tenant's
@@ -40,31 +15,10 @@ export function createSandboxMailbox(table: Table): Mailbox {
       const tenant = mail.tenant;
       // The routing mailer sends only test tenants' mail here; anything else is a wiring error.
       if (!tenant) throw new Error('the sandbox mailbox keeps mail of a tenant only');
-      const common: Item = {
-        version: 1,
-        id: mail.id,
-        sellerId: tenant.sellerId,
-        environment: tenant.environment,
-        to: mail.to,
-        subject: mail.subject,
-        kind: mail.kind ?? undefined,
-        createdAt: mail.createdAt,
-        ttl: epochSeconds(mail.createdAt) + RETENTION_SECONDS,
-      };
+      const kept = { ...mail, tenant };
       await table.transact([
-        {
-          Put: {
-            Item: {
-              ...keys.mail(tenant, mail.id),
-              entity: MAIL_ENTITY,
-              ...common,
-              text: mail.text,
-              html: mail.html ?? undefined,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        { Put: { Item: { ...keys.mailTo(tenant, mail.to, mail.id), entity: MAIL_TO_ENTITY, ...common } } },
+        { Put: { Item: sandboxMailEntity.toItem(kept), ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { Item: sandboxMailToEntity.toItem(kept) } },
       ]);
     },
 
@@ -80,12 +34,13 @@ export function createSandboxMailbox(table: Table): Mailbox {
         },
         query.limit,
       );
-      return { items: page.items.map(toSummary), cursor: page.cursor };
+      // A message and its copy under the recipient hold the same summary.
+      return { items: page.items.map(sandboxMailToEntity.fromItem), cursor: page.cursor };
     },
 
     async get(tenant, id) {
       const item = await table.get<Item>(keys.mail(tenant, id));
-      return item ? toMail(item) : null;
+      return item ? sandboxMailEntity.fromItem(item) : null;
     },
   };
 }
@@ -97,15 +52,11 @@ export function createMailLog(table: Table): MailLog {
       const at = now.toISOString();
       await orConflict(
         table.put(
-          {
-            ...keys.mailLog(key),
-            entity: LOG_ENTITY,
-            version: 1,
-            state: 'sending',
+          mailLogEntity.toItem({
+            key,
             claimedAt: at,
             leaseUntil: new Date(now.getTime() + leaseSeconds * 1000).toISOString(),
-            ttl: epochSeconds(at) + RETENTION_SECONDS,
-          },
+          }),
           {
             // Absent, or claimed by an attempt whose lease ran out without sending.
             ConditionExpression: 'attribute_not_exists(pk) OR (#state = :sending AND #lease < :now)',

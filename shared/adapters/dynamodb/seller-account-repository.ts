@@ -1,8 +1,7 @@
 import type { SellerAccountRepository } from '#shared/domain/ports';
+import { sellerEntity, sellerLoginEntity } from './entities/seller';
 import { keys } from './keys';
 import type { Item, Table } from './table';
-
-const LOGIN_ENTITY = 'seller-login';
 
 /**
  * Sellers that signed up alone: the profile the operator path writes (entity `seller`) and, beside
@@ -16,30 +15,18 @@ export function createSellerAccountRepository(table: Table): SellerAccountReposi
       await table.transact([
         {
           Put: {
-            Item: {
-              ...keys.seller(id),
-              entity: 'seller',
-              version: 1,
-              id,
-              name: input.businessName,
-              createdAt,
-            },
+            Item: sellerEntity.toItem({ id, name: input.businessName, createdAt }),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
         {
           Put: {
-            Item: {
-              ...keys.sellerLogin(id),
-              entity: LOGIN_ENTITY,
-              version: 1,
+            Item: sellerLoginEntity.toItem({
               sellerId: id,
               email: input.email,
               document: input.document,
-              selfSignedUp: true,
-              totpEnabled: false,
               createdAt,
-            },
+            }),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -49,8 +36,7 @@ export function createSellerAccountRepository(table: Table): SellerAccountReposi
 
     async login(sellerId) {
       const item = await table.get<Item>(keys.sellerLogin(sellerId), { consistent: true });
-      if (!item) return null;
-      return { sellerId, selfSignedUp: item.selfSignedUp === true, totpEnabled: item.totpEnabled === true };
+      return item ? sellerLoginEntity.fromItem(item) : null;
     },
 
     async markTotpEnabled(sellerId, at) {
@@ -63,8 +49,8 @@ export function createSellerAccountRepository(table: Table): SellerAccountReposi
           ':t': true,
           ':at': at.toISOString(),
           ':id': sellerId,
-          ':e': LOGIN_ENTITY,
-          ':v': 1,
+          ':e': sellerLoginEntity.entity,
+          ':v': sellerLoginEntity.version,
         },
       });
     },

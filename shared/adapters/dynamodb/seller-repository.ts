@@ -1,4 +1,5 @@
 import type { SellerRepository } from '#shared/domain/ports';
+import { sellerEntity } from './entities/seller';
 import { keys } from './keys';
 import { alreadyExists, orConflict, type Table } from './table';
 
@@ -8,10 +9,9 @@ export function createSellerRepository(table: Table): SellerRepository {
     async create(name, at) {
       const id = await table.nextId('seller');
       await orConflict(
-        table.put(
-          { ...keys.seller(id), entity: 'seller', version: 1, id, name, createdAt: at.toISOString() },
-          { ConditionExpression: 'attribute_not_exists(pk)' },
-        ),
+        table.put(sellerEntity.toItem({ id, name, createdAt: at.toISOString() }), {
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
         alreadyExists('The seller'),
       );
       return id;

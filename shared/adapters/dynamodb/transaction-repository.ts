@@ -11,8 +11,8 @@ import {
   type TransactionSearch,
 } from '#shared/domain/transactions/search';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import { ConflictError } from '#shared/errors';
-import { startKeyOf } from './cursor';
+import { ConflictError, ValidationError } from '#shared/errors';
+import { decodeCursor, INVALID_CURSOR } from './cursor';
 import { transactionEntity } from './entities/transaction';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
@@ -376,28 +376,54 @@ async function searchTransactions(
   };
 }
 
-/** The ExclusiveStartKey that resumes right after `item` on the table or one of its indexes. */
+/**
+ * A list cursor names the last transaction shown, by its key in the tenant's partition: every
+ * source of a list (the seller's partition, a status, a product, each customer) is read newest
+ * first by id, so "after this id" is a position in each of them, and a list merged from several
+ * sources continues in each one at once. It is checked like a start key of the tenant's
+ * transactions (./cursor): another tenant's cursor, or text that is none, is a 400.
+ */
+function cursorAfter(tenant: Tenant, cursor: string | undefined): number | undefined {
+  const key = decodeCursor(cursor, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.tenant(tenant), ':prefix': keys.transactionPrefix },
+  });
+  if (!key) return undefined;
+  const digits = String(key.sk).slice(keys.transactionPrefix.length);
+  if (!/^\d{1,15}$/.test(digits) || Number(digits) < 1) throw new ValidationError([INVALID_CURSOR]);
+  return Number(digits);
+}
+
+const cursorAt = (tenant: Tenant, id: number) => encodeCursor({ ...keys.transaction(tenant, id) });
+
 /**
  * The most selective filter picks the index (customer, product, status with payment method,
  * status, else the seller's partition); the others become filter expressions. The partition's
  * counter comes first in the same query, so one filter (or none), or status with payment method,
- * costs one query; other combined filters count while reading.
+ * costs one query; other combined filters count while reading. Several customers are several
+ * sources: each is read on its own to one row past the page, then merged newest first.
  */
 async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuery): Promise<TransactionPage> {
-  type Source = { IndexName?: string; key: string; value: string; prefix?: string; counterAttr: string };
+  type Source = { IndexName?: string; key: string; sortKey: string; value: string; counterAttr: string };
   const filters: string[] = [];
   const values: Item = {};
   const names: Record<string, string> = {};
   let indexed: 'product' | 'status' | 'statusAndMethod' | 'none' = 'none';
   let sources: Source[];
-  const onIndex = (index: { name: string; partitionKey: string }, value: string): Source => ({
+  const onIndex = (
+    index: { name: string; partitionKey: string; sortKey: string },
+    value: string,
+  ): Source => ({
     IndexName: index.name,
     key: index.partitionKey,
+    sortKey: index.sortKey,
     value,
     counterAttr: 'count',
   });
   if (q.customerIds !== undefined) {
-    sources = q.customerIds.map((id) => onIndex(byCustomer, keys.transactionsOfCustomer(tenant, id)));
+    sources = [...new Set(q.customerIds)].map((id) =>
+      onIndex(byCustomer, keys.transactionsOfCustomer(tenant, id)),
+    );
   } else if (q.productId !== undefined) {
     indexed = 'product';
     sources = [onIndex(byProduct, keys.transactionsOfProduct(tenant, q.productId))];
@@ -411,12 +437,7 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     sources = [onIndex(byStatus, keys.transactionsByStatus(tenant, q.status))];
   } else {
     sources = [
-      {
-        key: 'pk',
-        value: keys.tenant(tenant),
-        prefix: keys.transactionPrefix,
-        counterAttr: q.paymentMethod ?? 'count',
-      },
+      { key: 'pk', sortKey: 'sk', value: keys.tenant(tenant), counterAttr: q.paymentMethod ?? 'count' },
     ];
   }
   if (q.productId !== undefined && indexed !== 'product') {
@@ -436,62 +457,86 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     filters.push('createdAt < :before');
     values[':before'] = q.createdBefore;
   }
+  const after = cursorAfter(tenant, q.cursor);
+  /** A source's key condition: its partition, and below the cursor's id when there is one. */
+  const range = (s: Source): { expression: string; names: Record<string, string>; values: Item } => {
+    const sortKey = { '#s': s.sortKey };
+    if (s.IndexName) {
+      return after === undefined
+        ? { expression: '#k = :k', names: {}, values: {} }
+        : {
+            expression: '#k = :k AND #s < :after',
+            names: sortKey,
+            values: { ':after': keys.numeric(after) },
+          };
+    }
+    // The seller's partition holds more than transactions: stay inside `TXN#`.
+    const prefix = { ':prefix': keys.transactionPrefix };
+    return after === undefined
+      ? { expression: '#k = :k AND begins_with(#s, :prefix)', names: sortKey, values: prefix }
+      : {
+          expression: '#k = :k AND #s BETWEEN :prefix AND :last',
+          names: sortKey,
+          values: { ...prefix, ':last': keys.transaction(tenant, after - 1).sk },
+        };
+  };
   // The counter answers the total when the index holds exactly the filtered set (the seller's
   // partition also counts per payment method).
   const counterIsTotal =
     sources.length === 1 &&
     q.createdBefore === undefined &&
     (filters.length === 0 || (indexed === 'none' && filters.length === 1 && q.paymentMethod !== undefined));
-  const skip = q.cursor ? 0 : (q.page - 1) * q.limit;
+  const skip = after === undefined ? (q.page - 1) * q.limit : 0;
   const wanted = skip + q.limit;
   const rows: Item[] = [];
   let counted = 0;
   let itemsRead = 0;
-  let nextCursor: string | undefined;
   // Cursor pages (the charges API) carry no total, so they never read ahead to count.
   const readAll = !counterIsTotal && q.countTotal !== false;
   if (filters.length) values[':counter'] = COUNTER;
   for (const s of sources) {
-    let cursor = sources.length === 1 ? q.cursor : undefined;
-    let first = true;
+    const bounds = range(s);
+    // Rows of this source: any of them may belong on the merged page, so each reads one past it.
+    let own = 0;
+    let cursor: string | undefined;
     do {
       const page = await table.query<Item>({
         IndexName: s.IndexName,
-        KeyConditionExpression: s.prefix ? '#k = :k AND begins_with(sk, :prefix)' : '#k = :k',
-        ExpressionAttributeNames: { '#k': s.key, ...names },
-        ExpressionAttributeValues: { ':k': s.value, ...(s.prefix ? { ':prefix': s.prefix } : {}), ...values },
+        KeyConditionExpression: bounds.expression,
+        ExpressionAttributeNames: { '#k': s.key, ...bounds.names, ...names },
+        ExpressionAttributeValues: { ':k': s.value, ...bounds.values, ...values },
         // Counters always pass, they carry the totals.
         ...(filters.length ? { FilterExpression: `(${filters.join(' AND ')}) OR entity = :counter` } : {}),
         ScanIndexForward: false,
         // With a filter a page of DynamoDB shrinks after reading: read ahead instead of asking for
-        // exactly the rows still missing.
+        // exactly the rows still missing. One row past the page tells whether another page follows
+        // (no cursor on the last page); the counter heads the partition when no cursor bounds it.
         Limit: readAll
           ? 500
           : filters.length
-            ? Math.min(500, Math.max(100, 4 * (wanted - rows.length)))
-            : // One row past the page tells whether another page follows (no cursor on the last page).
-              Math.min(500, wanted + 1 - rows.length + (first && !cursor ? 1 : 0)),
+            ? Math.min(500, Math.max(100, 4 * (wanted + 1 - own)))
+            : Math.min(500, wanted + 1 - own + (cursor === undefined && after === undefined ? 1 : 0)),
         cursor,
       });
       itemsRead += page.scanned ?? page.items.length;
       for (const item of page.items) {
         if (item.entity === COUNTER) counted += Number(item[s.counterAttr] ?? 0);
-        else rows.push(item);
+        else {
+          rows.push(item);
+          own++;
+        }
       }
       cursor = page.cursor;
-      first = false;
-      if (!readAll && rows.length > wanted) break;
-    } while (cursor && itemsRead < 20_000);
+    } while (cursor && (readAll || own <= wanted) && itemsRead < 20_000);
   }
   const ordered = sources.length > 1 ? rows.sort((a, b) => Number(b.id) - Number(a.id)) : rows;
   const pageRows = ordered.slice(skip, wanted);
-  // The next page starts after the last row shown, and exists only when a row was read past it.
-  if (rows.length > wanted && sources.length === 1)
-    nextCursor = encodeCursor(startKeyOf(pageRows.at(-1) as Item, sources[0].IndexName));
+  const last = pageRows.at(-1);
   return {
     items: pageRows.map(toTransaction),
     totalCount: counterIsTotal ? counted : ordered.length,
     itemsRead,
-    cursor: nextCursor,
+    // The next page starts after the last row shown, and exists only when a row was read past it.
+    cursor: ordered.length > wanted && last ? cursorAt(tenant, Number(last.id)) : undefined,
   };
 }

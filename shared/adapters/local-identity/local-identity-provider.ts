@@ -1,6 +1,13 @@
 import { createHash, randomInt, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { generateSecret, verify } from 'otplib';
+import {
+  type LocalLogin,
+  type LocalSession,
+  localLoginEntity,
+  localSessionEntity,
+  type PendingCode,
+} from '#shared/adapters/dynamodb/entities/local-identity';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { ConditionFailedError, type Item, type Table } from '#shared/adapters/dynamodb/table';
 import {
@@ -15,8 +22,6 @@ import { type AccountMailKind, accountMail } from '#shared/domain/mail/templates
 import type { Clock, IdentityProvider, Mailer, SignedIn } from '#shared/domain/ports';
 import { randomBase62 } from '#shared/ids';
 
-const LOGIN_ENTITY = 'local-login';
-const SESSION_ENTITY = 'local-session';
 /** Cognito's own figures: an ID token lives an hour (the client's setting), codes 24 h and 1 h. */
 export const ID_TOKEN_SECONDS = 3600;
 const SIGN_UP_CODE_SECONDS = 24 * 3600;
@@ -65,37 +70,6 @@ const DECOY = hashPassword(randomUUID());
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-interface PendingCode {
-  hash: string;
-  expiresAt: string;
-  attempts: number;
-}
-
-interface LocalLogin {
-  email: string;
-  sellerId: number;
-  /** The `sub` of its tokens. */
-  userId: string;
-  passwordHash: string;
-  confirmed: boolean;
-  signUpCode?: PendingCode | null;
-  resetCode?: PendingCode | null;
-  totpSecret?: string | null;
-  totpPendingSecret?: string | null;
-  /** The last TOTP time step accepted: a code is good once (as Cognito's). */
-  totpLastStep?: number | null;
-  /** Refresh tokens issued before this instant are refused (set by a password reset). */
-  sessionsValidAfter?: string | null;
-}
-
-interface LocalSession {
-  kind: 'refresh' | 'totp';
-  email: string;
-  sellerId: number;
-  issuedAt: string;
-  expiresAt: string;
-}
-
 export interface LocalIdentityDeps {
   table: Table;
   /** The local issuer's signature (infra/local/jwt-issuer.ts): the tokens the functions already verify. */
@@ -127,10 +101,9 @@ export class LocalIdentityProvider implements IdentityProvider {
       signUpCode: this.pending(code, now, SIGN_UP_CODE_SECONDS),
     };
     try {
-      await this.deps.table.put(
-        { ...keys.localLogin(input.email), entity: LOGIN_ENTITY, version: 1, ...login },
-        { ConditionExpression: 'attribute_not_exists(pk)' },
-      );
+      await this.deps.table.put(localLoginEntity.toItem(login), {
+        ConditionExpression: 'attribute_not_exists(pk)',
+      });
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
       // The owner of the address learns someone tried; the caller learns nothing.
@@ -300,29 +273,27 @@ export class LocalIdentityProvider implements IdentityProvider {
   private async saveSession(token: string, kind: LocalSession['kind'], login: LocalLogin, seconds: number) {
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + seconds * 1000);
-    await this.deps.table.put({
-      ...keys.localSession(sha256(token)),
-      entity: SESSION_ENTITY,
-      version: 1,
-      kind,
-      email: login.email,
-      sellerId: login.sellerId,
-      issuedAt: now.toISOString(),
-      expiresAt: expiresAt.toISOString(),
-      ttl: Math.floor(expiresAt.getTime() / 1000),
-    } satisfies Item & LocalSession);
+    await this.deps.table.put(
+      localSessionEntity.toItem({
+        tokenHash: sha256(token),
+        kind,
+        email: login.email,
+        sellerId: login.sellerId,
+        issuedAt: now.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      }),
+    );
   }
 
   private async session(token: string): Promise<LocalSession | null> {
     if (!/^l(rt|tc)_[0-9A-Za-z]{40,48}$/.test(token)) return null;
-    return (
-      (await this.deps.table.get<LocalSession>(keys.localSession(sha256(token)), { consistent: true })) ??
-      null
-    );
+    const item = await this.deps.table.get<Item>(keys.localSession(sha256(token)), { consistent: true });
+    return item ? localSessionEntity.fromItem(item) : null;
   }
 
   private async login(email: string): Promise<LocalLogin | null> {
-    return (await this.deps.table.get<LocalLogin>(keys.localLogin(email), { consistent: true })) ?? null;
+    const item = await this.deps.table.get<Item>(keys.localLogin(email), { consistent: true });
+    return item ? localLoginEntity.fromItem(item) : null;
   }
 
   /**
@@ -351,7 +322,7 @@ export class LocalIdentityProvider implements IdentityProvider {
     });
     try {
       await this.deps.table.update({
-        Key: keys.localLogin(login.email),
+        Key: localLoginEntity.key(login),
         UpdateExpression: [
           sets.length ? `SET ${sets.join(', ')}` : '',
           removes.length ? `REMOVE ${removes.join(', ')}` : '',

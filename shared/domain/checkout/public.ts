@@ -5,13 +5,9 @@ import {
   type CardGuardDeps,
   guardCardAttempt,
 } from '#shared/domain/card-testing/guard';
+import type { Deps } from '#shared/domain/deps';
 import { cpfCheckDigits, normalizeDocument } from '#shared/domain/documents';
-import type {
-  CheckoutSessionRepository,
-  ProductRepository,
-  SandboxOperations,
-  SubscriptionRepository,
-} from '#shared/domain/ports';
+import type { SandboxOperations, SubscriptionRepository } from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import {
@@ -71,12 +67,7 @@ export interface CheckoutView {
   payment: PaymentOutcome | null;
 }
 
-export interface CheckoutViewDeps {
-  sessions: Pick<CheckoutSessionRepository, 'get'>;
-  products: Pick<ProductRepository, 'get' | 'findByUuid'>;
-  transactions: CloseDeps['transactions'];
-  clock: CloseDeps['clock'];
-}
+export type CheckoutViewDeps = Pick<Deps, 'sessions' | 'products' | 'transactions' | 'clock'>;
 
 export type PublicCheckoutDeps = CreateDeps & CloseDeps & SubscribeDeps;
 

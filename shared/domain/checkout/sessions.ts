@@ -1,20 +1,9 @@
 import { requireActiveAffiliation } from '#shared/domain/affiliates/index';
+import type { Deps } from '#shared/domain/deps';
 import { type DomainEvent, type EventPayload, type EventsOf, newEvent } from '#shared/domain/events/events';
 import { readNumberedPage } from '#shared/domain/paging';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import type {
-  AffiliationRepository,
-  CheckoutSessionRepository,
-  Clock,
-  GatewayRouter,
-  Ids,
-  PriceRepository,
-  ProductRepository,
-  Reporter,
-  Scheduler,
-  TransactionRepository,
-} from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { resolvePrice } from '#shared/domain/subscriptions/prices';
@@ -55,34 +44,33 @@ import {
 } from './session';
 import { dropWaitingSubscriptions, type SessionSubscriptionDeps } from './session-subscriptions';
 
-export interface SessionDeps {
-  sessions: CheckoutSessionRepository;
-  /** A live session needs a live provider: without one nothing could ever be paid (503, as a sale). */
-  payments: GatewayRouter;
-  products: ProductRepository;
-  prices: Pick<PriceRepository, 'get' | 'findByUuid'>;
-  affiliations: Pick<AffiliationRepository, 'get'>;
-  scheduler: Scheduler;
-  clock: Clock;
-  ids: Ids;
-  publicBaseUrl: string;
-  /** Plain-HTTP redirect URLs to this machine are accepted in the local runtime only. */
-  allowLocalHttp: boolean;
-  /** The session is saved: a failed expiry schedule is reported (the heartbeat sweeps expiries). */
-  reporter: Reporter;
-}
+/**
+ * A live session needs a live provider (`payments`): without one nothing could ever be paid (503, as
+ * a sale). Plain-HTTP redirect URLs to this machine are accepted in the local runtime only
+ * (`allowLocalHttp`). A saved session's failed expiry schedule goes to `reporter` (the heartbeat
+ * sweeps expiries).
+ */
+export type SessionDeps = Pick<
+  Deps,
+  | 'sessions'
+  | 'payments'
+  | 'products'
+  | 'prices'
+  | 'affiliations'
+  | 'scheduler'
+  | 'clock'
+  | 'ids'
+  | 'publicBaseUrl'
+  | 'allowLocalHttp'
+  | 'reporter'
+>;
 
 /**
  * What closing a session needs: its transactions, to complete it or make them unpayable, and the
  * subscriptions a session with a price started, to activate or let go of them.
  */
-export interface CloseDeps extends SessionSubscriptionDeps {
-  sessions: CheckoutSessionRepository;
-  transactions: TransactionRepository;
-  payments: GatewayRouter;
-  clock: Clock;
-  ids: Ids;
-}
+export type CloseDeps = SessionSubscriptionDeps &
+  Pick<Deps, 'sessions' | 'transactions' | 'payments' | 'clock' | 'ids'>;
 
 /** The methods a product sells by, under the names a session uses. */
 export function methodsOf(product: Product): CheckoutMethod[] {
@@ -204,7 +192,7 @@ export async function createSession(deps: SessionDeps, tenant: Tenant, input: Cr
 
 /** A session of this tenant; another seller's or environment's answers exactly like a missing one. */
 export async function findSession(
-  deps: { sessions: CheckoutSessionRepository },
+  deps: Pick<Deps, 'sessions'>,
   tenant: Tenant,
   id: string,
 ): Promise<CheckoutSession> {
@@ -214,17 +202,13 @@ export async function findSession(
 }
 
 /** GET /api/checkout/sessions/{id}. */
-export async function getSession(
-  deps: { sessions: CheckoutSessionRepository; publicBaseUrl: string },
-  tenant: Tenant,
-  id: string,
-) {
+export async function getSession(deps: Pick<Deps, 'sessions' | 'publicBaseUrl'>, tenant: Tenant, id: string) {
   return { data: toSessionView(await findSession(deps, tenant, id), deps.publicBaseUrl) };
 }
 
 /** GET /api/checkout/sessions. */
 export async function listSessions(
-  deps: { sessions: CheckoutSessionRepository; publicBaseUrl: string },
+  deps: Pick<Deps, 'sessions' | 'publicBaseUrl'>,
   tenant: Tenant,
   query: ListSessionsInput,
 ) {
@@ -253,7 +237,7 @@ export async function listSessions(
 }
 
 const eventOf = <N extends EventsOf<'checkout'>>(
-  deps: { ids: Ids; clock: Clock },
+  deps: Pick<Deps, 'ids' | 'clock'>,
   s: CheckoutSession,
   name: N,
   data: EventPayload<N>,

@@ -1,11 +1,5 @@
 import * as z from 'zod';
-import type {
-  Clock,
-  CustomerRepository,
-  InstallmentPlanRepository,
-  ScheduledChargeRepository,
-} from '#shared/domain/ports';
-import type { CustomerDirectory } from '#shared/domain/ports/customer-area';
+import type { Deps } from '#shared/domain/deps';
 import { OPEN_CYCLE_STATUSES, payUrlOf } from '#shared/domain/scheduled-charges/charge';
 import { NotFoundError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
@@ -18,14 +12,10 @@ export { CUSTOMER_GONE };
 /** Closed cycles and installments stay listed for 90 days after their due date ("recent"). */
 const RECENT_DAYS = 90;
 
-export interface CustomerChargesDeps {
-  customers: Pick<CustomerRepository, 'findProfile'>;
-  directory: CustomerDirectory;
-  scheduledCharges: Pick<ScheduledChargeRepository, 'listByCustomer'>;
-  installmentPlans: Pick<InstallmentPlanRepository, 'listByCustomer'>;
-  clock: Clock;
-  publicBaseUrl: string;
-}
+export type CustomerChargesDeps = Pick<
+  Deps,
+  'customers' | 'directory' | 'scheduledCharges' | 'installmentPlans' | 'clock' | 'publicBaseUrl'
+>;
 
 export const customerChargeItem = z.object({
   sellerId: z.number(),

@@ -1,4 +1,4 @@
-import type { MagicLinkKeyring } from '#shared/domain/ports/customer-area';
+import type { Deps } from '#shared/domain/deps';
 import type { Environment } from '#shared/domain/tenant';
 import { authFailure, UnauthorizedError } from '#shared/errors';
 
@@ -22,7 +22,7 @@ export interface MagicLinkSubject {
  * jose verifies it on opening, and the CPF/CNPJ it carries is not readable from the URL.
  */
 export async function issueMagicLink(
-  deps: { magicLinks: MagicLinkKeyring },
+  deps: Pick<Deps, 'magicLinks'>,
   subject: MagicLinkSubject,
   now: Date,
 ): Promise<string> {
@@ -39,7 +39,7 @@ export async function issueMagicLink(
 
 /** The subject of a magic link, or 401: `token_expired` past its 30 minutes, else `token_invalid`. */
 export async function openMagicLink(
-  deps: { magicLinks: MagicLinkKeyring },
+  deps: Pick<Deps, 'magicLinks'>,
   token: string | undefined,
   now: Date,
 ): Promise<MagicLinkSubject> {

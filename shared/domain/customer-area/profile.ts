@@ -1,12 +1,5 @@
 import * as z from 'zod';
-import type {
-  Clock,
-  CustomerRepository,
-  InstallmentPlanRepository,
-  ScheduledChargeRepository,
-  TransactionRepository,
-} from '#shared/domain/ports';
-import type { CustomerDirectory } from '#shared/domain/ports/customer-area';
+import type { Deps } from '#shared/domain/deps';
 import { ForbiddenError, NotFoundError } from '#shared/errors';
 import { CUSTOMER_GONE, NO_RELATIONSHIP } from './messages';
 
@@ -34,14 +27,10 @@ export const customerAreaProfileResponse = z.object({ success: z.literal(true) }
 /** Every closed scheduled charge's last change is at or after this instant. */
 const EVER = '1970-01-01T00:00:00.000Z';
 
-export interface CustomerAreaProfileDeps {
-  customers: Pick<CustomerRepository, 'findProfile' | 'setBillingEmailOverride'>;
-  directory: Pick<CustomerDirectory, 'sellersOf'>;
-  scheduledCharges: Pick<ScheduledChargeRepository, 'listByCustomer'>;
-  installmentPlans: Pick<InstallmentPlanRepository, 'listByCustomer'>;
-  transactions: Pick<TransactionRepository, 'list'>;
-  clock: Clock;
-}
+export type CustomerAreaProfileDeps = Pick<
+  Deps,
+  'customers' | 'directory' | 'scheduledCharges' | 'installmentPlans' | 'transactions' | 'clock'
+>;
 
 /**
  * PATCH /api/public/minha-area/profile: the customer sets or clears the e-mail one seller bills.

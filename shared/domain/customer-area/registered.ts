@@ -1,6 +1,6 @@
 import type { CustomerProfile } from '#shared/domain/customers/customer';
-import type { CustomerRepository } from '#shared/domain/ports';
-import type { CustomerDirectory, CustomerSellerLink } from '#shared/domain/ports/customer-area';
+import type { Deps } from '#shared/domain/deps';
+import type { CustomerSellerLink } from '#shared/domain/ports/customer-area';
 import type { Environment } from '#shared/domain/tenant';
 
 /** A seller's profile of the customer, with the link that found it. */
@@ -20,10 +20,7 @@ export function registeredAddress(profile: CustomerProfile | null): string | nul
  * only sellers it shows (those whose registered address is the link's). `email`: only that address.
  */
 export async function registeredProfiles(
-  deps: {
-    customers: Pick<CustomerRepository, 'findProfile'>;
-    directory: Pick<CustomerDirectory, 'sellersOf'>;
-  },
+  deps: Pick<Deps, 'customers' | 'directory'>,
   environment: Environment,
   document: string,
   email?: string,

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RateWindow } from '#shared/domain/auth/rate-limit';
+import type { Deps } from '#shared/domain/deps';
 import { normalizeDocument } from '#shared/domain/documents';
-import type { Clock, CustomerRepository, Mailer, RateLimitRepository } from '#shared/domain/ports';
-import type { CustomerDirectory, MagicLinkKeyring, ResponsePacer } from '#shared/domain/ports/customer-area';
 import type { Environment } from '#shared/domain/tenant';
 import { TooManyRequestsError } from '#shared/errors';
 import { issueMagicLink, MAGIC_LINK_TTL_SECONDS } from './magic-link';
@@ -24,16 +23,10 @@ const ENVIRONMENTS: Environment[] = ['live', 'test'];
  */
 const SANDBOX_MAIL_TENANT = { sellerId: 0, environment: 'test' } as const;
 
-export interface RequestMagicLinkDeps {
-  customers: Pick<CustomerRepository, 'findProfile'>;
-  directory: CustomerDirectory;
-  rateLimits: RateLimitRepository;
-  magicLinks: MagicLinkKeyring;
-  mailer: Mailer;
-  clock: Clock;
-  pacer: ResponsePacer;
-  publicBaseUrl: string;
-}
+export type RequestMagicLinkDeps = Pick<
+  Deps,
+  'customers' | 'directory' | 'rateLimits' | 'magicLinks' | 'mailer' | 'clock' | 'pacer' | 'publicBaseUrl'
+>;
 
 function windowOf(now: Date, seconds: number): RateWindow {
   const index = Math.floor(now.getTime() / 1000 / seconds);

@@ -1,4 +1,4 @@
-import type { Atomically, CustomerRepository, Ids } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import type { Environment, Tenant } from '#shared/domain/tenant';
 import {
   BuyerChangedError,
@@ -80,11 +80,7 @@ const BUYER_WRITE_ATTEMPTS = 6;
  * written: the buyer is read again and everything is written once more on what is stored.
  */
 export async function recordBuyer<T>(
-  deps: {
-    customers: Pick<CustomerRepository, 'findBuyer' | 'addBuyer' | 'nextId'>;
-    atomically: Atomically;
-    ids: Ids;
-  },
+  deps: Pick<Deps, 'customers' | 'atomically' | 'ids'>,
   tenant: Tenant,
   buyer: CreateCustomerInput,
   state: BuyerState,

@@ -1,4 +1,5 @@
-import type { Clock, CustomerRepository, Ids } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { freshGlobal } from './buyer';
@@ -18,14 +19,12 @@ import {
 } from './customer';
 import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
-export interface CustomerDeps {
+export type CustomerDeps = Pick<Deps, 'clock' | 'ids'> & {
   /** Registration and updates never join a sale's write. */
   customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer'>;
-  clock: Clock;
-  ids: Ids;
   /** Between attempts after a lost race; tests pass a no-op. */
   pause?: (ms: number) => Promise<void>;
-}
+};
 
 const NOT_FOUND = 'Customer not found';
 const ATTEMPTS = 8;

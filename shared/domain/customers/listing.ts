@@ -1,8 +1,9 @@
 import { documentKind, normalizeDocument } from '#shared/domain/documents';
 import { readNumberedPage } from '#shared/domain/paging';
-import type { CustomerRepository, CustomerSearch } from '#shared/domain/ports';
+import type { CustomerSearch } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { searchableName, toCustomerView } from './customer';
+import type { CustomerDeps } from './customers';
 import type { ListCustomersInput } from './schemas';
 
 /**
@@ -21,7 +22,7 @@ export function classifySearch(term: string | undefined): CustomerSearch {
 }
 
 export async function listCustomers(
-  deps: { customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer'> },
+  deps: Pick<CustomerDeps, 'customers'>,
   tenant: Tenant,
   input: ListCustomersInput,
 ) {

@@ -1,6 +1,6 @@
 import { EVENTS_BY_NAME, type EventName, type EventPayload } from '#events/catalog';
 import { EVENT_ID_PREFIX, type EventEnvelope } from '#events/envelope';
-import type { Clock, Ids } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import type { Tenant } from '#shared/domain/tenant';
 
 export type { EventName, EventPayload, EventsOf, TrialEvent } from '#events/catalog';
@@ -17,7 +17,7 @@ export interface DomainEvent {
  * refinements are not types. A mismatch is a programming error, so it throws a plain Error, not a 4xx.
  */
 export function newEvent<N extends EventName>(
-  deps: { ids: Ids; clock: Clock },
+  deps: Pick<Deps, 'ids' | 'clock'>,
   tenant: Tenant,
   name: N,
   data: EventPayload<N>,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { EVENTS_BY_NAME, type EventPayload, isKnownEvent } from '#events/catalog';
-import type { Clock, EventOutbox, Ids } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
@@ -18,7 +18,7 @@ export const testEventSchema = z
  * integration can be tested before it has resources of its own (like Stripe's test webhooks).
  */
 export async function emitTestEvent(
-  deps: { outbox: EventOutbox; clock: Clock; ids: Ids },
+  deps: Pick<Deps, 'outbox' | 'clock' | 'ids'>,
   tenant: Tenant,
   input: z.output<typeof testEventSchema>,
 ) {

@@ -1,4 +1,5 @@
-import type { Clock, HealthRepository, PaymentGateway } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { PaymentGateway } from '#shared/domain/ports';
 
 export type Status = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -21,7 +22,7 @@ export type HealthAnswer = HealthReport & { version: string };
 /** The database check gives up after this long so a dead endpoint answers 503 quickly. */
 export const DB_CHECK_TIMEOUT_MS = 2_500;
 
-export async function checkDatabase(deps: { health: HealthRepository; clock: Clock }): Promise<Check> {
+export async function checkDatabase(deps: Pick<HealthDeps, 'health' | 'clock'>): Promise<Check> {
   const started = Date.now();
   try {
     await deps.health.ping(AbortSignal.timeout(DB_CHECK_TIMEOUT_MS));
@@ -32,11 +33,9 @@ export async function checkDatabase(deps: { health: HealthRepository; clock: Clo
 }
 
 /** Stale after two heartbeat intervals without a run. */
-export async function checkCron(deps: {
-  health: HealthRepository;
-  clock: Clock;
-  intervalSeconds: number;
-}): Promise<Check> {
+export async function checkCron(
+  deps: Pick<HealthDeps, 'health' | 'clock' | 'intervalSeconds'>,
+): Promise<Check> {
   try {
     const beat = await deps.health.readHeartbeat();
     if (!beat)
@@ -61,10 +60,7 @@ export async function checkCron(deps: {
  * environment it serves; the in-process sandbox, which serves test tenants only, is reported there
  * apart and never fails the check. Without a live provider the sandbox's own status is the check's.
  */
-export async function checkGateway(deps: {
-  gateway: PaymentGateway;
-  live: PaymentGateway[];
-}): Promise<Check> {
+export async function checkGateway(deps: Pick<HealthDeps, 'gateway' | 'live'>): Promise<Check> {
   const [sandbox, ...live] = await checkProviders([deps.gateway, ...deps.live]);
   const providers = [
     { ...sandbox, serves: 'test' as const },
@@ -104,10 +100,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.name : 'error';
 }
 
-export async function recordHeartbeat(deps: {
-  health: HealthRepository;
-  clock: Clock;
-}): Promise<{ at: string }> {
+export async function recordHeartbeat(deps: Pick<Deps, 'health' | 'clock'>): Promise<{ at: string }> {
   const at = deps.clock.now();
   await deps.health.writeHeartbeat(at);
   return { at: at.toISOString() };
@@ -115,11 +108,8 @@ export async function recordHeartbeat(deps: {
 
 export type HealthScope = 'all' | 'database' | 'cron' | 'gateway';
 
-export interface HealthDeps {
-  health: HealthRepository;
-  clock: Clock;
-  /** The in-process sandbox (test tenants), reported apart. */
-  gateway: PaymentGateway;
+/** `gateway`: the in-process sandbox (test tenants), reported apart. */
+export type HealthDeps = Pick<Deps, 'health' | 'clock' | 'gateway'> & {
   /**
    * The providers serving live sales (Asaas), each checked without any seller's credentials: the
    * gateway check fails while any of them is unreachable.
@@ -128,7 +118,7 @@ export interface HealthDeps {
   intervalSeconds: number;
   /** The service's release number, answered as `version`. */
   release: string;
-}
+};
 
 /** Each provider's own check, side by side (a provider that throws is unhealthy, named only). */
 export async function checkProviders(providers: PaymentGateway[]) {

@@ -1,10 +1,10 @@
 import { type ApiKeyDeps, createApiKey, type KeyPermissions } from '#shared/domain/auth/api-keys';
-import type { SellerAccountRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import { type ConnectionDeps, connectProvider } from '#shared/domain/provider-connections/connections';
 import type { Environment } from '#shared/domain/tenant';
 import { requireSecondFactor } from './accounts';
 
-type GateDeps = { sellerAccounts: Pick<SellerAccountRepository, 'login'> };
+type GateDeps = Pick<Deps, 'sellerAccounts'>;
 
 /** A key made from the dashboard: a live one needs the login's second factor first. */
 export async function createDashboardApiKey(

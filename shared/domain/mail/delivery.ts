@@ -1,16 +1,17 @@
-import type { Clock, Ids, Mailer, MailMessage, MailStore, StoredMail } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
+import type { Mailer, MailMessage, MailStore, StoredMail } from '#shared/domain/ports';
 
 /** `msg_` + the time kept (9 base-36 digits of epoch ms) + 16 random base62: ids sort by time. */
 export const MAIL_ID = /^msg_[0-9a-z]{9}[A-Za-z0-9]{16}$/;
 
-export function newMailId(deps: { ids: Ids }, at: Date): string {
+export function newMailId(deps: Pick<Deps, 'ids'>, at: Date): string {
   const time = at.getTime().toString(36).padStart(9, '0');
   const random = deps.ids.prefixed('msg', 16).slice('msg_'.length);
   return `msg_${time}${random}`;
 }
 
 /** The message as kept: stamped with an id and the time, the recipient lower-cased. */
-export function toStoredMail(deps: { ids: Ids; clock: Clock }, message: MailMessage): StoredMail {
+export function toStoredMail(deps: Pick<Deps, 'ids' | 'clock'>, message: MailMessage): StoredMail {
   const now = deps.clock.now();
   return {
     id: newMailId(deps, now),
@@ -25,7 +26,7 @@ export function toStoredMail(deps: { ids: Ids; clock: Clock }, message: MailMess
 }
 
 /** A Mailer that keeps every message in a mailbox instead of sending it. */
-export function keepingMailer(deps: { ids: Ids; clock: Clock; store: MailStore }): Mailer {
+export function keepingMailer(deps: Pick<Deps, 'ids' | 'clock'> & { store: MailStore }): Mailer {
   return { send: (message) => deps.store.keep(toStoredMail(deps, message)) };
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
+import type { Deps } from '#shared/domain/deps';
 import { limitQuery } from '#shared/domain/paging';
-import type { MailboxReader, MailSummary, StoredMail } from '#shared/domain/ports';
+import type { MailSummary, StoredMail } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { MAIL_ID } from './delivery';
@@ -45,7 +46,7 @@ export const toMailSummary = (m: MailSummary): MailSummaryView => ({
 export const toMailView = (m: StoredMail): MailView => ({ ...toMailSummary(m), text: m.text, html: m.html });
 
 export async function listMail(
-  deps: { mailbox: MailboxReader },
+  deps: Pick<Deps, 'mailbox'>,
   tenant: Tenant,
   query: z.output<typeof mailQuerySchema>,
 ) {
@@ -57,7 +58,7 @@ export async function listMail(
   return { data: page.items.map(toMailSummary), nextCursor: page.cursor ?? null };
 }
 
-export async function getMail(deps: { mailbox: MailboxReader }, tenant: Tenant, id: string) {
+export async function getMail(deps: Pick<Deps, 'mailbox'>, tenant: Tenant, id: string) {
   const mail = await deps.mailbox.get(tenant, id);
   if (!mail) throw new NotFoundError(MAIL_NOT_FOUND);
   return toMailView(mail);

@@ -1,10 +1,4 @@
-import type {
-  CustomerRepository,
-  GatewayRouter,
-  PaymentMethodRepository,
-  Reporter,
-  Scheduler,
-} from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError } from '#shared/errors';
 import {
@@ -16,14 +10,11 @@ import {
 } from './payment-method';
 import { expiryScheduleName } from './schedule';
 
-export interface ManagePaymentMethodsDeps {
-  paymentMethods: PaymentMethodRepository;
-  customers: Pick<CustomerRepository, 'findProfile'>;
-  payments: GatewayRouter;
-  scheduler: Scheduler;
-  /** The method is deleted: a schedule or provider clean-up that failed is reported here. */
-  reporter: Reporter;
-}
+/** The method is deleted: a schedule or provider clean-up that failed goes to `reporter`. */
+export type ManagePaymentMethodsDeps = Pick<
+  Deps,
+  'paymentMethods' | 'customers' | 'payments' | 'scheduler' | 'reporter'
+>;
 
 /**
  * The customer's saved cards, newest first. A customer with a saved card exists, so the customer

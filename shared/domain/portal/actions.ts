@@ -2,6 +2,7 @@ import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/d
 import type { CustomerProfile } from '#shared/domain/customers/customer';
 import { billingEmailOf } from '#shared/domain/customers/customer';
 import { type CustomerDeps, updateProfile } from '#shared/domain/customers/customers';
+import type { Deps } from '#shared/domain/deps';
 import {
   type CancellationData,
   type PaymentMethodUpdatedData,
@@ -19,7 +20,6 @@ import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/schedule'
 import { buyerFailure, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import type { Mailer, Reporter } from '#shared/domain/ports';
 import { cancel, pause, reactivate, resume, switchCard } from '#shared/domain/subscriptions/actions';
 import { findSubscription, subscriptionEvents } from '#shared/domain/subscriptions/queries';
 import type { Subscription, SubscriptionView } from '#shared/domain/subscriptions/subscription';
@@ -54,10 +54,9 @@ type ActionDeps = Parameters<typeof cancel>[0];
 export type PortalActionDeps = ActionDeps &
   PortalReadDeps &
   SaveCardDeps &
-  CustomerDeps & {
-    mailer: Mailer;
-    /** A message that could not be sent never fails the action: it is reported here. */
-    reporter: Reporter;
+  CustomerDeps &
+  /** `reporter`: a message that could not be sent never fails the action. */
+  Pick<Deps, 'mailer' | 'reporter'> & {
     /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
     buyerIp?: string;
   };

@@ -1,11 +1,6 @@
 import type { CustomerProfile } from '#shared/domain/customers/customer';
+import type { Deps } from '#shared/domain/deps';
 import { CUSTOMER_NOT_FOUND, toPaymentMethodView } from '#shared/domain/payment-methods/payment-method';
-import type {
-  CustomerRepository,
-  PaymentMethodRepository,
-  PortalConfigRepository,
-  SubscriptionRepository,
-} from '#shared/domain/ports';
 import { effectivePortalConfig, type PortalSettings } from '#shared/domain/products/portal-config';
 import {
   type Subscription,
@@ -18,7 +13,7 @@ import { INSUFFICIENT_PERMISSIONS, type PortalSession } from './session';
 
 export type PortalConfig = ReturnType<typeof effectivePortalConfig>;
 
-type ConfigDeps = { portalConfigs: Pick<PortalConfigRepository, 'get' | 'readForProduct'> };
+type ConfigDeps = Pick<Deps, 'portalConfigs'>;
 
 /** A product's portal configuration: its own, else the seller's, else the defaults (null: the seller's). */
 async function configOfProduct(
@@ -113,19 +108,14 @@ export const toPortalCustomer = (
  * customer of the session's numeric id.
  */
 export async function sessionProfile(
-  deps: { customers: Pick<CustomerRepository, 'findProfile'> },
+  deps: Pick<Deps, 'customers'>,
   session: PortalSession,
 ): Promise<CustomerProfile | null> {
   const found = await deps.customers.findProfile(session.tenant, session.customer.uuid);
   return found && found.id === session.customer.id ? found : null;
 }
 
-export interface PortalReadDeps {
-  customers: Pick<CustomerRepository, 'findProfile'>;
-  portalConfigs: Pick<PortalConfigRepository, 'get' | 'readForProduct'>;
-  subscriptions: Pick<SubscriptionRepository, 'listByCustomer'>;
-  paymentMethods: Pick<PaymentMethodRepository, 'listByCustomer'>;
-}
+export type PortalReadDeps = Pick<Deps, 'customers' | 'portalConfigs' | 'subscriptions' | 'paymentMethods'>;
 
 /**
  * GET /api/portal: everything the hosted portal page draws: the customer, the session's

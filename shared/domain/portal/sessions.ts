@@ -1,13 +1,7 @@
 import * as z from 'zod';
 import { redirectUrlProblem } from '#shared/domain/checkout/schemas';
+import type { Deps } from '#shared/domain/deps';
 import { CUSTOMER_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
-import type {
-  Clock,
-  CustomerRepository,
-  Ids,
-  PortalSessionRepository,
-  ProductRepository,
-} from '#shared/domain/ports';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
@@ -46,16 +40,11 @@ export const createPortalSessionSchema = z
 
 export type CreatePortalSessionInput = z.output<typeof createPortalSessionSchema>;
 
-export interface PortalSessionDeps {
-  portalSessions: PortalSessionRepository;
-  customers: Pick<CustomerRepository, 'findRefById'>;
-  products: Pick<ProductRepository, 'get'>;
-  clock: Clock;
-  ids: Ids;
-  publicBaseUrl: string;
-  /** Plain-HTTP return URLs to this machine are accepted in the local runtime only (as a checkout's). */
-  allowLocalHttp: boolean;
-}
+/** Plain-HTTP return URLs to this machine are accepted in the local runtime only (`allowLocalHttp`, as a checkout's). */
+export type PortalSessionDeps = Pick<
+  Deps,
+  'portalSessions' | 'customers' | 'products' | 'clock' | 'ids' | 'publicBaseUrl' | 'allowLocalHttp'
+>;
 
 export const portalUrlOf = (baseUrl: string, token: string) =>
   `${baseUrl.replace(/\/$/, '')}/portal?token=${encodeURIComponent(token)}`;

@@ -1,14 +1,11 @@
 import { registerSchemeVerifier } from '#shared/auth/authenticate';
 import { rateWindow } from '#shared/domain/auth/rate-limit';
-import type { Clock, PortalSessionRepository } from '#shared/domain/ports';
+import type { Deps } from '#shared/domain/deps';
 import { authFailure } from '#shared/errors';
 import type { AuthContext } from '#shared/http/types';
 import { PORTAL_TOKEN_FORMAT, type PortalSession, portalTokenHash } from './session';
 
-export interface PortalTokenDeps {
-  portalSessions: Pick<PortalSessionRepository, 'findByTokenHash'>;
-  clock: Clock;
-}
+export type PortalTokenDeps = Pick<Deps, 'portalSessions' | 'clock'>;
 
 /**
  * The session of a portal token, or 401: no token (`token_missing`), a malformed one (refused
@@ -34,7 +31,7 @@ export async function verifyPortalToken(
  * limit together, with the same 401s; a refused token is not counted.
  */
 export async function authenticatePortalToken(
-  deps: { portalSessions: Pick<PortalSessionRepository, 'authenticate' | 'findByTokenHash'>; clock: Clock },
+  deps: Pick<Deps, 'portalSessions' | 'clock'>,
   token: string | undefined,
 ): Promise<{ session: PortalSession; count: number }> {
   if (!token) throw authFailure('tokenMissing');

@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import type { Deps } from '#shared/domain/deps';
 import { newEvent } from '#shared/domain/events/events';
 import { limitQuery, pageFields, readNumberedPage } from '#shared/domain/paging';
-import type { Clock, Ids, ProductRepository } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ValidationError } from '#shared/errors';
 import { looksLikeNumericId, looksLikeUuid } from '#shared/ids';
@@ -136,14 +136,9 @@ function assertSellable(p: Pick<Product, 'pix' | 'creditCard' | 'boleto'>) {
 
 export type ProductTab = 'active' | 'archived' | 'all';
 
-export interface ProductDeps {
-  products: ProductRepository;
-  clock: Clock;
-  ids: Ids;
-  /** Base of the public payment link (PUBLIC_BASE_URL). */
-  publicBaseUrl: string;
+export type ProductDeps = Pick<Deps, 'products' | 'clock' | 'ids' | 'publicBaseUrl'> & {
   nextId: () => Promise<number>;
-}
+};
 
 /** The product's hosted payment page (functions/pages); the JSON route /api/payment-links/{uuid} stays. */
 export const paymentLinkOf = (baseUrl: string, uuid: string) => `${baseUrl.replace(/\/$/, '')}/pay/${uuid}`;

@@ -1,12 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import type {
-  CredentialsResolver,
-  ProviderAccounts,
-  ProviderConnection,
-  ProviderConnectionRepository,
-  SecretCipher,
-} from '#shared/domain/ports/provider-connections';
+import type { Deps } from '#shared/domain/deps';
+import type { CredentialsResolver, ProviderConnection } from '#shared/domain/ports/provider-connections';
 import { NotFoundError } from '#shared/errors';
 import { parseInput } from '#shared/validation';
 
@@ -26,14 +21,10 @@ export const connectProviderSchema = z.strictObject({
   environment: z.enum(['sandbox', 'production']).describe('The Asaas environment the key belongs to'),
 });
 
-export interface ConnectionDeps {
-  connections: ProviderConnectionRepository;
-  cipher: SecretCipher;
-  providerAccounts: ProviderAccounts;
-  clock: { now(): Date };
+export type ConnectionDeps = Pick<Deps, 'connections' | 'cipher' | 'providerAccounts' | 'clock'> & {
   /** Where the provider posts its webhooks (the seller pastes it into Asaas with the token). */
   webhookUrl: string;
-}
+};
 
 /** The key's encryption context: a ciphertext copied to another seller's item does not decrypt. */
 const keyContext = (sellerId: number) => ({ sellerId: String(sellerId), provider: ASAAS });

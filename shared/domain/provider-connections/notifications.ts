@@ -1,10 +1,7 @@
 import * as z from 'zod';
+import type { Deps } from '#shared/domain/deps';
 import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/sandbox-helpers';
-import {
-  PIX_AUTHORIZATION_LINK_PREFIX,
-  type ProviderConnectionRepository,
-  type ProviderLinks,
-} from '#shared/domain/ports/provider-connections';
+import { PIX_AUTHORIZATION_LINK_PREFIX } from '#shared/domain/ports/provider-connections';
 import type { ProviderNotification } from '#shared/domain/transactions/notifications';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
 import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
@@ -35,13 +32,10 @@ const asaasEventSchema = z.object({
     .optional(),
 });
 
-export interface AsaasNotificationDeps {
-  connections: ProviderConnectionRepository;
-  links: ProviderLinks;
-  clock: { now(): Date };
+export type AsaasNotificationDeps = Pick<Deps, 'connections' | 'links' | 'clock'> & {
   /** Applies the notification as a sandbox one (transitions, checkout, subscriptions, cycles). */
   apply: (n: ProviderNotification) => Promise<unknown>;
-}
+};
 
 /**
  * POST /api/provider-connections/asaas/notifications. The seller is the one whose webhook token

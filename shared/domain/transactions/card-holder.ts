@@ -1,6 +1,6 @@
 import { type Address, profileRefOf } from '#shared/domain/customers/customer';
+import type { Deps } from '#shared/domain/deps';
 import type { CardHolderContact } from '#shared/domain/payments/gateway';
-import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 
 type KnownAddress = Pick<Address, 'zipCode' | 'number' | 'complement'>;
@@ -30,7 +30,7 @@ export function holderContactOf(c: { phone: string } & Partial<KnownAddress>): C
  * address (a test-mode provider needs none, so test sales keep their round trips).
  */
 export async function cardHolderContact(
-  deps: { customers: Pick<CustomerRepository, 'findGlobal' | 'findProfile'> },
+  deps: Pick<Deps, 'customers'>,
   tenant: Tenant,
   buyer: { document: string; phone: string } & Partial<KnownAddress>,
 ): Promise<CardHolderContact> {
@@ -45,7 +45,7 @@ export async function cardHolderContact(
 
 /** A registered customer's card holder contact, by its profile (read for live tenants only, as above). */
 export async function registeredHolderContact(
-  deps: { customers: Pick<CustomerRepository, 'findProfile'> },
+  deps: Pick<Deps, 'customers'>,
   tenant: Tenant,
   customerUuid: string,
 ): Promise<CardHolderContact> {

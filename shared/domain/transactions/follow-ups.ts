@@ -1,8 +1,8 @@
 import type { CheckoutSession } from '#shared/domain/checkout/session';
 import { settleFirstPixPayment } from '#shared/domain/checkout/session-subscriptions';
 import { type CloseDeps, completeWithTransaction } from '#shared/domain/checkout/sessions';
+import type { Deps } from '#shared/domain/deps';
 import { payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
-import type { InstallmentPlanRepository, ScheduledChargeRepository } from '#shared/domain/ports';
 import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
 import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
 import { sameTenant } from '#shared/domain/tenant';
@@ -26,11 +26,7 @@ export type PaymentOutcome = 'paid' | 'failed' | 'canceled' | 'refunded' | 'char
  * schedule or cancel after a follow-up's save goes to the reporter (CloseDeps): the change is
  * saved, the heartbeat's sweeps are the backstop.
  */
-export type FollowUpDeps = CloseDeps &
-  ManageDeps & {
-    scheduledCharges: ScheduledChargeRepository;
-    installmentPlans: InstallmentPlanRepository;
-  };
+export type FollowUpDeps = CloseDeps & ManageDeps & Pick<Deps, 'scheduledCharges' | 'installmentPlans'>;
 
 export type FollowUp = (deps: FollowUpDeps, t: Transaction) => Promise<unknown>;
 

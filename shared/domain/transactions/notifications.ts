@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Deps } from '#shared/domain/deps';
 import { parseNumericJobId } from '#shared/domain/job-id';
 import type { GatewayRouter } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
@@ -40,14 +41,14 @@ const TRIGGERS: Record<z.output<typeof notificationSchema>['type'], Trigger> = {
   'charge.refunded': 'refund',
 };
 
-export interface NotificationDeps extends TransitionDeps {
-  payments: GatewayRouter;
-  /**
-   * What follows an applied notification (a checkout session completes). Also called for a repeat,
-   * with the transaction as stored: a provider retrying after a failure here heals it.
-   */
-  onApplied?: (t: Transaction) => Promise<unknown>;
-}
+export type NotificationDeps = TransitionDeps &
+  Pick<Deps, 'payments'> & {
+    /**
+     * What follows an applied notification (a checkout session completes). Also called for a repeat,
+     * with the transaction as stored: a provider retrying after a failure here heals it.
+     */
+    onApplied?: (t: Transaction) => Promise<unknown>;
+  };
 
 /**
  * The signed route serves the test environment's provider (the sandbox) and nothing else: whoever

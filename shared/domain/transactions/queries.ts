@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import type { Deps } from '#shared/domain/deps';
 import { limitQuery } from '#shared/domain/paging';
 import { methodField } from '#shared/domain/payments/method-names';
-import type { ProductRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { looksLikeUuid } from '#shared/ids';
@@ -94,7 +94,7 @@ export async function cancelChargeByUuid(deps: ManageDeps, tenant: Tenant, uuid:
  * a product the request fails validation anyway; the key is then scoped to the caller's IP.
  */
 export async function productOwnerScope(
-  deps: { products: ProductRepository },
+  deps: Pick<Deps, 'products'>,
   raw: { body: unknown; sourceIp: string },
 ): Promise<string> {
   const productId = (raw.body as { productId?: unknown } | undefined)?.productId;

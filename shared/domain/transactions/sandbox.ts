@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import type { Deps } from '#shared/domain/deps';
 import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { boletoPdf } from '#shared/domain/payments/pdf';
-import type { SandboxOperations, TransactionRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { formatBrl } from '#shared/money';
@@ -27,7 +27,7 @@ export type SimulateInput = z.output<typeof simulateSchema>;
  * Answers the transaction as it is afterwards.
  */
 export async function simulateSandboxPayment(
-  deps: { transactions: TransactionRepository; sandbox: SandboxOperations },
+  deps: Pick<Deps, 'transactions' | 'sandbox'>,
   tenant: Tenant,
   id: string,
   action: SandboxAction,
@@ -54,7 +54,7 @@ export async function simulateSandboxPayment(
  * token: a wrong token answers exactly like a missing boleto.
  */
 export async function sandboxBoletoDocument(
-  deps: { sandbox: SandboxOperations },
+  deps: Pick<Deps, 'sandbox'>,
   gatewayPayId: number,
   token: string | undefined,
 ): Promise<Buffer> {

@@ -46,6 +46,11 @@ export class FakeCustomerRepository implements CustomerRepository {
     return this.globals.get(globalKey(environment, document));
   }
 
+  /** A seller's profile stored as it is, without its global customer (a test reading profiles only). */
+  seedProfile(profile: CustomerProfile): void {
+    this.profiles.set(profileKey(profile.tenant, profile.uuid), profile);
+  }
+
   profile(tenant: Tenant, uuid: string): CustomerProfile | undefined {
     return this.profiles.get(profileKey(tenant, uuid));
   }

@@ -3,11 +3,23 @@
  * generated from it (`npm run data-model`) and the tests hold the table and the document to it.
  */
 import { affiliationEntity } from './affiliation';
-import { apiKeyEntity } from './api-key';
+import { apiKeyEntity, apiKeyNameEntity, apiKeyPointerEntity } from './api-key';
 import { checkoutSessionEntity } from './checkout-session';
 import { customerProfileEntity } from './customer';
+import {
+  customerEmailEntity,
+  customerGlobalEmailEntity,
+  customerGlobalEntity,
+  customerIdEntity,
+  customerOverdueEntity,
+  customerSellerEntity,
+} from './customer-links';
 import { outboxEventEntity, webhookDeliveryEntity } from './event-log';
+import { idempotencyEntity } from './idempotency';
 import { planEntity } from './installment-plan';
+import { localLoginEntity, localSessionEntity } from './local-identity';
+import { mailLogEntity, sandboxMailEntity, sandboxMailToEntity } from './mail';
+import { migrationFormatEntity } from './migration-format';
 import { paymentAttemptEntity } from './payment-attempt';
 import { paymentMethodEntity } from './payment-method';
 import { portalConfigEntity } from './portal-config';
@@ -15,12 +27,17 @@ import { portalSessionEntity } from './portal-session';
 import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
+import { sellerEntity, sellerLoginEntity } from './seller';
 import { subscriptionEntity } from './subscription';
 import { transactionEntity } from './transaction';
 import { webhookEndpointEntity } from './webhook-endpoint';
 
 export const ENTITY_DEFINITIONS = [
+  sellerEntity,
+  sellerLoginEntity,
   apiKeyEntity,
+  apiKeyPointerEntity,
+  apiKeyNameEntity,
   webhookEndpointEntity,
   outboxEventEntity,
   webhookDeliveryEntity,
@@ -31,6 +48,12 @@ export const ENTITY_DEFINITIONS = [
   transactionEntity,
   paymentAttemptEntity,
   customerProfileEntity,
+  customerGlobalEntity,
+  customerEmailEntity,
+  customerGlobalEmailEntity,
+  customerSellerEntity,
+  customerIdEntity,
+  customerOverdueEntity,
   checkoutSessionEntity,
   paymentMethodEntity,
   priceEntity,
@@ -39,4 +62,11 @@ export const ENTITY_DEFINITIONS = [
   attemptEntity,
   planEntity,
   portalSessionEntity,
+  sandboxMailEntity,
+  sandboxMailToEntity,
+  mailLogEntity,
+  idempotencyEntity,
+  migrationFormatEntity,
+  localLoginEntity,
+  localSessionEntity,
 ] as const;

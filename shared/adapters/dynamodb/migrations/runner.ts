@@ -1,4 +1,5 @@
 import type { Clock } from '#shared/domain/ports';
+import { migrationFormatEntity } from '../entities/migration-format';
 import { type Key, keys } from '../keys';
 import { ConditionFailedError, type Item, type Table } from '../table';
 import { BASELINE_FORMAT, MIGRATIONS } from './list';
@@ -11,7 +12,6 @@ import { runOne } from './run-one';
  * `keys.migrationFormat()` on first sight.
  */
 const LOCAL_STAMP: Key = { pk: 'LOCAL#DATA_FORMAT', sk: 'LOCAL#DATA_FORMAT' };
-const FORMAT_ENTITY = 'migration-format';
 
 /** Why the runner will not touch a table: its data is of a shape this code cannot tell or read. */
 export class MigrationRefusedError extends Error {
@@ -101,17 +101,11 @@ async function readFormat(table: Table, clock: Clock, latest: number): Promise<n
   });
   const at = (key: Key) => found.find((i) => i.pk === key.pk && i.sk === key.sk);
   const stored = at(keys.migrationFormat());
-  if (stored) return Number(stored.format);
+  if (stored) return migrationFormatEntity.fromItem(stored).format;
   const stamp = at(LOCAL_STAMP);
   if (!stamp && at(sellers)) throw new MigrationRefusedError(null, latest);
   const format = stamp ? Number(stamp.format) : latest;
-  const item = {
-    ...keys.migrationFormat(),
-    entity: FORMAT_ENTITY,
-    version: 1,
-    format,
-    updatedAt: clock.now().toISOString(),
-  };
+  const item = migrationFormatEntity.toItem({ format, updatedAt: clock.now().toISOString() });
   try {
     await table.transact([
       { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
