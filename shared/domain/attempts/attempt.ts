@@ -59,7 +59,17 @@ export interface RefundPlan {
   amount: number;
 }
 
-export type PaymentAttempt = SaleAttempt | RefundAttempt;
+/** A scheduled charge's cycle paid by card with the buyer at its pay link. */
+export interface CyclePlan {
+  chargeId: string;
+  cycleNumber: number;
+  transactionId: number;
+  saveCard: boolean;
+  cardExpiry: { month: number; year: number };
+}
+
+export type PaymentAttempt = SaleAttempt | RefundAttempt | CycleAttempt;
+export type CycleAttempt = AttemptBase & { kind: 'cycle'; plan: CyclePlan };
 export type SaleAttempt = AttemptBase & { kind: 'sale'; plan: SalePlan };
 export type RefundAttempt = AttemptBase & { kind: 'refund'; plan: RefundPlan };
 

@@ -8,6 +8,7 @@ import {
   sweepDue,
 } from '#shared/domain/due-schedule';
 import { parseJobId } from '#shared/domain/job-id';
+import { reconcileCyclePayment } from '#shared/domain/scheduled-charges/pay-link-card';
 import { lookupHintOf, recordSale } from '#shared/domain/transactions/create';
 import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
 import { completeRefund } from '#shared/domain/transactions/manage';
@@ -25,7 +26,7 @@ export type ReconcileDeps = Deps;
 
 export type ReconcileOutcome =
   | { outcome: 'recorded'; transactionId: number; status: Transaction['status'] }
-  | { outcome: 'voided' | 'settled' }
+  | { outcome: 'voided' | 'settled' | 'refunded' }
   | { outcome: 'postponed'; dueAt: string }
   | NothingDue;
 
@@ -47,6 +48,13 @@ export async function reconcileAttempt(deps: ReconcileDeps, value: string): Prom
       const now = deps.clock.now();
       if (attempt.status !== 'pending' || !attempt.dueAt || Date.parse(attempt.dueAt) > now.getTime())
         return NOTHING_DUE;
+      if (attempt.kind === 'cycle') {
+        try {
+          return { outcome: await reconcileCyclePayment(deps, attempt) };
+        } catch (error) {
+          return postpone(deps, attempt, now, error);
+        }
+      }
       if (attempt.kind === 'refund') {
         try {
           return { outcome: await completeRefund(deps, attempt) };

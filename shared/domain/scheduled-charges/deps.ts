@@ -8,6 +8,7 @@ export type ScheduledChargeDeps = Pick<
   Deps,
   | 'scheduledCharges'
   | 'transactions'
+  | 'attempts'
   | 'customers'
   | 'products'
   | 'paymentMethods'

@@ -1,11 +1,18 @@
+import {
+  attemptIdOf,
+  type CycleAttempt,
+  RECONCILE_AFTER_MS,
+  reconcileJobOf,
+} from '#shared/domain/attempts/attempt';
 import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
+import { scheduleAtDue } from '#shared/domain/due-schedule';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import type { CardInput, ChargeResult } from '#shared/domain/payments/gateway';
 import type { ScheduledChargeChanges } from '#shared/domain/ports';
 import { buyerIpOf, registeredHolderContact } from '#shared/domain/transactions/card-holder';
-import { isConflict, ValidationError } from '#shared/errors';
+import { AppError, isConflict, ValidationError } from '#shared/errors';
 import { answerOf, attemptRecord, type CardAnswer, cardTransaction, transactionChange } from './attempts';
 import type { Cycle, ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
@@ -143,8 +150,9 @@ async function keepForTrial(
 
 /**
  * The cycle charged with the buyer present; one save writes the attempt, the transaction, the
- * cycle paid (or the failure on the timeline) and, for a series, the card kept. A cycle paid
- * meanwhile (a pix, another tab) gets its money back and the buyer a 409.
+ * cycle paid (or the failure on the timeline) and, for a series, the card kept. Written ahead
+ * (docs/decisions.md, "Payment attempts"): a pending payment attempt with the charge's reference
+ * precedes the provider call, so a crash or a lost answer is recorded by its reconciler.
  */
 async function payCycle(
   deps: ScheduledChargeDeps,
@@ -153,26 +161,74 @@ async function payCycle(
   card: CardInput,
 ): Promise<PayLinkCardOutcome> {
   const provider = await providerOf(deps, charge);
-  const transactionId = await deps.transactions.nextId();
-  const result = await provider.createCharge({
+  const now = deps.clock.now();
+  const [transactionId, gatewayPayId] = await Promise.all([
+    deps.transactions.nextId(),
+    provider.reserveReference(charge.tenant, 'creditcard', cycle.amount),
+  ]);
+  const attempt: CycleAttempt = {
+    id: attemptIdOf(undefined),
     tenant: charge.tenant,
-    transactionId,
-    method: 'creditcard',
-    amountCentavos: cycle.amount,
-    installments: 1,
-    description: charge.product?.name ?? charge.description ?? `Cobrança ${charge.id}`,
-    customer: {
-      ...customerOf(charge),
-      ...(await registeredHolderContact(deps, charge.tenant, charge.customer.uuid)),
-      ...buyerIpOf(deps),
+    kind: 'cycle',
+    status: 'pending',
+    provider: provider.provider,
+    gatewayPayId,
+    plan: {
+      chargeId: charge.id,
+      cycleNumber: cycle.number,
+      transactionId,
+      saveCard: charge.type === 'recurring',
+      cardExpiry: { month: card.expiryMonth, year: card.expiryYear },
     },
-    card,
-    saveCard: charge.type === 'recurring',
-  });
+    dueAt: new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString(),
+    outcome: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    version: 1,
+  };
+  await deps.attempts.create(attempt);
+  const [result] = await Promise.all([
+    provider.createCharge({
+      tenant: charge.tenant,
+      transactionId,
+      gatewayPayId,
+      method: 'creditcard',
+      amountCentavos: cycle.amount,
+      installments: 1,
+      description: charge.product?.name ?? charge.description ?? `Cobrança ${charge.id}`,
+      customer: {
+        ...customerOf(charge),
+        ...(await registeredHolderContact(deps, charge.tenant, charge.customer.uuid)),
+        ...buyerIpOf(deps),
+      },
+      card,
+      saveCard: attempt.plan.saveCard,
+    }),
+    scheduleAtDue(deps, reconcileJobOf(attempt), attempt.dueAt),
+  ]);
+  const answer = await recordCycle(deps, charge, attempt, result);
+  return {
+    status: answer.status === 'succeeded' ? 'paid' : answer.status === 'errored' ? 'failed' : 'declined',
+    card: answer.card,
+    failure: answer.status === 'succeeded' ? null : failureOf(answer.failureCode),
+  };
+}
+
+/**
+ * The provider's answer written on the charge (the attempt record, the transaction, the cycle), then
+ * the payment attempt settled. A save that fails leaves the payment attempt to its reconciler.
+ */
+async function recordCycle(
+  deps: ScheduledChargeDeps,
+  charge: ScheduledCharge,
+  attempt: CycleAttempt,
+  result: ChargeResult,
+): Promise<CardAnswer> {
   if (result.outcome === 'pending') throw new Error('a card charge cannot be pending');
+  const cycle = charge.cycles.find((c) => c.number === attempt.plan.cycleNumber) as Cycle;
   const at = deps.clock.now().toISOString();
-  const t = cardTransaction(deps, charge, cycle, transactionId, provider.provider, result, at);
-  const pm = await keep(deps, charge, provider.provider, result);
+  const t = cardTransaction(deps, charge, cycle, attempt.plan.transactionId, attempt.provider, result, at);
+  const pm = await keep(deps, charge, attempt.provider, result);
   const answer = answerOf(t, result, pm?.id ?? null);
   const attemptId = await deps.scheduledCharges.nextAttemptId();
   try {
@@ -180,14 +236,53 @@ async function payCycle(
       outcomeChange(deps, current, cycle.number, answer, attemptId, pm),
     );
   } catch (error) {
-    if (answer.status === 'succeeded') await provider.refund(t.gatewayPayId, t.value).catch(() => undefined);
+    // The cycle no longer takes this payment (paid meanwhile, canceled): the buyer gets it back.
+    if (!(error instanceof AppError) || answer.status !== 'succeeded') throw error;
+    const provider = deps.payments.forEnvironment(attempt.tenant.environment);
+    await provider.refund(attempt.gatewayPayId, t.value).catch(() => undefined);
+    await deps.attempts.settle(attempt, deps.clock.now().toISOString()).catch(() => undefined);
     throw error;
   }
-  return {
-    status: answer.status === 'succeeded' ? 'paid' : answer.status === 'errored' ? 'failed' : 'declined',
-    card: result.card,
-    failure: answer.status === 'succeeded' ? null : failureOf(answer.failureCode),
-  };
+  await deps.attempts
+    .settle(attempt, deps.clock.now().toISOString())
+    .catch((error) => deps.reporter.error('could not settle a payment attempt', error, { id: attempt.id }));
+  return answer;
+}
+
+/**
+ * The reconciler's part for a cycle payment still pending: recorded already (the settle was lost),
+ * the payment the provider holds under the reference recorded now, or nothing there (voided). A
+ * cycle paid meanwhile by other means gets this payment back.
+ */
+export async function reconcileCyclePayment(
+  deps: ScheduledChargeDeps,
+  attempt: CycleAttempt,
+): Promise<'settled' | 'voided' | 'refunded'> {
+  const now = () => deps.clock.now().toISOString();
+  if (await deps.transactions.get(attempt.tenant, attempt.plan.transactionId)) {
+    await deps.attempts.settle(attempt, now());
+    return 'settled';
+  }
+  const provider = deps.payments.forEnvironment(attempt.tenant.environment);
+  const held = await provider.lookupCharge(attempt.tenant, attempt.gatewayPayId, {
+    method: 'creditcard',
+    saveCard: attempt.plan.saveCard,
+    cardExpiry: attempt.plan.cardExpiry,
+  });
+  if (!held) {
+    await deps.attempts.void(attempt, now());
+    return 'voided';
+  }
+  const charge = await deps.scheduledCharges.get(attempt.tenant, attempt.plan.chargeId);
+  if (!charge) throw new Error(`scheduled charge ${attempt.plan.chargeId} is gone`);
+  try {
+    await recordCycle(deps, charge, attempt, held);
+    return 'settled';
+  } catch (error) {
+    // Refused (the cycle paid meanwhile): recordCycle gave the payment back and settled the attempt.
+    if (!(error instanceof AppError) || held.outcome !== 'approved') throw error;
+    return 'refunded';
+  }
 }
 
 function outcomeChange(

@@ -18,6 +18,7 @@ import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
+import { FakeAttemptRepository } from '../../support/fakes/attempt-repository';
 
 export const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 00:00:30 in Sao Paulo: cycle 2 of the series is due today. */
@@ -38,6 +39,7 @@ export function engine() {
   const provider = new FakePaymentProvider('sandbox');
   const deps: ScheduledChargeDeps & CardGuardDeps = {
     scheduledCharges,
+    attempts: new FakeAttemptRepository(),
     transactions,
     customers: new FakeCustomerRepository(),
     products: new FakeProductRepository(),

@@ -19,6 +19,7 @@ import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-cha
 import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
 import { customerProfile } from '#test/support/fixtures';
+import { FakeAttemptRepository } from '../../support/fakes/attempt-repository';
 
 const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 12:00 in Sao Paulo. */
@@ -37,6 +38,7 @@ function engine() {
   const scheduler = new FakeScheduler();
   const deps: ScheduledChargeDeps = {
     scheduledCharges,
+    attempts: new FakeAttemptRepository(),
     transactions,
     customers,
     products: new FakeProductRepository(),
