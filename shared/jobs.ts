@@ -12,8 +12,8 @@ import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/d
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
 import { sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
-import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
-import { expirePix, notificationOfStatus } from '#shared/domain/transactions/notifications';
+import { settleByProviderStatus } from '#shared/domain/transactions/follow-ups';
+import { expirePix } from '#shared/domain/transactions/notifications';
 import { logger } from '#shared/logger';
 import type { Container } from '#shared/platform/container';
 
@@ -25,8 +25,15 @@ const subscriptionDeps = ({ deps }: Container) => ({
   ...deps,
   // What the provider reports of a debit whose notification never came goes through the same
   // transition and follow-ups as that notification (functions/provider-connections).
-  settleDebit: (t: Parameters<typeof notificationOfStatus>[0], status: 'paid' | 'failed' | 'canceled') =>
-    receiveVerifiedNotification(deps, notificationOfStatus(t, status, deps.clock.now())),
+  settleDebit: (t: Parameters<typeof settleByProviderStatus>[1], status: 'paid' | 'failed' | 'canceled') =>
+    settleByProviderStatus(deps, t, status),
+});
+
+/** The pix expiry applies a payment the provider holds but never notified, as that notification. */
+const expiryDeps = ({ deps }: Container) => ({
+  ...deps,
+  settle: (t: Parameters<typeof settleByProviderStatus>[1], status: 'paid') =>
+    settleByProviderStatus(deps, t, status),
 });
 
 /**
@@ -36,14 +43,14 @@ const subscriptionDeps = ({ deps }: Container) => ({
 export const jobHandlers: Record<string, JobHandler> = {
   heartbeat: async (c) => ({
     ...(await recordHeartbeat(c.deps)),
-    sweep: await sweepPixExpiries(c.deps),
+    sweep: await sweepPixExpiries(expiryDeps(c)),
     sessionSweep: await sweepSessionExpiries(c.deps),
     cardExpirySweep: await sweepExpirySteps(c.deps),
     subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(c)),
     scheduledChargeSweep: await sweepDueCharges(c.deps),
     installmentPlanSweep: await sweepDuePlans(c.deps),
   }),
-  [EXPIRY_JOB]: (c, job) => expirePix(c.deps, job.id),
+  [EXPIRY_JOB]: (c, job) => expirePix(expiryDeps(c), job.id),
   [SESSION_EXPIRY_JOB]: (c, job) => expireSessionJob(c.deps, job.id),
   [PAYMENT_METHOD_EXPIRY_JOB]: (c, job) => runExpiryStep(c.deps, job.id),
   [SUBSCRIPTION_DUE_JOB]: (c, job) => runDueJob(subscriptionDeps(c), job.id),
