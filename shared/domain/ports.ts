@@ -64,6 +64,7 @@ export type {
   GatewayRouter,
   PaymentGateway,
   PaymentProvider,
+  ProviderPayment,
   SandboxCardBehaviour,
   SandboxOperations,
   SimulateOptions,

@@ -129,6 +129,8 @@ export const keys = {
   }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
+  /** The sandbox's charges of one seller created on one Sao Paulo day (what it lists for reconciliation). */
+  sandboxChargesOfDay: (sellerId: number, day: string) => `SANDBOX#CHARGES#${sellerId}#${day}`,
   /** A card the sandbox tokenized (brand, last 4, expiry, outcome class; never the number). */
   sandboxCardToken: (token: string): Key => ({ pk: `SANDBOX#TOKEN#${token}`, sk: 'TOKEN' }),
   /**

@@ -20,6 +20,7 @@ export class UnconfiguredProvider implements PaymentProvider {
   cancel = async () => this.refuse();
   refund = async () => this.refuse();
   status = async () => this.refuse();
+  listPayments = async () => this.refuse();
 
   async health(): Promise<GatewayHealth> {
     return {

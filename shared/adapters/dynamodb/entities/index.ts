@@ -13,6 +13,7 @@ import { portalConfigEntity } from './portal-config';
 import { portalSessionEntity } from './portal-session';
 import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
+import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { subscriptionEntity } from './subscription';
 import { transactionEntity } from './transaction';
@@ -37,4 +38,5 @@ export const ENTITY_DEFINITIONS = [
   attemptEntity,
   planEntity,
   portalSessionEntity,
+  sandboxChargeEntity,
 ] as const;
