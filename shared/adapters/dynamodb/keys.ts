@@ -151,6 +151,8 @@ export const keys = {
     pk: seller(sellerId),
     sk: `PROVIDER#${provider}`,
   }),
+  /** Every seller with a connected account at a provider (the daily reconciliation walks it). */
+  connectedSellers: (provider: string) => `PROVIDER#${provider}#CONNECTED`,
   /** The seller a provider webhook token (its SHA-256) belongs to: one GetItem per notification. */
   providerWebhookToken: (provider: string, tokenHash: string): Key => ({
     pk: `PROVIDER#${provider}#WHTOKEN#${tokenHash}`,

@@ -13,6 +13,7 @@ import { portalConfigEntity } from './portal-config';
 import { portalSessionEntity } from './portal-session';
 import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
+import { providerConnectionEntity } from './provider-connection';
 import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { subscriptionEntity } from './subscription';
@@ -39,4 +40,5 @@ export const ENTITY_DEFINITIONS = [
   planEntity,
   portalSessionEntity,
   sandboxChargeEntity,
+  providerConnectionEntity,
 ] as const;
