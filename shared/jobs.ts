@@ -6,13 +6,18 @@ import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan'
 import { runExpiryStep, sweepExpirySteps } from '#shared/domain/payment-methods/expiry-steps';
 import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
+import {
+  RECONCILIATION_DAILY_ID,
+  RECONCILIATION_JOB,
+  runReconciliationJob,
+} from '#shared/domain/reconciliation/daily';
 import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
 import { runChargeDueJob, sweepDueCharges } from '#shared/domain/scheduled-charges/due';
 import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
 import { sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
-import { settleByProviderStatus } from '#shared/domain/transactions/follow-ups';
+import { receiveVerifiedNotification, settleByProviderStatus } from '#shared/domain/transactions/follow-ups';
 import { expirePix } from '#shared/domain/transactions/notifications';
 import { logger } from '#shared/logger';
 import type { Container } from '#shared/platform/container';
@@ -56,9 +61,20 @@ export const jobHandlers: Record<string, JobHandler> = {
   [SUBSCRIPTION_DUE_JOB]: (c, job) => runDueJob(subscriptionDeps(c), job.id),
   [SCHEDULED_CHARGE_DUE_JOB]: (c, job) => runChargeDueJob(c.deps, job.id),
   [INSTALLMENT_PLAN_DUE_JOB]: (c, job) => runPlanDueJob(c.deps, job.id),
+  // A repair is applied as the provider's notification would be: transition, events, follow-ups.
+  [RECONCILIATION_JOB]: (c, job) =>
+    runReconciliationJob({ ...c.deps, apply: (n) => receiveVerifiedNotification(c.deps, n) }, job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };
+
+/** The daily reconciliation's schedule fires this: the day before the run's day (Sao Paulo). */
+export const DAILY_RECONCILIATION_JOB: ScheduledJob = {
+  job: RECONCILIATION_JOB,
+  id: RECONCILIATION_DAILY_ID,
+};
+/** When the daily reconciliation runs, Sao Paulo time: the provider's day is closed by then. */
+export const DAILY_RECONCILIATION_AT = { hour: 3, minute: 0 };
 
 /** A job as the jobs function receives it: `dueAt` is when its schedule was due, when known. */
 export interface JobRun extends ScheduledJob {

@@ -81,6 +81,9 @@ export const keys = {
   tenant,
   webhookEndpoint: (t: Tenant, id: string): Key => inTenant(t, `WEBHOOK#${id}`),
   webhookEndpointPrefix: 'WEBHOOK#',
+  /** A daily reconciliation with a provider: its day then its id, so the tenant's list is by day. */
+  reconciliation: (t: Tenant, day: string, id: string): Key => inTenant(t, `RECON#${day}#${id}`),
+  reconciliationPrefix: 'RECON#',
   /** How many endpoints the tenant has (the cap); not under webhookEndpointPrefix, so no list reads it. */
   webhookEndpointCount: (t: Tenant): Key => inTenant(t, 'WEBHOOKCOUNT'),
   webhookDelivery: (t: Tenant, id: string): Key => inTenant(t, `WHDELIVERY#${id}`),

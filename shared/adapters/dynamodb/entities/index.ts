@@ -14,6 +14,7 @@ import { portalSessionEntity } from './portal-session';
 import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
 import { providerConnectionEntity } from './provider-connection';
+import { reconciliationEntity } from './reconciliation';
 import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { subscriptionEntity } from './subscription';
@@ -41,4 +42,5 @@ export const ENTITY_DEFINITIONS = [
   portalSessionEntity,
   sandboxChargeEntity,
   providerConnectionEntity,
+  reconciliationEntity,
 ] as const;
