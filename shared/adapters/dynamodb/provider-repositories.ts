@@ -1,7 +1,6 @@
 import type { ChargeResult } from '#shared/domain/payments/gateway';
 import type {
   ProviderChargeLink,
-  ProviderConnection,
   ProviderConnectionRepository,
   ProviderLinks,
   ProviderPixAuthorization,

@@ -1,7 +1,7 @@
 import type { ChargeStatus } from '#shared/domain/payments/gateway';
 import type { ProviderPayment } from '#shared/domain/ports';
 import { PAID, PENDING, type Transaction } from '#shared/domain/transactions/transaction';
-import type { ReconciliationDifference } from './reconciliation';
+import type { ReconciliationDifference, Repair } from './reconciliation';
 
 /** What our transaction's status says the provider should hold. */
 export function expectedProviderStatus(t: Transaction): ChargeStatus {
@@ -51,9 +51,6 @@ export function groupByGatewayPayId(payments: ProviderPayment[]): {
   }
   return { charges, unknown };
 }
-
-/** The provider notification type that moves our transaction to what the provider holds, when safe. */
-export type Repair = 'charge.paid' | 'charge.refunded' | 'charge.charged_back';
 
 /**
  * A status the provider moved forward that we missed (its notification was lost): money that

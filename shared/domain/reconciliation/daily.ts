@@ -10,7 +10,6 @@ import {
   expectedAtProvider,
   groupByGatewayPayId,
   missingPayment,
-  type Repair,
   repairOf,
   unknownPayment,
 } from './compare';
@@ -19,6 +18,7 @@ import {
   RECONCILIATION_DIFFERENCES_METRIC,
   type Reconciliation,
   type ReconciliationDifference,
+  type Repair,
   reconciliationId,
 } from './reconciliation';
 

@@ -24,6 +24,9 @@ export type DifferenceKind =
   | 'amount_mismatch'
   | 'status_mismatch';
 
+/** The provider notification type a repair applies (compare.ts: repairOf). */
+export type Repair = 'charge.paid' | 'charge.refunded' | 'charge.charged_back';
+
 export interface ReconciliationDifference {
   kind: DifferenceKind;
   providerPaymentId: string | null;
@@ -36,7 +39,7 @@ export interface ReconciliationDifference {
   providerStatus: ChargeStatus | null;
   ourStatus: TransactionStatus | null;
   /** What was applied to repair it (a provider notification type), or null when only reported. */
-  repair: string | null;
+  repair: Repair | null;
 }
 
 export interface Reconciliation {
