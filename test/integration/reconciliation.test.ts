@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '#infra/local/runtime';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
-import { RECONCILIATION_JOB } from '#shared/domain/reconciliation/daily';
+import { RECONCILIATION_JOB, reconcileTenantDay } from '#shared/domain/reconciliation/daily';
+import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
 import { runJob } from '#shared/jobs';
 import { type AsaasLive, connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
 import { FAKE_CARDS, type FakeAsaas } from '../support/fake-asaas/server';
@@ -233,5 +234,65 @@ describe('the daily reconciliation with Asaas', () => {
     );
     // An id of no reconciliation's shape answers like a missing one too.
     expect((await api.get('/api/reconciliations/rcn_nope', { token: matching.key })).status).toBe(404);
+  });
+});
+
+describe('reconciling a sandbox day through its records', () => {
+  it('lists the sandbox charges of the day and pays a pix the sandbox marked paid without notifying', async () => {
+    const sellerId = nextSeller++;
+    const { jwt } = await liveKeyOf(live, sellerId);
+    const key = (await api.post('/api/api-keys', { name: 'test', environment: 'test' }, { token: jwt })).body
+      .key as string;
+    const product = (
+      await api.post(
+        '/api/products',
+        { name: 'Curso', image: 'https://cdn.example.com/c.png', value: 25, installments: 1 },
+        { token: key },
+      )
+    ).body;
+    const sale = async () =>
+      (
+        await api.post('/api/transactions', {
+          productId: product.uuid,
+          paymentMethod: 'pix',
+          customer: buyer,
+        })
+      ).body as { id: number; gatewayPayId: number };
+    const stuck = await sale();
+    const pending = await sale();
+    // The sandbox marks the charge paid and dies before its notification leaves.
+    await api.post(`/api/test-helpers/transactions/${stuck.id}/pay`, { notify: false }, { token: key });
+    const day = saoPauloDate(runtime.clock.now());
+    const tenant = { sellerId, environment: 'test' as const };
+    const sandbox = runtime.deps.deps.payments.forEnvironment('test');
+
+    const listed = await sandbox.listPayments(tenant, day);
+    expect(listed.map((p) => [p.gatewayPayId, p.amountCentavos, p.status]).sort()).toEqual(
+      [
+        [stuck.gatewayPayId, 2500, 'paid'],
+        [pending.gatewayPayId, 2500, 'pending'],
+      ].sort(),
+    );
+    expect(await sandbox.listPayments({ sellerId: sellerId + 1, environment: 'test' }, day)).toEqual([]);
+
+    const service = runtime.deps.deps;
+    const deps = {
+      ...service,
+      apply: (n: Parameters<typeof receiveVerifiedNotification>[1]) =>
+        receiveVerifiedNotification(service, n),
+    };
+    const record = await runtime.deps.unitOfWork(() => reconcileTenantDay(deps, tenant, sandbox, day));
+    expect(record).toMatchObject({ provider: 'sandbox', differenceCount: 1, repairedCount: 1 });
+    expect(record.differences[0]).toMatchObject({
+      kind: 'status_mismatch',
+      transactionId: stuck.id,
+      providerStatus: 'paid',
+      ourStatus: 'pendingPix',
+      repair: 'charge.paid',
+    });
+    await runtime.timeline.tick();
+    expect((await api.get(`/api/transactions/${stuck.id}`, { token: key })).body.status).toBe('payedPix');
+    const shown = await api.get(`/api/reconciliations/${record.id}`, { token: key });
+    expect(shown.body).toMatchObject({ environment: 'test', provider: 'sandbox', repairedCount: 1 });
   });
 });
