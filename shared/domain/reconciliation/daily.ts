@@ -1,4 +1,4 @@
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
+import { addDays, isCalendarDate, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import type { Deps } from '#shared/domain/deps';
 import type { PaymentProvider } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
@@ -180,7 +180,7 @@ function report(deps: ReconciliationDeps, r: Reconciliation) {
 /** The day a job id names: `daily` is the day before the run's Sao Paulo day. */
 export function dayOfJob(id: string, now: Date): string | null {
   if (id === RECONCILIATION_DAILY_ID) return addDays(saoPauloDate(now), -1);
-  return /^\d{4}-\d{2}-\d{2}$/.test(id) && saoPauloDate(startOfSaoPauloDay(id)) === id ? id : null;
+  return isCalendarDate(id) ? id : null;
 }
 
 /**
