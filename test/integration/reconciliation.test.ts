@@ -294,5 +294,21 @@ describe('reconciling a sandbox day through its records', () => {
     expect((await api.get(`/api/transactions/${stuck.id}`, { token: key })).body.status).toBe('payedPix');
     const shown = await api.get(`/api/reconciliations/${record.id}`, { token: key });
     expect(shown.body).toMatchObject({ environment: 'test', provider: 'sandbox', repairedCount: 1 });
+
+    // The next day holds only its own sale, on both sides.
+    await api.post('/api/test-helpers/clock/advance', { seconds: 86_400 });
+    const next = await sale();
+    const nextDay = saoPauloDate(runtime.clock.now());
+    expect(nextDay).toBe(addDays(day, 1));
+    const second = await runtime.deps.unitOfWork(() => reconcileTenantDay(deps, tenant, sandbox, nextDay));
+    expect(second).toMatchObject({
+      providerPayments: 1,
+      transactions: 1,
+      differenceCount: 0,
+      status: 'matched',
+    });
+    expect((await sandbox.listPayments(tenant, nextDay)).map((p) => p.gatewayPayId)).toEqual([
+      next.gatewayPayId,
+    ]);
   });
 });

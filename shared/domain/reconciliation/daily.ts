@@ -37,7 +37,12 @@ export type ReconciliationDeps = Pick<
   apply: (n: ProviderNotification) => Promise<{ applied?: boolean; duplicate?: boolean } | unknown>;
 };
 
-/** Our transactions of the tenant created on `day`: the seller's list, newest first, read back to the day's start. */
+/**
+ * Our transactions of the tenant created on `day`: the seller's list, newest id first, read back
+ * until it reaches a transaction created before the day before. Ids only roughly follow time (a
+ * container hands out ids from a block it claimed earlier), so the day's transactions may sit among
+ * the previous day's; a container never keeps a block for a day.
+ */
 async function transactionsOfDay(
   deps: ReconciliationDeps,
   tenant: Tenant,
@@ -45,6 +50,7 @@ async function transactionsOfDay(
 ): Promise<Transaction[]> {
   const start = startOfSaoPauloDay(day).toISOString();
   const end = startOfSaoPauloDay(addDays(day, 1)).toISOString();
+  const floor = startOfSaoPauloDay(addDays(day, -1)).toISOString();
   const out: Transaction[] = [];
   let cursor: string | undefined;
   for (;;) {
@@ -56,8 +62,7 @@ async function transactionsOfDay(
       countTotal: false,
     });
     out.push(...page.items.filter((t) => t.createdAt >= start));
-    // Ids grow with time: once a page reaches before the day, nothing older belongs to it.
-    if (!page.cursor || page.items.some((t) => t.createdAt < start)) return out;
+    if (!page.cursor || page.items.some((t) => t.createdAt < floor)) return out;
     cursor = page.cursor;
   }
 }
