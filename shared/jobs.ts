@@ -8,14 +8,19 @@ import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan'
 import { runExpiryStep, sweepExpirySteps } from '#shared/domain/payment-methods/expiry-steps';
 import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
+import {
+  RECONCILIATION_DAILY_ID,
+  RECONCILIATION_JOB,
+  runReconciliationJob,
+} from '#shared/domain/reconciliation/daily';
 import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
 import { runChargeDueJob, sweepDueCharges } from '#shared/domain/scheduled-charges/due';
 import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
 import { sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
-import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
-import { expirePix, notificationOfStatus } from '#shared/domain/transactions/notifications';
+import { receiveVerifiedNotification, settleByProviderStatus } from '#shared/domain/transactions/follow-ups';
+import { expirePix } from '#shared/domain/transactions/notifications';
 import { logger } from '#shared/logger';
 import type { Container } from '#shared/platform/container';
 
@@ -27,8 +32,15 @@ const subscriptionDeps = ({ deps }: Container) => ({
   ...deps,
   // What the provider reports of a debit whose notification never came goes through the same
   // transition and follow-ups as that notification (functions/provider-connections).
-  settleDebit: (t: Parameters<typeof notificationOfStatus>[0], status: 'paid' | 'failed' | 'canceled') =>
-    receiveVerifiedNotification(deps, notificationOfStatus(t, status, deps.clock.now())),
+  settleDebit: (t: Parameters<typeof settleByProviderStatus>[1], status: 'paid' | 'failed' | 'canceled') =>
+    settleByProviderStatus(deps, t, status),
+});
+
+/** The pix expiry applies a payment the provider holds but never notified, as that notification. */
+const expiryDeps = ({ deps }: Container) => ({
+  ...deps,
+  settle: (t: Parameters<typeof settleByProviderStatus>[1], status: 'paid') =>
+    settleByProviderStatus(deps, t, status),
 });
 
 /**
@@ -38,7 +50,7 @@ const subscriptionDeps = ({ deps }: Container) => ({
 export const jobHandlers: Record<string, JobHandler> = {
   heartbeat: async (c) => ({
     ...(await recordHeartbeat(c.deps)),
-    sweep: await sweepPixExpiries(c.deps),
+    sweep: await sweepPixExpiries(expiryDeps(c)),
     sessionSweep: await sweepSessionExpiries(c.deps),
     cardExpirySweep: await sweepExpirySteps(c.deps),
     subscriptionSweep: await sweepDueSubscriptions(subscriptionDeps(c)),
@@ -46,16 +58,27 @@ export const jobHandlers: Record<string, JobHandler> = {
     installmentPlanSweep: await sweepDuePlans(c.deps),
     attemptSweep: await sweepAttempts(c.deps),
   }),
-  [EXPIRY_JOB]: (c, job) => expirePix(c.deps, job.id),
+  [EXPIRY_JOB]: (c, job) => expirePix(expiryDeps(c), job.id),
   [SESSION_EXPIRY_JOB]: (c, job) => expireSessionJob(c.deps, job.id),
   [PAYMENT_METHOD_EXPIRY_JOB]: (c, job) => runExpiryStep(c.deps, job.id),
   [SUBSCRIPTION_DUE_JOB]: (c, job) => runDueJob(subscriptionDeps(c), job.id),
   [SCHEDULED_CHARGE_DUE_JOB]: (c, job) => runChargeDueJob(c.deps, job.id),
   [INSTALLMENT_PLAN_DUE_JOB]: (c, job) => runPlanDueJob(c.deps, job.id),
   [ATTEMPT_RECONCILE_JOB]: (c, job) => reconcileAttempt(c.deps, job.id),
+  // A repair is applied as the provider's notification would be: transition, events, follow-ups.
+  [RECONCILIATION_JOB]: (c, job) =>
+    runReconciliationJob({ ...c.deps, apply: (n) => receiveVerifiedNotification(c.deps, n) }, job.id),
 };
 
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };
+
+/** The daily reconciliation's schedule fires this: the day before the run's day (Sao Paulo). */
+export const DAILY_RECONCILIATION_JOB: ScheduledJob = {
+  job: RECONCILIATION_JOB,
+  id: RECONCILIATION_DAILY_ID,
+};
+/** When the daily reconciliation runs, Sao Paulo time: the provider's day is closed by then. */
+export const DAILY_RECONCILIATION_AT = { hour: 3, minute: 0 };
 
 /** A job as the jobs function receives it: `dueAt` is when its schedule was due, when known. */
 export interface JobRun extends ScheduledJob {

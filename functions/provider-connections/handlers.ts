@@ -1,6 +1,7 @@
 import { connectLiveProvider } from '#shared/domain/identity/live-gate';
 import { disconnectProvider, getProviderConnection } from '#shared/domain/provider-connections/connections';
 import { receiveAsaasNotification } from '#shared/domain/provider-connections/notifications';
+import { getReconciliation, listReconciliations } from '#shared/domain/reconciliation/reconciliation';
 import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
 import { defineHandlers } from '#shared/http/pipeline';
 import { providerConnectionRoutes } from './routes';
@@ -24,5 +25,7 @@ export const group = defineHandlers(providerConnectionRoutes, (c) => {
         request.headers['asaas-access-token'],
         request.rawBody,
       ),
+    listReconciliations: ({ tenant, query }) => listReconciliations(deps, tenant, query),
+    getReconciliation: ({ tenant, path }) => getReconciliation(deps, tenant, path.id),
   };
 });

@@ -4,9 +4,17 @@ import {
   providerConnectedResponse,
   providerConnectionResponse,
 } from '#shared/domain/provider-connections/responses';
+import {
+  listReconciliationsQuery,
+  reconciliationIdParam,
+} from '#shared/domain/reconciliation/reconciliation';
+import { reconciliationListResponse, reconciliationResponse } from '#shared/domain/reconciliation/responses';
 import { defineRoutes } from '#shared/http/types';
 
-/** Issue 16: a seller's live provider account (dashboard only) and that provider's webhooks. */
+/**
+ * A seller's live provider account (dashboard only), that provider's webhooks, and the daily
+ * reconciliations with it (read by the seller's server too).
+ */
 export const providerConnectionRoutes = defineRoutes('provider-connections', [
   {
     operationId: 'connectAsaas',
@@ -46,5 +54,26 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
     description: 'Asaas API v3 webhook events; the seller is the owner of the token in asaas-access-token.',
     errors: [400, 401, 404],
     responses: { 200: asaasNotificationResponse },
+  },
+  {
+    operationId: 'listReconciliations',
+    method: 'GET',
+    path: '/api/reconciliations',
+    auth: ['apiKey', 'jwt'],
+    summary: 'List the daily reconciliations with the live provider, newest day first',
+    description:
+      "Each day (03:00 Sao Paulo, for the day before) the provider's payments are compared with the transactions: a status the provider moved forward is applied as its notification would be (with its events), and every difference is listed here.",
+    request: { query: listReconciliationsQuery },
+    responses: { 200: reconciliationListResponse },
+  },
+  {
+    operationId: 'getReconciliation',
+    method: 'GET',
+    path: '/api/reconciliations/{id}',
+    auth: ['apiKey', 'jwt'],
+    summary: 'Read one daily reconciliation, with its differences',
+    request: { path: reconciliationIdParam },
+    notFound: 'Reconciliation not found',
+    responses: { 200: reconciliationResponse },
   },
 ]);

@@ -7,7 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { scheduleInputOf } from '#shared/adapters/scheduler/eventbridge-scheduler';
 import { DELIVERY_TIMEOUT_MS } from '#shared/domain/webhooks/deliveries';
-import { HEARTBEAT_JOB } from '#shared/jobs';
+import { DAILY_RECONCILIATION_AT, DAILY_RECONCILIATION_JOB, HEARTBEAT_JOB } from '#shared/jobs';
 import { FANOUT_QUEUE, FANOUT_VISIBILITY_TIMEOUT_SECONDS } from '../fanout-queue';
 
 /**
@@ -182,6 +182,22 @@ export class AsyncInfra extends Construct {
     });
     // The first tick must not fire before the role may invoke the function.
     heartbeat.node.addDependency(this.schedulerRole);
+    const { hour, minute } = DAILY_RECONCILIATION_AT;
+    const reconciliation = new CfnSchedule(this, 'DailyReconciliation', {
+      description: 'Daily reconciliation of the day before with the live provider, per connected seller',
+      groupName: this.scheduleGroup.scheduleGroupName,
+      scheduleExpression: `cron(${minute} ${hour} * * ? *)`,
+      scheduleExpressionTimezone: 'America/Sao_Paulo',
+      flexibleTimeWindow: { mode: 'OFF' },
+      target: {
+        arn: jobs.functionArn,
+        roleArn: this.schedulerRole.roleArn,
+        input: scheduleInputOf(DAILY_RECONCILIATION_JOB),
+        // A failed run is retried (sellers already recorded are not redone) within the day it covers.
+        retryPolicy: { maximumRetryAttempts: 10, maximumEventAgeInSeconds: 6 * 3600 },
+      },
+    });
+    reconciliation.node.addDependency(this.schedulerRole);
     return heartbeat;
   }
 }

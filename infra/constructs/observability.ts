@@ -16,6 +16,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '#shared/adapters/metrics/emf';
+import { RECONCILIATION_DIFFERENCES_METRIC } from '#shared/domain/reconciliation/reconciliation';
 import { DELIVERY_FAILED_METRIC, MAX_HOP_SECONDS } from '#shared/domain/webhooks/deliveries';
 import { JOB_RUN_LOG } from '#shared/jobs';
 import { DELIVERY_MAX_RECEIVES, HEARTBEAT_INTERVAL } from './async';
@@ -142,6 +143,18 @@ export class Observability extends Construct {
       }),
       'webhook deliveries marked failed',
     );
+    // Emitted (embedded metric format) by every seller's daily reconciliation: any difference with
+    // the provider (repaired or not) is for a person to read in the record and the log line.
+    const reconciliationDifferences = this.atLeastOne(
+      'ReconciliationDifferences',
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: RECONCILIATION_DIFFERENCES_METRIC,
+        statistic: 'Sum',
+        period: PERIOD,
+      }),
+      'the daily reconciliation found differences with the provider',
+    );
     const backlogTitle = `webhook backlog older than ${BACKLOG_AGE_ALARM_SECONDS / 60} minutes`;
     const backlogAge = this.track(
       backlogTitle,
@@ -204,6 +217,7 @@ export class Observability extends Construct {
         backlogAge,
         dlqDepth,
         deliveriesFailed,
+        reconciliationDifferences,
         schedulerLag,
         schedulerErrors,
         heartbeatStale,

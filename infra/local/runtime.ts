@@ -12,11 +12,12 @@ import { LocalIdentityProvider } from '#shared/adapters/local-identity/local-ide
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { ENV, setConfig } from '#shared/config';
 import { parseConfig } from '#shared/config-schema';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
 import { notificationSecret } from '#shared/domain/payments/notification-secret';
 import type { ScheduledJob } from '#shared/domain/ports';
-import { HEARTBEAT_JOB } from '#shared/jobs';
+import { DAILY_RECONCILIATION_AT, DAILY_RECONCILIATION_JOB, HEARTBEAT_JOB } from '#shared/jobs';
 import { configureLogs, type LogLevel, logger } from '#shared/logger';
 import { type Container, createContainer, type Platform } from '#shared/platform/container';
 import { offerLocalPlatform, useContainer } from '#shared/platform/current';
@@ -246,6 +247,16 @@ async function startDatabase(options: RuntimeOptions, dataDir: string | null) {
   return { dynamo, endpoint, tableName };
 }
 
+/** The first instant after `now` at `at` (hour and minute) on the Sao Paulo clock. */
+export function nextSaoPauloTime(now: Date, at: { hour: number; minute: number }): Date {
+  const offsetMs = (at.hour * 60 + at.minute) * 60_000;
+  const today = saoPauloDate(now);
+  const candidate = startOfSaoPauloDay(today).getTime() + offsetMs;
+  return new Date(
+    candidate > now.getTime() ? candidate : startOfSaoPauloDay(addDays(today, 1)).getTime() + offsetMs,
+  );
+}
+
 /** Everything `npm start` runs, as one object that tests and the bench can start too. */
 export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const dataDir = options.dataDir === undefined ? resolve('.local') : options.dataDir;
@@ -391,6 +402,13 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     config.heartbeatIntervalSeconds,
     HEARTBEAT_JOB,
     new Date(clock.now().getTime() + config.heartbeatIntervalSeconds * 1000),
+  );
+  // The cron() of the daily reconciliation: every day at its Sao Paulo time, from the next one.
+  services.scheduler.every(
+    DAILY_RECONCILIATION_JOB.job,
+    86_400,
+    DAILY_RECONCILIATION_JOB,
+    nextSaoPauloTime(clock.now(), DAILY_RECONCILIATION_AT),
   );
   timeline.start(options.tickMs ?? 200);
 

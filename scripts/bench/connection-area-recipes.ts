@@ -171,6 +171,21 @@ function spreadOverMinutes(ctx: BenchContext): () => void {
 }
 
 export const connectionAreaRecipes: Record<string, Recipe> = {
+  // The daily reconciliation's records (one Query for the list, one GetItem for a record).
+  'GET /api/reconciliations': {
+    prepare: async (ctx) => {
+      const { token } = await ctx.newSeller();
+      return () => ({ method: 'GET', path: '/api/reconciliations?limit=20', token, expect: 200 });
+    },
+  },
+  'GET /api/reconciliations/{id}': {
+    prepare: async (ctx) => {
+      const { token } = await ctx.newSeller();
+      // A day not reconciled for this seller: the read is the same GetItem, answered 404.
+      const path = '/api/reconciliations/rcn_20261127_0000000000000000';
+      return () => ({ method: 'GET', path, token, expect: 404 });
+    },
+  },
   // functions/provider-connections: the dashboard JWT (live account), Asaas played by the fake.
   [`PUT ${ASAAS_PATH}`]: {
     prepare: async (ctx) => {

@@ -48,6 +48,7 @@ import type {
   WebhookEndpointRepository,
   WebhookSender,
 } from './ports';
+import type { ReconciliationRepository } from './ports/reconciliations';
 
 /**
  * Every port and setting a use case may take, under one name each. A use case names the part it
@@ -93,6 +94,8 @@ export interface Deps {
   providerAccounts: ProviderAccounts;
   cipher: SecretCipher;
   links: ProviderLinks;
+  /** The daily reconciliations with the live provider, one record per tenant and day. */
+  reconciliations: ReconciliationRepository;
 
   /** Writes that stand or fall together (the unit of work's write side). */
   atomically: Atomically;

@@ -65,6 +65,7 @@ export type {
   GatewayRouter,
   PaymentGateway,
   PaymentProvider,
+  ProviderPayment,
   SandboxCardBehaviour,
   SandboxOperations,
   SimulateOptions,

@@ -237,6 +237,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     health: repos.health,
     outbox: repos.outbox,
     endpoints: repos.webhookEndpoints,
+    reconciliations: repos.reconciliations,
     deliveries: repos.deliveries,
     mailLog: repos.mailLog,
     events,

@@ -343,6 +343,49 @@ describe('the Asaas adapter: requests', () => {
   });
 });
 
+describe('the Asaas adapter: listing a day for the reconciliation', () => {
+  it("pages through the day's payments by creation date, mapping references, amounts and statuses", async () => {
+    fake.today = () => '2026-11-26';
+    fake.addForeignPayment(API_KEY, { value: 1, externalReference: '999' });
+    fake.today = () => '2026-11-27';
+    for (let i = 0; i < 100; i++)
+      fake.addForeignPayment(API_KEY, { value: 10, status: 'PENDING', externalReference: String(1000 + i) });
+    const foreign = fake.addForeignPayment(API_KEY, { value: 12.34, status: 'CONFIRMED' });
+    const deleted = fake.addForeignPayment(API_KEY, { value: 5, externalReference: '77' });
+    deleted.deleted = true;
+    fake.requests.length = 0;
+
+    const listed = await provider.listPayments(tenant, '2026-11-27');
+
+    expect(fake.requests.map((r) => `${r.method} ${decodeURIComponent(r.path)}`)).toEqual([
+      'GET /v3/payments?dateCreated[ge]=2026-11-27&dateCreated[le]=2026-11-27&offset=0&limit=100',
+      'GET /v3/payments?dateCreated[ge]=2026-11-27&dateCreated[le]=2026-11-27&offset=100&limit=100',
+    ]);
+    expect(fake.requests[0].headers.access_token).toBe(API_KEY);
+    expect(listed).toHaveLength(101);
+    expect(listed[0]).toEqual({
+      providerPaymentId: expect.stringMatching(/^pay_/),
+      gatewayPayId: 1000,
+      amountCentavos: 1000,
+      status: 'pending',
+    });
+    expect(listed.at(-1)).toEqual({
+      providerPaymentId: foreign.id,
+      gatewayPayId: null,
+      amountCentavos: 1234,
+      status: 'paid',
+    });
+  });
+
+  it('refuses with the 503 of a seller without a connection', async () => {
+    world.connected = null;
+    await expect(provider.listPayments(tenant, '2026-11-27')).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'provider_not_configured',
+    });
+  });
+});
+
 describe('the Asaas adapter: failures', () => {
   it('maps card refusals to canonical failure codes, keeping the raw code', async () => {
     const cases: [string, string][] = [

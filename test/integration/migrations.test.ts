@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDeliveryRepository } from '#shared/adapters/dynamodb/delivery-repository';
+import { sandboxChargeEntity } from '#shared/adapters/dynamodb/entities/sandbox-charge';
 import { createEventLog } from '#shared/adapters/dynamodb/event-log-repository';
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { eventLogIndex } from '#shared/adapters/dynamodb/migrations/0003-event-log-index';
@@ -7,6 +8,7 @@ import { BASELINE_FORMAT, LATEST_FORMAT, MIGRATIONS } from '#shared/adapters/dyn
 import type { Migration } from '#shared/adapters/dynamodb/migrations/migration';
 import { MigrationRefusedError, runMigrations } from '#shared/adapters/dynamodb/migrations/runner';
 import { outboxPut } from '#shared/adapters/dynamodb/outbox';
+import { createProviderConnectionRepository } from '#shared/adapters/dynamodb/provider-repositories';
 import type { Item, Table } from '#shared/adapters/dynamodb/table';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
@@ -133,11 +135,11 @@ describe('the migration runner on DynamoDB Local', () => {
     expect((await log.list(tenant, window)).items).toHaveLength(0);
 
     const outcome = await runMigrations(table, { owner: 'a', clock: fakeClock(), pageSize: 4 });
-    expect(outcome).toEqual({ state: 'current', format: 3, ran: [3], stamped: true });
+    expect(outcome).toEqual({ state: 'current', format: LATEST_FORMAT, ran: [3, 4], stamped: true });
     // Every item is now exactly what today's code writes; the old stamp moved to the format item.
     expect(await allOf(table, 9)).toEqual(written);
     expect(await table.get(LOCAL_STAMP, { consistent: true })).toBeUndefined();
-    expect(await formatOf(table)).toBe(3);
+    expect(await formatOf(table)).toBe(LATEST_FORMAT);
     expect((await log.list(tenant, window)).items).toHaveLength(9);
     expect((await log.list(tenant, { ...window, type: 'transaction.paid' })).items).toHaveLength(4);
     expect((await log.get(tenant, 'evt_0003'))?.deliveries.map((d) => d.id)).toEqual(['whd_evt_0003']);
@@ -149,11 +151,52 @@ describe('the migration runner on DynamoDB Local', () => {
     // Twice changes nothing more.
     expect(await runMigrations(table, { owner: 'b', clock: fakeClock() })).toEqual({
       state: 'current',
-      format: 3,
+      format: LATEST_FORMAT,
       ran: [],
       stamped: false,
     });
     expect(await allOf(table, 9)).toEqual(written);
+  });
+
+  it('migrates provider connections and sandbox charges written before the reconciliation: both are listed', async () => {
+    const table = await freshTable('migrations');
+    await table.put({ ...LOCAL_STAMP, entity: 'data-format', version: 1, format: BASELINE_FORMAT });
+    const connections = createProviderConnectionRepository(table);
+    await connections.save({
+      sellerId: 41,
+      provider: 'asaas',
+      environment: 'production',
+      encryptedApiKey: 'sealed',
+      apiKeyLast4: 'oXzQ',
+      accountName: 'Loja 41',
+      webhookTokenHash: 'a'.repeat(64),
+      connectedAt: '2026-11-20T12:00:00.000Z',
+    });
+    const charge = { gatewayPayId: 512345678901234, sellerId: 41, createdAt: '2026-11-27T14:00:00.000Z' };
+    await table.put({ ...sandboxChargeEntity.toItem(charge), method: 'pix', amount: 2500, status: 'paid' });
+    const keysOfItems = [keys.providerConnection(41, 'asaas'), keys.sandboxCharge(charge.gatewayPayId)];
+    const written = await table.batchGet<Item>(keysOfItems, { consistent: true });
+    for (const key of keysOfItems)
+      await table.update({ Key: key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk' });
+    expect((await connections.connectedSellers('asaas')).sellerIds).toEqual([]);
+
+    const outcome = await runMigrations(table, { owner: 'a', clock: fakeClock(), pageSize: 1 });
+    expect(outcome).toMatchObject({
+      state: 'current',
+      format: LATEST_FORMAT,
+      ran: expect.arrayContaining([4]),
+    });
+    const sort = (items: Item[]) => items.sort((a, b) => `${a.pk}`.localeCompare(`${b.pk}`));
+    expect(sort(await table.batchGet<Item>(keysOfItems, { consistent: true }))).toEqual(sort(written));
+    expect((await connections.connectedSellers('asaas')).sellerIds).toEqual([41]);
+    const byDay = sandboxChargeEntity.patterns.byDay;
+    const listed = await table.query<Item>({
+      IndexName: byDay.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': byDay.partitionKey },
+      ExpressionAttributeValues: { ':pk': keys.sandboxChargesOfDay(41, '2026-11-27') },
+    });
+    expect(listed.items.map((i) => i.gatewayPayId)).toEqual([charge.gatewayPayId]);
   });
 
   it('resumes from its recorded cursor after a crash, once the lease of the dead runner ends', async () => {

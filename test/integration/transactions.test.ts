@@ -358,6 +358,58 @@ describe('the life of a transaction', () => {
   });
 });
 
+describe('a sandbox pix marked paid whose notification never left', () => {
+  // The sandbox marks the charge paid and then notifies: `notify: false` is the process dying in
+  // between (the mark is written, the notification is never sent).
+  const paidSilently = async (s: Awaited<ReturnType<typeof seller>>) => {
+    const tx = (await buy(s.product.uuid, 'pix', { pixExpiresInSeconds: 600 })).body;
+    const pay = await api.post(
+      `/api/test-helpers/transactions/${tx.id}/pay`,
+      { notify: false },
+      { token: s.key },
+    );
+    expect(pay.body).toMatchObject({ status: 'pendingPix' });
+    return tx;
+  };
+  const paidEvents = async (s: Awaited<ReturnType<typeof seller>>, id: number) =>
+    (await api.get(`/api/events?type=transaction.payment.succeeded&resourceId=${id}`, { token: s.key })).body
+      .data;
+  const expiryErrors = (id: number) =>
+    logLines.filter(
+      (l) =>
+        (l.includes('could not expire a pix charge') && l.includes(`:${id}"`)) ||
+        (l.includes('"job":"transaction-expiry"') && l.includes(`:${id}"`) && !l.includes('"succeeded"')),
+    );
+
+  it('is paid, with its event, when its expiry comes instead of failing on every pass', async () => {
+    const s = await seller();
+    const tx = await paidSilently(s);
+    await api.post('/api/test-helpers/clock/advance', { seconds: 601 });
+    await api.post('/api/test-helpers/clock/advance', { seconds: 600 });
+    expect((await api.get(`/api/transactions/${tx.id}`, { token: s.key })).body).toMatchObject({
+      status: 'payedPix',
+    });
+    await runtime.timeline.tick();
+    expect(await paidEvents(s, tx.id)).toHaveLength(1);
+    expect(expiryErrors(tx.id)).toEqual([]);
+  });
+
+  it('is paid by the heartbeat sweep when the expiry schedule was lost, and the sweep stops reporting it', async () => {
+    const s = await seller();
+    const tx = await paidSilently(s);
+    await runtime.scheduler.cancel(`txn-expiry-test-${tx.id}`);
+    await api.post('/api/test-helpers/clock/advance', { seconds: 601 });
+    await api.post('/api/test-helpers/clock/advance', { seconds: 300 });
+    expect((await api.get(`/api/transactions/${tx.id}`, { token: s.key })).body).toMatchObject({
+      status: 'payedPix',
+    });
+    await api.post('/api/test-helpers/clock/advance', { seconds: 300 });
+    await runtime.timeline.tick();
+    expect(await paidEvents(s, tx.id)).toHaveLength(1);
+    expect(expiryErrors(tx.id)).toEqual([]);
+  });
+});
+
 describe('provider notifications', () => {
   const secret = () => runtime.sandboxNotificationSecret;
   const post = (body: string, signature?: string) =>

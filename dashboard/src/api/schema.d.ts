@@ -1082,6 +1082,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the daily reconciliations with the live provider, newest day first
+         * @description Each day (03:00 Sao Paulo, for the day before) the provider's payments are compared with the transactions: a status the provider moved forward is applied as its notification would be (with its events), and every difference is listed here.
+         */
+        get: operations["listReconciliations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reconciliations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one daily reconciliation, with its differences */
+        get: operations["getReconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox/boletos/{gatewayPayId}/pdf": {
         parameters: {
             query?: never;
@@ -3264,6 +3301,57 @@ export interface components {
             environment: "sandbox" | "production";
             /** @description asaas */
             provider: string;
+        };
+        /** @description A day's comparison of the provider's payments with our transactions */
+        Reconciliation: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date
+             * @description The Sao Paulo calendar day compared
+             */
+            day: string;
+            differenceCount: number;
+            /** @description The differences (the first 200) */
+            differences: components["schemas"]["ReconciliationDifference"][];
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @description `rcn_<yyyymmdd>_…`, one per day and provider */
+            id: string;
+            provider: string;
+            /** @description Payments the provider listed for the day */
+            providerPayments: number;
+            repairedCount: number;
+            /** @enum {string} */
+            status: "matched" | "differences";
+            /** @description Our transactions of the day with that provider */
+            transactions: number;
+        };
+        ReconciliationDifference: {
+            gatewayPayId: number | null;
+            /**
+             * @description `unknown_payment`: the provider holds a payment of no transaction of ours (reported, never turned into one); `missing_payment`: a transaction the provider holds no payment for; `amount_mismatch`, `status_mismatch`: both hold it, differently
+             * @enum {string}
+             */
+            kind: "unknown_payment" | "missing_payment" | "amount_mismatch" | "status_mismatch";
+            /** @description Reais, as the transaction holds it */
+            ourAmount: number | null;
+            /** @description The transaction's status when compared */
+            ourStatus: ("pendingBoleto" | "pendingPix" | "authorized" | "captured" | "payedBoleto" | "payedPix" | "denied" | "reversed" | "cancel") | null;
+            /** @description Reais, as the provider holds it */
+            providerAmount: number | null;
+            /** @description The provider's payment id (Asaas `pay_…`) */
+            providerPaymentId: string | null;
+            providerStatus: ("pending" | "paid" | "failed" | "canceled" | "refunded" | "charged_back") | null;
+            /** @description What was applied to the transaction (as the provider notification of that type, with its events); null when only reported */
+            repair: ("charge.paid" | "charge.refunded" | "charge.charged_back") | null;
+            transactionId: number | null;
+        };
+        /** @description A page of reconciliations, newest day first */
+        ReconciliationList: {
+            data: components["schemas"]["Reconciliation"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
         };
         /** @description How the sandbox answers the saved card from now on */
         SandboxCardOutcome: {
@@ -13117,6 +13205,305 @@ export interface operations {
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/public/minha-area/request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReconciliations: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rcn_20261127_5d1f0c2a9e3b7a41",
+                     *           "provider": "asaas",
+                     *           "day": "2026-11-27",
+                     *           "environment": "live",
+                     *           "status": "differences",
+                     *           "providerPayments": 3,
+                     *           "transactions": 3,
+                     *           "differenceCount": 2,
+                     *           "repairedCount": 1,
+                     *           "differences": [
+                     *             {
+                     *               "kind": "status_mismatch",
+                     *               "providerPaymentId": "pay_080225913261",
+                     *               "gatewayPayId": 482913570112846,
+                     *               "transactionId": 41,
+                     *               "providerAmount": 49.9,
+                     *               "ourAmount": 49.9,
+                     *               "providerStatus": "paid",
+                     *               "ourStatus": "pendingPix",
+                     *               "repair": "charge.paid"
+                     *             },
+                     *             {
+                     *               "kind": "unknown_payment",
+                     *               "providerPaymentId": "pay_080225913270",
+                     *               "gatewayPayId": null,
+                     *               "transactionId": null,
+                     *               "providerAmount": 120,
+                     *               "ourAmount": null,
+                     *               "providerStatus": "paid",
+                     *               "ourStatus": null,
+                     *               "repair": null
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-28T06:00:04.118Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReconciliationList"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReconciliation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path: {
+                /** @example rcn_20261127_5d1f0c2a9e3b7a41 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rcn_20261127_5d1f0c2a9e3b7a41",
+                     *       "provider": "asaas",
+                     *       "day": "2026-11-27",
+                     *       "environment": "live",
+                     *       "status": "differences",
+                     *       "providerPayments": 3,
+                     *       "transactions": 3,
+                     *       "differenceCount": 2,
+                     *       "repairedCount": 1,
+                     *       "differences": [
+                     *         {
+                     *           "kind": "status_mismatch",
+                     *           "providerPaymentId": "pay_080225913261",
+                     *           "gatewayPayId": 482913570112846,
+                     *           "transactionId": 41,
+                     *           "providerAmount": 49.9,
+                     *           "ourAmount": 49.9,
+                     *           "providerStatus": "paid",
+                     *           "ourStatus": "pendingPix",
+                     *           "repair": "charge.paid"
+                     *         },
+                     *         {
+                     *           "kind": "unknown_payment",
+                     *           "providerPaymentId": "pay_080225913270",
+                     *           "gatewayPayId": null,
+                     *           "transactionId": null,
+                     *           "providerAmount": 120,
+                     *           "ourAmount": null,
+                     *           "providerStatus": "paid",
+                     *           "ourStatus": null,
+                     *           "repair": null
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-28T06:00:04.118Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Reconciliation"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations/rcn_20261127_5d1f0c2a9e3b7a41"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations/rcn_20261127_5d1f0c2a9e3b7a41"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Reconciliation not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations/rcn_20261127_5d1f0c2a9e3b7a41"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations/rcn_20261127_5d1f0c2a9e3b7a41"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reconciliations/rcn_20261127_5d1f0c2a9e3b7a41"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -13,7 +13,7 @@ import {
   type TokenizeCardRequest,
   type TokenizeResult,
 } from '#shared/domain/payments/gateway';
-import type { GatewayHealth, PaymentProvider } from '#shared/domain/ports';
+import type { GatewayHealth, PaymentProvider, ProviderPayment } from '#shared/domain/ports';
 import type {
   CredentialsResolver,
   ProviderCredentials,
@@ -43,6 +43,12 @@ export interface AsaasPayment {
   id: string;
   status: string;
   value: number;
+  /** The charge's own value when `value` grew by a late boleto's fine and interest. */
+  originalValue?: number | null;
+  externalReference?: string | null;
+  /** The immediate QR's conciliation id, on a Pix Automático authorization's first payment. */
+  pixQrCodeId?: string | null;
+  deleted?: boolean;
   dueDate?: string;
   bankSlipUrl?: string | null;
   invoiceUrl?: string | null;
@@ -59,6 +65,8 @@ export interface AsaasProviderDeps {
 }
 
 const ID_ATTEMPTS = 5;
+/** The largest page "List payments" answers (docs: `limit`, at most 100). */
+const LIST_PAGE = 100;
 /** What a 503 of an unreachable provider asks the client to wait, in seconds. */
 const PROVIDER_RETRY_AFTER_SECONDS = 30;
 
@@ -382,6 +390,48 @@ export class AsaasProvider implements PaymentProvider {
       if (error instanceof AsaasRefusal && error.status === 404) return null;
       throw error instanceof AsaasUnavailable ? unavailable(error) : error;
     }
+  }
+
+  /**
+   * "List payments" filtered by creation date (`dateCreated[ge]`/`dateCreated[le]`, the account's
+   * own calendar: Brazil), paged by offset with the largest page the provider allows, until
+   * `hasMore` is false. A payment names our gateway id in its externalReference; a Pix Automático
+   * authorization's first payment has none, and is ours through its QR's conciliation id.
+   */
+  async listPayments(tenant: Tenant, day: string): Promise<ProviderPayment[]> {
+    const credentials = await this.credentialsOf(tenant.sellerId);
+    const payments: ProviderPayment[] = [];
+    for (let offset = 0; ; offset += LIST_PAGE) {
+      const query = new URLSearchParams({
+        'dateCreated[ge]': day,
+        'dateCreated[le]': day,
+        offset: String(offset),
+        limit: String(LIST_PAGE),
+      });
+      const page = await this.call<{ data?: AsaasPayment[]; hasMore?: boolean }>(
+        credentials,
+        'GET',
+        `/payments?${query}`,
+      );
+      for (const p of page.data ?? []) {
+        if (p.deleted) continue;
+        payments.push({
+          providerPaymentId: p.id,
+          gatewayPayId: await this.gatewayPayIdOf(tenant.sellerId, p),
+          amountCentavos: centavosOf(p.originalValue ?? p.value),
+          status: chargeStatusOf(p.status),
+        });
+      }
+      if (!page.hasMore || (page.data ?? []).length === 0) return payments;
+    }
+  }
+
+  private async gatewayPayIdOf(sellerId: number, p: AsaasPayment): Promise<number | null> {
+    const reference = Number(p.externalReference);
+    if (p.externalReference && Number.isSafeInteger(reference) && reference > 0) return reference;
+    if (!p.pixQrCodeId) return null;
+    const authorization = await this.deps.links.pixAuthorizationOfConciliation(p.pixQrCodeId);
+    return authorization && authorization.sellerId === sellerId ? authorization.gatewayPayId : null;
   }
 
   /**

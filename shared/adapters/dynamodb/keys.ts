@@ -81,6 +81,9 @@ export const keys = {
   tenant,
   webhookEndpoint: (t: Tenant, id: string): Key => inTenant(t, `WEBHOOK#${id}`),
   webhookEndpointPrefix: 'WEBHOOK#',
+  /** A daily reconciliation with a provider: its day then its id, so the tenant's list is by day. */
+  reconciliation: (t: Tenant, day: string, id: string): Key => inTenant(t, `RECON#${day}#${id}`),
+  reconciliationPrefix: 'RECON#',
   /** How many endpoints the tenant has (the cap); not under webhookEndpointPrefix, so no list reads it. */
   webhookEndpointCount: (t: Tenant): Key => inTenant(t, 'WEBHOOKCOUNT'),
   webhookDelivery: (t: Tenant, id: string): Key => inTenant(t, `WHDELIVERY#${id}`),
@@ -129,6 +132,8 @@ export const keys = {
   }),
   notification: (provider: string, id: string): Key => ({ pk: `NOTIF#${provider}#${id}`, sk: 'NOTIF' }),
   sandboxCharge: (gatewayPayId: number): Key => ({ pk: `SANDBOX#${gatewayPayId}`, sk: 'CHARGE' }),
+  /** The sandbox's charges of one seller created on one Sao Paulo day (what it lists for reconciliation). */
+  sandboxChargesOfDay: (sellerId: number, day: string) => `SANDBOX#CHARGES#${sellerId}#${day}`,
   /** A card the sandbox tokenized (brand, last 4, expiry, outcome class; never the number). */
   sandboxCardToken: (token: string): Key => ({ pk: `SANDBOX#TOKEN#${token}`, sk: 'TOKEN' }),
   /**
@@ -149,6 +154,8 @@ export const keys = {
     pk: seller(sellerId),
     sk: `PROVIDER#${provider}`,
   }),
+  /** Every seller with a connected account at a provider (the daily reconciliation walks it). */
+  connectedSellers: (provider: string) => `PROVIDER#${provider}#CONNECTED`,
   /** The seller a provider webhook token (its SHA-256) belongs to: one GetItem per notification. */
   providerWebhookToken: (provider: string, tokenHash: string): Key => ({
     pk: `PROVIDER#${provider}#WHTOKEN#${tokenHash}`,

@@ -1,12 +1,12 @@
 import type { ChargeResult } from '#shared/domain/payments/gateway';
 import type {
   ProviderChargeLink,
-  ProviderConnection,
   ProviderConnectionRepository,
   ProviderLinks,
   ProviderPixAuthorization,
 } from '#shared/domain/ports/provider-connections';
 import { ConflictError } from '#shared/errors';
+import { providerConnectionEntity } from './entities/provider-connection';
 import { keys } from './keys';
 import { ConditionFailedError, type Item, TABLE, type Table, type TransactItem } from './table';
 
@@ -14,16 +14,8 @@ const notExists = { condition: 'attribute_not_exists(#pk)', names: { '#pk': TABL
 
 /** A seller's provider connection; the webhook token pointer changes with it in one transaction. */
 export function createProviderConnectionRepository(table: Table): ProviderConnectionRepository {
-  const toConnection = (item: Item): ProviderConnection => ({
-    sellerId: Number(item.sellerId),
-    provider: String(item.provider),
-    environment: item.environment === 'production' ? 'production' : 'sandbox',
-    encryptedApiKey: String(item.encryptedApiKey),
-    apiKeyLast4: String(item.apiKeyLast4),
-    accountName: String(item.accountName),
-    webhookTokenHash: String(item.webhookTokenHash),
-    connectedAt: String(item.connectedAt),
-  });
+  const toConnection = providerConnectionEntity.fromItem;
+  const { byProvider } = providerConnectionEntity.patterns;
   return {
     async get(sellerId, provider) {
       const item = await table.get<Item>(keys.providerConnection(sellerId, provider), { consistent: true });
@@ -46,16 +38,7 @@ export function createProviderConnectionRepository(table: Table): ProviderConnec
               },
             ]
           : []),
-        {
-          Put: {
-            Item: {
-              ...keys.providerConnection(connection.sellerId, connection.provider),
-              entity: 'provider-connection',
-              version: 1,
-              ...connection,
-            },
-          },
-        },
+        { Put: { Item: providerConnectionEntity.toItem(connection) } },
         {
           Put: {
             Item: {
@@ -96,6 +79,16 @@ export function createProviderConnectionRepository(table: Table): ProviderConnec
           },
         );
       }
+    },
+    async connectedSellers(provider, cursor) {
+      const page = await table.query<Item>({
+        IndexName: byProvider.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': byProvider.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.connectedSellers(provider) },
+        cursor,
+      });
+      return { sellerIds: page.items.map((i) => Number(i.sellerId)), cursor: page.cursor };
     },
     async sellerOfWebhookToken(provider, tokenHash) {
       const item = await table.get<Item>(keys.providerWebhookToken(provider, tokenHash));

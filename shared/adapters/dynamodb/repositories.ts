@@ -18,6 +18,7 @@ import { createPortalSessionRepository } from './portal-session-repository';
 import { createPriceRepository } from './price-repository';
 import { createProductRepository } from './product-repository';
 import { createFailedAuthCounter, createRateLimitRepository } from './rate-limit-repository';
+import { createReconciliationRepository } from './reconciliation-repository';
 import { createScheduledChargeRepository } from './scheduled-charge-repository';
 import { createSellerRepository } from './seller-repository';
 import { createSubscriptionRepository } from './subscription-repository';
@@ -40,6 +41,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     sellers: createSellerRepository(table),
     outbox: createEventOutbox(table),
     webhookEndpoints: createWebhookEndpointRepository(table),
+    reconciliations: createReconciliationRepository(table),
     deliveries: createDeliveryRepository(table),
     customers: createCustomerRepository(table),
     customerDirectory: createCustomerDirectory(table),

@@ -1,6 +1,7 @@
 import type { ChargeMethod, ChargeResult } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
+import { sandboxChargeEntity } from '../dynamodb/entities/sandbox-charge';
 import { keys } from '../dynamodb/keys';
 import { ConditionFailedError, type Item, type Table } from '../dynamodb/table';
 
@@ -14,17 +15,16 @@ export function chargeRecord(charge: {
   now: Date;
 }): Item {
   return {
-    ...keys.sandboxCharge(charge.gatewayPayId),
-    entity: 'sandbox-charge',
-    version: 1,
-    gatewayPayId: charge.gatewayPayId,
+    ...sandboxChargeEntity.toItem({
+      gatewayPayId: charge.gatewayPayId,
+      sellerId: charge.tenant.sellerId,
+      createdAt: charge.now.toISOString(),
+    }),
     method: charge.method,
     amount: charge.amountCentavos,
     refunded: 0,
     refundable: charge.amountCentavos,
-    sellerId: charge.tenant.sellerId,
     transactionId: charge.transactionId,
-    createdAt: charge.now.toISOString(),
   };
 }
 

@@ -20,6 +20,7 @@ import type {
   Clock,
   GatewayHealth,
   PaymentProvider,
+  ProviderPayment,
   SandboxCardBehaviour,
   SandboxOperations,
   SecretKey,
@@ -28,6 +29,7 @@ import type {
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
+import { sandboxChargeEntity } from '../dynamodb/entities/sandbox-charge';
 import { keys } from '../dynamodb/keys';
 import { ConditionFailedError, type Item, type Table, type TransactItem } from '../dynamodb/table';
 import {
@@ -373,6 +375,37 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
 
   async status(gatewayPayId: number): Promise<ChargeStatus | null> {
     return (await this.charge(gatewayPayId))?.status ?? null;
+  }
+
+  /**
+   * The seller's sandbox charges created on `day`, read from its records' day index as a provider
+   * lists its payments; a charge refunded in full lists as refunded, as a provider shows it.
+   */
+  async listPayments(tenant: Tenant, day: string): Promise<ProviderPayment[]> {
+    const { byDay } = sandboxChargeEntity.patterns;
+    const payments: ProviderPayment[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.options.table.query<Item>({
+        IndexName: byDay.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': byDay.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.sandboxChargesOfDay(tenant.sellerId, day) },
+        cursor,
+      });
+      for (const item of page.items) {
+        const amount = Number(item.amount);
+        const status = item.status as ChargeStatus;
+        payments.push({
+          providerPaymentId: String(item.gatewayPayId),
+          gatewayPayId: Number(item.gatewayPayId),
+          amountCentavos: amount,
+          status: status === 'paid' && Number(item.refunded ?? 0) >= amount ? 'refunded' : status,
+        });
+      }
+      cursor = page.cursor;
+    } while (cursor);
+    return payments;
   }
 
   /**

@@ -23,6 +23,7 @@ export class UnconfiguredProvider implements PaymentProvider {
   refund = async () => this.refuse();
   refundHeld = async () => this.refuse();
   status = async () => this.refuse();
+  listPayments = async () => this.refuse();
 
   async health(): Promise<GatewayHealth> {
     return {

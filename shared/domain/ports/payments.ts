@@ -85,6 +85,23 @@ export interface PaymentProvider {
   refundHeld(gatewayPayId: number, reference: string): Promise<boolean>;
   status(gatewayPayId: number): Promise<ChargeStatus | null>;
   health(): Promise<GatewayHealth>;
+  /**
+   * Every payment the provider holds for the tenant created on `day` (YYYY-MM-DD, Sao Paulo), as the
+   * daily reconciliation compares them with our transactions. Throws like any call when the
+   * provider cannot answer (nothing is compared then).
+   */
+  listPayments(tenant: Tenant, day: string): Promise<ProviderPayment[]>;
+}
+
+/** One payment as the provider lists it (one row per provider payment: a card's installments each). */
+export interface ProviderPayment {
+  /** The provider's own id (Asaas `pay_…`, the sandbox's gateway id). */
+  providerPaymentId: string;
+  /** Our gateway id: the payment's external reference (or its link); null when it names none of ours. */
+  gatewayPayId: number | null;
+  /** Centavos of the charge itself (before a late boleto's fine and interest). */
+  amountCentavos: number;
+  status: ChargeStatus;
 }
 
 /** Chooses the provider of a tenant: sandbox for test, the live provider for live. */

@@ -109,6 +109,8 @@ export interface ProviderConnectionRepository {
    */
   remove(connection: ProviderConnection): Promise<boolean>;
   sellerOfWebhookToken(provider: string, tokenHash: string): Promise<number | null>;
+  /** The sellers connected to `provider`, a page at a time (`cursor` from the previous page). */
+  connectedSellers(provider: string, cursor?: string): Promise<{ sellerIds: number[]; cursor?: string }>;
 }
 
 /** Checks a key at the provider: the account's name, or a refusal. */

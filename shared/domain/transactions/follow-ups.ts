@@ -11,6 +11,7 @@ import {
   applyNotification,
   handleNotification,
   type NotificationDeps,
+  notificationOfStatus,
   type ProviderNotification,
 } from './notifications';
 import { PAID, type Transaction } from './transaction';
@@ -138,4 +139,16 @@ export function receiveVerifiedNotification(
   notification: ProviderNotification,
 ) {
   return applyNotification({ ...deps, onApplied: (t) => runFollowUps(deps, t) }, notification);
+}
+
+/**
+ * What the provider answers about a charge whose notification never came, applied as that
+ * notification: the same transition, events and follow-ups, once per charge and status.
+ */
+export function settleByProviderStatus(
+  deps: Omit<NotificationDeps, 'onApplied'> & FollowUpDeps,
+  t: Pick<Transaction, 'provider' | 'gatewayPayId'>,
+  status: 'paid' | 'failed' | 'canceled',
+) {
+  return receiveVerifiedNotification(deps, notificationOfStatus(t, status, deps.clock.now()));
 }

@@ -208,13 +208,35 @@ async function applyProviderRefund(deps: NotificationDeps, t: Transaction, n: Pr
   };
 }
 
-/** Job: a pix charge whose expiry came while it was still unpaid stops being payable. */
-export async function expirePix(deps: TransitionDeps & { payments: GatewayRouter }, jobId: string) {
+/** What the pix expiry needs: the provider, and how a status the provider already holds is applied. */
+export interface ExpiryDeps extends TransitionDeps {
+  payments: GatewayRouter;
+  /**
+   * Applies what the provider reports of the charge as the notification it would have sent
+   * (transition, events, follow-ups): `settleByProviderStatus` of ./follow-ups.
+   */
+  settle: (t: Transaction, status: 'paid') => Promise<unknown>;
+}
+
+/**
+ * Job: a pix charge whose expiry came while it was still unpaid stops being payable. When the
+ * provider refuses to cancel it because it holds the charge paid, the payment's notification was
+ * lost (a provider that marked it paid and died before notifying): the payment is applied now, as
+ * that notification would have been, instead of failing on every pass of the sweep.
+ */
+export async function expirePix(deps: ExpiryDeps, jobId: string) {
   const ref = parseNumericJobId(jobId);
   if (!ref) return { skipped: 'bad id' };
   const t = await deps.transactions.get(ref.tenant, ref.id);
   if (!t || !canApply('expire', t.status)) return { skipped: t?.status ?? 'missing' };
-  await deps.payments.forEnvironment(ref.tenant.environment).cancel(t.gatewayPayId);
+  const provider = deps.payments.forEnvironment(ref.tenant.environment);
+  try {
+    await provider.cancel(t.gatewayPayId);
+  } catch (error) {
+    if ((await provider.status(t.gatewayPayId)) !== 'paid') throw error;
+    await deps.settle(t, 'paid');
+    return { paid: t.id };
+  }
   const { transaction } = await transition(deps, t, 'expire');
   return { expired: transaction.id };
 }

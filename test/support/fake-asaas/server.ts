@@ -53,6 +53,8 @@ const FREQUENCIES = ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUALLY', 'ANNUALLY
 interface Payment {
   object: 'payment';
   id: string;
+  /** The day the payment was created (the account's calendar, Brazil): what "List payments" filters on. */
+  dateCreated: string;
   customer: string;
   billingType: string;
   value: number;
@@ -122,6 +124,8 @@ export class FakeAsaas {
   private server?: Server;
   private seq = 0;
   baseUrl = '';
+  /** The provider's calendar day (YYYY-MM-DD) of a payment created now; tests tie it to their clock. */
+  today: () => string = () => new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -171,6 +175,7 @@ export class FakeAsaas {
     const payment: Payment = {
       object: 'payment',
       id,
+      dateCreated: this.today(),
       customer: a.customerId,
       billingType: 'PIX',
       value: a.immediateQrCode.originalValue,
@@ -240,6 +245,43 @@ export class FakeAsaas {
   /** Every payment of an account, deleted ones included, in the order they were created. */
   paymentsOf(apiKey: string): Payment[] {
     return [...this.payments.values()].filter((p) => p.apiKey === apiKey);
+  }
+
+  /** The provider forgets a payment (it never held it, as far as any listing shows). */
+  forget(paymentId: string): void {
+    this.payments.delete(paymentId);
+  }
+
+  /**
+   * A payment made at the provider outside this service (the seller's panel, another integration):
+   * created today for the account's first customer, with the given value, status and reference.
+   */
+  addForeignPayment(
+    apiKey: string,
+    fields: { value: number; status?: string; externalReference?: string | null; billingType?: string },
+  ): Payment {
+    const id = `pay_${this.nextId()}`;
+    const payment: Payment = {
+      object: 'payment',
+      id,
+      dateCreated: this.today(),
+      customer: [...this.customers.values()].find((c) => c.apiKey === apiKey)?.id ?? 'cus_000000000000',
+      billingType: fields.billingType ?? 'PIX',
+      value: fields.value,
+      netValue: fields.value,
+      status: fields.status ?? 'RECEIVED',
+      dueDate: this.today(),
+      description: '',
+      externalReference: fields.externalReference ?? null,
+      invoiceUrl: `https://sandbox.asaas.com/i/${id.slice(4)}`,
+      bankSlipUrl: null,
+      creditCard: null,
+      refunds: null,
+      deleted: false,
+      apiKey,
+    };
+    this.payments.set(id, payment);
+    return payment;
   }
 
   paymentByReference(externalReference: string): Payment | undefined {
@@ -378,14 +420,7 @@ export class FakeAsaas {
       ];
     }
     if (method === 'POST' && path === '/payments') return this.createPayment(body, apiKey);
-    if (method === 'GET' && path === '/payments') {
-      const reference = url.searchParams.get('externalReference');
-      const data = [...this.payments.values()]
-        .filter((p) => p.apiKey === apiKey && !p.deleted)
-        .filter((p) => reference === null || p.externalReference === reference)
-        .map(({ apiKey: _k, ...shown }) => shown);
-      return [200, { object: 'list', hasMore: false, totalCount: data.length, limit: 10, offset: 0, data }];
-    }
+    if (method === 'GET' && path === '/payments') return this.listPayments(url.searchParams, apiKey);
     if (method === 'POST' && path === '/pix/automatic/authorizations')
       return this.createAuthorization(body, apiKey, account);
     const auth = /^\/pix\/automatic\/authorizations\/([^/]+)$/.exec(path);
@@ -439,6 +474,33 @@ export class FakeAsaas {
       }
     }
     return [404, {}];
+  }
+
+  /**
+   * "List payments": the account's payments not deleted, filtered by `dateCreated[ge]` /
+   * `dateCreated[le]` (days, inclusive), paged by `offset` and `limit` (at most 100), with `hasMore`.
+   */
+  private listPayments(params: URLSearchParams, apiKey: string): [number, unknown] {
+    const from = params.get('dateCreated[ge]');
+    const to = params.get('dateCreated[le]');
+    const reference = params.get('externalReference');
+    const offset = Number(params.get('offset') ?? 0);
+    const limit = Number(params.get('limit') ?? 10);
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 100)
+      return [400, { errors: [{ code: 'invalid_object', description: 'offset or limit is invalid' }] }];
+    const all = [...this.payments.values()].filter(
+      (p) =>
+        p.apiKey === apiKey &&
+        !p.deleted &&
+        (!from || p.dateCreated >= from) &&
+        (!to || p.dateCreated <= to) &&
+        (reference === null || p.externalReference === reference),
+    );
+    const data = all.slice(offset, offset + limit).map(({ apiKey: _k, ...shown }) => shown);
+    return [
+      200,
+      { object: 'list', hasMore: offset + limit < all.length, totalCount: all.length, limit, offset, data },
+    ];
   }
 
   private createAuthorization(body: any, apiKey: string, account: Account): [number, unknown] {
@@ -548,6 +610,7 @@ export class FakeAsaas {
     const payment: Payment = {
       object: 'payment',
       id,
+      dateCreated: this.today(),
       customer: customer.id,
       billingType: body.billingType,
       value,

@@ -10,7 +10,7 @@ import type {
   TokenizeCardRequest,
   TokenizeResult,
 } from '#shared/domain/payments/gateway';
-import type { GatewayHealth, PaymentProvider } from '#shared/domain/ports';
+import type { GatewayHealth, PaymentProvider, ProviderPayment } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 
@@ -298,6 +298,13 @@ export class FakePaymentProvider implements PaymentProvider {
     const reported = this.reportedStatuses.get(gatewayPayId);
     if (reported) return reported;
     return gatewayPayId > FAKE_GATEWAY_ID_BASE && gatewayPayId <= this.nextGatewayId ? 'pending' : null;
+  }
+
+  /** What `listPayments` answers, by `<sellerId>:<day>` (nothing listed by default). */
+  readonly listedPayments = new Map<string, ProviderPayment[]>();
+
+  async listPayments(tenant: Tenant, day: string): Promise<ProviderPayment[]> {
+    return this.listedPayments.get(`${tenant.sellerId}:${day}`) ?? [];
   }
 
   async health(): Promise<GatewayHealth> {

@@ -26,6 +26,9 @@ import { portalConfigEntity } from './portal-config';
 import { portalSessionEntity } from './portal-session';
 import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
+import { providerConnectionEntity } from './provider-connection';
+import { reconciliationEntity } from './reconciliation';
+import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { sellerEntity, sellerLoginEntity } from './seller';
 import { subscriptionEntity } from './subscription';
@@ -69,4 +72,7 @@ export const ENTITY_DEFINITIONS = [
   migrationFormatEntity,
   localLoginEntity,
   localSessionEntity,
+  sandboxChargeEntity,
+  providerConnectionEntity,
+  reconciliationEntity,
 ] as const;

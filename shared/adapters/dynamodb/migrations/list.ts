@@ -1,4 +1,5 @@
 import { eventLogIndex } from './0003-event-log-index';
+import { reconciliationIndexes } from './0004-reconciliation-indexes';
 import type { Migration } from './migration';
 
 /**
@@ -11,7 +12,7 @@ export const BASELINE_FORMAT = 2;
  * Every migration, in the order they run; each one's id is the one before plus one. A change of
  * stored shape adds its migration at the end (docs/operations.md, "Migrations").
  */
-export const MIGRATIONS: readonly Migration[] = [eventLogIndex];
+export const MIGRATIONS: readonly Migration[] = [eventLogIndex, reconciliationIndexes];
 
 /** The format this code reads and writes: the last migration's id. */
 export const LATEST_FORMAT = MIGRATIONS.at(-1)?.id ?? BASELINE_FORMAT;
