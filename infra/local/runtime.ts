@@ -24,6 +24,7 @@ import { BUILD_DIR, DASHBOARD_DIR } from '../../esbuild.config.mjs';
 import { TestClock, WallClock } from './clock';
 import { migrateLocalData } from './data-format';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
+import { type DynamoThrottle, throttleDynamo } from './dynamo-throttle';
 import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
 import { FileCipher } from './file-cipher';
@@ -76,6 +77,11 @@ export interface RuntimeOptions {
    * environment, as on Lambda, and build their container on this runtime's stand-ins.
    */
   bundled?: boolean;
+  /**
+   * Fault injection (the fault suite, through `npm start`'s LOCAL_DYNAMO_THROTTLE): the functions'
+   * DynamoDB client answers a seeded share of its sends with ProvisionedThroughputExceededException.
+   */
+  dynamoThrottle?: DynamoThrottle;
   /** The dashboard's build served at /dashboard (default build/dashboard, written by `npm run build`). */
   dashboardDir?: string;
 }
@@ -321,6 +327,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   if (options.bundled) Object.assign(process.env, environment);
   const table = new Table({ tableName, endpoint });
   const roundTrips = countRoundTrips(table);
+  if (options.dynamoThrottle) throttleDynamo(table.client, options.dynamoThrottle);
   const metrics: Record<string, number> = {};
   const bus = new LocalEventBus(clock, config.eventBusName, file('eventbridge.json'));
   // No live mailer: locally every message, sandbox or live, is kept in the mail folder.
