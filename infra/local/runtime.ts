@@ -327,7 +327,6 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   if (options.bundled) Object.assign(process.env, environment);
   const table = new Table({ tableName, endpoint });
   const roundTrips = countRoundTrips(table);
-  if (options.dynamoThrottle) throttleDynamo(table.client, options.dynamoThrottle);
   const metrics: Record<string, number> = {};
   const bus = new LocalEventBus(clock, config.eventBusName, file('eventbridge.json'));
   // No live mailer: locally every message, sandbox or live, is kept in the mail folder.
@@ -403,6 +402,10 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   const devCredentials =
     options.devIdentity === false ? null : await ensureDevIdentity(container, issuer, baseUrl, dataDir);
+
+  // Armed once the runtime serves: the faults are the service's, not those of the local start's
+  // set-up (its first heartbeat, the dev identity), which has no counterpart on AWS.
+  if (options.dynamoThrottle) throttleDynamo(table.client, options.dynamoThrottle);
 
   let stopped = false;
   return {

@@ -284,10 +284,11 @@ export class FakeAsaas {
   }
 
   /** Every payment of every account, as "Retrieve a payment" shows it, with its account's name. */
-  allPayments(): (Omit<Payment, 'apiKey'> & { account: string })[] {
+  allPayments(): (Omit<Payment, 'apiKey'> & { account: string; customerDocument: string })[] {
     return [...this.payments.values()].map(({ apiKey, ...shown }) => ({
       ...shown,
       account: this.accounts.get(apiKey)?.name ?? '',
+      customerDocument: this.customers.get(shown.customer)?.cpfCnpj ?? '',
     }));
   }
 
@@ -435,8 +436,14 @@ export class FakeAsaas {
     }
     if (method === 'GET' && path === 'payments') return this.send(res, 200, { data: this.allPayments() });
     if (method === 'POST' && payAction) {
-      if (!this.payments.has(payAction[1])) return this.send(res, 404, {});
-      const answer = await this.pay(payAction[1]).catch(() => undefined);
+      const payment = this.payments.get(payAction[1]);
+      if (!payment) return this.send(res, 404, {});
+      // Asaas retries a webhook that failed (its queue); here every second for up to a minute.
+      let answer = await this.pay(payment.id).catch(() => undefined);
+      for (let retry = 0; retry < 60 && !answer?.ok; retry++) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        answer = await this.sendEvent(payment, 'PAYMENT_RECEIVED').catch(() => undefined);
+      }
       return this.send(res, 200, { webhookStatus: answer?.status ?? null });
     }
     if (method === 'GET' && path === 'faults') return this.send(res, 200, { faults: this.faultState() });
@@ -688,7 +695,8 @@ export class FakeAsaas {
  * - `POST /__admin/accounts` `{apiKey, name}`: an account whose key the fake accepts;
  * - `PUT /__admin/webhooks` `{apiKey, url, token}`: where its webhooks go;
  * - `GET /__admin/payments`: `{data}`, every payment (externalReference, status, value, refunds…);
- * - `POST /__admin/payments/{id}/pay`: the buyer pays (PAYMENT_RECEIVED posted);
+ * - `POST /__admin/payments/{id}/pay`: the buyer pays (PAYMENT_RECEIVED posted, and posted again
+ *   every second, up to a minute, while the webhook fails, as Asaas retries);
  * - `GET|PUT|DELETE /__admin/faults`: the seeded fault plan (FaultPlan), or none;
  * - `GET /__admin/requests`: `{data}`, every API call received (method, path, body).
  */
