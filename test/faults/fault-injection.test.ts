@@ -217,8 +217,79 @@ async function scheduledCharge() {
   });
 }
 
-/** Three clients side by side: live cards and refunds, live pix and boleto, the sandbox; then the scheduled charge. */
+/** A test-mode subscription on a saved sandbox card: its first charge now, its renewals a month on. */
+async function sandboxSubscription() {
+  const who = buyer();
+  const customer = await http.send('POST', '/api/v1/customers', {
+    token: sandbox.key,
+    body: { ...who, personType: 'fisica' },
+    key: plan.key('customer'),
+    label: 'customer',
+  });
+  const price = await http.send('POST', `/api/products/${sandbox.product.id}/prices`, {
+    token: sandbox.key,
+    body: { name: 'Mensal', unitAmount: 29.9, billingInterval: 'month' },
+    key: plan.key('price'),
+    label: 'price',
+  });
+  if (customer.status !== 201 || price.status !== 201) return;
+  const saved = await http.send('POST', '/api/transactions', {
+    token: sandbox.key,
+    body: {
+      productId: sandbox.product.uuid,
+      paymentMethod: 'creditcard',
+      customer: who,
+      card: cardOf('4111111111111111'),
+      saveCard: true,
+    },
+    key: plan.key('saved card'),
+    label: 'sandbox card saved',
+  });
+  if (saved.status !== 201) return;
+  answered.push({
+    what: 'sandbox card saved',
+    path: `/api/transactions/${saved.body.id}`,
+    token: sandbox.key,
+    id: saved.body.id,
+    gatewayPayId: saved.body.gatewayPayId,
+  });
+  const methods = await http.send('GET', `/api/v1/customers/${customer.body.uuid}/payment-methods`, {
+    token: sandbox.key,
+    label: 'payment methods',
+  });
+  const card = methods.body?.data?.[0];
+  if (!card) return;
+  const sub = await http.send('POST', '/api/subscriptions', {
+    token: sandbox.key,
+    body: { customerId: customer.body.id, priceId: price.body.id, paymentMethodId: card.id },
+    key: plan.key('subscription'),
+    label: 'subscription',
+  });
+  if (sub.status === 201)
+    answered.push({
+      what: 'subscription',
+      path: `/api/subscriptions/${sub.body.id}`,
+      token: sandbox.key,
+      id: sub.body.id,
+    });
+}
+
+/** Renewals exist once both recurring charges are set up: the chaos moves the clock a month only then. */
+let renewalsReady: () => void;
+const renewalsSetUp = new Promise<void>((resolve) => {
+  renewalsReady = resolve;
+});
+
+/** Four clients side by side: live cards and refunds, live pix and boleto, the sandbox, the recurring charges. */
 async function traffic() {
+  const recurring = async () => {
+    try {
+      await scheduledCharge();
+      await sandboxSubscription();
+    } finally {
+      renewalsReady();
+    }
+  };
   const liveCards = async () => {
     const a = await sell(live, 'creditcard', 'live card');
     await refund(live, a, 30, 'live partial refund');
@@ -226,7 +297,6 @@ async function traffic() {
     await refund(live, b, undefined, 'live full refund');
     await sell(live, 'creditcard', 'live card');
     await sell(live, 'creditcard', 'live card');
-    await scheduledCharge();
   };
   const livePixBoleto = async () => {
     const p1 = await sell(live, 'pix', 'live pix');
@@ -248,15 +318,11 @@ async function traffic() {
     await payInSandbox(p2, 'sandbox pay');
     await sell(sandbox, 'pix', 'sandbox pix');
   };
-  await Promise.all([liveCards(), livePixBoleto(), sandboxSales()]);
+  await Promise.all([recurring(), liveCards(), livePixBoleto(), sandboxSales()]);
 }
 
-/** The faults, at seeded moments, while the traffic runs; every fault is over when it returns. */
-async function chaos(trafficDone: () => boolean) {
-  const step = async (what: string, work: () => Promise<unknown>) => {
-    chaosLog.push(what);
-    await work();
-  };
+/** The faults, one after another at seeded moments while the traffic runs; every fault is over when it returns. */
+async function chaos() {
   const killRuntime = async (options: { throttle?: number } = {}) => {
     await runtime.kill();
     await runtime.start({ ...options, seed: SEED });
@@ -301,12 +367,34 @@ async function chaos(trafficDone: () => boolean) {
       },
     ],
     ['kill the runtime', () => killRuntime()],
-    ['kill the runtime', () => killRuntime()],
+    [
+      'move the clock a month (renewals, second cycles) while the provider answers 503 to 30% of calls',
+      async () => {
+        await renewalsSetUp;
+        await fake.faults({ mode: 'error', share: 0.3, seed: SEED + 1 });
+        await advance(31 * DAY);
+        await fake.faults(null);
+      },
+    ],
+    [
+      'kill the runtime in the middle of another month',
+      async () => {
+        // Sent once: an advance the kill cut short is not repeated (the clock kept what it reached).
+        const moving = fetch(`${runtime.baseUrl}/api/test-helpers/clock/advance`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ seconds: 31 * DAY }),
+        }).catch(() => undefined);
+        await pause(plan.between(100, 600));
+        await killRuntime();
+        await moving;
+      },
+    ],
   ];
   for (const [what, work] of steps) {
-    if (trafficDone()) break;
     await pause(plan.between(200, 1_200));
-    await step(what, work);
+    chaosLog.push(what);
+    await work();
   }
 }
 
@@ -337,6 +425,10 @@ async function allEvents(s: Seller): Promise<{ id: string; event: string; timest
   return events;
 }
 
+const tally = (labels: string[]) =>
+  Object.entries(labels.reduce<Record<string, number>>((acc, l) => ({ ...acc, [l]: (acc[l] ?? 0) + 1 }), {}))
+    .map(([label, n]) => `${n} ${label}`)
+    .join(', ');
 const centavos = (reais: number) => Math.round(reais * 100);
 const PENDING = new Set(['pendingPix', 'pendingBoleto']);
 
@@ -373,11 +465,7 @@ beforeAll(async () => {
   await fake.setWebhook(ASAAS_KEY, connected.webhook.url, connected.webhook.authToken);
   sandbox = await sellerOf(TEST_SELLER, 'test', issuer);
 
-  let done = false;
-  const finished = traffic().finally(() => {
-    done = true;
-  });
-  await Promise.all([finished, chaos(() => done)]);
+  await Promise.all([traffic(), chaos()]);
   await fake.faults(null);
 
   // Every retry and sweep: the reconcilers' minutes, the deliveries' backoff, then past every pix
@@ -401,12 +489,13 @@ beforeAll(async () => {
   };
   console.log(
     `fault suite, ${REPRO}: faults ${chaosLog.join('; ')}; runtime started ${runtime.starts} times; ` +
-      `${counted.payments.length} provider payments, ${counted.sandboxCharges.length} sandbox charges, ` +
+      `${counted.payments.length} provider payments (${tally(counted.payments.map((p) => `${p.billingType} ${p.status}`))}), ` +
+      `${counted.sandboxCharges.length} sandbox charges (${tally(counted.sandboxCharges.map((c) => `${c.method} ${c.status}`))}), ` +
       `${counted.liveTransactions.length} live and ${counted.testTransactions.length} test transactions; ` +
       `${answered.length} answered 201; client gave up on ${http.log.gaveUp.length}: ${http.log.gaveUp.join(', ')}; ` +
       `answers: ${JSON.stringify(http.log.attempts)}`,
   );
-}, 110_000);
+}, 150_000);
 
 afterAll(async () => {
   await runtime?.kill();
@@ -451,7 +540,7 @@ describe(`fault injection (${REPRO})`, () => {
     expect(violations, report(violations)).toEqual([]);
   });
 
-  it('charges no purchase twice and refunds no more than was asked', () => {
+  it('charges no purchase twice, and its refunds agree with the provider', () => {
     const violations: string[] = [];
     // Each purchase has a buyer of its own; a scheduled charge's cycles differ by due date.
     const byPurchase = new Map<string, ProviderPayment[]>();
