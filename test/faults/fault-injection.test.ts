@@ -346,6 +346,15 @@ async function chaos() {
       },
     ],
     [
+      'provider answers after 1.5 s, and the runtime is killed while calls wait on it',
+      async () => {
+        await fake.faults({ mode: 'slow', delayMs: 1_500, seed: SEED });
+        await pause(plan.between(500, 1_500));
+        await killRuntime();
+        await fake.faults(null);
+      },
+    ],
+    [
       'kill the runtime, restart it with DynamoDB throttling 50% of sends',
       () => killRuntime({ throttle: 0.5 }),
     ],
@@ -425,10 +434,15 @@ async function allEvents(s: Seller): Promise<{ id: string; event: string; timest
   return events;
 }
 
-const tally = (labels: string[]) =>
-  Object.entries(labels.reduce<Record<string, number>>((acc, l) => ({ ...acc, [l]: (acc[l] ?? 0) + 1 }), {}))
-    .map(([label, n]) => `${n} ${label}`)
-    .join(', ');
+/** Error lines the runtime logged over all its lives. */
+const errorLines = () => runtime.output.filter((l) => l.includes('"level":"error"')).length;
+
+/** `3 PIX RECEIVED, 1 BOLETO PENDING`: how many of each label. */
+function tally(labels: string[]): string {
+  const counts = new Map<string, number>();
+  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
+  return [...counts].map(([label, n]) => `${n} ${label}`).join(', ');
+}
 const centavos = (reais: number) => Math.round(reais * 100);
 const PENDING = new Set(['pendingPix', 'pendingBoleto']);
 
@@ -492,7 +506,7 @@ beforeAll(async () => {
       `${counted.payments.length} provider payments (${tally(counted.payments.map((p) => `${p.billingType} ${p.status}`))}), ` +
       `${counted.sandboxCharges.length} sandbox charges (${tally(counted.sandboxCharges.map((c) => `${c.method} ${c.status}`))}), ` +
       `${counted.liveTransactions.length} live and ${counted.testTransactions.length} test transactions; ` +
-      `${answered.length} answered 201; client gave up on ${http.log.gaveUp.length}: ${http.log.gaveUp.join(', ')}; ` +
+      `${answered.length} answered 201; the runtime logged ${errorLines()} error lines; client gave up on ${http.log.gaveUp.length}: ${http.log.gaveUp.join(', ')}; ` +
       `answers: ${JSON.stringify(http.log.attempts)}`,
   );
 }, 150_000);
