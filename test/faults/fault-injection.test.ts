@@ -77,6 +77,7 @@ async function sellerOf(
     http.send('POST', '/api/api-keys', {
       token: jwt,
       body: { name: environment, environment },
+      key: plan.key('api-key'),
       label: 'key',
     }),
     'api key',
@@ -479,7 +480,9 @@ beforeAll(async () => {
   await fake.setWebhook(ASAAS_KEY, connected.webhook.url, connected.webhook.authToken);
   sandbox = await sellerOf(TEST_SELLER, 'test', issuer);
 
+  const started = Date.now();
   await Promise.all([traffic(), chaos()]);
+  const faulted = Date.now();
   await fake.faults(null);
 
   // Every retry and sweep: the reconcilers' minutes, the deliveries' backoff, then past every pix
@@ -494,6 +497,7 @@ beforeAll(async () => {
     await advance(60);
     await pause(250);
   }
+  const swept = Date.now();
   counted = {
     payments: await fake.payments(),
     sandboxCharges: (await dynamo.itemsOf('sandbox-charge')).filter((c) => c.sellerId === TEST_SELLER),
@@ -503,6 +507,7 @@ beforeAll(async () => {
   };
   console.log(
     `fault suite, ${REPRO}: faults ${chaosLog.join('; ')}; runtime started ${runtime.starts} times; ` +
+      `traffic under faults ${Math.round((faulted - started) / 1000)} s, sweeps ${Math.round((swept - faulted) / 1000)} s; ` +
       `${counted.payments.length} provider payments (${tally(counted.payments.map((p) => `${p.billingType} ${p.status}`))}), ` +
       `${counted.sandboxCharges.length} sandbox charges (${tally(counted.sandboxCharges.map((c) => `${c.method} ${c.status}`))}), ` +
       `${counted.liveTransactions.length} live and ${counted.testTransactions.length} test transactions; ` +

@@ -5,7 +5,6 @@ import { cpfCheckDigits } from '#shared/domain/documents';
 export interface Outcome {
   status: number;
   body: any;
-  attempts: number;
 }
 
 export interface ClientLog {
@@ -30,7 +29,8 @@ export class RetryingClient {
 
   constructor(
     private readonly baseUrl: () => string,
-    private readonly maxAttempts = 40,
+    /** How long a client keeps retrying one request (wall clock) before it gives up. */
+    private readonly patienceMs = 60_000,
   ) {}
 
   private count(label: string) {
@@ -50,7 +50,8 @@ export class RetryingClient {
     // it is over.
     let died = false;
     let firstConflict: number | undefined;
-    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+    const giveUpAt = Date.now() + this.patienceMs;
+    while (Date.now() < giveUpAt) {
       let status = 0;
       let body: any;
       try {
@@ -76,7 +77,7 @@ export class RetryingClient {
       this.count(
         `${options.label} ${status}${status >= 400 && body?.code ? ` ${body.code} ${JSON.stringify(body.message)}` : ''}`,
       );
-      if (!retryable(status, body?.code)) return { status, body, attempts: attempt };
+      if (!retryable(status, body?.code)) return { status, body };
       if (status === 409) {
         firstConflict ??= Date.now();
         if (died || Date.now() - firstConflict > 32_000) await this.passLease();
@@ -84,7 +85,7 @@ export class RetryingClient {
       } else await pause(status === 429 ? 1_000 : 300);
     }
     this.log.gaveUp.push(`${method} ${path} (${options.label})`);
-    return { status: 0, body: undefined, attempts: this.maxAttempts };
+    return { status: 0, body: undefined };
   }
 
   /** Moves the test clock past the idempotency lease a killed request left on its key. */
