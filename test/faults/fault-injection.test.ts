@@ -436,7 +436,18 @@ async function allEvents(s: Seller): Promise<{ id: string; event: string; timest
 }
 
 /** Error lines the runtime logged over all its lives. */
-const errorLines = () => runtime.output.filter((l) => l.includes('"level":"error"')).length;
+function errorLines(): string {
+  const kinds = new Map<string, number>();
+  for (const chunk of runtime.output)
+    for (const line of chunk.split('\n').filter((l) => l.includes('"level":"error"'))) {
+      const kind = /"message":"([^"]*)"/.exec(line)?.[1] ?? 'error';
+      const job = /"job":"([^"]*)"/.exec(line)?.[1];
+      const name = /"error":\{"name":"([^"]*)"/.exec(line)?.[1];
+      const label = [kind, job, name].filter(Boolean).join(' ');
+      kinds.set(label, (kinds.get(label) ?? 0) + 1);
+    }
+  return [...kinds].map(([label, n]) => `${n} ${label}`).join(', ') || 'none';
+}
 
 /** `3 PIX RECEIVED, 1 BOLETO PENDING`: how many of each label. */
 function tally(labels: string[]): string {
@@ -511,7 +522,7 @@ beforeAll(async () => {
       `${counted.payments.length} provider payments (${tally(counted.payments.map((p) => `${p.billingType} ${p.status}`))}), ` +
       `${counted.sandboxCharges.length} sandbox charges (${tally(counted.sandboxCharges.map((c) => `${c.method} ${c.status}`))}), ` +
       `${counted.liveTransactions.length} live and ${counted.testTransactions.length} test transactions; ` +
-      `${answered.length} answered 201; the runtime logged ${errorLines()} error lines; client gave up on ${http.log.gaveUp.length}: ${http.log.gaveUp.join(', ')}; ` +
+      `${answered.length} answered 201; the runtime logged errors: ${errorLines()}; client gave up on ${http.log.gaveUp.length}: ${http.log.gaveUp.join(', ')}; ` +
       `answers: ${JSON.stringify(http.log.attempts)}`,
   );
 }, 150_000);
