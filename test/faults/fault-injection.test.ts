@@ -442,8 +442,8 @@ function errorLines(): string {
     for (const line of chunk.split('\n').filter((l) => l.includes('"level":"error"'))) {
       const kind = /"message":"([^"]*)"/.exec(line)?.[1] ?? 'error';
       const job = /"job":"([^"]*)"/.exec(line)?.[1];
-      const name = /"error":\{"name":"([^"]*)"/.exec(line)?.[1];
-      const label = [kind, job, name].filter(Boolean).join(' ');
+      const error = /"error":\{"name":"([^"]*)","message":"([^"]{0,90})/.exec(line);
+      const label = [kind, job, error?.[1], error?.[2]].filter(Boolean).join(' ');
       kinds.set(label, (kinds.get(label) ?? 0) + 1);
     }
   return [...kinds].map(([label, n]) => `${n} ${label}`).join(', ') || 'none';
