@@ -46,7 +46,6 @@ let sandbox: Seller;
 /** Transactions (and scheduled charges) the service answered 201 for. */
 const answered: { what: string; path: string; token: string; id: unknown; gatewayPayId?: number }[] = [];
 const chaosLog: string[] = [];
-let buyerNumber = SEED * 100;
 
 const clockNow = async () =>
   ((await (await fetch(`${runtime.baseUrl}/api/test-helpers/clock`)).json()) as { now: string }).now;
@@ -104,12 +103,13 @@ async function sellerOf(
   return { sellerId, jwt, key, product, subscribedAt };
 }
 
-const buyer = () => {
-  buyerNumber += 1;
+/** A buyer of its own for each purchase (by the request's label and count: the same for a seed). */
+const buyer = (label: string) => {
+  const n = plan.buyer(label);
   return {
-    name: `Comprador ${buyerNumber}`,
-    email: `comprador${buyerNumber}@example.com`,
-    document: cpfOf(buyerNumber),
+    name: `Comprador ${n}`,
+    email: `comprador${n}@example.com`,
+    document: cpfOf(n),
     phone: '11987654321',
   };
 };
@@ -129,7 +129,7 @@ async function sell(s: Seller, paymentMethod: 'creditcard' | 'pix' | 'boleto', l
       : {};
   const res = await http.send('POST', '/api/transactions', {
     token: s.key,
-    body: { productId: s.product.uuid, paymentMethod, customer: buyer(), ...card },
+    body: { productId: s.product.uuid, paymentMethod, customer: buyer(label), ...card },
     key: plan.key(label),
     label,
   });
@@ -175,8 +175,8 @@ async function payInSandbox(sale: { id: number } | undefined, label: string) {
 async function scheduledCharge() {
   const customer = await http.send('POST', '/api/v1/customers', {
     token: live.key,
-    body: { ...buyer(), personType: 'fisica' },
-    key: plan.key('customer'),
+    body: { ...buyer('scheduled customer'), personType: 'fisica' },
+    key: plan.key('scheduled customer'),
     label: 'customer',
   });
   if (customer.status !== 201) return;
@@ -220,7 +220,7 @@ async function scheduledCharge() {
 
 /** A test-mode subscription on a saved sandbox card: its first charge now, its renewals a month on. */
 async function sandboxSubscription() {
-  const who = buyer();
+  const who = buyer('subscription customer');
   const customer = await http.send('POST', '/api/v1/customers', {
     token: sandbox.key,
     body: { ...who, personType: 'fisica' },
@@ -556,6 +556,8 @@ describe(`fault injection (${REPRO})`, () => {
     expect(violations, report(violations)).toEqual([]);
   });
 
+  // Every card here is one the provider approves: a transaction with no payment there (a `denied`
+  // one included) is an outcome the service wrote without the provider's word.
   it('holds no transaction without a payment at its provider', () => {
     const references = new Set(counted.payments.map((p) => p.externalReference));
     const sandboxIds = new Set(counted.sandboxCharges.map((c) => c.gatewayPayId));

@@ -106,13 +106,31 @@ export function cpfOf(n: number): string {
   return `${base}${cpfCheckDigits(base)}`;
 }
 
-/** The seeded plan of a run: what each random choice of the suite draws from. */
+/**
+ * The seeded plan of a run. The chaos draws its pauses in one sequence; the clients, which run side
+ * by side, take keys and buyers by label and count (each label belongs to one client), so a seed
+ * gives the same request the same key and buyer whatever the interleaving.
+ */
 export function planOf(seed: number) {
   const draw = seededRandom(seed);
   const between = (min: number, max: number) => Math.round(min + draw() * (max - min));
-  return {
-    draw,
-    between,
-    key: (label: string) => `fault-${seed}-${label.replace(/\W+/g, '-')}-${Math.floor(draw() * 1e9)}`,
+  const counters = new Map<string, number>();
+  const nth = (label: string) => {
+    const n = (counters.get(label) ?? 0) + 1;
+    counters.set(label, n);
+    return n;
   };
+  return {
+    between,
+    key: (label: string) => `fault-${seed}-${label.replace(/\W+/g, '-')}-${nth(`key ${label}`)}`,
+    /** A buyer number of its own for the label's next purchase. */
+    buyer: (label: string) => hashOf(`${seed} ${label} ${nth(`buyer ${label}`)}`) % 800_000_000,
+  };
+}
+
+/** FNV-1a, 32 bits. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
 }
