@@ -92,8 +92,10 @@ export class FakeAsaasProcess {
     return (await this.call('GET', 'payments')).data;
   }
 
-  async requests(): Promise<{ method: string; path: string; body: any }[]> {
-    return (await this.call('GET', 'requests')).data;
+  /** The charges and registrations the provider has received (POST /v3/payments), answered or not. */
+  async paymentCalls(): Promise<number> {
+    const requests: { method: string; path: string }[] = (await this.call('GET', 'requests')).data;
+    return requests.filter((r) => r.method === 'POST' && r.path === '/v3/payments').length;
   }
 
   stop = () => killGroup(this.child);

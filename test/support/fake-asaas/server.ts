@@ -92,7 +92,8 @@ interface Scripted {
  * - `hang`: never answers and does nothing (the client's timeout fires);
  * - `lost`: does what was asked (a payment is created, a refund made) and never answers: the
  *   provider acted, the client cannot know;
- * - `slow`: answers after `delayMs` (default 2,000).
+ * - `slow`: does what was asked at once and answers after `delayMs` (default 2,000): a client
+ *   that dies meanwhile never learns what the provider did.
  */
 export interface FaultPlan {
   mode: 'error' | 'hang' | 'lost' | 'slow';
@@ -391,7 +392,6 @@ export class FakeAsaas {
       return;
     }
     if (fault?.mode === 'error') return this.send(res, fault.status ?? 503, {});
-    if (fault?.mode === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 2_000));
     const scripted = this.script.shift();
     if (scripted?.hang) {
       this.hanging.add(res);
@@ -406,6 +406,7 @@ export class FakeAsaas {
       this.hanging.add(res);
       return;
     }
+    if (fault?.mode === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 2_000));
     this.send(res, status, answer);
   }
 
