@@ -25,6 +25,7 @@ import { BUILD_DIR, DASHBOARD_DIR } from '../../esbuild.config.mjs';
 import { TestClock, WallClock } from './clock';
 import { migrateLocalData } from './data-format';
 import { type DevCredentials, ensureDevIdentity } from './dev-identity';
+import { type DynamoThrottle, throttleDynamo } from './dynamo-throttle';
 import { type DynamoJit, type DynamoLocal, ensureTable, startDynamoLocal } from './dynamodb-local';
 import { LocalEventBus } from './event-bus';
 import { FileCipher } from './file-cipher';
@@ -77,6 +78,11 @@ export interface RuntimeOptions {
    * environment, as on Lambda, and build their container on this runtime's stand-ins.
    */
   bundled?: boolean;
+  /**
+   * Fault injection (the fault suite, through `npm start`'s LOCAL_DYNAMO_THROTTLE): the functions'
+   * DynamoDB client answers a seeded share of its sends with ProvisionedThroughputExceededException.
+   */
+  dynamoThrottle?: DynamoThrottle;
   /** The dashboard's build served at /dashboard (default build/dashboard, written by `npm run build`). */
   dashboardDir?: string;
 }
@@ -414,6 +420,10 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   const devCredentials =
     options.devIdentity === false ? null : await ensureDevIdentity(container, issuer, baseUrl, dataDir);
+
+  // Armed once the runtime serves: the faults are the service's, not those of the local start's
+  // set-up (its first heartbeat, the dev identity), which has no counterpart on AWS.
+  if (options.dynamoThrottle) throttleDynamo(table.client, options.dynamoThrottle);
 
   let stopped = false;
   return {

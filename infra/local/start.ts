@@ -3,6 +3,7 @@ import { asaasUrlsOf } from '#shared/config';
 import { logger } from '#shared/logger';
 import { BUILD_DIR, buildDashboard } from '../../esbuild.config.mjs';
 import type { TestClock } from './clock';
+import { dynamoThrottleOf } from './dynamo-throttle';
 import { startRuntime } from './runtime';
 
 /**
@@ -14,13 +15,19 @@ async function main() {
   const bundled = process.argv.includes('--bundled');
   const inMemory = process.env.LOCAL_IN_MEMORY === '1';
   const dataDir = inMemory ? null : resolve(process.env.LOCAL_DATA_DIR ?? '.local');
+  // An already running DynamoDB Local (the fault suite restarts its own under the runtime).
+  const dynamoEndpoint = process.env.LOCAL_DYNAMODB_ENDPOINT?.trim() || undefined;
   let runtime: Awaited<ReturnType<typeof startRuntime>>;
+  let dynamoThrottle: ReturnType<typeof dynamoThrottleOf>;
   try {
+    dynamoThrottle = dynamoThrottleOf();
     // The dashboard is built from its sources at every start, so /dashboard is never stale.
     await buildDashboard();
     runtime = await startRuntime({
       dataDir,
+      dynamoEndpoint,
       dynamoJit: 'long',
+      dynamoThrottle,
       bundled,
       logLevel: (process.env.LOG_LEVEL as never) ?? 'info',
       // Live mode's Asaas endpoints, as the deployed stack passes them (a fake, Asaas's sandbox).
@@ -36,6 +43,11 @@ async function main() {
   console.log(`payment-service ready at ${runtime.baseUrl} (${where})`);
   console.log(`seller dashboard: ${runtime.baseUrl}/dashboard`);
   console.log(testClockLine(runtime.clock));
+  if (dynamoEndpoint) console.log(`dynamodb: ${dynamoEndpoint} (LOCAL_DYNAMODB_ENDPOINT, not started here)`);
+  if (dynamoThrottle)
+    console.log(
+      `dynamodb: throttling ${Math.round(dynamoThrottle.share * 100)}% of sends (LOCAL_DYNAMO_THROTTLE, seed ${dynamoThrottle.seed})`,
+    );
   if (bundled) console.log(`functions: the esbuild bundles in ${resolve(BUILD_DIR)}`);
   const asaas = runtime.deps.config;
   console.log(`asaas: sandbox ${asaas.asaasSandboxUrl}, production ${asaas.asaasProductionUrl}`);

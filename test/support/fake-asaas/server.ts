@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from '#infra/local/seeded-random';
 
 /**
  * A local stand-in of Asaas API v3 on a random loopback port, built from the request and response
@@ -10,6 +11,10 @@ import type { AddressInfo } from 'node:net';
  * event objects (payment and authorization events). Tests read every request it received, script
  * failures (a 5xx, a 429, a hang) for the next calls, and play the payer (pay a composite QR,
  * revoke an authorization at the bank).
+ *
+ * Run in a process of its own (`main.ts`), it is driven over HTTP instead: the `/__admin/` routes
+ * (ADMIN_PREFIX below) add accounts, point their webhooks, list every payment, pay one, and switch
+ * seeded faults on and off (a 5xx, a hang, a lost answer, a slow answer).
  */
 export interface RecordedRequest {
   method: string;
@@ -85,6 +90,35 @@ interface Scripted {
   lose?: boolean;
 }
 
+/**
+ * Faults for a share of the calls, drawn from a seed, or for the next N calls:
+ * - `error`: answers `status` (default 503) and does nothing;
+ * - `hang`: never answers and does nothing (the client's timeout fires);
+ * - `lost`: does what was asked (a payment is created, a refund made) and never answers: the
+ *   provider acted, the client cannot know;
+ * - `slow`: does what was asked at once and answers after `delayMs` (default 2,000): a client
+ *   that dies meanwhile never learns what the provider did.
+ */
+export interface FaultPlan {
+  mode: 'error' | 'hang' | 'lost' | 'slow';
+  /** The share of calls hit, 0 to 1 (default 1: every call). */
+  share?: number;
+  /** Only the next N calls are candidates; after them the plan ends by itself. */
+  next?: number;
+  /** The seed of the draws (default 1), so a run repeats the same faults at the same calls. */
+  seed?: number;
+  status?: number;
+  delayMs?: number;
+}
+
+interface ActiveFaults {
+  plan: FaultPlan;
+  draw: () => number;
+  remaining: number;
+  /** Calls the plan hit so far. */
+  hits: number;
+}
+
 /** Card numbers with a scripted answer; any other valid number is authorized. */
 export const FAKE_CARDS = {
   approved: '5162306219378829',
@@ -121,15 +155,17 @@ export class FakeAsaas {
   private readonly script: Scripted[] = [];
   private readonly hanging = new Set<ServerResponse>();
   private outage: 'error' | 'hang' | null = null;
+  private faults: ActiveFaults | null = null;
   private server?: Server;
   private seq = 0;
   baseUrl = '';
   /** The provider's calendar day (YYYY-MM-DD) of a payment created now; tests tie it to their clock. */
   today: () => string = () => new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
 
-  async start(): Promise<this> {
+  /** On a random loopback port, or `port`. */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v3`;
     return this;
   }
@@ -236,6 +272,32 @@ export class FakeAsaas {
   /** An outage until `down(null)`: every call answers 503 (`error`) or never answers (`hang`). */
   down(mode: 'error' | 'hang' | null): void {
     this.outage = mode;
+  }
+
+  /** Seeded faults until `setFaults(null)` (or until its `next` calls are spent). */
+  setFaults(plan: FaultPlan | null): void {
+    this.faults = plan
+      ? {
+          plan,
+          draw: seededRandom(plan.seed ?? 1),
+          remaining: plan.next ?? Number.POSITIVE_INFINITY,
+          hits: 0,
+        }
+      : null;
+  }
+
+  /** The plan in force and how many calls it hit, or null. */
+  faultState(): { plan: FaultPlan; hits: number } | null {
+    return this.faults ? { plan: this.faults.plan, hits: this.faults.hits } : null;
+  }
+
+  /** Every payment of every account, as "Retrieve a payment" shows it, with its account's name. */
+  allPayments(): (Omit<Payment, 'apiKey'> & { account: string; customerDocument: string })[] {
+    return [...this.payments.values()].map(({ apiKey, ...shown }) => ({
+      ...shown,
+      account: this.accounts.get(apiKey)?.name ?? '',
+      customerDocument: this.customers.get(shown.customer)?.cpfCnpj ?? '',
+    }));
   }
 
   payment(id: string): Payment | undefined {
@@ -359,6 +421,8 @@ export class FakeAsaas {
       body = undefined;
     }
     const url = new URL(req.url ?? '/', 'http://fake');
+    // The admin surface of the fake in its own process: never recorded, never faulted.
+    if (url.pathname.startsWith(ADMIN_PREFIX)) return this.admin(req.method ?? 'GET', url, body as any, res);
     this.requests.push({
       method: req.method ?? '',
       path: url.pathname + url.search,
@@ -371,6 +435,12 @@ export class FakeAsaas {
       return;
     }
     if (this.outage === 'error') return this.send(res, 503, {});
+    const fault = this.drawFault();
+    if (fault?.mode === 'hang') {
+      this.hanging.add(res);
+      return;
+    }
+    if (fault?.mode === 'error') return this.send(res, fault.status ?? 503, {});
     const scripted = this.script.shift();
     if (scripted?.hang) {
       this.hanging.add(res);
@@ -386,7 +456,65 @@ export class FakeAsaas {
       res.destroy();
       return;
     }
+    if (fault?.mode === 'lost') {
+      this.hanging.add(res);
+      return;
+    }
+    if (fault?.mode === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 2_000));
     this.send(res, status, answer);
+  }
+
+  /** The plan's fault for this call, if it hits it. */
+  private drawFault(): FaultPlan | undefined {
+    const active = this.faults;
+    if (!active) return undefined;
+    if (active.remaining <= 0) {
+      this.faults = null;
+      return undefined;
+    }
+    active.remaining -= 1;
+    if (active.draw() >= (active.plan.share ?? 1)) return undefined;
+    active.hits += 1;
+    return active.plan;
+  }
+
+  private async admin(method: string, url: URL, body: any, res: ServerResponse) {
+    const path = url.pathname.slice(ADMIN_PREFIX.length);
+    const payAction = /^payments\/([^/]+)\/pay$/.exec(path);
+    if (method === 'POST' && path === 'accounts') {
+      this.addAccount(String(body?.apiKey), String(body?.name));
+      return this.send(res, 204, null);
+    }
+    if (method === 'PUT' && path === 'webhooks') {
+      this.setWebhook(String(body?.apiKey), String(body?.url), String(body?.token));
+      return this.send(res, 204, null);
+    }
+    if (method === 'GET' && path === 'payments') return this.send(res, 200, { data: this.allPayments() });
+    if (method === 'POST' && payAction) {
+      const payment = this.payments.get(payAction[1]);
+      if (!payment) return this.send(res, 404, {});
+      // Asaas retries a webhook that failed (its queue); here every second for up to a minute.
+      let answer = await this.pay(payment.id).catch(() => undefined);
+      for (let retry = 0; retry < 60 && !answer?.ok; retry++) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        answer = await this.sendEvent(payment, 'PAYMENT_RECEIVED').catch(() => undefined);
+      }
+      return this.send(res, 200, { webhookStatus: answer?.status ?? null });
+    }
+    if (method === 'GET' && path === 'faults') return this.send(res, 200, { faults: this.faultState() });
+    if (method === 'PUT' && path === 'faults') {
+      this.setFaults(body ?? null);
+      return this.send(res, 200, { faults: this.faultState() });
+    }
+    if (method === 'DELETE' && path === 'faults') {
+      this.setFaults(null);
+      return this.send(res, 204, null);
+    }
+    if (method === 'GET' && path === 'requests')
+      return this.send(res, 200, {
+        data: this.requests.map((r) => ({ method: r.method, path: r.path, body: r.body })),
+      });
+    return this.send(res, 404, { message: `no admin route ${method} ${url.pathname}` });
   }
 
   private route(method: string, url: URL, body: any, apiKey: string, account: Account): [number, unknown] {
@@ -641,10 +769,27 @@ export class FakeAsaas {
   }
 
   private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    if (status === 204) {
+      res.writeHead(204, headers);
+      res.end();
+      return;
+    }
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   }
 }
+
+/**
+ * The admin surface of a fake in its own process (main.ts), outside Asaas's /v3:
+ * - `POST /__admin/accounts` `{apiKey, name}`: an account whose key the fake accepts;
+ * - `PUT /__admin/webhooks` `{apiKey, url, token}`: where its webhooks go;
+ * - `GET /__admin/payments`: `{data}`, every payment (externalReference, status, value, refunds…);
+ * - `POST /__admin/payments/{id}/pay`: the buyer pays (PAYMENT_RECEIVED posted, and posted again
+ *   every second, up to a minute, while the webhook fails, as Asaas retries);
+ * - `GET|PUT|DELETE /__admin/faults`: the seeded fault plan (FaultPlan), or none;
+ * - `GET /__admin/requests`: `{data}`, every API call received (method, path, body).
+ */
+export const ADMIN_PREFIX = '/__admin/';
 
 const shownAuthorization = ({ apiKey: _k, ...shown }: Authorization) => shown;
 

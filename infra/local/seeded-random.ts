@@ -1,0 +1,15 @@
+/**
+ * A seeded pseudo-random generator (mulberry32): the same seed gives the same draws, so a fault
+ * injected "at random" (the local DynamoDB throttle, the fake provider's faults, the fault suite's
+ * kill moments) happens at the same calls again when the run is repeated with its seed.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
