@@ -16,17 +16,25 @@ const changed = (cause: ConditionFailedError) =>
   });
 
 export function createAttemptRepository(table: Table): AttemptRepository {
-  /** The attempt as `next`, on the version `previous` was read at, while it is in one of `from`. */
-  const save = (next: PaymentAttempt, previous: PaymentAttempt, from: PaymentAttempt['status'][]) =>
+  /**
+   * The attempt as `next`, while it is in one of `from`, on the version `previous` was read at
+   * (`anyVersion`: whatever moved meanwhile, as a settle, whose own write guards against twice).
+   */
+  const save = (
+    next: PaymentAttempt,
+    previous: PaymentAttempt,
+    from: PaymentAttempt['status'][],
+    anyVersion = false,
+  ) =>
     table.write({
       items: [
         {
           Put: {
             Item: toItem(next),
-            ConditionExpression: `version = :v AND #status IN (${from.map((_, i) => `:s${i}`).join(', ')})`,
+            ConditionExpression: `${anyVersion ? 'attribute_exists(pk)' : 'version = :v'} AND #status IN (${from.map((_, i) => `:s${i}`).join(', ')})`,
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: {
-              ':v': previous.version,
+              ...(anyVersion ? {} : { ':v': previous.version }),
               ...Object.fromEntries(from.map((s, i) => [`:s${i}`, s])),
             },
           },
@@ -51,8 +59,15 @@ export function createAttemptRepository(table: Table): AttemptRepository {
 
     settle(attempt, at) {
       // A voided attempt still settles: the provider's answer came after all, and money is recorded.
+      // Not on the version read: a reconciler's postpone meanwhile must not refuse the sale's write,
+      // whose own conditions (the transaction's id) keep it from being recorded twice.
       const next = { ...attempt, status: 'settled' as const, outcome: 'recorded', dueAt: null };
-      return save({ ...next, updatedAt: at, version: attempt.version + 1 }, attempt, ['pending', 'voided']);
+      return save(
+        { ...next, updatedAt: at, version: attempt.version + 1 },
+        attempt,
+        ['pending', 'voided'],
+        true,
+      );
     },
 
     void(attempt, at) {

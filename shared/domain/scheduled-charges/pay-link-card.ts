@@ -238,8 +238,10 @@ async function recordCycle(
   } catch (error) {
     // The cycle no longer takes this payment (paid meanwhile, canceled): the buyer gets it back.
     if (!(error instanceof AppError) || answer.status !== 'succeeded') throw error;
+    // Under a reference of its own, so a retried give-back is made once; one that fails leaves the
+    // attempt pending, and its reconciler gives the payment back later.
     const provider = deps.payments.forEnvironment(attempt.tenant.environment);
-    await provider.refund(attempt.gatewayPayId, t.value).catch(() => undefined);
+    await provider.refund(attempt.gatewayPayId, t.value, `re_${attempt.id.slice(4, 24)}`);
     await deps.attempts.settle(attempt, deps.clock.now().toISOString()).catch(() => undefined);
     throw error;
   }
@@ -279,8 +281,10 @@ export async function reconcileCyclePayment(
     await recordCycle(deps, charge, attempt, held);
     return 'settled';
   } catch (error) {
-    // Refused (the cycle paid meanwhile): recordCycle gave the payment back and settled the attempt.
-    if (!(error instanceof AppError) || held.outcome !== 'approved') throw error;
+    // Refused (the cycle paid meanwhile): recordCycle gave the payment back and settled the attempt;
+    // a give-back that failed left it pending, for the next run.
+    const after = await deps.attempts.get(attempt.tenant, attempt.id);
+    if (!(error instanceof AppError) || after?.status !== 'settled') throw error;
     return 'refunded';
   }
 }
