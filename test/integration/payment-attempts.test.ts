@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '#infra/local/runtime';
-import { ASAAS_KEY, type AsaasLive, connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
+import { saoPauloDate } from '#shared/dates';
+import {
+  ASAAS_KEY,
+  type AsaasLive,
+  connectAsaas,
+  LIVE_CUSTOMER,
+  liveKeyOf,
+  useAsaasLive,
+} from '../support/asaas-live';
 import { FAKE_CARDS, type FakeAsaas } from '../support/fake-asaas/server';
 import type { client } from '../support/runtime';
 
@@ -199,5 +207,48 @@ describe('a live refund the provider did not answer', () => {
     });
     await advance(3 * 60);
     expect(refundsAt(c)).toHaveLength(0);
+  });
+});
+
+describe("a scheduled charge's cycle paid by card at its link, the answer lost", () => {
+  it('is recorded once: the buyer paying again finds the first payment, never a second', async () => {
+    const { jwt, key } = await liveKeyOf(live, nextSeller++);
+    const customer = (await api.post('/api/v1/customers', LIVE_CUSTOMER, { token: key })).body;
+    expect((await connectAsaas(live, jwt)).status).toBe(200);
+    const created = await api.post(
+      '/api/v1/scheduled-charges',
+      {
+        customerId: customer.id,
+        amount: 49.9,
+        dueDate: saoPauloDate(runtime.clock.now()),
+        methods: ['card'],
+        type: 'one_time',
+        description: 'Aula',
+      },
+      { token: key },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const read = async () =>
+      (await api.get(`/api/v1/scheduled-charges/${created.body.id}`, { token: key })).body;
+    const payUrl = String((await read()).cycles[0].payUrl);
+    const pay = () => api.post(`/api/public/cobranca/${payUrl.split('/').pop()}/card`, { card });
+    const before = fake.paymentsOf(ASAAS_KEY).length;
+    fake.failOn('POST', '/v3/payments', { status: 200, lose: true });
+    const lost = await pay();
+    expect([503, 409]).toContain(lost.status);
+    expect(fake.paymentsOf(ASAAS_KEY).length).toBeGreaterThan(before);
+
+    // Another tab at once is refused while the first payment may still be on its way.
+    expect((await pay()).body.code).toBe('payment_in_progress');
+    await advance(60);
+    const again = await pay();
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.status).toBe('paid');
+    const payments = fake.paymentsOf(ASAAS_KEY).slice(before);
+    expect(payments).toHaveLength(1);
+    expect((await read()).cycles[0]).toMatchObject({ status: 'paid', paidBy: 'transaction' });
+    await advance(10 * 60);
+    expect(fake.paymentsOf(ASAAS_KEY).slice(before)).toHaveLength(1);
+    expect(fake.payment(payments[0].id)?.status).toBe('CONFIRMED');
   });
 });

@@ -6,13 +6,14 @@ import {
 } from '#shared/domain/attempts/attempt';
 import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
+import { jobId } from '#shared/domain/job-id';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
 import { luhnValid } from '#shared/domain/payments/cards';
 import type { CardInput, ChargeResult } from '#shared/domain/payments/gateway';
-import type { ScheduledChargeChanges } from '#shared/domain/ports';
+import type { PaymentProvider, ScheduledChargeChanges } from '#shared/domain/ports';
 import { buyerIpOf, registeredHolderContact } from '#shared/domain/transactions/card-holder';
-import { AppError, isConflict, ValidationError } from '#shared/errors';
+import { AppError, ConflictError, isConflict, ValidationError } from '#shared/errors';
 import { answerOf, attemptRecord, type CardAnswer, cardTransaction, transactionChange } from './attempts';
 import type { Cycle, ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
@@ -161,37 +162,18 @@ async function payCycle(
   card: CardInput,
 ): Promise<PayLinkCardOutcome> {
   const provider = await providerOf(deps, charge);
-  const now = deps.clock.now();
-  const [transactionId, gatewayPayId] = await Promise.all([
-    deps.transactions.nextId(),
-    provider.reserveReference(charge.tenant, 'creditcard', cycle.amount),
-  ]);
-  const attempt: CycleAttempt = {
-    id: attemptIdOf(undefined),
-    tenant: charge.tenant,
-    kind: 'cycle',
-    status: 'pending',
-    provider: provider.provider,
-    gatewayPayId,
-    plan: {
-      chargeId: charge.id,
-      cycleNumber: cycle.number,
-      transactionId,
-      saveCard: charge.type === 'recurring',
-      cardExpiry: { month: card.expiryMonth, year: card.expiryYear },
-    },
-    dueAt: new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString(),
-    outcome: null,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    version: 1,
-  };
-  await deps.attempts.create(attempt);
+  const { attempt, fresh } = await openCycleAttempt(deps, provider, charge, cycle, card);
+  if (!fresh) {
+    // A payment of this cycle that did not finish (a crash, a lost answer): what the provider holds
+    // under its reference is this payment, whatever card the buyer typed again.
+    const held = await provider.lookupCharge(attempt.tenant, attempt.gatewayPayId, cycleHint(attempt));
+    if (held) return outcomeOf(await recordCycle(deps, charge, attempt, held));
+  }
   const [result] = await Promise.all([
     provider.createCharge({
       tenant: charge.tenant,
-      transactionId,
-      gatewayPayId,
+      transactionId: attempt.plan.transactionId,
+      gatewayPayId: attempt.gatewayPayId,
       method: 'creditcard',
       amountCentavos: cycle.amount,
       installments: 1,
@@ -204,14 +186,83 @@ async function payCycle(
       card,
       saveCard: attempt.plan.saveCard,
     }),
-    scheduleAtDue(deps, reconcileJobOf(attempt), attempt.dueAt),
+    fresh ? scheduleAtDue(deps, reconcileJobOf(attempt), attempt.dueAt) : undefined,
   ]);
-  const answer = await recordCycle(deps, charge, attempt, result);
-  return {
-    status: answer.status === 'succeeded' ? 'paid' : answer.status === 'errored' ? 'failed' : 'declined',
-    card: answer.card,
-    failure: answer.status === 'succeeded' ? null : failureOf(answer.failureCode),
+  return outcomeOf(await recordCycle(deps, charge, attempt, result));
+}
+
+const outcomeOf = (answer: CardAnswer): PayLinkCardOutcome => ({
+  status: answer.status === 'succeeded' ? 'paid' : answer.status === 'errored' ? 'failed' : 'declined',
+  card: answer.card,
+  failure: answer.status === 'succeeded' ? null : failureOf(answer.failureCode),
+});
+
+/** How long a request can still be at the provider (API Gateway answers for it by 30 s). */
+const IN_FLIGHT_MS = 30_000;
+
+const cycleHint = (attempt: CycleAttempt) => ({
+  method: 'creditcard' as const,
+  saveCard: attempt.plan.saveCard,
+  cardExpiry: attempt.plan.cardExpiry,
+});
+
+/**
+ * The cycle's payment attempt: one per cycle and recorded try (its id names the charge, the cycle and
+ * its attempt count), so a buyer who pays again after a crash or a lost answer finds the first
+ * payment instead of making a second. Written before the provider is called; a voided one reopens.
+ */
+async function openCycleAttempt(
+  deps: ScheduledChargeDeps,
+  provider: PaymentProvider,
+  charge: ScheduledCharge,
+  cycle: Cycle,
+  card: CardInput,
+): Promise<{ attempt: CycleAttempt; fresh: boolean }> {
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const dueAt = new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString();
+  const id = attemptIdOf(`cycle\n${jobId(charge.tenant, charge.id)}\n${cycle.number}\n${cycle.attemptCount}`);
+  const [transactionId, gatewayPayId] = await Promise.all([
+    deps.transactions.nextId(),
+    provider.reserveReference(charge.tenant, 'creditcard', cycle.amount),
+  ]);
+  const attempt: CycleAttempt = {
+    id,
+    tenant: charge.tenant,
+    kind: 'cycle',
+    status: 'pending',
+    provider: provider.provider,
+    gatewayPayId,
+    plan: {
+      chargeId: charge.id,
+      cycleNumber: cycle.number,
+      transactionId,
+      saveCard: charge.type === 'recurring',
+      cardExpiry: { month: card.expiryMonth, year: card.expiryYear },
+    },
+    dueAt,
+    outcome: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
   };
+  try {
+    await deps.attempts.create(attempt);
+    return { attempt, fresh: true };
+  } catch (error) {
+    const found = isConflict(error) ? await deps.attempts.get(charge.tenant, id) : null;
+    if (found?.kind !== 'cycle' || found.status === 'settled') throw error;
+    // Another tab's payment may still be on its way to the provider: never a second one beside it.
+    if (now.getTime() - Date.parse(found.updatedAt) < IN_FLIGHT_MS)
+      throw new ConflictError(
+        'A payment of this charge is in progress; try again in a minute',
+        'payment_in_progress',
+      );
+    return {
+      attempt: found.status === 'voided' ? await deps.attempts.reopen(found, at, dueAt) : found,
+      fresh: false,
+    };
+  }
 }
 
 /**
@@ -266,11 +317,7 @@ export async function reconcileCyclePayment(
     return 'settled';
   }
   const provider = deps.payments.forEnvironment(attempt.tenant.environment);
-  const held = await provider.lookupCharge(attempt.tenant, attempt.gatewayPayId, {
-    method: 'creditcard',
-    saveCard: attempt.plan.saveCard,
-    cardExpiry: attempt.plan.cardExpiry,
-  });
+  const held = await provider.lookupCharge(attempt.tenant, attempt.gatewayPayId, cycleHint(attempt));
   if (!held) {
     await deps.attempts.void(attempt, now());
     return 'voided';

@@ -154,6 +154,7 @@ export class FakeAsaas {
   private readonly authorizations = new Map<string, Authorization>();
   private readonly script: Scripted[] = [];
   private readonly hanging = new Set<ServerResponse>();
+  private readonly targeted: { method: string; path: string; answer: Scripted }[] = [];
   private outage: 'error' | 'hang' | null = null;
   private faults: ActiveFaults | null = null;
   private server?: Server;
@@ -262,6 +263,11 @@ export class FakeAsaas {
         authorization: shownAuthorization(a),
       }),
     });
+  }
+
+  /** The next call of this method to this path (`/v3/payments`) answers `answer`, whatever comes before it. */
+  failOn(method: string, path: string, answer: Scripted): void {
+    this.targeted.push({ method, path, answer });
   }
 
   /** The next calls answer these, in order, whatever they ask. */
@@ -441,7 +447,8 @@ export class FakeAsaas {
       return;
     }
     if (fault?.mode === 'error') return this.send(res, fault.status ?? 503, {});
-    const scripted = this.script.shift();
+    const target = this.targeted.findIndex((t) => t.method === req.method && t.path === url.pathname);
+    const scripted = target >= 0 ? this.targeted.splice(target, 1)[0].answer : this.script.shift();
     if (scripted?.hang) {
       this.hanging.add(res);
       return;
