@@ -169,7 +169,7 @@ describe('a live refund the provider did not answer', () => {
 
   it('made but unanswered: stays recorded, and its reconciler finds it instead of refunding twice', async () => {
     const c = await capturedSale();
-    fake.failNext({ status: 200, lose: true });
+    fake.failOn('POST', `/v3/payments/${c.payment?.id}/refund`, { status: 200, lose: true });
     const refund = await api.post(`/api/transactions/${c.id}/refund`, { amount: 40 }, { token: c.key });
     expect(refund.status).toBe(503);
     expect(refundsAt(c)).toHaveLength(1);
@@ -183,7 +183,7 @@ describe('a live refund the provider did not answer', () => {
 
   it('never made: stays recorded, and its reconciler makes it once', async () => {
     const c = await capturedSale();
-    fake.failNext({ status: 502 });
+    fake.failOn('POST', `/v3/payments/${c.payment?.id}/refund`, { status: 502 });
     expect((await api.post(`/api/transactions/${c.id}/refund`, {}, { token: c.key })).status).toBe(503);
     expect(refundsAt(c)).toHaveLength(0);
     expect((await api.get(`/api/transactions/${c.id}`, { token: c.key })).body.status).toBe('reversed');
@@ -196,7 +196,7 @@ describe('a live refund the provider did not answer', () => {
 
   it('refused by the provider: undone, with nothing left to reconcile', async () => {
     const c = await capturedSale();
-    fake.failNext({
+    fake.failOn('POST', `/v3/payments/${c.payment?.id}/refund`, {
       status: 400,
       body: { errors: [{ code: 'invalid_action', description: 'Não permitido.' }] },
     });

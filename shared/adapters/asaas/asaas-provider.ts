@@ -359,7 +359,9 @@ export class AsaasProvider implements PaymentProvider {
     reference?: string,
   ): Promise<{ refundId: string }> {
     const { credentials, link } = await this.linked(gatewayPayId);
-    // Our refund's id rides as the refund's description: a lookup finds the refund by it.
+    // Our refund's id rides as the refund's description: a lookup finds the refund by it, and a
+    // refund already made under it is not made again (Asaas takes no idempotency key).
+    if (reference && (await this.refundHeld(gatewayPayId, reference))) return { refundId: reference };
     const body = {
       ...(amountCentavos >= link.amountCentavos ? {} : { value: new Reais(amountCentavos) }),
       ...(reference ? { description: reference } : {}),

@@ -268,9 +268,13 @@ async function collectCycle(deps: ScheduledChargeDeps, charge: ScheduledCharge, 
   }
 }
 
-/** Gives back an approved charge that pays no cycle; a failed refund is left for the seller to see. */
+/**
+ * Gives back an approved charge that pays no cycle, under a reference of its charge (a rerun gives
+ * it back once); a failed refund is left for the seller to see.
+ */
 async function refund(deps: ScheduledChargeDeps, charge: ScheduledCharge, answer: CardAnswer) {
   if (answer.status !== 'succeeded' || !answer.transaction) return;
   const provider = deps.payments.forEnvironment(charge.tenant.environment);
-  await provider.refund(answer.transaction.gatewayPayId, answer.transaction.value).catch(() => undefined);
+  const { gatewayPayId, value } = answer.transaction;
+  await provider.refund(gatewayPayId, value, `re_giveback_${gatewayPayId}`).catch(() => undefined);
 }

@@ -292,7 +292,7 @@ async function recordCycle(
     // Under a reference of its own, so a retried give-back is made once; one that fails leaves the
     // attempt pending, and its reconciler gives the payment back later.
     const provider = deps.payments.forEnvironment(attempt.tenant.environment);
-    await provider.refund(attempt.gatewayPayId, t.value, `re_${attempt.id.slice(4, 24)}`);
+    await provider.refund(attempt.gatewayPayId, t.value, `re_giveback_${attempt.gatewayPayId}`);
     await deps.attempts.settle(attempt, deps.clock.now().toISOString()).catch(() => undefined);
     throw error;
   }
