@@ -289,6 +289,11 @@ async function recordCycle(
   } catch (error) {
     // The cycle no longer takes this payment (paid meanwhile, canceled): the buyer gets it back.
     if (!(error instanceof AppError) || answer.status !== 'succeeded') throw error;
+    // Paid by this very payment (another run of this attempt recorded it first): nothing to give back.
+    if (await deps.transactions.get(attempt.tenant, attempt.plan.transactionId)) {
+      await deps.attempts.settle(attempt, deps.clock.now().toISOString()).catch(() => undefined);
+      return answer;
+    }
     // Under a reference of its own, so a retried give-back is made once; one that fails leaves the
     // attempt pending, and its reconciler gives the payment back later.
     const provider = deps.payments.forEnvironment(attempt.tenant.environment);
