@@ -107,3 +107,20 @@ export const reconcileJobOf = (attempt: Pick<PaymentAttempt, 'tenant' | 'id'>): 
   nameAt: (dueAt) =>
     `attempt-${attempt.tenant.environment}-${attempt.id.slice(4)}-${dueAt.replace(/\D/g, '').slice(0, 14)}`,
 });
+
+/** A new pending attempt of `kind`, first looked at by its reconciler RECONCILE_AFTER_MS from now. */
+export function pendingAttempt<A extends PaymentAttempt>(
+  fields: Pick<A, 'id' | 'tenant' | 'kind' | 'provider' | 'gatewayPayId' | 'plan'>,
+  now: Date,
+): A {
+  const at = now.toISOString();
+  return {
+    ...fields,
+    status: 'pending',
+    dueAt: new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString(),
+    outcome: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  } as A;
+}

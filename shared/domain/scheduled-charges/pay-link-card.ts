@@ -1,6 +1,7 @@
 import {
   attemptIdOf,
   type CycleAttempt,
+  pendingAttempt,
   RECONCILE_AFTER_MS,
   reconcileJobOf,
 } from '#shared/domain/attempts/attempt';
@@ -226,26 +227,23 @@ async function openCycleAttempt(
     deps.transactions.nextId(),
     provider.reserveReference(charge.tenant, 'creditcard', cycle.amount),
   ]);
-  const attempt: CycleAttempt = {
-    id,
-    tenant: charge.tenant,
-    kind: 'cycle',
-    status: 'pending',
-    provider: provider.provider,
-    gatewayPayId,
-    plan: {
-      chargeId: charge.id,
-      cycleNumber: cycle.number,
-      transactionId,
-      saveCard: charge.type === 'recurring',
-      cardExpiry: { month: card.expiryMonth, year: card.expiryYear },
+  const attempt = pendingAttempt<CycleAttempt>(
+    {
+      id,
+      tenant: charge.tenant,
+      kind: 'cycle',
+      provider: provider.provider,
+      gatewayPayId,
+      plan: {
+        chargeId: charge.id,
+        cycleNumber: cycle.number,
+        transactionId,
+        saveCard: charge.type === 'recurring',
+        cardExpiry: { month: card.expiryMonth, year: card.expiryYear },
+      },
     },
-    dueAt,
-    outcome: null,
-    createdAt: at,
-    updatedAt: at,
-    version: 1,
-  };
+    now,
+  );
   try {
     await deps.attempts.create(attempt);
     return { attempt, fresh: true };

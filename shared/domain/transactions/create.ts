@@ -7,6 +7,7 @@ import {
 } from '#shared/domain/affiliates/index';
 import {
   attemptIdOf,
+  pendingAttempt,
   RECONCILE_AFTER_MS,
   reconcileJobOf,
   type SaleAttempt,
@@ -442,21 +443,17 @@ async function openAttempt(
     deps.transactions.nextId(),
     provider.reserveReference(tenant, input.paymentMethod, value),
   ]);
-  const at = now.toISOString();
-  const attempt: SaleAttempt = {
-    id,
-    tenant,
-    kind: 'sale',
-    status: 'pending',
-    provider: provider.provider,
-    gatewayPayId,
-    plan: planOf(checked, context, transactionId, value),
-    dueAt: reconcileAt(now),
-    outcome: null,
-    createdAt: at,
-    updatedAt: at,
-    version: 1,
-  };
+  const attempt = pendingAttempt<SaleAttempt>(
+    {
+      id,
+      tenant,
+      kind: 'sale',
+      provider: provider.provider,
+      gatewayPayId,
+      plan: planOf(checked, context, transactionId, value),
+    },
+    now,
+  );
   try {
     await deps.attempts.create(attempt);
   } catch (error) {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import {
   attemptIdOf,
-  RECONCILE_AFTER_MS,
+  pendingAttempt,
   type RefundAttempt,
   reconcileJobOf,
 } from '#shared/domain/attempts/attempt';
@@ -133,21 +133,17 @@ const providerOf = (deps: Pick<ManageDeps, 'payments'>, t: Transaction) =>
 const refused = (error: unknown) => error instanceof AppError && error.statusCode < 500;
 
 function refundAttemptOf(t: Transaction, refund: Refund, now: Date): RefundAttempt {
-  const at = now.toISOString();
-  return {
-    id: attemptIdOf(undefined),
-    tenant: t.tenant,
-    kind: 'refund',
-    status: 'pending',
-    provider: t.provider,
-    gatewayPayId: t.gatewayPayId,
-    plan: { transactionId: t.id, refundId: refund.id, amount: refund.amount },
-    dueAt: new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString(),
-    outcome: null,
-    createdAt: at,
-    updatedAt: at,
-    version: 1,
-  };
+  return pendingAttempt<RefundAttempt>(
+    {
+      id: attemptIdOf(undefined),
+      tenant: t.tenant,
+      kind: 'refund',
+      provider: t.provider,
+      gatewayPayId: t.gatewayPayId,
+      plan: { transactionId: t.id, refundId: refund.id, amount: refund.amount },
+    },
+    now,
+  );
 }
 
 /** A refusal undoes the record, unless the transaction changed meanwhile; the attempt is voided. */
