@@ -264,14 +264,15 @@ async function openCycleAttempt(
 }
 
 /**
- * The provider's answer written on the charge (the attempt record, the transaction, the cycle), then
- * the payment attempt settled. A save that fails leaves the payment attempt to its reconciler.
+ * The provider's answer written on the charge (the attempt record, the transaction, the cycle); the
+ * payment attempt settled by the reconciler (`settleNow`). A save that fails leaves it to the next run.
  */
 async function recordCycle(
   deps: ScheduledChargeDeps,
   charge: ScheduledCharge,
   attempt: CycleAttempt,
   result: ChargeResult,
+  settleNow = false,
 ): Promise<CardAnswer> {
   if (result.outcome === 'pending') throw new Error('a card charge cannot be pending');
   const cycle = charge.cycles.find((c) => c.number === attempt.plan.cycleNumber) as Cycle;
@@ -299,9 +300,12 @@ async function recordCycle(
     await deps.attempts.settle(attempt, deps.clock.now().toISOString()).catch(() => undefined);
     throw error;
   }
-  await deps.attempts
-    .settle(attempt, deps.clock.now().toISOString())
-    .catch((error) => deps.reporter.error('could not settle a payment attempt', error, { id: attempt.id }));
+  // The request leaves the settle to the attempt's reconciler, which finds the transaction written
+  // (a read and a write later, off the buyer's wait); the reconciler itself settles now.
+  if (settleNow)
+    await deps.attempts
+      .settle(attempt, deps.clock.now().toISOString())
+      .catch((error) => deps.reporter.error('could not settle a payment attempt', error, { id: attempt.id }));
   return answer;
 }
 
@@ -328,7 +332,7 @@ export async function reconcileCyclePayment(
   const charge = await deps.scheduledCharges.get(attempt.tenant, attempt.plan.chargeId);
   if (!charge) throw new Error(`scheduled charge ${attempt.plan.chargeId} is gone`);
   try {
-    await recordCycle(deps, charge, attempt, held);
+    await recordCycle(deps, charge, attempt, held, true);
     return 'settled';
   } catch (error) {
     // Refused (the cycle paid meanwhile): recordCycle gave the payment back and settled the attempt;
