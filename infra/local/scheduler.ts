@@ -120,7 +120,7 @@ export class LocalScheduler implements Scheduler, TimedSource {
 
   /**
    * What an advance does with rate() schedules: each one with an occurrence due by `now` runs once
-   * (the occurrences it skipped are not made up) and is next due one interval after `now`.
+   * (the occurrences it skipped are not made up) and is next due at its following occurrence.
    * A failed run is not retried, as in runNext.
    */
   async runPeriodic(now: Date): Promise<number> {
@@ -130,7 +130,8 @@ export class LocalScheduler implements Scheduler, TimedSource {
     const runs = due.map((e) => {
       const everyMs = (e.everySeconds as number) * 1000;
       const dueAt = e.at + Math.floor((now.getTime() - e.at) / everyMs) * everyMs;
-      e.at = now.getTime() + everyMs;
+      // The next occurrence keeps the schedule's phase (a daily cron stays at its hour), after now.
+      e.at = dueAt + everyMs;
       return withDueAt(e.payload, dueAt);
     });
     this.state.save();
