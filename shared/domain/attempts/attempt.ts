@@ -108,6 +108,9 @@ export const reconcileJobOf = (attempt: Pick<PaymentAttempt, 'tenant' | 'id'>): 
     `attempt-${attempt.tenant.environment}-${attempt.id.slice(4)}-${dueAt.replace(/\D/g, '').slice(0, 14)}`,
 });
 
+/** When the reconciler first looks at an attempt written (or reopened) at `now`. */
+export const reconcileDueAt = (now: Date) => new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString();
+
 /** A new pending attempt of `kind`, first looked at by its reconciler RECONCILE_AFTER_MS from now. */
 export function pendingAttempt<A extends PaymentAttempt>(
   fields: Pick<A, 'id' | 'tenant' | 'kind' | 'provider' | 'gatewayPayId' | 'plan'>,
@@ -117,7 +120,7 @@ export function pendingAttempt<A extends PaymentAttempt>(
   return {
     ...fields,
     status: 'pending',
-    dueAt: new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString(),
+    dueAt: reconcileDueAt(now),
     outcome: null,
     createdAt: at,
     updatedAt: at,

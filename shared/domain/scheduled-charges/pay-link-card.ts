@@ -2,7 +2,7 @@ import {
   attemptIdOf,
   type CycleAttempt,
   pendingAttempt,
-  RECONCILE_AFTER_MS,
+  reconcileDueAt,
   reconcileJobOf,
 } from '#shared/domain/attempts/attempt';
 import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
@@ -221,7 +221,7 @@ async function openCycleAttempt(
 ): Promise<{ attempt: CycleAttempt; fresh: boolean }> {
   const now = deps.clock.now();
   const at = now.toISOString();
-  const dueAt = new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString();
+  const dueAt = reconcileDueAt(now);
   const id = attemptIdOf(`cycle\n${jobId(charge.tenant, charge.id)}\n${cycle.number}\n${cycle.attemptCount}`);
   const [transactionId, gatewayPayId] = await Promise.all([
     deps.transactions.nextId(),

@@ -8,7 +8,7 @@ import {
 import {
   attemptIdOf,
   pendingAttempt,
-  RECONCILE_AFTER_MS,
+  reconcileDueAt,
   reconcileJobOf,
   type SaleAttempt,
   type SalePlan,
@@ -393,7 +393,7 @@ export async function createSaleKeepingCard(
     );
     if (held) return recordSale(deps, attempt, held, checked.buyerState);
     if (attempt.status === 'voided')
-      attempt = await deps.attempts.reopen(attempt, now.toISOString(), reconcileAt(now));
+      attempt = await deps.attempts.reopen(attempt, now.toISOString(), reconcileDueAt(now));
   }
   const { plan, tenant } = attempt;
   const card = plan.method === 'creditcard';
@@ -420,8 +420,6 @@ export async function createSaleKeepingCard(
   ]);
   return recordSale(deps, attempt, result, checked.buyerState);
 }
-
-const reconcileAt = (now: Date) => new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString();
 
 /**
  * The sale's attempt: a new pending one written now with the reference the charge will carry, or,

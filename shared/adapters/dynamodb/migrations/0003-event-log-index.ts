@@ -1,8 +1,8 @@
 import type { DomainEvent } from '#shared/domain/events/events';
 import { outboxEventEntity, webhookDeliveryEntity } from '../entities/event-log';
-import { ConditionFailedError, type Item, patchExpression, type Table } from '../table';
+import type { Item } from '../table';
 import { TABLE } from '../table-definition';
-import type { Migration } from './migration';
+import { addAttributes, type Migration } from './migration';
 
 /** The delivery item's entity, as written since deliveries exist. */
 const DELIVERY_ENTITY = webhookDeliveryEntity.entity;
@@ -13,25 +13,6 @@ const { byEvent } = webhookDeliveryEntity.patterns;
 function eventLogAttributes(event: DomainEvent): Item {
   const { resourceId } = outboxEventEntity.toItem(event);
   return { ...outboxEventEntity.indexAttributes(event), ...(resourceId === undefined ? {} : { resourceId }) };
-}
-
-/**
- * Sets the attributes `item` lacks, only while it still lacks them (`missing`) and still exists:
- * an item the service rewrote since the page was read, or that its TTL removed, is left alone.
- */
-async function addAttributes(table: Table, item: Item, attributes: Item, missing: string): Promise<void> {
-  const patch = patchExpression(attributes, 'm');
-  try {
-    await table.update({
-      Key: { pk: item.pk, sk: item.sk },
-      UpdateExpression: patch.expression,
-      ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#missing)',
-      ExpressionAttributeNames: { ...patch.names, '#pk': TABLE.partitionKey, '#missing': missing },
-      ExpressionAttributeValues: patch.values,
-    });
-  } catch (error) {
-    if (!(error instanceof ConditionFailedError)) throw error;
-  }
 }
 
 /**

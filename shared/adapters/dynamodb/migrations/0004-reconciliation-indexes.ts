@@ -1,28 +1,11 @@
 import { providerConnectionEntity } from '../entities/provider-connection';
 import { sandboxChargeEntity } from '../entities/sandbox-charge';
-import { ConditionFailedError, type Item, patchExpression, type Table } from '../table';
-import { TABLE } from '../table-definition';
-import type { Migration } from './migration';
+import type { Item } from '../table';
+import { addAttributes, type Migration } from './migration';
 
 const CONNECTION = providerConnectionEntity.entity;
 const SANDBOX_CHARGE = sandboxChargeEntity.entity;
 const INDEX_PK = providerConnectionEntity.patterns.byProvider.partitionKey;
-
-/** Sets the index attributes while the item still lacks them and still exists (a newer write wins). */
-async function addIndexAttributes(table: Table, item: Item, attributes: Item): Promise<void> {
-  const patch = patchExpression(attributes, 'm');
-  try {
-    await table.update({
-      Key: { pk: item.pk, sk: item.sk },
-      UpdateExpression: patch.expression,
-      ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#missing)',
-      ExpressionAttributeNames: { ...patch.names, '#pk': TABLE.partitionKey, '#missing': INDEX_PK },
-      ExpressionAttributeValues: patch.values,
-    });
-  } catch (error) {
-    if (!(error instanceof ConditionFailedError)) throw error;
-  }
-}
 
 /**
  * The daily reconciliation lists the sellers connected to a provider (provider connections) and
@@ -52,7 +35,7 @@ export const reconciliationIndexes: Migration = {
             item.entity === CONNECTION
               ? providerConnectionEntity.indexAttributes(providerConnectionEntity.fromItem(item))
               : sandboxChargeEntity.indexAttributes(sandboxChargeEntity.fromItem(item));
-          await addIndexAttributes(ctx.table, item, attributes);
+          await addAttributes(ctx.table, item, attributes, INDEX_PK);
         }
       },
     );

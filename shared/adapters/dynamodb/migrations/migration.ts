@@ -1,5 +1,6 @@
 import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Item, Table } from '../table';
+import { ConditionFailedError, type Item, patchExpression, type Table } from '../table';
+import { TABLE } from '../table-definition';
 
 /**
  * What a migration pages through. `scan` visits every item of the table (filtered), in
@@ -46,4 +47,28 @@ export interface Migration {
   name: string;
   description: string;
   run(ctx: MigrationContext): Promise<void>;
+}
+
+/**
+ * Sets the attributes `item` lacks, only while it still lacks them (`missing`) and still exists:
+ * an item the service rewrote since the page was read, or that its TTL removed, is left alone.
+ */
+export async function addAttributes(
+  table: Table,
+  item: Item,
+  attributes: Item,
+  missing: string,
+): Promise<void> {
+  const patch = patchExpression(attributes, 'm');
+  try {
+    await table.update({
+      Key: { pk: item.pk, sk: item.sk },
+      UpdateExpression: patch.expression,
+      ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#missing)',
+      ExpressionAttributeNames: { ...patch.names, '#pk': TABLE.partitionKey, '#missing': missing },
+      ExpressionAttributeValues: patch.values,
+    });
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
+  }
 }
