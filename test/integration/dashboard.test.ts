@@ -1,17 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '#infra/local/runtime';
 import { ASAAS_KEY } from '../support/asaas-live';
-import {
-  launchChromium,
-  noHorizontalScroll,
-  PHONE,
-  screenshots,
-  type Watched,
-  watchPage,
-} from '../support/browser';
+import { launchChromium, screenshots, type Watched, watchPage } from '../support/browser';
+import { checkView as checkViewOn, DESKTOP } from '../support/dashboard';
 import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 import { eventually, Receiver } from '../support/receiver';
 import { client, startTestRuntime } from '../support/runtime';
@@ -21,7 +14,6 @@ import { client, startTestRuntime } from '../support/runtime';
  * order (each step starts where the last one left the seller). Every view is checked by axe-core at
  * 390 px and 1280 px: no serious or critical violation, no sideways scrolling.
  */
-const DESKTOP = { width: 1280, height: 900 };
 const EMAIL = 'ana@padaria.example.com';
 const PASSWORD = 'Senha-forte-123';
 const NEW_PASSWORD = 'Outra-senha-forte-456';
@@ -57,19 +49,7 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-/** axe-core on the view at both widths, then back to the desktop. */
-async function checkView(name: string) {
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    const result = await new AxeBuilder({ page }).analyze();
-    const serious = result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(serious, `${name} at ${size.width} px`).toEqual([]);
-    await noHorizontalScroll(page);
-    await shot(page, `${name}-${size.width}`);
-  }
-}
+const checkView = (name: string) => checkViewOn(page, name, shot);
 
 const goTo = async (label: string) => {
   // The menu is collapsed on a phone; the tests drive the desktop layout between checks.
