@@ -5,8 +5,8 @@ import { expireSessionJob, sweepSessionExpiries } from '#shared/domain/checkout/
 import { recordHeartbeat } from '#shared/domain/health/health';
 import { runPlanDueJob, sweepDuePlans } from '#shared/domain/installment-plans/due';
 import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan';
+import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/expiry';
 import { runExpiryStep, sweepExpirySteps } from '#shared/domain/payment-methods/expiry-steps';
-import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { ScheduledJob } from '#shared/domain/ports';
 import {
   RECONCILIATION_DAILY_ID,

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CustomerProfile } from '#shared/domain/customers/customer';
 import { jobId as tenantJobId } from '#shared/domain/job-id';
+import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/expiry';
 import { runExpiryStep, sweepExpirySteps } from '#shared/domain/payment-methods/expiry-steps';
 import { deletePaymentMethod, listPaymentMethods } from '#shared/domain/payment-methods/manage';
 import { type SaveCardInput, saveCard } from '#shared/domain/payment-methods/save-card';
-import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/schedule';
 import type { SavedCardToken } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';

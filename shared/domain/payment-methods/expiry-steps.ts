@@ -1,9 +1,15 @@
 import type { Deps } from '#shared/domain/deps';
 import { NOTHING_DUE, runDue, sweepDue } from '#shared/domain/due-schedule';
 import { type DomainEvent, newEvent } from '#shared/domain/events/events';
-import { dueExpiryStep, type ExpiryStep, nextExpiryStep } from './expiry';
+import {
+  dueExpiryStep,
+  type ExpiryStep,
+  nextExpiryStep,
+  PAYMENT_METHOD_EXPIRY_JOB,
+  parseExpiryJobId,
+  scheduleNextExpiryStep,
+} from './expiry';
 import { type PaymentMethod, toPaymentMethodView } from './payment-method';
-import { PAYMENT_METHOD_EXPIRY_JOB, parseExpiryJobId, scheduleNextExpiryStep } from './schedule';
 
 /** How many index months behind the current one the heartbeat looks for steps a schedule missed. */
 export const SWEEP_MONTHS_BACK = 2;

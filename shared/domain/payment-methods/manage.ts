@@ -1,6 +1,7 @@
 import type { Deps } from '#shared/domain/deps';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { isConflict, NotFoundError } from '#shared/errors';
+import { expiryScheduleName } from './expiry';
 import {
   CUSTOMER_NOT_FOUND,
   PAYMENT_METHOD_NOT_FOUND,
@@ -8,7 +9,6 @@ import {
   type PaymentMethodView,
   toPaymentMethodView,
 } from './payment-method';
-import { expiryScheduleName } from './schedule';
 
 /** The method is deleted: a schedule or provider clean-up that failed goes to `reporter`. */
 export type ManagePaymentMethodsDeps = Pick<

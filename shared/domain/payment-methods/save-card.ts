@@ -2,9 +2,8 @@ import type { Deps } from '#shared/domain/deps';
 import type { SavedCardToken } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { isConflict } from '#shared/errors';
-import { nextExpiryStep } from './expiry';
+import { nextExpiryStep, scheduleNextExpiryStep } from './expiry';
 import { type PaymentMethod, type PaymentMethodView, toPaymentMethodView } from './payment-method';
-import { scheduleNextExpiryStep } from './schedule';
 
 /** Saving never fails because a schedule or a provider clean-up did: `reporter` takes them. */
 export type SaveCardDeps = Pick<

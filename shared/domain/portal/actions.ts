@@ -10,13 +10,13 @@ import {
   type RenderedMail,
   subscriptionCancellation,
 } from '#shared/domain/mail/templates';
+import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/expiry';
 import {
   CARD_ALREADY_SAVED,
   CUSTOMER_NOT_FOUND,
   type PaymentMethod,
 } from '#shared/domain/payment-methods/payment-method';
 import { newCardRecord, type SaveCardDeps, saveCardRecord } from '#shared/domain/payment-methods/save-card';
-import { scheduleNextExpiryStep } from '#shared/domain/payment-methods/schedule';
 import { buyerFailure, luhnValid } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '#shared/domain/events/events';
+import { expiryJobId } from '#shared/domain/payment-methods/expiry';
 import { PAYMENT_METHOD_LIST_LIMIT, type PaymentMethod } from '#shared/domain/payment-methods/payment-method';
-import { expiryJobId } from '#shared/domain/payment-methods/schedule';
 import type { PaymentMethodRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
