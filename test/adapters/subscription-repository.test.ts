@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createPaymentMethodRepository } from '#shared/adapters/dynamodb/payment-method-repository';
 import { createSubscriptionRepository } from '#shared/adapters/dynamodb/subscription-repository';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
@@ -230,6 +231,15 @@ describe('SubscriptionRepository commands', () => {
     });
   });
 
+  /** The portal's add-card-and-update: the new card and the subscription's switch to it, in one unit of work. */
+  const saveWithNewCard = (next: Subscription) => {
+    const shared = table();
+    return atomically(async () => {
+      await createPaymentMethodRepository(shared).create(newCard);
+      await createSubscriptionRepository(shared).save(next, current, { events: [], history: [] });
+    });
+  };
+
   it('writes a card saved with the change in the same TransactWriteItems, its guard after its item', async () => {
     const next: Subscription = {
       ...current,
@@ -238,33 +248,33 @@ describe('SubscriptionRepository commands', () => {
       version: 5,
     };
 
-    await repo().save(next, current, { events: [], history: [], paymentMethod: newCard });
+    await saveWithNewCard(next);
 
     expect(entriesOf(0)).toEqual([
-      'Put SELLER#7#test SUB#000000000012',
       'Put SELLER#7#test PAYMETHOD#000000000006',
       'Put SELLER#7#test PAYMETHODCARD#c-41#sandbox#visa#1111#2031-12',
+      'Put SELLER#7#test SUB#000000000012',
     ]);
     const items = ddb.commandCalls(TransactWriteCommand)[0].args[0].input.TransactItems ?? [];
-    expect(items.slice(1).map((i) => i.Put?.ConditionExpression)).toEqual([
+    expect(items.slice(0, 2).map((i) => i.Put?.ConditionExpression)).toEqual([
       'attribute_not_exists(pk)',
       'attribute_not_exists(pk)',
     ]);
-    expect(items[1].Put?.Item).toMatchObject({ token: 'tok_new', customer: { id: 41, uuid: 'c-41' } });
+    expect(items[0].Put?.Item).toMatchObject({ token: 'tok_new', customer: { id: 41, uuid: 'c-41' } });
   });
 
   it('answers a card the customer already has saved as payment_method_exists, a changed subscription as changed', async () => {
     const next: Subscription = { ...current, updatedAt: RENEWED, version: 5 };
-    const save = () => repo().save(next, current, { events: [], history: [], paymentMethod: newCard });
+    const save = () => saveWithNewCard(next);
 
-    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
+    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'ConditionalCheckFailed', 'None']));
     expect(await caught(save())).toMatchObject({
       statusCode: 409,
       code: 'payment_method_exists',
       reason: 'already_exists',
     });
 
-    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
+    ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'ConditionalCheckFailed']));
     expect(await caught(save())).toMatchObject({ code: 'concurrent_update', reason: 'changed' });
   });
 

@@ -12,7 +12,7 @@ import { keys } from './keys';
 import { outboxPut } from './outbox';
 import {
   alreadyExists,
-  ConditionFailedError,
+  type ConditionFailedError,
   type Item,
   orConflict,
   type Table,
@@ -88,11 +88,18 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
 
     async create(pm) {
       try {
-        await table.transact(paymentMethodCreateWrites(pm));
+        await table.write({
+          items: paymentMethodCreateWrites(pm),
+          toError: (failure) =>
+            failure.failedIndexes.includes(CARD_GUARD_INDEX)
+              ? cardAlreadySaved(failure)
+              : alreadyExists('The payment method')(failure),
+        });
       } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        if (!error.failedIndexes.includes(CARD_GUARD_INDEX)) throw alreadyExists('The payment method')(error);
-        const holder = error.itemAt(CARD_GUARD_INDEX);
+        // Written alone (inside `atomically` the unit of work throws it, without the holder).
+        if (!(error instanceof ConflictError) || error.code !== CARD_ALREADY_SAVED) throw error;
+        const failure = error.cause as ConditionFailedError;
+        const holder = failure.itemAt(CARD_GUARD_INDEX);
         const current = holder ? await get(pm.tenant, Number(holder.id)) : null;
         // The holder was deleted between the two writes: the caller may simply try again.
         if (!current)
@@ -101,10 +108,10 @@ export function createPaymentMethodRepository(table: Table): PaymentMethodReposi
             'concurrent_update',
             {
               reason: 'contended',
-              cause: error,
+              cause: failure,
             },
           );
-        throw cardAlreadySaved(error, current);
+        throw cardAlreadySaved(failure, current);
       }
     },
 

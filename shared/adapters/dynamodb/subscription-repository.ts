@@ -8,7 +8,6 @@ import { subscriptionEntity, subscriptionPartitions } from './entities/subscript
 import { keys } from './keys';
 import { counterMoves } from './list-partitions';
 import { outboxPut } from './outbox';
-import { CARD_GUARD_INDEX, cardAlreadySaved, paymentMethodCreateWrites } from './payment-method-repository';
 import { listSubscriptions } from './subscription-queries';
 import { alreadyExists, type ConditionFailedError, type Item, type Table, type TransactItem } from './table';
 
@@ -65,8 +64,7 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
   }
 
   /**
-   * The subscription's Put (index 0), its counters, history and events, and a card saved with it,
-   * in one write (Table.write: inside Atomically, with the charge's transaction).
+   * The subscription's Put (index 0), its counters, history and events in one write (Table.write: inside Atomically, with the charge's transaction).
    */
   async function write(
     put: TransactItem,
@@ -80,8 +78,6 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
       ...(await historyPuts(next, changes)),
       ...changes.events.map(outboxPut),
     ];
-    const cardGuard = changes.paymentMethod ? writes.length + CARD_GUARD_INDEX : -1;
-    if (changes.paymentMethod) writes.push(...paymentMethodCreateWrites(changes.paymentMethod));
     // The customer check goes last: its index names a changed profile.
     const customerCheck = changes.customer ? writes.length : -1;
     if (changes.customer) writes.push(...profileAsOfWrites(changes.customer));
@@ -90,14 +86,12 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
       toError: (failure: ConditionFailedError) =>
         failure.failedIndexes.includes(customerCheck)
           ? profileChanged(failure, customerCheck)
-          : failure.failedIndexes.includes(cardGuard)
-            ? cardAlreadySaved(failure)
-            : previous
-              ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
-                  reason: 'changed',
-                  cause: failure,
-                })
-              : alreadyExists('The subscription')(failure),
+          : previous
+            ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
+                reason: 'changed',
+                cause: failure,
+              })
+            : alreadyExists('The subscription')(failure),
     });
   }
 

@@ -43,12 +43,6 @@ export interface SubscriptionChanges {
    * throws CustomerChangedError with the stored profile.
    */
   customer?: CustomerProfile;
-  /**
-   * A card saved with the change (the portal's add-card-and-update), written in the same
-   * transaction as the subscription that switches to it. A card the customer already has saved
-   * writes nothing and throws ConflictError `payment_method_exists` (reason already_exists).
-   */
-  paymentMethod?: PaymentMethod;
 }
 
 /** What POST /api/subscriptions checks before it charges, read together (issue 17). */

@@ -264,7 +264,7 @@ export async function changeSubscriptionPaymentMethod(
 /**
  * changeSubscriptionPaymentMethod on a subscription and a card the caller has read (null: no such
  * card). `cardIsNew`: the card is not stored yet and is written with the subscription, in one
- * transaction (SubscriptionChanges.paymentMethod).
+ * transaction (saveAndSchedule's `newCard`).
  */
 export async function switchCard(
   deps: SubscriptionDeps,
@@ -282,6 +282,6 @@ export async function switchCard(
     updatedAt: deps.clock.now().toISOString(),
     version: s.version + 1,
   };
-  const newCard = options.cardIsNew ? { paymentMethod: card } : {};
-  return toSubscriptionView(await saveAndSchedule(deps, next, s, { events: [], history: [], ...newCard }));
+  const written = options.cardIsNew ? { newCard: card } : {};
+  return toSubscriptionView(await saveAndSchedule(deps, next, s, { events: [], history: [] }, written));
 }

@@ -209,7 +209,7 @@ async function finish(
   for (let tries = 1; ; tries++) {
     const { next, changes, charge } = applyOutcome(deps, current, kind, charged, now);
     try {
-      const subscription = await saveAndSchedule(deps, next, current, changes, charge);
+      const subscription = await saveAndSchedule(deps, next, current, changes, { charge });
       return { subscription, transaction: charged.transaction, outcome: charged.outcome };
     } catch (error) {
       if (!isConflict(error, 'changed')) throw error;

@@ -22,8 +22,8 @@ export interface SubscriptionDeps {
    */
   transactions: Pick<TransactionRepository, 'nextId' | 'get' | 'create'>;
   atomically: Atomically;
-  /** The saved card a renewal charges (its status: an expired card is never charged). */
-  paymentMethods: Pick<PaymentMethodRepository, 'get'>;
+  /** The saved card a renewal charges (an expired card is never charged), and a card saved with a change. */
+  paymentMethods: Pick<PaymentMethodRepository, 'get' | 'create'>;
   payments: GatewayRouter;
   scheduler: Scheduler;
   clock: Clock;

@@ -1,6 +1,7 @@
 import { type DueJob, followDueAt, type ScheduleDeps, scheduleAtDue } from '#shared/domain/due-schedule';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId, parseNumericJobId } from '#shared/domain/job-id';
+import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import type { SubscriptionChanges } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
@@ -35,20 +36,30 @@ export interface ChargeRecord {
   events: DomainEvent[];
 }
 
+/** What is written with a subscription's change: a charge's transaction, or a card saved with it. */
+export interface WrittenWith {
+  charge?: ChargeRecord;
+  /** A card the customer saves with the change (the portal's add-card-and-update). */
+  newCard?: PaymentMethod;
+}
+
 /**
- * Writes `next` on `previous`'s version with its changes and the charge's transaction, all or
- * nothing, then keeps the schedule in step with `dueAt`.
+ * Writes `next` on `previous`'s version with its changes, the charge's transaction and a new card,
+ * all or nothing, then keeps the schedule in step with `dueAt`. A card the customer already has
+ * saved writes nothing and throws ConflictError `payment_method_exists`.
  */
 export async function saveAndSchedule(
-  deps: Pick<SubscriptionDeps, 'subscriptions' | 'transactions' | 'atomically'> & ScheduleDeps,
+  deps: Pick<SubscriptionDeps, 'subscriptions' | 'transactions' | 'paymentMethods' | 'atomically'> &
+    ScheduleDeps,
   next: Subscription,
   previous: Subscription,
   changes: SubscriptionChanges,
-  charge?: ChargeRecord,
+  written: WrittenWith = {},
 ): Promise<Subscription> {
   await deps.atomically(async () => {
+    if (written.newCard) await deps.paymentMethods.create(written.newCard);
     await deps.subscriptions.save(next, previous, changes);
-    if (charge) await deps.transactions.create(charge.record, charge.events);
+    if (written.charge) await deps.transactions.create(written.charge.record, written.charge.events);
   });
   await followDueAt(deps, dueJobOf(next), previous.dueAt, next.dueAt);
   return next;

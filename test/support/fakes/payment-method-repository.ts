@@ -5,6 +5,7 @@ import type { PaymentMethodRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { FakeOutbox } from './outbox';
+import { writeOrStage } from './unit-of-work';
 
 const keyOf = (tenant: Tenant, id: number) => `${tenant.sellerId}#${tenant.environment}#${id}`;
 const cardOf = (pm: PaymentMethod) =>
@@ -43,12 +44,12 @@ export class FakePaymentMethodRepository implements PaymentMethodRepository {
     return ++this.lastId;
   }
 
+  /** As the adapter: alone now, inside `atomically` with the unit's other writes. */
   async create(pm: PaymentMethod): Promise<void> {
-    this.createNow(pm);
+    await writeOrStage({ check: () => this.refuseTaken(pm), apply: () => this.store(pm) });
   }
 
-  /** create without a pause, for a fake that writes the method inside its own one-step transaction. */
-  createNow(pm: PaymentMethod): void {
+  private refuseTaken(pm: PaymentMethod): void {
     const key = keyOf(pm.tenant, pm.id);
     if (this.items.has(key))
       throw new ConflictError('The payment method already exists', 'already_exists', {
@@ -61,6 +62,10 @@ export class FakePaymentMethodRepository implements PaymentMethodRepository {
         current: structuredClone(this.items.get(holder)),
       });
     }
+  }
+
+  private store(pm: PaymentMethod): void {
+    const key = keyOf(pm.tenant, pm.id);
     this.items.set(key, structuredClone(pm));
     this.cards.set(cardOf(pm), key);
   }

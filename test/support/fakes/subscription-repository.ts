@@ -45,8 +45,6 @@ interface StoredEntry {
  *   `hoursBack` hours ago to now, oldest bucket first and by `dueAt` (then job id) within one.
  * - with `customers`, `changes.customer` must still be the stored profile (its `updatedAt`), else
  *   CustomerChangedError with the stored one (CustomerContentionError without one);
- * - `changes.paymentMethod` is created in `paymentMethods` as the last check (its conflicts, a card
- *   already saved included, leave everything unwritten), and needs that option;
  * `beforeSave` runs just before save checks its condition (stage a concurrent writer, or throw).
  */
 export class FakeSubscriptionRepository implements SubscriptionRepository {
@@ -60,8 +58,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
 
   /** The profiles `changes.customer` is checked against (the adapter's ConditionCheck), when given. */
   customers: Pick<FakeCustomerRepository, 'findProfile'> | null;
-  /** Where `changes.paymentMethod` is written (the adapter's same transaction). */
-  paymentMethods: Pick<FakePaymentMethodRepository, 'createNow'> | null;
 
   constructor(
     options: {
@@ -69,10 +65,8 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       /** One shared with the other fakes of a test (a charge's transaction events), as the table's one outbox. */
       outbox?: FakeOutbox;
       customers?: Pick<FakeCustomerRepository, 'findProfile'>;
-      paymentMethods?: Pick<FakePaymentMethodRepository, 'createNow'>;
     } = {},
   ) {
-    this.paymentMethods = options.paymentMethods ?? null;
     this.lastId = (options.firstId ?? 1) - 1;
     this.outbox = options.outbox ?? new FakeOutbox();
     this.customers = options.customers ?? null;
@@ -103,7 +97,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
           });
       },
       apply: () => {
-        this.createCard(changes);
         this.write(subscription, changes);
       },
     });
@@ -125,7 +118,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       apply: () => {
         // Again with the write: another save may have run in the pause after the checks.
         this.refuseMovedVersion(previous);
-        this.createCard(changes);
         this.write(next, changes);
         this.saves++;
       },
@@ -175,18 +167,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
 
   private ofTenant(tenant: Tenant): Subscription[] {
     return [...this.items.values()].filter((s) => sameTenant(s.tenant, tenant)).sort((a, b) => b.id - a.id);
-  }
-
-  /**
-   * The card saved with the change, first of the writes: its create checks before it writes (a card
-   * already saved leaves the subscription unwritten). Synchronous: nothing may pause between the
-   * version's check and the write.
-   */
-  private createCard(changes: SubscriptionChanges): void {
-    if (!changes.paymentMethod) return;
-    if (!this.paymentMethods)
-      throw new Error('a change with a paymentMethod needs the paymentMethods option');
-    this.paymentMethods.createNow(changes.paymentMethod);
   }
 
   private refuseMovedVersion(previous: Subscription): void {
