@@ -95,7 +95,7 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
 
   'webhook-fanout': (fn, { scope, infra }) => {
     // Bus to queue to function: the fan-out reads batches, so a tenant's endpoints are read once
-    // per batch instead of once per event (docs/decisions.md, "Webhook fan-out behind a queue").
+    // per batch instead of once per event (docs/decisions.md, "Events and webhooks").
     // The target sends the whole event as the message body and adds the queue policy statement
     // that lets this rule send; an event it cannot put on the queue goes to the failure queue.
     new Rule(scope, 'FanoutRule', {

@@ -38,7 +38,7 @@ export interface Drainable {
  * Periodic work (the rate() heartbeat) is coalesced by an advance: its occurrences inside the
  * window are skipped and it runs once, at the target time, then every interval from there. It is
  * a backstop sweep, and firing it every 5 simulated minutes made a month take minutes
- * (docs/decisions.md, "Test clock: coalesced heartbeat").
+ * (docs/decisions.md, "The local runtime and test clock").
  */
 export class Timeline {
   private chain: Promise<unknown> = Promise.resolve();

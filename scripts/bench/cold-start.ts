@@ -17,7 +17,7 @@ const LAMBDA_ENV: Record<string, string> = {
 // Runs in a fresh process: times `import()` of the bundle only, not Node's own start. The CPU
 // time beside the wall time: a module load is synchronous compile and evaluation on one thread,
 // so on a quiet machine the two agree, and on a shared one the CPU time is what neighbours do
-// not stretch (docs/decisions.md, "Cold start measured in CPU time").
+// not stretch (docs/decisions.md, "Cold start").
 const PROBE = [
   'const cpu = process.cpuUsage();',
   'const started = performance.now();',

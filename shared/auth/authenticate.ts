@@ -92,7 +92,7 @@ async function viaApiKey(req: HttpRequest, token: string): Promise<{ auth: AuthC
   if (found.record.permissions === 'read' && req.method !== 'GET') throw new ForbiddenError();
   const tenant = { sellerId: found.record.sellerId, environment };
   // A seller's keys share one limit: a seller with one key is counted in that key's own item (one
-  // round trip); with several, the seller's count is one more (docs/decisions.md, "Rate limit per seller").
+  // round trip); with several, the seller's count is one more (docs/decisions.md, "Rate limits").
   const count = found.sharesSellerLimit
     ? Math.max(
         found.count,
@@ -154,7 +154,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
  * Resolves who is calling from the route's declared schemes and counts the request against the
  * caller's rate limit. Throws 401 (one AUTH_FAILURES case) or 429. A client address with
  * FAILED_AUTH_LIMIT failed authentications in the window gets 429 on every authenticated route
- * before anything is read or written (docs/decisions.md, "Failed authentications").
+ * before anything is read or written (docs/decisions.md, "Rate limits").
  */
 export async function authenticate(
   req: HttpRequest,

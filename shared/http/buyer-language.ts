@@ -2,12 +2,12 @@ import type { ErrorBody } from '#shared/errors';
 import type { Route } from './types';
 
 /**
- * One language per route family (docs/decisions.md, "Contract fidelity (issue 32): one language per
- * route family"). The seller's API answers in English, except the texts the spec fixes in
- * Portuguese (`Transação não encontrada`, the 429). The buyer's routes answer in Portuguese: the
- * hosted pages and the JSON routes their scripts call (`/api/public/…`, the portal token routes,
- * the customer area's magic-link routes). The domain's messages are the seller contract's English;
- * a buyer's route renders them here, in one table.
+ * One language per route family (docs/decisions.md, "Errors, language and health"). The seller's
+ * API answers in English, except the texts the spec fixes in Portuguese (`Transação não
+ * encontrada`, the 429). The buyer's routes answer in Portuguese: the hosted pages and the JSON
+ * routes their scripts call (`/api/public/…`, the portal token routes, the customer area's
+ * magic-link routes). The domain's messages are the seller contract's English; a buyer's route
+ * renders them here, in one table.
  */
 const PAGE_PATHS = ['/pay/', '/checkout/', '/pages/', '/cobranca/'];
 

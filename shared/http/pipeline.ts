@@ -130,7 +130,7 @@ function finish(req: PipelineRequest) {
 
 /**
  * JSON and +json media types, and curl's default for `-d` (form-urlencoded), which the README's
- * examples send: such a body is read as JSON too (docs/decisions.md, "Content types").
+ * examples send: such a body is read as JSON too (docs/decisions.md, "Bad input").
  */
 const JSON_BODY_TYPES = /^application\/(?:json|[\w.+-]+\+json|x-www-form-urlencoded)$/;
 

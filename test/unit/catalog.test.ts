@@ -35,7 +35,7 @@ const SPEC_EVENTS = [
   'installment_plan.installment_overdue',
   'installment_plan.completed',
   'installment_plan.canceled',
-  // Ours (docs/decisions.md, "Asaas (issue 16)": a chargeback won restores the sale).
+  // Ours (docs/decisions.md, "Asaas": a chargeback won restores the sale).
   'transaction.chargeback_reversed',
   'customer.trial_started',
   'customer.trial_converted',

@@ -1,9 +1,9 @@
 /**
- * How many declined cards the public card forms take before they stop, per what the attempts
- * share, and for how long they stop (docs/decisions.md, "Security review (issue 31): card
- * testing"). Declines only: an approved card, a technical failure or a refused input costs a card
- * tester nothing to learn from. Windows are fixed, counted from the epoch; reaching the limit holds
- * the scope for its cool-down from that moment.
+ * How many declined cards the public card forms take before they stop, per what the attempts share,
+ * and for how long they stop (docs/decisions.md, "Card testing"). Declines only: an approved card,
+ * a technical failure or a refused input costs a card tester nothing to learn from. Windows are
+ * fixed, counted from the epoch; reaching the limit holds the scope for its cool-down from that
+ * moment.
  */
 
 const MINUTE = 60;

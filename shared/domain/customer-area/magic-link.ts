@@ -2,7 +2,7 @@ import type { Deps } from '#shared/domain/deps';
 import type { Environment } from '#shared/domain/tenant';
 import { authFailure, UnauthorizedError } from '#shared/errors';
 
-/** docs/decisions.md "Customer area (issue 15)": 30 minutes, reusable within them. */
+/** docs/decisions.md "Customer area": 30 minutes, reusable within them. */
 export const MAGIC_LINK_TTL_SECONDS = 30 * 60;
 const ISSUER = 'minha-area';
 

@@ -249,7 +249,7 @@ export function updateProfile(
 
 /**
  * The profile moves to another document's global customer in one write (docs/decisions.md,
- * "Contract fidelity (issue 32): correcting a customer's document"): its other changes go with it.
+ * "Customers"): its other changes go with it.
  */
 async function relink(
   deps: CustomerDeps,

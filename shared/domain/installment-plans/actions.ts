@@ -20,7 +20,7 @@ import {
 import { toPlanView } from './view';
 
 /**
- * The seller's actions on a plan (docs/decisions.md, "Actions"): a second copy of an installment's
+ * The seller's actions on a plan (docs/decisions.md, "Installment plans (issue 14)"): a second copy of an installment's
  * boleto and the plan's cancellation. Each is one conditional save; a state that refuses it is 409.
  */
 

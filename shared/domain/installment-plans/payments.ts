@@ -11,7 +11,7 @@ import { draftOf, findInstallment, finish, isOpen, putInstallment, savePlan } fr
 import { toInstallmentView } from './view';
 
 /**
- * Installments paid (docs/decisions.md, "Paid" and "Actions"): by the provider's notification of
+ * Installments paid (docs/decisions.md, "Installment plans (issue 14)"): by the provider's notification of
  * the boleto's transaction with what cleared, or by mark-paid at face value once the provider
  * confirms. Both end in `applyInstallmentPaid`: one save of the plan.
  */

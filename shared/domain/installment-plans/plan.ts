@@ -106,7 +106,7 @@ export interface InstallmentPlan {
   overdueInstallments: number;
   /** The next time the due job has work; null when nothing will ever be due. */
   dueAt: string | null;
-  /** The duplicate guard's fingerprint (decisions: "Identical plans"). */
+  /** The duplicate guard's fingerprint (decisions: "Installment plans (issue 14)"). */
   fingerprint: string;
   activatedAt: string | null;
   completedAt: string | null;

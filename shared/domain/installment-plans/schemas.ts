@@ -18,7 +18,7 @@ const intField = (field: string, min: number, max: number) => {
     .max(max, message);
 };
 
-/** POST /api/v1/installment-plans (docs/decisions.md, "Resource and creation"). */
+/** POST /api/v1/installment-plans (docs/decisions.md, "Installment plans (issue 14)"). */
 export const createInstallmentPlanSchema = z
   .object({
     productId: z

@@ -36,7 +36,7 @@ export const MAX_INSTALLMENTS = 12;
 
 /**
  * `round_half_up(baseValue × fator / installments)` in integer centavos, the factor in
- * ten-thousandths: no float touches money (docs/decisions.md, "Rounding").
+ * ten-thousandths: no float touches money (docs/decisions.md, "Installment plans (issue 14)").
  */
 export function installmentAmountOf(baseValue: number, fatorScaled: number, installments: number): number {
   const denominator = 2 * installments * FACTOR_SCALE;

@@ -52,7 +52,7 @@ export interface InstallmentPlanPage {
 
 export interface InstallmentPlanRepository {
   /**
-   * The duplicate guard (decisions: "Identical plans"): holds `fingerprint` for `planUuid` until
+   * The duplicate guard (decisions: "Installment plans (issue 14)"): holds `fingerprint` for `planUuid` until
    * `until` (ISO instant). True when it is now held for this plan (free, expired, or already this
    * plan's); false when another plan holds it unexpired. Called before the provider registers a boleto.
    */

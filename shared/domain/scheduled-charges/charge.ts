@@ -22,7 +22,7 @@ export const PAY_TOKEN_PREFIX = 'cob_';
 const PAY_TOKEN_SECRET_LENGTH = 32;
 /**
  * A pay token names its charge: `cob_<sellerId>_<charge id>_<secret>`, so the link reads the charge
- * directly (no pointer item). docs/decisions.md ("The pay token names its charge").
+ * directly (no pointer item). docs/decisions.md ("Scheduled charges (issue 13)").
  */
 const PAY_TOKEN_WITH_CHARGE = /^cob_(\d{1,15})_(sch_(test|live)_[A-Za-z0-9]{24})_[A-Za-z0-9]{32}$/;
 

@@ -21,7 +21,7 @@ import {
 } from './state';
 
 /**
- * Issuance of a cycle's pix and boleto (docs/decisions.md, "Schedules, reminders and issuance"):
+ * Issuance of a cycle's pix and boleto (docs/decisions.md, "Scheduled charges (issue 13)"):
  * made through the provider like a checkout sale's, stored as transactions that name the cycle
  * (`scheduledCharge`), written with the charge's save. Card is never issued ahead.
  */

@@ -30,7 +30,7 @@ export type CyclePaidOutcome =
  * A cycle already closed (marked paid by the seller, paid by its other method, or cancelled) keeps
  * its status: the payment stands (the money is the seller's to refund through the transactions API)
  * and the timeline gets one `paid` entry flagged `unmatched` with the cycle's status, without a webhook
- * (docs/decisions.md, "Payments of a closed cycle").
+ * (docs/decisions.md, "Scheduled charges (issue 13)").
  */
 export async function payCycleOfTransaction(
   deps: PaidNotificationDeps,

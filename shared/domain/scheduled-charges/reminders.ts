@@ -8,7 +8,7 @@ import type { ScheduledChargeDeps } from './deps';
 import type { ReminderStage } from './state';
 
 /**
- * Reminder e-mails of a cycle (docs/decisions.md, "Schedules, reminders and issuance"): in
+ * Reminder e-mails of a cycle (docs/decisions.md, "Scheduled charges (issue 13)"): in
  * Portuguese, to the customer's resolved billing e-mail, each stage once per due date. The due job
  * records the stage in the cycle's save and sends after it (a failed send is reported, not retried:
  * a reminder is never sent twice).

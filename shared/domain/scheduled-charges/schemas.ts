@@ -45,7 +45,7 @@ const recurrenceSchema = z
   })
   .strict();
 
-/** POST /api/v1/scheduled-charges (docs/decisions.md, "Resource, series and cycles"). */
+/** POST /api/v1/scheduled-charges (docs/decisions.md, "Scheduled charges (issue 13)"). */
 export const createScheduledChargeSchema = z
   .object({
     customerId: intField('customerId', 1, MAX_ID),

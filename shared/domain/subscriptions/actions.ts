@@ -168,7 +168,7 @@ export async function resume(deps: SubscriptionDeps, s: Subscription, scope: Act
 }
 
 /**
- * Reactivates (decisions: "Reactivation"). Pending cancellation before its date: the cancellation
+ * Reactivates (decisions: "Subscriptions"). Pending cancellation before its date: the cancellation
  * is undone. Canceled or failed with a paid period (or a trial) still running: active again
  * without a charge, renewing at that period's end. Otherwise the saved card (or the Pix Automático
  * authorization) is charged now and a new period starts from the payment; a refused charge is a

@@ -24,7 +24,7 @@ export function holderContactOf(c: { phone: string } & Partial<KnownAddress>): C
 }
 
 /**
- * The card holder's phone and address for the provider (docs/decisions.md, "Asaas (issue 16)"): the
+ * The card holder's phone and address for the provider (docs/decisions.md, "Asaas"): the
  * address the sale carries (the request's or the checkout page's customer), else the one the seller
  * registered on its customer profile. The profile is read only for a live card sale whose request has no
  * address (a test-mode provider needs none, so test sales keep their round trips).

@@ -7,7 +7,7 @@ import { normalizeDocument } from '#shared/domain/documents';
  * order), an e-mail starting with it, or a document starting with it; case and accents never count.
  * The buyer is the transaction's own copy (what the list shows in each row). The repository indexes
  * every transaction under its tokens (`searchTokens`) so a search reads only the index entries that
- * start like the term (docs/decisions.md, "Contract fidelity (issue 32): transaction search").
+ * start like the term (docs/decisions.md, "Transactions and the sandbox provider").
  */
 
 /** Index entries a search reads at most; a term that matches more is refused as too broad (400). */
