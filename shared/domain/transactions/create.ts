@@ -292,8 +292,11 @@ export async function checkSale(
 
 /**
  * The buyer's checkout creates a transaction. Order matters for "no partial write": everything
- * that can be refused is checked first; then the provider charges; then the transaction, its events
- * and the buyer's customer when it is new to the seller are written in one transaction. A failed final write of an approved card is compensated by a refund.
+ * that can be refused is checked first; then the pending attempt is written; then the provider
+ * charges under the attempt's reference; then the transaction, its events, the buyer's customer when
+ * it is new to the seller and the attempt's settle are one write. When that write fails, the attempt
+ * stays pending and its reconciler records what the provider holds (docs/decisions.md, "Payment
+ * attempts").
  */
 export async function createTransaction(
   deps: CreateDeps,
