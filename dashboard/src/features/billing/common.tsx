@@ -190,7 +190,7 @@ export function ConfirmForm(props: {
     <form className="action-form" onSubmit={submit} aria-label={props.label}>
       {props.children}
       {asking ? (
-        <div className="confirm" role="group" aria-label="Confirmação">
+        <div className="confirm">
           <span>{props.question}</span>
           <button
             type="button"
