@@ -245,7 +245,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
         <ol className="timeline" aria-label="Histórico da cobrança">
           {c.timeline.map((e) => (
             <li key={e.id}>
-              <strong>{TIMELINE_LABEL[e.kind] ?? e.kind}</strong>
+              <strong>{timelineLabel(e)}</strong>
               {e.cycleNumber && recurring ? ` (ciclo ${e.cycleNumber})` : ''}
               {timelineDetail(e)}
               <span className="muted"> · {formatDateTime(e.createdAt)}</span>
@@ -267,6 +267,13 @@ function recurrenceText(r: Detail['recurrence']): string {
       ? `, até ${formatDay(r.endDate)}`
       : '';
   return `Recorrente: ${each.toLowerCase()}${end}`;
+}
+
+function timelineLabel(e: Detail['timeline'][number]): string {
+  const method = (e.data as { method?: unknown }).method;
+  if (e.kind === 'issued' && typeof method === 'string' && METHOD_LABEL[method])
+    return `${METHOD_LABEL[method]} emitido`;
+  return TIMELINE_LABEL[e.kind] ?? e.kind;
 }
 
 function timelineDetail(e: Detail['timeline'][number]): string {
