@@ -11,8 +11,6 @@ import { pdfText } from '../support/pdf-text';
  */
 
 let d: Dashboard;
-let product: { uuid: string };
-const customers: Record<'maria' | 'joao', { id: number }> = {} as never;
 
 const today = () => saoPauloDate(d.runtime.clock.now());
 const brDate = (day: string) => day.split('-').reverse().join('/');
@@ -31,21 +29,21 @@ const read = async <T>(path: string): Promise<T> => {
 
 beforeAll(async () => {
   d = await openDashboard({ email: 'ana@cobrancas.example.com', screenshotPrefix: 'dashboard-billing-' });
-  customers.maria = await seed('/api/v1/customers', {
+  await seed('/api/v1/customers', {
     name: 'Maria Souza',
     email: 'maria@example.com',
     document: '529.982.247-25',
     phone: '11987654321',
     personType: 'fisica',
   });
-  customers.joao = await seed('/api/v1/customers', {
+  await seed('/api/v1/customers', {
     name: 'João Lima',
     email: 'joao@example.com',
     document: '390.533.447-05',
     phone: '11912345678',
     personType: 'fisica',
   });
-  product = await seed('/api/products', {
+  await seed('/api/products', {
     name: 'Curso de Violão',
     image: 'https://cdn.example.com/v.png',
     value: 1000,

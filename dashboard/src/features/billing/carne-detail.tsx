@@ -55,7 +55,7 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
         <Link to={CARNES_PATH}>Voltar para Carnês</Link>
       </p>
       <PageTitle lead={`${p.product.name} · ${p.uuid}`}>{`Carnê de ${p.customer.name}`}</PageTitle>
-      {created ? (
+      {created && !result ? (
         <output className="status">Carnê criado: o boleto da 1ª parcela já foi registrado.</output>
       ) : null}
       <section className="card" aria-labelledby="carne-summary">
@@ -105,7 +105,7 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
           <p className="muted">Este carnê está encerrado: não há ações.</p>
         )}
       </section>
-      <section aria-labelledby="carne-installments">
+      <section className="block" aria-labelledby="carne-installments">
         <h2 id="carne-installments">Parcelas</h2>
         <ul className="list" aria-label="Parcelas do carnê">
           {p.installmentsDetail.map((i) => (

@@ -102,7 +102,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
         <Link to={CHARGES_PATH}>Voltar para Cobranças agendadas</Link>
       </p>
       <PageTitle lead={c.id}>{`Cobrança de ${c.customer.name}`}</PageTitle>
-      {created ? <output className="status">Cobrança criada.</output> : null}
+      {created && !result ? <output className="status">Cobrança criada.</output> : null}
       <section className="card" aria-labelledby="charge-summary">
         <h2 id="charge-summary">Resumo</h2>
         <p>
@@ -207,7 +207,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
         </div>
         {closed ? <p className="muted">Esta cobrança está encerrada: não há ações.</p> : null}
       </section>
-      <section aria-labelledby="charge-cycles">
+      <section className="block" aria-labelledby="charge-cycles">
         <h2 id="charge-cycles">{recurring ? 'Ciclos' : 'Vencimento'}</h2>
         <ul className="list" aria-label="Ciclos da cobrança">
           {c.cycles.map((cycle) => (
@@ -215,7 +215,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
           ))}
         </ul>
       </section>
-      <section aria-labelledby="charge-attempts">
+      <section className="block" aria-labelledby="charge-attempts">
         <h2 id="charge-attempts">Tentativas de cobrança no cartão</h2>
         <ErrorNote error={attempts.error} />
         {attempts.isPending ? <Loading /> : null}
@@ -240,7 +240,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
           ))}
         </ul>
       </section>
-      <section aria-labelledby="charge-timeline">
+      <section className="block" aria-labelledby="charge-timeline">
         <h2 id="charge-timeline">Histórico</h2>
         <ol className="timeline" aria-label="Histórico da cobrança">
           {c.timeline.map((e) => (
