@@ -20475,6 +20475,7 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
             };
             path: {
+                /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
                 uuid: string;
             };
             cookie?: never;
@@ -20502,7 +20503,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20520,7 +20521,7 @@ export interface operations {
                      *       "message": "API key is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20538,7 +20539,7 @@ export interface operations {
                      *       "message": "Installment plan not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20558,7 +20559,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20576,7 +20577,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20592,6 +20593,7 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
             };
             path: {
+                /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
                 uuid: string;
             };
             cookie?: never;
@@ -20608,6 +20610,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:3000/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0",
+                     *       "createdAt": "2026-12-30T17:10:02.511Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BookletLink"];
                 };
             };
@@ -20623,7 +20631,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20641,7 +20649,7 @@ export interface operations {
                      *       "message": "API key is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20659,7 +20667,7 @@ export interface operations {
                      *       "message": "Insufficient permissions",
                      *       "code": "forbidden",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20677,7 +20685,7 @@ export interface operations {
                      *       "message": "Installment plan not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20706,7 +20714,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20724,7 +20732,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20740,6 +20748,7 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
             };
             path: {
+                /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
                 uuid: string;
             };
             cookie?: never;
@@ -20752,6 +20761,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "url": null,
+                     *       "createdAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["BookletLink"];
                 };
             };
@@ -20767,7 +20782,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20785,7 +20800,7 @@ export interface operations {
                      *       "message": "API key is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20803,7 +20818,7 @@ export interface operations {
                      *       "message": "Insufficient permissions",
                      *       "code": "forbidden",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20821,7 +20836,7 @@ export interface operations {
                      *       "message": "Installment plan not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20841,7 +20856,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -20859,7 +20874,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/installment-plans/{uuid}/booklet-link"
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -26273,6 +26288,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0 */
                 token: string;
             };
             cookie?: never;
@@ -26300,7 +26316,7 @@ export interface operations {
                      *       "message": "Booklet not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/carne/{token}"
+                     *       "path": "/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -26320,7 +26336,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/carne/{token}"
+                     *       "path": "/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -26338,7 +26354,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/carne/{token}"
+                     *       "path": "/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
