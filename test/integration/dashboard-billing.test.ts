@@ -302,7 +302,10 @@ describe('carnês', () => {
     await page.getByText('Link revogado: ele não abre mais o carnê.').waitFor();
     const revoked = await fetch(publicUrl);
     expect(revoked.status).toBe(404);
-    expect(await revoked.json()).toMatchObject({ statusCode: 404, message: 'Booklet not found' });
+    expect(await revoked.json()).toMatchObject({
+      statusCode: 404,
+      message: 'Carnê não encontrado: o link não existe ou foi desativado pelo vendedor.',
+    });
 
     await page.getByRole('button', { name: 'Cancelar carnê' }).click();
     await page.getByRole('button', { name: 'Sim, cancelar carnê' }).click();
