@@ -256,6 +256,10 @@ describe('carnês', () => {
     expect(missing.status).toBe(404);
     const message = async (r: Response) => ((await r.json()) as { message: string }).message;
     expect(await message(tampered)).toBe(await message(missing));
+    // The same secret naming another seller's account reads nothing there.
+    const forged = publicUrl.replace(/\/carne\/crn_(\d+)_/, (_, id) => `/carne/crn_${Number(id) + 1}_`);
+    expect(forged).not.toBe(publicUrl);
+    expect((await fetch(forged)).status).toBe(404);
 
     // Asking again gives the same link.
     const again = await seed<{ url: string }>(
