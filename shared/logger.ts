@@ -8,6 +8,8 @@ const SECRET_KEY = /authorization|secret|password|token|api[-_]?key|card|cvv|num
 const SECRET_VALUE = /\b(sk_(test|live)_[A-Za-z0-9]+|whsec_[A-Za-z0-9]+|eyJ[\w-]+\.[\w-]+\.[\w-]*)/g;
 /** A pay link's secret (the request log's path carries it): the charge it names stays readable. */
 const PAY_TOKEN_SECRET = /\b(cob_(?:\d+_sch_(?:test|live)_[A-Za-z0-9]{24}_)?)[A-Za-z0-9]{32}\b/g;
+/** A carnê booklet link's secret (`/carne/{token}`): the seller and plan it names stay readable. */
+const BOOKLET_TOKEN_SECRET = /\b(crn_\d+_(?:test|live)_[0-9a-f-]{36}_)[A-Za-z0-9]{32}\b/g;
 /**
  * A checkout session id opens the buyer's data on the hosted page: its random part goes, the
  * product uuid it ends with (32 hex digits, shown on the page anyway) stays readable.
@@ -26,6 +28,7 @@ export function redact(value: unknown, depth = 0): unknown {
     return value
       .replace(SECRET_VALUE, '[redacted]')
       .replace(PAY_TOKEN_SECRET, '$1[redacted]')
+      .replace(BOOKLET_TOKEN_SECRET, '$1[redacted]')
       .replace(SESSION_ID, redactSessionId);
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value instanceof Error) {

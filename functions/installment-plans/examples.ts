@@ -94,6 +94,9 @@ const active = {
   updatedAt: '2027-01-31T17:09:48.993Z',
 } as const;
 
+const bookletToken = `crn_1_test_${planUuid}_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0`;
+const bookletUrl = `http://127.0.0.1:3000/carne/${bookletToken}`;
+
 export const examples = defineExamples(installmentPlanRoutes, {
   createInstallmentPlan: {
     body: { productId: guitar.uuid, customerId: 1, installments: 3, firstDueDate: '2027-01-09' },
@@ -155,4 +158,14 @@ export const examples = defineExamples(installmentPlanRoutes, {
       },
     },
   },
+  getInstallmentPlanBooklet: { path: { uuid: planUuid } },
+  shareInstallmentPlanBooklet: {
+    path: { uuid: planUuid },
+    responses: { 200: { url: bookletUrl, createdAt: '2026-12-30T17:10:02.511Z' } },
+  },
+  revokeInstallmentPlanBooklet: {
+    path: { uuid: planUuid },
+    responses: { 200: { url: null, createdAt: null } },
+  },
+  getPublicBooklet: { path: { token: bookletToken } },
 });

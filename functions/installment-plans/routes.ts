@@ -1,3 +1,4 @@
+import { BOOKLET_NOT_FOUND, bookletLinkResponse } from '#shared/domain/installment-plans/booklet';
 import { INSTALLMENT_PLAN_NOT_FOUND } from '#shared/domain/installment-plans/plan';
 import {
   installmentPlanListResponse,
@@ -12,7 +13,7 @@ import {
   reissueSchema,
 } from '#shared/domain/installment-plans/schemas';
 import { type AuthScheme, defineRoutes } from '#shared/http/types';
-import { emptyActionBody } from './shapes';
+import { bookletTokenParam, emptyActionBody } from './shapes';
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
 const base = '/api/v1/installment-plans';
@@ -21,6 +22,10 @@ const installment = `${plan}/installments/{number}`;
 /** A plan by its uuid; another seller's or environment's answers like a missing one. */
 const byPlan = { auth, notFound: INSTALLMENT_PLAN_NOT_FOUND } as const;
 const noBody = emptyActionBody;
+const PDF = {
+  contentType: 'application/pdf',
+  description: 'The booklet: one slip per installment, three to an A4 page',
+};
 const STATE_RULE =
   '409 `Installment plan cannot be <action> in status <status>` when the plan is completed or canceled (docs/decisions.md, "Installment plans (issue 14)").';
 
@@ -108,5 +113,55 @@ export const installmentPlanRoutes = defineRoutes('installment-plans', [
     request: { path: planPathSchema, body: noBody, optionalBody: true },
     errors: [409],
     responses: { 200: installmentPlanResponse },
+  },
+  {
+    ...byPlan,
+    operationId: 'getInstallmentPlanBooklet',
+    method: 'GET',
+    path: `${plan}/booklet`,
+    summary: 'The whole carnê as one printable PDF booklet',
+    description:
+      'One slip per installment, three to an A4 page (ceil(installments / 3) pages), each naming the seller ' +
+      '(beneficiary) and the customer (payer) with its due date and amount: an issued boleto with its linha ' +
+      'digitável and barcode; an installment not issued yet (registered 10 days before its due date) says so; ' +
+      'a paid or canceled one says so, without a barcode. Any status.',
+    request: { path: planPathSchema },
+    responses: { 200: PDF },
+  },
+  {
+    ...byPlan,
+    operationId: 'shareInstallmentPlanBooklet',
+    method: 'POST',
+    path: `${plan}/booklet-link`,
+    summary: "The booklet's public link for the customer (made once, then the same until revoked)",
+    description:
+      '`url` is `/carne/{token}`: an unguessable token, never the seller’s key, that opens the booklet ' +
+      `without a session. ${STATE_RULE.replace('completed or canceled', 'canceled')}`,
+    request: { path: planPathSchema, body: noBody, optionalBody: true },
+    errors: [409],
+    responses: { 200: bookletLinkResponse },
+  },
+  {
+    ...byPlan,
+    operationId: 'revokeInstallmentPlanBooklet',
+    method: 'DELETE',
+    path: `${plan}/booklet-link`,
+    summary: "Revoke the booklet's public link: it answers 404 from now on",
+    request: { path: planPathSchema },
+    responses: { 200: bookletLinkResponse },
+  },
+  {
+    operationId: 'getPublicBooklet',
+    method: 'GET',
+    path: '/carne/{token}',
+    auth: [],
+    summary: 'The printable carnê booklet on its public link (no session)',
+    description:
+      'The same PDF as the seller’s. A revoked link, a canceled carnê’s, a malformed or unknown token all answer ' +
+      `404 \`${BOOKLET_NOT_FOUND}\`.`,
+    notFound: BOOKLET_NOT_FOUND,
+    request: { path: bookletTokenParam },
+    errors: [404],
+    responses: { 200: PDF },
   },
 ]);

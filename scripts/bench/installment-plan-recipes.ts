@@ -98,4 +98,27 @@ export const installmentPlanRecipes: Record<string, Recipe> = {
     (ctx) => ({ dueDate: addDays(today(ctx), 20) }),
   ),
   'POST /api/v1/installment-plans/{uuid}/cancel': planAction('POST', '/cancel'),
+  'GET /api/v1/installment-plans/{uuid}/booklet': planAction('GET', '/booklet'),
+  'POST /api/v1/installment-plans/{uuid}/booklet-link': planAction('POST', '/booklet-link'),
+  'DELETE /api/v1/installment-plans/{uuid}/booklet-link': planAction(
+    'DELETE',
+    '/booklet-link',
+    undefined,
+    (api, plan) => api.send('POST', `${PLANS}/${plan.uuid}/booklet-link`, undefined, 200),
+  ),
+  /** The customer's link, without a key: a carnê shared by its seller. */
+  'GET /carne/{token}': {
+    prepare: async (ctx, count) => {
+      const { api, plans } = await carnes(ctx, count);
+      const links: string[] = [];
+      for (const plan of plans)
+        links.push(
+          new URL(
+            (await api.send<{ url: string }>('POST', `${PLANS}/${plan.uuid}/booklet-link`, undefined, 200))
+              .url,
+          ).pathname,
+        );
+      return (i) => ({ method: 'GET', path: links[i], expect: 200 });
+    },
+  },
 };

@@ -9,7 +9,7 @@ import type { Route } from './types';
  * magic-link routes). The domain's messages are the seller contract's English; a buyer's route
  * renders them here, in one table.
  */
-const PAGE_PATHS = ['/pay/', '/checkout/', '/pages/', '/cobranca/'];
+const PAGE_PATHS = ['/pay/', '/checkout/', '/pages/', '/cobranca/', '/carne/'];
 
 export function isBuyerRoute(route: Pick<Route, 'path' | 'auth'>): boolean {
   return (
@@ -54,6 +54,7 @@ const BY_MESSAGE: Record<string, string> = {
   'Product not found': 'Produto não encontrado.',
   'Price not found': 'Plano não encontrado.',
   'Asset not found': 'Arquivo não encontrado.',
+  'Booklet not found': 'Carnê não encontrado: o link não existe ou foi desativado pelo vendedor.',
   'Not found': 'Não encontrado.',
   'Insufficient permissions': 'Esta ação não está disponível para esta assinatura.',
   'This checkout session is already complete': 'Este pagamento já foi concluído.',

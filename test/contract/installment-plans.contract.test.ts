@@ -98,6 +98,7 @@ function plan(n: number, options: Options = {}): InstallmentPlan {
     ],
     overdueInstallments: 0,
     dueAt: null,
+    booklet: null,
     fingerprint: `fp-${n}`,
     activatedAt: null,
     completedAt: null,

@@ -24,6 +24,7 @@ describe('the route families', () => {
         'GET /pages/assets/{file}',
         'GET /portal',
         'GET /minha-area',
+        'GET /carne/{token}',
         'GET /pages/themes/{color}',
         'GET /api/portal',
         'POST /api/portal/subscriptions/{id}/cancel',

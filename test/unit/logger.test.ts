@@ -54,6 +54,11 @@ describe('redact', () => {
       `/cobranca/cob_42_sch_test_AbCdEfGhIjKlMnOpQrStUvWx_${'k'.repeat(32)}/card`,
       '/cobranca/cob_42_sch_test_AbCdEfGhIjKlMnOpQrStUvWx_[redacted]/card',
     ],
+    [
+      'a carnê booklet link’s secret, keeping the plan it names',
+      `/carne/crn_7_live_6199371f-023a-4402-ad16-a95ed8476b03_${'Qm7TzVw2'.repeat(4)}`,
+      '/carne/crn_7_live_6199371f-023a-4402-ad16-a95ed8476b03_[redacted]',
+    ],
     ['an older pay link’s secret', `/cobranca/cob_${'k'.repeat(32)}`, '/cobranca/cob_[redacted]'],
     [
       'a checkout session id, keeping the product uuid it carries',

@@ -1773,6 +1773,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/installment-plans/{uuid}/booklet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole carnê as one printable PDF booklet
+         * @description One slip per installment, three to an A4 page (ceil(installments / 3) pages), each naming the seller (beneficiary) and the customer (payer) with its due date and amount: an issued boleto with its linha digitável and barcode; an installment not issued yet (registered 10 days before its due date) says so; a paid or canceled one says so, without a barcode. Any status.
+         */
+        get: operations["getInstallmentPlanBooklet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/installment-plans/{uuid}/booklet-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The booklet's public link for the customer (made once, then the same until revoked)
+         * @description `url` is `/carne/{token}`: an unguessable token, never the seller’s key, that opens the booklet without a session. 409 `Installment plan cannot be <action> in status <status>` when the plan is canceled (docs/decisions.md, "Installment plans (issue 14)").
+         */
+        post: operations["shareInstallmentPlanBooklet"];
+        /** Revoke the booklet's public link: it answers 404 from now on */
+        delete: operations["revokeInstallmentPlanBooklet"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/installment-plans/{uuid}/cancel": {
         parameters: {
             query?: never;
@@ -2171,6 +2212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/carne/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The printable carnê booklet on its public link (no session)
+         * @description The same PDF as the seller’s. A revoked link, a canceled carnê’s, a malformed or unknown token all answer 404 `Booklet not found`.
+         */
+        get: operations["getPublicBooklet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/{id}": {
         parameters: {
             query?: never;
@@ -2441,6 +2502,12 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "active" | "revoked";
+        };
+        /** @description The public link of a carnê’s printable booklet */
+        BookletLink: {
+            createdAt: string | null;
+            /** @description The public link (`/carne/{token}`); null when there is none */
+            url: string | null;
         };
         /** @description The charge was canceled */
         ChargeCanceled: {
@@ -20400,6 +20467,421 @@ export interface operations {
             };
         };
     };
+    getInstallmentPlanBooklet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path: {
+                /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booklet: one slip per installment, three to an A4 page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Installment plan not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareInstallmentPlanBooklet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path: {
+                /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:3000/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0",
+                     *       "createdAt": "2026-12-30T17:10:02.511Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookletLink"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Installment plan not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeInstallmentPlanBooklet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path: {
+                /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": null,
+                     *       "createdAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookletLink"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Installment plan not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/installment-plans/6199371f-023a-4402-ad16-a95ed8476b03/booklet-link"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     cancelInstallmentPlan: {
         parameters: {
             query?: never;
@@ -25794,6 +26276,85 @@ export interface operations {
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/webhook-endpoints/we_0Z4FNqdE5j7rKSgzWCD0/rotate-secret"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPublicBooklet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booklet: one slip per installment, three to an A4 page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Booklet not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/carne/crn_1_test_6199371f-023a-4402-ad16-a95ed8476b03_Qm7TzVw2Xc9Lp4Rk8Hs3Jd6Nf1Gb5Ya0"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

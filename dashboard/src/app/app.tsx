@@ -9,6 +9,10 @@ import {
   ResetPasswordView,
   SignUpView,
 } from '../features/auth/auth-views';
+import { CarneDetailView } from '../features/billing/carne-detail';
+import { CarnesView, NewCarneView } from '../features/billing/carnes';
+import { ScheduledChargeDetailView } from '../features/billing/scheduled-charge-detail';
+import { NewScheduledChargeView, ScheduledChargesView } from '../features/billing/scheduled-charges';
 import { ApiKeysView } from '../features/developers/api-keys';
 import { EndpointDetailView } from '../features/developers/endpoint-detail';
 import { EventDetailView, EventsView } from '../features/developers/events';
@@ -32,6 +36,12 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/asaas', () => <AsaasView />],
   ['/conta', () => <AccountView />],
   ['/conta/autenticador', () => <TotpView />],
+  ['/cobrancas', () => <ScheduledChargesView />],
+  ['/cobrancas/nova', () => <NewScheduledChargeView />],
+  ['/cobrancas/:id', (p) => <ScheduledChargeDetailView id={p.id} />],
+  ['/carnes', () => <CarnesView />],
+  ['/carnes/novo', () => <NewCarneView />],
+  ['/carnes/:uuid', (p) => <CarneDetailView uuid={p.uuid} />],
 ];
 
 /** Views of a visitor who is not signed in. */

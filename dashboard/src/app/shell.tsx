@@ -4,6 +4,8 @@ import { Link, useLocation } from './router';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/', label: 'Início' },
+  { to: '/cobrancas', label: 'Cobranças agendadas' },
+  { to: '/carnes', label: 'Carnês' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
   { to: '/desenvolvedores/eventos', label: 'Eventos' },

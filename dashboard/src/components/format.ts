@@ -11,3 +11,22 @@ export function formatDateTime(iso: string | null | undefined): string {
 
 /** The environment as the switch names it. */
 export const ENVIRONMENT_LABEL = { test: 'Teste', live: 'Produção' } as const;
+
+const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** An amount in Reais as the API gives it (49.9) as "R$ 49,90". */
+export function formatBrl(reais: number | null | undefined): string {
+  return reais === null || reais === undefined ? '—' : brl.format(reais);
+}
+
+/** A calendar day (YYYY-MM-DD, already a São Paulo day) as DD/MM/AAAA, with no time-zone shift. */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return '—';
+  const [y, m, d] = day.split('-');
+  return `${d}/${m}/${y}`;
+}
+
+/** Today in America/Sao_Paulo as YYYY-MM-DD (the API's date-only fields). */
+export function todayInSaoPaulo(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(now);
+}

@@ -134,6 +134,7 @@ export async function createInstallmentPlan(
     overdueInstallments: 0,
     dueAt: null,
     fingerprint,
+    booklet: null,
     activatedAt: null,
     completedAt: null,
     canceledAt: null,

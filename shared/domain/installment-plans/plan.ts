@@ -108,6 +108,11 @@ export interface InstallmentPlan {
   dueAt: string | null;
   /** The duplicate guard's fingerprint (decisions: "Installment plans (issue 14)"). */
   fingerprint: string;
+  /**
+   * The public link of the printable booklet (`/carne/{token}`), once the seller asked for it;
+   * null before, and after the seller revoked it. The token is the link's only credential.
+   */
+  booklet: { token: string; createdAt: string } | null;
   activatedAt: string | null;
   completedAt: string | null;
   canceledAt: string | null;

@@ -24,9 +24,9 @@ const I2OF5 = ['00110', '10001', '01001', '11000', '00101', '10100', '01100', '0
 // 405 narrow modules for 44 digits at 0.72 pt each is 103 mm.
 const NARROW = 0.72;
 const WIDE = NARROW * 3;
-const BAR_HEIGHT = 36.85;
-const PAGE_WIDTH = 595.28;
-const PAGE_HEIGHT = 841.89;
+export const BAR_HEIGHT = 36.85;
+export const PAGE_WIDTH = 595.28;
+export const PAGE_HEIGHT = 841.89;
 
 export interface Bar {
   x: number;
@@ -64,7 +64,7 @@ export function interleaved2of5Bars(digits: string): Bar[] {
 }
 
 /** The standard fonts only cover WinAnsi; keeping to ASCII avoids any encoding question. */
-function pdfText(text: string): string {
+export function pdfText(text: string): string {
   const ascii = text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -78,14 +78,14 @@ export function formatReais(centavos: number): string {
   return formatBrl(centavos);
 }
 
-function brazilianDate(date: string | null): string {
+export function brazilianDate(date: string | null): string {
   if (date === null) return 'Contra-apresentacao';
   if (!isCalendarDate(date)) throw new Error(`Not a calendar date: ${date}`);
   const [y, m, d] = date.split('-');
   return `${d}/${m}/${y}`;
 }
 
-const n = (value: number) => Number(value.toFixed(2)).toString();
+export const n = (value: number) => Number(value.toFixed(2)).toString();
 
 function contentStream(input: BoletoPdfInput): string {
   const ops: string[] = [];
@@ -114,7 +114,10 @@ function contentStream(input: BoletoPdfInput): string {
   return `${ops.join('\n')}\n`;
 }
 
-function validate(input: BoletoPdfInput): void {
+/** Fails when the boleto cannot be printed faithfully (a payer would pay something else). */
+export function validateBoleto(
+  input: Pick<BoletoPdfInput, 'barcode' | 'digitableLine' | 'amountCentavos'>,
+): void {
   if (!/^\d{44}$/.test(input.barcode)) throw new Error('The barcode has 44 digits');
   // The bars and the printed line must describe the same boleto, or a payer pays something else.
   if (barcodeFromDigitableLine(input.digitableLine) !== input.barcode) {
@@ -124,18 +127,37 @@ function validate(input: BoletoPdfInput): void {
 }
 
 export function boletoPdf(input: BoletoPdfInput): Buffer {
-  validate(input);
+  validateBoleto(input);
   const printed = { ...input, digitableLine: formatDigitableLine(input.digitableLine.replace(/[.\s]/g, '')) };
-  const content = contentStream(printed);
+  return pdfFile([contentStream(printed)], {
+    title: `Boleto ${input.documentNumber}`,
+    producer: 'payment-service sandbox',
+  });
+}
+
+/**
+ * A PDF 1.4 file of A4 pages, one content stream each, with Helvetica as /F1 and Helvetica-Bold
+ * as /F2 (standard fonts, nothing embedded).
+ */
+export function pdfFile(pages: string[], info: { title: string; producer: string }): Buffer {
+  const PAGES_OBJECT = 2;
+  const FIRST_PAGE_OBJECT = 6;
+  const kids = pages.map((_, i) => `${FIRST_PAGE_OBJECT + i * 2} 0 R`).join(' ');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` +
-      '/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`,
-    `<< /Title (Boleto ${pdfText(input.documentNumber)}) /Producer (payment-service sandbox) >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
+    `<< /Title (${pdfText(info.title)}) /Producer (${pdfText(info.producer)}) >>`,
   ];
+  pages.forEach((content, i) => {
+    const contents = FIRST_PAGE_OBJECT + i * 2 + 1;
+    objects.push(
+      `<< /Type /Page /Parent ${PAGES_OBJECT} 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` +
+        `/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${contents} 0 R >>`,
+      `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`,
+    );
+  });
   // A comment of high bytes right after the header tells transfer tools the file is binary.
   let pdf = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
@@ -147,7 +169,7 @@ export function boletoPdf(input: BoletoPdfInput): Buffer {
   // Each xref entry is exactly 20 bytes, the EOL being space + LF.
   const entries = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${entries}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 5 0 R >>\n`;
   pdf += `startxref\n${xrefAt}\n%%EOF\n`;
   return Buffer.from(pdf, 'latin1');
 }

@@ -25,6 +25,7 @@ const PLAN_FIELDS = [
   'overdueInstallments',
   'dueAt',
   'fingerprint',
+  'booklet',
   'activatedAt',
   'completedAt',
   'canceledAt',
