@@ -349,12 +349,23 @@ describe('portal configuration', () => {
       allowUpdateBillingInfo: true,
       allowViewInvoices: true,
     });
+    expect((await api.get('/api/portal/configuration/effective', { token: key })).body).toMatchObject({
+      source: 'default',
+      primaryColor: '#257264',
+      businessName: null,
+    });
     const sellerLevel = await api.call('PUT', '/api/portal/configuration', {
       token: key,
       body: { businessName: 'Loja', primaryColor: '#000000' },
     });
     expect(sellerLevel.status).toBe(200);
     expect((await api.get('/api/portal/configuration', { token: key })).body.businessName).toBe('Loja');
+    expect((await api.get('/api/portal/configuration/effective', { token: key })).body).toMatchObject({
+      source: 'seller',
+      businessName: 'Loja',
+      primaryColor: '#000000',
+      allowViewInvoices: true,
+    });
     expect((await api.get(`${path}/effective`, { token: key })).body).toMatchObject({
       source: 'seller',
       primaryColor: '#000000',
