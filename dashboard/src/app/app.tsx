@@ -9,13 +9,21 @@ import {
   ResetPasswordView,
   SignUpView,
 } from '../features/auth/auth-views';
+import { CheckoutSessionDetailView, CheckoutSessionsView } from '../features/checkout/sessions';
 import { ApiKeysView } from '../features/developers/api-keys';
 import { EndpointDetailView } from '../features/developers/endpoint-detail';
 import { EventDetailView, EventsView } from '../features/developers/events';
 import { WebhooksView } from '../features/developers/webhooks';
 import { HomeView } from '../features/home/home';
+import { PortalConfigView } from '../features/portal/portal-config';
+import { AffiliatesView } from '../features/products/affiliates';
+import { PricesView } from '../features/products/prices';
+import { ProductDetailView } from '../features/products/product-detail';
+import { ProductsView } from '../features/products/products';
 import { AccountView, TotpView } from '../features/settings/account';
 import { AsaasView } from '../features/settings/asaas';
+import { SubscriptionDetailView } from '../features/subscriptions/subscription-detail';
+import { SubscriptionsView } from '../features/subscriptions/subscriptions';
 import { AppContext, type AppContextValue } from './context';
 import { match, navigate, useLocation } from './router';
 import { Session } from './session';
@@ -32,6 +40,15 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/asaas', () => <AsaasView />],
   ['/conta', () => <AccountView />],
   ['/conta/autenticador', () => <TotpView />],
+  ['/produtos', () => <ProductsView />],
+  ['/produtos/:id', (p) => <ProductDetailView id={p.id} />],
+  ['/produtos/:id/precos', (p) => <PricesView id={p.id} />],
+  ['/produtos/:id/afiliados', (p) => <AffiliatesView id={p.id} />],
+  ['/portal', () => <PortalConfigView />],
+  ['/sessoes', () => <CheckoutSessionsView />],
+  ['/sessoes/:id', (p) => <CheckoutSessionDetailView id={p.id} />],
+  ['/assinaturas', () => <SubscriptionsView />],
+  ['/assinaturas/:id', (p) => <SubscriptionDetailView id={p.id} />],
 ];
 
 /** Views of a visitor who is not signed in. */

@@ -4,6 +4,10 @@ import { Link, useLocation } from './router';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/', label: 'Início' },
+  { to: '/produtos', label: 'Produtos' },
+  { to: '/assinaturas', label: 'Assinaturas' },
+  { to: '/sessoes', label: 'Sessões de checkout' },
+  { to: '/portal', label: 'Portal do cliente' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
   { to: '/desenvolvedores/eventos', label: 'Eventos' },
