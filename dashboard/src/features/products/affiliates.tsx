@@ -69,7 +69,7 @@ export function AffiliatesView({ id }: { id: string }) {
             value={affiliateId}
             onChange={(e) => setAffiliateId(e.target.value.replace(/\D/g, ''))}
             required
-            hint="O número da conta do afiliado no painel dele (Conta)."
+            hint="O id de vendedor da conta do afiliado (ele o informa a você)."
           />
           <Field
             label="Comissão (%)"
