@@ -143,6 +143,7 @@ describe('products and payment links', () => {
 
     await d.goTo('Produtos');
     await page.getByLabel('Mostrar').selectOption('active');
+    await page.getByLabel('Buscar por nome').fill('Clube');
     await page.getByRole('link', { name: 'Clube do pão' }).click();
     await page.getByRole('heading', { level: 1, name: 'Clube do pão' }).waitFor();
     await page
@@ -266,7 +267,9 @@ describe('checkout sessions', () => {
     await d.checkView('checkout-sessions');
 
     await page.getByRole('link', { name: session.id }).click();
-    await page.getByRole('heading', { level: 1, name: `Sessão ${session.id}` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Sessão de checkout' }).waitFor();
+    await page.getByText(session.id).waitFor();
+    await page.getByRole('link', { name: 'Fornada especial' }).waitFor();
     await page.getByText('pedido-7').waitFor();
     await d.checkView('checkout-session-open');
     await confirm('Expirar sessão', 'Sim, expirar');

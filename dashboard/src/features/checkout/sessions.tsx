@@ -5,6 +5,7 @@ import { useApp, useKey } from '../../app/context';
 import { Link } from '../../app/router';
 import { formatDateTime } from '../../components/format';
 import { ConfirmAction, CopyButton, ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
+import { maskDocument } from '../auth/document-mask';
 
 type Session = Schemas['CheckoutSession'];
 type Status = Session['status'];
@@ -66,7 +67,7 @@ export function CheckoutSessionsView() {
       <PageTitle lead="Páginas de pagamento que o seu sistema cria pela API, com os dados do comprador já preenchidos.">
         Sessões de checkout
       </PageTitle>
-      <div className="filters">
+      <div className="filters list-filters">
         <div className="field">
           <label htmlFor="sessions-status">Situação</label>
           <select
@@ -153,11 +154,12 @@ const METHOD_LABEL: Record<string, string> = {
   creditcard: 'Cartão',
 };
 
-/** One session: what it sells, to whom, its addresses and its end; expire while open (one request). */
+/** One session: what it sells, to whom, its addresses and its end; expire while open (the session and product names: two requests). */
 export function CheckoutSessionDetailView({ id }: { id: string }) {
   const { api, environment } = useApp();
   const client = useQueryClient();
   const key = useKey('checkout-sessions', id);
+  const products = useProductNames();
   const session = useQuery({
     queryKey: key,
     queryFn: () => must(api.GET('/api/checkout/sessions/{id}', { params: { path: { id } } })),
@@ -189,7 +191,15 @@ export function CheckoutSessionDetailView({ id }: { id: string }) {
   return (
     <>
       {back}
-      <PageTitle lead={<StatusBadge status={s.status} />}>{`Sessão ${s.id}`}</PageTitle>
+      <PageTitle
+        lead={
+          <>
+            <StatusBadge status={s.status} /> <code className="wrap-anywhere">{s.id}</code>
+          </>
+        }
+      >
+        Sessão de checkout
+      </PageTitle>
       {expire.isSuccess ? (
         <output className="status">Sessão expirada: a página não aceita mais pagamentos.</output>
       ) : null}
@@ -198,7 +208,9 @@ export function CheckoutSessionDetailView({ id }: { id: string }) {
         <dl className="facts">
           <dt>Produto</dt>
           <dd>
-            <Link to={`/produtos/${s.product_id}`}>Produto {s.product_id}</Link>
+            <Link to={`/produtos/${s.product_id}`}>
+              {products.data?.find((p) => p.id === s.product_id)?.name ?? `Produto ${s.product_id}`}
+            </Link>
           </dd>
           {s.price_id ? (
             <>
@@ -271,7 +283,9 @@ export function CheckoutSessionDetailView({ id }: { id: string }) {
             {prefill.map(([field, label]) => (
               <Fragment key={field}>
                 <dt>{label}</dt>
-                <dd>{s.customer[field]}</dd>
+                <dd>
+                  {field === 'customer.document' ? maskDocument(s.customer[field] ?? '') : s.customer[field]}
+                </dd>
               </Fragment>
             ))}
           </dl>

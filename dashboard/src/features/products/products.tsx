@@ -84,7 +84,7 @@ export function ProductsView() {
       )}
       <section aria-labelledby="products-list">
         <h2 id="products-list">Seus produtos</h2>
-        <div className="filters">
+        <div className="filters list-filters">
           <div className="field">
             <label htmlFor="products-tab">Mostrar</label>
             <select

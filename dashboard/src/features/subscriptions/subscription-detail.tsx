@@ -160,7 +160,7 @@ export function SubscriptionDetailView({ id }: { id: string }) {
             {s.collectionMethod === 'pix_automatic'
               ? 'Pix Automático'
               : s.paymentMethod
-                ? `Cartão ${s.paymentMethod.cardBrand} final ${s.paymentMethod.cardLast4}`
+                ? `Cartão ${s.paymentMethod.cardBrand.charAt(0).toUpperCase()}${s.paymentMethod.cardBrand.slice(1)} final ${s.paymentMethod.cardLast4}`
                 : '—'}
           </dd>
           <dt>Período atual</dt>

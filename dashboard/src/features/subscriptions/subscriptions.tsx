@@ -65,7 +65,7 @@ export function SubscriptionsView() {
   return (
     <>
       <PageTitle lead="Clientes que pagam um preço de assinatura a cada período.">Assinaturas</PageTitle>
-      <div className="filters">
+      <div className="filters list-filters">
         <div className="field">
           <label htmlFor="subscriptions-status">Situação</label>
           <select
