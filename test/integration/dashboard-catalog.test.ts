@@ -241,6 +241,42 @@ describe('the customer portal', () => {
     await page.getByText('Configuração salva da sua conta.').waitFor();
     await d.checkView('portal-saved');
   });
+
+  it("gives a product a portal of its own, starting from the seller's, and removes it", async () => {
+    const product = await seed('/api/products', {
+      name: 'Pão de queijo',
+      image: 'https://example.com/queijo.png',
+      value: 12,
+    });
+    await d.goTo('Produtos');
+    await page.getByLabel('Buscar por nome').fill('queijo');
+    await page.getByRole('link', { name: 'Pão de queijo' }).click();
+    await page
+      .getByRole('navigation', { name: 'Seções do produto' })
+      .getByRole('link', { name: 'Portal' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Portal · Pão de queijo' }).waitFor();
+    await page.getByText('Este produto usa a configuração da conta', { exact: false }).waitFor();
+    expect(await page.getByLabel('Nome da empresa').inputValue()).toBe('Padaria da Ana');
+
+    await page.getByLabel('Cancelar, pausar e retomar a assinatura').uncheck();
+    const preview = page.getByRole('region', { name: 'Pré-visualização' });
+    await preview.getByText('Nenhuma ação: o assinante só acompanha.').waitFor();
+    await page.getByRole('button', { name: 'Salvar portal' }).click();
+    await status('Portal salvo').waitFor();
+    await page.getByText('Configuração própria deste produto.').waitFor();
+    expect(await read(`/api/products/${product.id}/portal-config`)).toMatchObject({
+      businessName: 'Padaria da Ana',
+      allowCancelSubscription: false,
+      allowUpdatePaymentMethod: false,
+    });
+    await d.checkView('product-portal');
+
+    await confirm('Usar a configuração da conta', 'Sim, remover');
+    await status('Configuração própria removida').waitFor();
+    expect(await read(`/api/products/${product.id}/portal-config`)).toBeNull();
+    await page.getByText('Este produto usa a configuração da conta', { exact: false }).waitFor();
+  });
 });
 
 describe('checkout sessions', () => {

@@ -19,6 +19,7 @@ import { PortalConfigView } from '../features/portal/portal-config';
 import { AffiliatesView } from '../features/products/affiliates';
 import { PricesView } from '../features/products/prices';
 import { ProductDetailView } from '../features/products/product-detail';
+import { ProductPortalView } from '../features/products/product-portal';
 import { ProductsView } from '../features/products/products';
 import { AccountView, TotpView } from '../features/settings/account';
 import { AsaasView } from '../features/settings/asaas';
@@ -44,6 +45,7 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/produtos/:id', (p) => <ProductDetailView id={p.id} />],
   ['/produtos/:id/precos', (p) => <PricesView id={p.id} />],
   ['/produtos/:id/afiliados', (p) => <AffiliatesView id={p.id} />],
+  ['/produtos/:id/portal', (p) => <ProductPortalView id={p.id} />],
   ['/portal', () => <PortalConfigView />],
   ['/sessoes', () => <CheckoutSessionsView />],
   ['/sessoes/:id', (p) => <CheckoutSessionDetailView id={p.id} />],

@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 
-type Settings = Omit<Schemas['EffectivePortalConfiguration'], 'source'>;
-type Flag = { [K in keyof Settings]: Settings[K] extends boolean ? K : never }[keyof Settings];
+export type PortalSettings = Omit<Schemas['EffectivePortalConfiguration'], 'source'>;
+type Flag = {
+  [K in keyof PortalSettings]: PortalSettings[K] extends boolean ? K : never;
+}[keyof PortalSettings];
 type Text = 'customWelcomeText' | 'customSuccessMessage' | 'customCancellationMessage';
 
 const PORTAL_FIELDS: Record<string, string> = {
@@ -57,7 +59,7 @@ export function PortalConfigView() {
     queryFn: () => must(api.GET('/api/portal/configuration/effective')),
   });
   const save = useMutation({
-    mutationFn: (body: Settings) => must(api.PUT('/api/portal/configuration', { body })),
+    mutationFn: (body: PortalSettings) => must(api.PUT('/api/portal/configuration', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
   });
 
@@ -72,6 +74,11 @@ export function PortalConfigView() {
         <PortalForm
           key={config.dataUpdatedAt}
           initial={config.data}
+          note={
+            config.data.source === 'default'
+              ? 'Ainda sem configuração salva: o portal usa os valores padrão abaixo.'
+              : 'Configuração salva da sua conta.'
+          }
           busy={save.isPending}
           error={save.error}
           saved={save.isSuccess}
@@ -82,16 +89,21 @@ export function PortalConfigView() {
   );
 }
 
-function PortalForm(props: {
+/** The portal's settings and the preview beside them (the seller's portal and a product's own share it). */
+export function PortalForm(props: {
   initial: Schemas['EffectivePortalConfiguration'];
+  note: string;
   busy: boolean;
   error: unknown;
   saved: boolean;
-  onSave: (body: Settings) => void;
+  onSave: (body: PortalSettings) => void;
+  /** More actions under the save button (a product's: back to the seller's configuration). */
+  children?: ReactNode;
 }) {
-  const { source, ...initial } = props.initial;
-  const [s, setS] = useState<Settings>(initial);
-  const set = <K extends keyof Settings>(field: K, value: Settings[K]) => setS({ ...s, [field]: value });
+  const { source: _source, ...initial } = props.initial;
+  const [s, setS] = useState<PortalSettings>(initial);
+  const set = <K extends keyof PortalSettings>(field: K, value: PortalSettings[K]) =>
+    setS({ ...s, [field]: value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     props.onSave(s);
@@ -110,11 +122,7 @@ function PortalForm(props: {
   return (
     <div className="portal-editor">
       <form onSubmit={submit} className="stack card" aria-label="Configuração do portal">
-        <p className="muted">
-          {source === 'default'
-            ? 'Ainda sem configuração salva: o portal usa os valores padrão abaixo.'
-            : 'Configuração salva da sua conta.'}
-        </p>
+        <p className="muted">{props.note}</p>
         <Field
           label="Nome da empresa"
           value={s.businessName ?? ''}
@@ -147,6 +155,7 @@ function PortalForm(props: {
           Salvar portal
         </button>
         {props.saved ? <output className="status">Portal salvo. Os assinantes já veem assim.</output> : null}
+        {props.children}
         <ErrorNote error={props.error} fields={PORTAL_FIELDS} />
       </form>
       <PortalPreview settings={s} />
@@ -201,7 +210,7 @@ function TextArea(props: {
 }
 
 /** What a subscriber sees, drawn from the form as it is (before saving), with a sample subscription. */
-function PortalPreview({ settings: s }: { settings: Settings }) {
+function PortalPreview({ settings: s }: { settings: PortalSettings }) {
   const colour = isHex(s.primaryColor) ? s.primaryColor : '#257264';
   const buttons = [
     s.allowUpdatePaymentMethod ? 'Trocar cartão' : null,

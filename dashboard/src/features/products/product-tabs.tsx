@@ -3,13 +3,14 @@ import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, useLocation } from '../../app/router';
 
-/** A product's pages: its data and link, its subscription prices, its affiliates. */
+/** A product's pages: its data and link, its subscription prices, its affiliates, its portal. */
 export function ProductTabs({ id }: { id: string }) {
   const { path } = useLocation();
   const tabs: [string, string][] = [
     [`/produtos/${id}`, 'Produto e link'],
     [`/produtos/${id}/precos`, 'Preços de assinatura'],
     [`/produtos/${id}/afiliados`, 'Afiliados'],
+    [`/produtos/${id}/portal`, 'Portal'],
   ];
   return (
     <nav aria-label="Seções do produto" className="tabs">
