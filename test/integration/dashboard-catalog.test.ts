@@ -261,7 +261,7 @@ describe('the customer portal', () => {
 
     await page.getByLabel('Cancelar, pausar e retomar a assinatura').uncheck();
     const preview = page.getByRole('region', { name: 'Pré-visualização' });
-    await preview.getByText('Nenhuma ação: o assinante só acompanha.').waitFor();
+    await preview.getByText('Nenhuma ação na assinatura: o assinante só acompanha.').waitFor();
     await page.getByRole('button', { name: 'Salvar portal' }).click();
     await status('Portal salvo').waitFor();
     await page.getByText('Configuração própria deste produto.').waitFor();

@@ -217,6 +217,14 @@ function PortalPreview({ settings: s }: { settings: PortalSettings }) {
     s.allowCancelSubscription ? 'Pausar' : null,
     s.allowCancelSubscription ? 'Cancelar' : null,
   ].filter((b): b is string => b !== null);
+  // The portal's own sentence after an action, when the seller wrote none (the pages' ACTION_DONE).
+  const doneExample = s.allowCancelSubscription
+    ? 'Cobranças pausadas. Você pode retomá-las quando quiser.'
+    : s.allowUpdatePaymentMethod
+      ? 'Cartão atualizado. As próximas cobranças usarão este cartão.'
+      : s.allowUpdateBillingInfo
+        ? 'Seus dados foram atualizados.'
+        : null;
   return (
     <section className="card portal-preview" aria-labelledby="portal-preview">
       <h2 id="portal-preview">Pré-visualização</h2>
@@ -242,7 +250,7 @@ function PortalPreview({ settings: s }: { settings: PortalSettings }) {
               ))}
             </ul>
           ) : (
-            <p className="muted">Nenhuma ação: o assinante só acompanha.</p>
+            <p className="muted">Nenhuma ação na assinatura: o assinante só acompanha.</p>
           )}
           {s.allowCancelSubscription ? (
             <p className="muted">
@@ -256,10 +264,7 @@ function PortalPreview({ settings: s }: { settings: PortalSettings }) {
         <p className="muted">
           Seus dados: {s.allowUpdateBillingInfo ? 'o assinante pode alterar' : 'só leitura'}.
         </p>
-        <p>
-          Depois de pausar: “
-          {s.customSuccessMessage || 'Cobranças pausadas. Você pode retomá-las quando quiser.'}”
-        </p>
+        {doneExample ? <p>Depois de uma alteração: “{s.customSuccessMessage || doneExample}”</p> : null}
         {s.allowCancelSubscription ? (
           <p>Depois de um cancelamento: “{s.customCancellationMessage || 'Sua assinatura foi cancelada.'}”</p>
         ) : null}

@@ -37,7 +37,6 @@ function eventDetail(data: Record<string, unknown>): string {
   if (typeof data.transactionId === 'number' || typeof data.transactionId === 'string')
     parts.push(`transação ${data.transactionId}`);
   if (typeof data.trialDays === 'number' && data.trialDays > 0) parts.push(`${data.trialDays} dias de teste`);
-  if (data.atPeriodEnd === true) parts.push('no fim do período');
   if (typeof data.reason === 'string') parts.push(`motivo: ${data.reason}`);
   if (typeof data.failureCode === 'string') parts.push(`código ${data.failureCode}`);
   return parts.join(' · ');
@@ -144,9 +143,9 @@ export function SubscriptionDetailView({ id }: { id: string }) {
         <h2 id="subscription-facts">Resumo</h2>
         <dl className="facts">
           <dt>Cliente</dt>
-          <dd>
-            {s.customer.name} ({s.customer.email})
-          </dd>
+          <dd>{s.customer.name}</dd>
+          <dt>E-mail</dt>
+          <dd>{s.customer.email}</dd>
           <dt>Produto</dt>
           <dd>
             <Link to={`/produtos/${s.subscriptionPrice.product.id}`}>{s.subscriptionPrice.product.name}</Link>
@@ -173,12 +172,16 @@ export function SubscriptionDetailView({ id }: { id: string }) {
               <dd>{formatDate(s.trialEndsAt)}</dd>
             </>
           ) : null}
-          <dt>Próxima cobrança</dt>
-          <dd>
-            {s.pauseCollection
-              ? `Pausada desde ${formatDate(s.pauseCollection.pausedAt)}`
-              : formatDate(s.nextPaymentAt)}
-          </dd>
+          {s.status === 'active' || s.status === 'pending' ? (
+            <>
+              <dt>Próxima cobrança</dt>
+              <dd>
+                {s.pauseCollection
+                  ? `Pausada desde ${formatDate(s.pauseCollection.pausedAt)}`
+                  : formatDate(s.nextPaymentAt)}
+              </dd>
+            </>
+          ) : null}
           {s.cancelAtPeriodEnd || s.cancelAt ? (
             <>
               <dt>Termina em</dt>
@@ -223,7 +226,11 @@ export function SubscriptionDetailView({ id }: { id: string }) {
           {events.data?.map((e) => (
             <li key={e.id} className="item">
               <div>
-                <strong>{EVENT_LABEL[e.eventType]}</strong>
+                <strong>
+                  {e.eventType === 'subscription.canceled' && e.eventData.atPeriodEnd === true
+                    ? 'Cancelamento agendado para o fim do período'
+                    : EVENT_LABEL[e.eventType]}
+                </strong>
                 <p className="muted">
                   {formatDateTime(e.createdAt)}
                   {eventDetail(e.eventData) ? ` · ${eventDetail(e.eventData)}` : ''}
