@@ -222,7 +222,7 @@ export function CheckoutSessionDetailView({ id }: { id: string }) {
           <dd>{s.payment_methods.map((m) => METHOD_LABEL[m] ?? m).join(', ') || 'As do produto'}</dd>
           <dt>Criada em</dt>
           <dd>{formatDateTime(s.created_at)}</dd>
-          <dt>{s.status === 'open' ? 'Expira em' : 'Prazo'}</dt>
+          <dt>{{ open: 'Expira em', expired: 'Expirou em', complete: 'Prazo' }[s.status]}</dt>
           <dd>{formatDateTime(s.expires_at)}</dd>
           {s.completed_at ? (
             <>
