@@ -383,12 +383,15 @@ describe('subscriptions', () => {
     await page.getByRole('listitem').filter({ hasText: 'Cobranças retomadas' }).waitFor();
     expect((await read(`/api/subscriptions/${sub.id}`)).pauseCollection).toBeNull();
 
+    await page.getByLabel('Motivo do cancelamento (opcional)').fill('Mudou de cidade');
     await confirm('Cancelar no fim do período', 'Sim, cancelar no fim do período');
     await status('Cancelamento agendado').waitFor();
     expect(await read(`/api/subscriptions/${sub.id}`)).toMatchObject({
       status: 'pending_cancellation',
       cancelAtPeriodEnd: true,
+      cancelReason: 'Mudou de cidade',
     });
+    await page.getByText('motivo: Mudou de cidade', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Pausar cobranças' }).waitFor({ state: 'detached' });
     await d.checkView('subscription-pending-cancellation');
 

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link } from '../../app/router';
 import { formatDate, formatDateTime, formatReais } from '../../components/format';
-import { ConfirmAction, ErrorNote, Loading, PageTitle } from '../../components/ui';
+import { ConfirmAction, ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { priceText, SubscriptionBadge } from './subscriptions';
 
 type Subscription = Schemas['Subscription'];
@@ -98,13 +99,18 @@ export function SubscriptionDetailView({ id }: { id: string }) {
     queryKey: useKey('subscriptions', id, 'events'),
     queryFn: () => must(api.GET('/api/subscriptions/{id}/events', path)),
   });
+  const [reason, setReason] = useState('');
   const act = useMutation({
     mutationFn: (action: Action) => {
       switch (action) {
         case 'cancelNow':
-          return must(api.POST('/api/subscriptions/{id}/cancel', { ...path, body: { atPeriodEnd: false } }));
-        case 'cancelAtPeriodEnd':
-          return must(api.POST('/api/subscriptions/{id}/cancel', { ...path, body: { atPeriodEnd: true } }));
+        case 'cancelAtPeriodEnd': {
+          const body = {
+            atPeriodEnd: action === 'cancelAtPeriodEnd',
+            ...(reason.trim() ? { reason: reason.trim() } : {}),
+          };
+          return must(api.POST('/api/subscriptions/{id}/cancel', { ...path, body }));
+        }
         case 'pause':
           return must(api.POST('/api/subscriptions/{id}/pause', path));
         case 'resume':
@@ -114,6 +120,7 @@ export function SubscriptionDetailView({ id }: { id: string }) {
       }
     },
     onSuccess: (answer) => {
+      setReason('');
       client.setQueryData(key, answer);
       void client.invalidateQueries({ queryKey: [environment, 'subscriptions'] });
     },
@@ -203,7 +210,16 @@ export function SubscriptionDetailView({ id }: { id: string }) {
           <dt>Criada em</dt>
           <dd>{formatDateTime(s.createdAt)}</dd>
         </dl>
-        <div className="row wrap">
+        {actionsOf(s).includes('cancelNow') ? (
+          <Field
+            label="Motivo do cancelamento (opcional)"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={500}
+            hint="Fica no histórico da assinatura."
+          />
+        ) : null}
+        <div className="row wrap actions">
           {actionsOf(s).map((action) => (
             <ConfirmAction
               key={action}
