@@ -195,6 +195,12 @@ export function SubscriptionDetailView({ id }: { id: string }) {
               <dd>{formatDate(s.cancelAt ?? s.currentPeriodEnd)}</dd>
             </>
           ) : null}
+          {s.cancelReason && s.status !== 'active' ? (
+            <>
+              <dt>Motivo</dt>
+              <dd>{s.cancelReason}</dd>
+            </>
+          ) : null}
           {s.cancelledAt ? (
             <>
               <dt>Cancelada em</dt>
