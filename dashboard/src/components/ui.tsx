@@ -163,13 +163,25 @@ export function ConfirmAction(props: {
   );
 }
 
-/** Copies `value` to the clipboard and says so (a payment link, an id). */
-export function CopyButton({ value, label = 'Copiar' }: { value: string; label?: string }) {
+/**
+ * Copies `value` to the clipboard and says so (a payment link, an id). `name`, when a list repeats
+ * the button, is its accessible name (it must start with the visible label).
+ */
+export function CopyButton({
+  value,
+  label = 'Copiar',
+  name,
+}: {
+  value: string;
+  label?: string;
+  name?: string;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <span className="row wrap">
       <button
         type="button"
+        aria-label={name}
         onClick={async () => {
           await navigator.clipboard.writeText(value);
           setCopied(true);

@@ -128,7 +128,13 @@ export function ProductsView() {
                   {product.carne.enabled ? ' · Carnê' : ''}
                 </p>
               </div>
-              {product.isActive ? <CopyButton value={product.paymentLink} label="Copiar link" /> : null}
+              {product.isActive ? (
+                <CopyButton
+                  value={product.paymentLink}
+                  label="Copiar link"
+                  name={`Copiar link de ${product.name}`}
+                />
+              ) : null}
             </li>
           ))}
         </ul>
