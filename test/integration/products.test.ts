@@ -366,6 +366,12 @@ describe('portal configuration', () => {
       primaryColor: '#000000',
       allowViewInvoices: true,
     });
+    // Another seller's portal is untouched by this one's configuration.
+    const other = await seller();
+    expect((await api.get('/api/portal/configuration/effective', { token: other.key })).body).toMatchObject({
+      source: 'default',
+      businessName: null,
+    });
     expect((await api.get(`${path}/effective`, { token: key })).body).toMatchObject({
       source: 'seller',
       primaryColor: '#000000',
