@@ -169,8 +169,8 @@ export function ProductForm(props: {
               onChange={setMaxInstallments}
             />
             <p className="hint">
-              Juros por número de parcelas: o fator multiplica o preço (1,0349 = 3,49% a mais). Em branco: sem
-              juros.
+              Juros por número de parcelas: o fator multiplica o preço (1,0349 = 3,49% a mais). Em branco ou
+              1,0000: sem juros.
             </p>
             <div className="factors">
               {range(2, maxInstallments).map((n) => (
