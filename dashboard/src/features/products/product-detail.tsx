@@ -40,17 +40,19 @@ export function ProductDetailView({ id }: { id: string }) {
     );
   const p = product.data;
   const sells = p.isActive && p.value > 0;
+  // The latest outcome only: a deactivation after an edit after the creation says just the last.
+  const done = deactivate.isSuccess
+    ? 'Produto desativado: o link de pagamento não vende mais.'
+    : update.isSuccess
+      ? 'Alterações salvas.'
+      : query.get('criado')
+        ? 'Produto criado. O link já pode ser compartilhado.'
+        : null;
   return (
     <>
       <ProductTabs id={id} />
       <PageTitle lead={<ProductStatus product={p} />}>{p.name}</PageTitle>
-      {query.get('criado') ? (
-        <output className="status">Produto criado. O link já pode ser compartilhado.</output>
-      ) : null}
-      {update.isSuccess ? <output className="status">Alterações salvas.</output> : null}
-      {deactivate.isSuccess ? (
-        <output className="status">Produto desativado: o link de pagamento não vende mais.</output>
-      ) : null}
+      {done ? <output className="status">{done}</output> : null}
       <section className="card" aria-labelledby="payment-link">
         <h2 id="payment-link">Link de pagamento</h2>
         {!p.isActive ? (
@@ -59,18 +61,22 @@ export function ProductDetailView({ id }: { id: string }) {
           <p className="note">Sem preço: o link não vende até o produto ter um preço.</p>
         ) : null}
         <code className="secret-value">{p.paymentLink}</code>
-        <div className="row wrap">
-          <CopyButton value={p.paymentLink} label="Copiar link" />
-          {sells ? (
-            <a className="button" href={p.paymentLink} target="_blank" rel="noopener noreferrer">
-              Abrir a página de pagamento (nova aba)
-            </a>
-          ) : null}
-          <button type="button" aria-expanded={showQr} onClick={() => setShowQr(!showQr)}>
-            {showQr ? 'Esconder QR code' : 'Mostrar QR code'}
-          </button>
-        </div>
-        {showQr ? <QrCode text={p.paymentLink} label={`QR code do link de pagamento de ${p.name}`} /> : null}
+        {p.isActive ? (
+          <div className="row wrap">
+            <CopyButton value={p.paymentLink} label="Copiar link" />
+            {sells ? (
+              <a className="button" href={p.paymentLink} target="_blank" rel="noopener noreferrer">
+                Abrir a página de pagamento (nova aba)
+              </a>
+            ) : null}
+            <button type="button" aria-expanded={showQr} onClick={() => setShowQr(!showQr)}>
+              {showQr ? 'Esconder QR code' : 'Mostrar QR code'}
+            </button>
+          </div>
+        ) : null}
+        {showQr && p.isActive ? (
+          <QrCode text={p.paymentLink} label={`QR code do link de pagamento de ${p.name}`} />
+        ) : null}
       </section>
       <section className="card" aria-labelledby="product-data">
         <h2 id="product-data">Dados do produto</h2>
