@@ -229,6 +229,27 @@ export const examples = defineExamples(productRoutes, {
     },
     { name: 'none', summary: 'None yet: the portal uses the defaults', responses: { 200: null } },
   ],
+  getEffectiveSellerPortalConfig: {
+    responses: {
+      200: {
+        source: 'seller',
+        businessName: 'Escola Harmonia',
+        logoUrl: null,
+        primaryColor: '#257264',
+        allowCancelSubscription: true,
+        allowUpdatePaymentMethod: true,
+        allowUpdateBillingInfo: true,
+        allowViewInvoices: true,
+        cancelAtPeriodEndOnly: true,
+        requireCancelReason: false,
+        sendCancellationEmail: true,
+        sendPaymentMethodUpdatedEmail: true,
+        customWelcomeText: null,
+        customSuccessMessage: null,
+        customCancellationMessage: null,
+      },
+    },
+  },
   putSellerPortalConfig: { body: sellerPortalChoices, responses: { 200: sellerPortal } },
   getPaymentLink: {
     path: { uuid: productUuid },

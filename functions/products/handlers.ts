@@ -2,6 +2,7 @@ import { addAffiliation, endAffiliation, listAffiliations } from '#shared/domain
 import {
   deleteProductPortalConfig,
   effectiveProductPortalConfig,
+  effectiveSellerPortalConfig,
   getProductPortalConfig,
   getSellerPortalConfig,
   putSellerPortalConfig,
@@ -43,6 +44,7 @@ export const group = defineHandlers(productRoutes, (c) => {
     listProductAffiliates: ({ tenant, path, query }) => listAffiliations(deps, tenant, path.id, query.status),
     endProductAffiliate: ({ tenant, path }) => endAffiliation(deps, tenant, path.id, path.affiliateId),
     getSellerPortalConfig: ({ tenant }) => getSellerPortalConfig(deps, tenant),
+    getEffectiveSellerPortalConfig: ({ tenant }) => effectiveSellerPortalConfig(deps, tenant),
     putSellerPortalConfig: ({ tenant, body }) => putSellerPortalConfig(deps, tenant, body),
     getPaymentLink: ({ path }) => paymentLinkProduct(deps, path.uuid),
   };

@@ -211,6 +211,17 @@ export const productRoutes = defineRoutes('products', [
     responses: { 200: portalConfigOrNullResponse },
   },
   {
+    operationId: 'getEffectiveSellerPortalConfig',
+    method: 'GET',
+    path: '/api/portal/configuration/effective',
+    auth,
+    summary: 'The configuration the portal uses for a product without its own (seller, else defaults)',
+    description:
+      "Every field filled: the seller-level configuration's fields, the defaults for the rest. " +
+      '`source` is `seller` when the seller saved one, `default` otherwise.',
+    responses: { 200: effectivePortalConfigResponse },
+  },
+  {
     operationId: 'putSellerPortalConfig',
     method: 'PUT',
     path: '/api/portal/configuration',

@@ -349,12 +349,29 @@ describe('portal configuration', () => {
       allowUpdateBillingInfo: true,
       allowViewInvoices: true,
     });
+    expect((await api.get('/api/portal/configuration/effective', { token: key })).body).toMatchObject({
+      source: 'default',
+      primaryColor: '#257264',
+      businessName: null,
+    });
     const sellerLevel = await api.call('PUT', '/api/portal/configuration', {
       token: key,
       body: { businessName: 'Loja', primaryColor: '#000000' },
     });
     expect(sellerLevel.status).toBe(200);
     expect((await api.get('/api/portal/configuration', { token: key })).body.businessName).toBe('Loja');
+    expect((await api.get('/api/portal/configuration/effective', { token: key })).body).toMatchObject({
+      source: 'seller',
+      businessName: 'Loja',
+      primaryColor: '#000000',
+      allowViewInvoices: true,
+    });
+    // Another seller's portal is untouched by this one's configuration.
+    const other = await seller();
+    expect((await api.get('/api/portal/configuration/effective', { token: other.key })).body).toMatchObject({
+      source: 'default',
+      businessName: null,
+    });
     expect((await api.get(`${path}/effective`, { token: key })).body).toMatchObject({
       source: 'seller',
       primaryColor: '#000000',

@@ -513,6 +513,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/configuration/effective": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The configuration the portal uses for a product without its own (seller, else defaults)
+         * @description Every field filled: the seller-level configuration's fields, the defaults for the rest. `source` is `seller` when the seller saved one, `default` otherwise.
+         */
+        get: operations["getEffectiveSellerPortalConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/customer-info": {
         parameters: {
             query?: never;
@@ -7255,6 +7275,122 @@ export interface operations {
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/portal/configuration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEffectiveSellerPortalConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "source": "seller",
+                     *       "businessName": "Escola Harmonia",
+                     *       "logoUrl": null,
+                     *       "primaryColor": "#257264",
+                     *       "allowCancelSubscription": true,
+                     *       "allowUpdatePaymentMethod": true,
+                     *       "allowUpdateBillingInfo": true,
+                     *       "allowViewInvoices": true,
+                     *       "cancelAtPeriodEndOnly": true,
+                     *       "requireCancelReason": false,
+                     *       "sendCancellationEmail": true,
+                     *       "sendPaymentMethodUpdatedEmail": true,
+                     *       "customWelcomeText": null,
+                     *       "customSuccessMessage": null,
+                     *       "customCancellationMessage": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EffectivePortalConfiguration"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/portal/configuration/effective"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/portal/configuration/effective"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/portal/configuration/effective"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/portal/configuration/effective"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

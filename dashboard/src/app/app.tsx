@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { createApi, type Environment, must } from '../api/client';
-import { PageTitle } from '../components/ui';
+import { Loading, PageTitle } from '../components/ui';
 import {
   ConfirmView,
   ForgotPasswordView,
@@ -25,6 +25,32 @@ import { match, navigate, useLocation } from './router';
 import { Session } from './session';
 import { Shell } from './shell';
 
+/**
+ * A view whose code is fetched when it is first opened (a chunk of its own: the initial script stays
+ * small). `M[K]` keeps the view's own props; the bound only says it is a component.
+ */
+function later<K extends string, M extends Record<K, (props: { id: string }) => ReactNode>>(
+  load: () => Promise<M>,
+  name: K,
+) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+const products = () => import('../features/products/products');
+const sessions = () => import('../features/checkout/sessions');
+const ProductsView = later(products, 'ProductsView');
+const ProductDetailView = later(() => import('../features/products/product-detail'), 'ProductDetailView');
+const PricesView = later(() => import('../features/products/prices'), 'PricesView');
+const AffiliatesView = later(() => import('../features/products/affiliates'), 'AffiliatesView');
+const ProductPortalView = later(() => import('../features/products/product-portal'), 'ProductPortalView');
+const PortalConfigView = later(() => import('../features/portal/portal-config'), 'PortalConfigView');
+const CheckoutSessionsView = later(sessions, 'CheckoutSessionsView');
+const CheckoutSessionDetailView = later(sessions, 'CheckoutSessionDetailView');
+const SubscriptionsView = later(() => import('../features/subscriptions/subscriptions'), 'SubscriptionsView');
+const SubscriptionDetailView = later(
+  () => import('../features/subscriptions/subscription-detail'),
+  'SubscriptionDetailView',
+);
+
 /** Signed-in views by path; each loads its data in at most two requests. */
 const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/', () => <HomeView />],
@@ -42,6 +68,16 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/carnes', () => <CarnesView />],
   ['/carnes/novo', () => <NewCarneView />],
   ['/carnes/:uuid', (p) => <CarneDetailView uuid={p.uuid} />],
+  ['/produtos', () => <ProductsView />],
+  ['/produtos/:id', (p) => <ProductDetailView id={p.id} />],
+  ['/produtos/:id/precos', (p) => <PricesView id={p.id} />],
+  ['/produtos/:id/afiliados', (p) => <AffiliatesView id={p.id} />],
+  ['/produtos/:id/portal', (p) => <ProductPortalView id={p.id} />],
+  ['/portal', () => <PortalConfigView />],
+  ['/sessoes', () => <CheckoutSessionsView />],
+  ['/sessoes/:id', (p) => <CheckoutSessionDetailView id={p.id} />],
+  ['/assinaturas', () => <SubscriptionsView />],
+  ['/assinaturas/:id', (p) => <SubscriptionDetailView id={p.id} />],
 ];
 
 /** Views of a visitor who is not signed in. */
@@ -124,7 +160,12 @@ function Routes({ session }: { session: Session }) {
   if (publicView) return null;
   for (const [pattern, view] of VIEWS) {
     const params = match(pattern, path);
-    if (params) return <Shell>{view(params)}</Shell>;
+    if (params)
+      return (
+        <Shell>
+          <Suspense fallback={<Loading />}>{view(params)}</Suspense>
+        </Shell>
+      );
   }
   return (
     <Shell>

@@ -30,3 +30,16 @@ export function formatDay(day: string | null | undefined): string {
 export function todayInSaoPaulo(now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(now);
 }
+
+/** Centavos (what the money field keeps) to the API's Reais: an integer over 100 prints with at most 2 decimals. */
+export const centavosToReais = (centavos: number): number => centavos / 100;
+
+/** The API's Reais to centavos, for a field that edits an amount it read. */
+export const reaisToCentavos = (value: number): number => Math.round(value * 100);
+
+const day = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short' });
+
+/** The calendar day of an instant in Sao Paulo (DD/MM/AAAA), or a dash for none. */
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? day.format(new Date(iso)) : '—';
+}

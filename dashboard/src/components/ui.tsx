@@ -49,17 +49,26 @@ export function CodeField(props: Omit<FieldProps, 'inputMode' | 'autoComplete' |
   );
 }
 
-/** A view's or a form's failure, read out by screen readers. */
-export function ErrorNote({ error }: { error: unknown }) {
+/**
+ * A view's or a form's failure, read out by screen readers. `fields` names the form's labels by the
+ * API's field names: a message about `value` reads "Preço: value must be at least 5".
+ */
+export function ErrorNote({ error, fields }: { error: unknown; fields?: Record<string, string> }) {
   if (!error) return null;
   const messages =
     error instanceof ApiError
       ? error.messages
       : ['Não foi possível falar com o servidor. Verifique a conexão e tente de novo.'];
+  const labelled = (m: string) => {
+    const field = Object.keys(fields ?? {})
+      .sort((a, b) => b.length - a.length)
+      .find((f) => m.startsWith(`${f} `) || m.startsWith(`${f}.`) || m.startsWith(`${f}:`));
+    return field && fields ? `${fields[field]}: ${m}` : m;
+  };
   return (
     <div role="alert" className="error">
       {messages.map((m) => (
-        <p key={m}>{m}</p>
+        <p key={m}>{labelled(m)}</p>
       ))}
     </div>
   );
@@ -123,11 +132,13 @@ export function ConfirmAction(props: {
   confirmLabel: string;
   onConfirm: () => void;
   busy?: boolean;
+  /** An action that is not destructive (pause, resume, reactivate): asked twice, not painted red. */
+  plain?: boolean;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
-      <button type="button" className="danger" onClick={() => setAsking(true)}>
+      <button type="button" className={props.plain ? undefined : 'danger'} onClick={() => setAsking(true)}>
         {props.label}
       </button>
     );
@@ -136,7 +147,7 @@ export function ConfirmAction(props: {
       <span>{props.question}</span>
       <button
         type="button"
-        className="danger"
+        className={props.plain ? 'primary' : 'danger'}
         disabled={props.busy}
         onClick={() => {
           props.onConfirm();
@@ -149,5 +160,60 @@ export function ConfirmAction(props: {
         Cancelar
       </button>
     </span>
+  );
+}
+
+/**
+ * Copies `value` to the clipboard and says so (a payment link, an id). `name`, when a list repeats
+ * the button, is its accessible name (it must start with the visible label).
+ */
+export function CopyButton({
+  value,
+  label = 'Copiar',
+  name,
+}: {
+  value: string;
+  label?: string;
+  name?: string;
+}) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="row wrap">
+      <button
+        type="button"
+        aria-label={name}
+        onClick={async () => {
+          await navigator.clipboard.writeText(value);
+          setCopied(true);
+        }}
+      >
+        {label}
+      </button>
+      <span aria-live="polite" className="muted">
+        {copied ? 'Copiado.' : ''}
+      </span>
+    </span>
+  );
+}
+
+/** Previous and next page of a numbered list (page 1 is the first). */
+export function Pager(props: { page: number; totalPages: number; onPage: (page: number) => void }) {
+  if (props.totalPages <= 1) return null;
+  return (
+    <nav className="row wrap pager" aria-label="Páginas">
+      <button type="button" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
+        Anterior
+      </button>
+      <span>
+        Página {props.page} de {props.totalPages}
+      </span>
+      <button
+        type="button"
+        disabled={props.page >= props.totalPages}
+        onClick={() => props.onPage(props.page + 1)}
+      >
+        Próxima
+      </button>
+    </nav>
   );
 }

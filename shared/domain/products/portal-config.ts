@@ -121,6 +121,14 @@ export async function getSellerPortalConfig(deps: Pick<PortalConfigDeps, 'portal
   return toConfigView(await deps.portalConfigs.get(tenant));
 }
 
+/** What the portal uses when a product has no configuration of its own: the seller's, else the defaults. */
+export async function effectiveSellerPortalConfig(
+  deps: Pick<PortalConfigDeps, 'portalConfigs'>,
+  tenant: Tenant,
+) {
+  return effectivePortalConfig(null, await deps.portalConfigs.get(tenant));
+}
+
 export async function putSellerPortalConfig(
   deps: Pick<PortalConfigDeps, 'portalConfigs' | 'clock'>,
   tenant: Tenant,

@@ -4,8 +4,8 @@ import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
 import { formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
-import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
-import { CustomerPicker, Pager, PLAN_STATUS, StatusBadge } from './common';
+import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
+import { CustomerPicker, PLAN_STATUS, StatusBadge } from './common';
 
 export const CARNES_PATH = '/carnes';
 const PAGE_SIZE = 20;

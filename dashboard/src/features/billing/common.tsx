@@ -40,57 +40,6 @@ export function StatusBadge({ status, labels }: { status: string; labels: Record
   return <span className={`badge ${TONE[status] ?? 'pending'}`}>{labels[status] ?? status}</span>;
 }
 
-/** "1.234,56" while digits are typed: the last two are the centavos. */
-export function maskMoney(input: string): string {
-  const digits = input
-    .replace(/\D/g, '')
-    .replace(/^0+(?=\d)/, '')
-    .slice(0, 11);
-  if (!digits) return '';
-  const cents = digits.padStart(3, '0');
-  const reais = cents.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${reais},${cents.slice(-2)}`;
-}
-
-/** The masked text as Reais for the API (49.9), computed from integer centavos; null when empty. */
-export function moneyToReais(masked: string): number | null {
-  const digits = masked.replace(/\D/g, '');
-  return digits ? Number(digits) / 100 : null;
-}
-
-/** An amount in R$ typed with the mask (digits only, the comma placed for the seller). */
-export function MoneyField(props: {
-  label: string;
-  value: string;
-  onChange: (masked: string) => void;
-  hint?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <div className="money">
-        <span aria-hidden="true">R$</span>
-        <input
-          id={id}
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder="0,00"
-          value={props.value}
-          required
-          aria-describedby={props.hint ? `${id}-hint` : undefined}
-          onChange={(e) => props.onChange(maskMoney(e.target.value))}
-        />
-      </div>
-      {props.hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {props.hint}
-        </small>
-      ) : null}
-    </div>
-  );
-}
-
 /**
  * The customer a charge or carnê is for: a search by name, e-mail or document, then a choice among
  * the first matches (one request per search).
@@ -215,27 +164,5 @@ export function ConfirmForm(props: {
         </div>
       )}
     </form>
-  );
-}
-
-/** Numbered pages: previous and next. */
-export function Pager(props: { page: number; totalPages: number; onPage: (page: number) => void }) {
-  if (props.totalPages <= 1) return null;
-  return (
-    <nav className="row wrap pager" aria-label="Páginas">
-      <button type="button" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
-        Anterior
-      </button>
-      <span>
-        Página {props.page} de {props.totalPages}
-      </span>
-      <button
-        type="button"
-        disabled={props.page >= props.totalPages}
-        onClick={() => props.onPage(props.page + 1)}
-      >
-        Próxima
-      </button>
-    </nav>
   );
 }

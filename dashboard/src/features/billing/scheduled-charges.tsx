@@ -3,17 +3,10 @@ import { type FormEvent, useId, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
-import { formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
-import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
-import {
-  CHARGE_STATUS,
-  CustomerPicker,
-  METHOD_LABEL,
-  MoneyField,
-  moneyToReais,
-  Pager,
-  StatusBadge,
-} from './common';
+import { centavosToReais, formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
+import { MoneyField } from '../../components/money-field';
+import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
+import { CHARGE_STATUS, CustomerPicker, METHOD_LABEL, StatusBadge } from './common';
 
 export const CHARGES_PATH = '/cobrancas';
 const PAGE_SIZE = 20;
@@ -183,7 +176,7 @@ export function NewScheduledChargeView() {
   const { api, environment } = useApp();
   const client = useQueryClient();
   const [customerId, setCustomerId] = useState<number | null>(null);
-  const [amount, setAmount] = useState('');
+  const [amount, setAmount] = useState(0);
   const [type, setType] = useState<'one_time' | 'recurring'>('one_time');
   const [methods, setMethods] = useState<Method[]>(['pix', 'boleto']);
   const [dueDate, setDueDate] = useState(todayInSaoPaulo());
@@ -197,7 +190,7 @@ export function NewScheduledChargeView() {
         api.POST('/api/v1/scheduled-charges', {
           body: {
             customerId: customerId ?? 0,
-            amount: moneyToReais(amount) ?? 0,
+            amount: centavosToReais(amount),
             dueDate,
             methods,
             type,
@@ -255,7 +248,7 @@ export function NewScheduledChargeView() {
             Recorrente
           </label>
         </fieldset>
-        <MoneyField label="Valor" value={amount} onChange={setAmount} hint="Mínimo de R$ 5,00." />
+        <MoneyField label="Valor" centavos={amount} onChange={setAmount} hint="Mínimo de R$ 5,00." required />
         <fieldset>
           <legend>Meios de pagamento</legend>
           {(['pix', 'boleto', 'card'] as const).map((m) => (
