@@ -74,7 +74,7 @@ describe('scheduled charges', () => {
     await d.checkView('cobrancas-vazia');
     await newCharge('Maria');
     await page.getByLabel('Valor').fill('12990');
-    expect(await page.getByLabel('Valor').inputValue()).toBe('129,90');
+    expect(await page.getByLabel('Valor').inputValue()).toMatch(/^R\$\s129,90$/);
     expect(await page.getByLabel('Vencimento', { exact: true }).inputValue()).toBe(today());
     await d.checkView('nova-cobranca');
     await page.getByRole('button', { name: 'Criar cobrança' }).click();
