@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { payCheckout } from '#shared/domain/checkout/public';
 import { createSessionSchema } from '#shared/domain/checkout/schemas';
 import type { CheckoutSession } from '#shared/domain/checkout/session';
-import { settleFirstPixPayment } from '#shared/domain/checkout/session-subscriptions';
+import { settleFirstPayment } from '#shared/domain/checkout/session-subscriptions';
 import { createSession, expireSessionJob } from '#shared/domain/checkout/sessions';
 import { PRICE_NO_LONGER_OFFERED } from '#shared/domain/checkout/subscribe';
 import type { Product } from '#shared/domain/products/products';
@@ -203,7 +203,7 @@ describe('a session with a subscription price starts at most one subscription', 
     completeByAnother(s.id);
     const { transaction: paid } = await transition(deps, await stored(FIRST_TRANSACTION_ID), 'pay');
 
-    await settleFirstPixPayment(deps, paid, sessions.stored(s.id) as CheckoutSession);
+    await settleFirstPayment(deps, paid, sessions.stored(s.id) as CheckoutSession);
 
     expect(await stored(paid.id)).toMatchObject({ status: 'reversed', refundedAmount: 4990 });
     expect(await subscriptionOf(paid)).toMatchObject({ status: 'canceled' });
@@ -219,8 +219,8 @@ describe('a session with a subscription price starts at most one subscription', 
       transactionId: paid.id,
     };
 
-    await settleFirstPixPayment(deps, paid, completed);
-    await settleFirstPixPayment(deps, paid, completed);
+    await settleFirstPayment(deps, paid, completed);
+    await settleFirstPayment(deps, paid, completed);
 
     expect(await subscriptionOf(paid)).toMatchObject({ status: 'active', billingCycle: 1 });
     expect(subscriptions.outbox.names().filter((n) => n === 'subscription.activated')).toHaveLength(1);

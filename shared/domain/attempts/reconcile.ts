@@ -10,7 +10,7 @@ import {
 import { parseJobId } from '#shared/domain/job-id';
 import { reconcileCyclePayment } from '#shared/domain/scheduled-charges/pay-link-card';
 import { lookupHintOf, recordSale } from '#shared/domain/transactions/create';
-import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
+import { receiveVerifiedNotification, runFollowUps } from '#shared/domain/transactions/follow-ups';
 import { completeRefund } from '#shared/domain/transactions/manage';
 import { notificationOfStatus } from '#shared/domain/transactions/notifications';
 import type { Transaction } from '#shared/domain/transactions/transaction';
@@ -74,6 +74,9 @@ export async function reconcileAttempt(deps: ReconcileDeps, value: string): Prom
         return { outcome: 'voided' };
       }
       const { transaction } = await recordSale(deps, attempt, held);
+      // What the request would have done after its sale (the session completed, its subscription
+      // started), through the same follow-ups a provider's notification runs.
+      await runFollowUps(deps, transaction);
       const moved = await catchUp(deps, transaction);
       return { outcome: 'recorded', transactionId: transaction.id, status: moved.status };
     },

@@ -1,4 +1,5 @@
 import type { CheckoutSessionRepository } from '#shared/domain/ports';
+import type { KeptSale } from '#shared/domain/transactions/create';
 import { type ManageDeps, refundTransaction } from '#shared/domain/transactions/manage';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
@@ -43,4 +44,21 @@ export async function recordPayment(
     const current = await deps.sessions.get(session.id);
     throw notOpen(current?.status === 'complete' ? 'complete' : 'expired');
   }
+}
+
+/**
+ * The session after a sale that asked to be recorded on it (`recordOnSession`): as the sale's write
+ * left it, or as read when the sale was already recorded there (a retry of a request whose sale was
+ * written); else the session closed meanwhile, and recordPayment undoes the payment.
+ */
+export function sessionAfterSale(
+  deps: ManageDeps & { sessions: CheckoutSessionRepository },
+  session: CheckoutSession,
+  sale: KeptSale,
+  method: CheckoutMethod,
+): Promise<CheckoutSession> | CheckoutSession {
+  const t = sale.transaction;
+  if (sale.sessionPayment) return sessionWith(session, sale.sessionPayment);
+  if (session.payments.some((p) => p.transactionId === t.id)) return session;
+  return recordPayment(deps, session, t, method);
 }
