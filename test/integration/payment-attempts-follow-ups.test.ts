@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { ASAAS_KEY, type AsaasLive, connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
+import { FAKE_CARDS, type FakeAsaas } from '../support/fake-asaas/server';
+import type { client } from '../support/runtime';
+
+/**
+ * Payment attempts written ahead beyond a plain sale and a refund (issue 34): a checkout's sale
+ * recorded by its reconciler does what the page does after a sale (the session completes, its
+ * subscription starts), a cancel, the registrations of carnê installments and scheduled charges,
+ * and Pix Automático debits are written ahead and settled by asking the provider.
+ */
+let fake: FakeAsaas;
+let api: ReturnType<typeof client>;
+let live: AsaasLive;
+let nextSeller = 341_000;
+
+useAsaasLive((l) => {
+  live = l;
+  ({ fake, api } = l);
+});
+
+const buyer = {
+  name: 'Maria Souza',
+  email: 'maria@example.com',
+  document: '529.982.247-25',
+  phone: '11987654321',
+};
+const card = {
+  number: FAKE_CARDS.approved,
+  holderName: 'MARIA SOUZA',
+  expiryMonth: 12,
+  expiryYear: 2034,
+  cvv: '123',
+};
+
+async function connectedSeller() {
+  const { jwt, key } = await liveKeyOf(live, nextSeller++);
+  expect((await connectAsaas(live, jwt)).status).toBe(200);
+  const product = (
+    await api.post(
+      '/api/products',
+      { name: 'Clube', image: 'https://cdn.example.com/c.png', value: 100, installments: 6 },
+      { token: key },
+    )
+  ).body;
+  // A first sale registers the buyer at Asaas: the next sale's first call is the payment itself.
+  const warm = await api.post('/api/transactions', {
+    productId: product.uuid,
+    paymentMethod: 'pix',
+    customer: buyer,
+  });
+  expect(warm.status).toBe(201);
+  return { key, jwt, product: product as { id: number; uuid: string } };
+}
+
+type Seller = Awaited<ReturnType<typeof connectedSeller>>;
+
+async function created(key: string, path: string, body: unknown) {
+  const res = await api.post(path, body, { token: key });
+  expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(201);
+  return res.body;
+}
+
+const advance = async (seconds: number) =>
+  expect((await api.post('/api/test-helpers/clock/advance', { seconds })).status).toBe(200);
+
+async function eventsOf(key: string) {
+  const listed = (await api.get('/api/events?limit=100', { token: key })).body.data as {
+    event: string;
+    data: Record<string, unknown>;
+  }[];
+  return listed;
+}
+
+const readSession = async (s: Seller, id: string) =>
+  (await api.get(`/api/checkout/sessions/${id}`, { token: s.key })).body.data;
+
+/** The card payment of a session whose answer from Asaas is lost: 503, the charge made at Asaas. */
+async function payLosingTheAnswer(s: Seller, sessionId: string) {
+  const before = fake.paymentsOf(ASAAS_KEY).length;
+  fake.failOn('POST', '/v3/payments', { status: 200, lose: true });
+  const lost = await api.post(`/api/public/checkout/${sessionId}/pay`, {
+    paymentMethod: 'card',
+    customer: buyer,
+    card,
+  });
+  expect(lost.status, JSON.stringify(lost.body)).toBe(503);
+  const charged = fake.paymentsOf(ASAAS_KEY).slice(before);
+  expect(charged).toHaveLength(1);
+  return Number(charged[0].externalReference);
+}
+
+describe("a checkout session's card sale recorded by the attempt's reconciler", () => {
+  it('completes the session with the transaction, with its completed event', async () => {
+    const s = await connectedSeller();
+    const session = await created(s.key, '/api/checkout/sessions', {
+      product_id: s.product.id,
+      success_url: 'https://shop.example.com/ok',
+    });
+    const gatewayPayId = await payLosingTheAnswer(s, session.id);
+    expect((await readSession(s, session.id)).status).toBe('open');
+
+    await advance(3 * 60);
+
+    const after = await readSession(s, session.id);
+    expect(after.status).toBe('complete');
+    const t = (await api.get(`/api/transactions/${after.transaction_id}`, { token: s.key })).body;
+    expect(t).toMatchObject({ gatewayPayId, status: 'captured', checkoutSessionId: session.id });
+    const events = await eventsOf(s.key);
+    expect(events.filter((e) => e.event === 'checkout.session.completed' && e.data.id === session.id)).toHaveLength(
+      1,
+    );
+    // Twice changes nothing: a later look finds the attempt settled.
+    await advance(10 * 60);
+    expect((await eventsOf(s.key)).filter((e) => e.event === 'checkout.session.completed')).toHaveLength(1);
+  });
+
+  it('starts the subscription of a session with a price, active on the kept card, and completes the session with it', async () => {
+    const s = await connectedSeller();
+    const price = await created(s.key, `/api/products/${s.product.id}/prices`, {
+      name: 'Mensal',
+      unitAmount: 49.9,
+      billingInterval: 'month',
+    });
+    const session = await created(s.key, '/api/checkout/sessions', {
+      product_id: s.product.id,
+      price_id: String(price.id),
+      success_url: 'https://shop.example.com/ok',
+    });
+    await payLosingTheAnswer(s, session.id);
+    expect((await api.get('/api/subscriptions', { token: s.key })).body.data).toHaveLength(0);
+
+    await advance(3 * 60);
+
+    const after = await readSession(s, session.id);
+    expect(after).toMatchObject({ status: 'complete' });
+    expect(after.subscription_id).toBeTruthy();
+    const subscription = (await api.get(`/api/subscriptions/${after.subscription_id}`, { token: s.key })).body;
+    expect(subscription, JSON.stringify(subscription)).toMatchObject({
+      status: 'active',
+      billingCycle: 1,
+      collectionMethod: 'card',
+    });
+    expect(subscription.paymentMethod).toMatchObject({ cardLast4: FAKE_CARDS.approved.slice(-4) });
+    const names = (await eventsOf(s.key)).map((e) => e.event);
+    for (const name of ['subscription.created', 'subscription.activated', 'checkout.session.completed'])
+      expect(names.filter((n) => n === name), name).toHaveLength(1);
+  });
+});
