@@ -68,10 +68,28 @@ export interface CyclePlan {
   cardExpiry: { month: number; year: number };
 }
 
-export type PaymentAttempt = SaleAttempt | RefundAttempt | CycleAttempt;
+/** A pending charge the seller (or the checkout) asked the provider to cancel. */
+export interface CancelPlan {
+  transactionId: number;
+}
+
+/**
+ * The calls written ahead, each settled by its own reconciler (reconcile.ts, docs/decisions.md):
+ * - `sale`: a sale's charge (card, pix or boleto registration);
+ * - `cycle`: a scheduled charge's cycle paid by card at its link;
+ * - `refund`: a refund, kept by the provider under our refund's id;
+ * - `cancel`: a pending charge's cancel (asked again until the provider holds it canceled).
+ */
+export const ATTEMPT_KINDS = ['sale', 'cycle', 'refund', 'cancel'] as const;
+export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
+
+export type PaymentAttempt = SaleAttempt | RefundAttempt | CycleAttempt | CancelAttempt;
 export type CycleAttempt = AttemptBase & { kind: 'cycle'; plan: CyclePlan };
 export type SaleAttempt = AttemptBase & { kind: 'sale'; plan: SalePlan };
 export type RefundAttempt = AttemptBase & { kind: 'refund'; plan: RefundPlan };
+export type CancelAttempt = AttemptBase & { kind: 'cancel'; plan: CancelPlan };
+/** The attempt of one kind. */
+export type AttemptOf<K extends AttemptKind> = Extract<PaymentAttempt, { kind: K }>;
 
 interface AttemptBase {
   /** `att_<32 characters>`: derived from the request's idempotency key when it has one. */

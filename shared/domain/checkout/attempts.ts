@@ -1,9 +1,9 @@
 import type { CheckoutSessionRepository } from '#shared/domain/ports';
+import { cancelCharge } from '#shared/domain/transactions/cancel';
 import type { KeptSale } from '#shared/domain/transactions/create';
 import { type ManageDeps, refundTransaction } from '#shared/domain/transactions/manage';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
-import { transition } from '#shared/domain/transactions/transitions';
 import { isConflict } from '#shared/errors';
 import { notOpen } from './outcome';
 import { type CheckoutMethod, type CheckoutSession, sessionWith } from './session';
@@ -15,8 +15,7 @@ import { type CheckoutMethod, type CheckoutSession, sessionWith } from './sessio
  */
 export async function undoPayment(deps: ManageDeps, t: Transaction, reason: string) {
   if (canApply('cancel', t.status)) {
-    await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
-    await transition(deps, t, 'cancel');
+    await cancelCharge(deps, t);
   } else if (PAID.includes(t.status)) {
     await refundTransaction(deps, t, { reason });
   }
