@@ -76,7 +76,7 @@ const readSession = async (s: Seller, id: string) =>
   (await api.get(`/api/checkout/sessions/${id}`, { token: s.key })).body.data;
 
 /** The card payment of a session whose answer from Asaas is lost: 503, the charge made at Asaas. */
-async function payLosingTheAnswer(s: Seller, sessionId: string) {
+async function payLosingTheAnswer(sessionId: string) {
   const before = fake.paymentsOf(ASAAS_KEY).length;
   fake.failOn('POST', '/v3/payments', { status: 200, lose: true });
   const lost = await api.post(`/api/public/checkout/${sessionId}/pay`, {
@@ -97,7 +97,7 @@ describe("a checkout session's card sale recorded by the attempt's reconciler", 
       product_id: s.product.id,
       success_url: 'https://shop.example.com/ok',
     });
-    const gatewayPayId = await payLosingTheAnswer(s, session.id);
+    const gatewayPayId = await payLosingTheAnswer(session.id);
     expect((await readSession(s, session.id)).status).toBe('open');
 
     await advance(3 * 60);
@@ -107,9 +107,9 @@ describe("a checkout session's card sale recorded by the attempt's reconciler", 
     const t = (await api.get(`/api/transactions/${after.transaction_id}`, { token: s.key })).body;
     expect(t).toMatchObject({ gatewayPayId, status: 'captured', checkoutSessionId: session.id });
     const events = await eventsOf(s.key);
-    expect(events.filter((e) => e.event === 'checkout.session.completed' && e.data.id === session.id)).toHaveLength(
-      1,
-    );
+    expect(
+      events.filter((e) => e.event === 'checkout.session.completed' && e.data.id === session.id),
+    ).toHaveLength(1);
     // Twice changes nothing: a later look finds the attempt settled.
     await advance(10 * 60);
     expect((await eventsOf(s.key)).filter((e) => e.event === 'checkout.session.completed')).toHaveLength(1);
@@ -127,7 +127,7 @@ describe("a checkout session's card sale recorded by the attempt's reconciler", 
       price_id: String(price.id),
       success_url: 'https://shop.example.com/ok',
     });
-    await payLosingTheAnswer(s, session.id);
+    await payLosingTheAnswer(session.id);
     expect((await api.get('/api/subscriptions', { token: s.key })).body.data).toHaveLength(0);
 
     await advance(3 * 60);
@@ -135,7 +135,8 @@ describe("a checkout session's card sale recorded by the attempt's reconciler", 
     const after = await readSession(s, session.id);
     expect(after).toMatchObject({ status: 'complete' });
     expect(after.subscription_id).toBeTruthy();
-    const subscription = (await api.get(`/api/subscriptions/${after.subscription_id}`, { token: s.key })).body;
+    const subscription = (await api.get(`/api/subscriptions/${after.subscription_id}`, { token: s.key }))
+      .body;
     expect(subscription, JSON.stringify(subscription)).toMatchObject({
       status: 'active',
       billingCycle: 1,
@@ -144,6 +145,74 @@ describe("a checkout session's card sale recorded by the attempt's reconciler", 
     expect(subscription.paymentMethod).toMatchObject({ cardLast4: FAKE_CARDS.approved.slice(-4) });
     const names = (await eventsOf(s.key)).map((e) => e.event);
     for (const name of ['subscription.created', 'subscription.activated', 'checkout.session.completed'])
-      expect(names.filter((n) => n === name), name).toHaveLength(1);
+      expect(
+        names.filter((n) => n === name),
+        name,
+      ).toHaveLength(1);
+  });
+});
+
+describe('a live cancel the provider did not answer', () => {
+  async function pendingPix() {
+    const s = await connectedSeller();
+    const sold = await api.post('/api/transactions', {
+      productId: s.product.uuid,
+      paymentMethod: 'pix',
+      customer: buyer,
+    });
+    expect(sold.status).toBe(201);
+    const payment = fake.paymentByReference(String(sold.body.gatewayPayId));
+    if (!payment) throw new Error('the pix is not at the fake');
+    const read = async () =>
+      (await api.get(`/api/transactions/${sold.body.id}`, { token: s.key })).body as { status: string };
+    const cancel = () => api.call('DELETE', `/api/transactions/${sold.body.gatewayPayId}`, { token: s.jwt });
+    const canceledEvents = async () =>
+      (await eventsOf(s.key)).filter((e) => e.event === 'transaction.canceled' && e.data.id === sold.body.id);
+    return { s, payment, read, cancel, canceledEvents };
+  }
+
+  it('made but unanswered: its reconciler finds it canceled and records it, once', async () => {
+    const c = await pendingPix();
+    fake.failOn('DELETE', `/v3/payments/${c.payment.id}`, { status: 200, lose: true });
+    expect((await c.cancel()).status).toBe(503);
+    expect(fake.payment(c.payment.id)?.deleted).toBe(true);
+    expect((await c.read()).status).toBe('pendingPix');
+    const deletes = () => fake.requests.filter((r) => r.method === 'DELETE' && r.path.includes(c.payment.id));
+    expect(deletes()).toHaveLength(1);
+
+    await advance(3 * 60);
+    expect((await c.read()).status).toBe('cancel');
+    expect(await c.canceledEvents()).toHaveLength(1);
+    await advance(10 * 60);
+    // Asked by status, never deleted again.
+    expect(deletes()).toHaveLength(1);
+    expect(await c.canceledEvents()).toHaveLength(1);
+  });
+
+  it('never made: its reconciler asks the cancel again and records it', async () => {
+    const c = await pendingPix();
+    fake.failOn('DELETE', `/v3/payments/${c.payment.id}`, { status: 502 });
+    expect((await c.cancel()).status).toBe(503);
+    expect(fake.payment(c.payment.id)?.deleted).toBeFalsy();
+
+    await advance(3 * 60);
+    expect(fake.payment(c.payment.id)?.deleted).toBe(true);
+    expect((await c.read()).status).toBe('cancel');
+    expect(await c.canceledEvents()).toHaveLength(1);
+  });
+
+  it('paid at the provider meanwhile: its reconciler records the payment and cancels nothing', async () => {
+    const c = await pendingPix();
+    fake.failOn('DELETE', `/v3/payments/${c.payment.id}`, { status: 502 });
+    expect((await c.cancel()).status).toBe(503);
+    // The buyer pays, and its notification is lost.
+    const paid = fake.payment(c.payment.id);
+    if (!paid) throw new Error('the pix is gone from the fake');
+    paid.status = 'RECEIVED';
+
+    await advance(3 * 60);
+    expect(fake.payment(c.payment.id)?.deleted).toBeFalsy();
+    expect((await c.read()).status).toBe('payedPix');
+    expect(await c.canceledEvents()).toHaveLength(0);
   });
 });
