@@ -32,7 +32,6 @@ import {
   productUuidOfSessionId,
   SESSION_ID_PREFIX,
   type SessionCustomer,
-  sessionWith,
   successUrlOf,
   toSessionPriceView,
 } from './session';

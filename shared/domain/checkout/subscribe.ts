@@ -1,7 +1,6 @@
 import { recordBuyer } from '#shared/domain/customers/buyer';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
-import type { PriceRepository } from '#shared/domain/ports';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { startSubscription } from '#shared/domain/subscriptions/start';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
