@@ -30,6 +30,7 @@ import {
   reconcileJobOf,
   type SaleAttempt,
 } from './attempt';
+import { settleRegistration } from './registration';
 
 export type ReconcileDeps = Deps;
 
@@ -78,6 +79,7 @@ const RECONCILERS: { [K in AttemptKind]: Reconciler<K> } = {
   cycle: async (deps, attempt) => ({ outcome: await reconcileCyclePayment(deps, attempt) }),
   refund: async (deps, attempt) => ({ outcome: await completeRefund(deps, attempt) }),
   cancel: reconcileCancel,
+  registration: async (deps, attempt) => ({ outcome: await settleRegistration(deps, attempt) }),
 };
 
 /**
