@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ASAAS_KEY, type AsaasLive, connectAsaas, liveKeyOf, useAsaasLive } from '../support/asaas-live';
+import { addDays, saoPauloDate } from '#shared/dates';
+import {
+  ASAAS_KEY,
+  type AsaasLive,
+  connectAsaas,
+  LIVE_CUSTOMER,
+  liveKeyOf,
+  useAsaasLive,
+} from '../support/asaas-live';
 import { FAKE_CARDS, type FakeAsaas } from '../support/fake-asaas/server';
 import type { client } from '../support/runtime';
 
@@ -214,5 +222,112 @@ describe('a live cancel the provider did not answer', () => {
     expect(fake.payment(c.payment.id)?.deleted).toBeFalsy();
     expect((await c.read()).status).toBe('payedPix');
     expect(await c.canceledEvents()).toHaveLength(0);
+  });
+});
+
+describe("a carnê installment's boleto registered at Asaas, the answer lost", () => {
+  async function carneSeller() {
+    const s = await connectedSeller();
+    const customer = (await api.post('/api/v1/customers', LIVE_CUSTOMER, { token: s.key })).body;
+    const product = (
+      await api.post(
+        '/api/products',
+        {
+          name: 'Curso de Violão',
+          image: 'https://cdn.example.com/v.png',
+          value: 1000,
+          boleto: true,
+          carne: { enabled: true, maxInstallments: 6, interestFactors: { '3': 1.0349 } },
+        },
+        { token: s.key },
+      )
+    ).body;
+    const plan = () =>
+      api.post(
+        '/api/v1/installment-plans',
+        {
+          productId: product.uuid,
+          customerId: customer.id,
+          installments: 3,
+          firstDueDate: addDays(saoPauloDate(live.runtime.clock.now()), 5),
+        },
+        { token: s.key },
+      );
+    return { ...s, plan };
+  }
+  const boletos = (before: number) =>
+    fake
+      .paymentsOf(ASAAS_KEY)
+      .slice(before)
+      .filter((p) => p.billingType === 'BOLETO');
+
+  it('leaves no boleto at Asaas that no transaction names: its reconciler cancels it there', async () => {
+    const s = await carneSeller();
+    const before = fake.paymentsOf(ASAAS_KEY).length;
+    fake.failOn('POST', '/v3/payments', { status: 200, lose: true });
+    const lost = await s.plan();
+    expect(lost.status, JSON.stringify(lost.body)).toBe(503);
+    expect((await api.get('/api/v1/installment-plans', { token: s.key })).body.totalCount).toBe(0);
+    const [orphan] = boletos(before);
+    expect(orphan?.deleted).toBeFalsy();
+
+    await advance(21 * 60);
+    expect(fake.payment(orphan.id)?.deleted).toBe(true);
+  });
+
+  it('keeps the boleto of a plan that was written', async () => {
+    const s = await carneSeller();
+    const created = await s.plan();
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { transactionId } = created.body.installmentsDetail[0];
+    const t = (await api.get(`/api/transactions/${transactionId}`, { token: s.key })).body;
+    const boleto = fake.paymentByReference(String(t.gatewayPayId));
+    expect(boleto, JSON.stringify(t)).toBeTruthy();
+
+    await advance(21 * 60);
+    expect(fake.payment(boleto?.id as string)?.deleted).toBeFalsy();
+  });
+});
+
+describe("a scheduled charge's pix registered at Asaas, the answer lost", () => {
+  it('ends with every payment Asaas holds for it named by one of its transactions', async () => {
+    const s = await connectedSeller();
+    const customer = (await api.post('/api/v1/customers', LIVE_CUSTOMER, { token: s.key })).body;
+    const before = fake.paymentsOf(ASAAS_KEY).length;
+    fake.failOn('POST', '/v3/payments', { status: 200, lose: true });
+    const created = await api.post(
+      '/api/v1/scheduled-charges',
+      {
+        customerId: customer.id,
+        amount: 150.5,
+        dueDate: addDays(saoPauloDate(live.runtime.clock.now()), 2),
+        methods: ['pix'],
+        type: 'one_time',
+        description: 'Aula particular',
+      },
+      { token: s.key },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(fake.paymentsOf(ASAAS_KEY).length).toBeGreaterThan(before);
+
+    await advance(21 * 60);
+
+    const detail = (await api.get(`/api/v1/scheduled-charges/${created.body.id}`, { token: s.key })).body;
+    const named = new Set(
+      (detail.cycles[0].issued as { gatewayPayId: number }[]).map((t) => String(t.gatewayPayId)),
+    );
+    const held = fake
+      .paymentsOf(ASAAS_KEY)
+      .slice(before)
+      .filter((p) => !p.deleted);
+    expect(held.length).toBeGreaterThan(0);
+    for (const p of held)
+      expect(named.has(String(p.externalReference)), p.externalReference ?? '').toBe(true);
+    expect(
+      fake
+        .paymentsOf(ASAAS_KEY)
+        .slice(before)
+        .some((p) => p.deleted),
+    ).toBe(true);
   });
 });
