@@ -386,7 +386,9 @@ async function expire(deps: CloseDeps, session: CheckoutSession, onFailure: Canc
   const paid = transactions.find((t) => PAID.includes(t.status));
   if (paid) {
     // The backstop of a crash between a first payment's sale and its subscription's start.
-    await startFirstPeriod(deps, paid, session);
+    await startFirstPeriod(deps, paid, session).catch((error) =>
+      deps.reporter.error('could not start the subscription of a paid session', error, { id: session.id }),
+    );
     const done = await close(deps, session, completionBy(deps, paid));
     return { session: done.session, expired: false };
   }

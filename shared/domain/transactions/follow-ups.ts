@@ -1,5 +1,5 @@
 import { undoPayment } from '#shared/domain/checkout/attempts';
-import type { CheckoutSession } from '#shared/domain/checkout/session';
+import { type CheckoutMethod, type CheckoutSession, sessionWith } from '#shared/domain/checkout/session';
 import { settleFirstPayment, startFirstPeriod } from '#shared/domain/checkout/session-subscriptions';
 import { type CloseDeps, completeSessionWith } from '#shared/domain/checkout/sessions';
 import type { Deps } from '#shared/domain/deps';
@@ -7,6 +7,7 @@ import { payInstallmentOfTransaction } from '#shared/domain/installment-plans/pa
 import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
 import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
 import { sameTenant } from '#shared/domain/tenant';
+import { isConflict } from '#shared/errors';
 import type { ManageDeps } from './manage';
 import {
   applyNotification,
@@ -58,9 +59,27 @@ async function sessionOfPayment(deps: CloseDeps, t: Transaction): Promise<Checko
 async function sessionKeeping(deps: FollowUpDeps, t: Transaction): Promise<CheckoutSession | null> {
   const session = await sessionOfPayment(deps, t);
   if (!session || session.payments.some((p) => p.transactionId === t.id)) return session;
+  if (session.status === 'open') {
+    const at = deps.clock.now().toISOString();
+    const payment = {
+      transactionId: t.id,
+      transactionUuid: t.uuid,
+      method: methodOnSession(t),
+      createdAt: at,
+    };
+    try {
+      await deps.sessions.addPayment(session.id, payment, at);
+      return sessionWith(session, payment);
+    } catch (error) {
+      if (!isConflict(error, 'invalid_state')) throw error;
+    }
+  }
   await undoPayment(deps, t, 'checkout session closed before the payment was recorded');
   return null;
 }
+
+const methodOnSession = (t: Transaction): CheckoutMethod =>
+  t.paymentMethod === 'creditcard' ? 'card' : t.paymentMethod;
 
 /**
  * A session's payment recorded pending: a Pix Automático first pix starts its subscription
