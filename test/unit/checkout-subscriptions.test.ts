@@ -8,6 +8,7 @@ import { PRICE_NO_LONGER_OFFERED } from '#shared/domain/checkout/subscribe';
 import type { Product } from '#shared/domain/products/products';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
+import { type FollowUpDeps, runFollowUps } from '#shared/domain/transactions/follow-ups';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
 import { ConflictError } from '#shared/errors';
@@ -276,5 +277,36 @@ describe('refusals when paying', () => {
     expect(declined).toMatchObject({ status: 'declined', subscription: null });
     expect((await stored(FIRST_TRANSACTION_ID)).recurring).toBeNull();
     expect(subscriptions.items.size).toBe(0);
+  });
+});
+
+describe('a first payment recorded without its subscription (its sale recorded by the reconciler)', () => {
+  it('starts the subscription pending from the follow-ups, then activates it and completes the session when paid', async () => {
+    const s = await priceSession();
+    await pay(s.id, 'pix');
+    const pending = await stored(FIRST_TRANSACTION_ID);
+    // As if the request died after the sale's write: no subscription was started.
+    const id = pending.recurring?.subscriptionId ?? 0;
+    subscriptions.items.clear();
+    // A session payment touches no cycle or installment: those repositories stay unused.
+    const followUps = deps as unknown as FollowUpDeps;
+
+    await runFollowUps(followUps, pending);
+    expect(await subscriptionOf(pending)).toMatchObject({
+      id,
+      status: 'pending',
+      collectionMethod: 'pix_automatic',
+    });
+    await runFollowUps(followUps, pending);
+    expect(subscriptions.items.size).toBe(1);
+
+    const { transaction: paid } = await transition(deps, pending, 'pay');
+    await runFollowUps(followUps, paid);
+    expect(await subscriptionOf(paid)).toMatchObject({ status: 'active', billingCycle: 1 });
+    expect(sessions.stored(s.id)).toMatchObject({
+      status: 'complete',
+      transactionId: paid.id,
+      subscriptionId: id,
+    });
   });
 });
