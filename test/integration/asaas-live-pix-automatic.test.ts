@@ -356,3 +356,47 @@ describe('a live Pix Automático subscription on Asaas', () => {
 
 const saoPauloDay = (at: Date) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
+
+describe('a live Pix Automático renewal debit whose answer is lost', () => {
+  it('is found under its reference when the due job runs the key again: one debit, and it renews the subscription', async () => {
+    const { sellerId, key, session } = await liveSeller();
+    await api.post(`/api/public/checkout/${session.id}/pay`, { customer: buyer, paymentMethod: 'pix' });
+    const t = (await api.get('/api/transactions', { token: key })).body.data[0];
+    const subscriptionId = t.subscriptionId as number;
+    const stored = await runtime.deps.repos.subscriptions.get(
+      { sellerId, environment: 'live' },
+      subscriptionId,
+    );
+    const authorizationId = stored?.pixAuthorizationId as string;
+    await fake.payAuthorizationQr(authorizationId);
+    const sub = (await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body;
+    expect(sub.status).toBe('active');
+    const debits = () =>
+      fake
+        .paymentsOf(ASAAS_KEY)
+        .filter((p) => (p as { pixAutomaticAuthorizationId?: string }).pixAutomaticAuthorizationId);
+    const before = debits().length;
+
+    fake.failOn('POST', '/v3/payments', { status: 200, lose: true });
+    const periodEnd = Date.parse(sub.currentPeriodEnd);
+    await advanceTo(new Date(periodEnd + 3_600_000));
+    await advanceTo(new Date(periodEnd + 3 * 3_600_000));
+
+    const made = debits().slice(before);
+    expect(made).toHaveLength(1);
+    const renewal = (await api.get('/api/transactions', { token: key })).body.data.filter(
+      (x: { subscriptionId?: number; gatewayPayId: number }) =>
+        x.subscriptionId === subscriptionId && String(x.gatewayPayId) === made[0].externalReference,
+    );
+    expect(renewal).toHaveLength(1);
+    expect(renewal[0].status).toBe('pendingPix');
+
+    const paid = await fake.pay(made[0].id);
+    expect(await paid?.json()).toMatchObject({ applied: true });
+    expect((await api.get(`/api/subscriptions/${subscriptionId}`, { token: key })).body).toMatchObject({
+      status: 'active',
+      billingCycle: 2,
+    });
+    expect(debits().slice(before)).toHaveLength(1);
+  });
+});

@@ -2,12 +2,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { payCheckout } from '#shared/domain/checkout/public';
 import { createSessionSchema } from '#shared/domain/checkout/schemas';
 import type { CheckoutSession } from '#shared/domain/checkout/session';
-import { settleFirstPixPayment } from '#shared/domain/checkout/session-subscriptions';
+import { settleFirstPayment } from '#shared/domain/checkout/session-subscriptions';
 import { createSession, expireSessionJob } from '#shared/domain/checkout/sessions';
 import { PRICE_NO_LONGER_OFFERED } from '#shared/domain/checkout/subscribe';
 import type { Product } from '#shared/domain/products/products';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
+import { type FollowUpDeps, runFollowUps } from '#shared/domain/transactions/follow-ups';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
 import { ConflictError } from '#shared/errors';
@@ -203,7 +204,7 @@ describe('a session with a subscription price starts at most one subscription', 
     completeByAnother(s.id);
     const { transaction: paid } = await transition(deps, await stored(FIRST_TRANSACTION_ID), 'pay');
 
-    await settleFirstPixPayment(deps, paid, sessions.stored(s.id) as CheckoutSession);
+    await settleFirstPayment(deps, paid, sessions.stored(s.id) as CheckoutSession);
 
     expect(await stored(paid.id)).toMatchObject({ status: 'reversed', refundedAmount: 4990 });
     expect(await subscriptionOf(paid)).toMatchObject({ status: 'canceled' });
@@ -219,8 +220,8 @@ describe('a session with a subscription price starts at most one subscription', 
       transactionId: paid.id,
     };
 
-    await settleFirstPixPayment(deps, paid, completed);
-    await settleFirstPixPayment(deps, paid, completed);
+    await settleFirstPayment(deps, paid, completed);
+    await settleFirstPayment(deps, paid, completed);
 
     expect(await subscriptionOf(paid)).toMatchObject({ status: 'active', billingCycle: 1 });
     expect(subscriptions.outbox.names().filter((n) => n === 'subscription.activated')).toHaveLength(1);
@@ -276,5 +277,36 @@ describe('refusals when paying', () => {
     expect(declined).toMatchObject({ status: 'declined', subscription: null });
     expect((await stored(FIRST_TRANSACTION_ID)).recurring).toBeNull();
     expect(subscriptions.items.size).toBe(0);
+  });
+});
+
+describe('a first payment recorded without its subscription (its sale recorded by the reconciler)', () => {
+  it('starts the subscription pending from the follow-ups, then activates it and completes the session when paid', async () => {
+    const s = await priceSession();
+    await pay(s.id, 'pix');
+    const pending = await stored(FIRST_TRANSACTION_ID);
+    // As if the request died after the sale's write: no subscription was started.
+    const id = pending.recurring?.subscriptionId ?? 0;
+    subscriptions.items.clear();
+    // A session payment touches no cycle or installment: those repositories stay unused.
+    const followUps = deps as unknown as FollowUpDeps;
+
+    await runFollowUps(followUps, pending);
+    expect(await subscriptionOf(pending)).toMatchObject({
+      id,
+      status: 'pending',
+      collectionMethod: 'pix_automatic',
+    });
+    await runFollowUps(followUps, pending);
+    expect(subscriptions.items.size).toBe(1);
+
+    const { transaction: paid } = await transition(deps, pending, 'pay');
+    await runFollowUps(followUps, paid);
+    expect(await subscriptionOf(paid)).toMatchObject({ status: 'active', billingCycle: 1 });
+    expect(sessions.stored(s.id)).toMatchObject({
+      status: 'complete',
+      transactionId: paid.id,
+      subscriptionId: id,
+    });
   });
 });

@@ -10,11 +10,11 @@ import {
 import { STATUSES, type Transaction } from '#shared/domain/transactions/transaction';
 
 const LINKS: FollowUpLink[] = ['checkoutSession', 'subscription', 'scheduledChargeCycle', 'installment'];
-const OUTCOMES: PaymentOutcome[] = ['paid', 'failed', 'canceled', 'refunded', 'chargedBack'];
+const OUTCOMES: PaymentOutcome[] = ['opened', 'paid', 'failed', 'canceled', 'refunded', 'chargedBack'];
 
 /** Which link × outcome does something: a change to the map has to change this table on purpose. */
 const HANDLED: Record<FollowUpLink, PaymentOutcome[]> = {
-  checkoutSession: ['paid'],
+  checkoutSession: ['opened', 'paid'],
   subscription: ['paid', 'failed', 'canceled'],
   scheduledChargeCycle: ['paid'],
   installment: ['paid', 'failed'],
@@ -58,9 +58,9 @@ describe('outcomeOf', () => {
   it('reads the outcome from every status', () => {
     const seen = Object.fromEntries(STATUSES.map((status) => [status, outcomeOf(tx({ status }))]));
     expect(seen).toEqual({
-      pendingBoleto: null,
-      pendingPix: null,
-      authorized: null,
+      pendingBoleto: 'opened',
+      pendingPix: 'opened',
+      authorized: 'opened',
       captured: 'paid',
       payedBoleto: 'paid',
       payedPix: 'paid',
@@ -95,9 +95,8 @@ const untouchable = new Proxy({} as FollowUpDeps, {
 });
 
 describe('runFollowUps', () => {
-  it('does nothing for a pending transaction, whatever it is linked to', async () => {
+  it('does nothing for a pending transaction of a cycle or an installment', async () => {
     const t = tx({
-      checkoutSessionId: 'cs_test_1',
       scheduledCharge: { chargeId: 'sc_1', cycleNumber: 1 } as Transaction['scheduledCharge'],
       installmentPlan: { planUuid: 'u', number: 1 } as Transaction['installmentPlan'],
     });
@@ -136,5 +135,19 @@ describe('runFollowUps', () => {
     });
     await runFollowUps(deps, t);
     expect(reads).toEqual(['session cs_test_1', 'scheduled charge']);
+  });
+
+  it('reads only the session of a pending session payment (a sale recorded late starts what it opens)', async () => {
+    const reads: string[] = [];
+    const deps = {
+      sessions: {
+        get: async (id: string) => {
+          reads.push(`session ${id}`);
+          return null;
+        },
+      },
+    } as unknown as FollowUpDeps;
+    await runFollowUps(deps, tx({ status: 'pendingPix', checkoutSessionId: 'cs_test_1' }));
+    expect(reads).toEqual(['session cs_test_1']);
   });
 });

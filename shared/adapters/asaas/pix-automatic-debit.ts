@@ -43,13 +43,23 @@ export async function chargeOnAuthorization(
   if (replay) return replay;
   const own = await ownAuthorization(ctx, request.tenant, request.authorizationId);
   if (!own) throw new NotFoundError(PIX_AUTHORIZATION_NOT_FOUND);
+  // Written ahead, as a saved-card debit: the key's reference exists before the debit, so a rerun
+  // of the key after a lost answer asks Asaas what it holds under it instead of debiting again.
+  const reserved = await ctx.reserveId(sellerId, request.amountCentavos);
+  const gatewayPayId = await ctx.links.reserveKey(sellerId, request.idempotencyKey, reserved);
+  if (gatewayPayId !== reserved) {
+    const held = await heldDebit(ctx, own, gatewayPayId);
+    if (held) {
+      await ctx.links.remember(sellerId, request.idempotencyKey, held);
+      return held;
+    }
+  }
   let status: PixAuthorizationStatus | null;
   try {
     status = await freshStatus(ctx, own);
   } catch (error) {
     // Whether the payer still consents is unknown: errored (retried), never a false decline.
-    if (error instanceof AsaasUnavailable)
-      return unknownOutcome(await ctx.reserveId(sellerId, request.amountCentavos), error);
+    if (error instanceof AsaasUnavailable) return unknownOutcome(gatewayPayId, error);
     throw error;
   }
   if (status === null) throw new NotFoundError(PIX_AUTHORIZATION_NOT_FOUND);
@@ -59,7 +69,6 @@ export async function chargeOnAuthorization(
       : request.amountCentavos > own.maxAmountCentavos
         ? { failureCode: 'amount_above_limit', failureReason: REASONS.amount_above_limit }
         : null;
-  const gatewayPayId = await ctx.reserveId(sellerId, request.amountCentavos);
   let result: ChargeResult;
   if (refusal) {
     result = {
@@ -97,7 +106,10 @@ async function debit(
     await ctx.links.linkCharge(gatewayPayId, payment.id);
     return { outcome: 'pending', gatewayPayId };
   } catch (error) {
-    if (error instanceof AsaasUnavailable) return unknownOutcome(gatewayPayId, error);
+    // A 5xx or a timeout may have been carried out: the debit's job reruns the key (its claim),
+    // which finds it under the reference. Only a call never carried out (a 429, an open circuit)
+    // could be answered as an error, and a rerun costs nothing more then.
+    if (error instanceof AsaasUnavailable) throw ctx.failureOf(error);
     if (error instanceof AsaasRefusal && error.status !== 401) {
       const first = error.errors[0];
       return {
@@ -111,6 +123,24 @@ async function debit(
     }
     throw ctx.failureOf(error);
   }
+}
+
+/** The debit Asaas holds under our reference (a lost answer), linked; null when it holds none. */
+async function heldDebit(
+  ctx: PixAutomaticContext,
+  own: ProviderPixAuthorization,
+  gatewayPayId: number,
+): Promise<ChargeResult | null> {
+  const credentials = await ctx.credentialsOf(own.sellerId);
+  const found = await ctx.call<{
+    data?: { id: string; externalReference?: string | null; deleted?: boolean }[];
+  }>(credentials, 'GET', `/payments?externalReference=${gatewayPayId}`);
+  const payment = (found.data ?? []).find(
+    (p) => p.externalReference === String(gatewayPayId) && p.deleted !== true,
+  );
+  if (!payment) return null;
+  await ctx.links.linkCharge(gatewayPayId, payment.id);
+  return { outcome: 'pending', gatewayPayId };
 }
 
 const unknownOutcome = (gatewayPayId: number, error: AsaasUnavailable): ChargeResult => ({

@@ -16,7 +16,7 @@ import { decodeCursor, INVALID_CURSOR } from './cursor';
 import { transactionEntity } from './entities/transaction';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
-import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
+import { alreadyExists, encodeCursor, type Item, type Table, type TransactItem } from './table';
 
 const { byUuid, byStatus, byGatewayPayId, byProduct, byCustomer, byStatusAndMethod } =
   transactionEntity.patterns;

@@ -68,10 +68,41 @@ export interface CyclePlan {
   cardExpiry: { month: number; year: number };
 }
 
-export type PaymentAttempt = SaleAttempt | RefundAttempt | CycleAttempt;
+/** A pending charge the seller (or the checkout) asked the provider to cancel. */
+export interface CancelPlan {
+  transactionId: number;
+}
+
+/**
+ * A pix or boleto registered at the provider for a transaction its caller writes with its own
+ * aggregate (a carnê installment's boleto, a scheduled charge cycle's pix or boleto).
+ */
+export interface RegistrationPlan {
+  transactionId: number;
+  method: 'pix' | 'boleto';
+  /** Whose registration it is, for the reports of an orphan. */
+  of: 'installment' | 'scheduledCharge';
+}
+
+/**
+ * The calls written ahead, each settled by its own reconciler (reconcile.ts, docs/decisions.md):
+ * - `sale`: a sale's charge (card, pix or boleto registration);
+ * - `cycle`: a scheduled charge's cycle paid by card at its link;
+ * - `refund`: a refund, kept by the provider under our refund's id;
+ * - `cancel`: a pending charge's cancel (asked again until the provider holds it canceled);
+ * - `registration`: a pix or boleto registered for an installment or a scheduled charge's cycle.
+ */
+export const ATTEMPT_KINDS = ['sale', 'cycle', 'refund', 'cancel', 'registration'] as const;
+export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
+
+export type PaymentAttempt = SaleAttempt | RefundAttempt | CycleAttempt | CancelAttempt | RegistrationAttempt;
 export type CycleAttempt = AttemptBase & { kind: 'cycle'; plan: CyclePlan };
 export type SaleAttempt = AttemptBase & { kind: 'sale'; plan: SalePlan };
 export type RefundAttempt = AttemptBase & { kind: 'refund'; plan: RefundPlan };
+export type CancelAttempt = AttemptBase & { kind: 'cancel'; plan: CancelPlan };
+export type RegistrationAttempt = AttemptBase & { kind: 'registration'; plan: RegistrationPlan };
+/** The attempt of one kind. */
+export type AttemptOf<K extends AttemptKind> = Extract<PaymentAttempt, { kind: K }>;
 
 interface AttemptBase {
   /** `att_<32 characters>`: derived from the request's idempotency key when it has one. */
@@ -111,16 +142,24 @@ export const reconcileJobOf = (attempt: Pick<PaymentAttempt, 'tenant' | 'id'>): 
 /** When the reconciler first looks at an attempt written (or reopened) at `now`. */
 export const reconcileDueAt = (now: Date) => new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString();
 
-/** A new pending attempt of `kind`, first looked at by its reconciler RECONCILE_AFTER_MS from now. */
+/**
+ * A registration's first look waits out the longest run that can still write it (a jobs Lambda's
+ * 15 minutes): the reconciler cancels one nobody wrote, so it must not look while its caller is
+ * still saving.
+ */
+export const REGISTRATION_RECONCILE_AFTER_MS = 20 * 60_000;
+
+/** A new pending attempt of `kind`, first looked at by its reconciler `afterMs` (RECONCILE_AFTER_MS) from now. */
 export function pendingAttempt<A extends PaymentAttempt>(
   fields: Pick<A, 'id' | 'tenant' | 'kind' | 'provider' | 'gatewayPayId' | 'plan'>,
   now: Date,
+  afterMs = RECONCILE_AFTER_MS,
 ): A {
   const at = now.toISOString();
   return {
     ...fields,
     status: 'pending',
-    dueAt: reconcileDueAt(now),
+    dueAt: new Date(now.getTime() + afterMs).toISOString(),
     outcome: null,
     createdAt: at,
     updatedAt: at,

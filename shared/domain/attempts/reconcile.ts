@@ -9,18 +9,28 @@ import {
 } from '#shared/domain/due-schedule';
 import { parseJobId } from '#shared/domain/job-id';
 import { reconcileCyclePayment } from '#shared/domain/scheduled-charges/pay-link-card';
+import { completeCancel } from '#shared/domain/transactions/cancel';
 import { lookupHintOf, recordSale } from '#shared/domain/transactions/create';
-import { receiveVerifiedNotification } from '#shared/domain/transactions/follow-ups';
+import {
+  receiveVerifiedNotification,
+  runFollowUps,
+  settleByProviderStatus,
+} from '#shared/domain/transactions/follow-ups';
 import { completeRefund } from '#shared/domain/transactions/manage';
 import { notificationOfStatus } from '#shared/domain/transactions/notifications';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import {
   ATTEMPT_ID,
   ATTEMPT_RECONCILE_JOB,
+  type AttemptKind,
+  type AttemptOf,
+  type CancelAttempt,
   type PaymentAttempt,
   RECONCILE_RETRY_MS,
   reconcileJobOf,
+  type SaleAttempt,
 } from './attempt';
+import { settleRegistration } from './registration';
 
 export type ReconcileDeps = Deps;
 
@@ -48,36 +58,61 @@ export async function reconcileAttempt(deps: ReconcileDeps, value: string): Prom
       const now = deps.clock.now();
       if (attempt.status !== 'pending' || !attempt.dueAt || Date.parse(attempt.dueAt) > now.getTime())
         return NOTHING_DUE;
-      if (attempt.kind === 'cycle') {
-        try {
-          return { outcome: await reconcileCyclePayment(deps, attempt) };
-        } catch (error) {
-          return postpone(deps, attempt, now, error);
-        }
-      }
-      if (attempt.kind === 'refund') {
-        try {
-          return { outcome: await completeRefund(deps, attempt) };
-        } catch (error) {
-          return postpone(deps, attempt, now, error);
-        }
-      }
-      const provider = deps.payments.forEnvironment(attempt.tenant.environment);
-      let held: Awaited<ReturnType<typeof provider.lookupCharge>>;
+      const reconcile = RECONCILERS[attempt.kind] as Reconciler<typeof attempt.kind>;
       try {
-        held = await provider.lookupCharge(attempt.tenant, attempt.gatewayPayId, lookupHintOf(attempt.plan));
+        return await reconcile(deps, attempt);
       } catch (error) {
         return postpone(deps, attempt, now, error);
       }
-      if (!held) {
-        await deps.attempts.void(attempt, now.toISOString());
-        return { outcome: 'voided' };
-      }
-      const { transaction } = await recordSale(deps, attempt, held);
-      const moved = await catchUp(deps, transaction);
-      return { outcome: 'recorded', transactionId: transaction.id, status: moved.status };
     },
   );
+}
+
+type Reconciler<K extends AttemptKind> = (
+  deps: ReconcileDeps,
+  attempt: AttemptOf<K>,
+) => Promise<ReconcileOutcome>;
+
+/** What each kind's reconciler does with an attempt still pending; a throw postpones it. */
+const RECONCILERS: { [K in AttemptKind]: Reconciler<K> } = {
+  sale: reconcileSale,
+  cycle: async (deps, attempt) => ({ outcome: await reconcileCyclePayment(deps, attempt) }),
+  refund: async (deps, attempt) => ({ outcome: await completeRefund(deps, attempt) }),
+  cancel: reconcileCancel,
+  registration: async (deps, attempt) => ({ outcome: await settleRegistration(deps, attempt) }),
+};
+
+/**
+ * A sale: the charge the provider holds under the reference is recorded as the request would
+ * have recorded it, with what the request does after its sale (the follow-ups: its checkout
+ * session completed, the subscription its first payment starts); nothing there voids it.
+ */
+async function reconcileSale(deps: ReconcileDeps, attempt: SaleAttempt): Promise<ReconcileOutcome> {
+  const provider = deps.payments.forEnvironment(attempt.tenant.environment);
+  const held = await provider.lookupCharge(attempt.tenant, attempt.gatewayPayId, lookupHintOf(attempt.plan));
+  if (!held) {
+    await deps.attempts.void(attempt, deps.clock.now().toISOString());
+    return { outcome: 'voided' };
+  }
+  const { transaction } = await recordSale(deps, attempt, held);
+  // The sale is written and the attempt settled: a follow-up that fails is reported, and the
+  // session's expiry (which completes it with a paid payment and starts its subscription) is the backstop.
+  await runFollowUps(deps, transaction).catch((error) =>
+    deps.reporter.error('could not run the follow-ups of a reconciled sale', error, { id: transaction.id }),
+  );
+  const moved = await catchUp(deps, transaction);
+  return { outcome: 'recorded', transactionId: transaction.id, status: moved.status };
+}
+
+/**
+ * A cancel: recorded once the provider holds the charge canceled (asked again while it is still
+ * payable there); a charge the provider paid or failed first is recorded so, as its notification
+ * would record it, and the cancel voided.
+ */
+async function reconcileCancel(deps: ReconcileDeps, attempt: CancelAttempt): Promise<ReconcileOutcome> {
+  const { outcome, moved } = await completeCancel(deps, attempt);
+  if (moved) await settleByProviderStatus(deps, moved.t, moved.status);
+  return { outcome };
 }
 
 /** The provider could not answer: the attempt is looked at again later (its schedule, the sweep). */

@@ -1,8 +1,9 @@
 import type { CheckoutSessionRepository } from '#shared/domain/ports';
+import { cancelCharge } from '#shared/domain/transactions/cancel';
+import type { KeptSale } from '#shared/domain/transactions/create';
 import { type ManageDeps, refundTransaction } from '#shared/domain/transactions/manage';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
-import { transition } from '#shared/domain/transactions/transitions';
 import { isConflict } from '#shared/errors';
 import { notOpen } from './outcome';
 import { type CheckoutMethod, type CheckoutSession, sessionWith } from './session';
@@ -14,8 +15,7 @@ import { type CheckoutMethod, type CheckoutSession, sessionWith } from './sessio
  */
 export async function undoPayment(deps: ManageDeps, t: Transaction, reason: string) {
   if (canApply('cancel', t.status)) {
-    await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
-    await transition(deps, t, 'cancel');
+    await cancelCharge(deps, t);
   } else if (PAID.includes(t.status)) {
     await refundTransaction(deps, t, { reason });
   }
@@ -43,4 +43,21 @@ export async function recordPayment(
     const current = await deps.sessions.get(session.id);
     throw notOpen(current?.status === 'complete' ? 'complete' : 'expired');
   }
+}
+
+/**
+ * The session after a sale that asked to be recorded on it (`recordOnSession`): as the sale's write
+ * left it, or as read when the sale was already recorded there (a retry of a request whose sale was
+ * written); else the session closed meanwhile, and recordPayment undoes the payment.
+ */
+export function sessionAfterSale(
+  deps: ManageDeps & { sessions: CheckoutSessionRepository },
+  session: CheckoutSession,
+  sale: KeptSale,
+  method: CheckoutMethod,
+): Promise<CheckoutSession> | CheckoutSession {
+  const t = sale.transaction;
+  if (sale.sessionPayment) return sessionWith(session, sale.sessionPayment);
+  if (session.payments.some((p) => p.transactionId === t.id)) return session;
+  return recordPayment(deps, session, t, method);
 }

@@ -22,7 +22,7 @@ import { NotFoundError, ValidationError } from '#shared/errors';
 import { looksLikeUuid } from '#shared/ids';
 import { centavosToReais } from '#shared/money';
 import { parseInput } from '#shared/validation';
-import { recordPayment } from './attempts';
+import { sessionAfterSale } from './attempts';
 import { notOpen, outcomeOf, type PaymentOutcome } from './outcome';
 import { emptyCustomer, type PayCheckoutInput, payCheckoutSchema, type testPaySchema } from './schemas';
 import {
@@ -32,7 +32,6 @@ import {
   productUuidOfSessionId,
   SESSION_ID_PREFIX,
   type SessionCustomer,
-  sessionWith,
   successUrlOf,
   toSessionPriceView,
 } from './session';
@@ -241,10 +240,7 @@ async function sell(
   // (after the provider charged), as recordPayment records it.
   const sale = await createSaleKeepingCard(deps, request, { ...context, recordOnSession: method });
   const t = sale.transaction;
-  // As the write left it; else (the session closed meanwhile) as before: the payment is undone.
-  let after = sale.sessionPayment
-    ? sessionWith(session, sale.sessionPayment)
-    : await recordPayment(deps, session, t, method);
+  let after = await sessionAfterSale(deps, session, sale, method);
   if (PAID.includes(t.status)) after = (await completeWithTransaction(deps, t)) ?? after;
   return outcomeOf(t, after);
 }

@@ -42,7 +42,11 @@ import {
   sessionPriceOf,
   toSessionView,
 } from './session';
-import { dropWaitingSubscriptions, type SessionSubscriptionDeps } from './session-subscriptions';
+import {
+  dropWaitingSubscriptions,
+  type SessionSubscriptionDeps,
+  startFirstPeriod,
+} from './session-subscriptions';
 
 /**
  * A live session needs a live provider (`payments`): without one nothing could ever be paid (503, as
@@ -296,8 +300,13 @@ const completionBy = (deps: CloseDeps, t: Transaction) =>
  */
 export async function completeWithTransaction(deps: CloseDeps, t: Transaction) {
   if (!t.checkoutSessionId || !PAID.includes(t.status)) return null;
-  const session = await deps.sessions.get(t.checkoutSessionId);
-  if (!session || !sameTenant(session.tenant, t.tenant)) return null;
+  return completeSessionWith(deps, await deps.sessions.get(t.checkoutSessionId), t);
+}
+
+/** completeWithTransaction on the session as the caller just read it. */
+export async function completeSessionWith(deps: CloseDeps, session: CheckoutSession | null, t: Transaction) {
+  if (!PAID.includes(t.status) || !session || session.id !== t.checkoutSessionId) return null;
+  if (!sameTenant(session.tenant, t.tenant)) return null;
   if (!session.payments.some((p) => p.transactionId === t.id)) return null;
   const { session: after, changed } = await close(deps, session, completionBy(deps, t));
   if (changed) await letGoOfOtherPayments(deps, after);
@@ -376,6 +385,10 @@ async function expire(deps: CloseDeps, session: CheckoutSession, onFailure: Canc
   const transactions = await paymentsOf(deps, session);
   const paid = transactions.find((t) => PAID.includes(t.status));
   if (paid) {
+    // The backstop of a crash between a first payment's sale and its subscription's start.
+    await startFirstPeriod(deps, paid, session).catch((error) =>
+      deps.reporter.error('could not start the subscription of a paid session', error, { id: session.id }),
+    );
     const done = await close(deps, session, completionBy(deps, paid));
     return { session: done.session, expired: false };
   }

@@ -1,7 +1,6 @@
 import { recordBuyer } from '#shared/domain/customers/buyer';
 import type { PaymentMethodView } from '#shared/domain/payment-methods/payment-method';
 import { saveCard } from '#shared/domain/payment-methods/save-card';
-import type { PriceRepository } from '#shared/domain/ports';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { startSubscription } from '#shared/domain/subscriptions/start';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
@@ -15,26 +14,20 @@ import {
 } from '#shared/domain/transactions/create';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '#shared/errors';
-import { recordPayment, undoPayment } from './attempts';
+import { sessionAfterSale, undoPayment } from './attempts';
 import { notOpen, outcomeOf, type PaymentOutcome, refusedCardOutcome, trialOutcome } from './outcome';
 import type { CheckoutSession } from './session';
-import { dropSubscription, type SessionSubscriptionDeps } from './session-subscriptions';
+import {
+  dropSubscription,
+  type SessionSubscriptionDeps,
+  startFirstPeriod,
+  subscriberOf,
+} from './session-subscriptions';
 import { type CloseDeps, completeWithSubscription, completeWithTransaction } from './sessions';
 
-export type SubscribeDeps = CreateDeps &
-  CloseDeps &
-  SessionSubscriptionDeps & { prices: Pick<PriceRepository, 'get'> };
+export type SubscribeDeps = CreateDeps & CloseDeps & SessionSubscriptionDeps;
 
 export const PRICE_NO_LONGER_OFFERED = 'This subscription price is no longer offered';
-
-/** The buyer's side of a subscription: the customer's id and uuid, with the buyer's own data. */
-const subscriberOf = (c: Transaction['customer']) => ({
-  id: c.id,
-  uuid: c.uuid,
-  name: c.name,
-  email: c.email,
-  document: c.document,
-});
 
 /**
  * What the buyer's bank shows of a Pix Automático consent. Its ceiling is the price itself: a
@@ -120,7 +113,12 @@ async function startTrial(
   return trialOutcome(closed, subscription, { brand: kept.brand, last4: kept.last4 });
 }
 
-/** The first period is charged now: by card (kept for the renewals) or by pix with a recurring consent. */
+/**
+ * The first period is charged now: by card (kept for the renewals) or by pix with a recurring
+ * consent. The payment is recorded on the session in the sale's own write, so a sale its attempt's
+ * reconciler records carries it too; the subscription starts as the follow-ups start it
+ * (startFirstPeriod), with the id the sale was written with.
+ */
 async function payFirstPeriod(
   deps: SubscribeDeps,
   session: CheckoutSession,
@@ -129,31 +127,24 @@ async function payFirstPeriod(
   context: SaleContext,
 ): Promise<PaymentOutcome> {
   const card = request.paymentMethod === 'creditcard';
+  const method = card ? 'card' : 'pix';
   const subscriptionId = await deps.subscriptions.nextId();
-  const { transaction: t, paymentMethod } = await createSaleKeepingCard(deps, request, {
+  const sale = await createSaleKeepingCard(deps, request, {
     ...context,
+    recordOnSession: method,
     recurring: { subscriptionId, billingCycle: 1, method: card ? 'card' : 'pix_automatic' },
     forceSaveCard: card,
     recurringConsent: card ? undefined : consentOf(price),
   });
-  const recorded = await recordPayment(deps, session, t, card ? 'card' : 'pix');
+  const t = sale.transaction;
+  const recorded = await sessionAfterSale(deps, session, sale, method);
   if (card && !PAID.includes(t.status)) return outcomeOf(t, recorded);
-  let subscription: Subscription;
+  let subscription: Subscription | null;
   try {
-    if (card && !paymentMethod) throw new Error('the approved card could not be kept for the renewals');
-    subscription = await startSubscription(deps, {
-      tenant: t.tenant,
-      id: subscriptionId,
-      price,
-      customer: subscriberOf(t.customer),
-      collectionMethod: card ? 'card' : 'pix_automatic',
-      paymentMethod: paymentMethod ? await paymentMethodOf(deps, t.tenant, paymentMethod) : null,
-      pixAuthorizationId: t.pix?.authorizationId ?? null,
-      checkoutSessionId: session.id,
-      metadata: session.metadata,
-      trial: false,
-      firstPayment: card ? t : undefined,
-    });
+    // A retry of a sale already written keeps nothing new: the card is the one its first run kept.
+    const kept = sale.paymentMethod ? await paymentMethodOf(deps, t.tenant, sale.paymentMethod) : undefined;
+    subscription = await startFirstPeriod(deps, t, recorded, { price, card: kept });
+    if (!subscription) throw new Error(`the first payment ${t.id} started no subscription`);
   } catch (error) {
     // No subscription, no payment: the buyer's money is returned (or the pix made unpayable).
     await undoPayment(deps, t, 'the subscription could not be started');

@@ -26,7 +26,7 @@ import { toPlanView } from './view';
 
 export type ActionDeps = Pick<
   InstallmentPlanDeps,
-  'installmentPlans' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+  'installmentPlans' | 'transactions' | 'attempts' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
 >;
 
 const LIVE: readonly InstallmentPlan['status'][] = ['pending_activation', 'active'];

@@ -13,6 +13,7 @@ export type InstallmentPlanDeps = Pick<
   Deps,
   | 'installmentPlans'
   | 'transactions'
+  | 'attempts'
   | 'customers'
   | 'products'
   | 'affiliations'

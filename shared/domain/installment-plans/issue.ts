@@ -1,5 +1,6 @@
 import { BASIS_POINTS_PER_PERCENT } from '#shared/domain/affiliates/affiliation';
 import { affiliateSale } from '#shared/domain/affiliates/index';
+import { registerAhead } from '#shared/domain/attempts/registration';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
@@ -17,7 +18,10 @@ import type { Installment, InstallmentBoleto, InstallmentPlan } from './plan';
  * transaction that names the plan and installment (`installmentPlan`), written with the plan's save.
  */
 
-export type IssueDeps = Pick<InstallmentPlanDeps, 'transactions' | 'payments' | 'clock' | 'ids'>;
+export type IssueDeps = Pick<
+  InstallmentPlanDeps,
+  'transactions' | 'attempts' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+>;
 
 export interface IssuedBoleto {
   boleto: InstallmentBoleto;
@@ -50,9 +54,18 @@ export async function issueBoleto(
   const id = await deps.transactions.nextId();
   const amount = installment.amount;
   const description = `${plan.product.name} (parcela ${installment.number}/${plan.installments})`;
+  // Written ahead: a crash before the plan's save leaves an attempt whose reconciler cancels the
+  // boleto nobody wrote.
+  const gatewayPayId = await registerAhead(deps, provider, plan.tenant, {
+    transactionId: id,
+    method: 'boleto',
+    of: 'installment',
+    amountCentavos: amount,
+  });
   const result = await provider.createCharge({
     tenant: plan.tenant,
     transactionId: id,
+    gatewayPayId,
     method: 'boleto',
     amountCentavos: amount,
     installments: 1,

@@ -1,4 +1,5 @@
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
+import { registerAhead } from '#shared/domain/attempts/registration';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
@@ -28,7 +29,7 @@ import {
 
 export type IssueDeps = Pick<
   ScheduledChargeDeps,
-  'scheduledCharges' | 'transactions' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+  'scheduledCharges' | 'transactions' | 'attempts' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
 >;
 
 /**
@@ -82,9 +83,18 @@ export async function issueCycle(
     const id = await deps.transactions.nextId();
     const dueDate = method === 'boleto' ? (cycle.dueDate < today ? today : cycle.dueDate) : undefined;
     const expiresAt = method === 'pix' ? pixExpiryOf(cycle.dueDate) : undefined;
+    // Written ahead: a crash before the caller's save leaves an attempt whose reconciler cancels
+    // the registration nobody wrote.
+    const gatewayPayId = await registerAhead(deps, provider, charge.tenant, {
+      transactionId: id,
+      method,
+      of: 'scheduledCharge',
+      amountCentavos: cycle.amount,
+    });
     const result = await provider.createCharge({
       tenant: charge.tenant,
       transactionId: id,
+      gatewayPayId,
       method,
       amountCentavos: cycle.amount,
       installments: 1,

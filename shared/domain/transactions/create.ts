@@ -38,20 +38,6 @@ import {
 } from '#shared/domain/payments/gateway';
 import { methodField } from '#shared/domain/payments/method-names';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import type {
-  AffiliationRepository,
-  Atomically,
-  CheckoutSessionRepository,
-  Clock,
-  CustomerRepository,
-  GatewayRouter,
-  Ids,
-  PaymentMethodRepository,
-  ProductRepository,
-  Reporter,
-  Scheduler,
-  TransactionRepository,
-} from '#shared/domain/ports';
 import type { Product } from '#shared/domain/products/products';
 import {
   BadRequestError,

@@ -1,11 +1,13 @@
-import type { CheckoutSession } from '#shared/domain/checkout/session';
-import { settleFirstPixPayment } from '#shared/domain/checkout/session-subscriptions';
-import { type CloseDeps, completeWithTransaction } from '#shared/domain/checkout/sessions';
+import { undoPayment } from '#shared/domain/checkout/attempts';
+import { type CheckoutMethod, type CheckoutSession, sessionWith } from '#shared/domain/checkout/session';
+import { settleFirstPayment, startFirstPeriod } from '#shared/domain/checkout/session-subscriptions';
+import { type CloseDeps, completeSessionWith } from '#shared/domain/checkout/sessions';
 import type { Deps } from '#shared/domain/deps';
 import { payInstallmentOfTransaction } from '#shared/domain/installment-plans/payments';
 import { payCycleOfTransaction } from '#shared/domain/scheduled-charges/notifications';
 import { settleAwaitedCharge } from '#shared/domain/subscriptions/collect';
 import { sameTenant } from '#shared/domain/tenant';
+import { isConflict } from '#shared/errors';
 import type { ManageDeps } from './manage';
 import {
   applyNotification,
@@ -19,8 +21,11 @@ import { PAID, type Transaction } from './transaction';
 /** What a transaction can be linked to that its outcome moves besides itself. */
 export type FollowUpLink = 'checkoutSession' | 'subscription' | 'scheduledChargeCycle' | 'installment';
 
-/** What happened to the transaction, read from its status as stored. */
-export type PaymentOutcome = 'paid' | 'failed' | 'canceled' | 'refunded' | 'chargedBack';
+/**
+ * What happened to the transaction, read from its status as stored. `opened`: recorded and still
+ * pending (a pix or boleto sale that its attempt's reconciler, or a retry, recorded late).
+ */
+export type PaymentOutcome = 'opened' | 'paid' | 'failed' | 'canceled' | 'refunded' | 'chargedBack';
 
 /**
  * What the follow-ups need: the sale's repositories and the linked aggregates' ones. A failed
@@ -46,15 +51,57 @@ async function sessionOfPayment(deps: CloseDeps, t: Transaction): Promise<Checko
 }
 
 /**
- * A paid payment of a session completes it, once. A Pix Automático first payment then activates
- * the subscription its session started, or, when another payment completed the session, is
- * returned and that subscription canceled: the session decides which subscription a first payment
- * gets, so it is the session's follow-up.
+ * The session a payment was made through, when it keeps the payment. A sale records its payment
+ * on its session in its own write; one whose session closed first (it expired, another payment
+ * completed it) was written without it, and is undone as the page undoes it (recordPayment):
+ * nothing stays payable, no money is kept. Null: no session, or the payment was undone.
+ */
+async function sessionKeeping(deps: FollowUpDeps, t: Transaction): Promise<CheckoutSession | null> {
+  const session = await sessionOfPayment(deps, t);
+  if (!session || session.payments.some((p) => p.transactionId === t.id)) return session;
+  if (session.status === 'open') {
+    const at = deps.clock.now().toISOString();
+    const payment = {
+      transactionId: t.id,
+      transactionUuid: t.uuid,
+      method: methodOnSession(t),
+      createdAt: at,
+    };
+    try {
+      await deps.sessions.addPayment(session.id, payment, at);
+      return sessionWith(session, payment);
+    } catch (error) {
+      if (!isConflict(error, 'invalid_state')) throw error;
+    }
+  }
+  await undoPayment(deps, t, 'checkout session closed before the payment was recorded');
+  return null;
+}
+
+const methodOnSession = (t: Transaction): CheckoutMethod =>
+  t.paymentMethod === 'creditcard' ? 'card' : t.paymentMethod;
+
+/**
+ * A session's payment recorded pending: a Pix Automático first pix starts its subscription
+ * `pending`, as the page starts it (a sale recorded by its reconciler runs this; the page's own
+ * path starts it itself).
+ */
+const openSessionPayment: FollowUp = async (deps, t) =>
+  startFirstPeriod(deps, t, await sessionKeeping(deps, t));
+
+/**
+ * A paid payment of a session completes it, once. A first payment's subscription is started first
+ * when nothing started it (a sale recorded by its reconciler or a retry), then activated, or, when
+ * another payment completed the session, that subscription is canceled and the payment returned:
+ * the session decides which subscription a first payment gets, so it is the session's follow-up.
  */
 const completeSession: FollowUp = async (deps, t) => {
-  const session = await completeWithTransaction(deps, t);
-  if (!t.recurring) return session;
-  return settleFirstPixPayment(deps, t, session ?? (await sessionOfPayment(deps, t)));
+  const session = await sessionKeeping(deps, t);
+  if (!session) return null;
+  if (t.recurring) await startFirstPeriod(deps, t, session);
+  const completed = await completeSessionWith(deps, session, t);
+  if (!t.recurring) return completed;
+  return settleFirstPayment(deps, t, completed ?? (await sessionOfPayment(deps, t)));
 };
 
 /** A renewal's Pix Automático debit the provider answered pending gets its outcome (collect.ts). */
@@ -77,19 +124,34 @@ const settleInstallment: FollowUp = (deps, t) => payInstallmentOfTransaction(dep
 export const FOLLOW_UPS: Record<FollowUpLink, FollowUpRow> = {
   checkoutSession: {
     linked: (t) => Boolean(t.checkoutSessionId),
-    on: { paid: completeSession, failed: null, canceled: null, refunded: null, chargedBack: null },
+    on: {
+      opened: openSessionPayment,
+      paid: completeSession,
+      failed: null,
+      canceled: null,
+      refunded: null,
+      chargedBack: null,
+    },
   },
   subscription: {
     linked: (t) => Boolean(t.recurring),
-    on: { paid: settleDebit, failed: settleDebit, canceled: settleDebit, refunded: null, chargedBack: null },
+    on: {
+      opened: null,
+      paid: settleDebit,
+      failed: settleDebit,
+      canceled: settleDebit,
+      refunded: null,
+      chargedBack: null,
+    },
   },
   scheduledChargeCycle: {
     linked: (t) => Boolean(t.scheduledCharge),
-    on: { paid: payCycle, failed: null, canceled: null, refunded: null, chargedBack: null },
+    on: { opened: null, paid: payCycle, failed: null, canceled: null, refunded: null, chargedBack: null },
   },
   installment: {
     linked: (t) => Boolean(t.installmentPlan),
     on: {
+      opened: null,
       paid: settleInstallment,
       failed: settleInstallment,
       canceled: null,
@@ -99,14 +161,14 @@ export const FOLLOW_UPS: Record<FollowUpLink, FollowUpRow> = {
   },
 };
 
-/** The outcome a transaction's status records; null while it is still pending. */
-export function outcomeOf(t: Transaction): PaymentOutcome | null {
+/** The outcome a transaction's status records. */
+export function outcomeOf(t: Transaction): PaymentOutcome {
   if (PAID.includes(t.status)) return 'paid';
   if (t.status === 'denied') return 'failed';
   if (t.status === 'cancel') return 'canceled';
   if (t.status === 'reversed')
     return t.chargeback || t.failureCode === 'chargeback' ? 'chargedBack' : 'refunded';
-  return null;
+  return 'opened';
 }
 
 /**
@@ -115,7 +177,6 @@ export function outcomeOf(t: Transaction): PaymentOutcome | null {
  */
 export async function runFollowUps(deps: FollowUpDeps, t: Transaction): Promise<void> {
   const outcome = outcomeOf(t);
-  if (!outcome) return;
   for (const row of Object.values(FOLLOW_UPS)) {
     const followUp = row.on[outcome];
     if (followUp && row.linked(t)) await followUp(deps, t);

@@ -34,25 +34,6 @@ export async function getTransaction(deps: Pick<ManageDeps, 'transactions'>, ten
   return t;
 }
 
-/**
- * Cancels an unpaid transaction found by the provider's id (panel route) or by uuid (charges
- * API). Another tenant's transaction answers exactly like a missing one.
- */
-export async function cancelTransaction(deps: ManageDeps, tenant: Tenant, t: Transaction | null) {
-  if (!t || !sameTenant(t.tenant, tenant)) throw new NotFoundError(TRANSACTION_NOT_FOUND);
-  const provider = deps.payments.forEnvironment(tenant.environment);
-  if (t.provider !== provider.provider) {
-    throw new BadRequestError(
-      `This transaction was processed by another payment provider (${t.provider}); cancel it at that provider`,
-      'other_provider',
-    );
-  }
-  // Refused before the provider is asked (paid ones: "refund it instead").
-  if (!canApply('cancel', t.status)) throw refusal('cancel', t);
-  await provider.cancel(t.gatewayPayId);
-  return transition(deps, t, 'cancel');
-}
-
 /** The tenant's transaction with this provider id, whichever provider processed it. */
 export async function findByGatewayPayId(
   deps: Pick<ManageDeps, 'transactions'>,
@@ -125,11 +106,11 @@ export async function refundTransaction(
   return toTransactionView(saved.transaction);
 }
 
-const providerOf = (deps: Pick<ManageDeps, 'payments'>, t: Transaction) =>
+export const providerOf = (deps: Pick<ManageDeps, 'payments'>, t: Transaction) =>
   deps.payments.byName(t.provider) ?? deps.payments.forEnvironment(t.tenant.environment);
 
 /** The provider answered and said no (a 4xx): nothing was refunded there. */
-const refused = (error: unknown) => error instanceof AppError && error.statusCode < 500;
+export const refused = (error: unknown) => error instanceof AppError && error.statusCode < 500;
 
 function refundAttemptOf(t: Transaction, refund: Refund, now: Date): RefundAttempt {
   return pendingAttempt<RefundAttempt>(

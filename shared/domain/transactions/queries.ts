@@ -5,8 +5,8 @@ import { methodField } from '#shared/domain/payments/method-names';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { looksLikeUuid } from '#shared/ids';
+import { cancelTransaction } from './cancel';
 import {
-  cancelTransaction,
   findByGatewayPayId,
   getTransaction,
   type listSchema,

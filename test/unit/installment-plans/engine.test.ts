@@ -7,6 +7,7 @@ import { planJobId } from '#shared/domain/installment-plans/state';
 import type { Product } from '#shared/domain/products/products';
 import { applyTrigger } from '#shared/domain/transactions/transitions';
 import { FakeAffiliationRepository } from '#test/support/fakes/affiliation-repository';
+import { FakeAttemptRepository } from '#test/support/fakes/attempt-repository';
 import { FakeClock } from '#test/support/fakes/clock';
 import { fakeCustomerAndProductReader } from '#test/support/fakes/customer-product-reader';
 import { FakeCustomerRepository } from '#test/support/fakes/customer-repository';
@@ -39,6 +40,7 @@ function engine() {
   const deps: InstallmentPlanDeps = {
     installmentPlans,
     transactions,
+    attempts: new FakeAttemptRepository(),
     customers,
     products,
     affiliations: new FakeAffiliationRepository({ exists: async () => true }),

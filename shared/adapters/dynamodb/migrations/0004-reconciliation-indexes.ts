@@ -1,6 +1,5 @@
 import { providerConnectionEntity } from '../entities/provider-connection';
 import { sandboxChargeEntity } from '../entities/sandbox-charge';
-import type { Item } from '../table';
 import { addAttributes, type Migration } from './migration';
 
 const CONNECTION = providerConnectionEntity.entity;
