@@ -87,9 +87,21 @@ describe('exporting transactions as CSV', () => {
         customer: { ...stored.customer, name: i === 0 ? '=HYPERLINK("http://x.example")' : `Cliente ${i}` },
       };
     });
-    for (let i = 0; i < seeded.length; i += 50) {
+    const { table } = runtime.deps;
+    const batches = Array.from({ length: Math.ceil(seeded.length / 25) }, (_, b) =>
+      seeded.slice(b * 25, b * 25 + 25),
+    );
+    for (let i = 0; i < batches.length; i += 8) {
       await Promise.all(
-        seeded.slice(i, i + 50).map((t) => runtime.deps.table.put(transactionEntity.toItem(t))),
+        batches.slice(i, i + 8).map(async (batch) => {
+          let requests = batch.map((t) => ({ PutRequest: { Item: transactionEntity.toItem(t) } }));
+          while (requests.length > 0) {
+            const out = await table.doc.send(
+              new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
+            );
+            requests = (out.UnprocessedItems?.[table.name] ?? []) as typeof requests;
+          }
+        }),
       );
     }
 
