@@ -9,11 +9,15 @@ import {
   ResetPasswordView,
   SignUpView,
 } from '../features/auth/auth-views';
+import { CustomerDetailView } from '../features/customers/customer-detail';
+import { CustomersView } from '../features/customers/customers';
 import { ApiKeysView } from '../features/developers/api-keys';
 import { EndpointDetailView } from '../features/developers/endpoint-detail';
 import { EventDetailView, EventsView } from '../features/developers/events';
 import { WebhooksView } from '../features/developers/webhooks';
 import { HomeView } from '../features/home/home';
+import { TransactionDetailView } from '../features/sales/transaction-detail';
+import { TransactionsView } from '../features/sales/transactions';
 import { AccountView, TotpView } from '../features/settings/account';
 import { AsaasView } from '../features/settings/asaas';
 import { AppContext, type AppContextValue } from './context';
@@ -32,6 +36,10 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/asaas', () => <AsaasView />],
   ['/conta', () => <AccountView />],
   ['/conta/autenticador', () => <TotpView />],
+  ['/vendas', () => <TransactionsView />],
+  ['/vendas/:id', (p) => <TransactionDetailView id={p.id} />],
+  ['/clientes', () => <CustomersView />],
+  ['/clientes/:uuid', (p) => <CustomerDetailView uuid={p.uuid} />],
 ];
 
 /** Views of a visitor who is not signed in. */

@@ -4,6 +4,8 @@ import { Link, useLocation } from './router';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/', label: 'Início' },
+  { to: '/vendas', label: 'Vendas' },
+  { to: '/clientes', label: 'Clientes' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
   { to: '/desenvolvedores/eventos', label: 'Eventos' },

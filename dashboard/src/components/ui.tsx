@@ -1,5 +1,6 @@
 import { type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
+import { portugueseMessage } from './api-messages';
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode };
 
@@ -49,12 +50,17 @@ export function CodeField(props: Omit<FieldProps, 'inputMode' | 'autoComplete' |
   );
 }
 
-/** A view's or a form's failure, read out by screen readers. */
-export function ErrorNote({ error }: { error: unknown }) {
+/**
+ * A view's or a form's failure, read out by screen readers; `portuguese` shows the API's sentences in
+ * Portuguese, each with its field's label (api-messages.ts).
+ */
+export function ErrorNote({ error, portuguese }: { error: unknown; portuguese?: boolean }) {
   if (!error) return null;
   const messages =
     error instanceof ApiError
-      ? error.messages
+      ? portuguese
+        ? error.messages.map((m) => portugueseMessage(m, error.code))
+        : error.messages
       : ['Não foi possível falar com o servidor. Verifique a conexão e tente de novo.'];
   return (
     <div role="alert" className="error">
