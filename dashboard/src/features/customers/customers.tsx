@@ -93,7 +93,7 @@ function CustomerSearch(props: { search: string; overdue: boolean }) {
     navigate(q ? `${CUSTOMERS_PATH}?${q}` : CUSTOMERS_PATH, { replace: true });
   };
   return (
-    <form className="card filters" onSubmit={apply} aria-label="Buscar clientes">
+    <form className="card filters" onSubmit={apply} aria-label="Filtrar clientes">
       <Field
         label="Busca"
         type="search"
