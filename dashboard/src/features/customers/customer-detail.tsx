@@ -72,8 +72,8 @@ export function CustomerDetailView({ uuid }: { uuid: string }) {
       {customer.isPending ? <Loading /> : null}
       {c ? (
         <>
-          <nav aria-label="Seções do cliente" className="links">
-            <ul className="row wrap">
+          <nav aria-label="Seções do cliente" className="tabs">
+            <ul>
               {TABS.map((t) => (
                 <li key={t.id}>
                   <Link

@@ -131,7 +131,7 @@ export function ExportButton({ label, run }: { label: string; run: () => Promise
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
   return (
-    <div className="row">
+    <div className="row wrap export">
       <button
         type="button"
         disabled={busy}
