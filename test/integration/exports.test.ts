@@ -5,6 +5,7 @@ import type { Runtime } from '#infra/local/runtime';
 import { transactionEntity } from '#shared/adapters/dynamodb/entities/transaction';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { sellerFixtures } from '../support/fixtures';
+import { eventually, Receiver } from '../support/receiver';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -248,5 +249,85 @@ describe('exporting customers as CSV', () => {
       (await download('/api/v1/customers/export?search=cliente', s.key)).text.slice(1),
     );
     expect(searched.slice(1).map((r) => r[1])).toEqual(['Cliente 2', 'Cliente 1']);
+  });
+});
+
+describe('the reads of the sales views', () => {
+  it("answers a sale's timeline: provider ids, status changes, its events and their webhook deliveries", async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const s = await fixtures.seller({ product: {} });
+      const endpoint = await api.post(
+        '/api/webhook-endpoints',
+        { url: receiver.url, events: ['*'] },
+        { token: s.key },
+      );
+      expect(endpoint.status).toBe(201);
+      const sale = (
+        await api.post('/api/transactions', {
+          productId: s.product.uuid,
+          paymentMethod: 'pix',
+          customer: buyer,
+        })
+      ).body;
+      expect(
+        (await api.post(`/api/test-helpers/transactions/${sale.id}/pay`, {}, { token: s.key })).status,
+      ).toBe(200);
+      expect(
+        (
+          await api.post(
+            `/api/transactions/${sale.id}/refund`,
+            { amount: 10, reason: 'Troca' },
+            { token: s.key },
+          )
+        ).status,
+      ).toBe(200);
+      await eventually(async () => {
+        const res = await api.get(`/api/transactions/${sale.id}/timeline`, { token: s.key });
+        return (
+          res.body.events.length >= 2 &&
+          res.body.events.every((e: any) => e.deliveries[0]?.status === 'succeeded')
+        );
+      });
+      const timeline = (await api.get(`/api/transactions/${sale.id}/timeline`, { token: s.key })).body;
+      expect(timeline.provider).toEqual({
+        name: 'sandbox',
+        gatewayPayId: sale.gatewayPayId,
+        pixTxid: sale.pix.txid,
+        boletoBarcode: null,
+      });
+      expect(timeline.statusChanges.map((c: any) => [c.step, c.amount, c.detail])).toEqual([
+        ['created', 100, null],
+        ['paid', null, null],
+        ['refunded', 10, 'Troca'],
+      ]);
+      const names = timeline.events.map((e: any) => e.event);
+      expect(names[0]).toBe('transaction.created');
+      expect(names).toContain('transaction.payment.succeeded');
+      expect(timeline.events[0].deliveries[0]).toMatchObject({
+        endpointId: endpoint.body.id,
+        eventId: timeline.events[0].id,
+      });
+
+      // Another seller's sale answers as a missing one.
+      const other = await fixtures.seller();
+      const foreign = await api.get(`/api/transactions/${sale.id}/timeline`, { token: other.key });
+      const missing = await api.get('/api/transactions/999999/timeline', { token: other.key });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.message).toBe(missing.body.message);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("reads one customer by uuid, and another seller's customer answers as a missing one", async () => {
+    const s = await fixtures.seller({ customer: {} });
+    const res = await api.get(`/api/v1/customers/${s.customer.uuid}`, { token: s.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(s.customer);
+    const other = await fixtures.seller();
+    const foreign = await api.get(`/api/v1/customers/${s.customer.uuid}`, { token: other.key });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe('Customer not found');
   });
 });
