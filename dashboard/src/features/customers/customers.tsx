@@ -4,10 +4,10 @@ import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
 import { downloadCsv } from '../../components/download';
+import { ExportButton } from '../../components/export-button';
 import { formatDateTime, formatPhone } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { maskDocument } from '../auth/document-mask';
-import { ExportButton } from '../sales/transactions';
 
 export const CUSTOMERS_PATH = '/clientes';
 const PAGE_SIZE = 25;

@@ -4,6 +4,7 @@ import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
 import { downloadCsv } from '../../components/download';
+import { ExportButton } from '../../components/export-button';
 import { formatDateTime, formatReais } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { METHOD_LABELS, STATUS_LABELS, statusTone } from './labels';
@@ -122,40 +123,6 @@ export function TransactionsView() {
         </p>
       ) : null}
     </>
-  );
-}
-
-/** A button that downloads an export, with its failure shown beside it. */
-export function ExportButton({ label, run }: { label: string; run: () => Promise<void> }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState(false);
-  return (
-    <div className="row wrap export">
-      <button
-        type="button"
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          setDone(false);
-          try {
-            await run();
-            setDone(true);
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        {busy ? 'Gerando o arquivo…' : label}
-      </button>
-      <span aria-live="polite" className="muted">
-        {done ? 'Arquivo CSV baixado.' : ''}
-      </span>
-      <ErrorNote error={error} portuguese />
-    </div>
   );
 }
 
