@@ -1,4 +1,5 @@
 import { formatCalendarDay, saoPauloDate, TIME_ZONE } from '#shared/dates';
+import { timeLeftMs } from '#shared/deadline';
 import { once } from '#shared/once';
 
 /**
@@ -74,9 +75,14 @@ export const csvHeader = (titles: readonly string[]) => CSV_BOM + csvLine(titles
  * room for the envelope and headers; the rest follows by `cursor` (X-Next-Cursor).
  */
 export const CSV_PART_BUDGET_BYTES = 5_000_000;
-/** Pages one part reads at most, so that a narrow filter over a long history answers in time. */
+/** Pages one part reads at most, besides its time (CSV_PART_TIME_RESERVE_MS). */
 export const CSV_PART_MAX_PAGES = 60;
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+/**
+ * A part starts no further read with less than this left of the request's deadline (shared/deadline.ts):
+ * one read of a narrow filter can take seconds, and a part that ends early still answers its rows.
+ */
+export const CSV_PART_TIME_RESERVE_MS = 8_000;
 
 /** One answer of an export: the lines of whole pages, and where the next part starts (null: done). */
 export interface CsvPart {
@@ -108,7 +114,7 @@ export async function csvPart<T>(options: {
     escapedBytes += Buffer.byteLength(JSON.stringify(lines)) - 2;
     cursor = page.cursor;
     if (cursor === null) return { body: chunks.join(''), rows, nextCursor: null };
-    if (escapedBytes >= CSV_PART_BUDGET_BYTES) break;
+    if (escapedBytes >= CSV_PART_BUDGET_BYTES || timeLeftMs() < CSV_PART_TIME_RESERVE_MS) break;
   }
   return { body: chunks.join(''), rows, nextCursor: cursor };
 }

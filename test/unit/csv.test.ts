@@ -10,6 +10,7 @@ import {
   csvPart,
   csvText,
 } from '#shared/csv';
+import { withDeadline } from '#shared/deadline';
 
 /** Reads one quoted field back the way a spreadsheet does. */
 const unquote = (field: string) => field.slice(1, -1).replace(/""/g, '"');
@@ -109,5 +110,12 @@ describe('csvPart', () => {
     expect(rest.nextCursor).toBeNull();
     expect(rest.rows).toBe(3);
     expect(rest.body.startsWith('5;')).toBe(true);
+  });
+
+  it('ends a part early when the request is near its deadline, naming the next page', async () => {
+    const part = await withDeadline(Date.now() + 5_000, () =>
+      csvPart({ titles: ['N'], cursor: null, readPage: reader(pages(4, 2)), row: (i) => [{ integer: i.n }] }),
+    );
+    expect(part).toMatchObject({ rows: 2, nextCursor: '1' });
   });
 });
