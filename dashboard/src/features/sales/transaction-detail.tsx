@@ -36,6 +36,8 @@ export function TransactionDetailView({ id }: { id: string }) {
     queryFn: () => must(api.GET('/api/transactions/{id}/timeline', { params: { path: { id } } })),
   });
   const t = transaction.data;
+  // Kept here: a refund of everything left or a cancel removes the form that made it.
+  const [result, setResult] = useState('');
   return (
     <>
       <PageTitle lead={t ? `${t.customer.name} · ${t.product.name}` : undefined}>{`Venda ${id}`}</PageTitle>
@@ -47,7 +49,10 @@ export function TransactionDetailView({ id }: { id: string }) {
       {t ? (
         <>
           <Facts t={t} />
-          <Actions t={t} />
+          <p className="muted" aria-live="polite">
+            {result}
+          </p>
+          <Actions t={t} onResult={setResult} />
         </>
       ) : null}
       <ErrorNote error={timeline.error} portuguese />
@@ -97,7 +102,7 @@ function Facts({ t }: { t: Transaction }) {
 }
 
 /** Refund (a paid sale with something left) or cancel (a pending pix or boleto), each confirmed first. */
-function Actions({ t }: { t: Transaction }) {
+function Actions({ t, onResult }: { t: Transaction; onResult: (text: string) => void }) {
   const remaining = Math.round((t.value - t.refundedAmount) * 100);
   const canRefund = PAID.includes(t.status) && remaining > 0;
   const canCancel = PENDING.includes(t.status);
@@ -105,8 +110,8 @@ function Actions({ t }: { t: Transaction }) {
   return (
     <section className="card" aria-labelledby="acoes">
       <h2 id="acoes">Ações</h2>
-      {canRefund ? <RefundForm t={t} remaining={remaining} /> : null}
-      {canCancel ? <CancelAction t={t} /> : null}
+      {canRefund ? <RefundForm t={t} remaining={remaining} onResult={onResult} /> : null}
+      {canCancel ? <CancelAction t={t} onResult={onResult} /> : null}
     </section>
   );
 }
@@ -121,14 +126,14 @@ function useRefresh(id: number) {
   };
 }
 
-function RefundForm({ t, remaining }: { t: Transaction; remaining: number }) {
+function RefundForm(props: { t: Transaction; remaining: number; onResult: (text: string) => void }) {
+  const { t, remaining, onResult } = props;
   const { api } = useApp();
   const refresh = useRefresh(t.id);
   const [kind, setKind] = useState<'total' | 'partial'>('total');
   const [amount, setAmount] = useState({ shown: '', centavos: null as number | null });
   const [reason, setReason] = useState('');
   const [asking, setAsking] = useState<number | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   const refund = useMutation({
     mutationFn: (centavos: number) =>
       must(
@@ -141,7 +146,7 @@ function RefundForm({ t, remaining }: { t: Transaction; remaining: number }) {
         }),
       ),
     onSuccess: (_, centavos) => {
-      setDone(`Reembolso de ${formatReais(centavos / 100)} registrado.`);
+      onResult(`Reembolso de ${formatReais(centavos / 100)} registrado.`);
       setAsking(null);
       setAmount({ shown: '', centavos: null });
       refresh();
@@ -150,7 +155,7 @@ function RefundForm({ t, remaining }: { t: Transaction; remaining: number }) {
   });
   const ask = (event: FormEvent) => {
     event.preventDefault();
-    setDone(null);
+    onResult('');
     refund.reset();
     setAsking(kind === 'total' ? remaining : (amount.centavos ?? 0));
   };
@@ -216,20 +221,20 @@ function RefundForm({ t, remaining }: { t: Transaction; remaining: number }) {
         </p>
       )}
       <ErrorNote error={refund.error} portuguese />
-      <p className="muted" aria-live="polite">
-        {done ?? ''}
-      </p>
     </form>
   );
 }
 
-function CancelAction({ t }: { t: Transaction }) {
+function CancelAction({ t, onResult }: { t: Transaction; onResult: (text: string) => void }) {
   const { api } = useApp();
   const refresh = useRefresh(t.id);
   const cancel = useMutation({
     mutationFn: () =>
       must(api.DELETE('/api/transactions/{id}', { params: { path: { id: String(t.gatewayPayId) } } })),
-    onSuccess: refresh,
+    onSuccess: () => {
+      onResult('Cobrança cancelada.');
+      refresh();
+    },
   });
   const what = t.paymentMethod === 'pix' ? 'o pix' : 'o boleto';
   return (
@@ -243,9 +248,6 @@ function CancelAction({ t }: { t: Transaction }) {
         onConfirm={() => cancel.mutate()}
       />
       <ErrorNote error={cancel.error} portuguese />
-      <p className="muted" aria-live="polite">
-        {cancel.isSuccess ? 'Cobrança cancelada.' : ''}
-      </p>
     </div>
   );
 }
