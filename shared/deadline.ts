@@ -53,3 +53,9 @@ export function requestDeadline(arrivedAt: number | undefined, now = Date.now())
   if (at - now < MIN_REQUEST_BUDGET_MS) throw deadlineExceeded();
   return at;
 }
+
+/** What is left of the running request's deadline, in ms (Infinity outside a request). */
+export function timeLeftMs(now = Date.now()): number {
+  const deadline = scope.getStore();
+  return deadline === undefined ? Number.POSITIVE_INFINITY : deadline.at - now;
+}

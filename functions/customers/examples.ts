@@ -90,6 +90,7 @@ export const examples = defineExamples(customerRoutes, {
     query: { page: 1, limit: 20, search: 'maria' },
     responses: { 200: { data: [maria], count: 1, totalCount: 1, totalPages: 1 } },
   },
+  getCustomer: { path: { uuid: mariaUuid }, responses: { 200: maria } },
   updateCustomer: [
     {
       name: 'contact',

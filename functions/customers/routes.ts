@@ -5,6 +5,7 @@ import {
   listCustomersSchema,
   updateCustomerSchema,
 } from '#shared/domain/customers/schemas';
+import { customerExportSchema } from '#shared/domain/exports/customers';
 import { paymentMethodParams, uuidParam } from '#shared/domain/params';
 import { PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import {
@@ -38,6 +39,31 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'List customers, newest first',
     request: { query: listCustomersSchema },
     responses: { 200: customerListResponse },
+  },
+  {
+    operationId: 'exportCustomers',
+    method: 'GET',
+    path: '/api/v1/customers/export',
+    auth,
+    summary: 'The customers of a filter as CSV (Excel pt-BR)',
+    description:
+      "The list's filters (`search`, `status`), every matching customer newest first. `;` separates fields, " +
+      'decimals use a comma, dates are DD/MM/AAAA (Sao Paulo), UTF-8 with a BOM; text is quoted and text ' +
+      "starting with `=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it. An answer holds at " +
+      'most about 5 MB: when more follows, the `X-Next-Cursor` header names it; ask again with `cursor` for ' +
+      'the next part (no BOM, no header line), and append it.',
+    request: { query: customerExportSchema },
+    responses: { 200: { contentType: 'text/csv', description: 'The CSV file, or one part of it' } },
+  },
+  {
+    operationId: 'getCustomer',
+    method: 'GET',
+    path: '/api/v1/customers/{uuid}',
+    auth,
+    summary: "This seller's view of a customer",
+    request: { path: uuidParam },
+    notFound: NOT_FOUND,
+    responses: { 200: customerResponse },
   },
   {
     operationId: 'updateCustomer',

@@ -93,7 +93,15 @@ export const examples = defineExamples(transactionRoutes, {
   ],
   listTransactions: {
     query: { page: 1, limit: 2, search: 'maria' },
-    responses: { 200: { data: [affiliateSale, declinedCardSale], count: 2, page: 1, totalPages: 3 } },
+    responses: {
+      200: {
+        data: [affiliateSale, declinedCardSale],
+        count: 2,
+        page: 1,
+        totalPages: 3,
+        nextCursor: 'eyJwayI6IlNFTExFUiMxI3Rlc3QiLCJzayI6IlRYTiMwMDAwMDAwMDAwMDAwMDMifQ',
+      },
+    },
   },
   handleProviderNotification: [
     {
@@ -116,6 +124,25 @@ export const examples = defineExamples(transactionRoutes, {
     responses: { 200: 'payedPix' },
   },
   getTransaction: { path: { id: '1' }, responses: { 200: paidPixSale } },
+  getTransactionTimeline: {
+    path: { id: '1' },
+    responses: {
+      200: {
+        id: 1,
+        provider: {
+          name: 'sandbox',
+          gatewayPayId: paidPixSale.gatewayPayId,
+          pixTxid: paidPixSale.pix?.txid ?? null,
+          boletoBarcode: null,
+        },
+        statusChanges: [
+          { step: 'created', at: paidPixSale.createdAt, amount: paidPixSale.value, detail: null },
+          { step: 'paid', at: paidPixSale.paidAt ?? paidPixSale.createdAt, amount: null, detail: null },
+        ],
+        events: [],
+      },
+    },
+  },
   cancelTransactionByGatewayPayId: {
     path: { id: String(boletoSale.gatewayPayId) },
     responses: { 200: true },

@@ -1,4 +1,5 @@
 import { PROOF_HEADER } from '#shared/domain/card-testing/proof-of-work';
+import { exportTransactions } from '#shared/domain/exports/transactions';
 import { sellAs } from '#shared/domain/transactions/buyer-sale';
 import { receiveProviderNotification } from '#shared/domain/transactions/follow-ups';
 import { useProviderSignatures } from '#shared/domain/transactions/notification-verifier';
@@ -13,6 +14,8 @@ import {
   refundById,
 } from '#shared/domain/transactions/queries';
 import { sandboxBoletoDocument } from '#shared/domain/transactions/sandbox';
+import { transactionTimeline } from '#shared/domain/transactions/timeline';
+import { csvReply } from '#shared/http/csv-reply';
 import { defineHandlers } from '#shared/http/pipeline';
 import { rawReply, reply } from '#shared/http/types';
 import { transactionRoutes } from './routes';
@@ -32,6 +35,9 @@ export const group = defineHandlers(transactionRoutes, ({ deps }) => ({
       ),
   },
   listTransactions: ({ tenant, query }) => listSellerTransactions(deps, tenant, query),
+  exportTransactions: async ({ tenant, query }) =>
+    csvReply('transacoes', await exportTransactions(deps, tenant, query), deps.clock.now()),
+  getTransactionTimeline: ({ tenant, path }) => transactionTimeline(deps, tenant, path.id),
   handleProviderNotification: async ({ request }) =>
     reply(201, await receiveProviderNotification(deps, request.rawBody)),
   getTransactionStatus: ({ path }) => publicStatus(deps, path.gatewayPayId),

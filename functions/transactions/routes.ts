@@ -1,3 +1,4 @@
+import { transactionExportSchema } from '#shared/domain/exports/transactions';
 import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
 import { createTransactionSchema } from '#shared/domain/transactions/create';
 import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
@@ -11,6 +12,7 @@ import {
   transactionListResponse,
   transactionResponse,
   transactionStatusResponse,
+  transactionTimelineResponse,
 } from '#shared/domain/transactions/responses';
 import { type AuthScheme, defineRoutes } from '#shared/http/types';
 import { boletoTokenQuery } from './shapes';
@@ -40,8 +42,26 @@ export const transactionRoutes = defineRoutes('transactions', [
     path: '/api/transactions',
     auth: gateway,
     summary: "List the seller's transactions",
+    description:
+      'Newest first. Numbered pages (`page`) answer `totalPages`; pass `cursor` (the `nextCursor` of the previous ' +
+      'page) to page by cursor instead, without totals. `from` and `to` are Sao Paulo days, both included.',
     request: { query: listSchema },
     responses: { 200: transactionListResponse },
+  },
+  {
+    operationId: 'exportTransactions',
+    method: 'GET',
+    path: '/api/transactions/export',
+    auth: gateway,
+    summary: 'The transactions of a filter as CSV (Excel pt-BR)',
+    description:
+      "The list's filters, every matching transaction newest first. `;` separates fields, decimals use a comma, " +
+      'dates are DD/MM/AAAA (Sao Paulo), UTF-8 with a BOM; text is quoted and text starting with `=`, `+`, `-` ' +
+      "or `@` is prefixed with `'` so no spreadsheet runs it. An answer holds at most about 5 MB (some 15,000 " +
+      'rows): when more follows, the `X-Next-Cursor` header names it; ask again with `cursor` for the next part ' +
+      '(no BOM, no header line), and append it.',
+    request: { query: transactionExportSchema },
+    responses: { 200: { contentType: 'text/csv', description: 'The CSV file, or one part of it' } },
   },
   {
     operationId: 'handleProviderNotification',
@@ -72,6 +92,16 @@ export const transactionRoutes = defineRoutes('transactions', [
     auth: gateway,
     summary: 'Transaction detail',
     responses: { 200: transactionResponse },
+  },
+  {
+    ...byId,
+    operationId: 'getTransactionTimeline',
+    method: 'GET',
+    path: '/api/transactions/{id}/timeline',
+    auth: gateway,
+    summary:
+      "What happened to a transaction: the provider's ids, status changes, events and webhook deliveries",
+    responses: { 200: transactionTimelineResponse },
   },
   {
     ...byId,

@@ -460,6 +460,10 @@ describe.each([
         1,
       ]);
       expect(seen(await repo.list(SELLER, query({ createdBefore: at(4) })))).toEqual([[3, 2, 1], 3]);
+      expect(seen(await repo.list(SELLER, query({ createdFrom: at(3), createdBefore: at(6) })))).toEqual([
+        [5, 4, 3],
+        3,
+      ]);
       expect(seen(await repo.list(SELLER, query({ createdBefore: at(6), paymentMethod: 'pix' })))).toEqual([
         [5, 4, 1],
         3,
@@ -537,6 +541,10 @@ describe.each([
       expect(await walk(repo, { paymentMethod: 'pix', limit: 1 })).toEqual([[5], [4], [1]]);
       expect(await walk(repo, { status: 'pendingPix', limit: 2 })).toEqual([[5, 4], [1]]);
       expect(await walk(repo, { createdBefore: at(6), limit: 2 })).toEqual([[5, 4], [3, 2], [1]]);
+      expect(await walk(repo, { createdFrom: at(2), createdBefore: at(6), limit: 2 })).toEqual([
+        [5, 4],
+        [3, 2],
+      ]);
       expect(await walk(repo, { status: 'pendingPix', paymentMethod: 'pix', limit: 2 })).toEqual([
         [5, 4],
         [1],

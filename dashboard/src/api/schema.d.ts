@@ -1537,7 +1537,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the seller's transactions */
+        /**
+         * List the seller's transactions
+         * @description Newest first. Numbered pages (`page`) answer `totalPages`; pass `cursor` (the `nextCursor` of the previous page) to page by cursor instead, without totals. `from` and `to` are Sao Paulo days, both included.
+         */
         get: operations["listTransactions"];
         put?: never;
         /**
@@ -1580,6 +1583,43 @@ export interface paths {
         put?: never;
         /** Refund in whole or in part */
         post: operations["refundTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transactions/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What happened to a transaction: the provider's ids, status changes, events and webhook deliveries */
+        get: operations["getTransactionTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transactions of a filter as CSV (Excel pt-BR)
+         * @description The list's filters, every matching transaction newest first. `;` separates fields, decimals use a comma, dates are DD/MM/AAAA (Sao Paulo), UTF-8 with a BOM; text is quoted and text starting with `=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it. An answer holds at most about 5 MB (some 15,000 rows): when more follows, the `X-Next-Cursor` header names it; ask again with `cursor` for the next part (no BOM, no header line), and append it.
+         */
+        get: operations["exportTransactions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1685,7 +1725,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** This seller's view of a customer */
+        get: operations["getCustomer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1747,6 +1788,26 @@ export interface paths {
          * @description 404 `Customer not found` when the customer is not this seller's, `Payment method not found` when the card is not this customer's.
          */
         delete: operations["deletePaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customers of a filter as CSV (Excel pt-BR)
+         * @description The list's filters (`search`, `status`), every matching customer newest first. `;` separates fields, decimals use a comma, dates are DD/MM/AAAA (Sao Paulo), UTF-8 with a BOM; text is quoted and text starting with `=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it. An answer holds at most about 5 MB: when more follows, the `X-Next-Cursor` header names it; ask again with `cursor` for the next part (no BOM, no header line), and append it.
+         */
+        get: operations["exportCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3935,8 +3996,12 @@ export interface components {
             /** @description Transactions on this page */
             count: number;
             data: components["schemas"]["Transaction"][];
-            page: number;
-            totalPages: number;
+            /** @description Pass as `cursor` for the next page; null on the last (a page may be short) */
+            nextCursor: string | null;
+            /** @description The page asked; null on cursor pages */
+            page: number | null;
+            /** @description null on cursor pages (they count nothing) */
+            totalPages: number | null;
         };
         /** @description The pix charge of a pix transaction */
         TransactionPix: {
@@ -3962,6 +4027,36 @@ export interface components {
          * @enum {string}
          */
         TransactionStatus: "pendingBoleto" | "pendingPix" | "authorized" | "captured" | "payedBoleto" | "payedPix" | "denied" | "reversed" | "cancel";
+        /** @description What happened to a transaction */
+        TransactionTimeline: {
+            /** @description Its events of the last 30 days, oldest first, each with its webhook deliveries */
+            events: {
+                deliveries: components["schemas"]["WebhookDelivery"][];
+                event: string;
+                id: string;
+                /** Format: date-time */
+                timestamp: string;
+            }[];
+            id: number;
+            provider: {
+                boletoBarcode: string | null;
+                gatewayPayId: number;
+                /** @description The payment provider that processed it (sandbox, asaas) */
+                name: string;
+                pixTxid: string | null;
+            };
+            /** @description Oldest first, from the transaction itself (kept for ever) */
+            statusChanges: {
+                /** @description In Reais: the sale on created, the refund on refunded */
+                amount: number | null;
+                /** Format: date-time */
+                at: string;
+                /** @description A refund's reason, a failure's reason */
+                detail: string | null;
+                /** @enum {string} */
+                step: "created" | "paid" | "failed" | "refunded" | "canceled" | "chargeback_opened" | "chargeback_won";
+            }[];
+        };
         /** @description One event sent to one endpoint, with its last attempt */
         WebhookDelivery: {
             /** @description Scheduled and manual attempts made */
@@ -17562,7 +17657,11 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
+                /** @description `nextCursor` of the previous page: pages by cursor instead of `page` (no totals then) */
+                cursor?: string;
                 customerId?: number;
+                /** @description Created on or after this day (YYYY-MM-DD, Sao Paulo) */
+                from?: string;
                 /** @example 2 */
                 limit?: number;
                 /** @example 1 */
@@ -17575,6 +17674,8 @@ export interface operations {
                  */
                 search?: string;
                 status?: "pendingBoleto" | "pendingPix" | "authorized" | "captured" | "payedBoleto" | "payedPix" | "denied" | "reversed" | "cancel";
+                /** @description Created on or before this day (YYYY-MM-DD, Sao Paulo) */
+                to?: string;
             };
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
@@ -17700,7 +17801,8 @@ export interface operations {
                      *       ],
                      *       "count": 2,
                      *       "page": 1,
-                     *       "totalPages": 3
+                     *       "totalPages": 3,
+                     *       "nextCursor": "eyJwayI6IlNFTExFUiMxI3Rlc3QiLCJzayI6IlRYTiMwMDAwMDAwMDAwMDAwMDMifQ"
                      *     }
                      */
                     "application/json": components["schemas"]["TransactionList"];
@@ -18529,6 +18631,260 @@ export interface operations {
             };
         };
     };
+    getTransactionTimeline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path: {
+                /** @example 1 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "provider": {
+                     *         "name": "sandbox",
+                     *         "gatewayPayId": 288375406926072,
+                     *         "pixTxid": "IWAaW6RzCnelqo5qJsHaZDpne",
+                     *         "boletoBarcode": null
+                     *       },
+                     *       "statusChanges": [
+                     *         {
+                     *           "step": "created",
+                     *           "at": "2026-11-28T17:05:39.225Z",
+                     *           "amount": 49.9,
+                     *           "detail": null
+                     *         },
+                     *         {
+                     *           "step": "paid",
+                     *           "at": "2026-11-28T17:06:12.692Z",
+                     *           "amount": null,
+                     *           "detail": null
+                     *         }
+                     *       ],
+                     *       "events": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionTimeline"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/1/timeline"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/1/timeline"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Transação não encontrada",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/1/timeline"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/1/timeline"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/1/timeline"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportTransactions: {
+        parameters: {
+            query?: {
+                /** @description X-Next-Cursor of the previous part: the rows that follow, without BOM and header */
+                cursor?: string;
+                customerId?: number;
+                /** @description Created on or after this day (YYYY-MM-DD, Sao Paulo) */
+                from?: string;
+                paymentMethod?: "pix" | "boleto" | "creditcard" | "card";
+                productId?: number;
+                /** @description The buyer: the start of any word of the name, of the e-mail or of the document; case and accents ignored */
+                search?: string;
+                status?: "pendingBoleto" | "pendingPix" | "authorized" | "captured" | "payedBoleto" | "payedPix" | "denied" | "reversed" | "cancel";
+                /** @description Created on or before this day (YYYY-MM-DD, Sao Paulo) */
+                to?: string;
+            };
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, or one part of it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/transactions/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     handleProviderNotification: {
         parameters: {
             query?: never;
@@ -19307,6 +19663,146 @@ export interface operations {
             };
         };
     };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path: {
+                /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "uuid": "5c5b366a-15a7-48ff-bba2-482f72a5e122",
+                     *       "name": "Maria Souza",
+                     *       "email": "maria@example.com",
+                     *       "phone": "11987654321",
+                     *       "document": "52998224725",
+                     *       "personType": "fisica",
+                     *       "zipCode": "01310100",
+                     *       "street": "Avenida Paulista",
+                     *       "number": "1578",
+                     *       "complement": "Apto 42",
+                     *       "neighborhood": "Bela Vista",
+                     *       "city": "São Paulo",
+                     *       "state": "SP",
+                     *       "billingEmail": "maria@example.com",
+                     *       "hasBillingEmailOverride": false,
+                     *       "createdAt": "2026-11-28T17:09:20.422Z",
+                     *       "updatedAt": "2026-11-28T17:09:28.426Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Customer not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     updateCustomer: {
         parameters: {
             query?: never;
@@ -19938,6 +20434,108 @@ export interface operations {
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/payment-methods/3"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportCustomers: {
+        parameters: {
+            query?: {
+                /** @description X-Next-Cursor of the previous part: the rows that follow, without BOM and header */
+                cursor?: string;
+                search?: string;
+                status?: "overdue";
+            };
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, or one part of it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/v1/customers/export"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

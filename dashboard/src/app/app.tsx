@@ -13,11 +13,15 @@ import { CarneDetailView } from '../features/billing/carne-detail';
 import { CarnesView, NewCarneView } from '../features/billing/carnes';
 import { ScheduledChargeDetailView } from '../features/billing/scheduled-charge-detail';
 import { NewScheduledChargeView, ScheduledChargesView } from '../features/billing/scheduled-charges';
+import { CustomerDetailView } from '../features/customers/customer-detail';
+import { CustomersView } from '../features/customers/customers';
 import { ApiKeysView } from '../features/developers/api-keys';
 import { EndpointDetailView } from '../features/developers/endpoint-detail';
 import { EventDetailView, EventsView } from '../features/developers/events';
 import { WebhooksView } from '../features/developers/webhooks';
 import { HomeView } from '../features/home/home';
+import { TransactionDetailView } from '../features/sales/transaction-detail';
+import { TransactionsView } from '../features/sales/transactions';
 import { AccountView, TotpView } from '../features/settings/account';
 import { AsaasView } from '../features/settings/asaas';
 import { AppContext, type AppContextValue } from './context';
@@ -78,6 +82,10 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/sessoes/:id', (p) => <CheckoutSessionDetailView id={p.id} />],
   ['/assinaturas', () => <SubscriptionsView />],
   ['/assinaturas/:id', (p) => <SubscriptionDetailView id={p.id} />],
+  ['/vendas', () => <TransactionsView />],
+  ['/vendas/:id', (p) => <TransactionDetailView id={p.id} />],
+  ['/clientes', () => <CustomersView />],
+  ['/clientes/:uuid', (p) => <CustomerDetailView uuid={p.uuid} />],
 ];
 
 /** Views of a visitor who is not signed in. */

@@ -10,6 +10,8 @@ const NAV: { to: string; label: string }[] = [
   { to: '/assinaturas', label: 'Assinaturas' },
   { to: '/sessoes', label: 'Sessões de checkout' },
   { to: '/portal', label: 'Portal do cliente' },
+  { to: '/vendas', label: 'Vendas' },
+  { to: '/clientes', label: 'Clientes' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
   { to: '/desenvolvedores/eventos', label: 'Eventos' },

@@ -22,7 +22,7 @@ export function formatBrl(reais: number | null | undefined): string {
 /** A calendar day (YYYY-MM-DD, already a São Paulo day) as DD/MM/AAAA, with no time-zone shift. */
 export function formatDay(day: string | null | undefined): string {
   if (!day) return '—';
-  const [y, m, d] = day.split('-');
+  const [y, m, d] = day.slice(0, 10).split('-');
   return `${d}/${m}/${y}`;
 }
 
@@ -42,4 +42,11 @@ const day = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', da
 /** The calendar day of an instant in Sao Paulo (DD/MM/AAAA), or a dash for none. */
 export function formatDate(iso: string | null | undefined): string {
   return iso ? day.format(new Date(iso)) : '—';
+}
+
+/** A phone (10 or 11 digits) as (11) 98765-4321. */
+export function formatPhone(digits: string): string {
+  if (/^\d{11}$/.test(digits)) return digits.replace(/^(\d{2})(\d{5})(\d{4})$/, '($1) $2-$3');
+  if (/^\d{10}$/.test(digits)) return digits.replace(/^(\d{2})(\d{4})(\d{4})$/, '($1) $2-$3');
+  return digits;
 }

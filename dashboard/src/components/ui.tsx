@@ -1,5 +1,6 @@
 import { type InputHTMLAttributes, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
+import { portugueseMessage } from './api-messages';
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode };
 
@@ -51,24 +52,35 @@ export function CodeField(props: Omit<FieldProps, 'inputMode' | 'autoComplete' |
 
 /**
  * A view's or a form's failure, read out by screen readers. `fields` names the form's labels by the
- * API's field names: a message about `value` reads "Preço: value must be at least 5".
+ * API's field names (a message about `value` reads "Preço: value must be at least 5"); `portuguese`
+ * shows the API's sentences in Portuguese instead, each with its field's label (api-messages.ts).
  */
-export function ErrorNote({ error, fields }: { error: unknown; fields?: Record<string, string> }) {
+export function ErrorNote({
+  error,
+  fields,
+  portuguese,
+}: {
+  error: unknown;
+  fields?: Record<string, string>;
+  portuguese?: boolean;
+}) {
   if (!error) return null;
-  const messages =
-    error instanceof ApiError
-      ? error.messages
-      : ['Não foi possível falar com o servidor. Verifique a conexão e tente de novo.'];
   const labelled = (m: string) => {
     const field = Object.keys(fields ?? {})
       .sort((a, b) => b.length - a.length)
       .find((f) => m.startsWith(`${f} `) || m.startsWith(`${f}.`) || m.startsWith(`${f}:`));
     return field && fields ? `${fields[field]}: ${m}` : m;
   };
+  const messages =
+    error instanceof ApiError
+      ? portuguese
+        ? error.messages.map((m) => portugueseMessage(m, error.code))
+        : error.messages.map((m) => labelled(m))
+      : ['Não foi possível falar com o servidor. Verifique a conexão e tente de novo.'];
   return (
     <div role="alert" className="error">
       {messages.map((m) => (
-        <p key={m}>{labelled(m)}</p>
+        <p key={m}>{m}</p>
       ))}
     </div>
   );

@@ -122,7 +122,10 @@ export function createCustomerQueries(table: Table) {
   return {
     getProfileItem,
 
-    async list(tenant: Tenant, query: CustomerQuery): Promise<{ items: CustomerProfile[]; total: number }> {
+    async list(
+      tenant: Tenant,
+      query: CustomerQuery,
+    ): Promise<{ items: CustomerProfile[]; total: number; cursor?: string }> {
       const { search, overdueOnly, skip, take } = query;
       if (search.kind === 'document' || search.kind === 'email') {
         const matches = (await exactMatches(tenant, search)).filter(
@@ -150,6 +153,15 @@ export function createCustomerQueries(table: Table) {
         overdueOnly: false,
         newestFirst: true,
       };
+      if (query.cursor !== undefined) {
+        // By cursor (the exports): each page reads only its own rows, however deep it is.
+        const page = await table.queryPage<Item>(
+          { ...indexQuery(q), cursor: query.cursor ?? undefined },
+          take,
+        );
+        const rows = page.items.filter((item) => item.entity !== 'customer-count');
+        return { items: rows.map(toProfile), total: 0, cursor: page.cursor };
+      }
       const rows: Item[] = [];
       let total = 0;
       let cursor: string | undefined;

@@ -126,6 +126,9 @@ function statusMove(previous: Transaction, next: Transaction): TransactItem[] {
 
 const SEARCH_ENTITY = 'transaction-search';
 
+/** Items one list call reads at most: a narrow filter over a long partition answers a short page. */
+const READ_BUDGET = 20_000;
+
 /**
  * The transaction's search index entries, one per token of its buyer (searchTokens): each carries
  * what a search matches and filters on (the buyer's words, e-mail and document; status, payment
@@ -322,6 +325,7 @@ function entryPasses(entry: Item, q: TransactionQuery): boolean {
   if (q.productId !== undefined && Number(entry.productId) !== q.productId) return false;
   if (q.customerIds !== undefined && !q.customerIds.includes(Number(entry.customerId))) return false;
   if (q.createdBefore !== undefined && !(String(entry.createdAt) < q.createdBefore)) return false;
+  if (q.createdFrom !== undefined && !(String(entry.createdAt) >= q.createdFrom)) return false;
   return true;
 }
 
@@ -360,8 +364,10 @@ async function searchTransactions(
         return { items: [], totalCount: 0, itemsRead, tooBroad: true };
     } while (cursor);
   }
-  const ids = [...matched].sort((a, b) => b - a);
-  const pageIds = ids.slice((q.page - 1) * q.limit, q.page * q.limit);
+  const after = cursorAfter(tenant, q.cursor);
+  const ids = [...matched].sort((a, b) => b - a).filter((id) => after === undefined || id < after);
+  const skip = after === undefined ? (q.page - 1) * q.limit : 0;
+  const pageIds = ids.slice(skip, skip + q.limit);
   const read = pageIds.length
     ? await table.batchGet<Item>(
         pageIds.map((id) => keys.transaction(tenant, id)),
@@ -373,6 +379,7 @@ async function searchTransactions(
     items: pageIds.map((id) => byId.get(id)).filter((t): t is Transaction => t !== undefined),
     totalCount: ids.length,
     itemsRead: itemsRead + read.length,
+    cursor: ids.length > skip + q.limit ? cursorAt(tenant, pageIds[pageIds.length - 1]) : undefined,
   };
 }
 
@@ -392,6 +399,14 @@ function cursorAfter(tenant: Tenant, cursor: string | undefined): number | undef
   const digits = String(key.sk).slice(keys.transactionPrefix.length);
   if (!/^\d{1,15}$/.test(digits) || Number(digits) < 1) throw new ValidationError([INVALID_CURSOR]);
   return Number(digits);
+}
+
+/** The transaction a query's own page cursor (its LastEvaluatedKey) stopped at; undefined for a counter. */
+function transactionIdOf(cursor: string): number | undefined {
+  const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk?: unknown };
+  const sk = String(key.sk ?? '');
+  const digits = sk.startsWith(keys.transactionPrefix) ? sk.slice(keys.transactionPrefix.length) : '';
+  return /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
 }
 
 const cursorAt = (tenant: Tenant, id: number) => encodeCursor({ ...keys.transaction(tenant, id) });
@@ -457,6 +472,10 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     filters.push('createdAt < :before');
     values[':before'] = q.createdBefore;
   }
+  if (q.createdFrom !== undefined) {
+    filters.push('createdAt >= :from');
+    values[':from'] = q.createdFrom;
+  }
   const after = cursorAfter(tenant, q.cursor);
   /** A source's key condition: its partition, and below the cursor's id when there is one. */
   const range = (s: Source): { expression: string; names: Record<string, string>; values: Item } => {
@@ -485,12 +504,15 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
   const counterIsTotal =
     sources.length === 1 &&
     q.createdBefore === undefined &&
+    q.createdFrom === undefined &&
     (filters.length === 0 || (indexed === 'none' && filters.length === 1 && q.paymentMethod !== undefined));
   const skip = after === undefined ? (q.page - 1) * q.limit : 0;
   const wanted = skip + q.limit;
   const rows: Item[] = [];
   let counted = 0;
   let itemsRead = 0;
+  /** The oldest id a single source read when its read budget ran out with more to read. */
+  let stoppedAt: number | undefined;
   // Cursor pages (the charges API) carry no total, so they never read ahead to count.
   const readAll = !counterIsTotal && q.countTotal !== false;
   if (filters.length) values[':counter'] = COUNTER;
@@ -527,7 +549,8 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
         }
       }
       cursor = page.cursor;
-    } while (cursor && (readAll || own <= wanted) && itemsRead < 20_000);
+      if (cursor && itemsRead >= READ_BUDGET) stoppedAt = transactionIdOf(cursor);
+    } while (cursor && (readAll || own <= wanted) && itemsRead < READ_BUDGET);
   }
   const ordered = sources.length > 1 ? rows.sort((a, b) => Number(b.id) - Number(a.id)) : rows;
   const pageRows = ordered.slice(skip, wanted);
@@ -536,7 +559,14 @@ async function listTransactions(table: Table, tenant: Tenant, q: TransactionQuer
     items: pageRows.map(toTransaction),
     totalCount: counterIsTotal ? counted : ordered.length,
     itemsRead,
-    // The next page starts after the last row shown, and exists only when a row was read past it.
-    cursor: ordered.length > wanted && last ? cursorAt(tenant, Number(last.id)) : undefined,
+    // The next page starts after the last row shown, and exists only when a row was read past it;
+    // a single source whose read budget ran out before the page filled goes on after what it read
+    // (a short page, possibly empty, that does not end the list).
+    cursor:
+      ordered.length > wanted && last
+        ? cursorAt(tenant, Number(last.id))
+        : stoppedAt !== undefined && sources.length === 1 && !readAll
+          ? cursorAt(tenant, stoppedAt)
+          : undefined,
   };
 }

@@ -197,6 +197,11 @@ export async function getProfile(deps: Pick<CustomerDeps, 'customers'>, tenant: 
   return profile;
 }
 
+/** GET /api/v1/customers/{uuid}: this seller's view; another seller's customer answers as a missing one. */
+export async function getCustomer(deps: Pick<CustomerDeps, 'customers'>, tenant: Tenant, uuid: string) {
+  return toCustomerView(await getProfile(deps, tenant, uuid));
+}
+
 export const DOCUMENT_TAKEN = 'This seller already has a customer with this document';
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Assert, Equals } from '#shared/domain/type-assert';
 import type { CustomerView } from './customer';
-import type { createCustomer, setBillingEmailOverride, updateCustomer } from './customers';
+import type { createCustomer, getCustomer, setBillingEmailOverride, updateCustomer } from './customers';
 import type { listCustomers } from './listing';
 
 /**
@@ -49,6 +49,7 @@ type Out<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 type _View = Assert<Equals<z.output<typeof customerResponse>, CustomerView>>;
 type _Create = Assert<Equals<z.output<typeof customerResponse>, Out<typeof createCustomer>['customer']>>;
+type _Get = Assert<Equals<z.output<typeof customerResponse>, Out<typeof getCustomer>>>;
 type _Update = Assert<Equals<z.output<typeof customerResponse>, Out<typeof updateCustomer>>>;
 type _Override = Assert<Equals<z.output<typeof customerResponse>, Out<typeof setBillingEmailOverride>>>;
 type _List = Assert<Equals<z.output<typeof customerListResponse>, Out<typeof listCustomers>>>;

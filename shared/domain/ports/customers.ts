@@ -23,6 +23,11 @@ export interface CustomerQuery {
   overdueOnly: boolean;
   skip: number;
   take: number;
+  /**
+   * Pages every profile newest first by cursor instead of `skip` (null: from the start); the
+   * answer's `cursor` is absent on the last page. Only without a search and without `overdueOnly`.
+   */
+  cursor?: string | null;
 }
 
 export interface CustomerRepository {
@@ -100,7 +105,10 @@ export interface CustomerRepository {
     at: string,
   ): Promise<CustomerProfile | null>;
   /** `take` profiles after `skip` matches, and how many match in all (bounded, see MAX_LIST_WINDOW). */
-  list(tenant: Tenant, query: CustomerQuery): Promise<{ items: CustomerProfile[]; total: number }>;
+  list(
+    tenant: Tenant,
+    query: CustomerQuery,
+  ): Promise<{ items: CustomerProfile[]; total: number; cursor?: string }>;
   /**
    * Moves the profile's overdue-charge count by `delta` (never below 0) and keeps the overdue
    * marker in step; the scheduled-charge work calls it. Null when the tenant has no such customer.

@@ -13,6 +13,8 @@ export interface TransactionQuery {
   customerIds?: number[];
   /** The buyer's name, e-mail or document (search.ts): newest first, every match counted. */
   search?: TransactionSearch;
+  /** ISO instants: created at or after `createdFrom`, strictly before `createdBefore`. */
+  createdFrom?: string;
   createdBefore?: string;
   cursor?: string;
   /** False for cursor pages that show no total (they never read ahead just to count). */
@@ -24,6 +26,10 @@ export interface TransactionPage {
   totalCount: number;
   /** Items DynamoDB read to build the page (the bench reports it per filter). */
   itemsRead: number;
+  /**
+   * Where the next page starts; absent on the last. A page may hold fewer rows than asked (a
+   * filtered read stops at its read budget) and still have a next one.
+   */
   cursor?: string;
   /** A search that matches more than SEARCH_READ_LIMIT index entries: nothing is answered (400). */
   tooBroad?: boolean;

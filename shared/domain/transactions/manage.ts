@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { addDays, isCalendarDate, startOfSaoPauloDay } from '#shared/dates';
 import {
   attemptIdOf,
   pendingAttempt,
@@ -175,6 +176,9 @@ export async function completeRefund(
   return 'settled';
 }
 
+const calendarDay = (field: string) =>
+  z.string().refine(isCalendarDate, `${field} must be a date YYYY-MM-DD`);
+
 export const listSchema = z.object({
   ...pageFields,
   status: z.enum(STATUSES).optional(),
@@ -190,34 +194,74 @@ export const listSchema = z.object({
   paymentMethod: methodField(['pix', 'boleto', 'creditcard']).optional(),
   productId: z.coerce.number().int().positive().optional(),
   customerId: z.coerce.number().int().positive().optional(),
+  from: calendarDay('from').optional().describe('Created on or after this day (YYYY-MM-DD, Sao Paulo)'),
+  to: calendarDay('to').optional().describe('Created on or before this day (YYYY-MM-DD, Sao Paulo)'),
+  cursor: z
+    .string()
+    .max(2048)
+    .optional()
+    .describe('`nextCursor` of the previous page: pages by cursor instead of `page` (no totals then)'),
 });
 
 /**
- * GET /api/transactions: newest first, every filter together; `search` finds the buyer by a word of
- * the name, the e-mail or the document (search.ts), counting every match.
+ * The list's filters as a repository query: the date range becomes the instants its Sao Paulo days
+ * start at (`to` included whole). Shared by the list and its CSV export.
  */
-export async function listTransactions(
-  deps: Pick<ManageDeps, 'transactions'>,
-  tenant: Tenant,
-  input: z.output<typeof listSchema>,
-) {
+export function transactionQueryOf(
+  input: Omit<z.output<typeof listSchema>, 'page' | 'limit' | 'cursor'>,
+): Omit<TransactionQuery, 'page' | 'limit'> {
+  if (input.from !== undefined && input.to !== undefined && input.from > input.to)
+    throw new ValidationError(['from must not be after to']);
   const query: Omit<TransactionQuery, 'page' | 'limit'> = {
     status: input.status,
     paymentMethod: input.paymentMethod,
     productId: input.productId,
   };
   if (input.customerId !== undefined) query.customerIds = [input.customerId];
+  if (input.from !== undefined) query.createdFrom = startOfSaoPauloDay(input.from).toISOString();
+  if (input.to !== undefined) query.createdBefore = startOfSaoPauloDay(addDays(input.to, 1)).toISOString();
   const search = input.search === undefined ? null : parseSearch(input.search);
   if (search) query.search = search;
+  return query;
+}
+
+export const SEARCH_TOO_BROAD = `search matches more than ${SEARCH_READ_LIMIT} transactions; type more of the name, e-mail or document`;
+
+/**
+ * GET /api/transactions: newest first, every filter together; `search` finds the buyer by a word of
+ * the name, the e-mail or the document (search.ts), counting every match. Numbered pages answer
+ * their totals; cursor pages (`cursor`) read no total and answer `page` and `totalPages` null.
+ */
+export async function listTransactions(
+  deps: Pick<ManageDeps, 'transactions'>,
+  tenant: Tenant,
+  input: z.output<typeof listSchema>,
+) {
+  const query = transactionQueryOf(input);
+  if (input.cursor !== undefined) {
+    const page = await deps.transactions.list(tenant, {
+      ...query,
+      page: 1,
+      limit: input.limit,
+      cursor: input.cursor,
+      countTotal: false,
+    });
+    if (page.tooBroad) throw new ValidationError([SEARCH_TOO_BROAD]);
+    return {
+      data: page.items.map(toTransactionView),
+      count: page.items.length,
+      page: null,
+      totalPages: null,
+      nextCursor: page.cursor ?? null,
+    };
+  }
   const page = await readNumberedPage(input, (at) => deps.transactions.list(tenant, { ...query, ...at }));
-  if (page.tooBroad)
-    throw new ValidationError([
-      `search matches more than ${SEARCH_READ_LIMIT} transactions; type more of the name, e-mail or document`,
-    ]);
+  if (page.tooBroad) throw new ValidationError([SEARCH_TOO_BROAD]);
   return {
     data: page.items.map(toTransactionView),
     count: page.items.length,
-    page: input.page,
-    totalPages: Math.ceil(page.totalCount / input.limit),
+    page: input.page as number | null,
+    totalPages: Math.ceil(page.totalCount / input.limit) as number | null,
+    nextCursor: page.cursor ?? null,
   };
 }

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { transactionAffiliateResponse } from '#shared/domain/affiliates/index';
 import type { Assert, Equals, Extends } from '#shared/domain/type-assert';
+import { webhookDeliveryResponse } from '#shared/domain/webhooks/responses';
 import type { listTransactions, refundTransaction } from './manage';
 import type { handleNotification } from './notifications';
+import type { transactionTimeline } from './timeline';
 import { STATUSES, type TransactionStatus, type toTransactionView } from './transaction';
 
 const reais = (what: string) => z.number().describe(`${what}, in Reais (decimal, e.g. 49.9)`);
@@ -133,10 +135,57 @@ export const transactionListResponse = z.lazy(() =>
     .object({
       data: z.array(transactionResponse),
       count: z.number().int().describe('Transactions on this page'),
-      page: z.number().int(),
-      totalPages: z.number().int(),
+      page: z.number().int().nullable().describe('The page asked; null on cursor pages'),
+      totalPages: z.number().int().nullable().describe('null on cursor pages (they count nothing)'),
+      nextCursor: z
+        .string()
+        .nullable()
+        .describe('Pass as `cursor` for the next page; null on the last (a page may be short)'),
     })
     .meta({ id: 'TransactionList', description: 'A page of transactions' }),
+);
+
+/** GET /api/transactions/{id}/timeline: the provider's ids, status changes, events and their deliveries. */
+export const transactionTimelineResponse = z.lazy(() =>
+  z
+    .object({
+      id: z.number().int(),
+      provider: z.object({
+        name: z.string().describe('The payment provider that processed it (sandbox, asaas)'),
+        gatewayPayId: z.number().int(),
+        pixTxid: z.string().nullable(),
+        boletoBarcode: z.string().nullable(),
+      }),
+      statusChanges: z
+        .array(
+          z.object({
+            step: z.enum([
+              'created',
+              'paid',
+              'failed',
+              'refunded',
+              'canceled',
+              'chargeback_opened',
+              'chargeback_won',
+            ]),
+            at: iso(),
+            amount: z.number().nullable().describe('In Reais: the sale on created, the refund on refunded'),
+            detail: z.string().nullable().describe("A refund's reason, a failure's reason"),
+          }),
+        )
+        .describe('Oldest first, from the transaction itself (kept for ever)'),
+      events: z
+        .array(
+          z.object({
+            id: z.string(),
+            event: z.string(),
+            timestamp: iso(),
+            deliveries: z.array(webhookDeliveryResponse),
+          }),
+        )
+        .describe('Its events of the last 30 days, oldest first, each with its webhook deliveries'),
+    })
+    .meta({ id: 'TransactionTimeline', description: 'What happened to a transaction' }),
 );
 
 /** GET /api/v1/charges: cursor pages, newest first, without a total. */
@@ -189,6 +238,9 @@ type Out<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 type _Status = Assert<Equals<z.output<typeof transactionStatusResponse>, TransactionStatus>>;
 type _View = Assert<Equals<z.output<typeof transactionResponse>, ReturnType<typeof toTransactionView>>>;
 type _Refund = Assert<Equals<z.output<typeof transactionResponse>, Out<typeof refundTransaction>>>;
+type _Timeline = Assert<
+  Equals<z.output<typeof transactionTimelineResponse>, Out<typeof transactionTimeline>>
+>;
 type _List = Assert<Equals<z.output<typeof transactionListResponse>, Out<typeof listTransactions>>>;
 // The two outcomes' inferred union marks each one's missing field `?: undefined`: checked both ways.
 type _Notification = Assert<

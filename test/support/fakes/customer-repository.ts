@@ -250,7 +250,10 @@ export class FakeCustomerRepository implements CustomerRepository {
     return next;
   }
 
-  async list(tenant: Tenant, query: CustomerQuery): Promise<{ items: CustomerProfile[]; total: number }> {
+  async list(
+    tenant: Tenant,
+    query: CustomerQuery,
+  ): Promise<{ items: CustomerProfile[]; total: number; cursor?: string }> {
     const search = query.search;
     const matching = [...this.profiles.values()]
       .filter((p) => p.tenant.sellerId === tenant.sellerId && p.tenant.environment === tenant.environment)
@@ -264,6 +267,16 @@ export class FakeCustomerRepository implements CustomerRepository {
       })
       // Newest first (creation time, then id), searches too.
       .sort(newestFirst);
+    if (query.cursor !== undefined) {
+      // As the adapter's cursor pages: an opaque position (here the offset), absent on the last page.
+      const from = query.cursor === null ? 0 : Number(query.cursor);
+      const to = from + query.take;
+      return {
+        items: matching.slice(from, to),
+        total: 0,
+        ...(to < matching.length ? { cursor: String(to) } : {}),
+      };
+    }
     return { items: matching.slice(query.skip, query.skip + query.take), total: matching.length };
   }
 

@@ -103,6 +103,7 @@ export class FakeTransactionRepository implements TransactionRepository {
       .filter((t) => query.productId === undefined || t.product.id === query.productId)
       .filter((t) => !query.customerIds || query.customerIds.includes(t.customer.id))
       .filter((t) => !query.createdBefore || t.createdAt < query.createdBefore)
+      .filter((t) => !query.createdFrom || t.createdAt >= query.createdFrom)
       .filter((t) => !query.search || matchesSearch(searchTextOf(t.customer), query.search))
       .sort((a, b) => b.id - a.id);
     // A cursor names the tenant and the last id shown and continues after it, as a start key does;
