@@ -14,7 +14,8 @@ const MAX_DIGITS = 9;
 
 /**
  * An amount in R$ typed as digits that fill from the centavos up ("4990" reads R$ 49,90): the mask
- * sellers know from banking apps, with no decimal separator to get wrong.
+ * sellers know from banking apps, with no decimal separator to get wrong. Zero shows the placeholder,
+ * so the first digit typed never lands before the mask's text.
  */
 export function MoneyField({ label, centavos, onChange, hint, ...input }: MoneyFieldProps) {
   const id = useId();
@@ -27,7 +28,8 @@ export function MoneyField({ label, centavos, onChange, hint, ...input }: MoneyF
         inputMode="numeric"
         autoComplete="off"
         aria-describedby={hint ? `${id}-hint` : undefined}
-        value={formatBrl(centavos / 100)}
+        placeholder="R$ 0,00"
+        value={centavos === 0 ? '' : formatBrl(centavos / 100)}
         onChange={(e) => {
           const digits = e.target.value.replace(/\D/g, '').replace(/^0+/, '').slice(-MAX_DIGITS);
           onChange(digits ? Number(digits) : 0);
