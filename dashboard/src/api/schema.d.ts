@@ -215,6 +215,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sellers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sellers the signed-in user belongs to, with their role in each
+         * @description A dashboard token acts on the seller its login signed up, or on the seller named by `X-Seller-Id` when the user is a member of it (404 `not_found` otherwise); each role reaches what `access` allows (403 `role_forbidden`).
+         */
+        get: operations["listMySellers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sign-up": {
         parameters: {
             query?: never;
@@ -1156,6 +1176,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business profile: the name, logo and colour the hosted pages and e-mails show */
+        get: operations["getBusinessProfile"];
+        /**
+         * Set the business profile (name; logo as an https URL; brand colour as #rrggbb)
+         * @description The pages write white or dark text on the brand colour, whichever contrasts more; `contrastOnWhite` tells how white text reads on it.
+         */
+        put: operations["updateBusinessProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/subscriptions": {
         parameters: {
             query?: never;
@@ -1309,6 +1350,123 @@ export interface paths {
          */
         post: operations["resumeSubscription"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller's team: its members with their roles, and the pending invitations
+         * @description A dashboard token acts on the seller its login signed up, or on the seller named by `X-Seller-Id` when the user is a member of it (404 `not_found` otherwise); each role reaches what `access` allows (403 `role_forbidden`).
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite an e-mail address to the seller's team with a role (the link is e-mailed, valid 7 days)
+         * @description Owners and admins; only an owner invites an owner. Inviting an address again replaces its pending invitation. 409 `already_member`. A dashboard token acts on the seller its login signed up, or on the seller named by `X-Seller-Id` when the user is a member of it (404 `not_found` otherwise); each role reaches what `access` allows (403 `role_forbidden`).
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw a pending invitation */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation to a seller's team with the token from its e-mail
+         * @description 400 `invitation_invalid` for an unknown, replaced or expired token; 403 when the login's verified e-mail is not the invited address; 409 `already_member`.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the team of the seller named by X-Seller-Id
+         * @description 409 `last_owner_cannot_leave` for the owner who signed the seller up.
+         */
+        post: operations["leaveTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from the team (never an owner)
+         * @description 409 `owner_cannot_be_removed` for an owner; to leave, a member uses POST /api/team/leave.
+         */
+        delete: operations["removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2354,6 +2512,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The seller the user now belongs to, and their role */
+        AcceptedInvitation: {
+            name: string;
+            /**
+             * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            sellerId: number;
+        };
         /** @description An affiliate and its commission */
         AffiliateCommission: {
             /** @description The affiliate's seller id */
@@ -2441,6 +2609,16 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "active" | "revoked";
+        };
+        /** @description What the hosted pages and the e-mails show of the seller */
+        BusinessProfile: {
+            /** @description #rrggbb */
+            brandColor: string | null;
+            /** @description WCAG contrast of white on the brand colour; under 4.5 the pages write dark text on it instead */
+            contrastOnWhite: number | null;
+            /** @description An https URL */
+            logoUrl: string | null;
+            name: string;
         };
         /** @description The charge was canceled */
         ChargeCanceled: {
@@ -2899,6 +3077,21 @@ export interface components {
             subject: string;
             /** @description The recipient, lower-cased */
             to: string;
+        };
+        /** @description The sellers the signed-in user belongs to */
+        MySellers: {
+            sellers: {
+                /** @description The seller this login signed up (no header needed) */
+                home: boolean;
+                /** @description Send it as `X-Seller-Id` to act on this seller */
+                id: number;
+                name: string;
+                /**
+                 * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "developer" | "viewer";
+            }[];
         };
         /** @description A provider notification's outcome */
         NotificationResult: {
@@ -3705,6 +3898,50 @@ export interface components {
         SubscriptionPriceList: {
             data: components["schemas"]["SubscriptionPrice"][];
         };
+        /** @description The seller's team and its pending invitations */
+        Team: {
+            invitations: {
+                /** @description ISO 8601 UTC */
+                createdAt: string;
+                email: string;
+                /** @description ISO 8601 UTC; the link opens nothing after it */
+                expiresAt: string;
+                /**
+                 * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "developer" | "viewer";
+            }[];
+            members: {
+                /** @description The login that signed the seller up: always an owner, never removed */
+                accountOwner: boolean;
+                email: string | null;
+                /**
+                 * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "developer" | "viewer";
+                /** @description When the invitation was accepted (ISO 8601 UTC) */
+                since: string | null;
+                /** @description The member's user id; null for the account owner */
+                userId: string | null;
+                /** @description The caller */
+                you: boolean;
+            }[];
+        };
+        /** @description A pending invitation to the seller's team */
+        TeamInvitation: {
+            /** @description ISO 8601 UTC */
+            createdAt: string;
+            email: string;
+            /** @description ISO 8601 UTC; the link opens nothing after it */
+            expiresAt: string;
+            /**
+             * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
         /** @description The password was right; the authenticator code is due */
         TotpChallenge: {
             /**
@@ -3980,6 +4217,8 @@ export interface components {
         Environment: "test" | "live";
         /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
         IdempotencyKey: string;
+        /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+        SellerId: string;
     };
     requestBodies: never;
     headers: never;
@@ -4034,6 +4273,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -4157,6 +4398,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -4297,6 +4540,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example key_Tt716iQRpoWcHGOaWXVA */
@@ -5152,6 +5397,103 @@ export interface operations {
             };
         };
     };
+    listMySellers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MySellers"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     signUp: {
         parameters: {
             query?: never;
@@ -5490,6 +5832,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -5638,6 +5982,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -5829,6 +6175,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example cs_test_qUnLmNZMSR5nYp2Fsifvm7GP0882f371ad424424add04b436ca56891 */
@@ -5991,6 +6339,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -6152,6 +6502,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -6267,6 +6619,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example evt_4kQm9TzR2bWcX7vN1pL8sD3f */
@@ -6951,6 +7305,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -7048,6 +7404,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -8885,6 +9243,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -9015,6 +9375,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -9158,6 +9520,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -9301,6 +9665,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 2 */
@@ -9462,6 +9828,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -9663,6 +10031,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -9798,6 +10168,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -9997,6 +10369,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 3 */
@@ -10146,6 +10520,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10264,6 +10640,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10442,6 +10820,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10584,6 +10964,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10758,6 +11140,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10898,6 +11282,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11062,6 +11448,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11215,6 +11603,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11383,6 +11773,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -11515,6 +11907,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 0882f371-ad42-4424-add0-4b436ca56891 */
@@ -11658,6 +12052,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -11773,6 +12169,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -11932,6 +12330,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -13221,6 +13621,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -13361,6 +13763,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example rcn_20261127_5d1f0c2a9e3b7a41 */
@@ -13608,6 +14012,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_0GxSxn7g9DlIzk17pjdsPhZ0 */
@@ -13795,6 +14201,234 @@ export interface operations {
             };
         };
     };
+    getBusinessProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessProfile"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateBusinessProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandColor: string | null;
+                    logoUrl: string | null;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessProfile"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "name is required",
+                     *         "logoUrl must be a string",
+                     *         "brandColor must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listSubscriptions: {
         parameters: {
             query?: {
@@ -13810,6 +14444,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -13968,6 +14604,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -14217,6 +14855,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -14387,6 +15027,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -14538,6 +15180,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -14709,6 +15353,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -14909,6 +15555,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -15112,6 +15760,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 2 */
@@ -15340,6 +15990,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -15531,12 +16183,731 @@ export interface operations {
             };
         };
     };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamInvitation"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email must be a string",
+                     *         "role must be one of: owner, admin, developer, viewer"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/{email}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/{email}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Invitation not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/{email}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/{email}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/{email}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "token must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    leaveTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/{userId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/{userId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Member not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/{userId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/{userId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/{userId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     payTestCheckoutSession: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -15716,6 +17087,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -15864,6 +17237,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -15993,6 +17368,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example msg_0mx0nvr3zpygjHgAzWeAtKOKu */
@@ -16140,6 +17517,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -16290,6 +17669,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example pixauth_ZT4Kcf7WRJWPes0s9uKHTQaD */
@@ -16441,6 +17822,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example pixauth_ZT4Kcf7WRJWPes0s9uKHTQaD */
@@ -16583,6 +17966,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 8 */
@@ -16792,6 +18177,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 8 */
@@ -17001,6 +18388,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 7 */
@@ -17210,6 +18599,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -17376,6 +18767,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -17818,6 +19211,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -17987,6 +19382,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 991563122715248 */
@@ -18115,6 +19512,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 3 */
@@ -18804,6 +20203,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -18932,6 +20333,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -19110,6 +20513,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
@@ -19276,6 +20681,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
@@ -19456,6 +20863,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
@@ -19595,6 +21004,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 3 */
@@ -19756,6 +21167,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -19942,6 +21355,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -20204,6 +21619,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
@@ -20406,6 +21823,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example daf75377-0fa3-4734-9c0c-9576d24406c5 */
@@ -20674,6 +22093,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -20853,6 +22274,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 2 */
@@ -21100,6 +22523,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -21274,6 +22699,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example a860ad3f-da47-45bf-8f5a-2e37a55c8b6d */
@@ -21431,6 +22858,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -21571,6 +23000,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -21759,6 +23190,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -22116,6 +23549,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -22324,6 +23759,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -22487,6 +23924,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_wuUAjOUOYyiQqGeMXLzgELAJ */
@@ -22676,6 +24115,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -22871,6 +24312,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -23062,6 +24505,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_0GxSxn7g9DlIzk17pjdsPhZ0 */
@@ -23217,6 +24662,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -23412,6 +24859,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -23821,6 +25270,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -24210,6 +25661,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_0GxSxn7g9DlIzk17pjdsPhZ0 */
@@ -24404,6 +25857,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -24599,6 +26054,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example whd_0Z4FNqdE5j7rKSgzWCD0_67971e0eb9dca7ba */
@@ -24757,6 +26214,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -24877,6 +26336,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -25067,6 +26528,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */
@@ -25201,6 +26664,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_NArSmnmang7j2RGYaNao */
@@ -25343,6 +26808,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */
@@ -25514,6 +26981,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */
@@ -25655,6 +27124,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */

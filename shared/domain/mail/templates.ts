@@ -223,3 +223,34 @@ export function accountMail(kind: AccountMailKind, code?: string): RenderedMail 
   ].join('\n');
   return { subject: headerText(subject), text, html };
 }
+
+/** What an invitation to a seller's team says: who invites, to what, and the link that accepts it. */
+export interface TeamInvitationMail {
+  businessName: string;
+  roleLabel: string;
+  acceptUrl: string;
+  expiresAt: Date;
+}
+
+/** The invitation to join a seller's team in the dashboard (the link carries the token in its fragment). */
+export function teamInvitationMail(data: TeamInvitationMail): RenderedMail {
+  const subject = headerText(`Convite para a equipe de ${data.businessName}`);
+  const paragraphs = [
+    `Você foi convidado para a equipe de ${data.businessName} no painel, como ${data.roleLabel}.`,
+    'Para aceitar, abra o link abaixo e entre com este e-mail (ou crie sua conta com ele):',
+    data.acceptUrl,
+    `O convite vale até ${formatSaoPauloDateTime(data.expiresAt)}. Se você não esperava este convite, ignore esta mensagem.`,
+  ];
+  const text = paragraphs.join('\n\n');
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="pt-BR"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">',
+    `<p>${escapeHtml(paragraphs[0])}</p>`,
+    `<p>${escapeHtml(paragraphs[1])}</p>`,
+    `<p><a href="${escapeHtml(data.acceptUrl)}">Aceitar o convite</a></p>`,
+    `<p>${escapeHtml(paragraphs[3])}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
