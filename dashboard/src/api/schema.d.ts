@@ -5415,6 +5415,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sellers": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Loja da Ana",
+                     *           "role": "owner",
+                     *           "home": true
+                     *         },
+                     *         {
+                     *           "id": 57,
+                     *           "name": "Padaria do Bairro",
+                     *           "role": "viewer",
+                     *           "home": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["MySellers"];
                 };
             };
@@ -14221,6 +14239,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Loja da Ana",
+                     *       "logoUrl": "https://cdn.lojadaana.com.br/logo.png",
+                     *       "brandColor": "#1a73e8",
+                     *       "contrastOnWhite": 4.51
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfile"];
                 };
             };
@@ -14314,6 +14340,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Loja da Ana",
+                 *       "logoUrl": "https://cdn.lojadaana.com.br/logo.png",
+                 *       "brandColor": "#1a73e8"
+                 *     }
+                 */
                 "application/json": {
                     brandColor: string | null;
                     logoUrl: string | null;
@@ -14328,6 +14361,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Loja da Ana",
+                     *       "logoUrl": "https://cdn.lojadaana.com.br/logo.png",
+                     *       "brandColor": "#1a73e8",
+                     *       "contrastOnWhite": 4.51
+                     *     }
+                     */
                     "application/json": components["schemas"]["BusinessProfile"];
                 };
             };
@@ -16203,6 +16244,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "userId": null,
+                     *           "email": "financeiro@lojadaana.com.br",
+                     *           "role": "owner",
+                     *           "accountOwner": true,
+                     *           "you": true,
+                     *           "since": null
+                     *         },
+                     *         {
+                     *           "userId": "3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b",
+                     *           "email": "dev@lojadaana.com.br",
+                     *           "role": "developer",
+                     *           "accountOwner": false,
+                     *           "you": false,
+                     *           "since": "2026-11-20T14:02:11.000Z"
+                     *         }
+                     *       ],
+                     *       "invitations": [
+                     *         {
+                     *           "email": "contador@lojadaana.com.br",
+                     *           "role": "viewer",
+                     *           "createdAt": "2026-11-27T12:00:00.000Z",
+                     *           "expiresAt": "2026-12-04T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Team"];
                 };
             };
@@ -16296,6 +16367,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "contador@lojadaana.com.br",
+                 *       "role": "viewer"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     /** @enum {string} */
@@ -16310,6 +16387,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "contador@lojadaana.com.br",
+                     *       "role": "viewer",
+                     *       "createdAt": "2026-11-27T12:00:00.000Z",
+                     *       "expiresAt": "2026-12-04T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TeamInvitation"];
                 };
             };
@@ -16429,6 +16514,7 @@ export interface operations {
                 "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
+                /** @example contador@lojadaana.com.br */
                 email: string;
             };
             cookie?: never;
@@ -16454,7 +16540,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/invitations/{email}"
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16472,7 +16558,7 @@ export interface operations {
                      *       "message": "Authorization header is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/invitations/{email}"
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16490,7 +16576,7 @@ export interface operations {
                      *       "message": "Invitation not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/invitations/{email}"
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16510,7 +16596,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/invitations/{email}"
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16528,7 +16614,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/invitations/{email}"
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16548,6 +16634,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "inv_9aQ2mZ7cV1xK4bT8nR3wE6yU0iO5pL2sD7fG1hJ4"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                 };
@@ -16560,6 +16651,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sellerId": 57,
+                     *       "name": "Padaria do Bairro",
+                     *       "role": "viewer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AcceptedInvitation"];
                 };
             };
@@ -16784,6 +16882,7 @@ export interface operations {
                 "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
+                /** @example 3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b */
                 userId: string;
             };
             cookie?: never;
@@ -16809,7 +16908,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/members/{userId}"
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16827,7 +16926,7 @@ export interface operations {
                      *       "message": "Authorization header is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/members/{userId}"
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16845,7 +16944,7 @@ export interface operations {
                      *       "message": "Member not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/members/{userId}"
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16874,7 +16973,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/members/{userId}"
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -16892,7 +16991,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/team/members/{userId}"
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
