@@ -25,6 +25,8 @@ export interface ReceiptData {
   buyerName: string;
   /** A sandbox payment: the receipt says no real money moved. */
   sandbox: boolean;
+  /** The seller's business profile (its name and https logo), when it has one. */
+  seller?: { name: string; logoUrl: string | null } | null;
 }
 
 const BRANDS: Record<string, string> = {
@@ -60,6 +62,7 @@ const SANDBOX_NOTE = 'Ambiente de testes: nenhuma cobrança real foi feita.';
 /** The buyer's receipt for a confirmed payment. */
 export function paymentReceipt(data: ReceiptData): RenderedMail {
   const rows: [string, string][] = [
+    ...(data.seller?.name ? ([['Vendido por', data.seller.name]] as [string, string][]) : []),
     ['Produto', data.productName],
     ['Valor', formatBrl(data.amount)],
     ['Forma de pagamento', methodLabel(data)],
@@ -90,6 +93,9 @@ export function paymentReceipt(data: ReceiptData): RenderedMail {
     '<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">',
     data.sandbox
       ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
+      : '',
+    data.seller?.logoUrl?.startsWith('https://')
+      ? `<p><img src="${escapeHtml(data.seller.logoUrl)}" alt="${escapeHtml(data.seller.name)}" height="40"></p>`
       : '',
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(intro)}</p>`,
