@@ -16,6 +16,14 @@ import { WebhooksView } from '../features/developers/webhooks';
 import { HomeView } from '../features/home/home';
 import { AccountView, TotpView } from '../features/settings/account';
 import { AsaasView } from '../features/settings/asaas';
+import { PortalDefaultsView } from '../features/settings/portal-defaults';
+import { BusinessProfileView } from '../features/settings/profile';
+import {
+  InvitationSignedOutView,
+  InvitationView,
+  resumeInvitation,
+  TeamView,
+} from '../features/settings/team';
 import { AppContext, type AppContextValue } from './context';
 import { match, navigate, useLocation } from './router';
 import { Session } from './session';
@@ -32,6 +40,10 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/asaas', () => <AsaasView />],
   ['/conta', () => <AccountView />],
   ['/conta/autenticador', () => <TotpView />],
+  ['/configuracoes/perfil', () => <BusinessProfileView />],
+  ['/configuracoes/portal', () => <PortalDefaultsView />],
+  ['/configuracoes/equipe', () => <TeamView />],
+  ['/convite', () => <InvitationView />],
 ];
 
 /** Views of a visitor who is not signed in. */
@@ -41,13 +53,19 @@ const PUBLIC_VIEWS: Partial<Record<string, () => ReactNode>> = {
   '/confirmar': () => <ConfirmView />,
   '/esqueci-a-senha': () => <ForgotPasswordView />,
   '/nova-senha': () => <ResetPasswordView />,
+  '/convite': () => <InvitationSignedOutView />,
 };
+
+/** Views with a signed-out and a signed-in form (an invitation's link works before and after a login). */
+const BOTH_VIEWS = new Set(['/convite']);
 
 export function App() {
   const [environment, setEnvironment] = useState<Environment>('test');
+  const [sellerId, setSellerId] = useState<number | null>(null);
   const value = useMemo(() => {
     let current: Environment = 'test';
-    const holder = { environment: () => current };
+    let seller: number | null = null;
+    const holder = { environment: () => current, seller: () => seller };
     const queryClient = new QueryClient({
       defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
     });
@@ -63,10 +81,14 @@ export function App() {
     const api = createApi({
       token: () => session.token(),
       environment: () => holder.environment(),
+      seller: () => holder.seller(),
       onUnauthorized: () => session.end(),
     });
     session.subscribe(() => {
-      if (session.state === 'signedOut') queryClient.clear();
+      if (session.state === 'signedOut') {
+        queryClient.clear();
+        seller = null;
+      }
     });
     return {
       api,
@@ -74,6 +96,9 @@ export function App() {
       queryClient,
       setCurrent: (next: Environment) => {
         current = next;
+      },
+      setSeller: (next: number | null) => {
+        seller = next;
       },
     };
   }, []);
@@ -87,6 +112,14 @@ export function App() {
     setEnvironment: (next) => {
       value.setCurrent(next);
       setEnvironment(next);
+    },
+    sellerId,
+    setSellerId: (next) => {
+      value.setSeller(next);
+      setSellerId(next);
+      // Nothing of the previous seller may show under the next one.
+      void value.queryClient.resetQueries();
+      navigate('/');
     },
   };
   return (
@@ -104,10 +137,13 @@ function Routes({ session }: { session: Session }) {
     () => session.state,
   );
   const { path } = useLocation();
-  const publicView = PUBLIC_VIEWS[path];
+  const publicView = state !== 'signedOut' && BOTH_VIEWS.has(path) ? undefined : PUBLIC_VIEWS[path];
   useEffect(() => {
     if (state === 'signedOut' && !publicView) navigate('/entrar', { replace: true });
-    if (state === 'signedIn' && publicView) navigate('/', { replace: true });
+    if (state === 'signedIn' && publicView) {
+      navigate('/', { replace: true });
+      resumeInvitation();
+    }
   }, [state, publicView]);
   if (state === 'starting') return <p className="boot">Carregando o painel…</p>;
   if (state === 'signedOut') return publicView ? publicView() : null;
