@@ -105,6 +105,14 @@ export function App() {
   useEffect(() => {
     void value.session.start();
   }, [value]);
+  // A new login starts on its own seller.
+  useEffect(
+    () =>
+      value.session.subscribe(() => {
+        if (value.session.state === 'signedOut') setSellerId(null);
+      }),
+    [value],
+  );
   const context: AppContextValue = {
     api: value.api,
     session: value.session,

@@ -374,7 +374,7 @@ ${footer()}
 export function renderCheckoutPage(view: CheckoutView): string {
   const open = view.state === 'open';
   const title = `${view.product.name} · Pagamento`;
-  return layout(title, open ? openPage(view) : closedPage(view), open, view.seller);
+  return layout(title, open ? openPage(view) : closedPage(view), open, view.seller.name ? view.seller : null);
 }
 
 export function renderNotFoundPage(): string {
