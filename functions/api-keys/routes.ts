@@ -9,6 +9,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
   {
     operationId: 'createApiKey',
     method: 'POST',
+    access: 'developer',
     path: '/api/api-keys',
     auth: ['jwt'],
     summary: 'Create an API key (the key is shown once)',
@@ -28,6 +29,7 @@ export const apiKeyRoutes = defineRoutes('api-keys', [
   {
     operationId: 'revokeApiKey',
     method: 'DELETE',
+    access: 'developer',
     path: '/api/api-keys/{id}',
     auth: ['jwt'],
     summary: 'Revoke an API key',

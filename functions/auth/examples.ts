@@ -75,4 +75,78 @@ export const examples = defineExamples(authRoutes, {
     },
   },
   finishTotpSetup: { body: { code: '281904' }, responses: { 200: { totpEnabled: true } } },
+  listMySellers: {
+    responses: {
+      200: {
+        sellers: [
+          { id: 42, name: 'Loja da Ana', role: 'owner', home: true },
+          { id: 57, name: 'Padaria do Bairro', role: 'viewer', home: false },
+        ],
+      },
+    },
+  },
+  acceptInvitation: {
+    body: { token: 'inv_9aQ2mZ7cV1xK4bT8nR3wE6yU0iO5pL2sD7fG1hJ4' },
+    responses: { 200: { sellerId: 57, name: 'Padaria do Bairro', role: 'viewer' } },
+  },
+  getTeam: {
+    responses: {
+      200: {
+        members: [
+          { userId: null, email, role: 'owner', accountOwner: true, you: true, since: null },
+          {
+            userId: '3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b',
+            email: 'dev@lojadaana.com.br',
+            role: 'developer',
+            accountOwner: false,
+            you: false,
+            since: '2026-11-20T14:02:11.000Z',
+          },
+        ],
+        invitations: [
+          {
+            email: 'contador@lojadaana.com.br',
+            role: 'viewer',
+            createdAt: '2026-11-27T12:00:00.000Z',
+            expiresAt: '2026-12-04T12:00:00.000Z',
+          },
+        ],
+      },
+    },
+  },
+  inviteMember: {
+    body: { email: 'contador@lojadaana.com.br', role: 'viewer' },
+    responses: {
+      201: {
+        email: 'contador@lojadaana.com.br',
+        role: 'viewer',
+        createdAt: '2026-11-27T12:00:00.000Z',
+        expiresAt: '2026-12-04T12:00:00.000Z',
+      },
+    },
+  },
+  revokeInvitation: { path: { email: 'contador@lojadaana.com.br' } },
+  removeMember: { path: { userId: '3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b' } },
+  leaveTeam: {},
+  getBusinessProfile: {
+    responses: {
+      200: {
+        name: 'Loja da Ana',
+        logoUrl: 'https://cdn.lojadaana.com.br/logo.png',
+        brandColor: '#1a73e8',
+        contrastOnWhite: 4.51,
+      },
+    },
+  },
+  updateBusinessProfile: {
+    body: { name: 'Loja da Ana', logoUrl: 'https://cdn.lojadaana.com.br/logo.png', brandColor: '#1a73e8' },
+    responses: {
+      200: {
+        name: 'Loja da Ana',
+        logoUrl: 'https://cdn.lojadaana.com.br/logo.png',
+        brandColor: '#1a73e8',
+        contrastOnWhite: 4.51,
+      },
+    },
+  },
 });

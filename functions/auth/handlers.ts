@@ -12,6 +12,16 @@ import {
   signUp,
 } from '#shared/domain/identity/accounts';
 import { clearedSessionCookie, sessionCookie, sessionOf } from '#shared/domain/identity/session-cookie';
+import { getBusinessProfile, updateBusinessProfile } from '#shared/domain/team/profile';
+import {
+  acceptInvitation,
+  inviteMember,
+  leaveTeam,
+  listMySellers,
+  listTeam,
+  removeMember,
+  revokeInvitation,
+} from '#shared/domain/team/team';
 import { defineHandlers } from '#shared/http/pipeline';
 import { Reply } from '#shared/http/types';
 import { authRoutes } from './routes';
@@ -54,5 +64,24 @@ export const group = defineHandlers(authRoutes, (c) => {
     beginTotpSetup: ({ tenant, request }) => beginTotpSetup(deps, tenant.sellerId, cookie(request)),
     finishTotpSetup: ({ tenant, body, request }) =>
       finishTotpSetup(deps, tenant.sellerId, cookie(request), body),
+    listMySellers: ({ request }) => listMySellers(deps, request.user),
+    acceptInvitation: ({ body, request }) => acceptInvitation(deps, request.user, body),
+    getTeam: ({ tenant, request }) => listTeam(deps, tenant, request.user),
+    inviteMember: async ({ tenant, body, request }) =>
+      new Reply(201, await inviteMember(deps, tenant, request.user, body)),
+    revokeInvitation: async ({ tenant, path }) => {
+      await revokeInvitation(deps, tenant, path.email);
+      return new Reply(204, undefined);
+    },
+    removeMember: async ({ tenant, path, request }) => {
+      await removeMember(deps, tenant, request.user, path.userId);
+      return new Reply(204, undefined);
+    },
+    leaveTeam: async ({ tenant, request }) => {
+      await leaveTeam(deps, tenant, request.user);
+      return new Reply(204, undefined);
+    },
+    getBusinessProfile: ({ tenant }) => getBusinessProfile(deps, tenant),
+    updateBusinessProfile: ({ tenant, body }) => updateBusinessProfile(deps, tenant, body),
   };
 });

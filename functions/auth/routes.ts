@@ -17,10 +17,26 @@ import {
   signUpSchema,
   totpVerifySchema,
 } from '#shared/domain/identity/schemas';
+import {
+  acceptedInvitationResponse,
+  businessProfileResponse,
+  invitationResponse,
+  mySellersResponse,
+  teamResponse,
+} from '#shared/domain/team/responses';
+import {
+  acceptInvitationSchema,
+  businessProfileSchema,
+  invitationPathSchema,
+  inviteSchema,
+  memberPathSchema,
+} from '#shared/domain/team/schemas';
 import { defineRoutes } from '#shared/http/types';
 
 const IDENTITY_LIMITS =
   'Limited per client address and per e-mail address (429 with Retry-After); the answer is the same whether or not the address has a login.';
+const SWITCH =
+  'A dashboard token acts on the seller its login signed up, or on the seller named by `X-Seller-Id` when the user is a member of it (404 `not_found` otherwise); each role reaches what `access` allows (403 `role_forbidden`).';
 const COOKIE =
   'The refresh token is in the `ps_refresh` cookie (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), set by login.';
 
@@ -120,6 +136,7 @@ export const authRoutes = defineRoutes('auth', [
     method: 'POST',
     path: '/api/auth/change-password',
     auth: ['jwt'],
+    access: 'personal',
     summary: 'Change the password of the signed-in seller',
     description: `${COOKIE} 401 \`invalid_credentials\` when the current password is wrong.`,
     request: { body: changePasswordSchema },
@@ -131,6 +148,7 @@ export const authRoutes = defineRoutes('auth', [
     method: 'POST',
     path: '/api/auth/totp/setup',
     auth: ['jwt'],
+    access: 'personal',
     summary: 'Start adding an authenticator app (TOTP): its secret, shown once',
     description: COOKIE,
     responses: { 200: totpSetupResponse },
@@ -140,10 +158,110 @@ export const authRoutes = defineRoutes('auth', [
     method: 'POST',
     path: '/api/auth/totp/verify',
     auth: ['jwt'],
+    access: 'personal',
     summary: 'Confirm the authenticator app with one of its codes; every login then asks for one',
     description: `${COOKIE} Live API keys and a live provider account need this done first.`,
     request: { body: totpVerifySchema },
     errors: [429],
     responses: { 200: totpEnabledResponse },
+  },
+  {
+    operationId: 'listMySellers',
+    method: 'GET',
+    path: '/api/auth/sellers',
+    auth: ['panel'],
+    access: 'personal',
+    summary: 'The sellers the signed-in user belongs to, with their role in each',
+    description: SWITCH,
+    responses: { 200: mySellersResponse },
+  },
+  {
+    operationId: 'acceptInvitation',
+    method: 'POST',
+    path: '/api/team/invitations/accept',
+    auth: ['panel'],
+    access: 'personal',
+    summary: "Accept an invitation to a seller's team with the token from its e-mail",
+    description:
+      "400 `invitation_invalid` for an unknown, replaced or expired token; 403 when the login's verified e-mail is not the invited address; 409 `already_member`.",
+    request: { body: acceptInvitationSchema },
+    errors: [400, 403, 409],
+    responses: { 200: acceptedInvitationResponse },
+  },
+  {
+    operationId: 'getTeam',
+    method: 'GET',
+    path: '/api/team',
+    auth: ['panel'],
+    summary: "The seller's team: its members with their roles, and the pending invitations",
+    description: SWITCH,
+    responses: { 200: teamResponse },
+  },
+  {
+    operationId: 'inviteMember',
+    method: 'POST',
+    path: '/api/team/invitations',
+    auth: ['panel'],
+    access: 'admin',
+    summary: "Invite an e-mail address to the seller's team with a role (the link is e-mailed, valid 7 days)",
+    description: `Owners and admins; only an owner invites an owner. Inviting an address again replaces its pending invitation. 409 \`already_member\`. ${SWITCH}`,
+    request: { body: inviteSchema },
+    errors: [403, 409],
+    responses: { 201: invitationResponse },
+  },
+  {
+    operationId: 'revokeInvitation',
+    method: 'DELETE',
+    path: '/api/team/invitations/{email}',
+    auth: ['panel'],
+    access: 'admin',
+    summary: 'Withdraw a pending invitation',
+    request: { path: invitationPathSchema },
+    notFound: 'Invitation not found',
+    responses: { 204: null },
+  },
+  {
+    operationId: 'removeMember',
+    method: 'DELETE',
+    path: '/api/team/members/{userId}',
+    auth: ['panel'],
+    access: 'admin',
+    summary: 'Remove a member from the team (never an owner)',
+    description: '409 `owner_cannot_be_removed` for an owner; to leave, a member uses POST /api/team/leave.',
+    request: { path: memberPathSchema },
+    notFound: 'Member not found',
+    errors: [409],
+    responses: { 204: null },
+  },
+  {
+    operationId: 'leaveTeam',
+    method: 'POST',
+    path: '/api/team/leave',
+    auth: ['panel'],
+    access: 'read',
+    summary: 'Leave the team of the seller named by X-Seller-Id',
+    description: '409 `last_owner_cannot_leave` for the owner who signed the seller up.',
+    errors: [409],
+    responses: { 204: null },
+  },
+  {
+    operationId: 'getBusinessProfile',
+    method: 'GET',
+    path: '/api/seller/profile',
+    auth: ['apiKey', 'jwt'],
+    summary: 'The business profile: the name, logo and colour the hosted pages and e-mails show',
+    responses: { 200: businessProfileResponse },
+  },
+  {
+    operationId: 'updateBusinessProfile',
+    method: 'PUT',
+    path: '/api/seller/profile',
+    auth: ['apiKey', 'jwt'],
+    access: 'admin',
+    summary: 'Set the business profile (name; logo as an https URL; brand colour as #rrggbb)',
+    description:
+      'The pages write white or dark text on the brand colour, whichever contrasts more; `contrastOnWhite` tells how white text reads on it.',
+    request: { body: businessProfileSchema },
+    responses: { 200: businessProfileResponse },
   },
 ]);

@@ -212,6 +212,11 @@ export const examples = defineExamples(checkoutRoutes, {
         cancelUrl: 'https://example.com/carrinho',
         expiresAt: '2026-11-29T17:09:28.785Z',
         payment: null,
+        seller: {
+          name: 'Loja da Ana',
+          logoUrl: 'https://cdn.lojadaana.com.br/logo.png',
+          brandColor: '#1a73e8',
+        },
       },
     },
   },

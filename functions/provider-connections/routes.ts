@@ -19,6 +19,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
   {
     operationId: 'connectAsaas',
     method: 'PUT',
+    access: 'admin',
     path: '/api/provider-connections/asaas',
     auth: ['jwt'],
     summary: 'Connect the seller’s Asaas account (the key is checked, stored encrypted, never shown)',
@@ -38,6 +39,7 @@ export const providerConnectionRoutes = defineRoutes('provider-connections', [
   {
     operationId: 'disconnectAsaas',
     method: 'DELETE',
+    access: 'admin',
     path: '/api/provider-connections/asaas',
     auth: ['jwt'],
     summary: 'Disconnect the Asaas account (live sales answer 503 again)',

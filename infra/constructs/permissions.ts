@@ -166,6 +166,8 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   },
   // The customer area (issue 15) seals and opens magic links with the secret's key and e-mails them.
   'customer-area': { table: 'readWrite', sendsMail: true, secrets: ['magicLink'] },
+  // Team invitations are e-mailed by the dashboard's own routes (Cognito mails the account codes itself).
+  auth: { table: 'readWrite', sendsMail: true },
   // Receipts: the once-per-event marker in the table, then SES for live tenants' mail.
   notifications: { table: 'readWrite', sendsMail: true },
   // Brings the table's data to the code's format at each deployment (the only Scan).

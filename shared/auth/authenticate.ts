@@ -6,12 +6,14 @@ import {
   rateWindow,
   secondsUntilReset,
 } from '#shared/domain/auth/rate-limit';
+import { accessOf, allows, type Role, RoleForbiddenError } from '#shared/domain/team/roles';
 import type { Environment } from '#shared/domain/tenant';
 import {
   type AuthFailure,
   authFailure,
   BadRequestError,
   ForbiddenError,
+  NotFoundError,
   TooManyRequestsError,
   UnauthorizedError,
 } from '#shared/errors';
@@ -119,7 +121,19 @@ function sellerIdOf(claim: unknown): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') {
+/** The seller a dashboard request acts on: `X-Seller-Id` (a seller the user was invited to) or none. */
+function chosenSeller(req: HttpRequest): number | null {
+  const value = req.headers['x-seller-id'];
+  if (value === undefined || value === '') return null;
+  const id = sellerIdOf(value);
+  if (id === null) throw new BadRequestError('X-Seller-Id must be a seller id', 'invalid_seller_id');
+  return id;
+}
+
+/** A seller the user is no member of answers as a seller that does not exist. */
+export const SELLER_NOT_FOUND = 'Seller not found';
+
+async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel', route: Route) {
   const { config, jwks } = req.container;
   // jose loads with the first bearer token, not at the cold start of every function (most
   // requests carry an API key, a portal token or nothing).
@@ -141,13 +155,34 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel') 
     }
     throw error;
   }
-  const sellerId = sellerIdOf(payload[SELLER_CLAIM]);
-  if (payload.token_use !== 'id' || sellerId === null) throw authFailure('tokenInvalid');
+  const homeSellerId = sellerIdOf(payload[SELLER_CLAIM]);
+  if (payload.token_use !== 'id' || homeSellerId === null) throw authFailure('tokenInvalid');
   const environment = environmentHeader(req);
-  const principal = `jwt:${String(payload.sub)}`;
+  const userId = String(payload.sub);
+  const principal = `jwt:${userId}`;
+  const access = accessOf(route);
+  // The user's own routes (password, authenticator, their sellers) act on the login, not a seller.
+  const chosen = access === 'personal' ? null : chosenSeller(req);
+  const sellerId = chosen ?? homeSellerId;
   const now = req.container.wallClock.now();
-  const count = await req.container.repos.rateLimits.hit(principal, now, rateWindow(now));
-  return { auth: { scheme, tenant: { sellerId, environment }, principal } satisfies AuthContext, count };
+  // The login that signed the seller up is its owner: no read. Any other seller is looked up on
+  // every request (a removed member is refused at once), beside the count (docs/decisions.md, "Team").
+  const [count, role] = await Promise.all([
+    req.container.repos.rateLimits.hit(principal, now, rateWindow(now)),
+    sellerId === homeSellerId ? ('owner' as Role) : req.container.repos.team.roleOf(sellerId, userId),
+  ]);
+  if (role === null) throw new NotFoundError(SELLER_NOT_FOUND);
+  if (!allows(role, access)) throw new RoleForbiddenError(role, access);
+  const email = payload.email_verified === true && typeof payload.email === 'string' ? payload.email : null;
+  return {
+    auth: {
+      scheme,
+      tenant: { sellerId, environment },
+      principal,
+      user: { id: userId, email, homeSellerId, role },
+    } satisfies AuthContext,
+    count,
+  };
 }
 
 /**
@@ -232,7 +267,7 @@ async function identify(
     return viaApiKey(req, token);
   }
   if (!jwtScheme) throw authFailure(JWT_SHAPE.test(token) ? 'tokenNotAccepted' : 'apiKeyInvalid');
-  return viaJwt(req, token, jwtScheme);
+  return viaJwt(req, token, jwtScheme, route);
 }
 
 /**

@@ -43,6 +43,7 @@ import type {
   SellerAccountRepository,
   SubscriptionRepository,
   SubscriptionStartReader,
+  TeamRepository,
   TransactionRepository,
   UrlPolicy,
   WebhookEndpointRepository,
@@ -89,6 +90,8 @@ export interface Deps {
   events: EventLog;
   /** Sellers that signed up alone, and whether their login has a second factor. */
   sellerAccounts: SellerAccountRepository;
+  /** Sellers' teams (members, invitations) and business profiles. */
+  team: TeamRepository;
   /** Sellers' live provider connections, their sealed keys and the provider's links to our charges. */
   connections: ProviderConnectionRepository;
   providerAccounts: ProviderAccounts;

@@ -88,6 +88,7 @@ export type {
   SubscriptionStartReads,
 } from './ports/subscriptions';
 export type { Atomically, Clock, Ids, Metrics, Reporter, SecretKey } from './ports/system';
+export type { BusinessProfile, TeamInvitation, TeamMember, TeamRepository } from './ports/team';
 export type {
   TransactionPage,
   TransactionQuery,

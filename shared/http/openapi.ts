@@ -84,6 +84,14 @@ const HEADER_PARAMETERS: Record<string, Json> = {
     description: 'Environment a dashboard JWT acts on (API keys carry theirs in the prefix).',
     schema: { type: 'string', enum: ['test', 'live'], default: 'live' },
   },
+  SellerId: {
+    name: 'X-Seller-Id',
+    in: 'header',
+    required: false,
+    description:
+      "The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`).",
+    schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
+  },
 };
 
 const REASONS: Record<number, string> = {
@@ -281,6 +289,9 @@ function operationOf(book: SchemaBook, group: RouteGroup, route: Route, calls: r
   const headers = [
     ...(route.idempotent ? ['IdempotencyKey'] : []),
     ...(route.auth.includes('jwt') || route.auth.includes('panel') ? ['Environment'] : []),
+    ...((route.auth.includes('jwt') || route.auth.includes('panel')) && route.access !== 'personal'
+      ? ['SellerId']
+      : []),
   ];
   const parameters = [
     ...parametersOf(book, route, 'path', calls),

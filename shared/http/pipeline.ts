@@ -289,6 +289,7 @@ export function createHttpHandler<R extends Route>(load: () => Promise<{ group: 
                 requestId: http.requestId,
                 log: http.log,
                 subject: http.auth?.subject,
+                user: http.auth?.user,
                 retryKey: http.retryKey,
               },
             }),

@@ -1,4 +1,8 @@
 import type * as z from 'zod';
+import type { Access, DashboardUser } from '#shared/domain/team/roles';
+
+export type { DashboardUser };
+
 import type { Tenant } from '#shared/domain/tenant';
 import type { Logger } from '#shared/logger';
 import type { Container } from '#shared/platform/container';
@@ -26,6 +30,8 @@ export interface AuthContext {
    * the handler as `request.subject`; its verifier's module owns the type.
    */
   subject?: unknown;
+  /** A dashboard user (JWT): who they are and their role in the tenant's seller. */
+  user?: DashboardUser;
 }
 
 /** The request as the pipeline's middlewares see it (never handed to a route handler). */
@@ -71,6 +77,11 @@ export interface Route {
   /** API Gateway path template, e.g. `/api/products/{id}`. */
   path: string;
   auth: readonly AuthScheme[];
+  /**
+   * What a dashboard user's role must allow to call the route with a JWT (shared/domain/team/roles):
+   * absent, `read` for GET and `write` for any other method. API keys keep their own scopes.
+   */
+  access?: Access;
   summary: string;
   description?: string;
   /**
@@ -153,6 +164,8 @@ export interface RequestInfo {
    * retry, so what the request writes ahead (a payment attempt) is found again.
    */
   retryKey?: string;
+  /** AuthContext.user: the dashboard user of a JWT request. */
+  user?: DashboardUser;
 }
 
 /** A handler's answer with a status (or headers) other than the route's first response. */

@@ -232,6 +232,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     installmentPlans: repos.installmentPlans,
     portalSessions: repos.portalSessions,
     portalConfigs: repos.portalConfigs,
+    team: repos.team,
     apiKeys: repos.apiKeys,
     rateLimits: repos.rateLimits,
     health: repos.health,

@@ -70,11 +70,18 @@ describe('receipts', () => {
     });
   });
 
-  it('lets only the functions that mail customers send it (portal, scheduled-charge reminders, minha-área links, receipts): from the sender address, via identity and configuration set', () => {
+  it('lets only the functions that mail customers or team members send it (portal, scheduled-charge reminders, minha-área links, receipts, team invitations): from the sender address, via identity and configuration set', () => {
     const senders = functionNames.filter((n) =>
       actionsOf(statementsOfRole(s.template, roleOf(n))).some((a) => a.startsWith('ses:')),
     );
-    expect(senders).toEqual(['scheduled-charges', 'portal', 'customer-area', 'jobs', 'notifications']);
+    expect(senders).toEqual([
+      'scheduled-charges',
+      'portal',
+      'customer-area',
+      'auth',
+      'jobs',
+      'notifications',
+    ]);
     const arn = (resource: string, ref: string) => ({
       'Fn::Join': ['', ['arn:aws:ses:sa-east-1:', { Ref: 'AWS::AccountId' }, `:${resource}/`, { Ref: ref }]],
     });

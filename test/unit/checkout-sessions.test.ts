@@ -44,6 +44,7 @@ import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
+import { FakeTeamRepository } from '../support/fakes/team-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { PRODUCT_UUID, product as productFixture, SELLER } from '../support/fixtures';
@@ -94,6 +95,7 @@ let deps: ReturnType<typeof makeDeps>;
 function makeDeps() {
   return {
     sessions,
+    team: new FakeTeamRepository(),
     products,
     transactions,
     affiliations,
@@ -929,6 +931,7 @@ describe('checkoutView', () => {
       cancelUrl: 'https://shop.example/cart',
       expiresAt: IN_24_HOURS,
       payment: null,
+      seller: { name: '', logoUrl: null, brandColor: null },
     });
   });
 

@@ -10,6 +10,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import { FakeClock } from '../support/fakes/clock';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakeMailLog, RecordingMailer } from '../support/fakes/mail';
+import { FakeTeamRepository } from '../support/fakes/team-repository';
 
 const sandbox: Tenant = { sellerId: 7, environment: 'test' };
 const live: Tenant = { sellerId: 7, environment: 'live' };
@@ -163,7 +164,7 @@ describe('sendPaymentReceipt', () => {
     mailer = new RecordingMailer();
     mailLog = new FakeMailLog();
     clock = new FakeClock('2026-11-22T17:05:01.000Z');
-    deps = { mailer, mailLog, clock };
+    deps = { mailer, mailLog, clock, team: new FakeTeamRepository() };
   });
 
   it("sends the buyer one receipt in Portuguese, tagged with the sale's tenant", async () => {
@@ -254,7 +255,12 @@ describe('sendPaymentReceipt', () => {
 describe('notify', () => {
   it('dispatches by event name and skips events that e-mail no one', async () => {
     const mailer = new RecordingMailer();
-    const deps = { mailer, mailLog: new FakeMailLog(), clock: new FakeClock('2026-11-22T17:05:01Z') };
+    const deps = {
+      mailer,
+      mailLog: new FakeMailLog(),
+      clock: new FakeClock('2026-11-22T17:05:01Z'),
+      team: new FakeTeamRepository(),
+    };
     await expect(notify(deps, 'product.updated', paymentEvent())).resolves.toEqual({
       outcome: 'skipped',
       reason: 'not_notified',
@@ -318,5 +324,28 @@ describe('routeMail and keepingMailer', () => {
     const ids_ = kept.map((m) => m.id);
     expect([...ids_].sort()).toEqual(ids_);
     expect(new Set(ids_).size).toBe(4);
+  });
+});
+
+describe('the receipt of a seller with a business profile', () => {
+  it('names the seller and shows its https logo, escaped', async () => {
+    const mailer = new RecordingMailer();
+    const team = new FakeTeamRepository();
+    team.seedSeller({
+      id: 7,
+      name: 'Loja <Ana> & Cia',
+      logoUrl: 'https://cdn.example/l.png?a=1&b="2"',
+      brandColor: null,
+    });
+    const deps = { mailer, mailLog: new FakeMailLog(), clock: new FakeClock('2026-11-22T17:05:01Z'), team };
+    const event = paymentEvent();
+    await sendPaymentReceipt(deps, {
+      ...event,
+      tenant: { sellerId: 7, environment: event.tenant.environment },
+    });
+    expect(mailer.sent[0].text).toContain('Vendido por: Loja <Ana> & Cia');
+    expect(mailer.sent[0].html).toContain(
+      '<img src="https://cdn.example/l.png?a=1&amp;b=&quot;2&quot;" alt="Loja &lt;Ana&gt; &amp; Cia"',
+    );
   });
 });

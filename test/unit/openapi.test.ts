@@ -218,9 +218,16 @@ describe('buildOpenApi', () => {
     expect(query[1].schema).toEqual({ type: 'string', enum: ['active', 'inactive'] });
   });
 
-  it('adds X-Idempotency-Key to idempotent routes and X-Environment to routes taking a dashboard JWT', () => {
-    expect(headerNames(op('/api/products', 'post'), fixture)).toEqual(['X-Idempotency-Key', 'X-Environment']);
-    expect(headerNames(op('/api/products/{id}', 'delete'), fixture)).toEqual(['X-Environment']);
+  it('adds X-Idempotency-Key to idempotent routes and X-Environment and X-Seller-Id to routes taking a dashboard JWT', () => {
+    expect(headerNames(op('/api/products', 'post'), fixture)).toEqual([
+      'X-Idempotency-Key',
+      'X-Environment',
+      'X-Seller-Id',
+    ]);
+    expect(headerNames(op('/api/products/{id}', 'delete'), fixture)).toEqual([
+      'X-Environment',
+      'X-Seller-Id',
+    ]);
     expect(headerNames(op('/api/test-helpers/transactions/{id}/pay', 'post'), fixture)).toEqual([]);
     expect(fixture.components.parameters.IdempotencyKey).toMatchObject({ in: 'header', required: false });
   });

@@ -48,6 +48,7 @@ function view(overrides: Partial<CheckoutView> = {}): CheckoutView {
     cancelUrl: 'https://loja.example.com/carrinho',
     expiresAt: '2030-01-02T03:00:00.000Z',
     payment: null,
+    seller: { name: 'Escola de Música', logoUrl: null, brandColor: null },
     ...overrides,
   };
 }

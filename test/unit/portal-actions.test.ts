@@ -41,6 +41,7 @@ import { FakeRateLimitRepository } from '../support/fakes/rate-limit-repository'
 import { FakeReporter } from '../support/fakes/reporter';
 import { FakeScheduler } from '../support/fakes/scheduler';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
+import { FakeTeamRepository } from '../support/fakes/team-repository';
 import { FakeTransactionRepository } from '../support/fakes/transaction-repository';
 import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { customerProfile, product as productFixture, SELLER } from '../support/fixtures';
@@ -203,6 +204,7 @@ beforeEach(async () => {
     ids: new SequentialIds(),
     customers,
     portalConfigs,
+    team: new FakeTeamRepository(),
     mailer,
     pause: async () => undefined,
     reporter,

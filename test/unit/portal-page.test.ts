@@ -34,6 +34,7 @@ import { FakePortalConfigRepository } from '../support/fakes/portal-config-repos
 import { FakePortalSessionRepository } from '../support/fakes/portal-session-repository';
 import { FakeProductRepository } from '../support/fakes/product-repository';
 import { FakeSubscriptionRepository } from '../support/fakes/subscription-repository';
+import { FakeTeamRepository } from '../support/fakes/team-repository';
 
 const NBSP = '\u00a0';
 const NOW = new Date('2030-03-10T15:00:00.000Z');
@@ -488,6 +489,7 @@ describe('portalPage (GET /portal)', () => {
       portalSessions,
       customers,
       portalConfigs,
+      team: new FakeTeamRepository(),
       subscriptions: new FakeSubscriptionRepository(),
       paymentMethods: new FakePaymentMethodRepository(),
       attempts: new FakeAttemptRepository(),

@@ -20,6 +20,8 @@ const PUBLIC_AUTH = new Set([
 export interface ClientContext {
   token(): Promise<string | null>;
   environment(): Environment;
+  /** The seller the user chose in the switcher; null: the login's own (no X-Seller-Id). */
+  seller(): number | null;
   /** The API refused the token: the session is over. */
   onUnauthorized(): void;
 }
@@ -27,7 +29,8 @@ export interface ClientContext {
 /**
  * The one API client: generated types from docs/openapi.json (schema.d.ts), same origin as the page
  * (CloudFront on AWS, the local runtime on `npm start`). Every call carries the seller's ID token as
- * Bearer and the mode switch as X-Environment, the header the API reads for a dashboard JWT.
+ * Bearer, the mode switch as X-Environment and the chosen seller as X-Seller-Id, the headers the
+ * API reads for a dashboard JWT (it checks the user's membership of that seller on every request).
  */
 export function createApi(context: ClientContext) {
   const api = createClient<paths>({ baseUrl: '' });
@@ -37,6 +40,9 @@ export function createApi(context: ClientContext) {
       const token = await context.token();
       if (token) request.headers.set('authorization', `Bearer ${token}`);
       if (!request.headers.has('x-environment')) request.headers.set('x-environment', context.environment());
+      const seller = context.seller();
+      if (seller !== null && !request.headers.has('x-seller-id'))
+        request.headers.set('x-seller-id', String(seller));
       return request;
     },
     onResponse({ response, schemaPath }) {

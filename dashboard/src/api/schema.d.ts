@@ -215,6 +215,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sellers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sellers the signed-in user belongs to, with their role in each
+         * @description A dashboard token acts on the seller its login signed up, or on the seller named by `X-Seller-Id` when the user is a member of it (404 `not_found` otherwise); each role reaches what `access` allows (403 `role_forbidden`).
+         */
+        get: operations["listMySellers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sign-up": {
         parameters: {
             query?: never;
@@ -1176,6 +1196,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business profile: the name, logo and colour the hosted pages and e-mails show */
+        get: operations["getBusinessProfile"];
+        /**
+         * Set the business profile (name; logo as an https URL; brand colour as #rrggbb)
+         * @description The pages write white or dark text on the brand colour, whichever contrasts more; `contrastOnWhite` tells how white text reads on it.
+         */
+        put: operations["updateBusinessProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/subscriptions": {
         parameters: {
             query?: never;
@@ -1329,6 +1370,123 @@ export interface paths {
          */
         post: operations["resumeSubscription"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller's team: its members with their roles, and the pending invitations
+         * @description A dashboard token acts on the seller its login signed up, or on the seller named by `X-Seller-Id` when the user is a member of it (404 `not_found` otherwise); each role reaches what `access` allows (403 `role_forbidden`).
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite an e-mail address to the seller's team with a role (the link is e-mailed, valid 7 days)
+         * @description Owners and admins; only an owner invites an owner. Inviting an address again replaces its pending invitation. 409 `already_member`. A dashboard token acts on the seller its login signed up, or on the seller named by `X-Seller-Id` when the user is a member of it (404 `not_found` otherwise); each role reaches what `access` allows (403 `role_forbidden`).
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw a pending invitation */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation to a seller's team with the token from its e-mail
+         * @description 400 `invitation_invalid` for an unknown, replaced or expired token; 403 when the login's verified e-mail is not the invited address; 409 `already_member`.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the team of the seller named by X-Seller-Id
+         * @description 409 `last_owner_cannot_leave` for the owner who signed the seller up.
+         */
+        post: operations["leaveTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from the team (never an owner)
+         * @description 409 `owner_cannot_be_removed` for an owner; to leave, a member uses POST /api/team/leave.
+         */
+        delete: operations["removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2496,6 +2654,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The seller the user now belongs to, and their role */
+        AcceptedInvitation: {
+            name: string;
+            /**
+             * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+            sellerId: number;
+        };
         /** @description An affiliate and its commission */
         AffiliateCommission: {
             /** @description The affiliate's seller id */
@@ -2590,6 +2758,16 @@ export interface components {
             /** @description The public link (`/carne/{token}`); null when there is none */
             url: string | null;
         };
+        /** @description What the hosted pages and the e-mails show of the seller */
+        BusinessProfile: {
+            /** @description #rrggbb */
+            brandColor: string | null;
+            /** @description WCAG contrast of white on the brand colour; under 4.5 the pages write dark text on it instead */
+            contrastOnWhite: number | null;
+            /** @description An https URL */
+            logoUrl: string | null;
+            name: string;
+        };
         /** @description The charge was canceled */
         ChargeCanceled: {
             /** @description Always true */
@@ -2645,6 +2823,14 @@ export interface components {
                 value: number;
             };
             ref: string;
+            /** @description The seller's business profile, as the hosted page shows it */
+            seller: {
+                /** @description #rrggbb */
+                brandColor: string | null;
+                /** @description An https URL */
+                logoUrl: string | null;
+                name: string;
+            };
             /** @enum {string} */
             state: "open" | "complete" | "expired" | "unavailable";
             successUrl: string | null;
@@ -3047,6 +3233,21 @@ export interface components {
             subject: string;
             /** @description The recipient, lower-cased */
             to: string;
+        };
+        /** @description The sellers the signed-in user belongs to */
+        MySellers: {
+            sellers: {
+                /** @description The seller this login signed up (no header needed) */
+                home: boolean;
+                /** @description Send it as `X-Seller-Id` to act on this seller */
+                id: number;
+                name: string;
+                /**
+                 * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "developer" | "viewer";
+            }[];
         };
         /** @description A provider notification's outcome */
         NotificationResult: {
@@ -3853,6 +4054,50 @@ export interface components {
         SubscriptionPriceList: {
             data: components["schemas"]["SubscriptionPrice"][];
         };
+        /** @description The seller's team and its pending invitations */
+        Team: {
+            invitations: {
+                /** @description ISO 8601 UTC */
+                createdAt: string;
+                email: string;
+                /** @description ISO 8601 UTC; the link opens nothing after it */
+                expiresAt: string;
+                /**
+                 * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "developer" | "viewer";
+            }[];
+            members: {
+                /** @description The login that signed the seller up: always an owner, never removed */
+                accountOwner: boolean;
+                email: string | null;
+                /**
+                 * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "developer" | "viewer";
+                /** @description When the invitation was accepted (ISO 8601 UTC) */
+                since: string | null;
+                /** @description The member's user id; null for the account owner */
+                userId: string | null;
+                /** @description The caller */
+                you: boolean;
+            }[];
+        };
+        /** @description A pending invitation to the seller's team */
+        TeamInvitation: {
+            /** @description ISO 8601 UTC */
+            createdAt: string;
+            email: string;
+            /** @description ISO 8601 UTC; the link opens nothing after it */
+            expiresAt: string;
+            /**
+             * @description owner, admin, developer (API keys and webhooks) or viewer (read-only)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
         /** @description The password was right; the authenticator code is due */
         TotpChallenge: {
             /**
@@ -4162,6 +4407,8 @@ export interface components {
         Environment: "test" | "live";
         /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
         IdempotencyKey: string;
+        /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+        SellerId: string;
     };
     requestBodies: never;
     headers: never;
@@ -4216,6 +4463,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -4339,6 +4588,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -4479,6 +4730,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example key_Tt716iQRpoWcHGOaWXVA */
@@ -5334,6 +5587,121 @@ export interface operations {
             };
         };
     };
+    listMySellers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sellers": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Loja da Ana",
+                     *           "role": "owner",
+                     *           "home": true
+                     *         },
+                     *         {
+                     *           "id": 57,
+                     *           "name": "Padaria do Bairro",
+                     *           "role": "viewer",
+                     *           "home": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MySellers"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/auth/sellers"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     signUp: {
         parameters: {
             query?: never;
@@ -5672,6 +6040,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -5820,6 +6190,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -6011,6 +6383,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example cs_test_qUnLmNZMSR5nYp2Fsifvm7GP0882f371ad424424add04b436ca56891 */
@@ -6173,6 +6547,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -6334,6 +6710,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -6449,6 +6827,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example evt_4kQm9TzR2bWcX7vN1pL8sD3f */
@@ -7133,6 +7513,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -7230,6 +7612,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -7383,6 +7767,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -9183,6 +9569,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -9313,6 +9701,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -9456,6 +9846,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -9599,6 +9991,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 2 */
@@ -9760,6 +10154,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -9961,6 +10357,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10096,6 +10494,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10295,6 +10695,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 3 */
@@ -10444,6 +10846,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10562,6 +10966,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10740,6 +11146,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -10882,6 +11290,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11056,6 +11466,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11196,6 +11608,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11360,6 +11774,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11513,6 +11929,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -11681,6 +12099,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -11813,6 +12233,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 0882f371-ad42-4424-add0-4b436ca56891 */
@@ -11956,6 +12378,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -12071,6 +12495,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -12230,6 +12656,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -12494,6 +12922,11 @@ export interface operations {
                      *         "maxInstallments": 6
                      *       },
                      *       "price": null,
+                     *       "seller": {
+                     *         "name": "Loja da Ana",
+                     *         "logoUrl": "https://cdn.lojadaana.com.br/logo.png",
+                     *         "brandColor": "#1a73e8"
+                     *       },
                      *       "customer": {
                      *         "name": "Maria Souza",
                      *         "email": "maria@example.com",
@@ -13519,6 +13952,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -13659,6 +14094,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example rcn_20261127_5d1f0c2a9e3b7a41 */
@@ -13906,6 +14343,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_0GxSxn7g9DlIzk17pjdsPhZ0 */
@@ -14093,6 +14532,257 @@ export interface operations {
             };
         };
     };
+    getBusinessProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Loja da Ana",
+                     *       "logoUrl": "https://cdn.lojadaana.com.br/logo.png",
+                     *       "brandColor": "#1a73e8",
+                     *       "contrastOnWhite": 4.51
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BusinessProfile"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateBusinessProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Loja da Ana",
+                 *       "logoUrl": "https://cdn.lojadaana.com.br/logo.png",
+                 *       "brandColor": "#1a73e8"
+                 *     }
+                 */
+                "application/json": {
+                    brandColor: string | null;
+                    logoUrl: string | null;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Loja da Ana",
+                     *       "logoUrl": "https://cdn.lojadaana.com.br/logo.png",
+                     *       "brandColor": "#1a73e8",
+                     *       "contrastOnWhite": 4.51
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BusinessProfile"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "name is required",
+                     *         "logoUrl must be a string",
+                     *         "brandColor must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/seller/profile"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listSubscriptions: {
         parameters: {
             query?: {
@@ -14108,6 +14798,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -14266,6 +14958,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -14515,6 +15209,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -14685,6 +15381,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -14836,6 +15534,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -15007,6 +15707,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -15207,6 +15909,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -15410,6 +16114,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 2 */
@@ -15638,6 +16344,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -15829,12 +16537,789 @@ export interface operations {
             };
         };
     };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "userId": null,
+                     *           "email": "financeiro@lojadaana.com.br",
+                     *           "role": "owner",
+                     *           "accountOwner": true,
+                     *           "you": true,
+                     *           "since": null
+                     *         },
+                     *         {
+                     *           "userId": "3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b",
+                     *           "email": "dev@lojadaana.com.br",
+                     *           "role": "developer",
+                     *           "accountOwner": false,
+                     *           "you": false,
+                     *           "since": "2026-11-20T14:02:11.000Z"
+                     *         }
+                     *       ],
+                     *       "invitations": [
+                     *         {
+                     *           "email": "contador@lojadaana.com.br",
+                     *           "role": "viewer",
+                     *           "createdAt": "2026-11-27T12:00:00.000Z",
+                     *           "expiresAt": "2026-12-04T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "contador@lojadaana.com.br",
+                 *       "role": "viewer"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "developer" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "contador@lojadaana.com.br",
+                     *       "role": "viewer",
+                     *       "createdAt": "2026-11-27T12:00:00.000Z",
+                     *       "expiresAt": "2026-12-04T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TeamInvitation"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email must be a string",
+                     *         "role must be one of: owner, admin, developer, viewer"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path: {
+                /** @example contador@lojadaana.com.br */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Invitation not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/contador@lojadaana.com.br"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "inv_9aQ2mZ7cV1xK4bT8nR3wE6yU0iO5pL2sD7fG1hJ4"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sellerId": 57,
+                     *       "name": "Padaria do Bairro",
+                     *       "role": "viewer"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "token must be a string"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/invitations/accept"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    leaveTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path: {
+                /** @example 3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Authorization header is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Member not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/team/members/3f0c2c1e-8a77-4c55-9a8e-0b1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     payTestCheckoutSession: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -16014,6 +17499,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -16162,6 +17649,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -16291,6 +17780,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example msg_0mx0nvr3zpygjHgAzWeAtKOKu */
@@ -16438,6 +17929,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -16588,6 +18081,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example pixauth_ZT4Kcf7WRJWPes0s9uKHTQaD */
@@ -16739,6 +18234,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example pixauth_ZT4Kcf7WRJWPes0s9uKHTQaD */
@@ -16881,6 +18378,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 8 */
@@ -17090,6 +18589,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 8 */
@@ -17299,6 +18800,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 7 */
@@ -17508,6 +19011,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 id: string;
@@ -17680,6 +19185,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -18123,6 +19630,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -18292,6 +19801,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 991563122715248 */
@@ -18420,6 +19931,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 3 */
@@ -18637,6 +20150,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -18794,6 +20309,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -19363,6 +20880,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -19491,6 +21010,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -19669,6 +21190,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
@@ -19809,6 +21332,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
@@ -19975,6 +21500,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
@@ -20155,6 +21682,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
@@ -20294,6 +21823,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 3 */
@@ -20452,6 +21983,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -20557,6 +22090,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -20743,6 +22278,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -21005,6 +22542,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
@@ -21207,6 +22746,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
@@ -21325,6 +22866,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
@@ -21480,6 +23023,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 6199371f-023a-4402-ad16-a95ed8476b03 */
@@ -21622,6 +23167,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example daf75377-0fa3-4734-9c0c-9576d24406c5 */
@@ -21890,6 +23437,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 1 */
@@ -22069,6 +23618,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example 2 */
@@ -22316,6 +23867,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -22490,6 +24043,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example a860ad3f-da47-45bf-8f5a-2e37a55c8b6d */
@@ -22647,6 +24202,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -22787,6 +24344,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -22975,6 +24534,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -23332,6 +24893,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -23540,6 +25103,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -23703,6 +25268,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_wuUAjOUOYyiQqGeMXLzgELAJ */
@@ -23892,6 +25459,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -24087,6 +25656,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -24278,6 +25849,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_0GxSxn7g9DlIzk17pjdsPhZ0 */
@@ -24433,6 +26006,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -24628,6 +26203,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -25037,6 +26614,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -25426,6 +27005,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_0GxSxn7g9DlIzk17pjdsPhZ0 */
@@ -25620,6 +27201,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example sch_test_Y5GJaLZvCiARORaE1GRxSQBS */
@@ -25815,6 +27398,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example whd_0Z4FNqdE5j7rKSgzWCD0_67971e0eb9dca7ba */
@@ -25973,6 +27558,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -26093,6 +27680,8 @@ export interface operations {
                 "X-Environment"?: components["parameters"]["Environment"];
                 /** @description Replays the first answer for a repeat with the same body; another body answers 422, a repeat while the first runs 409. Kept 24 h. */
                 "X-Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path?: never;
             cookie?: never;
@@ -26283,6 +27872,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */
@@ -26417,6 +28008,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_NArSmnmang7j2RGYaNao */
@@ -26559,6 +28152,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */
@@ -26730,6 +28325,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */
@@ -26871,6 +28468,8 @@ export interface operations {
             header?: {
                 /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
                 "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
                 /** @example we_0Z4FNqdE5j7rKSgzWCD0 */

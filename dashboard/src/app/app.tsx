@@ -24,6 +24,13 @@ import { TransactionDetailView } from '../features/sales/transaction-detail';
 import { TransactionsView } from '../features/sales/transactions';
 import { AccountView, TotpView } from '../features/settings/account';
 import { AsaasView } from '../features/settings/asaas';
+import { BusinessProfileView } from '../features/settings/profile';
+import {
+  InvitationSignedOutView,
+  InvitationView,
+  resumeInvitation,
+  TeamView,
+} from '../features/settings/team';
 import { AppContext, type AppContextValue } from './context';
 import { match, navigate, useLocation } from './router';
 import { Session } from './session';
@@ -86,6 +93,9 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/vendas/:id', (p) => <TransactionDetailView id={p.id} />],
   ['/clientes', () => <CustomersView />],
   ['/clientes/:uuid', (p) => <CustomerDetailView uuid={p.uuid} />],
+  ['/configuracoes/perfil', () => <BusinessProfileView />],
+  ['/configuracoes/equipe', () => <TeamView />],
+  ['/convite', () => <InvitationView />],
 ];
 
 /** Views of a visitor who is not signed in. */
@@ -95,13 +105,19 @@ const PUBLIC_VIEWS: Partial<Record<string, () => ReactNode>> = {
   '/confirmar': () => <ConfirmView />,
   '/esqueci-a-senha': () => <ForgotPasswordView />,
   '/nova-senha': () => <ResetPasswordView />,
+  '/convite': () => <InvitationSignedOutView />,
 };
+
+/** Views with a signed-out and a signed-in form (an invitation's link works before and after a login). */
+const BOTH_VIEWS = new Set(['/convite']);
 
 export function App() {
   const [environment, setEnvironment] = useState<Environment>('test');
+  const [sellerId, setSellerId] = useState<number | null>(null);
   const value = useMemo(() => {
     let current: Environment = 'test';
-    const holder = { environment: () => current };
+    let seller: number | null = null;
+    const holder = { environment: () => current, seller: () => seller };
     const queryClient = new QueryClient({
       defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
     });
@@ -117,10 +133,14 @@ export function App() {
     const api = createApi({
       token: () => session.token(),
       environment: () => holder.environment(),
+      seller: () => holder.seller(),
       onUnauthorized: () => session.end(),
     });
     session.subscribe(() => {
-      if (session.state === 'signedOut') queryClient.clear();
+      if (session.state === 'signedOut') {
+        queryClient.clear();
+        seller = null;
+      }
     });
     return {
       api,
@@ -129,11 +149,22 @@ export function App() {
       setCurrent: (next: Environment) => {
         current = next;
       },
+      setSeller: (next: number | null) => {
+        seller = next;
+      },
     };
   }, []);
   useEffect(() => {
     void value.session.start();
   }, [value]);
+  // A new login starts on its own seller.
+  useEffect(
+    () =>
+      value.session.subscribe(() => {
+        if (value.session.state === 'signedOut') setSellerId(null);
+      }),
+    [value],
+  );
   const context: AppContextValue = {
     api: value.api,
     session: value.session,
@@ -141,6 +172,14 @@ export function App() {
     setEnvironment: (next) => {
       value.setCurrent(next);
       setEnvironment(next);
+    },
+    sellerId,
+    setSellerId: (next) => {
+      value.setSeller(next);
+      setSellerId(next);
+      // Nothing of the previous seller may show under the next one.
+      void value.queryClient.resetQueries();
+      navigate('/');
     },
   };
   return (
@@ -158,10 +197,13 @@ function Routes({ session }: { session: Session }) {
     () => session.state,
   );
   const { path } = useLocation();
-  const publicView = PUBLIC_VIEWS[path];
+  const publicView = state !== 'signedOut' && BOTH_VIEWS.has(path) ? undefined : PUBLIC_VIEWS[path];
   useEffect(() => {
     if (state === 'signedOut' && !publicView) navigate('/entrar', { replace: true });
-    if (state === 'signedIn' && publicView) navigate('/', { replace: true });
+    if (state === 'signedIn' && publicView) {
+      navigate('/', { replace: true });
+      resumeInvitation();
+    }
   }, [state, publicView]);
   if (state === 'starting') return <p className="boot">Carregando o painel…</p>;
   if (state === 'signedOut') return publicView ? publicView() : null;

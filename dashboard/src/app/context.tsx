@@ -7,6 +7,9 @@ export interface AppContextValue {
   session: Session;
   environment: Environment;
   setEnvironment(environment: Environment): void;
+  /** The seller chosen in the switcher; null: the login's own. */
+  sellerId: number | null;
+  setSellerId(sellerId: number | null): void;
 }
 
 export const AppContext = createContext<AppContextValue | null>(null);
@@ -17,7 +20,10 @@ export function useApp(): AppContextValue {
   return value;
 }
 
-/** Query keys: the resource under the environment the switch shows, so a mode never sees the other's cache. */
+/**
+ * Query keys: the resource under the environment the switch shows, so a mode never sees the other's
+ * cache. A seller switch resets every query instead (app.tsx), so keys need not name the seller.
+ */
 export function useKey(...parts: (string | number | undefined)[]): (string | number | undefined)[] {
   return [useApp().environment, ...parts];
 }

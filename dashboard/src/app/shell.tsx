@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { useApp } from './context';
 import { Link, useLocation } from './router';
+import { SellerSwitcher } from './sellers';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/', label: 'Início' },
@@ -17,6 +18,8 @@ const NAV: { to: string; label: string }[] = [
   { to: '/desenvolvedores/eventos', label: 'Eventos' },
   { to: '/asaas', label: 'Conectar Asaas' },
   { to: '/conta', label: 'Conta' },
+  { to: '/configuracoes/perfil', label: 'Perfil do negócio' },
+  { to: '/configuracoes/equipe', label: 'Equipe' },
 ];
 
 /** The frame of every signed-in view: the mode switch, the menu, and the view. */
@@ -37,6 +40,7 @@ export function Shell({ children }: { children: ReactNode }) {
         ) : null}
         <div className="topbar">
           <span className="brand">Painel do vendedor</span>
+          <SellerSwitcher />
           <label className="switch">
             <input
               type="checkbox"

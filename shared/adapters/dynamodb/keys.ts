@@ -57,6 +57,22 @@ export const keys = {
   seller: (sellerId: number): Key => ({ pk: seller(sellerId), sk: 'PROFILE' }),
   /** A seller's dashboard login record (signed up alone, second factor), beside its profile. */
   sellerLogin: (sellerId: number): Key => ({ pk: seller(sellerId), sk: 'LOGIN' }),
+  /** A dashboard user's membership of a seller they were invited to (their role there). */
+  teamMember: (sellerId: number, userId: string): Key => ({
+    pk: seller(sellerId),
+    sk: `TEAM#MEMBER#${userId}`,
+  }),
+  /** A pending invitation of one e-mail address to a seller's team (one per address: a new one replaces it). */
+  teamInvitation: (sellerId: number, email: string): Key => ({
+    pk: seller(sellerId),
+    sk: `TEAM#INVITE#${email}`,
+  }),
+  /** A seller's members and pending invitations: one prefix query of its partition. */
+  teamPrefix: 'TEAM#',
+  /** An invitation's token (its SHA-256) → the seller and address it invites: one GetItem at acceptance. */
+  teamInvitationToken: (tokenHash: string): Key => ({ pk: `INVITE#${tokenHash}`, sk: 'INVITE' }),
+  /** The sellers a dashboard user is a member of (team-member.byUser). */
+  sellersOfUser: (userId: string) => `USER#${userId}#SELLERS`,
   /** The local runtime's stand-in for the user pool: one login per (lower-cased) e-mail address. */
   localLogin: (email: string): Key => ({ pk: `LOCALLOGIN#${email}`, sk: 'LOGIN' }),
   /** A local refresh token or TOTP sign-in challenge, by the SHA-256 of its value. */

@@ -24,6 +24,7 @@ import { createSellerRepository } from './seller-repository';
 import { createSubscriptionRepository } from './subscription-repository';
 import { createSubscriptionStartReader } from './subscription-start-reader';
 import type { Table } from './table';
+import { createTeamRepository } from './team-repository';
 import { createTransactionRepository } from './transaction-repository';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
 
@@ -39,6 +40,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     failedAuth: createFailedAuthCounter(table),
     idempotency: createIdempotencyRepository(table),
     sellers: createSellerRepository(table),
+    team: createTeamRepository(table),
     outbox: createEventOutbox(table),
     webhookEndpoints: createWebhookEndpointRepository(table),
     reconciliations: createReconciliationRepository(table),

@@ -64,9 +64,11 @@ export interface CheckoutView {
   cancelUrl: string | null;
   expiresAt: string | null;
   payment: PaymentOutcome | null;
+  /** The seller's business profile: the name, logo and colour the page shows. */
+  seller: { name: string; logoUrl: string | null; brandColor: string | null };
 }
 
-export type CheckoutViewDeps = Pick<Deps, 'sessions' | 'products' | 'transactions' | 'clock'>;
+export type CheckoutViewDeps = Pick<Deps, 'sessions' | 'products' | 'transactions' | 'clock' | 'team'>;
 
 export type PublicCheckoutDeps = CreateDeps & CloseDeps & SubscribeDeps;
 
@@ -80,7 +82,7 @@ interface Target {
  * carries its product's uuid: the two are read together. One made before ids carried the uuid reads
  * the session, then the product.
  */
-async function resolve(deps: CheckoutViewDeps, ref: string): Promise<Target> {
+async function resolve(deps: Pick<Deps, 'sessions' | 'products'>, ref: string): Promise<Target> {
   if (ref.startsWith(SESSION_ID_PREFIX)) {
     const productUuid = productUuidOfSessionId(ref);
     const [session, named] = await Promise.all([
@@ -127,7 +129,10 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
   const target = await resolve(deps, ref);
   const { session, product } = target;
   const last = session?.payments.at(-1);
-  const latest = session && last ? await deps.transactions.get(session.tenant, last.transactionId) : null;
+  const [latest, [profile]] = await Promise.all([
+    session && last ? deps.transactions.get(session.tenant, last.transactionId) : null,
+    deps.team.profiles([product.tenant.sellerId]),
+  ]);
   const state = stateOf(target, deps.clock.now());
   const buyerShown = state.state === 'open';
   const payment = latest && session ? await outcomeOf(latest, session) : null;
@@ -152,6 +157,11 @@ export async function checkoutView(deps: CheckoutViewDeps, ref: string): Promise
     cancelUrl: session?.cancelUrl ?? null,
     expiresAt: session?.expiresAt ?? null,
     payment: payment && !buyerShown ? withoutBuyer(payment) : payment,
+    seller: {
+      name: profile?.name ?? '',
+      logoUrl: profile?.logoUrl ?? null,
+      brandColor: profile?.brandColor ?? null,
+    },
   };
 }
 

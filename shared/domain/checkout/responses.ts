@@ -156,6 +156,13 @@ export const checkoutViewResponse = z.lazy(() =>
         })
         .nullable()
         .describe('The subscription price a session sells; null for a one-off sale'),
+      seller: z
+        .object({
+          name: z.string(),
+          logoUrl: z.string().nullable().describe('An https URL'),
+          brandColor: z.string().nullable().describe('#rrggbb'),
+        })
+        .describe("The seller's business profile, as the hosted page shows it"),
       customer: z.object({
         name: text(),
         email: text(),

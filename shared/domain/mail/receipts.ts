@@ -14,7 +14,7 @@ import { paymentReceipt } from './templates';
  */
 export const RECEIPT_LEASE_SECONDS = 90;
 
-export type NotificationDeps = Pick<Deps, 'mailer' | 'mailLog' | 'clock'>;
+export type NotificationDeps = Pick<Deps, 'mailer' | 'mailLog' | 'clock' | 'team'>;
 
 export type NotificationOutcome =
   /** The message went out (`recorded` false: the marker could not be set to sent; its lease guards). */
@@ -64,7 +64,9 @@ export async function sendPaymentReceipt(
     if (error instanceof ConflictError) return { outcome: 'duplicate' };
     throw error;
   }
+  const [seller] = await deps.team.profiles([detail.tenant.sellerId]);
   const rendered = paymentReceipt({
+    seller: seller ? { name: seller.name, logoUrl: seller.logoUrl } : null,
     transactionId: data.id,
     productName: data.productName,
     amount,

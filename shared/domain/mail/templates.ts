@@ -25,6 +25,8 @@ export interface ReceiptData {
   buyerName: string;
   /** A sandbox payment: the receipt says no real money moved. */
   sandbox: boolean;
+  /** The seller's business profile (its name and https logo), when it has one. */
+  seller?: { name: string; logoUrl: string | null } | null;
 }
 
 const BRANDS: Record<string, string> = {
@@ -60,6 +62,7 @@ const SANDBOX_NOTE = 'Ambiente de testes: nenhuma cobrança real foi feita.';
 /** The buyer's receipt for a confirmed payment. */
 export function paymentReceipt(data: ReceiptData): RenderedMail {
   const rows: [string, string][] = [
+    ...(data.seller?.name ? ([['Vendido por', data.seller.name]] as [string, string][]) : []),
     ['Produto', data.productName],
     ['Valor', formatBrl(data.amount)],
     ['Forma de pagamento', methodLabel(data)],
@@ -90,6 +93,9 @@ export function paymentReceipt(data: ReceiptData): RenderedMail {
     '<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">',
     data.sandbox
       ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
+      : '',
+    data.seller?.logoUrl?.startsWith('https://')
+      ? `<p><img src="${escapeHtml(data.seller.logoUrl)}" alt="${escapeHtml(data.seller.name)}" height="40"></p>`
       : '',
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(intro)}</p>`,
@@ -222,4 +228,35 @@ export function accountMail(kind: AccountMailKind, code?: string): RenderedMail 
     '</body></html>',
   ].join('\n');
   return { subject: headerText(subject), text, html };
+}
+
+/** What an invitation to a seller's team says: who invites, to what, and the link that accepts it. */
+export interface TeamInvitationMail {
+  businessName: string;
+  roleLabel: string;
+  acceptUrl: string;
+  expiresAt: Date;
+}
+
+/** The invitation to join a seller's team in the dashboard (the link carries the token in its fragment). */
+export function teamInvitationMail(data: TeamInvitationMail): RenderedMail {
+  const subject = headerText(`Convite para a equipe de ${data.businessName}`);
+  const paragraphs = [
+    `Você foi convidado para a equipe de ${data.businessName} no painel, como ${data.roleLabel}.`,
+    'Para aceitar, abra o link abaixo e entre com este e-mail (ou crie sua conta com ele):',
+    data.acceptUrl,
+    `O convite vale até ${formatSaoPauloDateTime(data.expiresAt)}. Se você não esperava este convite, ignore esta mensagem.`,
+  ];
+  const text = paragraphs.join('\n\n');
+  const html = [
+    '<!DOCTYPE html>',
+    `<html lang="pt-BR"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">',
+    `<p>${escapeHtml(paragraphs[0])}</p>`,
+    `<p>${escapeHtml(paragraphs[1])}</p>`,
+    `<p><a href="${escapeHtml(data.acceptUrl)}">Aceitar o convite</a></p>`,
+    `<p>${escapeHtml(paragraphs[3])}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
 }

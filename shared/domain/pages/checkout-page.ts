@@ -2,14 +2,43 @@ import type { CheckoutMethod, CheckoutView } from '#shared/domain/checkout/publi
 import { formatBrl, installmentOptions } from './format';
 import { html, type SafeHtml, safeUrl } from './html';
 import { recurringPrice } from './portal-format';
+import { themeHref } from './portal-theme';
 
 export const ASSET_PATH = '/pages/assets';
 
 const METHOD_LABELS: Record<CheckoutMethod, string> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão' };
 const METHOD_ORDER: readonly CheckoutMethod[] = ['pix', 'card', 'boleto'];
 
-/** The hosted payment pages' document: the checkout style sheet and, when given, one module script. */
-export function pageLayout(title: string, body: SafeHtml, script: string | null): string {
+/** What a hosted page shows of its seller: the business profile (Settings → Perfil do negócio). */
+export interface PageBrand {
+  name: string;
+  logoUrl: string | null;
+  brandColor: string | null;
+}
+
+/**
+ * The seller's name and logo above the page. The logo is an `<img>` of the seller's https URL (the
+ * pages' CSP has img-src https:); an http one is not shown (a page on https would block it anyway).
+ */
+function brandBar(brand: PageBrand) {
+  const logo = brand.logoUrl?.startsWith('https://') ? safeUrl(brand.logoUrl) : null;
+  return html`<div class="seller-bar" id="seller-bar">
+${logo ? html`<img class="seller-logo" id="seller-logo" src="${logo}" alt="" width="32" height="32">` : ''}
+<p class="seller-name" id="seller-name">${brand.name}</p>
+</div>`;
+}
+
+/**
+ * The hosted payment pages' document: the checkout style sheet, the seller's theme sheet when it
+ * chose a colour (a same-origin style sheet whose text is a function of its URL: no inline style, so
+ * the CSP's style-src stays 'self'), the seller's bar and, when given, one module script.
+ */
+export function pageLayout(
+  title: string,
+  body: SafeHtml,
+  script: string | null,
+  brand: PageBrand | null = null,
+): string {
   return html`<!doctype html>
 <html lang="pt-BR">
 <head>
@@ -19,17 +48,19 @@ export function pageLayout(title: string, body: SafeHtml, script: string | null)
 <title>${title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ASSET_PATH}/checkout.css">
+${brand?.brandColor ? html`<link rel="stylesheet" href="${themeHref(brand.brandColor)}">` : ''}
 ${script ? html`<script type="module" src="${script}"></script>` : ''}
 </head>
-<body>
+<body${brand?.brandColor ? html` class="branded"` : ''}>
+${brand ? brandBar(brand) : ''}
 ${body}
 </body>
 </html>
 `.value;
 }
 
-const layout = (title: string, body: SafeHtml, withScript: boolean) =>
-  pageLayout(title, body, withScript ? `${ASSET_PATH}/checkout.js` : null);
+const layout = (title: string, body: SafeHtml, withScript: boolean, brand: PageBrand | null = null) =>
+  pageLayout(title, body, withScript ? `${ASSET_PATH}/checkout.js` : null, brand);
 
 function sandboxBanner(view: CheckoutView) {
   return view.environment === 'test'
@@ -343,7 +374,7 @@ ${footer()}
 export function renderCheckoutPage(view: CheckoutView): string {
   const open = view.state === 'open';
   const title = `${view.product.name} · Pagamento`;
-  return layout(title, open ? openPage(view) : closedPage(view), open);
+  return layout(title, open ? openPage(view) : closedPage(view), open, view.seller.name ? view.seller : null);
 }
 
 export function renderNotFoundPage(): string {

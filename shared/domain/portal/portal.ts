@@ -13,17 +13,24 @@ import { INSUFFICIENT_PERMISSIONS, type PortalSession } from './session';
 
 export type PortalConfig = ReturnType<typeof effectivePortalConfig>;
 
-type ConfigDeps = Pick<Deps, 'portalConfigs'>;
+type ConfigDeps = Pick<Deps, 'portalConfigs' | 'team'>;
 
-/** A product's portal configuration: its own, else the seller's, else the defaults (null: the seller's). */
+/**
+ * A product's portal configuration: its own, else the seller's, else the defaults (null: the
+ * seller's), with the seller's business profile where the configuration names no business, logo or colour.
+ */
 async function configOfProduct(
   deps: ConfigDeps,
   tenant: Tenant,
   productId: number | null,
 ): Promise<PortalConfig> {
-  if (productId === null) return effectivePortalConfig(null, await deps.portalConfigs.get(tenant));
-  const found = await deps.portalConfigs.readForProduct(tenant, { id: productId }, true);
-  return effectivePortalConfig(found.product, found.seller);
+  const [found, [brand]] = await Promise.all([
+    productId === null
+      ? deps.portalConfigs.get(tenant).then((seller) => ({ product: null, seller }))
+      : deps.portalConfigs.readForProduct(tenant, { id: productId }, true),
+    deps.team.profiles([tenant.sellerId]),
+  ]);
+  return effectivePortalConfig(found.product, found.seller, brand ?? null);
 }
 
 /**
@@ -115,7 +122,10 @@ export async function sessionProfile(
   return found && found.id === session.customer.id ? found : null;
 }
 
-export type PortalReadDeps = Pick<Deps, 'customers' | 'portalConfigs' | 'subscriptions' | 'paymentMethods'>;
+export type PortalReadDeps = Pick<
+  Deps,
+  'customers' | 'portalConfigs' | 'subscriptions' | 'paymentMethods' | 'team'
+>;
 
 /**
  * GET /api/portal: everything the hosted portal page draws: the customer, the session's

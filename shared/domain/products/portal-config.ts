@@ -60,12 +60,24 @@ export function toConfigView(config: StoredPortalConfig | null) {
  * The one resolution every reader uses: the product's own configuration, else the seller's,
  * else the defaults; fields a chosen configuration leaves out take the defaults.
  */
-export function effectivePortalConfig(product: StoredPortalConfig | null, seller: StoredPortalConfig | null) {
+export function effectivePortalConfig(
+  product: StoredPortalConfig | null,
+  seller: StoredPortalConfig | null,
+  brand: { name: string; logoUrl: string | null; brandColor: string | null } | null = null,
+) {
   const chosen = product ?? seller;
-  return {
+  const merged = {
     source: product ? ('product' as const) : seller ? ('seller' as const) : ('default' as const),
     ...PORTAL_DEFAULTS,
     ...(chosen?.fields ?? {}),
+  };
+  if (!brand) return merged;
+  // What the configuration leaves unset shows the seller's business profile (Settings → Perfil do negócio).
+  return {
+    ...merged,
+    businessName: merged.businessName ?? brand.name,
+    logoUrl: merged.logoUrl ?? brand.logoUrl,
+    primaryColor: chosen?.fields.primaryColor ?? brand.brandColor ?? PORTAL_DEFAULTS.primaryColor,
   };
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
+import { useCan } from '../../app/sellers';
 import { ENVIRONMENT_LABEL, formatDateTime } from '../../components/format';
 import { ConfirmAction, ErrorNote, Field, Loading, PageTitle, SecretOnce } from '../../components/ui';
 
@@ -38,6 +39,7 @@ export function ApiKeysView() {
     mutationFn: (id: string) => must(api.DELETE('/api/api-keys/{id}', { params: { path: { id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: [environment, 'api-keys'] }),
   });
+  const canManage = useCan('developer');
   const [name, setName] = useState('');
   const [readOnly, setReadOnly] = useState(false);
   const [created, setCreated] = useState<Schemas['ApiKeyCreated'] | null>(null);
@@ -62,30 +64,32 @@ export function ApiKeysView() {
       >
         Chaves de API
       </PageTitle>
-      <section className="card" aria-labelledby="new-key">
-        <h2 id="new-key">Nova chave</h2>
-        <form onSubmit={submit} className="stack">
-          <Field
-            label="Nome"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            maxLength={100}
-          />
-          <p className="muted">
-            Ambiente: <strong>{ENVIRONMENT_LABEL[environment]}</strong> (troque no seletor “Modo de teste”).
-          </p>
-          <label className="check">
-            <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />
-            Somente leitura (só consultas GET)
-          </label>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            Criar chave
-          </button>
-          <ErrorNote error={create.error} />
-        </form>
-        {created ? <SecretOnce label={`Chave “${created.name}”`} value={created.key} /> : null}
-      </section>
+      {canManage ? (
+        <section className="card" aria-labelledby="new-key">
+          <h2 id="new-key">Nova chave</h2>
+          <form onSubmit={submit} className="stack">
+            <Field
+              label="Nome"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={100}
+            />
+            <p className="muted">
+              Ambiente: <strong>{ENVIRONMENT_LABEL[environment]}</strong> (troque no seletor “Modo de teste”).
+            </p>
+            <label className="check">
+              <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />
+              Somente leitura (só consultas GET)
+            </label>
+            <button type="submit" className="primary" disabled={create.isPending}>
+              Criar chave
+            </button>
+            <ErrorNote error={create.error} />
+          </form>
+          {created ? <SecretOnce label={`Chave “${created.name}”`} value={created.key} /> : null}
+        </section>
+      ) : null}
       <section aria-labelledby="keys-list">
         <h2 id="keys-list">Suas chaves</h2>
         {keys.isPending ? <Loading /> : null}
@@ -103,7 +107,7 @@ export function ApiKeysView() {
               </div>
               {key.revokedAt ? (
                 <span className="badge">Revogada em {formatDateTime(key.revokedAt)}</span>
-              ) : (
+              ) : !canManage ? null : (
                 <ConfirmAction
                   label={`Revogar ${key.name}`}
                   question="Revogar esta chave? Chamadas com ela passam a ser recusadas."

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link } from '../../app/router';
+import { useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime } from '../../components/format';
 import { MoneyField } from '../../components/money-field';
 import { ConfirmAction, ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
@@ -105,8 +106,10 @@ function Facts({ t }: { t: Transaction }) {
 /** Refund (a paid sale with something left) or cancel (a pending pix or boleto), each confirmed first. */
 function Actions({ t, onResult }: { t: Transaction; onResult: (text: string) => void }) {
   const remaining = Math.round((t.value - t.refundedAmount) * 100);
-  const canRefund = PAID.includes(t.status) && remaining > 0;
-  const canCancel = PENDING.includes(t.status);
+  // A viewer reads the sale but is offered no action (the API refuses them too: 403 role_forbidden).
+  const mayAct = useCan('write');
+  const canRefund = mayAct && PAID.includes(t.status) && remaining > 0;
+  const canCancel = mayAct && PENDING.includes(t.status);
   if (!canRefund && !canCancel) return null;
   return (
     <section className="card" aria-labelledby="acoes">

@@ -32,12 +32,16 @@ import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { sellerEntity, sellerLoginEntity } from './seller';
 import { subscriptionEntity } from './subscription';
+import { teamInvitationEntity, teamInvitationTokenEntity, teamMemberEntity } from './team';
 import { transactionEntity } from './transaction';
 import { webhookEndpointEntity } from './webhook-endpoint';
 
 export const ENTITY_DEFINITIONS = [
   sellerEntity,
   sellerLoginEntity,
+  teamMemberEntity,
+  teamInvitationEntity,
+  teamInvitationTokenEntity,
   apiKeyEntity,
   apiKeyPointerEntity,
   apiKeyNameEntity,

@@ -9,9 +9,16 @@ export interface SellerProfile {
   createdAt: string;
 }
 
+/** The profile as read: with the business profile's logo and colour, absent until a seller sets them. */
+export interface StoredSellerProfile extends SellerProfile {
+  logoUrl: string | null;
+  brandColor: string | null;
+}
+
 /**
  * A seller's profile (`PROFILE`), written by the operator path and by a sign-up alike; id from the
- * `seller` counter.
+ * `seller` counter. The business profile's `logoUrl` and `brandColor` are set by an update
+ * (team-repository) and read as null where absent, so items written before them need no migration.
  */
 export const sellerEntity = defineEntity({
   entity: 'seller',
@@ -19,10 +26,12 @@ export const sellerEntity = defineEntity({
   key: (s: SellerProfile) => keys.seller(s.id),
   patterns: {},
   attributes: (s) => ({ id: s.id, name: s.name, createdAt: s.createdAt }),
-  fromItem: (item): SellerProfile => ({
+  fromItem: (item): StoredSellerProfile => ({
     id: Number(item.id),
     name: String(item.name),
     createdAt: String(item.createdAt),
+    logoUrl: typeof item.logoUrl === 'string' ? item.logoUrl : null,
+    brandColor: typeof item.brandColor === 'string' ? item.brandColor : null,
   }),
 });
 
