@@ -104,6 +104,11 @@ export interface Transaction {
   paidAmount?: number | null;
   /** The transaction's chargeback; absent when it never had one (and on chargebacks stored before this field). */
   chargeback?: TransactionChargeback | null;
+  /**
+   * Whether the seller's daily figures hold this transaction as it stands: every write sets it;
+   * absent on transactions stored before the figures existed, until the backfill counts them.
+   */
+  inDailyFigures?: boolean;
   createdAt: string;
   updatedAt: string;
   version: number;

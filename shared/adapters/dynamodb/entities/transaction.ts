@@ -34,6 +34,7 @@ const DATA_FIELDS = [
   'installmentPlan',
   'paidAmount',
   'chargeback',
+  'inDailyFigures',
   'createdAt',
   'updatedAt',
   'version',
@@ -86,7 +87,7 @@ export const transactionEntity = defineEntity({
   },
   attributes: (t) => tenantAttributes(t, DATA_FIELDS),
   fromItem: (item): Transaction => {
-    const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, ...t } =
+    const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, inDailyFigures, ...t } =
       fromTenantAttributes<Transaction>(item, DATA_FIELDS);
     // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
     // others read back as they were written, without.
@@ -97,6 +98,7 @@ export const transactionEntity = defineEntity({
       ...(installmentPlan ? { installmentPlan } : {}),
       ...(typeof paidAmount === 'number' ? { paidAmount } : {}),
       ...(chargeback ? { chargeback } : {}),
+      ...(inDailyFigures ? { inDailyFigures } : {}),
     };
   },
 });
