@@ -1,4 +1,5 @@
 import { PROOF_HEADER } from '#shared/domain/card-testing/proof-of-work';
+import { dashboardSummary } from '#shared/domain/dashboard/summary';
 import { sellAs } from '#shared/domain/transactions/buyer-sale';
 import { receiveProviderNotification } from '#shared/domain/transactions/follow-ups';
 import { useProviderSignatures } from '#shared/domain/transactions/notification-verifier';
@@ -32,6 +33,7 @@ export const group = defineHandlers(transactionRoutes, ({ deps }) => ({
       ),
   },
   listTransactions: ({ tenant, query }) => listSellerTransactions(deps, tenant, query),
+  getDashboardSummary: ({ tenant, query }) => dashboardSummary(deps, tenant, query),
   handleProviderNotification: async ({ request }) =>
     reply(201, await receiveProviderNotification(deps, request.rawBody)),
   getTransactionStatus: ({ path }) => publicStatus(deps, path.gatewayPayId),

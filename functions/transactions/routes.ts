@@ -1,3 +1,5 @@
+import { dashboardSummaryResponse } from '#shared/domain/dashboard/responses';
+import { SUMMARY_MAX_DAYS, summaryQuery } from '#shared/domain/dashboard/summary';
 import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
 import { createTransactionSchema } from '#shared/domain/transactions/create';
 import { listSchema, refundSchema } from '#shared/domain/transactions/manage';
@@ -42,6 +44,16 @@ export const transactionRoutes = defineRoutes('transactions', [
     summary: "List the seller's transactions",
     request: { query: listSchema },
     responses: { 200: transactionListResponse },
+  },
+  {
+    operationId: 'getDashboardSummary',
+    method: 'GET',
+    path: '/api/dashboard/summary',
+    auth: gateway,
+    summary: "The seller's home: sales of a range, a receber, what falls due, recent activity",
+    description: `Read from daily figures the transactions' own writes keep (a sale counts on the day it was created, America/Sao_Paulo; its refunds and chargebacks change that day), so the cost follows the days, not the sales. At most ${SUMMARY_MAX_DAYS} days.`,
+    request: { query: summaryQuery },
+    responses: { 200: dashboardSummaryResponse },
   },
   {
     operationId: 'handleProviderNotification',
