@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addDays, daysBetween, saoPauloDate } from '#shared/dates';
+import { addDays, daysBetween, isCalendarDate, saoPauloDate } from '#shared/dates';
 import type { Deps } from '#shared/domain/deps';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { OPEN_INSTALLMENT_STATUSES } from '#shared/domain/installment-plans/plan';
@@ -26,6 +26,8 @@ export const summaryQuery = z
   })
   .strict()
   .superRefine((q, ctx) => {
+    // Zod runs this after a field's own refusal too: only two real dates are compared.
+    if (!isCalendarDate(q.from) || !isCalendarDate(q.to)) return;
     if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must not be before from' });
     else if (daysBetween(q.from, q.to) + 1 > SUMMARY_MAX_DAYS)
       ctx.addIssue({
