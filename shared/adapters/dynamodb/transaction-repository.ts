@@ -15,7 +15,7 @@ import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '#shared/errors';
 import { decodeCursor, INVALID_CURSOR } from './cursor';
 import { figureUpdates, readFigures } from './daily-figures';
-import { transactionEntity } from './entities/transaction';
+import { IN_DAILY_FIGURES, transactionEntity } from './entities/transaction';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, encodeCursor, type Item, orConflict, type Table, type TransactItem } from './table';
@@ -25,8 +25,8 @@ const { byUuid, byStatus, byGatewayPayId, byProduct, byCustomer, byStatusAndMeth
 /** Provider notifications are remembered 30 days to drop repeats. */
 const NOTIFICATION_TTL_SECONDS = 30 * 86_400;
 
-/** Every write counts the transaction in its seller's daily figures (figureDelta below). */
-const toItem = (t: Transaction) => transactionEntity.toItem({ ...t, inDailyFigures: true });
+/** Every write counts the transaction in its seller's daily figures (figureDelta below), and says so. */
+const toItem = (t: Transaction) => ({ ...transactionEntity.toItem(t), [IN_DAILY_FIGURES]: true });
 const toTransaction = transactionEntity.fromItem;
 
 const COUNTER = 'counter';
@@ -257,7 +257,11 @@ export function createTransactionRepository(table: Table): TransactionRepository
         },
         ...(statusMoved ? statusMove(previous, next) : []),
         // A transaction stored before the figures existed adds all of itself (the backfill skips it then).
-        ...figureUpdates(next.tenant, next.id, figureDelta(previous.inDailyFigures ? previous : null, next)),
+        ...figureUpdates(
+          next.tenant,
+          next.id,
+          figureDelta(previous.outsideDailyFigures ? null : previous, next),
+        ),
         ...searchEntriesOnSave(previous, next),
         ...(statusMoved && previous.status === 'pendingPix' && previous.pix
           ? [{ Delete: { Key: keys.pixExpiry(previous.pix.expiresAt, previous.tenant, previous.id) } }]

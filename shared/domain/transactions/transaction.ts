@@ -105,10 +105,10 @@ export interface Transaction {
   /** The transaction's chargeback; absent when it never had one (and on chargebacks stored before this field). */
   chargeback?: TransactionChargeback | null;
   /**
-   * Whether the seller's daily figures hold this transaction as it stands: every write sets it;
-   * absent on transactions stored before the figures existed, until the backfill counts them.
+   * True on a transaction stored before the seller's daily figures existed and not counted by their
+   * backfill yet: its next write adds all of it to the figures, not a difference. Absent otherwise.
    */
-  inDailyFigures?: boolean;
+  outsideDailyFigures?: true;
   createdAt: string;
   updatedAt: string;
   version: number;

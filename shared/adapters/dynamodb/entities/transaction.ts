@@ -34,11 +34,13 @@ const DATA_FIELDS = [
   'installmentPlan',
   'paidAmount',
   'chargeback',
-  'inDailyFigures',
   'createdAt',
   'updatedAt',
   'version',
 ] as const;
+
+/** The item attribute saying the seller's daily figures count the transaction as stored. */
+export const IN_DAILY_FIGURES = 'inDailyFigures';
 
 const newestFirst = (pk: string, t: Transaction) => ({ pk, sk: keys.numeric(t.id) });
 
@@ -87,7 +89,7 @@ export const transactionEntity = defineEntity({
   },
   attributes: (t) => tenantAttributes(t, DATA_FIELDS),
   fromItem: (item): Transaction => {
-    const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, inDailyFigures, ...t } =
+    const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, ...t } =
       fromTenantAttributes<Transaction>(item, DATA_FIELDS);
     // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
     // others read back as they were written, without.
@@ -98,7 +100,8 @@ export const transactionEntity = defineEntity({
       ...(installmentPlan ? { installmentPlan } : {}),
       ...(typeof paidAmount === 'number' ? { paidAmount } : {}),
       ...(chargeback ? { chargeback } : {}),
-      ...(inDailyFigures ? { inDailyFigures } : {}),
+      // Every write since the daily figures exist marks the item (transaction-repository.ts).
+      ...(item[IN_DAILY_FIGURES] ? {} : { outsideDailyFigures: true as const }),
     };
   },
 });
