@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { addDays, formatBrl, formatDateTime, formatDay, todayInSaoPaulo } from '../../components/format';
@@ -123,8 +123,8 @@ function Figures({ summary }: { summary: Summary }) {
     summary.approvalRate === null ? '—' : `${(summary.approvalRate * 100).toFixed(1).replace('.', ',')}%`;
   const span =
     summary.from === summary.to
-      ? formatDay(summary.from)
-      : `${formatDay(summary.from)} a ${formatDay(summary.to)}`;
+      ? `Em ${formatDay(summary.from)}`
+      : `De ${formatDay(summary.from)} a ${formatDay(summary.to)}`;
   return (
     <>
       <p className="muted">{span}</p>
@@ -150,7 +150,7 @@ function Figures({ summary }: { summary: Summary }) {
           <dd>{rate}</dd>
         </div>
       </dl>
-      <div className="table-scroll">
+      <ScrollTable label="Por forma de pagamento">
         <table>
           <caption>Por forma de pagamento</caption>
           <thead>
@@ -172,7 +172,7 @@ function Figures({ summary }: { summary: Summary }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       <p className="muted small">
         Bruto: o que os compradores pagaram, menos estornos e chargebacks em aberto. Líquido: descontadas as
         tarifas e as comissões de afiliados. Cada venda conta no dia em que foi criada.
@@ -181,7 +181,7 @@ function Figures({ summary }: { summary: Summary }) {
   );
 }
 
-const CHART = { width: 640, height: 180, top: 10, bottom: 24 };
+const CHART = { width: 640, height: 180, top: 10, bottom: 2 };
 
 /** Gross by day as bars (SVG), described for screen readers, with the same numbers as a table. */
 function DayChart({ summary }: { summary: Summary }) {
@@ -194,7 +194,6 @@ function DayChart({ summary }: { summary: Summary }) {
     peak === 0
       ? 'Gráfico de vendas por dia: nenhuma venda no período.'
       : `Gráfico de vendas brutas por dia, de ${formatDay(summary.from)} a ${formatDay(summary.to)}: maior dia ${formatDay(best.date)} com ${formatBrl(best.gross)}.`;
-  const every = Math.ceil(days.length / 8);
   return (
     <section className="card" aria-labelledby="by-day">
       <h2 id="by-day">Vendas por dia</h2>
@@ -223,24 +222,18 @@ function DayChart({ summary }: { summary: Summary }) {
                 height={h}
                 fill="#3d3aa8"
               />
-              {i % every === 0 ? (
-                <text
-                  x={i * slot + slot / 2}
-                  y={CHART.height - 6}
-                  textAnchor="middle"
-                  fontSize="12"
-                  fill="#4f566b"
-                >
-                  {formatDay(d.date, true)}
-                </text>
-              ) : null}
             </g>
           );
         })}
       </svg>
+      <div className="chart-axis" aria-hidden="true">
+        <span>{formatDay(days[0].date, true)}</span>
+        {days.length > 2 ? <span>{formatDay(days[Math.floor(days.length / 2)].date, true)}</span> : null}
+        {days.length > 1 ? <span>{formatDay(days[days.length - 1].date, true)}</span> : null}
+      </div>
       <details>
         <summary>Ver os números do gráfico</summary>
-        <div className="table-scroll">
+        <ScrollTable label="Vendas por dia">
           <table>
             <caption className="visually-hidden">Vendas por dia</caption>
             <thead>
@@ -262,7 +255,7 @@ function DayChart({ summary }: { summary: Summary }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       </details>
     </section>
   );
@@ -287,7 +280,7 @@ function Receivables({ summary }: { summary: Summary }) {
         pago cai no mesmo dia.
       </p>
       {receivables.days.length ? (
-        <div className="table-scroll">
+        <ScrollTable label="A receber por dia">
           <table>
             <caption className="visually-hidden">A receber por dia</caption>
             <thead>
@@ -313,7 +306,7 @@ function Receivables({ summary }: { summary: Summary }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       ) : null}
       <h3>Vencem nos próximos 30 dias</h3>
       {nothingDue ? <p className="muted">Nenhuma cobrança agendada, parcela de carnê ou renovação.</p> : null}
@@ -373,6 +366,16 @@ function Activity({ summary }: { summary: Summary }) {
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** A table that scrolls sideways on a phone: a labelled region the keyboard can reach and scroll. */
+function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard (axe scrollable-region-focusable)
+    <section className="table-scroll" aria-label={label} tabIndex={0}>
+      {children}
     </section>
   );
 }
