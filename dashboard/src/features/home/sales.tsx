@@ -197,6 +197,7 @@ function DayChart({ summary }: { summary: Summary }) {
   return (
     <section className="card" aria-labelledby="by-day">
       <h2 id="by-day">Vendas por dia</h2>
+      {peak === 0 ? <p className="muted">Nenhuma venda paga no período.</p> : null}
       <svg
         className="chart"
         viewBox={`0 0 ${CHART.width} ${CHART.height}`}
