@@ -39,17 +39,22 @@ async function seedSales() {
     return res.body as { id: number };
   };
   const pix = await sell('pix');
-  expect((await d.api.post(`/api/test-helpers/transactions/${pix.id}/pay`, {}, { token: key })).status).toBe(200);
-  const refunded = await sell('creditcard', true);
-  expect((await d.api.post(`/api/transactions/${refunded.id}/refund`, { amount: 20 }, { token: key })).status).toBe(
+  expect((await d.api.post(`/api/test-helpers/transactions/${pix.id}/pay`, {}, { token: key })).status).toBe(
     200,
   );
+  const refunded = await sell('creditcard', true);
+  expect(
+    (await d.api.post(`/api/transactions/${refunded.id}/refund`, { amount: 20 }, { token: key })).status,
+  ).toBe(200);
   await sell('creditcard', true);
   await sell('boleto');
 }
 
 const figure = (term: string) =>
-  d.page.locator('dl.figures > div').filter({ has: d.page.getByText(term, { exact: true }) }).locator('dd');
+  d.page
+    .locator('dl.figures > div')
+    .filter({ has: d.page.getByText(term, { exact: true }) })
+    .locator('dd');
 
 describe('Início', () => {
   it('shows the figures the API sums, the chart with its table, a receber and recent activity', async () => {
@@ -70,7 +75,9 @@ describe('Início', () => {
     expect(await figure('Ticket médio').textContent()).toBe(brl(api.body.averageTicket));
     expect(await figure('Aprovação').textContent()).toBe('100,0%');
     const methods = d.page.getByRole('table', { name: 'Por forma de pagamento' });
-    expect(await methods.getByRole('row', { name: /Cartão/ }).textContent()).toContain(brl(api.body.byMethod.card.gross));
+    expect(await methods.getByRole('row', { name: /Cartão/ }).textContent()).toContain(
+      brl(api.body.byMethod.card.gross),
+    );
 
     const chart = d.page.getByRole('img', { name: /Gráfico de vendas brutas por dia/ });
     expect(await chart.getAttribute('aria-label')).toContain(brl(api.body.gross));
