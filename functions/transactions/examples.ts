@@ -103,6 +103,88 @@ export const examples = defineExamples(transactionRoutes, {
       },
     },
   },
+  getDashboardSummary: {
+    query: { from: '2026-11-26', to: '2026-11-28' },
+    responses: {
+      200: {
+        from: '2026-11-26',
+        to: '2026-11-28',
+        today: '2026-11-28',
+        gross: 249.4,
+        net: 236.49,
+        count: 4,
+        averageTicket: 62.35,
+        declined: 1,
+        approvalRate: 0.8,
+        byMethod: {
+          pix: { gross: 99.8, net: 98.81, count: 2 },
+          boleto: { gross: 49.9, net: 46.41, count: 1 },
+          card: { gross: 99.7, net: 91.27, count: 1 },
+          pixAutomatic: { gross: 0, net: 0, count: 0 },
+        },
+        byDay: [
+          { date: '2026-11-26', gross: 49.9, net: 46.41, count: 1 },
+          { date: '2026-11-27', gross: 0, net: 0, count: 0 },
+          { date: '2026-11-28', gross: 199.5, net: 190.08, count: 3 },
+        ],
+        receivables: {
+          until: '2026-12-28',
+          total: 188.69,
+          days: [
+            {
+              date: '2026-12-02',
+              pendingPix: 0,
+              pendingBoleto: 46.41,
+              card: 0,
+              boletoClearing: 0,
+              total: 46.41,
+            },
+            {
+              date: '2026-12-28',
+              pendingPix: 0,
+              pendingBoleto: 0,
+              card: 142.28,
+              boletoClearing: 0,
+              total: 142.28,
+            },
+          ],
+        },
+        upcoming: {
+          scheduledCharges: {
+            totalCount: 1,
+            items: [
+              { id: 'sch_Q2x8LmN4pR7tV1wZ', customerName: 'Maria Souza', amount: 120, dueDate: '2026-12-05' },
+            ],
+          },
+          installments: {
+            more: false,
+            items: [
+              {
+                planUuid: '8d2f6a4e-1b3c-4d5e-9f70-a1b2c3d4e5f6',
+                number: 2,
+                of: 6,
+                customerName: 'João Lima',
+                amount: 83.17,
+                dueDate: '2026-12-10',
+              },
+            ],
+          },
+          renewals: {
+            more: false,
+            items: [{ subscriptionId: 12, customerName: 'Ana Reis', amount: 49.9, date: '2026-12-15' }],
+          },
+        },
+        recentActivity: [
+          {
+            id: 'evt_4kQm9TzR2bWcX7vN1pL8sD3f',
+            event: 'transaction.payment.succeeded',
+            timestamp: '2026-11-28T17:42:05.310Z',
+            data: { id: 1042, status: 'payedPix', value: 49.9 },
+          },
+        ],
+      },
+    },
+  },
   handleProviderNotification: [
     {
       name: 'applied',

@@ -1,4 +1,5 @@
 import { PROOF_HEADER } from '#shared/domain/card-testing/proof-of-work';
+import { dashboardSummary } from '#shared/domain/dashboard/summary';
 import { exportTransactions } from '#shared/domain/exports/transactions';
 import { sellAs } from '#shared/domain/transactions/buyer-sale';
 import { receiveProviderNotification } from '#shared/domain/transactions/follow-ups';
@@ -38,6 +39,7 @@ export const group = defineHandlers(transactionRoutes, ({ deps }) => ({
   exportTransactions: async ({ tenant, query }) =>
     csvReply('transacoes', await exportTransactions(deps, tenant, query), deps.clock.now()),
   getTransactionTimeline: ({ tenant, path }) => transactionTimeline(deps, tenant, path.id),
+  getDashboardSummary: ({ tenant, query }) => dashboardSummary(deps, tenant, query),
   handleProviderNotification: async ({ request }) =>
     reply(201, await receiveProviderNotification(deps, request.rawBody)),
   getTransactionStatus: ({ path }) => publicStatus(deps, path.gatewayPayId),

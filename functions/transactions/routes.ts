@@ -1,3 +1,5 @@
+import { dashboardSummaryResponse } from '#shared/domain/dashboard/responses';
+import { SUMMARY_MAX_DAYS, summaryQuery } from '#shared/domain/dashboard/summary';
 import { transactionExportSchema } from '#shared/domain/exports/transactions';
 import { gatewayPayIdParam, numericIdParam, uuidParam } from '#shared/domain/params';
 import { createTransactionSchema } from '#shared/domain/transactions/create';
@@ -62,6 +64,16 @@ export const transactionRoutes = defineRoutes('transactions', [
       '(no BOM, no header line), and append it.',
     request: { query: transactionExportSchema },
     responses: { 200: { contentType: 'text/csv', description: 'The CSV file, or one part of it' } },
+  },
+  {
+    operationId: 'getDashboardSummary',
+    method: 'GET',
+    path: '/api/dashboard/summary',
+    auth: gateway,
+    summary: "The seller's home: sales of a range, a receber, what falls due, recent activity",
+    description: `Read from daily figures the transactions' own writes keep (a sale counts on the day it was created, America/Sao_Paulo; its refunds and chargebacks change that day), so the cost follows the days, not the sales. At most ${SUMMARY_MAX_DAYS} days.`,
+    request: { query: summaryQuery },
+    responses: { 200: dashboardSummaryResponse },
   },
   {
     operationId: 'handleProviderNotification',

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { buildDashboard } from '../../esbuild.config.mjs';
 import { startRuntime } from '../../infra/local/runtime';
 import { launchChromium } from '../../test/support/browser';
+import { measureHomeSummary, printHomeSummary } from './home-summary';
 
 /**
  * `npm run bench:dashboard`: the dashboard's budgets (DESIGN.md section 7) on this machine.
@@ -92,6 +93,8 @@ try {
   console.log('  API requests to load each view (budget 2):');
   for (const [name, count] of Object.entries(requests))
     console.log(`    ${name.padEnd(22)} ${count}${count > 2 ? '  OVER' : ''}`);
+  // The home's reads at a big seller (DESIGN.md section 3: O(days), never O(transactions)).
+  printHomeSummary(await measureHomeSummary(runtime, 100_000));
 } finally {
   await browser.close();
   await runtime.stop();

@@ -503,6 +503,8 @@ describe('transaction repository: status transition', () => {
     createdAt: '2026-03-10T14:00:00.000Z',
     updatedAt: NOW_ISO,
     version: 2,
+    // The daily figures hold it (entities/transaction.ts, IN_DAILY_FIGURES).
+    inDailyFigures: true,
   };
 
   it('writes the new state if the version is unchanged, moves the status counters, drops the pix expiry marker and adds the event, in one transaction', async () => {
@@ -525,6 +527,30 @@ describe('transaction repository: status transition', () => {
           statusCounter('payedPix', 1),
           methodCounter('pendingPix', -1),
           methodCounter('payedPix', 1),
+          // The daily figures: the pending pix leaves its expiry day, the sale counts on its own day
+          // (both in the block of 4 days from 2026-03-08; shard 1001 % 2).
+          {
+            Update: {
+              TableName: TABLE_NAME,
+              Key: { pk: `${TENANT_PK}#FIGURES#1`, sk: 'DAYS#2026-03-08' },
+              UpdateExpression: 'ADD #a0 :a0, #a1 :a1, #a2 :a2, #a3 :a3 SET entity = :e, #ver = :ver',
+              ExpressionAttributeNames: {
+                '#ver': 'version',
+                '#a0': '3rp',
+                '#a1': '2xk',
+                '#a2': '2xg',
+                '#a3': '2xn',
+              },
+              ExpressionAttributeValues: {
+                ':e': 'daily-figures',
+                ':ver': 1,
+                ':a0': -4941,
+                ':a1': 1,
+                ':a2': 4990,
+                ':a3': 4941,
+              },
+            },
+          },
           // The search entries carry the status: written again with the new one.
           ...['maria', 'silva', 'maria@example.com', '52998224725'].map(searchEntry),
           {
@@ -548,8 +574,8 @@ describe('transaction repository: status transition', () => {
     });
 
     const items = transactions()[0].TransactItems ?? [];
-    expect(items).toHaveLength(12);
-    expect(items[11]).toEqual({
+    expect(items).toHaveLength(13);
+    expect(items[12]).toEqual({
       Put: {
         TableName: TABLE_NAME,
         Item: {

@@ -184,6 +184,9 @@ describe('SubscriptionRepository commands', () => {
       'Update SELLER#7#test COUNT#TXN#STATUSMETHOD#captured#creditcard',
       'Update SELLER#7#test COUNT#TXN#PRODUCT#9',
       'Update SELLER#7#test COUNT#TXN#CUSTOMER#41',
+      // The seller's daily figures (shard 77 % 2): the sale on its day, the card settling at D+30.
+      'Update SELLER#7#test#FIGURES#1 DAYS#2026-02-28',
+      'Update SELLER#7#test#FIGURES#1 DAYS#2026-03-28',
       // The charge's search index entries: its buyer's name words, e-mail and document.
       'Put SELLER#7#test#TXNSEARCH#a ana#000000000077',
       'Put SELLER#7#test#TXNSEARCH#s souza#000000000077',

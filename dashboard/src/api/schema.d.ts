@@ -356,6 +356,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller's home: sales of a range, a receber, what falls due, recent activity
+         * @description Read from daily figures the transactions' own writes keep (a sale counts on the day it was created, America/Sao_Paulo; its refunds and chargebacks change that day), so the cost follows the days, not the sales. At most 92 days.
+         */
+        get: operations["getDashboardSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -2984,12 +3004,123 @@ export interface components {
             totalCount: number;
             totalPages: number;
         };
+        /** @description The same three for one method */
+        DashboardFigures: {
+            /** @description Paid sales */
+            count: number;
+            /** @description What buyers paid and kept paid (refunds and open chargebacks taken out), in Reais (decimal, e.g. 49.9) */
+            gross: number;
+            /** @description What reaches the seller: net of the fee and the affiliate's commission, less returns, in Reais (decimal, e.g. 49.9) */
+            net: number;
+        };
         /** @description A dashboard ID token; the refresh token is set as an HttpOnly cookie */
         DashboardSession: {
             /** @description Seconds the ID token is valid */
             expiresIn: number;
             /** @description The dashboard JWT (a Cognito-style ID token): send it as `Authorization: Bearer`; keep it in memory only */
             idToken: string;
+        };
+        /** @description The seller's home: sales of a range from the daily figures, a receber, what falls due, recent activity */
+        DashboardSummary: {
+            /** @description count / (count + declined), 0..1; null when nothing was attempted */
+            approvalRate: number | null;
+            /** @description gross / count (0 without sales), in Reais (decimal, e.g. 49.9) */
+            averageTicket: number;
+            /** @description Every day of the range, in order (days without sales carry zeros) */
+            byDay: {
+                count: number;
+                /** Format: date */
+                date: string;
+                /** @description Gross of the day, in Reais (decimal, e.g. 49.9) */
+                gross: number;
+                /** @description Net of the day, in Reais (decimal, e.g. 49.9) */
+                net: number;
+            }[];
+            byMethod: {
+                boleto: components["schemas"]["DashboardFigures"];
+                card: components["schemas"]["DashboardFigures"];
+                pix: components["schemas"]["DashboardFigures"];
+                pixAutomatic: components["schemas"]["DashboardFigures"];
+            };
+            /** @description Paid sales of the range (a sale counts on the day it was created) */
+            count: number;
+            /** @description Payments declined in the range */
+            declined: number;
+            /** Format: date */
+            from: string;
+            /** @description Sales of the range kept paid, in Reais (decimal, e.g. 49.9) */
+            gross: number;
+            /** @description The seller's net of the range, in Reais (decimal, e.g. 49.9) */
+            net: number;
+            receivables: {
+                /** @description Days with something expected, in order */
+                days: {
+                    /** @description Boletos paid, clearing this day (D+1, net), in Reais (decimal, e.g. 49.9) */
+                    boletoClearing: number;
+                    /** @description Card sales settling this day (D+30, net), in Reais (decimal, e.g. 49.9) */
+                    card: number;
+                    /** Format: date */
+                    date: string;
+                    /** @description Boletos still pending due this day (net), in Reais (decimal, e.g. 49.9) */
+                    pendingBoleto: number;
+                    /** @description Pix still pending that expire this day (net), in Reais (decimal, e.g. 49.9) */
+                    pendingPix: number;
+                    /** @description The day, in Reais (decimal, e.g. 49.9) */
+                    total: number;
+                }[];
+                /** @description Everything expected from today to `until`, in Reais (decimal, e.g. 49.9) */
+                total: number;
+                /** Format: date */
+                until: string;
+            };
+            /** @description The latest events, newest first */
+            recentActivity: components["schemas"]["Event"][];
+            /** Format: date */
+            to: string;
+            /**
+             * Format: date
+             * @description Today in America/Sao_Paulo: "a receber" and what falls due start here
+             */
+            today: string;
+            upcoming: {
+                installments: {
+                    items: {
+                        /** @description Installment, in Reais (decimal, e.g. 49.9) */
+                        amount: number;
+                        customerName: string;
+                        /** Format: date */
+                        dueDate: string;
+                        number: number;
+                        of: number;
+                        planUuid: string;
+                    }[];
+                    /** @description More carnês are open than were looked at */
+                    more: boolean;
+                };
+                renewals: {
+                    items: {
+                        /** @description Renewal, in Reais (decimal, e.g. 49.9) */
+                        amount: number;
+                        customerName: string;
+                        /** Format: date */
+                        date: string;
+                        subscriptionId: number;
+                    }[];
+                    /** @description More subscriptions are active than were looked at */
+                    more: boolean;
+                };
+                scheduledCharges: {
+                    items: {
+                        /** @description Amount, in Reais (decimal, e.g. 49.9) */
+                        amount: number;
+                        customerName: string;
+                        /** Format: date */
+                        dueDate: string;
+                        id: string;
+                    }[];
+                    totalCount: number;
+                };
+            };
         };
         /** @description The configuration the portal uses for a product; fields left unset take the defaults */
         EffectivePortalConfiguration: {
@@ -6680,6 +6811,242 @@ export interface operations {
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/checkout/sessions/cs_test_R5Lnb9EacCwOj9Y5i0OTcCVM0882f371ad424424add04b436ca56891/expire"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDashboardSummary: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day of the range (America/Sao_Paulo), YYYY-MM-DD
+                 * @example 2026-11-26
+                 */
+                from: string;
+                /**
+                 * @description Last day of the range, YYYY-MM-DD; at most 92 days in all
+                 * @example 2026-11-28
+                 */
+                to: string;
+            };
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-11-26",
+                     *       "to": "2026-11-28",
+                     *       "today": "2026-11-28",
+                     *       "gross": 249.4,
+                     *       "net": 236.49,
+                     *       "count": 4,
+                     *       "averageTicket": 62.35,
+                     *       "declined": 1,
+                     *       "approvalRate": 0.8,
+                     *       "byMethod": {
+                     *         "pix": {
+                     *           "gross": 99.8,
+                     *           "net": 98.81,
+                     *           "count": 2
+                     *         },
+                     *         "boleto": {
+                     *           "gross": 49.9,
+                     *           "net": 46.41,
+                     *           "count": 1
+                     *         },
+                     *         "card": {
+                     *           "gross": 99.7,
+                     *           "net": 91.27,
+                     *           "count": 1
+                     *         },
+                     *         "pixAutomatic": {
+                     *           "gross": 0,
+                     *           "net": 0,
+                     *           "count": 0
+                     *         }
+                     *       },
+                     *       "byDay": [
+                     *         {
+                     *           "date": "2026-11-26",
+                     *           "gross": 49.9,
+                     *           "net": 46.41,
+                     *           "count": 1
+                     *         },
+                     *         {
+                     *           "date": "2026-11-27",
+                     *           "gross": 0,
+                     *           "net": 0,
+                     *           "count": 0
+                     *         },
+                     *         {
+                     *           "date": "2026-11-28",
+                     *           "gross": 199.5,
+                     *           "net": 190.08,
+                     *           "count": 3
+                     *         }
+                     *       ],
+                     *       "receivables": {
+                     *         "until": "2026-12-28",
+                     *         "total": 188.69,
+                     *         "days": [
+                     *           {
+                     *             "date": "2026-12-02",
+                     *             "pendingPix": 0,
+                     *             "pendingBoleto": 46.41,
+                     *             "card": 0,
+                     *             "boletoClearing": 0,
+                     *             "total": 46.41
+                     *           },
+                     *           {
+                     *             "date": "2026-12-28",
+                     *             "pendingPix": 0,
+                     *             "pendingBoleto": 0,
+                     *             "card": 142.28,
+                     *             "boletoClearing": 0,
+                     *             "total": 142.28
+                     *           }
+                     *         ]
+                     *       },
+                     *       "upcoming": {
+                     *         "scheduledCharges": {
+                     *           "totalCount": 1,
+                     *           "items": [
+                     *             {
+                     *               "id": "sch_Q2x8LmN4pR7tV1wZ",
+                     *               "customerName": "Maria Souza",
+                     *               "amount": 120,
+                     *               "dueDate": "2026-12-05"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "installments": {
+                     *           "more": false,
+                     *           "items": [
+                     *             {
+                     *               "planUuid": "8d2f6a4e-1b3c-4d5e-9f70-a1b2c3d4e5f6",
+                     *               "number": 2,
+                     *               "of": 6,
+                     *               "customerName": "João Lima",
+                     *               "amount": 83.17,
+                     *               "dueDate": "2026-12-10"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "renewals": {
+                     *           "more": false,
+                     *           "items": [
+                     *             {
+                     *               "subscriptionId": 12,
+                     *               "customerName": "Ana Reis",
+                     *               "amount": 49.9,
+                     *               "date": "2026-12-15"
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "recentActivity": [
+                     *         {
+                     *           "id": "evt_4kQm9TzR2bWcX7vN1pL8sD3f",
+                     *           "event": "transaction.payment.succeeded",
+                     *           "timestamp": "2026-11-28T17:42:05.310Z",
+                     *           "data": {
+                     *             "id": 1042,
+                     *             "status": "payedPix",
+                     *             "value": 49.9
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardSummary"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/dashboard/summary"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/dashboard/summary"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/dashboard/summary"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/dashboard/summary"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -20,10 +20,10 @@ export function formatBrl(reais: number | null | undefined): string {
 }
 
 /** A calendar day (YYYY-MM-DD, already a São Paulo day) as DD/MM/AAAA, with no time-zone shift. */
-export function formatDay(day: string | null | undefined): string {
+export function formatDay(day: string | null | undefined, short = false): string {
   if (!day) return '—';
   const [y, m, d] = day.slice(0, 10).split('-');
-  return `${d}/${m}/${y}`;
+  return short ? `${d}/${m}` : `${d}/${m}/${y}`;
 }
 
 /** Today in America/Sao_Paulo as YYYY-MM-DD (the API's date-only fields). */
@@ -49,4 +49,10 @@ export function formatPhone(digits: string): string {
   if (/^\d{11}$/.test(digits)) return digits.replace(/^(\d{2})(\d{5})(\d{4})$/, '($1) $2-$3');
   if (/^\d{10}$/.test(digits)) return digits.replace(/^(\d{2})(\d{4})(\d{4})$/, '($1) $2-$3');
   return digits;
+}
+
+/** A calendar day `days` after `date` (YYYY-MM-DD), negative for before. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }

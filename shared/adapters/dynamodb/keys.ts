@@ -140,6 +140,14 @@ export const keys = {
   /** The seller-wide counter sorts after every transaction of the partition (see counterSortKey). */
   transactionCounter: (t: Tenant, scope: string): Key =>
     inTenant(t, scope === 'ALL' ? 'TXN#~COUNT' : `COUNT#TXN#${scope}`),
+  /**
+   * One shard of a tenant's daily figures for the block of days starting `firstDay` (the shard is
+   * the partition, so a busy seller's figures spread over several; daily-figures.ts).
+   */
+  dailyFigures: (t: Tenant, shard: number, firstDay: string): Key => ({
+    pk: `${tenant(t)}#FIGURES#${shard}`,
+    sk: `DAYS#${firstDay}`,
+  }),
   /** Hour buckets of pending pix expiries, swept by the heartbeat in case a schedule never fired. */
   pixExpiryBucket: (instant: string) => `DUE#PIX#${instant.slice(0, 13)}`,
   pixExpiry: (expiresAt: string, t: Tenant, id: number): Key => ({

@@ -1,3 +1,4 @@
+import { figureDelta } from '#shared/domain/dashboard/figures';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
 import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
@@ -13,7 +14,8 @@ import {
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError, ValidationError } from '#shared/errors';
 import { decodeCursor, INVALID_CURSOR } from './cursor';
-import { transactionEntity } from './entities/transaction';
+import { figureUpdates, readFigures } from './daily-figures';
+import { IN_DAILY_FIGURES, transactionEntity } from './entities/transaction';
 import { keys } from './keys';
 import { outboxPut } from './outbox';
 import { alreadyExists, encodeCursor, type Item, type Table, type TransactItem } from './table';
@@ -23,7 +25,8 @@ const { byUuid, byStatus, byGatewayPayId, byProduct, byCustomer, byStatusAndMeth
 /** Provider notifications are remembered 30 days to drop repeats. */
 const NOTIFICATION_TTL_SECONDS = 30 * 86_400;
 
-const toItem = transactionEntity.toItem;
+/** Every write counts the transaction in its seller's daily figures (figureDelta below), and says so. */
+const toItem = (t: Transaction) => ({ ...transactionEntity.toItem(t), [IN_DAILY_FIGURES]: true });
 const toTransaction = transactionEntity.fromItem;
 
 const COUNTER = 'counter';
@@ -181,6 +184,7 @@ export function transactionCreateWrites(t: Transaction, events: DomainEvent[]): 
   return [
     { Put: { Item: toItem(t), ConditionExpression: 'attribute_not_exists(pk)' } },
     ...counterUpdates(t, 1),
+    ...figureUpdates(t.tenant, t.id, figureDelta(null, t)),
     ...pixExpiryMarker(t),
     ...searchEntries(t),
     ...events.map(outboxPut),
@@ -255,6 +259,12 @@ export function createTransactionRepository(table: Table): TransactionRepository
           },
         },
         ...(statusMoved ? statusMove(previous, next) : []),
+        // A transaction stored before the figures existed adds all of itself (the backfill skips it then).
+        ...figureUpdates(
+          next.tenant,
+          next.id,
+          figureDelta(previous.outsideDailyFigures ? null : previous, next),
+        ),
         ...searchEntriesOnSave(previous, next),
         ...(statusMoved && previous.status === 'pendingPix' && previous.pix
           ? [{ Delete: { Key: keys.pixExpiry(previous.pix.expiresAt, previous.tenant, previous.id) } }]
@@ -291,6 +301,8 @@ export function createTransactionRepository(table: Table): TransactionRepository
               }),
       });
     },
+
+    dailyFigures: (tenant, ranges) => readFigures(table, tenant, ranges),
 
     list: (tenant, query) =>
       query.search

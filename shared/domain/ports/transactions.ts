@@ -1,3 +1,4 @@
+import type { DayFigures } from '#shared/domain/dashboard/figures';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
 import type { TransactionSearch } from '#shared/domain/transactions/search';
@@ -59,6 +60,15 @@ export interface TransactionRepository {
     notification?: { provider: string; id: string },
   ): Promise<void>;
   list(tenant: Tenant, query: TransactionQuery): Promise<TransactionPage>;
+  /**
+   * The tenant's daily figures (shared/domain/dashboard/figures.ts) of the days of `ranges`
+   * (inclusive YYYY-MM-DD bounds), kept by the transactions' own writes: O(days) items, never
+   * O(transactions). A day nothing touched may be absent; days just outside a range may be present.
+   */
+  dailyFigures(
+    tenant: Tenant,
+    ranges: readonly { from: string; to: string }[],
+  ): Promise<{ days: Map<string, DayFigures>; itemsRead: number }>;
   /** Expiry job ids of pending pix charges already due, from the last `hoursBack` hours of buckets. */
   duePixExpiries(now: Date, hoursBack: number): Promise<string[]>;
 }

@@ -104,6 +104,11 @@ export interface Transaction {
   paidAmount?: number | null;
   /** The transaction's chargeback; absent when it never had one (and on chargebacks stored before this field). */
   chargeback?: TransactionChargeback | null;
+  /**
+   * True on a transaction stored before the seller's daily figures existed and not counted by their
+   * backfill yet: its next write adds all of it to the figures, not a difference. Absent otherwise.
+   */
+  outsideDailyFigures?: true;
   createdAt: string;
   updatedAt: string;
   version: number;

@@ -1,3 +1,4 @@
+import { addCells, type DayFigures, figureCellsOf } from '#shared/domain/dashboard/figures';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
 import type { TransactionPage, TransactionQuery, TransactionRepository } from '#shared/domain/ports';
@@ -122,6 +123,22 @@ export class FakeTransactionRepository implements TransactionRepository {
       itemsRead: matching.length,
       cursor: more ? `${prefix}${items.at(-1)?.id}` : undefined,
     };
+  }
+
+  /** Totalled from the stored transactions, as the adapter's figures must stand. */
+  async dailyFigures(
+    tenant: Tenant,
+    ranges: readonly { from: string; to: string }[],
+  ): Promise<{ days: Map<string, DayFigures>; itemsRead: number }> {
+    const days = new Map<string, DayFigures>();
+    const own = this.all().filter(
+      (t) => t.tenant.sellerId === tenant.sellerId && t.tenant.environment === tenant.environment,
+    );
+    addCells(
+      days,
+      own.flatMap(figureCellsOf).filter((c) => ranges.some((r) => c.day >= r.from && c.day <= r.to)),
+    );
+    return { days, itemsRead: days.size };
   }
 
   async duePixExpiries(now: Date, hoursBack: number): Promise<string[]> {

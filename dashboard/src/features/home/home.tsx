@@ -5,6 +5,7 @@ import { useApp } from '../../app/context';
 import { Link } from '../../app/router';
 import { ErrorNote, Loading, PageTitle, SecretOnce } from '../../components/ui';
 import { useApiKeys, useCreateApiKey } from '../developers/api-keys';
+import { SalesOverview } from './sales';
 
 const EXAMPLE_PRODUCT = {
   name: 'Curso de Violão',
@@ -22,8 +23,9 @@ export function productCurl(origin: string, key: string): string {
 }
 
 /**
- * Início: the first steps. In test mode with no key yet it offers the first sandbox key (shown
- * once, with a curl that uses it) and a first sale through the hosted payment page. One request.
+ * Início: the first steps, then the business. In test mode with no key yet it offers the first
+ * sandbox key (shown once, with a curl that uses it) and a first sale through the hosted payment
+ * page; then the period's sales, a receber and recent activity (sales.tsx). Two requests.
  */
 export function HomeView() {
   const { environment } = useApp();
@@ -72,6 +74,7 @@ export function HomeView() {
           <ErrorNote error={create.error} />
         </section>
       ) : null}
+      <SalesOverview />
       {environment === 'test' ? <FirstSale /> : null}
       <section className="card" aria-labelledby="next">
         <h2 id="next">Para desenvolvedores</h2>

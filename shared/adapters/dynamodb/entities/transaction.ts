@@ -39,6 +39,9 @@ const DATA_FIELDS = [
   'version',
 ] as const;
 
+/** The item attribute saying the seller's daily figures count the transaction as stored. */
+export const IN_DAILY_FIGURES = 'inDailyFigures';
+
 const newestFirst = (pk: string, t: Transaction) => ({ pk, sk: keys.numeric(t.id) });
 
 /**
@@ -97,6 +100,8 @@ export const transactionEntity = defineEntity({
       ...(installmentPlan ? { installmentPlan } : {}),
       ...(typeof paidAmount === 'number' ? { paidAmount } : {}),
       ...(chargeback ? { chargeback } : {}),
+      // Every write since the daily figures exist marks the item (transaction-repository.ts).
+      ...(item[IN_DAILY_FIGURES] ? {} : { outsideDailyFigures: true as const }),
     };
   },
 });
