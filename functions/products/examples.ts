@@ -197,6 +197,7 @@ export const examples = defineExamples(productRoutes, {
         customWelcomeText: 'Olá! Aqui você gerencia a sua assinatura do Curso de Violão.',
         customSuccessMessage: null,
         customCancellationMessage: null,
+        lateCharges: { fine: { type: 'percentage', value: 2 }, interest: { percentPerMonth: 1 } },
       },
     },
   },

@@ -2,6 +2,7 @@ import { BASIS_POINTS_PER_PERCENT } from '#shared/domain/affiliates/affiliation'
 import { affiliateSale } from '#shared/domain/affiliates/index';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { termsForDueDate } from '#shared/domain/payments/late-charge-settings';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import { eventsOf } from '#shared/domain/transactions/create';
 import { canApply } from '#shared/domain/transactions/state-machine';
@@ -50,6 +51,7 @@ export async function issueBoleto(
   const id = await deps.transactions.nextId();
   const amount = installment.amount;
   const description = `${plan.product.name} (parcela ${installment.number}/${plan.installments})`;
+  const lateCharges = termsForDueDate(installment.lateCharges ?? null, installment.dueDate, dueDate);
   const result = await provider.createCharge({
     tenant: plan.tenant,
     transactionId: id,
@@ -59,6 +61,7 @@ export async function issueBoleto(
     description,
     customer: { name: plan.customer.name, document: plan.customer.document, email: plan.customer.email },
     dueDate,
+    lateCharges,
   });
   if (result.outcome !== 'pending' || !result.boleto)
     throw new ServiceUnavailableError(
@@ -104,6 +107,7 @@ export async function issueBoleto(
     recurring: null,
     scheduledCharge: null,
     installmentPlan: { planUuid: plan.uuid, number: installment.number },
+    ...(lateCharges ? { lateCharges } : {}),
     createdAt: at,
     updatedAt: at,
     version: 1,

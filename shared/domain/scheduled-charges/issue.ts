@@ -8,7 +8,7 @@ import { canApply } from '#shared/domain/transactions/state-machine';
 import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
 import { isConflict, NotFoundError, ServiceUnavailableError } from '#shared/errors';
-import type { Cycle, NewTimelineEntry, ScheduledCharge } from './charge';
+import { type Cycle, cycleTerms, type NewTimelineEntry, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import {
   CYCLE_NOT_FOUND,
@@ -82,6 +82,7 @@ export async function issueCycle(
     const id = await deps.transactions.nextId();
     const dueDate = method === 'boleto' ? (cycle.dueDate < today ? today : cycle.dueDate) : undefined;
     const expiresAt = method === 'pix' ? pixExpiryOf(cycle.dueDate) : undefined;
+    const lateCharges = dueDate ? cycleTerms(charge, dueDate) : null;
     const result = await provider.createCharge({
       tenant: charge.tenant,
       transactionId: id,
@@ -96,6 +97,7 @@ export async function issueCycle(
       },
       dueDate,
       expiresAt,
+      lateCharges,
     });
     const status = statusOf(result, method);
     const t: Transaction = {
@@ -129,6 +131,7 @@ export async function issueCycle(
       affiliate: null,
       recurring: null,
       scheduledCharge: { chargeId: charge.id, cycleNumber: cycle.number },
+      ...(lateCharges ? { lateCharges } : {}),
       createdAt: at,
       updatedAt: at,
       version: 1,

@@ -8,6 +8,7 @@ import {
 import type { Deps } from '#shared/domain/deps';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { pageFields, readNumberedPage } from '#shared/domain/paging';
+import { todayOf } from '#shared/domain/payments/late-charge-settings';
 import { methodField } from '#shared/domain/payments/method-names';
 import type { TransactionQuery } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
@@ -216,7 +217,7 @@ export const listSchema = z.object({
  * the name, the e-mail or the document (search.ts), counting every match.
  */
 export async function listTransactions(
-  deps: Pick<ManageDeps, 'transactions'>,
+  deps: Pick<ManageDeps, 'transactions' | 'clock'>,
   tenant: Tenant,
   input: z.output<typeof listSchema>,
 ) {
@@ -234,7 +235,7 @@ export async function listTransactions(
       `search matches more than ${SEARCH_READ_LIMIT} transactions; type more of the name, e-mail or document`,
     ]);
   return {
-    data: page.items.map(toTransactionView),
+    data: page.items.map((t) => toTransactionView(t, todayOf(deps.clock))),
     count: page.items.length,
     page: input.page,
     totalPages: Math.ceil(page.totalCount / input.limit),

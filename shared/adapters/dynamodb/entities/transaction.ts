@@ -33,6 +33,8 @@ const DATA_FIELDS = [
   'scheduledCharge',
   'installmentPlan',
   'paidAmount',
+  'lateCharges',
+  'collected',
   'chargeback',
   'createdAt',
   'updatedAt',
@@ -86,8 +88,16 @@ export const transactionEntity = defineEntity({
   },
   attributes: (t) => tenantAttributes(t, DATA_FIELDS),
   fromItem: (item): Transaction => {
-    const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, ...t } =
-      fromTenantAttributes<Transaction>(item, DATA_FIELDS);
+    const {
+      recurring,
+      scheduledCharge,
+      installmentPlan,
+      paidAmount,
+      lateCharges,
+      collected,
+      chargeback,
+      ...t
+    } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
     // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
     // others read back as they were written, without.
     return {
@@ -97,6 +107,8 @@ export const transactionEntity = defineEntity({
       ...(installmentPlan ? { installmentPlan } : {}),
       ...(typeof paidAmount === 'number' ? { paidAmount } : {}),
       ...(chargeback ? { chargeback } : {}),
+      ...(lateCharges ? { lateCharges } : {}),
+      ...(collected ? { collected } : {}),
     };
   },
 });
