@@ -11,6 +11,7 @@ import {
   EXPIRY_JOB,
 } from '#shared/domain/transactions/create';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import { FakePortalConfigRepository } from '#test/support/fakes/portal-config-repository';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeAttemptRepository } from '../support/fakes/attempt-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
@@ -86,6 +87,7 @@ beforeEach(() => {
   attempts = new FakeAttemptRepository();
   deps = {
     products,
+    portalConfigs: new FakePortalConfigRepository(products),
     transactions,
     customers,
     sessions: new FakeCheckoutSessionRepository(),

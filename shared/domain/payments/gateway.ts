@@ -183,6 +183,8 @@ export interface SandboxCharge {
     dueDate: string;
     payerName: string;
     beneficiary: string;
+    /** The terms registered with it: a pay simulated without an amount clears the amount due that day. */
+    lateCharges?: LateChargeTerms | null;
   } | null;
 }
 
