@@ -2668,6 +2668,17 @@ export interface components {
             customCancellationMessage: string | null;
             customSuccessMessage: string | null;
             customWelcomeText: string | null;
+            /** @description Fine (percent, at most 2%) and interest (at most 1% a month) of new charges that set none; a charge's own fields win, then the product's, then the seller's */
+            lateCharges: {
+                fine?: {
+                    /** @constant */
+                    type: "percentage";
+                    value: number;
+                } | null;
+                interest?: {
+                    percentPerMonth: number;
+                } | null;
+            } | null;
             logoUrl: string | null;
             /** @description Hex colour, e.g. #257264 */
             primaryColor: string;
@@ -2789,6 +2800,8 @@ export interface components {
         Installment: {
             /** @description The installment’s face value, in Reais (decimal, e.g. 49.9) */
             amount: number;
+            /** @description What the customer pays if they pay today (America/Sao_Paulo), in Reais, with the fine, interest or discount of the day; null when nothing is payable */
+            amountDue: number | null;
             /** @description The current boleto; null until issued */
             boleto: {
                 barcodeLine: string;
@@ -2796,8 +2809,40 @@ export interface components {
                 dueDate: string;
                 pdfUrl: string;
             } | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description YYYY-MM-DD, America/Sao_Paulo */
             dueDate: string;
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             number: number;
             paidAmount: number | null;
             paidAt: string | null;
@@ -3069,6 +3114,17 @@ export interface components {
             customCancellationMessage?: string | null;
             customSuccessMessage?: string | null;
             customWelcomeText?: string | null;
+            /** @description Fine (percent, at most 2%) and interest (at most 1% a month) of new charges that set none; a charge's own fields win, then the product's, then the seller's */
+            lateCharges?: {
+                fine?: {
+                    /** @constant */
+                    type: "percentage";
+                    value: number;
+                } | null;
+                interest?: {
+                    percentPerMonth: number;
+                } | null;
+            } | null;
             logoUrl?: string | null;
             /** @description Hex colour, e.g. #257264 */
             primaryColor?: string;
@@ -3385,12 +3441,44 @@ export interface components {
             };
             customerId: number;
             description: string | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description The earliest open cycle’s due date (the last cycle’s when none is open) */
             dueDate: string;
             /** @enum {string} */
             environment: "test" | "live";
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
             /** @description `sch_test_…` or `sch_live_…` */
             id: string;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             methods: ("pix" | "boleto" | "card")[];
             /** @constant */
             object: "scheduled_charge";
@@ -3469,15 +3557,49 @@ export interface components {
         ScheduledChargeCycle: {
             /** @description Frozen when the cycle was created, in Reais (decimal, e.g. 49.9) */
             amount: number;
+            /** @description What the customer pays if they pay today (America/Sao_Paulo), in Reais, with the fine, interest or discount of the day; null when nothing is payable */
+            amountDue: number | null;
             attemptCount: number;
             /** @description `<chargeId>_c<n>` */
             cycleId: string;
             cycleNumber: number;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description YYYY-MM-DD, America/Sao_Paulo */
             dueDate: string;
             externalReference: string | null;
             failureCode: string | null;
             failureReason: string | null;
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             /** @description The pix and boleto issued for this cycle (5 days ahead of its due date, again after a postpone), oldest first; one replaced or no longer needed is `cancel` */
             issued: components["schemas"]["Transaction"][];
             nextRetryAt: string | null;
@@ -3507,12 +3629,44 @@ export interface components {
             customerId: number;
             cycles: components["schemas"]["ScheduledChargeCycle"][];
             description: string | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description The earliest open cycle’s due date (the last cycle’s when none is open) */
             dueDate: string;
             /** @enum {string} */
             environment: "test" | "live";
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
             /** @description `sch_test_…` or `sch_live_…` */
             id: string;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             methods: ("pix" | "boleto" | "card")[];
             /** @constant */
             object: "scheduled_charge";
@@ -3730,6 +3884,8 @@ export interface components {
         /** @description A sale of a product by pix, boleto or card */
         Transaction: {
             affiliate: components["schemas"]["TransactionAffiliate"] | null;
+            /** @description What the customer pays if they pay today (America/Sao_Paulo), in Reais, with the fine, interest or discount of the day; null when nothing is payable */
+            amountDue: number | null;
             /** @description The billing cycle it pays (1 = first period) */
             billingCycle: number | null;
             boleto: components["schemas"]["TransactionBoleto"] | null;
@@ -3757,20 +3913,57 @@ export interface components {
             date: string;
             /** @description Pix: when the charge expires; boleto: its due date; card: null */
             deadline: (string) | null;
+            discountAmount: number | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @enum {string} */
             environment: "test" | "live";
             failureCode: string | null;
             failureReason: string | null;
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
+            fineAmount: number | null;
             /** @description The payment provider's id */
             gatewayPayId: number;
             id: number;
             /** @description Card payments only; null otherwise */
             installments: number | null;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
+            interestAmount: number | null;
             /** @description True for a charge of a subscription */
             isRecurring: boolean;
             metadata: {
                 [key: string]: string;
             };
+            /** @description Null until paid */
+            paidAmount: number | null;
             paidAt: string | null;
             /** @enum {string} */
             paymentMethod: "pix" | "boleto" | "creditcard";
@@ -6799,7 +6992,8 @@ export interface operations {
                      *         "sendPaymentMethodUpdatedEmail": true,
                      *         "customWelcomeText": null,
                      *         "customSuccessMessage": null,
-                     *         "customCancellationMessage": null
+                     *         "customCancellationMessage": null,
+                     *         "lateCharges": null
                      *       },
                      *       "subscriptions": [
                      *         {
@@ -7072,6 +7266,16 @@ export interface operations {
                     customCancellationMessage?: string | null;
                     customSuccessMessage?: string | null;
                     customWelcomeText?: string | null;
+                    lateCharges?: {
+                        fine?: {
+                            /** @constant */
+                            type: "percentage";
+                            value: number;
+                        } | null;
+                        interest?: {
+                            percentPerMonth: number;
+                        } | null;
+                    } | null;
                     logoUrl?: string | null;
                     primaryColor?: string;
                     requireCancelReason?: boolean;
@@ -10293,6 +10497,16 @@ export interface operations {
                     customCancellationMessage?: string | null;
                     customSuccessMessage?: string | null;
                     customWelcomeText?: string | null;
+                    lateCharges?: {
+                        fine?: {
+                            /** @constant */
+                            type: "percentage";
+                            value: number;
+                        } | null;
+                        interest?: {
+                            percentPerMonth: number;
+                        } | null;
+                    } | null;
                     logoUrl?: string | null;
                     primaryColor?: string;
                     requireCancelReason?: boolean;
@@ -10608,6 +10822,16 @@ export interface operations {
                     customCancellationMessage?: string | null;
                     customSuccessMessage?: string | null;
                     customWelcomeText?: string | null;
+                    lateCharges?: {
+                        fine?: {
+                            /** @constant */
+                            type: "percentage";
+                            value: number;
+                        } | null;
+                        interest?: {
+                            percentPerMonth: number;
+                        } | null;
+                    } | null;
                     logoUrl?: string | null;
                     primaryColor?: string;
                     requireCancelReason?: boolean;
@@ -10789,7 +11013,16 @@ export interface operations {
                      *       "sendPaymentMethodUpdatedEmail": true,
                      *       "customWelcomeText": "Olá! Aqui você gerencia a sua assinatura do Curso de Violão.",
                      *       "customSuccessMessage": null,
-                     *       "customCancellationMessage": null
+                     *       "customCancellationMessage": null,
+                     *       "lateCharges": {
+                     *         "fine": {
+                     *           "type": "percentage",
+                     *           "value": 2
+                     *         },
+                     *         "interest": {
+                     *           "percentPerMonth": 1
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["EffectivePortalConfiguration"];
@@ -13664,6 +13897,20 @@ export interface operations {
                      *         "document": "52998224725"
                      *       },
                      *       "product": null,
+                     *       "fine": {
+                     *         "type": "percentage",
+                     *         "value": 2
+                     *       },
+                     *       "interest": {
+                     *         "percentPerMonth": 1
+                     *       },
+                     *       "discounts": [
+                     *         {
+                     *           "until": "2026-11-26",
+                     *           "type": "percentage",
+                     *           "value": 5
+                     *         }
+                     *       ],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.393Z",
                      *       "updatedAt": "2026-11-29T17:09:38.703Z"
@@ -16658,6 +16905,14 @@ export interface operations {
                      *         "openedAt": "2026-11-28T17:05:43.273Z",
                      *         "closedAt": null
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": 49.9,
+                     *       "paidAmount": null,
+                     *       "fineAmount": null,
+                     *       "interestAmount": null,
+                     *       "discountAmount": null,
                      *       "createdAt": "2026-11-28T17:05:41.453Z",
                      *       "updatedAt": "2026-11-28T17:05:43.273Z"
                      *     }
@@ -16867,6 +17122,14 @@ export interface operations {
                      *         "openedAt": "2026-11-28T17:05:43.273Z",
                      *         "closedAt": "2026-11-28T17:05:44.835Z"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": 49.9,
+                     *       "paidAmount": null,
+                     *       "fineAmount": null,
+                     *       "interestAmount": null,
+                     *       "discountAmount": null,
                      *       "createdAt": "2026-11-28T17:05:41.453Z",
                      *       "updatedAt": "2026-11-28T17:05:44.835Z"
                      *     }
@@ -17076,6 +17339,14 @@ export interface operations {
                      *       "clientReferenceId": null,
                      *       "affiliate": null,
                      *       "chargeback": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": 49.9,
+                     *       "paidAmount": null,
+                     *       "fineAmount": null,
+                     *       "interestAmount": null,
+                     *       "discountAmount": null,
                      *       "createdAt": "2026-11-28T17:05:41.425Z",
                      *       "updatedAt": "2026-11-28T17:05:41.614Z"
                      *     }
@@ -17443,6 +17714,14 @@ export interface operations {
                      *             "net": 6.18
                      *           },
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": 49.9,
+                     *           "paidAmount": null,
+                     *           "fineAmount": null,
+                     *           "interestAmount": null,
+                     *           "discountAmount": null,
                      *           "createdAt": "2026-11-28T17:05:39.623Z",
                      *           "updatedAt": "2026-11-28T17:05:39.623Z"
                      *         },
@@ -17491,6 +17770,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": null,
+                     *           "fineAmount": null,
+                     *           "interestAmount": null,
+                     *           "discountAmount": null,
                      *           "createdAt": "2026-11-28T17:05:39.560Z",
                      *           "updatedAt": "2026-11-28T17:05:39.560Z"
                      *         }
@@ -17618,7 +17905,21 @@ export interface operations {
                         street?: string | null;
                         zipCode?: string | null;
                     };
+                    discounts?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        until: string;
+                        value: number;
+                    }[] | null;
+                    fine?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        value: number;
+                    } | null;
                     installments?: number;
+                    interest?: {
+                        percentPerMonth: number;
+                    } | null;
                     metadata?: {
                         [key: string]: string;
                     };
@@ -17880,6 +18181,14 @@ export interface operations {
                      *       "clientReferenceId": null,
                      *       "affiliate": null,
                      *       "chargeback": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": null,
+                     *       "paidAmount": 49.9,
+                     *       "fineAmount": 0,
+                     *       "interestAmount": 0,
+                     *       "discountAmount": 0,
                      *       "createdAt": "2026-11-28T17:05:39.225Z",
                      *       "updatedAt": "2026-11-28T17:06:12.692Z"
                      *     }
@@ -18198,6 +18507,14 @@ export interface operations {
                      *       "clientReferenceId": null,
                      *       "affiliate": null,
                      *       "chargeback": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": null,
+                     *       "paidAmount": 49.9,
+                     *       "fineAmount": 0,
+                     *       "interestAmount": 0,
+                     *       "discountAmount": 0,
                      *       "createdAt": "2026-11-28T17:05:39.420Z",
                      *       "updatedAt": "2026-11-28T17:25:41.314Z"
                      *     }
@@ -18574,6 +18891,19 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": {
+                     *             "type": "percentage",
+                     *             "value": 2
+                     *           },
+                     *           "interest": {
+                     *             "percentPerMonth": 1
+                     *           },
+                     *           "discounts": [],
+                     *           "amountDue": 49.9,
+                     *           "paidAmount": null,
+                     *           "fineAmount": null,
+                     *           "interestAmount": null,
+                     *           "discountAmount": null,
                      *           "createdAt": "2026-11-28T17:05:39.347Z",
                      *           "updatedAt": "2026-11-28T17:05:39.347Z"
                      *         }
@@ -19789,6 +20119,10 @@ export interface operations {
                      *               "number": 1,
                      *               "amount": 344.97,
                      *               "dueDate": "2027-01-09",
+                     *               "amountDue": 344.97,
+                     *               "fine": null,
+                     *               "interest": null,
+                     *               "discounts": [],
                      *               "status": "scheduled",
                      *               "boleto": {
                      *                 "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -19806,6 +20140,10 @@ export interface operations {
                      *               "number": 2,
                      *               "amount": 344.97,
                      *               "dueDate": "2027-02-09",
+                     *               "amountDue": null,
+                     *               "fine": null,
+                     *               "interest": null,
+                     *               "discounts": [],
                      *               "status": "scheduled",
                      *               "boleto": null,
                      *               "reissueCount": 0,
@@ -19819,6 +20157,10 @@ export interface operations {
                      *               "number": 3,
                      *               "amount": 344.97,
                      *               "dueDate": "2027-03-09",
+                     *               "amountDue": null,
+                     *               "fine": null,
+                     *               "interest": null,
+                     *               "discounts": [],
                      *               "status": "scheduled",
                      *               "boleto": null,
                      *               "reissueCount": 0,
@@ -19959,8 +20301,22 @@ export interface operations {
                 "application/json": {
                     affiliateId?: number;
                     customerId: number;
+                    discounts?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        until: string;
+                        value: number;
+                    }[] | null;
+                    fine?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        value: number;
+                    } | null;
                     firstDueDate?: string;
                     installments: number;
+                    interest?: {
+                        percentPerMonth: number;
+                    } | null;
                     productId: string;
                 };
             };
@@ -19991,6 +20347,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-01-09",
+                     *           "amountDue": 344.97,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -20008,6 +20368,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-02-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20021,6 +20385,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-03-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20238,6 +20606,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-01-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -20255,6 +20627,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-02-09",
+                     *           "amountDue": 344.97,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03266.076094 84263.100004 7 17280000034497",
@@ -20272,6 +20648,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-03-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20444,6 +20824,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-01-31",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03996.303248 61427.400009 7 17080000017853",
@@ -20461,6 +20845,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-02-28",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20474,6 +20862,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-03-31",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20487,6 +20879,10 @@ export interface operations {
                      *           "number": 4,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-04-30",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20500,6 +20896,10 @@ export interface operations {
                      *           "number": 5,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-05-31",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20513,6 +20913,10 @@ export interface operations {
                      *           "number": 6,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-06-30",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -20700,6 +21104,10 @@ export interface operations {
                      *       "number": 1,
                      *       "amount": 344.97,
                      *       "dueDate": "2027-01-09",
+                     *       "amountDue": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "status": "paid",
                      *       "boleto": {
                      *         "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -20900,6 +21308,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-01-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -20917,6 +21329,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-02-09",
+                     *           "amountDue": 344.97,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03266.076094 84263.100004 7 17280000034497",
@@ -20934,6 +21350,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-03-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -21474,6 +21894,20 @@ export interface operations {
                      *             "document": "52998224725"
                      *           },
                      *           "product": null,
+                     *           "fine": {
+                     *             "type": "percentage",
+                     *             "value": 2
+                     *           },
+                     *           "interest": {
+                     *             "percentPerMonth": 1
+                     *           },
+                     *           "discounts": [
+                     *             {
+                     *               "until": "2026-11-26",
+                     *               "type": "percentage",
+                     *               "value": 5
+                     *             }
+                     *           ],
                      *           "environment": "test",
                      *           "createdAt": "2026-11-28T17:09:34.393Z",
                      *           "updatedAt": "2026-11-28T17:09:34.498Z"
@@ -21581,7 +22015,21 @@ export interface operations {
                     amount: number;
                     customerId: number;
                     description?: string;
+                    discounts?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        until: string;
+                        value: number;
+                    }[] | null;
                     dueDate: string;
+                    fine?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        value: number;
+                    } | null;
+                    interest?: {
+                        percentPerMonth: number;
+                    } | null;
                     methods: ("pix" | "boleto" | "card" | "creditcard")[];
                     productId?: string;
                     recurrence?: {
@@ -21815,6 +22263,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T03:00:00.002Z",
@@ -21824,6 +22275,10 @@ export interface operations {
                      *           "cycleNumber": 1,
                      *           "dueDate": "2026-11-29",
                      *           "amount": 49.9,
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_GVaEdLJkyQ4LKvsJQS9uYWLajHSc7ili",
                      *           "paidAt": "2026-11-28T17:09:34.904Z",
@@ -21841,6 +22296,10 @@ export interface operations {
                      *           "cycleNumber": 2,
                      *           "dueDate": "2026-12-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "overdue",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_TEg9oyUKvndkr8OT2QdmvIhBYfcy27Wj",
                      *           "paidAt": null,
@@ -21858,6 +22317,10 @@ export interface operations {
                      *           "cycleNumber": 3,
                      *           "dueDate": "2027-01-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_XGcCkMQ2wWnkJCh7ElTtwpSvbznL2t1W",
                      *           "paidAt": null,
@@ -21917,6 +22380,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": 49.9,
+                     *           "fineAmount": 0,
+                     *           "interestAmount": 0,
+                     *           "discountAmount": 0,
                      *           "createdAt": "2026-11-28T17:09:34.892Z",
                      *           "updatedAt": "2026-11-28T17:09:34.892Z"
                      *         }
@@ -22181,6 +22652,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-11-28T17:09:34.847Z"
@@ -22541,6 +23015,20 @@ export interface operations {
                      *         "document": "71460238508"
                      *       },
                      *       "product": null,
+                     *       "fine": {
+                     *         "type": "percentage",
+                     *         "value": 2
+                     *       },
+                     *       "interest": {
+                     *         "percentPerMonth": 1
+                     *       },
+                     *       "discounts": [
+                     *         {
+                     *           "until": "2026-11-26",
+                     *           "type": "percentage",
+                     *           "value": 5
+                     *         }
+                     *       ],
                      *       "environment": "test",
                      *       "createdAt": "2026-12-30T17:09:44.131Z",
                      *       "updatedAt": "2026-12-30T17:09:44.184Z"
@@ -22736,6 +23224,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:43.973Z"
@@ -22927,6 +23418,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.006Z"
@@ -23277,6 +23771,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.087Z"
@@ -23479,6 +23976,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.037Z",
@@ -23488,6 +23988,10 @@ export interface operations {
                      *           "cycleNumber": 1,
                      *           "dueDate": "2026-11-29",
                      *           "amount": 49.9,
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_GVaEdLJkyQ4LKvsJQS9uYWLajHSc7ili",
                      *           "paidAt": "2026-11-28T17:09:34.904Z",
@@ -23505,6 +24009,10 @@ export interface operations {
                      *           "cycleNumber": 2,
                      *           "dueDate": "2026-12-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "overdue",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_TEg9oyUKvndkr8OT2QdmvIhBYfcy27Wj",
                      *           "paidAt": null,
@@ -23522,6 +24030,10 @@ export interface operations {
                      *           "cycleNumber": 3,
                      *           "dueDate": "2027-01-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_XGcCkMQ2wWnkJCh7ElTtwpSvbznL2t1W",
                      *           "paidAt": null,
@@ -23581,6 +24093,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": 49.9,
+                     *           "fineAmount": 0,
+                     *           "interestAmount": 0,
+                     *           "discountAmount": 0,
                      *           "createdAt": "2026-11-28T17:09:34.892Z",
                      *           "updatedAt": "2026-11-28T17:09:34.892Z"
                      *         }
@@ -23873,6 +24393,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.061Z",
@@ -23882,6 +24405,10 @@ export interface operations {
                      *           "cycleNumber": 1,
                      *           "dueDate": "2026-11-29",
                      *           "amount": 49.9,
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_GVaEdLJkyQ4LKvsJQS9uYWLajHSc7ili",
                      *           "paidAt": "2026-11-28T17:09:34.904Z",
@@ -23899,6 +24426,10 @@ export interface operations {
                      *           "cycleNumber": 2,
                      *           "dueDate": "2026-12-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "overdue",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_TEg9oyUKvndkr8OT2QdmvIhBYfcy27Wj",
                      *           "paidAt": null,
@@ -23916,6 +24447,10 @@ export interface operations {
                      *           "cycleNumber": 3,
                      *           "dueDate": "2027-01-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_XGcCkMQ2wWnkJCh7ElTtwpSvbznL2t1W",
                      *           "paidAt": null,
@@ -23975,6 +24510,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": 49.9,
+                     *           "fineAmount": 0,
+                     *           "interestAmount": 0,
+                     *           "discountAmount": 0,
                      *           "createdAt": "2026-11-28T17:09:34.892Z",
                      *           "updatedAt": "2026-11-28T17:09:34.892Z"
                      *         }
@@ -24267,6 +24810,20 @@ export interface operations {
                      *         "document": "52998224725"
                      *       },
                      *       "product": null,
+                     *       "fine": {
+                     *         "type": "percentage",
+                     *         "value": 2
+                     *       },
+                     *       "interest": {
+                     *         "percentPerMonth": 1
+                     *       },
+                     *       "discounts": [
+                     *         {
+                     *           "until": "2026-11-26",
+                     *           "type": "percentage",
+                     *           "value": 5
+                     *         }
+                     *       ],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.393Z",
                      *       "updatedAt": "2026-11-29T17:09:38.655Z"
@@ -24464,6 +25021,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.106Z"
