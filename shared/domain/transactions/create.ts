@@ -442,7 +442,7 @@ export async function createSaleKeepingCard(
       card: input.card,
       saveCard: plan.saveCard,
       dueDate: plan.dueDate ?? undefined,
-      lateCharges: plan.lateCharges ?? null,
+      ...(plan.lateCharges ? { lateCharges: plan.lateCharges } : {}),
       expiresAt: plan.expiresAt ?? undefined,
       ...(plan.recurringConsent ? { recurringConsent: plan.recurringConsent } : {}),
     }),
