@@ -11,6 +11,7 @@ const guitar = {
 } as const;
 const planUuid = '6199371f-023a-4402-ad16-a95ed8476b03';
 const unpaid = { paidAt: null, paidAmount: null, paidBy: null, paidTransactionId: null } as const;
+const noTerms = { fine: null, interest: null, discounts: [] } as const;
 const firstBoleto = {
   barcodeLine: '00090.00001 07366.511959 96746.300001 2 16860000034497',
   pdfUrl:
@@ -21,6 +22,8 @@ const first = {
   number: 1,
   amount: 344.97,
   dueDate: '2027-01-09',
+  amountDue: 344.97,
+  ...noTerms,
   status: 'scheduled',
   boleto: firstBoleto,
   reissueCount: 0,
@@ -32,6 +35,8 @@ const later = (number: number, dueDate: string) =>
     number,
     amount: 344.97,
     dueDate,
+    amountDue: null,
+    ...noTerms,
     status: 'scheduled',
     boleto: null,
     reissueCount: 0,
@@ -40,6 +45,7 @@ const later = (number: number, dueDate: string) =>
   }) as const;
 const firstPaid = {
   ...first,
+  amountDue: null,
   status: 'paid',
   paidAt: '2026-12-30T17:09:44.395Z',
   paidAmount: 344.97,
@@ -48,6 +54,7 @@ const firstPaid = {
 } as const;
 const secondReissued = {
   ...later(2, '2027-02-09'),
+  amountDue: 344.97,
   boleto: {
     barcodeLine: '00090.00001 03266.076094 84263.100004 7 17280000034497',
     pdfUrl:

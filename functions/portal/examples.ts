@@ -61,6 +61,7 @@ export const examples = defineExamples(portalRoutes, {
           customWelcomeText: null,
           customSuccessMessage: null,
           customCancellationMessage: null,
+          lateCharges: null,
         },
         subscriptions: [inPortal],
         paymentMethods: [

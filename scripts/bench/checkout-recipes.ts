@@ -24,6 +24,7 @@ function checkoutDeps(ctx: BenchContext) {
     transactions: deps.repos.transactions,
     attempts: deps.repos.attempts,
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     prices: deps.repos.prices,
     subscriptions: deps.repos.subscriptions,
     customers: deps.repos.customers,

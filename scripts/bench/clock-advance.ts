@@ -91,6 +91,7 @@ async function buyPendingPix(runtime: Runtime) {
   const { deps } = runtime;
   const createDeps = {
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     transactions: deps.repos.transactions,
     attempts: deps.repos.attempts,
     customers: deps.repos.customers,
@@ -106,6 +107,7 @@ async function buyPendingPix(runtime: Runtime) {
   };
   const productDeps = {
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     clock: deps.clock,
     ids: deps.ids,
     publicBaseUrl: deps.config.publicBaseUrl,

@@ -27,6 +27,7 @@ export async function customersWithCards(ctx: BenchContext, count: number, custo
   const { deps } = ctx.runtime;
   const createDeps = {
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     transactions: deps.repos.transactions,
     attempts: deps.repos.attempts,
     customers: deps.repos.customers,

@@ -26,6 +26,7 @@ export function subscriptionDeps(runtime: Runtime) {
     subscriptions: deps.repos.subscriptions,
     prices: deps.repos.prices,
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     customers: deps.repos.customers,
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,
@@ -66,6 +67,7 @@ export async function createPrices(ctx: BenchContext, tenant: Tenant, productId:
   const priceDeps = {
     prices: deps.repos.prices,
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     clock: deps.clock,
     ids: deps.ids,
   };
@@ -108,6 +110,7 @@ export async function cardHolders(
   const { deps } = ctx.runtime;
   const saleDeps = {
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     transactions: deps.repos.transactions,
     attempts: deps.repos.attempts,
     customers: deps.repos.customers,
@@ -180,6 +183,7 @@ export async function portalToken(ctx: BenchContext, seller: SubscriptionSeller,
     sessions: deps.repos.checkoutSessions,
     atomically: deps.atomically,
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     clock: deps.clock,
     ids: deps.ids,
     publicBaseUrl: deps.config.publicBaseUrl,

@@ -55,6 +55,7 @@ async function pixAuthorizations(ctx: BenchContext, s: SubscriptionSeller, count
   const { deps } = ctx.runtime;
   const saleDeps = {
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     transactions: deps.repos.transactions,
     attempts: deps.repos.attempts,
     customers: deps.repos.customers,

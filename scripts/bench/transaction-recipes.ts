@@ -78,6 +78,7 @@ export async function buy(
   const { deps } = ctx.runtime;
   const createDeps = {
     products: deps.repos.products,
+    portalConfigs: deps.repos.portalConfigs,
     transactions: deps.repos.transactions,
     attempts: deps.repos.attempts,
     customers: deps.repos.customers,

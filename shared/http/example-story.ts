@@ -80,7 +80,19 @@ const sale = {
   clientReferenceId: null,
   affiliate: null,
   chargeback: null,
+  fine: null,
+  interest: null,
+  discounts: [],
+  amountDue: null,
+  paidAmount: null,
+  fineAmount: null,
+  interestAmount: null,
+  discountAmount: null,
 } as const;
+
+/** What a payment at face value records. */
+const paidAtFace = (value: number) =>
+  ({ amountDue: null, paidAmount: value, fineAmount: 0, interestAmount: 0, discountAmount: 0 }) as const;
 
 /** Maria's pix sale, waiting for the payment: show the BR Code (`pix.qrCode`) as a QR code. */
 export const pixSale = {
@@ -92,6 +104,7 @@ export const pixSale = {
   valueSeller: 49.41,
   paymentMethod: 'pix',
   installments: null,
+  amountDue: 49.9,
   date: '2026-11-28T17:05:39.225Z',
   deadline: '2026-11-29T17:05:39.225Z',
   pix: {
@@ -107,6 +120,7 @@ export const pixSale = {
 /** The same sale once the bank paid it. */
 export const paidPixSale = {
   ...pixSale,
+  ...paidAtFace(49.9),
   status: 'payedPix',
   paidAt: '2026-11-28T17:06:12.692Z',
   updatedAt: '2026-11-28T17:06:12.692Z',
@@ -122,6 +136,9 @@ export const boletoSale = {
   valueSeller: 46.41,
   paymentMethod: 'boleto',
   installments: null,
+  fine: { type: 'percentage', value: 2 },
+  interest: { percentPerMonth: 1 },
+  amountDue: 49.9,
   date: '2026-11-28T17:05:39.347Z',
   deadline: '2026-12-01',
   boleto: {
@@ -146,6 +163,7 @@ export const cardSale = {
   valueSeller: 46.03,
   paymentMethod: 'creditcard',
   installments: 3,
+  ...paidAtFace(49.9),
   date: '2026-11-28T17:05:39.420Z',
   deadline: null,
   card: { brand: 'visa', last4: '1111' },
@@ -212,6 +230,9 @@ export const lessons = {
   canceledAt: null,
   customer: chargeCustomer,
   product: { id: 1, uuid: productUuid, name: 'Curso de Violão' },
+  fine: null,
+  interest: null,
+  discounts: [],
   environment: 'test',
   createdAt: '2026-11-28T17:09:34.547Z',
   updatedAt: '2026-12-30T03:00:00.002Z',
@@ -226,6 +247,10 @@ const cycle = {
   nextRetryAt: null,
   failureCode: null,
   failureReason: null,
+  amountDue: null,
+  fine: null,
+  interest: null,
+  discounts: [],
   // A card series issues no pix or boleto ahead.
   issued: [],
 } as const;
@@ -252,6 +277,7 @@ export const lessonsDetail = {
       cycleNumber: 2,
       dueDate: '2026-12-29',
       amount: 54.9,
+      amountDue: 54.9,
       status: 'overdue',
       payUrl: payUrl('TEg9oyUKvndkr8OT2QdmvIhBYfcy27Wj'),
       attemptCount: 1,
@@ -265,6 +291,7 @@ export const lessonsDetail = {
       cycleNumber: 3,
       dueDate: '2027-01-29',
       amount: 54.9,
+      amountDue: 54.9,
       status: 'scheduled',
       payUrl: payUrl('XGcCkMQ2wWnkJCh7ElTtwpSvbznL2t1W'),
     },

@@ -13,6 +13,7 @@ import type { Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
 import { ConflictError } from '#shared/errors';
 import { parseInput } from '#shared/validation';
+import { FakePortalConfigRepository } from '#test/support/fakes/portal-config-repository';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeAttemptRepository } from '../support/fakes/attempt-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
@@ -97,6 +98,7 @@ function makeDeps() {
   return {
     sessions,
     products,
+    portalConfigs: new FakePortalConfigRepository(products),
     transactions,
     subscriptions,
     prices,

@@ -11,6 +11,7 @@ import {
   EXPIRY_JOB,
 } from '#shared/domain/transactions/create';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
+import { FakePortalConfigRepository } from '#test/support/fakes/portal-config-repository';
 import { FakeAffiliationRepository } from '../support/fakes/affiliation-repository';
 import { FakeAttemptRepository } from '../support/fakes/attempt-repository';
 import { FakeCheckoutSessionRepository } from '../support/fakes/checkout-session-repository';
@@ -86,6 +87,7 @@ beforeEach(() => {
   attempts = new FakeAttemptRepository();
   deps = {
     products,
+    portalConfigs: new FakePortalConfigRepository(products),
     transactions,
     customers,
     sessions: new FakeCheckoutSessionRepository(),
@@ -161,6 +163,14 @@ describe('createTransaction with pix', () => {
       boleto: null,
       card: null,
       chargeback: null,
+      fine: null,
+      interest: null,
+      discounts: [],
+      amountDue: 49.9,
+      paidAmount: null,
+      fineAmount: null,
+      interestAmount: null,
+      discountAmount: null,
       failureCode: null,
       failureReason: null,
       refunds: [],

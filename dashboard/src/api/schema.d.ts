@@ -3133,6 +3133,17 @@ export interface components {
             customCancellationMessage: string | null;
             customSuccessMessage: string | null;
             customWelcomeText: string | null;
+            /** @description Fine (percent, at most 2%) and interest (at most 1% a month) of new charges that set none; a charge's own fields win, then the product's, then the seller's */
+            lateCharges: {
+                fine?: {
+                    /** @constant */
+                    type: "percentage";
+                    value: number;
+                } | null;
+                interest?: {
+                    percentPerMonth: number;
+                } | null;
+            } | null;
             logoUrl: string | null;
             /** @description Hex colour, e.g. #257264 */
             primaryColor: string;
@@ -3254,6 +3265,8 @@ export interface components {
         Installment: {
             /** @description The installment’s face value, in Reais (decimal, e.g. 49.9) */
             amount: number;
+            /** @description What the customer pays if they pay today (America/Sao_Paulo), in Reais, with the fine, interest or discount of the day; null when nothing is payable */
+            amountDue: number | null;
             /** @description The current boleto; null until issued */
             boleto: {
                 barcodeLine: string;
@@ -3261,8 +3274,40 @@ export interface components {
                 dueDate: string;
                 pdfUrl: string;
             } | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description YYYY-MM-DD, America/Sao_Paulo */
             dueDate: string;
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             number: number;
             paidAmount: number | null;
             paidAt: string | null;
@@ -3549,6 +3594,17 @@ export interface components {
             customCancellationMessage?: string | null;
             customSuccessMessage?: string | null;
             customWelcomeText?: string | null;
+            /** @description Fine (percent, at most 2%) and interest (at most 1% a month) of new charges that set none; a charge's own fields win, then the product's, then the seller's */
+            lateCharges?: {
+                fine?: {
+                    /** @constant */
+                    type: "percentage";
+                    value: number;
+                } | null;
+                interest?: {
+                    percentPerMonth: number;
+                } | null;
+            } | null;
             logoUrl?: string | null;
             /** @description Hex colour, e.g. #257264 */
             primaryColor?: string;
@@ -3865,12 +3921,44 @@ export interface components {
             };
             customerId: number;
             description: string | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description The earliest open cycle’s due date (the last cycle’s when none is open) */
             dueDate: string;
             /** @enum {string} */
             environment: "test" | "live";
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
             /** @description `sch_test_…` or `sch_live_…` */
             id: string;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             methods: ("pix" | "boleto" | "card")[];
             /** @constant */
             object: "scheduled_charge";
@@ -3949,15 +4037,49 @@ export interface components {
         ScheduledChargeCycle: {
             /** @description Frozen when the cycle was created, in Reais (decimal, e.g. 49.9) */
             amount: number;
+            /** @description What the customer pays if they pay today (America/Sao_Paulo), in Reais, with the fine, interest or discount of the day; null when nothing is payable */
+            amountDue: number | null;
             attemptCount: number;
             /** @description `<chargeId>_c<n>` */
             cycleId: string;
             cycleNumber: number;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description YYYY-MM-DD, America/Sao_Paulo */
             dueDate: string;
             externalReference: string | null;
             failureCode: string | null;
             failureReason: string | null;
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             /** @description The pix and boleto issued for this cycle (5 days ahead of its due date, again after a postpone), oldest first; one replaced or no longer needed is `cancel` */
             issued: components["schemas"]["Transaction"][];
             nextRetryAt: string | null;
@@ -3987,12 +4109,44 @@ export interface components {
             customerId: number;
             cycles: components["schemas"]["ScheduledChargeCycle"][];
             description: string | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @description The earliest open cycle’s due date (the last cycle’s when none is open) */
             dueDate: string;
             /** @enum {string} */
             environment: "test" | "live";
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
             /** @description `sch_test_…` or `sch_live_…` */
             id: string;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
             methods: ("pix" | "boleto" | "card")[];
             /** @constant */
             object: "scheduled_charge";
@@ -4254,6 +4408,8 @@ export interface components {
         /** @description A sale of a product by pix, boleto or card */
         Transaction: {
             affiliate: components["schemas"]["TransactionAffiliate"] | null;
+            /** @description What the customer pays if they pay today (America/Sao_Paulo), in Reais, with the fine, interest or discount of the day; null when nothing is payable */
+            amountDue: number | null;
             /** @description The billing cycle it pays (1 = first period) */
             billingCycle: number | null;
             boleto: components["schemas"]["TransactionBoleto"] | null;
@@ -4281,20 +4437,57 @@ export interface components {
             date: string;
             /** @description Pix: when the charge expires; boleto: its due date; card: null */
             deadline: (string) | null;
+            discountAmount: number | null;
+            /** @description Early-payment discount tiers, earliest first */
+            discounts: ({
+                /** @constant */
+                type: "percentage";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description YYYY-MM-DD, America/Sao_Paulo: the last day of the tier */
+                until: string;
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            })[];
             /** @enum {string} */
             environment: "test" | "live";
             failureCode: string | null;
             failureReason: string | null;
+            /** @description Fine (multa) once after the due date; at most 2% of the amount (CDC art. 52 §1) */
+            fine: ({
+                /** @constant */
+                type: "percentage";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            } | {
+                /** @constant */
+                type: "fixed";
+                /** @description Percent (2 = 2%) or Reais, as `type` says */
+                value: number;
+            }) | null;
+            fineAmount: number | null;
             /** @description The payment provider's id */
             gatewayPayId: number;
             id: number;
             /** @description Card payments only; null otherwise */
             installments: number | null;
+            /** @description Interest (juros de mora), pro rata per calendar day after the due date; at most 1% a month */
+            interest: {
+                percentPerMonth: number;
+            } | null;
+            interestAmount: number | null;
             /** @description True for a charge of a subscription */
             isRecurring: boolean;
             metadata: {
                 [key: string]: string;
             };
+            /** @description Null until paid */
+            paidAmount: number | null;
             paidAt: string | null;
             /** @enum {string} */
             paymentMethod: "pix" | "boleto" | "creditcard";
@@ -7728,7 +7921,8 @@ export interface operations {
                      *         "sendPaymentMethodUpdatedEmail": true,
                      *         "customWelcomeText": null,
                      *         "customSuccessMessage": null,
-                     *         "customCancellationMessage": null
+                     *         "customCancellationMessage": null,
+                     *         "lateCharges": null
                      *       },
                      *       "subscriptions": [
                      *         {
@@ -8005,6 +8199,16 @@ export interface operations {
                     customCancellationMessage?: string | null;
                     customSuccessMessage?: string | null;
                     customWelcomeText?: string | null;
+                    lateCharges?: {
+                        fine?: {
+                            /** @constant */
+                            type: "percentage";
+                            value: number;
+                        } | null;
+                        interest?: {
+                            percentPerMonth: number;
+                        } | null;
+                    } | null;
                     logoUrl?: string | null;
                     primaryColor?: string;
                     requireCancelReason?: boolean;
@@ -8164,7 +8368,16 @@ export interface operations {
                      *       "sendPaymentMethodUpdatedEmail": true,
                      *       "customWelcomeText": null,
                      *       "customSuccessMessage": null,
-                     *       "customCancellationMessage": null
+                     *       "customCancellationMessage": null,
+                     *       "lateCharges": {
+                     *         "fine": {
+                     *           "type": "percentage",
+                     *           "value": 2
+                     *         },
+                     *         "interest": {
+                     *           "percentPerMonth": 1
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["EffectivePortalConfiguration"];
@@ -11364,6 +11577,16 @@ export interface operations {
                     customCancellationMessage?: string | null;
                     customSuccessMessage?: string | null;
                     customWelcomeText?: string | null;
+                    lateCharges?: {
+                        fine?: {
+                            /** @constant */
+                            type: "percentage";
+                            value: number;
+                        } | null;
+                        interest?: {
+                            percentPerMonth: number;
+                        } | null;
+                    } | null;
                     logoUrl?: string | null;
                     primaryColor?: string;
                     requireCancelReason?: boolean;
@@ -11683,6 +11906,16 @@ export interface operations {
                     customCancellationMessage?: string | null;
                     customSuccessMessage?: string | null;
                     customWelcomeText?: string | null;
+                    lateCharges?: {
+                        fine?: {
+                            /** @constant */
+                            type: "percentage";
+                            value: number;
+                        } | null;
+                        interest?: {
+                            percentPerMonth: number;
+                        } | null;
+                    } | null;
                     logoUrl?: string | null;
                     primaryColor?: string;
                     requireCancelReason?: boolean;
@@ -11866,7 +12099,16 @@ export interface operations {
                      *       "sendPaymentMethodUpdatedEmail": true,
                      *       "customWelcomeText": "Olá! Aqui você gerencia a sua assinatura do Curso de Violão.",
                      *       "customSuccessMessage": null,
-                     *       "customCancellationMessage": null
+                     *       "customCancellationMessage": null,
+                     *       "lateCharges": {
+                     *         "fine": {
+                     *           "type": "percentage",
+                     *           "value": 2
+                     *         },
+                     *         "interest": {
+                     *           "percentPerMonth": 1
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["EffectivePortalConfiguration"];
@@ -14768,6 +15010,20 @@ export interface operations {
                      *         "document": "52998224725"
                      *       },
                      *       "product": null,
+                     *       "fine": {
+                     *         "type": "percentage",
+                     *         "value": 2
+                     *       },
+                     *       "interest": {
+                     *         "percentPerMonth": 1
+                     *       },
+                     *       "discounts": [
+                     *         {
+                     *           "until": "2026-11-26",
+                     *           "type": "percentage",
+                     *           "value": 5
+                     *         }
+                     *       ],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.393Z",
                      *       "updatedAt": "2026-11-29T17:09:38.703Z"
@@ -18822,6 +19078,14 @@ export interface operations {
                      *         "openedAt": "2026-11-28T17:05:43.273Z",
                      *         "closedAt": null
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": 49.9,
+                     *       "paidAmount": null,
+                     *       "fineAmount": null,
+                     *       "interestAmount": null,
+                     *       "discountAmount": null,
                      *       "createdAt": "2026-11-28T17:05:41.453Z",
                      *       "updatedAt": "2026-11-28T17:05:43.273Z"
                      *     }
@@ -19033,6 +19297,14 @@ export interface operations {
                      *         "openedAt": "2026-11-28T17:05:43.273Z",
                      *         "closedAt": "2026-11-28T17:05:44.835Z"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": 49.9,
+                     *       "paidAmount": null,
+                     *       "fineAmount": null,
+                     *       "interestAmount": null,
+                     *       "discountAmount": null,
                      *       "createdAt": "2026-11-28T17:05:41.453Z",
                      *       "updatedAt": "2026-11-28T17:05:44.835Z"
                      *     }
@@ -19244,6 +19516,14 @@ export interface operations {
                      *       "clientReferenceId": null,
                      *       "affiliate": null,
                      *       "chargeback": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": 49.9,
+                     *       "paidAmount": null,
+                     *       "fineAmount": null,
+                     *       "interestAmount": null,
+                     *       "discountAmount": null,
                      *       "createdAt": "2026-11-28T17:05:41.425Z",
                      *       "updatedAt": "2026-11-28T17:05:41.614Z"
                      *     }
@@ -19621,6 +19901,14 @@ export interface operations {
                      *             "net": 6.18
                      *           },
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": 49.9,
+                     *           "paidAmount": null,
+                     *           "fineAmount": null,
+                     *           "interestAmount": null,
+                     *           "discountAmount": null,
                      *           "createdAt": "2026-11-28T17:05:39.623Z",
                      *           "updatedAt": "2026-11-28T17:05:39.623Z"
                      *         },
@@ -19669,6 +19957,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": null,
+                     *           "fineAmount": null,
+                     *           "interestAmount": null,
+                     *           "discountAmount": null,
                      *           "createdAt": "2026-11-28T17:05:39.560Z",
                      *           "updatedAt": "2026-11-28T17:05:39.560Z"
                      *         }
@@ -19797,7 +20093,21 @@ export interface operations {
                         street?: string | null;
                         zipCode?: string | null;
                     };
+                    discounts?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        until: string;
+                        value: number;
+                    }[] | null;
+                    fine?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        value: number;
+                    } | null;
                     installments?: number;
+                    interest?: {
+                        percentPerMonth: number;
+                    } | null;
                     metadata?: {
                         [key: string]: string;
                     };
@@ -20061,6 +20371,14 @@ export interface operations {
                      *       "clientReferenceId": null,
                      *       "affiliate": null,
                      *       "chargeback": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": null,
+                     *       "paidAmount": 49.9,
+                     *       "fineAmount": 0,
+                     *       "interestAmount": 0,
+                     *       "discountAmount": 0,
                      *       "createdAt": "2026-11-28T17:05:39.225Z",
                      *       "updatedAt": "2026-11-28T17:06:12.692Z"
                      *     }
@@ -20383,6 +20701,14 @@ export interface operations {
                      *       "clientReferenceId": null,
                      *       "affiliate": null,
                      *       "chargeback": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
+                     *       "amountDue": null,
+                     *       "paidAmount": 49.9,
+                     *       "fineAmount": 0,
+                     *       "interestAmount": 0,
+                     *       "discountAmount": 0,
                      *       "createdAt": "2026-11-28T17:05:39.420Z",
                      *       "updatedAt": "2026-11-28T17:25:41.314Z"
                      *     }
@@ -21017,6 +21343,19 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": {
+                     *             "type": "percentage",
+                     *             "value": 2
+                     *           },
+                     *           "interest": {
+                     *             "percentPerMonth": 1
+                     *           },
+                     *           "discounts": [],
+                     *           "amountDue": 49.9,
+                     *           "paidAmount": null,
+                     *           "fineAmount": null,
+                     *           "interestAmount": null,
+                     *           "discountAmount": null,
                      *           "createdAt": "2026-11-28T17:05:39.347Z",
                      *           "updatedAt": "2026-11-28T17:05:39.347Z"
                      *         }
@@ -22492,6 +22831,10 @@ export interface operations {
                      *               "number": 1,
                      *               "amount": 344.97,
                      *               "dueDate": "2027-01-09",
+                     *               "amountDue": 344.97,
+                     *               "fine": null,
+                     *               "interest": null,
+                     *               "discounts": [],
                      *               "status": "scheduled",
                      *               "boleto": {
                      *                 "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -22509,6 +22852,10 @@ export interface operations {
                      *               "number": 2,
                      *               "amount": 344.97,
                      *               "dueDate": "2027-02-09",
+                     *               "amountDue": null,
+                     *               "fine": null,
+                     *               "interest": null,
+                     *               "discounts": [],
                      *               "status": "scheduled",
                      *               "boleto": null,
                      *               "reissueCount": 0,
@@ -22522,6 +22869,10 @@ export interface operations {
                      *               "number": 3,
                      *               "amount": 344.97,
                      *               "dueDate": "2027-03-09",
+                     *               "amountDue": null,
+                     *               "fine": null,
+                     *               "interest": null,
+                     *               "discounts": [],
                      *               "status": "scheduled",
                      *               "boleto": null,
                      *               "reissueCount": 0,
@@ -22664,8 +23015,22 @@ export interface operations {
                 "application/json": {
                     affiliateId?: number;
                     customerId: number;
+                    discounts?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        until: string;
+                        value: number;
+                    }[] | null;
+                    fine?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        value: number;
+                    } | null;
                     firstDueDate?: string;
                     installments: number;
+                    interest?: {
+                        percentPerMonth: number;
+                    } | null;
                     productId: string;
                 };
             };
@@ -22696,6 +23061,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-01-09",
+                     *           "amountDue": 344.97,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -22713,6 +23082,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-02-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -22726,6 +23099,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-03-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -22945,6 +23322,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-01-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -22962,6 +23343,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-02-09",
+                     *           "amountDue": 344.97,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03266.076094 84263.100004 7 17280000034497",
@@ -22979,6 +23364,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-03-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -23574,6 +23963,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-01-31",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03996.303248 61427.400009 7 17080000017853",
@@ -23591,6 +23984,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-02-28",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -23604,6 +24001,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-03-31",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -23617,6 +24018,10 @@ export interface operations {
                      *           "number": 4,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-04-30",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -23630,6 +24035,10 @@ export interface operations {
                      *           "number": 5,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-05-31",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -23643,6 +24052,10 @@ export interface operations {
                      *           "number": 6,
                      *           "amount": 178.53,
                      *           "dueDate": "2027-06-30",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "canceled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -23832,6 +24245,10 @@ export interface operations {
                      *       "number": 1,
                      *       "amount": 344.97,
                      *       "dueDate": "2027-01-09",
+                     *       "amountDue": null,
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "status": "paid",
                      *       "boleto": {
                      *         "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -24034,6 +24451,10 @@ export interface operations {
                      *           "number": 1,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-01-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
@@ -24051,6 +24472,10 @@ export interface operations {
                      *           "number": 2,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-02-09",
+                     *           "amountDue": 344.97,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03266.076094 84263.100004 7 17280000034497",
@@ -24068,6 +24493,10 @@ export interface operations {
                      *           "number": 3,
                      *           "amount": 344.97,
                      *           "dueDate": "2027-03-09",
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "boleto": null,
                      *           "reissueCount": 0,
@@ -24614,6 +25043,20 @@ export interface operations {
                      *             "document": "52998224725"
                      *           },
                      *           "product": null,
+                     *           "fine": {
+                     *             "type": "percentage",
+                     *             "value": 2
+                     *           },
+                     *           "interest": {
+                     *             "percentPerMonth": 1
+                     *           },
+                     *           "discounts": [
+                     *             {
+                     *               "until": "2026-11-26",
+                     *               "type": "percentage",
+                     *               "value": 5
+                     *             }
+                     *           ],
                      *           "environment": "test",
                      *           "createdAt": "2026-11-28T17:09:34.393Z",
                      *           "updatedAt": "2026-11-28T17:09:34.498Z"
@@ -24723,7 +25166,21 @@ export interface operations {
                     amount: number;
                     customerId: number;
                     description?: string;
+                    discounts?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        until: string;
+                        value: number;
+                    }[] | null;
                     dueDate: string;
+                    fine?: {
+                        /** @enum {string} */
+                        type: "percentage" | "fixed";
+                        value: number;
+                    } | null;
+                    interest?: {
+                        percentPerMonth: number;
+                    } | null;
                     methods: ("pix" | "boleto" | "card" | "creditcard")[];
                     productId?: string;
                     recurrence?: {
@@ -24959,6 +25416,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T03:00:00.002Z",
@@ -24968,6 +25428,10 @@ export interface operations {
                      *           "cycleNumber": 1,
                      *           "dueDate": "2026-11-29",
                      *           "amount": 49.9,
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_GVaEdLJkyQ4LKvsJQS9uYWLajHSc7ili",
                      *           "paidAt": "2026-11-28T17:09:34.904Z",
@@ -24985,6 +25449,10 @@ export interface operations {
                      *           "cycleNumber": 2,
                      *           "dueDate": "2026-12-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "overdue",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_TEg9oyUKvndkr8OT2QdmvIhBYfcy27Wj",
                      *           "paidAt": null,
@@ -25002,6 +25470,10 @@ export interface operations {
                      *           "cycleNumber": 3,
                      *           "dueDate": "2027-01-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_XGcCkMQ2wWnkJCh7ElTtwpSvbznL2t1W",
                      *           "paidAt": null,
@@ -25061,6 +25533,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": 49.9,
+                     *           "fineAmount": 0,
+                     *           "interestAmount": 0,
+                     *           "discountAmount": 0,
                      *           "createdAt": "2026-11-28T17:09:34.892Z",
                      *           "updatedAt": "2026-11-28T17:09:34.892Z"
                      *         }
@@ -25327,6 +25807,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-11-28T17:09:34.847Z"
@@ -25691,6 +26174,20 @@ export interface operations {
                      *         "document": "71460238508"
                      *       },
                      *       "product": null,
+                     *       "fine": {
+                     *         "type": "percentage",
+                     *         "value": 2
+                     *       },
+                     *       "interest": {
+                     *         "percentPerMonth": 1
+                     *       },
+                     *       "discounts": [
+                     *         {
+                     *           "until": "2026-11-26",
+                     *           "type": "percentage",
+                     *           "value": 5
+                     *         }
+                     *       ],
                      *       "environment": "test",
                      *       "createdAt": "2026-12-30T17:09:44.131Z",
                      *       "updatedAt": "2026-12-30T17:09:44.184Z"
@@ -25888,6 +26385,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:43.973Z"
@@ -26081,6 +26581,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.006Z"
@@ -26435,6 +26938,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.087Z"
@@ -26639,6 +27145,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.037Z",
@@ -26648,6 +27157,10 @@ export interface operations {
                      *           "cycleNumber": 1,
                      *           "dueDate": "2026-11-29",
                      *           "amount": 49.9,
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_GVaEdLJkyQ4LKvsJQS9uYWLajHSc7ili",
                      *           "paidAt": "2026-11-28T17:09:34.904Z",
@@ -26665,6 +27178,10 @@ export interface operations {
                      *           "cycleNumber": 2,
                      *           "dueDate": "2026-12-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "overdue",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_TEg9oyUKvndkr8OT2QdmvIhBYfcy27Wj",
                      *           "paidAt": null,
@@ -26682,6 +27199,10 @@ export interface operations {
                      *           "cycleNumber": 3,
                      *           "dueDate": "2027-01-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_XGcCkMQ2wWnkJCh7ElTtwpSvbznL2t1W",
                      *           "paidAt": null,
@@ -26741,6 +27262,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": 49.9,
+                     *           "fineAmount": 0,
+                     *           "interestAmount": 0,
+                     *           "discountAmount": 0,
                      *           "createdAt": "2026-11-28T17:09:34.892Z",
                      *           "updatedAt": "2026-11-28T17:09:34.892Z"
                      *         }
@@ -27035,6 +27564,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.061Z",
@@ -27044,6 +27576,10 @@ export interface operations {
                      *           "cycleNumber": 1,
                      *           "dueDate": "2026-11-29",
                      *           "amount": 49.9,
+                     *           "amountDue": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "paid",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_GVaEdLJkyQ4LKvsJQS9uYWLajHSc7ili",
                      *           "paidAt": "2026-11-28T17:09:34.904Z",
@@ -27061,6 +27597,10 @@ export interface operations {
                      *           "cycleNumber": 2,
                      *           "dueDate": "2026-12-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "overdue",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_TEg9oyUKvndkr8OT2QdmvIhBYfcy27Wj",
                      *           "paidAt": null,
@@ -27078,6 +27618,10 @@ export interface operations {
                      *           "cycleNumber": 3,
                      *           "dueDate": "2027-01-29",
                      *           "amount": 54.9,
+                     *           "amountDue": 54.9,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
                      *           "status": "scheduled",
                      *           "payUrl": "http://127.0.0.1:3000/cobranca/cob_2_sch_test_Y5GJaLZvCiARORaE1GRxSQBS_XGcCkMQ2wWnkJCh7ElTtwpSvbznL2t1W",
                      *           "paidAt": null,
@@ -27137,6 +27681,14 @@ export interface operations {
                      *           "clientReferenceId": null,
                      *           "affiliate": null,
                      *           "chargeback": null,
+                     *           "fine": null,
+                     *           "interest": null,
+                     *           "discounts": [],
+                     *           "amountDue": null,
+                     *           "paidAmount": 49.9,
+                     *           "fineAmount": 0,
+                     *           "interestAmount": 0,
+                     *           "discountAmount": 0,
                      *           "createdAt": "2026-11-28T17:09:34.892Z",
                      *           "updatedAt": "2026-11-28T17:09:34.892Z"
                      *         }
@@ -27431,6 +27983,20 @@ export interface operations {
                      *         "document": "52998224725"
                      *       },
                      *       "product": null,
+                     *       "fine": {
+                     *         "type": "percentage",
+                     *         "value": 2
+                     *       },
+                     *       "interest": {
+                     *         "percentPerMonth": 1
+                     *       },
+                     *       "discounts": [
+                     *         {
+                     *           "until": "2026-11-26",
+                     *           "type": "percentage",
+                     *           "value": 5
+                     *         }
+                     *       ],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.393Z",
                      *       "updatedAt": "2026-11-29T17:09:38.655Z"
@@ -27630,6 +28196,9 @@ export interface operations {
                      *         "uuid": "0882f371-ad42-4424-add0-4b436ca56891",
                      *         "name": "Curso de Violão"
                      *       },
+                     *       "fine": null,
+                     *       "interest": null,
+                     *       "discounts": [],
                      *       "environment": "test",
                      *       "createdAt": "2026-11-28T17:09:34.547Z",
                      *       "updatedAt": "2026-12-30T17:09:44.106Z"

@@ -25,7 +25,13 @@ import { ConditionFailedError } from '../dynamodb/table';
 // Same 15-digit random ids as the sandbox's: the public status route cannot be walked.
 import { randomGatewayPayId } from '../sandbox-gateway/sandbox-gateway';
 import { type AsaasClient, AsaasRefusal, AsaasUnavailable, centavosOf, Reais } from './client';
-import { BILLING_TYPE, cardFailureOf, chargeStatusOf, formatDigitableLine } from './mapping';
+import {
+  asaasLateChargeFields,
+  BILLING_TYPE,
+  cardFailureOf,
+  chargeStatusOf,
+  formatDigitableLine,
+} from './mapping';
 import {
   AUTHORIZATION_LINK_PREFIX,
   authorizationStatus,
@@ -124,6 +130,9 @@ export class AsaasProvider implements PaymentProvider {
         request.amountCentavos,
         request.method === 'creditcard' ? request.installments : 1,
       ),
+      ...(request.method === 'creditcard'
+        ? {}
+        : asaasLateChargeFields(request.lateCharges, this.dueDateOf(request))),
     };
     if (request.method === 'creditcard') {
       if (!request.card) throw new BadRequestError('card is required for a card payment', 'card_required');

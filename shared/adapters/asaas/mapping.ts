@@ -1,4 +1,7 @@
+import { daysBetween } from '#shared/dates';
+import type { LateChargeTerms, Rate } from '#shared/domain/payments/amount-due';
 import type { ChargeMethod, ChargeStatus } from '#shared/domain/payments/gateway';
+import { centavosToReais } from '#shared/money';
 import type { AsaasErrorItem } from './client';
 
 /**
@@ -68,4 +71,27 @@ export function formatDigitableLine(line: string): string {
   const d = line.replace(/\D/g, '');
   if (d.length !== 47) return line;
   return `${d.slice(0, 5)}.${d.slice(5, 10)} ${d.slice(10, 15)}.${d.slice(15, 21)} ${d.slice(21, 26)}.${d.slice(26, 32)} ${d.slice(32, 33)} ${d.slice(33)}`;
+}
+
+const asaasRate = (rate: Rate) =>
+  rate.type === 'percentage'
+    ? { value: rate.basisPoints / 100, type: 'PERCENTAGE' as const }
+    : { value: centavosToReais(rate.centavos), type: 'FIXED' as const };
+
+/**
+ * A charge's terms in the payment's fields (POST /v3/payments): `fine {value, type}`, `interest
+ * {value}` in percent a month, `discount {value, dueDateLimitDays, type}`. Asaas registers one
+ * discount tier, counted in days before the due date: the latest tier (the one that runs to the
+ * due date) is sent.
+ */
+export function asaasLateChargeFields(terms: LateChargeTerms | null | undefined, dueDate: string) {
+  if (!terms) return {};
+  const last = terms.discounts.at(-1);
+  return {
+    ...(terms.fine ? { fine: asaasRate(terms.fine) } : {}),
+    ...(terms.interest ? { interest: { value: terms.interest.basisPointsPerMonth / 100 } } : {}),
+    ...(last
+      ? { discount: { ...asaasRate(last.rate), dueDateLimitDays: daysBetween(last.until, dueDate) } }
+      : {}),
+  };
 }

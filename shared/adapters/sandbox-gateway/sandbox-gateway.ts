@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { signatureHeader } from '#events/signing';
 import { addDays, saoPauloDate } from '#shared/dates';
+import { amountDueOn, NO_LATE_CHARGES } from '#shared/domain/payments/amount-due';
 import { buildBoleto } from '#shared/domain/payments/boleto';
 import type {
   ChargeRequest,
@@ -198,6 +199,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         dueDate,
         payerName: request.customer.name,
         beneficiary: `Sandbox seller ${request.tenant.sellerId}`,
+        ...(request.lateCharges ? { lateCharges: request.lateCharges } : {}),
       };
     } else {
       const card = request.card as NonNullable<ChargeRequest['card']>;
@@ -507,7 +509,12 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       provider: this.provider,
       type: rule.type,
       gatewayPayId,
-      amount: action === 'pay' && options.paidAmount !== undefined ? options.paidAmount : charge.amount,
+      amount:
+        action === 'pay' && options.paidAmount !== undefined
+          ? options.paidAmount
+          : action === 'pay'
+            ? amountPaidOn(charge, saoPauloDate(now))
+            : charge.amount,
       occurredAt: now.toISOString(),
       ...(action === 'fail' ? { failureCode, failureReason: 'The payment was not completed' } : {}),
     });
@@ -528,4 +535,11 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     if (!res.ok)
       throw new Error(`the service refused the sandbox notification with ${res.status}: ${await res.text()}`);
   }
+}
+
+/** What the payer's bank clears for a charge paid on `day`: a boleto's amount due that day (its fine, interest or discount). */
+function amountPaidOn(charge: SandboxCharge, day: string): number {
+  if (!charge.boleto) return charge.amount;
+  return amountDueOn(charge.amount, charge.boleto.dueDate, charge.boleto.lateCharges ?? NO_LATE_CHARGES, day)
+    .amountDue;
 }

@@ -38,6 +38,8 @@ export interface SalePlan {
   buyer: CreateCustomerInput;
   product: Transaction['product'];
   dueDate: string | null;
+  /** A boleto's fine, interest and discount (absent on attempts written before them: none). */
+  lateCharges?: Transaction['lateCharges'];
   expiresAt: string | null;
   metadata: Record<string, string>;
   checkoutSessionId: string | null;

@@ -2,7 +2,12 @@ import { addDays, saoPauloDate } from '#shared/dates';
 import { affiliateSale, requireActiveAffiliation } from '#shared/domain/affiliates/index';
 import { CustomerChangedError } from '#shared/domain/customers/customer';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
-import type { CustomerAndProductReader } from '#shared/domain/ports';
+import {
+  readLateChargeDefaults,
+  resolveLateCharges,
+  termsForDueDate,
+} from '#shared/domain/payments/late-charge-settings';
+import type { CustomerAndProductReader, PortalConfigRepository } from '#shared/domain/ports';
 import { FACTOR_SCALE, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import { CUSTOMER_NOT_FOUND, customerSnapshot } from '#shared/domain/scheduled-charges/create';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
@@ -27,6 +32,7 @@ export const IDENTICAL_PLAN = 'An identical installment plan was just created fo
 
 export type CreateDeps = Omit<InstallmentPlanDeps, 'mailer'> & {
   customerAndProduct: CustomerAndProductReader;
+  portalConfigs: PortalConfigRepository;
 };
 
 /** firstDueDate (or a second copy's dueDate) within today .. today + 90 days in Sao Paulo, else 400 naming `field`. */
@@ -95,15 +101,23 @@ export async function createInstallmentPlan(
   // The customer is the request's id: the fingerprint is known once the product's id is.
   const fingerprintOf = (productId: number) =>
     [input.customerId, productId, input.installments, firstDueDate, input.affiliateId ?? 0].join(':');
-  const { product, profile, affiliation, planHold } = await resolveSale(deps, tenant, input, fingerprintOf);
+  const [{ product, profile, affiliation, planHold }, defaults] = await Promise.all([
+    resolveSale(deps, tenant, input, fingerprintOf),
+    readLateChargeDefaults(deps, tenant, input.productId),
+  ]);
   await providerOf(deps, { tenant });
   const fator = product.carne.interestFactors[String(input.installments)] ?? FACTOR_SCALE;
   const installmentAmount = installmentAmountOf(product.value, fator, input.installments);
+  const lateCharges = resolveLateCharges(input, defaults, {
+    amount: installmentAmount,
+    dueDate: firstDueDate,
+  });
   const at = now.toISOString();
   const installmentsDetail: Installment[] = Array.from({ length: input.installments }, (_, k) => ({
     number: k + 1,
     amount: installmentAmount,
     dueDate: installmentDueDate(firstDueDate, k + 1),
+    lateCharges: termsForDueDate(lateCharges, firstDueDate, installmentDueDate(firstDueDate, k + 1)),
     status: 'scheduled',
     boleto: null,
     reissueCount: 0,

@@ -3,6 +3,7 @@ import { affiliateSale } from '#shared/domain/affiliates/index';
 import { registerAhead } from '#shared/domain/attempts/registration';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
+import { termsForDueDate } from '#shared/domain/payments/late-charge-settings';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import { eventsOf } from '#shared/domain/transactions/create';
 import { canApply } from '#shared/domain/transactions/state-machine';
@@ -62,6 +63,7 @@ export async function issueBoleto(
     of: 'installment',
     amountCentavos: amount,
   });
+  const lateCharges = termsForDueDate(installment.lateCharges ?? null, installment.dueDate, dueDate);
   const result = await provider.createCharge({
     tenant: plan.tenant,
     transactionId: id,
@@ -72,6 +74,7 @@ export async function issueBoleto(
     description,
     customer: { name: plan.customer.name, document: plan.customer.document, email: plan.customer.email },
     dueDate,
+    lateCharges,
   });
   if (result.outcome !== 'pending' || !result.boleto)
     throw new ServiceUnavailableError(
@@ -117,6 +120,7 @@ export async function issueBoleto(
     recurring: null,
     scheduledCharge: null,
     installmentPlan: { planUuid: plan.uuid, number: installment.number },
+    ...(lateCharges ? { lateCharges } : {}),
     createdAt: at,
     updatedAt: at,
     version: 1,

@@ -1,3 +1,4 @@
+import { todayOf } from '#shared/domain/payments/late-charge-settings';
 import type { Tenant } from '#shared/domain/tenant';
 import { canApply } from '#shared/domain/transactions/state-machine';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
@@ -151,7 +152,7 @@ export async function payInstallmentOfTransaction(
 export async function markInstallmentPaid(deps: PayDeps, tenant: Tenant, uuid: string, number: number) {
   const plan = await findPlan(deps, tenant, uuid);
   const installment = findInstallment(plan, number);
-  if (installment.status === 'paid') return toInstallmentView(installment);
+  if (installment.status === 'paid') return toInstallmentView(installment, todayOf(deps.clock));
   const boleto = installment.boleto;
   if (!boleto || !applicable(plan, number, boleto.transactionId))
     throw new ConflictError(
@@ -176,7 +177,7 @@ export async function markInstallmentPaid(deps: PayDeps, tenant: Tenant, uuid: s
   for (let attempt = 1; ; attempt += 1) {
     const current = attempt === 1 ? plan : await findPlan(deps, tenant, uuid);
     const now = findInstallment(current, number);
-    if (now.status === 'paid') return toInstallmentView(now);
+    if (now.status === 'paid') return toInstallmentView(now, todayOf(deps.clock));
     try {
       const { next, changes } = applyInstallmentPaid(deps, current, number, {
         transactionId: boleto.transactionId,
@@ -185,7 +186,7 @@ export async function markInstallmentPaid(deps: PayDeps, tenant: Tenant, uuid: s
         at,
       });
       const saved = await savePlan(deps, next, current, changes);
-      return toInstallmentView(findInstallment(saved, number));
+      return toInstallmentView(findInstallment(saved, number), todayOf(deps.clock));
     } catch (error) {
       if (!isConflict(error, 'changed') || attempt >= MAX_TRIES) throw error;
     }

@@ -1,4 +1,5 @@
 import type { TransactionAffiliate } from '#shared/domain/affiliates/commission';
+import type { LateChargeTerms } from '#shared/domain/payments/amount-due';
 import type { Tenant } from '#shared/domain/tenant';
 
 /**
@@ -75,6 +76,11 @@ export interface Installment {
   paidBy: 'notification' | 'mark_paid' | null;
   /** The transaction that paid it. */
   paidTransactionId: number | null;
+  /**
+   * Fine, interest and discount of its boleto (discount tiers dated for `dueDate`; a second copy's
+   * keep their distance from its own due date). Null or absent: none.
+   */
+  lateCharges?: LateChargeTerms | null;
 }
 
 export interface InstallmentPlan {

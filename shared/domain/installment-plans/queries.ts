@@ -1,4 +1,5 @@
 import { readNumberedPage } from '#shared/domain/paging';
+import { todayOf } from '#shared/domain/payments/late-charge-settings';
 import { numberedPage } from '#shared/domain/scheduled-charges/queries';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
@@ -20,21 +21,21 @@ export async function findPlan(
 
 /** GET /api/v1/installment-plans/{uuid}. */
 export async function getInstallmentPlan(
-  deps: Pick<InstallmentPlanDeps, 'installmentPlans'>,
+  deps: Pick<InstallmentPlanDeps, 'installmentPlans' | 'clock'>,
   tenant: Tenant,
   uuid: string,
 ) {
-  return toPlanView(await findPlan(deps, tenant, uuid));
+  return toPlanView(await findPlan(deps, tenant, uuid), todayOf(deps.clock));
 }
 
 /** GET /api/v1/installment-plans: newest first, by customer and status, numbered pages. */
 export async function listInstallmentPlans(
-  deps: Pick<InstallmentPlanDeps, 'installmentPlans'>,
+  deps: Pick<InstallmentPlanDeps, 'installmentPlans' | 'clock'>,
   tenant: Tenant,
   query: ListInstallmentPlansInput,
 ) {
   const page = await readNumberedPage(query, (at) =>
     deps.installmentPlans.list(tenant, { statuses: query.status ?? [], customerId: query.customerId, ...at }),
   );
-  return numberedPage(page, query.limit, toPlanView);
+  return numberedPage(page, query.limit, (p) => toPlanView(p, todayOf(deps.clock)));
 }

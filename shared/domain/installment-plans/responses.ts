@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { affiliateCommissionResponse } from '#shared/domain/affiliates/index';
+import { amountDueField, lateChargeTermsFields } from '#shared/domain/payments/late-charge-responses';
 import type { Assert, Equals } from '#shared/domain/type-assert';
 import { INSTALLMENT_STATUSES, PLAN_CANCEL_REASONS, PLAN_STATUSES } from './plan';
 import type { listInstallmentPlans } from './queries';
@@ -16,6 +17,8 @@ export const installmentResponse = z.lazy(() =>
       number: z.number().int(),
       amount: reais('The installment’s face value'),
       dueDate: date(),
+      amountDue: amountDueField(),
+      ...lateChargeTermsFields(),
       status: z.enum(INSTALLMENT_STATUSES),
       boleto: z
         .object({ barcodeLine: z.string(), pdfUrl: z.string(), dueDate: date() })

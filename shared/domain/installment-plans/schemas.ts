@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { pageFields } from '#shared/domain/paging';
 import { uuidString } from '#shared/domain/params';
+import { lateChargeFields } from '#shared/domain/payments/late-charge-settings';
 import { customerIdQuery, dateField, statusListOf } from '#shared/domain/scheduled-charges/schemas';
 import { UUID_SHAPE } from '#shared/ids';
 import { PLAN_STATUSES } from './plan';
@@ -32,6 +33,7 @@ export const createInstallmentPlanSchema = z
     installments: intField('installments', MIN_INSTALLMENTS, MAX_INSTALLMENTS),
     firstDueDate: dateField('firstDueDate').optional(),
     affiliateId: intField('affiliateId', 1, MAX_ID).optional(),
+    ...lateChargeFields,
   })
   .strict();
 export type CreateInstallmentPlanInput = z.output<typeof createInstallmentPlanSchema>;

@@ -1,14 +1,24 @@
+import { saoPauloDate } from '#shared/dates';
 import { toAffiliateCommissionView } from '#shared/domain/affiliates/index';
+import { amountDueView, termsForDueDate } from '#shared/domain/payments/late-charge-settings';
 import { FACTOR_SCALE } from '#shared/domain/products/products';
 import { centavosToReais } from '#shared/money';
-import type { Installment, InstallmentPlan } from './plan';
+import { type Installment, type InstallmentPlan, OPEN_INSTALLMENT_STATUSES } from './plan';
 
 /** One installment as the API shows it (spec: Installment item), money in Reais. */
-export function toInstallmentView(i: Installment) {
+export function toInstallmentView(i: Installment, today: string) {
+  const open = OPEN_INSTALLMENT_STATUSES.includes(i.status);
+  const dueDate = i.boleto?.dueDate ?? i.dueDate;
   return {
     number: i.number,
     amount: centavosToReais(i.amount),
     dueDate: i.dueDate,
+    ...amountDueView(today, {
+      amount: i.amount,
+      dueDate,
+      lateCharges: termsForDueDate(i.lateCharges ?? null, i.dueDate, dueDate),
+      open: open && i.boleto !== null,
+    }),
     status: i.status,
     boleto: i.boleto
       ? { barcodeLine: i.boleto.barcodeLine, pdfUrl: i.boleto.pdfUrl, dueDate: i.boleto.dueDate }
@@ -23,7 +33,7 @@ export function toInstallmentView(i: Installment) {
 }
 
 /** The spec's Installment plan resource plus our fields; `fator` as a number (1.0349). */
-export function toPlanView(p: InstallmentPlan) {
+export function toPlanView(p: InstallmentPlan, today: string = saoPauloDate(new Date(p.updatedAt))) {
   return {
     uuid: p.uuid,
     object: 'installment_plan' as const,
@@ -37,7 +47,7 @@ export function toPlanView(p: InstallmentPlan) {
     totalScheduled: centavosToReais(p.totalScheduled),
     totalCollected: centavosToReais(p.totalCollected),
     firstDueDate: p.firstDueDate,
-    installmentsDetail: p.installmentsDetail.map(toInstallmentView),
+    installmentsDetail: p.installmentsDetail.map((i) => toInstallmentView(i, today)),
     customer: p.customer,
     product: p.product,
     affiliate: p.affiliate ? toAffiliateCommissionView(p.affiliate) : null,

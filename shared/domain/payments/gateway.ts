@@ -1,4 +1,5 @@
 import type { Tenant } from '#shared/domain/tenant';
+import type { LateChargeTerms } from './amount-due';
 
 /**
  * The one port to a payment provider. Test-environment tenants always get the sandbox; live
@@ -45,6 +46,8 @@ export interface ChargeRequest {
   card?: CardInput;
   /** Boleto due date (YYYY-MM-DD, Sao Paulo). */
   dueDate?: string;
+  /** Boleto: the fine, interest and discount registered with it (the bank charges them on payment). */
+  lateCharges?: LateChargeTerms | null;
   /** When a pix charge stops being payable. */
   expiresAt?: string;
   /** Card only: tokenize the card when the charge is approved (the result carries `savedCard`). */
@@ -180,6 +183,8 @@ export interface SandboxCharge {
     dueDate: string;
     payerName: string;
     beneficiary: string;
+    /** The terms registered with it: a pay simulated without an amount clears the amount due that day. */
+    lateCharges?: LateChargeTerms | null;
   } | null;
 }
 

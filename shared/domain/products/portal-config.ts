@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
+import { lateChargeDefaultsInput } from '#shared/domain/payments/late-charge-settings';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { textField } from '#shared/validation';
@@ -34,6 +35,7 @@ export const portalConfigSchema = z
     customWelcomeText: text('customWelcomeText', 2_000),
     customSuccessMessage: text('customSuccessMessage', 2_000),
     customCancellationMessage: text('customCancellationMessage', 2_000),
+    lateCharges: lateChargeDefaultsInput.nullable(),
   })
   .partial()
   .strict();

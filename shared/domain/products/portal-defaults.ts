@@ -1,3 +1,4 @@
+import type { LateChargeDefaults } from '#shared/domain/payments/late-charge-settings';
 // Apart from portal-config.ts so that the DynamoDB adapter reads them without building that
 // module's zod schemas at every function's cold start (every function loads the repositories).
 
@@ -20,6 +21,8 @@ export const PORTAL_DEFAULTS = {
   customWelcomeText: null as string | null,
   customSuccessMessage: null as string | null,
   customCancellationMessage: null as string | null,
+  /** The fine and interest of this seller's (or product's) new charges unless a charge sets its own. */
+  lateCharges: null as LateChargeDefaults | null,
 };
 
 export type PortalSettings = typeof PORTAL_DEFAULTS;

@@ -108,6 +108,18 @@ const portalSettings = {
   customWelcomeText: z.string().nullable(),
   customSuccessMessage: z.string().nullable(),
   customCancellationMessage: z.string().nullable(),
+  lateCharges: z
+    .object({
+      fine: z
+        .object({ type: z.literal('percentage'), value: z.number() })
+        .nullable()
+        .optional(),
+      interest: z.object({ percentPerMonth: z.number() }).nullable().optional(),
+    })
+    .nullable()
+    .describe(
+      "Fine (percent, at most 2%) and interest (at most 1% a month) of new charges that set none; a charge's own fields win, then the product's, then the seller's",
+    ),
 };
 
 /**

@@ -1,3 +1,9 @@
+import {
+  type LateChargeTerms,
+  lateChargeTermsView,
+  NO_LATE_CHARGES,
+} from '#shared/domain/payments/amount-due';
+import { amountDueView, termsForDueDate } from '#shared/domain/payments/late-charge-settings';
 import type { Ids } from '#shared/domain/ports/system';
 import type { Tenant } from '#shared/domain/tenant';
 import { type Transaction, toTransactionView } from '#shared/domain/transactions/transaction';
@@ -225,10 +231,20 @@ export interface ScheduledCharge {
   dueAt: string | null;
   /** How many timeline entries the charge has written: the id of the last one (the next continues it). */
   timelineSeq: number;
+  /**
+   * Fine, interest and discount of every pix and boleto of the series, for the first cycle's due
+   * date (`anchorDate`); a later cycle's discount tiers keep their distance from its own due date.
+   * Null (or absent on charges stored before): none.
+   */
+  lateCharges?: LateChargeTerms | null;
   createdAt: string;
   updatedAt: string;
   version: number;
 }
+
+/** The terms of one cycle (its due date's discount tiers). */
+export const cycleTerms = (c: Pick<ScheduledCharge, 'lateCharges' | 'anchorDate'>, dueDate: string) =>
+  termsForDueDate(c.lateCharges ?? null, c.anchorDate, dueDate);
 
 /** The charge as the API shows it (the spec's Scheduled charge table, plus the series fields). */
 export function toScheduledChargeView(c: ScheduledCharge) {
@@ -257,6 +273,7 @@ export function toScheduledChargeView(c: ScheduledCharge) {
       document: c.customer.document,
     },
     product: c.product,
+    ...lateChargeTermsView(c.lateCharges ?? NO_LATE_CHARGES),
     environment: c.tenant.environment,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
@@ -280,15 +297,22 @@ export const isPayment = (t: Transaction): boolean => t.paymentMethod === 'credi
  * date, again after a postpone), oldest first, paid or not, as the transactions API shows them.
  */
 export const toCycleView = (
-  chargeId: string,
+  charge: Pick<ScheduledCharge, 'id' | 'lateCharges' | 'anchorDate'>,
   cycle: Cycle,
   baseUrl: string,
   transactions: ReadonlyMap<number, Transaction>,
+  today: string,
 ) => ({
-  cycleId: cycleIdOf(chargeId, cycle.number),
+  cycleId: cycleIdOf(charge.id, cycle.number),
   cycleNumber: cycle.number,
   dueDate: cycle.dueDate,
   amount: centavosToReais(cycle.amount),
+  ...amountDueView(today, {
+    amount: cycle.amount,
+    dueDate: cycle.dueDate,
+    lateCharges: cycleTerms(charge, cycle.dueDate),
+    open: OPEN_CYCLE_STATUSES.includes(cycle.status),
+  }),
   status: cycle.status,
   payUrl: payUrlOf(baseUrl, cycle.payToken),
   paidAt: cycle.paidAt,
@@ -302,7 +326,7 @@ export const toCycleView = (
   issued: cycle.transactionIds
     .map((id) => transactions.get(id))
     .filter((t): t is Transaction => t !== undefined && t.paymentMethod !== 'creditcard')
-    .map(toTransactionView),
+    .map((t) => toTransactionView(t, today)),
 });
 
 export const toAttemptView = (a: Attempt) => ({

@@ -1,7 +1,8 @@
 import { addDays, saoPauloDate } from '#shared/dates';
 import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
-import type { CustomerAndProductReader } from '#shared/domain/ports';
+import { readLateChargeDefaults, resolveLateCharges } from '#shared/domain/payments/late-charge-settings';
+import type { CustomerAndProductReader, PortalConfigRepository } from '#shared/domain/ports';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
@@ -19,7 +20,10 @@ import { chargeDueJob, chargeEvent, deriveStatus, newCycle, nextDueAt } from './
 
 export const CUSTOMER_NOT_FOUND = 'Customer not found';
 
-export type CreateDeps = DueDeps & { customerAndProduct: CustomerAndProductReader };
+export type CreateDeps = DueDeps & {
+  customerAndProduct: CustomerAndProductReader;
+  portalConfigs: PortalConfigRepository;
+};
 
 /** Attempts at a create whose customer copy keeps turning out stale (each one gets the stored profile). */
 const CUSTOMER_TRIES = 3;
@@ -52,10 +56,13 @@ export async function createScheduledCharge(
   const trialEndsOn = input.trialDays ? addDays(today, input.trialDays - 1) : null;
   if (trialEndsOn && input.dueDate <= trialEndsOn)
     throw new ValidationError([`dueDate must be after the trial's last day (${trialEndsOn})`]);
-  const { customer: profile, product: found } = await deps.customerAndProduct.read(tenant, {
-    customerId: input.customerId,
-    productUuid: input.productId || undefined,
-  });
+  const [{ customer: profile, product: found }, defaults] = await Promise.all([
+    deps.customerAndProduct.read(tenant, {
+      customerId: input.customerId,
+      productUuid: input.productId || undefined,
+    }),
+    readLateChargeDefaults(deps, tenant, input.productId ?? null),
+  ]);
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   let product: ScheduledCharge['product'] = null;
   if (input.productId) {
@@ -67,6 +74,11 @@ export async function createScheduledCharge(
     if (!found || !mine) throw new NotFoundError(PRODUCT_NOT_FOUND);
     product = { id: found.id, uuid: found.uuid, name: found.name };
   }
+  // Card cycles are charged at face value; the terms apply to the pix and boleto of each cycle.
+  const lateCharges = resolveLateCharges(input, product ? defaults : { ...defaults, product: null }, {
+    amount: input.amount,
+    dueDate: input.dueDate,
+  });
   const at = now.toISOString();
   const r = input.recurrence;
   const base: ScheduledCharge = {
@@ -99,6 +111,7 @@ export async function createScheduledCharge(
     overdueCycles: 0,
     dueAt: null,
     timelineSeq: 0,
+    lateCharges,
     createdAt: at,
     updatedAt: at,
     version: 1,

@@ -9,7 +9,7 @@ import { canApply } from '#shared/domain/transactions/state-machine';
 import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
 import { isConflict, NotFoundError, ServiceUnavailableError } from '#shared/errors';
-import type { Cycle, NewTimelineEntry, ScheduledCharge } from './charge';
+import { type Cycle, cycleTerms, type NewTimelineEntry, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import {
   CYCLE_NOT_FOUND,
@@ -91,6 +91,7 @@ export async function issueCycle(
       of: 'scheduledCharge',
       amountCentavos: cycle.amount,
     });
+    const lateCharges = dueDate ? cycleTerms(charge, dueDate) : null;
     const result = await provider.createCharge({
       tenant: charge.tenant,
       transactionId: id,
@@ -106,6 +107,7 @@ export async function issueCycle(
       },
       dueDate,
       expiresAt,
+      lateCharges,
     });
     const status = statusOf(result, method);
     const t: Transaction = {
@@ -139,6 +141,7 @@ export async function issueCycle(
       affiliate: null,
       recurring: null,
       scheduledCharge: { chargeId: charge.id, cycleNumber: cycle.number },
+      ...(lateCharges ? { lateCharges } : {}),
       createdAt: at,
       updatedAt: at,
       version: 1,

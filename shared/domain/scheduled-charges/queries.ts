@@ -1,4 +1,5 @@
 import { readNumberedPage } from '#shared/domain/paging';
+import { todayOf } from '#shared/domain/payments/late-charge-settings';
 import type { Tenant } from '#shared/domain/tenant';
 import { type Transaction, toTransactionView } from '#shared/domain/transactions/transaction';
 import { NotFoundError } from '#shared/errors';
@@ -48,9 +49,10 @@ export async function transactionsOf(
  * stays empty") and its timeline (newest first).
  */
 export async function toChargeDetail(
-  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'publicBaseUrl'>,
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'publicBaseUrl' | 'clock'>,
   charge: ScheduledCharge,
 ) {
+  const today = todayOf(deps.clock);
   const [transactions, timeline] = await Promise.all([
     transactionsOf(deps, charge),
     deps.scheduledCharges.timeline(charge.tenant, charge.id),
@@ -58,15 +60,15 @@ export async function toChargeDetail(
   const byId = new Map(transactions.map((t) => [t.id, t]));
   return {
     ...toScheduledChargeView(charge),
-    cycles: charge.cycles.map((c) => toCycleView(charge.id, c, deps.publicBaseUrl, byId)),
-    transactions: transactions.filter(isPayment).map(toTransactionView),
+    cycles: charge.cycles.map((c) => toCycleView(charge, c, deps.publicBaseUrl, byId, today)),
+    transactions: transactions.filter(isPayment).map((t) => toTransactionView(t, today)),
     timeline: timeline.map(toTimelineView),
   };
 }
 
 /** GET /api/v1/scheduled-charges/{id}. */
 export async function getScheduledCharge(
-  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'publicBaseUrl'>,
+  deps: Pick<ScheduledChargeDeps, 'scheduledCharges' | 'transactions' | 'publicBaseUrl' | 'clock'>,
   tenant: Tenant,
   id: string,
 ) {

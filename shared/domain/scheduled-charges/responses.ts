@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { amountDueField, lateChargeTermsFields } from '#shared/domain/payments/late-charge-responses';
 import { transactionResponse } from '#shared/domain/transactions/responses';
 import type { Assert, Equals } from '#shared/domain/type-assert';
 import {
@@ -52,6 +53,7 @@ const chargeFields = () => ({
     document: z.string(),
   }),
   product: z.object({ id: z.number().int(), uuid: z.string(), name: z.string() }).nullable(),
+  ...lateChargeTermsFields(),
   environment: z.enum(['test', 'live']),
   createdAt: iso(),
   updatedAt: iso(),
@@ -71,6 +73,8 @@ export const scheduledChargeCycleResponse = z.lazy(() =>
       cycleNumber: z.number().int(),
       dueDate: date(),
       amount: reais('Frozen when the cycle was created'),
+      amountDue: amountDueField(),
+      ...lateChargeTermsFields(),
       status: z.enum(CYCLE_STATUSES),
       payUrl: z.string().describe('The public pay link of the cycle'),
       paidAt: iso().nullable(),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isCalendarDate } from '#shared/dates';
 import { pageFields } from '#shared/domain/paging';
+import { lateChargeFields } from '#shared/domain/payments/late-charge-settings';
 import { methodField } from '#shared/domain/payments/method-names';
 import { MIN_PRICE_CENTAVOS } from '#shared/domain/products/products';
 import { UUID_SHAPE } from '#shared/ids';
@@ -71,6 +72,7 @@ export const createScheduledChargeSchema = z
       .optional(),
     description: textField('description', { max: MAX_DESCRIPTION, trim: true, multiline: true }).optional(),
     trialDays: intField('trialDays', 1, MAX_TRIAL_DAYS).optional(),
+    ...lateChargeFields,
   })
   .strict()
   .superRefine((input, ctx) => {

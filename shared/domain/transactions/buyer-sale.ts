@@ -1,6 +1,8 @@
 import { type CardClient, type CardGuardDeps, guardCardAttempt } from '#shared/domain/card-testing/guard';
 import { BUYER_DECLINE_REASON } from '#shared/domain/payments/cards';
+import { namesLateCharges } from '#shared/domain/payments/late-charge-settings';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
+import { ValidationError } from '#shared/errors';
 import { parseInput } from '#shared/validation';
 import {
   type CreateDeps,
@@ -31,6 +33,14 @@ export async function sellAs(
   caller: SaleCaller,
 ) {
   const input = parseInput(createTransactionSchema, request);
+  if (namesLateCharges(input)) {
+    // A buyer may not set the terms of their own boleto (docs/decisions: trust model).
+    const product = await deps.products.findByUuid(input.productId.toLowerCase());
+    if (product && !(caller.tenant && sameTenant(caller.tenant, product.tenant)))
+      throw new ValidationError([
+        "fine, interest and discounts are set by the product's seller only (call with its API key)",
+      ]);
+  }
   if (input.paymentMethod !== 'creditcard' || !input.card) return createTransaction(deps, request);
   const product = await deps.products.findByUuid(input.productId.toLowerCase());
   if (!product || (caller.tenant && sameTenant(caller.tenant, product.tenant)))

@@ -36,6 +36,12 @@ import {
   PROVIDER_NOT_CONFIGURED,
   type RecurringConsent,
 } from '#shared/domain/payments/gateway';
+import {
+  lateChargeFields,
+  namesLateCharges,
+  readLateChargeDefaults,
+  resolveLateCharges,
+} from '#shared/domain/payments/late-charge-settings';
 import { methodField } from '#shared/domain/payments/method-names';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { Product } from '#shared/domain/products/products';
@@ -92,6 +98,8 @@ export const createTransactionSchema = z
     saveCard: z.boolean().optional(),
     /** The seller id of an affiliate with an active affiliation on the product. */
     affiliateId: z.number().int().positive().optional(),
+    /** Boleto only, from the product's seller (its API key): else the product's, then the seller's settings. */
+    ...lateChargeFields,
   })
   .strict();
 
@@ -140,6 +148,7 @@ export interface SaleContext {
 export type CreateDeps = Pick<
   Deps,
   | 'products'
+  | 'portalConfigs'
   | 'transactions'
   | 'attempts'
   | 'affiliations'
@@ -273,7 +282,24 @@ export async function checkSale(
   const expiresAt = input.paymentMethod === 'pix' ? pixExpiry(now, input, context) : undefined;
   const affiliation = await affiliationOf(deps, product, input, context);
   const buyerState = buyerStateOf(records, product.tenant);
-  return { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation };
+  const lateCharges = await lateChargesOf(deps, input, product, dueDate);
+  return { input, buyer, buyerState, product, provider, now, dueDate, expiresAt, affiliation, lateCharges };
+}
+
+/** A boleto's terms: the request's (the seller's own call, sellAs), else the product's, then the seller's. */
+async function lateChargesOf(
+  deps: CreateDeps,
+  input: CreateTransactionInput,
+  product: Product,
+  dueDate: string | undefined,
+) {
+  if (!dueDate) {
+    if (namesLateCharges(input))
+      throw new ValidationError(['fine, interest and discounts apply to boleto payments only']);
+    return null;
+  }
+  const defaults = await readLateChargeDefaults(deps, product.tenant, product.uuid);
+  return resolveLateCharges(input, defaults, { amount: product.value, dueDate });
 }
 
 /**
@@ -402,6 +428,7 @@ export async function createSaleKeepingCard(
       card: input.card,
       saveCard: plan.saveCard,
       dueDate: plan.dueDate ?? undefined,
+      ...(plan.lateCharges ? { lateCharges: plan.lateCharges } : {}),
       expiresAt: plan.expiresAt ?? undefined,
       ...(plan.recurringConsent ? { recurringConsent: plan.recurringConsent } : {}),
     }),
@@ -470,6 +497,7 @@ function planOf(checked: CheckedSale, context: SaleContext, transactionId: numbe
     buyer,
     product: { id: product.id, uuid: product.uuid, name: product.name, value: product.value },
     dueDate: dueDate ?? null,
+    ...(checked.lateCharges ? { lateCharges: checked.lateCharges } : {}),
     expiresAt: expiresAt ?? null,
     metadata: input.metadata ?? {},
     checkoutSessionId: context.checkoutSessionId ?? null,
@@ -553,6 +581,7 @@ export async function recordSale(
     affiliate: plan.affiliate,
     // A declined first payment starts no subscription: it is nobody's charge.
     recurring: status === 'denied' ? null : plan.recurring,
+    ...(plan.lateCharges ? { lateCharges: plan.lateCharges } : {}),
     createdAt: at,
     updatedAt: at,
     version: 1,

@@ -9,6 +9,7 @@ import {
 import type { Deps } from '#shared/domain/deps';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { pageFields, readNumberedPage } from '#shared/domain/paging';
+import { todayOf } from '#shared/domain/payments/late-charge-settings';
 import { methodField } from '#shared/domain/payments/method-names';
 import type { TransactionQuery } from '#shared/domain/ports';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
@@ -233,7 +234,7 @@ export const SEARCH_TOO_BROAD = `search matches more than ${SEARCH_READ_LIMIT} t
  * their totals; cursor pages (`cursor`) read no total and answer `page` and `totalPages` null.
  */
 export async function listTransactions(
-  deps: Pick<ManageDeps, 'transactions'>,
+  deps: Pick<ManageDeps, 'transactions' | 'clock'>,
   tenant: Tenant,
   input: z.output<typeof listSchema>,
 ) {
@@ -248,7 +249,7 @@ export async function listTransactions(
     });
     if (page.tooBroad) throw new ValidationError([SEARCH_TOO_BROAD]);
     return {
-      data: page.items.map(toTransactionView),
+      data: page.items.map((t) => toTransactionView(t, todayOf(deps.clock))),
       count: page.items.length,
       page: null,
       totalPages: null,
@@ -258,7 +259,7 @@ export async function listTransactions(
   const page = await readNumberedPage(input, (at) => deps.transactions.list(tenant, { ...query, ...at }));
   if (page.tooBroad) throw new ValidationError([SEARCH_TOO_BROAD]);
   return {
-    data: page.items.map(toTransactionView),
+    data: page.items.map((t) => toTransactionView(t, todayOf(deps.clock))),
     count: page.items.length,
     page: input.page as number | null,
     totalPages: Math.ceil(page.totalCount / input.limit) as number | null,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
 import { limitQuery } from '#shared/domain/paging';
+import { todayOf } from '#shared/domain/payments/late-charge-settings';
 import { methodField } from '#shared/domain/payments/method-names';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
@@ -19,15 +20,19 @@ import { STATUSES, TRANSACTION_NOT_FOUND, toTransactionView } from './transactio
 
 /** The seller's transactions, filtered; `search` matches the buyer (a word of the name, the e-mail, the document). */
 export async function listSellerTransactions(
-  deps: Pick<ManageDeps, 'transactions'>,
+  deps: Pick<ManageDeps, 'transactions' | 'clock'>,
   tenant: Tenant,
   input: z.output<typeof listSchema>,
 ) {
   return listTransactions(deps, tenant, input);
 }
 
-export async function getTransactionView(deps: Pick<ManageDeps, 'transactions'>, tenant: Tenant, id: string) {
-  return toTransactionView(await getTransaction(deps, tenant, id));
+export async function getTransactionView(
+  deps: Pick<ManageDeps, 'transactions' | 'clock'>,
+  tenant: Tenant,
+  id: string,
+) {
+  return toTransactionView(await getTransaction(deps, tenant, id), todayOf(deps.clock));
 }
 
 /** Panel route: the path id is the gatewayPayId (spec). */
@@ -64,7 +69,7 @@ export const chargesQuerySchema = z.object({
 
 /** GET /api/v1/charges: cursor pages, newest first; each item carries its uuid. */
 export async function listCharges(
-  deps: Pick<ManageDeps, 'transactions'>,
+  deps: Pick<ManageDeps, 'transactions' | 'clock'>,
   tenant: Tenant,
   q: z.output<typeof chargesQuerySchema>,
 ) {
@@ -78,7 +83,7 @@ export async function listCharges(
     countTotal: false,
   });
   return {
-    data: page.items.map(toTransactionView),
+    data: page.items.map((t) => toTransactionView(t, todayOf(deps.clock))),
     nextCursor: page.cursor ?? null,
     hasMore: Boolean(page.cursor),
   };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { transactionAffiliateResponse } from '#shared/domain/affiliates/index';
+import { amountDueField, lateChargeTermsFields } from '#shared/domain/payments/late-charge-responses';
 import type { Assert, Equals, Extends } from '#shared/domain/type-assert';
 import { webhookDeliveryResponse } from '#shared/domain/webhooks/responses';
 import type { listTransactions, refundTransaction } from './manage';
@@ -123,6 +124,14 @@ export const transactionResponse = z.lazy(() =>
       clientReferenceId: z.string().nullable().describe("The checkout session's client_reference_id"),
       affiliate: transactionAffiliateResponse.nullable(),
       chargeback: transactionChargebackResponse.nullable(),
+      ...lateChargeTermsFields(),
+      amountDue: amountDueField(),
+      paidAmount: reais('What the payment cleared (face value + fine + interest - discount)')
+        .nullable()
+        .describe('Null until paid'),
+      fineAmount: reais('The fine within paidAmount').nullable(),
+      interestAmount: reais('The interest within paidAmount').nullable(),
+      discountAmount: reais('The early-payment discount taken off paidAmount').nullable(),
       createdAt: iso(),
       updatedAt: iso(),
     })

@@ -1,9 +1,16 @@
+import { saoPauloDate } from '#shared/dates';
 import {
   type SaleReturns,
   type TransactionAffiliate,
   toTransactionAffiliateView,
 } from '#shared/domain/affiliates/index';
 import type { EventPayload } from '#shared/domain/events/events';
+import {
+  amountDueOn,
+  type LateChargeTerms,
+  lateChargeTermsView,
+  NO_LATE_CHARGES,
+} from '#shared/domain/payments/amount-due';
 import type { BoletoArtifact, CardSummary, ChargeMethod, PixArtifact } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { centavosToReais, percentOf } from '#shared/money';
@@ -102,6 +109,17 @@ export interface Transaction {
    * with fine and interest); absent when the notification carried no amount.
    */
   paidAmount?: number | null;
+  /**
+   * The fine, interest and discount registered with the pix or boleto (exact units); null or absent:
+   * none (it is paid at face value).
+   */
+  lateCharges?: LateChargeTerms | null;
+  /**
+   * What a paid pix or boleto's amount held beyond (or below) its face value, in centavos: the fine
+   * and interest of a late payment, the discount of an early one. Null or absent before payment and
+   * for a payment at face value without terms.
+   */
+  collected?: { fine: number; interest: number; discount: number } | null;
   /** The transaction's chargeback; absent when it never had one (and on chargebacks stored before this field). */
   chargeback?: TransactionChargeback | null;
   /**
@@ -126,7 +144,34 @@ export function sellerNet(method: ChargeMethod, value: number, installments: num
   return Math.max(0, value - fee);
 }
 
-export function toTransactionView(t: Transaction) {
+/** A boleto's due date, the day its terms count from; null for anything else. */
+export const dueDateOf = (t: Pick<Transaction, 'boleto' | 'paymentMethod'>) =>
+  t.paymentMethod === 'boleto' && t.boleto ? t.boleto.dueDate : null;
+
+/**
+ * How a payment of `paid` centavos splits over the face value: beyond it, the fine the terms give
+ * that day first (never more than the extra) and the rest interest; below it, a discount.
+ */
+export function collectedOf(t: Transaction, paid: number, payDay: string): Transaction['collected'] {
+  const dueDate = dueDateOf(t);
+  if (paid === t.value && !t.lateCharges) return null;
+  if (paid < t.value) return { fine: 0, interest: 0, discount: t.value - paid };
+  const expected = dueDate ? amountDueOn(t.value, dueDate, t.lateCharges ?? NO_LATE_CHARGES, payDay) : null;
+  const extra = paid - t.value;
+  const fine = Math.min(extra, expected?.fine ?? 0);
+  return { fine, interest: extra - fine, discount: 0 };
+}
+
+const OPEN_STATUSES: readonly TransactionStatus[] = ['pendingBoleto', 'pendingPix'];
+
+/**
+ * The API's transaction. `today` (Sao Paulo) prices `amountDue` of a pending pix or boleto; an
+ * event's payload prices it on the day of the change.
+ */
+export function toTransactionView(t: Transaction, today: string = saoPauloDate(new Date(t.updatedAt))) {
+  const dueDate = dueDateOf(t);
+  const paid = t.paidAt ? (t.paidAmount ?? t.value) : null;
+  const reaisOrNull = (c: number | undefined) => (c === undefined ? null : centavosToReais(c));
   return {
     id: t.id,
     uuid: t.uuid,
@@ -169,6 +214,18 @@ export function toTransactionView(t: Transaction) {
     clientReferenceId: t.clientReferenceId ?? null,
     affiliate: t.affiliate ? toTransactionAffiliateView(t.affiliate, saleReturnsOf(t)) : null,
     chargeback: t.chargeback ?? null,
+    ...lateChargeTermsView(t.lateCharges ?? NO_LATE_CHARGES),
+    amountDue: OPEN_STATUSES.includes(t.status)
+      ? centavosToReais(
+          dueDate
+            ? amountDueOn(t.value, dueDate, t.lateCharges ?? NO_LATE_CHARGES, today).amountDue
+            : t.value,
+        )
+      : null,
+    paidAmount: paid === null ? null : centavosToReais(paid),
+    fineAmount: paid === null ? null : (reaisOrNull(t.collected?.fine) ?? 0),
+    interestAmount: paid === null ? null : (reaisOrNull(t.collected?.interest) ?? 0),
+    discountAmount: paid === null ? null : (reaisOrNull(t.collected?.discount) ?? 0),
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
   };

@@ -1,7 +1,8 @@
+import { saoPauloDate } from '#shared/dates';
 import type { Deps } from '#shared/domain/deps';
 import { newEvent } from '#shared/domain/events/events';
 import { canApplyTo, RULES, refusal, type Trigger } from './state-machine';
-import { paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
+import { collectedOf, paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
 
 export type TransitionDeps = Pick<Deps, 'transactions' | 'clock' | 'ids'>;
 
@@ -32,6 +33,10 @@ export function applyTrigger(
   if (trigger === 'pay') next.paidAt = at;
   if (trigger === 'pay' && details.paidAmount !== undefined && details.paidAmount !== t.value)
     next.paidAmount = details.paidAmount;
+  if (trigger === 'pay' && t.paymentMethod !== 'creditcard') {
+    const collected = collectedOf(t, details.paidAmount ?? t.value, saoPauloDate(new Date(at)));
+    if (collected) next.collected = collected;
+  }
   if (trigger === 'cancel' || trigger === 'expire') next.canceledAt = at;
   if (trigger === 'fail') {
     next.failureCode = details.failureCode ?? 'payment_failed';

@@ -16,6 +16,7 @@ import { SequentialIds } from '#test/support/fakes/ids';
 import { FakeInstallmentPlanRepository } from '#test/support/fakes/installment-plan-repository';
 import { RecordingMailer } from '#test/support/fakes/mail';
 import { FakePaymentProvider } from '#test/support/fakes/payment-provider';
+import { FakePortalConfigRepository } from '#test/support/fakes/portal-config-repository';
 import { FakeProductRepository } from '#test/support/fakes/product-repository';
 import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduler } from '#test/support/fakes/scheduler';
@@ -72,8 +73,9 @@ function engine() {
   const profile = customerProfile({ tenant: TENANT, name: 'Ana', email: 'ana@example.com', createdAt: NOW });
   customers.profiles.set(`${TENANT.sellerId}#${TENANT.environment}#${profile.uuid}`, profile);
   const reader = fakeCustomerAndProductReader({ customers, products, installmentPlans });
+  const portalConfigs = new FakePortalConfigRepository(products);
   const create = (firstDueDate = '2026-03-31') =>
-    createInstallmentPlan({ ...deps, customerAndProduct: reader }, TENANT, {
+    createInstallmentPlan({ ...deps, customerAndProduct: reader, portalConfigs }, TENANT, {
       productId: product.uuid,
       customerId: profile.id,
       installments: 3,

@@ -13,6 +13,7 @@ import { SequentialIds } from '#test/support/fakes/ids';
 import { RecordingMailer } from '#test/support/fakes/mail';
 import { FakePaymentMethodRepository } from '#test/support/fakes/payment-method-repository';
 import { FakePaymentProvider } from '#test/support/fakes/payment-provider';
+import { FakePortalConfigRepository } from '#test/support/fakes/portal-config-repository';
 import { FakeProductRepository } from '#test/support/fakes/product-repository';
 import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-charge-repository';
@@ -82,7 +83,8 @@ async function oneTime(
   methods: ('pix' | 'boleto' | 'card')[] = ['pix', 'boleto'],
 ) {
   const reader = fakeCustomerAndProductReader({ customers: e.customers, products: e.deps.products });
-  const view = await createScheduledCharge({ ...e.deps, customerAndProduct: reader }, TENANT, {
+  const portalConfigs = new FakePortalConfigRepository(e.deps.products as FakeProductRepository);
+  const view = await createScheduledCharge({ ...e.deps, customerAndProduct: reader, portalConfigs }, TENANT, {
     customerId: e.profile.id,
     amount: 15050,
     dueDate,

@@ -30,6 +30,7 @@ const CHARGE_FIELDS = [
   'canceledAt',
   'overdueCycles',
   'dueAt',
+  'lateCharges',
   'createdAt',
   'updatedAt',
   'version',

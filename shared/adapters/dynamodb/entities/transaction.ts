@@ -33,6 +33,8 @@ const DATA_FIELDS = [
   'scheduledCharge',
   'installmentPlan',
   'paidAmount',
+  'lateCharges',
+  'collected',
   'chargeback',
   'createdAt',
   'updatedAt',
@@ -89,8 +91,16 @@ export const transactionEntity = defineEntity({
   },
   attributes: (t) => tenantAttributes(t, DATA_FIELDS),
   fromItem: (item): Transaction => {
-    const { recurring, scheduledCharge, installmentPlan, paidAmount, chargeback, ...t } =
-      fromTenantAttributes<Transaction>(item, DATA_FIELDS);
+    const {
+      recurring,
+      scheduledCharge,
+      installmentPlan,
+      paidAmount,
+      lateCharges,
+      collected,
+      chargeback,
+      ...t
+    } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
     // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
     // others read back as they were written, without.
     return {
@@ -102,6 +112,8 @@ export const transactionEntity = defineEntity({
       ...(chargeback ? { chargeback } : {}),
       // Every write since the daily figures exist marks the item (transaction-repository.ts).
       ...(item[IN_DAILY_FIGURES] ? {} : { outsideDailyFigures: true as const }),
+      ...(lateCharges ? { lateCharges } : {}),
+      ...(collected ? { collected } : {}),
     };
   },
 });
