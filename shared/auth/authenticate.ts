@@ -166,7 +166,7 @@ async function viaJwt(req: HttpRequest, token: string, scheme: 'jwt' | 'panel', 
   const sellerId = chosen ?? homeSellerId;
   const now = req.container.wallClock.now();
   // The login that signed the seller up is its owner: no read. Any other seller is looked up on
-  // every request (a removed member is refused at once), beside the count (docs/decisions.md, "Team").
+  // every request (a removed member is refused at once), beside the count (docs/decisions.md, "Team and roles").
   const [count, role] = await Promise.all([
     req.container.repos.rateLimits.hit(principal, now, rateWindow(now)),
     sellerId === homeSellerId ? ('owner' as Role) : req.container.repos.team.roleOf(sellerId, userId),
