@@ -5,21 +5,21 @@ import { SellerSwitcher } from './sellers';
 
 const NAV: { to: string; label: string }[] = [
   { to: '/', label: 'Início' },
-  { to: '/cobrancas', label: 'Cobranças agendadas' },
-  { to: '/carnes', label: 'Carnês' },
-  { to: '/produtos', label: 'Produtos' },
-  { to: '/assinaturas', label: 'Assinaturas' },
-  { to: '/sessoes', label: 'Sessões de checkout' },
-  { to: '/portal', label: 'Portal do cliente' },
   { to: '/vendas', label: 'Vendas' },
   { to: '/clientes', label: 'Clientes' },
+  { to: '/produtos', label: 'Produtos' },
+  { to: '/assinaturas', label: 'Assinaturas' },
+  { to: '/cobrancas', label: 'Cobranças agendadas' },
+  { to: '/carnes', label: 'Carnês' },
+  { to: '/sessoes', label: 'Sessões de checkout' },
+  { to: '/portal', label: 'Portal do cliente' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
   { to: '/desenvolvedores/eventos', label: 'Eventos' },
   { to: '/asaas', label: 'Conectar Asaas' },
-  { to: '/conta', label: 'Conta' },
   { to: '/configuracoes/perfil', label: 'Perfil do negócio' },
   { to: '/configuracoes/equipe', label: 'Equipe' },
+  { to: '/conta', label: 'Conta' },
 ];
 
 /** The frame of every signed-in view: the mode switch, the menu, and the view. */
