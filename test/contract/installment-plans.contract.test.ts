@@ -98,6 +98,7 @@ function plan(n: number, options: Options = {}): InstallmentPlan {
     ],
     overdueInstallments: 0,
     dueAt: null,
+    reminderOffsets: null,
     fingerprint: `fp-${n}`,
     activatedAt: null,
     completedAt: null,

@@ -130,6 +130,7 @@ function charge(n: number, options: Options = {}): ScheduledCharge {
     cycles: [cycle(n, 1, dueDate, {}, tenant)],
     overdueCycles: 0,
     dueAt: null,
+    reminderOffsets: null,
     timelineSeq: 0,
     createdAt: at(n),
     updatedAt: at(n),

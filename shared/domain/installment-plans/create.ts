@@ -5,6 +5,7 @@ import { scheduleAtDue } from '#shared/domain/due-schedule';
 import type { CustomerAndProductReader } from '#shared/domain/ports';
 import { FACTOR_SCALE, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import { CUSTOMER_NOT_FOUND, customerSnapshot } from '#shared/domain/scheduled-charges/create';
+import { offsetsFor } from '#shared/domain/scheduled-charges/reminders';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { sellerNet } from '#shared/domain/transactions/transaction';
 import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
@@ -95,7 +96,10 @@ export async function createInstallmentPlan(
   // The customer is the request's id: the fingerprint is known once the product's id is.
   const fingerprintOf = (productId: number) =>
     [input.customerId, productId, input.installments, firstDueDate, input.affiliateId ?? 0].join(':');
-  const { product, profile, affiliation, planHold } = await resolveSale(deps, tenant, input, fingerprintOf);
+  const [{ product, profile, affiliation, planHold }, reminders] = await Promise.all([
+    resolveSale(deps, tenant, input, fingerprintOf),
+    deps.reminderSettings.read(tenant, input.customerId),
+  ]);
   await providerOf(deps, { tenant });
   const fator = product.carne.interestFactors[String(input.installments)] ?? FACTOR_SCALE;
   const installmentAmount = installmentAmountOf(product.value, fator, input.installments);
@@ -133,6 +137,7 @@ export async function createInstallmentPlan(
     installmentsDetail,
     overdueInstallments: 0,
     dueAt: null,
+    reminderOffsets: offsetsFor(reminders),
     fingerprint,
     activatedAt: null,
     completedAt: null,

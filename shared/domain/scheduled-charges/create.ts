@@ -14,6 +14,7 @@ import {
   toScheduledChargeView,
 } from './charge';
 import { advanceDue, type DueDeps } from './due';
+import { offsetsFor } from './reminders';
 import type { CreateScheduledChargeInput } from './schemas';
 import { chargeDueJob, chargeEvent, deriveStatus, newCycle, nextDueAt } from './state';
 
@@ -52,10 +53,13 @@ export async function createScheduledCharge(
   const trialEndsOn = input.trialDays ? addDays(today, input.trialDays - 1) : null;
   if (trialEndsOn && input.dueDate <= trialEndsOn)
     throw new ValidationError([`dueDate must be after the trial's last day (${trialEndsOn})`]);
-  const { customer: profile, product: found } = await deps.customerAndProduct.read(tenant, {
-    customerId: input.customerId,
-    productUuid: input.productId || undefined,
-  });
+  const [{ customer: profile, product: found }, reminders] = await Promise.all([
+    deps.customerAndProduct.read(tenant, {
+      customerId: input.customerId,
+      productUuid: input.productId || undefined,
+    }),
+    deps.reminderSettings.read(tenant, input.customerId),
+  ]);
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   let product: ScheduledCharge['product'] = null;
   if (input.productId) {
@@ -98,6 +102,7 @@ export async function createScheduledCharge(
     cycles: [],
     overdueCycles: 0,
     dueAt: null,
+    reminderOffsets: offsetsFor(reminders),
     timelineSeq: 0,
     createdAt: at,
     updatedAt: at,

@@ -61,6 +61,7 @@ function charge(overrides: Partial<ScheduledCharge> = {}): ScheduledCharge {
     cycles: [cycle()],
     overdueCycles: 0,
     dueAt: null,
+    reminderOffsets: null,
     timelineSeq: 0,
     createdAt: NOW,
     updatedAt: NOW,

@@ -30,6 +30,7 @@ const CHARGE_FIELDS = [
   'canceledAt',
   'overdueCycles',
   'dueAt',
+  'reminderOffsets',
   'createdAt',
   'updatedAt',
   'version',
