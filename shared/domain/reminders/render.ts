@@ -6,7 +6,7 @@ import { type Placeholder, placeholdersOf, type ReminderStep } from './schedule'
 /**
  * A step's template filled for one charge on one day. Every value comes from a seller or a
  * customer (names, the business name) or from a provider (the boleto line): the HTML escapes each
- * of them, and a line whose placeholder has no value (a boleto not issued) is left out.
+ * of them, and a line naming a boleto line or pix code not issued is left out.
  */
 
 export interface ReminderValues {
@@ -28,6 +28,8 @@ export interface ReminderValues {
 
 const SANDBOX_NOTE = 'Ambiente de testes: nenhuma cobrança real foi feita.';
 const LINKS: Placeholder[] = ['link', 'descadastro'];
+/** What a charge may not have yet: a line naming one of these without a value is left out. */
+const OPTIONAL: Placeholder[] = ['linha_digitavel', 'pix_copia_e_cola'];
 
 function valuesOf(v: ReminderValues): Record<Placeholder, string> {
   return {
@@ -110,7 +112,8 @@ export function renderEmail(step: Pick<ReminderStep, 'subject' | 'body'>, v: Rem
 /** An SMS: the step's text, the seller named, the opt-out link at the end. */
 export function renderSms(step: Pick<ReminderStep, 'body'>, v: ReminderValues): string {
   const text = renderText(step, v);
-  const named = text.includes(v.businessName.trim()) ? text : `${v.businessName.trim()}: ${text}`;
+  const seller = v.businessName.trim();
+  const named = !seller || text.includes(seller) ? text : `${seller}: ${text}`;
   return placeholdersOf(step.body).includes('descadastro') ? named : `${named}\nSair: ${v.optOutUrl}`;
 }
 

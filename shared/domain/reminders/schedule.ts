@@ -88,27 +88,27 @@ export const DEFAULT_SCHEDULE: ReminderSchedule = {
   steps: [
     emailStep(
       -3,
-      'Sua cobrança de {{empresa}} vence em {{vencimento}}',
+      'Sua cobrança vence em {{vencimento}}: {{referente}}',
       'Lembrete: a cobrança de {{empresa}} vence em {{vencimento}}.',
     ),
     emailStep(
       0,
-      'Sua cobrança de {{empresa}} vence hoje',
+      'Sua cobrança vence hoje: {{referente}}',
       'A cobrança de {{empresa}} vence hoje, {{vencimento}}.',
     ),
     emailStep(
       1,
-      'Cobrança de {{empresa}} vencida',
+      'Cobrança vencida: {{referente}}',
       'A cobrança de {{empresa}} venceu em {{vencimento}} e ainda não identificamos o pagamento.',
     ),
     emailStep(
       3,
-      'Cobrança de {{empresa}} vencida há 3 dias',
+      'Cobrança vencida há 3 dias: {{referente}}',
       'A cobrança de {{empresa}} venceu em {{vencimento}} e continua em aberto.',
     ),
     emailStep(
       7,
-      'Cobrança de {{empresa}} vencida há 7 dias',
+      'Cobrança vencida há 7 dias: {{referente}}',
       'A cobrança de {{empresa}} venceu em {{vencimento}} e continua em aberto. Regularize assim que possível.',
     ),
   ],

@@ -24,7 +24,8 @@ const [before3, due, after1, after3, after7] = DEFAULT_SCHEDULE.steps;
 describe('renderEmail', () => {
   it('writes the amount due in R$, the date as dd/mm/aaaa, the link, the boleto line, the pix code and the seller', () => {
     const mail = renderEmail(before3, values);
-    expect(mail.subject).toBe('Sua cobrança de Padaria <Pão & Cia> vence em 05/03/2026');
+    expect(mail.subject).toBe('Sua cobrança vence em 05/03/2026: Mensalidade "A&B"');
+    expect(mail.text).toContain('Lembrete: a cobrança de Padaria <Pão & Cia> vence em 05/03/2026.');
     expect(mail.text).toContain('Olá, Ana <script>!');
     expect(mail.text).toContain('Referente a: Mensalidade "A&B"');
     expect(mail.text).toContain('Valor: R$ 1.234,56');
@@ -51,11 +52,11 @@ describe('renderEmail', () => {
 
   it('has a subject per default step, a test marker in the sandbox, and leaves out what was not issued', () => {
     expect([before3, due, after1, after3, after7].map((s) => renderEmail(s, values).subject)).toEqual([
-      'Sua cobrança de Padaria <Pão & Cia> vence em 05/03/2026',
-      'Sua cobrança de Padaria <Pão & Cia> vence hoje',
-      'Cobrança de Padaria <Pão & Cia> vencida',
-      'Cobrança de Padaria <Pão & Cia> vencida há 3 dias',
-      'Cobrança de Padaria <Pão & Cia> vencida há 7 dias',
+      'Sua cobrança vence em 05/03/2026: Mensalidade "A&B"',
+      'Sua cobrança vence hoje: Mensalidade "A&B"',
+      'Cobrança vencida: Mensalidade "A&B"',
+      'Cobrança vencida há 3 dias: Mensalidade "A&B"',
+      'Cobrança vencida há 7 dias: Mensalidade "A&B"',
     ]);
     const sandbox = renderEmail(before3, { ...values, sandbox: true, boletoLine: null, pixCopyPaste: null });
     expect(sandbox.subject.startsWith('[TESTE] ')).toBe(true);
