@@ -62,15 +62,13 @@ describe('PinpointSmsMessenger', () => {
   });
 
   it('lets the provider’s refusal through, for the timeline’s reason', async () => {
-    mock
-      .on(SendTextMessageCommand)
-      .rejects(
-        new ValidationException({
-          message: 'Destination is opted out',
-          $metadata: {},
-          Reason: 'OTHER',
-        } as never),
-      );
+    mock.on(SendTextMessageCommand).rejects(
+      new ValidationException({
+        message: 'Destination is opted out',
+        $metadata: {},
+        Reason: 'OTHER',
+      } as never),
+    );
     await expect(
       new PinpointSmsMessenger({ client: new PinpointSMSVoiceV2Client({ region: 'sa-east-1' }) }).send(sms),
     ).rejects.toThrow('Destination is opted out');

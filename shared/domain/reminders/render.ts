@@ -45,9 +45,10 @@ function valuesOf(v: ReminderValues): Record<Placeholder, string> {
   };
 }
 
-/** The template's lines with a value for each placeholder; a line naming an empty one is dropped. */
+/** The template's lines; a line naming a boleto line or a pix code the charge does not have is dropped. */
 function keptLines(template: string, values: Record<string, string>): string[] {
-  return template.split('\n').filter((line) => placeholdersOf(line).every((p) => (values[p] ?? '') !== ''));
+  const missing = (p: string) => (OPTIONAL as string[]).includes(p) && (values[p] ?? '') === '';
+  return template.split('\n').filter((line) => !placeholdersOf(line).some(missing));
 }
 
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;

@@ -63,6 +63,9 @@ describe('renderEmail', () => {
     expect(sandbox.text).toContain('Ambiente de testes');
     expect(sandbox.text).not.toContain('Linha digitável');
     expect(sandbox.text).not.toContain('Pix copia e cola');
+    const unnamed = renderEmail(before3, { ...values, businessName: '' });
+    expect(unnamed.text).toContain('Valor: R$ 1.234,56');
+    expect(unnamed.text).toContain('Lembrete: a cobrança de  vence em 05/03/2026.');
   });
 });
 
