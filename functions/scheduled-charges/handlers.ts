@@ -1,3 +1,16 @@
+import { optOut, optOutPage } from '#shared/domain/reminders/opt-out';
+import {
+  deleteChannel,
+  deleteCustomerReminderSchedule,
+  getCustomerReminderSchedule,
+  getReminderChannels,
+  getReminderSchedule,
+  previewReminder,
+  putCustomerReminderSchedule,
+  putReminderSchedule,
+  putSmsChannel,
+  putWhatsappChannel,
+} from '#shared/domain/reminders/settings';
 import {
   cancelCharge,
   markPaid,
@@ -9,6 +22,7 @@ import {
 } from '#shared/domain/scheduled-charges/actions';
 import { createScheduledCharge } from '#shared/domain/scheduled-charges/create';
 import { getScheduledCharge, listScheduledCharges } from '#shared/domain/scheduled-charges/queries';
+import { pageReply } from '#shared/http/page-replies';
 import { defineHandlers } from '#shared/http/pipeline';
 import { reply } from '#shared/http/types';
 import { scheduledChargeRoutes } from './routes';
@@ -32,5 +46,19 @@ export const group = defineHandlers(scheduledChargeRoutes, ({ deps }) => {
     pauseScheduledCharge: ({ tenant, path }) => pauseCharge(deps, tenant, path.id),
     resumeScheduledCharge: ({ tenant, path }) => resumeCharge(deps, tenant, path.id),
     updateScheduledCharge: ({ tenant, path, body }) => updateCharge(deps, tenant, path.id, body),
+    getReminderSchedule: ({ tenant }) => getReminderSchedule(deps, tenant),
+    putReminderSchedule: ({ tenant, body }) => putReminderSchedule(deps, tenant, body),
+    previewReminder: ({ tenant, body }) => previewReminder(deps, tenant, body),
+    getCustomerReminderSchedule: ({ tenant, path }) => getCustomerReminderSchedule(deps, tenant, path.uuid),
+    putCustomerReminderSchedule: ({ tenant, path, body }) =>
+      putCustomerReminderSchedule(deps, tenant, path.uuid, body),
+    deleteCustomerReminderSchedule: ({ tenant, path }) =>
+      deleteCustomerReminderSchedule(deps, tenant, path.uuid),
+    getReminderChannels: ({ tenant }) => getReminderChannels(deps, tenant),
+    putWhatsappChannel: ({ tenant, body }) => putWhatsappChannel(deps, tenant, body),
+    putSmsChannel: ({ tenant, body }) => putSmsChannel(deps, tenant, body),
+    deleteReminderChannel: ({ tenant, path }) => deleteChannel(deps, tenant, path.channel),
+    getReminderOptOutPage: async ({ path }) => pageReply(await optOutPage(deps, path.token)),
+    postReminderOptOut: async ({ path }) => pageReply(await optOut(deps, path.token)),
   };
 });

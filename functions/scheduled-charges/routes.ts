@@ -14,6 +14,7 @@ import {
   updateScheduledChargeSchema,
 } from '#shared/domain/scheduled-charges/schemas';
 import { type AuthScheme, defineRoutes } from '#shared/http/types';
+import { reminderRoutes } from './reminder-routes';
 import { emptyActionBody } from './shapes';
 
 const auth: AuthScheme[] = ['apiKey', 'jwt'];
@@ -189,4 +190,5 @@ export const scheduledChargeRoutes = defineRoutes('scheduled-charges', [
     errors: [409],
     responses: { 200: scheduledChargeResponse },
   },
+  ...reminderRoutes,
 ]);

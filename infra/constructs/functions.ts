@@ -90,6 +90,25 @@ const CAPABILITY_GRANTS: Record<Capability, (r: FunctionResources, role: Role) =
     });
   },
   sendsMail: (r, role) => r.mail.grantSend(role),
+  sendsMessages: (_r, role) => {
+    const stack = Stack.of(role);
+    const part = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+    const kinds = ['phone-number', 'sender-id', 'pool', 'configuration-set'];
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['sms-voice:SendTextMessage'],
+        resources: kinds.map((resource) =>
+          stack.formatArn({ service: 'sms-voice', resource, resourceName: '*' }),
+        ),
+      }),
+    );
+    for (const kind of kinds)
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:${part(stack.partition, 'Partition')}:sms-voice:${part(stack.region, 'Region')}:${part(stack.account, 'AccountId')}:${kind}/*]`,
+        reason:
+          "Each seller sends from its own origination identity, named in its reminder settings at run time; the wildcard is limited to the account's SMS identities of that kind.",
+      });
+  },
   decryptsProviderKeys: (r, role) => {
     r.providerKey.grantDecrypt(role);
   },

@@ -61,6 +61,8 @@ export interface FunctionNeeds {
   schedulesJobs?: true;
   /** ses:SendEmail from the stack's sender identity, through its configuration set. */
   sendsMail?: true;
+  /** sms-voice:SendTextMessage from the account's origination identities (reminders by SMS). */
+  sendsMessages?: true;
   /** kms:Decrypt with the provider-keys key: charges a live seller through its connected account. */
   decryptsProviderKeys?: true;
   /** kms:Encrypt and Decrypt with the provider-keys key: stores a seller's provider API key. */
@@ -115,12 +117,14 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   // Every subscription change that sets a new due time (a trial end, a renewal) schedules its due job.
   subscriptions: { table: 'readWrite', schedulesJobs: true, decryptsProviderKeys: true },
   // A scheduled charge's changes schedule its due job; creating one runs its due step at once, which
-  // issues a pix or boleto due soon and may send the day's reminder (SES for live tenants).
+  // issues a pix or boleto due soon and may send the day's reminder (SES, WhatsApp, SMS for live
+  // tenants). Its reminder-channel routes store a seller's WhatsApp token encrypted.
   'scheduled-charges': {
     table: 'readWrite',
     schedulesJobs: true,
     sendsMail: true,
-    decryptsProviderKeys: true,
+    sendsMessages: true,
+    encryptsProviderKeys: true,
     secrets: ['boletoPdf'],
   },
   // A carnê's changes schedule its due job (issuance 10 days ahead, due_today, overdue, reminders,
@@ -138,6 +142,7 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
     table: 'readWrite',
     schedulesJobs: true,
     sendsMail: true,
+    sendsMessages: true,
     decryptsProviderKeys: true,
     secrets: ['boletoPdf'],
   },

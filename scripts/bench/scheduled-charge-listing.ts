@@ -126,6 +126,7 @@ function chargeOf(
     ],
     overdueCycles: status === 'overdue' ? 1 : 0,
     dueAt: null,
+    reminderOffsets: null,
     timelineSeq: 0,
     createdAt: at,
     updatedAt: at,

@@ -27,6 +27,7 @@ import type {
   MailboxReader,
   Mailer,
   MailLog,
+  Messenger,
   Metrics,
   PaymentGateway,
   PaymentMethodRepository,
@@ -36,6 +37,7 @@ import type {
   ProductRepository,
   Queue,
   RateLimitRepository,
+  ReminderSettingsRepository,
   Reporter,
   SandboxOperations,
   ScheduledChargeRepository,
@@ -78,6 +80,8 @@ export interface Deps {
   installmentPlans: InstallmentPlanRepository;
   portalSessions: PortalSessionRepository;
   portalConfigs: PortalConfigRepository;
+  /** Reminder schedules, channels and opt-outs of sellers and customers. */
+  reminderSettings: ReminderSettingsRepository;
   apiKeys: ApiKeyRepository;
   rateLimits: RateLimitRepository;
   health: HealthRepository;
@@ -122,6 +126,8 @@ export interface Deps {
   liveGateway: PaymentGateway;
   sandbox: SandboxOperations;
   mailer: Mailer;
+  /** WhatsApp and SMS: a sandbox tenant's are kept in the mailbox, the rest go to the providers. */
+  messenger: Messenger;
   mailbox: MailboxReader;
   sender: WebhookSender;
   urlPolicy: UrlPolicy;

@@ -72,6 +72,17 @@ export type {
 } from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';
 export type {
+  ChannelMessage,
+  CustomerReminderSettings,
+  Messenger,
+  OptOutRef,
+  ReminderContext,
+  ReminderSettingsRepository,
+  SellerReminderSettings,
+  SmsChannelSettings,
+  WhatsappChannelSettings,
+} from './ports/reminders';
+export type {
   ScheduledChargeChanges,
   ScheduledChargePage,
   ScheduledChargeQuery,

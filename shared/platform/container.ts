@@ -35,6 +35,7 @@ import type {
   Mailbox,
   MailboxReader,
   Mailer,
+  Messenger,
   Metrics,
   PaymentGateway,
   Queue,
@@ -54,6 +55,7 @@ import type {
   SecretCipher,
 } from '#shared/domain/ports/provider-connections';
 import { credentialsResolver } from '#shared/domain/provider-connections/connections';
+import { byChannel, keepingMessenger, routeMessages } from '#shared/domain/reminders/messenger';
 import { logger } from '#shared/logger';
 import { once } from '#shared/once';
 import { SECRET_NAMES, type SecretName } from '#shared/secrets';
@@ -102,6 +104,8 @@ export interface Container {
   reporter: Reporter;
   /** Sends mail: a sandbox tenant's is kept in the mailbox, the rest goes to the platform's mailer. */
   mailer: Mailer;
+  /** WhatsApp and SMS: a sandbox tenant's are kept in the mailbox, the rest go to the platform's messenger. */
+  messenger: Messenger;
   /** The kept mail the sandbox test helper reads. */
   mailbox: MailboxReader;
   /** Sellers' live provider accounts (issue 16): connections, the key check, the Asaas adapter's links. */
@@ -147,6 +151,8 @@ export interface Platform {
   allowLocalHttp: boolean;
   /** Sends live mail (SES on AWS). Absent: every message is kept in the mailbox (the local runtime). */
   mailer?: Mailer;
+  /** Sends live WhatsApp and SMS (Meta's Cloud API and End User Messaging on AWS). Absent: kept in the mailbox. */
+  messenger?: Messenger;
   /** Where kept mail goes: the table's sandbox mailbox when absent (AWS), the mail folder locally. */
   mailbox?: Mailbox;
   /** Encrypts sellers' provider keys: KMS on AWS, a key file in the data folder locally. */
@@ -185,6 +191,8 @@ export function createContainer(cfg: Config, platform: Platform): Container {
   const mailbox = platform.mailbox ?? repos.sandboxMailbox;
   const kept = keepingMailer({ ids: cryptoIds, clock: platform.clock, store: mailbox });
   const mailer = routeMail({ sandbox: kept, live: platform.mailer ?? kept });
+  const keptMessages = keepingMessenger({ ids: cryptoIds, clock: platform.clock, store: mailbox });
+  const messenger = routeMessages({ sandbox: keptMessages, live: platform.messenger ?? keptMessages });
   const sandbox = new SandboxGateway({
     table,
     clock: platform.clock,
@@ -233,6 +241,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     portalSessions: repos.portalSessions,
     portalConfigs: repos.portalConfigs,
     team: repos.team,
+    reminderSettings: repos.reminderSettings,
     apiKeys: repos.apiKeys,
     rateLimits: repos.rateLimits,
     health: repos.health,
@@ -258,6 +267,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     liveGateway: live,
     sandbox,
     mailer,
+    messenger,
     mailbox,
     sender: httpSender,
     urlPolicy,
@@ -292,6 +302,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     metrics: platform.metrics,
     reporter,
     mailer,
+    messenger,
     mailbox,
     providers: { connections, accounts: providerAccounts, cipher: platform.cipher, links, live },
     secrets: platform.secrets,
@@ -359,6 +370,18 @@ function awsPlatform(cfg: Config): Platform {
         client: new SESv2Client({}),
         from: cfg.mailFrom,
         configurationSetName: cfg.mailConfigurationSet,
+      });
+    }),
+    messenger: lazy<Messenger>(async () => {
+      const [{ PinpointSMSVoiceV2Client }, { PinpointSmsMessenger }, { WhatsappCloudMessenger }] =
+        await Promise.all([
+          import('@aws-sdk/client-pinpoint-sms-voice-v2'),
+          import('#shared/adapters/sms/pinpoint-sms-messenger'),
+          import('#shared/adapters/whatsapp/whatsapp-cloud-messenger'),
+        ]);
+      return byChannel({
+        whatsapp: new WhatsappCloudMessenger({ fetch }),
+        sms: new PinpointSmsMessenger({ client: new PinpointSMSVoiceV2Client({}) }),
       });
     }),
     cipher: lazy<SecretCipher>(async () => {

@@ -99,6 +99,7 @@ function plan(n: number, options: Options = {}): InstallmentPlan {
     overdueInstallments: 0,
     dueAt: null,
     booklet: null,
+    reminderOffsets: null,
     fingerprint: `fp-${n}`,
     activatedAt: null,
     completedAt: null,

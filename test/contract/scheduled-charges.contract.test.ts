@@ -131,6 +131,7 @@ function charge(n: number, options: Options = {}): ScheduledCharge {
     overdueCycles: 0,
     dueAt: null,
     lateCharges: null,
+    reminderOffsets: null,
     timelineSeq: 0,
     createdAt: at(n),
     updatedAt: at(n),

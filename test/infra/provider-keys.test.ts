@@ -38,4 +38,11 @@ describe('the provider-keys KMS key (issue 16)', () => {
     }
     expect(roleActions('products').some((a) => a.startsWith('kms:'))).toBe(false);
   });
+
+  it('lets scheduled-charges seal a WhatsApp token, and the reminder senders send SMS', () => {
+    expect(roleActions('scheduled-charges')).toEqual(expect.arrayContaining(['kms:Encrypt', 'kms:Decrypt']));
+    for (const name of ['scheduled-charges', 'jobs'])
+      expect(roleActions(name)).toContain('sms-voice:SendTextMessage');
+    expect(roleActions('products')).not.toContain('sms-voice:SendTextMessage');
+  });
 });

@@ -126,7 +126,7 @@ describe('a 3-installment carnê anchored on the 31st, from creation to completi
       expect(body.to).toBe('maria@example.com');
       expect(body.subject).toContain('parcela 2/3');
       expect(body.text).toContain(`Linha digitável do boleto: ${second.boleto.barcodeLine}`);
-      expect(body.text).toContain(`Boleto (PDF): ${second.boleto.pdfUrl}`);
+      expect(body.text).toContain(`Pagar agora: ${second.boleto.pdfUrl}`);
       expect(body.text).toContain('R$ 105,00');
 
       // Paid late with fine and interest: what cleared counts, the customer leaves the overdue list.

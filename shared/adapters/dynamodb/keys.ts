@@ -219,6 +219,13 @@ export const keys = {
   affiliation: (t: Tenant, productId: number, affiliateId: number): Key =>
     inTenant(t, `AFFIL#${pad(productId)}#${pad(affiliateId, 15)}`),
   affiliationsOfProduct: (productId: number) => `AFFIL#${pad(productId)}#`,
+  /** A seller's reminder schedule and channels. */
+  sellerReminders: (t: Tenant): Key => inTenant(t, 'REMINDERS#SELLER'),
+  /** A customer's reminder override and opt-outs. */
+  customerReminders: (t: Tenant, customerId: number): Key =>
+    inTenant(t, `REMINDERS#CUSTOMER#${pad(customerId)}`),
+  /** An opt-out link's token, read by the public route without a tenant. */
+  reminderOptOut: (token: string): Key => ({ pk: `OPTOUT#${token}`, sk: 'OPTOUT' }),
   portalConfig: (t: Tenant, productId?: number): Key =>
     inTenant(t, productId === undefined ? 'PORTALCFG#SELLER' : `PORTALCFG#PRODUCT#${pad(productId)}`),
   // Customers: the global customer is keyed by environment + document, so de-duplication is a

@@ -19,6 +19,7 @@ import { createPriceRepository } from './price-repository';
 import { createProductRepository } from './product-repository';
 import { createFailedAuthCounter, createRateLimitRepository } from './rate-limit-repository';
 import { createReconciliationRepository } from './reconciliation-repository';
+import { createReminderSettingsRepository } from './reminder-settings-repository';
 import { createScheduledChargeRepository } from './scheduled-charge-repository';
 import { createSellerRepository } from './seller-repository';
 import { createSubscriptionRepository } from './subscription-repository';
@@ -52,6 +53,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     transactions: createTransactionRepository(table),
     attempts: createAttemptRepository(table),
     portalConfigs: createPortalConfigRepository(table),
+    reminderSettings: createReminderSettingsRepository(table),
     sandboxMailbox: createSandboxMailbox(table),
     mailLog: createMailLog(table),
     checkoutSessions: createCheckoutSessionRepository(table),

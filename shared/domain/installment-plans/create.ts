@@ -10,6 +10,7 @@ import {
 import type { CustomerAndProductReader, PortalConfigRepository } from '#shared/domain/ports';
 import { FACTOR_SCALE, PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import { CUSTOMER_NOT_FOUND, customerSnapshot } from '#shared/domain/scheduled-charges/create';
+import { offsetsFor } from '#shared/domain/scheduled-charges/reminders';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
 import { sellerNet } from '#shared/domain/transactions/transaction';
 import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
@@ -101,9 +102,10 @@ export async function createInstallmentPlan(
   // The customer is the request's id: the fingerprint is known once the product's id is.
   const fingerprintOf = (productId: number) =>
     [input.customerId, productId, input.installments, firstDueDate, input.affiliateId ?? 0].join(':');
-  const [{ product, profile, affiliation, planHold }, defaults] = await Promise.all([
+  const [{ product, profile, affiliation, planHold }, defaults, reminders] = await Promise.all([
     resolveSale(deps, tenant, input, fingerprintOf),
     readLateChargeDefaults(deps, tenant, input.productId),
+    deps.reminderSettings.read(tenant, input.customerId),
   ]);
   await providerOf(deps, { tenant });
   const fator = product.carne.interestFactors[String(input.installments)] ?? FACTOR_SCALE;
@@ -147,6 +149,7 @@ export async function createInstallmentPlan(
     installmentsDetail,
     overdueInstallments: 0,
     dueAt: null,
+    reminderOffsets: offsetsFor(reminders),
     fingerprint,
     booklet: null,
     activatedAt: null,

@@ -6,8 +6,12 @@ import {
   SWEEP_HOURS_BACK,
   sweepDue,
 } from '#shared/domain/due-schedule';
-import { billingEmailFor, chargeReminder } from '#shared/domain/scheduled-charges/reminders';
-import type { ReminderStage } from '#shared/domain/scheduled-charges/state';
+import { termsForDueDate } from '#shared/domain/payments/late-charge-settings';
+import type { ReminderContext } from '#shared/domain/ports';
+import { deliverStep, stepAt } from '#shared/domain/reminders/deliver';
+import { withOffsets } from '#shared/domain/reminders/schedule';
+import { offsetsFor, recipientFor } from '#shared/domain/scheduled-charges/reminders';
+import type { ReminderStepAt } from '#shared/domain/scheduled-charges/state';
 import { isConflict } from '#shared/errors';
 import { cancelDraft } from './actions';
 import type { InstallmentPlanDeps } from './deps';
@@ -39,7 +43,7 @@ export type DueDeps = InstallmentPlanDeps;
 interface Applied {
   draft: Draft;
   issued: IssuedBoleto | null;
-  reminders: { number: number; stage: ReminderStage }[];
+  reminders: { number: number; step: ReminderStepAt }[];
   /** Boletos to cancel after the save (the grace of installment 1 ended). */
   canceled: InstallmentBoleto[];
 }
@@ -50,8 +54,13 @@ interface Applied {
  * overdue count + 1, webhook installment_plan.installment_overdue), its reminder stages (only the
  * latest due one is mailed), and one issuance of an active plan's next installment.
  */
-async function applyTime(deps: DueDeps, plan: InstallmentPlan, now: Date): Promise<Applied> {
-  const draft = draftOf(plan);
+async function applyTime(
+  deps: DueDeps,
+  plan: InstallmentPlan,
+  now: Date,
+  context: ReminderContext,
+): Promise<Applied> {
+  const draft = draftOf(withOffsets(plan, offsetsFor(context)));
   const first = plan.installmentsDetail[0];
   if (
     plan.status === 'pending_activation' &&
@@ -88,10 +97,10 @@ async function applyTime(deps: DueDeps, plan: InstallmentPlan, now: Date): Promi
         draft.customerOverdueDelta += 1;
         draft.webhooks.push({ name: 'installment_plan.installment_overdue', extra: { number: i.number } });
       }
-      const stages = dueReminderStages(i, now);
-      if (stages.length > 0) {
-        i = { ...i, remindersSent: [...i.remindersSent, ...stages] };
-        reminders.push({ number: i.number, stage: stages[stages.length - 1] });
+      const steps = dueReminderStages(draft.plan, i, now);
+      if (steps.length > 0) {
+        i = { ...i, remindersSent: [...i.remindersSent, ...steps.map((s) => s.stage)] };
+        reminders.push({ number: i.number, step: steps[steps.length - 1] });
       }
     }
     if (i !== original) putInstallment(draft, i);
@@ -99,31 +108,39 @@ async function applyTime(deps: DueDeps, plan: InstallmentPlan, now: Date): Promi
   return { draft, issued, reminders, canceled: [] };
 }
 
-/** Mails the reminders the save recorded (boleto line and PDF link); each failure is reported. */
-async function sendReminders(deps: DueDeps, plan: InstallmentPlan, reminders: Applied['reminders']) {
+/**
+ * Sends the steps the save recorded (the boleto's line and PDF link) on their channels. A plan has
+ * no timeline: each channel's failure is reported to the job's log.
+ */
+async function sendReminders(
+  deps: DueDeps,
+  plan: InstallmentPlan,
+  context: ReminderContext,
+  reminders: Applied['reminders'],
+) {
   if (reminders.length === 0) return;
   try {
-    const { to } = await billingEmailFor(deps, plan);
+    const recipient = await recipientFor(deps, plan);
     for (const r of reminders) {
       const i = plan.installmentsDetail.find((x) => x.number === r.number);
-      if (!i?.boleto) continue;
-      const mail = chargeReminder({
-        stage: r.stage,
-        customerName: plan.customer.name,
-        itemName: `${plan.product.name} (parcela ${i.number}/${plan.installments})`,
-        amount: i.amount,
-        dueDate: effectiveDueDate(i),
-        payUrl: i.boleto.pdfUrl,
-        payLabel: 'Boleto (PDF)',
-        boletoLine: i.boleto.barcodeLine,
-        pixCopyPaste: null,
-        sandbox: plan.tenant.environment === 'test',
+      const step = stepAt(context, r.step.days);
+      if (!i?.boleto || !step) continue;
+      await deliverStep(deps, {
+        tenant: plan.tenant,
+        kind: REMINDER_KIND,
+        context,
+        recipient,
+        step,
+        charge: {
+          itemName: `${plan.product.name} (parcela ${i.number}/${plan.installments})`,
+          amount: i.amount,
+          dueDate: effectiveDueDate(i),
+          terms: termsForDueDate(i.lateCharges ?? null, i.dueDate, effectiveDueDate(i)),
+          payUrl: i.boleto.pdfUrl,
+          boletoLine: i.boleto.barcodeLine,
+          pixCopyPaste: null,
+        },
       });
-      await deps.mailer
-        .send({ to, ...mail, tenant: plan.tenant, kind: REMINDER_KIND })
-        .catch((error) =>
-          deps.reporter.error('could not send an installment reminder', error, { id: plan.uuid }),
-        );
     }
   } catch (error) {
     deps.reporter.error('could not send an installment reminder', error, { id: plan.uuid });
@@ -137,7 +154,8 @@ async function sendReminders(deps: DueDeps, plan: InstallmentPlan, reminders: Ap
 export async function advancePlan(deps: DueDeps, plan: InstallmentPlan): Promise<InstallmentPlan | null> {
   const now = deps.clock.now();
   if (plan.dueAt === null || Date.parse(plan.dueAt) > now.getTime()) return null;
-  const { draft, issued, reminders, canceled } = await applyTime(deps, plan, now);
+  const context = await deps.reminderSettings.read(plan.tenant, plan.customer.id);
+  const { draft, issued, reminders, canceled } = await applyTime(deps, plan, now, context);
   const { next, changes } = finish(deps, plan, draft, issued ? { transactions: [issued.transaction] } : {});
   // Nothing moved (an issuance the provider refused): the sweep tries again, no empty write.
   if (draft.plan === plan && next.dueAt === plan.dueAt) return null;
@@ -149,7 +167,7 @@ export async function advancePlan(deps: DueDeps, plan: InstallmentPlan): Promise
     if (isConflict(error, 'changed')) return null;
     throw error;
   }
-  await sendReminders(deps, saved, reminders);
+  await sendReminders(deps, saved, context, reminders);
   await cancelBoletos(deps, saved, canceled);
   return saved;
 }

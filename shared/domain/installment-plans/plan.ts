@@ -68,7 +68,7 @@ export interface Installment {
   boleto: InstallmentBoleto | null;
   /** Second copies issued. */
   reissueCount: number;
-  /** Reminder stages sent for the current boleto (`before_3`, `due`, `after_1`, …); a reissue clears it. */
+  /** Reminder steps sent for the current boleto (`before_3`, `due`, `after_1`, …); a reissue clears it. */
   remindersSent: string[];
   paidAt: string | null;
   /** Centavos that cleared (may exceed `amount` with fine and interest; mark-paid records `amount`). */
@@ -112,6 +112,8 @@ export interface InstallmentPlan {
   overdueInstallments: number;
   /** The next time the due job has work; null when nothing will ever be due. */
   dueAt: string | null;
+  /** The days from each due date its reminders go out at (the customer's schedule; null: the default's). */
+  reminderOffsets: number[] | null;
   /** The duplicate guard's fingerprint (decisions: "Installment plans (issue 14)"). */
   fingerprint: string;
   /**

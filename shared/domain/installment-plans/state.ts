@@ -4,7 +4,7 @@ import { type DomainEvent, type EventsOf, newEvent } from '#shared/domain/events
 import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { Clock, Ids, InstallmentPlanChanges } from '#shared/domain/ports';
 import { FACTOR_SCALE } from '#shared/domain/products/products';
-import { REMINDER_STAGES, type ReminderStage, reminderAt } from '#shared/domain/scheduled-charges/state';
+import { type ReminderStepAt, reminderAt, reminderStepsOf } from '#shared/domain/scheduled-charges/state';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import type { InstallmentPlanDeps } from './deps';
@@ -62,12 +62,16 @@ export const unpaidFirst = (first: Installment) => isOpen(first) || first.status
 export const needsIssuance = (plan: InstallmentPlan, i: Installment) =>
   plan.status === 'active' && i.boleto === null && isOpen(i);
 
-/** Reminder stages of an issued open installment due by `now` and not sent, oldest first. */
-export function dueReminderStages(i: Installment, now: Date): ReminderStage[] {
+/** Reminder steps of the plan's schedule for an issued open installment, due by `now` and not sent, oldest first. */
+export function dueReminderStages(
+  plan: Pick<InstallmentPlan, 'reminderOffsets'>,
+  i: Installment,
+  now: Date,
+): ReminderStepAt[] {
   if (!isOpen(i) || i.boleto === null) return [];
-  return REMINDER_STAGES.filter(
+  return reminderStepsOf(plan).filter(
     (s) => !i.remindersSent.includes(s.stage) && reminderAt(effectiveDueDate(i), s.days) <= now.getTime(),
-  ).map((s) => s.stage);
+  );
 }
 
 /** Every instant an installment has work at (past ones included: they are due now). */
@@ -79,7 +83,7 @@ function installmentWork(plan: InstallmentPlan, i: Installment): number[] {
   const times: number[] = [];
   if (i.status === 'scheduled') times.push(dayStart(due));
   if (i.status !== 'overdue') times.push(dayStart(addDays(due, 1)));
-  for (const s of REMINDER_STAGES)
+  for (const s of reminderStepsOf(plan))
     if (!i.remindersSent.includes(s.stage)) times.push(reminderAt(due, s.days));
   return times;
 }

@@ -90,6 +90,8 @@ export const TIMELINE_KINDS = [
   'due_today',
   'overdue',
   'reminder_sent',
+  'reminder_failed',
+  'reminder_skipped',
   'issued',
   'paid',
   'manually_marked_paid',
@@ -229,6 +231,11 @@ export interface ScheduledCharge {
   overdueCycles: number;
   /** The next time the due job has work; null when nothing will ever be due. */
   dueAt: string | null;
+  /**
+   * The days from each due date its reminders go out at, resolved from the customer's schedule
+   * when the charge was created and at each due run (null: the default schedule's).
+   */
+  reminderOffsets: number[] | null;
   /** How many timeline entries the charge has written: the id of the last one (the next continues it). */
   timelineSeq: number;
   /**

@@ -15,6 +15,7 @@ import {
   toScheduledChargeView,
 } from './charge';
 import { advanceDue, type DueDeps } from './due';
+import { offsetsFor } from './reminders';
 import type { CreateScheduledChargeInput } from './schemas';
 import { chargeDueJob, chargeEvent, deriveStatus, newCycle, nextDueAt } from './state';
 
@@ -56,12 +57,13 @@ export async function createScheduledCharge(
   const trialEndsOn = input.trialDays ? addDays(today, input.trialDays - 1) : null;
   if (trialEndsOn && input.dueDate <= trialEndsOn)
     throw new ValidationError([`dueDate must be after the trial's last day (${trialEndsOn})`]);
-  const [{ customer: profile, product: found }, defaults] = await Promise.all([
+  const [{ customer: profile, product: found }, defaults, reminders] = await Promise.all([
     deps.customerAndProduct.read(tenant, {
       customerId: input.customerId,
       productUuid: input.productId || undefined,
     }),
     readLateChargeDefaults(deps, tenant, input.productId ?? null),
+    deps.reminderSettings.read(tenant, input.customerId),
   ]);
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   let product: ScheduledCharge['product'] = null;
@@ -110,6 +112,7 @@ export async function createScheduledCharge(
     cycles: [],
     overdueCycles: 0,
     dueAt: null,
+    reminderOffsets: offsetsFor(reminders),
     timelineSeq: 0,
     lateCharges,
     createdAt: at,

@@ -7,13 +7,15 @@ import {
   sweepDue,
 } from '#shared/domain/due-schedule';
 import type { DomainEvent } from '#shared/domain/events/events';
+import type { ReminderContext } from '#shared/domain/ports';
+import { withOffsets } from '#shared/domain/reminders/schedule';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict } from '#shared/errors';
 import { collectDueCards } from './card';
 import { SCHEDULED_CHARGE_DUE_JOB, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import { issueCycle, scheduleIssuedExpiries, undoIssued } from './issue';
-import { billingEmailFor, type PendingReminder, sendReminders } from './reminders';
+import { offsetsFor, type PendingReminder, recordDeliveries, sendReminders } from './reminders';
 import {
   type Draft,
   draftOf,
@@ -40,14 +42,15 @@ export type DueDeps = ScheduledChargeDeps;
 /**
  * Everything time has made due on the charge by `now`, in one draft: each open cycle's issuance,
  * `due_today` (00:00 SP of its due date), `overdue` (00:00 SP of the next day: the customer's
- * overdue count +1, webhook `scheduled_charge.overdue`) and its reminder stages (every stage due
- * is recorded; only the latest of them is mailed, so a late run does not send a burst).
+ * overdue count +1, webhook `scheduled_charge.overdue`) and its reminder steps (every step due
+ * is recorded; only the latest of them is sent, so a late run does not send a burst). The steps
+ * are the customer's schedule as it is now (`reminderOffsets` follows it).
  */
-async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date) {
-  const draft: Draft = draftOf(charge);
+async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date, context: ReminderContext) {
+  const draft: Draft = draftOf(withOffsets(charge, offsetsFor(context)));
   const today = saoPauloDate(now);
   const transactions: { record: Transaction; events: DomainEvent[] }[] = [];
-  const reminders: { cycleNumber: number; stage: PendingReminder['stage'] }[] = [];
+  const reminders: PendingReminder[] = [];
   for (const original of charge.cycles) {
     if (!isOpen(original)) continue;
     let cycle = original;
@@ -78,10 +81,14 @@ async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date) {
         deps.reporter.error('could not issue a scheduled-charge cycle', error, { id: charge.id });
       }
     }
-    const stages = dueReminderStages(charge, cycle, now);
-    if (stages.length > 0) {
-      cycle = { ...cycle, remindersSent: [...cycle.remindersSent, ...stages], updatedAt: at };
-      reminders.push({ cycleNumber: cycle.number, stage: stages[stages.length - 1] });
+    const steps = dueReminderStages(draft.charge, cycle, now);
+    if (steps.length > 0) {
+      cycle = {
+        ...cycle,
+        remindersSent: [...cycle.remindersSent, ...steps.map((s) => s.stage)],
+        updatedAt: at,
+      };
+      reminders.push({ cycleNumber: cycle.number, step: steps[steps.length - 1] });
     }
     if (cycle !== original) putCycle(draft, cycle);
   }
@@ -98,22 +105,17 @@ export async function advanceCharge(deps: DueDeps, charge: ScheduledCharge): Pro
   const now = deps.clock.now();
   if (charge.canceledAt !== null || charge.pausedAt !== null) return null;
   if (charge.dueAt === null || Date.parse(charge.dueAt) > now.getTime()) return null;
-  const { draft, transactions, reminders } = await applyTime(deps, charge, now);
+  const context = await deps.reminderSettings.read(charge.tenant, charge.customer.id);
+  const { draft, transactions, reminders } = await applyTime(deps, charge, now, context);
   const records = transactions.map((t) => t.record);
-  const recipient = reminders.length > 0 ? await billingEmailFor(deps, charge) : null;
-  for (const r of reminders)
-    draft.timeline.push({
-      kind: 'reminder_sent',
-      cycleNumber: r.cycleNumber,
-      data: { stage: r.stage, to: recipient?.to ?? null },
-    });
   const { next, changes } = finish(deps, charge, draft, transactions.length ? { transactions } : {});
   const moved =
     changes.timeline.length > 0 ||
     changes.events.length > 0 ||
     next.cycles.length !== charge.cycles.length ||
     next.dueAt !== charge.dueAt ||
-    next.status !== charge.status;
+    next.status !== charge.status ||
+    reminders.length > 0;
   let saved = charge;
   if (moved) {
     try {
@@ -124,12 +126,7 @@ export async function advanceCharge(deps: DueDeps, charge: ScheduledCharge): Pro
       throw error;
     }
     await scheduleIssuedExpiries(deps, records);
-    if (recipient)
-      await sendReminders(
-        deps,
-        saved,
-        reminders.map((r) => ({ ...r, to: recipient.to })),
-      );
+    saved = await recordDeliveries(deps, saved, await sendReminders(deps, saved, context, reminders));
   }
   if (saved.methods.includes('card')) saved = await collectDueCards(deps, saved);
   return saved;

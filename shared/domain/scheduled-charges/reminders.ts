@@ -1,134 +1,65 @@
-import { formatCalendarDay } from '#shared/dates';
 import { billingEmailOf } from '#shared/domain/customers/customer';
-import { escapeHtml, formatBrl, headerText } from '#shared/domain/mail/format';
-import type { RenderedMail } from '#shared/domain/mail/templates';
+import type { ReminderContext } from '#shared/domain/ports';
+import {
+  type Delivery,
+  deliverStep,
+  type ReminderCharge,
+  type ReminderRecipient,
+  stepAt,
+} from '#shared/domain/reminders/deliver';
+import { offsetsOf, resolveSchedule } from '#shared/domain/reminders/schedule';
 import type { Transaction } from '#shared/domain/transactions/transaction';
-import { type Cycle, payUrlOf, type ScheduledCharge } from './charge';
+import { isConflict } from '#shared/errors';
+import { type Cycle, cycleTerms, type NewTimelineEntry, payUrlOf, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
-import type { ReminderStage } from './state';
+import { draftOf, finish, type ReminderStepAt, saveCharge } from './state';
 
 /**
- * Reminder e-mails of a cycle (docs/decisions.md, "Scheduled charges (issue 13)"): in
- * Portuguese, to the customer's resolved billing e-mail, each stage once per due date. The due job
- * records the stage in the cycle's save and sends after it (a failed send is reported, not retried:
- * a reminder is never sent twice).
+ * The reminders of a cycle (docs/decisions-incoming/billing-reminders.md): the steps of the
+ * customer's schedule, each once per due date. The due job records a step in the cycle's save
+ * (`remindersSent`) and sends it after: a step is never sent twice, and a failed send is recorded
+ * on the timeline, not retried. Each channel's outcome is written on the charge's timeline.
  */
 
-export interface ReminderData {
-  stage: ReminderStage;
-  customerName: string;
-  /** The product's name or the charge's description (seller text: escaped in the HTML). */
-  itemName: string;
-  /** Centavos. */
-  amount: number;
-  /** YYYY-MM-DD. */
-  dueDate: string;
-  payUrl: string;
-  /** The label of the pay link's row (a carnê links the boleto's PDF). */
-  payLabel?: string;
-  boletoLine: string | null;
-  pixCopyPaste: string | null;
-  sandbox: boolean;
-}
-
-const SANDBOX_NOTE = 'Ambiente de testes: nenhuma cobrança real foi feita.';
-
-/** `2026-03-15` → `15/03/2026`. */
-
-const HEADLINES: Record<ReminderStage, (due: string) => { subject: string; intro: string }> = {
-  before_3: (due) => ({
-    subject: `Sua cobrança vence em ${due}`,
-    intro: `Lembrete: a cobrança abaixo vence em ${due}.`,
-  }),
-  due: (due) => ({ subject: 'Sua cobrança vence hoje', intro: `A cobrança abaixo vence hoje, ${due}.` }),
-  after_1: (due) => ({
-    subject: 'Cobrança vencida',
-    intro: `A cobrança abaixo venceu em ${due} e ainda não identificamos o pagamento.`,
-  }),
-  after_3: (due) => ({
-    subject: 'Cobrança vencida há 3 dias',
-    intro: `A cobrança abaixo venceu em ${due} e continua em aberto.`,
-  }),
-  after_7: (due) => ({
-    subject: 'Cobrança vencida há 7 dias',
-    intro: `A cobrança abaixo venceu em ${due} e continua em aberto. Regularize assim que possível.`,
-  }),
-};
-
-/** The reminder of one stage: the amount, the due date, the pay link, the boleto line and the pix code when issued. */
-export function chargeReminder(data: ReminderData): RenderedMail {
-  const due = formatCalendarDay(data.dueDate);
-  const { subject, intro } = HEADLINES[data.stage](due);
-  const greeting = data.customerName.trim() ? `Olá, ${data.customerName.trim()}!` : 'Olá!';
-  const rows: [string, string][] = [
-    ['Referente a', data.itemName],
-    ['Valor', formatBrl(data.amount)],
-    ['Vencimento', due],
-    [data.payLabel ?? 'Pagar agora', data.payUrl],
-    ...(data.boletoLine ? ([['Linha digitável do boleto', data.boletoLine]] as [string, string][]) : []),
-    ...(data.pixCopyPaste ? ([['Pix copia e cola', data.pixCopyPaste]] as [string, string][]) : []),
-  ];
-  const outro = 'Se você já pagou, desconsidere esta mensagem.';
-  const fullSubject = headerText(`${data.sandbox ? '[TESTE] ' : ''}${subject}: ${data.itemName}`);
-  const text = [
-    ...(data.sandbox ? [SANDBOX_NOTE, ''] : []),
-    greeting,
-    '',
-    intro,
-    '',
-    ...rows.map(([label, value]) => `${label}: ${value}`),
-    '',
-    outro,
-    '',
-  ].join('\n');
-  const cell = 'padding:4px 12px 4px 0;vertical-align:top';
-  const html = [
-    '<!DOCTYPE html>',
-    `<html lang="pt-BR"><head><meta charset="utf-8"><title>${escapeHtml(fullSubject)}</title></head>`,
-    '<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">',
-    data.sandbox
-      ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
-      : '',
-    `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(intro)}</p>`,
-    '<table style="border-collapse:collapse">',
-    ...rows.map(([label, value]) => {
-      const shown =
-        value === data.payUrl
-          ? `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>`
-          : `<span style="word-break:break-all">${escapeHtml(value)}</span>`;
-      return `<tr><td style="${cell};color:#666">${escapeHtml(label)}</td><td style="${cell}">${shown}</td></tr>`;
-    }),
-    '</table>',
-    `<p>${escapeHtml(outro)}</p>`,
-    '</body></html>',
-  ]
-    .filter(Boolean)
-    .join('\n');
-  return { subject: fullSubject, text, html };
-}
+export const REMINDER_KIND = 'scheduled_charge_reminder';
 
 export type ReminderDeps = Pick<
   ScheduledChargeDeps,
-  'customers' | 'transactions' | 'mailer' | 'publicBaseUrl' | 'reporter'
+  | 'customers'
+  | 'transactions'
+  | 'mailer'
+  | 'messenger'
+  | 'cipher'
+  | 'reminderSettings'
+  | 'publicBaseUrl'
+  | 'reporter'
+  | 'clock'
+  | 'ids'
+  | 'scheduledCharges'
+  | 'scheduler'
 >;
 
-/** A reminder recorded by the due job's save, sent after it. */
+/** A step recorded by the due job's save, sent after it. */
 export interface PendingReminder {
   cycleNumber: number;
-  stage: ReminderStage;
-  to: string;
+  step: ReminderStepAt;
 }
 
-/** The customer's resolved billing e-mail (the override, else the e-mail used with the seller). */
-export async function billingEmailFor(
+/** The days the customer's schedule sends at: null when they are the default's. */
+export function offsetsFor(context: ReminderContext): number[] | null {
+  const schedule = resolveSchedule(context.seller?.schedule ?? null, context.customer?.schedule ?? null);
+  return context.seller?.schedule || context.customer?.schedule ? offsetsOf(schedule) : null;
+}
+
+/** The customer as the seller's profile has it: the resolved billing e-mail and the phone. */
+export async function recipientFor(
   deps: Pick<ScheduledChargeDeps, 'customers'>,
   charge: Pick<ScheduledCharge, 'tenant' | 'customer'>,
-): Promise<{ to: string; name: string }> {
+): Promise<ReminderRecipient> {
   const profile = await deps.customers.findProfileById(charge.tenant, charge.customer.id);
   return profile
-    ? { to: billingEmailOf(profile), name: profile.name }
-    : { to: charge.customer.email, name: charge.customer.name };
+    ? { customerId: profile.id, name: profile.name, email: billingEmailOf(profile), phone: profile.phone }
+    : { customerId: charge.customer.id, name: charge.customer.name, email: charge.customer.email, phone: '' };
 }
 
 const issuedOf = async (deps: ReminderDeps, charge: ScheduledCharge, id: number | null) =>
@@ -137,33 +68,91 @@ const issuedOf = async (deps: ReminderDeps, charge: ScheduledCharge, id: number 
 const pending = (t: Transaction | null) =>
   t !== null && (t.status === 'pendingPix' || t.status === 'pendingBoleto');
 
-/** Sends the reminders the save recorded; each failure is reported and the rest still go. */
+/** What a reminder says of a cycle: its amount and due date, the pay link, the pix and boleto still payable. */
+export async function cycleReminderCharge(
+  deps: Pick<ReminderDeps, 'transactions' | 'publicBaseUrl'>,
+  charge: ScheduledCharge,
+  cycle: Cycle,
+): Promise<ReminderCharge> {
+  const [pix, boleto] = await Promise.all([
+    issuedOf(deps as ReminderDeps, charge, cycle.issued.pix),
+    issuedOf(deps as ReminderDeps, charge, cycle.issued.boleto),
+  ]);
+  return {
+    itemName: charge.product?.name ?? charge.description ?? 'Cobrança',
+    amount: cycle.amount,
+    dueDate: cycle.dueDate,
+    terms: cycleTerms(charge, cycle.dueDate),
+    payUrl: payUrlOf(deps.publicBaseUrl, cycle.payToken),
+    boletoLine: pending(boleto) ? (boleto?.boleto?.formattedLine ?? null) : null,
+    pixCopyPaste: pending(pix) ? (pix?.pix?.qrCode ?? null) : null,
+  };
+}
+
+const timelineOf = (cycleNumber: number, stage: string, d: Delivery): NewTimelineEntry => ({
+  kind:
+    d.status === 'sent' ? 'reminder_sent' : d.status === 'failed' ? 'reminder_failed' : 'reminder_skipped',
+  cycleNumber,
+  data: { stage, channel: d.channel, to: d.to, ...(d.reason ? { reason: d.reason } : {}) },
+});
+
+/** Sends the steps the save recorded; answers the timeline entries of their outcomes. */
 export async function sendReminders(
   deps: ReminderDeps,
   charge: ScheduledCharge,
+  context: ReminderContext,
   reminders: PendingReminder[],
-): Promise<void> {
+): Promise<NewTimelineEntry[]> {
+  const entries: NewTimelineEntry[] = [];
+  if (reminders.length === 0) return entries;
+  const recipient = await recipientFor(deps, charge);
   for (const r of reminders) {
+    const step = stepAt(context, r.step.days);
+    const cycle = charge.cycles.find((c) => c.number === r.cycleNumber);
+    if (!step || !cycle) continue;
     try {
-      const cycle = charge.cycles.find((c) => c.number === r.cycleNumber) as Cycle;
-      const [pix, boleto] = await Promise.all([
-        issuedOf(deps, charge, cycle.issued.pix),
-        issuedOf(deps, charge, cycle.issued.boleto),
-      ]);
-      const mail = chargeReminder({
-        stage: r.stage,
-        customerName: charge.customer.name,
-        itemName: charge.product?.name ?? charge.description ?? 'Cobrança',
-        amount: cycle.amount,
-        dueDate: cycle.dueDate,
-        payUrl: payUrlOf(deps.publicBaseUrl, cycle.payToken),
-        boletoLine: pending(boleto) ? (boleto?.boleto?.formattedLine ?? null) : null,
-        pixCopyPaste: pending(pix) ? (pix?.pix?.qrCode ?? null) : null,
-        sandbox: charge.tenant.environment === 'test',
+      const deliveries = await deliverStep(deps, {
+        tenant: charge.tenant,
+        kind: REMINDER_KIND,
+        context,
+        recipient,
+        step,
+        charge: await cycleReminderCharge(deps, charge, cycle),
       });
-      await deps.mailer.send({ to: r.to, ...mail, tenant: charge.tenant, kind: 'scheduled_charge_reminder' });
+      entries.push(...deliveries.map((d) => timelineOf(r.cycleNumber, r.step.stage, d)));
     } catch (error) {
       deps.reporter.error('could not send a scheduled-charge reminder', error, { id: charge.id });
     }
   }
+  return entries;
+}
+
+/**
+ * Writes the outcomes on the charge's timeline, on the version the due job saved; another change
+ * saved since is read again once. A write that still fails is reported: the messages went out.
+ */
+export async function recordDeliveries(
+  deps: ReminderDeps,
+  charge: ScheduledCharge,
+  entries: NewTimelineEntry[],
+): Promise<ScheduledCharge> {
+  if (entries.length === 0) return charge;
+  let current = charge;
+  for (let tries = 1; tries <= 2; tries++) {
+    const draft = draftOf(current);
+    draft.timeline.push(...entries);
+    const { next, changes } = finish(deps, current, draft);
+    try {
+      return await saveCharge(deps, next, current, changes);
+    } catch (error) {
+      const again = isConflict(error, 'changed') && tries < 2;
+      const latest = again ? await deps.scheduledCharges.get(charge.tenant, charge.id) : null;
+      if (!latest) {
+        deps.reporter.error('could not record reminder deliveries', error, { id: charge.id });
+        return current;
+      }
+      current = latest;
+    }
+  }
+  return current;
 }

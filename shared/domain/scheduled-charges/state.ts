@@ -3,6 +3,7 @@ import { type DueJob, followDueAt, type ScheduleDeps } from '#shared/domain/due-
 import { type DomainEvent, type EventsOf, newEvent, type TrialEvent } from '#shared/domain/events/events';
 import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { Clock, Ids, ScheduledChargeChanges } from '#shared/domain/ports';
+import { DEFAULT_OFFSETS, stepKey } from '#shared/domain/reminders/schedule';
 import { anchoredDate } from '#shared/domain/subscriptions/periods';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
@@ -29,15 +30,15 @@ const HOUR_MS = 3_600_000;
 export const ISSUE_DAYS_AHEAD = 5;
 /** Reminders go out at 09:00 Sao Paulo. */
 export const REMINDER_TIME_MS = 9 * HOUR_MS;
-/** Reminder stages, by days from the due date (negative: before it). */
-export const REMINDER_STAGES = [
-  { stage: 'before_3', days: -3 },
-  { stage: 'due', days: 0 },
-  { stage: 'after_1', days: 1 },
-  { stage: 'after_3', days: 3 },
-  { stage: 'after_7', days: 7 },
-] as const;
-export type ReminderStage = (typeof REMINDER_STAGES)[number]['stage'];
+/** A reminder step of a due date: its key on `remindersSent` and its days from the due date. */
+export interface ReminderStepAt {
+  stage: string;
+  days: number;
+}
+
+/** The steps a charge follows: the offsets resolved from its customer's schedule, else the default. */
+export const reminderStepsOf = (charge: Pick<ScheduledCharge, 'reminderOffsets'>): ReminderStepAt[] =>
+  (charge.reminderOffsets ?? DEFAULT_OFFSETS).map((days) => ({ stage: stepKey(days), days }));
 /** A pix issued for a cycle stays payable until the end of its due date plus these days. */
 export const PIX_PAYABLE_DAYS_AFTER_DUE = 29;
 export const CYCLE_NOT_FOUND = 'Cycle not found';
@@ -158,18 +159,18 @@ export function needsIssuance(
 }
 
 /**
- * Reminder stages of an open cycle that are due by `now` and not sent, oldest first. A cycle that
+ * Reminder steps of an open cycle that are due by `now` and not sent, oldest first. A cycle that
  * is charged silently gets none; the `after_*` stages only once the cycle is past its due date.
  */
 export function dueReminderStages(
-  charge: Pick<ScheduledCharge, 'methods' | 'paymentMethod'>,
+  charge: Pick<ScheduledCharge, 'methods' | 'paymentMethod' | 'reminderOffsets'>,
   cycle: Cycle,
   now: Date,
-): ReminderStage[] {
+): ReminderStepAt[] {
   if (!isOpen(cycle) || isSilentCardCycle(charge)) return [];
-  return REMINDER_STAGES.filter(
+  return reminderStepsOf(charge).filter(
     (s) => !cycle.remindersSent.includes(s.stage) && reminderAt(cycle.dueDate, s.days) <= now.getTime(),
-  ).map((s) => s.stage);
+  );
 }
 
 /** Every instant an open cycle has work at (past ones included: they are due now). */
@@ -180,7 +181,7 @@ function cycleWork(charge: ScheduledCharge, cycle: Cycle): number[] {
   if (cycle.status === 'scheduled') times.push(dayStart(cycle.dueDate));
   if (cycle.status !== 'overdue') times.push(dayStart(addDays(cycle.dueDate, 1)));
   if (!isSilentCardCycle(charge)) {
-    for (const s of REMINDER_STAGES)
+    for (const s of reminderStepsOf(charge))
       if (!cycle.remindersSent.includes(s.stage)) times.push(reminderAt(cycle.dueDate, s.days));
   }
   if (isSilentCardCycle(charge) && cycle.attemptCount === 0 && cycle.claim === null)

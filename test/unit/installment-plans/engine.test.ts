@@ -22,6 +22,11 @@ import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
 import { customerProfile } from '#test/support/fixtures';
+import {
+  FakeCipher,
+  FakeReminderSettingsRepository,
+  RecordingMessenger,
+} from '../../support/fakes/reminders';
 
 const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 12:00 in Sao Paulo. */
@@ -49,6 +54,10 @@ function engine() {
     scheduler: new FakeScheduler(),
     mailer,
     clock,
+    messenger: new RecordingMessenger(),
+    cipher: new FakeCipher(),
+    reminderSettings: new FakeReminderSettingsRepository(),
+    publicBaseUrl: 'https://pay.example',
     ids: new SequentialIds(),
     reporter: new FakeReporter(),
   };

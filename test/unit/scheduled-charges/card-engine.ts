@@ -19,6 +19,11 @@ import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-cha
 import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
 import { FakeAttemptRepository } from '../../support/fakes/attempt-repository';
+import {
+  FakeCipher,
+  FakeReminderSettingsRepository,
+  RecordingMessenger,
+} from '../../support/fakes/reminders';
 
 export const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 00:00:30 in Sao Paulo: cycle 2 of the series is due today. */
@@ -47,6 +52,9 @@ export function engine() {
     payments: new FakeGatewayRouter({ test: provider, live: new FakePaymentProvider('live', false) }),
     scheduler: new FakeScheduler(),
     mailer: new RecordingMailer(),
+    messenger: new RecordingMessenger(),
+    cipher: new FakeCipher(),
+    reminderSettings: new FakeReminderSettingsRepository(),
     clock,
     ids,
     publicBaseUrl: 'https://pay.example',
@@ -128,6 +136,7 @@ export function engine() {
       cycles: [first, second],
       overdueCycles: 0,
       dueAt: MAR_10,
+      reminderOffsets: null,
       timelineSeq: 0,
       createdAt: '2026-02-01T12:00:00.000Z',
       updatedAt: '2026-02-10T15:00:00.000Z',

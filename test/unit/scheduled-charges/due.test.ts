@@ -21,6 +21,11 @@ import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
 import { customerProfile } from '#test/support/fixtures';
 import { FakeAttemptRepository } from '../../support/fakes/attempt-repository';
+import {
+  FakeCipher,
+  FakeReminderSettingsRepository,
+  RecordingMessenger,
+} from '../../support/fakes/reminders';
 
 const TENANT = { sellerId: 7, environment: 'test' } as const;
 /** 10 March 2026, 12:00 in Sao Paulo. */
@@ -49,6 +54,9 @@ function engine() {
     mailer,
     clock,
     ids,
+    messenger: new RecordingMessenger(),
+    cipher: new FakeCipher(),
+    reminderSettings: new FakeReminderSettingsRepository(),
     publicBaseUrl: 'https://pay.example',
     reporter: new FakeReporter(),
   };

@@ -61,6 +61,7 @@ function charge(overrides: Partial<ScheduledCharge> = {}): ScheduledCharge {
     cycles: [cycle()],
     overdueCycles: 0,
     dueAt: null,
+    reminderOffsets: null,
     timelineSeq: 0,
     createdAt: NOW,
     updatedAt: NOW,
@@ -187,7 +188,25 @@ describe('dueReminderStages', () => {
     const cy = cycle({ remindersSent: ['before_3'] });
     expect(dueReminderStages(c, cy, new Date('2026-03-15T02:59:59.999Z'))).toEqual([]);
     expect(dueReminderStages(c, cy, new Date('2026-03-15T11:59:59.999Z'))).toEqual([]);
-    expect(dueReminderStages(c, cy, new Date('2026-03-15T12:00:00.000Z'))).toEqual(['due']);
+    expect(dueReminderStages(c, cy, new Date('2026-03-15T12:00:00.000Z'))).toEqual([
+      { stage: 'due', days: 0 },
+    ]);
+  });
+
+  it("follows the charge's own offsets: 09:00 SP that many days from the due date, and its due time", () => {
+    const c = charge({ reminderOffsets: [-10, 5] });
+    const cy = cycle({ remindersSent: [] });
+    expect(dueReminderStages(c, cy, new Date('2026-03-05T11:59:59.999Z'))).toEqual([]);
+    expect(dueReminderStages(c, cy, new Date('2026-03-05T12:00:00.000Z'))).toEqual([
+      { stage: 'before_10', days: -10 },
+    ]);
+    expect(dueReminderStages(c, cy, new Date('2026-03-20T12:00:00.000Z')).map((s) => s.stage)).toEqual([
+      'before_10',
+      'after_5',
+    ]);
+    expect(
+      dueReminderStages(c, { ...cy, remindersSent: ['before_10'] }, new Date('2026-03-15T12:00:00.000Z')),
+    ).toEqual([]);
   });
 });
 

@@ -28,6 +28,7 @@ import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
 import { providerConnectionEntity } from './provider-connection';
 import { reconciliationEntity } from './reconciliation';
+import { customerRemindersEntity, optOutEntity, sellerRemindersEntity } from './reminder-settings';
 import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { sellerEntity, sellerLoginEntity } from './seller';
@@ -79,4 +80,7 @@ export const ENTITY_DEFINITIONS = [
   sandboxChargeEntity,
   providerConnectionEntity,
   reconciliationEntity,
+  sellerRemindersEntity,
+  customerRemindersEntity,
+  optOutEntity,
 ] as const;

@@ -24,6 +24,7 @@ const PLAN_FIELDS = [
   'installmentsDetail',
   'overdueInstallments',
   'dueAt',
+  'reminderOffsets',
   'fingerprint',
   'booklet',
   'activatedAt',

@@ -31,6 +31,7 @@ const CHARGE_FIELDS = [
   'overdueCycles',
   'dueAt',
   'lateCharges',
+  'reminderOffsets',
   'createdAt',
   'updatedAt',
   'version',
