@@ -503,6 +503,8 @@ describe('transaction repository: status transition', () => {
     createdAt: '2026-03-10T14:00:00.000Z',
     updatedAt: NOW_ISO,
     version: 2,
+    lateCharges: null,
+    collected: null,
     // The daily figures hold it (entities/transaction.ts, IN_DAILY_FIGURES).
     inDailyFigures: true,
   };

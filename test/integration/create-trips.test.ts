@@ -146,17 +146,18 @@ describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
     return { trips, body: result.body };
   };
 
-  it('costs 3 round trips with authentication for each new customer: one read, one write', async () => {
+  it('costs 4 round trips with authentication for each new customer: one read, the late-charge defaults, one write', async () => {
     const s = await seller();
     const [first, ...others] = await customers(s, 4);
     await freshRateWindow(runtime, api);
-    // The product is read by its uuid in the same BatchGetItem as the customer, the first time too.
+    // The product is read by its uuid in the same BatchGetItem as the customer and the seller's
+    // late-charge defaults, the first time too; the product's own defaults are one query beside it.
     const trips: number[] = [];
     for (const c of [first, ...others]) trips.push((await chargeTrips(s, c.id)).trips);
-    expect(trips).toEqual([3, 3, 3, 3]);
+    expect(trips).toEqual([4, 4, 4, 4]);
   });
 
-  it('writes once more when the profile changed since its id pointer was written, and the next costs 3 again', async () => {
+  it('writes once more when the profile changed since its id pointer was written, and the next costs 4 again', async () => {
     const s = await seller();
     const [c] = await customers(s, 1);
     await freshRateWindow(runtime, api);
@@ -164,10 +165,10 @@ describe('round trips of POST /api/v1/scheduled-charges (issue 17)', () => {
     const renamed = await api.patch(`/api/v1/customers/${c.uuid}`, { name: 'Outro Nome' }, { token: s.key });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     const stale = await chargeTrips(s, c.id);
-    expect(stale.trips).toBe(4);
+    expect(stale.trips).toBe(5);
     expect(stale.body.customer).toMatchObject({ name: 'Outro Nome' });
     const healed = await chargeTrips(s, c.id);
-    expect(healed.trips).toBe(3);
+    expect(healed.trips).toBe(4);
     expect(healed.body.customer).toMatchObject({ name: 'Outro Nome' });
   });
 });
@@ -347,16 +348,16 @@ describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
     return { trips, providerTrips, body: result.body };
   };
 
-  it('costs 4 round trips with authentication for each new customer: one read, the boleto registration written ahead, one write', async () => {
+  it('costs 5 round trips with authentication for each new customer: one read, the late-charge defaults, the boleto registration written ahead, one write', async () => {
     const s = await seller();
     const product = await carneProduct(s);
     const [first, ...others] = await customers(s, 4);
     await freshRateWindow(runtime, api);
     // The container's first plan of this product looks its uuid up before the read (the guard's key needs its id).
-    expect((await planTrips(s, product.uuid, first.id)).trips).toBe(5);
+    expect((await planTrips(s, product.uuid, first.id)).trips).toBe(6);
     const trips: number[] = [];
     for (const c of others) trips.push((await planTrips(s, product.uuid, c.id)).trips);
-    expect(trips).toEqual([4, 4, 4]);
+    expect(trips).toEqual([5, 5, 5]);
   });
 
   it('refuses an identical plan from the read, before the provider is called', async () => {
@@ -367,7 +368,8 @@ describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
     await planTrips(s, product.uuid, c.id);
     const again = await planTrips(s, product.uuid, c.id, 409);
     expect(again.body.message).toBe('An identical installment plan was just created for this customer');
-    expect(again.trips).toBe(2);
+    // The read and the product's late-charge defaults beside it.
+    expect(again.trips).toBe(3);
     // The provider was not called.
     expect(again.providerTrips).toBe(0);
   });
@@ -382,7 +384,7 @@ describe('round trips of POST /api/v1/installment-plans (issue 17)', () => {
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     const stale = await planTrips(s, product.uuid, c.id);
     // The boleto names the customer as the write does: a second registration (written ahead) and write.
-    expect(stale.trips).toBe(6);
+    expect(stale.trips).toBe(7);
     expect(stale.body.customer).toMatchObject({ name: 'Outro Nome' });
   });
 });

@@ -104,7 +104,7 @@ export async function createInstallmentPlan(
     [input.customerId, productId, input.installments, firstDueDate, input.affiliateId ?? 0].join(':');
   const [{ product, profile, affiliation, planHold }, defaults, reminders] = await Promise.all([
     resolveSale(deps, tenant, input, fingerprintOf),
-    readLateChargeDefaults(deps, tenant, input.productId),
+    readLateChargeDefaults(deps, tenant, { uuid: input.productId }),
     deps.reminderSettings.read(tenant, input.customerId),
   ]);
   await providerOf(deps, { tenant });

@@ -89,17 +89,23 @@ export const namesLateCharges = (input: Partial<LateChargeTermsInput>) =>
 export async function readLateChargeDefaults(
   deps: { portalConfigs: PortalConfigRepository },
   tenant: Tenant,
-  productUuid: string | null,
+  product: { uuid: string } | { id: number } | null,
 ): Promise<LateChargeDefaultsChain> {
-  if (!productUuid) {
-    const seller = await deps.portalConfigs.get(tenant);
-    return { product: null, seller: seller?.fields.lateCharges ?? null };
+  // By id: the product's and the seller's configurations are keys, one batch. By uuid (a create that
+  // has not read the product yet): the seller's key joins the create's first batch of reads, and the
+  // product's configuration is one query beside it.
+  if (product && 'id' in product) {
+    const read = await deps.portalConfigs.readForProduct(tenant, product, true);
+    return {
+      product: read.product?.fields.lateCharges ?? null,
+      seller: read.seller?.fields.lateCharges ?? null,
+    };
   }
-  const read = await deps.portalConfigs.readForProduct(tenant, { uuid: productUuid }, true);
-  return {
-    product: read.product?.fields.lateCharges ?? null,
-    seller: read.seller?.fields.lateCharges ?? null,
-  };
+  const [seller, own] = await Promise.all([
+    deps.portalConfigs.get(tenant),
+    product ? deps.portalConfigs.readForProduct(tenant, product, false) : null,
+  ]);
+  return { product: own?.product?.fields.lateCharges ?? null, seller: seller?.fields.lateCharges ?? null };
 }
 
 /**

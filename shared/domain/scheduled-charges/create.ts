@@ -62,7 +62,7 @@ export async function createScheduledCharge(
       customerId: input.customerId,
       productUuid: input.productId || undefined,
     }),
-    readLateChargeDefaults(deps, tenant, input.productId ?? null),
+    readLateChargeDefaults(deps, tenant, input.productId ? { uuid: input.productId } : null),
     deps.reminderSettings.read(tenant, input.customerId),
   ]);
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);

@@ -42,7 +42,10 @@ export const businessProfileSchema = z.strictObject({
     .trim()
     .max(2048, 'logoUrl must be at most 2048 characters')
     .pipe(z.url({ protocol: /^https$/, error: 'logoUrl must be an https URL' }))
+    // Zod runs this refinement even when the URL check above failed: an unparsable value is that
+    // check's error, not this one's.
     .refine((v) => {
+      if (!URL.canParse(v)) return true;
       const url = new URL(v);
       return url.username === '' && url.password === '';
     }, 'logoUrl must not contain credentials')

@@ -298,7 +298,7 @@ async function lateChargesOf(
       throw new ValidationError(['fine, interest and discounts apply to boleto payments only']);
     return null;
   }
-  const defaults = await readLateChargeDefaults(deps, product.tenant, product.uuid);
+  const defaults = await readLateChargeDefaults(deps, product.tenant, { id: product.id });
   return resolveLateCharges(input, defaults, { amount: product.value, dueDate });
 }
 
