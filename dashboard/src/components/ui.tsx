@@ -155,21 +155,45 @@ export function ConfirmAction(props: {
       </button>
     );
   return (
+    <ConfirmStep
+      question={props.question}
+      confirmLabel={props.confirmLabel}
+      danger={!props.plain}
+      busy={props.busy}
+      onConfirm={props.onConfirm}
+      onDone={() => setAsking(false)}
+      backLabel="Cancelar"
+    />
+  );
+}
+
+/** The question an action asks before it runs, with the buttons that confirm or give up. */
+export function ConfirmStep(props: {
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  /** Called after either button: the asking ends. */
+  onDone: () => void;
+  busy?: boolean;
+  danger?: boolean;
+  backLabel: string;
+}) {
+  return (
     <span className="confirm">
       <span>{props.question}</span>
       <button
         type="button"
-        className={props.plain ? 'primary' : 'danger'}
+        className={props.danger ? 'danger' : 'primary'}
         disabled={props.busy}
         onClick={() => {
           props.onConfirm();
-          setAsking(false);
+          props.onDone();
         }}
       >
         {props.confirmLabel}
       </button>
-      <button type="button" onClick={() => setAsking(false)}>
-        Cancelar
+      <button type="button" onClick={props.onDone}>
+        {props.backLabel}
       </button>
     </span>
   );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
+import { ConfirmStep } from '../../components/ui';
 import { maskDocument } from '../auth/document-mask';
 
 /** Labels of the statuses of a scheduled charge, its cycles, a carnê and its installments. */
@@ -139,23 +140,15 @@ export function ConfirmForm(props: {
     <form className="action-form" onSubmit={submit} aria-label={props.label}>
       {props.children}
       {asking ? (
-        <div className="confirm">
-          <span>{props.question}</span>
-          <button
-            type="button"
-            className={props.danger ? 'danger' : 'primary'}
-            disabled={props.busy}
-            onClick={() => {
-              props.onConfirm();
-              setAsking(false);
-            }}
-          >
-            {props.confirmLabel}
-          </button>
-          <button type="button" onClick={() => setAsking(false)}>
-            Voltar
-          </button>
-        </div>
+        <ConfirmStep
+          question={props.question}
+          confirmLabel={props.confirmLabel}
+          danger={props.danger}
+          busy={props.busy}
+          onConfirm={props.onConfirm}
+          onDone={() => setAsking(false)}
+          backLabel="Voltar"
+        />
       ) : (
         <div>
           <button type="submit" className={props.danger ? 'danger' : undefined}>
