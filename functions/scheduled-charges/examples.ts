@@ -168,6 +168,120 @@ const lessonsCreated = {
   updatedAt: '2026-11-28T17:09:34.608Z',
 } as const;
 
+/** The reminder schedule (reminder-routes.ts): the default, a seller's own, a customer's override. */
+const defaultSchedule = {
+  source: 'default',
+  steps: [
+    {
+      offsetDays: -3,
+      channels: ['email'],
+      subject: 'Sua cobrança vence em {{vencimento}}: {{referente}}',
+      body: 'Olá, {{cliente}}!\n\nLembrete: a cobrança de {{empresa}} vence em {{vencimento}}.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.',
+      whatsappTemplate: null,
+    },
+    {
+      offsetDays: 0,
+      channels: ['email'],
+      subject: 'Sua cobrança vence hoje: {{referente}}',
+      body: 'Olá, {{cliente}}!\n\nA cobrança de {{empresa}} vence hoje, {{vencimento}}.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.',
+      whatsappTemplate: null,
+    },
+    {
+      offsetDays: 1,
+      channels: ['email'],
+      subject: 'Cobrança vencida: {{referente}}',
+      body: 'Olá, {{cliente}}!\n\nA cobrança de {{empresa}} venceu em {{vencimento}} e ainda não identificamos o pagamento.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.',
+      whatsappTemplate: null,
+    },
+    {
+      offsetDays: 3,
+      channels: ['email'],
+      subject: 'Cobrança vencida há 3 dias: {{referente}}',
+      body: 'Olá, {{cliente}}!\n\nA cobrança de {{empresa}} venceu em {{vencimento}} e continua em aberto.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.',
+      whatsappTemplate: null,
+    },
+    {
+      offsetDays: 7,
+      channels: ['email'],
+      subject: 'Cobrança vencida há 7 dias: {{referente}}',
+      body: 'Olá, {{cliente}}!\n\nA cobrança de {{empresa}} venceu em {{vencimento}} e continua em aberto. Regularize assim que possível.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.',
+      whatsappTemplate: null,
+    },
+  ],
+  limits: {
+    minOffsetDays: -30,
+    maxOffsetDays: 60,
+    maxSteps: 10,
+    subjectLength: 150,
+    bodyLength: 1000,
+    whatsappTemplateLength: 512,
+  },
+} as const;
+const customSchedule = {
+  source: 'seller',
+  steps: [
+    {
+      offsetDays: -3,
+      channels: ['email'],
+      subject: 'Sua cobrança de {{valor}} vence em {{vencimento}}',
+      body: 'Olá, {{cliente}}! A cobrança de {{referente}} ({{valor}}) vence em {{vencimento}}. Pague em {{link}}.',
+      whatsappTemplate: null,
+    },
+    {
+      offsetDays: 0,
+      channels: ['email', 'whatsapp', 'sms'],
+      subject: 'Sua cobrança vence hoje',
+      body: 'Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}',
+      whatsappTemplate: 'cobranca_vence_hoje',
+    },
+  ],
+  limits: {
+    minOffsetDays: -30,
+    maxOffsetDays: 60,
+    maxSteps: 10,
+    subjectLength: 150,
+    bodyLength: 1000,
+    whatsappTemplateLength: 512,
+  },
+} as const;
+const customerSchedule = {
+  source: 'customer',
+  steps: [
+    {
+      whatsappTemplate: 'cobranca_vence_hoje',
+      channels: ['email', 'whatsapp', 'sms'],
+      body: 'Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}',
+      subject: 'Sua cobrança vence hoje',
+      offsetDays: 0,
+    },
+  ],
+  limits: {
+    minOffsetDays: -30,
+    maxOffsetDays: 60,
+    maxSteps: 10,
+    subjectLength: 150,
+    bodyLength: 1000,
+    whatsappTemplateLength: 512,
+  },
+  optedOut: [],
+} as const;
+const reminderChannels = {
+  email: {
+    enabled: true,
+  },
+  whatsapp: {
+    enabled: true,
+    phoneNumberId: '109876543210',
+    accessTokenLast4: 'x1Y2',
+    language: 'pt_BR',
+  },
+  sms: {
+    enabled: true,
+    originationIdentity: '+5511900001111',
+  },
+} as const;
+const optOutToken = 'optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y';
+
 export const examples = defineExamples(scheduledChargeRoutes, {
   createScheduledCharge: [
     {
@@ -291,4 +405,145 @@ export const examples = defineExamples(scheduledChargeRoutes, {
       },
     },
   },
+  getReminderSchedule: { responses: { 200: defaultSchedule } },
+  putReminderSchedule: { body: { steps: customSchedule.steps }, responses: { 200: customSchedule } },
+  previewReminder: {
+    body: { step: 0, scheduledChargeId: tuition.id },
+    responses: {
+      200: {
+        step: {
+          whatsappTemplate: 'cobranca_vence_hoje',
+          channels: ['email', 'whatsapp', 'sms'],
+          body: 'Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}',
+          subject: 'Sua cobrança vence hoje',
+          offsetDays: 0,
+        },
+        cycleNumber: 1,
+        sendDate: '2026-12-05',
+        amountDue: 120.5,
+        email: {
+          to: 'maria@example.com',
+          subject: '[TESTE] Sua cobrança vence hoje',
+          text: 'Ambiente de testes: nenhuma cobrança real foi feita.\n\nOlá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo\n',
+          html: '<!DOCTYPE html>\n<html lang="pt-BR"><head><meta charset="utf-8"><title>[TESTE] Sua cobrança vence hoje</title></head>\n<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">\n<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">Ambiente de testes: nenhuma cobrança real foi feita.</p>\n<p>Olá, <span style="word-break:break-all">Maria Souza</span>! <span style="word-break:break-all">Mensalidade</span>: <span style="word-break:break-all">R$ 120,50</span> vence hoje. Pague em <a href="http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A">http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A</a>. Para não receber mais: <a href="http://127.0.0.1:41013/descadastro/exemplo">http://127.0.0.1:41013/descadastro/exemplo</a></p>\n</body></html>',
+        },
+        whatsapp: {
+          to: '+5511987654321',
+          template: 'cobranca_vence_hoje',
+          parameters: [
+            {
+              name: 'cliente',
+              value: 'Maria Souza',
+            },
+            {
+              name: 'referente',
+              value: 'Mensalidade',
+            },
+            {
+              name: 'valor',
+              value: 'R$ 120,50',
+            },
+            {
+              name: 'link',
+              value:
+                'http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A',
+            },
+            {
+              name: 'descadastro',
+              value: 'http://127.0.0.1:41013/descadastro/exemplo',
+            },
+          ],
+          text: 'Olá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo',
+        },
+        sms: {
+          to: '+5511987654321',
+          text: 'Escola Harmonia: Olá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo',
+        },
+      },
+    },
+  },
+  getCustomerReminderSchedule: { path: { uuid: chargeCustomer.uuid }, responses: { 200: customerSchedule } },
+  putCustomerReminderSchedule: {
+    path: { uuid: chargeCustomer.uuid },
+    body: { steps: customerSchedule.steps },
+    responses: { 200: customerSchedule },
+  },
+  deleteCustomerReminderSchedule: {
+    path: { uuid: chargeCustomer.uuid },
+    responses: {
+      200: {
+        source: 'seller',
+        steps: [
+          {
+            whatsappTemplate: null,
+            channels: ['email'],
+            body: 'Olá, {{cliente}}! A cobrança de {{referente}} ({{valor}}) vence em {{vencimento}}. Pague em {{link}}.',
+            subject: 'Sua cobrança de {{valor}} vence em {{vencimento}}',
+            offsetDays: -3,
+          },
+          {
+            whatsappTemplate: 'cobranca_vence_hoje',
+            channels: ['email', 'whatsapp', 'sms'],
+            body: 'Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}',
+            subject: 'Sua cobrança vence hoje',
+            offsetDays: 0,
+          },
+        ],
+        limits: {
+          minOffsetDays: -30,
+          maxOffsetDays: 60,
+          maxSteps: 10,
+          subjectLength: 150,
+          bodyLength: 1000,
+          whatsappTemplateLength: 512,
+        },
+        optedOut: [],
+      },
+    },
+  },
+  getReminderChannels: { responses: { 200: reminderChannels } },
+  putWhatsappChannel: {
+    body: { enabled: true, phoneNumberId: '109876543210', accessToken: 'EAAGx1Y2x1Y2x1Y2x1Y2x1Y2' },
+    responses: {
+      200: {
+        email: {
+          enabled: true,
+        },
+        whatsapp: {
+          enabled: true,
+          phoneNumberId: '109876543210',
+          accessTokenLast4: 'x1Y2',
+          language: 'pt_BR',
+        },
+        sms: {
+          enabled: false,
+        },
+      },
+    },
+  },
+  putSmsChannel: {
+    body: { enabled: true, originationIdentity: '+5511900001111' },
+    responses: { 200: reminderChannels },
+  },
+  deleteReminderChannel: {
+    path: { channel: 'sms' },
+    responses: {
+      200: {
+        email: {
+          enabled: true,
+        },
+        whatsapp: {
+          enabled: true,
+          phoneNumberId: '109876543210',
+          accessTokenLast4: 'x1Y2',
+          language: 'pt_BR',
+        },
+        sms: {
+          enabled: false,
+        },
+      },
+    },
+  },
+  getReminderOptOutPage: { path: { token: optOutToken } },
+  postReminderOptOut: { path: { token: optOutToken } },
 });

@@ -15125,6 +15125,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": {
+                     *         "enabled": true
+                     *       },
+                     *       "whatsapp": {
+                     *         "enabled": true,
+                     *         "phoneNumberId": "109876543210",
+                     *         "accessTokenLast4": "x1Y2",
+                     *         "language": "pt_BR"
+                     *       },
+                     *       "sms": {
+                     *         "enabled": true,
+                     *         "originationIdentity": "+5511900001111"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReminderChannels"];
                 };
             };
@@ -15214,6 +15231,7 @@ export interface operations {
                 "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
+                /** @example sms */
                 channel: "whatsapp" | "sms";
             };
             cookie?: never;
@@ -15226,6 +15244,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": {
+                     *         "enabled": true
+                     *       },
+                     *       "whatsapp": {
+                     *         "enabled": true,
+                     *         "phoneNumberId": "109876543210",
+                     *         "accessTokenLast4": "x1Y2",
+                     *         "language": "pt_BR"
+                     *       },
+                     *       "sms": {
+                     *         "enabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReminderChannels"];
                 };
             };
@@ -15241,7 +15275,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/reminder-channels/{channel}"
+                     *       "path": "/api/reminder-channels/sms"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15259,7 +15293,7 @@ export interface operations {
                      *       "message": "API key is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/reminder-channels/{channel}"
+                     *       "path": "/api/reminder-channels/sms"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15277,7 +15311,7 @@ export interface operations {
                      *       "message": "Insufficient permissions",
                      *       "code": "forbidden",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/reminder-channels/{channel}"
+                     *       "path": "/api/reminder-channels/sms"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15295,7 +15329,7 @@ export interface operations {
                      *       "message": "Channel not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/reminder-channels/{channel}"
+                     *       "path": "/api/reminder-channels/sms"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15315,7 +15349,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/reminder-channels/{channel}"
+                     *       "path": "/api/reminder-channels/sms"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15333,7 +15367,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/reminder-channels/{channel}"
+                     *       "path": "/api/reminder-channels/sms"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -15355,6 +15389,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": true,
+                 *       "originationIdentity": "+5511900001111"
+                 *     }
+                 */
                 "application/json": {
                     enabled: boolean;
                     /** @description The End User Messaging SMS origination identity (phone number, sender id, pool or ARN) */
@@ -15369,6 +15409,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": {
+                     *         "enabled": true
+                     *       },
+                     *       "whatsapp": {
+                     *         "enabled": true,
+                     *         "phoneNumberId": "109876543210",
+                     *         "accessTokenLast4": "x1Y2",
+                     *         "language": "pt_BR"
+                     *       },
+                     *       "sms": {
+                     *         "enabled": true,
+                     *         "originationIdentity": "+5511900001111"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReminderChannels"];
                 };
             };
@@ -15483,6 +15540,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": true,
+                 *       "phoneNumberId": "109876543210",
+                 *       "accessToken": "EAAGx1Y2x1Y2x1Y2x1Y2x1Y2"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A system user access token of the WhatsApp Business account; stored encrypted, never shown again */
                     accessToken: string;
@@ -15504,6 +15568,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": {
+                     *         "enabled": true
+                     *       },
+                     *       "whatsapp": {
+                     *         "enabled": true,
+                     *         "phoneNumberId": "109876543210",
+                     *         "accessTokenLast4": "x1Y2",
+                     *         "language": "pt_BR"
+                     *       },
+                     *       "sms": {
+                     *         "enabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReminderChannels"];
                 };
             };
@@ -15625,6 +15705,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "source": "default",
+                     *       "steps": [
+                     *         {
+                     *           "offsetDays": -3,
+                     *           "channels": [
+                     *             "email"
+                     *           ],
+                     *           "subject": "Sua cobrança vence em {{vencimento}}: {{referente}}",
+                     *           "body": "Olá, {{cliente}}!\n\nLembrete: a cobrança de {{empresa}} vence em {{vencimento}}.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.",
+                     *           "whatsappTemplate": null
+                     *         },
+                     *         {
+                     *           "offsetDays": 0,
+                     *           "channels": [
+                     *             "email"
+                     *           ],
+                     *           "subject": "Sua cobrança vence hoje: {{referente}}",
+                     *           "body": "Olá, {{cliente}}!\n\nA cobrança de {{empresa}} vence hoje, {{vencimento}}.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.",
+                     *           "whatsappTemplate": null
+                     *         },
+                     *         {
+                     *           "offsetDays": 1,
+                     *           "channels": [
+                     *             "email"
+                     *           ],
+                     *           "subject": "Cobrança vencida: {{referente}}",
+                     *           "body": "Olá, {{cliente}}!\n\nA cobrança de {{empresa}} venceu em {{vencimento}} e ainda não identificamos o pagamento.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.",
+                     *           "whatsappTemplate": null
+                     *         },
+                     *         {
+                     *           "offsetDays": 3,
+                     *           "channels": [
+                     *             "email"
+                     *           ],
+                     *           "subject": "Cobrança vencida há 3 dias: {{referente}}",
+                     *           "body": "Olá, {{cliente}}!\n\nA cobrança de {{empresa}} venceu em {{vencimento}} e continua em aberto.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.",
+                     *           "whatsappTemplate": null
+                     *         },
+                     *         {
+                     *           "offsetDays": 7,
+                     *           "channels": [
+                     *             "email"
+                     *           ],
+                     *           "subject": "Cobrança vencida há 7 dias: {{referente}}",
+                     *           "body": "Olá, {{cliente}}!\n\nA cobrança de {{empresa}} venceu em {{vencimento}} e continua em aberto. Regularize assim que possível.\n\nReferente a: {{referente}}\nValor: {{valor}}\nVencimento: {{vencimento}}\nPagar agora: {{link}}\nLinha digitável do boleto: {{linha_digitavel}}\nPix copia e cola: {{pix_copia_e_cola}}\n\nSe você já pagou, desconsidere esta mensagem.",
+                     *           "whatsappTemplate": null
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "minOffsetDays": -30,
+                     *         "maxOffsetDays": 60,
+                     *         "maxSteps": 10,
+                     *         "subjectLength": 150,
+                     *         "bodyLength": 1000,
+                     *         "whatsappTemplateLength": 512
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReminderSchedule"];
                 };
             };
@@ -15718,6 +15858,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "steps": [
+                 *         {
+                 *           "offsetDays": -3,
+                 *           "channels": [
+                 *             "email"
+                 *           ],
+                 *           "subject": "Sua cobrança de {{valor}} vence em {{vencimento}}",
+                 *           "body": "Olá, {{cliente}}! A cobrança de {{referente}} ({{valor}}) vence em {{vencimento}}. Pague em {{link}}.",
+                 *           "whatsappTemplate": null
+                 *         },
+                 *         {
+                 *           "offsetDays": 0,
+                 *           "channels": [
+                 *             "email",
+                 *             "whatsapp",
+                 *             "sms"
+                 *           ],
+                 *           "subject": "Sua cobrança vence hoje",
+                 *           "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}",
+                 *           "whatsappTemplate": "cobranca_vence_hoje"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The steps; an empty list sends no reminder */
                     steps: {
@@ -15741,6 +15907,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "source": "seller",
+                     *       "steps": [
+                     *         {
+                     *           "offsetDays": -3,
+                     *           "channels": [
+                     *             "email"
+                     *           ],
+                     *           "subject": "Sua cobrança de {{valor}} vence em {{vencimento}}",
+                     *           "body": "Olá, {{cliente}}! A cobrança de {{referente}} ({{valor}}) vence em {{vencimento}}. Pague em {{link}}.",
+                     *           "whatsappTemplate": null
+                     *         },
+                     *         {
+                     *           "offsetDays": 0,
+                     *           "channels": [
+                     *             "email",
+                     *             "whatsapp",
+                     *             "sms"
+                     *           ],
+                     *           "subject": "Sua cobrança vence hoje",
+                     *           "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}",
+                     *           "whatsappTemplate": "cobranca_vence_hoje"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "minOffsetDays": -30,
+                     *         "maxOffsetDays": 60,
+                     *         "maxSteps": 10,
+                     *         "subjectLength": 150,
+                     *         "bodyLength": 1000,
+                     *         "whatsappTemplateLength": 512
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReminderSchedule"];
                 };
             };
@@ -15854,6 +16055,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "step": 0,
+                 *       "scheduledChargeId": "sch_test_0GxSxn7g9DlIzk17pjdsPhZ0"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The charge (sch_…) whose earliest open cycle the preview renders */
                     scheduledChargeId: string;
@@ -15869,6 +16076,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "step": {
+                     *         "offsetDays": 0,
+                     *         "channels": [
+                     *           "email",
+                     *           "whatsapp",
+                     *           "sms"
+                     *         ],
+                     *         "subject": "Sua cobrança vence hoje",
+                     *         "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}",
+                     *         "whatsappTemplate": "cobranca_vence_hoje"
+                     *       },
+                     *       "cycleNumber": 1,
+                     *       "sendDate": "2026-12-05",
+                     *       "amountDue": 120.5,
+                     *       "email": {
+                     *         "to": "maria@example.com",
+                     *         "subject": "[TESTE] Sua cobrança vence hoje",
+                     *         "text": "Ambiente de testes: nenhuma cobrança real foi feita.\n\nOlá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo\n",
+                     *         "html": "<!DOCTYPE html>\n<html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><title>[TESTE] Sua cobrança vence hoje</title></head>\n<body style=\"font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px\">\n<p style=\"background:#fff4ce;padding:8px 12px;border-radius:4px\">Ambiente de testes: nenhuma cobrança real foi feita.</p>\n<p>Olá, <span style=\"word-break:break-all\">Maria Souza</span>! <span style=\"word-break:break-all\">Mensalidade</span>: <span style=\"word-break:break-all\">R$ 120,50</span> vence hoje. Pague em <a href=\"http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A\">http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A</a>. Para não receber mais: <a href=\"http://127.0.0.1:41013/descadastro/exemplo\">http://127.0.0.1:41013/descadastro/exemplo</a></p>\n</body></html>"
+                     *       },
+                     *       "whatsapp": {
+                     *         "to": "+5511987654321",
+                     *         "template": "cobranca_vence_hoje",
+                     *         "parameters": [
+                     *           {
+                     *             "name": "cliente",
+                     *             "value": "Maria Souza"
+                     *           },
+                     *           {
+                     *             "name": "referente",
+                     *             "value": "Mensalidade"
+                     *           },
+                     *           {
+                     *             "name": "valor",
+                     *             "value": "R$ 120,50"
+                     *           },
+                     *           {
+                     *             "name": "link",
+                     *             "value": "http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A"
+                     *           },
+                     *           {
+                     *             "name": "descadastro",
+                     *             "value": "http://127.0.0.1:41013/descadastro/exemplo"
+                     *           }
+                     *         ],
+                     *         "text": "Olá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo"
+                     *       },
+                     *       "sms": {
+                     *         "to": "+5511987654321",
+                     *         "text": "Escola Harmonia: Olá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReminderPreview"];
                 };
             };
@@ -23811,6 +24073,7 @@ export interface operations {
                 "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
+                /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
                 uuid: string;
             };
             cookie?: never;
@@ -23823,6 +24086,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "source": "customer",
+                     *       "steps": [
+                     *         {
+                     *           "offsetDays": 0,
+                     *           "channels": [
+                     *             "email",
+                     *             "whatsapp",
+                     *             "sms"
+                     *           ],
+                     *           "subject": "Sua cobrança vence hoje",
+                     *           "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}",
+                     *           "whatsappTemplate": "cobranca_vence_hoje"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "minOffsetDays": -30,
+                     *         "maxOffsetDays": 60,
+                     *         "maxSteps": 10,
+                     *         "subjectLength": 150,
+                     *         "bodyLength": 1000,
+                     *         "whatsappTemplateLength": 512
+                     *       },
+                     *       "optedOut": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerReminderSchedule"];
                 };
             };
@@ -23838,7 +24128,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -23856,7 +24146,7 @@ export interface operations {
                      *       "message": "API key is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -23874,7 +24164,7 @@ export interface operations {
                      *       "message": "Customer not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -23894,7 +24184,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -23912,7 +24202,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -23930,12 +24220,30 @@ export interface operations {
                 "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
+                /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
                 uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "steps": [
+                 *         {
+                 *           "offsetDays": 0,
+                 *           "channels": [
+                 *             "email",
+                 *             "whatsapp",
+                 *             "sms"
+                 *           ],
+                 *           "subject": "Sua cobrança vence hoje",
+                 *           "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}",
+                 *           "whatsappTemplate": "cobranca_vence_hoje"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The steps; an empty list sends no reminder */
                     steps: {
@@ -23959,6 +24267,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "source": "customer",
+                     *       "steps": [
+                     *         {
+                     *           "offsetDays": 0,
+                     *           "channels": [
+                     *             "email",
+                     *             "whatsapp",
+                     *             "sms"
+                     *           ],
+                     *           "subject": "Sua cobrança vence hoje",
+                     *           "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}",
+                     *           "whatsappTemplate": "cobranca_vence_hoje"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "minOffsetDays": -30,
+                     *         "maxOffsetDays": 60,
+                     *         "maxSteps": 10,
+                     *         "subjectLength": 150,
+                     *         "bodyLength": 1000,
+                     *         "whatsappTemplateLength": 512
+                     *       },
+                     *       "optedOut": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerReminderSchedule"];
                 };
             };
@@ -23976,7 +24311,7 @@ export interface operations {
                      *       ],
                      *       "code": "validation_failed",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -23994,7 +24329,7 @@ export interface operations {
                      *       "message": "API key is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24012,7 +24347,7 @@ export interface operations {
                      *       "message": "Insufficient permissions",
                      *       "code": "forbidden",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24030,7 +24365,7 @@ export interface operations {
                      *       "message": "Customer not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24050,7 +24385,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24068,7 +24403,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24086,6 +24421,7 @@ export interface operations {
                 "X-Seller-Id"?: components["parameters"]["SellerId"];
             };
             path: {
+                /** @example 5c5b366a-15a7-48ff-bba2-482f72a5e122 */
                 uuid: string;
             };
             cookie?: never;
@@ -24098,6 +24434,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "source": "seller",
+                     *       "steps": [
+                     *         {
+                     *           "offsetDays": -3,
+                     *           "channels": [
+                     *             "email"
+                     *           ],
+                     *           "subject": "Sua cobrança de {{valor}} vence em {{vencimento}}",
+                     *           "body": "Olá, {{cliente}}! A cobrança de {{referente}} ({{valor}}) vence em {{vencimento}}. Pague em {{link}}.",
+                     *           "whatsappTemplate": null
+                     *         },
+                     *         {
+                     *           "offsetDays": 0,
+                     *           "channels": [
+                     *             "email",
+                     *             "whatsapp",
+                     *             "sms"
+                     *           ],
+                     *           "subject": "Sua cobrança vence hoje",
+                     *           "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}",
+                     *           "whatsappTemplate": "cobranca_vence_hoje"
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "minOffsetDays": -30,
+                     *         "maxOffsetDays": 60,
+                     *         "maxSteps": 10,
+                     *         "subjectLength": 150,
+                     *         "bodyLength": 1000,
+                     *         "whatsappTemplateLength": 512
+                     *       },
+                     *       "optedOut": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["CustomerReminderSchedule"];
                 };
             };
@@ -24113,7 +24485,7 @@ export interface operations {
                      *       "message": "X-Environment must be one of: test, live",
                      *       "code": "invalid_environment",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24131,7 +24503,7 @@ export interface operations {
                      *       "message": "API key is required",
                      *       "code": "authorization_missing",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24149,7 +24521,7 @@ export interface operations {
                      *       "message": "Insufficient permissions",
                      *       "code": "forbidden",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24167,7 +24539,7 @@ export interface operations {
                      *       "message": "Customer not found",
                      *       "code": "not_found",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24187,7 +24559,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -24205,7 +24577,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/api/v1/customers/{uuid}/reminder-schedule"
+                     *       "path": "/api/v1/customers/5c5b366a-15a7-48ff-bba2-482f72a5e122/reminder-schedule"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -31370,6 +31742,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y */
                 token: string;
             };
             cookie?: never;
@@ -31408,7 +31781,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/descadastro/{token}"
+                     *       "path": "/descadastro/optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -31426,7 +31799,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/descadastro/{token}"
+                     *       "path": "/descadastro/optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -31439,6 +31812,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y */
                 token: string;
             };
             cookie?: never;
@@ -31477,7 +31851,7 @@ export interface operations {
                      *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
                      *       "code": "rate_limited",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/descadastro/{token}"
+                     *       "path": "/descadastro/optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -31495,7 +31869,7 @@ export interface operations {
                      *       "message": "Internal server error",
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
-                     *       "path": "/descadastro/{token}"
+                     *       "path": "/descadastro/optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
