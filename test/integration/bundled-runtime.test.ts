@@ -100,9 +100,10 @@ beforeAll(async () => {
   child.stderr?.on('data', (c) => {
     output += c;
   });
-  B = await until('the ready line', () => {
+  // The ready line comes first and the start-up lines after it, each its own write: wait for the last.
+  B = await until('the start-up lines', () => {
     if (child.exitCode !== null) throw new Error(`the bundled runtime exited\n${output}`);
-    return output.match(READY)?.[1];
+    return output.includes('asaas: sandbox') ? output.match(READY)?.[1] : undefined;
   });
   KEY = JSON.parse(readFileSync(join(dataDir, 'dev-credentials.json'), 'utf8')).apiKey;
 });
