@@ -470,36 +470,8 @@ export const examples = defineExamples(scheduledChargeRoutes, {
   },
   deleteCustomerReminderSchedule: {
     path: { uuid: chargeCustomer.uuid },
-    responses: {
-      200: {
-        source: 'seller',
-        steps: [
-          {
-            whatsappTemplate: null,
-            channels: ['email'],
-            body: 'Olá, {{cliente}}! A cobrança de {{referente}} ({{valor}}) vence em {{vencimento}}. Pague em {{link}}.',
-            subject: 'Sua cobrança de {{valor}} vence em {{vencimento}}',
-            offsetDays: -3,
-          },
-          {
-            whatsappTemplate: 'cobranca_vence_hoje',
-            channels: ['email', 'whatsapp', 'sms'],
-            body: 'Olá, {{cliente}}! {{referente}}: {{valor}} vence hoje. Pague em {{link}}. Para não receber mais: {{descadastro}}',
-            subject: 'Sua cobrança vence hoje',
-            offsetDays: 0,
-          },
-        ],
-        limits: {
-          minOffsetDays: -30,
-          maxOffsetDays: 60,
-          maxSteps: 10,
-          subjectLength: 150,
-          bodyLength: 1000,
-          whatsappTemplateLength: 512,
-        },
-        optedOut: [],
-      },
-    },
+    // Back on the seller's schedule; the opt-outs stay.
+    responses: { 200: { ...customSchedule, optedOut: [] } },
   },
   getReminderChannels: { responses: { 200: reminderChannels } },
   putWhatsappChannel: {
