@@ -3,10 +3,12 @@ import { createCustomerRepository } from '#shared/adapters/dynamodb/customer-rep
 import { keys } from '#shared/adapters/dynamodb/keys';
 import { createScheduledChargeRepository } from '#shared/adapters/dynamodb/scheduled-charge-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
+import { atomically } from '#shared/adapters/dynamodb/unit-of-work';
 import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
 import type {
+  Atomically,
   CustomerRepository,
   ScheduledChargeChanges,
   ScheduledChargePage,
@@ -25,6 +27,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { FakeCustomerRepository } from '../support/fakes/customer-repository';
 import { FakeScheduledChargeRepository } from '../support/fakes/scheduled-charge-repository';
+import { fakeAtomically } from '../support/fakes/unit-of-work';
 import { conflictOf, customerProfile, freshTable, overdueCustomerIds, registerProfiles } from './support';
 
 const SELLER: Tenant = { sellerId: 7, environment: 'test' };
@@ -269,6 +272,7 @@ interface Subject {
   /** Where a transaction written with a charge can be read back. */
   transactions: Pick<TransactionRepository, 'get'>;
   customers: CustomerRepository;
+  atomically: Atomically;
   hasEvent(id: string): Promise<boolean>;
 }
 
@@ -283,6 +287,7 @@ describe.each([
         repo: asWritten(repo),
         transactions: repo.transactions,
         customers,
+        atomically: fakeAtomically,
         hasEvent: async (id) => repo.outbox.events.some((e) => e.envelope.id === id),
       };
     },
@@ -297,22 +302,26 @@ describe.each([
         repo: asWritten(createScheduledChargeRepository(table)),
         transactions: createTransactionRepository(table),
         customers,
+        atomically,
         hasEvent: async (id) => (await table.get(keys.outboxEvent(id), { consistent: true })) !== undefined,
       };
     },
   ],
 ])('ScheduledChargeRepository contract (%s)', (_name, make) => {
   describe('ids, create and get', () => {
-    it("checks the profile a create's customer snapshot came from: a changed one writes nothing and comes back", async () => {
-      const { repo, customers } = await make();
+    it("is written with the customer's confirmUnchanged: a changed profile writes nothing and comes back", async () => {
+      const { repo, customers, atomically } = await make();
       const seen = (await customers.findProfile(SELLER, CUSTOMERS[1].uuid)) as CustomerProfile;
-      await repo.create(charge(1), { events: [], timeline: [], customer: seen });
+      const createOn = (profile: CustomerProfile, c: ScheduledCharge) =>
+        atomically(async () => {
+          await customers.confirmUnchanged(profile);
+          await repo.create(c, { events: [], timeline: [] });
+        });
+      await createOn(seen, charge(1));
       expect(await repo.get(SELLER, charge(1).id)).not.toBeNull();
 
       await customers.updateProfile(seen, { name: 'Ana Lima', updatedAt: later(seen.updatedAt, 1) });
-      const error = await repo
-        .create(charge(2), { events: [], timeline: [], customer: seen })
-        .catch((e: unknown) => e);
+      const error = await createOn(seen, charge(2)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CustomerChangedError);
       expect((error as CustomerChangedError).current).toMatchObject({
         uuid: seen.uuid,

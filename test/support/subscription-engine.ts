@@ -4,6 +4,7 @@ import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { FakeClock } from './fakes/clock';
+import { FakeCustomerRepository } from './fakes/customer-repository';
 import { FakeGatewayRouter } from './fakes/gateway-router';
 import { SequentialIds } from './fakes/ids';
 import { FakePaymentMethodRepository } from './fakes/payment-method-repository';
@@ -41,6 +42,7 @@ export function subscriptionEngine() {
   const deps: SubscriptionDeps & { paymentMethods: FakePaymentMethodRepository } = {
     subscriptions,
     atomically: fakeAtomically,
+    customers: new FakeCustomerRepository(),
     transactions,
     paymentMethods,
     payments: new FakeGatewayRouter({ test: provider, live: new FakePaymentProvider('live', false) }),

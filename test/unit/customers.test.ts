@@ -38,7 +38,7 @@ const CPF = '52998224725';
 const profileKey = (t: Tenant, uuid: string) => `${t.sellerId}#${t.environment}#${uuid}`;
 
 /** In-memory repository with the same outcomes as the DynamoDB one; tests override methods to stage races. */
-class FakeCustomers implements Omit<CustomerRepository, 'addBuyer' | 'findBuyer'> {
+class FakeCustomers implements Omit<CustomerRepository, 'addBuyer' | 'findBuyer' | 'confirmUnchanged'> {
   globals = new Map<string, GlobalCustomer>();
   profiles = new Map<string, CustomerProfile>();
   writes = 0;

@@ -125,6 +125,7 @@ beforeEach(async () => {
   await customers.addProfile(profile);
   deps = {
     ...e.deps,
+    customers,
     startReader: fakeSubscriptionStartReader({ ...e.deps, prices, products, customers }),
   };
 });
@@ -419,7 +420,6 @@ describe('POST /api/subscriptions (createSubscriptionByApi)', () => {
   it('writes once, on the stored profile, when the customer read was a stale copy', async () => {
     // The DynamoDB reader answers the copy its id pointer carries; the profile changed since.
     await customers.updateProfile(profile, { name: 'Ana Lima', updatedAt: '2026-01-20T00:00:00.000Z' });
-    e.subscriptions.customers = customers;
     const current = deps.startReader;
     deps = {
       ...deps,

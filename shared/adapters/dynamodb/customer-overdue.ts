@@ -1,20 +1,21 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { toProfile } from './customer-queries';
 import { customerOverdueEntity } from './entities/customer-links';
 import { keys } from './keys';
-import { alreadyExists, ConditionFailedError, type Item, type Table, type TransactItem } from './table';
+import {
+  alreadyExists,
+  ConditionFailedError,
+  contended,
+  type Item,
+  type Table,
+  type TransactItem,
+} from './table';
 
 /** TransactWriteItems takes at most 100 entries. */
 export const MAX_TRANSACT_ITEMS = 100;
 /** Rounds on the customer's overdue count (lost compare-and-set or a concurrent transaction) before giving up. */
 const OVERDUE_ROUNDS = 5;
-
-/** A transaction cancelled because another one was writing the same item (no condition failed). */
-export const raced = (error: unknown) =>
-  error instanceof TransactionCanceledException &&
-  (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 
 /**
  * The writes that move a customer's overdue count by `delta` from the profile item as read: a
@@ -57,7 +58,9 @@ export function overdueCountWrites(
 /**
  * One TransactWriteItems of a state change (`fixed`, its conditioned item at index 0) and, with a
  * non-zero `overdue.delta`, the customer's overdue count moved by it (the profile read strongly
- * consistent each round; nothing for a missing profile). A race with another transaction on any of
+ * consistent each round; nothing for a missing profile). Without a delta it is a Table.write: inside
+ * `atomically` it goes out with the unit's other writes (a create's customer check); with one it is
+ * sent at once, its own transaction, since the count's compare-and-set is read and retried here. A race with another transaction on any of
  * these items (the customer's count, a shared list counter) and a lost compare-and-set of the count
  * are retried with the count read again; a failed condition at index 0 is the entity's
  * `already_exists` (creating) or `changed`, never retried (the next round would fail it again);
@@ -78,6 +81,20 @@ export async function transactWithOverdueCount(
     failure?: (error: ConditionFailedError) => Error | undefined;
   },
 ): Promise<void> {
+  const ownFailure = (error: ConditionFailedError): Error => {
+    const own = options.failure?.(error);
+    if (own) return own;
+    if (error.failedIndexes.includes(0))
+      return options.creating
+        ? alreadyExists(options.entity)(error)
+        : new ConflictError(`${options.entity} changed at the same time; retry`, 'concurrent_update', {
+            reason: 'changed',
+            cause: error,
+          });
+    return alreadyExists('The transaction')(error);
+  };
+  // Without a count to move the writes are fixed: one part of the caller's unit of work (Table.write).
+  if (!overdue.delta) return table.write({ items: fixed, toError: ownFailure });
   for (let round = 1; ; round++) {
     let countWrites: TransactItem[] = [];
     if (overdue.delta) {
@@ -97,22 +114,16 @@ export async function transactWithOverdueCount(
     } catch (error) {
       // Another transaction was writing one of these items: nothing was written; the next round
       // reads the count again, and a state that moved meanwhile fails its version condition then.
-      if (raced(error) && round < OVERDUE_ROUNDS) {
+      if (contended(error) && round < OVERDUE_ROUNDS) {
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** round));
         continue;
       }
       if (!(error instanceof ConditionFailedError)) throw error;
-      const own = options.failure?.(error);
-      if (own) throw own;
-      if (error.failedIndexes.includes(0))
-        throw options.creating
-          ? alreadyExists(options.entity)(error)
-          : new ConflictError(`${options.entity} changed at the same time; retry`, 'concurrent_update', {
-              reason: 'changed',
-              cause: error,
-            });
-      const countLost = countWrites.length > 0 && error.failedIndexes.includes(fixed.length);
-      if (!countLost) throw alreadyExists('The transaction')(error);
+      const countLost =
+        countWrites.length > 0 &&
+        error.failedIndexes.includes(fixed.length) &&
+        !error.failedIndexes.some((i) => i < fixed.length);
+      if (!countLost) throw ownFailure(error);
       if (round >= OVERDUE_ROUNDS)
         throw new ConflictError("The customer's overdue count is contended; retry", 'concurrent_update', {
           reason: 'changed',

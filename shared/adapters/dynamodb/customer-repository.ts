@@ -64,12 +64,11 @@ export function profileOfIdPointer(item: Item): CustomerProfile {
 }
 
 /**
- * The entries a write adds when it used `profile` as read through its id pointer: a check that the
- * stored profile is still that one (its `updatedAt`; overdue counts do not move it), returning the
- * stored one on failure, and the pointer's copy refreshed with it, so the next read of the copy is
- * current. The check is entry 0 of these.
+ * confirmUnchanged's entries: a check that the stored profile is still `profile` (its `updatedAt`;
+ * overdue counts do not move it), returning the stored one on failure, and the id pointer's copy
+ * refreshed with it, so the next read of the copy is current. The check is entry 0.
  */
-export function profileAsOfWrites(profile: CustomerProfile): TransactItem[] {
+function profileAsOfWrites(profile: CustomerProfile): TransactItem[] {
   return [
     {
       ConditionCheck: {
@@ -84,8 +83,8 @@ export function profileAsOfWrites(profile: CustomerProfile): TransactItem[] {
 }
 
 /** profileAsOfWrites' check failed: the profile changed since the copy (`current`, when it is still there). */
-export function profileChanged(error: ConditionFailedError, index: number): Error {
-  const stored = error.itemAt(index);
+function profileChanged(error: ConditionFailedError): Error {
+  const stored = error.itemAt(0);
   if (!stored) return new CustomerContentionError({ cause: error });
   return new CustomerChangedError(toProfile(stored), { cause: error });
 }
@@ -371,6 +370,10 @@ export function createCustomerRepository(table: Table): CustomerRepository {
     async findRefById(tenant, id) {
       const pointer = await table.get<Item>(keys.customerById(tenant, id), { consistent: true });
       return pointer ? { id, uuid: customerIdEntity.fromItem(pointer).uuid } : null;
+    },
+
+    async confirmUnchanged(profile) {
+      await table.write({ items: profileAsOfWrites(profile), toError: (failure) => profileChanged(failure) });
     },
 
     async findProfileById(tenant, id) {

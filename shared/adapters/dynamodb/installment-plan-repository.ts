@@ -3,7 +3,6 @@ import type { Clock, InstallmentPlanChanges, InstallmentPlanRepository } from '#
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
 import { transactWithOverdueCount } from './customer-overdue';
-import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { dueJobIds, hourBuckets } from './due-buckets';
 import { planEntity, planPartitions } from './entities/installment-plan';
 import { listInstallmentPlans, listPlansOfCustomer } from './installment-plan-queries';
@@ -64,15 +63,12 @@ export function createInstallmentPlanRepository(
       ...changes.events.map(outboxPut),
       ...(changes.transactions ?? []).flatMap((t) => transactionCreateWrites(t.record, t.events)),
     ];
-    // The guard and the customer check go last (before the overdue count's writes): their indexes
-    // name what failed.
+    // The guard goes last (before the overdue count's writes): its index names a held fingerprint.
     const guard = changes.fingerprint ? fixed.length : -1;
     if (changes.fingerprint)
       fixed.push({
         Put: holdPut(next.tenant, changes.fingerprint.value, next.uuid, changes.fingerprint.until),
       });
-    const customerCheck = changes.customer ? fixed.length : -1;
-    if (changes.customer) fixed.push(...profileAsOfWrites(changes.customer));
     await transactWithOverdueCount(
       table,
       fixed,
@@ -86,9 +82,7 @@ export function createInstallmentPlanRepository(
                 reason: 'already_exists',
                 cause: error,
               })
-            : error.failedIndexes.includes(customerCheck)
-              ? profileChanged(error, customerCheck)
-              : undefined,
+            : undefined,
       },
     );
   }

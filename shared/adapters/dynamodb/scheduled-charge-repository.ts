@@ -8,7 +8,6 @@ import {
 } from '#shared/domain/scheduled-charges/charge';
 import type { Tenant } from '#shared/domain/tenant';
 import { transactWithOverdueCount } from './customer-overdue';
-import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { dueJobIds, hourBuckets } from './due-buckets';
 import {
   attemptEntity,
@@ -184,19 +183,11 @@ export function createScheduledChargeRepository(table: Table): ScheduledChargeRe
       ...changes.events.map(outboxPut),
       ...(changes.transactions ?? []).flatMap((t) => transactionCreateWrites(t.record, t.events)),
     ];
-    // The customer check goes last (before the overdue count's writes): its index names a changed profile.
-    const customerCheck = changes.customer ? fixed.length : -1;
-    if (changes.customer) fixed.push(...profileAsOfWrites(changes.customer));
     await transactWithOverdueCount(
       table,
       fixed,
       { tenant: next.tenant, customerUuid: next.customer.uuid, delta: changes.customerOverdueDelta ?? 0 },
-      {
-        entity: 'The scheduled charge',
-        creating: previous === null,
-        failure: (error) =>
-          error.failedIndexes.includes(customerCheck) ? profileChanged(error, customerCheck) : undefined,
-      },
+      { entity: 'The scheduled charge', creating: previous === null },
     );
   }
 

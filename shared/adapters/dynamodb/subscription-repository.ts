@@ -2,7 +2,6 @@ import type { SubscriptionChanges, SubscriptionRepository } from '#shared/domain
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
-import { profileAsOfWrites, profileChanged } from './customer-repository';
 import { dueJobIds, hourBuckets } from './due-buckets';
 import { subscriptionEntity, subscriptionPartitions } from './entities/subscription';
 import { keys } from './keys';
@@ -78,20 +77,15 @@ export function createSubscriptionRepository(table: Table): SubscriptionReposito
       ...(await historyPuts(next, changes)),
       ...changes.events.map(outboxPut),
     ];
-    // The customer check goes last: its index names a changed profile.
-    const customerCheck = changes.customer ? writes.length : -1;
-    if (changes.customer) writes.push(...profileAsOfWrites(changes.customer));
     await table.write({
       items: writes,
       toError: (failure: ConditionFailedError) =>
-        failure.failedIndexes.includes(customerCheck)
-          ? profileChanged(failure, customerCheck)
-          : previous
-            ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
-                reason: 'changed',
-                cause: failure,
-              })
-            : alreadyExists('The subscription')(failure),
+        previous
+          ? new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
+              reason: 'changed',
+              cause: failure,
+            })
+          : alreadyExists('The subscription')(failure),
     });
   }
 

@@ -79,6 +79,9 @@ export interface WritePart {
   contended?(cause: unknown): Error;
 }
 
+/** Sends of one unit of work while other transactions hold its items, before it reports the contention. */
+const CONTENDED_ROUNDS = 5;
+
 /** TransactWriteItems takes at most 100 entries; a unit of work never splits (it would not be all-or-nothing). */
 export const MAX_TRANSACT_ITEMS = 100;
 
@@ -385,7 +388,11 @@ export class Table {
     else await this.commit([part]);
   }
 
-  /** The parts as one TransactWriteItems; a failure is the first failing part's to name. */
+  /**
+   * The parts as one TransactWriteItems; a failure is the first failing part's to name. A
+   * transaction cancelled because another one held an item (a shared counter) wrote nothing and
+   * is sent again, the same items, a few times with jitter before it is the parts' `contended`.
+   */
   private async commit(parts: WritePart[]): Promise<void> {
     const items = parts.flatMap((p) => p.items);
     if (items.length === 0) return;
@@ -394,7 +401,15 @@ export class Table {
         `one unit of work writes at most ${MAX_TRANSACT_ITEMS} items (this one: ${items.length})`,
       );
     try {
-      await (items.length === 1 ? this.writeOne(items[0]) : this.transact(items));
+      for (let round = 1; ; round++) {
+        try {
+          await (items.length === 1 ? this.writeOne(items[0]) : this.transact(items));
+          return;
+        } catch (error) {
+          if (!contended(error) || round >= CONTENDED_ROUNDS) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** round));
+        }
+      }
     } catch (error) {
       if (error instanceof ConditionFailedError) {
         let start = 0;

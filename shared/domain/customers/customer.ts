@@ -173,6 +173,9 @@ export class BuyerChangedError extends ConflictError {
   }
 }
 
+/** Writes of a create whose customer copy keeps turning out stale (each again on the stored profile). */
+export const CUSTOMER_COPY_TRIES = 3;
+
 /**
  * A create that took its customer snapshot from the copy an id pointer carries found the profile
  * changed since (issue 17): nothing was written; `current` is the stored profile to write again on.

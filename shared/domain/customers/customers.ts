@@ -21,7 +21,7 @@ import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
 export type CustomerDeps = Pick<Deps, 'clock' | 'ids'> & {
   /** Registration and updates never join a sale's write. */
-  customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer'>;
+  customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer' | 'confirmUnchanged'>;
   /** Between attempts after a lost race; tests pass a no-op. */
   pause?: (ms: number) => Promise<void>;
 };

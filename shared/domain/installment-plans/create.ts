@@ -1,6 +1,6 @@
 import { addDays, saoPauloDate } from '#shared/dates';
 import { affiliateSale, requireActiveAffiliation } from '#shared/domain/affiliates/index';
-import { CustomerChangedError } from '#shared/domain/customers/customer';
+import { CUSTOMER_COPY_TRIES, CustomerChangedError } from '#shared/domain/customers/customer';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
 import {
   readLateChargeDefaults,
@@ -76,9 +76,6 @@ async function resolveSale(
       : await requireActiveAffiliation(deps, tenant, found.id, input.affiliateId, 'affiliateId');
   return { product: found, profile, affiliation, planHold: planHold ?? null };
 }
-
-/** Attempts at a create whose customer copy keeps turning out stale (each one gets the stored profile). */
-const CUSTOMER_TRIES = 3;
 
 const identical = (cause?: unknown) =>
   new ConflictError(IDENTICAL_PLAN, 'identical_installment_plan', { reason: 'already_exists', cause });
@@ -170,21 +167,24 @@ export async function createInstallmentPlan(
       const first = { ...installmentsDetail[0], boleto: issued.boleto };
       const plan: InstallmentPlan = { ...draft, installmentsDetail: [first, ...installmentsDetail.slice(1)] };
       plan.dueAt = nextDueAt(plan);
-      await deps.installmentPlans.create(plan, {
-        events: [
-          planEvent(deps, plan, 'installment_plan.created'),
-          planEvent(deps, plan, 'installment_plan.installment_issued', { number: 1 }),
-        ],
-        transactions: [issued.transaction],
-        fingerprint: { value: fingerprint, until },
-        customer: seen,
+      const transaction = issued.transaction;
+      await deps.atomically(async () => {
+        await deps.customers.confirmUnchanged(seen);
+        await deps.installmentPlans.create(plan, {
+          events: [
+            planEvent(deps, plan, 'installment_plan.created'),
+            planEvent(deps, plan, 'installment_plan.installment_issued', { number: 1 }),
+          ],
+          transactions: [transaction],
+          fingerprint: { value: fingerprint, until },
+        });
       });
       await scheduleAtDue(deps, planDueJob(plan), plan.dueAt);
       return toPlanView(plan);
     } catch (error) {
       if (issued) await undoBoleto(deps, draft, issued);
       if (isConflict(error) && error.code === FINGERPRINT_HELD) throw identical(error);
-      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_TRIES) throw error;
+      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_COPY_TRIES) throw error;
       seen = error.current;
       draft = { ...draft, customer: customerSnapshot(seen) };
     }

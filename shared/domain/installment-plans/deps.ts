@@ -14,6 +14,7 @@ export type InstallmentPlanDeps = Pick<
   | 'installmentPlans'
   | 'transactions'
   | 'attempts'
+  | 'atomically'
   | 'customers'
   | 'products'
   | 'affiliations'

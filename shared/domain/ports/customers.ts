@@ -63,6 +63,13 @@ export interface CustomerRepository {
    */
   findRefById(tenant: Tenant, id: number): Promise<{ id: number; uuid: string } | null>;
   /**
+   * For a write that took its customer snapshot from a profile that may be a copy
+   * (CustomerAndProductReader): inside the caller's `atomically`, the unit writes only if the stored
+   * profile is still `profile` (its `updatedAt`), and it refreshes the copy. Otherwise nothing is
+   * written and the unit throws CustomerChangedError with the stored profile.
+   */
+  confirmUnchanged(profile: CustomerProfile): Promise<void>;
+  /**
    * Writes a new global customer with the tenant's profile. Throws ConflictError (reason
    * `already_exists`) when another request registered the document first.
    */
@@ -123,7 +130,7 @@ export interface CustomerRepository {
 export interface CustomerAndProductReader {
   /**
    * The tenant's customer of that id, possibly a copy of the profile: a write that keeps its
-   * snapshot passes it on to be checked (CustomerChangedError with the stored one). The product of
+   * snapshot confirms it in the same unit (CustomerRepository.confirmUnchanged). The product of
    * that uuid, of any tenant, as ProductRepository.findByUuid answers it (the caller compares the
    * tenant), or null without a uuid.
    */

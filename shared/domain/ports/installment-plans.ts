@@ -1,4 +1,3 @@
-import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { InstallmentPlan, PlanStatus } from '#shared/domain/installment-plans/plan';
 import type { Tenant } from '#shared/domain/tenant';
@@ -26,12 +25,6 @@ export interface InstallmentPlanChanges {
    * and throws ConflictError code `fingerprint_held` (reason `already_exists`).
    */
   fingerprint?: { value: string; until: string };
-  /**
-   * The profile the plan's customer snapshot was taken from, when it may be a copy
-   * (CustomerAndProductReader): the write checks it is still the stored one, else writes nothing
-   * and throws CustomerChangedError with the stored profile. Not with an overdue delta.
-   */
-  customer?: CustomerProfile;
 }
 
 export interface InstallmentPlanQuery {

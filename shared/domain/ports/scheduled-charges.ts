@@ -1,4 +1,3 @@
-import type { CustomerProfile } from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type {
   Attempt,
@@ -33,12 +32,6 @@ export interface ScheduledChargeChanges {
    * never disagrees with the charges.
    */
   customerOverdueDelta?: number;
-  /**
-   * The profile the charge's customer snapshot was taken from, when it may be a copy
-   * (CustomerAndProductReader): the write checks it is still the stored one, else writes nothing
-   * and throws CustomerChangedError with the stored profile. Not with an overdue delta.
-   */
-  customer?: CustomerProfile;
 }
 
 export interface ScheduledChargeQuery {

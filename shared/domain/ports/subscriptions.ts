@@ -37,12 +37,6 @@ export interface SubscriptionChanges {
    * subscription id, and `createdAt` = the written subscription's `updatedAt` (the change's instant).
    */
   history: NewHistoryEntry[];
-  /**
-   * The profile the subscription's customer snapshot was taken from, when it may be a copy
-   * (SubscriptionStartReader): the write checks it is still the stored one, else writes nothing and
-   * throws CustomerChangedError with the stored profile.
-   */
-  customer?: CustomerProfile;
 }
 
 /** What POST /api/subscriptions checks before it charges, read together (issue 17). */

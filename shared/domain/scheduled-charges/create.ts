@@ -1,5 +1,9 @@
 import { addDays, saoPauloDate } from '#shared/dates';
-import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
+import {
+  CUSTOMER_COPY_TRIES,
+  CustomerChangedError,
+  type CustomerProfile,
+} from '#shared/domain/customers/customer';
 import { scheduleAtDue } from '#shared/domain/due-schedule';
 import { readLateChargeDefaults, resolveLateCharges } from '#shared/domain/payments/late-charge-settings';
 import type { CustomerAndProductReader, PortalConfigRepository } from '#shared/domain/ports';
@@ -25,9 +29,6 @@ export type CreateDeps = DueDeps & {
   customerAndProduct: CustomerAndProductReader;
   portalConfigs: PortalConfigRepository;
 };
-
-/** Attempts at a create whose customer copy keeps turning out stale (each one gets the stored profile). */
-const CUSTOMER_TRIES = 3;
 
 /** What a charge or a carnê keeps of its customer: the e-mail used with the seller, else the global one. */
 export const customerSnapshot = (profile: CustomerProfile) => ({
@@ -142,17 +143,20 @@ export async function createScheduledCharge(
   let seen = profile;
   for (let tries = 1; ; tries++) {
     try {
-      await deps.scheduledCharges.create(charge, {
-        events: [
-          chargeEvent(deps, charge, 'scheduled_charge.created'),
-          ...(trial ? [chargeEvent(deps, charge, 'customer.trial_started')] : []),
-        ],
-        timeline,
-        customer: seen,
+      const written = charge;
+      await deps.atomically(async () => {
+        await deps.customers.confirmUnchanged(seen);
+        await deps.scheduledCharges.create(written, {
+          events: [
+            chargeEvent(deps, written, 'scheduled_charge.created'),
+            ...(trial ? [chargeEvent(deps, written, 'customer.trial_started')] : []),
+          ],
+          timeline,
+        });
       });
       break;
     } catch (error) {
-      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_TRIES) throw error;
+      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_COPY_TRIES) throw error;
       seen = error.current;
       charge = { ...charge, customer: customerSnapshot(seen) };
     }

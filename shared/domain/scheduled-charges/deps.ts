@@ -9,6 +9,7 @@ export type ScheduledChargeDeps = Pick<
   | 'scheduledCharges'
   | 'transactions'
   | 'attempts'
+  | 'atomically'
   | 'customers'
   | 'products'
   | 'paymentMethods'

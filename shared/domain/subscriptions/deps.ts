@@ -2,6 +2,7 @@ import { type DomainEvent, type EventsOf, newEvent, type TrialEvent } from '#sha
 import type {
   Atomically,
   Clock,
+  CustomerRepository,
   GatewayRouter,
   Ids,
   PaymentMethodRepository,
@@ -22,6 +23,8 @@ export interface SubscriptionDeps {
    */
   transactions: Pick<TransactionRepository, 'nextId' | 'get' | 'create'>;
   atomically: Atomically;
+  /** A start whose customer snapshot came from a copy of the profile checks it in its write. */
+  customers: Pick<CustomerRepository, 'confirmUnchanged'>;
   /** The saved card a renewal charges (an expired card is never charged), and a card saved with a change. */
   paymentMethods: Pick<PaymentMethodRepository, 'get' | 'create'>;
   payments: GatewayRouter;

@@ -1,4 +1,8 @@
-import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
+import {
+  CUSTOMER_COPY_TRIES,
+  CustomerChangedError,
+  type CustomerProfile,
+} from '#shared/domain/customers/customer';
 import type { EventsOf, TrialEvent } from '#shared/domain/events/events';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
@@ -195,9 +199,6 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
   return startCharged(deps, pending, created, input);
 }
 
-/** Attempts at a create whose customer copy keeps turning out stale (each one reads the stored profile). */
-const CUSTOMER_TRIES = 3;
-
 /** The subscription with the customer snapshot of `profile`. */
 function withCustomer(s: Subscription, profile: CustomerProfile): Subscription {
   return { ...s, customer: customerSnapshot(profile) };
@@ -215,10 +216,15 @@ async function write(
   for (let tries = 1; ; tries++) {
     const events = webhooks.map((name) => subscriptionEvent(deps, s, name));
     try {
-      await deps.subscriptions.create(s, { events, history, ...(profile ? { customer: profile } : {}) });
+      const seen = profile;
+      const written = s;
+      await deps.atomically(async () => {
+        if (seen) await deps.customers.confirmUnchanged(seen);
+        await deps.subscriptions.create(written, { events, history });
+      });
       break;
     } catch (error) {
-      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_TRIES) throw error;
+      if (!(error instanceof CustomerChangedError) || tries >= CUSTOMER_COPY_TRIES) throw error;
       profile = error.current;
       s = withCustomer(s, profile);
     }
@@ -252,16 +258,17 @@ async function startCharged(
     const s: Subscription = { ...next, version: 1 };
     const opening = subscriptionEvent(deps, { ...claimed, pendingCharge: null }, 'subscription.created');
     try {
+      const seen = profile;
       await deps.atomically(async () => {
+        if (seen) await deps.customers.confirmUnchanged(seen);
         await deps.subscriptions.create(s, {
           events: [opening, ...changes.events],
           history: [created, ...changes.history],
-          ...(profile ? { customer: profile } : {}),
         });
         if (charge) await deps.transactions.create(charge.record, charge.events);
       });
     } catch (error) {
-      if (error instanceof CustomerChangedError && tries < CUSTOMER_TRIES) {
+      if (error instanceof CustomerChangedError && tries < CUSTOMER_COPY_TRIES) {
         profile = error.current;
         claimed = withCustomer(claimed, profile);
         const t = charged.transaction;

@@ -1,8 +1,3 @@
-import {
-  CustomerChangedError,
-  CustomerContentionError,
-  type CustomerProfile,
-} from '#shared/domain/customers/customer';
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Tenant } from '#shared/domain/tenant';
 import type { Transaction } from '#shared/domain/transactions/transaction';
@@ -19,8 +14,6 @@ export interface ChangeWrites {
   events: DomainEvent[];
   transactions?: { record: Transaction; events: DomainEvent[] }[];
   customerOverdueDelta?: number;
-  /** The profile the entity's customer snapshot came from (a possible copy), checked as the adapter does. */
-  customer?: CustomerProfile;
 }
 
 /**
@@ -64,18 +57,6 @@ export class FakeChangeWrites {
         throw new ConflictError('The transaction already exists', 'already_exists', {
           reason: 'already_exists',
         });
-  }
-
-  /**
-   * As profileAsOfWrites' check, when `customers` was given: the profile `changes.customer` names must
-   * still be the stored one (its `updatedAt`), else CustomerChangedError with the stored one.
-   */
-  refuseChangedCustomer(changes: ChangeWrites): void {
-    const seen = changes.customer;
-    if (!seen || !this.customers) return;
-    const stored = this.customers.profile(seen.tenant, seen.uuid);
-    if (!stored) throw new CustomerContentionError();
-    if (stored.updatedAt !== seen.updatedAt) throw new CustomerChangedError(structuredClone(stored));
   }
 
   /** The transactions, the overdue count and every event (the entity's, then each transaction's). */

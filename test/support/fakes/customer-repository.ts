@@ -2,6 +2,7 @@ import type { BuyerRecords } from '#shared/domain/customers/buyer';
 import {
   BuyerChangedError,
   type BuyerWrite,
+  CustomerChangedError,
   CustomerContentionError,
   type CustomerProfile,
   type GlobalCustomer,
@@ -66,6 +67,18 @@ export class FakeCustomerRepository implements CustomerRepository {
 
   async nextId(): Promise<number> {
     return ++this.lastId;
+  }
+
+  /** As the adapter: checked with the unit's other writes; a changed profile is CustomerChangedError. */
+  async confirmUnchanged(seen: CustomerProfile): Promise<void> {
+    await writeOrStage({
+      check: () => {
+        const stored = this.profile(seen.tenant, seen.uuid);
+        if (!stored) throw new CustomerContentionError();
+        if (stored.updatedAt !== seen.updatedAt) throw new CustomerChangedError(structuredClone(stored));
+      },
+      apply: () => undefined,
+    });
   }
 
   async addBuyer(write: BuyerWrite): Promise<void> {

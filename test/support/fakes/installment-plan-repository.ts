@@ -14,6 +14,7 @@ import { FakeChangeWrites } from './change-writes';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import type { FakeTransactionRepository } from './transaction-repository';
+import { writeOrStage } from './unit-of-work';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -43,7 +44,7 @@ interface Hold {
  * - create of a stored uuid, or of a stored transaction id, is ConflictError `already_exists`; more
  *   than one transaction in one change is an Error (as the adapter), nothing written; a create's
  *   `fingerprint` is held as reserveFingerprint holds it, ConflictError `fingerprint_held` when it
- *   cannot be; with `customers`, a `changes.customer` no longer stored is CustomerChangedError;
+ *   cannot be; inside `fakeAtomically` a create is staged with the unit's other writes;
  * - save writes only on `previous.version` (ConflictError `changed`, checked first), then
  *   `already_exists` for a stored transaction id;
  * - `customerOverdueDelta` moves the customer's overdue count (never below 0): the profile's
@@ -130,13 +131,19 @@ export class FakeInstallmentPlanRepository implements InstallmentPlanRepository 
       });
     this.writes.refuseStoredTransactions(changes);
     const guard = changes.fingerprint;
-    if (guard && !this.free(plan.tenant, guard.value, plan.uuid))
-      throw new ConflictError('Another plan holds the fingerprint', FINGERPRINT_HELD, {
-        reason: 'already_exists',
-      });
-    this.writes.refuseChangedCustomer(changes);
-    if (guard) this.holds.set(keyOf(plan.tenant, guard.value), { planUuid: plan.uuid, until: guard.until });
-    this.write(plan, changes);
+    await writeOrStage({
+      check: () => {
+        if (guard && !this.free(plan.tenant, guard.value, plan.uuid))
+          throw new ConflictError('Another plan holds the fingerprint', FINGERPRINT_HELD, {
+            reason: 'already_exists',
+          });
+      },
+      apply: () => {
+        if (guard)
+          this.holds.set(keyOf(plan.tenant, guard.value), { planUuid: plan.uuid, until: guard.until });
+        this.write(plan, changes);
+      },
+    });
   }
 
   /** Who holds a fingerprint (expired or not), as the create's read sees it. */

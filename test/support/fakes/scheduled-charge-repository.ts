@@ -20,6 +20,7 @@ import { FakeChangeWrites } from './change-writes';
 import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
 import type { FakeTransactionRepository } from './transaction-repository';
+import { writeOrStage } from './unit-of-work';
 
 const HOUR_MS = 3_600_000;
 const tenantKey = (t: Tenant) => `${t.sellerId}#${t.environment}`;
@@ -48,8 +49,8 @@ interface StoredTimeline {
  *   given), the customer's overdue count and every event in ONE outbox batch (the charge's events,
  *   then each transaction's), or nothing;
  * - create of a stored id, or of a stored transaction id, is ConflictError `already_exists`; more
- *   than one transaction in one change is an Error (as the adapter), nothing written; with
- *   `customers`, a `changes.customer` that is no longer the stored profile is CustomerChangedError;
+ *   than one transaction in one change is an Error (as the adapter), nothing written; inside
+ *   `fakeAtomically` a create is staged with the unit's other writes (a customer's confirmUnchanged);
  * - save writes only on `previous.version` (ConflictError `changed`, checked first), then
  *   `already_exists` for a stored transaction id;
  * - `customerOverdueDelta` moves the customer's overdue count (never below 0): the profile's
@@ -112,13 +113,16 @@ export class FakeScheduledChargeRepository implements ScheduledChargeRepository 
 
   async create(charge: ScheduledCharge, changes: ScheduledChargeChanges): Promise<void> {
     this.writes.refuseSeveralTransactions(changes);
-    if (this.items.has(keyOf(charge.tenant, charge.id)))
-      throw new ConflictError('The scheduled charge already exists', 'already_exists', {
-        reason: 'already_exists',
-      });
-    this.writes.refuseStoredTransactions(changes);
-    this.writes.refuseChangedCustomer(changes);
-    this.write(charge, 0, changes);
+    await writeOrStage({
+      check: () => {
+        if (this.items.has(keyOf(charge.tenant, charge.id)))
+          throw new ConflictError('The scheduled charge already exists', 'already_exists', {
+            reason: 'already_exists',
+          });
+        this.writes.refuseStoredTransactions(changes);
+      },
+      apply: () => this.write(charge, 0, changes),
+    });
   }
 
   async get(tenant: Tenant, id: string): Promise<ScheduledCharge | null> {

@@ -1,8 +1,3 @@
-import {
-  CustomerChangedError,
-  CustomerContentionError,
-  type CustomerProfile,
-} from '#shared/domain/customers/customer';
 import type {
   SubscriptionChanges,
   SubscriptionPage,
@@ -13,9 +8,7 @@ import { dueJobId } from '#shared/domain/subscriptions/schedule';
 import type { Subscription, SubscriptionHistoryEntry } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError } from '#shared/errors';
-import type { FakeCustomerRepository } from './customer-repository';
 import { FakeOutbox } from './outbox';
-import type { FakePaymentMethodRepository } from './payment-method-repository';
 import { writeOrStage } from './unit-of-work';
 
 const HOUR_MS = 3_600_000;
@@ -43,8 +36,6 @@ interface StoredEntry {
  *   match; listByCustomer at most 100; history newest first;
  * - dueSubscriptions answers the subscriptions whose `dueAt` is by `now` in the hour buckets from
  *   `hoursBack` hours ago to now, oldest bucket first and by `dueAt` (then job id) within one.
- * - with `customers`, `changes.customer` must still be the stored profile (its `updatedAt`), else
- *   CustomerChangedError with the stored one (CustomerContentionError without one);
  * `beforeSave` runs just before save checks its condition (stage a concurrent writer, or throw).
  */
 export class FakeSubscriptionRepository implements SubscriptionRepository {
@@ -56,20 +47,15 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   private lastId: number;
   private lastEventId = 0;
 
-  /** The profiles `changes.customer` is checked against (the adapter's ConditionCheck), when given. */
-  customers: Pick<FakeCustomerRepository, 'findProfile'> | null;
-
   constructor(
     options: {
       firstId?: number;
       /** One shared with the other fakes of a test (a charge's transaction events), as the table's one outbox. */
       outbox?: FakeOutbox;
-      customers?: Pick<FakeCustomerRepository, 'findProfile'>;
     } = {},
   ) {
     this.lastId = (options.firstId ?? 1) - 1;
     this.outbox = options.outbox ?? new FakeOutbox();
-    this.customers = options.customers ?? null;
   }
 
   /** Stores a subscription as if it had been created earlier (no history, no events). */
@@ -90,7 +76,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
   async create(subscription: Subscription, changes: SubscriptionChanges): Promise<void> {
     await writeOrStage({
       check: async () => {
-        if (changes.customer) await this.refuseChangedCustomer(changes.customer);
         if (this.items.has(keyOf(subscription.tenant, subscription.id)))
           throw new ConflictError('The subscription already exists', 'already_exists', {
             reason: 'already_exists',
@@ -112,7 +97,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       check: async () => {
         await this.beforeSave?.();
         // Before the version's check: nothing may pause between that check and the write (one transaction).
-        if (changes.customer) await this.refuseChangedCustomer(changes.customer);
         this.refuseMovedVersion(previous);
       },
       apply: () => {
@@ -174,14 +158,6 @@ export class FakeSubscriptionRepository implements SubscriptionRepository {
       throw new ConflictError('The subscription changed at the same time; retry', 'concurrent_update', {
         reason: 'changed',
       });
-  }
-
-  /** As profileAsOfWrites' check: the profile the snapshot came from must still be the stored one. */
-  private async refuseChangedCustomer(seen: CustomerProfile): Promise<void> {
-    if (!this.customers) return;
-    const stored = await this.customers.findProfile(seen.tenant, seen.uuid);
-    if (!stored) throw new CustomerContentionError();
-    if (stored.updatedAt !== seen.updatedAt) throw new CustomerChangedError(stored);
   }
 
   private write(subscription: Subscription, changes: SubscriptionChanges): void {

@@ -21,6 +21,7 @@ import { FakeProductRepository } from '#test/support/fakes/product-repository';
 import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
+import { fakeAtomically } from '#test/support/fakes/unit-of-work';
 import { customerProfile } from '#test/support/fixtures';
 import {
   FakeCipher,
@@ -47,6 +48,7 @@ function engine() {
     installmentPlans,
     transactions,
     attempts: new FakeAttemptRepository(),
+    atomically: fakeAtomically,
     customers,
     products,
     affiliations: new FakeAffiliationRepository({ exists: async () => true }),

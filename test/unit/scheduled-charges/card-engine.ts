@@ -18,6 +18,7 @@ import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
+import { fakeAtomically } from '#test/support/fakes/unit-of-work';
 import { FakeAttemptRepository } from '../../support/fakes/attempt-repository';
 import {
   FakeCipher,
@@ -45,6 +46,7 @@ export function engine() {
   const deps: ScheduledChargeDeps & CardGuardDeps = {
     scheduledCharges,
     attempts: new FakeAttemptRepository(),
+    atomically: fakeAtomically,
     transactions,
     customers: new FakeCustomerRepository(),
     products: new FakeProductRepository(),

@@ -19,6 +19,7 @@ import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '#test/support/fakes/scheduler';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
+import { fakeAtomically } from '#test/support/fakes/unit-of-work';
 import { customerProfile } from '#test/support/fixtures';
 import { FakeAttemptRepository } from '../../support/fakes/attempt-repository';
 import {
@@ -45,6 +46,7 @@ function engine() {
   const deps: ScheduledChargeDeps = {
     scheduledCharges,
     attempts: new FakeAttemptRepository(),
+    atomically: fakeAtomically,
     transactions,
     customers,
     products: new FakeProductRepository(),
