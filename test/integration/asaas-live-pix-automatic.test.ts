@@ -400,3 +400,38 @@ describe('a live Pix Automático renewal debit whose answer is lost', () => {
     expect(debits().slice(before)).toHaveLength(1);
   });
 });
+
+describe('a live Pix Automático first pix whose answer is lost', () => {
+  it("is found among the customer's authorizations by its reference: one authorization, recorded pending, and its pix activates the subscription", async () => {
+    const { sellerId, key, session } = await liveSeller();
+    const authorizations = () =>
+      fake.requests.filter((r) => r.method === 'POST' && r.path === '/v3/pix/automatic/authorizations');
+    const before = authorizations().length;
+    fake.failOn('POST', '/v3/pix/automatic/authorizations', { status: 200, lose: true });
+
+    const lost = await api.post(`/api/public/checkout/${session.id}/pay`, {
+      customer: buyer,
+      paymentMethod: 'pix',
+    });
+    expect(lost.status, JSON.stringify(lost.body)).toBe(503);
+    expect((await api.get('/api/transactions', { token: key })).body.data).toEqual([]);
+
+    // The attempt's reconciler runs on its one-time schedule.
+    await advanceTo(new Date(runtime.clock.now().getTime() + 3 * 60_000));
+    const [t] = (await api.get('/api/transactions', { token: key })).body.data;
+    expect(t).toMatchObject({ status: 'pendingPix', isRecurring: true });
+    expect(authorizations().length - before).toBe(1);
+    const made = authorizations().at(-1)?.body as { contractId: string };
+    expect(String(t.gatewayPayId).slice(0, 35)).toBe(made.contractId);
+
+    const stored = await runtime.deps.repos.subscriptions.get(
+      { sellerId, environment: 'live' },
+      t.subscriptionId as number,
+    );
+    await fake.payAuthorizationQr(stored?.pixAuthorizationId as string);
+    expect((await api.get(`/api/subscriptions/${t.subscriptionId}`, { token: key })).body.status).toBe(
+      'active',
+    );
+    expect(authorizations().length - before).toBe(1);
+  });
+});

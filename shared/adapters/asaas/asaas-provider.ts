@@ -38,6 +38,7 @@ import {
   cancelAuthorization,
   createConsentCharge,
   frequencyOf,
+  lookupConsentCharge,
   type PixAutomaticContext,
 } from './pix-automatic';
 import { chargeOnAuthorization } from './pix-automatic-debit';
@@ -306,6 +307,16 @@ export class AsaasProvider implements PaymentProvider {
     hint: ChargeLookupHint,
   ): Promise<ChargeResult | null> {
     const credentials = await this.reachableCredentialsOf(tenant.sellerId);
+    if (hint.method === 'pix' && hint.recurringConsent && hint.customerDocument) {
+      const customer = await this.knownCustomerOf(credentials, tenant.sellerId, hint.customerDocument);
+      return customer
+        ? lookupConsentCharge(this.pix, credentials, customer, gatewayPayId, {
+            tenant,
+            expiresAt: hint.expiresAt,
+            recurringConsent: hint.recurringConsent,
+          })
+        : null;
+    }
     const found = await this.call<{
       data?: (AsaasPayment & { externalReference?: string | null; deleted?: boolean })[];
     }>(credentials, 'GET', `/payments?externalReference=${gatewayPayId}`);
@@ -562,13 +573,8 @@ export class AsaasProvider implements PaymentProvider {
   ): Promise<string> {
     const known = await this.deps.links.customerId(sellerId, credentials.environment, buyer.document);
     if (known) return known;
-    const found = await this.call<{ data?: { id: string }[] }>(
-      credentials,
-      'GET',
-      `/customers?cpfCnpj=${encodeURIComponent(buyer.document)}`,
-    );
     const id =
-      found.data?.[0]?.id ??
+      (await this.heldCustomerOf(credentials, buyer.document)) ??
       (
         await this.call<{ id: string }>(credentials, 'POST', '/customers', {
           name: buyer.name,
@@ -578,6 +584,28 @@ export class AsaasProvider implements PaymentProvider {
       ).id;
     await this.deps.links.saveCustomer(sellerId, credentials.environment, buyer.document, id);
     return id;
+  }
+
+  /** The seller's provider customer of this document, if Asaas holds one (never created here). */
+  private async knownCustomerOf(
+    credentials: ProviderCredentials,
+    sellerId: number,
+    document: string,
+  ): Promise<string | null> {
+    return (
+      (await this.deps.links.customerId(sellerId, credentials.environment, document)) ??
+      (await this.heldCustomerOf(credentials, document))
+    );
+  }
+
+  /** The customer Asaas holds with this document (`GET /customers?cpfCnpj=`), or null. */
+  private async heldCustomerOf(credentials: ProviderCredentials, document: string): Promise<string | null> {
+    const found = await this.call<{ data?: { id: string }[] }>(
+      credentials,
+      'GET',
+      `/customers?cpfCnpj=${encodeURIComponent(document)}`,
+    );
+    return found.data?.[0]?.id ?? null;
   }
 
   /** A fresh gateway id: the link's conditional write makes a collision a redraw. */

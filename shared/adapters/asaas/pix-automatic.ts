@@ -53,6 +53,8 @@ const FREQUENCY: Readonly<Record<string, string>> = {
 const DEFAULT_QR_SECONDS = 24 * 60 * 60;
 /** Asaas's contractId holds 35 characters (create an authorization). */
 const CONTRACT_ID_MAX = 35;
+/** Authorizations asked for per page when looking one up (Asaas's maximum). */
+const LIST_PAGE = 100;
 /**
  * Until the first payment exists, the provider's handle of a consent charge is its authorization:
  * cancel() deletes the authorization, which makes the composite QR unpayable.
@@ -146,14 +148,86 @@ export async function createConsentCharge(
   } catch (error) {
     throw controlledAccessOf(error) ?? ctx.failureOf(error);
   }
-  const qr = authorization.immediateQrCode ?? {};
-  const payload = qr.payload ?? authorization.payload;
+  const pending = await keepAuthorization(
+    ctx,
+    credentials,
+    customer,
+    gatewayPayId,
+    { ...request, expiresAt },
+    authorization,
+  );
   // A 200 without the QR is the provider misbehaving: a 503 (try again), never a pix without a code.
-  if (!payload || !qr.conciliationIdentifier)
+  if (!pending)
     throw new ServiceUnavailableError(
       'The payment provider answered without the pix QR code; try again later.',
       'provider_unavailable',
     );
+  return pending;
+}
+
+/**
+ * The authorization Asaas holds for a first pix whose answer was lost (found by its contractId,
+ * our reference, among the customer's authorizations: Asaas lists them by customer and status), as
+ * the charge would have answered it. One still waiting for its first pix is linked and answered
+ * pending with its QR; one without its QR is canceled there and answered null (the buyer never saw
+ * it), so the attempt is voided and a retry charges anew; none at all is null.
+ */
+export async function lookupConsentCharge(
+  ctx: PixAutomaticContext,
+  credentials: ProviderCredentials,
+  customer: string,
+  gatewayPayId: number,
+  request: Pick<ChargeRequest, 'tenant' | 'expiresAt'> & { recurringConsent: RecurringConsent },
+): Promise<ChargeResult | null> {
+  const contractId = String(gatewayPayId).slice(0, CONTRACT_ID_MAX);
+  for (let offset = 0; ; offset += LIST_PAGE) {
+    const page = await ctx.call<{
+      data?: (AsaasAuthorization & { contractId?: string })[];
+      hasMore?: boolean;
+    }>(
+      credentials,
+      'GET',
+      `/pix/automatic/authorizations?customerId=${encodeURIComponent(customer)}&offset=${offset}&limit=${LIST_PAGE}`,
+    );
+    const found = (page.data ?? []).find((a) => a.contractId === contractId);
+    if (found) {
+      if (found.status !== 'CREATED' && found.status !== 'ACTIVE') return null;
+      const expiresAt =
+        request.expiresAt ?? new Date(ctx.clock.now().getTime() + DEFAULT_QR_SECONDS * 1000).toISOString();
+      const pending = await keepAuthorization(
+        ctx,
+        credentials,
+        customer,
+        gatewayPayId,
+        { ...request, expiresAt },
+        found,
+      );
+      if (pending) return pending;
+      if (found.status === 'CREATED')
+        await ctx.call(
+          credentials,
+          'DELETE',
+          `/pix/automatic/authorizations/${encodeURIComponent(found.id)}`,
+        );
+      return null;
+    }
+    if (!page.hasMore) return null;
+  }
+}
+
+/** Links and records an authorization with its immediate QR, answered pending; null without the QR. */
+async function keepAuthorization(
+  ctx: PixAutomaticContext,
+  credentials: ProviderCredentials,
+  customer: string,
+  gatewayPayId: number,
+  request: Pick<ChargeRequest, 'tenant'> & { expiresAt: string; recurringConsent: RecurringConsent },
+  authorization: AsaasAuthorization,
+): Promise<ChargeResult | null> {
+  const { recurringConsent: consent, expiresAt } = request;
+  const qr = authorization.immediateQrCode ?? {};
+  const payload = qr.payload ?? authorization.payload;
+  if (!payload || !qr.conciliationIdentifier) return null;
   await ctx.links.linkCharge(gatewayPayId, `${AUTHORIZATION_LINK_PREFIX}${authorization.id}`);
   await ctx.links.savePixAuthorization({
     authorizationId: authorization.id,

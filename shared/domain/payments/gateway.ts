@@ -196,4 +196,10 @@ export interface ChargeLookupHint {
   /** Card: whether the charge asked to keep the card, and its expiry to show of it. */
   saveCard?: boolean;
   cardExpiry?: { month: number; year: number } | null;
+  /**
+   * Pix with a recurring consent (a Pix Automático first pix): what the charge asked for, and whose
+   * it is, since the provider holds it as an authorization of that customer, not as a payment.
+   */
+  recurringConsent?: RecurringConsent | null;
+  customerDocument?: string;
 }

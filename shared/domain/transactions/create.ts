@@ -516,6 +516,8 @@ export const lookupHintOf = (plan: SalePlan): ChargeLookupHint => ({
   expiresAt: plan.expiresAt ?? undefined,
   saveCard: plan.saveCard,
   cardExpiry: plan.cardExpiry,
+  recurringConsent: plan.recurringConsent,
+  customerDocument: plan.buyer.document,
 });
 
 /** The reconciler's one-time schedule; a failure is reported, and the heartbeat's sweep is the backstop. */

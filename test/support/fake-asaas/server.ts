@@ -558,6 +558,22 @@ export class FakeAsaas {
     if (method === 'GET' && path === '/payments') return this.listPayments(url.searchParams, apiKey);
     if (method === 'POST' && path === '/pix/automatic/authorizations')
       return this.createAuthorization(body, apiKey, account);
+    if (method === 'GET' && path === '/pix/automatic/authorizations') {
+      // "List authorizations": filtered by customerId and status, offset and limit (at most 100).
+      const all = [...this.authorizations.values()].filter(
+        (a) =>
+          a.apiKey === apiKey &&
+          (!url.searchParams.get('customerId') || a.customerId === url.searchParams.get('customerId')) &&
+          (!url.searchParams.get('status') || a.status === url.searchParams.get('status')),
+      );
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 10));
+      const data = all.slice(offset, offset + limit).map(shownAuthorization);
+      return [
+        200,
+        { object: 'list', hasMore: offset + limit < all.length, totalCount: all.length, limit, offset, data },
+      ];
+    }
     const auth = /^\/pix\/automatic\/authorizations\/([^/]+)$/.exec(path);
     if (auth) {
       const a = this.authorizations.get(decodeURIComponent(auth[1]));
