@@ -32,27 +32,43 @@ export async function dashboardTypes(document = readDocument()) {
 export const sdkTypes = dashboardTypes;
 
 /**
- * The operations whose POST honours X-Idempotency-Key (they declare the header): the SDK retries a
- * POST after a 5xx or a lost connection only there, where the service replays the first answer.
+ * The SDK's routes as runtime data: which operations honour X-Idempotency-Key (they declare the
+ * header; the SDK retries a POST after a 5xx or a lost connection only there, where the service
+ * replays the first answer), and which take a JSON body or a query (a method's argument after the
+ * path parameters is then that, not the call options).
  */
 export function sdkRoutes(document = readDocument()): string {
   const idempotent: string[] = [];
+  const withBody: string[] = [];
+  const withQuery: string[] = [];
+  const refs = document.components?.parameters ?? {};
   for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
-      const parameters: any[] = operation?.parameters ?? [];
-      const declares = parameters.some(
-        (p) => p.$ref === '#/components/parameters/IdempotencyKey' || p.name === 'X-Idempotency-Key',
+      if (!['get', 'put', 'post', 'patch', 'delete'].includes(method)) continue;
+      const operationId = `${method.toUpperCase()} ${path}`;
+      const parameters: any[] = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>
+        p.$ref ? refs[p.$ref.split('/').pop()] : p,
       );
-      if (declares) idempotent.push(`${method.toUpperCase()} ${path}`);
+      if (parameters.some((p) => p?.in === 'header' && p.name === 'X-Idempotency-Key'))
+        idempotent.push(operationId);
+      if (operation.requestBody?.content?.['application/json']) withBody.push(operationId);
+      if (parameters.some((p) => p?.in === 'query')) withQuery.push(operationId);
     }
   }
-  return (
-    HEADER +
-    '\n/** The operations that replay their first answer for a repeated X-Idempotency-Key. */\n' +
-    `export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([\n${idempotent
+  const set = (doc: string, name: string, rows: string[]) =>
+    `\n/** ${doc} */\nexport const ${name}: ReadonlySet<string> = new Set([\n${rows
       .sort()
       .map((r) => `  '${r}',\n`)
-      .join('')}]);\n`
+      .join('')}]);\n`;
+  return (
+    HEADER +
+    set(
+      'The operations that replay their first answer for a repeated X-Idempotency-Key.',
+      'IDEMPOTENT_OPERATIONS',
+      idempotent,
+    ) +
+    set('The operations that take a JSON body.', 'BODY_OPERATIONS', withBody) +
+    set('The operations that take query parameters.', 'QUERY_OPERATIONS', withQuery)
   );
 }
 
