@@ -168,7 +168,7 @@ export async function verifyRequest(
  */
 export function webhookHandler(
   secret: string | readonly string[],
-  handle: (event: WebhookEvent, request: Request) => Response | undefined | Promise<Response | undefined>,
+  handle: (event: WebhookEvent, request: Request) => unknown,
   options: { toleranceSeconds?: number } = {},
 ): (request: Request) => Promise<Response> {
   return async (request) => {
@@ -179,7 +179,8 @@ export function webhookHandler(
       if (error instanceof WebhookVerificationError) return refusal(error);
       throw error;
     }
-    return (await handle(event, request)) ?? new Response(null, { status: 200 });
+    const answer = await handle(event, request);
+    return answer instanceof Response ? answer : new Response(null, { status: 200 });
   };
 }
 
