@@ -36,6 +36,15 @@ describe('the SDK types', () => {
     // @ts-expect-error retrieve needs the id
     void (() => client.transactions.retrieve());
   });
+
+  it("are shown in the README by the package's type-checked examples, verbatim", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## SDK for Node'), readme.indexOf('## Layout'));
+    for (const example of ['first-sale.ts', 'express-webhooks.ts']) {
+      const code = readFileSync(`packages/node/examples/${example}`, 'utf8');
+      expect(section, example).toContain(`\`\`\`ts\n${code}\`\`\``);
+    }
+  });
 });
 
 /** A scripted server: each call answers the next of `answers` and records the request. */
