@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
 import {
   AuthenticationError,
   BadRequestError,
@@ -27,6 +29,8 @@ import { client, startTestRuntime } from '../support/runtime';
  * middleware of Express, Fastify and the Fetch API accepting a real delivery and refusing each
  * failure with its own code and message.
  */
+
+const run = promisify(execFile);
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
@@ -67,6 +71,21 @@ describe('the SDK against the local runtime', () => {
     const paid = await sdk.testHelpers.payTransaction(sale.id);
     expect(paid).toMatchObject({ id: sale.id, status: 'payedPix' });
     expect(await sdk.transactions.retrieve(sale.id)).toMatchObject({ status: 'payedPix' });
+  });
+
+  it("runs the README's first sale (packages/node/examples/first-sale.ts) as it is", async () => {
+    const { key } = await fixtures.seller();
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'packages/node/examples/first-sale.ts'],
+      {
+        env: { ...process.env, PAYMENT_SERVICE_KEY: key, PAYMENT_SERVICE_URL: runtime.baseUrl },
+      },
+    );
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^pendingPix \S+/);
+    expect(lines[1]).toMatch(/^\d+ payedPix$/);
+    expect(lines.slice(2).join('\n')).toMatch(/^validation_failed .*field: 'value'/s);
   });
 
   it('iterates a list across pages: cursor pages (products) and numbered pages (transactions)', async () => {
