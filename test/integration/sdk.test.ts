@@ -10,12 +10,14 @@ import {
   type PaymentService,
   verifyRequest,
   type WebhookEvent,
+  WebhookVerificationError,
   webhookHandler,
 } from '@payment-service/node';
 import { webhookMiddleware } from '@payment-service/node/express';
 import { fastifyWebhookPreHandler, fastifyWebhooks } from '@payment-service/node/fastify';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#infra/local/dynamodb-local';
 import type { Runtime } from '#infra/local/runtime';
@@ -160,7 +162,7 @@ interface Delivery {
   signature: string;
 }
 
-describe('webhook verification with the SDK', () => {
+describe('webhook verification with the SDK in Express, Fastify and Hono', () => {
   let sdk: PaymentService;
   let key: string;
   const servers: { close: () => Promise<void> }[] = [];
@@ -243,25 +245,29 @@ describe('webhook verification with the SDK', () => {
     await fastify.listen({ port: fastifyPort, host: '127.0.0.1' });
     servers.push({ close: () => fastify.close() });
 
-    // The Fetch API (a Next.js route handler, Hono's c.req.raw): Node's server hands over a Request.
+    // The Fetch API: a Hono app (its c.req.raw is the Request, as a Next.js route handler gets one),
+    // served by Node's server, which hands over a Request.
     const requestPort = await register('request');
-    const handlers: Record<string, (request: Request) => Promise<Response>> = {
-      '/hook': webhookHandler(secrets.request, (event) => {
-        verified.request.push(event);
-        return Response.json({ received: true });
-      }),
-      '/hook-wrong-secret': webhookHandler(key, () => Response.json({ received: true })),
-      // A handler that reads the JSON first, then checks: the body is gone.
-      '/hook-parsed': async (request) => {
-        await request.json();
-        try {
-          await verifyRequest(request, secrets.request);
-          return Response.json({ received: true });
-        } catch (error: any) {
-          return Response.json({ code: error.code, message: error.message }, { status: 400 });
-        }
-      },
-    };
+    const hono = new Hono();
+    const handle = webhookHandler(secrets.request, (event) => {
+      verified.request.push(event);
+      return Response.json({ received: true });
+    });
+    hono.post('/hook', (c) => handle(c.req.raw));
+    hono.post('/hook-wrong-secret', (c) =>
+      webhookHandler(key, () => Response.json({ received: true }))(c.req.raw),
+    );
+    // A handler that reads the JSON first, then checks: the body is gone.
+    hono.post('/hook-parsed', async (c) => {
+      await c.req.json();
+      try {
+        await verifyRequest(c.req.raw, secrets.request);
+        return c.json({ received: true });
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+        return c.json({ code: error.code, message: error.message }, 400);
+      }
+    });
     const requestServer = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
@@ -271,10 +277,9 @@ describe('webhook verification with the SDK', () => {
         if (typeof value === 'string') headers.set(name, value);
       if (req.url === '/hook' && headers.get('x-signature') && delivered === undefined)
         delivered = { raw: raw.toString('utf8'), signature: headers.get('x-signature') as string };
-      const handler = handlers[req.url ?? ''];
-      const answer = handler
-        ? await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: raw }))
-        : new Response('not found', { status: 404 });
+      const answer = await hono.fetch(
+        new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: raw }),
+      );
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
@@ -295,7 +300,7 @@ describe('webhook verification with the SDK', () => {
   const resign = (secret: string, at: number, raw: string) =>
     `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${raw}`).digest('hex')}`;
 
-  it('accepts a real delivery of the local runtime in Express, Fastify and a Request handler', async () => {
+  it('accepts a real delivery of the local runtime in Express, Fastify and Hono (a Request handler)', async () => {
     const sent = await sdk.testHelpers.emitEvent({ event: 'product.updated' });
     // Each endpoint gets its own delivery, signed with its own secret; each receiver verifies it.
     await waitFor(
