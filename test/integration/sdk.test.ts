@@ -378,5 +378,13 @@ describe('webhook verification with the SDK in Express, Fastify and Hono', () =>
       // The same delivery, untouched, still passes: the refusals were the checks, not the route.
       expect((await post(name, '/hook', raw, good)).status, name).toBe(200);
     }
+    // The Express middleware reads the body itself, up to 1 MiB: a longer one is answered 413.
+    const huge = await post(
+      'express',
+      '/hook',
+      JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }),
+      signature,
+    );
+    expect(huge).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
   });
 });

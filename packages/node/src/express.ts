@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyParsedError, verifyWebhook, type WebhookEvent, WebhookVerificationError } from './webhooks.ts';
+import {
+  BodyParsedError,
+  BodyTooLargeError,
+  verifyWebhook,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from './webhooks.ts';
 
 /**
  * Webhook verification for Express (4 and 5; express is not a dependency: the middleware uses only
@@ -25,6 +31,8 @@ export interface WebhookMiddlewareOptions {
   toleranceSeconds?: number;
   /** `respond` (default): answer 400 `{code, message}`; `next`: call next(error). */
   onError?: 'respond' | 'next';
+  /** The largest body it reads itself; a longer one is refused 413. Default 1 MiB. */
+  maxBodyBytes?: number;
 }
 
 type ExpressLikeRequest = IncomingMessage & { body?: unknown; webhookEvent?: WebhookEvent };
@@ -35,7 +43,7 @@ export const PARSED_FIX_EXPRESS =
 
 export function webhookMiddleware(options: WebhookMiddlewareOptions) {
   return (req: ExpressLikeRequest, res: ServerResponse, next: Next): void => {
-    rawBody(req)
+    rawBody(req, options.maxBodyBytes ?? 1024 * 1024)
       .then((payload) => {
         req.webhookEvent = verifyWebhook({
           payload,
@@ -54,7 +62,7 @@ export function webhookMiddleware(options: WebhookMiddlewareOptions) {
   };
 }
 
-async function rawBody(req: ExpressLikeRequest): Promise<unknown> {
+async function rawBody(req: ExpressLikeRequest, maxBytes: number): Promise<unknown> {
   const { body } = req;
   if (Buffer.isBuffer(body) || typeof body === 'string') return body;
   if (body !== undefined && body !== null) {
@@ -63,8 +71,25 @@ async function rawBody(req: ExpressLikeRequest): Promise<unknown> {
     if (!untouched) throw new BodyParsedError(PARSED_FIX_EXPRESS);
   }
   if (req.readableEnded || !req.readable) throw new BodyParsedError(PARSED_FIX_EXPRESS);
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const chunks: Buffer[] = await new Promise((resolve, reject) => {
+    const read: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > maxBytes) {
+        // Stop keeping it, but let the rest drain so that the 413 reaches the sender.
+        req.off('data', onData);
+        req.resume();
+        reject(new BodyTooLargeError(maxBytes));
+        return;
+      }
+      read.push(bytes);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(read));
+    req.once('error', reject);
+  });
   const raw = Buffer.concat(chunks);
   req.body = raw;
   return raw;

@@ -20,6 +20,7 @@ export type { components, operations, paths } from './schema.d.ts';
 export { IDEMPOTENCY_HEADER, type RetryOptions } from './transport.ts';
 export {
   BodyParsedError,
+  BodyTooLargeError,
   DEFAULT_TOLERANCE_SECONDS,
   MalformedSignatureHeaderError,
   MissingSignatureHeaderError,

@@ -23,16 +23,24 @@ export type WebhookErrorCode =
   | 'malformed_signature_header'
   | 'wrong_secret'
   | 'timestamp_outside_tolerance'
-  | 'signature_mismatch';
+  | 'signature_mismatch'
+  | 'body_too_large';
 
 /** A delivery the check refused; `code` says which check, the message how to fix it. Answer it 400. */
 export class WebhookVerificationError extends PaymentServiceError {
-  readonly status = 400;
   constructor(
     readonly code: WebhookErrorCode,
     message: string,
+    readonly status = 400,
   ) {
     super(message);
+  }
+}
+
+/** A body longer than the receiver reads (answered 413); deliveries are far smaller. */
+export class BodyTooLargeError extends WebhookVerificationError {
+  constructor(maxBytes: number) {
+    super('body_too_large', `The body is longer than ${maxBytes} bytes, more than any delivery.`, 413);
   }
 }
 
