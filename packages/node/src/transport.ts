@@ -84,7 +84,10 @@ export function retryingFetch(base: Fetch, options: RetryOptions = {}): Fetch {
           throw new ConnectionError(
             `${request.method} ${new URL(request.url).pathname} got no answer` +
               (attempt > 0 ? ` after ${attempt + 1} attempts` : '') +
-              `: ${error instanceof Error ? error.message : String(error)}`,
+              `: ${error instanceof Error ? error.message : String(error)}` +
+              (mayRepeat
+                ? ''
+                : '. It may have run: check before sending it again (this route does not replay).'),
             { cause: error },
           );
         }
