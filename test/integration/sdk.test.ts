@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
@@ -88,6 +88,41 @@ describe('the SDK against the local runtime', () => {
     expect(lines[0]).toMatch(/^pendingPix \S+/);
     expect(lines[1]).toMatch(/^\d+ payedPix$/);
     expect(lines.slice(2).join('\n')).toMatch(/^validation_failed .*field: 'value'/s);
+  });
+
+  it("runs the README's Express webhook handler (packages/node/examples/express-webhooks.ts): a paid sale's delivery verifies", async () => {
+    const { sdk } = await sdkSeller();
+    const port = await freePort();
+    const endpoint = await sdk.webhookEndpoints.create({
+      url: `http://127.0.0.1:${port}/webhooks`,
+      events: ['transaction.payment.succeeded'],
+    });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/node/examples/express-webhooks.ts'], {
+      env: { ...process.env, WEBHOOK_SECRET: endpoint.secret as string, PORT: String(port) },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+    });
+    try {
+      await eventually(
+        () =>
+          fetch(`http://127.0.0.1:${port}/`).then(
+            () => true,
+            () => false,
+          ),
+        30_000,
+      );
+      const { uuid } = await sdk.products.create(product);
+      const sale = await sell(sdk, uuid);
+      await sdk.testHelpers.payTransaction(sale.id);
+      await waitFor(() => stdout.includes('paid'), 30_000);
+      expect(stdout).toMatch(/^paid /);
+      const last = async () => (await sdk.webhookEndpoints.listDeliveries(endpoint.id)).data[0];
+      await eventually(async () => (await last())?.lastStatusCode === 200);
+    } finally {
+      child.kill();
+    }
   });
 
   it('iterates a list across pages: cursor pages (products) and numbered pages (transactions)', async () => {

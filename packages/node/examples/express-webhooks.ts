@@ -9,6 +9,6 @@ app.post('/webhooks', webhookMiddleware({ secret: process.env.WEBHOOK_SECRET ?? 
   res.sendStatus(200);
 });
 app.use(express.json()); // the rest of the app
-app.listen(4000);
+app.listen(Number(process.env.PORT ?? 4000));
 // a refused delivery is answered 400 {code, message}: missing_signature_header,
 // body_parsed_before_verification, wrong_secret, timestamp_outside_tolerance or signature_mismatch
