@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime, formatDay, todayInSaoPaulo } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { CARNES_PATH } from './carnes';
@@ -24,6 +25,7 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
     queryFn: () => must(api.GET('/api/v1/installment-plans/{uuid}', { params: { path: { uuid } } })),
   });
   const [result, setResult] = useState<string | null>(null);
+  const canWrite = useCan('write');
   const action = useMutation({
     mutationFn: async (run: { call: () => Promise<unknown>; done: string }) => {
       await run.call();
@@ -87,7 +89,9 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
         <h2 id="carne-actions">Ações</h2>
         {result ? <output className="status ok">{result}</output> : null}
         <ErrorNote error={action.error} />
-        {live ? (
+        {live && !canWrite ? (
+          <RoleNote access="write" what="carnês são cancelados, reemitidos e marcados como pagos" />
+        ) : live ? (
           <ConfirmForm
             danger
             label="Cancelar carnê"
@@ -113,7 +117,7 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
               key={i.number}
               installment={i}
               of={p.installments}
-              live={live}
+              live={live && canWrite}
               busy={action.isPending}
               onReissue={(dueDate) =>
                 run(
@@ -239,6 +243,7 @@ function Booklet({ plan }: { plan: Plan }) {
   const path = { params: { path: { uuid } } };
   const fileName = `carne-${plan.customer.name.replace(/[^\p{L}\p{N}]+/gu, '-').toLowerCase()}.pdf`;
   const [copied, setCopied] = useState(false);
+  const canWrite = useCan('write');
   const pdf = () => must(api.GET('/api/v1/installment-plans/{uuid}/booklet', { ...path, parseAs: 'blob' }));
   const open = useMutation({
     mutationFn: async (mode: 'open' | 'download') => {
@@ -294,7 +299,7 @@ function Booklet({ plan }: { plan: Plan }) {
         <button type="button" disabled={open.isPending} onClick={() => open.mutate('download')}>
           Baixar carnê (PDF)
         </button>
-        {plan.status !== 'canceled' ? (
+        {plan.status !== 'canceled' && canWrite ? (
           <button type="button" disabled={share.isPending} onClick={() => share.mutate()}>
             Copiar link público
           </button>

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
 import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
 import { CustomerPicker, PLAN_STATUS, StatusBadge } from './common';
@@ -13,6 +14,7 @@ const PAGE_SIZE = 20;
 /** Carnês: newest first, by status, numbered pages; one request. */
 export function CarnesView() {
   const { api } = useApp();
+  const canWrite = useCan('write');
   const { query } = useLocation();
   const status = query.get('situacao') ?? '';
   const page = Number(query.get('pagina')) || 1;
@@ -40,11 +42,15 @@ export function CarnesView() {
       <PageTitle lead="Vendas parceladas em boletos mensais: o 1º boleto é emitido na criação, os outros 10 dias antes de cada vencimento.">
         Carnês
       </PageTitle>
-      <p>
-        <Link to={`${CARNES_PATH}/novo`} className="button primary">
-          Novo carnê
-        </Link>
-      </p>
+      {canWrite ? (
+        <p>
+          <Link to={`${CARNES_PATH}/novo`} className="button primary">
+            Novo carnê
+          </Link>
+        </p>
+      ) : (
+        <RoleNote access="write" what="carnês são criados" />
+      )}
       <div className="card filters">
         <div className="field">
           <label htmlFor={statusId}>Situação</label>
@@ -136,6 +142,7 @@ export function NewCarneView() {
     event.preventDefault();
     create.mutate();
   };
+  const canWrite = useCan('write');
   return (
     <>
       <p>
@@ -144,61 +151,68 @@ export function NewCarneView() {
       <PageTitle lead="O 1º boleto é registrado agora; os seguintes, depois que ele for pago.">
         Novo carnê
       </PageTitle>
-      <form className="card stack" onSubmit={submit} aria-label="Novo carnê">
-        <CustomerPicker value={customerId} onChange={setCustomerId} />
-        <div className="field">
-          <label htmlFor={productId}>Produto</label>
-          <select
-            id={productId}
-            value={product?.uuid ?? ''}
-            required
-            onChange={(e) => setProductUuid(e.target.value)}
-          >
-            {eligible.length === 0 ? (
-              <option value="">{products.isPending ? 'Carregando…' : 'Nenhum produto aceita carnê'}</option>
+      <RoleNote access="write" what="carnês são criados" />
+      {canWrite ? (
+        <>
+          <form className="card stack" onSubmit={submit} aria-label="Novo carnê">
+            <CustomerPicker value={customerId} onChange={setCustomerId} />
+            <div className="field">
+              <label htmlFor={productId}>Produto</label>
+              <select
+                id={productId}
+                value={product?.uuid ?? ''}
+                required
+                onChange={(e) => setProductUuid(e.target.value)}
+              >
+                {eligible.length === 0 ? (
+                  <option value="">
+                    {products.isPending ? 'Carregando…' : 'Nenhum produto aceita carnê'}
+                  </option>
+                ) : null}
+                {eligible.map((p) => (
+                  <option key={p.uuid} value={p.uuid}>
+                    {p.name} ({formatBrl(p.value)})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={countId}>Parcelas</label>
+              <select id={countId} value={count} onChange={(e) => setInstallments(Number(e.target.value))}>
+                {Array.from({ length: Math.max(0, max - 1) }, (_, k) => k + 2).map((n) => (
+                  <option key={n} value={n}>
+                    {n} parcelas
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Field
+              label="1º vencimento"
+              type="date"
+              required
+              value={firstDueDate}
+              min={todayInSaoPaulo()}
+              onChange={(e) => setFirstDueDate(e.target.value)}
+              hint="Até 90 dias a partir de hoje; as outras parcelas vencem no mesmo dia dos meses seguintes."
+            />
+            {each !== null ? (
+              <p aria-live="polite">
+                {count}x de {formatBrl(each)} (total {formatBrl(Math.round(each * 100 * count) / 100)})
+              </p>
             ) : null}
-            {eligible.map((p) => (
-              <option key={p.uuid} value={p.uuid}>
-                {p.name} ({formatBrl(p.value)})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={countId}>Parcelas</label>
-          <select id={countId} value={count} onChange={(e) => setInstallments(Number(e.target.value))}>
-            {Array.from({ length: Math.max(0, max - 1) }, (_, k) => k + 2).map((n) => (
-              <option key={n} value={n}>
-                {n} parcelas
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field
-          label="1º vencimento"
-          type="date"
-          required
-          value={firstDueDate}
-          min={todayInSaoPaulo()}
-          onChange={(e) => setFirstDueDate(e.target.value)}
-          hint="Até 90 dias a partir de hoje; as outras parcelas vencem no mesmo dia dos meses seguintes."
-        />
-        {each !== null ? (
-          <p aria-live="polite">
-            {count}x de {formatBrl(each)} (total {formatBrl(Math.round(each * 100 * count) / 100)})
-          </p>
-        ) : null}
-        <ErrorNote error={products.error ?? create.error} />
-        <div>
-          <button
-            type="submit"
-            className="primary"
-            disabled={create.isPending || !product || customerId === null}
-          >
-            Criar carnê
-          </button>
-        </div>
-      </form>
+            <ErrorNote error={products.error ?? create.error} />
+            <div>
+              <button
+                type="submit"
+                className="primary"
+                disabled={create.isPending || !product || customerId === null}
+              >
+                Criar carnê
+              </button>
+            </div>
+          </form>
+        </>
+      ) : null}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime, formatDay, todayInSaoPaulo } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { CHARGE_STATUS, ConfirmForm, METHOD_LABEL, StatusBadge } from './common';
@@ -67,6 +68,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
       ),
   });
   const [result, setResult] = useState<string | null>(null);
+  const canWrite = useCan('write');
   const path = { params: { path: { id } } };
   const action = useMutation({
     mutationFn: async (run: { call: () => Promise<unknown>; done: string }) => {
@@ -140,7 +142,10 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
         <h2 id="charge-actions">Ações</h2>
         {result ? <output className="status ok">{result}</output> : null}
         <ErrorNote error={action.error} />
-        {canMarkPaid ? (
+        {!closed ? (
+          <RoleNote access="write" what="cobranças são marcadas como pagas, adiadas, pausadas e canceladas" />
+        ) : null}
+        {canMarkPaid && canWrite ? (
           <MarkPaid
             charge={c}
             markable={markable}
@@ -155,7 +160,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
             }
           />
         ) : null}
-        {canPostpone ? (
+        {canPostpone && canWrite ? (
           <Postpone
             busy={action.isPending}
             onConfirm={(body) =>
@@ -167,7 +172,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
           />
         ) : null}
         <div className="row wrap">
-          {!closed && !c.pausedAt ? (
+          {!closed && !c.pausedAt && canWrite ? (
             <ConfirmForm
               label="Pausar cobrança"
               question="Pausar? Nada é cobrado nem lembrado até você retomar."
@@ -178,7 +183,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
               }
             />
           ) : null}
-          {c.pausedAt && !closed ? (
+          {c.pausedAt && !closed && canWrite ? (
             <ConfirmForm
               label="Retomar cobrança"
               question="Retomar? O que venceu durante a pausa é cobrado em seguida."
@@ -189,7 +194,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
               }
             />
           ) : null}
-          {!closed ? (
+          {!closed && canWrite ? (
             <ConfirmForm
               danger
               label={recurring ? 'Cancelar recorrência' : 'Cancelar cobrança'}

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { centavosToReais, formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
 import { MoneyField } from '../../components/money-field';
 import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
@@ -42,6 +43,7 @@ function go(filters: Filters) {
 /** Cobranças agendadas: the API's filters, newest first, numbered pages; one request. */
 export function ScheduledChargesView() {
   const { api } = useApp();
+  const canWrite = useCan('write');
   const filters = readFilters(useLocation().query);
   const page = Number(filters.page) || 1;
   const charges = useQuery({
@@ -69,11 +71,15 @@ export function ScheduledChargesView() {
       <PageTitle lead="Cobranças únicas e recorrentes com vencimento futuro, por pix, boleto ou cartão.">
         Cobranças agendadas
       </PageTitle>
-      <p>
-        <Link to={`${CHARGES_PATH}/nova`} className="button primary">
-          Nova cobrança
-        </Link>
-      </p>
+      {canWrite ? (
+        <p>
+          <Link to={`${CHARGES_PATH}/nova`} className="button primary">
+            Nova cobrança
+          </Link>
+        </p>
+      ) : (
+        <RoleNote access="write" what="cobranças são criadas" />
+      )}
       <ChargeFilters initial={filters} />
       <ErrorNote error={charges.error} />
       {charges.isPending ? <Loading /> : null}
@@ -217,101 +223,113 @@ export function NewScheduledChargeView() {
     event.preventDefault();
     create.mutate();
   };
+  const canWrite = useCan('write');
   return (
     <>
       <p>
         <Link to={CHARGES_PATH}>Voltar para Cobranças agendadas</Link>
       </p>
-      <PageTitle lead="O cliente recebe o link de pagamento e os lembretes por e-mail.">
+      <PageTitle lead="O cliente recebe o link de pagamento e os lembretes da régua de cobrança.">
         Nova cobrança
       </PageTitle>
-      <form className="card stack" onSubmit={submit} aria-label="Nova cobrança">
-        <CustomerPicker value={customerId} onChange={setCustomerId} />
-        <fieldset>
-          <legend>Tipo</legend>
-          <label className="check">
-            <input
-              type="radio"
-              name="type"
-              checked={type === 'one_time'}
-              onChange={() => setType('one_time')}
+      <RoleNote access="write" what="cobranças são criadas" />
+      {canWrite ? (
+        <>
+          <form className="card stack" onSubmit={submit} aria-label="Nova cobrança">
+            <CustomerPicker value={customerId} onChange={setCustomerId} />
+            <fieldset>
+              <legend>Tipo</legend>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="type"
+                  checked={type === 'one_time'}
+                  onChange={() => setType('one_time')}
+                />
+                Única
+              </label>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="type"
+                  checked={type === 'recurring'}
+                  onChange={() => setType('recurring')}
+                />
+                Recorrente
+              </label>
+            </fieldset>
+            <MoneyField
+              label="Valor"
+              centavos={amount}
+              onChange={setAmount}
+              hint="Mínimo de R$ 5,00."
+              required
             />
-            Única
-          </label>
-          <label className="check">
-            <input
-              type="radio"
-              name="type"
-              checked={type === 'recurring'}
-              onChange={() => setType('recurring')}
-            />
-            Recorrente
-          </label>
-        </fieldset>
-        <MoneyField label="Valor" centavos={amount} onChange={setAmount} hint="Mínimo de R$ 5,00." required />
-        <fieldset>
-          <legend>Meios de pagamento</legend>
-          {(['pix', 'boleto', 'card'] as const).map((m) => (
-            <label key={m} className="check">
-              <input type="checkbox" checked={methods.includes(m)} onChange={() => toggle(m)} />
-              {METHOD_LABEL[m]}
-            </label>
-          ))}
-        </fieldset>
-        <Field
-          label={type === 'recurring' ? 'Primeiro vencimento' : 'Vencimento'}
-          type="date"
-          required
-          value={dueDate}
-          min={todayInSaoPaulo()}
-          onChange={(e) => setDueDate(e.target.value)}
-          hint="Dia no horário de Brasília; hoje ou depois."
-        />
-        {type === 'recurring' ? (
-          <>
-            <div className="field">
-              <label htmlFor={intervalId}>Frequência</label>
-              <select
-                id={intervalId}
-                value={interval}
-                onChange={(e) => setRecurrenceInterval(e.target.value as typeof interval)}
-              >
-                {Object.entries(INTERVAL_LABEL).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <fieldset>
+              <legend>Meios de pagamento</legend>
+              {(['pix', 'boleto', 'card'] as const).map((m) => (
+                <label key={m} className="check">
+                  <input type="checkbox" checked={methods.includes(m)} onChange={() => toggle(m)} />
+                  {METHOD_LABEL[m]}
+                </label>
+              ))}
+            </fieldset>
             <Field
-              label="Número de cobranças (opcional)"
-              type="number"
-              inputMode="numeric"
-              min={2}
-              max={360}
-              value={endAfterCycles}
-              onChange={(e) => setEndAfterCycles(e.target.value)}
-              hint="Vazio: continua até você cancelar."
+              label={type === 'recurring' ? 'Primeiro vencimento' : 'Vencimento'}
+              type="date"
+              required
+              value={dueDate}
+              min={todayInSaoPaulo()}
+              onChange={(e) => setDueDate(e.target.value)}
+              hint="Dia no horário de Brasília; hoje ou depois."
             />
-          </>
-        ) : null}
-        <Field
-          label="Descrição (opcional)"
-          value={description}
-          maxLength={500}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-        <div>
-          <button
-            type="submit"
-            className="primary"
-            disabled={create.isPending || customerId === null || methods.length === 0}
-          >
-            {type === 'recurring' ? 'Criar cobrança recorrente' : 'Criar cobrança'}
-          </button>
-        </div>
-        <ErrorNote error={create.error} />
-      </form>
+            {type === 'recurring' ? (
+              <>
+                <div className="field">
+                  <label htmlFor={intervalId}>Frequência</label>
+                  <select
+                    id={intervalId}
+                    value={interval}
+                    onChange={(e) => setRecurrenceInterval(e.target.value as typeof interval)}
+                  >
+                    {Object.entries(INTERVAL_LABEL).map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <Field
+                  label="Número de cobranças (opcional)"
+                  type="number"
+                  inputMode="numeric"
+                  min={2}
+                  max={360}
+                  value={endAfterCycles}
+                  onChange={(e) => setEndAfterCycles(e.target.value)}
+                  hint="Vazio: continua até você cancelar."
+                />
+              </>
+            ) : null}
+            <Field
+              label="Descrição (opcional)"
+              value={description}
+              maxLength={500}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+            <div>
+              <button
+                type="submit"
+                className="primary"
+                disabled={create.isPending || customerId === null || methods.length === 0}
+              >
+                {type === 'recurring' ? 'Criar cobrança recorrente' : 'Criar cobrança'}
+              </button>
+            </div>
+            <ErrorNote error={create.error} />
+          </form>
+        </>
+      ) : null}
     </>
   );
 }

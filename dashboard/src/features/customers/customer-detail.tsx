@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime, formatDay, formatPhone } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { maskDocument } from '../auth/document-mask';
@@ -119,6 +120,7 @@ function useSaveCustomer(uuid: string) {
 }
 
 function Profile({ c }: { c: Customer }) {
+  const canWrite = useCan('write');
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const address = [c.street, c.number, c.complement, c.neighborhood, c.city, c.state]
@@ -154,12 +156,14 @@ function Profile({ c }: { c: Customer }) {
               setSaved(ok);
             }}
           />
-        ) : (
+        ) : canWrite ? (
           <p>
             <button type="button" onClick={() => setEditing(true)}>
               Editar cliente
             </button>
           </p>
+        ) : (
+          <RoleNote access="write" what="clientes são editados" />
         )}
       </Section>
       <BillingEmail c={c} />
@@ -253,6 +257,7 @@ function BillingEmail({ c }: { c: Customer }) {
   const save = useSaveCustomer(c.uuid);
   const [email, setEmail] = useState(c.hasBillingEmailOverride ? c.billingEmail : '');
   const [note, setNote] = useState('');
+  const canWrite = useCan('write');
   const set = useMutation({
     mutationFn: (value: string | null) =>
       must(
@@ -274,44 +279,46 @@ function BillingEmail({ c }: { c: Customer }) {
         {c.hasBillingEmailOverride ? ' (definido por você).' : ' (o e-mail do cliente).'} Um e-mail de
         cobrança definido aqui não muda quando o cliente troca o e-mail dele.
       </p>
-      <form
-        className="stack"
-        aria-label="E-mail de cobrança"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setNote('');
-          set.mutate(email.trim());
-        }}
-      >
-        <Field
-          label="E-mail de cobrança"
-          type="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <ErrorNote error={set.error} portuguese />
-        <p className="row wrap">
-          <button type="submit" className="primary" disabled={set.isPending}>
-            Salvar e-mail de cobrança
-          </button>
-          {c.hasBillingEmailOverride ? (
-            <button
-              type="button"
-              disabled={set.isPending}
-              onClick={() => {
-                setNote('');
-                set.mutate(null);
-              }}
-            >
-              Usar o e-mail do cliente
+      {canWrite ? (
+        <form
+          className="stack"
+          aria-label="E-mail de cobrança"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setNote('');
+            set.mutate(email.trim());
+          }}
+        >
+          <Field
+            label="E-mail de cobrança"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <ErrorNote error={set.error} portuguese />
+          <p className="row wrap">
+            <button type="submit" className="primary" disabled={set.isPending}>
+              Salvar e-mail de cobrança
             </button>
-          ) : null}
-        </p>
-        <p className="muted" aria-live="polite">
-          {note}
-        </p>
-      </form>
+            {c.hasBillingEmailOverride ? (
+              <button
+                type="button"
+                disabled={set.isPending}
+                onClick={() => {
+                  setNote('');
+                  set.mutate(null);
+                }}
+              >
+                Usar o e-mail do cliente
+              </button>
+            ) : null}
+          </p>
+          <p className="muted" aria-live="polite">
+            {note}
+          </p>
+        </form>
+      ) : null}
     </Section>
   );
 }

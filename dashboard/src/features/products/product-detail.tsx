@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { must } from '../../api/client';
 import { useApp } from '../../app/context';
 import { useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime } from '../../components/format';
 import { QrCode } from '../../components/qr-code';
 import { ConfirmAction, CopyButton, ErrorNote, Loading, PageTitle } from '../../components/ui';
@@ -27,6 +28,7 @@ export function ProductDetailView({ id }: { id: string }) {
     onSuccess: refresh,
   });
   const [editing, setEditing] = useState(false);
+  const canWrite = useCan('write');
   const [showQr, setShowQr] = useState(false);
 
   if (product.isPending) return <Loading />;
@@ -112,13 +114,14 @@ export function ProductDetailView({ id }: { id: string }) {
             ) : null}
           </>
         )}
+        <RoleNote access="write" what="produtos são alterados e desativados" />
         <div className="row wrap">
-          {p.isActive ? (
+          {p.isActive && canWrite ? (
             <button type="button" onClick={() => setEditing(!editing)}>
               {editing ? 'Fechar sem salvar' : 'Editar'}
             </button>
           ) : null}
-          {p.isActive ? (
+          {p.isActive && canWrite ? (
             <ConfirmAction
               label="Desativar produto"
               question="Desativar este produto? O link deixa de vender e não há como reativar."
