@@ -7,6 +7,14 @@ import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
 import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
 import { CustomerPicker, PLAN_STATUS, StatusBadge } from './common';
+import {
+  chargeBody,
+  checkDraft,
+  EMPTY_DRAFT,
+  LATE_CHARGE_FIELDS,
+  type LateChargeDraft,
+  LateChargeInputs,
+} from './late-charges';
 
 export const CARNES_PATH = '/carnes';
 const PAGE_SIZE = 20;
@@ -118,6 +126,13 @@ export function NewCarneView() {
   const each = product ? Math.round((product.value * 100 * factor) / count) / 100 : null;
   // One key per form: a retried click returns the carnê already made instead of registering a second boleto.
   const [retryKey, setRetryKey] = useState(() => crypto.randomUUID());
+  const [late, setLate] = useState<LateChargeDraft>(EMPTY_DRAFT);
+  const [inherit, setInherit] = useState(true);
+  const [checked, setChecked] = useState(false);
+  const lateDraft = inherit ? { ...late, fine: '', interest: '' } : late;
+  // Each installment is checked (a fixed fine against one installment, the tiers against the 1st due date).
+  const installment = { amount: each === null ? 0 : Math.round(each * 100), dueDate: firstDueDate };
+  const lateErrors = checked ? checkDraft(lateDraft, installment) : {};
   const create = useMutation({
     mutationFn: () =>
       must(
@@ -128,6 +143,7 @@ export function NewCarneView() {
             customerId: customerId ?? 0,
             installments: count,
             firstDueDate,
+            ...chargeBody(late, inherit),
           },
         }),
       ),
@@ -140,7 +156,8 @@ export function NewCarneView() {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    setChecked(true);
+    if (Object.keys(checkDraft(lateDraft, installment)).length === 0) create.mutate();
   };
   const canWrite = useCan('write');
   return (
@@ -200,7 +217,17 @@ export function NewCarneView() {
                 {count}x de {formatBrl(each)} (total {formatBrl(Math.round(each * 100 * count) / 100)})
               </p>
             ) : null}
-            <ErrorNote error={products.error ?? create.error} />
+            <LateChargeInputs
+              kind="charge"
+              draft={late}
+              onChange={setLate}
+              errors={lateErrors}
+              apiError={create.error}
+              dueDate={firstDueDate}
+              inherit={{ value: inherit, onChange: setInherit }}
+              emptyMeans="Campo vazio: sem multa ou sem juros nas parcelas. Os descontos valem para a 1ª parcela e seguem, nas outras, a mesma distância do vencimento."
+            />
+            <ErrorNote error={products.error ?? create.error} omit={LATE_CHARGE_FIELDS} />
             <div>
               <button
                 type="submit"

@@ -8,6 +8,14 @@ import { centavosToReais, formatBrl, formatDay, todayInSaoPaulo } from '../../co
 import { MoneyField } from '../../components/money-field';
 import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
 import { CHARGE_STATUS, CustomerPicker, METHOD_LABEL, StatusBadge } from './common';
+import {
+  chargeBody,
+  checkDraft,
+  EMPTY_DRAFT,
+  LATE_CHARGE_FIELDS,
+  type LateChargeDraft,
+  LateChargeInputs,
+} from './late-charges';
 
 export const CHARGES_PATH = '/cobrancas';
 const PAGE_SIZE = 20;
@@ -190,6 +198,11 @@ export function NewScheduledChargeView() {
   const [interval, setRecurrenceInterval] = useState<'week' | 'month' | 'year'>('month');
   const [endAfterCycles, setEndAfterCycles] = useState('');
   const intervalId = useId();
+  const [late, setLate] = useState<LateChargeDraft>(EMPTY_DRAFT);
+  const [inherit, setInherit] = useState(true);
+  const [checked, setChecked] = useState(false);
+  const lateDraft = inherit ? { ...late, fine: '', interest: '' } : late;
+  const lateErrors = checked ? checkDraft(lateDraft, { amount, dueDate }) : {};
   const create = useMutation({
     mutationFn: () =>
       must(
@@ -201,6 +214,7 @@ export function NewScheduledChargeView() {
             methods,
             type,
             description: description.trim() || undefined,
+            ...chargeBody(late, inherit),
             recurrence:
               type === 'recurring'
                 ? {
@@ -221,7 +235,8 @@ export function NewScheduledChargeView() {
     setMethods(methods.includes(m) ? methods.filter((x) => x !== m) : [...methods, m]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    setChecked(true);
+    if (Object.keys(checkDraft(lateDraft, { amount, dueDate })).length === 0) create.mutate();
   };
   const canWrite = useCan('write');
   return (
@@ -317,6 +332,16 @@ export function NewScheduledChargeView() {
               maxLength={500}
               onChange={(e) => setDescription(e.target.value)}
             />
+            <LateChargeInputs
+              kind="charge"
+              draft={late}
+              onChange={setLate}
+              errors={lateErrors}
+              apiError={create.error}
+              dueDate={dueDate}
+              inherit={{ value: inherit, onChange: setInherit }}
+              emptyMeans="Campo vazio: sem multa ou sem juros nesta cobrança."
+            />
             <div>
               <button
                 type="submit"
@@ -326,7 +351,7 @@ export function NewScheduledChargeView() {
                 {type === 'recurring' ? 'Criar cobrança recorrente' : 'Criar cobrança'}
               </button>
             </div>
-            <ErrorNote error={create.error} />
+            <ErrorNote error={create.error} omit={LATE_CHARGE_FIELDS} />
           </form>
         </>
       ) : null}
