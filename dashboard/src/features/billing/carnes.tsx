@@ -170,75 +170,71 @@ export function NewCarneView() {
       </PageTitle>
       <RoleNote access="write" what="carnês são criados" />
       {canWrite ? (
-        <>
-          <form className="card stack" onSubmit={submit} aria-label="Novo carnê">
-            <CustomerPicker value={customerId} onChange={setCustomerId} />
-            <div className="field">
-              <label htmlFor={productId}>Produto</label>
-              <select
-                id={productId}
-                value={product?.uuid ?? ''}
-                required
-                onChange={(e) => setProductUuid(e.target.value)}
-              >
-                {eligible.length === 0 ? (
-                  <option value="">
-                    {products.isPending ? 'Carregando…' : 'Nenhum produto aceita carnê'}
-                  </option>
-                ) : null}
-                {eligible.map((p) => (
-                  <option key={p.uuid} value={p.uuid}>
-                    {p.name} ({formatBrl(p.value)})
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={countId}>Parcelas</label>
-              <select id={countId} value={count} onChange={(e) => setInstallments(Number(e.target.value))}>
-                {Array.from({ length: Math.max(0, max - 1) }, (_, k) => k + 2).map((n) => (
-                  <option key={n} value={n}>
-                    {n} parcelas
-                  </option>
-                ))}
-              </select>
-            </div>
-            <Field
-              label="1º vencimento"
-              type="date"
+        <form className="card stack" onSubmit={submit} aria-label="Novo carnê">
+          <CustomerPicker value={customerId} onChange={setCustomerId} />
+          <div className="field">
+            <label htmlFor={productId}>Produto</label>
+            <select
+              id={productId}
+              value={product?.uuid ?? ''}
               required
-              value={firstDueDate}
-              min={todayInSaoPaulo()}
-              onChange={(e) => setFirstDueDate(e.target.value)}
-              hint="Até 90 dias a partir de hoje; as outras parcelas vencem no mesmo dia dos meses seguintes."
-            />
-            {each !== null ? (
-              <p aria-live="polite">
-                {count}x de {formatBrl(each)} (total {formatBrl(Math.round(each * 100 * count) / 100)})
-              </p>
-            ) : null}
-            <LateChargeInputs
-              kind="charge"
-              draft={late}
-              onChange={setLate}
-              errors={lateErrors}
-              apiError={create.error}
-              dueDate={firstDueDate}
-              inherit={{ value: inherit, onChange: setInherit }}
-              emptyMeans="Campo vazio: sem multa ou sem juros nas parcelas. Os descontos valem para a 1ª parcela e seguem, nas outras, a mesma distância do vencimento."
-            />
-            <ErrorNote error={products.error ?? create.error} omit={LATE_CHARGE_FIELDS} />
-            <div>
-              <button
-                type="submit"
-                className="primary"
-                disabled={create.isPending || !product || customerId === null}
-              >
-                Criar carnê
-              </button>
-            </div>
-          </form>
-        </>
+              onChange={(e) => setProductUuid(e.target.value)}
+            >
+              {eligible.length === 0 ? (
+                <option value="">{products.isPending ? 'Carregando…' : 'Nenhum produto aceita carnê'}</option>
+              ) : null}
+              {eligible.map((p) => (
+                <option key={p.uuid} value={p.uuid}>
+                  {p.name} ({formatBrl(p.value)})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={countId}>Parcelas</label>
+            <select id={countId} value={count} onChange={(e) => setInstallments(Number(e.target.value))}>
+              {Array.from({ length: Math.max(0, max - 1) }, (_, k) => k + 2).map((n) => (
+                <option key={n} value={n}>
+                  {n} parcelas
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field
+            label="1º vencimento"
+            type="date"
+            required
+            value={firstDueDate}
+            min={todayInSaoPaulo()}
+            onChange={(e) => setFirstDueDate(e.target.value)}
+            hint="Até 90 dias a partir de hoje; as outras parcelas vencem no mesmo dia dos meses seguintes."
+          />
+          {each !== null ? (
+            <p aria-live="polite">
+              {count}x de {formatBrl(each)} (total {formatBrl(Math.round(each * 100 * count) / 100)})
+            </p>
+          ) : null}
+          <LateChargeInputs
+            kind="charge"
+            draft={late}
+            onChange={setLate}
+            errors={lateErrors}
+            apiError={create.error}
+            dueDate={firstDueDate}
+            inherit={{ value: inherit, onChange: setInherit }}
+            emptyMeans="Campo vazio: sem multa ou sem juros nas parcelas. Os descontos valem para a 1ª parcela e seguem, nas outras, a mesma distância do vencimento."
+          />
+          <ErrorNote error={products.error ?? create.error} omit={LATE_CHARGE_FIELDS} />
+          <div>
+            <button
+              type="submit"
+              className="primary"
+              disabled={create.isPending || !product || customerId === null}
+            >
+              Criar carnê
+            </button>
+          </div>
+        </form>
       ) : null}
     </>
   );

@@ -321,11 +321,7 @@ function StepItem(props: {
         )}
       </div>
       {showPreview ? (
-        <div
-          className="preview-message"
-          aria-label={`Mensagem da etapa ${n}, com dados de exemplo`}
-          role="group"
-        >
+        <section className="preview-message" aria-label={`Mensagem da etapa ${n}, com dados de exemplo`}>
           <p className="muted">Com dados de exemplo:</p>
           {step.channels.includes('email') ? (
             <p>
@@ -333,7 +329,7 @@ function StepItem(props: {
             </p>
           ) : null}
           <p className="message-text">{fill(step.body)}</p>
-        </div>
+        </section>
       ) : null}
     </li>
   );

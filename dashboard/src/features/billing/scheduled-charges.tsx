@@ -249,111 +249,109 @@ export function NewScheduledChargeView() {
       </PageTitle>
       <RoleNote access="write" what="cobranças são criadas" />
       {canWrite ? (
-        <>
-          <form className="card stack" onSubmit={submit} aria-label="Nova cobrança">
-            <CustomerPicker value={customerId} onChange={setCustomerId} />
-            <fieldset>
-              <legend>Tipo</legend>
-              <label className="check">
-                <input
-                  type="radio"
-                  name="type"
-                  checked={type === 'one_time'}
-                  onChange={() => setType('one_time')}
-                />
-                Única
+        <form className="card stack" onSubmit={submit} aria-label="Nova cobrança">
+          <CustomerPicker value={customerId} onChange={setCustomerId} />
+          <fieldset>
+            <legend>Tipo</legend>
+            <label className="check">
+              <input
+                type="radio"
+                name="type"
+                checked={type === 'one_time'}
+                onChange={() => setType('one_time')}
+              />
+              Única
+            </label>
+            <label className="check">
+              <input
+                type="radio"
+                name="type"
+                checked={type === 'recurring'}
+                onChange={() => setType('recurring')}
+              />
+              Recorrente
+            </label>
+          </fieldset>
+          <MoneyField
+            label="Valor"
+            centavos={amount}
+            onChange={setAmount}
+            hint="Mínimo de R$ 5,00."
+            required
+          />
+          <fieldset>
+            <legend>Meios de pagamento</legend>
+            {(['pix', 'boleto', 'card'] as const).map((m) => (
+              <label key={m} className="check">
+                <input type="checkbox" checked={methods.includes(m)} onChange={() => toggle(m)} />
+                {METHOD_LABEL[m]}
               </label>
-              <label className="check">
-                <input
-                  type="radio"
-                  name="type"
-                  checked={type === 'recurring'}
-                  onChange={() => setType('recurring')}
-                />
-                Recorrente
-              </label>
-            </fieldset>
-            <MoneyField
-              label="Valor"
-              centavos={amount}
-              onChange={setAmount}
-              hint="Mínimo de R$ 5,00."
-              required
-            />
-            <fieldset>
-              <legend>Meios de pagamento</legend>
-              {(['pix', 'boleto', 'card'] as const).map((m) => (
-                <label key={m} className="check">
-                  <input type="checkbox" checked={methods.includes(m)} onChange={() => toggle(m)} />
-                  {METHOD_LABEL[m]}
-                </label>
-              ))}
-            </fieldset>
-            <Field
-              label={type === 'recurring' ? 'Primeiro vencimento' : 'Vencimento'}
-              type="date"
-              required
-              value={dueDate}
-              min={todayInSaoPaulo()}
-              onChange={(e) => setDueDate(e.target.value)}
-              hint="Dia no horário de Brasília; hoje ou depois."
-            />
-            {type === 'recurring' ? (
-              <>
-                <div className="field">
-                  <label htmlFor={intervalId}>Frequência</label>
-                  <select
-                    id={intervalId}
-                    value={interval}
-                    onChange={(e) => setRecurrenceInterval(e.target.value as typeof interval)}
-                  >
-                    {Object.entries(INTERVAL_LABEL).map(([value, label]) => (
-                      <option key={value} value={value}>
-                        {label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <Field
-                  label="Número de cobranças (opcional)"
-                  type="number"
-                  inputMode="numeric"
-                  min={2}
-                  max={360}
-                  value={endAfterCycles}
-                  onChange={(e) => setEndAfterCycles(e.target.value)}
-                  hint="Vazio: continua até você cancelar."
-                />
-              </>
-            ) : null}
-            <Field
-              label="Descrição (opcional)"
-              value={description}
-              maxLength={500}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-            <LateChargeInputs
-              kind="charge"
-              draft={late}
-              onChange={setLate}
-              errors={lateErrors}
-              apiError={create.error}
-              dueDate={dueDate}
-              inherit={{ value: inherit, onChange: setInherit }}
-              emptyMeans="Campo vazio: sem multa ou sem juros nesta cobrança."
-            />
-            <div>
-              <button
-                type="submit"
-                className="primary"
-                disabled={create.isPending || customerId === null || methods.length === 0}
-              >
-                {type === 'recurring' ? 'Criar cobrança recorrente' : 'Criar cobrança'}
-              </button>
-            </div>
-            <ErrorNote error={create.error} omit={LATE_CHARGE_FIELDS} />
-          </form>
-        </>
+            ))}
+          </fieldset>
+          <Field
+            label={type === 'recurring' ? 'Primeiro vencimento' : 'Vencimento'}
+            type="date"
+            required
+            value={dueDate}
+            min={todayInSaoPaulo()}
+            onChange={(e) => setDueDate(e.target.value)}
+            hint="Dia no horário de Brasília; hoje ou depois."
+          />
+          {type === 'recurring' ? (
+            <>
+              <div className="field">
+                <label htmlFor={intervalId}>Frequência</label>
+                <select
+                  id={intervalId}
+                  value={interval}
+                  onChange={(e) => setRecurrenceInterval(e.target.value as typeof interval)}
+                >
+                  {Object.entries(INTERVAL_LABEL).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <Field
+                label="Número de cobranças (opcional)"
+                type="number"
+                inputMode="numeric"
+                min={2}
+                max={360}
+                value={endAfterCycles}
+                onChange={(e) => setEndAfterCycles(e.target.value)}
+                hint="Vazio: continua até você cancelar."
+              />
+            </>
+          ) : null}
+          <Field
+            label="Descrição (opcional)"
+            value={description}
+            maxLength={500}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+          <LateChargeInputs
+            kind="charge"
+            draft={late}
+            onChange={setLate}
+            errors={lateErrors}
+            apiError={create.error}
+            dueDate={dueDate}
+            inherit={{ value: inherit, onChange: setInherit }}
+            emptyMeans="Campo vazio: sem multa ou sem juros nesta cobrança."
+          />
+          <div>
+            <button
+              type="submit"
+              className="primary"
+              disabled={create.isPending || customerId === null || methods.length === 0}
+            >
+              {type === 'recurring' ? 'Criar cobrança recorrente' : 'Criar cobrança'}
+            </button>
+          </div>
+          <ErrorNote error={create.error} omit={LATE_CHARGE_FIELDS} />
+        </form>
       ) : null}
     </>
   );
