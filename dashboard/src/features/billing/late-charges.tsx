@@ -35,10 +35,7 @@ export const EMPTY_DRAFT: LateChargeDraft = { fineType: 'percentage', fine: '', 
 
 /** A decimal typed with a comma or a dot: null when empty, NaN when it is not a number. */
 export function parseDecimal(text: string): number | null {
-  const t = text
-    .trim()
-    .replace(/\./g, (dot, i, s) => (s.includes(',') ? '' : dot))
-    .replace(',', '.');
+  const t = text.trim().replace(',', '.');
   if (t === '') return null;
   return /^\d+(\.\d+)?$/.test(t) ? Number(t) : Number.NaN;
 }
