@@ -8,6 +8,7 @@ import { formatBrl, formatDateTime, formatDay, todayInSaoPaulo } from '../../com
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { CARNES_PATH } from './carnes';
 import { CHARGE_STATUS, ConfirmForm, PLAN_STATUS, StatusBadge } from './common';
+import { termsText } from './late-charges';
 
 type Plan = Schemas['InstallmentPlan'];
 type Installment = Plan['installmentsDetail'][number];
@@ -76,6 +77,8 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
           <dd>{formatBrl(p.totalCollected)}</dd>
           <dt>Preço à vista</dt>
           <dd>{formatBrl(p.baseValue)}</dd>
+          <dt>Multa, juros e desconto</dt>
+          <dd>{termsText(p.installmentsDetail[0]) ?? 'Nenhum'}</dd>
           <dt>Cliente</dt>
           <dd>
             {p.customer.name} · {p.customer.email}
@@ -177,6 +180,25 @@ function InstallmentItem(props: {
           </dd>
           <dt>Valor</dt>
           <dd>{formatBrl(i.amount)}</dd>
+          {i.amountDue !== null && PAYABLE.includes(i.status) ? (
+            <>
+              <dt>A pagar hoje</dt>
+              <dd className="amount-due">
+                <strong>{formatBrl(i.amountDue)}</strong>
+                {i.amountDue > i.amount
+                  ? ' com multa e juros'
+                  : i.amountDue < i.amount
+                    ? ' com desconto'
+                    : ''}
+              </dd>
+            </>
+          ) : null}
+          {i.discounts.length > 0 && PAYABLE.includes(i.status) ? (
+            <>
+              <dt>Desconto</dt>
+              <dd>{termsText({ discounts: i.discounts })}</dd>
+            </>
+          ) : null}
           <dt>Boleto</dt>
           <dd>
             {i.boleto ? (

@@ -15,8 +15,6 @@ import {
   lateExample,
 } from './late-charges';
 
-export const LATE_CHARGES_PATH = '/configuracoes/multa-e-juros';
-
 type Effective = Schemas['EffectivePortalConfiguration'];
 
 /**
@@ -75,6 +73,8 @@ export function DefaultsForm(props: {
   emptyMeans: string;
   onSave: (lateCharges: Effective['lateCharges']) => void;
   submitLabel?: string;
+  /** The form's frame: a card of its own (the settings view) or none (inside a product's card). */
+  className?: string;
 }) {
   const canWrite = useCan('write');
   const [draft, setDraft] = useState<LateChargeDraft>(() => draftOfDefaults(props.initial));
@@ -87,7 +87,7 @@ export function DefaultsForm(props: {
   };
   const example = lateExample(draft);
   return (
-    <form className="card stack" onSubmit={submit} aria-label="Multa e juros" noValidate>
+    <form className={props.className ?? 'card stack'} onSubmit={submit} aria-label="Multa e juros" noValidate>
       <LateChargeInputs
         kind="defaults"
         draft={draft}

@@ -4,8 +4,7 @@ import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { RoleNote, useCan } from '../../app/sellers';
 import { ConfirmAction, ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
-
-export const REMINDERS_PATH = '/configuracoes/regua-de-cobranca';
+import { stepWhen } from './reminder-labels';
 
 type Step = Schemas['ReminderSchedule']['steps'][number];
 type Channel = Step['channels'][number];
@@ -40,13 +39,6 @@ const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
 
 const placeholdersOf = (text: string) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]);
 const fill = (text: string) => text.replace(PLACEHOLDER, (_, name: string) => SAMPLE[name] ?? '');
-
-/** "3 dias antes do vencimento", "No dia do vencimento", "1 dia depois do vencimento". */
-export function stepWhen(offsetDays: number): string {
-  if (offsetDays === 0) return 'No dia do vencimento';
-  const days = Math.abs(offsetDays);
-  return `${days} ${days === 1 ? 'dia' : 'dias'} ${offsetDays < 0 ? 'antes' : 'depois'} do vencimento`;
-}
 
 /** A step's problems before it is sent, in Portuguese (the API checks the same and more). */
 function checkStep(step: Step, all: Step[], index: number): string[] {
