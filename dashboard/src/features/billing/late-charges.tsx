@@ -51,9 +51,9 @@ export function draftOfDefaults(d: LateChargeDefaults | null | undefined): LateC
   };
 }
 
-const twoDecimals = (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-9;
-
 /**
+ * The caps and the shape the seller must get right before the API is asked (the API checks these and
+ * the rest, such as two decimal places, and its refusal shows under the same field).
  * The draft's problems by the API's field names (`fine`, `interest`, `discounts[0]`), in Portuguese;
  * `charge` (amount in centavos, due date) checks a fixed fine and the tiers against the charge.
  */
@@ -65,7 +65,6 @@ export function checkDraft(
   const fine = parseDecimal(draft.fine);
   if (fine !== null) {
     if (Number.isNaN(fine) || fine <= 0) errors.fine = 'Multa: informe um número maior que zero.';
-    else if (!twoDecimals(fine)) errors.fine = 'Multa: use até 2 casas decimais.';
     else if (draft.fineType === 'percentage' && fine > MAX_FINE_PERCENT)
       errors.fine = 'Multa: no máximo 2% do valor (CDC, art. 52 §1).';
     else if (draft.fineType === 'fixed' && charge && charge.amount > 0) {
@@ -78,7 +77,6 @@ export function checkDraft(
   const interest = parseDecimal(draft.interest);
   if (interest !== null) {
     if (Number.isNaN(interest) || interest <= 0) errors.interest = 'Juros: informe um número maior que zero.';
-    else if (!twoDecimals(interest)) errors.interest = 'Juros: use até 2 casas decimais.';
     else if (interest > MAX_INTEREST_PERCENT) errors.interest = 'Juros: no máximo 1% ao mês.';
   }
   draft.discounts.forEach((tier, i) => {
@@ -92,7 +90,6 @@ export function checkDraft(
       errors[field] = `${label}: repete a data de outra faixa.`;
     else if (value === null || Number.isNaN(value) || value <= 0)
       errors[field] = `${label}: informe um valor maior que zero.`;
-    else if (!twoDecimals(value)) errors[field] = `${label}: use até 2 casas decimais.`;
     else if (tier.type === 'percentage' && value >= 100)
       errors[field] = `${label}: deve deixar algo a pagar.`;
     else if (tier.type === 'fixed' && charge && charge.amount > 0 && value * 100 >= charge.amount)
