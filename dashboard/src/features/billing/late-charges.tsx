@@ -196,7 +196,7 @@ export function LateChargeInputs(props: {
     set({ discounts: tiers.map((t, j) => (j === i ? { ...t, ...patch } : t)) });
   return (
     <fieldset className="late-charges" disabled={props.disabled}>
-      <legend>Multa, juros{props.kind === 'charge' ? ' e desconto' : ''}</legend>
+      <legend>{props.kind === 'charge' ? 'Multa, juros e desconto' : 'Multa e juros'}</legend>
       <p className="hint">{CAPS_TEXT}</p>
       {props.inherit ? (
         <label className="check">
@@ -262,7 +262,6 @@ export function LateChargeInputs(props: {
               <Field
                 label={`Desconto ${i + 1}: pago até`}
                 type="date"
-                max={props.dueDate || undefined}
                 value={tier.until}
                 onChange={(e) => setTier(i, { until: e.target.value })}
               />

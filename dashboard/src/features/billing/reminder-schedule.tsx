@@ -88,10 +88,8 @@ export function ReminderScheduleView() {
       </PageTitle>
       {schedule.isPending || channels.isPending ? <Loading /> : null}
       <ErrorNote error={schedule.error ?? channels.error} />
-      {schedule.data ? (
-        <StepsEditor key={schedule.dataUpdatedAt} schedule={schedule.data} channels={channels.data} />
-      ) : null}
       {channels.data ? <ChannelsSection channels={channels.data} /> : null}
+      {schedule.data ? <StepsEditor schedule={schedule.data} channels={channels.data} /> : null}
     </>
   );
 }
@@ -105,7 +103,11 @@ function StepsEditor({ schedule, channels }: { schedule: Schemas['ReminderSchedu
   const [checked, setChecked] = useState(false);
   const save = useMutation({
     mutationFn: (body: { steps: Step[] }) => must(api.PUT('/api/reminder-schedule', { body })),
-    onSuccess: (saved) => client.setQueryData(key, saved),
+    onSuccess: (saved) => {
+      client.setQueryData(key, saved);
+      // The API keeps the steps in order of their day.
+      setSteps(saved.steps);
+    },
   });
   const problems = steps.map((s, i) => (checked ? checkStep(s, steps, i) : []));
   const submit = (event: FormEvent) => {
