@@ -160,9 +160,13 @@ export function lateExample(draft: LateChargeDraft, days = 10): string | null {
   const interestCentavos = interestOk
     ? Math.floor((amount * Math.round(interest * 100) * days + 150_000) / 300_000)
     : 0;
+  const parts = [
+    fineOk ? `multa ${formatBrl(fineCentavos / 100)}` : null,
+    interestOk ? `juros ${formatBrl(interestCentavos / 100)}` : null,
+  ].filter(Boolean);
   return `Exemplo: uma cobrança de R$ 100,00 paga ${days} dias depois do vencimento sai por ${formatBrl(
     (amount + fineCentavos + interestCentavos) / 100,
-  )} (multa ${formatBrl(fineCentavos / 100)} + juros ${formatBrl(interestCentavos / 100)}).`;
+  )} (${parts.join(' + ')}).`;
 }
 
 /** The API's messages about one field (`fine`, `interest`, `discounts`), read under that field. */
