@@ -29,6 +29,7 @@ export function LateChargeSettingsView() {
     queryKey: key,
     queryFn: () => must(api.GET('/api/portal/configuration/effective')),
   });
+  const canWrite = useCan('write');
   const save = useMutation({
     // The configuration is replaced whole (PUT): the portal's fields go back as they are.
     mutationFn: ({ source: _source, ...rest }: Effective) =>
@@ -55,10 +56,16 @@ export function LateChargeSettingsView() {
       ) : null}
       <section className="card" aria-labelledby="discounts-note">
         <h2 id="discounts-note">Desconto por pagamento antecipado</h2>
-        <p>
-          O desconto tem datas (até o dia X, Y% de desconto), por isso é definido em cada cobrança: em{' '}
-          <Link to="/cobrancas/nova">Nova cobrança</Link> e em <Link to="/carnes/novo">Novo carnê</Link>.
-        </p>
+        {canWrite ? (
+          <p>
+            O desconto tem datas (até o dia X, Y% de desconto), por isso é definido em cada cobrança: em{' '}
+            <Link to="/cobrancas/nova">Nova cobrança</Link> e em <Link to="/carnes/novo">Novo carnê</Link>.
+          </p>
+        ) : (
+          <p>
+            O desconto tem datas (até o dia X, Y% de desconto), por isso é definido em cada cobrança e carnê.
+          </p>
+        )}
       </section>
     </>
   );
