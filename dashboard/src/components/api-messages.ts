@@ -56,6 +56,8 @@ const BY_CODE: Record<string, string> = {
   transaction_not_pending: 'Só transações pendentes podem ser canceladas.',
   other_provider: 'Esta transação foi processada por outro provedor de pagamento; cancele-a lá.',
   concurrent_update: 'A transação mudou enquanto você agia. Recarregue a página e tente de novo.',
+  second_factor_required:
+    'Ative o aplicativo autenticador do seu login (Conta → Aplicativo autenticador) antes de criar uma chave de produção ou conectar o Asaas. Vale o seu login, não o do dono da conta.',
 };
 
 const SHAPES: [RegExp, (m: RegExpMatchArray) => string][] = [

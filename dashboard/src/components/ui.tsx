@@ -97,7 +97,7 @@ export function ErrorNote({
   };
   const messages =
     error instanceof ApiError
-      ? portuguese
+      ? portuguese || error.code === 'second_factor_required'
         ? error.messages.map((m) => portugueseMessage(m, error.code))
         : error.messages.map((m) => labelled(m))
       : ['Não foi possível falar com o servidor. Verifique a conexão e tente de novo.'];
