@@ -313,3 +313,40 @@ describe('a scheduled charge with late charges', () => {
     expect(d.watched.problems).toEqual([]);
   });
 });
+
+describe("a customer's reminders", () => {
+  it('shows the schedule the customer follows and the channel they opted out of', async () => {
+    const { page } = d;
+    const sms = d.runtime.mailbox.all().find((m) => m.to === '+5511987654321' && /descadastro/.test(m.text));
+    const token = sms?.text.match(/\/descadastro\/(optout_[A-Za-z0-9]+)/)?.[1];
+    expect(token).toBeDefined();
+    const stop = await d.api.call('POST', `/descadastro/${token}`, {
+      raw: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(stop.status).toBe(200);
+
+    await d.goTo('Clientes');
+    await page
+      .getByRole('link', { name: /Maria Souza/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Maria Souza' }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Seções do cliente' })
+      .getByRole('link', { name: 'Lembretes' })
+      .click();
+    const section = page.getByRole('region', { name: 'Lembretes' });
+    await section.getByText('Segue a régua da sua conta').waitFor();
+    await section.getByText('10 dias depois do vencimento').waitFor();
+    await section.getByText('por e-mail, WhatsApp, SMS').waitFor();
+    await section
+      .getByText('O cliente pediu para não receber por SMS: esses canais ficam de fora.')
+      .waitFor();
+    const api = await read<{ source: string; optedOut: string[] }>(
+      `/api/v1/customers/${(await read<{ data: { uuid: string }[] }>('/api/v1/customers?search=Maria')).data[0].uuid}/reminder-schedule`,
+    );
+    expect(api).toMatchObject({ source: 'seller', optedOut: ['sms'] });
+    await d.checkView('cliente-lembretes');
+  });
+});
