@@ -340,9 +340,7 @@ describe("a customer's reminders", () => {
     await section.getByText('Segue a régua da sua conta').waitFor();
     await section.getByText('10 dias depois do vencimento').waitFor();
     await section.getByText('por e-mail, WhatsApp, SMS').waitFor();
-    await section
-      .getByText('O cliente pediu para não receber por SMS: esses canais ficam de fora.')
-      .waitFor();
+    await section.getByText('O cliente pediu para não receber por SMS: esse canal fica de fora.').waitFor();
     const api = await read<{ source: string; optedOut: string[] }>(
       `/api/v1/customers/${(await read<{ data: { uuid: string }[] }>('/api/v1/customers?search=Maria')).data[0].uuid}/reminder-schedule`,
     );

@@ -549,7 +549,7 @@ function Reminders({ c }: { c: Customer }) {
           <p>
             {s.optedOut.length === 0
               ? 'O cliente não pediu para deixar de receber lembretes.'
-              : `O cliente pediu para não receber por ${s.optedOut.map((ch) => CHANNEL_NAME[ch]).join(' e ')}: esses canais ficam de fora.`}
+              : `O cliente pediu para não receber por ${s.optedOut.map((ch) => CHANNEL_NAME[ch]).join(' e ')}: ${s.optedOut.length > 1 ? 'esses canais ficam' : 'esse canal fica'} de fora.`}
           </p>
           {s.source === 'customer' && canWrite ? (
             <ConfirmAction
