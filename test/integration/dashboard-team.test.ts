@@ -99,10 +99,14 @@ async function walk(page: Page): Promise<Record<string, string[]>> {
 }
 
 /** A member signed in through the login page in a context of their own, acting on Loja da Dona. */
-async function signInAs(email: string, role: string): Promise<{ context: BrowserContext; member: Watched }> {
+async function signInAs(
+  email: string,
+  role: string,
+  shownStatuses: number[] = [],
+): Promise<{ context: BrowserContext; member: Watched }> {
   const context = await d.browser.newContext({ viewport: DESKTOP });
   // 404: Conectar Asaas reads the connection, missing until one is made.
-  const member = await watchPage(context, { shownStatuses: [401, 404] });
+  const member = await watchPage(context, { shownStatuses: [401, 404, ...shownStatuses] });
   const p = member.page;
   await p.goto(`${d.runtime.baseUrl}/dashboard`);
   await p.getByLabel('E-mail').fill(email);
@@ -348,6 +352,7 @@ describe('Settings in the dashboard', () => {
     await asViewer.context.close();
 
     // A developer and an admin, invited through the API.
+    const tokens: Record<string, string> = {};
     for (const [email, role] of [
       ['dev@agencia.example.com', 'developer'],
       ['admin@loja.example.com', 'admin'],
@@ -359,6 +364,7 @@ describe('Settings in the dashboard', () => {
       );
       expect(invited.status, JSON.stringify(invited.body)).toBe(201);
       const member = await d.newSeller(email, `Conta de ${role}`);
+      tokens[role] = member.idToken;
       const mail = d.runtime.mailbox.all().find((x) => x.to === email && /Convite/.test(x.subject));
       const token = mail?.text.match(/#(inv_[0-9A-Za-z]+)/)?.[1];
       const accepted = await d.api.post(
@@ -387,7 +393,8 @@ describe('Settings in the dashboard', () => {
     expect(asDeveloper.member.problems).toEqual([]);
     await asDeveloper.context.close();
 
-    const asAdmin = await signInAs('admin@loja.example.com', 'Administrador');
+    // 403: the live key asked before the admin's own authenticator is on (second_factor_required).
+    const asAdmin = await signInAs('admin@loja.example.com', 'Administrador', [403]);
     const adminFound = await walk(asAdmin.member.page);
     expect(adminFound.Produtos).toContain('Novo produto');
     expect(adminFound['Produtos › detalhe']).toEqual(expect.arrayContaining(['Editar', 'Desativar produto']));
@@ -401,6 +408,23 @@ describe('Settings in the dashboard', () => {
     expect(adminFound['Webhooks › detalhe']).toContain('Enviar evento de teste');
     expect(adminFound['Conectar Asaas']).toContain('Conectar Asaas');
     expect(adminFound.Equipe).toContain('Enviar convite');
+
+    // The live gate reads the acting member's authenticator: refused without it, allowed with it,
+    // though the owner of Loja da Dona has none.
+    const a = asAdmin.member.page;
+    await a.getByRole('switch', { name: 'Modo de teste' }).uncheck();
+    await a
+      .getByRole('navigation', { name: 'Menu principal' })
+      .getByRole('link', { name: 'Chaves de API', exact: true })
+      .click();
+    await a.getByLabel('Nome').fill('Produção');
+    await a.getByRole('button', { name: 'Criar chave' }).click();
+    await a.getByText(/^Ative o aplicativo autenticador do seu login/).waitFor();
+    const mine = await d.api.get('/api/auth/sellers', { token: tokens.admin });
+    const home = mine.body.sellers.find((s: { home: boolean }) => s.home).id as number;
+    await d.runtime.deps.sellerAccounts.markTotpEnabled(home, d.runtime.clock.now());
+    await a.getByRole('button', { name: 'Criar chave' }).click();
+    expect(await a.locator('.secret-value').textContent()).toMatch(/^sk_live_/);
     expect(asAdmin.member.problems).toEqual([]);
     await asAdmin.context.close();
     await receiver.stop();
