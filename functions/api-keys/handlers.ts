@@ -7,7 +7,8 @@ export const group = defineHandlers(apiKeyRoutes, (c) => {
   // Keys are credentials: made, used and revoked on real time, never on the test clock.
   const deps = { ...c.deps, clock: c.deps.wallClock };
   return {
-    createApiKey: ({ tenant, body }) => createDashboardApiKey(deps, tenant.sellerId, body),
+    createApiKey: ({ tenant, body, request }) =>
+      createDashboardApiKey(deps, tenant.sellerId, request.user, body),
     listApiKeys: async ({ tenant, query }) => ({
       data: await listApiKeys(deps, tenant.sellerId, query.environment),
     }),

@@ -12,7 +12,8 @@ export const group = defineHandlers(providerConnectionRoutes, (c) => {
     webhookUrl: `${c.deps.publicBaseUrl}/api/provider-connections/asaas/notifications`,
   };
   return {
-    connectAsaas: ({ tenant, body }) => connectLiveProvider(deps, tenant.sellerId, body),
+    connectAsaas: ({ tenant, body, request }) =>
+      connectLiveProvider(deps, tenant.sellerId, request.user, body),
     getAsaasConnection: ({ tenant }) => getProviderConnection(deps, tenant.sellerId),
     disconnectAsaas: ({ tenant }) => disconnectProvider(deps, tenant.sellerId),
     receiveAsaasNotification: ({ request }) =>

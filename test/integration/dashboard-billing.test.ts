@@ -83,7 +83,8 @@ describe('scheduled charges', () => {
     const id = new URL(page.url()).pathname.split('/').pop() as string;
     const summary = page.getByRole('region', { name: 'Resumo' });
     await summary.getByText('Vence hoje').waitFor();
-    await expect.poll(() => summary.getByText('R$ 129,90').count()).toBe(1);
+    // The amount, and what is due today (no fine, interest or discount: the same).
+    await expect.poll(() => summary.getByText('R$ 129,90').count()).toBe(2);
     await d.checkView('cobranca-detalhe');
 
     await page.getByLabel('Referência externa (opcional)').fill('PIX-BANCO-123');

@@ -36,6 +36,26 @@ async function user(name: string): Promise<User> {
   return { id, email, homeSellerId, token };
 }
 
+/**
+ * A user who signed up alone (a login record, as /api/auth/sign-up writes), with or without an
+ * authenticator app: the live gate reads that record.
+ */
+async function signedUpUser(name: string, totp: boolean): Promise<User & { jwt: string; sellerId: number }> {
+  const email = `${name}-${++n}-${Date.now()}@example.com`;
+  const homeSellerId = await runtime.deps.sellerAccounts.register(
+    { businessName: `Loja de ${name}`, document: '11222333000181', email },
+    runtime.clock.now(),
+  );
+  if (totp) await runtime.deps.sellerAccounts.markTotpEnabled(homeSellerId, runtime.clock.now());
+  const id = `user-${name}-${n}`;
+  const token = await runtime.issuer.sign(homeSellerId, {
+    now: runtime.clock.now(),
+    subject: id,
+    overrides: { email, email_verified: true },
+  });
+  return { id, email, homeSellerId, token, jwt: token, sellerId: homeSellerId };
+}
+
 /** Headers of a dashboard request acting on `sellerId`. */
 const on = (sellerId: number) => ({ 'x-environment': 'test', 'x-seller-id': String(sellerId) });
 
@@ -46,7 +66,12 @@ function invitationToken(email: string): string {
   return token;
 }
 
-async function join(owner: SellerScene, member: User, role: string) {
+async function join(
+  owner: Pick<SellerScene, 'jwt' | 'sellerId'>,
+  member: User,
+  role: string,
+  sellerName = 'Loja do Dono',
+) {
   const invited = await api.post(
     '/api/team/invitations',
     { email: member.email, role },
@@ -62,7 +87,7 @@ async function join(owner: SellerScene, member: User, role: string) {
     { token: member.token, headers: { 'x-environment': 'test' } },
   );
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-  expect(accepted.body).toMatchObject({ sellerId: owner.sellerId, name: 'Loja do Dono', role });
+  expect(accepted.body).toMatchObject({ sellerId: owner.sellerId, name: sellerName, role });
 }
 
 async function cardSale(productUuid: string) {
@@ -191,6 +216,50 @@ describe('roles on dashboard tokens', () => {
       { id: viewer.homeSellerId, name: 'Loja de viewer', role: 'owner', home: true },
       { id: owner.sellerId, name: 'Loja do Dono', role: 'viewer', home: false },
     ]);
+  });
+});
+
+describe('the live gate', () => {
+  const liveKey = (token: string, sellerId: number) =>
+    api.post(
+      '/api/api-keys',
+      { name: 'Produção', environment: 'live' },
+      { token, headers: { 'x-environment': 'live', 'x-seller-id': String(sellerId) } },
+    );
+  const connectAsaas = (token: string, sellerId: number) =>
+    api.call('PUT', '/api/provider-connections/asaas', {
+      token,
+      headers: { 'x-seller-id': String(sellerId) },
+      body: { apiKey: `$aact_${'x'.repeat(30)}`, environment: 'sandbox' },
+    });
+
+  it('reads the second factor of the acting member, not of the signing-up login', async () => {
+    // An owner without an authenticator; their admin has one and acts live on the seller.
+    const plainOwner = await signedUpUser('dono-sem-2fa', false);
+    const securedAdmin = await signedUpUser('admin-com-2fa', true);
+    await join(plainOwner, securedAdmin, 'admin', 'Loja de dono-sem-2fa');
+    const ownerKey = await liveKey(plainOwner.jwt, plainOwner.sellerId);
+    expect(ownerKey).toMatchObject({ status: 403, body: { code: 'second_factor_required' } });
+    const adminKey = await liveKey(securedAdmin.token, plainOwner.sellerId);
+    expect(adminKey.status, JSON.stringify(adminKey.body)).toBe(201);
+    expect(adminKey.body.key).toMatch(/^sk_live_/);
+
+    // An owner with an authenticator; their admin has none and is refused live actions.
+    const securedOwner = await signedUpUser('dono-com-2fa', true);
+    const plainAdmin = await signedUpUser('admin-sem-2fa', false);
+    await join(securedOwner, plainAdmin, 'admin', 'Loja de dono-com-2fa');
+    const refused = await liveKey(plainAdmin.token, securedOwner.sellerId);
+    expect(refused).toMatchObject({ status: 403, body: { code: 'second_factor_required' } });
+    const asaas = await connectAsaas(plainAdmin.token, securedOwner.sellerId);
+    expect(asaas).toMatchObject({ status: 403, body: { code: 'second_factor_required' } });
+    // A test key needs no second factor; the owner's own live key passes the gate.
+    const testKey = await api.post(
+      '/api/api-keys',
+      { name: 'Sandbox', environment: 'test' },
+      { token: plainAdmin.token, headers: on(securedOwner.sellerId) },
+    );
+    expect(testKey.status).toBe(201);
+    expect((await liveKey(securedOwner.jwt, securedOwner.sellerId)).status).toBe(201);
   });
 });
 

@@ -56,6 +56,14 @@ const ProductPortalView = later(() => import('../features/products/product-porta
 const PortalConfigView = later(() => import('../features/portal/portal-config'), 'PortalConfigView');
 const CheckoutSessionsView = later(sessions, 'CheckoutSessionsView');
 const CheckoutSessionDetailView = later(sessions, 'CheckoutSessionDetailView');
+const LateChargeSettingsView = later(
+  () => import('../features/billing/late-charge-settings'),
+  'LateChargeSettingsView',
+);
+const ReminderScheduleView = later(
+  () => import('../features/billing/reminder-schedule'),
+  'ReminderScheduleView',
+);
 const SubscriptionsView = later(() => import('../features/subscriptions/subscriptions'), 'SubscriptionsView');
 const SubscriptionDetailView = later(
   () => import('../features/subscriptions/subscription-detail'),
@@ -95,6 +103,8 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/clientes/:uuid', (p) => <CustomerDetailView uuid={p.uuid} />],
   ['/configuracoes/perfil', () => <BusinessProfileView />],
   ['/configuracoes/equipe', () => <TeamView />],
+  ['/configuracoes/multa-e-juros', () => <LateChargeSettingsView />],
+  ['/configuracoes/regua-de-cobranca', () => <ReminderScheduleView />],
   ['/convite', () => <InvitationView />],
 ];
 

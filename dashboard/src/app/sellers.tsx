@@ -47,6 +47,26 @@ export function useCan(access: Access): boolean {
   return seller ? GRANTS[seller.role].includes(access) : false;
 }
 
+const NEEDS: Record<Exclude<Access, 'read'>, string> = {
+  write: 'proprietários e administradores',
+  developer: 'proprietários, administradores e desenvolvedores',
+  admin: 'proprietários e administradores',
+};
+
+/**
+ * Says, where a view's actions would be, that the user's role only reads them (a viewer on a
+ * product, a developer on a carnê): nothing is shown when the role reaches `access`.
+ */
+export function RoleNote({ access, what }: { access: Exclude<Access, 'read'>; what: string }) {
+  const seller = useCurrentSeller();
+  if (!seller || GRANTS[seller.role].includes(access)) return null;
+  return (
+    <p className="muted role-note">
+      Seu papel ({ROLE_LABELS[seller.role]}) só consulta: {what} só por {NEEDS[access]}.
+    </p>
+  );
+}
+
 /** The top bar's seller switcher, shown when the user belongs to more than one seller. */
 export function SellerSwitcher() {
   const { sellerId, setSellerId } = useApp();

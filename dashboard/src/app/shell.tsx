@@ -11,6 +11,8 @@ const NAV: { to: string; label: string }[] = [
   { to: '/assinaturas', label: 'Assinaturas' },
   { to: '/cobrancas', label: 'Cobranças agendadas' },
   { to: '/carnes', label: 'Carnês' },
+  { to: '/configuracoes/multa-e-juros', label: 'Multa e juros' },
+  { to: '/configuracoes/regua-de-cobranca', label: 'Régua de cobrança' },
   { to: '/sessoes', label: 'Sessões de checkout' },
   { to: '/portal', label: 'Portal do cliente' },
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },

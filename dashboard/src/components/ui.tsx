@@ -59,12 +59,36 @@ export function ErrorNote({
   error,
   fields,
   portuguese,
+  only,
+  omit,
 }: {
   error: unknown;
   fields?: Record<string, string>;
   portuguese?: boolean;
+  /** Only the API's messages about these fields (by the message's leading field name): a field's own note. */
+  only?: string[];
+  /** All but the messages about these fields (the form shows them under the fields). */
+  omit?: string[];
 }) {
   if (!error) return null;
+  const about = (m: string, names: string[]) =>
+    names.some((f) =>
+      f.endsWith('.')
+        ? m.startsWith(f)
+        : m.startsWith(`${f} `) || m.startsWith(`${f}.`) || m.startsWith(`${f}[`),
+    );
+  if (error instanceof ApiError && (only || omit)) {
+    const kept = error.messages.filter((m) => (only ? about(m, only) : true) && !(omit && about(m, omit)));
+    if (kept.length === 0) return null;
+    if (kept.length !== error.messages.length)
+      return (
+        <ErrorNote
+          error={new ApiError(error.status, kept, error.code)}
+          fields={fields}
+          portuguese={portuguese}
+        />
+      );
+  }
   const labelled = (m: string) => {
     const field = Object.keys(fields ?? {})
       .sort((a, b) => b.length - a.length)
@@ -73,7 +97,7 @@ export function ErrorNote({
   };
   const messages =
     error instanceof ApiError
-      ? portuguese
+      ? portuguese || error.code === 'second_factor_required'
         ? error.messages.map((m) => portugueseMessage(m, error.code))
         : error.messages.map((m) => labelled(m))
       : ['Não foi possível falar com o servidor. Verifique a conexão e tente de novo.'];

@@ -24,7 +24,7 @@ export const ROLE_LABELS: Record<Role, string> = {
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Who the request's user is; the JWT routes always have one. */
-function userOf(user: DashboardUser | undefined): DashboardUser {
+export function userOf(user: DashboardUser | undefined): DashboardUser {
   if (!user) throw new ForbiddenError('A dashboard login is required');
   return user;
 }

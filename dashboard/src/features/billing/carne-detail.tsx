@@ -3,10 +3,12 @@ import { useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime, formatDay, todayInSaoPaulo } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { CARNES_PATH } from './carnes';
 import { CHARGE_STATUS, ConfirmForm, PLAN_STATUS, StatusBadge } from './common';
+import { termsText } from './late-charges';
 
 type Plan = Schemas['InstallmentPlan'];
 type Installment = Plan['installmentsDetail'][number];
@@ -24,6 +26,7 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
     queryFn: () => must(api.GET('/api/v1/installment-plans/{uuid}', { params: { path: { uuid } } })),
   });
   const [result, setResult] = useState<string | null>(null);
+  const canWrite = useCan('write');
   const action = useMutation({
     mutationFn: async (run: { call: () => Promise<unknown>; done: string }) => {
       await run.call();
@@ -74,6 +77,8 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
           <dd>{formatBrl(p.totalCollected)}</dd>
           <dt>Preço à vista</dt>
           <dd>{formatBrl(p.baseValue)}</dd>
+          <dt>Multa, juros e desconto</dt>
+          <dd>{termsText(p.installmentsDetail[0]) ?? 'Nenhum'}</dd>
           <dt>Cliente</dt>
           <dd>
             {p.customer.name} · {p.customer.email}
@@ -87,7 +92,9 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
         <h2 id="carne-actions">Ações</h2>
         {result ? <output className="status ok">{result}</output> : null}
         <ErrorNote error={action.error} />
-        {live ? (
+        {live && !canWrite ? (
+          <RoleNote access="write" what="carnês são cancelados, reemitidos e marcados como pagos" />
+        ) : live ? (
           <ConfirmForm
             danger
             label="Cancelar carnê"
@@ -113,7 +120,7 @@ export function CarneDetailView({ uuid }: { uuid: string }) {
               key={i.number}
               installment={i}
               of={p.installments}
-              live={live}
+              live={live && canWrite}
               busy={action.isPending}
               onReissue={(dueDate) =>
                 run(
@@ -173,6 +180,25 @@ function InstallmentItem(props: {
           </dd>
           <dt>Valor</dt>
           <dd>{formatBrl(i.amount)}</dd>
+          {i.amountDue !== null && PAYABLE.includes(i.status) ? (
+            <>
+              <dt>A pagar hoje</dt>
+              <dd className="amount-due">
+                <strong>{formatBrl(i.amountDue)}</strong>
+                {i.amountDue > i.amount
+                  ? ' com multa e juros'
+                  : i.amountDue < i.amount
+                    ? ' com desconto'
+                    : ''}
+              </dd>
+            </>
+          ) : null}
+          {i.discounts.length > 0 && PAYABLE.includes(i.status) ? (
+            <>
+              <dt>Desconto</dt>
+              <dd>{termsText({ discounts: i.discounts })}</dd>
+            </>
+          ) : null}
           <dt>Boleto</dt>
           <dd>
             {i.boleto ? (
@@ -239,6 +265,7 @@ function Booklet({ plan }: { plan: Plan }) {
   const path = { params: { path: { uuid } } };
   const fileName = `carne-${plan.customer.name.replace(/[^\p{L}\p{N}]+/gu, '-').toLowerCase()}.pdf`;
   const [copied, setCopied] = useState(false);
+  const canWrite = useCan('write');
   const pdf = () => must(api.GET('/api/v1/installment-plans/{uuid}/booklet', { ...path, parseAs: 'blob' }));
   const open = useMutation({
     mutationFn: async (mode: 'open' | 'download') => {
@@ -294,7 +321,7 @@ function Booklet({ plan }: { plan: Plan }) {
         <button type="button" disabled={open.isPending} onClick={() => open.mutate('download')}>
           Baixar carnê (PDF)
         </button>
-        {plan.status !== 'canceled' ? (
+        {plan.status !== 'canceled' && canWrite ? (
           <button type="button" disabled={share.isPending} onClick={() => share.mutate()}>
             Copiar link público
           </button>

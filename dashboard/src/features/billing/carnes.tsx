@@ -3,9 +3,18 @@ import { type FormEvent, useId, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
 import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
 import { CustomerPicker, PLAN_STATUS, StatusBadge } from './common';
+import {
+  chargeBody,
+  checkDraft,
+  EMPTY_DRAFT,
+  LATE_CHARGE_FIELDS,
+  type LateChargeDraft,
+  LateChargeInputs,
+} from './late-charges';
 
 export const CARNES_PATH = '/carnes';
 const PAGE_SIZE = 20;
@@ -13,6 +22,7 @@ const PAGE_SIZE = 20;
 /** Carnês: newest first, by status, numbered pages; one request. */
 export function CarnesView() {
   const { api } = useApp();
+  const canWrite = useCan('write');
   const { query } = useLocation();
   const status = query.get('situacao') ?? '';
   const page = Number(query.get('pagina')) || 1;
@@ -40,11 +50,15 @@ export function CarnesView() {
       <PageTitle lead="Vendas parceladas em boletos mensais: o 1º boleto é emitido na criação, os outros 10 dias antes de cada vencimento.">
         Carnês
       </PageTitle>
-      <p>
-        <Link to={`${CARNES_PATH}/novo`} className="button primary">
-          Novo carnê
-        </Link>
-      </p>
+      {canWrite ? (
+        <p>
+          <Link to={`${CARNES_PATH}/novo`} className="button primary">
+            Novo carnê
+          </Link>
+        </p>
+      ) : (
+        <RoleNote access="write" what="carnês são criados" />
+      )}
       <div className="card filters">
         <div className="field">
           <label htmlFor={statusId}>Situação</label>
@@ -112,6 +126,13 @@ export function NewCarneView() {
   const each = product ? Math.round((product.value * 100 * factor) / count) / 100 : null;
   // One key per form: a retried click returns the carnê already made instead of registering a second boleto.
   const [retryKey, setRetryKey] = useState(() => crypto.randomUUID());
+  const [late, setLate] = useState<LateChargeDraft>(EMPTY_DRAFT);
+  const [inherit, setInherit] = useState(true);
+  const [checked, setChecked] = useState(false);
+  const lateDraft = inherit ? { ...late, fine: '', interest: '' } : late;
+  // Each installment is checked (a fixed fine against one installment, the tiers against the 1st due date).
+  const installment = { amount: each === null ? 0 : Math.round(each * 100), dueDate: firstDueDate };
+  const lateErrors = checked ? checkDraft(lateDraft, installment) : {};
   const create = useMutation({
     mutationFn: () =>
       must(
@@ -122,6 +143,7 @@ export function NewCarneView() {
             customerId: customerId ?? 0,
             installments: count,
             firstDueDate,
+            ...chargeBody(late, inherit),
           },
         }),
       ),
@@ -134,8 +156,10 @@ export function NewCarneView() {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    setChecked(true);
+    if (Object.keys(checkDraft(lateDraft, installment)).length === 0) create.mutate();
   };
+  const canWrite = useCan('write');
   return (
     <>
       <p>
@@ -144,61 +168,74 @@ export function NewCarneView() {
       <PageTitle lead="O 1º boleto é registrado agora; os seguintes, depois que ele for pago.">
         Novo carnê
       </PageTitle>
-      <form className="card stack" onSubmit={submit} aria-label="Novo carnê">
-        <CustomerPicker value={customerId} onChange={setCustomerId} />
-        <div className="field">
-          <label htmlFor={productId}>Produto</label>
-          <select
-            id={productId}
-            value={product?.uuid ?? ''}
+      <RoleNote access="write" what="carnês são criados" />
+      {canWrite ? (
+        <form className="card stack" onSubmit={submit} aria-label="Novo carnê">
+          <CustomerPicker value={customerId} onChange={setCustomerId} />
+          <div className="field">
+            <label htmlFor={productId}>Produto</label>
+            <select
+              id={productId}
+              value={product?.uuid ?? ''}
+              required
+              onChange={(e) => setProductUuid(e.target.value)}
+            >
+              {eligible.length === 0 ? (
+                <option value="">{products.isPending ? 'Carregando…' : 'Nenhum produto aceita carnê'}</option>
+              ) : null}
+              {eligible.map((p) => (
+                <option key={p.uuid} value={p.uuid}>
+                  {p.name} ({formatBrl(p.value)})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={countId}>Parcelas</label>
+            <select id={countId} value={count} onChange={(e) => setInstallments(Number(e.target.value))}>
+              {Array.from({ length: Math.max(0, max - 1) }, (_, k) => k + 2).map((n) => (
+                <option key={n} value={n}>
+                  {n} parcelas
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field
+            label="1º vencimento"
+            type="date"
             required
-            onChange={(e) => setProductUuid(e.target.value)}
-          >
-            {eligible.length === 0 ? (
-              <option value="">{products.isPending ? 'Carregando…' : 'Nenhum produto aceita carnê'}</option>
-            ) : null}
-            {eligible.map((p) => (
-              <option key={p.uuid} value={p.uuid}>
-                {p.name} ({formatBrl(p.value)})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={countId}>Parcelas</label>
-          <select id={countId} value={count} onChange={(e) => setInstallments(Number(e.target.value))}>
-            {Array.from({ length: Math.max(0, max - 1) }, (_, k) => k + 2).map((n) => (
-              <option key={n} value={n}>
-                {n} parcelas
-              </option>
-            ))}
-          </select>
-        </div>
-        <Field
-          label="1º vencimento"
-          type="date"
-          required
-          value={firstDueDate}
-          min={todayInSaoPaulo()}
-          onChange={(e) => setFirstDueDate(e.target.value)}
-          hint="Até 90 dias a partir de hoje; as outras parcelas vencem no mesmo dia dos meses seguintes."
-        />
-        {each !== null ? (
-          <p aria-live="polite">
-            {count}x de {formatBrl(each)} (total {formatBrl(Math.round(each * 100 * count) / 100)})
-          </p>
-        ) : null}
-        <ErrorNote error={products.error ?? create.error} />
-        <div>
-          <button
-            type="submit"
-            className="primary"
-            disabled={create.isPending || !product || customerId === null}
-          >
-            Criar carnê
-          </button>
-        </div>
-      </form>
+            value={firstDueDate}
+            min={todayInSaoPaulo()}
+            onChange={(e) => setFirstDueDate(e.target.value)}
+            hint="Até 90 dias a partir de hoje; as outras parcelas vencem no mesmo dia dos meses seguintes."
+          />
+          {each !== null ? (
+            <p aria-live="polite">
+              {count}x de {formatBrl(each)} (total {formatBrl(Math.round(each * 100 * count) / 100)})
+            </p>
+          ) : null}
+          <LateChargeInputs
+            kind="charge"
+            draft={late}
+            onChange={setLate}
+            errors={lateErrors}
+            apiError={create.error}
+            dueDate={firstDueDate}
+            inherit={{ value: inherit, onChange: setInherit }}
+            emptyMeans="Campo vazio: sem multa ou sem juros nas parcelas. Os descontos valem para a 1ª parcela e seguem, nas outras, a mesma distância do vencimento."
+          />
+          <ErrorNote error={products.error ?? create.error} omit={LATE_CHARGE_FIELDS} />
+          <div>
+            <button
+              type="submit"
+              className="primary"
+              disabled={create.isPending || !product || customerId === null}
+            >
+              Criar carnê
+            </button>
+          </div>
+        </form>
+      ) : null}
     </>
   );
 }

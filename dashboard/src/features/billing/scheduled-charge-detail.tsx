@@ -3,9 +3,12 @@ import { useId, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime, formatDay, todayInSaoPaulo } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { CHARGE_STATUS, ConfirmForm, METHOD_LABEL, StatusBadge } from './common';
+import { termsText } from './late-charges';
+import { REMINDERS_PATH, stepWhen } from './reminder-labels';
 import { CHARGES_PATH } from './scheduled-charges';
 
 type Detail = Schemas['ScheduledChargeDetail'];
@@ -21,6 +24,8 @@ const TIMELINE_LABEL: Record<string, string> = {
   due_today: 'Vence hoje',
   overdue: 'Venceu sem pagamento',
   reminder_sent: 'Lembrete enviado',
+  reminder_failed: 'Lembrete não entregue',
+  reminder_skipped: 'Lembrete não enviado',
   issued: 'Pix ou boleto emitido',
   paid: 'Pagamento recebido',
   manually_marked_paid: 'Marcada como paga manualmente',
@@ -39,6 +44,22 @@ const TIMELINE_LABEL: Record<string, string> = {
   trial_started: 'Período de teste iniciado',
   trial_converted: 'Período de teste convertido',
 };
+const CHANNEL: Record<string, string> = { email: 'E-mail', whatsapp: 'WhatsApp', sms: 'SMS' };
+const SKIP_REASON: Record<string, string> = {
+  opted_out: 'o cliente pediu para não receber por este canal',
+  channel_disabled: 'canal desativado na régua de cobrança',
+  no_mobile_phone: 'o cliente não tem celular cadastrado',
+};
+const REMINDER_KINDS = ['reminder_sent', 'reminder_failed', 'reminder_skipped'];
+
+/** A step's key on the timeline (`before_3`, `due`, `after_1`) as the régua says it. */
+function stageText(stage: unknown): string {
+  if (typeof stage !== 'string') return '';
+  if (stage === 'due') return stepWhen(0);
+  const m = stage.match(/^(before|after)_(\d+)$/);
+  return m ? stepWhen((m[1] === 'before' ? -1 : 1) * Number(m[2])) : stage;
+}
+
 const ATTEMPT_STATUS: Record<string, string> = {
   pending: 'Aguardando',
   succeeded: 'Aprovada',
@@ -67,6 +88,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
       ),
   });
   const [result, setResult] = useState<string | null>(null);
+  const canWrite = useCan('write');
   const path = { params: { path: { id } } };
   const action = useMutation({
     mutationFn: async (run: { call: () => Promise<unknown>; done: string }) => {
@@ -96,6 +118,9 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
   const canMarkPaid = recurring ? markable.length > 0 : ['due_today', 'overdue'].includes(c.status);
   const canPostpone = [...OPEN, 'paused'].includes(c.status);
   const closed = CLOSED.includes(c.status);
+  // The earliest open cycle: what the customer pays if they pay today.
+  const dueNow = c.cycles.find((cycle) => OPEN.includes(cycle.status) && cycle.amountDue !== null);
+  const reminders = c.timeline.filter((e) => REMINDER_KINDS.includes(e.kind));
   return (
     <>
       <p>
@@ -126,6 +151,22 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
           <dd>{c.product?.name ?? '—'}</dd>
           <dt>Descrição</dt>
           <dd>{c.description ?? '—'}</dd>
+          <dt>Multa, juros e desconto</dt>
+          <dd>{termsText(c) ?? 'Nenhum'}</dd>
+          {dueNow ? (
+            <>
+              <dt>A pagar hoje</dt>
+              <dd className="amount-due">
+                <strong>{formatBrl(dueNow.amountDue)}</strong>
+                {recurring ? ` (ciclo ${dueNow.cycleNumber})` : ''}
+                {dueNow.amountDue !== null && dueNow.amountDue !== dueNow.amount
+                  ? dueNow.amountDue > dueNow.amount
+                    ? ' com multa e juros'
+                    : ' com desconto'
+                  : ''}
+              </dd>
+            </>
+          ) : null}
           {c.paymentMethod ? (
             <>
               <dt>Cartão salvo</dt>
@@ -140,7 +181,10 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
         <h2 id="charge-actions">Ações</h2>
         {result ? <output className="status ok">{result}</output> : null}
         <ErrorNote error={action.error} />
-        {canMarkPaid ? (
+        {!closed ? (
+          <RoleNote access="write" what="cobranças são marcadas como pagas, adiadas, pausadas e canceladas" />
+        ) : null}
+        {canMarkPaid && canWrite ? (
           <MarkPaid
             charge={c}
             markable={markable}
@@ -155,7 +199,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
             }
           />
         ) : null}
-        {canPostpone ? (
+        {canPostpone && canWrite ? (
           <Postpone
             busy={action.isPending}
             onConfirm={(body) =>
@@ -167,7 +211,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
           />
         ) : null}
         <div className="row wrap">
-          {!closed && !c.pausedAt ? (
+          {!closed && !c.pausedAt && canWrite ? (
             <ConfirmForm
               label="Pausar cobrança"
               question="Pausar? Nada é cobrado nem lembrado até você retomar."
@@ -178,7 +222,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
               }
             />
           ) : null}
-          {c.pausedAt && !closed ? (
+          {c.pausedAt && !closed && canWrite ? (
             <ConfirmForm
               label="Retomar cobrança"
               question="Retomar? O que venceu durante a pausa é cobrado em seguida."
@@ -189,7 +233,7 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
               }
             />
           ) : null}
-          {!closed ? (
+          {!closed && canWrite ? (
             <ConfirmForm
               danger
               label={recurring ? 'Cancelar recorrência' : 'Cancelar cobrança'}
@@ -240,6 +284,18 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
           ))}
         </ul>
       </section>
+      <section className="block reminder-results" aria-labelledby="charge-reminders">
+        <h2 id="charge-reminders">Lembretes</h2>
+        <p className="muted">
+          Enviados pela <Link to={REMINDERS_PATH}>régua de cobrança</Link>, com o resultado de cada canal.
+        </p>
+        {reminders.length === 0 ? <p className="muted">Nenhum lembrete ainda.</p> : null}
+        <ol className="timeline" aria-label="Lembretes da cobrança">
+          {reminders.map((e) => (
+            <ReminderResult key={e.id} entry={e} recurring={recurring} />
+          ))}
+        </ol>
+      </section>
       <section className="block" aria-labelledby="charge-timeline">
         <h2 id="charge-timeline">Histórico</h2>
         <ol className="timeline" aria-label="Histórico da cobrança">
@@ -254,6 +310,27 @@ export function ScheduledChargeDetailView({ id }: { id: string }) {
         </ol>
       </section>
     </>
+  );
+}
+
+/** One channel's outcome of a reminder step: sent to whom, or why it failed or was skipped. */
+function ReminderResult({ entry, recurring }: { entry: Detail['timeline'][number]; recurring: boolean }) {
+  const d = entry.data as { stage?: unknown; channel?: unknown; to?: unknown; reason?: unknown };
+  const channel = CHANNEL[String(d.channel)] ?? String(d.channel ?? '');
+  const reason = typeof d.reason === 'string' ? (SKIP_REASON[d.reason] ?? d.reason) : null;
+  const outcome =
+    entry.kind === 'reminder_sent'
+      ? `${channel}: enviado${typeof d.to === 'string' ? ` para ${d.to}` : ''}`
+      : entry.kind === 'reminder_failed'
+        ? `${channel}: falhou${reason ? ` (${reason})` : ''}`
+        : `${channel}: não enviado${reason ? ` (${reason})` : ''}`;
+  return (
+    <li>
+      <strong className={entry.kind === 'reminder_failed' ? 'failed' : undefined}>{outcome}</strong>
+      {` · ${stageText(d.stage)}`}
+      {entry.cycleNumber && recurring ? ` (ciclo ${entry.cycleNumber})` : ''}
+      <span className="muted"> · {formatDateTime(entry.createdAt)}</span>
+    </li>
   );
 }
 
@@ -298,6 +375,12 @@ function CycleItem({ cycle }: { cycle: Cycle }) {
           <dd>{formatDay(cycle.dueDate)}</dd>
           <dt>Valor</dt>
           <dd>{formatBrl(cycle.amount)}</dd>
+          {cycle.amountDue !== null && (OPEN.includes(cycle.status) || cycle.status === 'failed') ? (
+            <>
+              <dt>A pagar hoje</dt>
+              <dd>{formatBrl(cycle.amountDue)}</dd>
+            </>
+          ) : null}
           {cycle.paidAt ? (
             <>
               <dt>Pago</dt>

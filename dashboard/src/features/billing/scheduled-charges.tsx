@@ -3,10 +3,19 @@ import { type FormEvent, useId, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { centavosToReais, formatBrl, formatDay, todayInSaoPaulo } from '../../components/format';
 import { MoneyField } from '../../components/money-field';
 import { ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
 import { CHARGE_STATUS, CustomerPicker, METHOD_LABEL, StatusBadge } from './common';
+import {
+  chargeBody,
+  checkDraft,
+  EMPTY_DRAFT,
+  LATE_CHARGE_FIELDS,
+  type LateChargeDraft,
+  LateChargeInputs,
+} from './late-charges';
 
 export const CHARGES_PATH = '/cobrancas';
 const PAGE_SIZE = 20;
@@ -42,6 +51,7 @@ function go(filters: Filters) {
 /** Cobranças agendadas: the API's filters, newest first, numbered pages; one request. */
 export function ScheduledChargesView() {
   const { api } = useApp();
+  const canWrite = useCan('write');
   const filters = readFilters(useLocation().query);
   const page = Number(filters.page) || 1;
   const charges = useQuery({
@@ -69,11 +79,15 @@ export function ScheduledChargesView() {
       <PageTitle lead="Cobranças únicas e recorrentes com vencimento futuro, por pix, boleto ou cartão.">
         Cobranças agendadas
       </PageTitle>
-      <p>
-        <Link to={`${CHARGES_PATH}/nova`} className="button primary">
-          Nova cobrança
-        </Link>
-      </p>
+      {canWrite ? (
+        <p>
+          <Link to={`${CHARGES_PATH}/nova`} className="button primary">
+            Nova cobrança
+          </Link>
+        </p>
+      ) : (
+        <RoleNote access="write" what="cobranças são criadas" />
+      )}
       <ChargeFilters initial={filters} />
       <ErrorNote error={charges.error} />
       {charges.isPending ? <Loading /> : null}
@@ -184,6 +198,11 @@ export function NewScheduledChargeView() {
   const [interval, setRecurrenceInterval] = useState<'week' | 'month' | 'year'>('month');
   const [endAfterCycles, setEndAfterCycles] = useState('');
   const intervalId = useId();
+  const [late, setLate] = useState<LateChargeDraft>(EMPTY_DRAFT);
+  const [inherit, setInherit] = useState(true);
+  const [checked, setChecked] = useState(false);
+  const lateDraft = inherit ? { ...late, fine: '', interest: '' } : late;
+  const lateErrors = checked ? checkDraft(lateDraft, { amount, dueDate }) : {};
   const create = useMutation({
     mutationFn: () =>
       must(
@@ -195,6 +214,7 @@ export function NewScheduledChargeView() {
             methods,
             type,
             description: description.trim() || undefined,
+            ...chargeBody(late, inherit),
             recurrence:
               type === 'recurring'
                 ? {
@@ -215,103 +235,124 @@ export function NewScheduledChargeView() {
     setMethods(methods.includes(m) ? methods.filter((x) => x !== m) : [...methods, m]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    setChecked(true);
+    if (Object.keys(checkDraft(lateDraft, { amount, dueDate })).length === 0) create.mutate();
   };
+  const canWrite = useCan('write');
   return (
     <>
       <p>
         <Link to={CHARGES_PATH}>Voltar para Cobranças agendadas</Link>
       </p>
-      <PageTitle lead="O cliente recebe o link de pagamento e os lembretes por e-mail.">
+      <PageTitle lead="O cliente recebe o link de pagamento e os lembretes da régua de cobrança.">
         Nova cobrança
       </PageTitle>
-      <form className="card stack" onSubmit={submit} aria-label="Nova cobrança">
-        <CustomerPicker value={customerId} onChange={setCustomerId} />
-        <fieldset>
-          <legend>Tipo</legend>
-          <label className="check">
-            <input
-              type="radio"
-              name="type"
-              checked={type === 'one_time'}
-              onChange={() => setType('one_time')}
-            />
-            Única
-          </label>
-          <label className="check">
-            <input
-              type="radio"
-              name="type"
-              checked={type === 'recurring'}
-              onChange={() => setType('recurring')}
-            />
-            Recorrente
-          </label>
-        </fieldset>
-        <MoneyField label="Valor" centavos={amount} onChange={setAmount} hint="Mínimo de R$ 5,00." required />
-        <fieldset>
-          <legend>Meios de pagamento</legend>
-          {(['pix', 'boleto', 'card'] as const).map((m) => (
-            <label key={m} className="check">
-              <input type="checkbox" checked={methods.includes(m)} onChange={() => toggle(m)} />
-              {METHOD_LABEL[m]}
+      <RoleNote access="write" what="cobranças são criadas" />
+      {canWrite ? (
+        <form className="card stack" onSubmit={submit} aria-label="Nova cobrança">
+          <CustomerPicker value={customerId} onChange={setCustomerId} />
+          <fieldset>
+            <legend>Tipo</legend>
+            <label className="check">
+              <input
+                type="radio"
+                name="type"
+                checked={type === 'one_time'}
+                onChange={() => setType('one_time')}
+              />
+              Única
             </label>
-          ))}
-        </fieldset>
-        <Field
-          label={type === 'recurring' ? 'Primeiro vencimento' : 'Vencimento'}
-          type="date"
-          required
-          value={dueDate}
-          min={todayInSaoPaulo()}
-          onChange={(e) => setDueDate(e.target.value)}
-          hint="Dia no horário de Brasília; hoje ou depois."
-        />
-        {type === 'recurring' ? (
-          <>
-            <div className="field">
-              <label htmlFor={intervalId}>Frequência</label>
-              <select
-                id={intervalId}
-                value={interval}
-                onChange={(e) => setRecurrenceInterval(e.target.value as typeof interval)}
-              >
-                {Object.entries(INTERVAL_LABEL).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <Field
-              label="Número de cobranças (opcional)"
-              type="number"
-              inputMode="numeric"
-              min={2}
-              max={360}
-              value={endAfterCycles}
-              onChange={(e) => setEndAfterCycles(e.target.value)}
-              hint="Vazio: continua até você cancelar."
-            />
-          </>
-        ) : null}
-        <Field
-          label="Descrição (opcional)"
-          value={description}
-          maxLength={500}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-        <div>
-          <button
-            type="submit"
-            className="primary"
-            disabled={create.isPending || customerId === null || methods.length === 0}
-          >
-            {type === 'recurring' ? 'Criar cobrança recorrente' : 'Criar cobrança'}
-          </button>
-        </div>
-        <ErrorNote error={create.error} />
-      </form>
+            <label className="check">
+              <input
+                type="radio"
+                name="type"
+                checked={type === 'recurring'}
+                onChange={() => setType('recurring')}
+              />
+              Recorrente
+            </label>
+          </fieldset>
+          <MoneyField
+            label="Valor"
+            centavos={amount}
+            onChange={setAmount}
+            hint="Mínimo de R$ 5,00."
+            required
+          />
+          <fieldset>
+            <legend>Meios de pagamento</legend>
+            {(['pix', 'boleto', 'card'] as const).map((m) => (
+              <label key={m} className="check">
+                <input type="checkbox" checked={methods.includes(m)} onChange={() => toggle(m)} />
+                {METHOD_LABEL[m]}
+              </label>
+            ))}
+          </fieldset>
+          <Field
+            label={type === 'recurring' ? 'Primeiro vencimento' : 'Vencimento'}
+            type="date"
+            required
+            value={dueDate}
+            min={todayInSaoPaulo()}
+            onChange={(e) => setDueDate(e.target.value)}
+            hint="Dia no horário de Brasília; hoje ou depois."
+          />
+          {type === 'recurring' ? (
+            <>
+              <div className="field">
+                <label htmlFor={intervalId}>Frequência</label>
+                <select
+                  id={intervalId}
+                  value={interval}
+                  onChange={(e) => setRecurrenceInterval(e.target.value as typeof interval)}
+                >
+                  {Object.entries(INTERVAL_LABEL).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <Field
+                label="Número de cobranças (opcional)"
+                type="number"
+                inputMode="numeric"
+                min={2}
+                max={360}
+                value={endAfterCycles}
+                onChange={(e) => setEndAfterCycles(e.target.value)}
+                hint="Vazio: continua até você cancelar."
+              />
+            </>
+          ) : null}
+          <Field
+            label="Descrição (opcional)"
+            value={description}
+            maxLength={500}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+          <LateChargeInputs
+            kind="charge"
+            draft={late}
+            onChange={setLate}
+            errors={lateErrors}
+            apiError={create.error}
+            dueDate={dueDate}
+            inherit={{ value: inherit, onChange: setInherit }}
+            emptyMeans="Campo vazio: sem multa ou sem juros nesta cobrança."
+          />
+          <div>
+            <button
+              type="submit"
+              className="primary"
+              disabled={create.isPending || customerId === null || methods.length === 0}
+            >
+              {type === 'recurring' ? 'Criar cobrança recorrente' : 'Criar cobrança'}
+            </button>
+          </div>
+          <ErrorNote error={create.error} omit={LATE_CHARGE_FIELDS} />
+        </form>
+      ) : null}
     </>
   );
 }

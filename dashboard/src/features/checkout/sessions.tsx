@@ -3,6 +3,7 @@ import { Fragment, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link } from '../../app/router';
+import { useCan } from '../../app/sellers';
 import { formatDateTime } from '../../components/format';
 import { ConfirmAction, CopyButton, ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
 import { maskDocument } from '../auth/document-mask';
@@ -164,6 +165,7 @@ export function CheckoutSessionDetailView({ id }: { id: string }) {
     queryKey: key,
     queryFn: () => must(api.GET('/api/checkout/sessions/{id}', { params: { path: { id } } })),
   });
+  const canWrite = useCan('write');
   const expire = useMutation({
     mutationFn: () => must(api.POST('/api/checkout/sessions/{id}/expire', { params: { path: { id } } })),
     onSuccess: (answer) => {
@@ -263,13 +265,15 @@ export function CheckoutSessionDetailView({ id }: { id: string }) {
             <a className="button" href={s.url} target="_blank" rel="noopener noreferrer">
               Abrir a página (nova aba)
             </a>
-            <ConfirmAction
-              label="Expirar sessão"
-              question="Expirar esta sessão? O comprador não conseguirá mais pagar por ela."
-              confirmLabel="Sim, expirar"
-              busy={expire.isPending}
-              onConfirm={() => expire.mutate()}
-            />
+            {canWrite ? (
+              <ConfirmAction
+                label="Expirar sessão"
+                question="Expirar esta sessão? O comprador não conseguirá mais pagar por ela."
+                confirmLabel="Sim, expirar"
+                busy={expire.isPending}
+                onConfirm={() => expire.mutate()}
+              />
+            ) : null}
           </div>
         ) : null}
         <ErrorNote error={expire.error} />

@@ -3,9 +3,11 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime, formatDay, formatPhone } from '../../components/format';
-import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
+import { ConfirmAction, ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { maskDocument } from '../auth/document-mask';
+import { REMINDERS_PATH, stepWhen } from '../billing/reminder-labels';
 import { METHOD_LABELS, STATUS_LABELS, statusTone } from '../sales/labels';
 import { SALES_PATH } from '../sales/transactions';
 import { CUSTOMERS_PATH } from './customers';
@@ -19,6 +21,7 @@ const TABS = [
   { id: 'cobrancas', label: 'Cobranças agendadas' },
   { id: 'carnes', label: 'Carnês' },
   { id: 'cartoes', label: 'Cartões salvos' },
+  { id: 'lembretes', label: 'Lembretes' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -92,6 +95,7 @@ export function CustomerDetailView({ uuid }: { uuid: string }) {
           {tab === 'cobrancas' ? <ScheduledCharges c={c} /> : null}
           {tab === 'carnes' ? <Plans c={c} /> : null}
           {tab === 'cartoes' ? <Cards c={c} /> : null}
+          {tab === 'lembretes' ? <Reminders c={c} /> : null}
         </>
       ) : null}
     </>
@@ -119,6 +123,7 @@ function useSaveCustomer(uuid: string) {
 }
 
 function Profile({ c }: { c: Customer }) {
+  const canWrite = useCan('write');
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const address = [c.street, c.number, c.complement, c.neighborhood, c.city, c.state]
@@ -154,12 +159,14 @@ function Profile({ c }: { c: Customer }) {
               setSaved(ok);
             }}
           />
-        ) : (
+        ) : canWrite ? (
           <p>
             <button type="button" onClick={() => setEditing(true)}>
               Editar cliente
             </button>
           </p>
+        ) : (
+          <RoleNote access="write" what="clientes são editados" />
         )}
       </Section>
       <BillingEmail c={c} />
@@ -253,6 +260,7 @@ function BillingEmail({ c }: { c: Customer }) {
   const save = useSaveCustomer(c.uuid);
   const [email, setEmail] = useState(c.hasBillingEmailOverride ? c.billingEmail : '');
   const [note, setNote] = useState('');
+  const canWrite = useCan('write');
   const set = useMutation({
     mutationFn: (value: string | null) =>
       must(
@@ -274,44 +282,46 @@ function BillingEmail({ c }: { c: Customer }) {
         {c.hasBillingEmailOverride ? ' (definido por você).' : ' (o e-mail do cliente).'} Um e-mail de
         cobrança definido aqui não muda quando o cliente troca o e-mail dele.
       </p>
-      <form
-        className="stack"
-        aria-label="E-mail de cobrança"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setNote('');
-          set.mutate(email.trim());
-        }}
-      >
-        <Field
-          label="E-mail de cobrança"
-          type="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <ErrorNote error={set.error} portuguese />
-        <p className="row wrap">
-          <button type="submit" className="primary" disabled={set.isPending}>
-            Salvar e-mail de cobrança
-          </button>
-          {c.hasBillingEmailOverride ? (
-            <button
-              type="button"
-              disabled={set.isPending}
-              onClick={() => {
-                setNote('');
-                set.mutate(null);
-              }}
-            >
-              Usar o e-mail do cliente
+      {canWrite ? (
+        <form
+          className="stack"
+          aria-label="E-mail de cobrança"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setNote('');
+            set.mutate(email.trim());
+          }}
+        >
+          <Field
+            label="E-mail de cobrança"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <ErrorNote error={set.error} portuguese />
+          <p className="row wrap">
+            <button type="submit" className="primary" disabled={set.isPending}>
+              Salvar e-mail de cobrança
             </button>
-          ) : null}
-        </p>
-        <p className="muted" aria-live="polite">
-          {note}
-        </p>
-      </form>
+            {c.hasBillingEmailOverride ? (
+              <button
+                type="button"
+                disabled={set.isPending}
+                onClick={() => {
+                  setNote('');
+                  set.mutate(null);
+                }}
+              >
+                Usar o e-mail do cliente
+              </button>
+            ) : null}
+          </p>
+          <p className="muted" aria-live="polite">
+            {note}
+          </p>
+        </form>
+      ) : null}
     </Section>
   );
 }
@@ -480,6 +490,79 @@ function Cards({ c }: { c: Customer }) {
           </li>
         ))}
       </ul>
+    </Section>
+  );
+}
+
+const CHANNEL_NAME = { email: 'e-mail', whatsapp: 'WhatsApp', sms: 'SMS' } as const;
+const SOURCE_TEXT = {
+  default: 'a régua padrão',
+  seller: 'a régua da sua conta',
+  customer: 'uma régua só deste cliente (definida pela API)',
+} as const;
+
+/** The reminder schedule this customer's charges follow, and the channels they opted out of. One request. */
+function Reminders({ c }: { c: Customer }) {
+  const { api } = useApp();
+  const queryClient = useQueryClient();
+  const canWrite = useCan('write');
+  const key = useKey('customer', c.uuid, 'reminder-schedule');
+  const path = { params: { path: { uuid: c.uuid } } };
+  const schedule = useQuery({
+    queryKey: key,
+    queryFn: () => must(api.GET('/api/v1/customers/{uuid}/reminder-schedule', path)),
+  });
+  const reset = useMutation({
+    mutationFn: () => must(api.DELETE('/api/v1/customers/{uuid}/reminder-schedule', path)),
+    onSuccess: (saved) => queryClient.setQueryData(key, saved),
+  });
+  const s = schedule.data;
+  return (
+    <Section title="Lembretes">
+      {schedule.isPending ? <Loading /> : null}
+      <ErrorNote error={schedule.error ?? reset.error} />
+      {s ? (
+        <>
+          <p>
+            Segue {SOURCE_TEXT[s.source]}
+            {s.source === 'customer' ? (
+              ''
+            ) : (
+              <>
+                {' '}
+                (<Link to={REMINDERS_PATH}>Régua de cobrança</Link>)
+              </>
+            )}
+            .
+          </p>
+          {s.steps.length === 0 ? <Empty>Nenhum lembrete é enviado.</Empty> : null}
+          <ul className="list">
+            {s.steps.map((step) => (
+              <li key={step.offsetDays} className="item">
+                <div>
+                  <strong>{stepWhen(step.offsetDays)}</strong>
+                  <p className="muted">por {step.channels.map((ch) => CHANNEL_NAME[ch]).join(', ')}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <p>
+            {s.optedOut.length === 0
+              ? 'O cliente não pediu para deixar de receber lembretes.'
+              : `O cliente pediu para não receber por ${s.optedOut.map((ch) => CHANNEL_NAME[ch]).join(' e ')}: ${s.optedOut.length > 1 ? 'esses canais ficam' : 'esse canal fica'} de fora.`}
+          </p>
+          {s.source === 'customer' && canWrite ? (
+            <ConfirmAction
+              label="Usar a régua da conta"
+              question="Trocar a régua deste cliente pela da sua conta? Os pedidos para não receber continuam valendo."
+              confirmLabel="Sim, usar a da conta"
+              busy={reset.isPending}
+              onConfirm={() => reset.mutate()}
+              plain
+            />
+          ) : null}
+        </>
+      ) : null}
     </Section>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatDateTime } from '../../components/format';
 import { ConfirmAction, ErrorNote, Loading, PageTitle, SecretOnce } from '../../components/ui';
 import { eventSentence } from './event-sentences';
@@ -61,6 +62,8 @@ export function EndpointDetailView({ id }: { id: string }) {
     onSuccess: () => client.invalidateQueries({ queryKey: deliveriesKey }),
   });
   const [editing, setEditing] = useState(false);
+  const canManage = useCan('developer');
+  const canWrite = useCan('write');
 
   if (endpoint.isPending) return <Loading />;
   if (!endpoint.data)
@@ -101,34 +104,37 @@ export function EndpointDetailView({ id }: { id: string }) {
             ))}
           </ul>
         )}
-        <div className="row wrap">
-          {editing ? null : (
-            <button type="button" onClick={() => setEditing(true)}>
-              Editar
+        <RoleNote access="developer" what="endpoints são alterados e excluídos" />
+        {canManage ? (
+          <div className="row wrap">
+            {editing ? null : (
+              <button type="button" onClick={() => setEditing(true)}>
+                Editar
+              </button>
+            )}
+            <button
+              type="button"
+              disabled={update.isPending}
+              onClick={() => update.mutate({ status: enabled ? 'disabled' : 'enabled' })}
+            >
+              {enabled ? 'Desativar' : 'Reativar'}
             </button>
-          )}
-          <button
-            type="button"
-            disabled={update.isPending}
-            onClick={() => update.mutate({ status: enabled ? 'disabled' : 'enabled' })}
-          >
-            {enabled ? 'Desativar' : 'Reativar'}
-          </button>
-          <ConfirmAction
-            label="Gerar novo segredo"
-            question="Gerar um novo segredo? O atual deixa de valer."
-            confirmLabel="Sim, gerar"
-            busy={rotate.isPending}
-            onConfirm={() => rotate.mutate()}
-          />
-          <ConfirmAction
-            label="Excluir endpoint"
-            question="Excluir este endpoint? Ele deixa de receber eventos."
-            confirmLabel="Sim, excluir"
-            busy={remove.isPending}
-            onConfirm={() => remove.mutate()}
-          />
-        </div>
+            <ConfirmAction
+              label="Gerar novo segredo"
+              question="Gerar um novo segredo? O atual deixa de valer."
+              confirmLabel="Sim, gerar"
+              busy={rotate.isPending}
+              onConfirm={() => rotate.mutate()}
+            />
+            <ConfirmAction
+              label="Excluir endpoint"
+              question="Excluir este endpoint? Ele deixa de receber eventos."
+              confirmLabel="Sim, excluir"
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate()}
+            />
+          </div>
+        ) : null}
         <ErrorNote error={rotate.error ?? remove.error ?? (editing ? null : update.error)} />
         {rotate.data ? <SecretOnce label="Novo segredo de assinatura" value={rotate.data.secret} /> : null}
       </section>
@@ -136,7 +142,7 @@ export function EndpointDetailView({ id }: { id: string }) {
         <div className="row wrap spread">
           <h2 id="deliveries">Entregas</h2>
           <div className="row wrap">
-            {environment === 'test' ? (
+            {environment === 'test' && canWrite ? (
               <button type="button" disabled={sendTest.isPending} onClick={() => sendTest.mutate()}>
                 Enviar evento de teste
               </button>
@@ -162,7 +168,7 @@ export function EndpointDetailView({ id }: { id: string }) {
               key={delivery.id}
               delivery={delivery}
               link="event"
-              onResend={() => resend.mutate(delivery.id)}
+              onResend={canManage ? () => resend.mutate(delivery.id) : undefined}
               busy={resend.isPending}
             />
           ))}

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
+import { useCan } from '../../app/sellers';
 import { ENVIRONMENT_LABEL, formatDateTime } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { DeliveryItem } from './endpoint-detail';
@@ -195,6 +196,7 @@ export function EventDetailView({ id }: { id: string }) {
       must(api.POST('/api/webhook-deliveries/{id}/resend', { params: { path: { id: deliveryId } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
   });
+  const canManage = useCan('developer');
   const back = (
     <p>
       <Link to={EVENTS_PATH}>Voltar para Eventos</Link>
@@ -244,7 +246,7 @@ export function EventDetailView({ id }: { id: string }) {
               key={delivery.id}
               delivery={delivery}
               link="endpoint"
-              onResend={() => resend.mutate(delivery.id)}
+              onResend={canManage ? () => resend.mutate(delivery.id) : undefined}
               busy={resend.isPending}
             />
           ))}

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { ENVIRONMENT_LABEL } from '../../components/format';
 import { ErrorNote, Field, Loading, PageTitle, SecretOnce } from '../../components/ui';
 import { EventPicker } from './event-picker';
@@ -64,6 +65,7 @@ export function WebhooksView() {
     onSuccess: () => client.invalidateQueries({ queryKey: [environment, 'webhook-endpoints'] }),
   });
   const [adding, setAdding] = useState(false);
+  const canManage = useCan('developer');
   const [created, setCreated] = useState<Schemas['WebhookEndpointCreated'] | null>(null);
 
   return (
@@ -86,7 +88,8 @@ export function WebhooksView() {
           />
         </section>
       ) : null}
-      {adding ? (
+      <RoleNote access="developer" what="endpoints são cadastrados" />
+      {!canManage ? null : adding ? (
         <section className="card" aria-labelledby="new-endpoint">
           <h2 id="new-endpoint">Novo endpoint</h2>
           <EndpointForm

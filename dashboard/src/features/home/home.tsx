@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp } from '../../app/context';
 import { Link } from '../../app/router';
+import { useCan } from '../../app/sellers';
 import { ErrorNote, Loading, PageTitle, SecretOnce } from '../../components/ui';
 import { useApiKeys, useCreateApiKey } from '../developers/api-keys';
 import { SalesOverview } from './sales';
@@ -32,7 +33,9 @@ export function HomeView() {
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const [created, setCreated] = useState<Schemas['ApiKeyCreated'] | null>(null);
-  const firstVisit = environment === 'test' && keys.data?.data.length === 0;
+  const canDevelop = useCan('developer');
+  const canWrite = useCan('write');
+  const firstVisit = environment === 'test' && canDevelop && keys.data?.data.length === 0;
 
   return (
     <>
@@ -75,7 +78,7 @@ export function HomeView() {
         </section>
       ) : null}
       <SalesOverview />
-      {environment === 'test' ? <FirstSale /> : null}
+      {environment === 'test' && canWrite ? <FirstSale /> : null}
       <section className="card" aria-labelledby="next">
         <h2 id="next">Para desenvolvedores</h2>
         <ul className="links">

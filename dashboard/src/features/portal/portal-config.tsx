@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
+import { RoleNote, useCan } from '../../app/sellers';
 import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 
 export type PortalSettings = Omit<Schemas['EffectivePortalConfiguration'], 'source'>;
@@ -100,6 +101,7 @@ export function PortalForm(props: {
   /** More actions under the save button (a product's: back to the seller's configuration). */
   children?: ReactNode;
 }) {
+  const canWrite = useCan('write');
   const { source: _source, ...initial } = props.initial;
   const [s, setS] = useState<PortalSettings>(initial);
   const set = <K extends keyof PortalSettings>(field: K, value: PortalSettings[K]) =>
@@ -123,39 +125,44 @@ export function PortalForm(props: {
     <div className="portal-editor">
       <form onSubmit={submit} className="stack card" aria-label="Configuração do portal">
         <p className="muted">{props.note}</p>
-        <Field
-          label="Nome da empresa"
-          value={s.businessName ?? ''}
-          onChange={(e) => set('businessName', e.target.value || null)}
-          maxLength={200}
-        />
-        <Field
-          label="Logo (URL)"
-          type="url"
-          inputMode="url"
-          placeholder="https://sua-loja.com.br/logo.png"
-          value={s.logoUrl ?? ''}
-          onChange={(e) => set('logoUrl', e.target.value || null)}
-          hint="Endereço https de uma imagem quadrada."
-        />
-        <ColourField value={s.primaryColor} onChange={(v) => set('primaryColor', v)} />
-        {flags('O que o assinante pode fazer', ACTIONS)}
-        {flags('Regras do cancelamento', CANCEL_RULES)}
-        {flags('E-mails ao assinante', EMAILS)}
-        {TEXTS.map(([field, label, placeholder]) => (
-          <TextArea
-            key={field}
-            label={`${label} (opcional)`}
-            placeholder={placeholder}
-            value={s[field] ?? ''}
-            onChange={(v) => set(field, v || null)}
+        <fieldset disabled={!canWrite} className="plain stack">
+          <Field
+            label="Nome da empresa"
+            value={s.businessName ?? ''}
+            onChange={(e) => set('businessName', e.target.value || null)}
+            maxLength={200}
           />
-        ))}
-        <button type="submit" className="primary" disabled={props.busy}>
-          Salvar portal
-        </button>
+          <Field
+            label="Logo (URL)"
+            type="url"
+            inputMode="url"
+            placeholder="https://sua-loja.com.br/logo.png"
+            value={s.logoUrl ?? ''}
+            onChange={(e) => set('logoUrl', e.target.value || null)}
+            hint="Endereço https de uma imagem quadrada."
+          />
+          <ColourField value={s.primaryColor} onChange={(v) => set('primaryColor', v)} />
+          {flags('O que o assinante pode fazer', ACTIONS)}
+          {flags('Regras do cancelamento', CANCEL_RULES)}
+          {flags('E-mails ao assinante', EMAILS)}
+          {TEXTS.map(([field, label, placeholder]) => (
+            <TextArea
+              key={field}
+              label={`${label} (opcional)`}
+              placeholder={placeholder}
+              value={s[field] ?? ''}
+              onChange={(v) => set(field, v || null)}
+            />
+          ))}
+        </fieldset>
+        <RoleNote access="write" what="o portal é configurado" />
+        {canWrite ? (
+          <button type="submit" className="primary" disabled={props.busy}>
+            Salvar portal
+          </button>
+        ) : null}
         {props.saved ? <output className="status">Portal salvo. Os assinantes já veem assim.</output> : null}
-        {props.children}
+        {canWrite ? props.children : null}
         <ErrorNote error={props.error} fields={PORTAL_FIELDS} />
       </form>
       <PortalPreview settings={s} />

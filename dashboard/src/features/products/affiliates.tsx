@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatDate } from '../../components/format';
 import { ConfirmAction, ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { ProductTabs, useProduct } from './product-tabs';
@@ -13,6 +14,7 @@ const percentOf = (text: string) => Number(text.trim().replace(',', '.'));
 
 /** A product's affiliates and their commissions: product and affiliations, two requests. */
 export function AffiliatesView({ id }: { id: string }) {
+  const canWrite = useCan('write');
   const { api } = useApp();
   const client = useQueryClient();
   const product = useProduct(id);
@@ -59,33 +61,36 @@ export function AffiliatesView({ id }: { id: string }) {
         {product.data ? `Afiliados · ${product.data.name}` : 'Afiliados'}
       </PageTitle>
       <ErrorNote error={product.error} />
-      <section className="card" aria-labelledby="new-affiliate">
-        <h2 id="new-affiliate">Novo afiliado</h2>
-        <form onSubmit={submit} className="stack">
-          <Field
-            label="Id do vendedor afiliado"
-            inputMode="numeric"
-            pattern="[0-9]*"
-            value={affiliateId}
-            onChange={(e) => setAffiliateId(e.target.value.replace(/\D/g, ''))}
-            required
-            hint="O id de vendedor da conta do afiliado (ele o informa a você)."
-          />
-          <Field
-            label="Comissão (%)"
-            inputMode="decimal"
-            placeholder="12,5"
-            value={percent}
-            onChange={(e) => setPercent(e.target.value)}
-            required
-            hint="De 0,01% a 90%, com até 2 casas decimais."
-          />
-          <button type="submit" className="primary" disabled={add.isPending}>
-            Adicionar afiliado
-          </button>
-          <ErrorNote error={add.error} fields={AFFILIATE_FIELDS} />
-        </form>
-      </section>
+      <RoleNote access="write" what="afiliados são adicionados e encerrados" />
+      {canWrite ? (
+        <section className="card" aria-labelledby="new-affiliate">
+          <h2 id="new-affiliate">Novo afiliado</h2>
+          <form onSubmit={submit} className="stack">
+            <Field
+              label="Id do vendedor afiliado"
+              inputMode="numeric"
+              pattern="[0-9]*"
+              value={affiliateId}
+              onChange={(e) => setAffiliateId(e.target.value.replace(/\D/g, ''))}
+              required
+              hint="O id de vendedor da conta do afiliado (ele o informa a você)."
+            />
+            <Field
+              label="Comissão (%)"
+              inputMode="decimal"
+              placeholder="12,5"
+              value={percent}
+              onChange={(e) => setPercent(e.target.value)}
+              required
+              hint="De 0,01% a 90%, com até 2 casas decimais."
+            />
+            <button type="submit" className="primary" disabled={add.isPending}>
+              Adicionar afiliado
+            </button>
+            <ErrorNote error={add.error} fields={AFFILIATE_FIELDS} />
+          </form>
+        </section>
+      ) : null}
       <section aria-labelledby="affiliates-list">
         <h2 id="affiliates-list">Afiliados</h2>
         {affiliates.isPending ? <Loading /> : null}
@@ -106,7 +111,7 @@ export function AffiliatesView({ id }: { id: string }) {
                 <p>Comissão de {String(a.commissionPercent).replace('.', ',')}%</p>
                 <p className="muted">Desde {formatDate(a.createdAt)}</p>
               </div>
-              {a.status === 'active' ? (
+              {a.status === 'active' && canWrite ? (
                 <ConfirmAction
                   label={`Encerrar afiliado ${a.affiliateId}`}
                   question="Encerrar esta afiliação? Vendas novas deixam de pagar comissão a ele."

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime } from '../../components/format';
 import { MoneyField } from '../../components/money-field';
 import { ConfirmAction, ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
@@ -31,6 +32,7 @@ const PRICE_FIELDS = {
 
 /** A product's recurring prices (what subscriptions charge): product and prices, two requests. */
 export function PricesView({ id }: { id: string }) {
+  const canWrite = useCan('write');
   const { api } = useApp();
   const client = useQueryClient();
   const product = useProduct(id);
@@ -91,7 +93,8 @@ export function PricesView({ id }: { id: string }) {
         {product.data ? `Preços de assinatura · ${product.data.name}` : 'Preços de assinatura'}
       </PageTitle>
       <ErrorNote error={product.error} />
-      {product.data?.isActive ? (
+      <RoleNote access="write" what="preços são criados e desativados" />
+      {product.data?.isActive && canWrite ? (
         <section className="card" aria-labelledby="new-price">
           <h2 id="new-price">Novo preço</h2>
           <form onSubmit={submit} className="stack">
@@ -170,7 +173,7 @@ export function PricesView({ id }: { id: string }) {
                   criado em {formatDateTime(price.createdAt)}
                 </p>
               </div>
-              {price.isActive ? (
+              {price.isActive && canWrite ? (
                 <ConfirmAction
                   label={`Desativar ${price.name}`}
                   question="Desativar este preço? Novas assinaturas não podem usá-lo; as atuais continuam."

@@ -1,11 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { must } from '../../api/client';
-import { useApp } from '../../app/context';
-import { useLocation } from '../../app/router';
+import { must, type Schemas } from '../../api/client';
+import { useApp, useKey } from '../../app/context';
+import { Link, useLocation } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDateTime } from '../../components/format';
 import { QrCode } from '../../components/qr-code';
 import { ConfirmAction, CopyButton, ErrorNote, Loading, PageTitle } from '../../components/ui';
+import { DefaultsForm } from '../billing/late-charge-settings';
+import { LATE_CHARGES_PATH } from '../billing/reminder-labels';
 import { type ProductBody, ProductForm } from './product-form';
 import { ProductTabs, useProduct } from './product-tabs';
 import { methodsText, ProductStatus } from './products';
@@ -27,6 +30,7 @@ export function ProductDetailView({ id }: { id: string }) {
     onSuccess: refresh,
   });
   const [editing, setEditing] = useState(false);
+  const canWrite = useCan('write');
   const [showQr, setShowQr] = useState(false);
 
   if (product.isPending) return <Loading />;
@@ -112,13 +116,14 @@ export function ProductDetailView({ id }: { id: string }) {
             ) : null}
           </>
         )}
+        <RoleNote access="write" what="produtos são alterados e desativados" />
         <div className="row wrap">
-          {p.isActive ? (
+          {p.isActive && canWrite ? (
             <button type="button" onClick={() => setEditing(!editing)}>
               {editing ? 'Fechar sem salvar' : 'Editar'}
             </button>
           ) : null}
-          {p.isActive ? (
+          {p.isActive && canWrite ? (
             <ConfirmAction
               label="Desativar produto"
               question="Desativar este produto? O link deixa de vender e não há como reativar."
@@ -130,6 +135,59 @@ export function ProductDetailView({ id }: { id: string }) {
         </div>
         <ErrorNote error={deactivate.error ?? (editing ? null : update.error)} />
       </section>
+      <ProductLateCharges id={id} />
     </>
+  );
+}
+
+/**
+ * The product's own fine and interest (its portal configuration's `lateCharges`): its new charges
+ * and carnês take them unless the charge sets its own; empty, the seller's apply. A product without
+ * a configuration of its own gets one with the portal settings it already shows (the seller's), so
+ * that setting a fine does not change its portal.
+ */
+function ProductLateCharges({ id }: { id: string }) {
+  const { api } = useApp();
+  const client = useQueryClient();
+  const key = useKey('products', id, 'portal-config');
+  const path = { params: { path: { id } } };
+  const config = useQuery({
+    queryKey: key,
+    queryFn: () => must(api.GET('/api/products/{id}/portal-config/effective', path)),
+  });
+  const save = useMutation({
+    mutationFn: async (lateCharges: Schemas['EffectivePortalConfiguration']['lateCharges']) => {
+      if (!config.data) return;
+      const { source, ...rest } = config.data;
+      if (source === 'product')
+        await must(api.PATCH('/api/products/{id}/portal-config', { ...path, body: { lateCharges } }));
+      else
+        await must(api.POST('/api/products/{id}/portal-config', { ...path, body: { ...rest, lateCharges } }));
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+  });
+  return (
+    <section className="card" aria-labelledby="product-late-charges">
+      <h2 id="product-late-charges">Multa e juros deste produto</h2>
+      <p className="muted">
+        Valem para as novas cobranças e carnês deste produto. Campo vazio: valem os da sua conta, em{' '}
+        <Link to={LATE_CHARGES_PATH}>Multa e juros</Link>.
+      </p>
+      {config.isPending ? <Loading /> : null}
+      <ErrorNote error={config.error} />
+      {config.data ? (
+        <DefaultsForm
+          key={config.dataUpdatedAt}
+          initial={config.data.source === 'product' ? config.data.lateCharges : null}
+          busy={save.isPending}
+          error={save.error}
+          saved={save.isSuccess}
+          emptyMeans="Vazio: a multa e os juros da sua conta."
+          submitLabel="Salvar multa e juros do produto"
+          className="stack"
+          onSave={(lateCharges) => save.mutate(lateCharges)}
+        />
+      ) : null}
+    </section>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link, navigate } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl } from '../../components/format';
 import { CopyButton, ErrorNote, Field, Loading, Pager, PageTitle } from '../../components/ui';
 import { type ProductBody, ProductForm } from './product-form';
@@ -40,6 +41,7 @@ export function ProductsView() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
+  const canWrite = useCan('write');
   const query = { tab, page, limit: 20, ...(search.trim() ? { search: search.trim() } : {}) };
   const products = useQuery({
     queryKey: useKey('products', JSON.stringify(query)),
@@ -64,7 +66,8 @@ export function ProductsView() {
       <PageTitle lead="O que você vende: cada produto tem um link de pagamento para compartilhar.">
         Produtos
       </PageTitle>
-      {adding ? (
+      <RoleNote access="write" what="produtos são criados e alterados" />
+      {!canWrite ? null : adding ? (
         <section className="card" aria-labelledby="new-product">
           <h2 id="new-product">Novo produto</h2>
           <ProductForm

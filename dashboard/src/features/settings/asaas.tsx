@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, must, type Schemas } from '../../api/client';
 import { useApp } from '../../app/context';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatDateTime } from '../../components/format';
 import { ConfirmAction, ErrorNote, Field, Loading, PageTitle, SecretOnce } from '../../components/ui';
 
@@ -15,6 +16,7 @@ const KEY = ['asaas-connection'];
 export function AsaasView() {
   const { api, environment, setEnvironment } = useApp();
   const client = useQueryClient();
+  const canManage = useCan('admin');
   const connection = useQuery({
     queryKey: KEY,
     queryFn: async () => {
@@ -68,17 +70,20 @@ export function AsaasView() {
             <dd>{formatDateTime(connection.data.connectedAt)}</dd>
           </dl>
           {connect.data ? <WebhookInstructions webhook={connect.data.webhook} /> : null}
-          <ConfirmAction
-            label="Desconectar"
-            question="Desconectar o Asaas? Novas vendas em produção ficam sem meio de cobrança."
-            confirmLabel="Sim, desconectar"
-            busy={disconnect.isPending}
-            onConfirm={() => disconnect.mutate()}
-          />
+          {canManage ? (
+            <ConfirmAction
+              label="Desconectar"
+              question="Desconectar o Asaas? Novas vendas em produção ficam sem meio de cobrança."
+              confirmLabel="Sim, desconectar"
+              busy={disconnect.isPending}
+              onConfirm={() => disconnect.mutate()}
+            />
+          ) : null}
           <ErrorNote error={disconnect.error} />
         </section>
       ) : null}
-      {connection.data === null ? (
+      <RoleNote access="admin" what="a conta Asaas é conectada e desconectada" />
+      {connection.data === null && canManage ? (
         <ConnectForm
           busy={connect.isPending}
           error={connect.error}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { Link } from '../../app/router';
+import { RoleNote, useCan } from '../../app/sellers';
 import { formatBrl, formatDate, formatDateTime } from '../../components/format';
 import { ConfirmAction, ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
 import { priceText, SubscriptionBadge } from './subscriptions';
@@ -100,6 +101,7 @@ export function SubscriptionDetailView({ id }: { id: string }) {
     queryFn: () => must(api.GET('/api/subscriptions/{id}/events', path)),
   });
   const [reason, setReason] = useState('');
+  const canWrite = useCan('write');
   const act = useMutation({
     mutationFn: (action: Action) => {
       switch (action) {
@@ -216,7 +218,8 @@ export function SubscriptionDetailView({ id }: { id: string }) {
           <dt>Criada em</dt>
           <dd>{formatDateTime(s.createdAt)}</dd>
         </dl>
-        {actionsOf(s).includes('cancelNow') ? (
+        <RoleNote access="write" what="assinaturas são canceladas, pausadas e retomadas" />
+        {canWrite && actionsOf(s).includes('cancelNow') ? (
           <Field
             label="Motivo do cancelamento (opcional)"
             value={reason}
@@ -226,7 +229,7 @@ export function SubscriptionDetailView({ id }: { id: string }) {
           />
         ) : null}
         <div className="row wrap actions">
-          {actionsOf(s).map((action) => (
+          {(canWrite ? actionsOf(s) : []).map((action) => (
             <ConfirmAction
               key={action}
               label={ASK[action].label}
