@@ -59,10 +59,8 @@ export function commitmentText(
       ? `cobranças ${EVERY[recurrence.interval]}`
       : `cobranças ${intervalText(recurrence.interval, recurrence.intervalCount)}`;
   const total = recurrence.endAfterCycles;
-  if (total !== null) {
-    const until = recurrence.endDate ? `, até ${formatCalendarDay(recurrence.endDate)} no máximo` : '';
-    return `parcela ${cycleNumber} de ${total} · ${total} ${every}${until}`;
-  }
+  // A series ends by a count or by a date, never both (the create schema refuses both).
+  if (total !== null) return `parcela ${cycleNumber} de ${total} · ${total} ${every}`;
   if (recurrence.endDate)
     return `parcela ${cycleNumber} · ${every} até ${formatCalendarDay(recurrence.endDate)}`;
   return `parcela ${cycleNumber} · ${every}, sem data para terminar`;
