@@ -69,8 +69,7 @@ export const reminderRoutes = [
     method: 'POST',
     path: '/api/reminder-schedule/installment-preview',
     auth,
-    summary:
-      "Render a step of the customer's schedule for a carnê installment, on the day it would go out",
+    summary: "Render a step of the customer's schedule for a carnê installment, on the day it would go out",
     description:
       'Nothing is sent. The installment named, else the earliest open one with a boleto. 404 `Installment plan not ' +
       `found\`, \`${INSTALLMENT_NOT_FOUND}\`, \`Reminder step not found\`; 409 \`${NOT_ISSUED}\`.`,

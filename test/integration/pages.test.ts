@@ -198,7 +198,7 @@ describe('hosted pages in Chromium (390 px wide)', () => {
       `3x de R$${NBSP}16,64 (total R$${NBSP}49,90)`,
     ]);
     await page.locator('#card-installments').selectOption('3');
-    await page.getByLabel('Salvar cartão para compras futuras').check();
+    await page.getByLabel('Salvar cartão para próximas compras').check();
     await noHorizontalScroll(page);
     await shot(page, 'card-form');
     await page.locator('#pay-button').click();

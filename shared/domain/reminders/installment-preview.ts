@@ -43,7 +43,11 @@ export const installmentPreviewSchema = z.strictObject({
 });
 
 /** POST /api/reminder-schedule/installment-preview. */
-export async function previewInstallmentReminder(deps: InstallmentPreviewDeps, tenant: Tenant, input: unknown) {
+export async function previewInstallmentReminder(
+  deps: InstallmentPreviewDeps,
+  tenant: Tenant,
+  input: unknown,
+) {
   const body = parseInput(installmentPreviewSchema, input);
   const plan = await findPlan(deps, tenant, body.installmentPlanId);
   const installment =
@@ -62,7 +66,14 @@ export async function previewInstallmentReminder(deps: InstallmentPreviewDeps, t
   const recipient = await recipientFor(deps, plan);
   const charge = installmentReminderCharge(plan, installment, installment.boleto);
   const day = previewDay(charge.dueDate, step.offsetDays, deps.clock.now());
-  const values = reminderValues(tenant, context, recipient, charge, day, `${deps.publicBaseUrl}${OPT_OUT_PATH}/exemplo`);
+  const values = reminderValues(
+    tenant,
+    context,
+    recipient,
+    charge,
+    day,
+    `${deps.publicBaseUrl}${OPT_OUT_PATH}/exemplo`,
+  );
   return {
     step,
     installment: installment.number,

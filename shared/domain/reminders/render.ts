@@ -111,7 +111,11 @@ export function renderEmail(step: Pick<ReminderStep, 'subject' | 'body'>, v: Rem
     v.sandbox
       ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
       : '',
-    sellerHeaderHtml({ name: seller, logoUrl: v.businessLogoUrl ?? null, brandColor: v.businessColor ?? null }),
+    sellerHeaderHtml({
+      name: seller,
+      logoUrl: v.businessLogoUrl ?? null,
+      brandColor: v.businessColor ?? null,
+    }),
     `<p>${lines.map((line) => fillHtml(line, values)).join('<br>\n')}</p>`,
     ...optOut.map((l) => `<p style="font-size:13px;color:#555">${fillHtml(l, values)}</p>`),
     '</body></html>',
