@@ -279,7 +279,7 @@ function boot() {
   /** The seller's business name, with its https logo when its profile has one. */
   function sellerHead(seller) {
     const head = el('div', 'seller-head');
-    const logo = seller.logoUrl && seller.logoUrl.startsWith('https://') ? safeHref(seller.logoUrl) : null;
+    const logo = seller.logoUrl?.startsWith('https://') ? safeHref(seller.logoUrl) : null;
     if (logo) {
       const img = el('img', 'seller-logo');
       img.src = logo;
