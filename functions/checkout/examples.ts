@@ -91,6 +91,8 @@ const qrCode =
   '00020101021126580014br.gov.bcb.pix01367d9f0335-8dcc-4054-9bf9-0dbd61d36906520400005303986540549.905802BR5916SANDBOX SELLER 26009SAO PAULO62290525MHJWDBHI7MMjHnJKiltj6hRrf63044442';
 const pixPayment = {
   paymentId: 'c31c84f5-e0f6-47dc-80e7-a0414f26f620',
+  orderNumber: 1042,
+  receiptByEmail: false,
   status: 'pending',
   method: 'pix',
   value: 49.9,
@@ -237,6 +239,8 @@ export const examples = defineExamples(checkoutRoutes, {
         201: {
           ...cardPayment,
           paymentId: '4ddc51d8-2844-40a2-b3ab-9adb60507fab',
+          orderNumber: 1043,
+          receiptByEmail: true,
           status: 'paid',
           installments: 2,
           redirectUrl: `https://example.com/obrigado?session=${openId}`,
@@ -257,6 +261,7 @@ export const examples = defineExamples(checkoutRoutes, {
         201: {
           ...cardPayment,
           paymentId: 'fc8a5bba-3936-4cb6-b7eb-be0bd0145675',
+          orderNumber: 1044,
           status: 'declined',
           card: { brand: 'visa', last4: '9995' },
           failure: buyerFailure('insufficient_funds'),
@@ -272,6 +277,7 @@ export const examples = defineExamples(checkoutRoutes, {
         201: {
           ...pixPayment,
           paymentId: 'cbb88c3f-c186-4373-abe2-f662e56a011b',
+          orderNumber: 1045,
           method: 'boleto',
           pix: null,
           boleto: {

@@ -39,7 +39,13 @@ export const examples = defineExamples(customerAreaRoutes, {
     responses: {
       200: {
         customer: { name: 'Maria Souza', environment: 'test' },
-        sellers: [{ ...seller, billingEmailOverride: 'financeiro@example.com' }],
+        sellers: [
+          {
+            ...seller,
+            logoUrl: 'https://cdn.example.com/harmonia.png',
+            billingEmailOverride: 'financeiro@example.com',
+          },
+        ],
         data: [
           {
             ...lessons,

@@ -1,3 +1,6 @@
+import type { ReminderValues } from '#shared/domain/reminders/render';
+import type { ReminderStep } from '#shared/domain/reminders/schedule';
+import { renderedStep } from '#shared/domain/reminders/settings';
 import { refused } from '#shared/domain/scheduled-charges/actions';
 import {
   boletoSale,
@@ -282,6 +285,33 @@ const reminderChannels = {
 } as const;
 const optOutToken = 'optout_4Jq8Zr2Lw9Xc3Vb7Nm1Kp5Hs6Td0Fg2Y';
 
+/** A carnê installment's reminder (the installment-plans examples' plan), rendered as the route renders it. */
+const booklet = {
+  planUuid: '6199371f-023a-4402-ad16-a95ed8476b03',
+  step: {
+    offsetDays: -3,
+    channels: ['email', 'whatsapp', 'sms'],
+    subject: 'Sua parcela vence em {{vencimento}}',
+    body: 'Olá, {{cliente}}! {{referente}}: {{valor}} vence em {{vencimento}}. Boleto: {{linha_digitavel}}. Sair: {{descadastro}}',
+    whatsappTemplate: 'parcela_lembrete',
+  } satisfies ReminderStep,
+  values: {
+    businessName: 'Escola Harmonia',
+    businessLogoUrl: 'https://cdn.example.com/harmonia.png',
+    businessColor: '#1d4ed8',
+    customerName: 'Maria Souza',
+    itemName: 'Violão Acústico Tagima (parcela 1/3)',
+    amountDue: 34497,
+    dueDate: '2027-01-09',
+    payUrl:
+      'http://127.0.0.1:3000/api/sandbox/boletos/736651195967463/pdf?token=ffc5fdbe35f039a1b990d0b0ed7b0102',
+    boletoLine: '00090.00001 07366.511959 96746.300001 2 16860000034497',
+    pixCopyPaste: null,
+    optOutUrl: 'http://127.0.0.1:3000/descadastro/exemplo',
+    sandbox: true,
+  } satisfies ReminderValues,
+};
+
 export const examples = defineExamples(scheduledChargeRoutes, {
   createScheduledCharge: [
     {
@@ -424,8 +454,8 @@ export const examples = defineExamples(scheduledChargeRoutes, {
         email: {
           to: 'maria@example.com',
           subject: '[TESTE] Sua cobrança vence hoje',
-          text: 'Ambiente de testes: nenhuma cobrança real foi feita.\n\nOlá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo\n',
-          html: '<!DOCTYPE html>\n<html lang="pt-BR"><head><meta charset="utf-8"><title>[TESTE] Sua cobrança vence hoje</title></head>\n<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">\n<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">Ambiente de testes: nenhuma cobrança real foi feita.</p>\n<p>Olá, <span style="word-break:break-all">Maria Souza</span>! <span style="word-break:break-all">Mensalidade</span>: <span style="word-break:break-all">R$ 120,50</span> vence hoje. Pague em <a href="http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A">http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A</a>. Para não receber mais: <a href="http://127.0.0.1:41013/descadastro/exemplo">http://127.0.0.1:41013/descadastro/exemplo</a></p>\n</body></html>',
+          text: 'Ambiente de testes: nenhuma cobrança real foi feita.\n\nEscola Harmonia\n\nOlá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo\n',
+          html: '<!DOCTYPE html>\n<html lang="pt-BR"><head><meta charset="utf-8"><title>[TESTE] Sua cobrança vence hoje</title></head>\n<body style="font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px">\n<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">Ambiente de testes: nenhuma cobrança real foi feita.</p>\n<p style="margin:0 0 16px;font-size:18px;font-weight:bold">Escola Harmonia</p>\n<p>Olá, <span style="word-break:break-all">Maria Souza</span>! <span style="word-break:break-all">Mensalidade</span>: <span style="word-break:break-all">R$ 120,50</span> vence hoje. Pague em <a href="http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A">http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A</a>. Para não receber mais: <a href="http://127.0.0.1:41013/descadastro/exemplo">http://127.0.0.1:41013/descadastro/exemplo</a></p>\n</body></html>',
         },
         whatsapp: {
           to: '+5511987654321',
@@ -459,6 +489,18 @@ export const examples = defineExamples(scheduledChargeRoutes, {
           to: '+5511987654321',
           text: 'Escola Harmonia: Olá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo',
         },
+      },
+    },
+  },
+  previewInstallmentReminder: {
+    body: { step: -3, installmentPlanId: booklet.planUuid },
+    responses: {
+      200: {
+        step: booklet.step,
+        installment: 1,
+        sendDate: '2027-01-06',
+        amountDue: 344.97,
+        ...renderedStep(booklet.step, booklet.values, { email: 'maria@example.com', phone: '11987654321' }),
       },
     },
   },

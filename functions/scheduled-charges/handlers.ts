@@ -1,3 +1,4 @@
+import { previewInstallmentReminder } from '#shared/domain/reminders/installment-preview';
 import { optOut, optOutPage } from '#shared/domain/reminders/opt-out';
 import {
   deleteChannel,
@@ -49,6 +50,7 @@ export const group = defineHandlers(scheduledChargeRoutes, ({ deps }) => {
     getReminderSchedule: ({ tenant }) => getReminderSchedule(deps, tenant),
     putReminderSchedule: ({ tenant, body }) => putReminderSchedule(deps, tenant, body),
     previewReminder: ({ tenant, body }) => previewReminder(deps, tenant, body),
+    previewInstallmentReminder: ({ tenant, body }) => previewInstallmentReminder(deps, tenant, body),
     getCustomerReminderSchedule: ({ tenant, path }) => getCustomerReminderSchedule(deps, tenant, path.uuid),
     putCustomerReminderSchedule: ({ tenant, path, body }) =>
       putCustomerReminderSchedule(deps, tenant, path.uuid, body),

@@ -1,7 +1,13 @@
 import * as z from 'zod';
 import { uuidParam } from '#shared/domain/params';
 import {
+  INSTALLMENT_NOT_FOUND,
+  installmentPreviewSchema,
+  NOT_ISSUED,
+} from '#shared/domain/reminders/installment-preview';
+import {
   customerReminderScheduleResponse,
+  installmentReminderPreviewResponse,
   reminderChannelsResponse,
   reminderPreviewResponse,
   reminderScheduleResponse,
@@ -57,6 +63,19 @@ export const reminderRoutes = [
     request: { body: previewSchema },
     errors: [404],
     responses: { 200: reminderPreviewResponse },
+  },
+  {
+    operationId: 'previewInstallmentReminder',
+    method: 'POST',
+    path: '/api/reminder-schedule/installment-preview',
+    auth,
+    summary: "Render a step of the customer's schedule for a carnê installment, on the day it would go out",
+    description:
+      'Nothing is sent. The installment named, else the earliest open one with a boleto. 404 `Installment plan not ' +
+      `found\`, \`${INSTALLMENT_NOT_FOUND}\`, \`Reminder step not found\`; 409 \`${NOT_ISSUED}\`.`,
+    request: { body: installmentPreviewSchema },
+    errors: [404, 409],
+    responses: { 200: installmentReminderPreviewResponse },
   },
   {
     ...byCustomer,

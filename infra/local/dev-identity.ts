@@ -34,7 +34,7 @@ export async function ensureDevIdentity(
   let sellerId = previous.sellerId;
   let apiKey = previous.apiKey;
   if (!sellerId || !(await container.repos.sellers.exists(sellerId))) {
-    sellerId = await container.repos.sellers.create('Demo seller', now);
+    sellerId = await container.repos.sellers.create('Loja Demonstração', now);
     apiKey = undefined;
   }
   if (!apiKey) {

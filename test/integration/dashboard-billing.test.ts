@@ -226,7 +226,7 @@ describe('carnês', () => {
     const issued = plan.installmentsDetail.filter((i) => i.boleto);
     expect(issued.length).toBeGreaterThan(0);
     for (const i of issued) expect(text).toContain(i.boleto!.barcodeLine);
-    expect(text.match(/Boleto ainda nao emitido/g)).toHaveLength(4 - issued.length);
+    expect(text.match(/Boleto ainda não emitido/g)).toHaveLength(4 - issued.length);
     for (const i of plan.installmentsDetail) expect(text).toContain(brDate(i.dueDate));
     expect(text).toContain('Padaria da Ana');
     expect(text).toContain('Maria Souza');

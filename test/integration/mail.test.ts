@@ -78,7 +78,7 @@ describe('buyer receipts', () => {
     expect(text).toContain('Valor: R$ 49,90');
     expect(text).toContain('Forma de pagamento: Cartão de crédito Visa final 1111 (3 parcelas)');
     expect(text).toMatch(/Data do pagamento: \d{2}\/\d{2}\/\d{4} às \d{2}:\d{2} \(horário de Brasília\)/);
-    expect(text).toContain(`Transação: ${sale.body.id}`);
+    expect(text).toContain(`Pedido nº: ${sale.body.id}`);
     expect(text).toContain('Ambiente de testes: nenhuma cobrança real foi feita.');
     expect(html).toContain('R$ 49,90');
     expect(html).not.toContain('4111111111111111');
@@ -142,7 +142,7 @@ describe('buyer receipts', () => {
     const [receipt] = await inboxWith(s.key, 1);
     const read = await api.get(`/api/test-helpers/mail/${receipt.id}`, { token: s.key });
     expect(read.body.text).toContain('Forma de pagamento: Pix');
-    expect(read.body.text).toContain(`Transação: ${pix.body.id}`);
+    expect(read.body.text).toContain(`Pedido nº: ${pix.body.id}`);
   });
 
   it('escapes the product name in the HTML part', async () => {

@@ -156,10 +156,10 @@ describe('the customer area in Chromium', () => {
     const input = form.locator('input[type="email"]');
     expect(await input.inputValue()).toBe('');
     await input.fill('nao-e-email');
-    await form.locator('button.primary').click();
+    await form.getByRole('button', { name: 'Salvar e-mail de cobrança' }).click();
     expect(await form.locator('.billing-status').textContent()).toBe('Informe um e-mail válido.');
     await input.fill('Financeiro@Example.com');
-    await form.locator('button.primary').click();
+    await form.getByRole('button', { name: 'Salvar e-mail de cobrança' }).click();
     await expect
       .poll(() => form.locator('.billing-status').textContent(), SETTLED)
       .toBe('Pronto: as cobranças deste vendedor irão para financeiro@example.com.');
@@ -190,7 +190,7 @@ describe('the customer area in Chromium', () => {
     await w.page.goto(await linkUrl(cpf, email));
     await expect.poll(() => w.page.locator('#area').isVisible(), SETTLED).toBe(true);
     expect(await input.inputValue()).toBe('financeiro@example.com');
-    await form.locator('button.secondary').click();
+    await form.getByRole('button', { name: 'Usar o e-mail do cadastro' }).click();
     await expect
       .poll(() => form.locator('.billing-status').textContent(), SETTLED)
       .toBe('Pronto: as cobranças deste vendedor voltam para o e-mail do seu cadastro.');

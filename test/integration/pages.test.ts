@@ -198,7 +198,7 @@ describe('hosted pages in Chromium (390 px wide)', () => {
       `3x de R$${NBSP}16,64 (total R$${NBSP}49,90)`,
     ]);
     await page.locator('#card-installments').selectOption('3');
-    await page.getByLabel('Salvar cartão para compras futuras').check();
+    await page.getByLabel('Salvar cartão para próximas compras').check();
     await noHorizontalScroll(page);
     await shot(page, 'card-form');
     await page.locator('#pay-button').click();
@@ -407,8 +407,9 @@ describe('hosted pages in Chromium (390 px wide)', () => {
       (await api.post(`/api/test-helpers/transactions/${pix.id}/pay`, undefined, { token: s.key })).status,
     ).toBe(200);
     await page.locator('#result-success').waitFor({ timeout: 20_000 });
+    // The order number is the sale's id; the receipt goes to the e-mail the buyer typed.
     expect(await page.locator('#success-detail').textContent()).toBe(
-      `Recebemos seu pagamento de R$${NBSP}49,90 por Pix.`,
+      `Recebemos seu pagamento de R$${NBSP}49,90 por Pix. Pedido nº ${pix.id}. Enviamos o recibo para o seu e-mail.`,
     );
     // A product link has no success URL: the page stays on its confirmation.
     expect(page.url()).toBe(s.product.paymentLink);

@@ -11,6 +11,7 @@ import {
   screenshots,
   watchPage,
 } from '../support/browser';
+import { checkView } from '../support/dashboard';
 import { customerBody, sellerFixtures } from '../support/fixtures';
 import { type client, logLines, useTestRuntime } from '../support/runtime';
 
@@ -216,6 +217,9 @@ describe('the portal page in Chromium (390 px wide)', () => {
     expect(await page.locator('#return-link').getAttribute('href')).toBe(RETURN_URL);
     await noHorizontalScroll(page);
     await shot(page, 'active');
+    // axe-core at 390 px and 1280 px: no serious or critical violation; then back to the phone.
+    await checkView(page, 'portal-active', shot);
+    await page.setViewportSize(PHONE);
 
     await card.getByRole('button', { name: 'Cancelar' }).click();
     const dialog = page.locator(`#cancel-dialog-${id}`);

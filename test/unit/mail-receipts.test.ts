@@ -178,7 +178,7 @@ describe('sendPaymentReceipt', () => {
     expect(mail.text).toContain('Valor: R$ 49,90');
     expect(mail.text).toContain('Forma de pagamento: Cartão de crédito Visa final 1111 (3 parcelas)');
     expect(mail.text).toContain('Data do pagamento: 22/11/2026 às 14:05 (horário de Brasília)');
-    expect(mail.text).toContain('Transação: 1234');
+    expect(mail.text).toContain('Pedido nº: 1234');
     expect(mailLog.markers.get('receipt#evt_1')?.state).toBe('sent');
   });
 
@@ -193,7 +193,7 @@ describe('sendPaymentReceipt', () => {
   it('sends one receipt per event: another event of another payment sends its own', async () => {
     await sendPaymentReceipt(deps, paymentEvent());
     await sendPaymentReceipt(deps, paymentEvent({ id: 1235 }, sandbox, 'evt_2'));
-    expect(mailer.sent.map((m) => m.text.match(/Transação: (\d+)/)?.[1])).toEqual(['1234', '1235']);
+    expect(mailer.sent.map((m) => m.text.match(/Pedido nº: (\d+)/)?.[1])).toEqual(['1234', '1235']);
   });
 
   it('releases the claim when sending fails, so the retried event sends', async () => {
@@ -335,7 +335,7 @@ describe('the receipt of a seller with a business profile', () => {
       id: 7,
       name: 'Loja <Ana> & Cia',
       logoUrl: 'https://cdn.example/l.png?a=1&b="2"',
-      brandColor: null,
+      brandColor: '#7c3aed',
     });
     const deps = { mailer, mailLog: new FakeMailLog(), clock: new FakeClock('2026-11-22T17:05:01Z'), team };
     const event = paymentEvent();
@@ -343,9 +343,14 @@ describe('the receipt of a seller with a business profile', () => {
       ...event,
       tenant: { sellerId: 7, environment: event.tenant.environment },
     });
+    expect(mailer.sent[0].subject).toBe('[TESTE] Recibo de Loja <Ana> & Cia: Curso de Programação');
     expect(mailer.sent[0].text).toContain('Vendido por: Loja <Ana> & Cia');
     expect(mailer.sent[0].html).toContain(
-      '<img src="https://cdn.example/l.png?a=1&amp;b=&quot;2&quot;" alt="Loja &lt;Ana&gt; &amp; Cia"',
+      '<img src="https://cdn.example/l.png?a=1&amp;b=&quot;2&quot;" alt=""',
+    );
+    // The business name heads the mail, over a band of the seller's colour.
+    expect(mailer.sent[0].html).toMatch(
+      /<p style="border-top:6px solid #7c3aed;[^"]*">.*Loja &lt;Ana&gt; &amp; Cia<\/p>/,
     );
   });
 });

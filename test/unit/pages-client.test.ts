@@ -194,4 +194,12 @@ describe('the page script after a subscription succeeded', () => {
       `Recebemos seu pagamento de R$${NBSP}49,90 no cartão final 1111 em 3x.`,
     );
   });
+
+  it('gives the order number and says the receipt went to the e-mail only when it did', () => {
+    const sale = { ...paid, orderNumber: 1043, receiptByEmail: true };
+    expect(successDetail(sale, undefined)).toBe(
+      `Recebemos seu pagamento de R$${NBSP}49,90 no cartão final 1111. Pedido nº 1043. Enviamos o recibo para o seu e-mail.`,
+    );
+    expect(successDetail({ ...sale, receiptByEmail: false }, undefined)).not.toContain('recibo');
+  });
 });

@@ -199,6 +199,8 @@ describe('renderCheckoutPage (open)', () => {
   it('hands a pending payment to the script as escaped JSON', () => {
     const payment: PaymentOutcome = {
       paymentId: '9d36b84f-c70b-478f-b95c-12729b90ca25',
+      orderNumber: 7,
+      receiptByEmail: false,
       status: 'pending',
       method: 'pix',
       value: 49.9,

@@ -218,7 +218,9 @@ export function successDetail(outcome, recurring) {
     ? `${formatBrl(outcome.value)} no cartão final ${card.last4}` +
       (outcome.installments > 1 ? ` em ${outcome.installments}x.` : '.')
     : `${formatBrl(outcome.value)} por ${how}.`;
-  const received = `Recebemos seu pagamento de ${paid}`;
+  const order = outcome.orderNumber ? ` Pedido nº ${outcome.orderNumber}.` : '';
+  const receipt = outcome.receiptByEmail ? ' Enviamos o recibo para o seu e-mail.' : '';
+  const received = `Recebemos seu pagamento de ${paid}${order}${receipt}`;
   if (!recurring) return received;
   const renewals = card
     ? 'renovada automaticamente no mesmo cartão'
@@ -233,7 +235,9 @@ function boot(root) {
   const address = JSON.parse(root.dataset.address || '{}');
   const form = $('pay-form');
   const payButton = $('pay-button');
-  const payLabel = payButton.textContent;
+  // The button's words per method (a boleto is generated, pix and card pay): see checkout-page.ts.
+  const labels = JSON.parse(payButton.dataset.labels || '{}');
+  const payLabel = () => labels[method] ?? payButton.textContent;
   const formError = $('form-error');
   const sections = { pix: $('result-pix'), boleto: $('result-boleto'), success: $('result-success') };
   const tabs = [...root.querySelectorAll('[role="tab"]')];
@@ -265,6 +269,7 @@ function boot(root) {
       tab.tabIndex = selected ? 0 : -1;
       $(tab.getAttribute('aria-controls')).hidden = !selected;
     }
+    if (!payButton.disabled) payButton.textContent = payLabel();
   }
   tabs.forEach((tab, i) => {
     tab.addEventListener('click', () => selectTab(tab));
@@ -373,7 +378,7 @@ function boot(root) {
     generation++;
     showOnly(null);
     payButton.disabled = false;
-    payButton.textContent = payLabel;
+    payButton.textContent = payLabel();
   }
 
   function showSuccess(outcome) {
@@ -488,11 +493,11 @@ function boot(root) {
       body = await response.json().catch(() => ({}));
     } catch {
       payButton.disabled = false;
-      payButton.textContent = payLabel;
+      payButton.textContent = payLabel();
       return showFormError('Não foi possível falar com o servidor. Confira sua conexão e tente novamente.');
     }
     payButton.disabled = false;
-    payButton.textContent = payLabel;
+    payButton.textContent = payLabel();
     if (response.status === 201 || response.status === 200) return show(body);
     if (response.status === 400) {
       const errors = fieldErrors(body.message);

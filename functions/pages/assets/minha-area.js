@@ -201,7 +201,7 @@ function boot() {
     const box = el('form', 'billing-email');
     box.noValidate = true;
     const id = `billing-${seller.sellerId}`;
-    const label = el('label', '', 'E-mail para as cobranças deste vendedor');
+    const label = el('label', '', `E-mail para as cobranças de ${seller.sellerName}`);
     label.htmlFor = id;
     const input = el('input');
     input.id = id;
@@ -212,7 +212,8 @@ function boot() {
     input.value = seller.billingEmailOverride ?? '';
     const status = el('p', 'hint billing-status');
     status.setAttribute('role', 'status');
-    const save = el('button', 'primary', 'Salvar e-mail de cobrança');
+    // A setting, not a payment: the secondary style, so it never reads like the rows' "Pagar".
+    const save = el('button', 'secondary', 'Salvar e-mail de cobrança');
     save.type = 'submit';
     const clear = el('button', 'secondary', 'Usar o e-mail do cadastro');
     clear.type = 'button';
@@ -275,6 +276,22 @@ function boot() {
     return box;
   }
 
+  /** The seller's business name, with its https logo when its profile has one. */
+  function sellerHead(seller) {
+    const head = el('div', 'seller-head');
+    const logo = seller.logoUrl?.startsWith('https://') ? safeHref(seller.logoUrl) : null;
+    if (logo) {
+      const img = el('img', 'seller-logo');
+      img.src = logo;
+      img.alt = '';
+      img.width = 32;
+      img.height = 32;
+      head.append(img);
+    }
+    head.append(el('h3', 'seller-name', seller.sellerName));
+    return head;
+  }
+
   function render(token, data) {
     $('greeting').textContent = `Olá, ${data.customer.name}`;
     $('sandbox').hidden = data.customer.environment !== 'test';
@@ -284,7 +301,7 @@ function boot() {
     for (const seller of data.sellers) {
       const section = el('section', 'box seller');
       section.dataset.sellerId = String(seller.sellerId);
-      section.append(el('h3', 'seller-name', seller.sellerName));
+      section.append(sellerHead(seller));
       const charges = data.data.filter((c) => c.sellerId === seller.sellerId);
       if (charges.length === 0) {
         section.append(el('p', 'hint', 'Nenhuma cobrança em aberto ou recente com este vendedor.'));

@@ -1,5 +1,6 @@
 import type { ReminderSettingsRepository } from '#shared/domain/ports';
 import { customerRemindersEntity, optOutEntity, sellerRemindersEntity } from './entities/reminder-settings';
+import { sellerEntity } from './entities/seller';
 import { keys } from './keys';
 import { ConditionFailedError, type Item, type Table } from './table';
 
@@ -40,8 +41,11 @@ export function createReminderSettingsRepository(table: Table): ReminderSettings
       const profile = at(wanted[0]);
       const seller = at(wanted[1]);
       const customer = customerId !== undefined ? at(wanted[2]) : undefined;
+      const business = profile ? sellerEntity.fromItem(profile) : null;
       return {
-        businessName: profile ? String(profile.name) : '',
+        businessName: business?.name ?? '',
+        businessLogoUrl: business?.logoUrl ?? null,
+        businessColor: business?.brandColor ?? null,
         seller: seller ? sellerRemindersEntity.fromItem(seller) : null,
         customer: customer ? customerRemindersEntity.fromItem(customer) : null,
       };

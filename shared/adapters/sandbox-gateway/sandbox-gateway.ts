@@ -367,6 +367,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     if (!item) return null;
     return {
       gatewayPayId,
+      sellerId: Number(item.sellerId),
       method: item.method as SandboxCharge['method'],
       amount: Number(item.amount),
       status: item.status as ChargeStatus,

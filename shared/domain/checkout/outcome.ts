@@ -10,6 +10,10 @@ import { type CheckoutMethod, type CheckoutSession, successUrlOf } from './sessi
 export interface PaymentOutcome {
   /** The transaction's uuid; null when nothing was charged (a trial's card check). */
   paymentId: string | null;
+  /** The order number the buyer quotes to the seller (the transaction's id, as on the receipt); null: nothing charged. */
+  orderNumber: number | null;
+  /** The payment is confirmed and its receipt goes to the buyer's e-mail (notifications/receipts.ts). */
+  receiptByEmail: boolean;
   /** `trialing`: the card was kept and a subscription's trial started, nothing charged. */
   status: 'pending' | 'paid' | 'declined' | 'failed' | 'canceled' | 'trialing';
   method: CheckoutMethod;
@@ -63,6 +67,9 @@ export async function outcomeOf(
   const pending = status === 'pending';
   return {
     paymentId: t.uuid,
+    orderNumber: t.id,
+    // The receipt is sent on transaction.payment.succeeded to the buyer's e-mail, when there is one.
+    receiptByEmail: status === 'paid' && t.customer.email.trim() !== '',
     status,
     method: methodOf(t),
     value: centavosToReais(t.value),
@@ -96,6 +103,8 @@ export function trialOutcome(
 ): PaymentOutcome {
   return {
     paymentId: null,
+    orderNumber: null,
+    receiptByEmail: false,
     status: 'trialing',
     method: 'card',
     value: 0,
@@ -113,6 +122,8 @@ export function trialOutcome(
 export function refusedCardOutcome(failureCode: string): PaymentOutcome {
   return {
     paymentId: null,
+    orderNumber: null,
+    receiptByEmail: false,
     status: failureCode === 'processing_error' ? 'failed' : 'declined',
     method: 'card',
     value: 0,

@@ -86,6 +86,14 @@ export const paymentOutcomeResponse = z.lazy(() =>
         .describe(
           'The transaction uuid; poll GET …/payments/{paymentId} while pending. Null when nothing was charged (a trial)',
         ),
+      orderNumber: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          "The order number the buyer quotes (the transaction's id, as on the receipt); null when nothing was charged",
+        ),
+      receiptByEmail: z.boolean().describe("Paid, and the receipt goes to the buyer's e-mail"),
       status: z
         .enum(['pending', 'paid', 'declined', 'failed', 'canceled', 'trialing'])
         .describe(

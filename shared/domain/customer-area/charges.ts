@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
-import { OPEN_CYCLE_STATUSES, payUrlOf } from '#shared/domain/scheduled-charges/charge';
+import { cycleItemName, OPEN_CYCLE_STATUSES, payUrlOf } from '#shared/domain/scheduled-charges/charge';
 import { NotFoundError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
 import type { MagicLinkSubject } from './magic-link';
@@ -14,7 +14,7 @@ const RECENT_DAYS = 90;
 
 export type CustomerChargesDeps = Pick<
   Deps,
-  'customers' | 'directory' | 'scheduledCharges' | 'installmentPlans' | 'clock' | 'publicBaseUrl'
+  'customers' | 'directory' | 'team' | 'scheduledCharges' | 'installmentPlans' | 'clock' | 'publicBaseUrl'
 >;
 
 export const customerChargeItem = z.object({
@@ -33,7 +33,10 @@ export const customerChargeItem = z.object({
 });
 export const customerAreaSeller = z.object({
   sellerId: z.number(),
+  /** The seller's business name (its profile, as its pages and e-mails show it). */
   sellerName: z.string(),
+  /** The https logo of its business profile, or null. */
+  logoUrl: z.string().nullable(),
   /** The e-mail this seller bills when the customer (or the seller) set one; null: the registered e-mail. */
   billingEmailOverride: z.string().nullable(),
 });
@@ -62,23 +65,27 @@ export async function listCustomerCharges(
   const since = recent.slice(0, 10);
   const data: Item[] = [];
   const sellers: z.output<typeof customerAreaSeller>[] = [];
-  // Every seller's reads at once.
-  const read = await Promise.all(
-    registered.map(async ({ link, profile }) => {
-      const tenant = { sellerId: link.sellerId, environment: subject.environment };
-      const [name, charges, plans] = await Promise.all([
-        deps.directory.sellerName(link.sellerId),
-        deps.scheduledCharges.listByCustomer(tenant, link.customerId, { closedSince: recent }),
-        deps.installmentPlans.listByCustomer(tenant, link.customerId),
-      ]);
-      return { link, name, profile, charges, plans };
-    }),
-  );
-  for (const { link, name, profile, charges, plans } of read) {
-    const sellerName = name ?? `Vendedor ${link.sellerId}`;
+  // Every seller's reads at once; their business profiles in one read.
+  const [businesses, read] = await Promise.all([
+    deps.team.profiles(registered.map(({ link }) => link.sellerId)),
+    Promise.all(
+      registered.map(async ({ link, profile }) => {
+        const tenant = { sellerId: link.sellerId, environment: subject.environment };
+        const [charges, plans] = await Promise.all([
+          deps.scheduledCharges.listByCustomer(tenant, link.customerId, { closedSince: recent }),
+          deps.installmentPlans.listByCustomer(tenant, link.customerId),
+        ]);
+        return { link, profile, charges, plans };
+      }),
+    ),
+  ]);
+  for (const { link, profile, charges, plans } of read) {
+    const business = businesses.find((b) => b.id === link.sellerId);
+    const sellerName = business?.name || `Vendedor ${link.sellerId}`;
     sellers.push({
       sellerId: link.sellerId,
       sellerName,
+      logoUrl: business?.logoUrl ?? null,
       billingEmailOverride: profile.billingEmailOverride,
     });
     for (const charge of charges)
@@ -91,7 +98,7 @@ export async function listCustomerCharges(
           kind: 'scheduled_charge',
           id: charge.id,
           number: cycle.number,
-          description: charge.description ?? charge.product?.name ?? 'Cobrança',
+          description: charge.description ?? cycleItemName(charge, cycle),
           amount: centavosToReais(cycle.amount),
           dueDate: cycle.dueDate,
           status: cycle.status,

@@ -16,7 +16,7 @@ import { effectiveDueDate, refused } from './state';
  * plan or of no plan at all answers the same 404.
  */
 
-export type BookletDeps = Pick<Deps, 'installmentPlans' | 'directory' | 'clock' | 'ids' | 'publicBaseUrl'>;
+export type BookletDeps = Pick<Deps, 'installmentPlans' | 'team' | 'clock' | 'ids' | 'publicBaseUrl'>;
 
 export const BOOKLET_NOT_FOUND = 'Booklet not found';
 const TOKEN_PREFIX = 'crn';
@@ -51,11 +51,12 @@ function slipOf(i: Installment): BookletSlip {
   return { ...base, dueDate: i.dueDate, state: { kind: 'not_issued' } };
 }
 
-async function bookletOf(deps: Pick<BookletDeps, 'directory'>, plan: InstallmentPlan): Promise<Buffer> {
-  const sellerName =
-    (await deps.directory.sellerName(plan.tenant.sellerId)) ?? `Vendedor ${plan.tenant.sellerId}`;
+/** The booklet names the seller by its business profile (the name and colour its pages show). */
+async function bookletOf(deps: Pick<BookletDeps, 'team'>, plan: InstallmentPlan): Promise<Buffer> {
+  const [profile] = await deps.team.profiles([plan.tenant.sellerId]);
   return boletoBookletPdf({
-    sellerName,
+    sellerName: profile?.name || `Vendedor ${plan.tenant.sellerId}`,
+    brandColor: profile?.brandColor ?? null,
     payerName: plan.customer.name,
     installments: plan.installments,
     reference: plan.uuid,

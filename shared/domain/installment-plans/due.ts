@@ -8,7 +8,7 @@ import {
 } from '#shared/domain/due-schedule';
 import { termsForDueDate } from '#shared/domain/payments/late-charge-settings';
 import type { ReminderContext } from '#shared/domain/ports';
-import { deliverStep, stepAt } from '#shared/domain/reminders/deliver';
+import { deliverStep, type ReminderCharge, stepAt } from '#shared/domain/reminders/deliver';
 import { withOffsets } from '#shared/domain/reminders/schedule';
 import { offsetsFor, recipientFor } from '#shared/domain/scheduled-charges/reminders';
 import type { ReminderStepAt } from '#shared/domain/scheduled-charges/state';
@@ -16,7 +16,12 @@ import { isConflict } from '#shared/errors';
 import { cancelDraft } from './actions';
 import type { InstallmentPlanDeps } from './deps';
 import { cancelBoletos, type IssuedBoleto, issueBoleto, undoBoleto } from './issue';
-import { INSTALLMENT_PLAN_DUE_JOB, type InstallmentBoleto, type InstallmentPlan } from './plan';
+import {
+  INSTALLMENT_PLAN_DUE_JOB,
+  type Installment,
+  type InstallmentBoleto,
+  type InstallmentPlan,
+} from './plan';
 import {
   type Draft,
   draftOf,
@@ -108,6 +113,23 @@ async function applyTime(
   return { draft, issued, reminders, canceled: [] };
 }
 
+/** What a reminder says of an issued installment: its boleto (line and PDF link) and the amount due. */
+export function installmentReminderCharge(
+  plan: InstallmentPlan,
+  i: Installment,
+  boleto: NonNullable<Installment['boleto']>,
+): ReminderCharge {
+  return {
+    itemName: `${plan.product.name} (parcela ${i.number}/${plan.installments})`,
+    amount: i.amount,
+    dueDate: effectiveDueDate(i),
+    terms: termsForDueDate(i.lateCharges ?? null, i.dueDate, effectiveDueDate(i)),
+    payUrl: boleto.pdfUrl,
+    boletoLine: boleto.barcodeLine,
+    pixCopyPaste: null,
+  };
+}
+
 /**
  * Sends the steps the save recorded (the boleto's line and PDF link) on their channels. A plan has
  * no timeline: each channel's failure is reported to the job's log.
@@ -131,15 +153,7 @@ async function sendReminders(
         context,
         recipient,
         step,
-        charge: {
-          itemName: `${plan.product.name} (parcela ${i.number}/${plan.installments})`,
-          amount: i.amount,
-          dueDate: effectiveDueDate(i),
-          terms: termsForDueDate(i.lateCharges ?? null, i.dueDate, effectiveDueDate(i)),
-          payUrl: i.boleto.pdfUrl,
-          boletoLine: i.boleto.barcodeLine,
-          pixCopyPaste: null,
-        },
+        charge: installmentReminderCharge(plan, i, i.boleto),
       });
     }
   } catch (error) {

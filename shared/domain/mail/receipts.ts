@@ -66,7 +66,7 @@ export async function sendPaymentReceipt(
   }
   const [seller] = await deps.team.profiles([detail.tenant.sellerId]);
   const rendered = paymentReceipt({
-    seller: seller ? { name: seller.name, logoUrl: seller.logoUrl } : null,
+    seller: seller ? { name: seller.name, logoUrl: seller.logoUrl, brandColor: seller.brandColor } : null,
     transactionId: data.id,
     productName: data.productName,
     amount,

@@ -25,8 +25,31 @@ export interface ReceiptData {
   buyerName: string;
   /** A sandbox payment: the receipt says no real money moved. */
   sandbox: boolean;
-  /** The seller's business profile (its name and https logo), when it has one. */
-  seller?: { name: string; logoUrl: string | null } | null;
+  /** The seller's business profile (its name, https logo and colour), when it has one. */
+  seller?: MailSeller | null;
+}
+
+/** Who an e-mail to a buyer comes from: the seller's business profile. */
+export interface MailSeller {
+  name: string;
+  logoUrl: string | null;
+  /** `#rrggbb`, or null. */
+  brandColor?: string | null;
+}
+
+/**
+ * The top of an e-mail to a buyer: the seller's logo (https only) and business name, over a band of
+ * its colour when it chose one. Every value escaped; the colour only as six hex digits.
+ */
+export function sellerHeaderHtml(seller: MailSeller | null | undefined): string {
+  const name = seller?.name.trim();
+  if (!seller || !name) return '';
+  const color = /^#[0-9a-fA-F]{6}$/.test(seller.brandColor ?? '') ? seller.brandColor : null;
+  const logo = seller.logoUrl?.startsWith('https://')
+    ? `<img src="${escapeHtml(seller.logoUrl)}" alt="" height="40" style="vertical-align:middle;margin-right:10px">`
+    : '';
+  const band = color ? `border-top:6px solid ${color};padding-top:12px;` : '';
+  return `<p style="${band}margin:0 0 16px;font-size:18px;font-weight:bold">${logo}${escapeHtml(name)}</p>`;
 }
 
 const BRANDS: Record<string, string> = {
@@ -67,12 +90,15 @@ export function paymentReceipt(data: ReceiptData): RenderedMail {
     ['Valor', formatBrl(data.amount)],
     ['Forma de pagamento', methodLabel(data)],
     ['Data do pagamento', formatSaoPauloDateTime(data.paidAt)],
-    ['Transação', String(data.transactionId)],
+    ['Pedido nº', String(data.transactionId)],
   ];
   const greeting = data.buyerName.trim() ? `Olá, ${data.buyerName.trim()}!` : 'Olá!';
   const intro = 'Recebemos o seu pagamento. Este é o seu recibo.';
   const outro = 'Guarde este e-mail como comprovante do pagamento.';
-  const subject = headerText(`${data.sandbox ? '[TESTE] ' : ''}Recibo do seu pagamento: ${data.productName}`);
+  const seller = data.seller?.name.trim();
+  const subject = headerText(
+    `${data.sandbox ? '[TESTE] ' : ''}${seller ? `Recibo de ${seller}` : 'Recibo do seu pagamento'}: ${data.productName}`,
+  );
 
   const text = [
     ...(data.sandbox ? [SANDBOX_NOTE, ''] : []),
@@ -94,9 +120,7 @@ export function paymentReceipt(data: ReceiptData): RenderedMail {
     data.sandbox
       ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
       : '',
-    data.seller?.logoUrl?.startsWith('https://')
-      ? `<p><img src="${escapeHtml(data.seller.logoUrl)}" alt="${escapeHtml(data.seller.name)}" height="40"></p>`
-      : '',
+    sellerHeaderHtml(data.seller),
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(intro)}</p>`,
     '<table style="border-collapse:collapse" role="presentation">',

@@ -1,8 +1,8 @@
-import { formatCalendarDay } from '#shared/dates';
+import { formatCalendarDay, saoPauloDate } from '#shared/dates';
 import type { CycleStatus } from '#shared/domain/scheduled-charges/charge';
 import type { PayLinkView } from '#shared/domain/scheduled-charges/pay-link';
 import { NotFoundError } from '#shared/errors';
-import { pageLayout } from './checkout-page';
+import { footer, type PageBrand, pageLayout } from './checkout-page';
 import { formatBrl } from './format';
 import { html, type SafeHtml, safeUrl } from './html';
 import type { PageAnswer } from './page';
@@ -26,14 +26,49 @@ const STATUS_LABELS: Record<CycleStatus, string> = {
   canceled: 'Cancelada',
 };
 
-const layout = (title: string, body: SafeHtml, withScript: boolean) =>
-  pageLayout(title, body, withScript ? `${CHARGE_ASSET_PATH}/charge.js` : null);
+const layout = (title: string, body: SafeHtml, withScript: boolean, brand: PageBrand | null = null) =>
+  pageLayout(title, body, withScript ? `${CHARGE_ASSET_PATH}/charge.js` : null, brand);
 
-const titleOf = (view: PayLinkView) => view.product?.name ?? view.description ?? 'Cobrança';
+const sellerOf = (view: PayLinkView) => view.seller.name.trim();
+
+/** What the charge is for; a charge with neither product nor description is the seller's charge. */
+const titleOf = (view: PayLinkView) =>
+  view.product?.name ?? view.description ?? (sellerOf(view) ? `Cobrança de ${sellerOf(view)}` : 'Cobrança');
+
+/** The tab's title: `Aulas · Cobrança`, or the title alone when it already says Cobrança. */
+const documentTitle = (view: PayLinkView) =>
+  view.product?.name || view.description ? `${titleOf(view)} · Cobrança` : titleOf(view);
+
+const EVERY: Record<NonNullable<PayLinkView['recurrence']>['interval'], string> = {
+  week: 'semanais',
+  month: 'mensais',
+  year: 'anuais',
+};
+
+/**
+ * What a recurring series commits the customer to, beside this cycle's number:
+ * `parcela 1 de 6 · 6 cobranças mensais`, `parcela 2 · cobranças mensais até 10/09/2027`,
+ * `parcela 1 · cobranças mensais, sem data para terminar`.
+ */
+export function commitmentText(
+  recurrence: NonNullable<PayLinkView['recurrence']>,
+  cycleNumber: number,
+): string {
+  const every =
+    recurrence.intervalCount === 1
+      ? `cobranças ${EVERY[recurrence.interval]}`
+      : `cobranças ${intervalText(recurrence.interval, recurrence.intervalCount)}`;
+  const total = recurrence.endAfterCycles;
+  // A series ends by a count or by a date, never both (the create schema refuses both).
+  if (total !== null) return `parcela ${cycleNumber} de ${total} · ${total} ${every}`;
+  if (recurrence.endDate)
+    return `parcela ${cycleNumber} · ${every} até ${formatCalendarDay(recurrence.endDate)}`;
+  return `parcela ${cycleNumber} · ${every}, sem data para terminar`;
+}
 
 function header(view: PayLinkView) {
   const recurring = view.recurrence
-    ? html`<p class="hint" id="charge-recurrence">Cobrança recorrente ${intervalText(view.recurrence.interval, view.recurrence.intervalCount)} · parcela ${view.cycleNumber}</p>`
+    ? html`<p class="hint" id="charge-recurrence">Cobrança recorrente: ${commitmentText(view.recurrence, view.cycleNumber)}</p>`
     : '';
   return html`<header class="product">
 <div class="product-text">
@@ -53,7 +88,24 @@ const sandboxBanner = (view: PayLinkView) =>
     ? html`<p class="sandbox" role="note">Ambiente de teste: nenhuma cobrança real será feita.</p>`
     : '';
 
-function pixSection(pix: NonNullable<PayLinkView['pix']>) {
+/** The last Sao Paulo day a pix is payable on: its expiry is the start of the day after. */
+const lastPayableDay = (expiresAt: string) =>
+  formatSaoPauloDay(new Date(Date.parse(expiresAt) - 1).toISOString());
+
+/**
+ * One date rule on the page: the due date is the date the customer pays by. A pix that stays
+ * payable after it says so as a grace ("ainda é aceito até"), never as a second deadline.
+ */
+function pixDeadline(pix: NonNullable<PayLinkView['pix']>, dueDate: string): string {
+  const due = formatCalendarDay(dueDate);
+  const last = lastPayableDay(pix.expiresAt);
+  const lastIso = saoPauloDate(new Date(Date.parse(pix.expiresAt) - 1));
+  return lastIso > dueDate
+    ? `Pague até o vencimento, ${due}. Depois dele, este Pix ainda é aceito até ${last}.`
+    : `Pague até ${last}.`;
+}
+
+function pixSection(pix: NonNullable<PayLinkView['pix']>, dueDate: string) {
   return html`<section class="box" id="pay-pix">
 <h2>Pague com Pix</h2>
 <p class="hint">Abra o app do seu banco, escolha pagar com Pix e leia o QR Code ou cole o código.</p>
@@ -61,7 +113,7 @@ function pixSection(pix: NonNullable<PayLinkView['pix']>) {
 <label for="pix-code">Pix copia e cola</label>
 <textarea id="pix-code" readonly rows="4">${pix.qrCode}</textarea>
 <button type="button" class="secondary" data-copy="pix-code">Copiar</button>
-<p class="hint" id="pix-expires">Pague até ${formatSaoPauloDay(pix.expiresAt)}.</p>
+<p class="hint" id="pix-expires">${pixDeadline(pix, dueDate)}</p>
 </section>`;
 }
 
@@ -100,12 +152,19 @@ function cardNote(view: PayLinkView): string {
   if (view.cardMode === 'save')
     return `Nada será cobrado agora. O cartão fica salvo com segurança e a primeira cobrança, de ${formatBrl(view.amount)}, acontece quando o período de teste terminar${view.trialEndsOn ? ` (${formatCalendarDay(view.trialEndsOn)})` : ''}.`;
   if (view.type === 'recurring')
-    return 'O cartão ficará salvo com segurança para as próximas cobranças desta série.';
+    return sellerOf(view)
+      ? `O cartão ficará salvo com ${sellerOf(view)}, com segurança, para as próximas cobranças desta série.`
+      : 'O cartão ficará salvo com segurança para as próximas cobranças desta série.';
   return 'Pagamento à vista, em uma parcela.';
 }
 
 function cardSection(view: PayLinkView) {
-  const label = view.cardMode === 'save' ? 'Salvar cartão' : `Pagar ${formatBrl(view.amount)}`;
+  const label =
+    view.cardMode === 'save'
+      ? sellerOf(view)
+        ? `Salvar cartão com ${sellerOf(view)}`
+        : 'Salvar cartão'
+      : `Pagar ${formatBrl(view.amount)}`;
   return html`<section class="box" id="pay-card">
 <h2>Cartão de crédito</h2>
 <form id="card-form" method="post" novalidate>
@@ -142,7 +201,7 @@ function openPage(view: PayLinkView) {
       ? html`<section class="box notice" id="failed-note" role="status"><p>O pagamento automático no cartão não foi aprovado. Pague pelas opções abaixo.</p></section>`
       : '';
   const options = [
-    view.pix ? pixSection(view.pix) : '',
+    view.pix ? pixSection(view.pix, view.dueDate) : '',
     view.cardMode ? cardSection(view) : '',
     view.boleto ? boletoSection(view.boleto) : '',
   ];
@@ -154,11 +213,9 @@ ${header(view)}
 ${failed}
 ${savedCardNote(view)}
 ${options}
-${footer()}
+${footer(view.seller.name)}
 </main>`;
 }
-
-const footer = () => html`<footer class="footer">Pagamento processado com segurança.</footer>`;
 
 const NOTICES: Record<'paid' | 'canceled' | 'paused', { title: string; text: string }> = {
   paid: { title: 'Cobrança paga', text: 'Esta cobrança já foi paga. Não é preciso pagar de novo.' },
@@ -186,17 +243,18 @@ ${header(view)}
 <p>${n.text}</p>
 ${paidOn}
 </section>
-${footer()}
+${footer(view.seller.name)}
 </main>`;
 }
 
 /** The page of a pay link: open (with its payment options) or closed (paid, cancelled, paused). */
 export function renderChargePage(view: PayLinkView): string {
-  const title = `${titleOf(view)} · Cobrança`;
+  const title = documentTitle(view);
+  const brand = view.seller.name ? view.seller : null;
   if (view.state === 'paid' || view.state === 'canceled' || view.state === 'paused')
-    return layout(title, closedPage(view, view.state), false);
+    return layout(title, closedPage(view, view.state), false, brand);
   const scripted = view.cardMode !== null || view.pix !== null || view.boleto !== null;
-  return layout(title, openPage(view), scripted);
+  return layout(title, openPage(view), scripted, brand);
 }
 
 export function renderChargeNotFoundPage(): string {

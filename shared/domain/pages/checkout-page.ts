@@ -155,7 +155,7 @@ ${field({
 </fieldset>`;
 }
 
-/** A one-off sale: installments and the buyer's choice to keep the card. */
+/** A one-off sale: installments and the buyer's choice to keep the card (with whom, by name). */
 function saleCardOptions(view: CheckoutView) {
   const options = installmentOptions(view.product.value, view.product.maxInstallments);
   return html`<div class="field">
@@ -165,8 +165,14 @@ ${options.map((o) => html`<option value="${o.count}">${o.label}</option>`)}
 </select>
 <p class="field-error" id="card-installments-error" hidden></p>
 </div>
-<label class="check"><input type="checkbox" id="card-save"> Salvar cartão para compras futuras</label>`;
+<label class="check"><input type="checkbox" id="card-save"> ${saveCardText(view.seller.name)}</label>`;
 }
+
+/** `Salvar cartão com Padaria da Ana para próximas compras`: the buyer knows who keeps it. */
+export const saveCardText = (sellerName: string) =>
+  sellerName.trim()
+    ? `Salvar cartão com ${sellerName.trim()} para próximas compras`
+    : 'Salvar cartão para próximas compras';
 
 /** A subscription: one installment, and the card is always kept for the renewals (said plainly). */
 function subscriptionCardNote(price: Price) {
@@ -220,8 +226,12 @@ function pixText(view: CheckoutView) {
   return `Ao continuar, mostramos o QR Code do primeiro pagamento (${formatBrl(view.price.unitAmount)}). Ao pagá-lo, você autoriza o Pix Automático: as renovações (${recurringOf(view.price)}) serão debitadas da sua conta sem que você precise pagar de novo. A autorização pode ser cancelada no app do seu banco.`;
 }
 
-function payLabel(view: CheckoutView) {
-  if (!view.price) return `Pagar ${formatBrl(view.product.value)}`;
+/**
+ * The submit button's words for a method: a boleto is only generated here (it is paid later, at a
+ * bank), so its button says so; pix and card pay now.
+ */
+function payLabel(view: CheckoutView, method: CheckoutMethod) {
+  if (!view.price) return method === 'boleto' ? 'Gerar boleto' : `Pagar ${formatBrl(view.product.value)}`;
   return view.price.trialDays > 0
     ? 'Começar o teste grátis'
     : `Assinar e pagar ${formatBrl(view.price.unitAmount)}`;
@@ -242,6 +252,7 @@ function paymentForm(view: CheckoutView) {
         : 'Ao continuar, geramos o boleto com a linha digitável e o PDF. A confirmação pode levar até 3 dias úteis.';
     return html`<div class="panel" id="panel-${m}" role="tabpanel" aria-labelledby="tab-${m}"${m !== first ? html` hidden` : ''}><p class="hint">${text}</p></div>`;
   });
+  const labels = Object.fromEntries(methods.map((m) => [m, payLabel(view, m)]));
   return html`<form id="pay-form" class="box" method="post" novalidate>
 ${buyerFields(view)}
 <fieldset class="method">
@@ -250,7 +261,7 @@ ${buyerFields(view)}
 ${panels}
 </fieldset>
 <div class="form-error" id="form-error" role="alert" hidden></div>
-<button type="submit" class="primary" id="pay-button">${payLabel(view)}</button>
+<button type="submit" class="primary" id="pay-button" data-labels="${JSON.stringify(labels)}">${first ? labels[first] : ''}</button>
 <noscript><p class="form-error">Ative o JavaScript do navegador para pagar.</p></noscript>
 </form>`;
 }
@@ -312,11 +323,13 @@ ${productHeader(view, true)}
 ${paymentForm(view)}
 ${resultSections()}
 ${cancelLink(view)}
-${footer()}
+${footer(view.seller.name)}
 </main>`;
 }
 
-const footer = () => html`<footer class="footer">Pagamento processado com segurança.</footer>`;
+/** `Pagamento a Padaria da Ana, processado com segurança.` */
+export const footer = (sellerName: string) =>
+  html`<footer class="footer">${sellerName.trim() ? `Pagamento a ${sellerName.trim()}, processado com segurança.` : 'Pagamento processado com segurança.'}</footer>`;
 
 interface Notice {
   title: string;
@@ -366,7 +379,7 @@ ${productHeader(view, view.state === 'complete')}
 <p>${n.text}</p>
 ${n.link ? html`<p><a class="button" href="${n.link.href}">${n.link.label}</a></p>` : ''}
 </section>
-${footer()}
+${footer(view.seller.name)}
 </main>`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * A boleto booklet (carnê): one slip per installment, three to an A4 page, each slip a third of
  * the page with a dashed line to cut along. Drawn with the same hand-written PDF as a single boleto
- * (pdf.ts): the barcode's bars, the standard Helvetica fonts, ASCII text.
+ * (pdf.ts): the barcode's bars, the standard Helvetica fonts, WinAnsi text.
  */
 import { barcodeFromDigitableLine, formatDigitableLine } from './boleto';
 import {
@@ -13,6 +13,7 @@ import {
   PAGE_HEIGHT,
   PAGE_WIDTH,
   pdfFile,
+  pdfFillColor,
   pdfText,
   validateBoleto,
 } from './pdf';
@@ -36,9 +37,11 @@ export interface BookletSlip {
 export interface BookletInput {
   /** The seller, printed on every slip as the beneficiary. */
   sellerName: string;
+  /** The seller's brand colour (`#rrggbb`): a band above each slip; null for none. */
+  brandColor?: string | null;
   payerName: string;
   installments: number;
-  /** Printed in the document's title ("Carne <reference>"). */
+  /** Printed in the document's title ("Carnê <reference>"). */
   reference: string;
   productName: string;
   /** A sandbox booklet says on every page that it pays nothing. */
@@ -51,8 +54,8 @@ const LEFT = 36;
 const RIGHT = PAGE_WIDTH - 36;
 
 const NOT_ISSUED = [
-  'Boleto ainda nao emitido: ele e registrado 10 dias antes do vencimento.',
-  'Abra o carne de novo a partir dessa data para imprimir o boleto desta parcela.',
+  'Boleto ainda não emitido: ele é registrado 10 dias antes do vencimento.',
+  'Abra o carnê de novo a partir dessa data para imprimir o boleto desta parcela.',
 ];
 
 /**
@@ -73,13 +76,15 @@ function slipOps(input: BookletInput, slip: BookletSlip, top: number): string[] 
   const ops: string[] = [];
   const text = (x: number, y: number, size: number, value: string, bold = false) =>
     ops.push(`BT /${bold ? 'F2' : 'F1'} ${size} Tf ${n(x)} ${n(y)} Td (${pdfText(value)}) Tj ET`);
+  const brand = pdfFillColor(input.brandColor);
+  if (brand) ops.push(`${brand} ${n(LEFT)} ${n(top - 16)} ${n(RIGHT - LEFT)} 5 re f 0 g`);
   let y = top - 30;
   text(LEFT, y, 12, input.sellerName, true);
   text(RIGHT - 120, y, 11, `Parcela ${slip.number} de ${input.installments}`, true);
   y -= 14;
-  text(LEFT, y, 8, input.sandbox ? 'Carne de teste (sandbox) - sem valor de pagamento' : input.productName);
+  text(LEFT, y, 8, input.sandbox ? 'Carnê de teste (sandbox) - sem valor de pagamento' : input.productName);
   const fields: [string, string][] = [
-    ['Beneficiario', input.sellerName],
+    ['Beneficiário', input.sellerName],
     ['Pagador', input.payerName],
     ['Vencimento', brazilianDate(slip.dueDate)],
     ['Valor do documento', formatReais(slip.amountCentavos)],
@@ -95,7 +100,7 @@ function slipOps(input: BookletInput, slip: BookletSlip, top: number): string[] 
   const state = slip.state;
   if (state.kind === 'boleto') {
     const barcode = barcodeOf(state.digitableLine, slip.amountCentavos);
-    text(LEFT, y + 8, 7, 'Linha digitavel');
+    text(LEFT, y + 8, 7, 'Linha digitável');
     text(
       LEFT,
       y - 4,
@@ -109,11 +114,11 @@ function slipOps(input: BookletInput, slip: BookletSlip, top: number): string[] 
       for (const bar of interleaved2of5Bars(barcode)) {
         ops.push(`${n(LEFT + bar.x)} ${n(barY)} ${n(bar.width)} ${BAR_HEIGHT} re f`);
       }
-    } else text(LEFT, y - 24, 9, 'Pague pela linha digitavel acima.');
+    } else text(LEFT, y - 24, 9, 'Pague pela linha digitável acima.');
   } else if (state.kind === 'paid') {
     text(LEFT, y - 4, 12, `Parcela paga em ${brazilianDate(state.paidOn)}`, true);
   } else if (state.kind === 'canceled') {
-    text(LEFT, y - 4, 12, 'Parcela cancelada: nao pague', true);
+    text(LEFT, y - 4, 12, 'Parcela cancelada: não pague', true);
   } else {
     NOT_ISSUED.forEach((line, i) => {
       text(LEFT, y - 4 - i * 13, 9, line);
@@ -138,5 +143,5 @@ export function boletoBookletPdf(input: BookletInput): Buffer {
     });
     pages.push(`${ops.join('\n')}\n`);
   }
-  return pdfFile(pages, { title: `Carne ${input.reference}`, producer: 'payment-service' });
+  return pdfFile(pages, { title: `Carnê ${input.reference}`, producer: 'payment-service' });
 }

@@ -173,6 +173,8 @@ export type SandboxAction = 'pay' | 'fail' | 'chargeback' | 'chargeback_reversal
 /** The sandbox provider's record of a charge. */
 export interface SandboxCharge {
   gatewayPayId: number;
+  /** The seller the charge was made for. */
+  sellerId: number;
   method: ChargeMethod;
   amount: number;
   status: ChargeStatus;

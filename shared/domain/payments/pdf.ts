@@ -14,8 +14,11 @@ export interface BoletoPdfInput {
   /** `YYYY-MM-DD`, or null for a boleto payable on presentation. */
   dueDate: string | null;
   payerName: string;
+  /** The seller (its business name): printed as the header and as the beneficiary. */
   beneficiaryName: string;
   documentNumber: string;
+  /** The seller's brand colour (`#rrggbb`): a band above its name; null for none. */
+  brandColor?: string | null;
 }
 
 // Interleaved 2 of 5: each digit is five elements, two of them wide (1 = wide).
@@ -63,13 +66,67 @@ export function interleaved2of5Bars(digits: string): Bar[] {
   return bars;
 }
 
-/** The standard fonts only cover WinAnsi; keeping to ASCII avoids any encoding question. */
+/** WinAnsiEncoding's bytes 0x80–0x9F (the rest of 0xA0–0xFF is Latin-1, which JavaScript shares). */
+const WIN_ANSI_EXTRA: Record<string, number> = {
+  '€': 0x80,
+  '‚': 0x82,
+  ƒ: 0x83,
+  '„': 0x84,
+  '…': 0x85,
+  '†': 0x86,
+  '‡': 0x87,
+  ˆ: 0x88,
+  '‰': 0x89,
+  Š: 0x8a,
+  '‹': 0x8b,
+  Œ: 0x8c,
+  Ž: 0x8e,
+  '‘': 0x91,
+  '’': 0x92,
+  '“': 0x93,
+  '”': 0x94,
+  '•': 0x95,
+  '–': 0x96,
+  '—': 0x97,
+  '˜': 0x98,
+  '™': 0x99,
+  š: 0x9a,
+  '›': 0x9b,
+  œ: 0x9c,
+  ž: 0x9e,
+  Ÿ: 0x9f,
+};
+
+/** One character as a WinAnsi byte (a latin1 char of the content stream); null when it has none. */
+function winAnsi(c: string): string | null {
+  const code = c.codePointAt(0) ?? 0;
+  if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) return c;
+  if (c in WIN_ANSI_EXTRA) return String.fromCharCode(WIN_ANSI_EXTRA[c]);
+  return null;
+}
+
+/**
+ * A PDF string literal's text in the standard fonts' WinAnsiEncoding (the fonts declare it): every
+ * Portuguese letter (á, ç, ã, ê, õ…) is a byte of it. A character outside it loses its accent
+ * (NFD) or becomes `?`; the three string delimiters are escaped.
+ */
 export function pdfText(text: string): string {
-  const ascii = text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\x20-\x7e]/g, '?');
-  return ascii.replace(/[\\()]/g, (c) => `\\${c}`);
+  let out = '';
+  for (const c of text.normalize('NFC')) {
+    const mapped =
+      winAnsi(c) ??
+      [...c.normalize('NFD').replace(/[\u0300-\u036f]/g, '')].map((b) => winAnsi(b) ?? '?').join('');
+    out += mapped || '?';
+  }
+  return out.replace(/[\\()]/g, (c) => `\\${c}`);
+}
+
+/** The fill colour operator of a `#rrggbb` colour (the seller's brand), or null for none. */
+export function pdfFillColor(hex: string | null | undefined): string | null {
+  const m = /^#?([0-9a-fA-F]{6})$/.exec(hex ?? '');
+  if (!m) return null;
+  const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(m[1].slice(i, i + 2), 16) / 255);
+  return `${n(r)} ${n(g)} ${n(b)} rg`;
 }
 
 /** "R$ 1.234,56" (shared/money's formatter); a boleto never carries a negative amount. */
@@ -79,7 +136,7 @@ export function formatReais(centavos: number): string {
 }
 
 export function brazilianDate(date: string | null): string {
-  if (date === null) return 'Contra-apresentacao';
+  if (date === null) return 'Contra-apresentação';
   if (!isCalendarDate(date)) throw new Error(`Not a calendar date: ${date}`);
   const [y, m, d] = date.split('-');
   return `${d}/${m}/${y}`;
@@ -92,12 +149,15 @@ function contentStream(input: BoletoPdfInput): string {
   const text = (x: number, y: number, size: number, value: string) =>
     ops.push(`BT /F1 ${size} Tf ${n(x)} ${n(y)} Td (${pdfText(value)}) Tj ET`);
   const left = 40;
-  text(left, 790, 14, 'Boleto de teste (sandbox) - sem valor de pagamento');
-  text(left, 760, 12, input.digitableLine);
+  const brand = pdfFillColor(input.brandColor);
+  if (brand) ops.push(`${brand} ${left} 818 ${n(PAGE_WIDTH - 2 * left)} 6 re f 0 g`);
+  ops.push(`BT /F2 16 Tf ${left} 796 Td (${pdfText(input.beneficiaryName)}) Tj ET`);
+  text(left, 776, 11, 'Boleto de teste (sandbox) - sem valor de pagamento');
+  text(left, 752, 12, input.digitableLine);
   const rows: [string, string][] = [
-    ['Beneficiario', input.beneficiaryName],
+    ['Beneficiário', input.beneficiaryName],
     ['Pagador', input.payerName],
-    ['Numero do documento', input.documentNumber],
+    ['Número do documento', input.documentNumber],
     ['Vencimento', brazilianDate(input.dueDate)],
     ['Valor do documento', formatReais(input.amountCentavos)],
   ];

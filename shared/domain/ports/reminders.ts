@@ -45,6 +45,9 @@ export interface OptOutRef {
 export interface ReminderContext {
   /** The seller's business name (its profile). */
   businessName: string;
+  /** The profile's https logo and `#rrggbb` colour, each null when not set: the e-mails show them. */
+  businessLogoUrl: string | null;
+  businessColor: string | null;
   seller: SellerReminderSettings | null;
   customer: CustomerReminderSettings | null;
 }

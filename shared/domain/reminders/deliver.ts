@@ -71,14 +71,16 @@ export const amountDueFor = (charge: ReminderCharge, day: string): AmountDue =>
 /** The values a step's template is filled with. */
 export function reminderValues(
   tenant: Tenant,
-  businessName: string,
+  business: Pick<ReminderContext, 'businessName' | 'businessLogoUrl' | 'businessColor'>,
   recipient: Pick<ReminderRecipient, 'name'>,
   charge: ReminderCharge,
   day: string,
   optOutUrl: string,
 ): ReminderValues {
   return {
-    businessName,
+    businessName: business.businessName,
+    businessLogoUrl: business.businessLogoUrl,
+    businessColor: business.businessColor,
     customerName: recipient.name,
     itemName: charge.itemName,
     amountDue: amountDueFor(charge, day).amountDue,
@@ -196,7 +198,7 @@ export async function deliverStep(
     }
     try {
       const url = await optOutUrl(deps, tenant, recipient.customerId, channel);
-      const values = reminderValues(tenant, context.businessName, recipient, charge, day, url);
+      const values = reminderValues(tenant, context, recipient, charge, day, url);
       if (channel === 'email') await deps.mailer.send({ to, ...renderEmail(step, values), tenant, kind });
       else
         await deps.messenger.send(

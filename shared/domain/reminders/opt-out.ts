@@ -1,7 +1,8 @@
 import type { Deps } from '#shared/domain/deps';
-import { pageLayout } from '#shared/domain/pages/checkout-page';
+import { type PageBrand, pageLayout } from '#shared/domain/pages/checkout-page';
 import { html } from '#shared/domain/pages/html';
 import type { PageAnswer } from '#shared/domain/pages/page';
+import type { OptOutRef } from '#shared/domain/ports';
 import { OPT_OUT_PATH } from './deliver';
 import type { ReminderChannel } from './schedule';
 
@@ -16,7 +17,18 @@ const TOKEN = /^optout_[A-Za-z0-9]{32}$/;
 
 type OptOutDeps = Pick<Deps, 'reminderSettings' | 'clock'>;
 
-const page = (title: string, body: ReturnType<typeof html>) => pageLayout(title, body, null);
+const page = (title: string, body: ReturnType<typeof html>, brand: PageBrand | null = null) =>
+  pageLayout(title, body, null, brand);
+
+/** The seller whose reminders the link stops, as its business profile shows it (the page's bar and colour). */
+async function sellerOf(deps: OptOutDeps, ref: OptOutRef) {
+  const context = await deps.reminderSettings.read(ref.tenant);
+  const name = context.businessName.trim();
+  return {
+    who: name || 'deste vendedor',
+    brand: name ? { name, logoUrl: context.businessLogoUrl, brandColor: context.businessColor } : null,
+  };
+}
 
 const notFound = (): PageAnswer => ({
   status: 404,
@@ -40,6 +52,7 @@ export async function optOutPage(deps: OptOutDeps, token: string): Promise<PageA
   const ref = await find(deps, token);
   if (!ref) return notFound();
   const name = CHANNEL_NAMES[ref.channel];
+  const seller = await sellerOf(deps, ref);
   return {
     status: 200,
     html: page(
@@ -47,12 +60,13 @@ export async function optOutPage(deps: OptOutDeps, token: string): Promise<PageA
       html`<main class="checkout" id="opt-out" data-state="ask">
 <section class="box notice" id="notice">
 <h1>Parar lembretes por ${name}</h1>
-<p>Você deixará de receber lembretes de cobrança deste vendedor por ${name}. As cobranças continuam valendo e podem ser pagas pelo link recebido.</p>
+<p>Você deixará de receber lembretes de cobrança ${seller.brand ? `de ${seller.who}` : seller.who} por ${name}. As cobranças continuam valendo e podem ser pagas pelo link recebido.</p>
 <form method="post" action="${OPT_OUT_PATH}/${token}">
 <button type="submit" class="secondary">Parar lembretes por ${name}</button>
 </form>
 </section>
 </main>`,
+      seller.brand,
     ),
   };
 }
@@ -61,7 +75,10 @@ export async function optOutPage(deps: OptOutDeps, token: string): Promise<PageA
 export async function optOut(deps: OptOutDeps, token: string): Promise<PageAnswer> {
   const ref = await find(deps, token);
   if (!ref) return notFound();
-  await deps.reminderSettings.optOut(ref, deps.clock.now().toISOString());
+  const [, seller] = await Promise.all([
+    deps.reminderSettings.optOut(ref, deps.clock.now().toISOString()),
+    sellerOf(deps, ref),
+  ]);
   const name = CHANNEL_NAMES[ref.channel];
   return {
     status: 200,
@@ -70,9 +87,10 @@ export async function optOut(deps: OptOutDeps, token: string): Promise<PageAnswe
       html`<main class="checkout" id="opt-out" data-state="done">
 <section class="box notice" id="notice" role="status">
 <h1>Pronto: lembretes por ${name} interrompidos</h1>
-<p>Você não receberá mais lembretes de cobrança deste vendedor por ${name}. Os outros canais continuam, cada um com o seu link para parar.</p>
+<p>Você não receberá mais lembretes de cobrança ${seller.brand ? `de ${seller.who}` : seller.who} por ${name}. Os outros canais continuam, cada um com o seu link para parar.</p>
 </section>
 </main>`,
+      seller.brand,
     ),
   };
 }

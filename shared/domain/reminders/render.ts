@@ -1,6 +1,6 @@
 import { formatCalendarDay } from '#shared/dates';
 import { escapeHtml, formatBrl, headerText } from '#shared/domain/mail/format';
-import type { RenderedMail } from '#shared/domain/mail/templates';
+import { type RenderedMail, sellerHeaderHtml } from '#shared/domain/mail/templates';
 import { type Placeholder, placeholdersOf, type ReminderStep } from './schedule';
 
 /**
@@ -11,6 +11,9 @@ import { type Placeholder, placeholdersOf, type ReminderStep } from './schedule'
 
 export interface ReminderValues {
   businessName: string;
+  /** The business profile's logo and colour: the e-mail's header shows them (null: not set). */
+  businessLogoUrl?: string | null;
+  businessColor?: string | null;
   customerName: string;
   /** What the charge is for: the product's name or the charge's description. */
   itemName: string;
@@ -82,14 +85,21 @@ export function renderText(step: Pick<ReminderStep, 'body'>, v: ReminderValues):
 
 const OPT_OUT_EMAIL = 'Para não receber mais lembretes por e-mail, acesse: ';
 
-/** The e-mail of a step: the seller's subject and body, the opt-out link at the foot. */
+/**
+ * The e-mail of a step: the seller's subject and body under its business header (name, logo,
+ * colour), the opt-out link at the foot. A text part whose template never names the seller starts
+ * with its name, so no reminder reaches a customer without saying who charges.
+ */
 export function renderEmail(step: Pick<ReminderStep, 'subject' | 'body'>, v: ReminderValues): RenderedMail {
   const values = valuesOf(v);
   const subject = headerText(`${v.sandbox ? '[TESTE] ' : ''}${fillText(step.subject, values)}`);
   const lines = keptLines(step.body, values);
   const optOut = placeholdersOf(step.body).includes('descadastro') ? [] : [`${OPT_OUT_EMAIL}{{descadastro}}`];
+  const seller = values.empresa;
+  const named = !seller || lines.some((line) => fillText(line, values).includes(seller));
   const text = [
     ...(v.sandbox ? [SANDBOX_NOTE, ''] : []),
+    ...(named ? [] : [seller, '']),
     ...lines.map((line) => fillText(line, values)),
     ...(optOut.length ? ['', ...optOut.map((l) => fillText(l, values))] : []),
     '',
@@ -101,6 +111,11 @@ export function renderEmail(step: Pick<ReminderStep, 'subject' | 'body'>, v: Rem
     v.sandbox
       ? `<p style="background:#fff4ce;padding:8px 12px;border-radius:4px">${escapeHtml(SANDBOX_NOTE)}</p>`
       : '',
+    sellerHeaderHtml({
+      name: seller,
+      logoUrl: v.businessLogoUrl ?? null,
+      brandColor: v.businessColor ?? null,
+    }),
     `<p>${lines.map((line) => fillHtml(line, values)).join('<br>\n')}</p>`,
     ...optOut.map((l) => `<p style="font-size:13px;color:#555">${fillHtml(l, values)}</p>`),
     '</body></html>',

@@ -59,3 +59,8 @@ export const reminderPreviewResponse = z
     sms: z.object({ to: z.string().nullable(), text: z.string() }).nullable(),
   })
   .meta({ id: 'ReminderPreview' });
+
+export const installmentReminderPreviewResponse = reminderPreviewResponse
+  .omit({ cycleNumber: true })
+  .extend({ installment: z.number().int().describe('The installment rendered') })
+  .meta({ id: 'InstallmentReminderPreview' });

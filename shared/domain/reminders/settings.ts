@@ -9,11 +9,19 @@ import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
 import { parseInput } from '#shared/validation';
-import { amountDueFor, channelKeyContext, mobileE164, OPT_OUT_PATH, reminderValues } from './deliver';
-import { renderEmail, renderSms, renderText, whatsappParameters } from './render';
+import {
+  amountDueFor,
+  channelKeyContext,
+  mobileE164,
+  OPT_OUT_PATH,
+  type ReminderRecipient,
+  reminderValues,
+} from './deliver';
+import { type ReminderValues, renderEmail, renderSms, renderText, whatsappParameters } from './render';
 import {
   DEFAULT_SCHEDULE,
   type ReminderSchedule,
+  type ReminderStep,
   reminderScheduleSchema,
   resolveSchedule,
   SCHEDULE_LIMITS,
@@ -217,22 +225,32 @@ export async function previewReminder(deps: SettingsDeps, tenant: Tenant, input:
     recipientFor(deps, charge),
     cycleReminderCharge(deps, charge, cycle),
   ]);
-  const sendDay = addDays(cycle.dueDate, step.offsetDays);
-  const day = sendDay < saoPauloDate(deps.clock.now()) ? saoPauloDate(deps.clock.now()) : sendDay;
+  const day = previewDay(cycle.dueDate, step.offsetDays, deps.clock.now());
   const values = reminderValues(
     tenant,
-    context.businessName,
+    context,
     recipient,
     reminderCharge,
     day,
     `${deps.publicBaseUrl}${OPT_OUT_PATH}/exemplo`,
   );
-  const phone = mobileE164(recipient.phone);
   return {
     step,
     cycleNumber: cycle.number,
     sendDate: day,
     amountDue: centavosToReais(amountDueFor(reminderCharge, day).amountDue),
+    ...renderedStep(step, values, recipient),
+  };
+}
+
+/** A step rendered on each of its channels, as a preview shows it (nothing sent). */
+export function renderedStep(
+  step: ReminderStep,
+  values: ReminderValues,
+  recipient: Pick<ReminderRecipient, 'email' | 'phone'>,
+) {
+  const phone = mobileE164(recipient.phone);
+  return {
     email: step.channels.includes('email') ? { to: recipient.email, ...renderEmail(step, values) } : null,
     whatsapp: step.channels.includes('whatsapp')
       ? {
@@ -244,4 +262,11 @@ export async function previewReminder(deps: SettingsDeps, tenant: Tenant, input:
       : null,
     sms: step.channels.includes('sms') ? { to: phone, text: renderSms(step, values) } : null,
   };
+}
+
+/** The day a step of a charge due on `dueDate` goes out: its offset from the due date, today at the earliest. */
+export function previewDay(dueDate: string, offsetDays: number, now: Date): string {
+  const sendDay = addDays(dueDate, offsetDays);
+  const today = saoPauloDate(now);
+  return sendDay < today ? today : sendDay;
 }

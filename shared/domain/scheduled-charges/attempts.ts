@@ -11,6 +11,7 @@ import {
   type Attempt,
   type AttemptSource,
   type Cycle,
+  cycleItemName,
   SCHEDULED_CHARGE_NOT_FOUND,
   type ScheduledCharge,
   toAttemptView,
@@ -50,10 +51,10 @@ export const notChargedAnswer = (
   transaction: null,
 });
 
-/** What a card transaction of a cycle names as its product: the charge's product, else its description. */
-function productOf(charge: ScheduledCharge, amount: number): Transaction['product'] {
-  if (charge.product) return { ...charge.product, value: amount };
-  return { id: 0, uuid: '', name: charge.description ?? `Cobrança ${charge.id}`, value: amount };
+/** What a card transaction of a cycle names as its product: the charge's product, else `cycleItemName`. */
+function productOf(charge: ScheduledCharge, cycle: Cycle): Transaction['product'] {
+  if (charge.product) return { ...charge.product, value: cycle.amount };
+  return { id: 0, uuid: '', name: cycleItemName(charge, cycle), value: cycle.amount };
 }
 
 /** The transaction of a card charge of a cycle (approved: captured; declined or error: denied). */
@@ -80,7 +81,7 @@ export function cardTransaction(
     installments: 1,
     // The charge keeps no phone: the transaction shows none rather than a stale one.
     customer: { ...charge.customer, phone: '' },
-    product: productOf(charge, cycle.amount),
+    product: productOf(charge, cycle),
     pix: null,
     boleto: null,
     card: result.card,

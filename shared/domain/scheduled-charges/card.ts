@@ -16,7 +16,13 @@ import {
   notChargedAnswer,
   transactionChange,
 } from './attempts';
-import type { AttemptSource, Cycle, CycleClaim, ScheduledCharge } from './charge';
+import {
+  type AttemptSource,
+  type Cycle,
+  type CycleClaim,
+  cycleItemName,
+  type ScheduledCharge,
+} from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import {
   applyCyclePaid,
@@ -238,7 +244,7 @@ async function collectCycle(deps: ScheduledChargeDeps, charge: ScheduledCharge, 
     paymentMethodId: claimed.paymentMethod?.id ?? null,
     transactionId: (cycle.claim as CycleClaim).transactionId,
     amountCentavos: cycle.amount,
-    description: claimed.product?.name ?? claimed.description ?? `Cobrança ${claimed.id}`,
+    description: cycleItemName(claimed, cycle),
     idempotencyKey: key,
     missingCardReason: 'The scheduled charge has no saved card to charge.',
   });

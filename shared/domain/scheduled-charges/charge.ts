@@ -1,3 +1,4 @@
+import { formatCalendarDay } from '#shared/dates';
 import {
   type LateChargeTerms,
   lateChargeTermsView,
@@ -24,6 +25,18 @@ export { SCHEDULED_CHARGE_NOT_FOUND };
 export const SCHEDULED_CHARGE_DUE_JOB = 'scheduled-charge-due';
 /** The public pay link of a cycle: `/cobranca/{payToken}`. */
 export const PAY_TOKEN_PREFIX = 'cob_';
+
+/**
+ * What a cycle's payment is for, as its transaction, its receipt and the provider name it: the
+ * product, else the seller's description, else the cycle's due date; never the charge's internal id.
+ */
+export const cycleItemName = (
+  charge: Pick<ScheduledCharge, 'product' | 'description'>,
+  cycle: Pick<Cycle, 'dueDate'>,
+): string =>
+  charge.product?.name ??
+  charge.description ??
+  `Cobrança com vencimento em ${formatCalendarDay(cycle.dueDate)}`;
 /** The token's secret: 32 base62 characters (190 bits), the only credential the link carries. */
 const PAY_TOKEN_SECRET_LENGTH = 32;
 /**

@@ -9,7 +9,7 @@ import { canApply } from '#shared/domain/transactions/state-machine';
 import { sellerNet, type Transaction } from '#shared/domain/transactions/transaction';
 import { transition } from '#shared/domain/transactions/transitions';
 import { isConflict, NotFoundError, ServiceUnavailableError } from '#shared/errors';
-import { type Cycle, cycleTerms, type NewTimelineEntry, type ScheduledCharge } from './charge';
+import { type Cycle, cycleItemName, cycleTerms, type NewTimelineEntry, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import {
   CYCLE_NOT_FOUND,
@@ -46,10 +46,10 @@ export interface Issued {
   timeline: NewTimelineEntry[];
 }
 
-/** The item a cycle's transaction sells: the charge's product, else its description as the item's name. */
+/** The item a cycle's transaction sells: the charge's product, else an item named as `cycleItemName` says. */
 function itemOf(charge: ScheduledCharge, cycle: Cycle): Transaction['product'] {
   if (charge.product) return { ...charge.product, value: cycle.amount };
-  return { id: 0, uuid: '', name: charge.description ?? `Cobrança ${charge.id}`, value: cycle.amount };
+  return { id: 0, uuid: '', name: cycleItemName(charge, cycle), value: cycle.amount };
 }
 
 /** A pix of a cycle stays payable to the end of its due date + 29 days (the life of an overdue charge). */

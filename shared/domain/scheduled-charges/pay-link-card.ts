@@ -16,7 +16,7 @@ import type { PaymentProvider, ScheduledChargeChanges } from '#shared/domain/por
 import { buyerIpOf, registeredHolderContact } from '#shared/domain/transactions/card-holder';
 import { AppError, ConflictError, isConflict, ValidationError } from '#shared/errors';
 import { answerOf, attemptRecord, type CardAnswer, cardTransaction, transactionChange } from './attempts';
-import type { Cycle, ScheduledCharge } from './charge';
+import { type Cycle, cycleItemName, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import { cardModeOf, failureOf, findByToken, providerOf, refusedMode } from './pay-link';
 import { applyCyclePaid, chargeEvent, draftOf, finish, isOpen, putCycle, saveCharge } from './state';
@@ -178,7 +178,7 @@ async function payCycle(
       method: 'creditcard',
       amountCentavos: cycle.amount,
       installments: 1,
-      description: charge.product?.name ?? charge.description ?? `Cobrança ${charge.id}`,
+      description: cycleItemName(charge, cycle),
       customer: {
         ...customerOf(charge),
         ...(await registeredHolderContact(deps, charge.tenant, charge.customer.uuid)),

@@ -68,7 +68,12 @@ export const payLinkViewResponse = z.lazy(() =>
       product: z.object({ name: z.string() }).nullable(),
       customer: z.object({ name: z.string() }),
       recurrence: z
-        .object({ interval: z.enum(RECURRENCE_INTERVALS), intervalCount: z.number().int() })
+        .object({
+          interval: z.enum(RECURRENCE_INTERVALS),
+          intervalCount: z.number().int(),
+          endAfterCycles: z.number().int().nullable().describe('The series ends after this many cycles'),
+          endDate: z.string().nullable().describe('No cycle is due after this date'),
+        })
         .nullable(),
       methods: z.array(z.enum(CHARGE_METHODS)),
       trialEndsOn: z.string().nullable().describe('Set while the trial lasts'),
@@ -87,6 +92,9 @@ export const payLinkViewResponse = z.lazy(() =>
         .nullable()
         .describe('`save`: a trial keeps the card without a charge'),
       savedCard: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+      seller: z
+        .object({ name: z.string(), logoUrl: z.string().nullable(), brandColor: z.string().nullable() })
+        .describe("The seller's business profile: the name, logo and colour the page shows"),
     })
     .meta({ id: 'PayLinkView', description: 'What the public pay link of a cycle shows' }),
 );

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Deps } from '#shared/domain/deps';
 import { buyerFailure } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
@@ -102,16 +103,19 @@ async function issuedNowIfMissing(deps: ScheduledChargeDeps, charge: ScheduledCh
   }
 }
 
-/** GET /api/public/cobranca/{payToken} (and the page): the cycle as its customer may see it. */
-export async function payLinkView(deps: ScheduledChargeDeps, payToken: string) {
+/**
+ * GET /api/public/cobranca/{payToken} (and the page): the cycle as its customer may see it, with
+ * the seller's business profile (the name, logo and colour the page shows).
+ */
+export async function payLinkView(deps: ScheduledChargeDeps & Pick<Deps, 'team'>, payToken: string) {
   const read = await findByToken(deps, payToken);
   const { charge, cycle } = await issuedNowIfMissing(deps, read.charge, read.cycle);
   const now = deps.clock.now();
   const state = stateOf(charge, cycle);
-  const issued =
-    state === 'open' || state === 'failed'
-      ? await issuedOf(deps, charge, cycle)
-      : { pix: null, boleto: null };
+  const [issued, [profile]] = await Promise.all([
+    state === 'open' || state === 'failed' ? issuedOf(deps, charge, cycle) : { pix: null, boleto: null },
+    deps.team.profiles([charge.tenant.sellerId]),
+  ]);
   const card = cardModeOf(charge, cycle, now);
   return {
     payToken: cycle.payToken,
@@ -126,7 +130,12 @@ export async function payLinkView(deps: ScheduledChargeDeps, payToken: string) {
     product: charge.product ? { name: charge.product.name } : null,
     customer: { name: charge.customer.name },
     recurrence: charge.recurrence
-      ? { interval: charge.recurrence.interval, intervalCount: charge.recurrence.intervalCount }
+      ? {
+          interval: charge.recurrence.interval,
+          intervalCount: charge.recurrence.intervalCount,
+          endAfterCycles: charge.recurrence.endAfterCycles,
+          endDate: charge.recurrence.endDate,
+        }
       : null,
     methods: charge.methods,
     trialEndsOn: inTrial(charge, now) ? charge.trialEndsOn : null,
@@ -137,6 +146,11 @@ export async function payLinkView(deps: ScheduledChargeDeps, payToken: string) {
     savedCard: charge.paymentMethod
       ? { brand: charge.paymentMethod.cardBrand, last4: charge.paymentMethod.cardLast4 }
       : null,
+    seller: {
+      name: profile?.name ?? '',
+      logoUrl: profile?.logoUrl ?? null,
+      brandColor: profile?.brandColor ?? null,
+    },
   };
 }
 export type PayLinkView = Awaited<ReturnType<typeof payLinkView>>;

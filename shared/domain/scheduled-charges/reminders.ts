@@ -10,7 +10,14 @@ import {
 import { offsetsOf, resolveSchedule } from '#shared/domain/reminders/schedule';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict } from '#shared/errors';
-import { type Cycle, cycleTerms, type NewTimelineEntry, payUrlOf, type ScheduledCharge } from './charge';
+import {
+  type Cycle,
+  cycleItemName,
+  cycleTerms,
+  type NewTimelineEntry,
+  payUrlOf,
+  type ScheduledCharge,
+} from './charge';
 import type { ScheduledChargeDeps } from './deps';
 import { draftOf, finish, type ReminderStepAt, saveCharge } from './state';
 
@@ -79,7 +86,7 @@ export async function cycleReminderCharge(
     issuedOf(deps as ReminderDeps, charge, cycle.issued.boleto),
   ]);
   return {
-    itemName: charge.product?.name ?? charge.description ?? 'Cobrança',
+    itemName: cycleItemName(charge, cycle),
     amount: cycle.amount,
     dueDate: cycle.dueDate,
     terms: cycleTerms(charge, cycle.dueDate),

@@ -50,11 +50,12 @@ export async function simulateSandboxPayment(
 }
 
 /**
- * The sandbox provider's boleto document (a real PDF with the barcode). Its link carries an HMAC
- * token: a wrong token answers exactly like a missing boleto.
+ * The sandbox provider's boleto document (a real PDF with the barcode), naming the seller as its
+ * business profile does (name as the beneficiary, brand colour). Its link carries an HMAC token: a
+ * wrong token answers exactly like a missing boleto.
  */
 export async function sandboxBoletoDocument(
-  deps: Pick<Deps, 'sandbox'>,
+  deps: Pick<Deps, 'sandbox' | 'team'>,
   gatewayPayId: number,
   token: string | undefined,
 ): Promise<Buffer> {
@@ -62,13 +63,15 @@ export async function sandboxBoletoDocument(
     ? await deps.sandbox.charge(gatewayPayId)
     : null;
   if (!charge?.boleto) throw new NotFoundError(BOLETO_NOT_FOUND);
+  const [profile] = await deps.team.profiles([charge.sellerId]);
   return boletoPdf({
     digitableLine: charge.boleto.formattedLine,
     barcode: charge.boleto.barcode,
     amountCentavos: charge.amount,
     dueDate: charge.boleto.dueDate,
     payerName: charge.boleto.payerName,
-    beneficiaryName: charge.boleto.beneficiary,
+    beneficiaryName: profile?.name || charge.boleto.beneficiary,
+    brandColor: profile?.brandColor ?? null,
     documentNumber: String(charge.gatewayPayId),
   });
 }

@@ -17,6 +17,8 @@ export class FakeReminderSettingsRepository implements ReminderSettingsRepositor
   readonly customers = new Map<string, CustomerReminderSettings>();
   readonly tokens = new Map<string, OptOutRef>();
   businessName = 'Loja Exemplo';
+  businessLogoUrl: string | null = null;
+  businessColor: string | null = null;
 
   private customer(t: Tenant, id: number): CustomerReminderSettings {
     const key = `${tenantKey(t)}#${id}`;
@@ -43,6 +45,8 @@ export class FakeReminderSettingsRepository implements ReminderSettingsRepositor
       customerId === undefined ? null : (this.customers.get(`${tenantKey(tenant)}#${customerId}`) ?? null);
     return {
       businessName: this.businessName,
+      businessLogoUrl: this.businessLogoUrl,
+      businessColor: this.businessColor,
       seller: seller ? structuredClone(seller) : null,
       customer: customer ? structuredClone(customer) : null,
     };

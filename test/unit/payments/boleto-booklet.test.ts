@@ -57,11 +57,13 @@ describe('boletoBookletPdf', () => {
     expect(text).toContain(line(2));
     expect(text).toContain(line(3));
     expect(text).toContain('Parcela paga em 19/03/2026');
-    expect(text).toContain('Boleto ainda nao emitido');
+    expect(text).toContain('Boleto ainda não emitido');
     expect(text).toContain('Parcela cancelada');
     expect(text).toContain('Parcela 4 de 5');
     expect(text.match(/Padaria da Ana/g)?.length).toBe(10);
-    expect(text).toContain('Joao da Silva');
+    expect(text).toContain('João da Silva');
+    expect(text).toContain('Beneficiário');
+    expect(text).toContain('Linha digitável');
     expect(text).toContain('R$ 103,49');
     expect(text).toContain('20/03/2027');
     // Two barcodes of 114 bars: a paid, unissued or canceled slip has none.

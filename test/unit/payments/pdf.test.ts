@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildBoleto } from '#shared/domain/payments/boleto';
-import { boletoPdf, formatReais, interleaved2of5Bars } from '#shared/domain/payments/pdf';
+import {
+  boletoPdf,
+  formatReais,
+  interleaved2of5Bars,
+  pdfText as pdfTextOf,
+} from '#shared/domain/payments/pdf';
 import { pdfText } from '#test/support/pdf-text';
 
 const boleto = buildBoleto({
@@ -94,12 +99,13 @@ describe('boletoPdf', () => {
     expect(text.slice(start + Number(m[1]), start + Number(m[1]) + 'endstream'.length)).toBe('endstream');
   });
 
-  it('prints the linha digitável, amount, due date and the names in ASCII with escapes', () => {
+  it('prints the linha digitável, amount, due date and the names in WinAnsi with escapes', () => {
     expect(text).toContain(`(${boleto.formattedLine}) Tj`);
     expect(text).toContain('(R$ 1.234,56) Tj');
     expect(text).toContain('(21/11/2026) Tj');
-    expect(text).toContain('(Joao da Silva \\(filial\\)) Tj');
-    expect(text).toContain('(Acai Comercio \\\\ Ltda) Tj');
+    expect(text).toContain('(Jo\xe3o da Silva \\(filial\\)) Tj');
+    expect(text).toContain('(A\xe7a\xed Com\xe9rcio \\\\ Ltda) Tj');
+    expect(text).toContain('/Encoding /WinAnsiEncoding');
     expect(text).toContain('(INV-000123) Tj');
     expect(text).toContain('/BaseFont /Helvetica');
   });
@@ -127,7 +133,7 @@ describe('boletoPdf', () => {
       amountCentavos: 500,
       dueDate: null,
     }).toString('latin1');
-    expect(out).toContain('(Contra-apresentacao) Tj');
+    expect(out).toContain('(Contra-apresenta\xe7\xe3o) Tj');
   });
 
   it('refuses a barcode that does not match the printed line', () => {
@@ -150,7 +156,19 @@ describe('boletoPdf', () => {
     expect(extracted).toContain(boleto.formattedLine);
     expect(extracted).toContain('R$ 1.234,56');
     expect(extracted).toContain('21/11/2026');
-    expect(extracted).toContain('Joao da Silva (filial)');
-    expect(extracted).toContain('Acai Comercio \\ Ltda');
+    expect(extracted).toContain('João da Silva (filial)');
+    expect(extracted).toContain('Açaí Comércio \\ Ltda');
+    expect(extracted).toContain('Beneficiário');
+    expect(extracted).toContain('Número do documento');
+  });
+
+  it('keeps every WinAnsi character and loses only the accent of one outside it', () => {
+    expect(pdfTextOf('ção “aspas” – 5€ ǎ 中')).toBe('\xe7\xe3o \x93aspas\x94 \x96 5\x80 a ?');
+  });
+
+  it("draws the seller's brand colour as a band above its name, and none without one", () => {
+    const branded = boletoPdf({ ...input, brandColor: '#ff8000' }).toString('latin1');
+    expect(branded).toMatch(/^1 0\.5 0 rg 40 818 [\d.]+ 6 re f 0 g$/m);
+    expect(text).not.toContain(' rg ');
   });
 });

@@ -38,6 +38,29 @@ describe('renderEmail', () => {
     );
   });
 
+  it("heads the e-mail with the seller's logo, name and colour, and names the seller in a text that does not", () => {
+    const step: ReminderStep = { ...due, body: 'Olá, {{cliente}}! Pague {{valor}} em {{link}}.' };
+    const branded = { ...values, businessLogoUrl: 'https://cdn.example/logo.png', businessColor: '#9a3412' };
+    const mail = renderEmail(step, branded);
+    expect(mail.html).toContain(
+      '<p style="border-top:6px solid #9a3412;padding-top:12px;margin:0 0 16px;font-size:18px;font-weight:bold">' +
+        '<img src="https://cdn.example/logo.png" alt="" height="40" style="vertical-align:middle;margin-right:10px">' +
+        'Padaria &lt;Pão &amp; Cia&gt;</p>',
+    );
+    expect(mail.text.startsWith('Padaria <Pão & Cia>\n\nOlá, Ana <script>!')).toBe(true);
+    // A template that names the seller is not prefixed; an http logo or a malformed colour is left out.
+    const named = renderEmail(before3, {
+      ...values,
+      businessLogoUrl: 'http://x/l.png',
+      businessColor: 'red',
+    });
+    expect(named.text.startsWith('Olá, Ana <script>!')).toBe(true);
+    expect(named.html).toContain(
+      '<p style="margin:0 0 16px;font-size:18px;font-weight:bold">Padaria &lt;Pão',
+    );
+    expect(named.html).not.toContain('http://x/l.png');
+  });
+
   it('escapes every value in the HTML part, the seller’s own template text too', () => {
     const step: ReminderStep = { ...due, body: '<b>{{cliente}}</b> deve {{valor}} a {{empresa}}: {{link}}' };
     const { html } = renderEmail(step, values);

@@ -1,6 +1,7 @@
 /** The scheduled-charge engine over in-memory fakes: a monthly card series with a saved card (card*.test.ts). */
 
 import type { CardGuardDeps } from '#shared/domain/card-testing/guard';
+import type { Deps } from '#shared/domain/deps';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import type { ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
 import type { ScheduledChargeDeps } from '#shared/domain/scheduled-charges/deps';
@@ -17,6 +18,7 @@ import { FakeRateLimitRepository } from '#test/support/fakes/rate-limit-reposito
 import { FakeReporter } from '#test/support/fakes/reporter';
 import { FakeScheduledChargeRepository } from '#test/support/fakes/scheduled-charge-repository';
 import { FakeScheduler } from '#test/support/fakes/scheduler';
+import { FakeTeamRepository } from '#test/support/fakes/team-repository';
 import { FakeTransactionRepository } from '#test/support/fakes/transaction-repository';
 import { fakeAtomically } from '#test/support/fakes/unit-of-work';
 import { FakeAttemptRepository } from '../../support/fakes/attempt-repository';
@@ -43,8 +45,9 @@ export function engine() {
   const scheduledCharges = new FakeScheduledChargeRepository({ transactions });
   const paymentMethods = new FakePaymentMethodRepository();
   const provider = new FakePaymentProvider('sandbox');
-  const deps: ScheduledChargeDeps & CardGuardDeps = {
+  const deps: ScheduledChargeDeps & CardGuardDeps & Pick<Deps, 'team'> = {
     scheduledCharges,
+    team: new FakeTeamRepository(),
     attempts: new FakeAttemptRepository(),
     atomically: fakeAtomically,
     transactions,
