@@ -43,6 +43,7 @@ export const BODY_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/public/checkout/{ref}/pay',
   'POST /api/public/cobranca/{payToken}/card',
   'POST /api/public/minha-area/request',
+  'POST /api/reminder-schedule/installment-preview',
   'POST /api/reminder-schedule/preview',
   'POST /api/scheduled-charges/{id}/postpone',
   'POST /api/subscriptions',

@@ -1268,6 +1268,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reminder-schedule/installment-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a step of the customer's schedule for a carnê installment, on the day it would go out
+         * @description Nothing is sent. The installment named, else the earliest open one with a boleto. 404 `Installment plan not found`, `Installment not found`, `Reminder step not found`; 409 `Installment has no boleto yet: its reminders start once it is issued`.
+         */
+        post: operations["previewInstallmentReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reminder-schedule/preview": {
         parameters: {
             query?: never;
@@ -3027,6 +3047,8 @@ export interface components {
             installments: number;
             /** @enum {string} */
             method: "pix" | "boleto" | "card";
+            /** @description The order number the buyer quotes (the transaction's id, as on the receipt); null when nothing was charged */
+            orderNumber: number | null;
             /** @description The transaction uuid; poll GET …/payments/{paymentId} while pending. Null when nothing was charged (a trial) */
             paymentId: string | null;
             pix: {
@@ -3037,6 +3059,8 @@ export interface components {
                 /** @description An SVG data: URL of the QR code */
                 qrCodeImage: string;
             } | null;
+            /** @description Paid, and the receipt goes to the buyer's e-mail */
+            receiptByEmail: boolean;
             /** @description The session's success URL once paid */
             redirectUrl: string | null;
             /**
@@ -3550,6 +3574,40 @@ export interface components {
             totalCount: number;
             totalPages: number;
         };
+        InstallmentReminderPreview: {
+            /** @description Reais: the amount due on sendDate */
+            amountDue: number;
+            email: {
+                html: string;
+                subject: string;
+                text: string;
+                to: string;
+            } | null;
+            /** @description The installment rendered */
+            installment: number;
+            /** @description The Sao Paulo day the step goes out (today when that day has passed) */
+            sendDate: string;
+            sms: {
+                text: string;
+                to: string | null;
+            } | null;
+            step: {
+                body: string;
+                channels: ("email" | "whatsapp" | "sms")[];
+                offsetDays: number;
+                subject: string;
+                whatsappTemplate: string | null;
+            };
+            whatsapp: {
+                parameters: {
+                    name: string;
+                    value: string;
+                }[];
+                template: string | null;
+                text: string;
+                to: string | null;
+            } | null;
+        };
         /** @description A session, or the TOTP challenge when the login has a second factor */
         LoginAnswer: components["schemas"]["DashboardSession"] | components["schemas"]["TotpChallenge"];
         /** @description A sandbox e-mail message with its text and HTML parts */
@@ -3669,6 +3727,10 @@ export interface components {
                 name: string;
             } | null;
             recurrence: {
+                /** @description The series ends after this many cycles */
+                endAfterCycles: number | null;
+                /** @description No cycle is due after this date */
+                endDate: string | null;
                 /** @enum {string} */
                 interval: "week" | "month" | "year";
                 intervalCount: number;
@@ -3677,6 +3739,12 @@ export interface components {
                 brand: string;
                 last4: string;
             } | null;
+            /** @description The seller's business profile: the name, logo and colour the page shows */
+            seller: {
+                brandColor: string | null;
+                logoUrl: string | null;
+                name: string;
+            };
             /** @enum {string} */
             state: "open" | "paid" | "failed" | "canceled" | "paused";
             /** @enum {string} */
@@ -14059,6 +14127,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "paymentId": "c31c84f5-e0f6-47dc-80e7-a0414f26f620",
+                     *       "orderNumber": 1042,
+                     *       "receiptByEmail": false,
                      *       "status": "pending",
                      *       "method": "pix",
                      *       "value": 49.9,
@@ -14173,7 +14243,9 @@ export interface operations {
                      *       },
                      *       "recurrence": {
                      *         "interval": "month",
-                     *         "intervalCount": 1
+                     *         "intervalCount": 1,
+                     *         "endAfterCycles": 6,
+                     *         "endDate": null
                      *       },
                      *       "methods": [
                      *         "card"
@@ -14183,7 +14255,12 @@ export interface operations {
                      *       "pix": null,
                      *       "boleto": null,
                      *       "cardMode": "pay",
-                     *       "savedCard": null
+                     *       "savedCard": null,
+                     *       "seller": {
+                     *         "name": "Escola de Música Lá Maior",
+                     *         "logoUrl": "https://cdn.example.com/logo.png",
+                     *         "brandColor": "#1d4ed8"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PayLinkView"];
@@ -14421,6 +14498,7 @@ export interface operations {
                      *         {
                      *           "sellerId": 2,
                      *           "sellerName": "Escola Harmonia",
+                     *           "logoUrl": "https://cdn.example.com/harmonia.png",
                      *           "billingEmailOverride": "financeiro@example.com"
                      *         }
                      *       ],
@@ -14502,6 +14580,7 @@ export interface operations {
                         }[];
                         sellers: {
                             billingEmailOverride: string | null;
+                            logoUrl: string | null;
                             sellerId: number;
                             sellerName: string;
                         }[];
@@ -16041,6 +16120,223 @@ export interface operations {
             };
         };
     };
+    previewInstallmentReminder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "step": -3,
+                 *       "installmentPlanId": "6199371f-023a-4402-ad16-a95ed8476b03"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The installment to render; default: the earliest open one with a boleto */
+                    installment?: number;
+                    /**
+                     * Format: uuid
+                     * @description The carnê (its uuid)
+                     */
+                    installmentPlanId: string;
+                    /** @description The offsetDays of a step of the schedule the plan's customer follows */
+                    step: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "step": {
+                     *         "offsetDays": -3,
+                     *         "channels": [
+                     *           "email",
+                     *           "whatsapp",
+                     *           "sms"
+                     *         ],
+                     *         "subject": "Sua parcela vence em {{vencimento}}",
+                     *         "body": "Olá, {{cliente}}! {{referente}}: {{valor}} vence em {{vencimento}}. Boleto: {{linha_digitavel}}. Sair: {{descadastro}}",
+                     *         "whatsappTemplate": "parcela_lembrete"
+                     *       },
+                     *       "sendDate": "2027-01-06",
+                     *       "amountDue": 344.97,
+                     *       "email": {
+                     *         "to": "maria@example.com",
+                     *         "subject": "[TESTE] Sua parcela vence em 09/01/2027",
+                     *         "text": "Ambiente de testes: nenhuma cobrança real foi feita.\n\nEscola Harmonia\n\nOlá, Maria Souza! Violão Acústico Tagima (parcela 1/3): R$ 344,97 vence em 09/01/2027. Boleto: 00090.00001 07366.511959 96746.300001 2 16860000034497. Sair: http://127.0.0.1:3000/descadastro/exemplo\n",
+                     *         "html": "<!DOCTYPE html>\n<html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><title>[TESTE] Sua parcela vence em 09/01/2027</title></head>\n<body style=\"font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px\">\n<p style=\"background:#fff4ce;padding:8px 12px;border-radius:4px\">Ambiente de testes: nenhuma cobrança real foi feita.</p>\n<p style=\"border-top:6px solid #1d4ed8;padding-top:12px;margin:0 0 16px;font-size:18px;font-weight:bold\"><img src=\"https://cdn.example.com/harmonia.png\" alt=\"\" height=\"40\" style=\"vertical-align:middle;margin-right:10px\">Escola Harmonia</p>\n<p>Olá, <span style=\"word-break:break-all\">Maria Souza</span>! <span style=\"word-break:break-all\">Violão Acústico Tagima (parcela 1/3)</span>: <span style=\"word-break:break-all\">R$ 344,97</span> vence em <span style=\"word-break:break-all\">09/01/2027</span>. Boleto: <span style=\"word-break:break-all\">00090.00001 07366.511959 96746.300001 2 16860000034497</span>. Sair: <a href=\"http://127.0.0.1:3000/descadastro/exemplo\">http://127.0.0.1:3000/descadastro/exemplo</a></p>\n</body></html>"
+                     *       },
+                     *       "whatsapp": {
+                     *         "to": "+5511987654321",
+                     *         "template": "parcela_lembrete",
+                     *         "parameters": [
+                     *           {
+                     *             "name": "cliente",
+                     *             "value": "Maria Souza"
+                     *           },
+                     *           {
+                     *             "name": "referente",
+                     *             "value": "Violão Acústico Tagima (parcela 1/3)"
+                     *           },
+                     *           {
+                     *             "name": "valor",
+                     *             "value": "R$ 344,97"
+                     *           },
+                     *           {
+                     *             "name": "vencimento",
+                     *             "value": "09/01/2027"
+                     *           },
+                     *           {
+                     *             "name": "linha_digitavel",
+                     *             "value": "00090.00001 07366.511959 96746.300001 2 16860000034497"
+                     *           },
+                     *           {
+                     *             "name": "descadastro",
+                     *             "value": "http://127.0.0.1:3000/descadastro/exemplo"
+                     *           }
+                     *         ],
+                     *         "text": "Olá, Maria Souza! Violão Acústico Tagima (parcela 1/3): R$ 344,97 vence em 09/01/2027. Boleto: 00090.00001 07366.511959 96746.300001 2 16860000034497. Sair: http://127.0.0.1:3000/descadastro/exemplo"
+                     *       },
+                     *       "sms": {
+                     *         "to": "+5511987654321",
+                     *         "text": "Escola Harmonia: Olá, Maria Souza! Violão Acústico Tagima (parcela 1/3): R$ 344,97 vence em 09/01/2027. Boleto: 00090.00001 07366.511959 96746.300001 2 16860000034497. Sair: http://127.0.0.1:3000/descadastro/exemplo"
+                     *       },
+                     *       "installment": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InstallmentReminderPreview"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "step must be the offsetDays of a step of the schedule",
+                     *         "installmentPlanId must be the uuid of an installment plan"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reminder-schedule/installment-preview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reminder-schedule/installment-preview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reminder-schedule/installment-preview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reminder-schedule/installment-preview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/reminder-schedule/installment-preview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     previewReminder: {
         parameters: {
             query?: never;
@@ -16095,8 +16391,8 @@ export interface operations {
                      *       "email": {
                      *         "to": "maria@example.com",
                      *         "subject": "[TESTE] Sua cobrança vence hoje",
-                     *         "text": "Ambiente de testes: nenhuma cobrança real foi feita.\n\nOlá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo\n",
-                     *         "html": "<!DOCTYPE html>\n<html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><title>[TESTE] Sua cobrança vence hoje</title></head>\n<body style=\"font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px\">\n<p style=\"background:#fff4ce;padding:8px 12px;border-radius:4px\">Ambiente de testes: nenhuma cobrança real foi feita.</p>\n<p>Olá, <span style=\"word-break:break-all\">Maria Souza</span>! <span style=\"word-break:break-all\">Mensalidade</span>: <span style=\"word-break:break-all\">R$ 120,50</span> vence hoje. Pague em <a href=\"http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A\">http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A</a>. Para não receber mais: <a href=\"http://127.0.0.1:41013/descadastro/exemplo\">http://127.0.0.1:41013/descadastro/exemplo</a></p>\n</body></html>"
+                     *         "text": "Ambiente de testes: nenhuma cobrança real foi feita.\n\nEscola Harmonia\n\nOlá, Maria Souza! Mensalidade: R$ 120,50 vence hoje. Pague em http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A. Para não receber mais: http://127.0.0.1:41013/descadastro/exemplo\n",
+                     *         "html": "<!DOCTYPE html>\n<html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><title>[TESTE] Sua cobrança vence hoje</title></head>\n<body style=\"font-family:Arial,Helvetica,sans-serif;color:#222;margin:0;padding:24px\">\n<p style=\"background:#fff4ce;padding:8px 12px;border-radius:4px\">Ambiente de testes: nenhuma cobrança real foi feita.</p>\n<p style=\"margin:0 0 16px;font-size:18px;font-weight:bold\">Escola Harmonia</p>\n<p>Olá, <span style=\"word-break:break-all\">Maria Souza</span>! <span style=\"word-break:break-all\">Mensalidade</span>: <span style=\"word-break:break-all\">R$ 120,50</span> vence hoje. Pague em <a href=\"http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A\">http://127.0.0.1:41013/cobranca/cob_2_sch_test_CfFv02jue4G7ubaCK6uv70eK_22qlIG8IzE9PEbslEvBDVFPgDjy6wC2A</a>. Para não receber mais: <a href=\"http://127.0.0.1:41013/descadastro/exemplo\">http://127.0.0.1:41013/descadastro/exemplo</a></p>\n</body></html>"
                      *       },
                      *       "whatsapp": {
                      *         "to": "+5511987654321",
