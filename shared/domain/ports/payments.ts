@@ -4,6 +4,7 @@ import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
+  PaidWith,
   PixAuthorizationStatus,
   PixAutomaticChargeRequest,
   SandboxAction,
@@ -147,6 +148,8 @@ export interface SandboxOperations {
 export interface SimulateOptions {
   paidAmount?: number;
   notify?: boolean;
+  /** pay of a hybrid boleto: the payer used its pix (default: the boleto itself). */
+  paidWith?: PaidWith;
 }
 
 /** What a sandbox saved card does when charged: approve, or decline / error with a failure code. */

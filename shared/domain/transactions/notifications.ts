@@ -28,6 +28,8 @@ export const notificationSchema = z.object({
    */
   amount: z.number().int().nonnegative().optional(),
   occurredAt: z.string(),
+  /** charge.paid of a pix or boleto: how it was paid (a hybrid boleto may be paid by its pix). */
+  paidWith: z.enum(['pix', 'boleto']).optional(),
   failureCode: z.string().max(100).optional(),
   failureReason: z.string().max(500).optional(),
 });
@@ -118,6 +120,7 @@ export async function applyNotification(
       failureReason: n.failureReason,
       notification: { provider: n.provider, id: n.id },
       ...(n.type === 'charge.paid' && n.amount !== undefined ? { paidAmount: n.amount } : {}),
+      ...(n.type === 'charge.paid' && n.paidWith ? { paidWith: n.paidWith } : {}),
     }));
   } catch (error) {
     // This notification's marker exists: it was applied before, so it is answered as processed.
