@@ -184,6 +184,7 @@ export class AsaasProvider implements PaymentProvider {
       'GET',
       `/payments/${payment.id}/identificationField`,
     );
+    const pixQrCode = await this.boletoPixOf(credentials, payment.id);
     return {
       outcome: 'pending',
       gatewayPayId,
@@ -193,8 +194,29 @@ export class AsaasProvider implements PaymentProvider {
         formattedLine: formatDigitableLine(field.identificationField),
         dueDate: payment.dueDate ?? '',
         pdfUrl: payment.bankSlipUrl ?? payment.invoiceUrl ?? '',
+        ...(pixQrCode ? { pixQrCode } : {}),
       },
     };
+  }
+
+  /**
+   * The boleto híbrido's pix: Asaas answers a BOLETO payment's `GET /payments/{id}/pixQrCode` with a
+   * dynamic QR of the same payment (its due date, fine and interest). An account that cannot issue
+   * one (no pix key: a refusal) still has a valid boleto, which is answered without it; a provider
+   * that does not answer fails the call as the boleto's own line would.
+   */
+  private async boletoPixOf(credentials: ProviderCredentials, paymentId: string): Promise<string | null> {
+    try {
+      const qr = await this.deps.client.request<{ payload?: string | null }>(
+        credentials,
+        'GET',
+        `/payments/${paymentId}/pixQrCode`,
+      );
+      return qr.payload || null;
+    } catch (error) {
+      if (error instanceof AsaasRefusal && error.status !== 401) return null;
+      throw failureOf(error);
+    }
   }
 
   async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
+import type { PaidWith } from '#shared/domain/payments/gateway';
 import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/sandbox-helpers';
 import { PIX_AUTHORIZATION_LINK_PREFIX } from '#shared/domain/ports/provider-connections';
 import type { ProviderNotification } from '#shared/domain/transactions/notifications';
@@ -19,6 +20,8 @@ const asaasEventSchema = z.object({
     .object({
       id: z.string().min(1).max(100),
       externalReference: z.string().max(100).nullish(),
+      billingType: z.string().max(40).nullish(),
+      value: z.number().nonnegative().nullish(),
       refunds: z
         .array(z.object({ value: z.number().nonnegative(), status: z.string().max(60).nullish() }).loose())
         .max(1000)
@@ -71,6 +74,10 @@ export async function receiveAsaasNotification(
   if (!link || link.sellerId !== sellerId || link.providerPaymentId !== payment.id)
     throw new NotFoundError(TRANSACTION_NOT_FOUND);
   let amount: number | undefined;
+  let paidWith: PaidWith | undefined;
+  if (type === 'charge.paid' && link.method !== 'creditcard') {
+    ({ amount, paidWith } = paidOf(payment));
+  }
   if (type === 'charge.refunded') {
     const total = refundedTotal(event, payment.refunds, reaisToCentavos);
     if (total === null)
@@ -80,12 +87,31 @@ export async function receiveAsaasNotification(
   return deps.apply({
     id,
     ...(amount !== undefined ? { amount } : {}),
+    ...(paidWith ? { paidWith } : {}),
     provider: ASAAS,
     type,
     gatewayPayId,
     occurredAt: deps.clock.now().toISOString(),
     ...(EVENT_FAILURE[event] ?? {}),
   });
+}
+
+/**
+ * What a paid pix or boleto cleared and how, read from the event's payment ("Payment object"):
+ * `value` is what was paid (a late boleto's value grows by its fine and interest, the charge's own
+ * value moving to `originalValue`; an early one shrinks by its discount), and `billingType` is how
+ * (a boleto híbrido paid by its pix arrives as PIX). The split into fine, interest and discount is
+ * the transaction's (collectedOf, over the terms it was registered with). A card payment's `value`
+ * is one installment's, so a card's is never read.
+ */
+function paidOf(payment: { value?: number | null; billingType?: string | null }): {
+  amount?: number;
+  paidWith?: PaidWith;
+} {
+  const amount = typeof payment.value === 'number' ? reaisToCentavos(payment.value) : null;
+  const paidWith =
+    payment.billingType === 'PIX' ? 'pix' : payment.billingType === 'BOLETO' ? 'boleto' : undefined;
+  return { ...(amount !== null && amount > 0 ? { amount } : {}), ...(paidWith ? { paidWith } : {}) };
 }
 
 /** An authorization event of this seller's authorization: its status recorded (a revoked one stays so). */
