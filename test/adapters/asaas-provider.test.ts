@@ -3,6 +3,7 @@ import type { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
 import { centavosOf, encodeBody, Reais } from '#shared/adapters/asaas/client';
 import { ASAAS_EVENTS, ASAAS_STATUS, cardFailureOf, chargeStatusOf } from '#shared/adapters/asaas/mapping';
 import type { ChargeRequest } from '#shared/domain/payments/gateway';
+import { parsePixPayload } from '#shared/domain/payments/pix';
 import { ADAPTER_BUYER, type AsaasAdapterWorld, useAsaasAdapter } from '../support/asaas-adapter';
 import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';
 import type { MemoryProviderLinks } from '../support/fakes/provider-links';
@@ -92,8 +93,27 @@ describe('the Asaas adapter: requests', () => {
       formattedLine: '00190.00009 02759.288000 21932.978170 1 87890000005000',
       dueDate: '2026-11-26',
       pdfUrl: payment?.bankSlipUrl,
+      pixQrCode: expect.stringMatching(/^000201010212/),
     });
-    expect(fake.requests.at(-1)?.path).toBe(`/v3/payments/${payment?.id}/identificationField`);
+    // The boleto híbrido: the payment's own pix QR code, read after its line.
+    expect(fake.requests.slice(-2).map((r) => r.path)).toEqual([
+      `/v3/payments/${payment?.id}/identificationField`,
+      `/v3/payments/${payment?.id}/pixQrCode`,
+    ]);
+    expect(parsePixPayload(result.boleto?.pixQrCode ?? '')).toMatchObject({ amountCentavos: 1990 });
+  });
+
+  it('answers a BOLETO without its pix when Asaas refuses the QR code (an account without a pix key)', async () => {
+    fake.failOn('GET', /^\/v3\/payments\/[^/]+\/pixQrCode$/, {
+      status: 400,
+      body: { errors: [{ code: 'invalid_action', description: 'Nenhuma chave Pix cadastrada.' }] },
+    });
+    const result = await provider.createCharge(
+      sale({ method: 'boleto', dueDate: '2026-11-26', expiresAt: undefined }),
+    );
+    if (result.outcome !== 'pending') throw new Error(result.outcome);
+    expect(result.boleto?.digitableLine).toMatch(/^\d{47}$/);
+    expect(result.boleto).not.toHaveProperty('pixQrCode');
   });
 
   it('charges a card with holder info, saves its token when asked, never stores the number', async () => {

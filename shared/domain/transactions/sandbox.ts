@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
 import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { boletoPdf } from '#shared/domain/payments/pdf';
+import { qrCodeModules } from '#shared/domain/payments/qr-image';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { formatBrl } from '#shared/money';
@@ -75,6 +76,11 @@ export async function sandboxBoletoDocument(
     payerName: charge.boleto.payerName,
     beneficiaryName: charge.boleto.beneficiary,
     documentNumber: String(charge.gatewayPayId),
+    ...(charge.boleto.pixQrCode
+      ? {
+          pixQr: { payload: charge.boleto.pixQrCode, modules: await qrCodeModules(charge.boleto.pixQrCode) },
+        }
+      : {}),
   });
 }
 

@@ -165,7 +165,7 @@ export class FakeAsaas {
   private readonly authorizations = new Map<string, Authorization>();
   private readonly script: Scripted[] = [];
   private readonly hanging = new Set<ServerResponse>();
-  private readonly targeted: { method: string; path: string; answer: Scripted }[] = [];
+  private readonly targeted: { method: string; path: string | RegExp; answer: Scripted }[] = [];
   private outage: 'error' | 'hang' | null = null;
   private faults: ActiveFaults | null = null;
   private server?: Server;
@@ -277,8 +277,11 @@ export class FakeAsaas {
     });
   }
 
-  /** The next call of this method to this path (`/v3/payments`) answers `answer`, whatever comes before it. */
-  failOn(method: string, path: string, answer: Scripted): void {
+  /**
+   * The next call of this method to this path (`/v3/payments`, or a pattern of paths) answers
+   * `answer`, whatever comes before it.
+   */
+  failOn(method: string, path: string | RegExp, answer: Scripted): void {
     this.targeted.push({ method, path, answer });
   }
 
@@ -479,7 +482,11 @@ export class FakeAsaas {
       return;
     }
     if (fault?.mode === 'error') return this.send(res, fault.status ?? 503, {});
-    const target = this.targeted.findIndex((t) => t.method === req.method && t.path === url.pathname);
+    const target = this.targeted.findIndex(
+      (t) =>
+        t.method === req.method &&
+        (typeof t.path === 'string' ? t.path === url.pathname : t.path.test(url.pathname)),
+    );
     const scripted = target >= 0 ? this.targeted.splice(target, 1)[0].answer : this.script.shift();
     if (scripted?.hang) {
       this.hanging.add(res);
