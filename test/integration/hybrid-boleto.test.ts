@@ -5,6 +5,7 @@ import { addDays, saoPauloDate } from '#shared/dates';
 import { parsePixPayload } from '#shared/domain/payments/pix';
 import { reaisToCentavos } from '#shared/money';
 import { sellerFixtures } from '../support/fixtures';
+import { pdfText } from '../support/pdf-text';
 import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
@@ -96,6 +97,12 @@ describe('the boleto híbrido', () => {
     const read = await api.get(`/api/transactions/${sale.id}`, { token: s.key });
     expect(read.body.boleto.pixQrCode).toBe(sale.boleto.pixQrCode);
     expect(read.body.paidWith).toBeNull();
+    // The PDF prints the pix beside the barcode: its caption and its copia e cola text.
+    const pdf = await fetch(sale.boleto.pdfUrl);
+    expect(pdf.status).toBe(200);
+    const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain('Pix: leia o QR Code');
+    expect(text.replace(/\s/g, '')).toContain(sale.boleto.pixQrCode.replace(/\s/g, ''));
   });
 
   it('paying the pix settles the boleto once, and the boleto (or the pix again) is refused after it', async () => {
@@ -158,6 +165,14 @@ describe('the boleto híbrido', () => {
     expectHybridPix(first.boleto.pixQrCode, 344.97);
     const t = await api.get(`/api/transactions/${first.transactionId}`, { token: s.key });
     expect(t.body.boleto.pixQrCode).toBe(first.boleto.pixQrCode);
+    // The booklet prints it on installment 1's slip (the only one issued).
+    const booklet = await fetch(`${runtime.baseUrl}/api/v1/installment-plans/${created.body.uuid}/booklet`, {
+      headers: { authorization: `Bearer ${s.key}` },
+    });
+    expect(booklet.status).toBe(200);
+    const text = (await pdfText(new Uint8Array(await booklet.arrayBuffer()))).replace(/\s/g, '');
+    expect(text).toContain(first.boleto.pixQrCode.replace(/\s/g, ''));
+    expect(text.split('Pix:leiaoQRCode')).toHaveLength(2);
 
     const paid = await api.post(
       `/api/test-helpers/transactions/${first.transactionId}/pay`,

@@ -134,7 +134,7 @@ export function pixQrOps(
   const ops: string[] = [];
   const text = (x: number, y: number, size: number, value: string) =>
     ops.push(`BT /F1 ${size} Tf ${n(x)} ${n(y)} Td (${pdfText(value)}) Tj ET`);
-  text(at.x, at.y + at.size + 6, 8, 'Pague com Pix: leia o QR Code');
+  text(at.x, at.y + at.size + 6, 8, 'Pix: leia o QR Code');
   ops.push(...qrCodeOps(pix.modules, at.x, at.y, at.size));
   text(at.textX, at.textY, 7, 'Pix copia e cola:');
   const width = at.lineChars ?? 95;
