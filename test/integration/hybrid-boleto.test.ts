@@ -229,6 +229,34 @@ describe('the boleto híbrido', () => {
     expect(await succeeded(s.key, boleto.id)).toHaveLength(1);
   });
 
+  it("a boleto-only cycle's reminder carries its boleto's pix copia e cola, beside the linha digitável", async () => {
+    const s = await seller();
+    const created = await api.post(
+      '/api/v1/scheduled-charges',
+      {
+        customerId: s.customer.id,
+        amount: 80,
+        dueDate: addDays(today(), 3),
+        methods: ['boleto'],
+        type: 'one_time',
+      },
+      { token: s.key },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const detail = await api.get(`/api/v1/scheduled-charges/${created.body.id}`, { token: s.key });
+    const boleto = detail.body.cycles[0].issued.find(
+      (t: { paymentMethod: string }) => t.paymentMethod === 'boleto',
+    );
+    const preview = await api.post(
+      '/api/reminder-schedule/preview',
+      { step: 0, scheduledChargeId: created.body.id },
+      { token: s.key },
+    );
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.email.text).toContain(boleto.boleto.formattedLine);
+    expect(preview.body.email.text).toContain(`Pix copia e cola: ${boleto.boleto.pixQrCode}`);
+  });
+
   it('refuses paidWith on anything but a pay', async () => {
     const s = await seller();
     const sale = await boletoSale(s);

@@ -3014,6 +3014,10 @@ export interface components {
                 dueDate: string;
                 formattedLine: string;
                 pdfUrl: string;
+                /** @description The boleto híbrido: a pix BR Code for the same charge; paying either settles it */
+                pixQrCode: string | null;
+                /** @description An SVG data: URL of its QR code */
+                pixQrCodeImage: string | null;
             } | null;
             card: {
                 brand: string;
@@ -3648,6 +3652,10 @@ export interface components {
                 dueDate: string;
                 formattedLine: string;
                 pdfUrl: string;
+                /** @description The boleto híbrido: a pix BR Code for the same cycle; paying either settles it */
+                pixQrCode: string | null;
+                /** @description An SVG data: URL of its QR code */
+                pixQrCodeImage: string | null;
             } | null;
             /** @description `save`: a trial keeps the card without a charge */
             cardMode: ("pay" | "save") | null;

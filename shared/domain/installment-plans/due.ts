@@ -138,7 +138,8 @@ async function sendReminders(
           terms: termsForDueDate(i.lateCharges ?? null, i.dueDate, effectiveDueDate(i)),
           payUrl: i.boleto.pdfUrl,
           boletoLine: i.boleto.barcodeLine,
-          pixCopyPaste: null,
+          // The boleto híbrido's pix pays the same installment.
+          pixCopyPaste: i.boleto.pixQrCode ?? null,
         },
       });
     }

@@ -65,6 +65,18 @@ function pixSection(pix: NonNullable<PayLinkView['pix']>) {
 </section>`;
 }
 
+/** The boleto híbrido's pix: its QR code and copia e cola, paid instead of the boleto. */
+function boletoPixBlock(boleto: NonNullable<PayLinkView['boleto']>) {
+  if (!boleto.pixQrCode || !boleto.pixQrCodeImage) return '';
+  return html`<div id="boleto-pix">
+<p class="hint">Ou pague este boleto com Pix, na hora: leia o QR Code ou cole o código no app do banco.</p>
+<img class="qr" id="boleto-pix-qr" src="${boleto.pixQrCodeImage}" alt="QR Code Pix do boleto" width="240" height="240">
+<label for="boleto-pix-code">Pix copia e cola do boleto</label>
+<textarea id="boleto-pix-code" readonly rows="4">${boleto.pixQrCode}</textarea>
+<button type="button" class="secondary" data-copy="boleto-pix-code">Copiar</button>
+</div>`;
+}
+
 function boletoSection(boleto: NonNullable<PayLinkView['boleto']>) {
   const pdf = safeUrl(boleto.pdfUrl);
   return html`<section class="box" id="pay-boleto">
@@ -72,6 +84,7 @@ function boletoSection(boleto: NonNullable<PayLinkView['boleto']>) {
 <label for="boleto-line">Linha digitável</label>
 <textarea id="boleto-line" readonly rows="2">${boleto.formattedLine}</textarea>
 <button type="button" class="secondary" data-copy="boleto-line">Copiar</button>
+${boletoPixBlock(boleto)}
 ${pdf ? html`<p><a class="button" id="boleto-pdf" href="${pdf}" target="_blank" rel="noopener noreferrer">Abrir boleto (PDF)</a></p>` : ''}
 <p class="hint" id="boleto-due">Vencimento do boleto: ${formatCalendarDay(boleto.dueDate)}. A confirmação pode levar até 3 dias úteis.</p>
 </section>`;

@@ -42,3 +42,12 @@ export async function qrCodeModules(text: string): Promise<boolean[][]> {
     Array.from({ length: modules.size }, (_, col) => Boolean(modules.get(row, col))),
   );
 }
+
+/** A hybrid boleto's pix as a page shows it: the copia e cola and its QR code image, or nulls. */
+export async function boletoPixView(
+  pixQrCode: string | undefined,
+): Promise<{ pixQrCode: string | null; pixQrCodeImage: string | null }> {
+  return pixQrCode
+    ? { pixQrCode, pixQrCodeImage: await qrCodeDataUrl(pixQrCode) }
+    : { pixQrCode: null, pixQrCodeImage: null };
+}
