@@ -255,6 +255,13 @@ describe('the boleto híbrido', () => {
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     expect(preview.body.email.text).toContain(boleto.boleto.formattedLine);
     expect(preview.body.email.text).toContain(`Pix copia e cola: ${boleto.boleto.pixQrCode}`);
+
+    // The pay link shows it too (a boleto-only cycle has no pix section of its own).
+    const page = await fetch(detail.body.cycles[0].payUrl);
+    const html = await page.text();
+    expect(html).toContain('<textarea id="boleto-pix-code" readonly rows="4">');
+    expect(html).toContain(boleto.boleto.pixQrCode);
+    expect(html).toMatch(/<img class="qr" id="boleto-pix-qr" src="data:image\/svg\+xml;base64,/);
   });
 
   it('refuses paidWith on anything but a pay', async () => {

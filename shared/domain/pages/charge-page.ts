@@ -77,14 +77,15 @@ function boletoPixBlock(boleto: NonNullable<PayLinkView['boleto']>) {
 </div>`;
 }
 
-function boletoSection(boleto: NonNullable<PayLinkView['boleto']>) {
+/** `withPix`: the boleto híbrido's pix is shown when the cycle has no pix section of its own. */
+function boletoSection(boleto: NonNullable<PayLinkView['boleto']>, withPix: boolean) {
   const pdf = safeUrl(boleto.pdfUrl);
   return html`<section class="box" id="pay-boleto">
 <h2>Boleto</h2>
 <label for="boleto-line">Linha digitável</label>
 <textarea id="boleto-line" readonly rows="2">${boleto.formattedLine}</textarea>
 <button type="button" class="secondary" data-copy="boleto-line">Copiar</button>
-${boletoPixBlock(boleto)}
+${withPix ? boletoPixBlock(boleto) : ''}
 ${pdf ? html`<p><a class="button" id="boleto-pdf" href="${pdf}" target="_blank" rel="noopener noreferrer">Abrir boleto (PDF)</a></p>` : ''}
 <p class="hint" id="boleto-due">Vencimento do boleto: ${formatCalendarDay(boleto.dueDate)}. A confirmação pode levar até 3 dias úteis.</p>
 </section>`;
@@ -157,7 +158,7 @@ function openPage(view: PayLinkView) {
   const options = [
     view.pix ? pixSection(view.pix) : '',
     view.cardMode ? cardSection(view) : '',
-    view.boleto ? boletoSection(view.boleto) : '',
+    view.boleto ? boletoSection(view.boleto, view.pix === null) : '',
   ];
   return html`<main class="checkout" id="charge" data-state="${view.state}" data-token="${view.payToken}"${
     view.cardMode ? html` data-card-mode="${view.cardMode}"` : ''
