@@ -13,12 +13,13 @@ import {
   type TokenizeCardRequest,
   type TokenizeResult,
 } from '#shared/domain/payments/gateway';
-import type { GatewayHealth, PaymentProvider, ProviderPayment } from '#shared/domain/ports';
+import type { GatewayHealth, PaidDetails, PaymentProvider, ProviderPayment } from '#shared/domain/ports';
 import type {
   CredentialsResolver,
   ProviderCredentials,
   ProviderLinks,
 } from '#shared/domain/ports/provider-connections';
+import { asaasPaidDetails } from '#shared/domain/provider-connections/asaas-events';
 import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
 import { ConditionFailedError } from '../dynamodb/table';
@@ -51,6 +52,7 @@ export interface AsaasPayment {
   value: number;
   /** The charge's own value when `value` grew by a late boleto's fine and interest. */
   originalValue?: number | null;
+  billingType?: string | null;
   externalReference?: string | null;
   /** The immediate QR's conciliation id, on a Pix Automático authorization's first payment. */
   pixQrCodeId?: string | null;
@@ -406,6 +408,16 @@ export class AsaasProvider implements PaymentProvider {
     const { credentials, link } = await this.linked(gatewayPayId);
     const payment = await this.call(credentials, 'GET', `/payments/${link.providerPaymentId}`);
     return (payment.refunds ?? []).some((r) => r.description === reference);
+  }
+
+  /** A paid pix or boleto's value and billing type ("Retrieve a single payment"); null otherwise. */
+  async paidDetails(gatewayPayId: number): Promise<PaidDetails | null> {
+    const link = await this.deps.links.charge(gatewayPayId);
+    if (!link?.providerPaymentId || link.method === 'creditcard') return null;
+    const credentials = await this.credentialsOf(link.sellerId);
+    const payment = await this.call(credentials, 'GET', `/payments/${link.providerPaymentId}`);
+    if (chargeStatusOf(payment.status) !== 'paid') return null;
+    return asaasPaidDetails(payment, (reais) => centavosOf(reais));
   }
 
   async status(gatewayPayId: number): Promise<ChargeStatus | null> {

@@ -21,6 +21,7 @@ import { buildPixPayload } from '#shared/domain/payments/pix';
 import type {
   Clock,
   GatewayHealth,
+  PaidDetails,
   PaymentProvider,
   ProviderPayment,
   SandboxCardBehaviour,
@@ -438,17 +439,20 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     gatewayPayId: number,
     from: ChargeStatus[],
     to: ChargeStatus,
-    paidWith?: PaidWith,
+    paid?: { amount: number; paidWith?: PaidWith },
   ): Promise<void> {
     const { table, clock } = this.options;
     const update = {
       Key: keys.sandboxCharge(gatewayPayId),
-      UpdateExpression: paidWith ? 'SET #s = :to, paidWith = :with' : 'SET #s = :to',
+      UpdateExpression: paid
+        ? `SET #s = :to, paidAmount = :paid${paid.paidWith ? ', paidWith = :with' : ''}`
+        : 'SET #s = :to',
       ConditionExpression: `attribute_exists(pk) AND #s IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: {
         ':to': to,
-        ...(paidWith ? { ':with': paidWith } : {}),
+        ...(paid ? { ':paid': paid.amount } : {}),
+        ...(paid?.paidWith ? { ':with': paid.paidWith } : {}),
         ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])),
       },
     };
@@ -472,6 +476,31 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         );
       }
     }
+  }
+
+  /**
+   * What a pay clears and how: the amount the bank cleared when given, else what the charge costs
+   * that day (a boleto's fine, interest or discount), kept with the record as a provider keeps it.
+   */
+  private async paymentOf(
+    gatewayPayId: number,
+    options: SimulateOptions,
+    day: string,
+  ): Promise<{ amount: number; paidWith?: PaidWith }> {
+    const paidWith = await this.paidWithOf(gatewayPayId, options.paidWith);
+    const charge = (await this.charge(gatewayPayId)) as SandboxCharge;
+    const amount = options.paidAmount ?? amountPaidOn(charge, day);
+    return { amount, ...(paidWith ? { paidWith } : {}) };
+  }
+
+  /** What the sandbox cleared for a paid pix or boleto, and how (PaymentProvider.paidDetails). */
+  async paidDetails(gatewayPayId: number): Promise<PaidDetails | null> {
+    const item = await this.options.table.get<Item>(keys.sandboxCharge(gatewayPayId), { consistent: true });
+    if (!item || item.method === 'creditcard' || item.paidAmount === undefined) return null;
+    return {
+      amountCentavos: Number(item.paidAmount),
+      ...(item.paidWith ? { paidWith: item.paidWith as PaidWith } : {}),
+    };
   }
 
   /**
@@ -550,24 +579,20 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     options: SimulateOptions = {},
   ): Promise<void> {
     const rule = TRANSITIONS[action];
-    const paidWith = action === 'pay' ? await this.paidWithOf(gatewayPayId, options.paidWith) : undefined;
-    await this.move(gatewayPayId, rule.from, rule.to, paidWith);
+    const now = this.options.clock.now();
+    const paid =
+      action === 'pay' ? await this.paymentOf(gatewayPayId, options, saoPauloDate(now)) : undefined;
+    await this.move(gatewayPayId, rule.from, rule.to, paid);
     if (options.notify === false) return;
     const charge = (await this.charge(gatewayPayId)) as SandboxCharge;
-    const now = this.options.clock.now();
     const body = JSON.stringify({
       id: `ntf_${randomBase62(24)}`,
       provider: this.provider,
       type: rule.type,
       gatewayPayId,
-      amount:
-        action === 'pay' && options.paidAmount !== undefined
-          ? options.paidAmount
-          : action === 'pay'
-            ? amountPaidOn(charge, saoPauloDate(now))
-            : charge.amount,
+      amount: paid?.amount ?? charge.amount,
       occurredAt: now.toISOString(),
-      ...(paidWith ? { paidWith } : {}),
+      ...(paid?.paidWith ? { paidWith: paid.paidWith } : {}),
       ...(action === 'fail' ? { failureCode, failureReason: 'The payment was not completed' } : {}),
     });
     const timestamp = Math.floor(now.getTime() / 1000);

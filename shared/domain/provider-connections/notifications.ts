@@ -8,7 +8,13 @@ import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
 import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { reaisToCentavos } from '#shared/money';
 import { describeIssue } from '#shared/validation';
-import { ASAAS_AUTHORIZATION_EVENTS, ASAAS_EVENTS, EVENT_FAILURE, refundedTotal } from './asaas-events';
+import {
+  ASAAS_AUTHORIZATION_EVENTS,
+  ASAAS_EVENTS,
+  asaasPaidDetails,
+  EVENT_FAILURE,
+  refundedTotal,
+} from './asaas-events';
 import { ASAAS, hashWebhookToken } from './connections';
 
 /** The provider's event object (docs: "Receive Asaas events"): the id is the idempotency key. */
@@ -76,7 +82,7 @@ export async function receiveAsaasNotification(
   let amount: number | undefined;
   let paidWith: PaidWith | undefined;
   if (type === 'charge.paid' && link.method !== 'creditcard') {
-    ({ amount, paidWith } = paidOf(payment));
+    ({ amountCentavos: amount, paidWith } = asaasPaidDetails(payment, reaisToCentavos));
   }
   if (type === 'charge.refunded') {
     const total = refundedTotal(event, payment.refunds, reaisToCentavos);
@@ -94,24 +100,6 @@ export async function receiveAsaasNotification(
     occurredAt: deps.clock.now().toISOString(),
     ...(EVENT_FAILURE[event] ?? {}),
   });
-}
-
-/**
- * What a paid pix or boleto cleared and how, read from the event's payment ("Payment object"):
- * `value` is what was paid (a late boleto's value grows by its fine and interest, the charge's own
- * value moving to `originalValue`; an early one shrinks by its discount), and `billingType` is how
- * (a boleto híbrido paid by its pix arrives as PIX). The split into fine, interest and discount is
- * the transaction's (collectedOf, over the terms it was registered with). A card payment's `value`
- * is one installment's, so a card's is never read.
- */
-function paidOf(payment: { value?: number | null; billingType?: string | null }): {
-  amount?: number;
-  paidWith?: PaidWith;
-} {
-  const amount = typeof payment.value === 'number' ? reaisToCentavos(payment.value) : null;
-  const paidWith =
-    payment.billingType === 'PIX' ? 'pix' : payment.billingType === 'BOLETO' ? 'boleto' : undefined;
-  return { ...(amount !== null && amount > 0 ? { amount } : {}), ...(paidWith ? { paidWith } : {}) };
 }
 
 /** An authorization event of this seller's authorization: its status recorded (a revoked one stays so). */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
 import { parseNumericJobId } from '#shared/domain/job-id';
-import type { GatewayRouter } from '#shared/domain/ports';
+import type { GatewayRouter, PaidDetails } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
 import { isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
@@ -149,6 +149,7 @@ export function notificationOfStatus(
   t: Pick<Transaction, 'provider' | 'gatewayPayId'>,
   status: 'paid' | 'failed' | 'canceled',
   now: Date,
+  paid: PaidDetails | null = null,
 ): ProviderNotification {
   const base = {
     id: `status_${t.provider}_${t.gatewayPayId}_${status}`,
@@ -156,7 +157,13 @@ export function notificationOfStatus(
     gatewayPayId: t.gatewayPayId,
     occurredAt: now.toISOString(),
   };
-  if (status === 'paid') return { ...base, type: 'charge.paid' };
+  if (status === 'paid')
+    return {
+      ...base,
+      type: 'charge.paid',
+      ...(paid?.amountCentavos !== undefined ? { amount: paid.amountCentavos } : {}),
+      ...(paid?.paidWith ? { paidWith: paid.paidWith } : {}),
+    };
   if (status === 'canceled') return { ...base, type: 'charge.canceled' };
   return {
     ...base,
