@@ -363,6 +363,37 @@ describe('the Asaas adapter: requests', () => {
   });
 });
 
+describe('the Asaas adapter: what a paid boleto cleared', () => {
+  it('reads a late boleto paid by its pix: the value with fine and interest, and PIX; null before it is paid and for a card', async () => {
+    const result = await provider.createCharge(
+      sale({
+        method: 'boleto',
+        amountCentavos: 34497,
+        dueDate: '2026-11-26',
+        expiresAt: undefined,
+        lateCharges: {
+          fine: { type: 'percentage', basisPoints: 200 },
+          interest: { basisPointsPerMonth: 100 },
+          discounts: [],
+        },
+      }),
+    );
+    expect(await provider.paidDetails(result.gatewayPayId)).toBeNull();
+    const payment = fake.paymentByReference(String(result.gatewayPayId));
+    fake.today = () => '2026-12-06';
+    await fake.pay(payment?.id as string, { via: 'PIX' });
+    // 344.97 + 2% (6.90) + 344.97 × 1% × 10/30 (1.15)
+    expect(await provider.paidDetails(result.gatewayPayId)).toEqual({
+      amountCentavos: 35302,
+      paidWith: 'pix',
+    });
+    expect(fake.requests.at(-1)?.path).toBe(`/v3/payments/${payment?.id}`);
+
+    const paidCard = await provider.createCharge(sale({ method: 'creditcard', card: card() }));
+    expect(await provider.paidDetails(paidCard.gatewayPayId)).toBeNull();
+  });
+});
+
 describe('the Asaas adapter: listing a day for the reconciliation', () => {
   it("pages through the day's payments by creation date, mapping references, amounts and statuses", async () => {
     fake.today = () => '2026-11-26';

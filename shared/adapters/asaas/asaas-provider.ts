@@ -414,6 +414,8 @@ export class AsaasProvider implements PaymentProvider {
   async paidDetails(gatewayPayId: number): Promise<PaidDetails | null> {
     const link = await this.deps.links.charge(gatewayPayId);
     if (!link?.providerPaymentId || link.method === 'creditcard') return null;
+    // A Pix Automático authorization's link names no payment of its own: its debits say nothing more.
+    if (link.providerPaymentId.startsWith(AUTHORIZATION_LINK_PREFIX)) return null;
     const credentials = await this.credentialsOf(link.sellerId);
     const payment = await this.call(credentials, 'GET', `/payments/${link.providerPaymentId}`);
     if (chargeStatusOf(payment.status) !== 'paid') return null;
