@@ -9,6 +9,9 @@ import { checkoutRoutes } from './routes';
 /** Calls of the checkout session routes for the API reference (read by the OpenAPI generator and the tests only). */
 
 // A session id ends with its product's uuid (hex).
+/** The sandbox boleto's pix (the boleto híbrido), as the sandbox builds it for that boleto. */
+const boletoPix =
+  '00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/146596946617307520400005303986540549.905802BR5916SANDBOX SELLER 26009SAO PAULO62070503***6304C962';
 const sessionId = (random: string) => `cs_test_${random}${productUuid.replaceAll('-', '')}`;
 const noCustomer = {
   'customer.name': null,
@@ -287,6 +290,8 @@ export const examples = defineExamples(checkoutRoutes, {
             dueDate: '2026-12-01',
             pdfUrl:
               'http://127.0.0.1:3000/api/sandbox/boletos/146596946617307/pdf?token=2602ec4c04c3b3d9c972dd5ffd5d5409',
+            pixQrCode: boletoPix,
+            pixQrCodeImage: await qrCodeDataUrl(boletoPix),
           },
         },
       },

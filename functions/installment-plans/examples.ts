@@ -17,6 +17,8 @@ const firstBoleto = {
   pdfUrl:
     'http://127.0.0.1:3000/api/sandbox/boletos/736651195967463/pdf?token=ffc5fdbe35f039a1b990d0b0ed7b0102',
   dueDate: '2027-01-09',
+  pixQrCode:
+    '00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/7366511959674635204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***63040B08',
 } as const;
 const first = {
   number: 1,
@@ -60,6 +62,8 @@ const secondReissued = {
     pdfUrl:
       'http://127.0.0.1:3000/api/sandbox/boletos/326607609842631/pdf?token=54a6c18bd3a52351d2d70ff7ca70cb6e',
     dueDate: '2027-02-20',
+    pixQrCode:
+      '00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/3266076098426315204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***6304755C',
   },
   reissueCount: 1,
   transactionId: 36,
@@ -143,6 +147,8 @@ export const examples = defineExamples(installmentPlanRoutes, {
               pdfUrl:
                 'http://127.0.0.1:3000/api/sandbox/boletos/399630324614274/pdf?token=8dd07fc6340518e35c928b8665c3a766',
               dueDate: '2027-01-31',
+              pixQrCode:
+                '00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/3996303246142745204000053039865406178.535802BR5916SANDBOX SELLER 26009SAO PAULO62070503***6304A42A',
             },
             transactionId: 37,
           },

@@ -108,7 +108,12 @@ const tuitionMarkedPaid = {
           valueSeller: 117.01,
           date: '2026-11-28T17:09:34.470Z',
           deadline: '2026-11-29',
-          boleto: { ...boletoSale.boleto, dueDate: '2026-11-29' },
+          boleto: {
+            ...boletoSale.boleto,
+            dueDate: '2026-11-29',
+            pixQrCode:
+              '00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/7441093582166305204000053039865406120.505802BR5916SANDBOX SELLER 26009SAO PAULO62070503***630457E1',
+          },
           createdAt: '2026-11-28T17:09:34.470Z',
         },
       ],

@@ -63,6 +63,7 @@ export type {
   CardTestingKeyring,
   GatewayHealth,
   GatewayRouter,
+  PaidDetails,
   PaymentGateway,
   PaymentProvider,
   ProviderPayment,

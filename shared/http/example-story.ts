@@ -85,14 +85,22 @@ const sale = {
   discounts: [],
   amountDue: null,
   paidAmount: null,
+  paidWith: null,
   fineAmount: null,
   interestAmount: null,
   discountAmount: null,
 } as const;
 
 /** What a payment at face value records. */
-const paidAtFace = (value: number) =>
-  ({ amountDue: null, paidAmount: value, fineAmount: 0, interestAmount: 0, discountAmount: 0 }) as const;
+const paidAtFace = <W extends 'pix' | 'boleto' | 'creditcard'>(value: number, paidWith: W) =>
+  ({
+    amountDue: null,
+    paidAmount: value,
+    paidWith,
+    fineAmount: 0,
+    interestAmount: 0,
+    discountAmount: 0,
+  }) as const;
 
 /** Maria's pix sale, waiting for the payment: show the BR Code (`pix.qrCode`) as a QR code. */
 export const pixSale = {
@@ -120,7 +128,7 @@ export const pixSale = {
 /** The same sale once the bank paid it. */
 export const paidPixSale = {
   ...pixSale,
-  ...paidAtFace(49.9),
+  ...paidAtFace(49.9, 'pix'),
   status: 'payedPix',
   paidAt: '2026-11-28T17:06:12.692Z',
   updatedAt: '2026-11-28T17:06:12.692Z',
@@ -148,6 +156,8 @@ export const boletoSale = {
     dueDate: '2026-12-01',
     pdfUrl:
       'http://127.0.0.1:3000/api/sandbox/boletos/991563122715248/pdf?token=596e56f3a6ac072fa0614dea59e98b1b',
+    pixQrCode:
+      '00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/991563122715248520400005303986540549.905802BR5916SANDBOX SELLER 26009SAO PAULO62070503***630432A7',
   },
   createdAt: '2026-11-28T17:05:39.347Z',
   updatedAt: '2026-11-28T17:05:39.347Z',
@@ -163,7 +173,7 @@ export const cardSale = {
   valueSeller: 46.03,
   paymentMethod: 'creditcard',
   installments: 3,
-  ...paidAtFace(49.9),
+  ...paidAtFace(49.9, 'creditcard'),
   date: '2026-11-28T17:05:39.420Z',
   deadline: null,
   card: { brand: 'visa', last4: '1111' },

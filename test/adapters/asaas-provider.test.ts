@@ -3,6 +3,7 @@ import type { AsaasProvider } from '#shared/adapters/asaas/asaas-provider';
 import { centavosOf, encodeBody, Reais } from '#shared/adapters/asaas/client';
 import { ASAAS_EVENTS, ASAAS_STATUS, cardFailureOf, chargeStatusOf } from '#shared/adapters/asaas/mapping';
 import type { ChargeRequest } from '#shared/domain/payments/gateway';
+import { parsePixPayload } from '#shared/domain/payments/pix';
 import { ADAPTER_BUYER, type AsaasAdapterWorld, useAsaasAdapter } from '../support/asaas-adapter';
 import { FAKE_CARDS, FAKE_PIX_PAYLOAD, type FakeAsaas } from '../support/fake-asaas/server';
 import type { MemoryProviderLinks } from '../support/fakes/provider-links';
@@ -92,8 +93,27 @@ describe('the Asaas adapter: requests', () => {
       formattedLine: '00190.00009 02759.288000 21932.978170 1 87890000005000',
       dueDate: '2026-11-26',
       pdfUrl: payment?.bankSlipUrl,
+      pixQrCode: expect.stringMatching(/^000201010212/),
     });
-    expect(fake.requests.at(-1)?.path).toBe(`/v3/payments/${payment?.id}/identificationField`);
+    // The boleto híbrido: the payment's own pix QR code, read after its line.
+    expect(fake.requests.slice(-2).map((r) => r.path)).toEqual([
+      `/v3/payments/${payment?.id}/identificationField`,
+      `/v3/payments/${payment?.id}/pixQrCode`,
+    ]);
+    expect(parsePixPayload(result.boleto?.pixQrCode ?? '')).toMatchObject({ amountCentavos: 1990 });
+  });
+
+  it('answers a BOLETO without its pix when Asaas refuses the QR code (an account without a pix key)', async () => {
+    fake.failOn('GET', /^\/v3\/payments\/[^/]+\/pixQrCode$/, {
+      status: 400,
+      body: { errors: [{ code: 'invalid_action', description: 'Nenhuma chave Pix cadastrada.' }] },
+    });
+    const result = await provider.createCharge(
+      sale({ method: 'boleto', dueDate: '2026-11-26', expiresAt: undefined }),
+    );
+    if (result.outcome !== 'pending') throw new Error(result.outcome);
+    expect(result.boleto?.digitableLine).toMatch(/^\d{47}$/);
+    expect(result.boleto).not.toHaveProperty('pixQrCode');
   });
 
   it('charges a card with holder info, saves its token when asked, never stores the number', async () => {
@@ -340,6 +360,37 @@ describe('the Asaas adapter: requests', () => {
     expect(fake.requests.at(-1)?.rawBody).toBe('{}');
     expect(await provider.status(paid.gatewayPayId)).toBe('refunded');
     expect(await provider.status(123)).toBeNull();
+  });
+});
+
+describe('the Asaas adapter: what a paid boleto cleared', () => {
+  it('reads a late boleto paid by its pix: the value with fine and interest, and PIX; null before it is paid and for a card', async () => {
+    const result = await provider.createCharge(
+      sale({
+        method: 'boleto',
+        amountCentavos: 34497,
+        dueDate: '2026-11-26',
+        expiresAt: undefined,
+        lateCharges: {
+          fine: { type: 'percentage', basisPoints: 200 },
+          interest: { basisPointsPerMonth: 100 },
+          discounts: [],
+        },
+      }),
+    );
+    expect(await provider.paidDetails(result.gatewayPayId)).toBeNull();
+    const payment = fake.paymentByReference(String(result.gatewayPayId));
+    fake.today = () => '2026-12-06';
+    await fake.pay(payment?.id as string, { via: 'PIX' });
+    // 344.97 + 2% (6.90) + 344.97 × 1% × 10/30 (1.15)
+    expect(await provider.paidDetails(result.gatewayPayId)).toEqual({
+      amountCentavos: 35302,
+      paidWith: 'pix',
+    });
+    expect(fake.requests.at(-1)?.path).toBe(`/v3/payments/${payment?.id}`);
+
+    const paidCard = await provider.createCharge(sale({ method: 'creditcard', card: card() }));
+    expect(await provider.paidDetails(paidCard.gatewayPayId)).toBeNull();
   });
 });
 

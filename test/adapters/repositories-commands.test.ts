@@ -505,6 +505,7 @@ describe('transaction repository: status transition', () => {
     version: 2,
     lateCharges: null,
     collected: null,
+    paidWith: null,
     // The daily figures hold it (entities/transaction.ts, IN_DAILY_FIGURES).
     inDailyFigures: true,
   };

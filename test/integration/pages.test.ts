@@ -369,9 +369,11 @@ describe('hosted pages in Chromium (390 px wide)', () => {
     expect(await page.locator('#product-name').textContent()).toBe(name);
     expect(await page.locator('.product-description').textContent()).toBe('<img src=x onerror=alert(2)>');
     expect(await page.title()).toBe(`${name} · Pagamento`);
-    // No element was made from the seller's text: only the product image and the (hidden) QR image exist.
+    // No element was made from the seller's text: only the product image and the (hidden) QR images
+    // of the pix and of the boleto's pix exist.
     expect(await page.locator('img').evaluateAll((imgs) => imgs.map((i) => i.className))).toEqual([
       'product-image',
+      'qr',
       'qr',
     ]);
     expect(await page.locator('.product-text script, .product-text img').count()).toBe(0);

@@ -3034,6 +3034,10 @@ export interface components {
                 dueDate: string;
                 formattedLine: string;
                 pdfUrl: string;
+                /** @description The boleto híbrido: a pix BR Code for the same charge; paying either settles it */
+                pixQrCode: string | null;
+                /** @description An SVG data: URL of its QR code */
+                pixQrCodeImage: string | null;
             } | null;
             card: {
                 brand: string;
@@ -3473,6 +3477,8 @@ export interface components {
                 /** @description YYYY-MM-DD, America/Sao_Paulo */
                 dueDate: string;
                 pdfUrl: string;
+                /** @description The boleto híbrido: a pix BR Code (copia e cola) for the same installment; paying either settles it. Null when the provider issued none */
+                pixQrCode: string | null;
             } | null;
             /** @description Early-payment discount tiers, earliest first */
             discounts: ({
@@ -3704,6 +3710,10 @@ export interface components {
                 dueDate: string;
                 formattedLine: string;
                 pdfUrl: string;
+                /** @description The boleto híbrido: a pix BR Code for the same cycle; paying either settles it */
+                pixQrCode: string | null;
+                /** @description An SVG data: URL of its QR code */
+                pixQrCodeImage: string | null;
             } | null;
             /** @description `save`: a trial keeps the card without a charge */
             cardMode: ("pay" | "save") | null;
@@ -4807,6 +4817,8 @@ export interface components {
             /** @description Null until paid */
             paidAmount: number | null;
             paidAt: string | null;
+            /** @description How it was paid (a boleto paid by its pix: `pix`, status payedBoleto); null until paid */
+            paidWith: ("pix" | "boleto" | "creditcard") | null;
             /** @enum {string} */
             paymentMethod: "pix" | "boleto" | "creditcard";
             pix: components["schemas"]["TransactionPix"] | null;
@@ -4855,6 +4867,8 @@ export interface components {
             /** @description The digitable line with its dots and spaces */
             formattedLine: string;
             pdfUrl: string;
+            /** @description The boleto híbrido: a pix BR Code (copia e cola, a dynamic `cobv` with the due date) for the same charge; paying either settles it. Null when the provider issued none */
+            pixQrCode: string | null;
         };
         /**
          * @description The transaction was canceled
@@ -20698,6 +20712,8 @@ export interface operations {
                     failureCode?: string;
                     notify?: boolean;
                     paidAmount?: number;
+                    /** @enum {string} */
+                    paidWith?: "pix" | "boleto";
                 };
             };
         };
@@ -20764,6 +20780,7 @@ export interface operations {
                      *       "discounts": [],
                      *       "amountDue": 49.9,
                      *       "paidAmount": null,
+                     *       "paidWith": null,
                      *       "fineAmount": null,
                      *       "interestAmount": null,
                      *       "discountAmount": null,
@@ -20917,6 +20934,8 @@ export interface operations {
                     failureCode?: string;
                     notify?: boolean;
                     paidAmount?: number;
+                    /** @enum {string} */
+                    paidWith?: "pix" | "boleto";
                 };
             };
         };
@@ -20983,6 +21002,7 @@ export interface operations {
                      *       "discounts": [],
                      *       "amountDue": 49.9,
                      *       "paidAmount": null,
+                     *       "paidWith": null,
                      *       "fineAmount": null,
                      *       "interestAmount": null,
                      *       "discountAmount": null,
@@ -21140,6 +21160,8 @@ export interface operations {
                     failureCode?: string;
                     notify?: boolean;
                     paidAmount?: number;
+                    /** @enum {string} */
+                    paidWith?: "pix" | "boleto";
                 };
             };
         };
@@ -21202,6 +21224,7 @@ export interface operations {
                      *       "discounts": [],
                      *       "amountDue": 49.9,
                      *       "paidAmount": null,
+                     *       "paidWith": null,
                      *       "fineAmount": null,
                      *       "interestAmount": null,
                      *       "discountAmount": null,
@@ -21353,6 +21376,8 @@ export interface operations {
                     failureCode?: string;
                     notify?: boolean;
                     paidAmount?: number;
+                    /** @enum {string} */
+                    paidWith?: "pix" | "boleto";
                 };
             };
         };
@@ -21587,6 +21612,7 @@ export interface operations {
                      *           "discounts": [],
                      *           "amountDue": 49.9,
                      *           "paidAmount": null,
+                     *           "paidWith": null,
                      *           "fineAmount": null,
                      *           "interestAmount": null,
                      *           "discountAmount": null,
@@ -21643,6 +21669,7 @@ export interface operations {
                      *           "discounts": [],
                      *           "amountDue": null,
                      *           "paidAmount": null,
+                     *           "paidWith": null,
                      *           "fineAmount": null,
                      *           "interestAmount": null,
                      *           "discountAmount": null,
@@ -22057,6 +22084,7 @@ export interface operations {
                      *       "discounts": [],
                      *       "amountDue": null,
                      *       "paidAmount": 49.9,
+                     *       "paidWith": "pix",
                      *       "fineAmount": 0,
                      *       "interestAmount": 0,
                      *       "discountAmount": 0,
@@ -22387,6 +22415,7 @@ export interface operations {
                      *       "discounts": [],
                      *       "amountDue": null,
                      *       "paidAmount": 49.9,
+                     *       "paidWith": "creditcard",
                      *       "fineAmount": 0,
                      *       "interestAmount": 0,
                      *       "discountAmount": 0,
@@ -23010,7 +23039,8 @@ export interface operations {
                      *             "digitableLine": "00090000010991563122171524800001216470000004990",
                      *             "formattedLine": "00090.00001 09915.631221 71524.800001 2 16470000004990",
                      *             "dueDate": "2026-12-01",
-                     *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/991563122715248/pdf?token=596e56f3a6ac072fa0614dea59e98b1b"
+                     *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/991563122715248/pdf?token=596e56f3a6ac072fa0614dea59e98b1b",
+                     *             "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/991563122715248520400005303986540549.905802BR5916SANDBOX SELLER 26009SAO PAULO62070503***630432A7"
                      *           },
                      *           "card": null,
                      *           "failureCode": null,
@@ -23034,6 +23064,7 @@ export interface operations {
                      *           "discounts": [],
                      *           "amountDue": 49.9,
                      *           "paidAmount": null,
+                     *           "paidWith": null,
                      *           "fineAmount": null,
                      *           "interestAmount": null,
                      *           "discountAmount": null,
@@ -25042,7 +25073,8 @@ export interface operations {
                      *               "boleto": {
                      *                 "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
                      *                 "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/736651195967463/pdf?token=ffc5fdbe35f039a1b990d0b0ed7b0102",
-                     *                 "dueDate": "2027-01-09"
+                     *                 "dueDate": "2027-01-09",
+                     *                 "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/7366511959674635204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***63040B08"
                      *               },
                      *               "reissueCount": 0,
                      *               "transactionId": 30,
@@ -25272,7 +25304,8 @@ export interface operations {
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
                      *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/736651195967463/pdf?token=ffc5fdbe35f039a1b990d0b0ed7b0102",
-                     *             "dueDate": "2027-01-09"
+                     *             "dueDate": "2027-01-09",
+                     *             "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/7366511959674635204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***63040B08"
                      *           },
                      *           "reissueCount": 0,
                      *           "transactionId": 30,
@@ -25533,7 +25566,8 @@ export interface operations {
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
                      *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/736651195967463/pdf?token=ffc5fdbe35f039a1b990d0b0ed7b0102",
-                     *             "dueDate": "2027-01-09"
+                     *             "dueDate": "2027-01-09",
+                     *             "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/7366511959674635204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***63040B08"
                      *           },
                      *           "reissueCount": 0,
                      *           "transactionId": 30,
@@ -25554,7 +25588,8 @@ export interface operations {
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03266.076094 84263.100004 7 17280000034497",
                      *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/326607609842631/pdf?token=54a6c18bd3a52351d2d70ff7ca70cb6e",
-                     *             "dueDate": "2027-02-20"
+                     *             "dueDate": "2027-02-20",
+                     *             "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/3266076098426315204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***6304755C"
                      *           },
                      *           "reissueCount": 1,
                      *           "transactionId": 36,
@@ -26174,7 +26209,8 @@ export interface operations {
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03996.303248 61427.400009 7 17080000017853",
                      *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/399630324614274/pdf?token=8dd07fc6340518e35c928b8665c3a766",
-                     *             "dueDate": "2027-01-31"
+                     *             "dueDate": "2027-01-31",
+                     *             "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/3996303246142745204000053039865406178.535802BR5916SANDBOX SELLER 26009SAO PAULO62070503***6304A42A"
                      *           },
                      *           "reissueCount": 0,
                      *           "transactionId": 37,
@@ -26456,7 +26492,8 @@ export interface operations {
                      *       "boleto": {
                      *         "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
                      *         "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/736651195967463/pdf?token=ffc5fdbe35f039a1b990d0b0ed7b0102",
-                     *         "dueDate": "2027-01-09"
+                     *         "dueDate": "2027-01-09",
+                     *         "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/7366511959674635204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***63040B08"
                      *       },
                      *       "reissueCount": 0,
                      *       "transactionId": 30,
@@ -26662,7 +26699,8 @@ export interface operations {
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 07366.511959 96746.300001 2 16860000034497",
                      *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/736651195967463/pdf?token=ffc5fdbe35f039a1b990d0b0ed7b0102",
-                     *             "dueDate": "2027-01-09"
+                     *             "dueDate": "2027-01-09",
+                     *             "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/7366511959674635204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***63040B08"
                      *           },
                      *           "reissueCount": 0,
                      *           "transactionId": 30,
@@ -26683,7 +26721,8 @@ export interface operations {
                      *           "boleto": {
                      *             "barcodeLine": "00090.00001 03266.076094 84263.100004 7 17280000034497",
                      *             "pdfUrl": "http://127.0.0.1:3000/api/sandbox/boletos/326607609842631/pdf?token=54a6c18bd3a52351d2d70ff7ca70cb6e",
-                     *             "dueDate": "2027-02-20"
+                     *             "dueDate": "2027-02-20",
+                     *             "pixQrCode": "00020101021226680014br.gov.bcb.pix2546pix.sandbox.invalid/qr/v2/cobv/3266076098426315204000053039865406344.975802BR5916SANDBOX SELLER 26009SAO PAULO62070503***6304755C"
                      *           },
                      *           "reissueCount": 1,
                      *           "transactionId": 36,
@@ -27741,6 +27780,7 @@ export interface operations {
                      *           "discounts": [],
                      *           "amountDue": null,
                      *           "paidAmount": 49.9,
+                     *           "paidWith": "creditcard",
                      *           "fineAmount": 0,
                      *           "interestAmount": 0,
                      *           "discountAmount": 0,
@@ -29470,6 +29510,7 @@ export interface operations {
                      *           "discounts": [],
                      *           "amountDue": null,
                      *           "paidAmount": 49.9,
+                     *           "paidWith": "creditcard",
                      *           "fineAmount": 0,
                      *           "interestAmount": 0,
                      *           "discountAmount": 0,
@@ -29889,6 +29930,7 @@ export interface operations {
                      *           "discounts": [],
                      *           "amountDue": null,
                      *           "paidAmount": 49.9,
+                     *           "paidWith": "creditcard",
                      *           "fineAmount": 0,
                      *           "interestAmount": 0,
                      *           "discountAmount": 0,

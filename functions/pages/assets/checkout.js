@@ -416,6 +416,13 @@ function boot(root) {
       poll(outcome, generation, expires.getTime());
     } else if (outcome.method === 'boleto' && outcome.boleto) {
       $('boleto-line').value = outcome.boleto.formattedLine || outcome.boleto.digitableLine;
+      // The boleto híbrido: its pix, paid at once instead of the boleto.
+      const hybrid = Boolean(outcome.boleto.pixQrCode && outcome.boleto.pixQrCodeImage);
+      $('boleto-pix').hidden = !hybrid;
+      if (hybrid) {
+        $('boleto-pix-qr').src = outcome.boleto.pixQrCodeImage;
+        $('boleto-pix-code').value = outcome.boleto.pixQrCode;
+      }
       const pdf = safeRedirect(outcome.boleto.pdfUrl);
       if (pdf) $('boleto-pdf').href = pdf;
       const [y, m, d] = String(outcome.boleto.dueDate).split('-');

@@ -13,12 +13,13 @@ import {
   type TokenizeCardRequest,
   type TokenizeResult,
 } from '#shared/domain/payments/gateway';
-import type { GatewayHealth, PaymentProvider, ProviderPayment } from '#shared/domain/ports';
+import type { GatewayHealth, PaidDetails, PaymentProvider, ProviderPayment } from '#shared/domain/ports';
 import type {
   CredentialsResolver,
   ProviderCredentials,
   ProviderLinks,
 } from '#shared/domain/ports/provider-connections';
+import { asaasPaidDetails } from '#shared/domain/provider-connections/asaas-events';
 import type { Tenant } from '#shared/domain/tenant';
 import { BadRequestError, NotFoundError, ServiceUnavailableError } from '#shared/errors';
 import { ConditionFailedError } from '../dynamodb/table';
@@ -52,6 +53,7 @@ export interface AsaasPayment {
   value: number;
   /** The charge's own value when `value` grew by a late boleto's fine and interest. */
   originalValue?: number | null;
+  billingType?: string | null;
   externalReference?: string | null;
   /** The immediate QR's conciliation id, on a Pix Automático authorization's first payment. */
   pixQrCodeId?: string | null;
@@ -185,6 +187,7 @@ export class AsaasProvider implements PaymentProvider {
       'GET',
       `/payments/${payment.id}/identificationField`,
     );
+    const pixQrCode = await this.boletoPixOf(credentials, payment.id);
     return {
       outcome: 'pending',
       gatewayPayId,
@@ -194,8 +197,29 @@ export class AsaasProvider implements PaymentProvider {
         formattedLine: formatDigitableLine(field.identificationField),
         dueDate: payment.dueDate ?? '',
         pdfUrl: payment.bankSlipUrl ?? payment.invoiceUrl ?? '',
+        ...(pixQrCode ? { pixQrCode } : {}),
       },
     };
+  }
+
+  /**
+   * The boleto híbrido's pix: Asaas answers a BOLETO payment's `GET /payments/{id}/pixQrCode` with a
+   * dynamic QR of the same payment (its due date, fine and interest). An account that cannot issue
+   * one (no pix key: a refusal) still has a valid boleto, which is answered without it; a provider
+   * that does not answer fails the call as the boleto's own line would.
+   */
+  private async boletoPixOf(credentials: ProviderCredentials, paymentId: string): Promise<string | null> {
+    try {
+      const qr = await this.deps.client.request<{ payload?: string | null }>(
+        credentials,
+        'GET',
+        `/payments/${paymentId}/pixQrCode`,
+      );
+      return qr.payload || null;
+    } catch (error) {
+      if (error instanceof AsaasRefusal && error.status !== 401) return null;
+      throw failureOf(error);
+    }
   }
 
   async chargeSavedCard(request: SavedCardChargeRequest): Promise<ChargeResult> {
@@ -395,6 +419,18 @@ export class AsaasProvider implements PaymentProvider {
     const { credentials, link } = await this.linked(gatewayPayId);
     const payment = await this.call(credentials, 'GET', `/payments/${link.providerPaymentId}`);
     return (payment.refunds ?? []).some((r) => r.description === reference);
+  }
+
+  /** A paid pix or boleto's value and billing type ("Retrieve a single payment"); null otherwise. */
+  async paidDetails(gatewayPayId: number): Promise<PaidDetails | null> {
+    const link = await this.deps.links.charge(gatewayPayId);
+    if (!link?.providerPaymentId || link.method === 'creditcard') return null;
+    // A Pix Automático authorization's link names no payment of its own: its debits say nothing more.
+    if (link.providerPaymentId.startsWith(AUTHORIZATION_LINK_PREFIX)) return null;
+    const credentials = await this.credentialsOf(link.sellerId);
+    const payment = await this.call(credentials, 'GET', `/payments/${link.providerPaymentId}`);
+    if (chargeStatusOf(payment.status) !== 'paid') return null;
+    return asaasPaidDetails(payment, (reais) => centavosOf(reais));
   }
 
   async status(gatewayPayId: number): Promise<ChargeStatus | null> {

@@ -7,6 +7,7 @@ import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
+  PaidWith,
   PixAuthorizationStatus,
   PixAutomaticChargeRequest,
   SandboxAction,
@@ -20,6 +21,7 @@ import { buildPixPayload } from '#shared/domain/payments/pix';
 import type {
   Clock,
   GatewayHealth,
+  PaidDetails,
   PaymentProvider,
   ProviderPayment,
   SandboxCardBehaviour,
@@ -28,7 +30,7 @@ import type {
   SimulateOptions,
 } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
-import { ConflictError, NotFoundError } from '#shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import { randomBase62 } from '#shared/ids';
 import { sandboxChargeEntity } from '../dynamodb/entities/sandbox-charge';
 import { keys } from '../dynamodb/keys';
@@ -73,6 +75,14 @@ export function randomGatewayPayId(): number {
 const SANDBOX_BANK = '000';
 /** The Pix key the sandbox's BR Codes pay to (a random EVP key, owned by nobody). */
 const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
+/**
+ * Where a hybrid boleto's `cobv` payload points (a PSP's location URL, without its scheme): a
+ * reserved `.invalid` host, as the boletos carry a fictitious bank, so no app ever fetches it.
+ */
+const SANDBOX_COBV_LOCATION = 'pix.sandbox.invalid/qr/v2/cobv/';
+
+/** The sandbox's merchant name of a seller's BR Codes. */
+const merchantNameOf = (request: ChargeRequest) => `SANDBOX SELLER ${request.tenant.sellerId}`;
 
 export interface SandboxOptions {
   table: Table;
@@ -170,7 +180,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       const qrCode = buildPixPayload({
         key: SANDBOX_PIX_KEY,
         amountCentavos: request.amountCentavos,
-        merchantName: `SANDBOX SELLER ${request.tenant.sellerId}`,
+        merchantName: merchantNameOf(request),
         merchantCity: 'SAO PAULO',
         txid,
       });
@@ -191,7 +201,16 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         freeField: `0000${String(gatewayPayId).padStart(17, '0')}0000`,
       });
       const pdfUrl = `${this.base()}/api/sandbox/boletos/${gatewayPayId}/pdf?token=${await this.pdfToken(gatewayPayId)}`;
-      result = { outcome: 'pending', gatewayPayId, boleto: { ...boleto, dueDate, pdfUrl } };
+      // The boleto híbrido: a dynamic pix (`cobv`, its txid travels in the location) for the same
+      // charge and due date; the one record below is paid once, by either.
+      const pixQrCode = buildPixPayload({
+        locationUrl: `${SANDBOX_COBV_LOCATION}${gatewayPayId}`,
+        amountCentavos: request.amountCentavos,
+        merchantName: merchantNameOf(request),
+        merchantCity: 'SAO PAULO',
+        txid: '***',
+      });
+      result = { outcome: 'pending', gatewayPayId, boleto: { ...boleto, dueDate, pdfUrl, pixQrCode } };
       record.status = 'pending';
       record.boleto = {
         barcode: boleto.barcode,
@@ -199,6 +218,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         dueDate,
         payerName: request.customer.name,
         beneficiary: `Sandbox seller ${request.tenant.sellerId}`,
+        pixQrCode,
         ...(request.lateCharges ? { lateCharges: request.lateCharges } : {}),
       };
     } else {
@@ -373,6 +393,7 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
       status: item.status as ChargeStatus,
       refunded: Number(item.refunded ?? 0),
       boleto: (item.boleto as SandboxCharge['boleto']) ?? null,
+      ...(item.paidWith ? { paidWith: item.paidWith as PaidWith } : {}),
     };
   }
 
@@ -415,14 +436,26 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
    * Moves the sandbox's charge between states. Paying a charge that carried a Pix Automático consent
    * activates its pending authorization in the same transaction.
    */
-  private async move(gatewayPayId: number, from: ChargeStatus[], to: ChargeStatus): Promise<void> {
+  private async move(
+    gatewayPayId: number,
+    from: ChargeStatus[],
+    to: ChargeStatus,
+    paid?: { amount: number; paidWith?: PaidWith },
+  ): Promise<void> {
     const { table, clock } = this.options;
     const update = {
       Key: keys.sandboxCharge(gatewayPayId),
-      UpdateExpression: 'SET #s = :to',
+      UpdateExpression: paid
+        ? `SET #s = :to, paidAmount = :paid${paid.paidWith ? ', paidWith = :with' : ''}`
+        : 'SET #s = :to',
       ConditionExpression: `attribute_exists(pk) AND #s IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':to': to, ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])) },
+      ExpressionAttributeValues: {
+        ':to': to,
+        ...(paid ? { ':paid': paid.amount } : {}),
+        ...(paid?.paidWith ? { ':with': paid.paidWith } : {}),
+        ...Object.fromEntries(from.map((f, i) => [`:f${i}`, f])),
+      },
     };
     for (let attempt = 1; ; attempt++) {
       const also: TransactItem[] =
@@ -444,6 +477,51 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
         );
       }
     }
+  }
+
+  /**
+   * What a pay clears and how: the amount the bank cleared when given, else what the charge costs
+   * that day (a boleto's fine, interest or discount), kept with the record as a provider keeps it.
+   */
+  private async paymentOf(
+    gatewayPayId: number,
+    options: SimulateOptions,
+    day: string,
+  ): Promise<{ amount: number; paidWith?: PaidWith }> {
+    const paidWith = await this.paidWithOf(gatewayPayId, options.paidWith);
+    const charge = (await this.charge(gatewayPayId)) as SandboxCharge;
+    const amount = options.paidAmount ?? amountPaidOn(charge, day);
+    return { amount, ...(paidWith ? { paidWith } : {}) };
+  }
+
+  /** What the sandbox cleared for a paid pix or boleto, and how (PaymentProvider.paidDetails). */
+  async paidDetails(gatewayPayId: number): Promise<PaidDetails | null> {
+    const item = await this.options.table.get<Item>(keys.sandboxCharge(gatewayPayId), { consistent: true });
+    if (!item || item.method === 'creditcard' || item.paidAmount === undefined) return null;
+    return {
+      amountCentavos: Number(item.paidAmount),
+      ...(item.paidWith ? { paidWith: item.paidWith as PaidWith } : {}),
+    };
+  }
+
+  /**
+   * How a pay is made: a pix charge by pix, a boleto as a boleto unless the payer used its pix (a
+   * boleto without one cannot be paid by pix); a card has no such choice.
+   */
+  private async paidWithOf(gatewayPayId: number, asked: PaidWith | undefined): Promise<PaidWith | undefined> {
+    const charge = await this.charge(gatewayPayId);
+    if (!charge) throw new NotFoundError('Sandbox charge not found');
+    if (charge.method === 'creditcard') {
+      if (asked) throw new ValidationError(['paidWith applies to a pix or boleto charge only']);
+      return undefined;
+    }
+    if (charge.method === 'pix') {
+      if (asked === 'boleto') throw new ValidationError(['paidWith boleto applies to a boleto only']);
+      return 'pix';
+    }
+    if (asked === 'pix' && !charge.boleto?.pixQrCode)
+      throw new ValidationError(['paidWith pix needs a boleto that carries a pix QR code']);
+    return asked ?? 'boleto';
   }
 
   async cancel(gatewayPayId: number): Promise<void> {
@@ -492,7 +570,8 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
 
   /**
    * A test helper's pay/fail/chargeback/chargeback-reversal: moves the sandbox's own charge, then notifies the service
-   * exactly as a provider would: a signed POST to the webhook route. A canceled charge cannot be paid.
+   * exactly as a provider would: a signed POST to the webhook route. A canceled charge cannot be paid,
+   * nor a paid one paid again: a hybrid boleto paid by its pix refuses its boleto, and the other way round.
    */
   async simulate(
     gatewayPayId: number,
@@ -501,22 +580,20 @@ export class SandboxGateway implements PaymentProvider, SandboxOperations {
     options: SimulateOptions = {},
   ): Promise<void> {
     const rule = TRANSITIONS[action];
-    await this.move(gatewayPayId, rule.from, rule.to);
+    const now = this.options.clock.now();
+    const paid =
+      action === 'pay' ? await this.paymentOf(gatewayPayId, options, saoPauloDate(now)) : undefined;
+    await this.move(gatewayPayId, rule.from, rule.to, paid);
     if (options.notify === false) return;
     const charge = (await this.charge(gatewayPayId)) as SandboxCharge;
-    const now = this.options.clock.now();
     const body = JSON.stringify({
       id: `ntf_${randomBase62(24)}`,
       provider: this.provider,
       type: rule.type,
       gatewayPayId,
-      amount:
-        action === 'pay' && options.paidAmount !== undefined
-          ? options.paidAmount
-          : action === 'pay'
-            ? amountPaidOn(charge, saoPauloDate(now))
-            : charge.amount,
+      amount: paid?.amount ?? charge.amount,
       occurredAt: now.toISOString(),
+      ...(paid?.paidWith ? { paidWith: paid.paidWith } : {}),
       ...(action === 'fail' ? { failureCode, failureReason: 'The payment was not completed' } : {}),
     });
     const timestamp = Math.floor(now.getTime() / 1000);

@@ -12,6 +12,7 @@ import { reconcileCyclePayment } from '#shared/domain/scheduled-charges/pay-link
 import { completeCancel } from '#shared/domain/transactions/cancel';
 import { lookupHintOf, recordSale } from '#shared/domain/transactions/create';
 import {
+  paidDetailsOf,
   receiveVerifiedNotification,
   runFollowUps,
   settleByProviderStatus,
@@ -139,7 +140,10 @@ async function catchUp(deps: ReconcileDeps, t: Transaction): Promise<Transaction
   const provider = deps.payments.forEnvironment(t.tenant.environment);
   const status = await provider.status(t.gatewayPayId).catch(() => null);
   if (status !== 'paid' && status !== 'failed' && status !== 'canceled') return t;
-  await receiveVerifiedNotification(deps, notificationOfStatus(t, status, deps.clock.now()));
+  const paid = await paidDetailsOf(deps, t, status).catch(() => undefined);
+  // The provider said paid but not for how much: asked again at the next look, never guessed.
+  if (paid === undefined) return t;
+  await receiveVerifiedNotification(deps, notificationOfStatus(t, status, deps.clock.now(), paid));
   return (await deps.transactions.get(t.tenant, t.id)) ?? t;
 }
 

@@ -1,5 +1,5 @@
 import { buyerFailure } from '#shared/domain/payments/cards';
-import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
+import { boletoPixView, qrCodeDataUrl } from '#shared/domain/payments/qr-image';
 import type { Subscription, SubscriptionStatus } from '#shared/domain/subscriptions/subscription';
 import { PAID, PENDING, type Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError } from '#shared/errors';
@@ -26,6 +26,9 @@ export interface PaymentOutcome {
     barcode: string;
     dueDate: string;
     pdfUrl: string;
+    /** The boleto híbrido's pix (copia e cola) and its QR code image; null when it has none. */
+    pixQrCode: string | null;
+    pixQrCodeImage: string | null;
   } | null;
   card: { brand: string; last4: string } | null;
   failure: { code: string; message: string } | null;
@@ -86,6 +89,7 @@ export async function outcomeOf(
             barcode: t.boleto.barcode,
             dueDate: t.boleto.dueDate,
             pdfUrl: t.boleto.pdfUrl,
+            ...(await boletoPixView(t.boleto.pixQrCode)),
           }
         : null,
     card: t.card ? { brand: t.card.brand, last4: t.card.last4 } : null,

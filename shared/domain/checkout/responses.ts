@@ -116,6 +116,11 @@ export const paymentOutcomeResponse = z.lazy(() =>
           barcode: z.string(),
           dueDate: z.iso.date(),
           pdfUrl: z.string(),
+          pixQrCode: z
+            .string()
+            .nullable()
+            .describe('The boleto híbrido: a pix BR Code for the same charge; paying either settles it'),
+          pixQrCodeImage: z.string().nullable().describe('An SVG data: URL of its QR code'),
         })
         .nullable(),
       card: z.object({ brand: z.string(), last4: z.string() }).nullable(),

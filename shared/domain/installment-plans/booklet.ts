@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { saoPauloDate } from '#shared/dates';
 import type { Deps } from '#shared/domain/deps';
 import { type BookletSlip, boletoBookletPdf } from '#shared/domain/payments/boleto-booklet';
+import { qrCodeModules } from '#shared/domain/payments/qr-image';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError } from '#shared/errors';
 import type { Installment, InstallmentPlan } from './plan';
@@ -51,6 +52,14 @@ function slipOf(i: Installment): BookletSlip {
   return { ...base, dueDate: i.dueDate, state: { kind: 'not_issued' } };
 }
 
+/** An issued installment's slip with its boleto's pix QR code, to print beside the barcode. */
+async function withPixQr(i: Installment): Promise<BookletSlip> {
+  const slip = slipOf(i);
+  const payload = i.boleto?.pixQrCode;
+  if (slip.state.kind !== 'boleto' || !payload) return slip;
+  return { ...slip, state: { ...slip.state, pixQr: { payload, modules: await qrCodeModules(payload) } } };
+}
+
 /** The booklet names the seller by its business profile (the name and colour its pages show). */
 async function bookletOf(deps: Pick<BookletDeps, 'team'>, plan: InstallmentPlan): Promise<Buffer> {
   const [profile] = await deps.team.profiles([plan.tenant.sellerId]);
@@ -62,7 +71,7 @@ async function bookletOf(deps: Pick<BookletDeps, 'team'>, plan: InstallmentPlan)
     reference: plan.uuid,
     productName: plan.product.name,
     sandbox: plan.tenant.environment === 'test',
-    slips: plan.installmentsDetail.map(slipOf),
+    slips: await Promise.all(plan.installmentsDetail.map(withPixQr)),
   });
 }
 

@@ -126,7 +126,8 @@ export function installmentReminderCharge(
     terms: termsForDueDate(i.lateCharges ?? null, i.dueDate, effectiveDueDate(i)),
     payUrl: boleto.pdfUrl,
     boletoLine: boleto.barcodeLine,
-    pixCopyPaste: null,
+    // The boleto híbrido's pix pays the same installment.
+    pixCopyPaste: boleto.pixQrCode ?? null,
   };
 }
 

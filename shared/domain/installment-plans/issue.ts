@@ -131,6 +131,7 @@ export async function issueBoleto(
       gatewayPayId: result.gatewayPayId,
       barcodeLine: result.boleto.formattedLine,
       pdfUrl: result.boleto.pdfUrl,
+      ...(result.boleto.pixQrCode ? { pixQrCode: result.boleto.pixQrCode } : {}),
       dueDate,
       issuedAt: at,
     },

@@ -51,6 +51,8 @@ export interface InstallmentBoleto {
   /** The 47-digit linha digitável, formatted as the provider gave it. */
   barcodeLine: string;
   pdfUrl: string;
+  /** The boleto híbrido's pix BR Code (copia e cola); absent when the provider issued none. */
+  pixQrCode?: string;
   /** The boleto's own due date (a second copy may carry a later one than the installment's). */
   dueDate: string;
   issuedAt: string;

@@ -21,7 +21,17 @@ export const installmentResponse = z.lazy(() =>
       ...lateChargeTermsFields(),
       status: z.enum(INSTALLMENT_STATUSES),
       boleto: z
-        .object({ barcodeLine: z.string(), pdfUrl: z.string(), dueDate: date() })
+        .object({
+          barcodeLine: z.string(),
+          pdfUrl: z.string(),
+          dueDate: date(),
+          pixQrCode: z
+            .string()
+            .nullable()
+            .describe(
+              'The boleto híbrido: a pix BR Code (copia e cola) for the same installment; paying either settles it. Null when the provider issued none',
+            ),
+        })
         .nullable()
         .describe('The current boleto; null until issued'),
       reissueCount: z.number().int().describe('Second copies issued'),

@@ -21,7 +21,12 @@ export function toInstallmentView(i: Installment, today: string) {
     }),
     status: i.status,
     boleto: i.boleto
-      ? { barcodeLine: i.boleto.barcodeLine, pdfUrl: i.boleto.pdfUrl, dueDate: i.boleto.dueDate }
+      ? {
+          barcodeLine: i.boleto.barcodeLine,
+          pdfUrl: i.boleto.pdfUrl,
+          dueDate: i.boleto.dueDate,
+          pixQrCode: i.boleto.pixQrCode ?? null,
+        }
       : null,
     reissueCount: i.reissueCount,
     transactionId: i.boleto?.transactionId ?? null,

@@ -117,13 +117,27 @@ function pixSection(pix: NonNullable<PayLinkView['pix']>, dueDate: string) {
 </section>`;
 }
 
-function boletoSection(boleto: NonNullable<PayLinkView['boleto']>) {
+/** The boleto híbrido's pix: its QR code and copia e cola, paid instead of the boleto. */
+function boletoPixBlock(boleto: NonNullable<PayLinkView['boleto']>) {
+  if (!boleto.pixQrCode || !boleto.pixQrCodeImage) return '';
+  return html`<div id="boleto-pix">
+<p class="hint">Ou pague este boleto com Pix, na hora: leia o QR Code ou cole o código no app do banco.</p>
+<img class="qr" id="boleto-pix-qr" src="${boleto.pixQrCodeImage}" alt="QR Code Pix do boleto" width="240" height="240">
+<label for="boleto-pix-code">Pix copia e cola do boleto</label>
+<textarea id="boleto-pix-code" readonly rows="4">${boleto.pixQrCode}</textarea>
+<button type="button" class="secondary" data-copy="boleto-pix-code">Copiar</button>
+</div>`;
+}
+
+/** `withPix`: the boleto híbrido's pix is shown when the cycle has no pix section of its own. */
+function boletoSection(boleto: NonNullable<PayLinkView['boleto']>, withPix: boolean) {
   const pdf = safeUrl(boleto.pdfUrl);
   return html`<section class="box" id="pay-boleto">
 <h2>Boleto</h2>
 <label for="boleto-line">Linha digitável</label>
 <textarea id="boleto-line" readonly rows="2">${boleto.formattedLine}</textarea>
 <button type="button" class="secondary" data-copy="boleto-line">Copiar</button>
+${withPix ? boletoPixBlock(boleto) : ''}
 ${pdf ? html`<p><a class="button" id="boleto-pdf" href="${pdf}" target="_blank" rel="noopener noreferrer">Abrir boleto (PDF)</a></p>` : ''}
 <p class="hint" id="boleto-due">Vencimento do boleto: ${formatCalendarDay(boleto.dueDate)}. A confirmação pode levar até 3 dias úteis.</p>
 </section>`;
@@ -203,7 +217,7 @@ function openPage(view: PayLinkView) {
   const options = [
     view.pix ? pixSection(view.pix, view.dueDate) : '',
     view.cardMode ? cardSection(view) : '',
-    view.boleto ? boletoSection(view.boleto) : '',
+    view.boleto ? boletoSection(view.boleto, view.pix === null) : '',
   ];
   return html`<main class="checkout" id="charge" data-state="${view.state}" data-token="${view.payToken}"${
     view.cardMode ? html` data-card-mode="${view.cardMode}"` : ''

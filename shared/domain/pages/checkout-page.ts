@@ -284,6 +284,13 @@ function resultSections() {
 <label for="boleto-line">Linha digitável</label>
 <textarea id="boleto-line" readonly rows="2"></textarea>
 <button type="button" class="secondary" id="boleto-copy" data-copy="boleto-line">Copiar</button>
+<div id="boleto-pix" hidden>
+<p class="hint">Ou pague este boleto com Pix, na hora: leia o QR Code ou cole o código no app do banco.</p>
+<img class="qr" id="boleto-pix-qr" alt="QR Code Pix do boleto" width="240" height="240">
+<label for="boleto-pix-code">Pix copia e cola do boleto</label>
+<textarea id="boleto-pix-code" readonly rows="4"></textarea>
+<button type="button" class="secondary" id="boleto-pix-copy" data-copy="boleto-pix-code">Copiar</button>
+</div>
 <p><a class="button" id="boleto-pdf" target="_blank" rel="noopener noreferrer">Abrir boleto (PDF)</a></p>
 <p class="hint" id="boleto-due"></p>
 <p class="waiting" id="boleto-waiting" role="status"><span class="spinner" aria-hidden="true"></span>Aguardando a confirmação do pagamento…</p>

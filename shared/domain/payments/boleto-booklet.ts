@@ -12,9 +12,11 @@ import {
   n,
   PAGE_HEIGHT,
   PAGE_WIDTH,
+  type PixQr,
   pdfFile,
   pdfFillColor,
   pdfText,
+  pixQrOps,
   validateBoleto,
 } from './pdf';
 
@@ -22,7 +24,7 @@ export const SLIPS_PER_PAGE = 3;
 
 /** What a slip says instead of a boleto when the installment has none to pay now. */
 export type SlipState =
-  | { kind: 'boleto'; digitableLine: string }
+  | { kind: 'boleto'; digitableLine: string; pixQr?: PixQr }
   | { kind: 'not_issued' }
   | { kind: 'paid'; paidOn: string }
   | { kind: 'canceled' };
@@ -115,6 +117,10 @@ function slipOps(input: BookletInput, slip: BookletSlip, top: number): string[] 
         ops.push(`${n(LEFT + bar.x)} ${n(barY)} ${n(bar.width)} ${BAR_HEIGHT} re f`);
       }
     } else text(LEFT, y - 24, 9, 'Pague pela linha digitável acima.');
+    if (state.pixQr)
+      ops.push(
+        ...pixQrOps(state.pixQr, { x: RIGHT - 92, y: top - 212, size: 92, textX: LEFT, textY: top - 222 }),
+      );
   } else if (state.kind === 'paid') {
     text(LEFT, y - 4, 12, `Parcela paga em ${brazilianDate(state.paidOn)}`, true);
   } else if (state.kind === 'canceled') {

@@ -137,7 +137,15 @@ export interface BoletoArtifact {
   formattedLine: string;
   dueDate: string;
   pdfUrl: string;
+  /**
+   * The boleto híbrido's pix: a dynamic BR Code (a `cobv` with the boleto's due date) for the same
+   * charge; paying either settles it. Absent when the provider issued none.
+   */
+  pixQrCode?: string;
 }
+
+/** How a paid pix or boleto charge was paid: a hybrid boleto may be paid by its pix. */
+export type PaidWith = 'pix' | 'boleto';
 
 export interface CardSummary {
   brand: string;
@@ -187,7 +195,11 @@ export interface SandboxCharge {
     beneficiary: string;
     /** The terms registered with it: a pay simulated without an amount clears the amount due that day. */
     lateCharges?: LateChargeTerms | null;
+    /** The hybrid boleto's pix BR Code. */
+    pixQrCode?: string;
   } | null;
+  /** How a paid charge was paid (a hybrid boleto: by its pix or as a boleto); absent while unpaid. */
+  paidWith?: PaidWith;
 }
 
 /** What a lookup needs to answer as the charge would have (never the card itself). */

@@ -19,6 +19,14 @@ export interface BoletoPdfInput {
   documentNumber: string;
   /** The seller's brand colour (`#rrggbb`): a band above its name; null for none. */
   brandColor?: string | null;
+  /** The boleto híbrido's pix, printed beside the barcode: its QR code and its copia e cola text. */
+  pixQr?: PixQr;
+}
+
+/** A pix BR Code with its QR code's modules (qr-image.ts `qrCodeModules`). */
+export interface PixQr {
+  payload: string;
+  modules: boolean[][];
 }
 
 // Interleaved 2 of 5: each digit is five elements, two of them wide (1 = wide).
@@ -171,7 +179,42 @@ function contentStream(input: BoletoPdfInput): string {
   for (const bar of interleaved2of5Bars(input.barcode)) {
     ops.push(`${n(left + bar.x)} ${barcodeY} ${n(bar.width)} ${BAR_HEIGHT} re f`);
   }
+  if (input.pixQr) ops.push(...pixQrOps(input.pixQr, { x: 380, y: 520, size: 120, textX: left, textY: 515 }));
   return `${ops.join('\n')}\n`;
+}
+
+/**
+ * The pix of a boleto híbrido: its QR code as filled squares (`size` points wide, bottom-left at x,
+ * y, with a caption above it) and its copia e cola text in lines from (textX, textY) down.
+ */
+export function pixQrOps(
+  pix: PixQr,
+  at: { x: number; y: number; size: number; textX: number; textY: number; lineChars?: number },
+): string[] {
+  const ops: string[] = [];
+  const text = (x: number, y: number, size: number, value: string) =>
+    ops.push(`BT /F1 ${size} Tf ${n(x)} ${n(y)} Td (${pdfText(value)}) Tj ET`);
+  text(at.x, at.y + at.size + 6, 8, 'Pix: leia o QR Code');
+  ops.push(...qrCodeOps(pix.modules, at.x, at.y, at.size));
+  text(at.textX, at.textY, 7, 'Pix copia e cola:');
+  const width = at.lineChars ?? 95;
+  for (let i = 0; i * width < pix.payload.length; i++) {
+    text(at.textX, at.textY - 9 - i * 8, 6.5, pix.payload.slice(i * width, (i + 1) * width));
+  }
+  return ops;
+}
+
+/** Dark modules as filled squares in a `size`-point square whose bottom-left corner is (x, y). */
+export function qrCodeOps(modules: boolean[][], x: number, y: number, size: number): string[] {
+  const module = size / modules.length;
+  const ops = ['0 g'];
+  modules.forEach((row, r) => {
+    row.forEach((dark, c) => {
+      if (dark)
+        ops.push(`${n(x + c * module)} ${n(y + size - (r + 1) * module)} ${n(module)} ${n(module)} re f`);
+    });
+  });
+  return ops;
 }
 
 /** Fails when the boleto cannot be printed faithfully (a payer would pay something else). */

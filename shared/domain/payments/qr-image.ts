@@ -27,3 +27,27 @@ export async function qrCodeDataUrl(text: string): Promise<string> {
   });
   return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
 }
+
+/**
+ * The modules of the QR code of `text` (error correction level M), row by row, true for dark: what a
+ * PDF draws as filled squares (pdf.ts `qrCodeOps`). The quiet zone is the caller's to leave blank.
+ */
+export async function qrCodeModules(text: string): Promise<boolean[][]> {
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new ValidationError('qr code text must not be empty');
+  }
+  const { default: QRCode } = await import('qrcode');
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  return Array.from({ length: modules.size }, (_, row) =>
+    Array.from({ length: modules.size }, (_, col) => Boolean(modules.get(row, col))),
+  );
+}
+
+/** A hybrid boleto's pix as a page shows it: the copia e cola and its QR code image, or nulls. */
+export async function boletoPixView(
+  pixQrCode: string | undefined,
+): Promise<{ pixQrCode: string | null; pixQrCodeImage: string | null }> {
+  return pixQrCode
+    ? { pixQrCode, pixQrCodeImage: await qrCodeDataUrl(pixQrCode) }
+    : { pixQrCode: null, pixQrCodeImage: null };
+}

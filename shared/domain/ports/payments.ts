@@ -4,6 +4,7 @@ import type {
   ChargeRequest,
   ChargeResult,
   ChargeStatus,
+  PaidWith,
   PixAuthorizationStatus,
   PixAutomaticChargeRequest,
   SandboxAction,
@@ -84,6 +85,12 @@ export interface PaymentProvider {
   /** Whether the provider holds a refund made under `reference` on this charge. */
   refundHeld(gatewayPayId: number, reference: string): Promise<boolean>;
   status(gatewayPayId: number): Promise<ChargeStatus | null>;
+  /**
+   * What a paid pix or boleto cleared and how it was paid, as the provider reports it (a late
+   * boleto's fine and interest included): what a notification that never came would have said. Null
+   * when the provider holds no paid pix or boleto under the reference.
+   */
+  paidDetails?(gatewayPayId: number): Promise<PaidDetails | null>;
   health(): Promise<GatewayHealth>;
   /**
    * Every payment the provider holds for the tenant created on `day` (YYYY-MM-DD, Sao Paulo), as the
@@ -91,6 +98,12 @@ export interface PaymentProvider {
    * provider cannot answer (nothing is compared then).
    */
   listPayments(tenant: Tenant, day: string): Promise<ProviderPayment[]>;
+}
+
+export interface PaidDetails {
+  /** Centavos that cleared; absent when the provider does not say. */
+  amountCentavos?: number;
+  paidWith?: PaidWith;
 }
 
 /** One payment as the provider lists it (one row per provider payment: a card's installments each). */
@@ -147,6 +160,8 @@ export interface SandboxOperations {
 export interface SimulateOptions {
   paidAmount?: number;
   notify?: boolean;
+  /** pay of a hybrid boleto: the payer used its pix (default: the boleto itself). */
+  paidWith?: PaidWith;
 }
 
 /** What a sandbox saved card does when charged: approve, or decline / error with a failure code. */

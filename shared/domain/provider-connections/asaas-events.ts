@@ -34,6 +34,26 @@ export const ASAAS_EVENTS: Readonly<Record<string, NotificationType>> = {
   PAYMENT_REFUND_IN_PROGRESS: 'charge.refunded',
 };
 
+/**
+ * What a paid pix or boleto cleared and how, read from Asaas's payment ("Payment object"): `value`
+ * is what was paid (a late boleto's value grows by its fine and interest, the charge's own value
+ * moving to `originalValue`; an early one shrinks by its discount), and `billingType` is how (a
+ * boleto híbrido paid by its pix shows PIX). The split into fine, interest and discount is the
+ * transaction's (collectedOf). Only for a pix or boleto: a card payment's `value` is one installment's.
+ */
+export function asaasPaidDetails(
+  payment: { value?: number | null; billingType?: string | null },
+  toCentavos: (reais: number) => number | null,
+): { amountCentavos?: number; paidWith?: 'pix' | 'boleto' } {
+  const amount = typeof payment.value === 'number' ? toCentavos(payment.value) : null;
+  const paidWith =
+    payment.billingType === 'PIX' ? 'pix' : payment.billingType === 'BOLETO' ? 'boleto' : undefined;
+  return {
+    ...(amount !== null && amount > 0 ? { amountCentavos: amount } : {}),
+    ...(paidWith ? { paidWith } : {}),
+  };
+}
+
 /** Asaas refund statuses that mean the refund will not happen. */
 const UNDONE_REFUND = new Set(['CANCELLED', 'DENIED']);
 

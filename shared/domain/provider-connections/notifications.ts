@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
+import type { PaidWith } from '#shared/domain/payments/gateway';
 import { PIX_AUTHORIZATION_NOT_FOUND } from '#shared/domain/payments/sandbox-helpers';
 import { PIX_AUTHORIZATION_LINK_PREFIX } from '#shared/domain/ports/provider-connections';
 import type { ProviderNotification } from '#shared/domain/transactions/notifications';
@@ -7,7 +8,13 @@ import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/transaction';
 import { NotFoundError, UnauthorizedError, ValidationError } from '#shared/errors';
 import { reaisToCentavos } from '#shared/money';
 import { describeIssue } from '#shared/validation';
-import { ASAAS_AUTHORIZATION_EVENTS, ASAAS_EVENTS, EVENT_FAILURE, refundedTotal } from './asaas-events';
+import {
+  ASAAS_AUTHORIZATION_EVENTS,
+  ASAAS_EVENTS,
+  asaasPaidDetails,
+  EVENT_FAILURE,
+  refundedTotal,
+} from './asaas-events';
 import { ASAAS, hashWebhookToken } from './connections';
 
 /** The provider's event object (docs: "Receive Asaas events"): the id is the idempotency key. */
@@ -19,6 +26,8 @@ const asaasEventSchema = z.object({
     .object({
       id: z.string().min(1).max(100),
       externalReference: z.string().max(100).nullish(),
+      billingType: z.string().max(40).nullish(),
+      value: z.number().nonnegative().nullish(),
       refunds: z
         .array(z.object({ value: z.number().nonnegative(), status: z.string().max(60).nullish() }).loose())
         .max(1000)
@@ -71,6 +80,10 @@ export async function receiveAsaasNotification(
   if (!link || link.sellerId !== sellerId || link.providerPaymentId !== payment.id)
     throw new NotFoundError(TRANSACTION_NOT_FOUND);
   let amount: number | undefined;
+  let paidWith: PaidWith | undefined;
+  if (type === 'charge.paid' && link.method !== 'creditcard') {
+    ({ amountCentavos: amount, paidWith } = asaasPaidDetails(payment, reaisToCentavos));
+  }
   if (type === 'charge.refunded') {
     const total = refundedTotal(event, payment.refunds, reaisToCentavos);
     if (total === null)
@@ -80,6 +93,7 @@ export async function receiveAsaasNotification(
   return deps.apply({
     id,
     ...(amount !== undefined ? { amount } : {}),
+    ...(paidWith ? { paidWith } : {}),
     provider: ASAAS,
     type,
     gatewayPayId,

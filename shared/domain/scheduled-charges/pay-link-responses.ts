@@ -85,6 +85,11 @@ export const payLinkViewResponse = z.lazy(() =>
           formattedLine: z.string(),
           dueDate: z.string(),
           pdfUrl: z.string(),
+          pixQrCode: z
+            .string()
+            .nullable()
+            .describe('The boleto híbrido: a pix BR Code for the same cycle; paying either settles it'),
+          pixQrCodeImage: z.string().nullable().describe('An SVG data: URL of its QR code'),
         })
         .nullable(),
       cardMode: z

@@ -3,7 +3,7 @@ import type { Deps } from '#shared/domain/deps';
 import { buyerFailure } from '#shared/domain/payments/cards';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import { qrCodeDataUrl } from '#shared/domain/payments/qr-image';
+import { boletoPixView, qrCodeDataUrl } from '#shared/domain/payments/qr-image';
 import { createTransactionSchema } from '#shared/domain/transactions/create';
 import { PENDING } from '#shared/domain/transactions/transaction';
 import { ConflictError, isConflict, NotFoundError, ServiceUnavailableError } from '#shared/errors';
@@ -81,6 +81,7 @@ async function issuedOf(
           formattedLine: b.boleto.formattedLine,
           dueDate: b.boleto.dueDate,
           pdfUrl: b.boleto.pdfUrl,
+          ...(await boletoPixView(b.boleto.pixQrCode)),
         }
       : null,
   };

@@ -92,7 +92,10 @@ export async function cycleReminderCharge(
     terms: cycleTerms(charge, cycle.dueDate),
     payUrl: payUrlOf(deps.publicBaseUrl, cycle.payToken),
     boletoLine: pending(boleto) ? (boleto?.boleto?.formattedLine ?? null) : null,
-    pixCopyPaste: pending(pix) ? (pix?.pix?.qrCode ?? null) : null,
+    // A cycle's own pix first; else its boleto híbrido's pix, which pays the same cycle.
+    pixCopyPaste:
+      (pending(pix) ? (pix?.pix?.qrCode ?? null) : null) ??
+      (pending(boleto) ? (boleto?.boleto?.pixQrCode ?? null) : null),
   };
 }
 

@@ -206,10 +206,23 @@ export function receiveVerifiedNotification(
  * What the provider answers about a charge whose notification never came, applied as that
  * notification: the same transition, events and follow-ups, once per charge and status.
  */
-export function settleByProviderStatus(
+export async function settleByProviderStatus(
   deps: Omit<NotificationDeps, 'onApplied'> & FollowUpDeps,
   t: Pick<Transaction, 'provider' | 'gatewayPayId'>,
   status: 'paid' | 'failed' | 'canceled',
 ) {
-  return receiveVerifiedNotification(deps, notificationOfStatus(t, status, deps.clock.now()));
+  return receiveVerifiedNotification(
+    deps,
+    notificationOfStatus(t, status, deps.clock.now(), await paidDetailsOf(deps, t, status)),
+  );
+}
+
+/** What the provider says a paid charge cleared (the amount with a late boleto's fine and interest). */
+export async function paidDetailsOf(
+  deps: Pick<NotificationDeps, 'payments'>,
+  t: Pick<Transaction, 'provider' | 'gatewayPayId'>,
+  status: 'paid' | 'failed' | 'canceled',
+) {
+  if (status !== 'paid') return null;
+  return (await deps.payments.byName(t.provider)?.paidDetails?.(t.gatewayPayId)) ?? null;
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
 import { parseNumericJobId } from '#shared/domain/job-id';
-import type { GatewayRouter } from '#shared/domain/ports';
+import type { GatewayRouter, PaidDetails } from '#shared/domain/ports';
 import type { Environment } from '#shared/domain/tenant';
 import { isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { describeIssue } from '#shared/validation';
@@ -28,6 +28,8 @@ export const notificationSchema = z.object({
    */
   amount: z.number().int().nonnegative().optional(),
   occurredAt: z.string(),
+  /** charge.paid of a pix or boleto: how it was paid (a hybrid boleto may be paid by its pix). */
+  paidWith: z.enum(['pix', 'boleto']).optional(),
   failureCode: z.string().max(100).optional(),
   failureReason: z.string().max(500).optional(),
 });
@@ -118,6 +120,7 @@ export async function applyNotification(
       failureReason: n.failureReason,
       notification: { provider: n.provider, id: n.id },
       ...(n.type === 'charge.paid' && n.amount !== undefined ? { paidAmount: n.amount } : {}),
+      ...(n.type === 'charge.paid' && n.paidWith ? { paidWith: n.paidWith } : {}),
     }));
   } catch (error) {
     // This notification's marker exists: it was applied before, so it is answered as processed.
@@ -146,6 +149,7 @@ export function notificationOfStatus(
   t: Pick<Transaction, 'provider' | 'gatewayPayId'>,
   status: 'paid' | 'failed' | 'canceled',
   now: Date,
+  paid: PaidDetails | null = null,
 ): ProviderNotification {
   const base = {
     id: `status_${t.provider}_${t.gatewayPayId}_${status}`,
@@ -153,7 +157,13 @@ export function notificationOfStatus(
     gatewayPayId: t.gatewayPayId,
     occurredAt: now.toISOString(),
   };
-  if (status === 'paid') return { ...base, type: 'charge.paid' };
+  if (status === 'paid')
+    return {
+      ...base,
+      type: 'charge.paid',
+      ...(paid?.amountCentavos !== undefined ? { amount: paid.amountCentavos } : {}),
+      ...(paid?.paidWith ? { paidWith: paid.paidWith } : {}),
+    };
   if (status === 'canceled') return { ...base, type: 'charge.canceled' };
   return {
     ...base,

@@ -40,6 +40,12 @@ export const transactionBoletoResponse = z.lazy(() =>
       formattedLine: z.string().describe('The digitable line with its dots and spaces'),
       dueDate: z.iso.date(),
       pdfUrl: z.string(),
+      pixQrCode: z
+        .string()
+        .nullable()
+        .describe(
+          'The boleto híbrido: a pix BR Code (copia e cola, a dynamic `cobv` with the due date) for the same charge; paying either settles it. Null when the provider issued none',
+        ),
     })
     .meta({ id: 'TransactionBoleto', description: 'The boleto of a boleto transaction' }),
 );
@@ -129,6 +135,10 @@ export const transactionResponse = z.lazy(() =>
       paidAmount: reais('What the payment cleared (face value + fine + interest - discount)')
         .nullable()
         .describe('Null until paid'),
+      paidWith: z
+        .enum(['pix', 'boleto', 'creditcard'])
+        .nullable()
+        .describe('How it was paid (a boleto paid by its pix: `pix`, status payedBoleto); null until paid'),
       fineAmount: reais('The fine within paidAmount').nullable(),
       interestAmount: reais('The interest within paidAmount').nullable(),
       discountAmount: reais('The early-payment discount taken off paidAmount').nullable(),

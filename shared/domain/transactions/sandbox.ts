@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Deps } from '#shared/domain/deps';
 import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { boletoPdf } from '#shared/domain/payments/pdf';
+import { qrCodeModules } from '#shared/domain/payments/qr-image';
 import type { Tenant } from '#shared/domain/tenant';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { formatBrl } from '#shared/money';
@@ -17,6 +18,8 @@ export const simulateSchema = z
     paidAmount: reaisField('paidAmount').optional(),
     /** false: the bank settles the charge but its notification never arrives (mark-paid's case). */
     notify: z.boolean({ error: 'notify must be true or false' }).optional(),
+    /** pay of a boleto: `pix` pays the boleto híbrido by its pix QR code (default: the boleto). */
+    paidWith: z.enum(['pix', 'boleto']).optional(),
   })
   .strict();
 export type SimulateInput = z.output<typeof simulateSchema>;
@@ -42,9 +45,12 @@ export async function simulateSandboxPayment(
         `paidAmount must be at least the boleto's face value (${formatBrl(t.value)})`,
       ]);
   }
+  if (input.paidWith !== undefined && action !== 'pay')
+    throw new ValidationError(['paidWith is only accepted when paying']);
   await deps.sandbox.simulate(t.gatewayPayId, action, input.failureCode, {
     paidAmount: input.paidAmount,
     notify: input.notify,
+    ...(input.paidWith ? { paidWith: input.paidWith } : {}),
   });
   return toTransactionView(await getTransaction(deps, tenant, id));
 }
@@ -73,6 +79,11 @@ export async function sandboxBoletoDocument(
     beneficiaryName: profile?.name || charge.boleto.beneficiary,
     brandColor: profile?.brandColor ?? null,
     documentNumber: String(charge.gatewayPayId),
+    ...(charge.boleto.pixQrCode
+      ? {
+          pixQr: { payload: charge.boleto.pixQrCode, modules: await qrCodeModules(charge.boleto.pixQrCode) },
+        }
+      : {}),
   });
 }
 

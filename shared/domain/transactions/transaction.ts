@@ -11,7 +11,13 @@ import {
   lateChargeTermsView,
   NO_LATE_CHARGES,
 } from '#shared/domain/payments/amount-due';
-import type { BoletoArtifact, CardSummary, ChargeMethod, PixArtifact } from '#shared/domain/payments/gateway';
+import type {
+  BoletoArtifact,
+  CardSummary,
+  ChargeMethod,
+  PaidWith,
+  PixArtifact,
+} from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
 import { centavosToReais, percentOf } from '#shared/money';
 import { TRANSACTION_NOT_FOUND } from './not-found';
@@ -120,6 +126,11 @@ export interface Transaction {
    * for a payment at face value without terms.
    */
   collected?: { fine: number; interest: number; discount: number } | null;
+  /**
+   * How a paid pix or boleto was paid, when the provider said: a hybrid boleto paid by its pix is
+   * `pix` (its status stays `payedBoleto`, the sale's method). Absent otherwise.
+   */
+  paidWith?: PaidWith | null;
   /** The transaction's chargeback; absent when it never had one (and on chargebacks stored before this field). */
   chargeback?: TransactionChargeback | null;
   /**
@@ -164,6 +175,9 @@ export function collectedOf(t: Transaction, paid: number, payDay: string): Trans
 
 const OPEN_STATUSES: readonly TransactionStatus[] = ['pendingBoleto', 'pendingPix'];
 
+/** The way a paid transaction was paid: what the provider said, else its own method. */
+const paidWithOf = (t: Transaction): PaidWith | 'creditcard' => t.paidWith ?? t.paymentMethod;
+
 /**
  * The API's transaction. `today` (Sao Paulo) prices `amountDue` of a pending pix or boleto; an
  * event's payload prices it on the day of the change.
@@ -201,7 +215,7 @@ export function toTransactionView(t: Transaction, today: string = saoPauloDate(n
     subscriptionId: t.recurring?.subscriptionId ?? null,
     billingCycle: t.recurring?.billingCycle ?? null,
     pix: t.pix,
-    boleto: t.boleto,
+    boleto: t.boleto ? { ...t.boleto, pixQrCode: t.boleto.pixQrCode ?? null } : null,
     card: t.card,
     failureCode: t.failureCode,
     failureReason: t.failureReason,
@@ -223,6 +237,7 @@ export function toTransactionView(t: Transaction, today: string = saoPauloDate(n
         )
       : null,
     paidAmount: paid === null ? null : centavosToReais(paid),
+    paidWith: paid === null ? null : paidWithOf(t),
     fineAmount: paid === null ? null : (reaisOrNull(t.collected?.fine) ?? 0),
     interestAmount: paid === null ? null : (reaisOrNull(t.collected?.interest) ?? 0),
     discountAmount: paid === null ? null : (reaisOrNull(t.collected?.discount) ?? 0),

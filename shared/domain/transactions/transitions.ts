@@ -1,6 +1,7 @@
 import { saoPauloDate } from '#shared/dates';
 import type { Deps } from '#shared/domain/deps';
 import { newEvent } from '#shared/domain/events/events';
+import type { PaidWith } from '#shared/domain/payments/gateway';
 import { canApplyTo, RULES, refusal, type Trigger } from './state-machine';
 import { collectedOf, paymentSucceededData, type Refund, type Transaction, toEventData } from './transaction';
 
@@ -13,6 +14,8 @@ export interface TransitionDetails {
   notification?: { provider: string; id: string };
   /** Centavos the provider reports as cleared (pay only): kept when it differs from the face value. */
   paidAmount?: number;
+  /** How the provider says a pix or boleto was paid (pay only): a hybrid boleto's pix. */
+  paidWith?: PaidWith;
 }
 
 /** The transaction after a trigger, before it is saved. */
@@ -36,6 +39,7 @@ export function applyTrigger(
   if (trigger === 'pay' && t.paymentMethod !== 'creditcard') {
     const collected = collectedOf(t, details.paidAmount ?? t.value, saoPauloDate(new Date(at)));
     if (collected) next.collected = collected;
+    if (details.paidWith) next.paidWith = details.paidWith;
   }
   if (trigger === 'cancel' || trigger === 'expire') next.canceledAt = at;
   if (trigger === 'fail') {

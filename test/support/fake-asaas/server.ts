@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { seededRandom } from '#infra/local/seeded-random';
+import { addDays } from '#shared/dates';
+import { amountDueOn, type LateChargeTerms, type Rate } from '#shared/domain/payments/amount-due';
+import { buildPixPayload } from '#shared/domain/payments/pix';
 
 /**
  * A local stand-in of Asaas API v3 on a random loopback port, built from the request and response
@@ -64,6 +67,14 @@ interface Payment {
   billingType: string;
   value: number;
   netValue: number;
+  /** The charge's own value once `value` grew by a late payment's fine and interest (else null). */
+  originalValue: number | null;
+  /** The fine and interest within `value` of a late payment (else null). */
+  interestValue: number | null;
+  /** The terms registered with it ("Create new payment"): percent or Reais, interest in percent a month. */
+  fine: { value: number; type: 'PERCENTAGE' | 'FIXED' } | null;
+  interest: { value: number } | null;
+  discount: { value: number; dueDateLimitDays: number; type: 'PERCENTAGE' | 'FIXED' } | null;
   status: string;
   dueDate: string;
   description: string;
@@ -154,7 +165,7 @@ export class FakeAsaas {
   private readonly authorizations = new Map<string, Authorization>();
   private readonly script: Scripted[] = [];
   private readonly hanging = new Set<ServerResponse>();
-  private readonly targeted: { method: string; path: string; answer: Scripted }[] = [];
+  private readonly targeted: { method: string; path: string | RegExp; answer: Scripted }[] = [];
   private outage: 'error' | 'hang' | null = null;
   private faults: ActiveFaults | null = null;
   private server?: Server;
@@ -217,6 +228,7 @@ export class FakeAsaas {
       billingType: 'PIX',
       value: a.immediateQrCode.originalValue,
       netValue: a.immediateQrCode.originalValue,
+      ...NO_TERMS,
       status: 'RECEIVED',
       dueDate: a.immediateQrCode.expirationDate.slice(0, 10),
       description: a.description,
@@ -265,8 +277,11 @@ export class FakeAsaas {
     });
   }
 
-  /** The next call of this method to this path (`/v3/payments`) answers `answer`, whatever comes before it. */
-  failOn(method: string, path: string, answer: Scripted): void {
+  /**
+   * The next call of this method to this path (`/v3/payments`, or a pattern of paths) answers
+   * `answer`, whatever comes before it.
+   */
+  failOn(method: string, path: string | RegExp, answer: Scripted): void {
     this.targeted.push({ method, path, answer });
   }
 
@@ -337,6 +352,7 @@ export class FakeAsaas {
       billingType: fields.billingType ?? 'PIX',
       value: fields.value,
       netValue: fields.value,
+      ...NO_TERMS,
       status: fields.status ?? 'RECEIVED',
       dueDate: this.today(),
       description: '',
@@ -356,10 +372,29 @@ export class FakeAsaas {
     return [...this.payments.values()].find((p) => p.externalReference === externalReference);
   }
 
-  /** The buyer pays: RECEIVED, and the PAYMENT_RECEIVED event posted to the account's webhook. */
-  async pay(paymentId: string): Promise<Response | undefined> {
+  /**
+   * The buyer pays on the provider's `today()`: RECEIVED, and the PAYMENT_RECEIVED event posted to the
+   * account's webhook. A pix or boleto pays what its terms make due that day: late, `value` grows by
+   * the fine and interest (`originalValue` keeps the charge's, `interestValue` the extra); early, it
+   * shrinks by the discount. `via: 'PIX'` pays a boleto by its pix QR code (the boleto híbrido): the
+   * payment then shows billingType PIX. A payment already received cannot be paid again (throws).
+   */
+  async pay(paymentId: string, options: { via?: 'PIX' | 'BOLETO' } = {}): Promise<Response | undefined> {
     const payment = this.payments.get(paymentId);
     if (!payment) throw new Error(`no payment ${paymentId}`);
+    if (payment.status !== 'PENDING' && payment.status !== 'OVERDUE' && payment.status !== 'CONFIRMED')
+      throw new Error(`payment ${paymentId} is ${payment.status}; it cannot be paid`);
+    if (payment.billingType !== 'CREDIT_CARD' && payment.status !== 'CONFIRMED') {
+      const face = Math.round(payment.value * 100);
+      const due = amountDueOn(face, payment.dueDate, termsOf(payment), this.today());
+      if (due.amountDue !== face) {
+        payment.originalValue = payment.value;
+        payment.value = due.amountDue / 100;
+        payment.netValue = payment.value;
+        payment.interestValue = due.fine + due.interest > 0 ? (due.fine + due.interest) / 100 : null;
+      }
+      if (options.via === 'PIX') payment.billingType = 'PIX';
+    }
     payment.status = 'RECEIVED';
     return this.sendEvent(payment, 'PAYMENT_RECEIVED');
   }
@@ -447,7 +482,11 @@ export class FakeAsaas {
       return;
     }
     if (fault?.mode === 'error') return this.send(res, fault.status ?? 503, {});
-    const target = this.targeted.findIndex((t) => t.method === req.method && t.path === url.pathname);
+    const target = this.targeted.findIndex(
+      (t) =>
+        t.method === req.method &&
+        (typeof t.path === 'string' ? t.path === url.pathname : t.path.test(url.pathname)),
+    );
     const scripted = target >= 0 ? this.targeted.splice(target, 1)[0].answer : this.script.shift();
     if (scripted?.hang) {
       this.hanging.add(res);
@@ -500,8 +539,10 @@ export class FakeAsaas {
     if (method === 'POST' && payAction) {
       const payment = this.payments.get(payAction[1]);
       if (!payment) return this.send(res, 404, {});
+      if (payment.status === 'RECEIVED') return this.send(res, 409, { message: 'already received' });
       // Asaas retries a webhook that failed (its queue); here every second for up to a minute.
-      let answer = await this.pay(payment.id).catch(() => undefined);
+      const via = body?.via === 'PIX' ? 'PIX' : undefined;
+      let answer = await this.pay(payment.id, via ? { via } : {}).catch(() => undefined);
       for (let retry = 0; retry < 60 && !answer?.ok; retry++) {
         await new Promise((r) => setTimeout(r, 1_000));
         answer = await this.sendEvent(payment, 'PAYMENT_RECEIVED').catch(() => undefined);
@@ -594,7 +635,12 @@ export class FakeAsaas {
       if (method === 'GET' && action === '/pixQrCode')
         return [
           200,
-          { encodedImage: PNG_1PX, payload: FAKE_PIX_PAYLOAD, expirationDate: `${payment.dueDate} 23:59:59` },
+          {
+            encodedImage: PNG_1PX,
+            payload:
+              payment.billingType === 'BOLETO' ? boletoPixPayload(payment, account.name) : FAKE_PIX_PAYLOAD,
+            expirationDate: `${payment.dueDate} 23:59:59`,
+          },
         ];
       if (method === 'GET' && action === '/identificationField')
         return [
@@ -766,6 +812,17 @@ export class FakeAsaas {
       billingType: body.billingType,
       value,
       netValue: value,
+      originalValue: null,
+      interestValue: null,
+      fine: termOf(body.fine),
+      interest: typeof body.interest?.value === 'number' ? { value: body.interest.value } : null,
+      discount:
+        termOf(body.discount) && Number.isInteger(body.discount.dueDateLimitDays)
+          ? {
+              ...(termOf(body.discount) as NonNullable<Payment['fine']>),
+              dueDateLimitDays: body.discount.dueDateLimitDays,
+            }
+          : null,
       status: body.billingType === 'CREDIT_CARD' ? 'CONFIRMED' : 'PENDING',
       dueDate: body.dueDate,
       description: body.description ?? '',
@@ -807,14 +864,58 @@ export class FakeAsaas {
  * - `POST /__admin/accounts` `{apiKey, name}`: an account whose key the fake accepts;
  * - `PUT /__admin/webhooks` `{apiKey, url, token}`: where its webhooks go;
  * - `GET /__admin/payments`: `{data}`, every payment (externalReference, status, value, refunds…);
- * - `POST /__admin/payments/{id}/pay`: the buyer pays (PAYMENT_RECEIVED posted, and posted again
- *   every second, up to a minute, while the webhook fails, as Asaas retries);
+ * - `POST /__admin/payments/{id}/pay` `{via?: 'PIX'}`: the buyer pays (a boleto by its pix with
+ *   `via`; PAYMENT_RECEIVED posted, and posted again every second, up to a minute, while the webhook
+ *   fails, as Asaas retries); 409 for a payment already received;
  * - `GET|PUT|DELETE /__admin/faults`: the seeded fault plan (FaultPlan), or none;
  * - `GET /__admin/requests`: `{data}`, every API call received (method, path, body).
  */
 export const ADMIN_PREFIX = '/__admin/';
 
 const shownAuthorization = ({ apiKey: _k, ...shown }: Authorization) => shown;
+
+const NO_TERMS = { originalValue: null, interestValue: null, fine: null, interest: null, discount: null };
+
+/** A fine or discount of the request body, when it is one ({value, type}). */
+function termOf(field: any): { value: number; type: 'PERCENTAGE' | 'FIXED' } | null {
+  if (typeof field?.value !== 'number' || field.value <= 0) return null;
+  return { value: field.value, type: field.type === 'FIXED' ? 'FIXED' : 'PERCENTAGE' };
+}
+
+const rateOf = (term: { value: number; type: 'PERCENTAGE' | 'FIXED' }): Rate =>
+  term.type === 'FIXED'
+    ? { type: 'fixed', centavos: Math.round(term.value * 100) }
+    : { type: 'percentage', basisPoints: Math.round(term.value * 100) };
+
+/** The payment's registered terms as the bank applies them (the discount runs to `dueDateLimitDays` before the due date). */
+function termsOf(payment: Payment): LateChargeTerms {
+  return {
+    fine: payment.fine ? rateOf(payment.fine) : null,
+    interest: payment.interest ? { basisPointsPerMonth: Math.round(payment.interest.value * 100) } : null,
+    discounts: payment.discount
+      ? [
+          {
+            until: addDays(payment.dueDate, -payment.discount.dueDateLimitDays),
+            rate: rateOf(payment.discount),
+          },
+        ]
+      : [],
+  };
+}
+
+/**
+ * The pix of a BOLETO payment (the boleto híbrido): a dynamic BR Code of the payment's value, its
+ * location naming the payment, with a CRC that checks.
+ */
+function boletoPixPayload(payment: Payment, accountName: string): string {
+  return buildPixPayload({
+    locationUrl: `pix.asaas.fake/qr/v2/cobv/${payment.id}`,
+    amountCentavos: Math.round(payment.value * 100),
+    merchantName: accountName,
+    merchantCity: 'JOINVILLE',
+    txid: '***',
+  });
+}
 
 const brandOf = (number: string) =>
   number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'ELO';

@@ -35,6 +35,7 @@ const DATA_FIELDS = [
   'paidAmount',
   'lateCharges',
   'collected',
+  'paidWith',
   'chargeback',
   'createdAt',
   'updatedAt',
@@ -98,6 +99,7 @@ export const transactionEntity = defineEntity({
       paidAmount,
       lateCharges,
       collected,
+      paidWith,
       chargeback,
       ...t
     } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
@@ -114,6 +116,7 @@ export const transactionEntity = defineEntity({
       ...(item[IN_DAILY_FIGURES] ? {} : { outsideDailyFigures: true as const }),
       ...(lateCharges ? { lateCharges } : {}),
       ...(collected ? { collected } : {}),
+      ...(paidWith ? { paidWith } : {}),
     };
   },
 });
