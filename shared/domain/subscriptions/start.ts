@@ -4,7 +4,9 @@ import type { PaymentMethod } from '#shared/domain/payment-methods/payment-metho
 import { CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
+import type { Deps } from '#shared/domain/deps';
 import type { SubscriptionStartReader } from '#shared/domain/ports';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import type { Tenant } from '#shared/domain/tenant';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
@@ -133,6 +135,8 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
     billingCycle: 0,
     currentPeriodStart: now,
     currentPeriodEnd: tentativeEnd,
+    // Created on its customer's test clock (the sandbox), its due work runs in that clock's time.
+    testClockId: deps.clockScope?.current() ?? null,
     trialEndsAt: null,
     cancelAt: null,
     cancelledAt: null,
@@ -320,7 +324,7 @@ export async function activateFromFirstPayment(
   }
 }
 
-export interface CreateByApiDeps extends SubscriptionDeps {
+export interface CreateByApiDeps extends SubscriptionDeps, Partial<Pick<Deps, 'testClocks'>> {
   /** The customer, price, product and card in one read (issue 17). */
   startReader: SubscriptionStartReader;
 }
@@ -357,16 +361,19 @@ export async function createSubscriptionByApi(
   else if (!product?.isActive) problems.push('priceId names a price of a deactivated product');
   if (card.status !== 'active') problems.push('paymentMethodId names an expired card');
   if (problems.length > 0) throw new ValidationError(problems);
-  const started = await startSubscription(deps, {
-    tenant,
-    price,
-    customer,
-    customerProfile: customer,
-    collectionMethod: 'card',
-    paymentMethod: card,
-    metadata: input.metadata,
-    trial: true,
-    trialDays: input.trialDays,
-  });
+  // A sandbox customer on a test clock subscribes in the clock's time, and the subscription lives on it.
+  const started = await onTestClock(deps, tenant, customer.testClockId, () =>
+    startSubscription(deps, {
+      tenant,
+      price,
+      customer,
+      customerProfile: customer,
+      collectionMethod: 'card',
+      paymentMethod: card,
+      metadata: input.metadata,
+      trial: true,
+      trialDays: input.trialDays,
+    }),
+  );
   return toSubscriptionView(started);
 }

@@ -144,6 +144,7 @@ export function toSubscriptionView(s: Subscription) {
     checkoutSessionId: s.checkoutSessionId,
     metadata: s.metadata,
     environment: s.tenant.environment,
+    ...(s.testClockId ? { testClockId: s.testClockId } : {}),
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     subscriptionPrice: {

@@ -180,31 +180,3 @@ async function runDueWork(deps: AdvanceDeps, clock: TestClock, target: string): 
     'test_clock_advancing',
   );
 }
-
-/**
- * Runs `work` in the time of test clock `testClockId` (a customer's), or in real time without one.
- * A clock that is gone refuses: the work would live on a clock nobody can advance.
- */
-export async function onTestClock<T>(
-  deps: Pick<Deps, 'testClocks' | 'clockScope'>,
-  tenant: Tenant,
-  testClockId: string | null | undefined,
-  work: () => Promise<T>,
-): Promise<T> {
-  if (!testClockId) return work();
-  const clock = await deps.testClocks.get(tenant, testClockId);
-  if (!clock) throw new ValidationError(['customerId names a customer whose test clock was deleted']);
-  const at = new Date(clock.frozenTime);
-  return deps.clockScope.run(clock.id, () => at, work);
-}
-
-/** A customer's clock on creation: it must be one of this tenant's (live tenants have none). */
-export async function checkCustomerClock(
-  deps: Pick<Deps, 'testClocks'>,
-  tenant: Tenant,
-  testClockId: string | undefined,
-): Promise<void> {
-  if (testClockId === undefined) return;
-  if (!(await deps.testClocks.get(tenant, testClockId)))
-    throw new NotFoundError('testClockId names no test clock of this seller');
-}
