@@ -1,8 +1,8 @@
 import { customerListResponse, customerResponse } from '#shared/domain/customers/responses';
 import {
   billingEmailOverrideSchema,
-  registerCustomerSchema,
   listCustomersSchema,
+  registerCustomerSchema,
   updateCustomerSchema,
 } from '#shared/domain/customers/schemas';
 import { customerExportSchema } from '#shared/domain/exports/customers';

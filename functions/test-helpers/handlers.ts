@@ -2,8 +2,6 @@ import { emitTestEvent } from '#shared/domain/events/test-events';
 import { getMail, listMail } from '#shared/domain/mail/mailbox';
 import type { SandboxAction } from '#shared/domain/payments/gateway';
 import { setSandboxCardOutcome, setSandboxPixAuthorization } from '#shared/domain/payments/sandbox-helpers';
-import type { SimulateInput } from '#shared/domain/transactions/sandbox';
-import { simulateSandboxPayment } from '#shared/domain/transactions/sandbox';
 import {
   advanceTestClock,
   createTestClock,
@@ -11,9 +9,11 @@ import {
   getTestClock,
   listTestClocks,
 } from '#shared/domain/test-clocks/test-clocks';
+import type { SimulateInput } from '#shared/domain/transactions/sandbox';
+import { simulateSandboxPayment } from '#shared/domain/transactions/sandbox';
 import { defineHandlers } from '#shared/http/pipeline';
-import { runJobNow } from '#shared/jobs';
 import { reply, type Tenant } from '#shared/http/types';
+import { runJobNow } from '#shared/jobs';
 import { testHelperRoutes } from './routes';
 
 export const group = defineHandlers(testHelperRoutes, (container) => {

@@ -11,9 +11,6 @@ import {
   sandboxCardOutcomeResponse,
   sandboxPixAuthorizationResponse,
 } from '#shared/domain/payments/sandbox-helpers';
-import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
-import { transactionResponse } from '#shared/domain/transactions/responses';
-import { simulateSchema } from '#shared/domain/transactions/sandbox';
 import {
   testClockDeletedResponse,
   testClockListResponse,
@@ -26,6 +23,9 @@ import {
   testClockIdParam,
   testClockQuerySchema,
 } from '#shared/domain/test-clocks/test-clock';
+import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
+import { transactionResponse } from '#shared/domain/transactions/responses';
+import { simulateSchema } from '#shared/domain/transactions/sandbox';
 import { type AuthScheme, defineRoutes } from '#shared/http/types';
 
 /** Sandbox helpers that also exist deployed; they act on test-environment data only. */
@@ -177,7 +177,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     testOnly: 'hidden',
     summary: "Sandbox: move a test clock forward, running its customers' due work on the way",
     description:
-      'Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock\'s, and at most two billing periods of the shortest subscription on the clock ahead of it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.',
+      "Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock's, and at most two billing periods of the shortest subscription on the clock ahead of it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.",
     request: { path: testClockIdParam, body: advanceTestClockSchema },
     notFound: TEST_CLOCK_NOT_FOUND,
     errors: [409],

@@ -63,7 +63,9 @@ function errorOf(route: Route, status: number): unknown {
         : new ForbiddenError();
     case 404:
       if (route.notFound) return new NotFoundError(route.notFound);
-      return route.testOnly === 'hidden' ? new NotFoundError(`Cannot ${route.method} ${route.path}`) : undefined;
+      return route.testOnly === 'hidden'
+        ? new NotFoundError(`Cannot ${route.method} ${route.path}`)
+        : undefined;
     case 409:
       return route.idempotent
         ? thrown(() => resolveExisting({ state: 'in_progress', fingerprint: 'a' }, 'a'))

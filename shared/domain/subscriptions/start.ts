@@ -1,13 +1,13 @@
 import { CustomerChangedError, type CustomerProfile } from '#shared/domain/customers/customer';
+import type { Deps } from '#shared/domain/deps';
 import type { EventsOf, TrialEvent } from '#shared/domain/events/events';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
 import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
-import type { Deps } from '#shared/domain/deps';
 import type { SubscriptionStartReader } from '#shared/domain/ports';
-import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import type { Tenant } from '#shared/domain/tenant';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
