@@ -284,6 +284,7 @@ export function toScheduledChargeView(c: ScheduledCharge) {
     product: c.product,
     ...lateChargeTermsView(c.lateCharges ?? NO_LATE_CHARGES),
     environment: c.tenant.environment,
+    ...(c.testClockId ? { testClockId: c.testClockId } : {}),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
