@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '#infra/local/runtime';
-import { saoPauloDate } from '#shared/dates';
+import { addDays, saoPauloDate } from '#shared/dates';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
 import { customerBody, sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
@@ -219,5 +219,72 @@ describe('test clocks', () => {
       await api.del(`/api/webhook-endpoints/${endpoint.body.id}`, { token: s.key });
       await receiver.stop();
     }
+  });
+
+  it('issues a scheduled charge and a carnê on the clock, with reminders, when it is advanced', async () => {
+    const s = await seller();
+    const clock = await createClock(s);
+    const c = await customer(s, { testClockId: clock.id });
+    const clockDay = saoPauloDate(new Date(clock.frozenTime));
+    const product = await post(s, '/api/products', {
+      name: 'Curso de Violão',
+      image: 'https://cdn.example.com/v.png',
+      value: 1000,
+      boleto: true,
+      carne: { enabled: true, maxInstallments: 6, interestFactors: { '3': 1.0349 } },
+    });
+    expect(product.status, JSON.stringify(product.body)).toBe(201);
+
+    const charge = await post(s, '/api/v1/scheduled-charges', {
+      customerId: c.id,
+      amount: 80,
+      methods: ['pix'],
+      type: 'one_time',
+      description: 'Consulta',
+      dueDate: addDays(clockDay, 20),
+    });
+    expect(charge.status, JSON.stringify(charge.body)).toBe(201);
+    expect(charge.body).toMatchObject({ testClockId: clock.id, createdAt: clock.frozenTime });
+    const plan = await post(s, '/api/v1/installment-plans', {
+      productId: product.body.uuid,
+      customerId: c.id,
+      installments: 3,
+      firstDueDate: addDays(clockDay, 5),
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+    expect(plan.body).toMatchObject({ testClockId: clock.id, createdAt: clock.frozenTime });
+    expect(plan.body.installmentsDetail[1].boleto).toBeNull();
+    // A second carnê whose first boleto is paid: active, its next boleto is issued ten days ahead.
+    const paidPlan = await post(s, '/api/v1/installment-plans', {
+      productId: product.body.uuid,
+      customerId: c.id,
+      installments: 2,
+      firstDueDate: addDays(clockDay, 3),
+    });
+    expect(paidPlan.status, JSON.stringify(paidPlan.body)).toBe(201);
+    const firstBoleto = paidPlan.body.installmentsDetail[0].transactionId;
+    expect((await post(s, `/api/test-helpers/transactions/${firstBoleto}/pay`, {})).status).toBe(200);
+    const before = (await get(s, `/api/v1/scheduled-charges/${charge.body.id}`)).body;
+    expect(before.cycles[0].issued).toHaveLength(0);
+
+    // No subscription on the clock: no period bounds the advance.
+    const frozenTime = new Date(Date.parse(clock.frozenTime) + 40 * 86_400_000).toISOString();
+    const moved = await advance(s, clock.id, frozenTime);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+
+    const after = (await get(s, `/api/v1/scheduled-charges/${charge.body.id}`)).body;
+    expect(after.status).toBe('overdue');
+    expect(after.cycles[0].issued).toHaveLength(1);
+    const pix = (await get(s, `/api/transactions/${after.cycles[0].issued[0].id}`)).body;
+    expect(Date.parse(pix.createdAt)).toBeGreaterThanOrEqual(Date.parse(clock.frozenTime) + 14 * 86_400_000);
+    // Never activated (installment 1 unpaid): the carnê expired on the clock.
+    const carne = (await get(s, `/api/v1/installment-plans/${plan.body.uuid}`)).body;
+    expect(carne.status).toBe('canceled');
+    const active = (await get(s, `/api/v1/installment-plans/${paidPlan.body.uuid}`)).body;
+    expect(active.status, JSON.stringify(active)).toBe('active');
+    expect(active.installmentsDetail[1].boleto).not.toBeNull();
+    expect(active.installmentsDetail[1].status).toBe('overdue');
+    const mail = (await get(s, '/api/test-helpers/mail?limit=100')).body.data as { kind: string }[];
+    expect(mail.some((m) => m.kind === 'scheduled_charge_reminder')).toBe(true);
   });
 });
