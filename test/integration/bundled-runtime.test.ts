@@ -255,7 +255,11 @@ describe('the bundled runtime (npm run start:bundled)', () => {
       email: 'joana@example.com',
       name: 'Joana Lima',
     };
-    const registered = await call('POST', '/api/v1/customers', { ...onClock, testClockId: clock.json.id });
+    const registered = await call('POST', '/api/v1/customers', {
+      ...onClock,
+      personType: 'fisica',
+      testClockId: clock.json.id,
+    });
     expect(registered.status, registered.text).toBe(201);
     const product = await call('POST', '/api/products', {
       name: 'Clube',
