@@ -8,7 +8,7 @@ import { type client, useTestRuntime } from '../support/runtime';
 
 let runtime: Runtime;
 let api: ReturnType<typeof client>;
-const fixtures = sellerFixtures(() => ({ runtime, api }), 97_000);
+const fixtures = sellerFixtures(() => ({ runtime, api }), 98_000);
 
 useTestRuntime((r, a) => {
   runtime = r;
