@@ -70,6 +70,16 @@ export const jobHandlers: Record<string, JobHandler> = {
     runReconciliationJob({ ...c.deps, apply: (n) => receiveVerifiedNotification(c.deps, n) }, job.id),
 };
 
+/**
+ * One due job run outside its schedule (a sandbox test clock's advance): the same handler the
+ * schedule's run takes, without the jobs function's log line.
+ */
+export function runJobNow(container: Container, job: ScheduledJob): Promise<unknown> {
+  const handler = jobHandlers[job.job];
+  if (!handler) throw new Error(`unknown job: ${job.job}`);
+  return handler(container, job);
+}
+
 export const HEARTBEAT_JOB: ScheduledJob = { job: 'heartbeat', id: 'rate' };
 
 /** The daily reconciliation's schedule fires this: the day before the run's day (Sao Paulo). */

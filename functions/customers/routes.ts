@@ -1,8 +1,8 @@
 import { customerListResponse, customerResponse } from '#shared/domain/customers/responses';
 import {
   billingEmailOverrideSchema,
-  createCustomerSchema,
   listCustomersSchema,
+  registerCustomerSchema,
   updateCustomerSchema,
 } from '#shared/domain/customers/schemas';
 import { customerExportSchema } from '#shared/domain/exports/customers';
@@ -28,7 +28,7 @@ export const customerRoutes = defineRoutes('customers', [
     summary: 'Register a customer (reuses the global customer of a known document)',
     description:
       "201 with the seller's profile of the customer: a new one, or its own profile updated when the seller registers a document again.",
-    request: { body: createCustomerSchema },
+    request: { body: registerCustomerSchema },
     responses: { 201: customerResponse },
   },
   {

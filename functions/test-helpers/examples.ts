@@ -35,7 +35,41 @@ const mail = {
 const row = (label: string, value: string) =>
   `<tr><th style="padding:6px 12px;border-bottom:1px solid #e5e5e5;text-align:left;font-weight:normal;color:#666">${label}</th><td style="padding:6px 12px;border-bottom:1px solid #e5e5e5">${value}</td></tr>`;
 
+/** A clock at the start of Maria's subscription, then advanced past its first renewal. */
+const testClock = {
+  id: 'clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd',
+  name: 'Renovações de Maria',
+  frozenTime: '2026-11-28T17:00:00.000Z',
+  status: 'ready',
+  createdAt: '2026-11-28T17:05:30.112Z',
+  updatedAt: '2026-11-28T17:05:30.112Z',
+} as const;
+
 export const examples = defineExamples(testHelperRoutes, {
+  createTestClock: {
+    body: { frozenTime: testClock.frozenTime, name: testClock.name },
+    responses: { 201: testClock },
+  },
+  listTestClocks: {
+    query: { limit: 20 },
+    responses: { 200: { data: [testClock], nextCursor: null } },
+  },
+  getTestClock: {
+    path: { id: testClock.id },
+    responses: { 200: testClock },
+  },
+  deleteTestClock: {
+    path: { id: testClock.id },
+    responses: { 200: { id: testClock.id, deleted: true } },
+  },
+  advanceTestClock: {
+    summary: 'One month and an hour later: the monthly subscription on it renewed on the way',
+    path: { id: testClock.id },
+    body: { frozenTime: '2026-12-28T18:00:00.000Z' },
+    responses: {
+      200: { ...testClock, frozenTime: '2026-12-28T18:00:00.000Z', updatedAt: '2026-11-28T17:06:02.540Z' },
+    },
+  },
   emitTestEvent: {
     body: { event: 'product.updated' },
     responses: {

@@ -11,6 +11,18 @@ import {
   sandboxCardOutcomeResponse,
   sandboxPixAuthorizationResponse,
 } from '#shared/domain/payments/sandbox-helpers';
+import {
+  testClockDeletedResponse,
+  testClockListResponse,
+  testClockResponse,
+} from '#shared/domain/test-clocks/responses';
+import {
+  advanceTestClockSchema,
+  createTestClockSchema,
+  TEST_CLOCK_NOT_FOUND,
+  testClockIdParam,
+  testClockQuerySchema,
+} from '#shared/domain/test-clocks/test-clock';
 import { TRANSACTION_NOT_FOUND } from '#shared/domain/transactions/not-found';
 import { transactionResponse } from '#shared/domain/transactions/responses';
 import { simulateSchema } from '#shared/domain/transactions/sandbox';
@@ -110,5 +122,65 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     request: { path: mailIdParam },
     notFound: MAIL_NOT_FOUND,
     responses: { 200: mailResponse },
+  },
+  {
+    operationId: 'createTestClock',
+    method: 'POST',
+    path: '/api/test-helpers/test-clocks',
+    auth,
+    testOnly: 'hidden',
+    summary: 'Sandbox: a test clock at frozenTime, for customers whose time you move yourself',
+    description:
+      'Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges and carnês live in its time. Live tenants have no test clocks (404).',
+    request: { body: createTestClockSchema },
+    responses: { 201: testClockResponse },
+  },
+  {
+    operationId: 'listTestClocks',
+    method: 'GET',
+    path: '/api/test-helpers/test-clocks',
+    auth,
+    testOnly: 'hidden',
+    summary: "Sandbox: the seller's test clocks",
+    request: { query: testClockQuerySchema },
+    responses: { 200: testClockListResponse },
+  },
+  {
+    operationId: 'getTestClock',
+    method: 'GET',
+    path: '/api/test-helpers/test-clocks/{id}',
+    auth,
+    testOnly: 'hidden',
+    summary: 'Sandbox: one test clock',
+    request: { path: testClockIdParam },
+    notFound: TEST_CLOCK_NOT_FOUND,
+    responses: { 200: testClockResponse },
+  },
+  {
+    operationId: 'deleteTestClock',
+    method: 'DELETE',
+    path: '/api/test-helpers/test-clocks/{id}',
+    auth,
+    testOnly: 'hidden',
+    summary: 'Sandbox: delete a test clock',
+    description:
+      "What lived on it stays, frozen: nothing on it runs again (no schedule, sweep or advance), and its customers' new subscriptions, scheduled charges and carnês are refused (400).",
+    request: { path: testClockIdParam },
+    notFound: TEST_CLOCK_NOT_FOUND,
+    responses: { 200: testClockDeletedResponse },
+  },
+  {
+    operationId: 'advanceTestClock',
+    method: 'POST',
+    path: '/api/test-helpers/test-clocks/{id}/advance',
+    auth,
+    testOnly: 'hidden',
+    summary: "Sandbox: move a test clock forward, running its customers' due work on the way",
+    description:
+      "Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock's, and at most two billing periods of the shortest subscription on the clock ahead of it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.",
+    request: { path: testClockIdParam, body: advanceTestClockSchema },
+    notFound: TEST_CLOCK_NOT_FOUND,
+    errors: [409],
+    responses: { 200: testClockResponse },
   },
 ]);

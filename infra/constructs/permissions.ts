@@ -98,8 +98,10 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
     decryptsProviderKeys: true,
     secrets: ['gatewayWebhook', 'boletoPdf', 'cardTesting'],
   },
-  // The sandbox helpers pay, fail and charge back by sending the sandbox's signed notification.
-  'test-helpers': { table: 'readWrite', secrets: ['gatewayWebhook'] },
+  // The sandbox helpers pay, fail and charge back by sending the sandbox's signed notification. A
+  // test clock's advance runs the due jobs on it (renewals, issuance: a boleto's link, a pix's
+  // expiry schedule); a sandbox tenant's mail and messages are kept in the table, never sent.
+  'test-helpers': { table: 'readWrite', schedulesJobs: true, secrets: ['gatewayWebhook', 'boletoPdf'] },
   // Connecting stores the seller's Asaas key encrypted; its webhooks may cancel or refund a charge,
   // and what they pay (a subscription, a scheduled-charge cycle, a carnê installment) schedules its due job.
   'provider-connections': { table: 'readWrite', schedulesJobs: true, encryptsProviderKeys: true },

@@ -13,6 +13,7 @@ import type {
   CardTestingKeyring,
   CheckoutSessionRepository,
   Clock,
+  ClockScope,
   CustomerAndProductReader,
   CustomerRepository,
   DeliveryRepository,
@@ -46,6 +47,7 @@ import type {
   SubscriptionRepository,
   SubscriptionStartReader,
   TeamRepository,
+  TestClockRepository,
   TransactionRepository,
   UrlPolicy,
   WebhookEndpointRepository,
@@ -103,6 +105,8 @@ export interface Deps {
   links: ProviderLinks;
   /** The daily reconciliations with the live provider, one record per tenant and day. */
   reconciliations: ReconciliationRepository;
+  /** Sandbox sellers' test clocks and the due index of the work on each. */
+  testClocks: TestClockRepository;
 
   /** Writes that stand or fall together (the unit of work's write side). */
   atomically: Atomically;
@@ -114,6 +118,8 @@ export interface Deps {
   clock: Clock;
   /** Real time, which no test clock moves (credentials, rate limits, webhook signatures). */
   wallClock: Clock;
+  /** Whose time `clock` reads: real time, or a sandbox test clock's while work on it runs. */
+  clockScope: ClockScope;
   ids: Ids;
   scheduler: Scheduler;
   queue: Queue;

@@ -18,15 +18,18 @@ export type NothingDue = typeof NOTHING_DUE;
 
 /**
  * A due job's run: the resource its job id names (`read`; null when the id is not one or the
- * resource is gone), then `advance`. Another run that saved first (ConflictError `changed`) means
+ * resource is gone; or it lives on another clock than the run's), then `advance`. Another run that saved first (ConflictError `changed`) means
  * the work is done: nothing due.
  */
-export async function runDue<T, O>(
+export async function runDue<T extends object, O>(
+  deps: Partial<Pick<Deps, 'clockScope'>>,
   read: () => Promise<T | null>,
   advance: (resource: T) => Promise<O | NothingDue>,
 ): Promise<O | NothingDue> {
   const resource = await read();
-  if (!resource) return NOTHING_DUE;
+  // A resource on a sandbox test clock runs in that clock's advance only, one in real time never there.
+  const clockId = (resource as { testClockId?: string | null } | null)?.testClockId ?? null;
+  if (!resource || clockId !== (deps.clockScope?.current() ?? null)) return NOTHING_DUE;
   try {
     return await advance(resource);
   } catch (error) {
@@ -87,6 +90,11 @@ export interface DueJob {
   payload: ScheduledJob;
   /** One name per resource and due time: a due time is never scheduled twice under two names. */
   nameAt(dueAt: string): string;
+  /**
+   * The sandbox test clock the resource lives on: its due work runs when that clock is advanced
+   * (through the clock's due index), never on a real-time schedule.
+   */
+  testClockId?: string | null;
 }
 
 /**
@@ -97,7 +105,7 @@ export interface DueJob {
  * name. A failure is reported, not thrown: the change is saved and the heartbeat sweep runs it later.
  */
 export async function scheduleAtDue(deps: ScheduleDeps, job: DueJob, dueAt: string | null): Promise<void> {
-  if (!dueAt) return;
+  if (!dueAt || job.testClockId) return;
   const due = Math.ceil(Date.parse(dueAt) / 1000) * 1000;
   const soonest = deps.clock.now().getTime() + MIN_LEAD_MS;
   const name = job.nameAt(dueAt);
@@ -120,7 +128,7 @@ export async function followDueAt(
   nextDueAt: string | null,
 ): Promise<void> {
   if (nextDueAt === previousDueAt) return;
-  if (previousDueAt && Date.parse(previousDueAt) > deps.clock.now().getTime()) {
+  if (previousDueAt && !job.testClockId && Date.parse(previousDueAt) > deps.clock.now().getTime()) {
     await deps.scheduler.cancel(job.nameAt(previousDueAt)).catch((error) =>
       deps.reporter.error('could not delete a due job', error, {
         job: job.payload.job,

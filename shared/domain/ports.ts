@@ -99,8 +99,9 @@ export type {
   SubscriptionStartReader,
   SubscriptionStartReads,
 } from './ports/subscriptions';
-export type { Atomically, Clock, Ids, Metrics, Reporter, SecretKey } from './ports/system';
+export type { Atomically, Clock, ClockScope, Ids, Metrics, Reporter, SecretKey } from './ports/system';
 export type { BusinessProfile, TeamInvitation, TeamMember, TeamRepository } from './ports/team';
+export type { TestClockRepository } from './ports/test-clocks';
 export type {
   TransactionPage,
   TransactionQuery,

@@ -58,11 +58,14 @@ function errorOf(route: Route, status: number): unknown {
     case 401:
       return authFailure(route.auth.includes('apiKey') ? 'apiKeyMissing' : 'authorizationMissing');
     case 403:
-      return route.testOnly
+      return route.testOnly === true
         ? new ForbiddenError('Test helpers work only in the test environment')
         : new ForbiddenError();
     case 404:
-      return route.notFound ? new NotFoundError(route.notFound) : undefined;
+      if (route.notFound) return new NotFoundError(route.notFound);
+      return route.testOnly === 'hidden'
+        ? new NotFoundError(`Cannot ${route.method} ${route.path}`)
+        : undefined;
     case 409:
       return route.idempotent
         ? thrown(() => resolveExisting({ state: 'in_progress', fingerprint: 'a' }, 'a'))

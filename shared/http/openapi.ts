@@ -235,8 +235,9 @@ function responsesOf(book: SchemaBook, route: Route, calls: readonly Scenario[])
     // A path parameter that fails its schema is a 404 (it names no resource), never a 400.
     [400, Boolean(request?.body || request?.query || route.idempotent || dashboard)],
     [401, authenticated],
-    [403, Boolean(route.testOnly) || (takesKey && route.method !== 'GET')],
-    [404, route.path.includes('{')],
+    [403, route.testOnly === true || (takesKey && route.method !== 'GET')],
+    // A hidden sandbox route answers other environments as a route that does not exist.
+    [404, route.path.includes('{') || route.testOnly === 'hidden'],
     [409, Boolean(route.idempotent)],
     [422, Boolean(route.idempotent)],
     [429, route.rateLimited !== false],

@@ -117,8 +117,11 @@ export interface Route {
   acceptsApiKey?: true;
   /** Health checks skip the per-IP limit so that they answer even when the table does not. */
   rateLimited?: false;
-  /** The route serves sandbox data only: any other environment answers 403. */
-  testOnly?: boolean;
+  /**
+   * The route serves sandbox data only: any other environment answers 403; `'hidden'`: answers as
+   * a route that does not exist (404), so live tenants never learn of it (the test clocks).
+   */
+  testOnly?: boolean | 'hidden';
 }
 
 export interface RouteGroup<R extends Route = Route> {

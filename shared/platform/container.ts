@@ -16,7 +16,7 @@ import { httpSender } from '#shared/adapters/http/webhook-sender';
 import { createEmfMetrics } from '#shared/adapters/metrics/emf';
 import { createGatewayRouter } from '#shared/adapters/sandbox-gateway/router';
 import { SandboxGateway } from '#shared/adapters/sandbox-gateway/sandbox-gateway';
-import { systemClock } from '#shared/adapters/system/clock';
+import { clockScope, scopedClock, systemClock } from '#shared/adapters/system/clock';
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { wallClockPacer } from '#shared/adapters/system/pacer';
 import { logReporter } from '#shared/adapters/system/reporter';
@@ -185,7 +185,9 @@ function remoteJwks(url: string): JWTVerifyGetKey {
 }
 
 /** The one composition function: AWS and the local runtime both build their container here. */
-export function createContainer(cfg: Config, platform: Platform): Container {
+export function createContainer(cfg: Config, base: Platform): Container {
+  // The business clock reads a sandbox test clock's time while work on that clock runs.
+  const platform: Platform = { ...base, clock: scopedClock(base.clock) };
   const table = platform.table ?? new Table({ tableName: cfg.tableName, endpoint: cfg.dynamoEndpoint });
   const repos = createRepositories(table, platform.clock);
   const mailbox = platform.mailbox ?? repos.sandboxMailbox;
@@ -248,6 +250,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     outbox: repos.outbox,
     endpoints: repos.webhookEndpoints,
     reconciliations: repos.reconciliations,
+    testClocks: repos.testClocks,
     deliveries: repos.deliveries,
     mailLog: repos.mailLog,
     events,
@@ -258,6 +261,7 @@ export function createContainer(cfg: Config, platform: Platform): Container {
     links,
     clock: platform.clock,
     wallClock: platform.wallClock,
+    clockScope,
     ids: cryptoIds,
     scheduler: platform.scheduler,
     queue: platform.queue,

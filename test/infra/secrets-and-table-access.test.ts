@@ -75,8 +75,9 @@ describe('secrets', () => {
       magicLink: ['customer-area'],
       // Verifies the sandbox's notifications; the sandbox helpers sign them.
       gatewayWebhook: ['test-helpers', 'transactions', 'checkout'],
-      // Issue sandbox boletos (their PDF link) or serve their documents.
+      // Issue sandbox boletos (their PDF link) or serve their documents (a test clock's advance issues a carnê's).
       boletoPdf: [
+        'test-helpers',
         'transactions',
         'checkout',
         'scheduled-charges',

@@ -345,7 +345,9 @@ describe('least privilege', () => {
     );
     expect(enqueuers.sort()).toEqual(['webhook-delivery', 'webhook-fanout']);
     expect(holders('events:PutEvents')).toEqual(['outbox-publisher']);
+    // test-helpers: a test clock's advance runs the due jobs on it (an issued pix's expiry schedule).
     expect(functionNames.filter((n) => roleActions(n).some((a) => a.startsWith('scheduler:')))).toEqual([
+      'test-helpers',
       'transactions',
       'checkout',
       'subscriptions',
@@ -358,6 +360,7 @@ describe('least privilege', () => {
       'jobs',
     ]);
     expect(holders('iam:PassRole')).toEqual([
+      'test-helpers',
       'transactions',
       'checkout',
       'subscriptions',

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionNames } from '#infra/routes';
+import { periodEnd } from '#shared/domain/subscriptions/periods';
 import { BUILD_DIR, buildAll } from '../../esbuild.config.mjs';
 import { type FakeAsaas, startFakeAsaas } from '../support/fake-asaas/server';
 
@@ -236,5 +237,92 @@ describe('the bundled runtime (npm run start:bundled)', () => {
       return now && now > first ? now : undefined;
     });
     expect(new Date(after).getTime()).toBeGreaterThan(new Date(first).getTime());
+  });
+
+  it('a sandbox seller creates a test clock, subscribes a customer on it, advances 3 months and sees three renewals and their webhooks', async () => {
+    const endpoint = await call('POST', '/api/webhook-endpoints', {
+      url: hookUrl,
+      events: ['subscription.renewed'],
+    });
+    expect(endpoint.status).toBe(201);
+    const now = (await call('GET', '/api/test-helpers/clock', undefined, false)).json.now as string;
+    const frozenTime = new Date(Math.floor(Date.parse(now) / 1000) * 1000).toISOString();
+    const clock = await call('POST', '/api/test-helpers/test-clocks', { frozenTime });
+    expect(clock.status, clock.text).toBe(201);
+    const onClock = {
+      ...customer,
+      document: '111.444.777-35',
+      email: 'joana@example.com',
+      name: 'Joana Lima',
+    };
+    const registered = await call('POST', '/api/v1/customers', {
+      ...onClock,
+      personType: 'fisica',
+      testClockId: clock.json.id,
+    });
+    expect(registered.status, registered.text).toBe(201);
+    const product = await call('POST', '/api/products', {
+      name: 'Clube',
+      image: 'https://example.com/c.png',
+      value: 29.9,
+    });
+    const price = await call('POST', `/api/products/${product.json.id}/prices`, {
+      name: 'Mensal',
+      unitAmount: 29.9,
+      billingInterval: 'month',
+    });
+    expect(price.status, price.text).toBe(201);
+    const sale = await call(
+      'POST',
+      '/api/transactions',
+      {
+        productId: product.json.uuid,
+        paymentMethod: 'creditcard',
+        card: {
+          number: '4111111111111111',
+          holderName: 'JOANA LIMA',
+          expiryMonth: 12,
+          expiryYear: 2031,
+          cvv: '123',
+        },
+        customer: onClock,
+        saveCard: true,
+      },
+      false,
+    );
+    expect(sale.status, sale.text).toBe(201);
+    const cards = await call('GET', `/api/v1/customers/${registered.json.uuid}/payment-methods`);
+    const sub = await call('POST', '/api/subscriptions', {
+      customerId: registered.json.id,
+      priceId: price.json.id,
+      paymentMethodId: cards.json.data[0].id,
+    });
+    expect(sub.status, sub.text).toBe(201);
+    expect(sub.json).toMatchObject({ billingCycle: 1, testClockId: clock.json.id });
+
+    // Two periods at most per advance: one month and an hour, then two more months.
+    const hour = 3_600_000;
+    const periodEnds = [1, 3].map((n) =>
+      new Date(Date.parse(periodEnd(frozenTime, 'month', 1, n)) + hour).toISOString(),
+    );
+    for (const to of periodEnds) {
+      const advanced = await call('POST', `/api/test-helpers/test-clocks/${clock.json.id}/advance`, {
+        frozenTime: to,
+      });
+      expect(advanced.status, advanced.text).toBe(200);
+      expect(advanced.json).toMatchObject({ frozenTime: to, status: 'ready' });
+    }
+    expect((await call('GET', `/api/subscriptions/${sub.json.id}`)).json).toMatchObject({
+      status: 'active',
+      billingCycle: 4,
+    });
+    const renewed = await until('three renewal webhooks', async () => {
+      const listed = await call('GET', `/api/webhook-endpoints/${endpoint.json.id}/deliveries?limit=20`);
+      const done = listed.json.data.filter(
+        (d: any) => d.event === 'subscription.renewed' && d.status === 'succeeded',
+      );
+      return done.length === 3 ? done : undefined;
+    });
+    expect(renewed).toHaveLength(3);
   });
 });

@@ -1769,6 +1769,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/test-helpers/test-clocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sandbox: the seller's test clocks */
+        get: operations["listTestClocks"];
+        put?: never;
+        /**
+         * Sandbox: a test clock at frozenTime, for customers whose time you move yourself
+         * @description Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges and carnês live in its time. Live tenants have no test clocks (404).
+         */
+        post: operations["createTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-helpers/test-clocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sandbox: one test clock */
+        get: operations["getTestClock"];
+        put?: never;
+        post?: never;
+        /**
+         * Sandbox: delete a test clock
+         * @description What lived on it stays, frozen: nothing on it runs again (no schedule, sweep or advance), and its customers' new subscriptions, scheduled charges and carnês are refused (400).
+         */
+        delete: operations["deleteTestClock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/test-helpers/test-clocks/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: move a test clock forward, running its customers' due work on the way
+         * @description Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock's, and at most two billing periods of the shortest subscription on the clock ahead of it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.
+         */
+        post: operations["advanceTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/test-helpers/transactions/{id}/chargeback": {
         parameters: {
             query?: never;
@@ -3167,6 +3229,8 @@ export interface components {
             phone: string;
             state: string | null;
             street: string | null;
+            /** @description Sandbox only: the test clock the customer lives on; absent in real time */
+            testClockId?: string;
             /** Format: date-time */
             updatedAt: string;
             uuid: string;
@@ -3564,6 +3628,8 @@ export interface components {
             };
             /** @enum {string} */
             status: "pending_activation" | "active" | "completed" | "canceled";
+            /** @description Sandbox only: the test clock it lives on (its customer's); absent in real time */
+            testClockId?: string;
             /** @description What actually cleared; never used in place of totalScheduled, in Reais (decimal, e.g. 49.9) */
             totalCollected: number;
             /** @description installmentAmount × installments, in Reais (decimal, e.g. 49.9) */
@@ -3988,6 +4054,8 @@ export interface components {
                 uuid: string;
             };
             subscriptionPriceId: number;
+            /** @description Sandbox only: the test clock it lives on (its customer's); absent in real time */
+            testClockId?: string;
             trialEndsAt: string | null;
             /** Format: date-time */
             updatedAt: string;
@@ -4311,6 +4379,8 @@ export interface components {
             } | null;
             /** @enum {string} */
             status: "scheduled" | "due_today" | "overdue" | "paid" | "paused" | "canceled" | "trial" | "pending_tokenization" | "recurrence_canceled";
+            /** @description Sandbox only: the test clock it lives on (its customer's); absent in real time */
+            testClockId?: string;
             trialDays: number;
             /** @description The trial’s last day */
             trialEndsOn: string | null;
@@ -4499,6 +4569,8 @@ export interface components {
             } | null;
             /** @enum {string} */
             status: "scheduled" | "due_today" | "overdue" | "paid" | "paused" | "canceled" | "trial" | "pending_tokenization" | "recurrence_canceled";
+            /** @description Sandbox only: the test clock it lives on (its customer's); absent in real time */
+            testClockId?: string;
             timeline: components["schemas"]["ScheduledChargeTimelineEntry"][];
             /** @description The payments of every cycle, oldest first: card charges (approved or not) and the issued pix or boleto that was paid. Empty for a charge marked paid (mark-paid creates no transaction); unpaid instruments are under their cycle (`issued`) */
             transactions: components["schemas"]["Transaction"][];
@@ -4605,6 +4677,8 @@ export interface components {
                 uuid: string;
             };
             subscriptionPriceId: number;
+            /** @description Sandbox only: the test clock it lives on (its customer's); absent in real time */
+            testClockId?: string;
             trialEndsAt: string | null;
             /** Format: date-time */
             updatedAt: string;
@@ -4710,6 +4784,38 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "developer" | "viewer";
+        };
+        /** @description A sandbox test clock */
+        TestClock: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The clock's time: the business time of the customers on it
+             */
+            frozenTime: string;
+            /** @description `clock_…` */
+            id: string;
+            name: string | null;
+            /**
+             * @description `advancing` while an advance runs the due work on the clock; `ready` otherwise
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A test clock deleted */
+        TestClockDeleted: {
+            /** @constant */
+            deleted: true;
+            id: string;
+        };
+        /** @description A page of the seller's test clocks */
+        TestClockList: {
+            data: components["schemas"]["TestClock"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
         };
         /** @description The password was right; the authenticator code is due */
         TotpChallenge: {
@@ -20690,6 +20796,754 @@ export interface operations {
             };
         };
     };
+    listTestClocks: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @example 20 */
+                limit?: number;
+            };
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd",
+                     *           "name": "Renovações de Maria",
+                     *           "frozenTime": "2026-11-28T17:00:00.000Z",
+                     *           "status": "ready",
+                     *           "createdAt": "2026-11-28T17:05:30.112Z",
+                     *           "updatedAt": "2026-11-28T17:05:30.112Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestClockList"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Cannot GET /api/test-helpers/test-clocks",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "frozenTime": "2026-11-28T17:00:00.000Z",
+                 *       "name": "Renovações de Maria"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The clock's starting time (ISO 8601)
+                     */
+                    frozenTime: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd",
+                     *       "name": "Renovações de Maria",
+                     *       "frozenTime": "2026-11-28T17:00:00.000Z",
+                     *       "status": "ready",
+                     *       "createdAt": "2026-11-28T17:05:30.112Z",
+                     *       "updatedAt": "2026-11-28T17:05:30.112Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "frozenTime is required"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Cannot POST /api/test-helpers/test-clocks",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path: {
+                /** @example clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd",
+                     *       "name": "Renovações de Maria",
+                     *       "frozenTime": "2026-11-28T17:00:00.000Z",
+                     *       "status": "ready",
+                     *       "createdAt": "2026-11-28T17:05:30.112Z",
+                     *       "updatedAt": "2026-11-28T17:05:30.112Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Test clock not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path: {
+                /** @example clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestClockDeleted"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Test clock not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path: {
+                /** @example clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "frozenTime": "2026-12-28T18:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The clock's new time: later than its frozenTime (ISO 8601)
+                     */
+                    frozenTime: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd",
+                     *       "name": "Renovações de Maria",
+                     *       "frozenTime": "2026-12-28T18:00:00.000Z",
+                     *       "status": "ready",
+                     *       "createdAt": "2026-11-28T17:05:30.112Z",
+                     *       "updatedAt": "2026-11-28T17:06:02.540Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "frozenTime is required"
+                     *       ],
+                     *       "code": "validation_failed",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd/advance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd/advance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: a read-only API key on a write, or a sandbox-only route outside the test environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Insufficient permissions",
+                     *       "code": "forbidden",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd/advance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (a resource of another seller or environment answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Test clock not found",
+                     *       "code": "not_found",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd/advance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd/advance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/test-helpers/test-clocks/clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd/advance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     chargebackTestTransaction: {
         parameters: {
             query?: never;
@@ -23452,6 +24306,8 @@ export interface operations {
                     phone: string;
                     state?: string | null;
                     street?: string | null;
+                    /** @description Sandbox only: the test clock the customer lives on (set when the seller's profile of the customer is created). Its subscriptions, scheduled charges and carnês run in the clock's time. */
+                    testClockId?: string;
                     zipCode?: string | null;
                 };
             };

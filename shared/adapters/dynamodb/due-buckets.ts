@@ -1,7 +1,7 @@
 import { jobId } from '#shared/domain/job-id';
 import type { Tenant } from '#shared/domain/tenant';
 import type { AccessPattern } from './entities/entity';
-import type { Environment } from './keys';
+import { type Environment, keys } from './keys';
 import type { Item, Table } from './table';
 
 const HOUR_MS = 3_600_000;
@@ -9,6 +9,25 @@ const HOUR_MS = 3_600_000;
 /** The index's sort key of a resource due at `dueAt`. */
 export const dueSortKey = (dueAt: string, tenant: Tenant, id: string | number) =>
   `${dueAt}#${jobId(tenant, id)}`;
+
+/**
+ * A due resource's place on its test clock's due index (`byTestClock`), or null: in real time (the
+ * hour buckets hold it) or nothing due. A resource on a clock is never in the hour buckets.
+ */
+export const testClockDuePlace = (
+  r: { tenant: Tenant; testClockId?: string | null; dueAt: string | null },
+  id: string | number,
+) =>
+  r.testClockId && r.dueAt
+    ? { pk: keys.testClockDue(r.tenant, r.testClockId), sk: dueSortKey(r.dueAt, r.tenant, id) }
+    : null;
+
+/** Where a due resource in real time sits in the hour buckets of `bucketOf`, or null (on a clock, or nothing due). */
+export const hourBucketPlace = (
+  r: { tenant: Tenant; testClockId?: string | null; dueAt: string | null },
+  id: string | number,
+  bucketOf: (instant: string) => string,
+) => (r.dueAt && !r.testClockId ? { pk: bucketOf(r.dueAt), sk: dueSortKey(r.dueAt, r.tenant, id) } : null);
 
 /** The hour buckets of the last `hoursBack` hours up to `now`, oldest first. */
 export function hourBuckets(now: Date, hoursBack: number, bucketOf: (instant: string) => string): string[] {

@@ -319,6 +319,14 @@ export const keys = {
   subscriptionEventsPrefix: (subscriptionId: number) => `SUBEVT#${pad(subscriptionId)}#`,
   /** Hour buckets of subscriptions' `dueAt`, swept by the heartbeat in case a schedule never fired. */
   subscriptionDueBucket: (instant: string) => `DUE#SUB#${instant.slice(0, 13)}`,
+  /** A sandbox seller's test clock, in its tenant partition (a prefix query lists them). */
+  testClock: (t: Tenant, id: string): Key => inTenant(t, `TESTCLOCK#${id}`),
+  testClockPrefix: 'TESTCLOCK#',
+  /**
+   * The due index of one test clock: the subscriptions, scheduled charges and carnês on it with
+   * work due, sorted by `<dueAt>#<job id>` (an advance reads it instead of the hour buckets).
+   */
+  testClockDue: (t: Tenant, clockId: string) => `${tenant(t)}#CLOCKDUE#${clockId}`,
   // Scheduled charges: the charge, its cycles and its timeline under `SCH#<id>` in the tenant
   // partition (ids have a fixed length, so one charge's prefix never covers another's); the charge
   // and its cycles sort before its timeline (`CYC` < `EVT`), so one range query reads them alone.

@@ -26,6 +26,7 @@ import { createSubscriptionRepository } from './subscription-repository';
 import { createSubscriptionStartReader } from './subscription-start-reader';
 import type { Table } from './table';
 import { createTeamRepository } from './team-repository';
+import { createTestClockRepository } from './test-clock-repository';
 import { createTransactionRepository } from './transaction-repository';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository';
 
@@ -65,6 +66,7 @@ export function createRepositories(table: Table, clock: Clock = { now: () => new
     scheduledCharges: createScheduledChargeRepository(table),
     installmentPlans: createInstallmentPlanRepository(table, clock),
     portalSessions: createPortalSessionRepository(table),
+    testClocks: createTestClockRepository(table),
   };
 }
 

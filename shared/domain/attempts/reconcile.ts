@@ -54,6 +54,7 @@ export async function reconcileAttempt(deps: ReconcileDeps, value: string): Prom
   const ref = parseJobId(value, ATTEMPT_ID);
   if (!ref) return NOTHING_DUE;
   return runDue(
+    deps,
     () => deps.attempts.get(ref.tenant, ref.id),
     async (attempt): Promise<ReconcileOutcome> => {
       const now = deps.clock.now();

@@ -85,6 +85,8 @@ export interface CustomerProfile extends Address {
   overrideSetBy: OverrideSetter | null;
   /** Overdue scheduled charges of this customer with this seller (kept by the charge work). */
   overdueCount: number;
+  /** Sandbox: the test clock the customer lives on, set when this profile is created (absent: real time). */
+  testClockId?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -213,6 +215,8 @@ export interface CustomerView extends Address {
   personType: PersonType;
   billingEmail: string;
   hasBillingEmailOverride: boolean;
+  /** Only on a sandbox customer that lives on a test clock. */
+  testClockId?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -238,6 +242,7 @@ export const toCustomerView = (p: CustomerProfile): CustomerView => ({
   state: p.state,
   billingEmail: billingEmailOf(p),
   hasBillingEmailOverride: p.billingEmailOverride !== null,
+  ...(p.testClockId ? { testClockId: p.testClockId } : {}),
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
 });

@@ -1,6 +1,7 @@
 import type { Deps } from '#shared/domain/deps';
 import type { CustomerRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { checkCustomerClock } from '#shared/domain/test-clocks/on-clock';
 import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import { freshGlobal } from './buyer';
 import {
@@ -17,14 +18,15 @@ import {
   type RegisteredFields,
   toCustomerView,
 } from './customer';
-import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
+import type { CreateCustomerInput, RegisterCustomerInput, UpdateCustomerInput } from './schemas';
 
-export type CustomerDeps = Pick<Deps, 'clock' | 'ids'> & {
-  /** Registration and updates never join a sale's write. */
-  customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer' | 'confirmUnchanged'>;
-  /** Between attempts after a lost race; tests pass a no-op. */
-  pause?: (ms: number) => Promise<void>;
-};
+export type CustomerDeps = Pick<Deps, 'clock' | 'ids'> &
+  Partial<Pick<Deps, 'testClocks'>> & {
+    /** Registration and updates never join a sale's write. */
+    customers: Omit<CustomerRepository, 'addBuyer' | 'findBuyer' | 'confirmUnchanged'>;
+    /** Between attempts after a lost race; tests pass a no-op. */
+    pause?: (ms: number) => Promise<void>;
+  };
 
 const NOT_FOUND = 'Customer not found';
 const ATTEMPTS = 8;
@@ -147,18 +149,22 @@ async function refreshed(
  * writes only when something differs). A re-registration that changes the e-mail reads the stored
  * profile from its failed condition and moves the e-mail pointer in a second write.
  */
-export function createCustomer(
+export async function createCustomer(
   deps: CustomerDeps,
   tenant: Tenant,
-  input: CreateCustomerInput,
+  registration: RegisterCustomerInput,
 ): Promise<CreateCustomerResult> {
+  const { testClockId, ...input } = registration;
+  await checkCustomerClock(deps, tenant, testClockId);
+  const onClock = (profile: CustomerProfile): CustomerProfile =>
+    testClockId ? { ...profile, testClockId } : profile;
   return retrying(deps, async () => {
     const now = deps.clock.now().toISOString();
     const registration = await deps.customers.findRegistration(tenant, input.document);
     let global = registration.global;
     if (!global) {
       const fresh = freshGlobal(await deps.customers.nextId(), deps.ids.uuid(), tenant, input, now);
-      const profile = newProfile(tenant, fresh, input, now, 'seller');
+      const profile = onClock(newProfile(tenant, fresh, input, now, 'seller'));
       try {
         await deps.customers.createGlobal(fresh, profile);
         return { customer: toCustomerView(profile), created: true };
@@ -179,7 +185,7 @@ export function createCustomer(
         return refreshed(deps, error.current, input, now);
       }
     }
-    const profile = newProfile(tenant, global, input, now, 'seller');
+    const profile = onClock(newProfile(tenant, global, input, now, 'seller'));
     try {
       await deps.customers.addProfile(profile);
       return { customer: toCustomerView(profile), created: true };

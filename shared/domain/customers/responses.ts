@@ -27,6 +27,10 @@ export const customerResponse = z.lazy(() =>
       state: z.string().nullable(),
       billingEmail: z.string().describe('The override, else the e-mail, else the global e-mail'),
       hasBillingEmailOverride: z.boolean(),
+      testClockId: z
+        .string()
+        .optional()
+        .describe('Sandbox only: the test clock the customer lives on; absent in real time'),
       createdAt: z.iso.datetime(),
       updatedAt: z.iso.datetime(),
     })

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { documentKind, normalizeDocument, onlyDigits } from '#shared/domain/documents';
 import { pageFields } from '#shared/domain/paging';
+import { TEST_CLOCK_ID } from '#shared/domain/test-clocks/test-clock';
 import { documentedAs, textField } from '#shared/validation';
 
 export const BRAZILIAN_STATES = [
@@ -110,6 +111,26 @@ export const createCustomerSchema = z
   .strict()
   .check(personTypeMatchesDocument);
 
+/** POST /api/customers: the customer, and in the sandbox the test clock it lives on (never a sale's buyer). */
+export const registerCustomerSchema = z
+  .object({
+    name,
+    email,
+    document,
+    phone,
+    personType,
+    ...address,
+    testClockId: z
+      .string()
+      .regex(TEST_CLOCK_ID, 'testClockId must be a test clock id (clock_…)')
+      .optional()
+      .describe(
+        "Sandbox only: the test clock the customer lives on (set when the seller's profile of the customer is created). Its subscriptions, scheduled charges and carnês run in the clock's time.",
+      ),
+  })
+  .strict()
+  .check(personTypeMatchesDocument);
+
 /**
  * The buyer of a sale (POST /api/transactions, the hosted checkout's pay route) as the API reference
  * shows it: a customer without personType, which the sale takes from the document. The sale checks
@@ -154,5 +175,6 @@ export const listCustomersSchema = z.object({
 });
 
 export type CreateCustomerInput = z.output<typeof createCustomerSchema>;
+export type RegisterCustomerInput = z.output<typeof registerCustomerSchema>;
 export type UpdateCustomerInput = z.output<typeof updateCustomerSchema>;
 export type ListCustomersInput = z.output<typeof listCustomersSchema>;

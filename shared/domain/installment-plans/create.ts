@@ -12,6 +12,7 @@ import { FACTOR_SCALE, PRODUCT_NOT_FOUND } from '#shared/domain/products/product
 import { CUSTOMER_NOT_FOUND, customerSnapshot } from '#shared/domain/scheduled-charges/create';
 import { offsetsFor } from '#shared/domain/scheduled-charges/reminders';
 import { sameTenant, type Tenant } from '#shared/domain/tenant';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import { sellerNet } from '#shared/domain/transactions/transaction';
 import { ConflictError, isConflict, NotFoundError, ValidationError } from '#shared/errors';
 import type { InstallmentPlanDeps } from './deps';
@@ -92,6 +93,20 @@ export async function createInstallmentPlan(
   tenant: Tenant,
   input: CreateInstallmentPlanInput,
 ) {
+  // A sandbox customer on a test clock gets the carnê in the clock's time, and the carnê lives on it
+  // (the sandbox reads the customer's clock first: its today sets the due window).
+  const testClockId =
+    tenant.environment === 'test'
+      ? (await deps.customerAndProduct.read(tenant, { customerId: input.customerId })).customer?.testClockId
+      : null;
+  return onTestClock(deps, tenant, testClockId, () => createPlan(deps, tenant, input));
+}
+
+async function createPlan(
+  deps: CreateDeps,
+  tenant: Tenant,
+  input: CreateInstallmentPlanInput,
+): Promise<ReturnType<typeof toPlanView>> {
   const now = deps.clock.now();
   const today = saoPauloDate(now);
   const firstDueDate = input.firstDueDate ?? today;
@@ -146,6 +161,7 @@ export async function createInstallmentPlan(
     installmentsDetail,
     overdueInstallments: 0,
     dueAt: null,
+    testClockId: deps.clockScope?.current() ?? null,
     reminderOffsets: offsetsFor(reminders),
     fingerprint,
     booklet: null,

@@ -28,4 +28,6 @@ export type InstallmentPlanDeps = Pick<
   | 'clock'
   | 'ids'
   | 'reporter'
->;
+> &
+  /** The sandbox test clock the work runs on (a carnê is created on its customer's). */
+  Partial<Pick<Deps, 'clockScope'>>;

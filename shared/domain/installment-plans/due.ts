@@ -197,6 +197,7 @@ export async function runPlanDueJob(deps: DueDeps, jobId: string) {
   const ref = parsePlanJobId(jobId);
   if (!ref) throw new Error(`not an installment plan job id: ${jobId}`);
   return runDue(
+    deps,
     () => deps.installmentPlans.get(ref.tenant, ref.uuid),
     async (plan) => {
       const saved = await advanceDue(deps, plan);

@@ -114,6 +114,8 @@ export interface InstallmentPlan {
   overdueInstallments: number;
   /** The next time the due job has work; null when nothing will ever be due. */
   dueAt: string | null;
+  /** The sandbox test clock it lives on (its customer's, at creation): its due work runs in that clock's time. */
+  testClockId?: string | null;
   /** The days from each due date its reminders go out at (the customer's schedule; null: the default's). */
   reminderOffsets: number[] | null;
   /** The duplicate guard's fingerprint (decisions: "Installment plans (issue 14)"). */

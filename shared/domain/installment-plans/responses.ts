@@ -71,6 +71,10 @@ export const installmentPlanResponse = z.lazy(() =>
       product: z.object({ id: z.number().int(), uuid: z.string(), name: z.string() }),
       affiliate: affiliateCommissionResponse.nullable(),
       environment: z.enum(['test', 'live']),
+      testClockId: z
+        .string()
+        .optional()
+        .describe("Sandbox only: the test clock it lives on (its customer's); absent in real time"),
       activatedAt: iso().nullable(),
       completedAt: iso().nullable(),
       canceledAt: iso().nullable(),

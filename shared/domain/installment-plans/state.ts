@@ -176,9 +176,10 @@ export function parsePlanJobId(value: string): { tenant: Tenant; uuid: string } 
 }
 
 /** The plan's due job; one schedule name per plan and due time (at most 57 characters). */
-export const planDueJob = (plan: Pick<InstallmentPlan, 'tenant' | 'uuid'>): DueJob => ({
+export const planDueJob = (plan: Pick<InstallmentPlan, 'tenant' | 'uuid' | 'testClockId'>): DueJob => ({
   payload: { job: INSTALLMENT_PLAN_DUE_JOB, id: planJobId(plan.tenant, plan.uuid) },
   nameAt: (dueAt) => `carne-${plan.uuid}-${Math.floor(Date.parse(dueAt) / 1000)}`,
+  testClockId: plan.testClockId,
 });
 
 /** Writes `next` on `previous`'s version with its changes, then keeps the due job's schedule in step. */

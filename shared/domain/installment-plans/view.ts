@@ -57,6 +57,7 @@ export function toPlanView(p: InstallmentPlan, today: string = saoPauloDate(new 
     product: p.product,
     affiliate: p.affiliate ? toAffiliateCommissionView(p.affiliate) : null,
     environment: p.tenant.environment,
+    ...(p.testClockId ? { testClockId: p.testClockId } : {}),
     activatedAt: p.activatedAt,
     completedAt: p.completedAt,
     canceledAt: p.canceledAt,

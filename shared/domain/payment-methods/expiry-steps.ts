@@ -15,7 +15,8 @@ import { type PaymentMethod, toPaymentMethodView } from './payment-method';
 export const SWEEP_MONTHS_BACK = 2;
 
 /** `reporter`: a failed schedule, and one method that cannot advance (the sweep goes on). */
-export type ExpiryStepDeps = Pick<Deps, 'paymentMethods' | 'scheduler' | 'clock' | 'ids' | 'reporter'>;
+export type ExpiryStepDeps = Pick<Deps, 'paymentMethods' | 'scheduler' | 'clock' | 'ids' | 'reporter'> &
+  Partial<Pick<Deps, 'clockScope'>>;
 
 export type ExpiryStepOutcome =
   | { outcome: 'expiring_soon'; stage: number }
@@ -60,6 +61,7 @@ export async function runExpiryStep(deps: ExpiryStepDeps, jobId: string): Promis
   const ref = parseExpiryJobId(jobId);
   if (!ref) throw new Error(`not a payment method job id: ${jobId}`);
   return runDue(
+    deps,
     () => deps.paymentMethods.get(ref.tenant, ref.id),
     async (pm): Promise<ExpiryStepOutcome> => {
       const now = deps.clock.now();

@@ -37,3 +37,15 @@ export type Atomically = <T>(work: () => Promise<T>) => Promise<T>;
 export interface Reporter {
   error(what: string, error: unknown, context?: Record<string, unknown>): void;
 }
+
+/**
+ * Whose time the business clock (`Deps.clock`) reads. Outside any scope it is real time (the local
+ * runtime's global test clock); work run on a sandbox test clock reads that clock's frozen time,
+ * through every adapter that reads the business clock, and finds its items by the clock's id.
+ */
+export interface ClockScope {
+  /** The test clock the work in progress runs on, or null (real time). */
+  current(): string | null;
+  /** Runs `work` on test clock `clockId`: the business clock reads `time()` inside it. */
+  run<T>(clockId: string, time: () => Date, work: () => Promise<T>): Promise<T>;
+}

@@ -244,6 +244,8 @@ export interface ScheduledCharge {
   overdueCycles: number;
   /** The next time the due job has work; null when nothing will ever be due. */
   dueAt: string | null;
+  /** The sandbox test clock it lives on (its customer's, at creation): its due work runs in that clock's time. */
+  testClockId?: string | null;
   /**
    * The days from each due date its reminders go out at, resolved from the customer's schedule
    * when the charge was created and at each due run (null: the default schedule's).
@@ -295,6 +297,7 @@ export function toScheduledChargeView(c: ScheduledCharge) {
     product: c.product,
     ...lateChargeTermsView(c.lateCharges ?? NO_LATE_CHARGES),
     environment: c.tenant.environment,
+    ...(c.testClockId ? { testClockId: c.testClockId } : {}),
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };

@@ -9,6 +9,7 @@ import { readLateChargeDefaults, resolveLateCharges } from '#shared/domain/payme
 import type { CustomerAndProductReader, PortalConfigRepository } from '#shared/domain/ports';
 import { PRODUCT_NOT_FOUND } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
 import {
@@ -51,14 +52,7 @@ export async function createScheduledCharge(
   tenant: Tenant,
   input: CreateScheduledChargeInput,
 ) {
-  const now = deps.clock.now();
-  const today = saoPauloDate(now);
-  if (input.dueDate < today)
-    throw new ValidationError(['dueDate must be today or later (America/Sao_Paulo)']);
-  const trialEndsOn = input.trialDays ? addDays(today, input.trialDays - 1) : null;
-  if (trialEndsOn && input.dueDate <= trialEndsOn)
-    throw new ValidationError([`dueDate must be after the trial's last day (${trialEndsOn})`]);
-  const [{ customer: profile, product: found }, defaults, reminders] = await Promise.all([
+  const reads = await Promise.all([
     deps.customerAndProduct.read(tenant, {
       customerId: input.customerId,
       productUuid: input.productId || undefined,
@@ -66,6 +60,31 @@ export async function createScheduledCharge(
     readLateChargeDefaults(deps, tenant, input.productId ? { uuid: input.productId } : null),
     deps.reminderSettings.read(tenant, input.customerId),
   ]);
+  // A sandbox customer on a test clock gets the charge in the clock's time, and the charge lives on it.
+  return onTestClock(deps, tenant, reads[0].customer?.testClockId, () =>
+    createFrom(deps, tenant, input, reads),
+  );
+}
+
+type CreateReads = [
+  Awaited<ReturnType<CustomerAndProductReader['read']>>,
+  Awaited<ReturnType<typeof readLateChargeDefaults>>,
+  Awaited<ReturnType<CreateDeps['reminderSettings']['read']>>,
+];
+
+async function createFrom(
+  deps: CreateDeps,
+  tenant: Tenant,
+  input: CreateScheduledChargeInput,
+  [{ customer: profile, product: found }, defaults, reminders]: CreateReads,
+) {
+  const now = deps.clock.now();
+  const today = saoPauloDate(now);
+  if (input.dueDate < today)
+    throw new ValidationError(['dueDate must be today or later (America/Sao_Paulo)']);
+  const trialEndsOn = input.trialDays ? addDays(today, input.trialDays - 1) : null;
+  if (trialEndsOn && input.dueDate <= trialEndsOn)
+    throw new ValidationError([`dueDate must be after the trial's last day (${trialEndsOn})`]);
   if (!profile) throw new NotFoundError(CUSTOMER_NOT_FOUND);
   let product: ScheduledCharge['product'] = null;
   if (input.productId) {
@@ -113,6 +132,7 @@ export async function createScheduledCharge(
     cycles: [],
     overdueCycles: 0,
     dueAt: null,
+    testClockId: deps.clockScope?.current() ?? null,
     reminderOffsets: offsetsFor(reminders),
     timelineSeq: 0,
     lateCharges,

@@ -23,7 +23,9 @@ export type ScheduledChargeDeps = Pick<
   | 'ids'
   | 'publicBaseUrl'
   | 'reporter'
-> & {
-  /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
-  buyerIp?: string;
-};
+> &
+  /** The sandbox test clock the work runs on (a charge is created on its customer's). */
+  Partial<Pick<Deps, 'clockScope'>> & {
+    /** The IP address of the request, when it is the buyer's (a card payment's `remoteIp`). */
+    buyerIp?: string;
+  };

@@ -141,6 +141,7 @@ export async function runChargeDueJob(deps: DueDeps, jobId: string): Promise<Cha
   const ref = parseChargeJobId(jobId);
   if (!ref) throw new Error(`not a scheduled charge job id: ${jobId}`);
   return runDue(
+    deps,
     () => deps.scheduledCharges.get(ref.tenant, ref.id),
     async (charge) => {
       const saved = await advanceDue(deps, charge);

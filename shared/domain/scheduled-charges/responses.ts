@@ -55,6 +55,10 @@ const chargeFields = () => ({
   product: z.object({ id: z.number().int(), uuid: z.string(), name: z.string() }).nullable(),
   ...lateChargeTermsFields(),
   environment: z.enum(['test', 'live']),
+  testClockId: z
+    .string()
+    .optional()
+    .describe("Sandbox only: the test clock it lives on (its customer's); absent in real time"),
   createdAt: iso(),
   updatedAt: iso(),
 });

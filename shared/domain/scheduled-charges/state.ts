@@ -366,9 +366,10 @@ export const chargeJobId = (tenant: Tenant, id: string) => jobId(tenant, id);
 export const parseChargeJobId = (value: string) => parseJobId(value, /sch_[A-Za-z0-9_]{1,60}/);
 
 /** The charge's due job; one schedule name per charge and due time. */
-export const chargeDueJob = (charge: Pick<ScheduledCharge, 'tenant' | 'id'>): DueJob => ({
+export const chargeDueJob = (charge: Pick<ScheduledCharge, 'tenant' | 'id' | 'testClockId'>): DueJob => ({
   payload: { job: SCHEDULED_CHARGE_DUE_JOB, id: chargeJobId(charge.tenant, charge.id) },
   nameAt: (dueAt) => `sch-due-${charge.id}-${Math.floor(Date.parse(dueAt) / 1000)}`,
+  testClockId: charge.testClockId,
 });
 
 /**

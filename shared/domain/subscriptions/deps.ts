@@ -2,6 +2,7 @@ import { type DomainEvent, type EventsOf, newEvent, type TrialEvent } from '#sha
 import type {
   Atomically,
   Clock,
+  ClockScope,
   CustomerRepository,
   GatewayRouter,
   Ids,
@@ -30,6 +31,8 @@ export interface SubscriptionDeps {
   payments: GatewayRouter;
   scheduler: Scheduler;
   clock: Clock;
+  /** The sandbox test clock the work runs on (a subscription is created on its customer's). */
+  clockScope?: ClockScope;
   ids: Ids;
   /**
    * What must not fail the subscription's saved change: a failed schedule (the heartbeat's sweep

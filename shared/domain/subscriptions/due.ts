@@ -100,6 +100,7 @@ export async function runDueJob(deps: SubscriptionDeps, jobId: string): Promise<
   const ref = parseDueJobId(jobId);
   if (!ref) throw new Error(`not a subscription job id: ${jobId}`);
   return runDue(
+    deps,
     () => deps.subscriptions.get(ref.tenant, ref.id),
     async (s): Promise<DueOutcome> => {
       const now = deps.clock.now();

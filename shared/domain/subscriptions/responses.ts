@@ -69,6 +69,10 @@ export const subscriptionResponse = z.lazy(() =>
       checkoutSessionId: z.string().nullable(),
       metadata: z.record(z.string(), z.string()),
       environment: z.enum(['test', 'live']),
+      testClockId: z
+        .string()
+        .optional()
+        .describe("Sandbox only: the test clock it lives on (its customer's); absent in real time"),
       createdAt: iso(),
       updatedAt: iso(),
       subscriptionPrice: z.object({

@@ -20,9 +20,10 @@ export function dueScheduleName(subscription: Pick<Subscription, 'tenant' | 'id'
 }
 
 /** The subscription's due job (the shared due-schedule keeps it in step with `dueAt`). */
-const dueJobOf = (subscription: Pick<Subscription, 'tenant' | 'id'>): DueJob => ({
+const dueJobOf = (subscription: Pick<Subscription, 'tenant' | 'id' | 'testClockId'>): DueJob => ({
   payload: { job: SUBSCRIPTION_DUE_JOB, id: dueJobId(subscription.tenant, subscription.id) },
   nameAt: (dueAt) => dueScheduleName(subscription, dueAt),
+  testClockId: subscription.testClockId,
 });
 
 /** Schedules the due job at the subscription's `dueAt` (a minute from now at the earliest). */

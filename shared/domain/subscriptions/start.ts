@@ -3,6 +3,7 @@ import {
   CustomerChangedError,
   type CustomerProfile,
 } from '#shared/domain/customers/customer';
+import type { Deps } from '#shared/domain/deps';
 import type { EventsOf, TrialEvent } from '#shared/domain/events/events';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import { CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND } from '#shared/domain/payment-methods/payment-method';
@@ -10,6 +11,7 @@ import { PROVIDER_NOT_CONFIGURED } from '#shared/domain/payments/gateway';
 import { providerReady } from '#shared/domain/payments/provider-ready';
 import type { SubscriptionStartReader } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { isConflict, NotFoundError, ServiceUnavailableError, ValidationError } from '#shared/errors';
 import { centavosToReais } from '#shared/money';
@@ -137,6 +139,8 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
     billingCycle: 0,
     currentPeriodStart: now,
     currentPeriodEnd: tentativeEnd,
+    // Created on its customer's test clock (the sandbox), its due work runs in that clock's time.
+    testClockId: deps.clockScope?.current() ?? null,
     trialEndsAt: null,
     cancelAt: null,
     cancelledAt: null,
@@ -327,7 +331,7 @@ export async function activateFromFirstPayment(
   }
 }
 
-export interface CreateByApiDeps extends SubscriptionDeps {
+export interface CreateByApiDeps extends SubscriptionDeps, Partial<Pick<Deps, 'testClocks'>> {
   /** The customer, price, product and card in one read (issue 17). */
   startReader: SubscriptionStartReader;
 }
@@ -364,16 +368,19 @@ export async function createSubscriptionByApi(
   else if (!product?.isActive) problems.push('priceId names a price of a deactivated product');
   if (card.status !== 'active') problems.push('paymentMethodId names an expired card');
   if (problems.length > 0) throw new ValidationError(problems);
-  const started = await startSubscription(deps, {
-    tenant,
-    price,
-    customer,
-    customerProfile: customer,
-    collectionMethod: 'card',
-    paymentMethod: card,
-    metadata: input.metadata,
-    trial: true,
-    trialDays: input.trialDays,
-  });
+  // A sandbox customer on a test clock subscribes in the clock's time, and the subscription lives on it.
+  const started = await onTestClock(deps, tenant, customer.testClockId, () =>
+    startSubscription(deps, {
+      tenant,
+      price,
+      customer,
+      customerProfile: customer,
+      collectionMethod: 'card',
+      paymentMethod: card,
+      metadata: input.metadata,
+      trial: true,
+      trialDays: input.trialDays,
+    }),
+  );
   return toSubscriptionView(started);
 }

@@ -107,6 +107,8 @@ export interface Subscription {
   failedPaymentCount: number;
   /** The next time the due job has something to do (charge, retry, trial end, period-end cancel); null when nothing. */
   dueAt: string | null;
+  /** The sandbox test clock it lives on (its customer's, at creation): its due work runs in that clock's time. */
+  testClockId?: string | null;
   pendingCharge: PendingCharge | null;
   checkoutSessionId: string | null;
   metadata: Record<string, string>;
@@ -142,6 +144,7 @@ export function toSubscriptionView(s: Subscription) {
     checkoutSessionId: s.checkoutSessionId,
     metadata: s.metadata,
     environment: s.tenant.environment,
+    ...(s.testClockId ? { testClockId: s.testClockId } : {}),
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     subscriptionPrice: {

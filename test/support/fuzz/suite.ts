@@ -178,6 +178,15 @@ const make = {
       ),
       'api key',
     ),
+  testClock: (s: Seller) =>
+    ok(
+      api.post(
+        '/api/test-helpers/test-clocks',
+        { frozenTime: runtime.clock.now().toISOString() },
+        { token: s.key },
+      ),
+      'test clock',
+    ),
   cursorOf: async (path: string, s: Seller) => {
     const page = await ok(
       api.get(`${path}${path.includes('?') ? '&' : '?'}limit=1`, { token: s.key }),
@@ -208,7 +217,11 @@ async function fixtureFor(route: Route): Promise<RouteFixture> {
     if (op === 'createTransaction')
       fixture.body = { productId: product.uuid, paymentMethod: 'pix', customer: buyer() };
   }
-  if (group === 'transactions' || group === 'test-helpers') {
+  if (op.endsWith('TestClock')) {
+    // The clock routes name a test clock of the seller's (a fresh one: delete and advance spoil it).
+    real.id = [(await make.testClock(me)).id];
+    foreignIds.id = foreign.testClock;
+  } else if (group === 'transactions' || group === 'test-helpers') {
     if (params.length > 0) {
       const pix = await make.transaction(me, 'pix');
       const paid = await make.transaction(me, 'creditcard');
@@ -496,13 +509,14 @@ export function fuzzShard(shard: number) {
     receiver = await new Receiver().start();
     me = await newSeller(97_001);
     other = await newSeller(97_002);
-    const [product, tx, customer, endpoint, key, plan] = [
+    const [product, tx, customer, endpoint, key, plan, clock] = [
       await make.product(other),
       await make.transaction(other, 'pix'),
       await make.customer(other),
       await make.endpoint(other),
       await make.apiKey(other),
       await make.installmentPlan(other),
+      await make.testClock(other),
     ];
     Object.assign(foreign, {
       product: [String(product.id), product.uuid],
@@ -513,6 +527,7 @@ export function fuzzShard(shard: number) {
       endpoint: [endpoint.id],
       apiKey: [key.id],
       installmentPlan: [plan.uuid],
+      testClock: [clock.id],
     });
     await advance();
     deliveredEndpoint = (await make.endpoint(me)).id;

@@ -22,6 +22,7 @@ function fromItem(item: Item): CustomerProfile {
     billingEmailOverride: (item.billingEmailOverride as string | undefined) ?? null,
     overrideSetBy: overrideSetterOf(item),
     overdueCount: Number(item.overdueCount ?? 0),
+    ...(typeof item.testClockId === 'string' ? { testClockId: item.testClockId } : {}),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };

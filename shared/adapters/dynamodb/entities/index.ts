@@ -34,10 +34,12 @@ import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { sellerEntity, sellerLoginEntity } from './seller';
 import { subscriptionEntity } from './subscription';
 import { teamInvitationEntity, teamInvitationTokenEntity, teamMemberEntity } from './team';
+import { testClockEntity } from './test-clock';
 import { transactionEntity } from './transaction';
 import { webhookEndpointEntity } from './webhook-endpoint';
 
 export const ENTITY_DEFINITIONS = [
+  testClockEntity,
   sellerEntity,
   sellerLoginEntity,
   teamMemberEntity,

@@ -1,5 +1,5 @@
 import type { InstallmentPlan } from '#shared/domain/installment-plans/plan';
-import { dueSortKey } from '../due-buckets';
+import { hourBucketPlace, testClockDuePlace } from '../due-buckets';
 import { keys } from '../keys';
 import type { ListPartition } from '../list-partitions';
 import { fromTenantAttributes, tenantAttributes } from '../tenant-fields';
@@ -24,6 +24,7 @@ const PLAN_FIELDS = [
   'installmentsDetail',
   'overdueInstallments',
   'dueAt',
+  'testClockId',
   'reminderOffsets',
   'fingerprint',
   'booklet',
@@ -63,10 +64,7 @@ export const planEntity = defineEntity({
     byDueHour: {
       index: 'gsi3',
       doc: "`DUE#PLAN#<YYYY-MM-DDTHH>` / `<dueAt>#<job id>`: installment plans by the hour of their `dueAt` (the heartbeat's sweep); only while something is due",
-      at: (p) =>
-        p.dueAt
-          ? { pk: keys.installmentPlanDueBucket(p.dueAt), sk: dueSortKey(p.dueAt, p.tenant, p.uuid) }
-          : null,
+      at: (p) => hourBucketPlace(p, p.uuid, keys.installmentPlanDueBucket),
     },
     byCustomerStatus: {
       index: 'gsi4',
@@ -77,6 +75,11 @@ export const planEntity = defineEntity({
       index: 'gsi5',
       doc: "`…#PLANCUSTOMER#<customerId>` / `<createdAt>#<uuid>`: installment plans of one customer newest first, with their counter (also the customer area's list)",
       at: (p) => listed(keys.installmentPlansOfCustomer(p.tenant, p.customer.id), p),
+    },
+    byTestClock: {
+      index: 'gsi6',
+      doc: "`SELLER#<id>#<env>#CLOCKDUE#<clockId>` / `<dueAt>#<job id>`: the installment plans (carnês) on a sandbox test clock with work due (the clock's advance); never in the hour buckets",
+      at: (p) => testClockDuePlace(p, p.uuid),
     },
   },
   attributes: (p) => tenantAttributes(p, PLAN_FIELDS),

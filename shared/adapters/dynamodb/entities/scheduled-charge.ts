@@ -2,7 +2,7 @@ import { searchableName } from '#shared/domain/customers/customer';
 import { normalizeDocument } from '#shared/domain/documents';
 import type { Attempt, ScheduledCharge } from '#shared/domain/scheduled-charges/charge';
 import type { Tenant } from '#shared/domain/tenant';
-import { dueSortKey } from '../due-buckets';
+import { hourBucketPlace, testClockDuePlace } from '../due-buckets';
 import { keys } from '../keys';
 import type { ListPartition } from '../list-partitions';
 import type { Item } from '../table';
@@ -30,6 +30,7 @@ const CHARGE_FIELDS = [
   'canceledAt',
   'overdueCycles',
   'dueAt',
+  'testClockId',
   'lateCharges',
   'reminderOffsets',
   'createdAt',
@@ -81,10 +82,7 @@ export const scheduledChargeEntity = defineEntity({
     byDueHour: {
       index: 'gsi3',
       doc: "`DUE#SCH#<YYYY-MM-DDTHH>` / `<dueAt>#<job id>`: scheduled charges by the hour of their `dueAt` (the heartbeat's sweep); only while something is due",
-      at: (c) =>
-        c.dueAt
-          ? { pk: keys.scheduledChargeDueBucket(c.dueAt), sk: dueSortKey(c.dueAt, c.tenant, c.id) }
-          : null,
+      at: (c) => hourBucketPlace(c, c.id, keys.scheduledChargeDueBucket),
     },
     byType: {
       index: 'gsi4',
@@ -95,6 +93,11 @@ export const scheduledChargeEntity = defineEntity({
       index: 'gsi5',
       doc: "`…#SCHCUSTOMER#<customerId>` / `<dueDate>#<id>`: scheduled charges of one customer by due date, with their counter (also the portal's open charges)",
       at: (c) => listed(keys.scheduledChargesOfCustomer(c.tenant, c.customer.id), c),
+    },
+    byTestClock: {
+      index: 'gsi6',
+      doc: "`SELLER#<id>#<env>#CLOCKDUE#<clockId>` / `<dueAt>#<job id>`: the scheduled charges on a sandbox test clock with work due (the clock's advance); never in the hour buckets",
+      at: (c) => testClockDuePlace(c, c.id),
     },
   },
   attributes: chargeAttributes,

@@ -1,5 +1,5 @@
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
-import { dueSortKey } from '../due-buckets';
+import { hourBucketPlace, testClockDuePlace } from '../due-buckets';
 import { keys } from '../keys';
 import type { ListPartition } from '../list-partitions';
 import { fromTenantAttributes, tenantAttributes } from '../tenant-fields';
@@ -29,6 +29,7 @@ const SUBSCRIPTION_FIELDS = [
   'nextPaymentAt',
   'failedPaymentCount',
   'dueAt',
+  'testClockId',
   'pendingCharge',
   'checkoutSessionId',
   'metadata',
@@ -61,8 +62,7 @@ export const subscriptionEntity = defineEntity({
     byDueHour: {
       index: 'gsi3',
       doc: "`DUE#SUB#<YYYY-MM-DDTHH>` / `<dueAt>#<job id>`: subscriptions by the hour of their `dueAt` (the heartbeat's sweep); only while something is due",
-      at: (s) =>
-        s.dueAt ? { pk: keys.subscriptionDueBucket(s.dueAt), sk: dueSortKey(s.dueAt, s.tenant, s.id) } : null,
+      at: (s) => hourBucketPlace(s, s.id, keys.subscriptionDueBucket),
     },
     byProduct: {
       index: 'gsi4',
@@ -73,6 +73,11 @@ export const subscriptionEntity = defineEntity({
       index: 'gsi5',
       doc: '`…#SUBCUSTOMER#<customerId>` / id: subscriptions of one customer newest first, with their counter',
       at: (s) => listed(keys.subscriptionsOfCustomer(s.tenant, s.customer.id), s),
+    },
+    byTestClock: {
+      index: 'gsi6',
+      doc: "`SELLER#<id>#<env>#CLOCKDUE#<clockId>` / `<dueAt>#<job id>`: the subscriptions on a sandbox test clock with work due (the clock's advance); never in the hour buckets",
+      at: (s) => testClockDuePlace(s, s.id),
     },
   },
   attributes: (s) => tenantAttributes(s, SUBSCRIPTION_FIELDS),

@@ -1,0 +1,104 @@
+import { jobId } from '#shared/domain/job-id';
+import type { TestClockRepository } from '#shared/domain/ports';
+import type { BillingInterval } from '#shared/domain/subscriptions/price';
+import type { Tenant } from '#shared/domain/tenant';
+import type { ClockDueItem, ClockDueKind } from '#shared/domain/test-clocks/test-clock';
+import { ConflictError } from '#shared/errors';
+import { planEntity } from './entities/installment-plan';
+import { scheduledChargeEntity } from './entities/scheduled-charge';
+import { subscriptionEntity } from './entities/subscription';
+import { testClockEntity } from './entities/test-clock';
+import { keys } from './keys';
+import { alreadyExists, type Item, orConflict, type Table } from './table';
+
+/** The due entities' `byTestClock` pattern: one physical index (gsi6), one partition per clock. */
+const { byTestClock } = subscriptionEntity.patterns;
+
+/** Each due entity's kind and the resource id its due job names. */
+const DUE_ENTITIES: Record<string, { kind: ClockDueKind; id: (item: Item) => string }> = {
+  [subscriptionEntity.entity]: { kind: 'subscription', id: (item) => String(item.id) },
+  [scheduledChargeEntity.entity]: { kind: 'scheduled-charge', id: (item) => String(item.id) },
+  [planEntity.entity]: { kind: 'installment-plan', id: (item) => String(item.uuid) },
+};
+
+/** Test clocks under their tenant; the work on a clock through the due entities' `byTestClock` pattern. */
+export function createTestClockRepository(table: Table): TestClockRepository {
+  /** Every item of the clock's due index with a due time by `until` (all of them without it). */
+  async function onClock(tenant: Tenant, clockId: string, until?: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let cursor: string | undefined;
+    do {
+      const out = await table.query<Item>({
+        IndexName: byTestClock.name,
+        KeyConditionExpression: until ? '#pk = :pk AND #sk <= :until' : '#pk = :pk',
+        ExpressionAttributeNames: {
+          '#pk': byTestClock.partitionKey,
+          ...(until ? { '#sk': byTestClock.sortKey } : {}),
+        },
+        ExpressionAttributeValues: {
+          ':pk': keys.testClockDue(tenant, clockId),
+          ...(until ? { ':until': `${until}~` } : {}),
+        },
+        cursor,
+      });
+      items.push(...out.items);
+      cursor = out.cursor;
+    } while (cursor);
+    return items;
+  }
+
+  return {
+    async create(clock) {
+      await orConflict(
+        table.put(testClockEntity.toItem(clock), { ConditionExpression: 'attribute_not_exists(pk)' }),
+        alreadyExists('The test clock'),
+      );
+    },
+    async get(tenant, id) {
+      const item = await table.get<Item>(keys.testClock(tenant, id), { consistent: true });
+      return item ? testClockEntity.fromItem(item) : null;
+    },
+    async list(tenant, page) {
+      const out = await table.queryPage<Item>(
+        {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.tenant(tenant), ':prefix': keys.testClockPrefix },
+          cursor: page.cursor,
+        },
+        page.limit,
+      );
+      return { items: out.items.map(testClockEntity.fromItem), cursor: out.cursor };
+    },
+    async save(next, previous) {
+      await orConflict(
+        table.put(testClockEntity.toItem(next), {
+          ConditionExpression: 'attribute_exists(pk) AND version = :v',
+          ExpressionAttributeValues: { ':v': previous.version },
+        }),
+        (cause) =>
+          new ConflictError('The test clock changed at the same time; retry', 'concurrent_update', {
+            reason: 'changed',
+            cause,
+          }),
+      );
+    },
+    delete: (tenant, id) => table.deleteIfExists(keys.testClock(tenant, id)),
+    async dueOn(tenant, clockId, until) {
+      const due: ClockDueItem[] = [];
+      for (const item of await onClock(tenant, clockId, until)) {
+        const entity = DUE_ENTITIES[String(item.entity)];
+        if (!entity || typeof item.dueAt !== 'string' || item.dueAt > until) continue;
+        due.push({ kind: entity.kind, jobId: jobId(tenant, entity.id(item)), dueAt: item.dueAt });
+      }
+      return due;
+    },
+    async subscriptionPeriods(tenant, clockId) {
+      return (await onClock(tenant, clockId))
+        .filter((item) => item.entity === subscriptionEntity.entity)
+        .map((item) => {
+          const price = item.price as { billingInterval: BillingInterval; intervalCount: number };
+          return { billingInterval: price.billingInterval, intervalCount: Number(price.intervalCount) };
+        });
+    },
+  };
+}

@@ -1,0 +1,290 @@
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '#infra/local/runtime';
+import { addDays, saoPauloDate } from '#shared/dates';
+import { periodEnd } from '#shared/domain/subscriptions/periods';
+import { customerBody, sellerFixtures } from '../support/fixtures';
+import { Receiver, waitFor } from '../support/receiver';
+import { type client, useTestRuntime } from '../support/runtime';
+
+let runtime: Runtime;
+let api: ReturnType<typeof client>;
+const fixtures = sellerFixtures(() => ({ runtime, api }), 98_000);
+
+useTestRuntime((r, a) => {
+  runtime = r;
+  api = a;
+});
+
+const CLOCKS = '/api/test-helpers/test-clocks';
+const OTHER_DOCUMENT = '11144477735';
+const monthly = { name: 'Mensal', unitAmount: 29.9, billingInterval: 'month' };
+
+type Seller = Awaited<ReturnType<typeof seller>>;
+const seller = () => fixtures.seller({ product: { name: 'Clube do livro', installments: 1 } });
+const post = (s: { key: string }, path: string, body?: unknown) => api.post(path, body, { token: s.key });
+const get = (s: { key: string }, path: string) => api.get(path, { token: s.key });
+
+/** A clock at the runtime's time (whole seconds), so that a card valid now is valid on it. */
+async function createClock(s: Seller, name?: string) {
+  const frozenTime = new Date(Math.floor(runtime.clock.now().getTime() / 1000) * 1000).toISOString();
+  const res = await post(s, CLOCKS, { frozenTime, ...(name ? { name } : {}) });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; frozenTime: string; status: string };
+}
+
+async function customer(s: Seller, overrides: Record<string, unknown> = {}) {
+  const res = await post(s, '/api/v1/customers', { ...customerBody, ...overrides });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number; uuid: string; document: string; testClockId?: string };
+}
+
+/** A card the customer saves with an approved card payment (valid for two years of the runtime's time). */
+async function saveCard(s: Seller, c: { uuid: string; document: string }) {
+  const [y, m] = saoPauloDate(runtime.clock.now()).split('-').map(Number);
+  const paid = await api.post('/api/transactions', {
+    productId: s.product.uuid,
+    paymentMethod: 'creditcard',
+    customer: { ...customerBody, document: c.document },
+    card: {
+      number: '4111111111111111',
+      holderName: 'MARIA SOUZA',
+      expiryMonth: m,
+      expiryYear: y + 2,
+      cvv: '123',
+    },
+    saveCard: true,
+  });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+  const listed = await get(s, `/api/v1/customers/${c.uuid}/payment-methods`);
+  return listed.body.data[0] as { id: number };
+}
+
+async function subscribe(s: Seller, c: { id: number; uuid: string; document: string }, priceId: number) {
+  const card = await saveCard(s, c);
+  const res = await post(s, '/api/subscriptions', { customerId: c.id, priceId, paymentMethodId: card.id });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+async function createPrice(s: Seller) {
+  const res = await post(s, `/api/products/${s.product.id}/prices`, monthly);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number };
+}
+
+const advance = (s: Seller, id: string, frozenTime: string) =>
+  post(s, `${CLOCKS}/${id}/advance`, { frozenTime });
+
+describe('test clocks', () => {
+  it('create, get, list and delete a clock; a live key finds no clock route', async () => {
+    const s = await seller();
+    const clock = await createClock(s, 'Renovações');
+    expect(clock).toMatchObject({
+      id: expect.stringMatching(/^clock_/),
+      status: 'ready',
+      name: 'Renovações',
+    });
+    expect((await get(s, `${CLOCKS}/${clock.id}`)).body).toEqual(clock);
+    expect((await get(s, CLOCKS)).body.data.map((c: { id: string }) => c.id)).toContain(clock.id);
+
+    const live = await fixtures.seller({ environment: 'live' });
+    const sandboxOfLive = await fixtures.apiKey(live.jwt, { environment: 'test', name: 'sandbox' });
+    const liveClock = await post(sandboxOfLive, CLOCKS, { frozenTime: clock.frozenTime });
+    expect(liveClock.status).toBe(201);
+    for (const [method, path] of [
+      ['POST', CLOCKS],
+      ['GET', CLOCKS],
+      ['GET', `${CLOCKS}/${liveClock.body.id}`],
+      ['DELETE', `${CLOCKS}/${liveClock.body.id}`],
+      ['POST', `${CLOCKS}/${liveClock.body.id}/advance`],
+    ] as const) {
+      const body = method === 'POST' ? { frozenTime: clock.frozenTime } : undefined;
+      const res =
+        method === 'GET'
+          ? await get(live, path)
+          : method === 'DELETE'
+            ? await api.del(path, { token: live.key })
+            : await post(live, path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body.message).toBe(`Cannot ${method} ${path}`);
+    }
+    // A live customer names no clock: the field is unknown there.
+    const liveCustomer = await post(live, '/api/v1/customers', {
+      ...customerBody,
+      testClockId: liveClock.body.id,
+    });
+    expect(liveCustomer.status).toBe(400);
+    expect(liveCustomer.body.message).toEqual(['testClockId is not allowed']);
+    // Another seller's clock is no clock of this one.
+    const other = await customer(s, { document: OTHER_DOCUMENT, testClockId: liveClock.body.id }).catch(
+      () => null,
+    );
+    expect(other).toBeNull();
+    const foreign = await post(s, '/api/v1/customers', { ...customerBody, testClockId: liveClock.body.id });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe('testClockId names no test clock of this seller');
+
+    const deleted = await api.del(`${CLOCKS}/${clock.id}`, { token: s.key });
+    expect(deleted.body).toEqual({ id: clock.id, deleted: true });
+    expect((await get(s, `${CLOCKS}/${clock.id}`)).status).toBe(404);
+  });
+
+  it('advances a monthly subscription three months in bounded steps: three renewals with their webhooks, nothing else moves', async () => {
+    const s = await seller();
+    const clock = await createClock(s);
+    const onClock = await customer(s, { testClockId: clock.id });
+    expect(onClock.testClockId).toBe(clock.id);
+    const offClock = await customer(s, { document: OTHER_DOCUMENT, name: 'Joana' });
+    expect(offClock.testClockId).toBeUndefined();
+    const price = await createPrice(s);
+    const receiver = await new Receiver().start();
+    const endpoint = await post(s, '/api/webhook-endpoints', {
+      url: receiver.url,
+      events: ['subscription.renewed'],
+    });
+    expect(endpoint.status).toBe(201);
+    // Another seller with the same schedule in real time.
+    const neighbour = await seller();
+    const neighbourCustomer = await customer(neighbour);
+    const neighbourSub = await subscribe(neighbour, neighbourCustomer, (await createPrice(neighbour)).id);
+    try {
+      const sub = await subscribe(s, onClock, price.id);
+      expect(sub).toMatchObject({ status: 'active', billingCycle: 1, testClockId: clock.id });
+      expect(sub.currentPeriodStart).toBe(clock.frozenTime);
+      const offSub = await subscribe(s, offClock, price.id);
+      expect(offSub.testClockId).toBeUndefined();
+
+      // At most two periods of the shortest subscription per advance.
+      const beyond = await advance(s, clock.id, periodEnd(clock.frozenTime, 'month', 1, 3));
+      expect(beyond.status).toBe(400);
+      expect(beyond.body.message[0]).toMatch(/^frozenTime may be at most /);
+      const backwards = await advance(s, clock.id, clock.frozenTime);
+      expect(backwards.status).toBe(400);
+      expect(backwards.body.message[0]).toMatch(/^frozenTime must be later/);
+
+      const hour = 3_600_000;
+      const steps = [1, 3].map((n) =>
+        new Date(Date.parse(periodEnd(clock.frozenTime, 'month', 1, n)) + hour).toISOString(),
+      );
+      for (const frozenTime of steps) {
+        const moved = await advance(s, clock.id, frozenTime);
+        expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+        expect(moved.body).toMatchObject({ id: clock.id, frozenTime, status: 'ready' });
+      }
+      // The fourth period starts three months after the first.
+      const renewed = (await get(s, `/api/subscriptions/${sub.id}`)).body;
+      expect(renewed).toMatchObject({
+        status: 'active',
+        billingCycle: 4,
+        currentPeriodStart: periodEnd(clock.frozenTime, 'month', 1, 3),
+        failedPaymentCount: 0,
+      });
+      const payments = (await get(s, `/api/subscriptions/${sub.id}/events`)).body.filter(
+        (e: { eventType: string }) => e.eventType === 'payment_success',
+      );
+      expect(
+        payments.map((e: { eventData: { billingCycle: number } }) => e.eventData.billingCycle).sort(),
+      ).toEqual([1, 2, 3, 4]);
+      for (const p of payments.filter(
+        (e: { eventData: { billingCycle: number } }) => e.eventData.billingCycle > 1,
+      )) {
+        const t = (await get(s, `/api/transactions/${p.eventData.transactionId}`)).body;
+        expect(t).toMatchObject({ status: 'captured', subscriptionId: sub.id, isRecurring: true });
+        expect(t.createdAt).toBe(periodEnd(clock.frozenTime, 'month', 1, p.eventData.billingCycle - 1));
+      }
+      await waitFor(
+        () => receiver.received.filter((r) => r.json?.event === 'subscription.renewed').length === 3,
+      );
+      expect(
+        receiver.received
+          .filter((r) => r.json?.event === 'subscription.renewed')
+          .map((r) => r.json.data.billingCycle)
+          .sort(),
+      ).toEqual([2, 3, 4]);
+
+      // The customer off the clock, and the other seller's subscription, are where real time left them.
+      expect((await get(s, `/api/subscriptions/${offSub.id}`)).body).toMatchObject({ billingCycle: 1 });
+      expect((await get(neighbour, `/api/subscriptions/${neighbourSub.id}`)).body).toMatchObject({
+        billingCycle: 1,
+        currentPeriodEnd: neighbourSub.currentPeriodEnd,
+      });
+      // The clock's subscription is never fired by the real-time schedules.
+      const dueJob = `${s.sellerId}:test:${sub.id}`;
+      expect(
+        runtime.scheduler
+          .pending()
+          .some((e) => e.payload.job === 'subscription-due' && e.payload.id === dueJob),
+      ).toBe(false);
+    } finally {
+      await api.del(`/api/webhook-endpoints/${endpoint.body.id}`, { token: s.key });
+      await receiver.stop();
+    }
+  });
+
+  it('issues a scheduled charge and a carnê on the clock, with reminders, when it is advanced', async () => {
+    const s = await seller();
+    const clock = await createClock(s);
+    const c = await customer(s, { testClockId: clock.id });
+    const clockDay = saoPauloDate(new Date(clock.frozenTime));
+    const product = await post(s, '/api/products', {
+      name: 'Curso de Violão',
+      image: 'https://cdn.example.com/v.png',
+      value: 1000,
+      boleto: true,
+      carne: { enabled: true, maxInstallments: 6, interestFactors: { '3': 1.0349 } },
+    });
+    expect(product.status, JSON.stringify(product.body)).toBe(201);
+
+    const charge = await post(s, '/api/v1/scheduled-charges', {
+      customerId: c.id,
+      amount: 80,
+      methods: ['pix'],
+      type: 'one_time',
+      description: 'Consulta',
+      dueDate: addDays(clockDay, 20),
+    });
+    expect(charge.status, JSON.stringify(charge.body)).toBe(201);
+    expect(charge.body).toMatchObject({ testClockId: clock.id, createdAt: clock.frozenTime });
+    const plan = await post(s, '/api/v1/installment-plans', {
+      productId: product.body.uuid,
+      customerId: c.id,
+      installments: 3,
+      firstDueDate: addDays(clockDay, 5),
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+    expect(plan.body).toMatchObject({ testClockId: clock.id, createdAt: clock.frozenTime });
+    expect(plan.body.installmentsDetail[1].boleto).toBeNull();
+    // A second carnê whose first boleto is paid: active, its next boleto is issued ten days ahead.
+    const paidPlan = await post(s, '/api/v1/installment-plans', {
+      productId: product.body.uuid,
+      customerId: c.id,
+      installments: 2,
+      firstDueDate: addDays(clockDay, 3),
+    });
+    expect(paidPlan.status, JSON.stringify(paidPlan.body)).toBe(201);
+    const firstBoleto = paidPlan.body.installmentsDetail[0].transactionId;
+    expect((await post(s, `/api/test-helpers/transactions/${firstBoleto}/pay`, {})).status).toBe(200);
+    const before = (await get(s, `/api/v1/scheduled-charges/${charge.body.id}`)).body;
+    expect(before.cycles[0].issued).toHaveLength(0);
+
+    // No subscription on the clock: no period bounds the advance.
+    const frozenTime = new Date(Date.parse(clock.frozenTime) + 40 * 86_400_000).toISOString();
+    const moved = await advance(s, clock.id, frozenTime);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+
+    const after = (await get(s, `/api/v1/scheduled-charges/${charge.body.id}`)).body;
+    expect(after.status).toBe('overdue');
+    expect(after.cycles[0].issued).toHaveLength(1);
+    const pix = (await get(s, `/api/transactions/${after.cycles[0].issued[0].id}`)).body;
+    expect(Date.parse(pix.createdAt)).toBeGreaterThanOrEqual(Date.parse(clock.frozenTime) + 14 * 86_400_000);
+    // Never activated (installment 1 unpaid): the carnê expired on the clock.
+    const carne = (await get(s, `/api/v1/installment-plans/${plan.body.uuid}`)).body;
+    expect(carne.status).toBe('canceled');
+    const active = (await get(s, `/api/v1/installment-plans/${paidPlan.body.uuid}`)).body;
+    expect(active.status, JSON.stringify(active)).toBe('active');
+    expect(active.installmentsDetail[1].boleto).not.toBeNull();
+    expect(active.installmentsDetail[1].status).toBe('overdue');
+    const mail = (await get(s, '/api/test-helpers/mail?limit=100')).body.data as { kind: string }[];
+    expect(mail.some((m) => m.kind === 'scheduled_charge_reminder')).toBe(true);
+  });
+});
