@@ -151,6 +151,13 @@ export const RESOURCES = {
   health: {
     retrieve: ['get', '/api/health'],
   },
+  testClocks: {
+    create: ['post', '/api/test-helpers/test-clocks'],
+    list: ['get', '/api/test-helpers/test-clocks'],
+    retrieve: ['get', '/api/test-helpers/test-clocks/{id}'],
+    del: ['delete', '/api/test-helpers/test-clocks/{id}'],
+    advance: ['post', '/api/test-helpers/test-clocks/{id}/advance'],
+  },
   testHelpers: {
     emitEvent: ['post', '/api/test-helpers/events'],
     payTransaction: ['post', '/api/test-helpers/transactions/{id}/pay'],
