@@ -71,6 +71,7 @@ export type {
   SimulateOptions,
 } from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';
+export type { RequestLogEntry, RequestLogQuery, RequestLogSink, RequestLogStore } from './ports/request-log';
 export type {
   ChannelMessage,
   CustomerReminderSettings,

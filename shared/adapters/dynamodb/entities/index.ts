@@ -28,6 +28,7 @@ import { priceEntity } from './price';
 import { productCopyEntity, productEntity } from './product';
 import { providerConnectionEntity } from './provider-connection';
 import { reconciliationEntity } from './reconciliation';
+import { requestLogEntity } from './request-log';
 import { customerRemindersEntity, optOutEntity, sellerRemindersEntity } from './reminder-settings';
 import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
@@ -49,6 +50,7 @@ export const ENTITY_DEFINITIONS = [
   webhookEndpointEntity,
   outboxEventEntity,
   webhookDeliveryEntity,
+  requestLogEntity,
   productEntity,
   productCopyEntity,
   portalConfigEntity,
