@@ -29,6 +29,8 @@ export interface ListenOptions {
   /** ISO instant to replay from; absent: only events that happen from now on. */
   since?: string;
   print: (line: string) => void;
+  /** Called once what exists now is known: from then on every new event is forwarded. */
+  ready: () => void;
   stopped: () => boolean;
 }
 
@@ -48,6 +50,7 @@ export async function listen(api: Api, options: ListenOptions): Promise<void> {
       for (const e of await eventsSince(api, from)) seen.set(e.id, Date.parse(e.timestamp));
     }
   }
+  options.ready();
   let delay = FASTEST_POLL_MS;
   while (!options.stopped()) {
     const fresh = (await eventsSince(api, from)).filter((e) => !seen.has(e.id)).reverse();

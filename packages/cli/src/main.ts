@@ -81,13 +81,15 @@ async function runListen(values: Values) {
     throw new CliError('--since must be an ISO 8601 instant, e.g. 2026-11-28T12:00:00Z');
   const config = await loadConfig();
   await saveConfig({ ...config, forwardTo });
-  print(`Ready! Your webhook signing secret is ${config.webhookSecret} (^C to quit)`);
-  print(`Forwarding ${values.since ? `events since ${values.since}` : 'new events'} to ${forwardTo}`);
   await listen(apiClient(config.apiUrl, config.apiKey), {
     forwardTo,
     secret: config.webhookSecret,
     since: values.since,
     print,
+    ready: () => {
+      print(`Ready! Your webhook signing secret is ${config.webhookSecret} (^C to quit)`);
+      print(`Forwarding ${values.since ? `events since ${values.since}` : 'new events'} to ${forwardTo}`);
+    },
     stopped: untilInterrupted(),
   });
 }
