@@ -173,7 +173,7 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
   },
   'transaction.canceled': {
     how: 'real',
-    run: async (ctx) => ctx.api.delete(`/api/transactions/${(await pixSale(ctx)).id}`),
+    run: async (ctx) => ctx.api.delete(`/api/v1/charges/${(await pixSale(ctx)).uuid}`),
   },
   'transaction.refunded': {
     how: 'real',
