@@ -9,9 +9,9 @@ import { FilterPattern, type ILogGroup, SubscriptionFilter } from 'aws-cdk-lib/a
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import type { Construct } from 'constructs';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
-import { REQUEST_LOG_FIELD } from '#shared/adapters/system/request-log-line';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
+import { REQUEST_LOG_FIELD } from '#shared/domain/request-log/request-log';
 import type { asyncFunctions } from '../routes';
 import { type AsyncInfra, DELIVERY_SOURCE, FANOUT_SOURCE } from './async';
 import { constructIdOf } from './functions';

@@ -1,7 +1,21 @@
-import { subscriptionEventOf } from '#shared/adapters/cloudwatch-logs/subscription';
-import { REQUEST_LOG_FIELD } from '#shared/adapters/system/request-log-line';
+import { gzipSync } from 'node:zlib';
+import type { CloudWatchLogsEvent } from 'aws-lambda';
 import type { RequestLogEntry, RequestLogSink } from '#shared/domain/ports';
+import { REQUEST_LOG_FIELD } from '#shared/domain/request-log/request-log';
 import type { Drainable } from './timeline';
+
+/** A subscription batch of the given lines, as CloudWatch Logs sends it (gzip, base64). */
+function subscriptionEventOf(lines: readonly string[], at: number): CloudWatchLogsEvent {
+  const data = {
+    messageType: 'DATA_MESSAGE',
+    logGroup: 'local',
+    logStream: 'local',
+    subscriptionFilters: ['request-log'],
+    owner: 'local',
+    logEvents: lines.map((message, i) => ({ id: `${at}-${i}`, timestamp: at, message })),
+  };
+  return { awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') } };
+}
 
 /** CloudWatch Logs hands a subscription at most this many lines per batch (far more on AWS). */
 const BATCH = 100;
@@ -16,7 +30,7 @@ export class LocalLogSubscription implements RequestLogSink, Drainable {
   private lines: string[] = [];
 
   constructor(
-    private readonly deliver: (event: ReturnType<typeof subscriptionEventOf>) => Promise<unknown>,
+    private readonly deliver: (event: CloudWatchLogsEvent) => Promise<unknown>,
     private readonly now: () => number,
   ) {}
 

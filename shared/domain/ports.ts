@@ -71,7 +71,6 @@ export type {
   SimulateOptions,
 } from './ports/payments';
 export type { PortalConfigRepository, ProductRepository } from './ports/products';
-export type { RequestLogEntry, RequestLogQuery, RequestLogSink, RequestLogStore } from './ports/request-log';
 export type {
   ChannelMessage,
   CustomerReminderSettings,
@@ -83,6 +82,7 @@ export type {
   SmsChannelSettings,
   WhatsappChannelSettings,
 } from './ports/reminders';
+export type { RequestLogEntry, RequestLogQuery, RequestLogSink, RequestLogStore } from './ports/request-log';
 export type {
   ScheduledChargeChanges,
   ScheduledChargePage,

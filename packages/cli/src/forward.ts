@@ -49,7 +49,11 @@ export async function forwardEvent(
   }
 }
 
-export const forwardLine = (envelope: Envelope, url: string, result: { status: number | null; error?: string }) =>
+export const forwardLine = (
+  envelope: Envelope,
+  url: string,
+  result: { status: number | null; error?: string },
+) =>
   `${envelope.timestamp}  --> ${envelope.event} [${envelope.id}]  <-- ${
     result.status === null ? `[ERROR] ${result.error}` : `[${result.status}]`
   } POST ${url}`;

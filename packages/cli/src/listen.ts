@@ -3,8 +3,12 @@ import { type Envelope, forwardEvent, forwardLine } from './forward';
 
 /** Events whose timestamp is this close to the newest one seen are read again (a later commit). */
 const OVERLAP_MS = 60_000;
-const FASTEST_POLL_MS = 250;
-const SLOWEST_POLL_MS = 2_000;
+/**
+ * Polls count against the key's 100 requests a minute like any call: at most 60 a minute while
+ * events arrive, 12 when idle, so the seller's own integration keeps most of its limit.
+ */
+const FASTEST_POLL_MS = 1_000;
+const SLOWEST_POLL_MS = 5_000;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -27,7 +27,14 @@ const isOwnRead = (r: RequestLogView) => r.method === 'GET' && r.path === '/api/
  */
 export async function tailLogs(
   api: Api,
-  options: { limit: number; status?: string; method?: string; once: boolean; print: (line: string) => void; stopped: () => boolean },
+  options: {
+    limit: number;
+    status?: string;
+    method?: string;
+    once: boolean;
+    print: (line: string) => void;
+    stopped: () => boolean;
+  },
 ): Promise<void> {
   const query = new URLSearchParams({ limit: String(options.limit) });
   if (options.status) query.set('status', options.status);

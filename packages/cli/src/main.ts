@@ -1,14 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { apiClient } from './api';
-import {
-  CliError,
-  DEFAULT_API_URL,
-  loadConfig,
-  maskKey,
-  newWebhookSecret,
-  saveConfig,
-} from './config';
+import { CliError, DEFAULT_API_URL, loadConfig, maskKey, newWebhookSecret, saveConfig } from './config';
 import { type Envelope, forwardEvent, forwardLine } from './forward';
 import { listen } from './listen';
 import { tailLogs } from './logs';
@@ -65,7 +58,9 @@ async function login(values: Values) {
     rl.close();
   }
   if (!/^sk_(test|live)_[A-Za-z0-9]+$/.test(apiKey))
-    throw new CliError('An API key starts with sk_test_ or sk_live_ (create one in the dashboard, Desenvolvedores)');
+    throw new CliError(
+      'An API key starts with sk_test_ or sk_live_ (create one in the dashboard, Desenvolvedores)',
+    );
   const answer = await apiClient(apiUrl, apiKey).call('GET', '/api/events?limit=1');
   if (answer.status === 401 || answer.status === 403)
     throw new CliError(`The API refused the key ${maskKey(apiKey)} (${answer.status}): nothing was saved`);
@@ -97,13 +92,16 @@ async function runListen(values: Values) {
 async function runTrigger(positionals: string[], values: Values) {
   if (values.list) {
     for (const name of TRIGGERABLE)
-      print(`${name.padEnd(48)} ${RECIPES[name].how === 'real' ? 'API calls' : 'object made, event sent with its payload'}`);
+      print(
+        `${name.padEnd(48)} ${RECIPES[name].how === 'real' ? 'API calls' : 'object made, event sent with its payload'}`,
+      );
     return;
   }
   const event = positionals[1];
   if (!event) throw new CliError('trigger needs an event name: `payment-service trigger --list` lists them');
   const config = await loadConfig();
-  if (!config.apiKey.startsWith('sk_test_')) throw new CliError('trigger works in the sandbox only: log in with an sk_test_ key');
+  if (!config.apiKey.startsWith('sk_test_'))
+    throw new CliError('trigger works in the sandbox only: log in with an sk_test_ key');
   try {
     await trigger(apiClient(config.apiUrl, config.apiKey), event);
   } catch (error) {
@@ -125,7 +123,12 @@ async function resend(positionals: string[], values: Values) {
   }
   const target = values['forward-to'] ?? config.forwardTo;
   if (target) {
-    const envelope: Envelope = { id: event.id, event: event.event, timestamp: event.timestamp, data: event.data };
+    const envelope: Envelope = {
+      id: event.id,
+      event: event.event,
+      timestamp: event.timestamp,
+      data: event.data,
+    };
     print(forwardLine(envelope, target, await forwardEvent(target, config.webhookSecret, envelope)));
   } else if (event.deliveries.length === 0) {
     print(`No endpoint received ${id}; pass --forward-to <url> to send it to a local listener`);

@@ -154,7 +154,8 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
   'product.created': { how: 'real', run: (ctx) => product(ctx) },
   'product.updated': {
     how: 'real',
-    run: async (ctx) => ctx.api.patch(`/api/products/${(await product(ctx)).id}`, { name: 'Produto alterado' }),
+    run: async (ctx) =>
+      ctx.api.patch(`/api/products/${(await product(ctx)).id}`, { name: 'Produto alterado' }),
   },
   'product.deleted': {
     how: 'real',
@@ -248,11 +249,16 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
   'payment_method.expiring_soon': {
     how: 'timed',
     run: async (ctx) =>
-      emit(ctx, 'payment_method.expiring_soon', { ...(await savedCardData(ctx)), stage: 30, daysUntilExpiry: 30 }),
+      emit(ctx, 'payment_method.expiring_soon', {
+        ...(await savedCardData(ctx)),
+        stage: 30,
+        daysUntilExpiry: 30,
+      }),
   },
   'payment_method.expired': {
     how: 'timed',
-    run: async (ctx) => emit(ctx, 'payment_method.expired', { ...(await savedCardData(ctx)), status: 'expired' }),
+    run: async (ctx) =>
+      emit(ctx, 'payment_method.expired', { ...(await savedCardData(ctx)), status: 'expired' }),
   },
   'scheduled_charge.created': { how: 'real', run: scheduledCharge },
   'scheduled_charge.updated': {
@@ -264,7 +270,8 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
   },
   'scheduled_charge.canceled': {
     how: 'real',
-    run: async (ctx) => ctx.api.post(`/api/v1/scheduled-charges/${(await scheduledCharge(ctx)).id}/cancel`, {}),
+    run: async (ctx) =>
+      ctx.api.post(`/api/v1/scheduled-charges/${(await scheduledCharge(ctx)).id}/cancel`, {}),
   },
   'scheduled_charge.postponed': {
     how: 'real',
@@ -294,15 +301,22 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
   'installment_plan.installment_paid': { how: 'real', run: payFirstInstallment },
   'installment_plan.canceled': {
     how: 'real',
-    run: async (ctx) => ctx.api.post(`/api/v1/installment-plans/${(await installmentPlan(ctx)).uuid}/cancel`, {}),
+    run: async (ctx) =>
+      ctx.api.post(`/api/v1/installment-plans/${(await installmentPlan(ctx)).uuid}/cancel`, {}),
   },
   'installment_plan.installment_overdue': {
     how: 'timed',
     run: (ctx) =>
-      withData(ctx, installmentPlan, 'installment_plan.created', 'installment_plan.installment_overdue', (d) => ({
-        ...d,
-        number: 1,
-      })),
+      withData(
+        ctx,
+        installmentPlan,
+        'installment_plan.created',
+        'installment_plan.installment_overdue',
+        (d) => ({
+          ...d,
+          number: 1,
+        }),
+      ),
   },
   'installment_plan.completed': {
     how: 'timed',

@@ -1,7 +1,5 @@
 import type { RequestLogSink } from '#shared/domain/ports';
-
-/** The key a request-log line carries its entry under: the subscription filter matches on it. */
-export const REQUEST_LOG_FIELD = 'requestLog';
+import { REQUEST_LOG_FIELD } from '#shared/domain/request-log/request-log';
 
 /**
  * The request log on AWS: one JSON line on stdout per request, whatever the log level, which the

@@ -3,6 +3,38 @@ import { limitQuery } from '#shared/domain/paging';
 import type { RequestLogEntry, RequestLogStore } from '#shared/domain/ports/request-log';
 import type { Tenant } from '#shared/domain/tenant';
 
+/** The key a request-log line carries its entry under (the subscription filter matches on it). */
+export const REQUEST_LOG_FIELD = 'requestLog';
+
+/** What a log line must hold to be kept: anything else on a function's log group is not an entry. */
+const entrySchema = z.object({
+  tenant: z.object({ sellerId: z.number().int(), environment: z.enum(['test', 'live']) }),
+  requestId: z.string().min(1).max(200),
+  method: z.string().max(10),
+  path: z.string().max(500),
+  status: z.number().int(),
+  latencyMs: z.number().int().min(0),
+  idempotencyKey: z.string().max(255).nullable(),
+  via: z.enum(['apiKey', 'jwt']),
+  at: z.iso.datetime(),
+});
+
+/** The entries among a batch of log lines; lines that are not entries are skipped. */
+export function entriesOfLines(lines: readonly string[]): RequestLogEntry[] {
+  const entries: RequestLogEntry[] = [];
+  for (const message of lines) {
+    let line: unknown;
+    try {
+      line = JSON.parse(message);
+    } catch {
+      continue;
+    }
+    const parsed = entrySchema.safeParse((line as Record<string, unknown> | null)?.[REQUEST_LOG_FIELD]);
+    if (parsed.success) entries.push(parsed.data);
+  }
+  return entries;
+}
+
 /** Entries are kept this long (their TTL), so no list reaches further back. */
 export const REQUEST_LOG_RETENTION_DAYS = 7;
 
