@@ -44,8 +44,14 @@ describe('Registros de API in the dashboard', () => {
 
     await page.getByLabel('Status').fill('404');
     await page.getByRole('button', { name: 'Filtrar' }).click();
-    await expect.poll(() => list.textContent()).not.toContain('POST /api/products');
-    expect(await list.textContent()).toContain('404');
+    await page.waitForURL(/status=404/);
+    // The 404 shown and the 201 gone, in the same rendering.
+    await expect
+      .poll(async () => {
+        const text = (await list.textContent()) ?? '';
+        return text.includes('GET /api/products/{id}') && !text.includes('POST /api/products');
+      })
+      .toBe(true);
 
     const other = await d.newSeller('outra@loja.example.com', 'Outra Loja');
     const seenByOther = await d.api.get('/api/request-logs?limit=100', { token: other.testKey });
