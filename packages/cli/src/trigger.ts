@@ -86,7 +86,8 @@ async function checkoutSession(ctx: Ctx) {
   return ctx.api.post('/api/checkout/sessions', { product_id: p.id });
 }
 
-async function scheduledCharge(ctx: Ctx) {
+/** A one-time pix charge due in 3 days, or (`recurring`) a monthly pix series of 3 cycles. */
+async function scheduledCharge(ctx: Ctx, recurring = false) {
   const found = await ctx.api.get(`/api/v1/customers?search=${CUSTOMER.document.replace(/\D/g, '')}`);
   const customer =
     found.data[0] ?? (await ctx.api.post('/api/v1/customers', { ...CUSTOMER, personType: 'fisica' }));
@@ -95,10 +96,14 @@ async function scheduledCharge(ctx: Ctx) {
     amount: 120.5,
     dueDate: saoPauloDay(3),
     methods: ['pix'],
-    type: 'one_time',
     description: 'Mensalidade (CLI)',
+    ...(recurring
+      ? { type: 'recurring', recurrence: { interval: 'month', endAfterCycles: 3 } }
+      : { type: 'one_time' }),
   });
 }
+
+const seriesPath = async (ctx: Ctx) => `/api/v1/scheduled-charges/${(await scheduledCharge(ctx, true)).id}`;
 
 async function installmentPlan(ctx: Ctx) {
   const p = await product(ctx, { value: 300, boleto: true, carne: { enabled: true, maxInstallments: 3 } });
@@ -260,7 +265,7 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
     run: async (ctx) =>
       emit(ctx, 'payment_method.expired', { ...(await savedCardData(ctx)), status: 'expired' }),
   },
-  'scheduled_charge.created': { how: 'real', run: scheduledCharge },
+  'scheduled_charge.created': { how: 'real', run: (ctx) => scheduledCharge(ctx) },
   'scheduled_charge.updated': {
     how: 'real',
     run: async (ctx) =>
@@ -289,9 +294,22 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
     failureReason: 'Cartão recusado',
     gatewayFailureCode: null,
   })),
-  ...timedScheduledCharge('scheduled_charge.recurrence_canceled', (d) => d),
-  ...timedScheduledCharge('scheduled_charge.cancel_at_period_end_set', (d) => d),
-  ...timedScheduledCharge('scheduled_charge.cancel_at_period_end_cleared', (d) => d),
+  'scheduled_charge.recurrence_canceled': {
+    how: 'real',
+    run: async (ctx) => ctx.api.post(`${await seriesPath(ctx)}/cancel`, {}),
+  },
+  'scheduled_charge.cancel_at_period_end_set': {
+    how: 'real',
+    run: async (ctx) => ctx.api.post(`${await seriesPath(ctx)}/cancel-at-period-end`, {}),
+  },
+  'scheduled_charge.cancel_at_period_end_cleared': {
+    how: 'real',
+    run: async (ctx) => {
+      const series = await seriesPath(ctx);
+      await ctx.api.post(`${series}/cancel-at-period-end`, {});
+      return ctx.api.delete(`${series}/cancel-at-period-end`);
+    },
+  },
   ...timedScheduledCharge('scheduled_charge.payment_method_attached', (d) => d),
   ...timedScheduledCharge('scheduled_charge.payment_method_changed', (d) => d),
   ...timedScheduledCharge('scheduled_charge.payment_method_cleared', (d) => d),
@@ -337,7 +355,7 @@ function timedScheduledCharge<const N extends string>(event: N, change: (data: a
   return {
     [event]: {
       how: 'timed' as const,
-      run: (ctx: Ctx) => withData(ctx, scheduledCharge, 'scheduled_charge.created', event, change),
+      run: (ctx: Ctx) => withData(ctx, (c) => scheduledCharge(c), 'scheduled_charge.created', event, change),
     },
   } as Record<N, { how: 'timed'; run: Recipe }>;
 }

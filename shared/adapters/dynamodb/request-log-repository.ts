@@ -24,15 +24,17 @@ export function createRequestLogStore(table: Table): RequestLogStore {
       for (let reads = 0; reads < MAX_READS_PER_PAGE; reads++) {
         const page = await table.queryPage<Item>(
           {
-            KeyConditionExpression: '#pk = :pk',
+            KeyConditionExpression: '#pk = :pk AND #sk >= :from',
             ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
             ExpressionAttributeNames: {
               '#pk': ATTRIBUTES.partitionKey,
+              '#sk': ATTRIBUTES.sortKey,
               ...(query.status === undefined ? {} : { '#status': 'status' }),
               ...(query.method === undefined ? {} : { '#method': 'method' }),
             },
             ExpressionAttributeValues: {
               ':pk': keys.requestLogsOfTenant(tenant),
+              ':from': query.from,
               ...(query.status === undefined ? {} : { ':status': query.status }),
               ...(query.method === undefined ? {} : { ':method': query.method }),
             },

@@ -21,6 +21,8 @@ export interface RequestLogEntry {
 }
 
 export interface RequestLogQuery {
+  /** ISO instant: entries at or after it (the retention's start). */
+  from: string;
   status?: number;
   method?: string;
   limit: number;

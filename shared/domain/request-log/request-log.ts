@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { limitQuery } from '#shared/domain/paging';
 import type { RequestLogEntry, RequestLogStore } from '#shared/domain/ports/request-log';
+import type { Clock } from '#shared/domain/ports/system';
 import type { Tenant } from '#shared/domain/tenant';
 
 /** The key a request-log line carries its entry under (the subscription filter matches on it). */
@@ -71,11 +72,15 @@ export const toRequestLogView = (e: RequestLogEntry) => ({
 
 /** A tenant's API requests of the last 7 days, newest first, filtered by status and method. */
 export async function listRequestLogs(
-  deps: { requestLogs: RequestLogStore },
+  deps: { requestLogs: RequestLogStore; wallClock: Clock },
   tenant: Tenant,
   query: z.output<typeof listRequestLogsQuery>,
 ) {
-  const page = await deps.requestLogs.list(tenant, query);
+  // TTL deletes within days, not on the second: what is past its 7 days is not shown meanwhile.
+  const from = new Date(
+    deps.wallClock.now().getTime() - REQUEST_LOG_RETENTION_DAYS * 86_400_000,
+  ).toISOString();
+  const page = await deps.requestLogs.list(tenant, { ...query, from });
   return { data: page.items.map(toRequestLogView), nextCursor: page.cursor ?? null };
 }
 
