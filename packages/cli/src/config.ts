@@ -3,7 +3,8 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const DEFAULT_API_URL = 'http://localhost:4000';
+/** `npm start`'s address (4000 is the README's webhook receiver, where `listen` forwards). */
+export const DEFAULT_API_URL = 'http://localhost:3000';
 
 /** What `login` keeps: the key (never printed back whole), the API and the CLI's signing secret. */
 export interface CliConfig {
