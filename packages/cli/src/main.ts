@@ -99,15 +99,11 @@ async function runTrigger(positionals: string[], values: Values) {
   }
   const event = positionals[1];
   if (!event) throw new CliError('trigger needs an event name: `payment-service trigger --list` lists them');
+  if (!(event in RECIPES)) throw new CliError(new UnknownEventError(event).message);
   const config = await loadConfig();
   if (!config.apiKey.startsWith('sk_test_'))
     throw new CliError('trigger works in the sandbox only: log in with an sk_test_ key');
-  try {
-    await trigger(apiClient(config.apiUrl, config.apiKey), event);
-  } catch (error) {
-    if (error instanceof UnknownEventError) throw new CliError(error.message);
-    throw error;
-  }
+  await trigger(apiClient(config.apiUrl, config.apiKey), event);
   print(`Triggered ${event}`);
 }
 
