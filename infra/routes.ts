@@ -59,6 +59,7 @@ export const asyncFunctions = [
   'webhook-delivery',
   'notifications',
   'migrations',
+  'request-log',
 ] as const;
 
 export const functionNames = [...httpGroups.map((g) => g.name), ...asyncFunctions];

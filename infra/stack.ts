@@ -1,5 +1,6 @@
 import { CfnOutput, NestedStack, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ENV } from '#shared/config';
@@ -142,7 +143,17 @@ export class PaymentServiceStack extends Stack {
       functionOf,
       defaultGroup: defaultRouteGroup,
     });
-    connectTriggers({ scope: this.asyncInfra, infra: this.asyncInfra, table: this.data.table }, functionOf);
+    connectTriggers(
+      {
+        scope: this.asyncInfra,
+        infra: this.asyncInfra,
+        table: this.data.table,
+        httpLogGroups: new Map(
+          httpGroups.map((g) => [g.name, this.functions.logGroups.get(g.name) as LogGroup]),
+        ),
+      },
+      functionOf,
+    );
     this.migrations = new DeploymentMigrations(this, 'Migrations', {
       fn: functionOf('migrations'),
       failures: this.asyncInfra.failureQueueFor('migrations', 'MigrationsFailures'),

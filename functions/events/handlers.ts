@@ -1,4 +1,5 @@
 import { getEvent, listEvents } from '#shared/domain/events/event-log';
+import { listRequestLogs } from '#shared/domain/request-log/request-log';
 import { defineHandlers } from '#shared/http/pipeline';
 import { eventRoutes } from './routes';
 
@@ -6,4 +7,5 @@ import { eventRoutes } from './routes';
 export const group = defineHandlers(eventRoutes, ({ deps }) => ({
   listEvents: ({ tenant, query }) => listEvents(deps, tenant, query),
   getEvent: ({ tenant, path }) => getEvent(deps, tenant, path.id),
+  listRequestLogs: ({ tenant, query }) => listRequestLogs(deps, tenant, query),
 }));

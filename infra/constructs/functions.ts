@@ -134,6 +134,7 @@ export const constructIdOf = (name: string) =>
 export class Functions extends Construct {
   readonly byName = new Map<string, LambdaFunction>();
   readonly roles = new Map<string, Role>();
+  readonly logGroups = new Map<string, LogGroup>();
 
   constructor(scope: Construct, id: string, props: FunctionsProps) {
     super(scope, id);
@@ -151,6 +152,7 @@ export class Functions extends Construct {
   private createFunction(spec: FunctionSpec, props: FunctionsProps): LambdaFunction {
     const id = constructIdOf(spec.name);
     const logGroup = new LogGroup(this, `${id}Logs`, { retention: props.logRetention });
+    this.logGroups.set(spec.name, logGroup);
     // An explicit role instead of the default one: the default attaches the AWS managed
     // AWSLambdaBasicExecutionRole, which may write to any log group in the account.
     const role = new Role(this, `${id}Role`, {

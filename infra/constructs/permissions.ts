@@ -43,6 +43,15 @@ export const TABLE_ACCESS = {
    * never a request or a job.
    */
   migrate: { actions: ['dynamodb:Scan'], indexes: false },
+  /**
+   * The request log's writer: PutItem on the sellers' request-log partitions
+   * (`SELLER#<id>#<env>#REQUESTS`) and nothing else.
+   */
+  appendRequestLogs: {
+    actions: ['dynamodb:PutItem'],
+    indexes: false,
+    leadingKeys: [keys.requestLogsOfTenant({ sellerId: 0, environment: 'test' }).replace(/#0#test#/, '#*#')],
+  },
 } as const;
 
 export type TableAccess = keyof typeof TABLE_ACCESS;
@@ -148,6 +157,8 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
     decryptsProviderKeys: true,
     secrets: ['boletoPdf'],
   },
+  // Writes the request-log lines the HTTP functions' log groups hand it; reads nothing.
+  'request-log': { table: 'appendRequestLogs' },
   // Reads outbox items from the stream records themselves; never touches the table.
   'outbox-publisher': { table: 'none', publishesEvents: true },
   'webhook-fanout': { table: 'readWrite', enqueuesDeliveries: true },
@@ -261,6 +272,7 @@ export function tableGrantsOf(
 ): TableGrant[] {
   if (needs.table === 'readWrite') return [TABLE_ACCESS.readWrite];
   if (needs.table === 'migrate') return [TABLE_ACCESS.readWrite, TABLE_ACCESS.migrate];
+  if (needs.table === 'appendRequestLogs') return [TABLE_ACCESS.appendRequestLogs];
   const writes = pipelineWritesOf(routes);
   if (needs.table === 'read') {
     const writing = routes.filter((r) => r.method !== 'GET');

@@ -5,12 +5,16 @@ import { LambdaFunction as LambdaTarget, SqsQueue } from 'aws-cdk-lib/aws-events
 import { FilterCriteria, FilterRule, type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterPattern, type ILogGroup, SubscriptionFilter } from 'aws-cdk-lib/aws-logs';
+import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import type { Construct } from 'constructs';
 import { TABLE } from '#shared/adapters/dynamodb/table-definition';
 import { EVENT_SOURCE } from '#shared/domain/events/events';
 import { NOTIFIED_EVENTS } from '#shared/domain/mail/receipts';
+import { REQUEST_LOG_FIELD } from '#shared/domain/request-log/request-log';
 import type { asyncFunctions } from '../routes';
 import { type AsyncInfra, DELIVERY_SOURCE, FANOUT_SOURCE } from './async';
+import { constructIdOf } from './functions';
 
 export type AsyncFunctionName = (typeof asyncFunctions)[number];
 
@@ -18,6 +22,8 @@ interface TriggerContext {
   scope: Construct;
   infra: AsyncInfra;
   table: ITable;
+  /** The endpoint groups' log groups: their request-log lines go to the request-log function. */
+  httpLogGroups: ReadonlyMap<string, ILogGroup>;
 }
 
 /**
@@ -121,6 +127,18 @@ export const TRIGGERS: Record<AsyncFunctionName, (fn: IFunction, ctx: TriggerCon
       eventPattern: { source: [EVENT_SOURCE], detailType: [...NOTIFIED_EVENTS] },
       targets: [busTarget(fn, 'notifications', infra, 'NotificationsFailures')],
     });
+  },
+
+  'request-log': (fn, { scope, httpLogGroups }) => {
+    // Only the pipeline's request-log lines (shared/adapters/system/request-log-line.ts); CloudWatch
+    // Logs retries a batch the function failed, so nothing is lost when the table throttles.
+    for (const [name, logGroup] of httpLogGroups) {
+      new SubscriptionFilter(scope, `RequestLog${constructIdOf(name)}`, {
+        logGroup,
+        destination: new LambdaDestination(fn),
+        filterPattern: FilterPattern.exists(`$.${REQUEST_LOG_FIELD}.requestId`),
+      });
+    }
   },
 
   // The deployment's custom resource and its own continuation queue (DeploymentMigrations, stack.ts).

@@ -32,6 +32,7 @@ import { FileCipher } from './file-cipher';
 import { lambdaContext } from './gateway';
 import { createLocalServer } from './http-server';
 import { JWKS_PATH, LOCAL_CLIENT_ID, LOCAL_ISSUER, LocalIssuer } from './jwt-issuer';
+import { LocalLogSubscription } from './log-subscription';
 import { LocalMailbox } from './mailbox';
 import { preparePrivateDir } from './private-files';
 import { LocalQueue } from './queue';
@@ -342,8 +343,14 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const bus = new LocalEventBus(clock, config.eventBusName, file('eventbridge.json'));
   // No live mailer: locally every message, sandbox or live, is kept in the mail folder.
   const mailbox = new LocalMailbox(file('mail'));
+  // The HTTP functions' request-log lines, drained into the request-log function by the timeline.
+  const logSubscription = new LocalLogSubscription(
+    (event) => invoke('request-log', event),
+    () => wallClock.now().getTime(),
+  );
   const platform = {
     mailbox,
+    requestLog: logSubscription,
     clock,
     wallClock,
     scheduler: services.scheduler,
@@ -398,7 +405,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   timeline = new Timeline(
     clock,
     [services.scheduler, bus, services.fanoutQueue, services.deliveryQueue],
-    [streams],
+    [streams, logSubscription],
     onError,
   );
   // The rate() heartbeat: once now, then every interval of the (test) clock.

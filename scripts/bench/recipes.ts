@@ -72,6 +72,13 @@ export const recipes: Record<string, Recipe> = {
       });
     },
   },
+  'GET /api/request-logs': {
+    prepare: async (ctx) => {
+      // The seller's own request log (its writes are the request-log function's, never the request's).
+      const { token } = await ctx.newSeller();
+      return () => ({ method: 'GET', path: '/api/request-logs', token, expect: 200 });
+    },
+  },
   'GET /api/api-keys': {
     prepare: async (ctx) => {
       // A seller with a few keys, as a dashboard would list them.

@@ -40,6 +40,7 @@ import type {
   RateLimitRepository,
   ReminderSettingsRepository,
   Reporter,
+  RequestLogStore,
   SandboxOperations,
   ScheduledChargeRepository,
   Scheduler,
@@ -94,6 +95,8 @@ export interface Deps {
   mailLog: MailLog;
   /** The events of the last 30 days with their deliveries. */
   events: EventLog;
+  /** Sellers' API requests of the last 7 days (GET /api/request-logs). */
+  requestLogs: RequestLogStore;
   /** Sellers that signed up alone, and whether their login has a second factor. */
   sellerAccounts: SellerAccountRepository;
   /** Sellers' teams (members, invitations) and business profiles. */

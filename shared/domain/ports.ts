@@ -83,6 +83,7 @@ export type {
   SmsChannelSettings,
   WhatsappChannelSettings,
 } from './ports/reminders';
+export type { RequestLogEntry, RequestLogQuery, RequestLogSink, RequestLogStore } from './ports/request-log';
 export type {
   ScheduledChargeChanges,
   ScheduledChargePage,

@@ -118,6 +118,7 @@ function finish(req: PipelineRequest) {
     ...(req.response.headers ?? {}),
   });
   if (!http) return;
+  recordRequest(req, req.response.statusCode ?? 200);
   http.log.info('request', {
     method: http.method,
     path: http.path,
@@ -126,6 +127,33 @@ function finish(req: PipelineRequest) {
     sellerId: http.auth?.tenant?.sellerId,
     environment: http.auth?.tenant?.environment,
   });
+}
+
+/**
+ * A seller's request (API key or dashboard session) goes to its request log: the route template,
+ * never the concrete path, and no body, header value or token. The sink only takes the entry (a
+ * log line on AWS), so the request waits on nothing and a failing sink cannot fail it.
+ */
+function recordRequest(req: PipelineRequest, status: number) {
+  const { http, route } = req.internal;
+  const auth = http.auth;
+  if (!route || !auth?.tenant || (auth.scheme !== 'apiKey' && auth.scheme !== 'jwt')) return;
+  try {
+    const latencyMs = Date.now() - req.internal.started;
+    http.container.requestLog.record({
+      tenant: auth.tenant,
+      requestId: http.requestId,
+      method: http.method,
+      path: route.path,
+      status,
+      latencyMs,
+      idempotencyKey: http.headers['x-idempotency-key']?.slice(0, 255) ?? null,
+      via: auth.scheme,
+      at: new Date(http.container.wallClock.now().getTime() - latencyMs).toISOString(),
+    });
+  } catch (error) {
+    http.log.warn('request log entry not recorded', { error });
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   createProviderLinks,
 } from '#shared/adapters/dynamodb/provider-repositories';
 import { createRepositories, type Repositories } from '#shared/adapters/dynamodb/repositories';
+import { createRequestLogStore } from '#shared/adapters/dynamodb/request-log-repository';
 import { createSellerAccountRepository } from '#shared/adapters/dynamodb/seller-account-repository';
 import { Table } from '#shared/adapters/dynamodb/table';
 import { atomically, inUnitOfWork } from '#shared/adapters/dynamodb/unit-of-work';
@@ -20,6 +21,7 @@ import { clockScope, scopedClock, systemClock } from '#shared/adapters/system/cl
 import { cryptoIds } from '#shared/adapters/system/ids';
 import { wallClockPacer } from '#shared/adapters/system/pacer';
 import { logReporter } from '#shared/adapters/system/reporter';
+import { logLineRequestLog } from '#shared/adapters/system/request-log-line';
 import type { Config } from '#shared/config';
 import type { Deps } from '#shared/domain/deps';
 import { keepingMailer, routeMail } from '#shared/domain/mail/delivery';
@@ -40,6 +42,7 @@ import type {
   PaymentGateway,
   Queue,
   Reporter,
+  RequestLogSink,
   SandboxOperations,
   Scheduler,
   SecretKey,
@@ -97,6 +100,8 @@ export interface Container {
   sellerAccounts: SellerAccountRepository;
   /** The events of the last 30 days with their deliveries (GET /api/events). */
   events: EventLog;
+  /** Where the HTTP pipeline hands each seller request's log entry, without waiting on it. */
+  requestLog: RequestLogSink;
   sender: WebhookSender;
   urlPolicy: UrlPolicy;
   metrics: Metrics;
@@ -159,6 +164,11 @@ export interface Platform {
   cipher: SecretCipher;
   /** Secrets Manager on AWS, key files in the data folder locally. */
   secrets: SecretKeys;
+  /**
+   * The request log's sink: a log line on AWS (a subscription filter carries it to the writer
+   * function), a buffer the local runtime's timeline flushes through the same function.
+   */
+  requestLog: RequestLogSink;
   /** The dashboard's identity provider, given what the container built (the mailer, the table). */
   identity: (built: { table: Table; mailer: Mailer }) => IdentityProvider;
 }
@@ -220,6 +230,7 @@ export function createContainer(cfg: Config, base: Platform): Container {
   const identity = platform.identity({ table, mailer });
   const sellerAccounts = createSellerAccountRepository(table);
   const events = createEventLog(table);
+  const requestLogs = createRequestLogStore(table);
   const urlPolicy = { allowLocalHttp: platform.allowLocalHttp, resolve: dnsResolver };
   const providerAccounts = asaasAccounts(asaasClient);
   const reporter = logReporter(logger);
@@ -254,6 +265,7 @@ export function createContainer(cfg: Config, base: Platform): Container {
     deliveries: repos.deliveries,
     mailLog: repos.mailLog,
     events,
+    requestLogs,
     sellerAccounts,
     connections,
     providerAccounts,
@@ -301,6 +313,7 @@ export function createContainer(cfg: Config, base: Platform): Container {
     identity,
     sellerAccounts,
     events,
+    requestLog: platform.requestLog,
     sender: httpSender,
     urlPolicy,
     metrics: platform.metrics,
@@ -398,6 +411,7 @@ function awsPlatform(cfg: Config): Platform {
     secrets: awsSecrets(cfg),
     identity: () => cognitoIdentity(cfg),
     metrics: createEmfMetrics(),
+    requestLog: logLineRequestLog,
     allowLocalHttp: false,
   };
 }

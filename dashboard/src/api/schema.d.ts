@@ -1308,6 +1308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/request-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the seller's API requests of the last 7 days, newest first
+         * @description Every request made with an API key or a dashboard session of this environment: method, route template, status, latency and idempotency key. Bodies, headers, tokens and query strings are never kept. A request shows here a few seconds after its answer. Filter by `status` and `method`.
+         */
+        get: operations["listRequestLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox/boletos/{gatewayPayId}/pdf": {
         parameters: {
             query?: never;
@@ -4284,6 +4304,38 @@ export interface components {
                 subject: string;
                 whatsappTemplate: string | null;
             }[];
+        };
+        /** @description An API request of the seller, kept 7 days; never its body */
+        RequestLog: {
+            /**
+             * @description An API key or a dashboard session
+             * @enum {string}
+             */
+            authenticatedWith: "apiKey" | "jwt";
+            /** @enum {string} */
+            environment: "test" | "live";
+            /** @description The request id (the `x-request-id` of its answer) */
+            id: string;
+            /** @description The X-Idempotency-Key it sent, if any */
+            idempotencyKey: string | null;
+            /** @description Time inside the service, in milliseconds */
+            latencyMs: number;
+            method: string;
+            /** @description The route template, e.g. `/api/products/{id}` (no ids, no query string) */
+            path: string;
+            /** @description The HTTP status it was answered with */
+            status: number;
+            /**
+             * Format: date-time
+             * @description When the request arrived (real time)
+             */
+            timestamp: string;
+        };
+        /** @description A page of API requests, newest first */
+        RequestLogList: {
+            data: components["schemas"]["RequestLog"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
         };
         /** @description How the sandbox answers the saved card from now on */
         SandboxCardOutcome: {
@@ -16649,6 +16701,137 @@ export interface operations {
                      *       "code": "internal_error",
                      *       "timestamp": "2026-11-28T17:30:00.000Z",
                      *       "path": "/api/reminder-schedule/preview"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listRequestLogs: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @example 20 */
+                limit?: number;
+                /**
+                 * @description Only requests of this method
+                 * @example POST
+                 */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /**
+                 * @description Only requests answered with this status, e.g. `400`
+                 * @example 200
+                 */
+                status?: number;
+            };
+            header?: {
+                /** @description Environment a dashboard JWT acts on (API keys carry theirs in the prefix). */
+                "X-Environment"?: components["parameters"]["Environment"];
+                /** @description The seller a dashboard JWT acts on when it is not the login's own: one the user is a member of (GET /api/auth/sellers); any other answers 404. The user's role there must allow the route (403 `role_forbidden`). */
+                "X-Seller-Id"?: components["parameters"]["SellerId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0b7c5e2a-3f4d-4e1b-9a6c-8d2f1e0a9b3c",
+                     *           "method": "POST",
+                     *           "path": "/api/transactions/{id}/refund",
+                     *           "status": 200,
+                     *           "latencyMs": 87,
+                     *           "idempotencyKey": "refund-pedido-1042",
+                     *           "environment": "test",
+                     *           "authenticatedWith": "apiKey",
+                     *           "timestamp": "2026-11-28T17:42:05.310Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJwayI6IlNFTExFUiM0MiN0ZXN0I1JFUVVFU1RTIiwic2siOiIyMDI2LTExLTI4VDE3OjQyOjA1LjMxMFoifQ"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestLogList"];
+                };
+            };
+            /** @description Invalid request: a field failed validation, the body is not JSON, a header is malformed, or a rule of the operation refuses it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "X-Environment must be one of: test, live",
+                     *       "code": "invalid_environment",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/request-logs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials; the body's `code` says which: `authorization_missing`, `authorization_scheme`, `api_key_invalid`, `api_key_revoked`, `credential_not_accepted`, `token_missing`, `token_invalid`, `token_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "API key is required",
+                     *       "code": "authorization_missing",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/request-logs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Muitas tentativas. Aguarde um momento e tente novamente.",
+                     *       "code": "rate_limited",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/request-logs"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "code": "internal_error",
+                     *       "timestamp": "2026-11-28T17:30:00.000Z",
+                     *       "path": "/api/request-logs"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -18,6 +18,7 @@ import { CustomersView } from '../features/customers/customers';
 import { ApiKeysView } from '../features/developers/api-keys';
 import { EndpointDetailView } from '../features/developers/endpoint-detail';
 import { EventDetailView, EventsView } from '../features/developers/events';
+import { RequestLogsView } from '../features/developers/request-logs';
 import { WebhooksView } from '../features/developers/webhooks';
 import { HomeView } from '../features/home/home';
 import { TransactionDetailView } from '../features/sales/transaction-detail';
@@ -78,6 +79,7 @@ const VIEWS: [string, (params: Record<string, string>) => ReactNode][] = [
   ['/desenvolvedores/webhooks/:id', (p) => <EndpointDetailView id={p.id} />],
   ['/desenvolvedores/eventos', () => <EventsView />],
   ['/desenvolvedores/eventos/:id', (p) => <EventDetailView id={p.id} />],
+  ['/desenvolvedores/registros', () => <RequestLogsView />],
   ['/asaas', () => <AsaasView />],
   ['/conta', () => <AccountView />],
   ['/conta/autenticador', () => <TotpView />],

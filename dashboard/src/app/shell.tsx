@@ -18,6 +18,7 @@ const NAV: { to: string; label: string }[] = [
   { to: '/desenvolvedores/chaves', label: 'Chaves de API' },
   { to: '/desenvolvedores/webhooks', label: 'Webhooks' },
   { to: '/desenvolvedores/eventos', label: 'Eventos' },
+  { to: '/desenvolvedores/registros', label: 'Registros de API' },
   { to: '/asaas', label: 'Conectar Asaas' },
   { to: '/configuracoes/perfil', label: 'Perfil do negócio' },
   { to: '/configuracoes/equipe', label: 'Equipe' },

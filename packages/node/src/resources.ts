@@ -129,6 +129,9 @@ export const RESOURCES = {
     list: ['get', '/api/events'],
     retrieve: ['get', '/api/events/{id}'],
   },
+  requestLogs: {
+    list: ['get', '/api/request-logs'],
+  },
   portalSessions: {
     create: ['post', '/api/portal/sessions'],
   },

@@ -100,6 +100,7 @@ export const QUERY_OPERATIONS: ReadonlySet<string> = new Set([
   'GET /api/products/{id}/affiliates',
   'GET /api/products/{id}/prices',
   'GET /api/reconciliations',
+  'GET /api/request-logs',
   'GET /api/sandbox/boletos/{gatewayPayId}/pdf',
   'GET /api/subscriptions',
   'GET /api/test-helpers/mail',

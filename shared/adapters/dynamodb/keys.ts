@@ -80,6 +80,15 @@ export const keys = {
   /** A tenant's events, newest first (outbox-event.byTenant), and those of one event type (byType). */
   eventsOfTenant: (t: Tenant) => `${tenant(t)}#EVENTS`,
   eventsOfType: (t: Tenant, type: string) => `${tenant(t)}#EVENTTYPE#${type}`,
+  /**
+   * A tenant's API request log (request-log), in a partition of its own so that a busy seller's
+   * requests never share the tenant partition's throughput; newest first by the sort key.
+   */
+  requestLogsOfTenant: (t: Tenant) => `${tenant(t)}#REQUESTS`,
+  requestLog: (t: Tenant, at: string, requestId: string): Key => ({
+    pk: `${tenant(t)}#REQUESTS`,
+    sk: `${at}#${requestId}`,
+  }),
   /** The deliveries of one event (webhook-delivery.byEvent), one per endpoint it was sent to. */
   deliveriesOfEvent: (t: Tenant, eventId: string) => `${tenant(t)}#EVENTDELIVERIES#${eventId}`,
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),

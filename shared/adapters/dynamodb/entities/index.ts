@@ -29,6 +29,7 @@ import { productCopyEntity, productEntity } from './product';
 import { providerConnectionEntity } from './provider-connection';
 import { reconciliationEntity } from './reconciliation';
 import { customerRemindersEntity, optOutEntity, sellerRemindersEntity } from './reminder-settings';
+import { requestLogEntity } from './request-log';
 import { sandboxChargeEntity } from './sandbox-charge';
 import { attemptEntity, scheduledChargeEntity } from './scheduled-charge';
 import { sellerEntity, sellerLoginEntity } from './seller';
@@ -51,6 +52,7 @@ export const ENTITY_DEFINITIONS = [
   webhookEndpointEntity,
   outboxEventEntity,
   webhookDeliveryEntity,
+  requestLogEntity,
   productEntity,
   productCopyEntity,
   portalConfigEntity,
