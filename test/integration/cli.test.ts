@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { WebhookEvent } from '@payment-service/node';
+import { webhookMiddleware } from '@payment-service/node/express';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CATALOG } from '#events/catalog';
 import { verifySignature } from '#events/signing';
@@ -151,6 +156,46 @@ describe('payment-service CLI', () => {
     await receiver.stop();
     // 48 CLI processes, one after the other: bounded by what they do, not by a clock.
   }, 400_000);
+
+  it("an Express handler written with the SDK verifies what listen forwards, with listen's secret", async () => {
+    await nextRateWindow(runtime, api);
+    const listen = started(['listen', '--forward-to', 'http://127.0.0.1:1/placeholder']);
+    const secret = await until(
+      'listen is ready',
+      () => /signing secret is (whsec_\S+)/.exec(listen.out.text)?.[1],
+    );
+    listen.child.kill('SIGTERM');
+
+    const verified: WebhookEvent[] = [];
+    const app = express();
+    app.post('/hook', webhookMiddleware({ secret }), (req, res) => {
+      verified.push(req.webhookEvent as WebhookEvent);
+      res.sendStatus(200);
+    });
+    const server = createServer(app);
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const forwarding = started(['listen', '--forward-to', url]);
+      await until('listen is ready', () => forwarding.out.text.includes(secret));
+      const made = await api.post(
+        '/api/products',
+        { name: 'Curso de violão', image: 'https://example.com/v.png', value: 49.9 },
+        { token: seller.key },
+      );
+      expect(made.status).toBe(201);
+      const event = await until('the SDK verified the forwarded event', () =>
+        verified.find(
+          (e) => e.event === 'product.created' && (e.data as { uuid?: string }).uuid === made.body.uuid,
+        ),
+      );
+      expect(event.id).toMatch(/^evt_/);
+      expect(forwarding.out.text).toMatch(/--> product\.created \[evt_\w+\]\s+<-- \[200\] POST /);
+      forwarding.child.kill('SIGTERM');
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
+  });
 
   it('logs tail shows a request just made, with its status and latency', async () => {
     await nextRateWindow(runtime, api);
