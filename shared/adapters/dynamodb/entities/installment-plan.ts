@@ -2,7 +2,7 @@ import type { InstallmentPlan } from '#shared/domain/installment-plans/plan';
 import { hourBucketPlace, testClockDuePlace } from '../due-buckets';
 import { keys } from '../keys';
 import type { ListPartition } from '../list-partitions';
-import { fromTenantAttributes, tenantAttributes } from '../tenant-fields';
+import { fromTenantAttributes, ON_A_CLOCK, tenantAttributes } from '../tenant-fields';
 import { defineEntity } from './entity';
 
 /** The plan's attributes, one each, top level; its installments are one list attribute. */
@@ -24,7 +24,6 @@ const PLAN_FIELDS = [
   'installmentsDetail',
   'overdueInstallments',
   'dueAt',
-  'testClockId',
   'reminderOffsets',
   'fingerprint',
   'booklet',
@@ -82,8 +81,8 @@ export const planEntity = defineEntity({
       at: (p) => testClockDuePlace(p, p.uuid),
     },
   },
-  attributes: (p) => tenantAttributes(p, PLAN_FIELDS),
-  fromItem: (item) => fromTenantAttributes<InstallmentPlan>(item, PLAN_FIELDS),
+  attributes: (p) => tenantAttributes(p, PLAN_FIELDS, ON_A_CLOCK),
+  fromItem: (item) => fromTenantAttributes<InstallmentPlan>(item, PLAN_FIELDS, ON_A_CLOCK),
 });
 
 const { byTenant, byStatus, byCustomer, byCustomerStatus } = planEntity.patterns;

@@ -6,7 +6,7 @@ import { hourBucketPlace, testClockDuePlace } from '../due-buckets';
 import { keys } from '../keys';
 import type { ListPartition } from '../list-partitions';
 import type { Item } from '../table';
-import { fromTenantAttributes, tenantAttributes } from '../tenant-fields';
+import { fromTenantAttributes, ON_A_CLOCK, tenantAttributes } from '../tenant-fields';
 import { defineEntity } from './entity';
 
 /** The charge's attributes (its cycles are items of their own). */
@@ -30,7 +30,6 @@ const CHARGE_FIELDS = [
   'canceledAt',
   'overdueCycles',
   'dueAt',
-  'testClockId',
   'lateCharges',
   'reminderOffsets',
   'createdAt',
@@ -49,7 +48,7 @@ export function searchAttributes(c: ScheduledCharge) {
 
 /** The charge's data attributes (what the charge item and its search copies share). */
 export const chargeAttributes = (c: ScheduledCharge): Item => ({
-  ...tenantAttributes(c, CHARGE_FIELDS),
+  ...tenantAttributes(c, CHARGE_FIELDS, ON_A_CLOCK),
   ...searchAttributes(c),
 });
 
@@ -102,7 +101,7 @@ export const scheduledChargeEntity = defineEntity({
   },
   attributes: chargeAttributes,
   fromItem: (item): ScheduledCharge => ({
-    ...fromTenantAttributes<ScheduledCharge>(item, CHARGE_FIELDS),
+    ...fromTenantAttributes<ScheduledCharge>(item, CHARGE_FIELDS, ON_A_CLOCK),
     cycles: [],
     timelineSeq: Number(item.timelineSeq ?? 0),
   }),

@@ -2,7 +2,7 @@ import type { Subscription } from '#shared/domain/subscriptions/subscription';
 import { hourBucketPlace, testClockDuePlace } from '../due-buckets';
 import { keys } from '../keys';
 import type { ListPartition } from '../list-partitions';
-import { fromTenantAttributes, tenantAttributes } from '../tenant-fields';
+import { fromTenantAttributes, ON_A_CLOCK, tenantAttributes } from '../tenant-fields';
 import { defineEntity } from './entity';
 
 /** The subscription's attributes: one each, top level (the tenant as sellerId and environment). */
@@ -29,7 +29,6 @@ const SUBSCRIPTION_FIELDS = [
   'nextPaymentAt',
   'failedPaymentCount',
   'dueAt',
-  'testClockId',
   'pendingCharge',
   'checkoutSessionId',
   'metadata',
@@ -80,8 +79,8 @@ export const subscriptionEntity = defineEntity({
       at: (s) => testClockDuePlace(s, s.id),
     },
   },
-  attributes: (s) => tenantAttributes(s, SUBSCRIPTION_FIELDS),
-  fromItem: (item) => fromTenantAttributes<Subscription>(item, SUBSCRIPTION_FIELDS),
+  attributes: (s) => tenantAttributes(s, SUBSCRIPTION_FIELDS, ON_A_CLOCK),
+  fromItem: (item) => fromTenantAttributes<Subscription>(item, SUBSCRIPTION_FIELDS, ON_A_CLOCK),
 });
 
 const { byTenant, byStatus, byCustomer, byProduct } = subscriptionEntity.patterns;
