@@ -129,6 +129,7 @@ describe('the hosted page of a session with a subscription price (Chromium, 390 
     expect(await page.locator('#success-title').textContent()).toBe('Assinatura confirmada!');
     expect(await page.locator('#success-detail').textContent()).toBe(
       `Recebemos seu pagamento de R$${NBSP}49,90 no cartão final 1111. ` +
+        'Pedido nº 1. Enviamos o recibo para o seu e-mail. ' +
         `Sua assinatura está ativa (R$${NBSP}49,90 por mês); renovada automaticamente no mesmo cartão.`,
     );
     await page.waitForURL(`${shopOrigin()}/obrigado?session=${cs.id}`);

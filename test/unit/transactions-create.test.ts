@@ -175,6 +175,7 @@ describe('createTransaction with pix', () => {
       failureReason: null,
       refunds: [],
       paidAt: null,
+      paidWith: null,
       canceledAt: null,
       environment: 'test',
       metadata: {},
@@ -302,6 +303,7 @@ describe('createTransaction with boleto', () => {
       formattedLine: `formatted-${FIRST_GATEWAY_ID}`,
       dueDate: '2026-03-13',
       pdfUrl: `https://fake.example/boletos/${FIRST_GATEWAY_ID}.pdf`,
+      pixQrCode: null,
     });
     expect(sandbox.requests[0]).toMatchObject({
       method: 'boleto',

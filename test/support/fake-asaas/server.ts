@@ -377,12 +377,15 @@ export class FakeAsaas {
    * account's webhook. A pix or boleto pays what its terms make due that day: late, `value` grows by
    * the fine and interest (`originalValue` keeps the charge's, `interestValue` the extra); early, it
    * shrinks by the discount. `via: 'PIX'` pays a boleto by its pix QR code (the boleto híbrido): the
-   * payment then shows billingType PIX. A payment already received cannot be paid again (throws).
+   * payment then shows billingType PIX. A pix or boleto already received cannot be paid again (throws).
    */
   async pay(paymentId: string, options: { via?: 'PIX' | 'BOLETO' } = {}): Promise<Response | undefined> {
     const payment = this.payments.get(paymentId);
     if (!payment) throw new Error(`no payment ${paymentId}`);
-    if (payment.status !== 'PENDING' && payment.status !== 'OVERDUE' && payment.status !== 'CONFIRMED')
+    // A card's balance is released later (PAYMENT_RECEIVED after CONFIRMED, even after a dispute);
+    // a pix or boleto is paid once.
+    const payable = ['PENDING', 'OVERDUE', 'CONFIRMED'].includes(payment.status);
+    if (!payable && payment.billingType !== 'CREDIT_CARD')
       throw new Error(`payment ${paymentId} is ${payment.status}; it cannot be paid`);
     if (payment.billingType !== 'CREDIT_CARD' && payment.status !== 'CONFIRMED') {
       const face = Math.round(payment.value * 100);
