@@ -3,7 +3,7 @@ import { timeLeftMs } from '#shared/deadline';
 import { once } from '#shared/once';
 
 /**
- * CSV as Excel opens it in Brazil (docs/decisions-incoming/dash-sales.md, "CSV exports"): `;`
+ * CSV as Excel opens it in Brazil (docs/decisions.md, "CSV exports"): `;`
  * between fields (the comma is the decimal mark), CRLF lines, UTF-8 with a BOM (without it Excel
  * reads the bytes as Windows-1252), decimals with a comma and no grouping, dates DD/MM/AAAA in Sao
  * Paulo. Text from sellers and buyers is always quoted, and text that starts like a formula is

@@ -16,7 +16,7 @@ import { DynamoProcess, FakeAsaasProcess, type ProviderPayment, RuntimeProcess }
  * restarted once, the provider answers 5xx, loses answers or hangs, and the DynamoDB client
  * throttles; then the test clock is walked through every retry and sweep, and the money is
  * counted. FAULT_SEED picks another run; a failure names the seed that reproduces it
- * (docs/decisions-incoming/fault-suite.md).
+ * (docs/decisions.md, "Fault injection").
  */
 const SEED = Number(process.env.FAULT_SEED ?? 3401);
 const REPRO = `seed ${SEED} (reproduce: FAULT_SEED=${SEED} npm run test:faults)`;

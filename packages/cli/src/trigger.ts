@@ -153,7 +153,7 @@ type Recipe = (ctx: Ctx) => Promise<unknown>;
 
 /**
  * How each catalog event is brought about in the sandbox. `real`: the API calls that emit it;
- * `timed`: the object made for real and the event sent with its payload (docs/decisions-incoming/cli.md).
+ * `timed`: the object made for real and the event sent with its payload (docs/decisions.md, "The CLI and the request log").
  */
 export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'timed'; run: Recipe }> = {
   'product.created': { how: 'real', run: (ctx) => product(ctx) },

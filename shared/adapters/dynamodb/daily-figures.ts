@@ -15,7 +15,7 @@ import { type Key, keys } from './keys';
 import type { Item, Table, TransactItem } from './table';
 
 /**
- * A tenant's daily figures (docs/decisions-incoming/dash-home.md, "Daily figures"): one item per
+ * A tenant's daily figures (docs/decisions.md, "The home's daily figures"): one item per
  * shard and block of BLOCK_DAYS days, each day's numbers as flat attributes (`<offset><method><field>`,
  * `<offset>r<kind>`), moved with ADD in the same TransactWriteItems as the transaction that changes
  * them. A block stays under 1 KB (1 WCU a write) with every method on every day; the shard is the

@@ -17,7 +17,7 @@ import {
 /**
  * Where a charge's fine, interest and discount come from: the charge's own fields, else its
  * product's settings, else the seller's (each of `fine`, `interest`, `discounts` on its own; a
- * field sent as null means none). docs/decisions-incoming/billing-late.md.
+ * field sent as null means none). docs/decisions.md, "Fine, interest and discount".
  */
 
 /** The three fields a create request (scheduled charge, carnê plan, boleto sale) may carry. */

@@ -4,7 +4,7 @@ import * as z from 'zod';
  * The reminder schedule ("régua de cobrança"): steps at a number of days from a charge's due date,
  * each on some channels with its own Portuguese template. A seller sets one; a customer may have
  * an override; the default is the stages the service always sent (3 days before, the due date, 1,
- * 3 and 7 days after, by e-mail). docs/decisions-incoming/billing-reminders.md.
+ * 3 and 7 days after, by e-mail). docs/decisions.md, "Reminder schedule and channels".
  */
 
 export const REMINDER_CHANNELS = ['email', 'whatsapp', 'sms'] as const;

@@ -22,7 +22,7 @@ import type { ScheduledChargeDeps } from './deps';
 import { draftOf, finish, type ReminderStepAt, saveCharge } from './state';
 
 /**
- * The reminders of a cycle (docs/decisions-incoming/billing-reminders.md): the steps of the
+ * The reminders of a cycle (docs/decisions.md, "Reminder schedule and channels"): the steps of the
  * customer's schedule, each once per due date. The due job records a step in the cycle's save
  * (`remindersSent`) and sends it after: a step is never sent twice, and a failed send is recorded
  * on the timeline, not retried. Each channel's outcome is written on the charge's timeline.

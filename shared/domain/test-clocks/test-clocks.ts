@@ -71,7 +71,7 @@ export async function listTestClocks(
 /**
  * DELETE /api/test-helpers/test-clocks/{id}: the clock goes; what lived on it stays on it, frozen
  * (no schedule, sweep or advance runs it again), and its customers' new subscriptions, charges and
- * carnês are refused (docs/decisions-incoming/clocks.md).
+ * carnês are refused (docs/decisions.md, "Test clocks per sandbox seller").
  */
 export async function deleteTestClock(deps: Pick<Deps, 'testClocks'>, tenant: Tenant, id: string) {
   const clock = await found(deps, tenant, id);
