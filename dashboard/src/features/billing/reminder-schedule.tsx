@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { must, type Schemas } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { RoleNote, useCan } from '../../app/sellers';
@@ -387,6 +387,82 @@ function StatusBadge({ enabled }: { enabled: boolean }) {
   return enabled ? <span className="badge enabled">Ativo</span> : <span className="badge">Desativado</span>;
 }
 
+/** A reminder channel: its state, its form while edited (fields and the page's problems), its change and remove buttons. */
+function ChannelCard(props: {
+  name: string;
+  current: { enabled: boolean };
+  description: ReactNode;
+  configured: boolean;
+  canWrite: boolean;
+  editing: boolean;
+  setEditing: (editing: boolean) => void;
+  enabled: boolean;
+  setEnabled: (enabled: boolean) => void;
+  problems: string[];
+  save: { isSuccess: boolean; isPending: boolean; error: unknown };
+  remove: ReturnType<typeof useChannel>['remove'];
+  removeQuestion: string;
+  onSubmit: (event: FormEvent) => void;
+  children: ReactNode;
+}) {
+  const { name, configured, editing, setEditing, save, remove } = props;
+  return (
+    <div className="channel stack">
+      <h3>
+        {name} <StatusBadge enabled={props.current.enabled} />
+      </h3>
+      {props.description}
+      {remove.isSuccess && !configured ? <output className="status">{name} desativado.</output> : null}
+      {save.isSuccess && !editing ? <output className="status">{name} salvo.</output> : null}
+      {props.canWrite && editing ? (
+        <form className="stack" onSubmit={props.onSubmit} aria-label={`Configurar ${name}`} noValidate>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={props.enabled}
+              onChange={(e) => props.setEnabled(e.target.checked)}
+            />
+            Enviar lembretes por {name}
+          </label>
+          {props.children}
+          {props.problems.length > 0 ? (
+            <div role="alert" className="error">
+              {props.problems.map((p) => (
+                <p key={p}>{p}</p>
+              ))}
+            </div>
+          ) : null}
+          <ErrorNote error={save.error} portuguese />
+          <div className="row wrap">
+            <button type="submit" className="primary" disabled={save.isPending}>
+              Salvar {name}
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Fechar sem salvar
+            </button>
+          </div>
+        </form>
+      ) : props.canWrite ? (
+        <div className="row wrap">
+          <button type="button" onClick={() => setEditing(true)}>
+            {configured ? `Alterar ${name}` : `Configurar ${name}`}
+          </button>
+          {configured ? (
+            <ConfirmAction
+              label={`Remover ${name}`}
+              question={props.removeQuestion}
+              confirmLabel="Sim, remover"
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate()}
+            />
+          ) : null}
+        </div>
+      ) : null}
+      <ErrorNote error={remove.error} />
+    </div>
+  );
+}
+
 function WhatsappChannel({ current, canWrite }: { current: Channels['whatsapp']; canWrite: boolean }) {
   const { api } = useApp();
   const { key, client, remove } = useChannel('whatsapp');
@@ -421,88 +497,59 @@ function WhatsappChannel({ current, canWrite }: { current: Channels['whatsapp'];
   };
   const configured = current.phoneNumberId !== undefined;
   return (
-    <div className="channel stack">
-      <h3>
-        WhatsApp <StatusBadge enabled={current.enabled} />
-      </h3>
-      {configured ? (
-        <p className="muted">
-          Número {current.phoneNumberId} · token terminado em {current.accessTokenLast4} · modelos em{' '}
-          {current.language}
-        </p>
-      ) : (
-        <p className="muted">
-          Envia pelos modelos aprovados da sua conta do WhatsApp Business (API de nuvem da Meta).
-        </p>
-      )}
-      {remove.isSuccess && !configured ? <output className="status">WhatsApp desativado.</output> : null}
-      {save.isSuccess && !editing ? <output className="status">WhatsApp salvo.</output> : null}
-      {canWrite && editing ? (
-        <form className="stack" onSubmit={submit} aria-label="Configurar WhatsApp" noValidate>
-          <label className="check">
-            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-            Enviar lembretes por WhatsApp
-          </label>
-          <Field
-            label="Id do número do WhatsApp"
-            inputMode="numeric"
-            autoComplete="off"
-            value={phoneNumberId}
-            onChange={(e) => setPhoneNumberId(e.target.value)}
-          />
-          <Field
-            label="Token de acesso"
-            type="password"
-            autoComplete="off"
-            value={accessToken}
-            onChange={(e) => setAccessToken(e.target.value)}
-            hint={
-              configured
-                ? 'Por segurança o token salvo nunca é mostrado: cole-o de novo para salvar.'
-                : 'Guardado cifrado e nunca mostrado de novo.'
-            }
-          />
-          <Field
-            label="Idioma dos modelos"
-            value={language}
-            onChange={(e) => setLanguage(e.target.value.trim())}
-            hint="Como no modelo aprovado, por exemplo pt_BR."
-          />
-          {problems.length > 0 ? (
-            <div role="alert" className="error">
-              {problems.map((p) => (
-                <p key={p}>{p}</p>
-              ))}
-            </div>
-          ) : null}
-          <ErrorNote error={save.error} portuguese />
-          <div className="row wrap">
-            <button type="submit" className="primary" disabled={save.isPending}>
-              Salvar WhatsApp
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Fechar sem salvar
-            </button>
-          </div>
-        </form>
-      ) : canWrite ? (
-        <div className="row wrap">
-          <button type="button" onClick={() => setEditing(true)}>
-            {configured ? 'Alterar WhatsApp' : 'Configurar WhatsApp'}
-          </button>
-          {configured ? (
-            <ConfirmAction
-              label="Remover WhatsApp"
-              question="Remover o WhatsApp? Os lembretes deixam de sair por ele e o token é apagado."
-              confirmLabel="Sim, remover"
-              busy={remove.isPending}
-              onConfirm={() => remove.mutate()}
-            />
-          ) : null}
-        </div>
-      ) : null}
-      <ErrorNote error={remove.error} />
-    </div>
+    <ChannelCard
+      name="WhatsApp"
+      current={current}
+      description={
+        configured ? (
+          <p className="muted">
+            Número {current.phoneNumberId} · token terminado em {current.accessTokenLast4} · modelos em{' '}
+            {current.language}
+          </p>
+        ) : (
+          <p className="muted">
+            Envia pelos modelos aprovados da sua conta do WhatsApp Business (API de nuvem da Meta).
+          </p>
+        )
+      }
+      configured={configured}
+      canWrite={canWrite}
+      editing={editing}
+      setEditing={setEditing}
+      enabled={enabled}
+      setEnabled={setEnabled}
+      problems={problems}
+      save={save}
+      remove={remove}
+      removeQuestion="Remover o WhatsApp? Os lembretes deixam de sair por ele e o token é apagado."
+      onSubmit={submit}
+    >
+      <Field
+        label="Id do número do WhatsApp"
+        inputMode="numeric"
+        autoComplete="off"
+        value={phoneNumberId}
+        onChange={(e) => setPhoneNumberId(e.target.value)}
+      />
+      <Field
+        label="Token de acesso"
+        type="password"
+        autoComplete="off"
+        value={accessToken}
+        onChange={(e) => setAccessToken(e.target.value)}
+        hint={
+          configured
+            ? 'Por segurança o token salvo nunca é mostrado: cole-o de novo para salvar.'
+            : 'Guardado cifrado e nunca mostrado de novo.'
+        }
+      />
+      <Field
+        label="Idioma dos modelos"
+        value={language}
+        onChange={(e) => setLanguage(e.target.value.trim())}
+        hint="Como no modelo aprovado, por exemplo pt_BR."
+      />
+    </ChannelCard>
   );
 }
 
@@ -512,7 +559,7 @@ function SmsChannel({ current, canWrite }: { current: Channels['sms']; canWrite:
   const [editing, setEditing] = useState(false);
   const [enabled, setEnabled] = useState(true);
   const [origin, setOrigin] = useState(current.originationIdentity ?? '');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problems, setProblems] = useState<string[]>([]);
   const save = useMutation({
     mutationFn: () =>
       must(api.PUT('/api/reminder-channels/sms', { body: { enabled, originationIdentity: origin.trim() } })),
@@ -524,69 +571,42 @@ function SmsChannel({ current, canWrite }: { current: Channels['sms']; canWrite:
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const ok = /^(\+[1-9][0-9]{7,14}|[A-Za-z0-9_:/.-]{3,256})$/.test(origin.trim());
-    setProblem(
-      ok ? null : 'Remetente do SMS: um número em formato internacional (+55…), um sender id ou um pool.',
+    setProblems(
+      ok ? [] : ['Remetente do SMS: um número em formato internacional (+55…), um sender id ou um pool.'],
     );
     if (ok) save.mutate();
   };
   const configured = current.originationIdentity !== undefined;
   return (
-    <div className="channel stack">
-      <h3>
-        SMS <StatusBadge enabled={current.enabled} />
-      </h3>
-      <p className="muted">
-        {configured
-          ? `Remetente ${current.originationIdentity}.`
-          : 'Envia pelo AWS End User Messaging SMS, a partir do seu número ou sender id.'}
-      </p>
-      {remove.isSuccess && !configured ? <output className="status">SMS desativado.</output> : null}
-      {save.isSuccess && !editing ? <output className="status">SMS salvo.</output> : null}
-      {canWrite && editing ? (
-        <form className="stack" onSubmit={submit} aria-label="Configurar SMS" noValidate>
-          <label className="check">
-            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-            Enviar lembretes por SMS
-          </label>
-          <Field
-            label="Remetente do SMS"
-            autoComplete="off"
-            value={origin}
-            placeholder="+5511900001111"
-            onChange={(e) => setOrigin(e.target.value)}
-          />
-          {problem ? (
-            <div role="alert" className="error">
-              <p>{problem}</p>
-            </div>
-          ) : null}
-          <ErrorNote error={save.error} portuguese />
-          <div className="row wrap">
-            <button type="submit" className="primary" disabled={save.isPending}>
-              Salvar SMS
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Fechar sem salvar
-            </button>
-          </div>
-        </form>
-      ) : canWrite ? (
-        <div className="row wrap">
-          <button type="button" onClick={() => setEditing(true)}>
-            {configured ? 'Alterar SMS' : 'Configurar SMS'}
-          </button>
-          {configured ? (
-            <ConfirmAction
-              label="Remover SMS"
-              question="Remover o SMS? Os lembretes deixam de sair por ele."
-              confirmLabel="Sim, remover"
-              busy={remove.isPending}
-              onConfirm={() => remove.mutate()}
-            />
-          ) : null}
-        </div>
-      ) : null}
-      <ErrorNote error={remove.error} />
-    </div>
+    <ChannelCard
+      name="SMS"
+      current={current}
+      description={
+        <p className="muted">
+          {configured
+            ? `Remetente ${current.originationIdentity}.`
+            : 'Envia pelo AWS End User Messaging SMS, a partir do seu número ou sender id.'}
+        </p>
+      }
+      configured={configured}
+      canWrite={canWrite}
+      editing={editing}
+      setEditing={setEditing}
+      enabled={enabled}
+      setEnabled={setEnabled}
+      problems={problems}
+      save={save}
+      remove={remove}
+      removeQuestion="Remover o SMS? Os lembretes deixam de sair por ele."
+      onSubmit={submit}
+    >
+      <Field
+        label="Remetente do SMS"
+        autoComplete="off"
+        value={origin}
+        placeholder="+5511900001111"
+        onChange={(e) => setOrigin(e.target.value)}
+      />
+    </ChannelCard>
   );
 }
