@@ -189,28 +189,6 @@ async function cardSeries(ctx: Ctx, customer?: Customer, number = APPROVED) {
   return { owner, path };
 }
 
-/** A carnê of two boletos (the first due in 3 days) of a customer on a new clock, its first boleto paid. */
-async function activeCarneOnClock(ctx: Ctx) {
-  const { clock, customer } = await onClock(ctx);
-  const p = await product(ctx, { value: 300, boleto: true, carne: { enabled: true, maxInstallments: 3 } });
-  const plan = await ctx.api.post('/api/v1/installment-plans', {
-    productId: p.uuid,
-    customerId: customer.id,
-    installments: 2,
-    firstDueDate: saoPauloDay(3),
-  });
-  await ctx.api.post(`/api/test-helpers/transactions/${plan.installmentsDetail[0].transactionId}/pay`);
-  const path = `/api/v1/installment-plans/${plan.uuid}`;
-  // The boleto's payment reaches the carnê by its notification: the clock moves once it is active,
-  // else the unpaid first boleto would expire the carnê on the clock.
-  for (let read = 1; (await ctx.api.get(path)).status !== 'active'; read++) {
-    if (read === 20)
-      throw new Error(`the carnê ${plan.uuid} did not become active after its first boleto was paid`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return { clock, path };
-}
-
 async function checkoutSession(ctx: Ctx) {
   const p = await product(ctx);
   return ctx.api.post('/api/checkout/sessions', { product_id: p.id });
@@ -262,6 +240,13 @@ async function savedCardData(ctx: Ctx) {
   return saved;
 }
 
+/**
+ * Why a carnê's overdue and completed events are sent rather than made: on a test clock its first
+ * boleto was sometimes found canceled before the recipe paid it (not understood yet).
+ */
+const CARNE_ON_A_CLOCK_FLAKES =
+  'a carnê on a test clock did not reach its overdue or completed state reliably in our runs (its first boleto was sometimes canceled first)';
+
 /** Why a card's expiry events are sent rather than made (shown by `trigger --list`). */
 const CARD_EXPIRY_RUNS_IN_REAL_TIME =
   "a card's expiry steps run in real time, not on a test clock: the saved card is made, the event sent with its payload";
@@ -274,7 +259,7 @@ type Run = (ctx: Ctx) => Promise<unknown>;
  */
 export type Recipe = { how: 'real' | 'clock'; run: Run } | { how: 'sent'; why: string; run: Run };
 
-/** How each catalog event is brought about in the sandbox (docs/decisions-incoming/trigger.md). */
+/** How each catalog event is brought about in the sandbox (docs/decisions.md, "The CLI and the request log"). */
 export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
   'product.created': { how: 'real', run: (ctx) => product(ctx) },
   'product.updated': {
@@ -410,7 +395,7 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
   },
   'scheduled_charge.cycle_failed': {
     how: 'sent',
-    why: "the card series is made for real, but advancing its clock past the second cycle did not bring the failed cycle's event in our runs (see docs/decisions-incoming/trigger.md)",
+    why: "the card series is made for real, but advancing its clock past the second cycle did not bring the failed cycle's event in our runs (see docs/decisions.md)",
     run: async (ctx) => {
       const { path } = await cardSeries(ctx);
       const charge = await ctx.api.get(path);
@@ -463,19 +448,16 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
       ctx.api.post(`/api/v1/installment-plans/${(await installmentPlan(ctx)).uuid}/cancel`, {}),
   },
   'installment_plan.installment_overdue': {
-    how: 'clock',
-    // The second boleto is due 33 days after the start.
-    run: async (ctx) => advance(ctx, (await activeCarneOnClock(ctx)).clock, 35),
+    how: 'sent',
+    why: CARNE_ON_A_CLOCK_FLAKES,
+    run: async (ctx) =>
+      emit(ctx, 'installment_plan.installment_overdue', { ...(await installmentPlan(ctx)), number: 1 }),
   },
   'installment_plan.completed': {
-    how: 'clock',
-    // The second boleto is issued 10 days before its due date (day 33), then paid.
-    run: async (ctx) => {
-      const { clock, path } = await activeCarneOnClock(ctx);
-      await advance(ctx, clock, 25);
-      const second = (await ctx.api.get(path)).installmentsDetail[1];
-      return ctx.api.post(`/api/test-helpers/transactions/${second.transactionId}/pay`);
-    },
+    how: 'sent',
+    why: CARNE_ON_A_CLOCK_FLAKES,
+    run: async (ctx) =>
+      emit(ctx, 'installment_plan.completed', { ...(await installmentPlan(ctx)), status: 'completed' }),
   },
 };
 
