@@ -62,6 +62,7 @@ export function apiClient(apiUrl: string, apiKey: string) {
     post: (path: string, body: unknown = {}, headers?: Record<string, string>) =>
       expectOk('POST', path, body, headers),
     patch: (path: string, body: unknown) => expectOk('PATCH', path, body),
+    put: (path: string, body: unknown) => expectOk('PUT', path, body),
     delete: (path: string) => expectOk('DELETE', path),
   };
 }

@@ -5,7 +5,7 @@ import { CliError, DEFAULT_API_URL, loadConfig, maskKey, newWebhookSecret, saveC
 import { type Envelope, forwardEvent, forwardLine } from './forward';
 import { listen } from './listen';
 import { tailLogs } from './logs';
-import { RECIPES, TRIGGERABLE, trigger, UnknownEventError } from './trigger';
+import { howMade, RECIPES, TRIGGERABLE, trigger, UnknownEventError } from './trigger';
 
 const USAGE = `Usage: payment-service <command> [options]
 
@@ -91,10 +91,7 @@ async function runListen(values: Values) {
 
 async function runTrigger(positionals: string[], values: Values) {
   if (values.list) {
-    for (const name of TRIGGERABLE)
-      print(
-        `${name.padEnd(48)} ${RECIPES[name].how === 'real' ? 'API calls' : 'object made, event sent with its payload'}`,
-      );
+    for (const name of TRIGGERABLE) print(`${name.padEnd(48)} ${howMade(name)}`);
     return;
   }
   const event = positionals[1];

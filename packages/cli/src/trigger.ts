@@ -1,6 +1,5 @@
 import { EVENT_CATALOG } from '../../../events/catalog.ts';
 import type { Api } from './api';
-import type { Envelope } from './forward';
 
 /** Every event of the service's catalog, deprecated ones included. */
 export const TRIGGERABLE = EVENT_CATALOG.map((e) => e.name);
@@ -11,8 +10,12 @@ const CUSTOMER = {
   document: '529.982.247-25',
   phone: '11987654321',
 };
-const card = () => ({
-  number: '4111111111111111',
+/** Sandbox card numbers: approved; another approved; approved now and declined when charged later. */
+const APPROVED = '4111111111111111';
+const OTHER_APPROVED = '4242424242424242';
+const LATER_DECLINED = '4000000000000341';
+const card = (number = APPROVED) => ({
+  number,
   holderName: 'MARIA SOUZA',
   expiryMonth: 12,
   expiryYear: new Date().getUTCFullYear() + 3,
@@ -45,13 +48,14 @@ async function paidPixSale(ctx: Ctx) {
   return ctx.api.post(`/api/test-helpers/transactions/${sale.id}/pay`);
 }
 
-async function cardSale(ctx: Ctx) {
+/** An approved card sale that saves the card on the buyer's customer (`document` names it). */
+async function cardSale(ctx: Ctx, { document = CUSTOMER.document, number = APPROVED } = {}) {
   const p = await product(ctx);
   return ctx.api.post('/api/transactions', {
     productId: p.uuid,
     paymentMethod: 'creditcard',
-    customer: CUSTOMER,
-    card: card(),
+    customer: { ...CUSTOMER, document },
+    card: card(number),
     saveCard: true,
   });
 }
@@ -81,16 +85,124 @@ async function subscription(ctx: Ctx, extra: Record<string, unknown> = {}) {
   });
 }
 
+const DAY = 86_400_000;
+
+/** A valid CPF no other customer of the seller has: a customer of its own for each test clock. */
+function freshCpf() {
+  const digits = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10));
+  for (const length of [9, 10]) {
+    const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    digits.push(rest === 10 ? 0 : rest);
+  }
+  return digits.join('');
+}
+
+interface Clock {
+  id: string;
+  frozenTime: string;
+}
+interface Customer {
+  id: number;
+  uuid: string;
+  document: string;
+}
+
+/** A test clock at now (whole seconds) and a new customer on it: what they buy lives in its time. */
+async function onClock(ctx: Ctx): Promise<{ clock: Clock; customer: Customer }> {
+  const clock = await ctx.api.post('/api/test-helpers/test-clocks', {
+    frozenTime: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString(),
+    name: 'payment-service trigger',
+  });
+  const customer = await ctx.api.post('/api/v1/customers', {
+    ...CUSTOMER,
+    document: freshCpf(),
+    personType: 'fisica',
+    testClockId: clock.id,
+  });
+  return { clock, customer };
+}
+
+/** Moves the clock to `days` after its start; an advance cut short is sent again until it is done. */
+async function advance(ctx: Ctx, clock: Clock, days: number) {
+  const frozenTime = new Date(Date.parse(clock.frozenTime) + days * DAY).toISOString();
+  for (let sent = 1; ; sent++) {
+    const moved = await ctx.api.post(`/api/test-helpers/test-clocks/${clock.id}/advance`, { frozenTime });
+    if (moved.status === 'ready' && moved.frozenTime === frozenTime) return moved;
+    if (sent === 5) throw new Error(`test clock ${clock.id} did not reach ${frozenTime}`);
+  }
+}
+
+/** A monthly subscription of a customer on a new clock, paid by a card of `number`. */
+async function subscriptionOnClock(ctx: Ctx, extra: Record<string, unknown> = {}, number = APPROVED) {
+  const { clock, customer } = await onClock(ctx);
+  const p = await product(ctx);
+  const price = await ctx.api.post(`/api/products/${p.id}/prices`, {
+    name: 'Mensal',
+    unitAmount: 29.9,
+    billingInterval: 'month',
+  });
+  await cardSale(ctx, { document: customer.document, number });
+  const cards = await ctx.api.get(`/api/v1/customers/${customer.uuid}/payment-methods`);
+  await ctx.api.post('/api/subscriptions', {
+    customerId: customer.id,
+    priceId: price.id,
+    paymentMethodId: cards.data[0].id,
+    ...extra,
+  });
+  return clock;
+}
+
+/** A one-time pix charge of a customer on a new clock, due tomorrow. */
+async function chargeOnClock(ctx: Ctx) {
+  const { clock, customer } = await onClock(ctx);
+  const charge = await ctx.api.post('/api/v1/scheduled-charges', {
+    customerId: customer.id,
+    amount: 120.5,
+    dueDate: saoPauloDay(1),
+    methods: ['pix'],
+    type: 'one_time',
+    description: 'Consulta (CLI)',
+  });
+  return { clock, charge };
+}
+
+/**
+ * A monthly card series (3 cycles, the first due tomorrow) whose first cycle the customer pays on
+ * its pay link with a card of `number`: the series keeps that card (`payment_method_attached`).
+ */
+async function cardSeries(ctx: Ctx, customer?: Customer, number = APPROVED) {
+  const owner = customer ?? (await sellerCustomer(ctx));
+  const charge = await ctx.api.post('/api/v1/scheduled-charges', {
+    customerId: owner.id,
+    amount: 59.9,
+    dueDate: saoPauloDay(1),
+    methods: ['card'],
+    description: 'Assinatura (CLI)',
+    type: 'recurring',
+    recurrence: { interval: 'month', endAfterCycles: 3 },
+  });
+  const path = `/api/v1/scheduled-charges/${charge.id}`;
+  const { payUrl } = (await ctx.api.get(path)).cycles[0];
+  const token = new URL(payUrl, 'http://x').pathname.split('/').pop();
+  await ctx.api.post(`/api/public/cobranca/${token}/card`, { card: card(number) });
+  return { owner, path };
+}
+
 async function checkoutSession(ctx: Ctx) {
   const p = await product(ctx);
   return ctx.api.post('/api/checkout/sessions', { product_id: p.id });
 }
 
+/** The buyer as a customer of the seller (made when missing). */
+async function sellerCustomer(ctx: Ctx): Promise<Customer> {
+  const found = await ctx.api.get(`/api/v1/customers?search=${CUSTOMER.document.replace(/\D/g, '')}`);
+  return found.data[0] ?? (await ctx.api.post('/api/v1/customers', { ...CUSTOMER, personType: 'fisica' }));
+}
+
 /** A one-time pix charge due in 3 days, or (`recurring`) a monthly pix series of 3 cycles. */
 async function scheduledCharge(ctx: Ctx, recurring = false) {
-  const found = await ctx.api.get(`/api/v1/customers?search=${CUSTOMER.document.replace(/\D/g, '')}`);
-  const customer =
-    found.data[0] ?? (await ctx.api.post('/api/v1/customers', { ...CUSTOMER, personType: 'fisica' }));
+  const customer = await sellerCustomer(ctx);
   return ctx.api.post('/api/v1/scheduled-charges', {
     customerId: customer.id,
     amount: 120.5,
@@ -107,9 +219,7 @@ const seriesPath = async (ctx: Ctx) => `/api/v1/scheduled-charges/${(await sched
 
 async function installmentPlan(ctx: Ctx) {
   const p = await product(ctx, { value: 300, boleto: true, carne: { enabled: true, maxInstallments: 3 } });
-  const found = await ctx.api.get(`/api/v1/customers?search=${CUSTOMER.document.replace(/\D/g, '')}`);
-  const customer =
-    found.data[0] ?? (await ctx.api.post('/api/v1/customers', { ...CUSTOMER, personType: 'fisica' }));
+  const customer = await sellerCustomer(ctx);
   return ctx.api.post('/api/v1/installment-plans', {
     productId: p.uuid,
     customerId: customer.id,
@@ -118,44 +228,39 @@ async function installmentPlan(ctx: Ctx) {
   });
 }
 
-/** The newest event of a name: the payload a time-driven event of the same object carries. */
-async function newest(ctx: Ctx, event: string): Promise<Envelope> {
-  const found = (await ctx.api.get(`/api/events?type=${event}&limit=1`)).data[0];
-  if (!found) throw new Error(`no ${event} event to take the payload from`);
-  return found;
-}
-
 /**
- * An event only time brings (a renewal, an expiry, an overdue charge): the object is made for real,
- * then the event is sent through the sandbox's event route with that object's own payload, since
- * the sandbox cannot move time for one seller without a test clock.
+ * An event that cannot be brought about on a test clock: the object is made for real, then the
+ * event is sent through the sandbox's event route with that object's own payload.
  */
 const emit = (ctx: Ctx, event: string, data: unknown) =>
   ctx.api.post('/api/test-helpers/events', { event, data });
-
-const withData = async (
-  ctx: Ctx,
-  make: (ctx: Ctx) => Promise<unknown>,
-  from: string,
-  event: string,
-  change: (data: any) => unknown,
-) => {
-  await make(ctx);
-  return emit(ctx, event, change((await newest(ctx, from)).data));
-};
 
 async function savedCardData(ctx: Ctx) {
   const { card: saved } = await customerWithCard(ctx);
   return saved;
 }
 
-type Recipe = (ctx: Ctx) => Promise<unknown>;
-
 /**
- * How each catalog event is brought about in the sandbox. `real`: the API calls that emit it;
- * `timed`: the object made for real and the event sent with its payload (docs/decisions.md, "The CLI and the request log").
+ * Why a carnê's overdue and completed events are sent rather than made: on a test clock its first
+ * boleto was sometimes found canceled before the recipe paid it (not understood yet).
  */
-export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'timed'; run: Recipe }> = {
+const CARNE_ON_A_CLOCK_FLAKES =
+  'a carnê on a test clock did not reach its overdue or completed state reliably in our runs (its first boleto was sometimes canceled first)';
+
+/** Why a card's expiry events are sent rather than made (shown by `trigger --list`). */
+const CARD_EXPIRY_RUNS_IN_REAL_TIME =
+  "a card's expiry steps run in real time, not on a test clock: the saved card is made, the event sent with its payload";
+
+type Run = (ctx: Ctx) => Promise<unknown>;
+/**
+ * How an event is brought about in the sandbox: `real`, the API calls that emit it; `clock`, the
+ * objects made on a test clock that is then advanced past the moment that emits it; `sent`, the
+ * object made for real and the event sent with its payload, for the reason in `why`.
+ */
+export type Recipe = { how: 'real' | 'clock'; run: Run } | { how: 'sent'; why: string; run: Run };
+
+/** How each catalog event is brought about in the sandbox (docs/decisions.md, "The CLI and the request log"). */
+export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
   'product.created': { how: 'real', run: (ctx) => product(ctx) },
   'product.updated': {
     how: 'real',
@@ -221,38 +326,22 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
     run: async (ctx) => ctx.api.post(`/api/subscriptions/${(await subscription(ctx)).id}/cancel`, {}),
   },
   'subscription.renewed': {
-    how: 'timed',
-    run: (ctx) =>
-      withData(ctx, subscription, 'subscription.created', 'subscription.renewed', (d) => ({
-        ...d,
-        billingCycle: d.billingCycle + 1,
-      })),
+    how: 'clock',
+    // Past the end of the first month (28 to 31 days), before the second's.
+    run: async (ctx) => advance(ctx, await subscriptionOnClock(ctx), 32),
   },
   'customer.trial_started': { how: 'real', run: (ctx) => subscription(ctx, { trialDays: 7 }) },
   'customer.trial_converted': {
-    how: 'timed',
-    run: (ctx) =>
-      withData(
-        ctx,
-        (c) => subscription(c, { trialDays: 7 }),
-        'customer.trial_started',
-        'customer.trial_converted',
-        (d) => ({ ...d, status: 'active', trialEndsAt: d.trialEndsAt ?? null }),
-      ),
+    how: 'clock',
+    run: async (ctx) => advance(ctx, await subscriptionOnClock(ctx, { trialDays: 7 }), 8),
   },
   'customer.trial_lapsed': {
-    how: 'timed',
-    run: (ctx) =>
-      withData(
-        ctx,
-        (c) => subscription(c, { trialDays: 7 }),
-        'customer.trial_started',
-        'customer.trial_lapsed',
-        (d) => ({ ...d, status: 'failed' }),
-      ),
+    how: 'clock',
+    run: async (ctx) => advance(ctx, await subscriptionOnClock(ctx, { trialDays: 7 }, LATER_DECLINED), 8),
   },
   'payment_method.expiring_soon': {
-    how: 'timed',
+    how: 'sent',
+    why: CARD_EXPIRY_RUNS_IN_REAL_TIME,
     run: async (ctx) =>
       emit(ctx, 'payment_method.expiring_soon', {
         ...(await savedCardData(ctx)),
@@ -261,7 +350,8 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
       }),
   },
   'payment_method.expired': {
-    how: 'timed',
+    how: 'sent',
+    why: CARD_EXPIRY_RUNS_IN_REAL_TIME,
     run: async (ctx) =>
       emit(ctx, 'payment_method.expired', { ...(await savedCardData(ctx)), status: 'expired' }),
   },
@@ -286,14 +376,38 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
         reason: 'pediu mais prazo',
       }),
   },
-  ...timedScheduledCharge('scheduled_charge.paid', (d) => ({ seriesId: null, cycleNumber: null, ...d })),
-  ...timedScheduledCharge('scheduled_charge.overdue', (d) => d),
-  ...timedScheduledCharge('scheduled_charge.cycle_failed', (d) => ({
-    ...d,
-    failureCode: 'card_declined',
-    failureReason: 'Cartão recusado',
-    gatewayFailureCode: null,
-  })),
+  'scheduled_charge.paid': {
+    how: 'clock',
+    // The clock moved an hour: the cycle's pix (issued 5 days before its due date) is there to pay.
+    run: async (ctx) => {
+      const { clock, charge } = await chargeOnClock(ctx);
+      await advance(ctx, clock, 1 / 24);
+      const issued = (await ctx.api.get(`/api/v1/scheduled-charges/${charge.id}`)).cycles[0].issued;
+      return ctx.api.post(`/api/test-helpers/transactions/${issued[0].id}/pay`);
+    },
+  },
+  'scheduled_charge.overdue': {
+    how: 'clock',
+    run: async (ctx) => {
+      const { clock } = await chargeOnClock(ctx);
+      return advance(ctx, clock, 3);
+    },
+  },
+  'scheduled_charge.cycle_failed': {
+    how: 'sent',
+    why: "the card series is made for real, but advancing its clock past the second cycle did not bring the failed cycle's event in our runs (see docs/decisions.md)",
+    run: async (ctx) => {
+      const { path } = await cardSeries(ctx);
+      const charge = await ctx.api.get(path);
+      return emit(ctx, 'scheduled_charge.cycle_failed', {
+        ...charge,
+        cycleNumber: 2,
+        failureCode: 'card_declined',
+        failureReason: 'Cartão recusado',
+        gatewayFailureCode: null,
+      });
+    },
+  },
   'scheduled_charge.recurrence_canceled': {
     how: 'real',
     run: async (ctx) => ctx.api.post(`${await seriesPath(ctx)}/cancel`, {}),
@@ -310,9 +424,20 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
       return ctx.api.delete(`${series}/cancel-at-period-end`);
     },
   },
-  ...timedScheduledCharge('scheduled_charge.payment_method_attached', (d) => d),
-  ...timedScheduledCharge('scheduled_charge.payment_method_changed', (d) => d),
-  ...timedScheduledCharge('scheduled_charge.payment_method_cleared', (d) => d),
+  'scheduled_charge.payment_method_attached': { how: 'real', run: (ctx) => cardSeries(ctx) },
+  'scheduled_charge.payment_method_changed': {
+    how: 'real',
+    run: async (ctx) => {
+      const { owner, path } = await cardSeries(ctx);
+      await cardSale(ctx, { number: OTHER_APPROVED });
+      const cards = await ctx.api.get(`/api/v1/customers/${owner.uuid}/payment-methods`);
+      return ctx.api.put(`${path}/payment-method`, { paymentMethodId: cards.data[0].id });
+    },
+  },
+  'scheduled_charge.payment_method_cleared': {
+    how: 'real',
+    run: async (ctx) => ctx.api.delete(`${(await cardSeries(ctx)).path}/payment-method`),
+  },
   'installment_plan.created': { how: 'real', run: installmentPlan },
   'installment_plan.installment_issued': { how: 'real', run: installmentPlan },
   'installment_plan.activated': { how: 'real', run: payFirstInstallment },
@@ -323,26 +448,16 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], { how: 'real' | 'time
       ctx.api.post(`/api/v1/installment-plans/${(await installmentPlan(ctx)).uuid}/cancel`, {}),
   },
   'installment_plan.installment_overdue': {
-    how: 'timed',
-    run: (ctx) =>
-      withData(
-        ctx,
-        installmentPlan,
-        'installment_plan.created',
-        'installment_plan.installment_overdue',
-        (d) => ({
-          ...d,
-          number: 1,
-        }),
-      ),
+    how: 'sent',
+    why: CARNE_ON_A_CLOCK_FLAKES,
+    run: async (ctx) =>
+      emit(ctx, 'installment_plan.installment_overdue', { ...(await installmentPlan(ctx)), number: 1 }),
   },
   'installment_plan.completed': {
-    how: 'timed',
-    run: (ctx) =>
-      withData(ctx, installmentPlan, 'installment_plan.created', 'installment_plan.completed', (d) => ({
-        ...d,
-        status: 'completed',
-      })),
+    how: 'sent',
+    why: CARNE_ON_A_CLOCK_FLAKES,
+    run: async (ctx) =>
+      emit(ctx, 'installment_plan.completed', { ...(await installmentPlan(ctx)), status: 'completed' }),
   },
 };
 
@@ -351,18 +466,19 @@ async function payFirstInstallment(ctx: Ctx) {
   return ctx.api.post(`/api/test-helpers/transactions/${plan.installmentsDetail[0].transactionId}/pay`);
 }
 
-function timedScheduledCharge<const N extends string>(event: N, change: (data: any) => unknown) {
-  return {
-    [event]: {
-      how: 'timed' as const,
-      run: (ctx: Ctx) => withData(ctx, (c) => scheduledCharge(c), 'scheduled_charge.created', event, change),
-    },
-  } as Record<N, { how: 'timed'; run: Recipe }>;
+/** What `trigger --list` says of an event's recipe. */
+export function howMade(event: (typeof TRIGGERABLE)[number]): string {
+  const recipe = RECIPES[event];
+  if (recipe.how !== 'sent')
+    return recipe.how === 'real'
+      ? 'API calls'
+      : 'API calls, then a test clock advanced past the moment that emits it';
+  return `sent through test-helpers/events: ${recipe.why}`;
 }
 
 /** Runs the recipe of one event; an unknown name is refused with the list of valid ones. */
-export async function trigger(api: Api, event: string): Promise<'real' | 'timed'> {
-  const recipe = (RECIPES as Record<string, { how: 'real' | 'timed'; run: Recipe }>)[event];
+export async function trigger(api: Api, event: string): Promise<Recipe['how']> {
+  const recipe = (RECIPES as Record<string, Recipe>)[event];
   if (!recipe) throw new UnknownEventError(event);
   await recipe.run({ api });
   return recipe.how;
