@@ -6,9 +6,16 @@ export type Snapshot = Map<string, string>;
 
 /**
  * What the pipeline writes for any request, refused or not: rate-limit counters, idempotency
- * records, id-allocation counters and the health probe and heartbeat.
+ * records, id-allocation counters, the health probe and heartbeat, and the seller's request log
+ * (every authenticated request is logged, refused ones too).
  */
-const IGNORED_PARTITIONS = [/^RATE#/, /^IDEMP#/, /^COUNTER$/, /^SYSTEM$/];
+const IGNORED_PARTITIONS = [
+  /^RATE#/,
+  /^IDEMP#/,
+  /^COUNTER$/,
+  /^SYSTEM$/,
+  /^SELLER#\d+#(test|live)#REQUESTS$/,
+];
 /** An API key item counts its own requests (rate-limit slots) and records when it was last used. */
 const API_KEY_COUNTERS = new Set(['rl0', 'rl1', 'rlAt', 'lastUsedAt']);
 
