@@ -125,6 +125,8 @@ export interface Runtime {
    * webhook route) is a request of its own. Undefined in jobs and set-up. The bench reads it.
    */
   currentRequest(): number | undefined;
+  /** Whether the DynamoDB requests sent from here count in `roundTrips` (the request log's drain does not). */
+  counted(): boolean;
   /** Counters the functions emitted (EMF metrics in AWS). */
   metrics: Record<string, number>;
   /** Answers that did not match their route's response schema (with checkResponses). */
@@ -456,6 +458,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     dynamo,
     roundTrips,
     currentRequest: () => requestScope.getStore(),
+    counted: () => !uncounted.getStore(),
     metrics,
     responseViolations,
     devCredentials,
