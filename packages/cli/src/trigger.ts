@@ -240,6 +240,19 @@ async function savedCardData(ctx: Ctx) {
   return saved;
 }
 
+/** The newest event of a name: the payload a time-driven event of the same object carries. */
+async function newest(ctx: Ctx, event: string): Promise<{ data: Record<string, unknown> }> {
+  const found = (await ctx.api.get(`/api/events?type=${event}&limit=1`)).data[0];
+  if (!found) throw new Error(`no ${event} event to take the payload from`);
+  return found;
+}
+
+/** A carnê made for real, then `event` sent with its `installment_plan.created` payload, changed. */
+async function carneEvent(ctx: Ctx, event: string, change: (data: Record<string, unknown>) => unknown) {
+  await installmentPlan(ctx);
+  return emit(ctx, event, change((await newest(ctx, 'installment_plan.created')).data));
+}
+
 /**
  * Why a carnê's overdue and completed events are sent rather than made: on a test clock its first
  * boleto was sometimes found canceled before the recipe paid it (not understood yet).
@@ -450,14 +463,12 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
   'installment_plan.installment_overdue': {
     how: 'sent',
     why: CARNE_ON_A_CLOCK_FLAKES,
-    run: async (ctx) =>
-      emit(ctx, 'installment_plan.installment_overdue', { ...(await installmentPlan(ctx)), number: 1 }),
+    run: (ctx) => carneEvent(ctx, 'installment_plan.installment_overdue', (d) => ({ ...d, number: 1 })),
   },
   'installment_plan.completed': {
     how: 'sent',
     why: CARNE_ON_A_CLOCK_FLAKES,
-    run: async (ctx) =>
-      emit(ctx, 'installment_plan.completed', { ...(await installmentPlan(ctx)), status: 'completed' }),
+    run: (ctx) => carneEvent(ctx, 'installment_plan.completed', (d) => ({ ...d, status: 'completed' })),
   },
 };
 
