@@ -380,7 +380,11 @@ function useChannel(channel: 'whatsapp' | 'sms') {
     mutationFn: () => must(api.DELETE('/api/reminder-channels/{channel}', { params: { path: { channel } } })),
     onSuccess: (saved) => client.setQueryData(key, saved),
   });
-  return { key, client, remove };
+  // What each channel's card edits: whether its form is open, the enabled box, the page's problems.
+  const [editing, setEditing] = useState(false);
+  const [enabled, setEnabled] = useState(true);
+  const [problems, setProblems] = useState<string[]>([]);
+  return { key, client, remove, editing, setEditing, enabled, setEnabled, problems, setProblems };
 }
 
 function StatusBadge({ enabled }: { enabled: boolean }) {
@@ -394,18 +398,14 @@ function ChannelCard(props: {
   description: ReactNode;
   configured: boolean;
   canWrite: boolean;
-  editing: boolean;
-  setEditing: (editing: boolean) => void;
-  enabled: boolean;
-  setEnabled: (enabled: boolean) => void;
-  problems: string[];
+  form: ReturnType<typeof useChannel>;
   save: { isSuccess: boolean; isPending: boolean; error: unknown };
-  remove: ReturnType<typeof useChannel>['remove'];
   removeQuestion: string;
   onSubmit: (event: FormEvent) => void;
   children: ReactNode;
 }) {
-  const { name, configured, editing, setEditing, save, remove } = props;
+  const { name, configured, save } = props;
+  const { editing, setEditing, enabled, setEnabled, problems, remove } = props.form;
   return (
     <div className="channel stack">
       <h3>
@@ -417,17 +417,13 @@ function ChannelCard(props: {
       {props.canWrite && editing ? (
         <form className="stack" onSubmit={props.onSubmit} aria-label={`Configurar ${name}`} noValidate>
           <label className="check">
-            <input
-              type="checkbox"
-              checked={props.enabled}
-              onChange={(e) => props.setEnabled(e.target.checked)}
-            />
+            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
             Enviar lembretes por {name}
           </label>
           {props.children}
-          {props.problems.length > 0 ? (
+          {problems.length > 0 ? (
             <div role="alert" className="error">
-              {props.problems.map((p) => (
+              {problems.map((p) => (
                 <p key={p}>{p}</p>
               ))}
             </div>
@@ -465,13 +461,11 @@ function ChannelCard(props: {
 
 function WhatsappChannel({ current, canWrite }: { current: Channels['whatsapp']; canWrite: boolean }) {
   const { api } = useApp();
-  const { key, client, remove } = useChannel('whatsapp');
-  const [editing, setEditing] = useState(false);
-  const [enabled, setEnabled] = useState(true);
+  const form = useChannel('whatsapp');
+  const { key, client, enabled, setEditing, setProblems } = form;
   const [phoneNumberId, setPhoneNumberId] = useState(current.phoneNumberId ?? '');
   const [accessToken, setAccessToken] = useState('');
   const [language, setLanguage] = useState(current.language ?? 'pt_BR');
-  const [problems, setProblems] = useState<string[]>([]);
   const save = useMutation({
     mutationFn: () =>
       must(
@@ -514,13 +508,8 @@ function WhatsappChannel({ current, canWrite }: { current: Channels['whatsapp'];
       }
       configured={configured}
       canWrite={canWrite}
-      editing={editing}
-      setEditing={setEditing}
-      enabled={enabled}
-      setEnabled={setEnabled}
-      problems={problems}
+      form={form}
       save={save}
-      remove={remove}
       removeQuestion="Remover o WhatsApp? Os lembretes deixam de sair por ele e o token é apagado."
       onSubmit={submit}
     >
@@ -555,11 +544,9 @@ function WhatsappChannel({ current, canWrite }: { current: Channels['whatsapp'];
 
 function SmsChannel({ current, canWrite }: { current: Channels['sms']; canWrite: boolean }) {
   const { api } = useApp();
-  const { key, client, remove } = useChannel('sms');
-  const [editing, setEditing] = useState(false);
-  const [enabled, setEnabled] = useState(true);
+  const form = useChannel('sms');
+  const { key, client, enabled, setEditing, setProblems } = form;
   const [origin, setOrigin] = useState(current.originationIdentity ?? '');
-  const [problems, setProblems] = useState<string[]>([]);
   const save = useMutation({
     mutationFn: () =>
       must(api.PUT('/api/reminder-channels/sms', { body: { enabled, originationIdentity: origin.trim() } })),
@@ -590,13 +577,8 @@ function SmsChannel({ current, canWrite }: { current: Channels['sms']; canWrite:
       }
       configured={configured}
       canWrite={canWrite}
-      editing={editing}
-      setEditing={setEditing}
-      enabled={enabled}
-      setEnabled={setEnabled}
-      problems={problems}
+      form={form}
       save={save}
-      remove={remove}
       removeQuestion="Remover o SMS? Os lembretes deixam de sair por ele."
       onSubmit={submit}
     >
