@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '#infra/local/runtime';
-import { addDays, saoPauloDate } from '#shared/dates';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
 import { customerBody, sellerFixtures } from '../support/fixtures';
 import { Receiver, waitFor } from '../support/receiver';
@@ -38,25 +38,36 @@ async function customer(s: Seller, overrides: Record<string, unknown> = {}) {
   return res.body as { id: number; uuid: string; document: string; testClockId?: string };
 }
 
-/** A card the customer saves with an approved card payment (valid for two years of the runtime's time). */
-async function saveCard(s: Seller, c: { uuid: string; document: string }) {
-  const [y, m] = saoPauloDate(runtime.clock.now()).split('-').map(Number);
+/** The card expiry `ahead` months after the month of `at` (Sao Paulo). */
+function expiryAhead(at: Date, ahead: number) {
+  const [y, m] = saoPauloDate(at).split('-').map(Number);
+  const index = y * 12 + (m - 1) + ahead;
+  return { expiryMonth: (index % 12) + 1, expiryYear: Math.floor(index / 12) };
+}
+
+interface SavedCard {
+  id: number;
+  status: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** A card the customer saves with an approved card payment (by default valid for two years of the runtime's time). */
+async function saveCard(
+  s: Seller,
+  c: { uuid: string; document: string },
+  expiry = expiryAhead(runtime.clock.now(), 24),
+): Promise<SavedCard> {
   const paid = await api.post('/api/transactions', {
     productId: s.product.uuid,
     paymentMethod: 'creditcard',
     customer: { ...customerBody, document: c.document },
-    card: {
-      number: '4111111111111111',
-      holderName: 'MARIA SOUZA',
-      expiryMonth: m,
-      expiryYear: y + 2,
-      cvv: '123',
-    },
+    card: { number: '4111111111111111', holderName: 'MARIA SOUZA', ...expiry, cvv: '123' },
     saveCard: true,
   });
   expect(paid.status, JSON.stringify(paid.body)).toBe(201);
   const listed = await get(s, `/api/v1/customers/${c.uuid}/payment-methods`);
-  return listed.body.data[0] as { id: number };
+  return listed.body.data[0];
 }
 
 async function subscribe(s: Seller, c: { id: number; uuid: string; document: string }, priceId: number) {
@@ -286,5 +297,70 @@ describe('test clocks', () => {
     expect(active.installmentsDetail[1].status).toBe('overdue');
     const mail = (await get(s, '/api/test-helpers/mail?limit=100')).body.data as { kind: string }[];
     expect(mail.some((m) => m.kind === 'scheduled_charge_reminder')).toBe(true);
+  });
+
+  it("runs a saved card's expiry on its customer's clock: each warning, then the expiry, once; nothing else moves", async () => {
+    const s = await seller();
+    const clock = await createClock(s);
+    const onClock = await customer(s, { testClockId: clock.id });
+    const offClock = await customer(s, { document: OTHER_DOCUMENT, name: 'Joana' });
+    const neighbour = await seller();
+    // Valid through the month after next: the warnings 30, 14 and 7 days before are all ahead.
+    const expiry = expiryAhead(new Date(clock.frozenTime), 2);
+    const card = await saveCard(s, onClock, expiry);
+    const offCard = await saveCard(s, offClock, expiry);
+    const neighbourCard = await saveCard(neighbour, await customer(neighbour), expiry);
+    // Saved in the clock's time, the card is on no real-time schedule nor in the heartbeat's sweep.
+    expect(card).toMatchObject({ status: 'active', createdAt: clock.frozenTime });
+    const scheduled = (id: number, sellerId = s.sellerId) =>
+      runtime.scheduler.pending().some((e) => e.name.startsWith(`pm-expiry-test-${sellerId}-${id}-`));
+    expect(scheduled(card.id)).toBe(false);
+    expect(scheduled(offCard.id)).toBe(true);
+    const afterExpiry = new Date(Date.parse(card.expiresAt) + 86_400_000);
+    const swept = await runtime.deps.deps.paymentMethods.dueExpirySteps(afterExpiry, 3);
+    expect(swept).toContain(`${s.sellerId}:test:${offCard.id}`);
+    expect(swept).not.toContain(`${s.sellerId}:test:${card.id}`);
+
+    // Events on the clock carry its time, later than now: the list reaches them with a later `to`.
+    const eventsOf = async (seller: Seller) =>
+      (await get(seller, '/api/events?limit=100&to=2100-01-01T00:00:00Z')).body.data as {
+        event: string;
+        data: Record<string, unknown>;
+      }[];
+    const expiryEvents = async () =>
+      (await eventsOf(s)).filter((e) => e.event.startsWith('payment_method.')).reverse();
+    const hour = 3_600_000;
+    const stageDay = (n: number) =>
+      startOfSaoPauloDay(addDays(saoPauloDate(new Date(card.expiresAt)), -n)).getTime();
+    // No subscription on the clock: no period bounds the advance.
+    const first = await advance(s, clock.id, new Date(stageDay(30) + hour).toISOString());
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await expiryEvents())[0]).toMatchObject({
+      event: 'payment_method.expiring_soon',
+      data: { id: card.id, status: 'active', stage: 30, daysUntilExpiry: 30, ...expiry },
+    });
+
+    for (const to of [Date.parse(card.expiresAt) + hour, Date.parse(card.expiresAt) + 40 * 86_400_000]) {
+      const moved = await advance(s, clock.id, new Date(to).toISOString());
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    }
+    const events = await expiryEvents();
+    expect(events.map((e) => [e.event, e.data.id, e.data.stage ?? null])).toEqual([
+      ['payment_method.expiring_soon', card.id, 30],
+      ['payment_method.expiring_soon', card.id, 14],
+      ['payment_method.expiring_soon', card.id, 7],
+      ['payment_method.expired', card.id, null],
+    ]);
+    expect(events[3].data).toMatchObject({ status: 'expired', expiresAt: card.expiresAt });
+    const stored = await get(s, `/api/v1/customers/${onClock.uuid}/payment-methods`);
+    expect(stored.body.data[0]).toMatchObject({ id: card.id, status: 'expired' });
+
+    // The same card off the clock, and the other seller's, are where real time left them.
+    const off = await get(s, `/api/v1/customers/${offClock.uuid}/payment-methods`);
+    expect(off.body.data[0]).toMatchObject({ id: offCard.id, status: 'active' });
+    expect(scheduled(offCard.id)).toBe(true);
+    const theirs = await eventsOf(neighbour);
+    expect(theirs.filter((e) => e.event.startsWith('payment_method.'))).toEqual([]);
+    expect(scheduled(neighbourCard.id, neighbour.sellerId)).toBe(true);
   });
 });

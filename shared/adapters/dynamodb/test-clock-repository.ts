@@ -5,6 +5,7 @@ import type { Tenant } from '#shared/domain/tenant';
 import type { ClockDueItem, ClockDueKind } from '#shared/domain/test-clocks/test-clock';
 import { ConflictError } from '#shared/errors';
 import { planEntity } from './entities/installment-plan';
+import { paymentMethodEntity } from './entities/payment-method';
 import { scheduledChargeEntity } from './entities/scheduled-charge';
 import { subscriptionEntity } from './entities/subscription';
 import { testClockEntity } from './entities/test-clock';
@@ -14,11 +15,16 @@ import { alreadyExists, type Item, orConflict, type Table } from './table';
 /** The due entities' `byTestClock` pattern: one physical index (gsi6), one partition per clock. */
 const { byTestClock } = subscriptionEntity.patterns;
 
-/** Each due entity's kind and the resource id its due job names. */
-const DUE_ENTITIES: Record<string, { kind: ClockDueKind; id: (item: Item) => string }> = {
+/** Each due entity's kind, the resource id its due job names and its due time (`dueAt` unless said). */
+const DUE_ENTITIES: Record<string, { kind: ClockDueKind; id: (item: Item) => string; dueAt?: string }> = {
   [subscriptionEntity.entity]: { kind: 'subscription', id: (item) => String(item.id) },
   [scheduledChargeEntity.entity]: { kind: 'scheduled-charge', id: (item) => String(item.id) },
   [planEntity.entity]: { kind: 'installment-plan', id: (item) => String(item.uuid) },
+  [paymentMethodEntity.entity]: {
+    kind: 'payment-method',
+    id: (item) => String(item.id),
+    dueAt: 'nextExpiryStepAt',
+  },
 };
 
 /** Test clocks under their tenant; the work on a clock through the due entities' `byTestClock` pattern. */
@@ -87,8 +93,9 @@ export function createTestClockRepository(table: Table): TestClockRepository {
       const due: ClockDueItem[] = [];
       for (const item of await onClock(tenant, clockId, until)) {
         const entity = DUE_ENTITIES[String(item.entity)];
-        if (!entity || typeof item.dueAt !== 'string' || item.dueAt > until) continue;
-        due.push({ kind: entity.kind, jobId: jobId(tenant, entity.id(item)), dueAt: item.dueAt });
+        const dueAt = entity && item[entity.dueAt ?? 'dueAt'];
+        if (!entity || typeof dueAt !== 'string' || dueAt > until) continue;
+        due.push({ kind: entity.kind, jobId: jobId(tenant, entity.id(item)), dueAt });
       }
       return due;
     },

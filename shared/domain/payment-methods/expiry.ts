@@ -94,7 +94,7 @@ export type ExpiryScheduleDeps = ScheduleDeps;
 
 /**
  * Schedules the method's next expiry step through the due engine (one schedule at a time: each
- * step schedules the next).
+ * step schedules the next). A card on a test clock has none: its clock's advance runs its steps.
  */
 export async function scheduleNextExpiryStep(deps: ExpiryScheduleDeps, pm: PaymentMethod): Promise<void> {
   const next = nextExpiryStep(pm);
@@ -103,6 +103,7 @@ export async function scheduleNextExpiryStep(deps: ExpiryScheduleDeps, pm: Payme
   const job: DueJob = {
     payload: { job: PAYMENT_METHOD_EXPIRY_JOB, id: expiryJobId(pm.tenant, pm.id) },
     nameAt: () => name,
+    testClockId: pm.testClockId,
   };
   await scheduleAtDue(deps, job, next.at.toISOString());
 }

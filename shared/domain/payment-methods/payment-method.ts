@@ -40,6 +40,11 @@ export interface PaymentMethod {
   /** When the next expiry step (a stage or the expiry) is due; null once expired. The sweep indexes it. */
   nextExpiryStepAt: string | null;
   expiredAt: string | null;
+  /**
+   * Sandbox: the test clock of the customer the card was saved for (absent: real time). Its expiry
+   * steps run when that clock is advanced, in the clock's time, never on a real-time schedule.
+   */
+  testClockId?: string | null;
   createdAt: string;
   updatedAt: string;
   /** Optimistic lock: every change writes on the version it read. */

@@ -1,15 +1,20 @@
 import type { Deps } from '#shared/domain/deps';
 import type { SavedCardToken } from '#shared/domain/payments/gateway';
 import type { Tenant } from '#shared/domain/tenant';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import { isConflict } from '#shared/errors';
 import { nextExpiryStep, scheduleNextExpiryStep } from './expiry';
 import { type PaymentMethod, type PaymentMethodView, toPaymentMethodView } from './payment-method';
 
-/** Saving never fails because a schedule or a provider clean-up did: `reporter` takes them. */
+/**
+ * Saving never fails because a schedule or a provider clean-up did: `reporter` takes them.
+ * `customers`, `testClocks` and `clockScope`: a sandbox customer's test clock, which the card lives on.
+ */
 export type SaveCardDeps = Pick<
   Deps,
-  'paymentMethods' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
->;
+  'paymentMethods' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter' | 'customers'
+> &
+  Partial<Pick<Deps, 'testClocks' | 'clockScope'>>;
 
 export interface SaveCardInput {
   tenant: Tenant;
@@ -44,13 +49,41 @@ export async function saveCard(deps: SaveCardDeps, input: SaveCardInput): Promis
 }
 
 /**
+ * The test clock a card saved now for the customer lives on: the clock whose time the work runs in,
+ * or else (a sale, a pay link, the portal: real-time requests) the sandbox customer's own clock.
+ * Live customers never have one, and are not read.
+ */
+async function clockOfCard(
+  deps: Pick<SaveCardDeps, 'customers' | 'clockScope'>,
+  input: SaveCardInput,
+): Promise<{ id: string; inScope: boolean } | null> {
+  const current = deps.clockScope?.current();
+  if (current) return { id: current, inScope: true };
+  if (input.tenant.environment !== 'test') return null;
+  const profile = await deps.customers.findProfile(input.tenant, input.customer.uuid);
+  return profile?.testClockId ? { id: profile.testClockId, inScope: false } : null;
+}
+
+/**
  * The payment method saveCardRecord keeps, built but not written: for a use case that writes it in
  * its own transaction (the subscription change of the portal's add-card-and-update), and schedules
- * its first expiry step with scheduleNextExpiryStep once written.
+ * its first expiry step with scheduleNextExpiryStep once written. A sandbox customer's card on a
+ * test clock is built in the clock's time (its creation and first expiry step) and carries the
+ * clock, whose advance runs its expiry; a clock that was deleted refuses it, as its other new work.
  */
 export async function newCardRecord(
+  deps: Pick<SaveCardDeps, 'paymentMethods' | 'clock' | 'ids' | 'customers' | 'testClocks' | 'clockScope'>,
+  input: SaveCardInput,
+): Promise<PaymentMethod> {
+  const clock = await clockOfCard(deps, input);
+  if (!clock || clock.inScope) return buildCard(deps, input, clock?.id ?? null);
+  return onTestClock(deps, input.tenant, clock.id, () => buildCard(deps, input, clock.id));
+}
+
+async function buildCard(
   deps: Pick<SaveCardDeps, 'paymentMethods' | 'clock' | 'ids'>,
   input: SaveCardInput,
+  testClockId: string | null,
 ): Promise<PaymentMethod> {
   const card = checkSavedCard(input.savedCard);
   const at = deps.clock.now().toISOString();
@@ -70,6 +103,7 @@ export async function newCardRecord(
     expiryNotices: [],
     nextExpiryStepAt: null,
     expiredAt: null,
+    ...(testClockId ? { testClockId } : {}),
     createdAt: at,
     updatedAt: at,
     version: 1,

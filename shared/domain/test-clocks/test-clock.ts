@@ -37,8 +37,8 @@ export interface TestClock {
 export const MAX_PERIODS_PER_ADVANCE = 2;
 export const MAX_RUNS_PER_ADVANCE = 300;
 
-/** The kinds of resource whose due work lives on a clock (the clock's due index). */
-export type ClockDueKind = 'subscription' | 'scheduled-charge' | 'installment-plan';
+/** The kinds of resource whose due work lives on a clock (the clock's due index); a saved card's is its expiry. */
+export type ClockDueKind = 'subscription' | 'scheduled-charge' | 'installment-plan' | 'payment-method';
 
 /** One entry of a clock's due index: which resource's due job, and when it is due. */
 export interface ClockDueItem {

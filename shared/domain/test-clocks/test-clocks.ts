@@ -1,5 +1,6 @@
 import type { Deps } from '#shared/domain/deps';
 import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan';
+import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/expiry';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
@@ -29,6 +30,7 @@ const DUE_JOB: Record<ClockDueKind, string> = {
   subscription: SUBSCRIPTION_DUE_JOB,
   'scheduled-charge': SCHEDULED_CHARGE_DUE_JOB,
   'installment-plan': INSTALLMENT_PLAN_DUE_JOB,
+  'payment-method': PAYMENT_METHOD_EXPIRY_JOB,
 };
 
 async function found(deps: Pick<Deps, 'testClocks'>, tenant: Tenant, id: string): Promise<TestClock> {
