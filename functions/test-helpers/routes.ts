@@ -131,7 +131,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     testOnly: 'hidden',
     summary: 'Sandbox: a test clock at frozenTime, for customers whose time you move yourself',
     description:
-      'Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges and carnês live in its time. Live tenants have no test clocks (404).',
+      'Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges, carnês and saved cards (their expiry) live in its time. Live tenants have no test clocks (404).',
     request: { body: createTestClockSchema },
     responses: { 201: testClockResponse },
   },
@@ -164,7 +164,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     testOnly: 'hidden',
     summary: 'Sandbox: delete a test clock',
     description:
-      "What lived on it stays, frozen: nothing on it runs again (no schedule, sweep or advance), and its customers' new subscriptions, scheduled charges and carnês are refused (400).",
+      "What lived on it stays, frozen: nothing on it runs again (no schedule, sweep or advance), and its customers' new subscriptions, scheduled charges and carnês are refused (400), as the cards their payments would save.",
     request: { path: testClockIdParam },
     notFound: TEST_CLOCK_NOT_FOUND,
     responses: { 200: testClockDeletedResponse },

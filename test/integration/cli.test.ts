@@ -109,6 +109,9 @@ describe('payment-service CLI', () => {
     const list = await cli(['trigger', '--list']);
     expect(list.code).toBe(0);
     for (const e of EVENT_CATALOG) expect(list.stdout).toContain(e.name);
+    // A card's expiry is brought about on a test clock, not sent.
+    for (const name of ['payment_method.expiring_soon', 'payment_method.expired'])
+      expect(list.stdout).toMatch(new RegExp(`${name.replace('.', '\\.')} +API calls, then a test clock`));
     const unknown = await cli(['trigger', 'product.exploded']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Unknown event "product.exploded". Valid events:');

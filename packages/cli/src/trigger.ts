@@ -48,14 +48,24 @@ async function paidPixSale(ctx: Ctx) {
   return ctx.api.post(`/api/test-helpers/transactions/${sale.id}/pay`);
 }
 
-/** An approved card sale that saves the card on the buyer's customer (`document` names it). */
-async function cardSale(ctx: Ctx, { document = CUSTOMER.document, number = APPROVED } = {}) {
+/**
+ * An approved card sale that saves the card on the buyer's customer (`document` names it); `expiry`
+ * (month and four-digit year) instead of the card's default three years ahead.
+ */
+async function cardSale(
+  ctx: Ctx,
+  {
+    document = CUSTOMER.document,
+    number = APPROVED,
+    expiry = {},
+  }: { document?: string; number?: string; expiry?: { expiryMonth?: number; expiryYear?: number } } = {},
+) {
   const p = await product(ctx);
   return ctx.api.post('/api/transactions', {
     productId: p.uuid,
     paymentMethod: 'creditcard',
     customer: { ...CUSTOMER, document },
-    card: card(number),
+    card: { ...card(number), ...expiry },
     saveCard: true,
   });
 }
@@ -153,6 +163,26 @@ async function subscriptionOnClock(ctx: Ctx, extra: Record<string, unknown> = {}
   return clock;
 }
 
+/**
+ * A customer on a new clock who saves a card valid through the month after the clock's (Sao Paulo),
+ * so that its warnings (30, 14 and 7 days before it expires) and its expiry are all ahead on the
+ * clock; the sandbox takes it, valid now. Answers the clock and how many days after the clock's
+ * start the card expires. No subscription on the clock: no period bounds its advance.
+ */
+async function cardExpiringOnClock(ctx: Ctx) {
+  const { clock, customer } = await onClock(ctx);
+  const [year, month] = new Date(Date.parse(clock.frozenTime) - 3 * 3_600_000)
+    .toISOString()
+    .slice(0, 7)
+    .split('-')
+    .map(Number);
+  const expiry = { expiryMonth: (month % 12) + 1, expiryYear: month === 12 ? year + 1 : year };
+  await cardSale(ctx, { document: customer.document, expiry });
+  const cards = await ctx.api.get(`/api/v1/customers/${customer.uuid}/payment-methods`);
+  const expiresIn = (Date.parse(cards.data[0].expiresAt) - Date.parse(clock.frozenTime)) / DAY;
+  return { clock, expiresIn };
+}
+
 /** A one-time pix charge of a customer on a new clock, due tomorrow. */
 async function chargeOnClock(ctx: Ctx) {
   const { clock, customer } = await onClock(ctx);
@@ -235,11 +265,6 @@ async function installmentPlan(ctx: Ctx) {
 const emit = (ctx: Ctx, event: string, data: unknown) =>
   ctx.api.post('/api/test-helpers/events', { event, data });
 
-async function savedCardData(ctx: Ctx) {
-  const { card: saved } = await customerWithCard(ctx);
-  return saved;
-}
-
 /** The newest event of a name: the payload a time-driven event of the same object carries. */
 async function newest(ctx: Ctx, event: string): Promise<{ data: Record<string, unknown> }> {
   const found = (await ctx.api.get(`/api/events?type=${event}&limit=1`)).data[0];
@@ -259,10 +284,6 @@ async function carneEvent(ctx: Ctx, event: string, change: (data: Record<string,
  */
 const CARNE_ON_A_CLOCK_FLAKES =
   'a carnê on a test clock did not reach its overdue or completed state reliably in our runs (its first boleto was sometimes canceled first)';
-
-/** Why a card's expiry events are sent rather than made (shown by `trigger --list`). */
-const CARD_EXPIRY_RUNS_IN_REAL_TIME =
-  "a card's expiry steps run in real time, not on a test clock: the saved card is made, the event sent with its payload";
 
 type Run = (ctx: Ctx) => Promise<unknown>;
 /**
@@ -353,20 +374,19 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
     run: async (ctx) => advance(ctx, await subscriptionOnClock(ctx, { trialDays: 7 }, LATER_DECLINED), 8),
   },
   'payment_method.expiring_soon': {
-    how: 'sent',
-    why: CARD_EXPIRY_RUNS_IN_REAL_TIME,
-    run: async (ctx) =>
-      emit(ctx, 'payment_method.expiring_soon', {
-        ...(await savedCardData(ctx)),
-        stage: 30,
-        daysUntilExpiry: 30,
-      }),
+    how: 'clock',
+    // An hour into the day of the last warning (7 days before): the warnings due by then are sent.
+    run: async (ctx) => {
+      const { clock, expiresIn } = await cardExpiringOnClock(ctx);
+      return advance(ctx, clock, expiresIn - 7 + 1 / 24);
+    },
   },
   'payment_method.expired': {
-    how: 'sent',
-    why: CARD_EXPIRY_RUNS_IN_REAL_TIME,
-    run: async (ctx) =>
-      emit(ctx, 'payment_method.expired', { ...(await savedCardData(ctx)), status: 'expired' }),
+    how: 'clock',
+    run: async (ctx) => {
+      const { clock, expiresIn } = await cardExpiringOnClock(ctx);
+      return advance(ctx, clock, expiresIn + 1 / 24);
+    },
   },
   'scheduled_charge.created': { how: 'real', run: (ctx) => scheduledCharge(ctx) },
   'scheduled_charge.updated': {

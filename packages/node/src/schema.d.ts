@@ -1801,7 +1801,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: a test clock at frozenTime, for customers whose time you move yourself
-         * @description Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges and carnês live in its time. Live tenants have no test clocks (404).
+         * @description Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges, carnês and saved cards (their expiry) live in its time. Live tenants have no test clocks (404).
          */
         post: operations["createTestClock"];
         delete?: never;
@@ -1823,7 +1823,7 @@ export interface paths {
         post?: never;
         /**
          * Sandbox: delete a test clock
-         * @description What lived on it stays, frozen: nothing on it runs again (no schedule, sweep or advance), and its customers' new subscriptions, scheduled charges and carnês are refused (400).
+         * @description What lived on it stays, frozen: nothing on it runs again (no schedule, sweep or advance), and its customers' new subscriptions, scheduled charges and carnês are refused (400), as the cards their payments would save.
          */
         delete: operations["deleteTestClock"];
         options?: never;
@@ -24489,7 +24489,7 @@ export interface operations {
                     phone: string;
                     state?: string | null;
                     street?: string | null;
-                    /** @description Sandbox only: the test clock the customer lives on (set when the seller's profile of the customer is created). Its subscriptions, scheduled charges and carnês run in the clock's time. */
+                    /** @description Sandbox only: the test clock the customer lives on (set when the seller's profile of the customer is created). Its subscriptions, scheduled charges, carnês and saved cards' expiry run in the clock's time. */
                     testClockId?: string;
                     zipCode?: string | null;
                 };

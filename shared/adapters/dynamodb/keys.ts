@@ -332,8 +332,8 @@ export const keys = {
   testClock: (t: Tenant, id: string): Key => inTenant(t, `TESTCLOCK#${id}`),
   testClockPrefix: 'TESTCLOCK#',
   /**
-   * The due index of one test clock: the subscriptions, scheduled charges and carnês on it with
-   * work due, sorted by `<dueAt>#<job id>` (an advance reads it instead of the hour buckets).
+   * The due index of one test clock: the subscriptions, scheduled charges, carnês and saved cards on
+   * it with work due, sorted by `<due time>#<job id>` (an advance reads it instead of the hour buckets).
    */
   testClockDue: (t: Tenant, clockId: string) => `${tenant(t)}#CLOCKDUE#${clockId}`,
   // Scheduled charges: the charge, its cycles and its timeline under `SCH#<id>` in the tenant

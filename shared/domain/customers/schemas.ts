@@ -125,7 +125,7 @@ export const registerCustomerSchema = z
       .regex(TEST_CLOCK_ID, 'testClockId must be a test clock id (clock_…)')
       .optional()
       .describe(
-        "Sandbox only: the test clock the customer lives on (set when the seller's profile of the customer is created). Its subscriptions, scheduled charges and carnês run in the clock's time.",
+        "Sandbox only: the test clock the customer lives on (set when the seller's profile of the customer is created). Its subscriptions, scheduled charges, carnês and saved cards' expiry run in the clock's time.",
       ),
   })
   .strict()

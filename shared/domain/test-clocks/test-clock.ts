@@ -11,7 +11,7 @@ export type TestClockStatus = 'ready' | 'advancing';
 
 /**
  * A sandbox seller's test clock (Stripe's test clock): the business time of the customers attached
- * to it and of their subscriptions, scheduled charges and carnês. It moves only when advanced.
+ * to it and of their subscriptions, scheduled charges, carnês and saved cards. It moves only when advanced.
  */
 export interface TestClock {
   tenant: Tenant;
