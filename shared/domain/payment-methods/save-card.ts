@@ -18,8 +18,11 @@ export type SaveCardDeps = Pick<
 
 export interface SaveCardInput {
   tenant: Tenant;
-  /** The seller's customer who paid (the transaction's customer id and uuid). */
-  customer: { id: number; uuid: string };
+  /**
+   * The seller's customer who paid (the transaction's customer id and uuid), and its test clock when
+   * the caller has read it (null: none); left out, a sandbox save reads the customer for it.
+   */
+  customer: { id: number; uuid: string; testClockId?: string | null };
   /** The provider that approved the charge and holds the token (`provider.provider`). */
   provider: string;
   /** `savedCard` of the approved ChargeResult. */
@@ -60,8 +63,12 @@ async function clockOfCard(
   const current = deps.clockScope?.current();
   if (current) return { id: current, inScope: true };
   if (input.tenant.environment !== 'test') return null;
-  const profile = await deps.customers.findProfile(input.tenant, input.customer.uuid);
-  return profile?.testClockId ? { id: profile.testClockId, inScope: false } : null;
+  const known = input.customer.testClockId;
+  const id =
+    known === undefined
+      ? (await deps.customers.findProfile(input.tenant, input.customer.uuid))?.testClockId
+      : known;
+  return id ? { id, inScope: false } : null;
 }
 
 /**

@@ -261,7 +261,7 @@ export async function portalAddCardAndUpdate(
   }
   const save = {
     tenant: session.tenant,
-    customer: session.customer,
+    customer: { ...session.customer, testClockId: customer.testClockId ?? null },
     provider: provider.provider,
     savedCard: result.savedCard,
   };

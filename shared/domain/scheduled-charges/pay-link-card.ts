@@ -72,7 +72,8 @@ async function keep(
   if (result.outcome !== 'approved' || !result.savedCard) return null;
   return saveCard(deps, {
     tenant: charge.tenant,
-    customer: { id: charge.customer.id, uuid: charge.customer.uuid },
+    // The charge lives on its customer's clock, if any (its customer's card then too).
+    customer: { id: charge.customer.id, uuid: charge.customer.uuid, testClockId: charge.testClockId ?? null },
     provider,
     savedCard: result.savedCard,
   }).catch((error: unknown) => {
@@ -134,7 +135,8 @@ async function keepForTrial(
     return { status: 'declined', card: null, failure: failureOf(tokenized.failureCode) };
   const pm = await saveCard(deps, {
     tenant: charge.tenant,
-    customer: { id: charge.customer.id, uuid: charge.customer.uuid },
+    // The charge lives on its customer's clock, if any (its customer's card then too).
+    customer: { id: charge.customer.id, uuid: charge.customer.uuid, testClockId: charge.testClockId ?? null },
     provider: provider.provider,
     savedCard: tokenized.savedCard,
   });
