@@ -362,5 +362,11 @@ describe('test clocks', () => {
     const theirs = await eventsOf(neighbour);
     expect(theirs.filter((e) => e.event.startsWith('payment_method.'))).toEqual([]);
     expect(scheduled(neighbourCard.id, neighbour.sellerId)).toBe(true);
+
+    // Once the clock is deleted, a sale to its customer is still made, but keeps no new card on it.
+    expect((await api.del(`${CLOCKS}/${clock.id}`, { token: s.key })).status).toBe(200);
+    await saveCard(s, onClock, expiryAhead(new Date(clock.frozenTime), 12));
+    const kept = await get(s, `/api/v1/customers/${onClock.uuid}/payment-methods`);
+    expect(kept.body.data.map((c: SavedCard) => c.id)).toEqual([card.id]);
   });
 });
