@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { clockScope, scopedClock } from '#shared/adapters/system/clock';
 import type { CustomerProfile } from '#shared/domain/customers/customer';
 import { jobId as tenantJobId } from '#shared/domain/job-id';
 import { PAYMENT_METHOD_EXPIRY_JOB } from '#shared/domain/payment-methods/expiry';
@@ -6,6 +7,7 @@ import { runExpiryStep, sweepExpirySteps } from '#shared/domain/payment-methods/
 import { deletePaymentMethod, listPaymentMethods } from '#shared/domain/payment-methods/manage';
 import { type SaveCardInput, saveCard } from '#shared/domain/payment-methods/save-card';
 import type { SavedCardToken } from '#shared/domain/payments/gateway';
+import type { TestClockRepository } from '#shared/domain/ports';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { FakeClock } from '../support/fakes/clock';
@@ -338,5 +340,60 @@ describe('sweepExpirySteps', () => {
     expect(out).toEqual({ due: 2, ran: 1 });
     const ran = reporter.reports.filter((r) => r.what === 'could not run a due job');
     expect(ran.map((r) => r.context)).toEqual([{ job: 'payment-method-expiry', id: expect.any(String) }]);
+  });
+});
+
+describe('a card of a sandbox customer on a test clock', () => {
+  const CLOCK = 'clock_0123456789abcdefghijklmn';
+  /** After the card's 30-day warning (2026-03-02), before its 14-day one (2026-03-18). */
+  const FROZEN = '2026-03-10T15:00:00.000Z';
+  const onClockDeps = () => ({
+    ...deps(),
+    clock: scopedClock(clock),
+    clockScope,
+    testClocks: {
+      get: async (_tenant: Tenant, id: string) => (id === CLOCK ? { id: CLOCK, frozenTime: FROZEN } : null),
+    } as unknown as TestClockRepository,
+  });
+
+  beforeEach(() =>
+    customers.seedProfile({ tenant: SELLER, uuid: MARIA.uuid, testClockId: CLOCK } as CustomerProfile),
+  );
+
+  it("is saved in the clock's time and on it, with no real-time schedule; its steps run in that clock's advance only", async () => {
+    const { id } = await saveCard(onClockDeps(), {
+      tenant: SELLER,
+      customer: MARIA,
+      provider: 'fake',
+      savedCard: card(),
+    });
+    expect(await repo.get(SELLER, id)).toMatchObject({
+      testClockId: CLOCK,
+      createdAt: FROZEN,
+      nextExpiryStepAt: '2026-03-18T03:00:00.000Z',
+    });
+    expect(scheduler.scheduled).toEqual([]);
+    expect(await repo.dueExpirySteps(new Date('2026-05-01T00:00:00.000Z'), 3)).toEqual([]);
+
+    clock.set('2026-03-18T04:00:00.000Z');
+    expect(await runExpiryStep(onClockDeps(), jobId(id))).toEqual({ outcome: 'nothing_due' });
+    const onTheClock = await clockScope.run(
+      CLOCK,
+      () => new Date('2026-03-18T04:00:00.000Z'),
+      () => runExpiryStep(onClockDeps(), jobId(id)),
+    );
+    expect(onTheClock).toEqual({ outcome: 'expiring_soon', stage: 14 });
+    expect(scheduler.scheduled).toEqual([]);
+  });
+
+  it('is not kept once the clock is deleted, as the other new work of its customers', async () => {
+    const gone = {
+      ...onClockDeps(),
+      testClocks: { get: async () => null } as unknown as TestClockRepository,
+    };
+    await expect(
+      saveCard(gone, { tenant: SELLER, customer: MARIA, provider: 'fake', savedCard: card() }),
+    ).rejects.toThrow(/test clock was deleted/);
+    expect(await repo.listByCustomer(SELLER, MARIA.uuid)).toEqual([]);
   });
 });

@@ -107,7 +107,8 @@ export class FakePaymentMethodRepository implements PaymentMethodRepository {
     const nowIso = now.toISOString();
     const current = monthIndex(nowIso);
     const due = [...this.items.values()].filter((pm) => {
-      if (!pm.nextExpiryStepAt || pm.nextExpiryStepAt > nowIso) return false;
+      // A card on a test clock is in its clock's due index, not the sweep's months.
+      if (pm.testClockId || !pm.nextExpiryStepAt || pm.nextExpiryStepAt > nowIso) return false;
       const month = monthIndex(pm.nextExpiryStepAt);
       return month <= current && month >= current - monthsBack;
     });
