@@ -123,6 +123,20 @@ describe('advancing a test clock', () => {
     expect(resumed).toMatchObject({ status: 'ready', frozenTime: '2026-12-03T00:00:00.000Z' });
     expect(due).toEqual([]);
   });
+
+  it("runs a saved card's expiry step and a subscription of the same id due at the same time, each once", async () => {
+    const at = '2027-01-01T03:00:00.000Z';
+    const due: ClockDueItem[] = [
+      { kind: 'payment-method', jobId: '7:test:1', dueAt: at },
+      { kind: 'subscription', jobId: '7:test:1', dueAt: at },
+    ];
+    const runs: string[] = [];
+    // Each job leaves its item due where it was (its next step is past the target): run once each.
+    const { deps } = scene(due, (job) => void runs.push(job.job));
+    const clock = await createTestClock(deps, TENANT, { frozenTime: START });
+    await advanceTestClock(deps, TENANT, clock.id, { frozenTime: '2027-01-01T04:00:00.000Z' });
+    expect(runs).toEqual(['payment-method-expiry', 'subscription-due']);
+  });
 });
 
 describe('the due engine and test clocks', () => {

@@ -159,9 +159,10 @@ async function runDueWork(deps: AdvanceDeps, clock: TestClock, target: string): 
   const ran = new Set<string>();
   for (let runs = 0; runs < MAX_RUNS_PER_ADVANCE; runs += 1) {
     const due = await deps.testClocks.dueOn(clock.tenant, clock.id, target);
-    const next = due.find((item) => !ran.has(`${item.jobId}@${item.dueAt}`));
+    // By kind too: a subscription and a saved card may have the same numeric id and due time.
+    const next = due.find((item) => !ran.has(`${item.kind}:${item.jobId}@${item.dueAt}`));
     if (!next) return;
-    ran.add(`${next.jobId}@${next.dueAt}`);
+    ran.add(`${next.kind}:${next.jobId}@${next.dueAt}`);
     reached = Math.max(reached, Date.parse(next.dueAt));
     const at = new Date(reached);
     try {
