@@ -1,5 +1,7 @@
 import type { Deps } from '#shared/domain/deps';
+import { NOTHING_DUE, type NothingDue, SWEEP_HOURS_BACK, sweepDue } from '#shared/domain/due-schedule';
 import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan';
+import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
@@ -12,6 +14,11 @@ import {
   type CreateTestClockInput,
   MAX_PERIODS_PER_ADVANCE,
   MAX_RUNS_PER_ADVANCE,
+  MAX_TEST_CLOCKS,
+  MAX_YEARS_PER_ADVANCE,
+  TEST_CLOCK_DELETION_JOB,
+  TEST_CLOCK_ID,
+  TEST_CLOCK_LIFETIME_DAYS,
   TEST_CLOCK_NOT_FOUND,
   type TestClock,
   toTestClockView,
@@ -19,10 +26,18 @@ import {
 
 export type TestClockDeps = Pick<Deps, 'testClocks' | 'clockScope' | 'wallClock' | 'ids' | 'reporter'>;
 
+/** A creation also schedules the clock's deletion on the service's clock. */
+export type CreateDeps = TestClockDeps & Pick<Deps, 'clock' | 'scheduler'>;
+
+/** What a clock's deletion (DELETE, or its own at `deletesAfter`) needs. */
+export type DeletionDeps = Pick<Deps, 'testClocks' | 'scheduler' | 'reporter'>;
+
 export interface AdvanceDeps extends TestClockDeps {
   /** Runs one due job through the jobs' own dispatch (shared/jobs.ts), as its schedule would. */
   runJob(job: ScheduledJob): Promise<{ outcome?: string } | unknown>;
 }
+
+const DAY_MS = 86_400_000;
 
 /** The due job each kind of resource on a clock runs: the same the real-time schedules fire. */
 const DUE_JOB: Record<ClockDueKind, string> = {
@@ -37,9 +52,17 @@ async function found(deps: Pick<Deps, 'testClocks'>, tenant: Tenant, id: string)
   return clock;
 }
 
-/** POST /api/test-helpers/test-clocks: a sandbox clock at `frozenTime`, ready. */
-export async function createTestClock(deps: TestClockDeps, tenant: Tenant, input: CreateTestClockInput) {
+/** The one-time schedule of a clock's deletion: one per clock. */
+const deletionScheduleName = (clockId: string) => `test-clock-deletion-${clockId}`;
+
+/**
+ * POST /api/test-helpers/test-clocks: a sandbox clock at `frozenTime`, ready, one of at most
+ * MAX_TEST_CLOCKS of the tenant, deleting itself TEST_CLOCK_LIFETIME_DAYS later (a one-time
+ * schedule; the heartbeat's sweep runs what the schedule missed).
+ */
+export async function createTestClock(deps: CreateDeps, tenant: Tenant, input: CreateTestClockInput) {
   const now = deps.wallClock.now().toISOString();
+  const deletesAfter = new Date(deps.clock.now().getTime() + TEST_CLOCK_LIFETIME_DAYS * DAY_MS).toISOString();
   const clock: TestClock = {
     tenant,
     id: deps.ids.prefixed('clock', 24),
@@ -49,9 +72,19 @@ export async function createTestClock(deps: TestClockDeps, tenant: Tenant, input
     advancingTo: null,
     createdAt: now,
     updatedAt: now,
+    deletesAfter,
     version: 1,
   };
-  await deps.testClocks.create(clock);
+  await deps.testClocks.create(clock, MAX_TEST_CLOCKS);
+  // The clock is saved: a failed schedule is reported and left to the heartbeat's sweep.
+  await deps.scheduler
+    .scheduleAt(deletionScheduleName(clock.id), new Date(deletesAfter), {
+      job: TEST_CLOCK_DELETION_JOB,
+      id: jobId(tenant, clock.id),
+    })
+    .catch((error) =>
+      deps.reporter.error('could not schedule a test clock deletion', error, { id: clock.id }),
+    );
   return toTestClockView(clock);
 }
 
@@ -73,24 +106,72 @@ export async function listTestClocks(
  * (no schedule, sweep or advance runs it again), and its customers' new subscriptions, charges and
  * carnês are refused (docs/decisions.md, "Test clocks per sandbox seller").
  */
-export async function deleteTestClock(deps: Pick<Deps, 'testClocks'>, tenant: Tenant, id: string) {
+export async function deleteTestClock(deps: DeletionDeps, tenant: Tenant, id: string) {
   const clock = await found(deps, tenant, id);
-  if (!(await deps.testClocks.delete(tenant, id))) throw new NotFoundError(TEST_CLOCK_NOT_FOUND);
+  if (!(await removeTestClock(deps, clock))) throw new NotFoundError(TEST_CLOCK_NOT_FOUND);
   return { id: clock.id, deleted: true as const };
 }
 
 /**
- * The latest time an advance from the clock's frozenTime may reach: two billing periods of the
- * shortest subscription on it (Stripe's limit); null when no subscription on it has work due.
+ * The deletion itself, DELETE's and the clock's own at `deletesAfter`: the clock goes and frees its
+ * slot; its pending deletion schedule goes too (left, it would only find the clock gone). False
+ * when another deletion came first.
  */
-async function advanceLimit(deps: Pick<Deps, 'testClocks'>, clock: TestClock): Promise<string | null> {
+async function removeTestClock(deps: DeletionDeps, clock: TestClock): Promise<boolean> {
+  if (!(await deps.testClocks.delete(clock.tenant, clock.id))) return false;
+  await deps.scheduler
+    .cancel(deletionScheduleName(clock.id))
+    .catch((error) =>
+      deps.reporter.error('could not delete a test clock deletion schedule', error, { id: clock.id }),
+    );
+  return true;
+}
+
+/**
+ * The job TEST_CLOCK_DELETION_JOB (its one-time schedule, or the heartbeat's sweep): deletes the
+ * clock its id names once the service's clock is past its `deletesAfter`. Firing twice, early or
+ * after a DELETE changes nothing.
+ */
+export async function deleteExpiredTestClock(
+  deps: DeletionDeps & Pick<Deps, 'clock'>,
+  id: string,
+): Promise<{ outcome: 'deleted' } | NothingDue> {
+  const ref = parseJobId(id, TEST_CLOCK_ID);
+  const clock = ref && (await deps.testClocks.get(ref.tenant, ref.id));
+  if (!clock || Date.parse(clock.deletesAfter) > deps.clock.now().getTime()) return NOTHING_DUE;
+  return (await removeTestClock(deps, clock)) ? { outcome: 'deleted' } : NOTHING_DUE;
+}
+
+/** The heartbeat's backstop of the deletion schedules: the clocks past their `deletesAfter`. */
+export async function sweepExpiredTestClocks(deps: DeletionDeps & Pick<Deps, 'clock'>) {
+  const due = await deps.testClocks.dueDeletions(deps.clock.now(), SWEEP_HOURS_BACK);
+  return sweepDue(deps, TEST_CLOCK_DELETION_JOB, due, (jobId) => deleteExpiredTestClock(deps, jobId));
+}
+
+/**
+ * The latest time an advance from the clock's frozenTime may reach, and why (Stripe's limits): two
+ * billing periods of the shortest subscription on it, or two years when no subscription on it has
+ * work due.
+ */
+async function advanceLimit(
+  deps: Pick<Deps, 'testClocks'>,
+  clock: TestClock,
+): Promise<{ limit: string; rule: string }> {
   const periods = await deps.testClocks.subscriptionPeriods(clock.tenant, clock.id);
   let limit: string | null = null;
   for (const p of periods) {
     const end = periodEnd(clock.frozenTime, p.billingInterval, p.intervalCount, MAX_PERIODS_PER_ADVANCE);
     if (limit === null || Date.parse(end) < Date.parse(limit)) limit = end;
   }
-  return limit;
+  if (limit !== null)
+    return {
+      limit,
+      rule: `an advance moves at most ${MAX_PERIODS_PER_ADVANCE} billing periods of the shortest subscription on the clock`,
+    };
+  return {
+    limit: periodEnd(clock.frozenTime, 'year', 1, MAX_YEARS_PER_ADVANCE),
+    rule: `with no subscription on the clock, an advance moves at most ${MAX_YEARS_PER_ADVANCE} years`,
+  };
 }
 
 /**
@@ -120,11 +201,9 @@ export async function advanceTestClock(
       throw new ValidationError([
         `frozenTime must be later than the clock's frozenTime (${stored.frozenTime})`,
       ]);
-    const limit = await advanceLimit(deps, stored);
-    if (limit !== null && Date.parse(target) > Date.parse(limit))
-      throw new ValidationError([
-        `frozenTime may be at most ${limit}: an advance moves at most ${MAX_PERIODS_PER_ADVANCE} billing periods of the shortest subscription on the clock`,
-      ]);
+    const { limit, rule } = await advanceLimit(deps, stored);
+    if (Date.parse(target) > Date.parse(limit))
+      throw new ValidationError([`frozenTime may be at most ${limit}: ${rule}`]);
     clock = {
       ...stored,
       status: 'advancing',
