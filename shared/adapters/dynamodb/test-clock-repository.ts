@@ -27,6 +27,14 @@ const DUE_ENTITIES: Record<string, { kind: ClockDueKind; id: (item: Item) => str
   [planEntity.entity]: { kind: 'installment-plan', id: (item) => String(item.uuid) },
 };
 
+/** The tenant's clock count stayed held by other creations and deletions through every retry. */
+const countContended = (cause: unknown) =>
+  new ConflictError(
+    "The seller's test clocks are being created or deleted at the same time; retry",
+    'concurrent_update',
+    { reason: 'contended', cause },
+  );
+
 /** Test clocks under their tenant; the work on a clock through the due entities' `byTestClock` pattern. */
 export function createTestClockRepository(table: Table): TestClockRepository {
   /** Every item of the clock's due index with a due time by `until` (all of them without it). */
@@ -74,6 +82,7 @@ export function createTestClockRepository(table: Table): TestClockRepository {
           failure.failedIndexes.includes(0)
             ? alreadyExists('The test clock')(failure)
             : new TestClockLimitError(max),
+        contended: countContended,
       });
     },
     async get(tenant, id) {
@@ -119,6 +128,7 @@ export function createTestClockRepository(table: Table): TestClockRepository {
             },
           ],
           toError: (failure) => failure,
+          contended: countContended,
         });
         return true;
       } catch (error) {
