@@ -17,8 +17,8 @@ import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charg
 import { runChargeDueJob, sweepDueCharges } from '#shared/domain/scheduled-charges/due';
 import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
+import { deleteExpiredTestClock, sweepExpiredTestClocks } from '#shared/domain/test-clocks/lifetime';
 import { TEST_CLOCK_DELETION_JOB } from '#shared/domain/test-clocks/test-clock';
-import { deleteExpiredTestClock, sweepExpiredTestClocks } from '#shared/domain/test-clocks/test-clocks';
 import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
 import { sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
 import { receiveVerifiedNotification, settleByProviderStatus } from '#shared/domain/transactions/follow-ups';

@@ -3,18 +3,14 @@ import { clockScope, scopedClock } from '#shared/adapters/system/clock';
 import { NOTHING_DUE, runDue } from '#shared/domain/due-schedule';
 import type { ScheduledJob, TestClockRepository } from '#shared/domain/ports';
 import type { BillingInterval } from '#shared/domain/subscriptions/price';
+import { deleteExpiredTestClock, sweepExpiredTestClocks } from '#shared/domain/test-clocks/lifetime';
 import {
   type ClockDueItem,
   TEST_CLOCK_DELETION_JOB,
   type TestClock,
   TestClockLimitError,
 } from '#shared/domain/test-clocks/test-clock';
-import {
-  advanceTestClock,
-  createTestClock,
-  deleteExpiredTestClock,
-  sweepExpiredTestClocks,
-} from '#shared/domain/test-clocks/test-clocks';
+import { advanceTestClock, createTestClock } from '#shared/domain/test-clocks/test-clocks';
 import { ConflictError } from '#shared/errors';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakeReporter } from '../support/fakes/reporter';

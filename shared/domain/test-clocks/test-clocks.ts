@@ -1,13 +1,12 @@
 import type { Deps } from '#shared/domain/deps';
-import { NOTHING_DUE, type NothingDue, SWEEP_HOURS_BACK, sweepDue } from '#shared/domain/due-schedule';
 import { INSTALLMENT_PLAN_DUE_JOB } from '#shared/domain/installment-plans/plan';
-import { jobId, parseJobId } from '#shared/domain/job-id';
 import type { ScheduledJob } from '#shared/domain/ports';
 import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charge';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { type DeletionDeps, deletesAfterCreation, removeTestClock, scheduleDeletion } from './lifetime';
 import {
   type AdvanceTestClockInput,
   type ClockDueKind,
@@ -16,9 +15,6 @@ import {
   MAX_RUNS_PER_ADVANCE,
   MAX_TEST_CLOCKS,
   MAX_YEARS_PER_ADVANCE,
-  TEST_CLOCK_DELETION_JOB,
-  TEST_CLOCK_ID,
-  TEST_CLOCK_LIFETIME_DAYS,
   TEST_CLOCK_NOT_FOUND,
   type TestClock,
   toTestClockView,
@@ -29,15 +25,10 @@ export type TestClockDeps = Pick<Deps, 'testClocks' | 'clockScope' | 'wallClock'
 /** A creation also schedules the clock's deletion on the service's clock. */
 export type CreateDeps = TestClockDeps & Pick<Deps, 'clock' | 'scheduler'>;
 
-/** What a clock's deletion (DELETE, or its own at `deletesAfter`) needs. */
-export type DeletionDeps = Pick<Deps, 'testClocks' | 'scheduler' | 'reporter'>;
-
 export interface AdvanceDeps extends TestClockDeps {
   /** Runs one due job through the jobs' own dispatch (shared/jobs.ts), as its schedule would. */
   runJob(job: ScheduledJob): Promise<{ outcome?: string } | unknown>;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The due job each kind of resource on a clock runs: the same the real-time schedules fire. */
 const DUE_JOB: Record<ClockDueKind, string> = {
@@ -52,9 +43,6 @@ async function found(deps: Pick<Deps, 'testClocks'>, tenant: Tenant, id: string)
   return clock;
 }
 
-/** The one-time schedule of a clock's deletion: one per clock. */
-const deletionScheduleName = (clockId: string) => `test-clock-deletion-${clockId}`;
-
 /**
  * POST /api/test-helpers/test-clocks: a sandbox clock at `frozenTime`, ready, one of at most
  * MAX_TEST_CLOCKS of the tenant, deleting itself TEST_CLOCK_LIFETIME_DAYS later (a one-time
@@ -62,7 +50,6 @@ const deletionScheduleName = (clockId: string) => `test-clock-deletion-${clockId
  */
 export async function createTestClock(deps: CreateDeps, tenant: Tenant, input: CreateTestClockInput) {
   const now = deps.wallClock.now().toISOString();
-  const deletesAfter = new Date(deps.clock.now().getTime() + TEST_CLOCK_LIFETIME_DAYS * DAY_MS).toISOString();
   const clock: TestClock = {
     tenant,
     id: deps.ids.prefixed('clock', 24),
@@ -72,19 +59,11 @@ export async function createTestClock(deps: CreateDeps, tenant: Tenant, input: C
     advancingTo: null,
     createdAt: now,
     updatedAt: now,
-    deletesAfter,
+    deletesAfter: deletesAfterCreation(deps.clock.now()),
     version: 1,
   };
   await deps.testClocks.create(clock, MAX_TEST_CLOCKS);
-  // The clock is saved: a failed schedule is reported and left to the heartbeat's sweep.
-  await deps.scheduler
-    .scheduleAt(deletionScheduleName(clock.id), new Date(deletesAfter), {
-      job: TEST_CLOCK_DELETION_JOB,
-      id: jobId(tenant, clock.id),
-    })
-    .catch((error) =>
-      deps.reporter.error('could not schedule a test clock deletion', error, { id: clock.id }),
-    );
+  await scheduleDeletion(deps, clock);
   return toTestClockView(clock);
 }
 
@@ -110,42 +89,6 @@ export async function deleteTestClock(deps: DeletionDeps, tenant: Tenant, id: st
   const clock = await found(deps, tenant, id);
   if (!(await removeTestClock(deps, clock))) throw new NotFoundError(TEST_CLOCK_NOT_FOUND);
   return { id: clock.id, deleted: true as const };
-}
-
-/**
- * The deletion itself, DELETE's and the clock's own at `deletesAfter`: the clock goes and frees its
- * slot; its pending deletion schedule goes too (left, it would only find the clock gone). False
- * when another deletion came first.
- */
-async function removeTestClock(deps: DeletionDeps, clock: TestClock): Promise<boolean> {
-  if (!(await deps.testClocks.delete(clock.tenant, clock.id))) return false;
-  await deps.scheduler
-    .cancel(deletionScheduleName(clock.id))
-    .catch((error) =>
-      deps.reporter.error('could not delete a test clock deletion schedule', error, { id: clock.id }),
-    );
-  return true;
-}
-
-/**
- * The job TEST_CLOCK_DELETION_JOB (its one-time schedule, or the heartbeat's sweep): deletes the
- * clock its id names once the service's clock is past its `deletesAfter`. Firing twice, early or
- * after a DELETE changes nothing.
- */
-export async function deleteExpiredTestClock(
-  deps: DeletionDeps & Pick<Deps, 'clock'>,
-  id: string,
-): Promise<{ outcome: 'deleted' } | NothingDue> {
-  const ref = parseJobId(id, TEST_CLOCK_ID);
-  const clock = ref && (await deps.testClocks.get(ref.tenant, ref.id));
-  if (!clock || Date.parse(clock.deletesAfter) > deps.clock.now().getTime()) return NOTHING_DUE;
-  return (await removeTestClock(deps, clock)) ? { outcome: 'deleted' } : NOTHING_DUE;
-}
-
-/** The heartbeat's backstop of the deletion schedules: the clocks past their `deletesAfter`. */
-export async function sweepExpiredTestClocks(deps: DeletionDeps & Pick<Deps, 'clock'>) {
-  const due = await deps.testClocks.dueDeletions(deps.clock.now(), SWEEP_HOURS_BACK);
-  return sweepDue(deps, TEST_CLOCK_DELETION_JOB, due, (jobId) => deleteExpiredTestClock(deps, jobId));
 }
 
 /**
