@@ -17,6 +17,8 @@ import { SCHEDULED_CHARGE_DUE_JOB } from '#shared/domain/scheduled-charges/charg
 import { runChargeDueJob, sweepDueCharges } from '#shared/domain/scheduled-charges/due';
 import { runDueJob, sweepDueSubscriptions } from '#shared/domain/subscriptions/due';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
+import { deleteExpiredTestClock, sweepExpiredTestClocks } from '#shared/domain/test-clocks/lifetime';
+import { TEST_CLOCK_DELETION_JOB } from '#shared/domain/test-clocks/test-clock';
 import { EXPIRY_JOB } from '#shared/domain/transactions/expiry-job';
 import { sweepPixExpiries } from '#shared/domain/transactions/expiry-sweep';
 import { receiveVerifiedNotification, settleByProviderStatus } from '#shared/domain/transactions/follow-ups';
@@ -57,6 +59,7 @@ export const jobHandlers: Record<string, JobHandler> = {
     scheduledChargeSweep: await sweepDueCharges(c.deps),
     installmentPlanSweep: await sweepDuePlans(c.deps),
     attemptSweep: await sweepAttempts(c.deps),
+    testClockDeletionSweep: await sweepExpiredTestClocks(c.deps),
   }),
   [EXPIRY_JOB]: (c, job) => expirePix(expiryDeps(c), job.id),
   [SESSION_EXPIRY_JOB]: (c, job) => expireSessionJob(c.deps, job.id),
@@ -65,6 +68,7 @@ export const jobHandlers: Record<string, JobHandler> = {
   [SCHEDULED_CHARGE_DUE_JOB]: (c, job) => runChargeDueJob(c.deps, job.id),
   [INSTALLMENT_PLAN_DUE_JOB]: (c, job) => runPlanDueJob(c.deps, job.id),
   [ATTEMPT_RECONCILE_JOB]: (c, job) => reconcileAttempt(c.deps, job.id),
+  [TEST_CLOCK_DELETION_JOB]: (c, job) => deleteExpiredTestClock(c.deps, job.id),
   // A repair is applied as the provider's notification would be: transition, events, follow-ups.
   [RECONCILIATION_JOB]: (c, job) =>
     runReconciliationJob({ ...c.deps, apply: (n) => receiveVerifiedNotification(c.deps, n) }, job.id),

@@ -43,6 +43,7 @@ const testClock = {
   status: 'ready',
   createdAt: '2026-11-28T17:05:30.112Z',
   updatedAt: '2026-11-28T17:05:30.112Z',
+  deletesAfter: '2026-12-28T17:05:30.112Z',
 } as const;
 
 export const examples = defineExamples(testHelperRoutes, {

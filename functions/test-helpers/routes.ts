@@ -19,6 +19,8 @@ import {
 import {
   advanceTestClockSchema,
   createTestClockSchema,
+  MAX_TEST_CLOCKS,
+  TEST_CLOCK_LIFETIME_DAYS,
   TEST_CLOCK_NOT_FOUND,
   testClockIdParam,
   testClockQuerySchema,
@@ -130,9 +132,9 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     auth,
     testOnly: 'hidden',
     summary: 'Sandbox: a test clock at frozenTime, for customers whose time you move yourself',
-    description:
-      'Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges, carnês and saved cards (their expiry) live in its time. Live tenants have no test clocks (404).',
+    description: `Create customers on it with \`testClockId\` (POST /api/customers): their subscriptions, scheduled charges, carnês and saved cards (their expiry) live in its time. A seller keeps at most ${MAX_TEST_CLOCKS} clocks in the sandbox (409 \`limit_reached\`; deleting one frees a slot); each deletes itself ${TEST_CLOCK_LIFETIME_DAYS} days after its creation (\`deletesAfter\`), as DELETE does. Live tenants have no test clocks (404).`,
     request: { body: createTestClockSchema },
+    errors: [409],
     responses: { 201: testClockResponse },
   },
   {
@@ -177,7 +179,7 @@ export const testHelperRoutes = defineRoutes('test-helpers', [
     testOnly: 'hidden',
     summary: "Sandbox: move a test clock forward, running its customers' due work on the way",
     description:
-      "Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock's, and at most two billing periods of the shortest subscription on the clock ahead of it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.",
+      "Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock's, and at most two billing periods of the shortest subscription on the clock ahead of it, or two years with no subscription on it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.",
     request: { path: testClockIdParam, body: advanceTestClockSchema },
     notFound: TEST_CLOCK_NOT_FOUND,
     errors: [409],

@@ -109,7 +109,8 @@ export const FUNCTION_NEEDS: Record<string, FunctionNeeds> = {
   },
   // The sandbox helpers pay, fail and charge back by sending the sandbox's signed notification. A
   // test clock's advance runs the due jobs on it (renewals, issuance: a boleto's link, a pix's
-  // expiry schedule); a sandbox tenant's mail and messages are kept in the table, never sent.
+  // expiry schedule); a clock's creation schedules its deletion 30 days on; a sandbox tenant's mail
+  // and messages are kept in the table, never sent.
   'test-helpers': { table: 'readWrite', schedulesJobs: true, secrets: ['gatewayWebhook', 'boletoPdf'] },
   // Connecting stores the seller's Asaas key encrypted; its webhooks may cancel or refund a charge,
   // and what they pay (a subscription, a scheduled-charge cycle, a carnê installment) schedules its due job.

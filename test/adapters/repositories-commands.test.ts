@@ -16,6 +16,7 @@ import { createIdempotencyRepository } from '#shared/adapters/dynamodb/idempoten
 import { createProductRepository } from '#shared/adapters/dynamodb/product-repository';
 import { createRateLimitRepository } from '#shared/adapters/dynamodb/rate-limit-repository';
 import { Table } from '#shared/adapters/dynamodb/table';
+import { createTestClockRepository } from '#shared/adapters/dynamodb/test-clock-repository';
 import { createTransactionRepository } from '#shared/adapters/dynamodb/transaction-repository';
 import { createWebhookEndpointRepository } from '#shared/adapters/dynamodb/webhook-endpoint-repository';
 import type { ApiKeyRecord } from '#shared/domain/auth/api-keys';
@@ -24,6 +25,7 @@ import type { CustomerProfile, GlobalCustomer } from '#shared/domain/customers/c
 import type { DomainEvent } from '#shared/domain/events/events';
 import type { Product } from '#shared/domain/products/products';
 import type { Tenant } from '#shared/domain/tenant';
+import type { TestClock } from '#shared/domain/test-clocks/test-clock';
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import type { WebhookEndpoint } from '#shared/domain/webhooks/endpoints';
 import { outboxPut as outboxItem } from '../support/outbox-put';
@@ -873,6 +875,87 @@ describe('webhook endpoint repository: create', () => {
             },
           },
         ],
+      },
+    ]);
+  });
+});
+
+describe('test clock repository: create and delete', () => {
+  const clock: TestClock = {
+    tenant: TENANT,
+    id: 'clock_4mQ1ZkTfV0sXb8RrN2cLw7Hd',
+    name: null,
+    frozenTime: NOW_ISO,
+    status: 'ready',
+    advancingTo: null,
+    createdAt: NOW_ISO,
+    updatedAt: NOW_ISO,
+    deletesAfter: '2026-04-09T15:00:00.000Z',
+    version: 1,
+  };
+
+  it("puts the clock with its deletion's hour bucket only if its id is new, with the tenant's count under the cap", async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+
+    await createTestClockRepository(table()).create(clock, 100);
+
+    const [{ TransactItems: items }] = transactions() as { TransactItems: Record<string, any>[] }[];
+    expect(items.map((i) => i.Put ?? i.Update)).toEqual([
+      {
+        TableName: TABLE_NAME,
+        Item: {
+          pk: TENANT_PK,
+          sk: `TESTCLOCK#${clock.id}`,
+          gsi3pk: 'DUE#CLOCK#2026-04-09T15',
+          gsi3sk: `2026-04-09T15:00:00.000Z#7:test:${clock.id}`,
+          entity: 'test-clock',
+          sellerId: 7,
+          environment: 'test',
+          id: clock.id,
+          name: null,
+          frozenTime: NOW_ISO,
+          status: 'ready',
+          advancingTo: null,
+          createdAt: NOW_ISO,
+          updatedAt: NOW_ISO,
+          deletesAfter: '2026-04-09T15:00:00.000Z',
+          version: 1,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+      {
+        TableName: TABLE_NAME,
+        Key: { pk: TENANT_PK, sk: 'TESTCLOCKCOUNT' },
+        UpdateExpression: 'SET entity = :entity, version = :one ADD #n :one',
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+        ExpressionAttributeNames: { '#n': 'clocks' },
+        ExpressionAttributeValues: { ':entity': 'test-clock-count', ':one': 1, ':max': 100 },
+      },
+    ]);
+  });
+
+  it('deletes a clock only if it exists, and gives its place under the cap back in the same transaction', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+
+    expect(await createTestClockRepository(table()).delete(TENANT, clock.id)).toBe(true);
+
+    const [{ TransactItems: items }] = transactions() as { TransactItems: Record<string, any>[] }[];
+    expect(items).toEqual([
+      {
+        Delete: {
+          TableName: TABLE_NAME,
+          Key: { pk: TENANT_PK, sk: `TESTCLOCK#${clock.id}` },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: TABLE_NAME,
+          Key: { pk: TENANT_PK, sk: 'TESTCLOCKCOUNT' },
+          UpdateExpression: 'ADD #n :minus',
+          ExpressionAttributeNames: { '#n': 'clocks' },
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
       },
     ]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '#infra/local/runtime';
+import { keys } from '#shared/adapters/dynamodb/keys';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
 import { periodEnd } from '#shared/domain/subscriptions/periods';
 import { customerBody, sellerFixtures } from '../support/fixtures';
@@ -18,6 +19,8 @@ useTestRuntime((r, a) => {
 const CLOCKS = '/api/test-helpers/test-clocks';
 const OTHER_DOCUMENT = '11144477735';
 const monthly = { name: 'Mensal', unitAmount: 29.9, billingInterval: 'month' };
+const DAY_SECONDS = 86_400;
+const DAY_MS = DAY_SECONDS * 1000;
 
 type Seller = Awaited<ReturnType<typeof seller>>;
 const seller = () => fixtures.seller({ product: { name: 'Clube do livro', installments: 1 } });
@@ -29,7 +32,7 @@ async function createClock(s: Seller, name?: string) {
   const frozenTime = new Date(Math.floor(runtime.clock.now().getTime() / 1000) * 1000).toISOString();
   const res = await post(s, CLOCKS, { frozenTime, ...(name ? { name } : {}) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; frozenTime: string; status: string };
+  return res.body as { id: string; frozenTime: string; status: string; deletesAfter: string };
 }
 
 async function customer(s: Seller, overrides: Record<string, unknown> = {}) {
@@ -278,7 +281,7 @@ describe('test clocks', () => {
     const before = (await get(s, `/api/v1/scheduled-charges/${charge.body.id}`)).body;
     expect(before.cycles[0].issued).toHaveLength(0);
 
-    // No subscription on the clock: no period bounds the advance.
+    // No subscription on the clock: two years bound the advance, not a period.
     const frozenTime = new Date(Date.parse(clock.frozenTime) + 40 * 86_400_000).toISOString();
     const moved = await advance(s, clock.id, frozenTime);
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
@@ -368,5 +371,128 @@ describe('test clocks', () => {
     await saveCard(s, onClock, expiryAhead(new Date(clock.frozenTime), 12));
     const kept = await get(s, `/api/v1/customers/${onClock.uuid}/payment-methods`);
     expect(kept.body.data.map((c: SavedCard) => c.id)).toEqual([card.id]);
+  });
+});
+
+describe('the limits of test clocks', () => {
+  it('moves a clock with no subscription at most two years per advance', async () => {
+    const s = await seller();
+    const clock = await createClock(s);
+    const twoYears = periodEnd(clock.frozenTime, 'year', 1, 2);
+    const beyond = await advance(s, clock.id, new Date(Date.parse(twoYears) + 1000).toISOString());
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.message).toEqual([
+      `frozenTime may be at most ${twoYears}: with no subscription on the clock, an advance moves at most 2 years`,
+    ]);
+    const moved = await advance(s, clock.id, twoYears);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body).toMatchObject({ frozenTime: twoYears, status: 'ready' });
+  });
+
+  it('keeps at most 100 clocks per seller environment, even when created at once; a deletion frees a slot', async () => {
+    const s = await seller();
+    const first = await createClock(s);
+    // 97 more counted as if created: the real rule, without creating them.
+    await runtime.deps.table.update({
+      Key: keys.testClockCount(s.tenant),
+      UpdateExpression: 'ADD clocks :n',
+      ExpressionAttributeValues: { ':n': 97 },
+    });
+    const frozenTime = first.frozenTime;
+    const racing = await Promise.all(Array.from({ length: 5 }, () => post(s, CLOCKS, { frozenTime })));
+    const created = racing.filter((r) => r.status === 201).length;
+    expect(created).toBeLessThanOrEqual(2);
+    for (const r of racing.filter((r) => r.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(['limit_reached', 'concurrent_update']).toContain(r.body.code);
+    }
+    // One at a time up to the cap: 100 clocks counted, and exactly as many kept (no partial write).
+    for (let i = created; i < 2; i += 1) expect((await post(s, CLOCKS, { frozenTime })).status).toBe(201);
+    const refused = await post(s, CLOCKS, { frozenTime });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      code: 'limit_reached',
+      message: 'A seller may have at most 100 test clocks in the sandbox; delete one before creating another',
+    });
+    expect((await get(s, `${CLOCKS}?limit=100`)).body.data).toHaveLength(3);
+
+    expect((await api.del(`${CLOCKS}/${first.id}`, { token: s.key })).status).toBe(200);
+    expect((await api.del(`${CLOCKS}/${first.id}`, { token: s.key })).status).toBe(404);
+    expect((await post(s, CLOCKS, { frozenTime })).status).toBe(201);
+    expect((await post(s, CLOCKS, { frozenTime })).status).toBe(409);
+    // Another seller counts apart.
+    const other = await seller();
+    expect((await post(other, CLOCKS, { frozenTime })).status).toBe(201);
+  });
+
+  // Moves the runtime's clock 30 days: the last test of the file.
+  it('deletes a clock 30 days after its creation, by its schedule or by the heartbeat when the schedule is lost; what lived on it stays, frozen', async () => {
+    const s = await seller();
+    const before = runtime.clock.now().getTime();
+    const scheduled = await createClock(s);
+    expect(Date.parse(scheduled.deletesAfter)).toBeGreaterThanOrEqual(before + 30 * DAY_MS);
+    expect(Date.parse(scheduled.deletesAfter)).toBeLessThanOrEqual(
+      runtime.clock.now().getTime() + 30 * DAY_MS,
+    );
+    const job = (id: string) => ({ job: 'test-clock-deletion', id: `${s.sellerId}:test:${id}` });
+    const schedule = runtime.scheduler
+      .pending()
+      .find((e) => e.name === `test-clock-deletion-${scheduled.id}`);
+    expect(schedule?.payload).toEqual(job(scheduled.id));
+    expect(schedule?.at).toBe(Date.parse(scheduled.deletesAfter));
+
+    const c = await customer(s, { testClockId: scheduled.id });
+    const clockDay = saoPauloDate(new Date(scheduled.frozenTime));
+    const charge = await post(s, '/api/v1/scheduled-charges', {
+      customerId: c.id,
+      amount: 80,
+      methods: ['pix'],
+      type: 'one_time',
+      description: 'Consulta',
+      dueDate: addDays(clockDay, 10),
+    });
+    expect(charge.status, JSON.stringify(charge.body)).toBe(201);
+    const chargeBefore = (await get(s, `/api/v1/scheduled-charges/${charge.body.id}`)).body;
+
+    // Eight hours later, a clock whose schedule is lost: only the heartbeat's sweep can delete it,
+    // and the sweep (six hours back) can no longer see the first one's deletion time.
+    await api.post('/api/test-helpers/clock/advance', { seconds: 8 * 3600 });
+    const lost = await createClock(s);
+    await runtime.scheduler.cancel(`test-clock-deletion-${lost.id}`);
+
+    // A day short of 30: both clocks are still there.
+    await api.post('/api/test-helpers/clock/advance', { seconds: 29 * DAY_SECONDS });
+    expect((await get(s, `${CLOCKS}/${scheduled.id}`)).status).toBe(200);
+    expect((await get(s, `${CLOCKS}/${lost.id}`)).status).toBe(200);
+    const untilLost = Date.parse(lost.deletesAfter) - runtime.clock.now().getTime();
+    await api.post('/api/test-helpers/clock/advance', { seconds: Math.ceil(untilLost / 1000) + 60 });
+    for (const clock of [scheduled, lost])
+      expect((await get(s, `${CLOCKS}/${clock.id}`)).status, clock.id).toBe(404);
+    expect((await get(s, CLOCKS)).body.data).toEqual([]);
+    const count = async () =>
+      (await runtime.deps.table.get<{ clocks: number }>(keys.testClockCount(s.tenant)))?.clocks;
+    expect(await count()).toBe(0);
+
+    // Fired again (its job once more, and the heartbeat that still sees its hour): nothing changes.
+    await runtime.scheduler.scheduleAt(
+      'again',
+      new Date(runtime.clock.now().getTime() + 1000),
+      job(scheduled.id),
+    );
+    await api.post('/api/test-helpers/clock/advance', { seconds: 600 });
+    expect(await count()).toBe(0);
+
+    // What lived on the clock stays as it was, and runs no more.
+    expect((await get(s, `/api/v1/scheduled-charges/${charge.body.id}`)).body).toEqual(chargeBefore);
+    const refused = await post(s, '/api/v1/scheduled-charges', {
+      customerId: c.id,
+      amount: 80,
+      methods: ['pix'],
+      type: 'one_time',
+      description: 'Consulta',
+      dueDate: addDays(clockDay, 10),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toEqual(['customerId names a customer whose test clock was deleted']);
   });
 });

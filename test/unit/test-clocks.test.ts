@@ -2,22 +2,41 @@ import { describe, expect, it } from 'vitest';
 import { clockScope, scopedClock } from '#shared/adapters/system/clock';
 import { NOTHING_DUE, runDue } from '#shared/domain/due-schedule';
 import type { ScheduledJob, TestClockRepository } from '#shared/domain/ports';
-import type { ClockDueItem, TestClock } from '#shared/domain/test-clocks/test-clock';
+import type { BillingInterval } from '#shared/domain/subscriptions/price';
+import { deleteExpiredTestClock, sweepExpiredTestClocks } from '#shared/domain/test-clocks/lifetime';
+import {
+  type ClockDueItem,
+  TEST_CLOCK_DELETION_JOB,
+  type TestClock,
+  TestClockLimitError,
+} from '#shared/domain/test-clocks/test-clock';
 import { advanceTestClock, createTestClock } from '#shared/domain/test-clocks/test-clocks';
 import { ConflictError } from '#shared/errors';
 import { SequentialIds } from '../support/fakes/ids';
 import { FakeReporter } from '../support/fakes/reporter';
+import { FakeScheduler } from '../support/fakes/scheduler';
 
 const TENANT = { sellerId: 7, environment: 'test' as const };
 const START = '2026-11-28T12:00:00.000Z';
 const wall = { now: () => new Date('2026-11-28T17:00:00.000Z') };
 const business = scopedClock({ now: () => new Date('2026-11-28T17:00:00.000Z') });
 
-/** The clock and its due index in memory; `due` is what the due jobs leave on it. */
-function fakeClocks(due: ClockDueItem[]) {
+/**
+ * The clock and its due index in memory; `due` is what the due jobs leave on it, `periods` the
+ * billing periods of the subscriptions on it.
+ */
+function fakeClocks(
+  due: ClockDueItem[],
+  periods: { billingInterval: BillingInterval; intervalCount: number }[] = [
+    { billingInterval: 'month', intervalCount: 1 },
+  ],
+) {
   const clocks = new Map<string, TestClock>();
   const repo: TestClockRepository = {
-    create: async (c) => void clocks.set(c.id, c),
+    create: async (c, max) => {
+      if (clocks.size >= max) throw new TestClockLimitError(max);
+      clocks.set(c.id, c);
+    },
     get: async (_t, id) => clocks.get(id) ?? null,
     list: async () => ({ items: [...clocks.values()] }),
     save: async (next, previous) => {
@@ -28,17 +47,27 @@ function fakeClocks(due: ClockDueItem[]) {
     delete: async (_t, id) => clocks.delete(id),
     dueOn: async (_t, _id, until) =>
       due.filter((d) => d.dueAt <= until).sort((a, b) => a.dueAt.localeCompare(b.dueAt)),
-    subscriptionPeriods: async () => [{ billingInterval: 'month', intervalCount: 1 }],
+    subscriptionPeriods: async () => periods,
+    dueDeletions: async (now) =>
+      [...clocks.values()]
+        .filter((c) => c.deletesAfter <= now.toISOString())
+        .map((c) => `${c.tenant.sellerId}:${c.tenant.environment}:${c.id}`),
   };
   return { clocks, repo };
 }
 
-function scene(due: ClockDueItem[], run: (job: ScheduledJob, at: Date) => void) {
-  const { clocks, repo } = fakeClocks(due);
+function scene(
+  due: ClockDueItem[],
+  run: (job: ScheduledJob, at: Date) => void,
+  periods?: Parameters<typeof fakeClocks>[1],
+) {
+  const { clocks, repo } = fakeClocks(due, periods);
   const deps = {
     testClocks: repo,
     clockScope,
     wallClock: wall,
+    clock: business,
+    scheduler: new FakeScheduler(),
     ids: new SequentialIds(),
     reporter: new FakeReporter(),
     runJob: async (job: ScheduledJob) => {
@@ -84,6 +113,20 @@ describe('advancing a test clock', () => {
     const far = advanceTestClock(deps, TENANT, clock.id, { frozenTime: '2027-01-28T12:00:01.000Z' });
     await expect(far).rejects.toMatchObject({ statusCode: 400 });
     await expect(far).rejects.toThrow(/frozenTime may be at most 2027-01-28T12:00:00.000Z/);
+  });
+
+  it('refuses a target more than two years ahead when no subscription is on the clock', async () => {
+    const { deps } = scene([], () => undefined, []);
+    const clock = await createTestClock(deps, TENANT, { frozenTime: START });
+    const far = advanceTestClock(deps, TENANT, clock.id, { frozenTime: '2028-11-28T12:00:01.000Z' });
+    await expect(far).rejects.toMatchObject({ statusCode: 400 });
+    await expect(far).rejects.toThrow(
+      'frozenTime may be at most 2028-11-28T12:00:00.000Z: with no subscription on the clock, an advance moves at most 2 years',
+    );
+    const twoYears = await advanceTestClock(deps, TENANT, clock.id, {
+      frozenTime: '2028-11-28T12:00:00.000Z',
+    });
+    expect(twoYears).toMatchObject({ status: 'ready', frozenTime: '2028-11-28T12:00:00.000Z' });
   });
 
   it('an advance cut short is finished by the same advance repeated; another target is a 409', async () => {
@@ -136,6 +179,47 @@ describe('advancing a test clock', () => {
     const clock = await createTestClock(deps, TENANT, { frozenTime: START });
     await advanceTestClock(deps, TENANT, clock.id, { frozenTime: '2027-01-01T04:00:00.000Z' });
     expect(runs).toEqual(['payment-method-expiry', 'subscription-due']);
+  });
+});
+
+describe("a test clock's lifetime and cap", () => {
+  it('schedules its deletion 30 days after its creation on the service clock; the job deletes it then, once', async () => {
+    const { clocks, deps } = scene([], () => undefined);
+    const clock = await createTestClock(deps, TENANT, { frozenTime: START });
+    expect(clock.deletesAfter).toBe('2026-12-28T17:00:00.000Z');
+    const job = { job: TEST_CLOCK_DELETION_JOB, id: `7:test:${clock.id}` };
+    expect(deps.scheduler.scheduled).toEqual([
+      { name: `test-clock-deletion-${clock.id}`, at: new Date(clock.deletesAfter), payload: job },
+    ]);
+    // Early (a forged or early run): nothing happens.
+    expect(await deleteExpiredTestClock(deps, job.id)).toBe(NOTHING_DUE);
+    expect(clocks.has(clock.id)).toBe(true);
+    const later = { ...deps, clock: { now: () => new Date('2026-12-28T17:00:00.000Z') } };
+    expect(await deleteExpiredTestClock(later, job.id)).toEqual({ outcome: 'deleted' });
+    expect(clocks.has(clock.id)).toBe(false);
+    expect(deps.scheduler.canceled).toEqual([`test-clock-deletion-${clock.id}`]);
+    // Fired twice, or by the sweep after it: nothing more.
+    expect(await deleteExpiredTestClock(later, job.id)).toBe(NOTHING_DUE);
+    expect(await sweepExpiredTestClocks(later)).toEqual({ due: 0, ran: 0 });
+  });
+
+  it('the sweep deletes the clocks past their deletesAfter that no schedule deleted; a job id of no clock changes nothing', async () => {
+    const { clocks, deps } = scene([], () => undefined);
+    const old = await createTestClock(deps, TENANT, { frozenTime: START });
+    const later = { ...deps, clock: { now: () => new Date('2026-12-29T00:00:00.000Z') } };
+    const young = await createTestClock(later, TENANT, { frozenTime: START });
+    expect(await sweepExpiredTestClocks(later)).toEqual({ due: 1, ran: 1 });
+    expect([...clocks.keys()]).toEqual([young.id]);
+    expect(clocks.has(old.id)).toBe(false);
+    expect(await deleteExpiredTestClock(later, '7:test:not-a-clock')).toBe(NOTHING_DUE);
+  });
+
+  it('a failed deletion schedule is reported; the clock is still created', async () => {
+    const { clocks, deps } = scene([], () => undefined);
+    deps.scheduler.failWith = new Error('throttled');
+    const clock = await createTestClock(deps, TENANT, { frozenTime: START });
+    expect(clocks.has(clock.id)).toBe(true);
+    expect(deps.reporter.reports).toHaveLength(1);
   });
 });
 

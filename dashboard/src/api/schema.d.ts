@@ -1801,7 +1801,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: a test clock at frozenTime, for customers whose time you move yourself
-         * @description Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges, carnês and saved cards (their expiry) live in its time. Live tenants have no test clocks (404).
+         * @description Create customers on it with `testClockId` (POST /api/customers): their subscriptions, scheduled charges, carnês and saved cards (their expiry) live in its time. A seller keeps at most 100 clocks in the sandbox (409 `limit_reached`; deleting one frees a slot); each deletes itself 30 days after its creation (`deletesAfter`), as DELETE does. Live tenants have no test clocks (404).
          */
         post: operations["createTestClock"];
         delete?: never;
@@ -1842,7 +1842,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: move a test clock forward, running its customers' due work on the way
-         * @description Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock's, and at most two billing periods of the shortest subscription on the clock ahead of it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.
+         * @description Runs, in time order and each at its due time, the renewals, retries, reminders, issuance and expiries due on the clock up to frozenTime, then answers the clock `ready` at frozenTime. frozenTime must be later than the clock's, and at most two billing periods of the shortest subscription on the clock ahead of it, or two years with no subscription on it (400 otherwise). An advance cut short (409 `test_clock_advancing`) is finished by repeating it.
          */
         post: operations["advanceTestClock"];
         delete?: never;
@@ -4841,6 +4841,11 @@ export interface components {
         TestClock: {
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the clock deletes itself (30 days after its creation), as DELETE does: what lived on it stays, frozen
+             */
+            deletesAfter: string;
             /**
              * Format: date-time
              * @description The clock's time: the business time of the customers on it
@@ -21012,7 +21017,8 @@ export interface operations {
                      *           "frozenTime": "2026-11-28T17:00:00.000Z",
                      *           "status": "ready",
                      *           "createdAt": "2026-11-28T17:05:30.112Z",
-                     *           "updatedAt": "2026-11-28T17:05:30.112Z"
+                     *           "updatedAt": "2026-11-28T17:05:30.112Z",
+                     *           "deletesAfter": "2026-12-28T17:05:30.112Z"
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -21159,7 +21165,8 @@ export interface operations {
                      *       "frozenTime": "2026-11-28T17:00:00.000Z",
                      *       "status": "ready",
                      *       "createdAt": "2026-11-28T17:05:30.112Z",
-                     *       "updatedAt": "2026-11-28T17:05:30.112Z"
+                     *       "updatedAt": "2026-11-28T17:05:30.112Z",
+                     *       "deletesAfter": "2026-12-28T17:05:30.112Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -21239,6 +21246,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Conflict: the resource changed meanwhile or its state refuses the operation, or a request with this X-Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limit exceeded; retry after the Retry-After seconds. */
             429: {
                 headers: {
@@ -21309,7 +21325,8 @@ export interface operations {
                      *       "frozenTime": "2026-11-28T17:00:00.000Z",
                      *       "status": "ready",
                      *       "createdAt": "2026-11-28T17:05:30.112Z",
-                     *       "updatedAt": "2026-11-28T17:05:30.112Z"
+                     *       "updatedAt": "2026-11-28T17:05:30.112Z",
+                     *       "deletesAfter": "2026-12-28T17:05:30.112Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];
@@ -21598,7 +21615,8 @@ export interface operations {
                      *       "frozenTime": "2026-12-28T18:00:00.000Z",
                      *       "status": "ready",
                      *       "createdAt": "2026-11-28T17:05:30.112Z",
-                     *       "updatedAt": "2026-11-28T17:06:02.540Z"
+                     *       "updatedAt": "2026-11-28T17:06:02.540Z",
+                     *       "deletesAfter": "2026-12-28T17:05:30.112Z"
                      *     }
                      */
                     "application/json": components["schemas"]["TestClock"];

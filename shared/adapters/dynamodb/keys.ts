@@ -331,6 +331,10 @@ export const keys = {
   /** A sandbox seller's test clock, in its tenant partition (a prefix query lists them). */
   testClock: (t: Tenant, id: string): Key => inTenant(t, `TESTCLOCK#${id}`),
   testClockPrefix: 'TESTCLOCK#',
+  /** A tenant's count of test clocks: the cap is a condition on it, written with the clock. */
+  testClockCount: (t: Tenant): Key => inTenant(t, 'TESTCLOCKCOUNT'),
+  /** Hour buckets of test clocks' `deletesAfter`, swept by the heartbeat in case a schedule never fired. */
+  testClockDeletionBucket: (instant: string) => `DUE#CLOCK#${instant.slice(0, 13)}`,
   /**
    * The due index of one test clock: the subscriptions, scheduled charges, carnês and saved cards on
    * it with work due, sorted by `<due time>#<job id>` (an advance reads it instead of the hour buckets).

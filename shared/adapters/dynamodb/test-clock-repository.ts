@@ -2,18 +2,24 @@ import { jobId } from '#shared/domain/job-id';
 import type { TestClockRepository } from '#shared/domain/ports';
 import type { BillingInterval } from '#shared/domain/subscriptions/price';
 import type { Tenant } from '#shared/domain/tenant';
-import type { ClockDueItem, ClockDueKind } from '#shared/domain/test-clocks/test-clock';
+import {
+  type ClockDueItem,
+  type ClockDueKind,
+  TestClockLimitError,
+} from '#shared/domain/test-clocks/test-clock';
 import { ConflictError } from '#shared/errors';
+import { dueJobIds, hourBuckets } from './due-buckets';
 import { planEntity } from './entities/installment-plan';
 import { paymentMethodEntity } from './entities/payment-method';
 import { scheduledChargeEntity } from './entities/scheduled-charge';
 import { subscriptionEntity } from './entities/subscription';
 import { testClockEntity } from './entities/test-clock';
 import { keys } from './keys';
-import { alreadyExists, type Item, orConflict, type Table } from './table';
+import { alreadyExists, ConditionFailedError, type Item, orConflict, type Table } from './table';
 
 /** The due entities' `byTestClock` pattern: one physical index (gsi6), one partition per clock. */
 const { byTestClock } = subscriptionEntity.patterns;
+const { byDeletionHour } = testClockEntity.patterns;
 
 /** Each due entity's kind, the resource id its due job names and its due time (`dueAt` unless said). */
 const DUE_ENTITIES: Record<string, { kind: ClockDueKind; id: (item: Item) => string; dueAt?: string }> = {
@@ -26,6 +32,14 @@ const DUE_ENTITIES: Record<string, { kind: ClockDueKind; id: (item: Item) => str
     dueAt: 'nextExpiryStepAt',
   },
 };
+
+/** The tenant's clock count stayed held by other creations and deletions through every retry. */
+const countContended = (cause: unknown) =>
+  new ConflictError(
+    "The seller's test clocks are being created or deleted at the same time; retry",
+    'concurrent_update',
+    { reason: 'contended', cause },
+  );
 
 /** Test clocks under their tenant; the work on a clock through the due entities' `byTestClock` pattern. */
 export function createTestClockRepository(table: Table): TestClockRepository {
@@ -54,11 +68,28 @@ export function createTestClockRepository(table: Table): TestClockRepository {
   }
 
   return {
-    async create(clock) {
-      await orConflict(
-        table.put(testClockEntity.toItem(clock), { ConditionExpression: 'attribute_not_exists(pk)' }),
-        alreadyExists('The test clock'),
-      );
+    async create(clock, max) {
+      // The clock and the tenant's count in one transaction: the cap is a condition, never a count
+      // read first, so concurrent creations cannot pass it together.
+      await table.write({
+        items: [
+          { Put: { Item: testClockEntity.toItem(clock), ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Update: {
+              Key: keys.testClockCount(clock.tenant),
+              UpdateExpression: 'SET entity = :entity, version = :one ADD #n :one',
+              ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+              ExpressionAttributeNames: { '#n': 'clocks' },
+              ExpressionAttributeValues: { ':entity': 'test-clock-count', ':one': 1, ':max': max },
+            },
+          },
+        ],
+        toError: (failure) =>
+          failure.failedIndexes.includes(0)
+            ? alreadyExists('The test clock')(failure)
+            : new TestClockLimitError(max),
+        contended: countContended,
+      });
     },
     async get(tenant, id) {
       const item = await table.get<Item>(keys.testClock(tenant, id), { consistent: true });
@@ -88,7 +119,33 @@ export function createTestClockRepository(table: Table): TestClockRepository {
           }),
       );
     },
-    delete: (tenant, id) => table.deleteIfExists(keys.testClock(tenant, id)),
+    async delete(tenant, id) {
+      try {
+        await table.write({
+          items: [
+            { Delete: { Key: keys.testClock(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
+            {
+              Update: {
+                Key: keys.testClockCount(tenant),
+                UpdateExpression: 'ADD #n :minus',
+                ExpressionAttributeNames: { '#n': 'clocks' },
+                ExpressionAttributeValues: { ':minus': -1 },
+              },
+            },
+          ],
+          toError: (failure) => failure,
+          contended: countContended,
+        });
+        return true;
+      } catch (error) {
+        // attribute_exists(pk) failed: the clock was gone already (another deletion freed its slot).
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
+    dueDeletions(now, hoursBack) {
+      return dueJobIds(table, byDeletionHour, hourBuckets(now, hoursBack, keys.testClockDeletionBucket), now);
+    },
     async dueOn(tenant, clockId, until) {
       const due: ClockDueItem[] = [];
       for (const item of await onClock(tenant, clockId, until)) {

@@ -12,6 +12,11 @@ const fields = {
     .describe('`advancing` while an advance runs the due work on the clock; `ready` otherwise'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  deletesAfter: z.iso
+    .datetime()
+    .describe(
+      'When the clock deletes itself (30 days after its creation), as DELETE does: what lived on it stays, frozen',
+    ),
 };
 
 /** A test clock: POST, GET, the items of the list and the advance's answer. */

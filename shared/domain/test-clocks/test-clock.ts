@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { limitQuery } from '#shared/domain/paging';
 import type { Tenant } from '#shared/domain/tenant';
+import { ConflictError } from '#shared/errors';
 
 export const TEST_CLOCK_NOT_FOUND = 'Test clock not found';
 
@@ -25,6 +26,11 @@ export interface TestClock {
   /** Real time (the wall clock), as an API key's. */
   createdAt: string;
   updatedAt: string;
+  /**
+   * When the clock deletes itself, TEST_CLOCK_LIFETIME_DAYS after its creation on the service's
+   * clock (the time its one-time schedule and the heartbeat's sweep run on).
+   */
+  deletesAfter: string;
   /** The optimistic lock. */
   version: number;
 }
@@ -36,6 +42,25 @@ export interface TestClock {
  */
 export const MAX_PERIODS_PER_ADVANCE = 2;
 export const MAX_RUNS_PER_ADVANCE = 300;
+/** With no subscription on the clock, an advance moves it at most this many years (Stripe's limit). */
+export const MAX_YEARS_PER_ADVANCE = 2;
+
+/** A clock deletes itself this long after its creation, as Stripe's `deletes_after`. */
+export const TEST_CLOCK_LIFETIME_DAYS = 30;
+/** Clocks a seller may keep in one sandbox environment; a deletion (or an auto-deletion) frees one. */
+export const MAX_TEST_CLOCKS = 100;
+/** The one-time job that deletes a clock at its `deletesAfter` (the heartbeat sweeps what it missed). */
+export const TEST_CLOCK_DELETION_JOB = 'test-clock-deletion';
+
+export class TestClockLimitError extends ConflictError {
+  constructor(max: number) {
+    super(
+      `A seller may have at most ${max} test clocks in the sandbox; delete one before creating another`,
+      'limit_reached',
+      { reason: 'invalid_state' },
+    );
+  }
+}
 
 /** The kinds of resource whose due work lives on a clock (the clock's due index); a saved card's is its expiry. */
 export type ClockDueKind = 'subscription' | 'scheduled-charge' | 'installment-plan' | 'payment-method';
@@ -80,6 +105,7 @@ export interface TestClockView {
   status: TestClockStatus;
   createdAt: string;
   updatedAt: string;
+  deletesAfter: string;
 }
 
 export const toTestClockView = (c: TestClock): TestClockView => ({
@@ -89,4 +115,5 @@ export const toTestClockView = (c: TestClock): TestClockView => ({
   status: c.status,
   createdAt: c.createdAt,
   updatedAt: c.updatedAt,
+  deletesAfter: c.deletesAfter,
 });

@@ -7,18 +7,24 @@ import { periodEnd } from '#shared/domain/subscriptions/periods';
 import { SUBSCRIPTION_DUE_JOB } from '#shared/domain/subscriptions/subscription';
 import type { Tenant } from '#shared/domain/tenant';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
+import { type DeletionDeps, deletesAfterCreation, removeTestClock, scheduleDeletion } from './lifetime';
 import {
   type AdvanceTestClockInput,
   type ClockDueKind,
   type CreateTestClockInput,
   MAX_PERIODS_PER_ADVANCE,
   MAX_RUNS_PER_ADVANCE,
+  MAX_TEST_CLOCKS,
+  MAX_YEARS_PER_ADVANCE,
   TEST_CLOCK_NOT_FOUND,
   type TestClock,
   toTestClockView,
 } from './test-clock';
 
 export type TestClockDeps = Pick<Deps, 'testClocks' | 'clockScope' | 'wallClock' | 'ids' | 'reporter'>;
+
+/** A creation also schedules the clock's deletion on the service's clock. */
+export type CreateDeps = TestClockDeps & Pick<Deps, 'clock' | 'scheduler'>;
 
 export interface AdvanceDeps extends TestClockDeps {
   /** Runs one due job through the jobs' own dispatch (shared/jobs.ts), as its schedule would. */
@@ -39,8 +45,12 @@ async function found(deps: Pick<Deps, 'testClocks'>, tenant: Tenant, id: string)
   return clock;
 }
 
-/** POST /api/test-helpers/test-clocks: a sandbox clock at `frozenTime`, ready. */
-export async function createTestClock(deps: TestClockDeps, tenant: Tenant, input: CreateTestClockInput) {
+/**
+ * POST /api/test-helpers/test-clocks: a sandbox clock at `frozenTime`, ready, one of at most
+ * MAX_TEST_CLOCKS of the tenant, deleting itself TEST_CLOCK_LIFETIME_DAYS later (a one-time
+ * schedule; the heartbeat's sweep runs what the schedule missed).
+ */
+export async function createTestClock(deps: CreateDeps, tenant: Tenant, input: CreateTestClockInput) {
   const now = deps.wallClock.now().toISOString();
   const clock: TestClock = {
     tenant,
@@ -51,9 +61,11 @@ export async function createTestClock(deps: TestClockDeps, tenant: Tenant, input
     advancingTo: null,
     createdAt: now,
     updatedAt: now,
+    deletesAfter: deletesAfterCreation(deps.clock.now()),
     version: 1,
   };
-  await deps.testClocks.create(clock);
+  await deps.testClocks.create(clock, MAX_TEST_CLOCKS);
+  await scheduleDeletion(deps, clock);
   return toTestClockView(clock);
 }
 
@@ -75,24 +87,36 @@ export async function listTestClocks(
  * (no schedule, sweep or advance runs it again), and its customers' new subscriptions, charges and
  * carnês are refused (docs/decisions.md, "Test clocks per sandbox seller").
  */
-export async function deleteTestClock(deps: Pick<Deps, 'testClocks'>, tenant: Tenant, id: string) {
+export async function deleteTestClock(deps: DeletionDeps, tenant: Tenant, id: string) {
   const clock = await found(deps, tenant, id);
-  if (!(await deps.testClocks.delete(tenant, id))) throw new NotFoundError(TEST_CLOCK_NOT_FOUND);
+  if (!(await removeTestClock(deps, clock))) throw new NotFoundError(TEST_CLOCK_NOT_FOUND);
   return { id: clock.id, deleted: true as const };
 }
 
 /**
- * The latest time an advance from the clock's frozenTime may reach: two billing periods of the
- * shortest subscription on it (Stripe's limit); null when no subscription on it has work due.
+ * The latest time an advance from the clock's frozenTime may reach, and why (Stripe's limits): two
+ * billing periods of the shortest subscription on it, or two years when no subscription on it has
+ * work due.
  */
-async function advanceLimit(deps: Pick<Deps, 'testClocks'>, clock: TestClock): Promise<string | null> {
+async function advanceLimit(
+  deps: Pick<Deps, 'testClocks'>,
+  clock: TestClock,
+): Promise<{ limit: string; rule: string }> {
   const periods = await deps.testClocks.subscriptionPeriods(clock.tenant, clock.id);
   let limit: string | null = null;
   for (const p of periods) {
     const end = periodEnd(clock.frozenTime, p.billingInterval, p.intervalCount, MAX_PERIODS_PER_ADVANCE);
     if (limit === null || Date.parse(end) < Date.parse(limit)) limit = end;
   }
-  return limit;
+  if (limit !== null)
+    return {
+      limit,
+      rule: `an advance moves at most ${MAX_PERIODS_PER_ADVANCE} billing periods of the shortest subscription on the clock`,
+    };
+  return {
+    limit: periodEnd(clock.frozenTime, 'year', 1, MAX_YEARS_PER_ADVANCE),
+    rule: `with no subscription on the clock, an advance moves at most ${MAX_YEARS_PER_ADVANCE} years`,
+  };
 }
 
 /**
@@ -122,11 +146,9 @@ export async function advanceTestClock(
       throw new ValidationError([
         `frozenTime must be later than the clock's frozenTime (${stored.frozenTime})`,
       ]);
-    const limit = await advanceLimit(deps, stored);
-    if (limit !== null && Date.parse(target) > Date.parse(limit))
-      throw new ValidationError([
-        `frozenTime may be at most ${limit}: an advance moves at most ${MAX_PERIODS_PER_ADVANCE} billing periods of the shortest subscription on the clock`,
-      ]);
+    const { limit, rule } = await advanceLimit(deps, stored);
+    if (Date.parse(target) > Date.parse(limit))
+      throw new ValidationError([`frozenTime may be at most ${limit}: ${rule}`]);
     clock = {
       ...stored,
       status: 'advancing',
