@@ -29,7 +29,15 @@ import {
 
 export type IssueDeps = Pick<
   ScheduledChargeDeps,
-  'scheduledCharges' | 'transactions' | 'attempts' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+  | 'scheduledCharges'
+  | 'transactions'
+  | 'attempts'
+  | 'payments'
+  | 'scheduler'
+  | 'clock'
+  | 'clockScope'
+  | 'ids'
+  | 'reporter'
 >;
 
 /**
