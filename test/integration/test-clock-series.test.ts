@@ -100,7 +100,7 @@ async function activeCarne(s: Seller, behindMs: number) {
   return { clock, path, uuid: plan.body.uuid as string };
 }
 
-describe('a carnê and a card series on a test clock', () => {
+describe('a carnê on a test clock', () => {
   it('a carnê on a clock behind the service: installment 2 overdue once past its due date, completed once both are paid', async () => {
     const s = await fixtures.seller();
     const hour = 3_600_000;
@@ -125,5 +125,64 @@ describe('a carnê and a card series on a test clock', () => {
     await eventually(async () => (await get(s, path)).body.status === 'completed');
     await advance(s, clock, 40);
     expect(await eventsOf(s, 'installment_plan.completed', uuid)).toHaveLength(1);
+  });
+});
+
+describe('a card series on a test clock', () => {
+  it('a cycle whose saved card is declined fails once its retries are exhausted: cycle_failed once', async () => {
+    const s = await fixtures.seller();
+    const { clock, customer } = await clockAt(s, 0);
+    const clockDay = saoPauloDate(new Date(clock.frozenTime));
+    const created = await post(s, '/api/v1/scheduled-charges', {
+      customerId: customer.id,
+      amount: 59.9,
+      dueDate: addDays(clockDay, 1),
+      methods: ['card'],
+      description: 'Assinatura',
+      type: 'recurring',
+      recurrence: { interval: 'month', endAfterCycles: 3 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const path = `/api/v1/scheduled-charges/${created.body.id}`;
+    const { payUrl } = (await get(s, path)).body.cycles[0];
+    const token = new URL(payUrl, 'http://x').pathname.split('/').pop();
+    const [y] = clockDay.split('-').map(Number);
+    const paidOnLink = await api.post(`/api/public/cobranca/${token}/card`, {
+      card: {
+        number: '4000000000000341',
+        holderName: 'MARIA SOUZA',
+        expiryMonth: 12,
+        expiryYear: y + 3,
+        cvv: '123',
+      },
+    });
+    expect(paidOnLink.status, JSON.stringify(paidOnLink.body)).toBeLessThan(300);
+    expect((await get(s, path)).body.paymentMethod).toMatchObject({ cardLast4: '0341' });
+
+    // Cycle 2 (due a month after the first) is charged at its due date and retried 3, 5 and 7 days
+    // after each decline: 34 days in, two attempts were declined and the cycle has not failed yet.
+    await advance(s, clock, 34);
+    const attempts = async () =>
+      ((await get(s, `${path}/attempts?cycleNumber=2`)).body.data as { status: string; source: string }[])
+        .map((a) => `${a.source}:${a.status}`)
+        .reverse();
+    expect(await attempts()).toEqual(['silent_charge:declined', 'card_retry:declined']);
+    expect(await eventsOf(s, 'scheduled_charge.cycle_failed', created.body.id)).toHaveLength(0);
+    // The fourth attempt, the last, is declined: the cycle failed, once however often the clock moves on.
+    await advance(s, clock, 50);
+    await advance(s, clock, 55);
+    expect(await attempts()).toEqual([
+      'silent_charge:declined',
+      'card_retry:declined',
+      'card_retry:declined',
+      'card_retry:declined',
+    ]);
+    expect((await get(s, path)).body.cycles[1]).toMatchObject({
+      status: 'failed',
+      failureCode: 'card_declined',
+    });
+    const failed = await eventsOf(s, 'scheduled_charge.cycle_failed', created.body.id);
+    expect(failed).toHaveLength(1);
+    expect(failed[0].data).toMatchObject({ cycleNumber: 2, failureCode: 'card_declined' });
   });
 });

@@ -189,6 +189,32 @@ async function cardSeries(ctx: Ctx, customer?: Customer, number = APPROVED) {
   return { owner, path };
 }
 
+/**
+ * A carnê of two boletos (the first due in 3 days, the second 33 days after the start) of a customer
+ * on a new clock, its first boleto paid: active, so the clock's advance issues the second 10 days
+ * before its due date.
+ */
+async function activeCarneOnClock(ctx: Ctx) {
+  const { clock, customer } = await onClock(ctx);
+  const p = await product(ctx, { value: 300, boleto: true, carne: { enabled: true, maxInstallments: 3 } });
+  const plan = await ctx.api.post('/api/v1/installment-plans', {
+    productId: p.uuid,
+    customerId: customer.id,
+    installments: 2,
+    firstDueDate: saoPauloDay(3),
+  });
+  await ctx.api.post(`/api/test-helpers/transactions/${plan.installmentsDetail[0].transactionId}/pay`);
+  const path = `/api/v1/installment-plans/${plan.uuid}`;
+  // The boleto's payment reaches the carnê by its notification: the clock moves once it is active,
+  // else the unpaid first boleto would cancel the carnê on the clock when its grace ends.
+  for (let read = 1; (await ctx.api.get(path)).status !== 'active'; read++) {
+    if (read === 20)
+      throw new Error(`the carnê ${plan.uuid} did not become active after its first boleto was paid`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return { clock, path };
+}
+
 async function checkoutSession(ctx: Ctx) {
   const p = await product(ctx);
   return ctx.api.post('/api/checkout/sessions', { product_id: p.id });
@@ -239,26 +265,6 @@ async function savedCardData(ctx: Ctx) {
   const { card: saved } = await customerWithCard(ctx);
   return saved;
 }
-
-/** The newest event of a name: the payload a time-driven event of the same object carries. */
-async function newest(ctx: Ctx, event: string): Promise<{ data: Record<string, unknown> }> {
-  const found = (await ctx.api.get(`/api/events?type=${event}&limit=1`)).data[0];
-  if (!found) throw new Error(`no ${event} event to take the payload from`);
-  return found;
-}
-
-/** A carnê made for real, then `event` sent with its `installment_plan.created` payload, changed. */
-async function carneEvent(ctx: Ctx, event: string, change: (data: Record<string, unknown>) => unknown) {
-  await installmentPlan(ctx);
-  return emit(ctx, event, change((await newest(ctx, 'installment_plan.created')).data));
-}
-
-/**
- * Why a carnê's overdue and completed events are sent rather than made: on a test clock its first
- * boleto was sometimes found canceled before the recipe paid it (not understood yet).
- */
-const CARNE_ON_A_CLOCK_FLAKES =
-  'a carnê on a test clock did not reach its overdue or completed state reliably in our runs (its first boleto was sometimes canceled first)';
 
 /** Why a card's expiry events are sent rather than made (shown by `trigger --list`). */
 const CARD_EXPIRY_RUNS_IN_REAL_TIME =
@@ -407,18 +413,13 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
     },
   },
   'scheduled_charge.cycle_failed': {
-    how: 'sent',
-    why: "the card series is made for real, but advancing its clock past the second cycle did not bring the failed cycle's event in our runs (see docs/decisions.md)",
+    how: 'clock',
+    // Cycle 2 (a month after the first) is charged at its due date and retried 3, 5 and 7 days after
+    // each decline: the fourth decline, 46 days after the start at the latest, fails it.
     run: async (ctx) => {
-      const { path } = await cardSeries(ctx);
-      const charge = await ctx.api.get(path);
-      return emit(ctx, 'scheduled_charge.cycle_failed', {
-        ...charge,
-        cycleNumber: 2,
-        failureCode: 'card_declined',
-        failureReason: 'Cartão recusado',
-        gatewayFailureCode: null,
-      });
+      const { clock, customer } = await onClock(ctx);
+      await cardSeries(ctx, customer, LATER_DECLINED);
+      return advance(ctx, clock, 50);
     },
   },
   'scheduled_charge.recurrence_canceled': {
@@ -461,14 +462,19 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
       ctx.api.post(`/api/v1/installment-plans/${(await installmentPlan(ctx)).uuid}/cancel`, {}),
   },
   'installment_plan.installment_overdue': {
-    how: 'sent',
-    why: CARNE_ON_A_CLOCK_FLAKES,
-    run: (ctx) => carneEvent(ctx, 'installment_plan.installment_overdue', (d) => ({ ...d, number: 1 })),
+    how: 'clock',
+    // The second boleto is due 33 days after the start: overdue the day after.
+    run: async (ctx) => advance(ctx, (await activeCarneOnClock(ctx)).clock, 35),
   },
   'installment_plan.completed': {
-    how: 'sent',
-    why: CARNE_ON_A_CLOCK_FLAKES,
-    run: (ctx) => carneEvent(ctx, 'installment_plan.completed', (d) => ({ ...d, status: 'completed' })),
+    how: 'clock',
+    // The second boleto is issued 10 days before its due date (day 33), then paid.
+    run: async (ctx) => {
+      const { clock, path } = await activeCarneOnClock(ctx);
+      await advance(ctx, clock, 25);
+      const second = (await ctx.api.get(path)).installmentsDetail[1];
+      return ctx.api.post(`/api/test-helpers/transactions/${second.transactionId}/pay`);
+    },
   },
 };
 
