@@ -186,3 +186,36 @@ describe('a card series on a test clock', () => {
     expect(failed[0].data).toMatchObject({ cycleNumber: 2, failureCode: 'card_declined' });
   });
 });
+
+describe("a charge's pix on a test clock", () => {
+  it('expires when the clock passes its expiry, never by a real-time schedule or sweep', async () => {
+    const s = await fixtures.seller();
+    // A clock 40 days behind the service: the pix's expiry (due date + 30 days) is real time's past.
+    const { clock, customer } = await clockAt(s, 40 * DAY);
+    const created = await post(s, '/api/v1/scheduled-charges', {
+      customerId: customer.id,
+      amount: 80,
+      methods: ['pix'],
+      type: 'one_time',
+      description: 'Consulta',
+      dueDate: addDays(saoPauloDate(new Date(clock.frozenTime)), 1),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const path = `/api/v1/scheduled-charges/${created.body.id}`;
+    // Issued 5 days before its due date: at once.
+    await advance(s, clock, 1 / 24);
+    const pixId = (await get(s, path)).body.cycles[0].issued[0].id;
+    const pix = async () => (await get(s, `/api/transactions/${pixId}`)).body.status;
+    // The service's own time moves an hour: its schedules and the heartbeat's sweeps run.
+    expect(runtime.scheduler.pending().some((e) => e.name === `txn-expiry-test-${pixId}`)).toBe(false);
+    expect((await api.post('/api/test-helpers/clock/advance', { seconds: 3_600 })).status).toBe(200);
+    expect(await pix()).toBe('pendingPix');
+
+    // Payable to the end of its due date + 29 days (day 30 of the clock), expired the next day.
+    await advance(s, clock, 30);
+    expect(await pix()).toBe('pendingPix');
+    await advance(s, clock, 32);
+    expect(await pix()).toBe('cancel');
+    expect((await get(s, path)).body.status).toBe('overdue');
+  });
+});

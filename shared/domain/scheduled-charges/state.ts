@@ -41,6 +41,20 @@ export const reminderStepsOf = (charge: Pick<ScheduledCharge, 'reminderOffsets'>
   (charge.reminderOffsets ?? DEFAULT_OFFSETS).map((days) => ({ stage: stepKey(days), days }));
 /** A pix issued for a cycle stays payable until the end of its due date plus these days. */
 export const PIX_PAYABLE_DAYS_AFTER_DUE = 29;
+/** A cycle's pix stays payable to the end of its due date + 29 days (the life of an overdue charge). */
+export const pixExpiryOf = (dueDate: string) =>
+  startOfSaoPauloDay(addDays(dueDate, PIX_PAYABLE_DAYS_AFTER_DUE + 1)).toISOString();
+
+/**
+ * A charge on a test clock: the open cycles whose issued pix expires by `now` (the due job expires
+ * them in the clock's time; a charge in real time leaves it to the pix's own schedule).
+ */
+export const pixExpiredOnClock = (charge: ScheduledCharge, now: Date): Cycle[] =>
+  charge.testClockId
+    ? charge.cycles.filter(
+        (c) => isOpen(c) && c.issued.pix !== null && Date.parse(pixExpiryOf(c.dueDate)) <= now.getTime(),
+      )
+    : [];
 export const CYCLE_NOT_FOUND = 'Cycle not found';
 
 export const isOpen = (cycle: Pick<Cycle, 'status'>) => OPEN_CYCLE_STATUSES.includes(cycle.status);
@@ -199,6 +213,12 @@ function cycleWork(charge: ScheduledCharge, cycle: Cycle): number[] {
 export function nextDueAt(charge: ScheduledCharge, now: Date): string | null {
   if (charge.canceledAt !== null || charge.pausedAt !== null) return null;
   const times = charge.cycles.flatMap((c) => cycleWork(charge, c));
+  // On a test clock an issued pix expires when the clock reaches its expiry, by this job.
+  if (charge.testClockId)
+    for (const c of charge.cycles) {
+      const expiry = Date.parse(pixExpiryOf(c.dueDate));
+      if (isOpen(c) && c.issued.pix !== null && expiry > now.getTime()) times.push(expiry);
+    }
   if (charge.trialEndsOn !== null && inTrial(charge, now))
     times.push(dayStart(addDays(charge.trialEndsOn, 1)));
   const last = charge.cycles[charge.cycles.length - 1];
