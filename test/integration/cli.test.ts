@@ -109,8 +109,15 @@ describe('payment-service CLI', () => {
     const list = await cli(['trigger', '--list']);
     expect(list.code).toBe(0);
     for (const e of EVENT_CATALOG) expect(list.stdout).toContain(e.name);
-    // A card's expiry is brought about on a test clock, not sent.
-    for (const name of ['payment_method.expiring_soon', 'payment_method.expired'])
+    // Every event is made by the service: the time-driven ones on a test clock, none sent as a copy.
+    expect(list.stdout).not.toContain('test-helpers/events');
+    for (const name of [
+      'payment_method.expiring_soon',
+      'payment_method.expired',
+      'scheduled_charge.cycle_failed',
+      'installment_plan.installment_overdue',
+      'installment_plan.completed',
+    ])
       expect(list.stdout).toMatch(new RegExp(`${name.replace('.', '\\.')} +API calls, then a test clock`));
     const unknown = await cli(['trigger', 'product.exploded']);
     expect(unknown.code).toBe(1);
@@ -134,6 +141,8 @@ describe('payment-service CLI', () => {
       if (run.code !== 0 || !run.stdout.includes(`Triggered ${name}`)) failed.push(`${name}: ${run.stderr}`);
     }
     expect(failed).toEqual([]);
+    // The clocks the recipes made are gone (a seller keeps at most 100).
+    expect((await api.get('/api/test-helpers/test-clocks', { token: seller.key })).body.data).toEqual([]);
     const names = EVENT_CATALOG.map((e) => e.name);
     const got = () => new Set(receiver.received.map((r) => r.json?.event));
     await until('every event forwarded', () => names.every((n) => got().has(n)));

@@ -28,6 +28,8 @@ const saoPauloDay = (days: number) =>
 
 interface Ctx {
   api: Api;
+  /** The test clocks the recipe made: deleted once it is done (a seller keeps at most 100). */
+  clocks: string[];
 }
 
 const product = ({ api }: Ctx, extra: Record<string, unknown> = {}) =>
@@ -124,6 +126,7 @@ async function onClock(ctx: Ctx): Promise<{ clock: Clock; customer: Customer }> 
     frozenTime: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString(),
     name: 'payment-service trigger',
   });
+  ctx.clocks.push(clock.id);
   const customer = await ctx.api.post('/api/v1/customers', {
     ...CUSTOMER,
     document: freshCpf(),
@@ -219,6 +222,32 @@ async function cardSeries(ctx: Ctx, customer?: Customer, number = APPROVED) {
   return { owner, path };
 }
 
+/**
+ * A carnê of two boletos (the first due in 3 days, the second 33 days after the start) of a customer
+ * on a new clock, its first boleto paid: active, so the clock's advance issues the second 10 days
+ * before its due date.
+ */
+async function activeCarneOnClock(ctx: Ctx) {
+  const { clock, customer } = await onClock(ctx);
+  const p = await product(ctx, { value: 300, boleto: true, carne: { enabled: true, maxInstallments: 3 } });
+  const plan = await ctx.api.post('/api/v1/installment-plans', {
+    productId: p.uuid,
+    customerId: customer.id,
+    installments: 2,
+    firstDueDate: saoPauloDay(3),
+  });
+  await ctx.api.post(`/api/test-helpers/transactions/${plan.installmentsDetail[0].transactionId}/pay`);
+  const path = `/api/v1/installment-plans/${plan.uuid}`;
+  // The boleto's payment reaches the carnê by its notification: the clock moves once it is active,
+  // else the unpaid first boleto would cancel the carnê on the clock when its grace ends.
+  for (let read = 1; (await ctx.api.get(path)).status !== 'active'; read++) {
+    if (read === 20)
+      throw new Error(`the carnê ${plan.uuid} did not become active after its first boleto was paid`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return { clock, path };
+}
+
 async function checkoutSession(ctx: Ctx) {
   const p = await product(ctx);
   return ctx.api.post('/api/checkout/sessions', { product_id: p.id });
@@ -258,40 +287,15 @@ async function installmentPlan(ctx: Ctx) {
   });
 }
 
-/**
- * An event that cannot be brought about on a test clock: the object is made for real, then the
- * event is sent through the sandbox's event route with that object's own payload.
- */
-const emit = (ctx: Ctx, event: string, data: unknown) =>
-  ctx.api.post('/api/test-helpers/events', { event, data });
-
-/** The newest event of a name: the payload a time-driven event of the same object carries. */
-async function newest(ctx: Ctx, event: string): Promise<{ data: Record<string, unknown> }> {
-  const found = (await ctx.api.get(`/api/events?type=${event}&limit=1`)).data[0];
-  if (!found) throw new Error(`no ${event} event to take the payload from`);
-  return found;
-}
-
-/** A carnê made for real, then `event` sent with its `installment_plan.created` payload, changed. */
-async function carneEvent(ctx: Ctx, event: string, change: (data: Record<string, unknown>) => unknown) {
-  await installmentPlan(ctx);
-  return emit(ctx, event, change((await newest(ctx, 'installment_plan.created')).data));
-}
-
-/**
- * Why a carnê's overdue and completed events are sent rather than made: on a test clock its first
- * boleto was sometimes found canceled before the recipe paid it (not understood yet).
- */
-const CARNE_ON_A_CLOCK_FLAKES =
-  'a carnê on a test clock did not reach its overdue or completed state reliably in our runs (its first boleto was sometimes canceled first)';
-
 type Run = (ctx: Ctx) => Promise<unknown>;
 /**
  * How an event is brought about in the sandbox: `real`, the API calls that emit it; `clock`, the
- * objects made on a test clock that is then advanced past the moment that emits it; `sent`, the
- * object made for real and the event sent with its payload, for the reason in `why`.
+ * objects made on a test clock that is then advanced past the moment that emits it.
  */
-export type Recipe = { how: 'real' | 'clock'; run: Run } | { how: 'sent'; why: string; run: Run };
+export interface Recipe {
+  how: 'real' | 'clock';
+  run: Run;
+}
 
 /** How each catalog event is brought about in the sandbox (docs/decisions.md, "The CLI and the request log"). */
 export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
@@ -427,18 +431,13 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
     },
   },
   'scheduled_charge.cycle_failed': {
-    how: 'sent',
-    why: "the card series is made for real, but advancing its clock past the second cycle did not bring the failed cycle's event in our runs (see docs/decisions.md)",
+    how: 'clock',
+    // Cycle 2 (a month after the first) is charged at its due date and retried 3, 5 and 7 days after
+    // each decline: the fourth decline, 46 days after the start at the latest, fails it.
     run: async (ctx) => {
-      const { path } = await cardSeries(ctx);
-      const charge = await ctx.api.get(path);
-      return emit(ctx, 'scheduled_charge.cycle_failed', {
-        ...charge,
-        cycleNumber: 2,
-        failureCode: 'card_declined',
-        failureReason: 'Cartão recusado',
-        gatewayFailureCode: null,
-      });
+      const { clock, customer } = await onClock(ctx);
+      await cardSeries(ctx, customer, LATER_DECLINED);
+      return advance(ctx, clock, 50);
     },
   },
   'scheduled_charge.recurrence_canceled': {
@@ -481,14 +480,19 @@ export const RECIPES: Record<(typeof TRIGGERABLE)[number], Recipe> = {
       ctx.api.post(`/api/v1/installment-plans/${(await installmentPlan(ctx)).uuid}/cancel`, {}),
   },
   'installment_plan.installment_overdue': {
-    how: 'sent',
-    why: CARNE_ON_A_CLOCK_FLAKES,
-    run: (ctx) => carneEvent(ctx, 'installment_plan.installment_overdue', (d) => ({ ...d, number: 1 })),
+    how: 'clock',
+    // The second boleto is due 33 days after the start: overdue the day after.
+    run: async (ctx) => advance(ctx, (await activeCarneOnClock(ctx)).clock, 35),
   },
   'installment_plan.completed': {
-    how: 'sent',
-    why: CARNE_ON_A_CLOCK_FLAKES,
-    run: (ctx) => carneEvent(ctx, 'installment_plan.completed', (d) => ({ ...d, status: 'completed' })),
+    how: 'clock',
+    // The second boleto is issued 10 days before its due date (day 33), then paid.
+    run: async (ctx) => {
+      const { clock, path } = await activeCarneOnClock(ctx);
+      await advance(ctx, clock, 25);
+      const second = (await ctx.api.get(path)).installmentsDetail[1];
+      return ctx.api.post(`/api/test-helpers/transactions/${second.transactionId}/pay`);
+    },
   },
 };
 
@@ -499,19 +503,26 @@ async function payFirstInstallment(ctx: Ctx) {
 
 /** What `trigger --list` says of an event's recipe. */
 export function howMade(event: (typeof TRIGGERABLE)[number]): string {
-  const recipe = RECIPES[event];
-  if (recipe.how !== 'sent')
-    return recipe.how === 'real'
-      ? 'API calls'
-      : 'API calls, then a test clock advanced past the moment that emits it';
-  return `sent through test-helpers/events: ${recipe.why}`;
+  return RECIPES[event].how === 'real'
+    ? 'API calls'
+    : 'API calls, then a test clock advanced past the moment that emits it';
 }
 
-/** Runs the recipe of one event; an unknown name is refused with the list of valid ones. */
+/**
+ * Runs the recipe of one event; an unknown name is refused with the list of valid ones. The test
+ * clocks it made are deleted afterwards, even when it failed: the events are out, and what lived on
+ * a clock stays in the sandbox, frozen.
+ */
 export async function trigger(api: Api, event: string): Promise<Recipe['how']> {
   const recipe = (RECIPES as Record<string, Recipe>)[event];
   if (!recipe) throw new UnknownEventError(event);
-  await recipe.run({ api });
+  const ctx: Ctx = { api, clocks: [] };
+  try {
+    await recipe.run(ctx);
+  } finally {
+    // One left behind (a lost answer) deletes itself 30 days after its creation.
+    await Promise.allSettled(ctx.clocks.map((id) => api.delete(`/api/test-helpers/test-clocks/${id}`)));
+  }
   return recipe.how;
 }
 

@@ -12,6 +12,7 @@ const scope = new AsyncLocalStorage<{ clockId: string; time: () => Date }>();
 export const clockScope: ClockScope = {
   current: () => scope.getStore()?.clockId ?? null,
   run: (clockId, time, work) => scope.run({ clockId, time }, work),
+  outside: (work) => scope.exit(work),
 };
 
 /** The business clock: `base` (real time, or the local runtime's global clock) unless a test clock's scope is open. */

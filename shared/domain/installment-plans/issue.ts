@@ -21,7 +21,7 @@ import type { Installment, InstallmentBoleto, InstallmentPlan } from './plan';
 
 export type IssueDeps = Pick<
   InstallmentPlanDeps,
-  'transactions' | 'attempts' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+  'transactions' | 'attempts' | 'payments' | 'scheduler' | 'clock' | 'clockScope' | 'ids' | 'reporter'
 >;
 
 export interface IssuedBoleto {

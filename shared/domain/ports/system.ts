@@ -48,4 +48,9 @@ export interface ClockScope {
   current(): string | null;
   /** Runs `work` on test clock `clockId`: the business clock reads `time()` inside it. */
   run<T>(clockId: string, time: () => Date, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in real time, out of any test clock's scope: the guards of a provider call in
+   * flight (a registration's reconciler), which wait real minutes whatever clock the resource is on.
+   */
+  outside<T>(work: () => Promise<T>): Promise<T>;
 }

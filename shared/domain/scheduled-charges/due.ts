@@ -14,7 +14,7 @@ import { isConflict } from '#shared/errors';
 import { collectDueCards } from './card';
 import { SCHEDULED_CHARGE_DUE_JOB, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
-import { issueCycle, scheduleIssuedExpiries, undoIssued } from './issue';
+import { expireIssuedPix, issueCycle, scheduleIssuedExpiries, undoIssued } from './issue';
 import { offsetsFor, type PendingReminder, recordDeliveries, sendReminders } from './reminders';
 import {
   type Draft,
@@ -25,6 +25,7 @@ import {
   issueAt,
   needsIssuance,
   parseChargeJobId,
+  pixExpiredOnClock,
   putCycle,
   saveCharge,
 } from './state';
@@ -97,7 +98,8 @@ async function applyTime(deps: DueDeps, charge: ScheduledCharge, now: Date, cont
 
 /**
  * Applies everything due on the charge by now in one save (issuance, due_today, overdue,
- * reminders, the next cycle), then sends the reminders it recorded and runs card collection
+ * reminders, the next cycle), then sends the reminders it recorded, expires the pix a test clock
+ * passed the expiry of, and runs card collection
  * (`collectDueCards`) for card cycles. A paused or cancelled charge changes nothing. Answers the
  * charge as last written, or null when nothing was due (or another run won the version race).
  */
@@ -128,6 +130,7 @@ export async function advanceCharge(deps: DueDeps, charge: ScheduledCharge): Pro
     await scheduleIssuedExpiries(deps, records);
     saved = await recordDeliveries(deps, saved, await sendReminders(deps, saved, context, reminders));
   }
+  await expireIssuedPix(deps, saved, pixExpiredOnClock(saved, now));
   if (saved.methods.includes('card')) saved = await collectDueCards(deps, saved);
   return saved;
 }

@@ -1,4 +1,4 @@
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '#shared/dates';
+import { saoPauloDate } from '#shared/dates';
 import { registerAhead } from '#shared/domain/attempts/registration';
 import type { DomainEvent } from '#shared/domain/events/events';
 import { jobId } from '#shared/domain/job-id';
@@ -11,15 +11,7 @@ import { transition } from '#shared/domain/transactions/transitions';
 import { isConflict, NotFoundError, ServiceUnavailableError } from '#shared/errors';
 import { type Cycle, cycleItemName, cycleTerms, type NewTimelineEntry, type ScheduledCharge } from './charge';
 import type { ScheduledChargeDeps } from './deps';
-import {
-  CYCLE_NOT_FOUND,
-  draftOf,
-  finish,
-  issuedMethods,
-  PIX_PAYABLE_DAYS_AFTER_DUE,
-  putCycle,
-  saveCharge,
-} from './state';
+import { CYCLE_NOT_FOUND, draftOf, finish, issuedMethods, pixExpiryOf, putCycle, saveCharge } from './state';
 
 /**
  * Issuance of a cycle's pix and boleto (docs/decisions.md, "Scheduled charges (issue 13)"):
@@ -29,7 +21,15 @@ import {
 
 export type IssueDeps = Pick<
   ScheduledChargeDeps,
-  'scheduledCharges' | 'transactions' | 'attempts' | 'payments' | 'scheduler' | 'clock' | 'ids' | 'reporter'
+  | 'scheduledCharges'
+  | 'transactions'
+  | 'attempts'
+  | 'payments'
+  | 'scheduler'
+  | 'clock'
+  | 'clockScope'
+  | 'ids'
+  | 'reporter'
 >;
 
 /**
@@ -51,10 +51,6 @@ function itemOf(charge: ScheduledCharge, cycle: Cycle): Transaction['product'] {
   if (charge.product) return { ...charge.product, value: cycle.amount };
   return { id: 0, uuid: '', name: cycleItemName(charge, cycle), value: cycle.amount };
 }
-
-/** A pix of a cycle stays payable to the end of its due date + 29 days (the life of an overdue charge). */
-export const pixExpiryOf = (dueDate: string) =>
-  startOfSaoPauloDay(addDays(dueDate, PIX_PAYABLE_DAYS_AFTER_DUE + 1)).toISOString();
 
 /**
  * Issues the pix and boleto (as `methods` allow) a cycle does not have yet. Provider calls happen
@@ -142,6 +138,7 @@ export async function issueCycle(
       recurring: null,
       scheduledCharge: { chargeId: charge.id, cycleNumber: cycle.number },
       ...(lateCharges ? { lateCharges } : {}),
+      ...(charge.testClockId ? { testClockId: charge.testClockId } : {}),
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -158,13 +155,16 @@ export async function issueCycle(
   return { cycle: next, transactions, timeline };
 }
 
-/** After the save: each issued pix gets its expiry job (as a sale's pix); a failure is left to the sweep. */
+/**
+ * After the save: each issued pix gets its expiry job (as a sale's pix); a failure is left to the
+ * sweep. One on a test clock gets none: its charge's due job expires it (`expireIssuedPix`).
+ */
 export async function scheduleIssuedExpiries(
   deps: Pick<IssueDeps, 'scheduler' | 'reporter'>,
   issued: Transaction[],
 ): Promise<void> {
   for (const t of issued) {
-    if (t.status !== 'pendingPix' || !t.deadline) continue;
+    if (t.status !== 'pendingPix' || !t.deadline || t.testClockId) continue;
     await deps.scheduler
       .scheduleAt(`txn-expiry-${t.tenant.environment}-${t.id}`, new Date(t.deadline), {
         job: EXPIRY_JOB,
@@ -211,6 +211,29 @@ export async function cancelIssued(
     } catch (error) {
       if (!isConflict(error))
         deps.reporter.error('could not cancel an issued pix or boleto', error, { id: charge.id });
+    }
+  }
+}
+
+/**
+ * A charge on a test clock: the still-pending pix of `cycles`, whose expiry the clock passed, expire
+ * (cancelled at the provider, then the transaction `expire`), as a pix's own expiry job does in real
+ * time. A pix the provider no longer cancels is left to its notification. Best effort after the save.
+ */
+export async function expireIssuedPix(
+  deps: Pick<IssueDeps, 'transactions' | 'payments' | 'clock' | 'ids' | 'reporter'>,
+  charge: ScheduledCharge,
+  cycles: Cycle[],
+): Promise<void> {
+  for (const cycle of cycles) {
+    if (cycle.issued.pix === null) continue;
+    try {
+      const t = await deps.transactions.get(charge.tenant, cycle.issued.pix);
+      if (!t || !canApply('expire', t.status)) continue;
+      await deps.payments.forEnvironment(t.tenant.environment).cancel(t.gatewayPayId);
+      await transition(deps, t, 'expire');
+    } catch (error) {
+      if (!isConflict(error)) deps.reporter.error('could not expire an issued pix', error, { id: charge.id });
     }
   }
 }

@@ -41,9 +41,28 @@ export const reminderStepsOf = (charge: Pick<ScheduledCharge, 'reminderOffsets'>
   (charge.reminderOffsets ?? DEFAULT_OFFSETS).map((days) => ({ stage: stepKey(days), days }));
 /** A pix issued for a cycle stays payable until the end of its due date plus these days. */
 export const PIX_PAYABLE_DAYS_AFTER_DUE = 29;
+/** A cycle's pix stays payable to the end of its due date + 29 days (the life of an overdue charge). */
+export const pixExpiryOf = (dueDate: string) =>
+  startOfSaoPauloDay(addDays(dueDate, PIX_PAYABLE_DAYS_AFTER_DUE + 1)).toISOString();
 export const CYCLE_NOT_FOUND = 'Cycle not found';
 
 export const isOpen = (cycle: Pick<Cycle, 'status'>) => OPEN_CYCLE_STATUSES.includes(cycle.status);
+
+/**
+ * When the due job expires an open cycle's issued pix: only on a test clock, in the clock's time
+ * (in real time the pix's own schedule and the heartbeat's sweep do); null otherwise.
+ */
+function pixExpiryOnClock(charge: ScheduledCharge, cycle: Cycle): number | null {
+  if (!charge.testClockId || !isOpen(cycle) || cycle.issued.pix === null) return null;
+  return Date.parse(pixExpiryOf(cycle.dueDate));
+}
+
+/** A charge on a test clock: the open cycles whose issued pix the clock's `now` has expired. */
+export const pixExpiredOnClock = (charge: ScheduledCharge, now: Date): Cycle[] =>
+  charge.cycles.filter((c) => {
+    const at = pixExpiryOnClock(charge, c);
+    return at !== null && at <= now.getTime();
+  });
 const dayStart = (date: string) => startOfSaoPauloDay(date).getTime();
 
 /** Due date of cycle n (1..): (n−1) × intervalCount intervals after the anchor, with the subscriptions' calendar. */
@@ -193,12 +212,17 @@ function cycleWork(charge: ScheduledCharge, cycle: Cycle): number[] {
 
 /**
  * The next instant the due job has work (ISO), or null: the earliest of every open cycle's
- * issuance, due_today, overdue, reminders, silent charge and retry, the trial's end and the next
- * cycle's creation. A cancelled or paused charge has none (resume derives it again).
+ * issuance, due_today, overdue, reminders, silent charge and retry (and, on a test clock, its
+ * pix's expiry while ahead), the trial's end and the next cycle's creation. A cancelled or paused
+ * charge has none (resume derives it again).
  */
 export function nextDueAt(charge: ScheduledCharge, now: Date): string | null {
   if (charge.canceledAt !== null || charge.pausedAt !== null) return null;
   const times = charge.cycles.flatMap((c) => cycleWork(charge, c));
+  for (const c of charge.cycles) {
+    const expiry = pixExpiryOnClock(charge, c);
+    if (expiry !== null && expiry > now.getTime()) times.push(expiry);
+  }
   if (charge.trialEndsOn !== null && inTrial(charge, now))
     times.push(dayStart(addDays(charge.trialEndsOn, 1)));
   const last = charge.cycles[charge.cycles.length - 1];

@@ -111,6 +111,11 @@ export interface Transaction {
   /** The installment-plan (carnê) installment whose boleto this is: its paid notification pays it. */
   installmentPlan?: { planUuid: string; number: number } | null;
   /**
+   * The sandbox test clock of the charge that issued this pix or boleto: its expiry follows that
+   * clock (the charge's due job expires it), never a real-time schedule or sweep. Absent otherwise.
+   */
+  testClockId?: string;
+  /**
    * Centavos the provider reported as cleared when it differs from `value` (a boleto paid late
    * with fine and interest); absent when the notification carried no amount.
    */

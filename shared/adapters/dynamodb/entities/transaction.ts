@@ -1,6 +1,6 @@
 import type { Transaction } from '#shared/domain/transactions/transaction';
 import { keys } from '../keys';
-import { fromTenantAttributes, tenantAttributes } from '../tenant-fields';
+import { fromTenantAttributes, ON_A_CLOCK, tenantAttributes } from '../tenant-fields';
 import { defineEntity } from './entity';
 
 const DATA_FIELDS = [
@@ -90,7 +90,7 @@ export const transactionEntity = defineEntity({
       at: (t) => newestFirst(keys.transactionsByStatusAndMethod(t.tenant, t.status, t.paymentMethod), t),
     },
   },
-  attributes: (t) => tenantAttributes(t, DATA_FIELDS),
+  attributes: (t) => tenantAttributes(t, DATA_FIELDS, ON_A_CLOCK),
   fromItem: (item): Transaction => {
     const {
       recurring,
@@ -102,7 +102,7 @@ export const transactionEntity = defineEntity({
       paidWith,
       chargeback,
       ...t
-    } = fromTenantAttributes<Transaction>(item, DATA_FIELDS);
+    } = fromTenantAttributes<Transaction>(item, DATA_FIELDS, ON_A_CLOCK);
     // Only a subscription's, a scheduled charge's or a carnê's transaction carries its link: the
     // others read back as they were written, without.
     return {
