@@ -8,6 +8,7 @@ import {
   TestClockLimitError,
 } from '#shared/domain/test-clocks/test-clock';
 import { ConflictError } from '#shared/errors';
+import { countOneLess, countOneMore } from './capped-count';
 import { dueJobIds, hourBuckets } from './due-buckets';
 import { planEntity } from './entities/installment-plan';
 import { paymentMethodEntity } from './entities/payment-method';
@@ -69,20 +70,11 @@ export function createTestClockRepository(table: Table): TestClockRepository {
 
   return {
     async create(clock, max) {
-      // The clock and the tenant's count in one transaction: the cap is a condition, never a count
-      // read first, so concurrent creations cannot pass it together.
+      // The clock and the tenant's count in one transaction (capped-count.ts).
       await table.write({
         items: [
           { Put: { Item: testClockEntity.toItem(clock), ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            Update: {
-              Key: keys.testClockCount(clock.tenant),
-              UpdateExpression: 'SET entity = :entity, version = :one ADD #n :one',
-              ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
-              ExpressionAttributeNames: { '#n': 'clocks' },
-              ExpressionAttributeValues: { ':entity': 'test-clock-count', ':one': 1, ':max': max },
-            },
-          },
+          countOneMore(keys.testClockCount(clock.tenant), 'clocks', 'test-clock-count', max),
         ],
         toError: (failure) =>
           failure.failedIndexes.includes(0)
@@ -124,14 +116,7 @@ export function createTestClockRepository(table: Table): TestClockRepository {
         await table.write({
           items: [
             { Delete: { Key: keys.testClock(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
-            {
-              Update: {
-                Key: keys.testClockCount(tenant),
-                UpdateExpression: 'ADD #n :minus',
-                ExpressionAttributeNames: { '#n': 'clocks' },
-                ExpressionAttributeValues: { ':minus': -1 },
-              },
-            },
+            countOneLess(keys.testClockCount(tenant), 'clocks'),
           ],
           toError: (failure) => failure,
           contended: countContended,

@@ -6,6 +6,7 @@ import {
 } from '#shared/domain/webhooks/endpoints';
 import { WEBHOOK_ENDPOINT_NOT_FOUND } from '#shared/domain/webhooks/not-found';
 import { NotFoundError } from '#shared/errors';
+import { countOneLess, countOneMore } from './capped-count';
 import { webhookEndpointEntity } from './entities/webhook-endpoint';
 import { keys } from './keys';
 import {
@@ -32,8 +33,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
 
   return {
     async create(e, max) {
-      // The endpoint and the tenant's count in one transaction: the cap is a condition, never a
-      // count read first.
+      // The endpoint and the tenant's count in one transaction (capped-count.ts).
       const write = table.transact([
         {
           Put: {
@@ -41,19 +41,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        {
-          Update: {
-            Key: keys.webhookEndpointCount(e.tenant),
-            UpdateExpression: 'SET entity = :entity, version = :one ADD #n :one',
-            ...(max === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#n) OR #n < :max' }),
-            ExpressionAttributeNames: { '#n': 'endpoints' },
-            ExpressionAttributeValues: {
-              ':entity': 'webhook-endpoint-count',
-              ':one': 1,
-              ...(max === undefined ? {} : { ':max': max }),
-            },
-          },
-        },
+        countOneMore(keys.webhookEndpointCount(e.tenant), 'endpoints', 'webhook-endpoint-count', max),
       ]);
       await orConflict(write, (failure) =>
         failure.failedIndexes.includes(0) || max === undefined
@@ -105,14 +93,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
     async delete(tenant, id) {
       const write = table.transact([
         { Delete: { Key: keys.webhookEndpoint(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
-        {
-          Update: {
-            Key: keys.webhookEndpointCount(tenant),
-            UpdateExpression: 'ADD #n :minus',
-            ExpressionAttributeNames: { '#n': 'endpoints' },
-            ExpressionAttributeValues: { ':minus': -1 },
-          },
-        },
+        countOneLess(keys.webhookEndpointCount(tenant), 'endpoints'),
       ]);
       await orConflict(write, () => new NotFoundError(WEBHOOK_ENDPOINT_NOT_FOUND));
     },
