@@ -34,6 +34,9 @@ const DUE_ENTITIES: Record<string, { kind: ClockDueKind; id: (item: Item) => str
   },
 };
 
+/** The item that counts a tenant's clocks (capped-count.ts). */
+const TEST_CLOCK_COUNT_ENTITY = 'test-clock-count';
+
 /** The tenant's clock count stayed held by other creations and deletions through every retry. */
 const countContended = (cause: unknown) =>
   new ConflictError(
@@ -74,7 +77,7 @@ export function createTestClockRepository(table: Table): TestClockRepository {
       await table.write({
         items: [
           { Put: { Item: testClockEntity.toItem(clock), ConditionExpression: 'attribute_not_exists(pk)' } },
-          countOneMore(keys.testClockCount(clock.tenant), 'clocks', 'test-clock-count', max),
+          countOneMore(keys.testClockCount(clock.tenant), 'clocks', TEST_CLOCK_COUNT_ENTITY, max),
         ],
         toError: (failure) =>
           failure.failedIndexes.includes(0)

@@ -20,6 +20,9 @@ import {
 
 export const toEndpoint = webhookEndpointEntity.fromItem;
 
+/** The item that counts a tenant's webhook endpoints (capped-count.ts). */
+const ENDPOINT_COUNT_ENTITY = 'webhook-endpoint-count';
+
 export function createWebhookEndpointRepository(table: Table): WebhookEndpointRepository {
   const queryPage = (tenant: WebhookEndpoint['tenant'], limit: number, cursor?: string) =>
     table.queryPage<Item>(
@@ -41,7 +44,7 @@ export function createWebhookEndpointRepository(table: Table): WebhookEndpointRe
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        countOneMore(keys.webhookEndpointCount(e.tenant), 'endpoints', 'webhook-endpoint-count', max),
+        countOneMore(keys.webhookEndpointCount(e.tenant), 'endpoints', ENDPOINT_COUNT_ENTITY, max),
       ]);
       await orConflict(write, (failure) =>
         failure.failedIndexes.includes(0) || max === undefined
