@@ -372,6 +372,56 @@ describe('test clocks', () => {
     const kept = await get(s, `/api/v1/customers/${onClock.uuid}/payment-methods`);
     expect(kept.body.data.map((c: SavedCard) => c.id)).toEqual([card.id]);
   });
+  it("starts a checkout session's subscription on its buyer's clock, paid at once or after a trial", async () => {
+    const s = await seller();
+    const clock = await createClock(s);
+    const buyer = await customer(s, { testClockId: clock.id });
+    const card = {
+      number: '4111111111111111',
+      holderName: 'MARIA SOUZA',
+      expiryMonth: 12,
+      expiryYear: 2040,
+      cvv: '123',
+    };
+    const checkout = async (price: { id: number }) => {
+      const session = await post(s, '/api/checkout/sessions', {
+        product_id: s.product.id,
+        price_id: String(price.id),
+      });
+      expect(session.status, JSON.stringify(session.body)).toBe(201);
+      const paid = await post(s, `/api/test-helpers/checkout/sessions/${session.body.id}/pay`, {
+        paymentMethod: 'card',
+        card,
+        customer: { ...customerBody, document: buyer.document },
+      });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      const closed = await get(s, `/api/checkout/sessions/${session.body.id}`);
+      return (await get(s, `/api/subscriptions/${closed.body.data.subscription_id}`)).body;
+    };
+    const paidNow = await checkout(await createPrice(s));
+    expect(paidNow).toMatchObject({ status: 'active', billingCycle: 1, testClockId: clock.id });
+    expect(paidNow.currentPeriodStart).toBe(clock.frozenTime);
+    const trialPrice = await post(s, `/api/products/${s.product.id}/prices`, { ...monthly, trialDays: 7 });
+    expect(trialPrice.status, JSON.stringify(trialPrice.body)).toBe(201);
+    const trial = await checkout(trialPrice.body);
+    expect(trial).toMatchObject({ status: 'active', billingCycle: 0, testClockId: clock.id });
+    expect(trial.currentPeriodStart).toBe(clock.frozenTime);
+    expect(Date.parse(trial.trialEndsAt)).toBeGreaterThanOrEqual(Date.parse(clock.frozenTime) + 7 * DAY_MS);
+
+    // The clock renews the one and converts the other; real time moves neither.
+    const frozenTime = new Date(
+      Date.parse(periodEnd(clock.frozenTime, 'month', 1, 1)) + 3_600_000,
+    ).toISOString();
+    expect((await advance(s, clock.id, frozenTime)).status).toBe(200);
+    expect((await get(s, `/api/subscriptions/${paidNow.id}`)).body).toMatchObject({
+      status: 'active',
+      billingCycle: 2,
+    });
+    expect((await get(s, `/api/subscriptions/${trial.id}`)).body).toMatchObject({
+      status: 'active',
+      billingCycle: 1,
+    });
+  });
 });
 
 describe('the limits of test clocks', () => {

@@ -1,3 +1,4 @@
+import type { Deps } from '#shared/domain/deps';
 import type { PaymentMethod } from '#shared/domain/payment-methods/payment-method';
 import type { PaymentMethodRepository, PriceRepository } from '#shared/domain/ports';
 import { cancelSubscription } from '#shared/domain/subscriptions/actions';
@@ -5,6 +6,7 @@ import type { SubscriptionDeps } from '#shared/domain/subscriptions/deps';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { activateFromFirstPayment, startSubscription } from '#shared/domain/subscriptions/start';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import type { ManageDeps } from '#shared/domain/transactions/manage';
 import { PAID, type Transaction } from '#shared/domain/transactions/transaction';
 import { ConflictError, isConflict } from '#shared/errors';
@@ -12,10 +14,11 @@ import { undoPayment } from './attempts';
 import type { CheckoutSession } from './session';
 
 /** What a session needs to start, activate or let go of the subscriptions of its payments. */
-export type SessionSubscriptionDeps = SubscriptionDeps & {
-  prices: Pick<PriceRepository, 'get'>;
-  paymentMethods: Pick<PaymentMethodRepository, 'get' | 'listByCustomer'>;
-};
+export type SessionSubscriptionDeps = SubscriptionDeps &
+  Partial<Pick<Deps, 'testClocks' | 'clockScope'>> & {
+    prices: Pick<PriceRepository, 'get'>;
+    paymentMethods: Pick<PaymentMethodRepository, 'get' | 'listByCustomer'>;
+  };
 
 /**
  * Cancels now a subscription its checkout session did not keep (the session closed without its
@@ -83,19 +86,23 @@ export async function startFirstPeriod(
   const kept = card ? (known.card === undefined ? await keptCardOf(deps, t) : known.card) : null;
   if (card && !kept) throw new Error('the approved card could not be kept for the renewals');
   try {
-    return await startSubscription(deps, {
-      tenant: t.tenant,
-      id: recurring.subscriptionId,
-      price,
-      customer: subscriberOf(t.customer),
-      collectionMethod: card ? 'card' : 'pix_automatic',
-      paymentMethod: kept,
-      pixAuthorizationId: t.pix?.authorizationId ?? null,
-      checkoutSessionId: session.id,
-      metadata: session.metadata,
-      trial: false,
-      firstPayment: t,
-    });
+    // A sandbox buyer on a test clock: the card the payment kept is on the clock, and so is the
+    // subscription (docs/decisions.md, "Test clocks per sandbox seller").
+    return await onTestClock(deps, t.tenant, kept?.testClockId, () =>
+      startSubscription(deps, {
+        tenant: t.tenant,
+        id: recurring.subscriptionId,
+        price,
+        customer: subscriberOf(t.customer),
+        collectionMethod: card ? 'card' : 'pix_automatic',
+        paymentMethod: kept,
+        pixAuthorizationId: t.pix?.authorizationId ?? null,
+        checkoutSessionId: session.id,
+        metadata: session.metadata,
+        trial: false,
+        firstPayment: t,
+      }),
+    );
   } catch (error) {
     // Another run (the reconciler, a retry, a notification) started it first.
     const other = isConflict(error) ? await deps.subscriptions.get(t.tenant, recurring.subscriptionId) : null;

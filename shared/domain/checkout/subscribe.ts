@@ -4,6 +4,7 @@ import { saveCard } from '#shared/domain/payment-methods/save-card';
 import type { SubscriptionPrice } from '#shared/domain/subscriptions/price';
 import { startSubscription } from '#shared/domain/subscriptions/start';
 import type { Subscription } from '#shared/domain/subscriptions/subscription';
+import { onTestClock } from '#shared/domain/test-clocks/on-clock';
 import { buyerIpOf, holderContactOf } from '#shared/domain/transactions/card-holder';
 import {
   type CreateDeps,
@@ -95,16 +96,20 @@ async function startTrial(
     provider: provider.provider,
     savedCard: tokenized.savedCard,
   });
-  const subscription = await startSubscription(deps, {
-    tenant,
-    price,
-    customer: subscriberOf(customer),
-    collectionMethod: 'card',
-    paymentMethod: await paymentMethodOf(deps, tenant, kept),
-    checkoutSessionId: session.id,
-    metadata: session.metadata,
-    trial: true,
-  });
+  const paymentMethod = await paymentMethodOf(deps, tenant, kept);
+  // A sandbox buyer on a test clock: the kept card is on the clock, and so is the subscription.
+  const subscription = await onTestClock(deps, tenant, paymentMethod.testClockId, () =>
+    startSubscription(deps, {
+      tenant,
+      price,
+      customer: subscriberOf(customer),
+      collectionMethod: 'card',
+      paymentMethod,
+      checkoutSessionId: session.id,
+      metadata: session.metadata,
+      trial: true,
+    }),
+  );
   const closed = await completeWithSubscription(deps, session, subscription);
   if (closed.subscriptionId !== subscription.id) {
     await dropSubscription(deps, subscription, 'the checkout session closed before the trial started');

@@ -187,7 +187,8 @@ export async function startSubscription(deps: SubscriptionDeps, input: StartInpu
     ]);
   }
   if (payment && PAID.includes(payment.status)) {
-    const s = paidFirstPeriod(pending, payment.paidAt ?? now);
+    // On a test clock the first period starts at the clock's time: the payment was made in real time.
+    const s = paidFirstPeriod(pending, pending.testClockId ? now : (payment.paidAt ?? now));
     const history: NewHistoryEntry[] = [
       created,
       { eventType: 'subscription.activated', eventData: {} },
