@@ -1,7 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import type { CloudWatchLogsDecodedData, CloudWatchLogsEvent } from 'aws-lambda';
-import { appendRequestLogs, entriesOfLines } from '#shared/domain/request-log/request-log';
+import { once } from '#shared/once';
 import { getContainer } from '#shared/platform/current';
+
+// The use case (with zod) loads on the first invocation, not at cold start (docs/decisions.md, "Cold start").
+const useCases = once(() => import('#shared/domain/request-log/request-log'));
 
 /**
  * The request log's writer: the HTTP functions' log groups hand it their request-log lines
@@ -13,5 +16,6 @@ export const handler = async (event: CloudWatchLogsEvent) => {
     gunzipSync(Buffer.from(event.awslogs.data, 'base64')).toString('utf8'),
   ) as CloudWatchLogsDecodedData;
   const { deps } = await getContainer();
+  const { appendRequestLogs, entriesOfLines } = await useCases();
   await appendRequestLogs(deps, entriesOfLines(data.logEvents.map((e) => e.message)));
 };
