@@ -256,6 +256,22 @@ export function CopyButton({
   );
 }
 
+/** "Carregar mais" under a cursor-paged list (a TanStack infinite query): the next page, while there is one. */
+export function LoadMore(props: {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+}) {
+  if (!props.hasNextPage) return null;
+  return (
+    <p>
+      <button type="button" disabled={props.isFetchingNextPage} onClick={() => props.fetchNextPage()}>
+        {props.isFetchingNextPage ? 'Carregando…' : 'Carregar mais'}
+      </button>
+    </p>
+  );
+}
+
 /** Previous and next page of a numbered list (page 1 is the first). */
 export function Pager(props: { page: number; totalPages: number; onPage: (page: number) => void }) {
   if (props.totalPages <= 1) return null;

@@ -6,7 +6,7 @@ import { Link, navigate, useLocation } from '../../app/router';
 import { downloadCsv } from '../../components/download';
 import { ExportButton } from '../../components/export-button';
 import { formatDateTime, formatPhone } from '../../components/format';
-import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
+import { ErrorNote, Field, Loading, LoadMore, PageTitle } from '../../components/ui';
 import { maskDocument } from '../auth/document-mask';
 
 export const CUSTOMERS_PATH = '/clientes';
@@ -70,13 +70,11 @@ export function CustomersView() {
           </li>
         ))}
       </ul>
-      {list.hasNextPage ? (
-        <p>
-          <button type="button" disabled={list.isFetchingNextPage} onClick={() => list.fetchNextPage()}>
-            {list.isFetchingNextPage ? 'Carregando…' : 'Carregar mais'}
-          </button>
-        </p>
-      ) : null}
+      <LoadMore
+        hasNextPage={list.hasNextPage}
+        isFetchingNextPage={list.isFetchingNextPage}
+        fetchNextPage={list.fetchNextPage}
+      />
     </>
   );
 }

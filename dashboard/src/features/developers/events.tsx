@@ -5,7 +5,7 @@ import { useApp, useKey } from '../../app/context';
 import { Link, navigate, useLocation } from '../../app/router';
 import { useCan } from '../../app/sellers';
 import { ENVIRONMENT_LABEL, formatDateTime } from '../../components/format';
-import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
+import { ErrorNote, Field, Loading, LoadMore, PageTitle } from '../../components/ui';
 import { DeliveryItem } from './endpoint-detail';
 import { DEPRECATED_EVENTS, EVENT_GROUPS, eventSentence } from './event-sentences';
 
@@ -107,13 +107,11 @@ export function EventsView() {
           </li>
         ))}
       </ul>
-      {events.hasNextPage ? (
-        <p>
-          <button type="button" disabled={events.isFetchingNextPage} onClick={() => events.fetchNextPage()}>
-            {events.isFetchingNextPage ? 'Carregando…' : 'Carregar mais'}
-          </button>
-        </p>
-      ) : null}
+      <LoadMore
+        hasNextPage={events.hasNextPage}
+        isFetchingNextPage={events.isFetchingNextPage}
+        fetchNextPage={events.fetchNextPage}
+      />
     </>
   );
 }

@@ -4,7 +4,7 @@ import { must } from '../../api/client';
 import { useApp, useKey } from '../../app/context';
 import { navigate, useLocation } from '../../app/router';
 import { ENVIRONMENT_LABEL, formatDateTime } from '../../components/format';
-import { ErrorNote, Loading, PageTitle } from '../../components/ui';
+import { ErrorNote, Loading, LoadMore, PageTitle } from '../../components/ui';
 
 const LOGS_PATH = '/desenvolvedores/registros';
 const PAGE_SIZE = 25;
@@ -81,13 +81,11 @@ export function RequestLogsView() {
           </li>
         ))}
       </ul>
-      {logs.hasNextPage ? (
-        <p>
-          <button type="button" disabled={logs.isFetchingNextPage} onClick={() => logs.fetchNextPage()}>
-            {logs.isFetchingNextPage ? 'Carregando…' : 'Carregar mais'}
-          </button>
-        </p>
-      ) : null}
+      <LoadMore
+        hasNextPage={logs.hasNextPage}
+        isFetchingNextPage={logs.isFetchingNextPage}
+        fetchNextPage={logs.fetchNextPage}
+      />
     </>
   );
 }

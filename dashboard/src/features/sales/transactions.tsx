@@ -6,7 +6,7 @@ import { Link, navigate, useLocation } from '../../app/router';
 import { downloadCsv } from '../../components/download';
 import { ExportButton } from '../../components/export-button';
 import { formatBrl, formatDateTime } from '../../components/format';
-import { ErrorNote, Field, Loading, PageTitle } from '../../components/ui';
+import { ErrorNote, Field, Loading, LoadMore, PageTitle } from '../../components/ui';
 import { METHOD_LABELS, STATUS_LABELS, statusTone } from './labels';
 
 export const SALES_PATH = '/vendas';
@@ -115,13 +115,11 @@ export function TransactionsView() {
           </li>
         ))}
       </ul>
-      {list.hasNextPage ? (
-        <p>
-          <button type="button" disabled={list.isFetchingNextPage} onClick={() => list.fetchNextPage()}>
-            {list.isFetchingNextPage ? 'Carregando…' : 'Carregar mais'}
-          </button>
-        </p>
-      ) : null}
+      <LoadMore
+        hasNextPage={list.hasNextPage}
+        isFetchingNextPage={list.isFetchingNextPage}
+        fetchNextPage={list.fetchNextPage}
+      />
     </>
   );
 }
